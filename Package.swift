@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+  name: "HealthPair",
+  products: [
+    .executable(name: "healthpair", targets: ["healthpair"]),
+  ],
+  targets: [
+    .target(name: "HealthModel", swiftSettings: strict),
+    .target(name: "HealthEngine", dependencies: ["HealthModel"], swiftSettings: strict),
+    .target(name: "HealthCodec", dependencies: ["HealthModel", "HealthEngine"], swiftSettings: strict),
+    .target(name: "CPosix"),
+    .target(name: "Posix", dependencies: ["CPosix"], swiftSettings: strict),
+    .target(name: "Journal", dependencies: ["Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
+    .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+    .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
+    .testTarget(name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,66 @@
+#define _GNU_SOURCE
+#include "cposix.h"
+#include <errno.h>
+#include <signal.h>
+#include <pthread.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int cposix_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int cposix_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token) {
+  struct epoll_event event = {.events = events, .data = {.u64 = token}};
+  return epoll_ctl(epfd, op, fd, &event);
+}
+
+int cposix_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms) {
+  struct epoll_event buffer[256];
+  if (max > 256) max = 256;
+  int n = epoll_wait(epfd, buffer, max, timeout_ms);
+  for (int i = 0; i < n; i++) {
+    tokens[i] = buffer[i].data.u64;
+    events[i] = buffer[i].events;
+  }
+  return n;
+}
+
+int cposix_accept4(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
+
+int cposix_peercred(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
+  struct ucred credentials;
+  socklen_t length = sizeof credentials;
+  int rc = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length);
+  if (rc == 0) {
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+  }
+  return rc;
+}
+
+int cposix_flock(int fd, int exclusive_nonblocking) {
+  return flock(fd, exclusive_nonblocking ? (LOCK_EX | LOCK_NB) : LOCK_UN);
+}
+
+int cposix_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+int cposix_signalfd(const int *signals, int count) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
+  pthread_sigmask(SIG_BLOCK, &set, NULL);
+  return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+int cposix_read_signal(int fd) {
+  struct signalfd_siginfo info;
+  ssize_t n = read(fd, &info, sizeof info);
+  return n == (ssize_t)sizeof info ? (int)info.ssi_signo : -1;
+}
+
+ssize_t cposix_getrandom(void *buffer, size_t length) { return getrandom(buffer, length, 0); }

@@ -1,0 +1,322 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+// Binary encodings of model and engine values, shared by the wire protocol and the journal.
+// Each `encode` has a matching `decode` that validates enumerations and codes; docs/protocol.md lists the layouts.
+
+extension BinaryWriter {
+  /// `u16` type code.
+  package mutating func sampleType(_ t: SampleType) { u16(t.code) }
+  /// `string` bundle id, `u8` device.
+  package mutating func source(_ s: SampleSource) {
+    string(s.bundleID)
+    u8(s.device.rawValue)
+  }
+  /// `u8` tag (0 string, 1 bool, 2 int, 3 double, 4 date, 5 quantity) then the value.
+  package mutating func metadataValue(_ v: MetadataValue) {
+    switch v {
+    case .string(let s): u8(0); string(s)
+    case .bool(let b): u8(1); bool(b)
+    case .int(let i): u8(2); i64(i)
+    case .double(let d): u8(3); f64(d)
+    case .date(let d): u8(4); date(d)
+    case .quantity(let value, let unit): u8(5); f64(value); string(unit)
+    }
+  }
+  /// `u32` count, then (key string, value) pairs sorted by key.
+  package mutating func metadata(_ m: Metadata) {
+    u32(UInt32(m.count))
+    if m.count == 1 {
+      let (k, v) = m.first!
+      string(k)
+      metadataValue(v)
+      return
+    }
+    for key in m.keys.sorted() {
+      string(key)
+      metadataValue(m[key]!)
+    }
+  }
+  /// uuid, type, `u8` kind (0 quantity f64, 1 category i64), start, end, source, metadata.
+  package mutating func sample(_ s: Sample) {
+    uuid(s.uuid)
+    sampleType(s.type)
+    switch s.value {
+    case .quantity(let v): u8(0); f64(v)
+    case .category(let c): u8(1); i64(Int64(c))
+    }
+    date(s.start)
+    date(s.end)
+    source(s.source)
+    metadata(s.metadata)
+  }
+  /// uuid, type, `u8` kind (0 quantity f64 + unit string, 1 category i64), start, end, metadata.
+  package mutating func sampleInput(_ s: SampleInput) {
+    uuid(s.uuid)
+    sampleType(s.type)
+    switch s.value {
+    case .quantity(let v, let unit): u8(0); f64(v); string(unit)
+    case .category(let c): u8(1); i64(Int64(c))
+    }
+    date(s.start)
+    date(s.end)
+    metadata(s.metadata)
+  }
+  /// uuid, type, source, deletedAt.
+  package mutating func tombstone(_ t: Tombstone) {
+    uuid(t.uuid)
+    sampleType(t.type)
+    source(t.source)
+    date(t.deletedAt)
+  }
+  /// bundle id, display name, optional write and read usage descriptions.
+  package mutating func app(_ a: AppRecord) {
+    string(a.bundleID)
+    string(a.displayName)
+    optional(a.writeUsageDescription) { $0.string($1) }
+    optional(a.readUsageDescription) { $0.string($1) }
+  }
+  /// type, `u8` direction.
+  package mutating func permission(_ p: Permission) {
+    sampleType(p.type)
+    u8(p.direction.rawValue)
+  }
+  /// permission, `u8` decision.
+  package mutating func change(_ c: AuthorizationChange) {
+    permission(c.permission)
+    u8(c.decision.rawValue)
+  }
+  /// `u8` tag (0 set + permission + bool, 1 turn all off, 2 reset).
+  package mutating func settingsChange(_ c: SettingsChange) {
+    switch c {
+    case .set(let p, let on): u8(0); permission(p); bool(on)
+    case .turnAllOff: u8(1)
+    case .reset: u8(2)
+    }
+  }
+  /// `u8` reprompt (0 standard, 1 strict), optional f64 retention.
+  package mutating func policy(_ p: DevicePolicy) {
+    u8(p.reprompt == .standard ? 0 : 1)
+    optional(p.retention) { $0.f64($1) }
+  }
+  /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings) and the payload.
+  package mutating func syncEntry(_ e: SyncEntry) {
+    u64(e.seq)
+    switch e.payload {
+    case .samples(let s): u8(0); array(s) { $0.sample($1) }
+    case .deletions(let t): u8(1); array(t) { $0.tombstone($1) }
+    case .watchSettings(let id, let c): u8(2); string(id); settingsChange(c)
+    }
+  }
+  /// `u8` kind, `u8` code, message, optional exception name.
+  package mutating func healthError(_ e: HealthError) {
+    u8(e.kind.rawValue)
+    u8(UInt8(e.code.rawValue))
+    string(e.message)
+    optional(e.exception) { $0.string($1) }
+  }
+  /// optional start, optional end, `u32` options.
+  package mutating func dateRange(_ r: DateRange) {
+    optional(r.start) { $0.date($1) }
+    optional(r.end) { $0.date($1) }
+    u32(r.options.rawValue)
+  }
+  /// id, bundle, permissions, shownAt.
+  package mutating func prompt(_ p: Prompt) {
+    u64(p.id)
+    string(p.bundleID)
+    array(p.permissions) { $0.permission($1) }
+    date(p.shownAt)
+  }
+
+  /// Encodes a journal event: `u8` tag then its fields (docs/journal.md).
+  package mutating func event(_ e: DeviceEvent) {
+    switch e {
+    case .appInstalled(let a): u8(1); app(a)
+    case .appUninstalled(let id): u8(2); string(id)
+    case .promptAnswered(let id, let changes): u8(3); string(id); array(changes) { $0.change($1) }
+    case .promptCancelled(let id): u8(4); string(id)
+    case .settingsChanged(let id, let c, let viaWatch): u8(5); string(id); settingsChange(c); bool(viaWatch)
+    case .watchSettingsQueued(let id, let c): u8(6); string(id); settingsChange(c)
+    case .samplesSaved(let s): u8(7); array(s) { $0.sample($1) }
+    case .samplesDeleted(let t): u8(8); array(t) { $0.tombstone($1) }
+    case .peerEntriesApplied(let entries, let at): u8(9); date(at); array(entries) { $0.syncEntry($1) }
+    case .peerAcknowledged(let seq): u8(10); u64(seq)
+    case .clockSet(let d): u8(11); optional(d) { $0.date($1) }
+    case .policyChanged(let p): u8(12); policy(p)
+    }
+  }
+}
+
+extension BinaryReader {
+  /// Reads a type code known to the catalog.
+  package mutating func sampleType() throws(DecodeError) -> SampleType {
+    let code = try u16()
+    guard let type = SampleType.lookup(code: code) else { throw error("unknown sample type code \(code)") }
+    return type
+  }
+  /// Reads a device kind.
+  package mutating func device() throws(DecodeError) -> DeviceKind {
+    let raw = try u8()
+    guard let device = DeviceKind(rawValue: raw) else { throw error("unknown device \(raw)") }
+    return device
+  }
+  /// Reads a source.
+  package mutating func source() throws(DecodeError) -> SampleSource {
+    SampleSource(bundleID: try string(maxLength: 1024), device: try device())
+  }
+  /// Reads a metadata value.
+  package mutating func metadataValue() throws(DecodeError) -> MetadataValue {
+    switch try u8() {
+    case 0: return .string(try string())
+    case 1: return .bool(try bool())
+    case 2: return .int(try i64())
+    case 3: return .double(try f64())
+    case 4: return .date(try date())
+    case 5: return .quantity(try f64(), unit: try string(maxLength: 256))
+    case let tag: throw error("unknown metadata value tag \(tag)")
+    }
+  }
+  /// Reads metadata.
+  package mutating func metadata() throws(DecodeError) -> Metadata {
+    let start = offset
+    let count = Int(try u32())
+    if count == 0 { return [:] }
+    guard count <= remaining / 6 else { throw DecodeError(offset: reportBase + start, "metadata count \(count) too large") }
+    var m: Metadata = [:]
+    m.reserveCapacity(count)
+    for _ in 0..<count {
+      let key = try string(maxLength: 1024)
+      m[key] = try metadataValue()
+    }
+    return m
+  }
+  /// Reads a stored sample.
+  package mutating func sample() throws(DecodeError) -> Sample {
+    let id = try uuid()
+    let type = try sampleType()
+    let value: SampleValue
+    switch try u8() {
+    case 0: value = .quantity(try f64())
+    case 1:
+      let raw = try i64()
+      guard let v = Int(exactly: raw) else { throw error("category value out of range") }
+      value = .category(v)
+    case let tag: throw error("unknown sample value tag \(tag)")
+    }
+    let start = try date()
+    let end = try date()
+    let source = try source()
+    return Sample(uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(), source: source)
+  }
+  /// Reads an input sample.
+  package mutating func sampleInput() throws(DecodeError) -> SampleInput {
+    let id = try uuid()
+    let type = try sampleType()
+    let value: SampleInput.Value
+    switch try u8() {
+    case 0: value = .quantity(try f64(), unit: try string(maxLength: 256))
+    case 1:
+      let raw = try i64()
+      guard let v = Int(exactly: raw) else { throw error("category value out of range") }
+      value = .category(v)
+    case let tag: throw error("unknown sample value tag \(tag)")
+    }
+    return SampleInput(uuid: id, type: type, value: value, start: try date(), end: try date(), metadata: try metadata())
+  }
+  /// Reads a tombstone.
+  package mutating func tombstone() throws(DecodeError) -> Tombstone {
+    Tombstone(uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try date())
+  }
+  /// Reads an app record.
+  package mutating func app() throws(DecodeError) -> AppRecord {
+    AppRecord(
+      bundleID: try string(maxLength: 1024), displayName: try string(maxLength: 1024),
+      writeUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: 1 << 16) },
+      readUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: 1 << 16) })
+  }
+  /// Reads a permission.
+  package mutating func permission() throws(DecodeError) -> Permission {
+    let type = try sampleType()
+    let raw = try u8()
+    guard let direction = Direction(rawValue: raw) else { throw error("unknown direction \(raw)") }
+    return Permission(type, direction)
+  }
+  /// Reads an authorization change.
+  package mutating func change() throws(DecodeError) -> AuthorizationChange {
+    let p = try permission()
+    let raw = try u8()
+    guard let decision = Decision(rawValue: raw) else { throw error("unknown decision \(raw)") }
+    return AuthorizationChange(p, decision)
+  }
+  /// Reads a settings change.
+  package mutating func settingsChange() throws(DecodeError) -> SettingsChange {
+    switch try u8() {
+    case 0: return .set(try permission(), on: try bool())
+    case 1: return .turnAllOff
+    case 2: return .reset
+    case let tag: throw error("unknown settings change tag \(tag)")
+    }
+  }
+  /// Reads a device policy.
+  package mutating func policy() throws(DecodeError) -> DevicePolicy {
+    let raw = try u8()
+    guard raw <= 1 else { throw error("unknown reprompt policy \(raw)") }
+    return DevicePolicy(reprompt: raw == 0 ? .standard : .strict, retention: try optional { r throws(DecodeError) in try r.f64() })
+  }
+  /// Reads a sync entry.
+  package mutating func syncEntry() throws(DecodeError) -> SyncEntry {
+    let seq = try u64()
+    switch try u8() {
+    case 0: return SyncEntry(seq: seq, payload: .samples(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() }))
+    case 1:
+      return SyncEntry(seq: seq, payload: .deletions(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }))
+    case 2: return SyncEntry(seq: seq, payload: .watchSettings(bundleID: try string(maxLength: 1024), change: try settingsChange()))
+    case let tag: throw error("unknown sync payload tag \(tag)")
+    }
+  }
+  /// Reads a HealthError.
+  package mutating func healthError() throws(DecodeError) -> HealthError {
+    let rawKind = try u8()
+    guard let kind = HealthError.Kind(rawValue: rawKind) else { throw error("unknown error kind \(rawKind)") }
+    let rawCode = try u8()
+    guard let code = HealthErrorCode(rawValue: Int(rawCode)) else { throw error("unknown HealthKit error code \(rawCode)") }
+    return HealthError(
+      kind: kind, code: code, message: try string(), exception: try optional { r throws(DecodeError) in try r.string(maxLength: 256) })
+  }
+  /// Reads a date range.
+  package mutating func dateRange() throws(DecodeError) -> DateRange {
+    DateRange(
+      start: try optional { r throws(DecodeError) in try r.date() }, end: try optional { r throws(DecodeError) in try r.date() },
+      options: QueryOptions(rawValue: try u32()))
+  }
+  /// Reads a prompt.
+  package mutating func prompt() throws(DecodeError) -> Prompt {
+    Prompt(
+      id: try u64(), bundleID: try string(maxLength: 1024),
+      permissions: try array(minElementSize: 3) { r throws(DecodeError) in try r.permission() }, shownAt: try date())
+  }
+
+  /// Decodes a journal event.
+  package mutating func event() throws(DecodeError) -> DeviceEvent {
+    switch try u8() {
+    case 1: return .appInstalled(try app())
+    case 2: return .appUninstalled(bundleID: try string(maxLength: 1024))
+    case 3: return .promptAnswered(bundleID: try string(maxLength: 1024), changes: try array(minElementSize: 4) { r throws(DecodeError) in try r.change() })
+    case 4: return .promptCancelled(bundleID: try string(maxLength: 1024))
+    case 5: return .settingsChanged(bundleID: try string(maxLength: 1024), change: try settingsChange(), viaWatchApp: try bool())
+    case 6: return .watchSettingsQueued(bundleID: try string(maxLength: 1024), change: try settingsChange())
+    case 7: return .samplesSaved(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
+    case 8: return .samplesDeleted(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() })
+    case 9:
+      let at = try date()
+      return .peerEntriesApplied(try array(minElementSize: 9) { r throws(DecodeError) in try r.syncEntry() }, at: at)
+    case 10: return .peerAcknowledged(try u64())
+    case 11: return .clockSet(try optional { r throws(DecodeError) in try r.date() })
+    case 12: return .policyChanged(try policy())
+    case let tag: throw error("unknown journal event tag \(tag)")
+    }
+  }
+}
+

@@ -1,0 +1,67 @@
+import FoundationEssentials
+import HealthModel
+
+/// A durable change to one device's state: what the journal stores and what replay re-applies.
+///
+/// Every event carries all the data its application needs (timestamps included), so applying the same events in
+/// the same order always rebuilds the same state. Events are produced by ``DeviceState``'s operations, which apply
+/// them immediately; the daemon appends them to the journal before it acknowledges the operation.
+package enum DeviceEvent: Hashable, Sendable {
+  /// An app was installed (or updated: its descriptions replaced, its authorization kept).
+  case appInstalled(AppRecord)
+  /// An app was uninstalled: its authorization on this device is forgotten; its samples stay.
+  case appUninstalled(bundleID: String)
+  /// The user answered a permission sheet.
+  case promptAnswered(bundleID: String, changes: [AuthorizationChange])
+  /// The user cancelled a permission sheet (recorded for the watch lockout model).
+  case promptCancelled(bundleID: String)
+  /// A settings change was applied on this device; `viaWatchApp` when it came from the iPhone's Watch app.
+  case settingsChanged(bundleID: String, change: SettingsChange, viaWatchApp: Bool)
+  /// The phone recorded a Watch-app settings change for a watch app; it travels to the watch over the link.
+  case watchSettingsQueued(bundleID: String, change: SettingsChange)
+  /// Apps on this device saved samples (already validated and converted).
+  case samplesSaved([Sample])
+  /// Apps on this device deleted samples.
+  case samplesDeleted([Tombstone])
+  /// Entries received from the peer were applied at `at` (device clock; decides the retention floor).
+  case peerEntriesApplied([SyncEntry], at: Date)
+  /// The peer acknowledged every outbound entry up to this sequence number.
+  case peerAcknowledged(UInt64)
+  /// The virtual clock was set; nil switches back to the real clock.
+  case clockSet(Date?)
+  /// The device policy changed.
+  case policyChanged(DevicePolicy)
+}
+
+/// One entry of a device's outbound sync log.
+package struct SyncEntry: Hashable, Sendable {
+  /// The sequence number, assigned by the origin device; contiguous from 1.
+  package var seq: UInt64
+  /// What travels.
+  package var payload: SyncPayload
+
+  /// Creates an entry.
+  package init(seq: UInt64, payload: SyncPayload) {
+    self.seq = seq
+    self.payload = payload
+  }
+}
+
+/// What crosses the peer link: samples, deletions and Watch-app settings. Authorization never does.
+package enum SyncPayload: Hashable, Sendable {
+  /// Samples saved on the origin device.
+  case samples([Sample])
+  /// Deletions made on the origin device.
+  case deletions([Tombstone])
+  /// A settings change for a watch app, made in the iPhone's Watch app (phone → watch only).
+  case watchSettings(bundleID: String, change: SettingsChange)
+
+  /// How many items the payload carries (samples, tombstones or 1).
+  package var itemCount: Int {
+    switch self {
+    case .samples(let s): s.count
+    case .deletions(let t): t.count
+    case .watchSettings: 1
+    }
+  }
+}

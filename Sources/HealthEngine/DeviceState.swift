@@ -1,0 +1,734 @@
+import FoundationEssentials
+import HealthModel
+
+/// One device's HealthKit: installed apps, per-app per-type per-direction authorization, permission sheets, the
+/// sample store, the clock and the sync ledger.
+///
+/// A pure value with no I/O. Operations validate their input as HealthKit does, then produce ``DeviceEvent``s and
+/// apply them with ``apply(_:)``, the same function journal replay uses; the daemon writes the returned events to
+/// its journal before acknowledging. Time comes in as `wall` (the shell's real clock reading); when the virtual
+/// clock is set it wins. Pending permission sheets and their history are runtime state, not journaled.
+package struct DeviceState: Sendable {
+  /// Which device this is.
+  package let device: DeviceKind
+  /// The device's configurable behaviour.
+  package private(set) var policy: DevicePolicy
+  /// Installed apps by bundle identifier.
+  package private(set) var apps: [String: AppRecord] = [:]
+  /// Recorded decisions; a missing key is "not determined".
+  package private(set) var decisions: [AuthorizationKey: Decision] = [:]
+  /// Apps the strict re-prompt model will not prompt again.
+  package private(set) var lockedOut: Set<String> = []
+  /// The sample store.
+  package private(set) var store = SampleStore()
+  /// The virtual clock, or nil when the device follows the real clock.
+  package private(set) var virtualNow: Date?
+  /// Sync bookkeeping.
+  package private(set) var sync = SyncLedger()
+  /// Sheets waiting for the user, first presented first.
+  package private(set) var prompts: [Prompt] = []
+  /// Every sheet shown since the daemon started, with its outcome (newest last, at most 1,000).
+  package private(set) var promptHistory: [PromptRecord] = []
+  private var nextPromptID: UInt64 = 1
+
+  /// Creates an empty device with its kind's default policy.
+  package init(device: DeviceKind, policy: DevicePolicy? = nil) {
+    self.device = device
+    self.policy = policy ?? .defaults(for: device)
+  }
+
+  // MARK: - Time
+
+  /// The device's current time: the virtual clock if set, else `wall`.
+  package func now(wall: Date) -> Date { virtualNow ?? wall }
+
+  /// `earliestPermittedSampleDate()`: now − retention on a device with a retention window, else distant past.
+  package func earliestPermittedSampleDate(wall: Date) -> Date {
+    guard let retention = policy.retention else { return .distantPast }
+    return now(wall: wall).addingTimeInterval(-retention)
+  }
+
+  private func floor(wall: Date) -> Double {
+    earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
+  }
+
+  // MARK: - Apps
+
+  private func installedApp(_ bundleID: String) throws(HealthError) -> AppRecord {
+    guard let app = apps[bundleID] else {
+      throw .simulator("app '\(bundleID)' is not installed on the \(device)")
+    }
+    return app
+  }
+
+  /// Installs (or updates) an app.
+  package mutating func install(_ app: AppRecord) throws(HealthError) -> [DeviceEvent] {
+    guard !app.bundleID.isEmpty, !app.bundleID.contains(where: \.isWhitespace) else {
+      throw .simulator("bundle identifier '\(app.bundleID)' is not valid")
+    }
+    return commit([.appInstalled(app)])
+  }
+
+  /// Uninstalls an app: its authorization on this device is forgotten, its samples stay, its pending sheets are
+  /// withdrawn (returned so the caller can fail the waiting requests).
+  package mutating func uninstall(_ bundleID: String) throws(HealthError) -> (events: [DeviceEvent], withdrawn: [Prompt]) {
+    _ = try installedApp(bundleID)
+    let withdrawn = prompts.filter { $0.bundleID == bundleID }
+    for prompt in withdrawn { finish(prompt, .withdrawn) }
+    return (commit([.appUninstalled(bundleID: bundleID)]), withdrawn)
+  }
+
+  // MARK: - Authorization
+
+  /// `authorizationStatus(for:)`: the share state only.
+  ///
+  /// A type whose share permission was never asked reports `sharingDenied` once its read permission has been
+  /// answered (observed on devices), and `notDetermined` otherwise. Correlation types always report
+  /// `notDetermined`.
+  package func authorizationStatus(_ bundleID: String, _ type: SampleType) throws(HealthError) -> AuthorizationStatus {
+    _ = try installedApp(bundleID)
+    if type.descriptor.isCorrelation { return .notDetermined }
+    switch decisions[AuthorizationKey(bundleID, Permission(type, .share))] {
+    case .authorized: return .sharingAuthorized
+    case .denied: return .sharingDenied
+    case nil: return decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil ? .sharingDenied : .notDetermined
+    }
+  }
+
+  /// The recorded decision for one permission (the hidden read state included): for Settings and test
+  /// assertions only, never for the app.
+  package func decision(_ bundleID: String, _ permission: Permission) -> Decision? {
+    decisions[AuthorizationKey(bundleID, permission)]
+  }
+
+  private func validateRequest(_ app: AppRecord, share: Set<SampleType>, read: Set<SampleType>) throws(HealthError) {
+    if share.isEmpty && read.isEmpty {
+      throw .invalidArgumentException("Must request authorization for at least one data type")
+    }
+    let disallowedShare = share.filter { !$0.descriptor.appsMayShare }.sorted()
+    if !disallowedShare.isEmpty {
+      throw .invalidArgumentException(
+        "Authorization to share the following types is disallowed: "
+          + disallowedShare.map(\.identifier).joined(separator: ", "))
+    }
+    let disallowedRead = read.filter { $0.descriptor.isCorrelation }.sorted()
+    if !disallowedRead.isEmpty {
+      throw .invalidArgumentException(
+        "Authorization to read the following types is disallowed: "
+          + disallowedRead.map(\.identifier).joined(separator: ", "))
+    }
+    if !share.isEmpty, app.writeUsageDescription?.trimmingWhitespace().isEmpty ?? true {
+      throw .invalidArgumentException(
+        "NSHealthUpdateUsageDescription must be set in the app's Info.plist in order to request write "
+          + "authorization for the following types: " + share.sorted().map(\.identifier).joined(separator: ", "))
+    }
+    if !read.isEmpty, app.readUsageDescription?.trimmingWhitespace().isEmpty ?? true {
+      throw .invalidArgumentException(
+        "NSHealthShareUsageDescription must be set in the app's Info.plist in order to request read "
+          + "authorization for the following types: " + read.sorted().map(\.identifier).joined(separator: ", "))
+    }
+  }
+
+  private func undecided(_ bundleID: String, share: Set<SampleType>, read: Set<SampleType>) -> [Permission] {
+    let requested = share.map { Permission($0, .share) } + read.map { Permission($0, .read) }
+    return requested.filter { decisions[AuthorizationKey(bundleID, $0)] == nil }.sorted()
+  }
+
+  /// `getRequestStatusForAuthorization(toShare:read:)`: would a request for these types present a sheet?
+  package func requestStatus(_ bundleID: String, share: Set<SampleType>, read: Set<SampleType>) throws(HealthError)
+    -> AuthorizationRequestStatus
+  {
+    let app = try installedApp(bundleID)
+    try validateRequest(app, share: share, read: read)
+    if undecided(bundleID, share: share, read: read).isEmpty { return .unnecessary }
+    if policy.reprompt == .strict && lockedOut.contains(bundleID) { return .unnecessary }
+    return .shouldRequest
+  }
+
+  /// The outcome of `requestAuthorization`: completed at once, or waiting on a sheet.
+  package enum RequestOutcome: Hashable, Sendable {
+    /// Completed without a sheet.
+    case completed(AuthorizationCallResult)
+    /// A sheet is presented; the call completes when the user answers it.
+    case prompt(Prompt)
+  }
+
+  /// `requestAuthorization(toShare:read:)`: validates, then completes at once when every requested permission is
+  /// decided (or the app is locked out on a strict device), else presents a sheet listing the undecided ones.
+  package mutating func requestAuthorization(
+    _ bundleID: String, share: Set<SampleType>, read: Set<SampleType>, wall: Date
+  ) throws(HealthError) -> RequestOutcome {
+    let app = try installedApp(bundleID)
+    try validateRequest(app, share: share, read: read)
+    let listed = undecided(bundleID, share: share, read: read)
+    if listed.isEmpty { return .completed(.succeeded) }
+    if policy.reprompt == .strict && lockedOut.contains(bundleID) { return .completed(.succeeded) }
+    let prompt = Prompt(id: nextPromptID, bundleID: bundleID, permissions: listed, shownAt: now(wall: wall))
+    nextPromptID += 1
+    prompts.append(prompt)
+    promptHistory.append(PromptRecord(prompt: prompt, outcome: .pending))
+    if promptHistory.count > 1000 { promptHistory.removeFirst(promptHistory.count - 1000) }
+    return .prompt(prompt)
+  }
+
+  /// A completed permission sheet: the prompt, what its caller receives.
+  package struct PromptCompletion: Hashable, Sendable {
+    /// The prompt that completed.
+    package var prompt: Prompt
+    /// What the waiting `requestAuthorization` call receives.
+    package var result: AuthorizationCallResult
+  }
+
+  /// The user answers, cancels, or fails to see a pending sheet.
+  ///
+  /// `promptID` picks a sheet; else the first sheet of `bundleID`; else the first sheet. Answering may complete
+  /// other queued sheets whose permissions are now all decided (or whose app is now locked out): they are
+  /// returned after the answered one.
+  package mutating func answerPrompt(
+    id promptID: UInt64?, bundleID: String?, answer: PromptAnswer
+  ) throws(HealthError) -> (completions: [PromptCompletion], events: [DeviceEvent]) {
+    guard
+      let prompt = prompts.first(where: { p in
+        if let promptID { return p.id == promptID }
+        if let bundleID { return p.bundleID == bundleID }
+        return true
+      })
+    else {
+      let which = promptID.map { " with id \($0)" } ?? bundleID.map { " for '\($0)'" } ?? ""
+      throw .simulator("no permission sheet\(which) is pending on the \(device)")
+    }
+    var events: [DeviceEvent] = []
+    let result: AuthorizationCallResult
+    switch answer {
+    case .allowAll, .denyAll, .choices:
+      var changes: [AuthorizationChange] = []
+      if case .choices(let choices) = answer {
+        let unknown = choices.keys.filter { !prompt.permissions.contains($0) }.sorted()
+        if !unknown.isEmpty {
+          throw .simulator(
+            "the sheet for '\(prompt.bundleID)' does not list \(unknown.map(\.description).joined(separator: ", ")); "
+              + "it lists \(prompt.permissions.map(\.description).joined(separator: ", "))")
+        }
+        changes = prompt.permissions.map { AuthorizationChange($0, choices[$0] == true ? .authorized : .denied) }
+      } else {
+        let decision: Decision = answer == .allowAll ? .authorized : .denied
+        changes = prompt.permissions.map { AuthorizationChange($0, decision) }
+      }
+      events.append(.promptAnswered(bundleID: prompt.bundleID, changes: changes))
+      finish(prompt, .answered(changes))
+      result = .succeeded
+    case .cancel:
+      events.append(.promptCancelled(bundleID: prompt.bundleID))
+      finish(prompt, .cancelled)
+      result = AuthorizationCallResult(
+        success: false, error: .healthKit(.errorUserCanceled, "The user canceled the authorization request"))
+    case .failToPresent(let mode):
+      finish(prompt, .failedToPresent(mode))
+      result =
+        mode == .silent
+        ? .succeeded
+        : AuthorizationCallResult(
+          success: false,
+          error: .healthKit(.unknownError, "The authorization sheet could not be presented (transient failure)"))
+    }
+    _ = commit(events)
+    var completions = [PromptCompletion(prompt: prompt, result: result)]
+    // Queued sheets that no longer have anything to ask complete without being shown.
+    for queued in prompts {
+      let open = queued.permissions.filter { decisions[AuthorizationKey(queued.bundleID, $0)] == nil }
+      let locked = policy.reprompt == .strict && lockedOut.contains(queued.bundleID)
+      if open.isEmpty || locked {
+        finish(queued, .answered([]))
+        completions.append(PromptCompletion(prompt: queued, result: .succeeded))
+      }
+    }
+    return (completions, events)
+  }
+
+  /// Withdraws every pending sheet (the daemon is stopping); returns them.
+  package mutating func withdrawAllPrompts() -> [Prompt] {
+    let all = prompts
+    for prompt in all { finish(prompt, .withdrawn) }
+    return all
+  }
+
+  private mutating func finish(_ prompt: Prompt, _ outcome: PromptOutcome) {
+    prompts.removeAll { $0.id == prompt.id }
+    if let index = promptHistory.lastIndex(where: { $0.prompt.id == prompt.id }) {
+      promptHistory[index].outcome = outcome
+    }
+  }
+
+  // MARK: - Settings
+
+  /// A change in Settings → Privacy → Health on this device. The watch has no such surface and refuses.
+  package mutating func changeSettings(_ bundleID: String, _ change: SettingsChange) throws(HealthError) -> [DeviceEvent] {
+    guard device == .phone else {
+      throw .simulator(
+        "the watch has no Health settings of its own: change a watch app's permissions from the iPhone's Watch app "
+          + "(a watch-settings change sent to the phone)")
+    }
+    _ = try installedApp(bundleID)
+    if case .set(let permission, _) = change, decisions[AuthorizationKey(bundleID, permission)] == nil {
+      throw .simulator(
+        "Settings does not list '\(permission)' for '\(bundleID)': the app never requested it or the user never "
+          + "answered a sheet for it")
+    }
+    return commit([.settingsChanged(bundleID: bundleID, change: change, viaWatchApp: false)])
+  }
+
+  /// A change made in the iPhone's Watch app for a watch app: recorded on the phone, applied by the watch when it
+  /// arrives over the link.
+  package mutating func queueWatchSettings(_ bundleID: String, _ change: SettingsChange) throws(HealthError)
+    -> [DeviceEvent]
+  {
+    guard device == .phone else { throw .simulator("the iPhone's Watch app exists only on the phone") }
+    return commit([.watchSettingsQueued(bundleID: bundleID, change: change)])
+  }
+
+  // MARK: - Save and delete
+
+  private func requireShare(_ bundleID: String, _ type: SampleType, verb: String) throws(HealthError) {
+    switch decisions[AuthorizationKey(bundleID, Permission(type, .share))] {
+    case .authorized: return
+    case .denied:
+      throw .healthKit(
+        .errorAuthorizationDenied, "Not authorized to \(verb) \(type.identifier) (share permission is off)")
+    case nil:
+      throw .healthKit(
+        .errorAuthorizationNotDetermined,
+        "Authorization to share \(type.identifier) has not been requested (the app must request it before it can \(verb))")
+    }
+  }
+
+  /// `save(_:)`: validates every object, then checks authorization, identifiers and the retention window; all or
+  /// nothing.
+  package mutating func save(_ bundleID: String, _ inputs: [SampleInput], wall: Date) throws(HealthError) -> [DeviceEvent] {
+    _ = try installedApp(bundleID)
+    guard !inputs.isEmpty else { throw .healthKit(.errorInvalidArgument, "Saving an empty array of objects fails") }
+    let source = SampleSource(bundleID: bundleID, device: device)
+    var samples: [Sample] = []
+    samples.reserveCapacity(inputs.count)
+    for input in inputs { samples.append(try input.validated(source: source)) }
+    var checked: Set<SampleType> = []
+    for sample in samples where checked.insert(sample.type).inserted {
+      try requireShare(bundleID, sample.type, verb: "save")
+    }
+    var seen: Set<UUID> = []
+    seen.reserveCapacity(samples.count)
+    for sample in samples {
+      if store.isKnown(sample.uuid) || !seen.insert(sample.uuid).inserted {
+        throw .healthKit(.errorInvalidArgument, "An object with UUID \(sample.uuid) is already stored")
+      }
+    }
+    if policy.retention != nil {
+      let earliest = earliestPermittedSampleDate(wall: wall)
+      if let old = samples.first(where: { $0.end < earliest }) {
+        throw .healthKit(
+          .errorInvalidArgument,
+          "Sample \(old.uuid) ends at \(formatDate(old.end)), before earliestPermittedSampleDate "
+            + "\(formatDate(earliest)) on the \(device)")
+      }
+    }
+    return commit([.samplesSaved(samples)])
+  }
+
+  /// `delete(_:)`: only the app's own samples, with share permission; unknown identifiers fail; all or nothing.
+  package mutating func delete(_ bundleID: String, _ uuids: [UUID], wall: Date) throws(HealthError) -> [DeviceEvent] {
+    _ = try installedApp(bundleID)
+    guard !uuids.isEmpty else { throw .healthKit(.errorInvalidArgument, "Deleting an empty array of objects fails") }
+    let at = now(wall: wall)
+    var tombstones: [Tombstone] = []
+    var seen: Set<UUID> = []
+    for uuid in uuids where seen.insert(uuid).inserted {
+      guard let sample = store.liveSample(uuid), sample.end.timeIntervalSinceReferenceDate >= floor(wall: wall) else {
+        throw .healthKit(.errorInvalidArgument, "No object with UUID \(uuid) is stored on the \(device)")
+      }
+      try requireShare(bundleID, sample.type, verb: "delete")
+      guard sample.source.bundleID == bundleID else {
+        throw .healthKit(
+          .errorAuthorizationDenied,
+          "An app can delete only the objects it saved (\(uuid) was saved by \(sample.source.bundleID))")
+      }
+      tombstones.append(Tombstone(uuid: uuid, type: sample.type, source: sample.source, deletedAt: at))
+    }
+    return commit([.samplesDeleted(tombstones)])
+  }
+
+  // MARK: - Queries
+
+  /// What an app's query of `type` may see (WWDC16-209): read granted → all; share granted → own; else nothing.
+  package func visibility(_ bundleID: String, _ type: SampleType) -> Visibility {
+    if decisions[AuthorizationKey(bundleID, Permission(type, .read))] == .authorized { return .all }
+    if decisions[AuthorizationKey(bundleID, Permission(type, .share))] == .authorized { return .own(bundleID: bundleID) }
+    return .none
+  }
+
+  private func queryable(_ bundleID: String, _ type: SampleType) throws(HealthError) {
+    _ = try installedApp(bundleID)
+    if type.descriptor.isCorrelation {
+      throw .healthKit(.errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
+    }
+  }
+
+  /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. Missing read permission is an
+  /// empty result, never an error.
+  package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Sample] {
+    try queryable(bundleID, query.type)
+    guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    var matches: [Int] = []
+    store.scan(
+      type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
+      sources: query.sources
+    ) { matches.append($0) }
+    if !query.sort.isEmpty {
+      let slots = store.slots
+      matches.sort { a, b in
+        for key in query.sort {
+          let va = key.field == .startDate ? slots[a].start : slots[a].end
+          let vb = key.field == .startDate ? slots[b].start : slots[b].end
+          if va != vb { return key.ascending ? va < vb : va > vb }
+        }
+        return slots[a].change < slots[b].change
+      }
+    }
+    if query.limit > 0 && matches.count > query.limit { matches.removeLast(matches.count - query.limit) }
+    return matches.map { store.materialize($0) }
+  }
+
+  /// The number of samples of `type` the app may see in `range` (no materialisation).
+  package mutating func visibleCount(_ bundleID: String, _ type: SampleType, range: DateRange?, wall: Date)
+    throws(HealthError) -> Int
+  {
+    try queryable(bundleID, type)
+    var count = 0
+    store.scan(type: type, range: range, floor: floor(wall: wall), visibility: visibility(bundleID, type)) { _ in
+      count += 1
+    }
+    return count
+  }
+
+  private func checkStatisticsOptions(_ type: SampleType, _ options: StatisticsOptions) throws(HealthError) {
+    guard let style = type.descriptor.aggregation else {
+      throw .healthKit(.errorInvalidArgument, "Statistics need a quantity type; \(type.identifier) is not one")
+    }
+    let wrong = style.isDiscrete ? options.intersection(.cumulativeOnly) : options.intersection(.discreteOnly)
+    if !wrong.isEmpty {
+      let names: [(StatisticsOptions, String)] = [
+        (.cumulativeSum, "HKStatisticsOptionCumulativeSum"), (.discreteAverage, "HKStatisticsOptionDiscreteAverage"),
+        (.discreteMin, "HKStatisticsOptionDiscreteMin"), (.discreteMax, "HKStatisticsOptionDiscreteMax"),
+        (.mostRecent, "HKStatisticsOptionMostRecent"),
+      ]
+      let option = names.first { wrong.contains($0.0) }!.1
+      throw .invalidArgumentException(
+        "Statistics option \(option) is not compatible with \(style.isDiscrete ? "discrete" : "cumulative") data type "
+          + type.identifier)
+    }
+  }
+
+  /// `HKStatisticsQuery`: one result over the range; errorNoData when no visible sample matches.
+  ///
+  /// A sample that only partly overlaps the range contributes the overlapping fraction of its value to sums
+  /// (HealthPair model, as HealthKit splits samples across statistics intervals).
+  package mutating func statistics(_ bundleID: String, _ query: StatisticsQuery, wall: Date) throws(HealthError)
+    -> Statistics
+  {
+    try queryable(bundleID, query.type)
+    try checkStatisticsOptions(query.type, query.options)
+    let style = query.type.descriptor.aggregation!
+    let rangeStart = query.range?.start?.timeIntervalSinceReferenceDate ?? -Double.infinity
+    let rangeEnd = query.range?.end?.timeIntervalSinceReferenceDate ?? Double.infinity
+    var total = StatisticsAccumulator()
+    var bySource: [UInt32: StatisticsAccumulator] = [:]
+    var first = Double.infinity
+    var last = -Double.infinity
+    let separate = query.options.contains(.separateBySource)
+    let slots = store.slots
+    store.scan(
+      type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
+      sources: query.sources
+    ) { index in
+      let slot = slots[index]
+      let (fraction, overlap) = Self.share(of: slot, in: rangeStart, rangeEnd)
+      total.add(value: slot.value, start: slot.start, end: slot.end, fraction: fraction, overlap: overlap)
+      if separate {
+        bySource[slot.source, default: StatisticsAccumulator()].add(
+          value: slot.value, start: slot.start, end: slot.end, fraction: fraction, overlap: overlap)
+      }
+      first = min(first, slot.start)
+      last = max(last, slot.end)
+    }
+    guard total.count > 0 else {
+      throw .healthKit(.errorNoData, "No data available for the specified predicate (\(query.type.identifier))")
+    }
+    let start = Date(timeIntervalSinceReferenceDate: rangeStart.isFinite ? rangeStart : first)
+    let end = Date(timeIntervalSinceReferenceDate: rangeEnd.isFinite ? rangeEnd : last)
+    var result = total.result(start: start, end: end, options: query.options, style: style)
+    for (sourceIndex, accumulator) in bySource {
+      let bundle = store.source(at: sourceIndex).bundleID
+      let partial = accumulator.result(start: start, end: end, options: query.options, style: style)
+      if var existing = result.bySource[bundle] {
+        // Same app on both devices: merge by recomputing from the two partial sums.
+        existing.sampleCount += partial.sampleCount
+        existing.sum = existing.sum.map { $0 + (partial.sum ?? 0) }
+        existing.minimum = zip2(existing.minimum, partial.minimum, min)
+        existing.maximum = zip2(existing.maximum, partial.maximum, max)
+        result.bySource[bundle] = existing
+      } else {
+        result.bySource[bundle] = partial
+      }
+    }
+    return result
+  }
+
+  /// `HKStatisticsCollectionQuery`: one result per interval bucket aligned to the anchor, empty buckets included.
+  package mutating func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
+    throws(HealthError) -> [Statistics]
+  {
+    try queryable(bundleID, query.type)
+    try checkStatisticsOptions(query.type, query.options)
+    guard let interval = query.interval, interval > 0, interval.isFinite else {
+      throw .invalidArgumentException("HKStatisticsCollectionQuery needs a positive interval")
+    }
+    let style = query.type.descriptor.aggregation!
+    let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate
+    var visible: [Int] = []
+    store.scan(
+      type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
+      sources: query.sources
+    ) { visible.append($0) }
+    let slots = store.slots
+    var from = query.range?.start?.timeIntervalSinceReferenceDate
+    var to = query.range?.end?.timeIntervalSinceReferenceDate
+    if from == nil || to == nil {
+      guard !visible.isEmpty else { return [] }
+      from = from ?? visible.map { slots[$0].start }.min()!
+      to = to ?? visible.map { slots[$0].end }.max()!
+    }
+    let firstBucket = ((from! - anchor) / interval).rounded(.down)
+    let lastBucket = max(firstBucket, ((to! - anchor) / interval).rounded(.up) - 1)
+    let bucketCount = Int(lastBucket - firstBucket) + 1
+    guard bucketCount <= 100_000 else {
+      throw .healthKit(.errorInvalidArgument, "the collection would have \(bucketCount) intervals (limit 100000)")
+    }
+    let origin = anchor + firstBucket * interval
+    var buckets = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: bucketCount)
+    for index in visible {
+      let slot = slots[index]
+      let duration = slot.end - slot.start
+      if duration <= 0 {
+        let bucket = Int(((slot.start - origin) / interval).rounded(.down))
+        if bucket >= 0 && bucket < bucketCount {
+          buckets[bucket].add(value: slot.value, start: slot.start, end: slot.end, fraction: 1, overlap: 0)
+        }
+        continue
+      }
+      var bucket = max(0, Int(((slot.start - origin) / interval).rounded(.down)))
+      while bucket < bucketCount {
+        let bucketStart = origin + Double(bucket) * interval
+        let bucketEnd = bucketStart + interval
+        if bucketStart >= slot.end { break }
+        let overlap = min(slot.end, bucketEnd) - max(slot.start, bucketStart)
+        if overlap > 0 {
+          buckets[bucket].add(
+            value: slot.value, start: slot.start, end: slot.end, fraction: overlap / duration, overlap: overlap)
+        }
+        bucket += 1
+      }
+    }
+    return buckets.enumerated().map { offset, accumulator in
+      let start = origin + Double(offset) * interval
+      return accumulator.result(
+        start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: start + interval),
+        options: query.options, style: style)
+    }
+  }
+
+  private static func share(of slot: SampleStore.Slot, in start: Double, _ end: Double) -> (fraction: Double, overlap: Double) {
+    let duration = slot.end - slot.start
+    if duration <= 0 { return (1, 0) }
+    let overlap = min(slot.end, end) - max(slot.start, start)
+    return (max(0, overlap) / duration, max(0, overlap))
+  }
+
+  /// `HKAnchoredObjectQuery`: visible samples added and deletions recorded since `anchor` (0 = nil anchor, which
+  /// returns every current sample and no deletions), at most `limit` changes (0 = no limit).
+  package func anchoredQuery(
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, wall: Date
+  ) throws(HealthError) -> AnchoredResult {
+    try queryable(bundleID, type)
+    let visibility = visibility(bundleID, type)
+    let floor = floor(wall: wall)
+    func visible(_ source: SampleSource) -> Bool {
+      switch visibility {
+      case .all: true
+      case .own(let app): source.bundleID == app
+      case .none: false
+      }
+    }
+    var added: [(UInt64, Int)] = []
+    for slotIndex in store.slotsChanged(type: type, after: anchor) {
+      let slot = store.slots[Int(slotIndex)]
+      guard slot.live, slot.end >= floor, visible(store.source(ofSlot: Int(slotIndex))) else { continue }
+      if let range, !range.matches(start: slot.start, end: slot.end) { continue }
+      added.append((slot.change, Int(slotIndex)))
+    }
+    var deleted: [(UInt64, Tombstone)] = []
+    if anchor > 0 {
+      for stored in store.tombstonesChanged(type: type, after: anchor) where visible(stored.tombstone.source) {
+        deleted.append((stored.change, stored.tombstone))
+      }
+    }
+    var newAnchor = store.changeCounter
+    if limit > 0 && added.count + deleted.count > limit {
+      let cutoff = (added.map(\.0) + deleted.map(\.0)).sorted()[limit - 1]
+      added.removeAll { $0.0 > cutoff }
+      deleted.removeAll { $0.0 > cutoff }
+      newAnchor = cutoff
+    }
+    return AnchoredResult(
+      added: added.map { store.materialize($0.1) }, deleted: deleted.map(\.1), newAnchor: max(newAnchor, anchor))
+  }
+
+  // MARK: - Clock and policy
+
+  /// Sets the virtual clock (nil returns to the real clock).
+  package mutating func setClock(_ date: Date?) -> [DeviceEvent] { commit([.clockSet(date)]) }
+
+  /// Advances the virtual clock (starting it from the real time when it was not set).
+  package mutating func advanceClock(by seconds: Double, wall: Date) throws(HealthError) -> [DeviceEvent] {
+    guard seconds >= 0, seconds.isFinite else { throw .simulator("the clock can only move forward (got \(seconds) s)") }
+    return commit([.clockSet(now(wall: wall).addingTimeInterval(seconds))])
+  }
+
+  /// Replaces the device policy.
+  package mutating func setPolicy(_ policy: DevicePolicy) throws(HealthError) -> [DeviceEvent] {
+    if let retention = policy.retention, !(retention > 0 && retention.isFinite) {
+      throw .simulator("retention must be a positive duration")
+    }
+    return commit([.policyChanged(policy)])
+  }
+
+  // MARK: - Sync
+
+  /// Applies entries received from the peer (the contiguous run after what is already applied); returns the
+  /// events to journal, empty when everything was a re-delivery.
+  package mutating func receivePeerEntries(_ entries: [SyncEntry], wall: Date) -> [DeviceEvent] {
+    var expected = sync.appliedFromPeer + 1
+    var fresh: [SyncEntry] = []
+    for entry in entries where entry.seq >= expected {
+      guard entry.seq == expected else { break }
+      fresh.append(entry)
+      expected += 1
+    }
+    if fresh.isEmpty { return [] }
+    return commit([.peerEntriesApplied(fresh, at: now(wall: wall))])
+  }
+
+  /// Records the peer's acknowledgement of our outbound entries.
+  package mutating func receivePeerAck(_ seq: UInt64) -> [DeviceEvent] {
+    guard seq > sync.peerAcked, seq <= sync.lastSeq else { return [] }
+    return commit([.peerAcknowledged(seq)])
+  }
+
+  // MARK: - Apply
+
+  private mutating func commit(_ events: [DeviceEvent]) -> [DeviceEvent] {
+    for event in events { apply(event) }
+    return events
+  }
+
+  /// Applies one event. The only place durable state changes; journal replay calls it for every record.
+  package mutating func apply(_ event: DeviceEvent) {
+    switch event {
+    case .appInstalled(let app):
+      apps[app.bundleID] = app
+    case .appUninstalled(let bundleID):
+      apps[bundleID] = nil
+      decisions = decisions.filter { $0.key.bundleID != bundleID }
+      lockedOut.remove(bundleID)
+    case .promptAnswered(let bundleID, let changes):
+      for change in changes { decisions[AuthorizationKey(bundleID, change.permission)] = change.decision }
+      if policy.reprompt == .strict, changes.contains(where: { $0.decision == .denied }) { lockedOut.insert(bundleID) }
+    case .promptCancelled(let bundleID):
+      if policy.reprompt == .strict { lockedOut.insert(bundleID) }
+    case .settingsChanged(let bundleID, let change, _):
+      applySettings(bundleID, change)
+    case .watchSettingsQueued(let bundleID, let change):
+      sync.append(.watchSettings(bundleID: bundleID, change: change))
+    case .samplesSaved(let samples):
+      for sample in samples { store.insert(sample) }
+      sync.append(.samples(samples))
+    case .samplesDeleted(let tombstones):
+      for tombstone in tombstones { _ = store.delete(tombstone.uuid, at: tombstone.deletedAt) }
+      sync.append(.deletions(tombstones))
+    case .peerEntriesApplied(let entries, let at):
+      let floor = policy.retention.map { at.addingTimeInterval(-$0) }
+      for entry in entries where entry.seq > sync.appliedFromPeer {
+        applyPeerPayload(entry.payload, floor: floor)
+        sync.markApplied(upTo: entry.seq)
+      }
+    case .peerAcknowledged(let seq):
+      sync.acknowledge(upTo: seq)
+    case .clockSet(let date):
+      virtualNow = date
+      pruneIfNeeded()
+    case .policyChanged(let newPolicy):
+      policy = newPolicy
+      if newPolicy.reprompt == .standard { lockedOut.removeAll() }
+      pruneIfNeeded()
+    }
+  }
+
+  private mutating func pruneIfNeeded() {
+    if let retention = policy.retention, let now = virtualNow {
+      store.prune(endingBefore: now.addingTimeInterval(-retention))
+    }
+  }
+
+  private mutating func applySettings(_ bundleID: String, _ change: SettingsChange) {
+    switch change {
+    case .set(let permission, let on):
+      let key = AuthorizationKey(bundleID, permission)
+      if decisions[key] != nil { decisions[key] = on ? .authorized : .denied }
+    case .turnAllOff:
+      for key in decisions.keys where key.bundleID == bundleID { decisions[key] = .denied }
+    case .reset:
+      decisions = decisions.filter { $0.key.bundleID != bundleID }
+    }
+    lockedOut.remove(bundleID)
+  }
+
+  private mutating func applyPeerPayload(_ payload: SyncPayload, floor: Date?) {
+    switch payload {
+    case .samples(let samples):
+      for sample in samples where !store.isKnown(sample.uuid) {
+        if let floor, sample.end < floor { continue }
+        store.insert(sample)
+      }
+    case .deletions(let tombstones):
+      for tombstone in tombstones { store.applyRemoteDeletion(tombstone) }
+    case .watchSettings(let bundleID, let change):
+      if device == .watch, apps[bundleID] != nil { applySettings(bundleID, change) }
+    }
+  }
+}
+
+private func zip2(_ a: Double?, _ b: Double?, _ f: (Double, Double) -> Double) -> Double? {
+  switch (a, b) {
+  case (let x?, let y?): f(x, y)
+  case (let x?, nil): x
+  case (nil, let y?): y
+  case (nil, nil): nil
+  }
+}
+
+extension String {
+  /// The string without leading and trailing whitespace.
+  package func trimmingWhitespace() -> String {
+    var s = Substring(self)
+    while let c = s.first, c.isWhitespace { s.removeFirst() }
+    while let c = s.last, c.isWhitespace { s.removeLast() }
+    return String(s)
+  }
+}

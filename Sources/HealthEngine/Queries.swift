@@ -1,0 +1,168 @@
+import FoundationEssentials
+import HealthModel
+
+/// A sort key of a sample query (`HKSampleSortIdentifierStartDate` / `EndDate`).
+package struct SampleSort: Hashable, Sendable {
+  /// The date a sample query sorts by.
+  package enum Field: UInt8, Sendable, Hashable {
+    /// `HKSampleSortIdentifierStartDate`.
+    case startDate = 0
+    /// `HKSampleSortIdentifierEndDate`.
+    case endDate = 1
+  }
+  /// The field.
+  package var field: Field
+  /// Ascending or descending.
+  package var ascending: Bool
+
+  /// Creates a sort key.
+  package init(_ field: Field, ascending: Bool) {
+    self.field = field
+    self.ascending = ascending
+  }
+}
+
+/// An `HKSampleQuery`: samples of one type matching a date range and source filter.
+package struct SampleQuery: Hashable, Sendable {
+  /// The type queried.
+  package var type: SampleType
+  /// The date predicate, if any.
+  package var range: DateRange?
+  /// Restricts results to these bundle identifiers (`predicateForObjects(from:)`), if set.
+  package var sources: Set<String>?
+  /// The maximum number of results; 0 means no limit (`HKObjectQueryNoLimit`).
+  package var limit: Int
+  /// Sort keys; with none, samples come in start-date order (HealthPair model: Apple does not document it).
+  package var sort: [SampleSort]
+
+  /// Creates a query.
+  package init(type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, limit: Int = 0,
+               sort: [SampleSort] = []) {
+    self.type = type
+    self.range = range
+    self.sources = sources
+    self.limit = limit
+    self.sort = sort
+  }
+}
+
+/// An `HKStatisticsQuery` over one range, or an `HKStatisticsCollectionQuery` when ``interval`` is set.
+package struct StatisticsQuery: Hashable, Sendable {
+  /// The quantity type.
+  package var type: SampleType
+  /// The date predicate (for a collection, also the span of buckets computed).
+  package var range: DateRange?
+  /// Restricts to these bundle identifiers, if set.
+  package var sources: Set<String>?
+  /// Which statistics to compute.
+  package var options: StatisticsOptions
+  /// For collections: bucket length in seconds.
+  package var interval: Double?
+  /// For collections: the date buckets are aligned to.
+  package var anchor: Date?
+
+  /// Creates a statistics query.
+  package init(type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, options: StatisticsOptions,
+               interval: Double? = nil, anchor: Date? = nil) {
+    self.type = type
+    self.range = range
+    self.sources = sources
+    self.options = options
+    self.interval = interval
+    self.anchor = anchor
+  }
+}
+
+/// The statistics of one range or bucket, in the type's canonical unit.
+package struct Statistics: Hashable, Sendable {
+  /// Start of the range or bucket.
+  package var start: Date
+  /// End of the range or bucket.
+  package var end: Date
+  /// How many samples contributed.
+  package var sampleCount: Int
+  /// `sumQuantity()`.
+  package var sum: Double?
+  /// `averageQuantity()`.
+  package var average: Double?
+  /// `minimumQuantity()`.
+  package var minimum: Double?
+  /// `maximumQuantity()`.
+  package var maximum: Double?
+  /// `mostRecentQuantity()`.
+  package var mostRecent: Double?
+  /// `duration()`, in seconds.
+  package var duration: Double?
+  /// Per-source results when `separateBySource` was requested, keyed by bundle identifier.
+  package var bySource: [String: Statistics]
+
+  /// Creates an empty result for a range.
+  package init(start: Date, end: Date) {
+    self.start = start
+    self.end = end
+    self.sampleCount = 0
+    self.bySource = [:]
+  }
+}
+
+/// The result of an anchored object query.
+package struct AnchoredResult: Hashable, Sendable {
+  /// Samples added since the anchor, still present.
+  package var added: [Sample]
+  /// Deletions since the anchor (`HKDeletedObject`).
+  package var deleted: [Tombstone]
+  /// The anchor to pass next time.
+  package var newAnchor: UInt64
+
+  /// Creates a result.
+  package init(added: [Sample], deleted: [Tombstone], newAnchor: UInt64) {
+    self.added = added
+    self.deleted = deleted
+    self.newAnchor = newAnchor
+  }
+}
+
+/// Accumulates one statistics bucket.
+struct StatisticsAccumulator {
+  var count = 0
+  var sum = 0.0
+  var weightedSum = 0.0
+  var weight = 0.0
+  var plainSum = 0.0
+  var minimum = Double.infinity
+  var maximum = -Double.infinity
+  var mostRecentEnd = -Double.infinity
+  var mostRecentValue = 0.0
+  var duration = 0.0
+
+  /// Adds a sample's contribution: `fraction` of its value for sums, its overlap in seconds for weights.
+  mutating func add(value: Double, start: Double, end: Double, fraction: Double, overlap: Double) {
+    count += 1
+    sum += value * fraction
+    plainSum += value
+    weightedSum += value * overlap
+    weight += overlap
+    minimum = Swift.min(minimum, value)
+    maximum = Swift.max(maximum, value)
+    if end >= mostRecentEnd {
+      mostRecentEnd = end
+      mostRecentValue = value
+    }
+    duration += overlap
+  }
+
+  func result(start: Date, end: Date, options: StatisticsOptions, style: AggregationStyle) -> Statistics {
+    var stats = Statistics(start: start, end: end)
+    stats.sampleCount = count
+    guard count > 0 else { return stats }
+    if options.contains(.cumulativeSum) { stats.sum = sum }
+    if options.contains(.discreteAverage) {
+      stats.average = style == .discreteTemporallyWeighted && weight > 0 ? weightedSum / weight : plainSum / Double(count)
+    }
+    if options.contains(.discreteMin) { stats.minimum = minimum }
+    if options.contains(.discreteMax) { stats.maximum = maximum }
+    if options.contains(.mostRecent) { stats.mostRecent = mostRecentValue }
+    if options.contains(.duration) { stats.duration = duration }
+    return stats
+  }
+}

@@ -1,0 +1,317 @@
+import FoundationEssentials
+import HealthModel
+
+/// Which samples of a type an app's query may see (WWDC16 session 209's table).
+package enum Visibility: Hashable, Sendable {
+  /// Read granted: every sample of the type.
+  case all
+  /// Share granted, read not: only the samples this app saved.
+  case own(bundleID: String)
+  /// Neither: nothing (an empty result, never an error).
+  case none
+}
+
+/// The samples one device holds, indexed for the queries HealthKit offers.
+///
+/// Samples live in one contiguous slot array (64 bytes each) with interned sources and a side table for metadata,
+/// so a million samples stay well under 100 MB. Each type keeps its slots in insertion order (for anchored
+/// queries) and sorted by start date (for date-range queries; the sort is redone lazily only after an
+/// out-of-order insert). Every insert and delete gets the next change number, which anchored queries use as the
+/// anchor.
+package struct SampleStore: Sendable {
+  /// One stored sample.
+  package struct Slot: Sendable {
+    /// The sample's identifier.
+    package var uuid: UUID
+    /// Start, seconds since the reference date.
+    package var start: Double
+    /// End, seconds since the reference date.
+    package var end: Double
+    /// Quantity in the canonical unit, or the category value.
+    package var value: Double
+    /// The change number of the insert.
+    package var change: UInt64
+    /// Index into the metadata table, or -1.
+    package var metadataIndex: Int32
+    /// Index into the source table.
+    package var source: UInt32
+    /// The type code.
+    package var type: UInt16
+    /// False once deleted or pruned.
+    package var live: Bool
+  }
+
+  /// A stored deletion record.
+  package struct StoredTombstone: Sendable {
+    /// The tombstone.
+    package var tombstone: Tombstone
+    /// The change number of the deletion.
+    package var change: UInt64
+  }
+
+  fileprivate struct TypeIndex: Sendable {
+    var insertion: [Int32] = []
+    var byStart: [Int32] = []
+    var sorted = true
+    var maxDuration = 0.0
+    var live = 0
+    var tombstones: [Int32] = []
+  }
+
+  /// Every slot ever stored, live or not.
+  package private(set) var slots: ContiguousArray<Slot> = []
+  private var byUUID: [UUID: Int32] = [:]
+  private var metadataTable: [Metadata] = []
+  private var sources: [SampleSource] = []
+  private var sourceIndex: [SampleSource: UInt32] = [:]
+  private var types: [UInt16: TypeIndex] = [:]
+  /// Every deletion recorded on this device.
+  package private(set) var tombstones: [StoredTombstone] = []
+  private var tombstoneByUUID: [UUID: Int32] = [:]
+  /// The last change number handed out.
+  package private(set) var changeCounter: UInt64 = 0
+  /// How many samples are live.
+  package private(set) var liveCount = 0
+
+  /// Creates an empty store.
+  package init() {}
+
+  /// Whether the identifier was ever used on this device (live, deleted or pruned).
+  package func isKnown(_ uuid: UUID) -> Bool { byUUID[uuid] != nil || tombstoneByUUID[uuid] != nil }
+
+  /// The live sample with this identifier.
+  package func liveSample(_ uuid: UUID) -> Sample? {
+    guard let index = byUUID[uuid], slots[Int(index)].live else { return nil }
+    return materialize(Int(index))
+  }
+
+  /// Whether a deletion of this identifier is recorded.
+  package func isTombstoned(_ uuid: UUID) -> Bool { tombstoneByUUID[uuid] != nil }
+
+  /// Live sample count per type.
+  package var countsByType: [SampleType: Int] {
+    var counts: [SampleType: Int] = [:]
+    for (code, index) in types where index.live > 0 { counts[SampleType(unchecked: code)] = index.live }
+    return counts
+  }
+
+  /// Stores a sample (the caller has checked its identifier is new) and returns its change number.
+  @discardableResult
+  package mutating func insert(_ sample: Sample) -> UInt64 {
+    changeCounter += 1
+    let start = sample.start.timeIntervalSinceReferenceDate
+    let end = sample.end.timeIntervalSinceReferenceDate
+    let value: Double
+    switch sample.value {
+    case .quantity(let v): value = v
+    case .category(let c): value = Double(c)
+    }
+    var metadataIndex: Int32 = -1
+    if !sample.metadata.isEmpty {
+      metadataIndex = Int32(metadataTable.count)
+      metadataTable.append(sample.metadata)
+    }
+    let slotIndex = Int32(slots.count)
+    slots.append(
+      Slot(
+        uuid: sample.uuid, start: start, end: end, value: value, change: changeCounter,
+        metadataIndex: metadataIndex, source: intern(sample.source), type: sample.type.code, live: true))
+    byUUID[sample.uuid] = slotIndex
+    var index = types[sample.type.code] ?? TypeIndex()
+    if let last = index.byStart.last, slots[Int(last)].start > start { index.sorted = false }
+    index.insertion.append(slotIndex)
+    index.byStart.append(slotIndex)
+    index.maxDuration = max(index.maxDuration, end - start)
+    index.live += 1
+    types[sample.type.code] = index
+    liveCount += 1
+    return changeCounter
+  }
+
+  /// Deletes a live sample, recording a tombstone; returns nil when no live sample has the identifier.
+  package mutating func delete(_ uuid: UUID, at date: Date) -> Tombstone? {
+    guard let index = byUUID[uuid], slots[Int(index)].live else { return nil }
+    let slot = slots[Int(index)]
+    let tombstone = Tombstone(
+      uuid: uuid, type: SampleType(unchecked: slot.type), source: sources[Int(slot.source)], deletedAt: date)
+    kill(Int(index))
+    record(tombstone)
+    return tombstone
+  }
+
+  /// Applies a deletion that happened on the peer: removes the live copy if any and records the tombstone.
+  package mutating func applyRemoteDeletion(_ tombstone: Tombstone) {
+    if tombstoneByUUID[tombstone.uuid] != nil { return }
+    if let index = byUUID[tombstone.uuid], slots[Int(index)].live { kill(Int(index)) }
+    record(tombstone)
+  }
+
+  /// Drops live samples that end before `floor` (the watch's retention), without tombstones.
+  package mutating func prune(endingBefore floor: Date) {
+    let limit = floor.timeIntervalSinceReferenceDate
+    for index in slots.indices where slots[index].live && slots[index].end < limit { kill(index) }
+  }
+
+  private mutating func kill(_ index: Int) {
+    slots[index].live = false
+    types[slots[index].type]!.live -= 1
+    liveCount -= 1
+  }
+
+  private mutating func record(_ tombstone: Tombstone) {
+    changeCounter += 1
+    let index = Int32(tombstones.count)
+    tombstones.append(StoredTombstone(tombstone: tombstone, change: changeCounter))
+    tombstoneByUUID[tombstone.uuid] = index
+    types[tombstone.type.code, default: TypeIndex()].tombstones.append(index)
+  }
+
+  private mutating func intern(_ source: SampleSource) -> UInt32 {
+    if let index = sourceIndex[source] { return index }
+    let index = UInt32(sources.count)
+    sources.append(source)
+    sourceIndex[source] = index
+    return index
+  }
+
+  /// Rebuilds the public sample value of a slot.
+  package func materialize(_ index: Int) -> Sample {
+    let slot = slots[index]
+    let type = SampleType(unchecked: slot.type)
+    let value: SampleValue = type.descriptor.isQuantity ? .quantity(slot.value) : .category(Int(slot.value))
+    return Sample(
+      uuid: slot.uuid, type: type, value: value, start: Date(timeIntervalSinceReferenceDate: slot.start),
+      end: Date(timeIntervalSinceReferenceDate: slot.end),
+      metadata: slot.metadataIndex >= 0 ? metadataTable[Int(slot.metadataIndex)] : [:],
+      source: sources[Int(slot.source)])
+  }
+
+  /// The interned source with this index.
+  package func source(at index: UInt32) -> SampleSource { sources[Int(index)] }
+
+  /// The source of a slot.
+  package func source(ofSlot index: Int) -> SampleSource { sources[Int(slots[index].source)] }
+
+  /// The slot indices whose source belongs to the app (at most one per device).
+  package func sourceIndices(of bundleID: String) -> [UInt32] {
+    sources.indices.filter { sources[$0].bundleID == bundleID }.map { UInt32($0) }
+  }
+
+  // MARK: - Scans
+
+  /// Calls `body` with the slot index of every live sample of `type` the visibility allows, ending at or after
+  /// `floor`, whose dates pass `range`, in start-date order.
+  package mutating func scan(
+    type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
+    _ body: (Int) -> Void
+  ) {
+    let own: [UInt32]
+    switch visibility {
+    case .none: return
+    case .all: own = []
+    case .own(let bundleID):
+      own = sourceIndices(of: bundleID)
+      if own.isEmpty { return }
+    }
+    let allowedSources: [UInt32]? = allowed.map { names in
+      sources.indices.filter { names.contains(sources[$0].bundleID) }.map { UInt32($0) }
+    }
+    guard var index = types[type.code] else { return }
+    if !index.sorted {
+      types[type.code] = nil  // avoid a copy while sorting
+      let slots = self.slots
+      index.byStart.sort { a, b in
+        let sa = slots[Int(a)], sb = slots[Int(b)]
+        return sa.start != sb.start ? sa.start < sb.start : sa.change < sb.change
+      }
+      index.sorted = true
+      types[type.code] = index
+    }
+    let order = index.byStart
+    var lower = 0
+    var upper = order.count
+    if let range {
+      if let s = range.start?.timeIntervalSinceReferenceDate {
+        let bound = range.options.contains(.strictStartDate) ? s : s - index.maxDuration
+        lower = firstIndex(in: order, where: { self.slots[Int($0)].start >= bound })
+      }
+      if let e = range.end?.timeIntervalSinceReferenceDate {
+        let inclusive = range.options.contains(.strictEndDate)
+        upper = firstIndex(in: order, where: { inclusive ? self.slots[Int($0)].start > e : self.slots[Int($0)].start >= e })
+      }
+    }
+    if lower >= upper { return }
+    let checkOwn = !own.isEmpty
+    slots.withUnsafeBufferPointer { buffer in
+      for position in lower..<upper {
+        let slotIndex = Int(order[position])
+        let slot = buffer[slotIndex]
+        if !slot.live || slot.end < floor { continue }
+        if checkOwn, !own.contains(slot.source) { continue }
+        if let allowedSources, !allowedSources.contains(slot.source) { continue }
+        if let range, !range.matches(start: slot.start, end: slot.end) { continue }
+        body(slotIndex)
+      }
+    }
+  }
+
+  /// Live samples of `type` with a change number above `anchor`, in change order, as slot indices.
+  package func slotsChanged(type: SampleType, after anchor: UInt64) -> ArraySlice<Int32> {
+    guard let index = types[type.code] else { return [] }
+    let start = firstIndex(in: index.insertion, where: { self.slots[Int($0)].change > anchor })
+    return index.insertion[start...]
+  }
+
+  /// Tombstones of `type` with a change number above `anchor`, in change order.
+  package func tombstonesChanged(type: SampleType, after anchor: UInt64) -> [StoredTombstone] {
+    guard let index = types[type.code] else { return [] }
+    let start = firstIndex(in: index.tombstones, where: { self.tombstones[Int($0)].change > anchor })
+    return index.tombstones[start...].map { tombstones[Int($0)] }
+  }
+
+  private func firstIndex(in array: [Int32], where predicate: (Int32) -> Bool) -> Int {
+    var low = 0
+    var high = array.count
+    while low < high {
+      let mid = (low + high) / 2
+      if predicate(array[mid]) { high = mid } else { low = mid + 1 }
+    }
+    return low
+  }
+}
+
+/// A date predicate: `HKQuery.predicateForSamples(withStart:end:options:)`.
+///
+/// With no options a sample matches when `endDate >= start AND startDate < end` (Apple's documented NSPredicate
+/// equivalent). `strictStartDate` requires `startDate >= start`; `strictEndDate` requires `endDate <= end`.
+package struct DateRange: Hashable, Sendable {
+  /// The range start, or nil for unbounded.
+  package var start: Date?
+  /// The range end, or nil for unbounded.
+  package var end: Date?
+  /// Strictness options.
+  package var options: QueryOptions
+
+  /// Creates a range.
+  package init(start: Date?, end: Date?, options: QueryOptions = []) {
+    self.start = start
+    self.end = end
+    self.options = options
+  }
+
+  /// Whether a sample with these dates (seconds since the reference date) matches.
+  package func matches(start sampleStart: Double, end sampleEnd: Double) -> Bool {
+    if let s = start?.timeIntervalSinceReferenceDate {
+      if options.contains(.strictStartDate) ? sampleStart < s : sampleEnd < s { return false }
+    }
+    if let e = end?.timeIntervalSinceReferenceDate {
+      if options.contains(.strictEndDate) {
+        if sampleEnd > e { return false }
+        if sampleStart >= e && sampleEnd > sampleStart { return false }
+      } else if sampleStart >= e {
+        return false
+      }
+    }
+    return true
+  }
+}

@@ -1,0 +1,94 @@
+/// A device's durable sync bookkeeping: its outbound log and the two cursors.
+///
+/// - `lastSeq`: the sequence number of the newest outbound entry (entries are numbered 1, 2, 3, … per origin).
+/// - `peerAcked`: every entry up to here reached the peer; they are dropped from memory.
+/// - `appliedFromPeer`: every peer entry up to here was applied here; re-deliveries at or below it are ignored.
+///
+/// All of it is rebuilt by replaying the journal, which is what makes delivery at-least-once and apply idempotent
+/// across crashes of either side.
+package struct SyncLedger: Hashable, Sendable {
+  /// The newest outbound sequence number.
+  package private(set) var lastSeq: UInt64 = 0
+  /// The peer has everything up to here.
+  package private(set) var peerAcked: UInt64 = 0
+  /// Everything from the peer up to here is applied.
+  package private(set) var appliedFromPeer: UInt64 = 0
+  private var entries: [SyncEntry] = []
+  private var head = 0
+
+  /// Creates an empty ledger.
+  package init() {}
+
+  /// The most items one outbound entry carries; larger saves are split so frames stay small.
+  package static let maxItemsPerEntry = 4096
+
+  /// Entries not yet acknowledged by the peer.
+  package var pendingCount: Int { entries.count - head }
+
+  /// Items (samples, tombstones, settings) not yet acknowledged.
+  package var pendingItems: Int { entries[head...].reduce(0) { $0 + $1.payload.itemCount } }
+
+  /// Appends outbound payloads, numbering them.
+  package mutating func append(_ payload: SyncPayload) {
+    switch payload {
+    case .samples(let samples) where samples.count > Self.maxItemsPerEntry:
+      for chunk in stride(from: 0, to: samples.count, by: Self.maxItemsPerEntry) {
+        appendOne(.samples(Array(samples[chunk..<min(chunk + Self.maxItemsPerEntry, samples.count)])))
+      }
+    case .deletions(let tombstones) where tombstones.count > Self.maxItemsPerEntry:
+      for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
+        appendOne(.deletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
+      }
+    default:
+      appendOne(payload)
+    }
+  }
+
+  private mutating func appendOne(_ payload: SyncPayload) {
+    lastSeq += 1
+    entries.append(SyncEntry(seq: lastSeq, payload: payload))
+  }
+
+  /// Records the peer's acknowledgement and forgets what it covers.
+  package mutating func acknowledge(upTo seq: UInt64) {
+    guard seq > peerAcked else { return }
+    peerAcked = min(seq, lastSeq)
+    while head < entries.count, entries[head].seq <= peerAcked { head += 1 }
+    if head > 1024, head * 2 > entries.count {
+      entries.removeFirst(head)
+      head = 0
+    }
+  }
+
+  /// Records that peer entries up to `seq` are applied.
+  package mutating func markApplied(upTo seq: UInt64) { appliedFromPeer = max(appliedFromPeer, seq) }
+
+  /// Outbound entries after `seq`, up to `maxItems` items (at least one entry when any is pending).
+  package func entries(after seq: UInt64, maxItems: Int) -> [SyncEntry] {
+    guard seq < lastSeq, let first = entries[head...].first else { return [] }
+    var index = head + Int(max(seq, first.seq - 1) - (first.seq - 1))
+    var result: [SyncEntry] = []
+    var items = 0
+    while index < entries.count {
+      let entry = entries[index]
+      if !result.isEmpty, items + entry.payload.itemCount > maxItems { break }
+      result.append(entry)
+      items += entry.payload.itemCount
+      index += 1
+    }
+    return result
+  }
+
+  /// Two ledgers are equal when their cursors and pending entries are.
+  package static func == (a: SyncLedger, b: SyncLedger) -> Bool {
+    a.lastSeq == b.lastSeq && a.peerAcked == b.peerAcked && a.appliedFromPeer == b.appliedFromPeer
+      && Array(a.entries[a.head...]) == Array(b.entries[b.head...])
+  }
+
+  /// Hashes the cursors.
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(lastSeq)
+    hasher.combine(peerAcked)
+    hasher.combine(appliedFromPeer)
+  }
+}

@@ -1,0 +1,275 @@
+/// A physical unit parsed from HealthKit's unit-string grammar (`mL`, `count/min`, `kg/m.s^2`, `degF`).
+///
+/// Grammar (HKUnit.h):
+/// ```
+/// unit      := product ( '/' product )?        only one '/'; multiplication binds first
+/// product   := factor ( ('.' | '*') factor )*
+/// factor    := atom ( '^' '-'? digits )?
+/// atom      := prefix? si-symbol | symbol
+/// prefix    := da h k M G T d c m mc n p f
+/// ```
+/// A unit reduces to a ``Dimension`` and a factor (and an offset, for `degC` and `degF`) relative to the base
+/// units g, m, s, K, count and %. Two units convert into each other exactly when their dimensions agree.
+package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
+  /// One `prefix symbol ^ power` term of a unit string.
+  package struct Component: Hashable, Sendable {
+    /// The SI prefix, or "" when none.
+    package let prefix: String
+    /// The unit symbol (`L`, `count`, `min`).
+    package let symbol: String
+    /// The integer power; negative powers sit in the denominator.
+    package let power: Int
+  }
+
+  /// Exponents of the base dimensions a unit measures.
+  package struct Dimension: Hashable, Sendable, CustomStringConvertible {
+    /// Mass exponent (grams).
+    package var mass: Int8 = 0
+    /// Length exponent (metres).
+    package var length: Int8 = 0
+    /// Time exponent (seconds).
+    package var time: Int8 = 0
+    /// Temperature exponent (kelvin).
+    package var temperature: Int8 = 0
+    /// Count exponent.
+    package var count: Int8 = 0
+    /// Percent exponent.
+    package var percent: Int8 = 0
+
+    /// A readable form such as `mass·length^2·time^-2`.
+    package var description: String {
+      let parts: [(String, Int8)] = [
+        ("mass", mass), ("length", length), ("time", time), ("temperature", temperature), ("count", count),
+        ("percent", percent),
+      ]
+      let text = parts.filter { $0.1 != 0 }.map { $0.1 == 1 ? $0.0 : "\($0.0)^\($0.1)" }.joined(separator: "·")
+      return text.isEmpty ? "dimensionless" : text
+    }
+
+    fileprivate func raised(to power: Int) -> Dimension {
+      let p = Int8(power)
+      return Dimension(
+        mass: mass * p, length: length * p, time: time * p, temperature: temperature * p, count: count * p,
+        percent: percent * p)
+    }
+
+    fileprivate static func + (a: Dimension, b: Dimension) -> Dimension {
+      Dimension(
+        mass: a.mass + b.mass, length: a.length + b.length, time: a.time + b.time,
+        temperature: a.temperature + b.temperature, count: a.count + b.count, percent: a.percent + b.percent)
+    }
+  }
+
+  /// The terms, in the order they print.
+  package let components: [Component]
+  /// What the unit measures.
+  package let dimension: Dimension
+  /// Multiplier from this unit to the base units.
+  package let factor: Double
+  /// Offset added after the multiplier (only `degC` and `degF` have one).
+  package let offset: Double
+
+  /// Parses a HealthKit unit string.
+  /// - Throws: ``UnitError`` naming the offending position when the string is not a unit.
+  package init(parsing text: String) throws(UnitError) {
+    let parsed = try UnitParser.parse(text)
+    self.init(components: parsed)
+  }
+
+  /// Builds a unit from terms already validated by the parser.
+  package init(components: [Component]) {
+    self.components = components
+    var dimension = Dimension()
+    var factor = 1.0
+    var offset = 0.0
+    for component in components {
+      let symbol = UnitParser.symbols[component.symbol]!
+      let prefixFactor = component.prefix.isEmpty ? 1 : UnitParser.prefixes[component.prefix]!
+      let termFactor = prefixFactor * symbol.factor
+      dimension = dimension + symbol.dimension.raised(to: component.power)
+      factor *= pow(termFactor, component.power)
+      if components.count == 1 && component.power == 1 { offset = symbol.offset }
+    }
+    self.dimension = dimension
+    self.factor = factor
+    self.offset = offset
+  }
+
+  /// The canonical unit string; parsing it gives back an equal unit.
+  package var description: String {
+    let numerator = components.filter { $0.power > 0 }
+    let denominator = components.filter { $0.power < 0 }
+    func term(_ c: Component, _ power: Int) -> String {
+      power == 1 ? c.prefix + c.symbol : "\(c.prefix)\(c.symbol)^\(power)"
+    }
+    if numerator.isEmpty {
+      return denominator.map { term($0, $0.power) }.joined(separator: ".")
+    }
+    let top = numerator.map { term($0, $0.power) }.joined(separator: ".")
+    if denominator.isEmpty { return top }
+    return top + "/" + denominator.map { term($0, -$0.power) }.joined(separator: ".")
+  }
+
+  /// Whether values convert between the two units.
+  package func isCompatible(with other: HealthUnit) -> Bool { dimension == other.dimension }
+
+  /// Converts a value expressed in this unit into `target`.
+  /// - Throws: ``UnitError/incompatible(from:to:)`` when the dimensions differ.
+  package func convert(_ value: Double, to target: HealthUnit) throws(UnitError) -> Double {
+    guard isCompatible(with: target) else { throw .incompatible(from: description, to: target.description) }
+    if self == target { return value }
+    let base = value * factor + offset
+    return (base - target.offset) / target.factor
+  }
+
+  /// Two units are equal when they print the same.
+  package static func == (a: HealthUnit, b: HealthUnit) -> Bool { a.components == b.components }
+  /// Hashes the printed form.
+  package func hash(into hasher: inout Hasher) { hasher.combine(components) }
+}
+
+/// Why a unit string could not be parsed or a conversion could not be made.
+package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The string is empty.
+  case empty
+  /// A symbol is not one HealthKit knows; `offset` is the character offset in the string.
+  case unknownSymbol(String, offset: Int)
+  /// A power after `^` is not an integer.
+  case invalidPower(String, offset: Int)
+  /// A second `/` appeared (HealthKit allows one).
+  case secondDivision(offset: Int)
+  /// An operator is not followed by a term.
+  case missingTerm(offset: Int)
+  /// `degC`/`degF` combined with other terms or raised to a power.
+  case offsetUnitInCompound(String)
+  /// The two units measure different things.
+  case incompatible(from: String, to: String)
+
+  /// A one-line, lowercase message.
+  package var description: String {
+    switch self {
+    case .empty: "unit string is empty"
+    case .unknownSymbol(let s, let o): "unknown unit '\(s)' at offset \(o)"
+    case .invalidPower(let s, let o): "power '\(s)' at offset \(o) is not an integer"
+    case .secondDivision(let o): "only one '/' is allowed in a unit string (second one at offset \(o))"
+    case .missingTerm(let o): "expected a unit at offset \(o)"
+    case .offsetUnitInCompound(let s): "'\(s)' cannot be combined with other units or raised to a power"
+    case .incompatible(let a, let b): "cannot convert '\(a)' to '\(b)': the units measure different quantities"
+    }
+  }
+}
+
+private func pow(_ base: Double, _ power: Int) -> Double {
+  var result = 1.0
+  for _ in 0..<abs(power) { result *= base }
+  return power < 0 ? 1 / result : result
+}
+
+enum UnitParser {
+  struct Symbol {
+    let dimension: HealthUnit.Dimension
+    let factor: Double
+    let offset: Double
+    let prefixable: Bool
+  }
+
+  static let prefixes: [String: Double] = [
+    "da": 1e1, "h": 1e2, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12,
+    "d": 1e-1, "c": 1e-2, "m": 1e-3, "mc": 1e-6, "n": 1e-9, "p": 1e-12, "f": 1e-15,
+  ]
+
+  static let symbols: [String: Symbol] = {
+    let mass = HealthUnit.Dimension(mass: 1)
+    let length = HealthUnit.Dimension(length: 1)
+    let volume = HealthUnit.Dimension(length: 3)
+    let time = HealthUnit.Dimension(time: 1)
+    let energy = HealthUnit.Dimension(mass: 1, length: 2, time: -2)
+    let pressure = HealthUnit.Dimension(mass: 1, length: -1, time: -2)
+    let temperature = HealthUnit.Dimension(temperature: 1)
+    func s(_ d: HealthUnit.Dimension, _ f: Double, _ p: Bool = false, offset: Double = 0) -> Symbol {
+      Symbol(dimension: d, factor: f, offset: offset, prefixable: p)
+    }
+    return [
+      // SI symbols (accept prefixes). Base: g, m, s, K; L = 1e-3 m^3; J = kg.m^2/s^2 = 1000 g.m^2/s^2.
+      "g": s(mass, 1, true), "m": s(length, 1, true), "L": s(volume, 1e-3, true), "l": s(volume, 1e-3, true),
+      "s": s(time, 1, true), "J": s(energy, 1000, true), "K": s(temperature, 1, true),
+      "Hz": s(HealthUnit.Dimension(time: -1), 1, true), "Pa": s(pressure, 1000, true),
+      "cal": s(energy, 4184, true),
+      // Non-SI symbols (HKUnit.h constants).
+      "Cal": s(energy, 4_184_000), "oz": s(mass, 28.3495), "lb": s(mass, 453.592), "st": s(mass, 6350.0),
+      "in": s(length, 0.0254), "ft": s(length, 0.3048), "yd": s(length, 0.9144), "mi": s(length, 1609.344),
+      "fl_oz_us": s(volume, 0.0295735295625e-3), "fl_oz_imp": s(volume, 0.0284130625e-3),
+      "cup_us": s(volume, 0.2365882365e-3), "cup_imp": s(volume, 0.284130625e-3),
+      "pt_us": s(volume, 0.473176473e-3), "pt_imp": s(volume, 0.56826125e-3),
+      "min": s(time, 60), "hr": s(time, 3600), "d": s(time, 86400),
+      "mmHg": s(pressure, 133_322.387415), "cmAq": s(pressure, 98_066.5), "atm": s(pressure, 101_325_000),
+      "inHg": s(pressure, 3_386_388.64),
+      "degC": s(temperature, 1, offset: 273.15), "degF": s(temperature, 1 / 1.8, offset: 459.67 / 1.8),
+      "count": s(HealthUnit.Dimension(count: 1), 1), "%": s(HealthUnit.Dimension(percent: 1), 1),
+    ]
+  }()
+
+  /// Resolves one atom (`mL`, `min`, `kcal`) into prefix and symbol.
+  static func resolve(_ atom: String) -> (prefix: String, symbol: String)? {
+    if symbols[atom] != nil { return ("", atom) }
+    for prefixLength in [2, 1] where atom.count > prefixLength {
+      let prefix = String(atom.prefix(prefixLength))
+      let rest = String(atom.dropFirst(prefixLength))
+      if prefixes[prefix] != nil, let symbol = symbols[rest], symbol.prefixable { return (prefix, rest) }
+    }
+    return nil
+  }
+
+  static func parse(_ text: String) throws(UnitError) -> [HealthUnit.Component] {
+    let chars = Array(text)
+    if chars.isEmpty { throw .empty }
+    var components: [HealthUnit.Component] = []
+    var index = 0
+    var sign = 1
+    var sawDivision = false
+    var expectTerm = true
+    while index < chars.count {
+      let c = chars[index]
+      if c == "/" {
+        if sawDivision { throw .secondDivision(offset: index) }
+        if expectTerm { throw .missingTerm(offset: index) }
+        sawDivision = true
+        sign = -1
+        expectTerm = true
+        index += 1
+        continue
+      }
+      if c == "." || c == "*" {
+        if expectTerm { throw .missingTerm(offset: index) }
+        expectTerm = true
+        index += 1
+        continue
+      }
+      let start = index
+      while index < chars.count, !"/.*^".contains(chars[index]) { index += 1 }
+      let atom = String(chars[start..<index])
+      guard !atom.isEmpty, let (prefix, symbol) = resolve(atom) else { throw .unknownSymbol(atom, offset: start) }
+      var power = 1
+      if index < chars.count, chars[index] == "^" {
+        index += 1
+        let powerStart = index
+        if index < chars.count, chars[index] == "-" { index += 1 }
+        while index < chars.count, chars[index].isASCII, chars[index].isNumber { index += 1 }
+        let powerText = String(chars[powerStart..<index])
+        guard let value = Int(powerText), value != 0, abs(value) <= 12 else {
+          throw .invalidPower(powerText, offset: powerStart)
+        }
+        power = value
+      }
+      components.append(HealthUnit.Component(prefix: prefix, symbol: symbol, power: power * sign))
+      expectTerm = false
+    }
+    if expectTerm { throw .missingTerm(offset: chars.count) }
+    if components.count > 1 || components[0].power != 1,
+      let offsetTerm = components.first(where: { symbols[$0.symbol]!.offset != 0 })
+    {
+      throw .offsetUnitInCompound(offsetTerm.symbol)
+    }
+    return components
+  }
+}

@@ -1,0 +1,69 @@
+import FoundationEssentials
+
+/// The latest end date HealthPair accepts (`NSDate.distantFuture` is refused by HealthKit).
+package let latestSampleDate = Date(timeIntervalSince1970: 32_503_680_000)  // 3000-01-01
+
+extension SampleInput {
+  /// Checks the object the way HealthKit's initializers and `save` do, and converts it to a stored sample.
+  ///
+  /// Construction-time violations (dates out of order, an incompatible unit, an invalid category value, a missing
+  /// required metadata key) raise exceptions on a device, so they come back as `wouldTerminate` errors.
+  /// - Throws: ``HealthError`` describing the first violation.
+  package func validated(source: SampleSource) throws(HealthError) -> Sample {
+    let descriptor = type.descriptor
+    guard start.timeIntervalSinceReferenceDate.isFinite, end.timeIntervalSinceReferenceDate.isFinite else {
+      throw .invalidArgumentException("sample dates must be finite")
+    }
+    guard start <= end else {
+      throw .invalidArgumentException(
+        "startDate (\(formatDate(start))) must be equal to or earlier than endDate (\(formatDate(end)))")
+    }
+    guard end < latestSampleDate else {
+      throw .validationException("Type HKSample can not have endDate of NSDate.distantFuture")
+    }
+    let stored: SampleValue
+    switch (descriptor.kind, value) {
+    case (.correlation, _):
+      throw .healthKit(.errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
+    case (.quantity(let canonical, _), .quantity(let amount, let unitText)):
+      let unit: HealthUnit
+      do { unit = try HealthUnit(parsing: unitText) } catch {
+        throw .invalidArgumentException("Unable to parse unit string '\(unitText)': \(error)")
+      }
+      let canonicalUnit = try! HealthUnit(parsing: canonical)
+      guard unit.isCompatible(with: canonicalUnit) else {
+        throw .invalidArgumentException(
+          "Attempt to create a quantity sample of type \(descriptor.identifier) with incompatible unit '\(unit)' "
+            + "(expected a unit compatible with '\(canonical)')")
+      }
+      guard amount.isFinite else { throw .invalidArgumentException("quantity value must be finite (was \(amount))") }
+      stored = .quantity(try! unit.convert(amount, to: canonicalUnit))
+    case (.category(let values), .category(let raw)):
+      guard values.contains(where: { $0.value == raw }) else {
+        throw .validationException("Value \(raw) is not compatible with type \(descriptor.identifier)")
+      }
+      stored = .category(raw)
+    case (.quantity, .category):
+      throw .invalidArgumentException("\(descriptor.identifier) is a quantity type: a category sample cannot use it")
+    case (.category, .quantity):
+      throw .invalidArgumentException("\(descriptor.identifier) is a category type: a quantity sample cannot use it")
+    }
+    for key in descriptor.requiredMetadata where metadata[key] == nil {
+      let required = descriptor.requiredMetadata.map { MetadataKey.constantName(of: $0) }.joined(separator: ", ")
+      throw .validationException(
+        "Type \(descriptor.identifier) is missing a required metadata key (required keys: \(required))")
+    }
+    if metadata[MetadataKey.syncVersion] != nil, metadata[MetadataKey.syncIdentifier] == nil {
+      throw .validationException(
+        "HKMetadataKeySyncVersion may not be provided if HKMetadataKeySyncIdentifier is not provided in the metadata")
+    }
+    return Sample(uuid: uuid, type: type, value: stored, start: start, end: end, metadata: metadata, source: source)
+  }
+}
+
+extension MetadataKey {
+  /// The Swift constant name for a key string (`HKMenstrualCycleStart` → `HKMetadataKeyMenstrualCycleStart`).
+  package static func constantName(of key: String) -> String {
+    byConstantName.first(where: { $0.value == key })?.key ?? key
+  }
+}

@@ -1,0 +1,79 @@
+import Posix
+
+/// The `healthpair` program: dispatches to a subcommand and turns errors into messages and exit statuses.
+package enum HealthPairCommandLine {
+  /// The version `--version` prints.
+  package static let version = "0.1.0"
+
+  /// Every subcommand, in help order.
+  package static let commands: [CommandConfiguration] = [DemoCommand.configuration]
+
+  /// The top-level help text.
+  package static var help: String {
+    var text = "OVERVIEW: HealthPair — a simulated iPhone + Apple Watch HealthKit pair for Linux CI.\n\n"
+    text += "USAGE: healthpair <command> [options]\n\nCOMMANDS:\n"
+    for c in commands { text += "  " + c.name.padding(12) + c.abstract + "\n" }
+    text += "\n  See 'healthpair <command> --help' for a command's options.\n"
+    return text
+  }
+
+  /// Runs `arguments` (without the program name) and returns the exit status.
+  package static func main(_ arguments: [String]) -> Int32 {
+    guard let name = arguments.first else {
+      err(help)
+      return 64
+    }
+    if name == "--help" || name == "-h" || name == "help" {
+      out(help)
+      return 0
+    }
+    if name == "--version" {
+      out("healthpair \(version)\n")
+      return 0
+    }
+    let rest = Array(arguments.dropFirst())
+    do {
+      switch name {
+      case "demo": return try DemoCommand(rest).run()
+      default:
+        let known = commands.map(\.name)
+        let suggestion = nearest(name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+        err("error: unknown command '\(name)'\(suggestion)\n\n" + help)
+        return 64
+      }
+    } catch let exit as CleanExit {
+      out(exit.text)
+      return 0
+    } catch let usage as UsageError {
+      err(usage.description)
+      return usage.exitCode
+    } catch {
+      err("error: \(error)\n")
+      return 1
+    }
+  }
+}
+
+extension String {
+  /// The string padded with spaces to `width`.
+  package func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}
+
+/// The candidate closest to `word` by edit distance, when close enough to be a likely typo.
+package func nearest(_ word: String, in candidates: [String]) -> String? {
+  func distance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, ca) in a.enumerated() {
+      var current = [i + 1] + [Int](repeating: 0, count: b.count)
+      for (j, cb) in b.enumerated() {
+        current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+  let lowered = Array(word.lowercased())
+  let scored = candidates.map { ($0, distance(lowered, Array($0.lowercased()))) }.sorted { $0.1 < $1.1 }
+  guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return nil }
+  return best.0
+}

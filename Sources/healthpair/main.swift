@@ -1,0 +1,5 @@
+import HealthPairCLI
+import Posix
+
+Posix.ignoreBrokenPipe()
+Posix.exitImmediately(HealthPairCommandLine.main(Array(CommandLine.arguments.dropFirst())))

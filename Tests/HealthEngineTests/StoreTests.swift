@@ -1,0 +1,351 @@
+import FoundationEssentials
+import Testing
+
+@testable import HealthEngine
+@testable import HealthModel
+
+/// One row of WWDC16 session 209's table, plus revocation after a grant.
+struct VisibilityCase: Sendable, CustomTestStringConvertible {
+  let name: String
+  let read: Decision?
+  let share: Decision?
+  let revokeShareAfterSave: Bool
+  let seesOwn: Bool
+  let seesOthers: Bool
+  var testDescription: String { name }
+}
+
+@Suite("Saving, deleting and reading")
+struct StoreTests {
+  static let visibility: [VisibilityCase] = [
+    .init(name: "read + write: everything", read: .authorized, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
+    .init(name: "read only: everything", read: .authorized, share: .denied, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
+    .init(name: "write only: own data only", read: .denied, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: false),
+    .init(name: "write, read never asked: own data only", read: nil, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: false),
+    .init(name: "write revoked, no read: nothing, not even own", read: .denied, share: .authorized, revokeShareAfterSave: true, seesOwn: false, seesOthers: false),
+    .init(name: "write revoked, read granted: everything", read: .authorized, share: .authorized, revokeShareAfterSave: true, seesOwn: true, seesOthers: true),
+    .init(name: "none: nothing", read: .denied, share: .denied, revokeShareAfterSave: false, seesOwn: false, seesOthers: false),
+    .init(name: "never asked: nothing", read: nil, share: nil, revokeShareAfterSave: false, seesOwn: false, seesOthers: false),
+  ]
+
+  @Test("Read visibility (WWDC16-209)", arguments: visibility)
+  func readVisibility(_ c: VisibilityCase) throws {
+    var phone = makeDevice()
+    let other = AppRecord(bundleID: "com.other", displayName: "Other", writeUsageDescription: "w", readUsageDescription: "r")
+    _ = try phone.install(other)
+    try phone.grant(other.bundleID, share: [water])
+    _ = try phone.save(other.bundleID, [waterInput(500)], wall: t0)
+    var choices: [Permission: Bool] = [:]
+    var share: Set<SampleType> = []
+    var read: Set<SampleType> = []
+    if let s = c.share { share.insert(water); choices[Permission(water, .share)] = s == .authorized || c.revokeShareAfterSave }
+    if let r = c.read { read.insert(water); choices[Permission(water, .read)] = r == .authorized }
+    let ownUUID = UUID()
+    if !share.isEmpty || !read.isEmpty { try phone.grant(waterApp.bundleID, share: share, read: read, answer: .choices(choices)) }
+    if phone.decision(waterApp.bundleID, Permission(water, .share)) == .authorized {
+      _ = try phone.save(waterApp.bundleID, [waterInput(250, uuid: ownUUID)], wall: t0)
+    }
+    if c.revokeShareAfterSave {
+      _ = try phone.changeSettings(waterApp.bundleID, .set(Permission(water, .share), on: false))
+    }
+    let seen = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0)
+    let hasOwnSample = phone.storedSamples(type: water, wall: t0).contains { $0.uuid == ownUUID }
+    #expect(seen.contains { $0.uuid == ownUUID } == (c.seesOwn && hasOwnSample))
+    #expect(seen.contains { $0.source.bundleID == other.bundleID } == c.seesOthers)
+    // Missing read permission is never an error, and status never reveals the read decision.
+    #expect(try phone.authorizationStatus(waterApp.bundleID, water) != .sharingAuthorized || c.share == .authorized && !c.revokeShareAfterSave)
+  }
+
+  @Test func saveRequiresRequestedShareAndIsAllOrNothing() throws {
+    var phone = makeDevice()
+    expectError(.errorAuthorizationNotDetermined) { _ = try phone.save(waterApp.bundleID, [waterInput(250)], wall: t0) }
+    try phone.grant(waterApp.bundleID, share: [water], read: [], answer: .denyAll)
+    expectError(.errorAuthorizationDenied) { _ = try phone.save(waterApp.bundleID, [waterInput(250)], wall: t0) }
+    _ = try phone.changeSettings(waterApp.bundleID, .set(Permission(water, .share), on: true))
+    // A batch with one bad object saves nothing.
+    let bad = SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "kg"), start: t0, end: t0)
+    expectError(.errorInvalidArgument, kind: .wouldTerminate) {
+      _ = try phone.save(waterApp.bundleID, [waterInput(250), bad], wall: t0)
+    }
+    expectError(.errorAuthorizationNotDetermined) {
+      _ = try phone.save(waterApp.bundleID, [waterInput(250), mindfulInput(minutes: 1)], wall: t0)
+    }
+    #expect(phone.storedSamples(wall: t0).isEmpty)
+    expectError(.errorInvalidArgument) { _ = try phone.save(waterApp.bundleID, [], wall: t0) }
+  }
+
+  @Test func aDuplicateUUIDIsAnInvalidArgument() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water])
+    let id = UUID()
+    _ = try phone.save(waterApp.bundleID, [waterInput(250, uuid: id)], wall: t0)
+    expectError(.errorInvalidArgument) { _ = try phone.save(waterApp.bundleID, [waterInput(100, uuid: id)], wall: t0) }
+    let other = UUID()
+    expectError(.errorInvalidArgument) {
+      _ = try phone.save(waterApp.bundleID, [waterInput(1, uuid: other), waterInput(2, uuid: other)], wall: t0)
+    }
+    #expect(phone.storedSamples(wall: t0).count == 1)
+  }
+
+  @Test func deleteRules() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    let own = UUID()
+    _ = try phone.save(waterApp.bundleID, [waterInput(250, uuid: own)], wall: t0)
+    try phone.grant(returnApp.bundleID, share: [water])
+    let theirs = UUID()
+    _ = try phone.save(returnApp.bundleID, [waterInput(100, uuid: theirs)], wall: t0)
+    expectError(.errorAuthorizationDenied) { _ = try phone.delete(waterApp.bundleID, [theirs], wall: t0) }
+    expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [UUID()], wall: t0) }
+    expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [], wall: t0) }
+    // All or nothing.
+    expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [own, UUID()], wall: t0) }
+    #expect(phone.storedSamples(wall: t0).count == 2)
+    let events = try phone.delete(waterApp.bundleID, [own], wall: t0)
+    guard case .samplesDeleted(let tombstones) = events.first else { Issue.record("expected a deletion event"); return }
+    #expect(tombstones.map(\.uuid) == [own])
+    #expect(phone.storedTombstones.map(\.uuid) == [own])
+    expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [own], wall: t0) }
+    // After revocation an app can no longer delete its own objects.
+    let again = UUID()
+    _ = try phone.save(waterApp.bundleID, [waterInput(1, uuid: again)], wall: t0)
+    _ = try phone.changeSettings(waterApp.bundleID, .set(Permission(water, .share), on: false))
+    expectError(.errorAuthorizationDenied) { _ = try phone.delete(waterApp.bundleID, [again], wall: t0) }
+  }
+
+  @Test func watchRetentionWindow() throws {
+    var watch = makeDevice(.watch)
+    try watch.grant(returnApp.bundleID, share: [mindful])
+    let eight = t0.addingTimeInterval(-8 * 86400)
+    #expect(watch.earliestPermittedSampleDate(wall: t0) == t0.addingTimeInterval(-7 * 86400))
+    expectError(.errorInvalidArgument) { _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 10, at: eight)], wall: t0) }
+    _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 10, at: t0.addingTimeInterval(-86400))], wall: t0)
+    #expect(watch.storedSamples(wall: t0).count == 1)
+    // Seven days later the sample falls out of the window and is pruned.
+    _ = try watch.advanceClock(by: 7 * 86400, wall: t0)
+    #expect(watch.storedSamples(wall: t0).isEmpty)
+    #expect(watch.store.liveCount == 0)
+    #expect(makeDevice(.phone).earliestPermittedSampleDate(wall: t0) == .distantPast)
+  }
+
+  @Test func datePredicateSemantics() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    // A: 07:30–08:30 (straddles 08:00), B: 08:00–08:00, C: 09:00–10:00, D: 10:00–10:00.
+    let a = SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: t0.addingTimeInterval(-1800), end: t0.addingTimeInterval(1800))
+    let b = waterInput(2, at: t0)
+    let c = SampleInput(uuid: UUID(), type: water, value: .quantity(3, unit: "mL"), start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(7200))
+    let d = waterInput(4, at: t0.addingTimeInterval(7200))
+    _ = try phone.save(waterApp.bundleID, [a, b, c, d], wall: t0)
+    func values(_ start: TimeInterval, _ end: TimeInterval, _ options: QueryOptions) throws -> [Double] {
+      let range = DateRange(start: t0.addingTimeInterval(start), end: t0.addingTimeInterval(end), options: options)
+      return try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water, range: range), wall: t0).map { $0.quantityValue! }.sorted()
+    }
+    // Default: endDate >= start AND startDate < end.
+    #expect(try values(0, 7200, []) == [1, 2, 3])
+    #expect(try values(0, 7200, .strictStartDate) == [2, 3])
+    #expect(try values(0, 7200, .strictEndDate) == [1, 2, 3, 4])
+    #expect(try values(0, 7200, [.strictStartDate, .strictEndDate]) == [2, 3, 4])
+    #expect(try values(7200, 9000, []) == [3, 4])
+  }
+
+  @Test func sortLimitAndSourceFilter() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    try phone.grant(returnApp.bundleID, share: [water])
+    for hour in [3.0, 1, 2] { _ = try phone.save(waterApp.bundleID, [waterInput(hour, at: t0.addingTimeInterval(hour * 3600))], wall: t0) }
+    _ = try phone.save(returnApp.bundleID, [waterInput(9, at: t0)], wall: t0)
+    let defaultOrder = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0).map { $0.quantityValue! }
+    #expect(defaultOrder == [9, 1, 2, 3])
+    let descending = try phone.sampleQuery(
+      waterApp.bundleID, SampleQuery(type: water, limit: 2, sort: [SampleSort(.endDate, ascending: false)]), wall: t0)
+    #expect(descending.map { $0.quantityValue! } == [3, 2])
+    let mine = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water, sources: [waterApp.bundleID]), wall: t0)
+    #expect(mine.count == 3)
+  }
+
+  @Test func statistics() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water, heartRate], read: [water, heartRate])
+    _ = try phone.save(waterApp.bundleID, [waterInput(250), waterInput(500, at: t0.addingTimeInterval(60))], wall: t0)
+    let day = DateRange(start: parseDate("2026-01-05")!, end: parseDate("2026-01-06")!)
+    let sum = try phone.statistics(waterApp.bundleID, StatisticsQuery(type: water, range: day, options: .cumulativeSum), wall: t0)
+    #expect(sum.sum == 750)
+    #expect(sum.sampleCount == 2)
+    // Wrong kind of option for the type: an exception on a device.
+    expectError(.errorInvalidArgument, kind: .wouldTerminate) {
+      _ = try phone.statistics(waterApp.bundleID, StatisticsQuery(type: water, options: .discreteAverage), wall: t0)
+    }
+    expectError(.errorInvalidArgument, kind: .wouldTerminate) {
+      _ = try phone.statistics(waterApp.bundleID, StatisticsQuery(type: heartRate, options: .cumulativeSum), wall: t0)
+    }
+    // Nothing matches: errorNoData.
+    expectError(.errorNoData) {
+      _ = try phone.statistics(waterApp.bundleID, StatisticsQuery(type: heartRate, options: .discreteAverage), wall: t0)
+    }
+    let bpm = [60.0, 90, 120].map { v in
+      SampleInput(uuid: UUID(), type: heartRate, value: .quantity(v, unit: "count/min"), start: t0, end: t0)
+    }
+    _ = try phone.save(waterApp.bundleID, bpm, wall: t0)
+    let hr = try phone.statistics(
+      waterApp.bundleID, StatisticsQuery(type: heartRate, options: [.discreteAverage, .discreteMin, .discreteMax]), wall: t0)
+    #expect(abs(hr.average! - 1.5) < 1e-12)  // 90 count/min in count/s
+    #expect(abs(hr.minimum! - 1) < 1e-12)
+    #expect(abs(hr.maximum! - 2) < 1e-12)
+  }
+
+  @Test func dailyCollectionProratesSamplesAcrossMidnight() throws {
+    var phone = makeDevice()
+    try phone.grant(returnApp.bundleID, share: [steps])
+    let lateNight = parseDate("2026-01-05T23:00:00Z")!
+    let walk = SampleInput(uuid: UUID(), type: steps, value: .quantity(1000, unit: "count"), start: lateNight, end: lateNight.addingTimeInterval(7200))
+    _ = try phone.save(returnApp.bundleID, [walk, SampleInput(uuid: UUID(), type: steps, value: .quantity(10, unit: "count"), start: t0, end: t0)], wall: t0)
+    let query = StatisticsQuery(
+      type: steps, range: DateRange(start: parseDate("2026-01-04")!, end: parseDate("2026-01-07")!), options: .cumulativeSum,
+      interval: 86400, anchor: parseDate("2026-01-01")!)
+    let buckets = try phone.statisticsCollection(returnApp.bundleID, query, wall: t0)
+    #expect(buckets.map(\.start) == [parseDate("2026-01-04")!, parseDate("2026-01-05")!, parseDate("2026-01-06")!])
+    #expect(buckets.map(\.sum) == [nil, 510, 500])
+  }
+
+  @Test func anchoredQueryReturnsAdditionsAndDeletionsSinceTheAnchor() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    let first = UUID()
+    _ = try phone.save(waterApp.bundleID, [waterInput(1, uuid: first), waterInput(2)], wall: t0)
+    let initial = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: 0, range: nil, limit: 0, wall: t0)
+    #expect(initial.added.count == 2)
+    #expect(initial.deleted.isEmpty)
+    _ = try phone.save(waterApp.bundleID, [waterInput(3)], wall: t0)
+    _ = try phone.delete(waterApp.bundleID, [first], wall: t0)
+    let next = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: initial.newAnchor, range: nil, limit: 0, wall: t0)
+    #expect(next.added.map { $0.quantityValue! } == [3])
+    #expect(next.deleted.map(\.uuid) == [first])
+    let limited = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: initial.newAnchor, range: nil, limit: 1, wall: t0)
+    #expect(limited.added.count == 1 && limited.deleted.isEmpty)
+    let rest = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: limited.newAnchor, range: nil, limit: 0, wall: t0)
+    #expect(rest.added.isEmpty && rest.deleted.map(\.uuid) == [first])
+    let none = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: next.newAnchor, range: nil, limit: 0, wall: t0)
+    #expect(none.added.isEmpty && none.deleted.isEmpty)
+  }
+}
+
+@Suite("Sync bookkeeping in the engine")
+struct EngineSyncTests {
+  @Test func samplesAndDeletionsFlowAndReDeliveryIsIgnored() throws {
+    var phone = makeDevice(.phone)
+    var watch = makeDevice(.watch)
+    try watch.grant(returnApp.bundleID, share: [mindful])
+    let id = UUID()
+    _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 10, uuid: id)], wall: t0)
+    let entries = watch.sync.entries(after: 0, maxItems: 100)
+    #expect(entries.map(\.seq) == [1])
+    #expect(!phone.receivePeerEntries(entries, wall: t0).isEmpty)
+    #expect(phone.receivePeerEntries(entries, wall: t0).isEmpty, "a re-delivery applies nothing")
+    let mirrored = try #require(phone.storedSamples(wall: t0).first)
+    #expect(mirrored.uuid == id && mirrored.source == SampleSource(bundleID: returnApp.bundleID, device: .watch))
+    _ = try watch.delete(returnApp.bundleID, [id], wall: t0)
+    _ = phone.receivePeerEntries(watch.sync.entries(after: 1, maxItems: 100), wall: t0)
+    #expect(phone.storedSamples(wall: t0).isEmpty)
+    #expect(phone.storedTombstones.map(\.uuid) == [id])
+    // The phone never received authorization.
+    #expect(try phone.authorizationStatus(returnApp.bundleID, mindful) == .notDetermined)
+    _ = watch.receivePeerAck(2)
+    #expect(watch.sync.pendingCount == 0)
+  }
+
+  @Test func gapsAreNotApplied() throws {
+    var phone = makeDevice(.phone)
+    var watch = makeDevice(.watch)
+    try watch.grant(returnApp.bundleID, share: [mindful])
+    for _ in 0..<3 { _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 1)], wall: t0) }
+    let entries = watch.sync.entries(after: 0, maxItems: 100)
+    _ = phone.receivePeerEntries([entries[0], entries[2]], wall: t0)
+    #expect(phone.sync.appliedFromPeer == 1)
+  }
+
+  @Test func theWatchDoesNotMirrorPhoneSamplesOlderThanItsWindow() throws {
+    var phone = makeDevice(.phone)
+    var watch = makeDevice(.watch)
+    try phone.grant(waterApp.bundleID, share: [water])
+    _ = try phone.save(waterApp.bundleID, [waterInput(1, at: t0.addingTimeInterval(-30 * 86400)), waterInput(2)], wall: t0)
+    _ = watch.receivePeerEntries(phone.sync.entries(after: 0, maxItems: 100), wall: t0)
+    #expect(watch.storedSamples(wall: t0).map { $0.quantityValue! } == [2])
+  }
+
+  @Test func largeSavesAreSplitIntoBoundedEntries() throws {
+    var phone = makeDevice(.phone)
+    try phone.grant(waterApp.bundleID, share: [water])
+    _ = try phone.save(waterApp.bundleID, (0..<10_000).map { _ in waterInput(1) }, wall: t0)
+    #expect(phone.sync.lastSeq == 3)
+    #expect(phone.sync.entries(after: 0, maxItems: 5000).count == 1)
+    #expect(phone.sync.entries(after: 1, maxItems: 100_000).map(\.seq) == [2, 3])
+  }
+}
+
+@Suite("Replay")
+struct ReplayTests {
+  /// Applying the recorded events to a fresh device rebuilds exactly the same state.
+  @Test(arguments: [1, 2, 3, 42])
+  func replayRebuildsTheSameState(seed: UInt64) throws {
+    var rng = SplitMix(seed: seed)
+    var live = makeDevice(.watch)
+    var log: [DeviceEvent] = [.clockSet(t0)] + [waterApp, returnApp].map { DeviceEvent.appInstalled($0) }
+    let types = [water, mindful, steps]
+    var saved: [UUID] = []
+    for _ in 0..<300 {
+      do {
+        switch rng.next() % 7 {
+        case 0:
+          let type = types[Int(rng.next() % 3)]
+          if case .prompt = try live.requestAuthorization(waterApp.bundleID, share: [type], read: [type], wall: t0) {
+            let answers: [PromptAnswer] = [.allowAll, .denyAll, .cancel, .failToPresent(.error)]
+            log += try live.answerPrompt(id: nil, bundleID: nil, answer: answers[Int(rng.next() % 4)]).events
+          }
+        case 1, 2:
+          let id = UUID(uuid: rng.uuid())
+          log += try live.save(waterApp.bundleID, [waterInput(Double(rng.next() % 500), at: t0.addingTimeInterval(-Double(rng.next() % 500_000)), uuid: id)], wall: t0)
+          saved.append(id)
+        case 3:
+          if let id = saved.randomElement(using: &rng) { log += try live.delete(waterApp.bundleID, [id], wall: t0) }
+        case 4:
+          log += try live.advanceClock(by: Double(rng.next() % 86400), wall: t0)
+        case 5:
+          log += try live.queueWatchSettings(waterApp.bundleID, .reset)
+        default:
+          log += try live.setPolicy(DevicePolicy(reprompt: rng.next() % 2 == 0 ? .strict : .standard, retention: 7 * 86400))
+        }
+      } catch {
+        // Rejected operations change nothing and return no events.
+      }
+    }
+    var replayed = DeviceState(device: .watch)
+    for event in log { replayed.apply(event) }
+    var live2 = live
+    _ = live2.withdrawAllPrompts()
+    #expect(replayed.snapshot(wall: t0).apps == live.snapshot(wall: t0).apps)
+    #expect(replayed.storedSamples(wall: t0) == live.storedSamples(wall: t0))
+    #expect(replayed.storedTombstones == live.storedTombstones)
+    #expect(replayed.sync == live.sync)
+    #expect(replayed.virtualNow == live.virtualNow)
+    #expect(replayed.policy == live.policy)
+  }
+}
+
+/// A small deterministic generator for tests.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  mutating func uuid() -> uuid_t {
+    let a = next()
+    let b = next()
+    return withUnsafeBytes(of: (a, b)) { $0.load(as: uuid_t.self) }
+  }
+}
