@@ -7,6 +7,7 @@ let package = Package(
   name: "HealthPair",
   products: [
     .executable(name: "healthpair", targets: ["healthpair"]),
+    .executable(name: "healthpaird", targets: ["healthpaird"]),
   ],
   targets: [
     .target(name: "HealthModel", swiftSettings: strict),
@@ -15,10 +16,20 @@ let package = Package(
     .target(name: "CPosix"),
     .target(name: "Posix", dependencies: ["CPosix"], swiftSettings: strict),
     .target(name: "Journal", dependencies: ["Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
+    .target(name: "Wire", dependencies: ["HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
+    .target(name: "Sync", dependencies: ["Wire", "HealthEngine", "HealthModel"], swiftSettings: strict),
+    .target(
+      name: "Daemon", dependencies: ["Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"],
+      swiftSettings: strict),
+    .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairClient", dependencies: ["Wire", "Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "HealthPairCLI", dependencies: ["Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]

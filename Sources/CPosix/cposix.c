@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cposix.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <pthread.h>
 #include <sys/epoll.h>
@@ -10,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 int cposix_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -64,3 +66,7 @@ int cposix_read_signal(int fd) {
 }
 
 ssize_t cposix_getrandom(void *buffer, size_t length) { return getrandom(buffer, length, 0); }
+
+int cposix_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+int cposix_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

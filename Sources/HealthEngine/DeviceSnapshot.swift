@@ -13,6 +13,13 @@ package struct DeviceSnapshot: Hashable, Sendable {
     /// Whether the strict re-prompt model locks the app out.
     package var lockedOut: Bool
 
+    /// Creates an app state.
+    package init(record: AppRecord, decisions: [AuthorizationChange], lockedOut: Bool) {
+      self.record = record
+      self.decisions = decisions
+      self.lockedOut = lockedOut
+    }
+
     /// The recorded decision for a permission.
     package func decision(_ permission: Permission) -> Decision? {
       decisions.first { $0.permission == permission }?.decision
@@ -66,6 +73,26 @@ package struct DeviceSnapshot: Hashable, Sendable {
   package var changeCounter: UInt64
   /// Sync cursors.
   package var sync: SyncStatus
+
+  /// Creates a snapshot.
+  package init(
+    device: DeviceKind, policy: DevicePolicy, now: Date, virtualClock: Bool, earliestPermittedSampleDate: Date,
+    apps: [AppState], pendingPrompts: [Prompt], promptHistory: [PromptRecord], sampleCounts: [SampleType: Int],
+    tombstoneCount: Int, changeCounter: UInt64, sync: SyncStatus
+  ) {
+    self.device = device
+    self.policy = policy
+    self.now = now
+    self.virtualClock = virtualClock
+    self.earliestPermittedSampleDate = earliestPermittedSampleDate
+    self.apps = apps
+    self.pendingPrompts = pendingPrompts
+    self.promptHistory = promptHistory
+    self.sampleCounts = sampleCounts
+    self.tombstoneCount = tombstoneCount
+    self.changeCounter = changeCounter
+    self.sync = sync
+  }
 
   /// The app with this bundle identifier.
   package func app(_ bundleID: String) -> AppState? { apps.first { $0.record.bundleID == bundleID } }

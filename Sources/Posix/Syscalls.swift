@@ -649,3 +649,63 @@ package enum Posix {
   /// Ends the process at once with `code` (no atexit handlers). C: `_exit`.
   package static func exitImmediately(_ code: Int32) -> Never { _exit(code) }
 }
+
+// MARK: - Threads and process exit
+
+/// A boxed closure handed to a new thread.
+private final class ThreadBody {
+  let body: () -> Void
+  init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+extension Posix {
+  /// Starts a detached thread running `body`. The corresponding C function is `pthread_create`.
+  package static func startThread(_ body: @escaping @Sendable () -> Void) {
+    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    let rc = pthread_create(&thread, &attributes, { raw in
+      let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+      body.body()
+      return nil
+    }, box)
+    pthread_attr_destroy(&attributes)
+    precondition(rc == 0, "pthread_create failed with \(rc)")
+  }
+
+  /// Waits up to `timeoutMilliseconds` for process `pid` to exit (any process, not only children); true when it
+  /// exited (or never existed). C: `pidfd_open`, `poll`.
+  package static func waitForExit(_ pid: pid_t, timeoutMilliseconds: Int32) -> Bool {
+    let fd = cposix_pidfd_open(pid)
+    if fd < 0 { return !isAlive(pid) }
+    defer { close(fd) }
+    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let n = poll(&pfd, 1, timeoutMilliseconds)
+      if n < 0 && errno == EINTR { continue }
+      return n > 0
+    }
+  }
+
+  /// Waits until `fd` is readable or `timeoutMilliseconds` pass; true when readable. C: `poll`.
+  package static func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) -> Bool {
+    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let n = poll(&pfd, 1, timeoutMilliseconds)
+      if n < 0 && errno == EINTR { continue }
+      return n > 0
+    }
+  }
+
+  /// Creates a pipe; both ends close on exec. C: `pipe2`.
+  package static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [0, 0]
+    if cposix_pipe(&fds) != 0 { throw SystemError("pipe2", nil, .current) }
+    return (fds[0], fds[1])
+  }
+
+  /// Opens `/dev/null` for writing.
+  package static func devNull() -> Int32 { Glibc.open("/dev/null", O_RDWR | O_CLOEXEC) }
+}

@@ -15,6 +15,8 @@ int cposix_eventfd(void);
 int cposix_signalfd(const int *signals, int count);
 int cposix_read_signal(int fd);
 ssize_t cposix_getrandom(void *buffer, size_t length);
+int cposix_pidfd_open(int pid);
+int cposix_pipe(int fds[2]);
 
 enum {
   CPOSIX_EPOLLIN = 0x001,

@@ -1,0 +1,72 @@
+import Posix
+import Wire
+
+/// Bytes waiting to be written to a non-blocking socket, bounded.
+struct Outbox {
+  private var bytes: [UInt8] = []
+  private var start = 0
+
+  /// Bytes not yet written.
+  var count: Int { bytes.count - start }
+  var isEmpty: Bool { count == 0 }
+
+  mutating func append(_ more: [UInt8]) {
+    if start == bytes.count {
+      bytes.removeAll(keepingCapacity: true)
+      start = 0
+    }
+    bytes.append(contentsOf: more)
+  }
+
+  /// Writes as much as the socket takes. Returns false when the peer is gone.
+  mutating func drain(to fd: Int32) -> Bool {
+    while start < bytes.count {
+      let result = bytes.withUnsafeBytes { buffer in
+        catching { () throws(SystemError) in
+          try Posix.sendSome(fd, UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
+      }
+      switch result {
+      case .success(let n?): start += n
+      case .success(nil): return true
+      case .failure: return false
+      }
+    }
+    bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
+    start = 0
+    return true
+  }
+}
+
+/// One client connection: its decoder, its outbox and its session state.
+final class ClientConnection {
+  let id: UInt64
+  let fd: Int32
+  let pid: Int32
+  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxClientFrame)
+  var outbox = Outbox()
+  var helloDone = false
+  var name = "client"
+  var subscriptions: EventMask = []
+  var closeAfterFlush = false
+  var watchingWrites = false
+
+  init(id: UInt64, fd: Int32, pid: Int32) {
+    self.id = id
+    self.fd = fd
+    self.pid = pid
+  }
+
+  func send(_ frame: Frame) { outbox.append(frame.framed()) }
+}
+
+/// The peer link's transport: decoder, outbox, and the latency queue.
+final class PeerConnection {
+  let fd: Int32
+  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
+  var outbox = Outbox()
+  var delayed: [(due: UInt64, bytes: [UInt8])] = []
+  var watchingWrites = false
+
+  init(fd: Int32) { self.fd = fd }
+}

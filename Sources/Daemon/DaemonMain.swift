@@ -1,0 +1,106 @@
+import HealthModel
+import Posix
+
+/// `healthpaird`'s command line: parses arguments, starts the daemon, prints the ready line, serves.
+package enum DaemonMain {
+  /// The usage text.
+  package static let usage = """
+    USAGE: healthpaird --device <phone|watch> --dir <dir> [--peer <socket> --pairing-key <file>] [options]
+
+    Runs one simulated device. The client socket <dir>/<device>.sock appears once the daemon is ready, and
+    "ready <pid> <socket>" is printed on standard output at the same moment.
+
+    OPTIONS:
+      --device <phone|watch>   Which device to be.
+      --dir <dir>              The device's own directory (journal, socket, log, lock); created with mode 0700.
+      --peer <socket>          The peer link socket: the phone listens on it, the watch connects to it.
+      --pairing-key <file>     The pairing secret shared by the two daemons (required with --peer).
+      --fsync                  fsync the journal after every append (survives power loss).
+      --repair                 Cut a journal damaged in the middle instead of refusing to start.
+      --log-level <level>      debug, info (default), warning, error or fault.
+      --max-clients <n>        Client connections served at once (default 256).
+      --help                   Show this help.
+    """
+
+  /// Runs the daemon with `arguments` (without the program name); returns the exit status.
+  package static func main(_ arguments: [String]) -> Int32 {
+    if arguments.contains("--help") || arguments.contains("-h") {
+      Posix.writeStandardOutput(usage + "\n")
+      return 0
+    }
+    var device: DeviceKind?
+    var directory: String?
+    var peer: String?
+    var keyFile: String?
+    var fsync = false
+    var repair = false
+    var level = LogLevel.info
+    var maxClients = 256
+    var index = 0
+    func fail(_ message: String) -> Int32 {
+      Posix.writeStandardError("healthpaird: error: \(message)\n\n\(usage)\n")
+      return 64
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      func value() -> String? {
+        index += 1
+        return index < arguments.count ? arguments[index] : nil
+      }
+      switch argument {
+      case "--device":
+        guard let v = value(), let d = DeviceKind(name: v) else { return fail("--device takes 'phone' or 'watch'") }
+        device = d
+      case "--dir":
+        guard let v = value() else { return fail("missing value for '--dir'") }
+        directory = v
+      case "--peer":
+        guard let v = value() else { return fail("missing value for '--peer'") }
+        peer = v
+      case "--pairing-key":
+        guard let v = value() else { return fail("missing value for '--pairing-key'") }
+        keyFile = v
+      case "--fsync": fsync = true
+      case "--repair": repair = true
+      case "--log-level":
+        guard let v = value(), let l = LogLevel(name: v) else { return fail("--log-level takes debug, info, warning, error or fault") }
+        level = l
+      case "--max-clients":
+        guard let v = value(), let n = Int(v), n > 0, n <= 65536 else { return fail("--max-clients takes an integer in 1...65536") }
+        maxClients = n
+      default:
+        return fail("unknown argument '\(argument)'")
+      }
+      index += 1
+    }
+    guard let device else { return fail("missing '--device'") }
+    guard let directory else { return fail("missing '--dir'") }
+    var key: [UInt8] = []
+    if peer != nil {
+      guard let keyFile else { return fail("'--peer' needs '--pairing-key'") }
+      do { key = try Posix.readFile(keyFile, limit: 4096) } catch {
+        Posix.writeStandardError("healthpaird: cannot read the pairing key: \(error)\n")
+        return 66
+      }
+      guard key.count >= 16 else {
+        Posix.writeStandardError("healthpaird: the pairing key in \(keyFile) is too short (\(key.count) bytes)\n")
+        return 66
+      }
+    }
+    var options = DaemonOptions(device: device, directory: directory, peerSocket: peer, pairingKey: key)
+    options.fsync = fsync
+    options.repair = repair
+    options.logLevel = level
+    options.maxClients = maxClients
+    Posix.ignoreBrokenPipe()
+    let daemon: DeviceDaemon
+    do { daemon = try DeviceDaemon(options: options) } catch {
+      Posix.writeStandardError("healthpaird (\(device)): \(error)\n")
+      if case .alreadyRunning = error { return 75 }
+      if case .journal = error { return 65 }
+      return 71
+    }
+    Posix.writeStandardOutput("ready \(Posix.processID) \(options.socketPath)\n")
+    return daemon.run()
+  }
+}

@@ -1,0 +1,762 @@
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+import Journal
+import Posix
+import Sync
+import Wire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How a daemon is configured (from `healthpaird`'s arguments).
+package struct DaemonOptions: Sendable {
+  /// Which device to be.
+  package var device: DeviceKind
+  /// The daemon's own directory: journal, socket, log, lock.
+  package var directory: String
+  /// The peer socket: where the phone listens and the watch connects. Nil runs without a peer.
+  package var peerSocket: String?
+  /// The pairing secret (required with a peer).
+  package var pairingKey: [UInt8]
+  /// `fsync` after every journal append.
+  package var fsync = false
+  /// Cut a journal damaged in the middle instead of refusing to start.
+  package var repair = false
+  /// The lowest level logged.
+  package var logLevel = LogLevel.info
+  /// The most client connections served at once.
+  package var maxClients = 256
+  /// The most unsent bytes a client may have queued before it is disconnected as too slow.
+  package var maxClientBacklog = 64 << 20
+
+  /// Creates options.
+  package init(device: DeviceKind, directory: String, peerSocket: String?, pairingKey: [UInt8]) {
+    self.device = device
+    self.directory = directory
+    self.peerSocket = peerSocket
+    self.pairingKey = pairingKey
+  }
+
+  /// `<dir>/<device>.sock`.
+  package var socketPath: String { "\(directory)/\(device).sock" }
+  /// `<dir>/<device>.journal`.
+  package var journalPath: String { "\(directory)/\(device).journal" }
+  /// `<dir>/<device>.log`.
+  package var logPath: String { "\(directory)/\(device).log" }
+  /// `<dir>/<device>.lock`.
+  package var lockPath: String { "\(directory)/\(device).lock" }
+}
+
+/// Why a daemon could not start.
+package enum DaemonStartError: Error, CustomStringConvertible {
+  /// Another daemon holds the lock.
+  case alreadyRunning(device: DeviceKind, directory: String, pid: String)
+  /// The journal could not be opened.
+  case journal(JournalError)
+  /// A system call failed.
+  case system(SystemError)
+
+  /// A one-line message.
+  package var description: String {
+    switch self {
+    case .alreadyRunning(let device, let dir, let pid):
+      "another \(device) daemon is already running for \(dir) (pid \(pid)); stop it first (healthpair down)"
+    case .journal(let e): "\(e)"
+    case .system(let e): "\(e)"
+    }
+  }
+}
+
+/// One device's daemon: the engine and its journal, the client socket, the peer link, on a single-threaded
+/// epoll loop.
+///
+/// Every loop iteration handles what is ready, then commits: the events the iteration produced are appended to
+/// the journal in one write, and only then are replies, pushed events and sync messages written. So nothing is
+/// acknowledged or sent to the peer before it is durable, and concurrent writers get group commit for free.
+package final class DeviceDaemon {
+  private enum Token {
+    static let clientListener: UInt64 = 1
+    static let peerListener: UInt64 = 2
+    static let signals: UInt64 = 3
+    static let peer: UInt64 = 4
+    static let firstClient: UInt64 = 100
+  }
+
+  private enum Timer: Equatable {
+    case reconnect
+    case peerDelayed
+  }
+
+  private let options: DaemonOptions
+  private let log: Logger
+  private let durable: DurableDevice
+  private var machine: SyncMachine
+  private let epoll: Int32
+  private let lockFD: Int32
+  private var clientListener: Int32 = -1
+  private var peerListener: Int32 = -1
+  private let signalFD: Int32
+  private var clients: [UInt64: ClientConnection] = [:]
+  private var nextClientID = Token.firstClient
+  private var peer: PeerConnection?
+  private var timers: [(due: UInt64, timer: Timer)] = []
+  private var pendingAuthorizations: [UInt64: (client: UInt64, request: UInt32)] = [:]
+  private var pendingEvents: [DeviceEvent] = []
+  private var pendingBroadcasts: [DaemonEvent] = []
+  private var needsAck = false
+  private var notifiedSeq: UInt64 = 0
+  private var running = true
+  private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
+  private let uid = Posix.userID
+
+  /// Opens the journal, takes the lock, and listens; the client socket exists only once this returns.
+  package init(options: DaemonOptions) throws(DaemonStartError) {
+    self.options = options
+    do {
+      try Posix.makeDirectory(options.directory, mode: 0o700)
+      try Posix.chmod(options.directory, 0o700)
+    } catch { throw .system(error) }
+    do { lockFD = try Posix.lockFile(options.lockPath) } catch {
+      if error.errno == .lockHeld {
+        let pid = (try? Posix.readFile(options.lockPath)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() } ?? "?"
+        throw .alreadyRunning(device: options.device, directory: options.directory, pid: pid.isEmpty ? "?" : pid)
+      }
+      throw .system(error)
+    }
+    do { log = try Logger(path: options.logPath, label: options.device.description, threshold: options.logLevel) } catch {
+      throw .system(error)
+    }
+    let started = Posix.monotonicNanoseconds()
+    do { durable = try DurableDevice(path: options.journalPath, device: options.device, syncEachCommit: options.fsync, repair: options.repair) } catch {
+      log.log(.error, "cannot open the journal: \(error)")
+      throw .journal(error)
+    }
+    if let torn = durable.recovery.truncated {
+      log.log(.warning, "journal damage cut off: \(torn.damage)", ["dropped_bytes": "\(torn.droppedBytes)"])
+    }
+    let sync = durable.state.sync
+    machine = SyncMachine(
+      role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,
+      lastSeq: sync.lastSeq, peerAcked: sync.peerAcked, appliedFromPeer: sync.appliedFromPeer)
+    notifiedSeq = sync.lastSeq
+    do {
+      epoll = try Posix.epollCreate()
+      signalFD = try Posix.signalDescriptor([SIGTERM, SIGINT])
+      try Posix.epollControl(epoll, .add, signalFD, events: Posix.PollEvents.readable, token: Token.signals)
+      if options.device == .phone, let peerPath = options.peerSocket {
+        peerListener = try Posix.listenUnix(peerPath)
+        try Posix.epollControl(epoll, .add, peerListener, events: Posix.PollEvents.readable, token: Token.peerListener)
+      }
+      clientListener = try Posix.listenUnix(options.socketPath)
+      try Posix.epollControl(epoll, .add, clientListener, events: Posix.PollEvents.readable, token: Token.clientListener)
+    } catch {
+      log.log(.error, "cannot listen: \(error)")
+      throw .system(error)
+    }
+    let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e6
+    log.log(
+      .info, "ready",
+      ["pid": "\(Posix.processID)", "socket": options.socketPath, "records": "\(durable.recovery.records)",
+       "samples": "\(durable.state.store.liveCount)", "recovery_ms": String(format3(elapsed))])
+  }
+
+  /// Serves until SIGTERM or SIGINT, then shuts down cleanly; returns the exit status.
+  package func run() -> Int32 {
+    if options.peerSocket != nil { perform(machine.start()) }
+    var tokens = [UInt64](repeating: 0, count: 256)
+    var events = [UInt32](repeating: 0, count: 256)
+    while running {
+      let timeout = nextTimeout()
+      let ready: Int
+      do { ready = try Posix.epollWait(epoll, tokens: &tokens, events: &events, timeoutMilliseconds: timeout) } catch {
+        log.log(.fault, "epoll_wait failed: \(error)")
+        return 70
+      }
+      for i in 0..<ready { dispatch(token: tokens[i], events: events[i]) }
+      fireTimers()
+      if !commit() { return 74 }
+    }
+    return shutdown()
+  }
+
+  // MARK: - Dispatch
+
+  private func dispatch(token: UInt64, events: UInt32) {
+    switch token {
+    case Token.clientListener: acceptClients()
+    case Token.peerListener: acceptPeer()
+    case Token.signals:
+      while let signal = Posix.readSignal(signalFD) {
+        log.log(.info, "received signal \(signal), stopping")
+        running = false
+      }
+    case Token.peer: peerReady(events)
+    default: clientReady(token, events)
+    }
+  }
+
+  private func acceptClients() {
+    while true {
+      let fd: Int32?
+      do { fd = try Posix.accept(clientListener) } catch {
+        log.log(.error, "accept failed: \(error)")
+        return
+      }
+      guard let fd else { return }
+      guard let credentials = try? Posix.peerCredentials(fd), credentials.uid == uid else {
+        log.log(.warning, "refused a client of another user")
+        Posix.close(fd)
+        continue
+      }
+      if clients.count >= options.maxClients {
+        log.log(.warning, "refused a client: \(options.maxClients) connections already open", ["pid": "\(credentials.pid)"])
+        let refusal = Frame.response(id: 0, .failure(.simulator("too many connections (limit \(options.maxClients))"))).framed()
+        refusal.withUnsafeBytes { _ = try? Posix.sendSome(fd, $0) }
+        Posix.close(fd)
+        continue
+      }
+      let id = nextClientID
+      nextClientID += 1
+      let connection = ClientConnection(id: id, fd: fd, pid: credentials.pid)
+      clients[id] = connection
+      do { try Posix.epollControl(epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: id) } catch {
+        log.log(.error, "cannot watch client: \(error)")
+        dropClient(connection, reason: nil)
+      }
+      log.log(.debug, "client connected", ["client": "\(id)", "pid": "\(credentials.pid)"])
+    }
+  }
+
+  private func clientReady(_ id: UInt64, _ events: UInt32) {
+    guard let connection = clients[id] else { return }
+    if events & Posix.PollEvents.writable != 0 {
+      if !connection.outbox.drain(to: connection.fd) {
+        dropClient(connection, reason: "write failed")
+        return
+      }
+    }
+    guard events & (Posix.PollEvents.readable | Posix.PollEvents.hangUp | Posix.PollEvents.error | Posix.PollEvents.peerClosed) != 0 else { return }
+    var budget = 4
+    while budget > 0 {
+      budget -= 1
+      let result = readBuffer.withUnsafeMutableBytes { buffer in
+        catching { () throws(SystemError) in try Posix.read(connection.fd, into: buffer) }
+      }
+      switch result {
+      case .success(.bytes(let n)):
+        readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        if !processFrames(connection) { return }
+        if n < readBuffer.count { return }
+      case .success(.wouldBlock):
+        return
+      case .success(.endOfFile):
+        do { try connection.decoder.finish() } catch {
+          log.log(.warning, "client vanished mid-frame: \(error)", ["client": "\(id)"])
+        }
+        dropClient(connection, reason: nil)
+        return
+      case .failure(let error):
+        dropClient(connection, reason: "read failed: \(error)")
+        return
+      }
+    }
+  }
+
+  /// Handles every complete frame; false when the connection was dropped.
+  private func processFrames(_ connection: ClientConnection) -> Bool {
+    while true {
+      let body: [UInt8]?
+      do { body = try connection.decoder.next() } catch {
+        log.log(.warning, "closing client: \(error)", ["client": "\(connection.id)"])
+        connection.send(.response(id: 0, .failure(.simulator("\(error); closing the connection"))))
+        connection.closeAfterFlush = true
+        return true
+      }
+      guard let body else { return true }
+      let frame: Frame
+      do { frame = try Frame.decode(body) } catch {
+        let id = body.count >= 5 ? body[1...4].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) } : 0
+        log.log(.warning, "malformed message: \(error)", ["client": "\(connection.id)"])
+        connection.send(.response(id: id, .failure(.simulator("malformed message: \(error)"))))
+        continue
+      }
+      guard case .request(let id, let request) = frame else {
+        log.log(.warning, "client sent a non-request frame", ["client": "\(connection.id)"])
+        connection.send(.response(id: 0, .failure(.simulator("clients may only send requests"))))
+        continue
+      }
+      handle(connection, id: id, request)
+      if connection.closeAfterFlush { return true }
+    }
+  }
+
+  private func dropClient(_ connection: ClientConnection, reason: String?) {
+    if let reason { log.log(.info, "client closed: \(reason)", ["client": "\(connection.id)"]) }
+    _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: connection.id)
+    Posix.close(connection.fd)
+    clients[connection.id] = nil
+  }
+
+  // MARK: - Requests
+
+  private var wall: Date { Date(timeIntervalSince1970: Posix.wallClockSeconds()) }
+
+  private func handle(_ connection: ClientConnection, id: UInt32, _ request: Request) {
+    if log.enabled(.debug) { log.log(.debug, "request \(request.name)", ["client": "\(connection.id)", "id": "\(id)"]) }
+    func reply(_ result: Result<Reply, HealthError>) { connection.send(.response(id: id, result)) }
+    if case .hello(let version, let name) = request {
+      guard version == WireProtocol.version else {
+        log.log(.warning, "client speaks protocol version \(version)", ["client": "\(connection.id)"])
+        reply(.failure(.simulator("protocol version \(version) is not supported; this daemon speaks version \(WireProtocol.version)")))
+        connection.closeAfterFlush = true
+        return
+      }
+      connection.helloDone = true
+      connection.name = name
+      reply(.success(.hello(HelloInfo(version: WireProtocol.version, device: options.device, pid: Posix.processID, software: "healthpaird 0.1.0"))))
+      return
+    }
+    guard connection.helloDone else {
+      reply(.failure(.simulator("send hello first")))
+      connection.closeAfterFlush = true
+      return
+    }
+    let wall = self.wall
+    do throws(HealthError) {
+      switch request {
+      case .hello: break
+      case .ping: reply(.success(.ok))
+      case .installApp(let app):
+        record(try durable.state.install(app))
+        reply(.success(.ok))
+      case .uninstallApp(let bundleID):
+        let (events, withdrawn) = try durable.state.uninstall(bundleID)
+        record(events)
+        for prompt in withdrawn {
+          completeAuthorization(prompt, .failure(.simulator("\(bundleID) was uninstalled while its sheet was up")), outcome: "withdrawn")
+        }
+        reply(.success(.ok))
+      case .requestAuthorization(let bundleID, let share, let read):
+        switch try durable.state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall) {
+        case .completed(let result): reply(.success(.authorization(result)))
+        case .prompt(let prompt):
+          pendingAuthorizations[prompt.id] = (connection.id, id)
+          connection.send(.interim(id: id, .prompt(prompt)))
+          pendingBroadcasts.append(.promptShown(prompt))
+          log.log(.info, "sheet presented", ["app": bundleID, "prompt": "\(prompt.id)", "lists": prompt.permissions.map(\.description).joined(separator: ",")])
+        }
+      case .answerPrompt(let promptID, let bundleID, let answer):
+        let (completions, events) = try durable.state.answerPrompt(id: promptID, bundleID: bundleID, answer: answer)
+        record(events)
+        for completion in completions {
+          let outcome = durable.state.promptHistory.last { $0.prompt.id == completion.prompt.id }?.outcome.description ?? "closed"
+          completeAuthorization(completion.prompt, .success(.authorization(completion.result)), outcome: outcome)
+        }
+        reply(.success(.ok))
+      case .authorizationStatus(let bundleID, let type):
+        reply(.success(.status(try durable.state.authorizationStatus(bundleID, type))))
+      case .requestStatus(let bundleID, let share, let read):
+        reply(.success(.requestStatus(try durable.state.requestStatus(bundleID, share: Set(share), read: Set(read)))))
+      case .save(let bundleID, let samples):
+        record(try durable.state.save(bundleID, samples, wall: wall))
+        reply(.success(.ok))
+      case .delete(let bundleID, let uuids):
+        record(try durable.state.delete(bundleID, uuids, wall: wall))
+        reply(.success(.ok))
+      case .sampleQuery(let bundleID, let query):
+        reply(.success(.samples(try durable.state.sampleQuery(bundleID, query, wall: wall))))
+      case .statistics(let bundleID, let query):
+        reply(.success(.statistics(try durable.state.statistics(bundleID, query, wall: wall))))
+      case .statisticsCollection(let bundleID, let query):
+        reply(.success(.collection(try durable.state.statisticsCollection(bundleID, query, wall: wall))))
+      case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit):
+        reply(.success(.anchored(try durable.state.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall))))
+      case .changeSettings(let bundleID, let change):
+        record(try durable.state.changeSettings(bundleID, change))
+        log.log(.info, "settings changed", ["app": bundleID, "change": change.description])
+        reply(.success(.ok))
+      case .watchSettings(let bundleID, let change):
+        record(try durable.state.queueWatchSettings(bundleID, change))
+        log.log(.info, "watch app settings queued for the watch", ["app": bundleID, "change": change.description])
+        reply(.success(.ok))
+      case .setClock(let date):
+        record(durable.state.setClock(date))
+        reply(.success(.date(durable.state.now(wall: wall))))
+      case .advanceClock(let seconds):
+        record(try durable.state.advanceClock(by: seconds, wall: wall))
+        reply(.success(.date(durable.state.now(wall: wall))))
+      case .setPolicy(let policy):
+        record(try durable.state.setPolicy(policy))
+        reply(.success(.ok))
+      case .dump:
+        reply(.success(.snapshot(DaemonSnapshot(device: durable.state.snapshot(wall: wall), link: linkStatus, pid: Posix.processID, clients: clients.count))))
+      case .storedSamples(let type):
+        reply(.success(.stored(samples: durable.state.storedSamples(type: type, wall: wall), tombstones: durable.state.storedTombstones)))
+      case .subscribe(let mask):
+        connection.subscriptions = mask
+        reply(.success(.ok))
+      case .earliestPermittedSampleDate:
+        reply(.success(.date(durable.state.earliestPermittedSampleDate(wall: wall))))
+      case .link(let command):
+        guard options.peerSocket != nil else { throw .simulator("this daemon runs without a peer link") }
+        log.log(.info, "link control: \(command)")
+        perform(machine.handle(.control(command)))
+        if case .latency = command { rescheduleDelayed() }
+        reply(.success(.link(linkStatus)))
+      }
+    } catch {
+      if log.enabled(.debug) || error.kind == .wouldTerminate {
+        log.log(error.kind == .wouldTerminate ? .warning : .debug, "request \(request.name) failed: \(error)", ["client": "\(connection.id)"])
+      }
+      reply(.failure(error))
+    }
+  }
+
+  private func completeAuthorization(_ prompt: Prompt, _ result: Result<Reply, HealthError>, outcome: String) {
+    pendingBroadcasts.append(.promptClosed(promptID: prompt.id, bundleID: prompt.bundleID, outcome: outcome))
+    log.log(.info, "sheet closed", ["app": prompt.bundleID, "prompt": "\(prompt.id)", "outcome": outcome])
+    guard let waiting = pendingAuthorizations.removeValue(forKey: prompt.id), let connection = clients[waiting.client] else { return }
+    connection.send(.response(id: waiting.request, result))
+  }
+
+  private var linkStatus: LinkStatus {
+    let ledger = durable.state.sync
+    let sync = DeviceSnapshot.SyncStatus(
+      lastSeq: ledger.lastSeq, peerAcked: ledger.peerAcked, appliedFromPeer: ledger.appliedFromPeer,
+      pendingEntries: ledger.pendingCount, pendingItems: ledger.pendingItems)
+    return LinkStatus(enabled: machine.enabled, connected: machine.isConnected, holding: machine.holding, latency: machine.latency, sync: sync)
+  }
+
+  private func record(_ events: [DeviceEvent]) {
+    guard !events.isEmpty else { return }
+    pendingEvents.append(contentsOf: events)
+    for event in events {
+      switch event {
+      case .samplesSaved(let samples):
+        pendingBroadcasts.append(.samplesChanged(types: distinctTypes(samples.map(\.type)), origin: options.device, added: samples.count, deleted: 0))
+      case .samplesDeleted(let tombstones):
+        pendingBroadcasts.append(.samplesChanged(types: distinctTypes(tombstones.map(\.type)), origin: options.device, added: 0, deleted: tombstones.count))
+      case .peerEntriesApplied(let entries, _):
+        var added: [SampleType] = []
+        var deleted: [SampleType] = []
+        var items = 0
+        for entry in entries {
+          items += entry.payload.itemCount
+          switch entry.payload {
+          case .samples(let s): added += s.map(\.type)
+          case .deletions(let t): deleted += t.map(\.type)
+          case .watchSettings: break
+          }
+        }
+        if !added.isEmpty || !deleted.isEmpty {
+          let addedCount = added.count
+          let deletedCount = deleted.count
+          pendingBroadcasts.append(.samplesChanged(types: distinctTypes(added + deleted), origin: options.device.peer, added: addedCount, deleted: deletedCount))
+        }
+        pendingBroadcasts.append(.syncApplied(upTo: entries.last?.seq ?? 0, items: items))
+      case .peerAcknowledged(let seq):
+        pendingBroadcasts.append(.peerAcknowledged(seq))
+      default:
+        break
+      }
+    }
+  }
+
+  private func distinctTypes(_ types: [SampleType]) -> [SampleType] { Array(Set(types)).sorted() }
+
+  // MARK: - Commit
+
+  /// Journals this iteration's events, then writes replies, pushes events and feeds sync. False on a journal
+  /// failure: the daemon must stop, since its memory is ahead of its disk.
+  private func commit() -> Bool {
+    if !pendingEvents.isEmpty {
+      do { try durable.persist(pendingEvents) } catch {
+        log.log(.fault, "journal append failed; stopping without acknowledging: \(error)")
+        return false
+      }
+      pendingEvents.removeAll(keepingCapacity: true)
+    }
+    if needsAck {
+      needsAck = false
+      perform(machine.handle(.applied(upTo: durable.state.sync.appliedFromPeer)))
+    }
+    let lastSeq = durable.state.sync.lastSeq
+    if lastSeq != notifiedSeq {
+      notifiedSeq = lastSeq
+      perform(machine.handle(.localAppended(lastSeq: lastSeq)))
+    }
+    if !pendingEvents.isEmpty {
+      // Acknowledgements recorded while feeding sync above.
+      do { try durable.persist(pendingEvents) } catch {
+        log.log(.fault, "journal append failed; stopping: \(error)")
+        return false
+      }
+      pendingEvents.removeAll(keepingCapacity: true)
+    }
+    if !pendingBroadcasts.isEmpty {
+      for connection in clients.values where !connection.subscriptions.isEmpty {
+        for event in pendingBroadcasts where connection.subscriptions.contains(event.mask) { connection.send(.event(event)) }
+      }
+      pendingBroadcasts.removeAll(keepingCapacity: true)
+    }
+    for connection in Array(clients.values) where !connection.outbox.isEmpty || connection.closeAfterFlush {
+      flushClient(connection)
+    }
+    flushPeer()
+    return true
+  }
+
+  private func flushClient(_ connection: ClientConnection) {
+    guard connection.outbox.drain(to: connection.fd) else {
+      dropClient(connection, reason: "write failed")
+      return
+    }
+    if connection.outbox.isEmpty {
+      if connection.closeAfterFlush {
+        dropClient(connection, reason: "closed after an error reply")
+        return
+      }
+      if connection.watchingWrites {
+        connection.watchingWrites = false
+        _ = try? Posix.epollControl(epoll, .modify, connection.fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: connection.id)
+      }
+    } else if connection.outbox.count > options.maxClientBacklog {
+      log.log(.warning, "client too slow: \(connection.outbox.count) bytes unsent", ["client": "\(connection.id)"])
+      dropClient(connection, reason: "backlog over \(options.maxClientBacklog) bytes")
+    } else if !connection.watchingWrites {
+      connection.watchingWrites = true
+      _ = try? Posix.epollControl(
+        epoll, .modify, connection.fd, events: Posix.PollEvents.readable | Posix.PollEvents.writable | Posix.PollEvents.peerClosed, token: connection.id)
+    }
+  }
+
+  // MARK: - Peer link
+
+  private func acceptPeer() {
+    while true {
+      let fd: Int32?
+      do { fd = try Posix.accept(peerListener) } catch {
+        log.log(.error, "peer accept failed: \(error)")
+        return
+      }
+      guard let fd else { return }
+      guard let credentials = try? Posix.peerCredentials(fd), credentials.uid == uid else {
+        log.log(.warning, "refused a peer connection from another user")
+        Posix.close(fd)
+        continue
+      }
+      guard peer == nil else {
+        log.log(.warning, "refused a second peer connection", ["pid": "\(credentials.pid)"])
+        Posix.close(fd)
+        continue
+      }
+      attachPeer(fd)
+    }
+  }
+
+  private func attachPeer(_ fd: Int32) {
+    let connection = PeerConnection(fd: fd)
+    Posix.setBufferSizes(fd, bytes: 4 << 20)
+    peer = connection
+    do { try Posix.epollControl(epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: Token.peer) } catch {
+      log.log(.error, "cannot watch the peer: \(error)")
+    }
+    perform(machine.handle(.opened(nonce: Posix.randomBytes(32))))
+  }
+
+  private func connectPeer() {
+    guard peer == nil, let path = options.peerSocket else { return }
+    do {
+      let fd = try Posix.connectUnix(path)
+      Posix.setNonBlocking(fd)
+      log.log(.debug, "connected to the peer socket")
+      attachPeer(fd)
+    } catch {
+      log.log(.debug, "peer not reachable: \(error)")
+      perform(machine.handle(.closed))
+    }
+  }
+
+  private func closePeer(reason: String?) {
+    guard let connection = peer else { return }
+    if let reason { log.log(.info, "peer link closed: \(reason)") }
+    _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: Token.peer)
+    Posix.close(connection.fd)
+    peer = nil
+    timers.removeAll { $0.timer == .peerDelayed }
+    perform(machine.handle(.closed))
+  }
+
+  private func peerReady(_ events: UInt32) {
+    guard let connection = peer else { return }
+    if events & Posix.PollEvents.writable != 0 {
+      if !connection.outbox.drain(to: connection.fd) {
+        closePeer(reason: "write failed")
+        return
+      }
+    }
+    var budget = 64
+    while budget > 0, let connection = peer {
+      budget -= 1
+      let result = readBuffer.withUnsafeMutableBytes { buffer in
+        catching { () throws(SystemError) in try Posix.read(connection.fd, into: buffer) }
+      }
+      switch result {
+      case .success(.bytes(let n)):
+        readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        while peer === connection {
+          let body: [UInt8]?
+          do { body = try connection.decoder.next() } catch {
+            closePeer(reason: "\(error)")
+            return
+          }
+          guard let body else { break }
+          let message: PeerMessage
+          do { message = try PeerMessage.decode(body) } catch {
+            log.log(.warning, "malformed peer message: \(error)")
+            closePeer(reason: "malformed message")
+            return
+          }
+          perform(machine.handle(.received(message)))
+        }
+      case .success(.wouldBlock): return
+      case .success(.endOfFile):
+        closePeer(reason: "peer went away")
+        return
+      case .failure(let error):
+        closePeer(reason: "read failed: \(error)")
+        return
+      }
+    }
+  }
+
+  private func perform(_ directives: [SyncMachine.Directive]) {
+    for directive in directives {
+      switch directive {
+      case .send(let message):
+        queuePeer(message)
+      case .sendEntries(let from, let through):
+        var after = from - 1
+        while after < through {
+          let entries = durable.state.sync.entries(after: after, maxItems: SyncLedger.maxItemsPerEntry * 2).filter { $0.seq <= through }
+          guard let last = entries.last else { break }
+          queuePeer(.entries(entries))
+          after = last.seq
+        }
+      case .apply(let entries):
+        record(durable.state.receivePeerEntries(entries, wall: wall))
+        needsAck = true
+      case .persistAck(let seq):
+        record(durable.state.receivePeerAck(seq))
+      case .close(let reason):
+        closePeer(reason: reason)
+      case .connect:
+        connectPeer()
+      case .scheduleReconnect(let after):
+        timers.removeAll { $0.timer == .reconnect }
+        timers.append((Posix.monotonicNanoseconds() + UInt64(after * 1e9), .reconnect))
+      case .linkChanged(let connected):
+        log.log(.info, connected ? "peer link up" : "peer link down")
+        pendingBroadcasts.append(.linkChanged(connected: connected))
+      }
+    }
+  }
+
+  private func queuePeer(_ message: PeerMessage) {
+    guard let connection = peer else { return }
+    let bytes = FrameDecoder.frame(message.encoded())
+    if machine.latency > 0 || !connection.delayed.isEmpty {
+      let now = Posix.monotonicNanoseconds()
+      let due = max(connection.delayed.last?.due ?? 0, now + UInt64(machine.latency * 1e9))
+      connection.delayed.append((due, bytes))
+      rescheduleDelayed()
+    } else {
+      connection.outbox.append(bytes)
+    }
+  }
+
+  private func rescheduleDelayed() {
+    timers.removeAll { $0.timer == .peerDelayed }
+    if let first = peer?.delayed.first { timers.append((first.due, .peerDelayed)) }
+  }
+
+  private func flushPeer() {
+    guard let connection = peer, !connection.outbox.isEmpty else { return }
+    guard connection.outbox.drain(to: connection.fd) else {
+      closePeer(reason: "write failed")
+      return
+    }
+    let want = connection.outbox.isEmpty ? Posix.PollEvents.readable | Posix.PollEvents.peerClosed
+      : Posix.PollEvents.readable | Posix.PollEvents.writable | Posix.PollEvents.peerClosed
+    let watching = !connection.outbox.isEmpty
+    if watching != connection.watchingWrites {
+      connection.watchingWrites = watching
+      _ = try? Posix.epollControl(epoll, .modify, connection.fd, events: want, token: Token.peer)
+    }
+  }
+
+  // MARK: - Timers
+
+  private func nextTimeout() -> Int32 {
+    guard let next = timers.map(\.due).min() else { return -1 }
+    let now = Posix.monotonicNanoseconds()
+    if next <= now { return 0 }
+    return Int32(min(60_000, (next - now + 999_999) / 1_000_000))
+  }
+
+  private func fireTimers() {
+    let now = Posix.monotonicNanoseconds()
+    let due = timers.filter { $0.due <= now }
+    timers.removeAll { $0.due <= now }
+    for entry in due {
+      switch entry.timer {
+      case .reconnect:
+        perform(machine.handle(.reconnectTimer))
+      case .peerDelayed:
+        guard let connection = peer else { continue }
+        while let first = connection.delayed.first, first.due <= now {
+          connection.outbox.append(first.bytes)
+          connection.delayed.removeFirst()
+        }
+        rescheduleDelayed()
+      }
+    }
+  }
+
+  // MARK: - Shutdown
+
+  private func shutdown() -> Int32 {
+    Posix.close(clientListener)
+    Posix.unlink(options.socketPath)
+    if peerListener >= 0, let path = options.peerSocket {
+      Posix.close(peerListener)
+      Posix.unlink(path)
+    }
+    for prompt in durable.state.withdrawAllPrompts() {
+      completeAuthorization(prompt, .failure(.simulator("the \(options.device) is shutting down")), outcome: "withdrawn")
+    }
+    _ = commit()
+    do { try durable.journal.sync() } catch { log.log(.error, "final fsync failed: \(error)") }
+    for connection in clients.values { Posix.close(connection.fd) }
+    if let peer { Posix.close(peer.fd) }
+    log.log(.info, "stopped")
+    return 0
+  }
+}
+
+extension DaemonEvent {
+  /// Which subscription bit carries the event.
+  var mask: EventMask {
+    switch self {
+    case .promptShown, .promptClosed: .prompts
+    case .samplesChanged: .samples
+    case .syncApplied, .peerAcknowledged: .sync
+    case .linkChanged: .link
+    }
+  }
+}
+
+func format3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }

@@ -1,0 +1,78 @@
+import FoundationEssentials
+import HealthModel
+import Posix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Log severities. `fault` means a bug in HealthPair; `error` bad input or a failed operation; `warning` something
+/// a user should look at (a refused connection, a torn journal tail); `info` lifecycle (start, stop, link up/down);
+/// `debug` every request.
+package enum LogLevel: Int, Comparable, Sendable, CaseIterable {
+  /// Every request.
+  case debug = 0
+  /// Lifecycle.
+  case info = 1
+  /// Something to look at.
+  case warning = 2
+  /// Bad input or a failed operation.
+  case error = 3
+  /// A bug in HealthPair.
+  case fault = 4
+
+  /// Parses `debug`, `info`, `warning`, `error`, `fault`.
+  package init?(name: String) {
+    guard let level = LogLevel.allCases.first(where: { $0.name == name }) else { return nil }
+    self = level
+  }
+
+  /// The level's name, upper-cased in log lines.
+  package var name: String {
+    switch self {
+    case .debug: "debug"
+    case .info: "info"
+    case .warning: "warning"
+    case .error: "error"
+    case .fault: "fault"
+    }
+  }
+
+  /// Orders by severity.
+  package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A one-line-per-event logger writing to a file: `2026-11-29T14:15:58.123Z INFO  phone: message key=value`.
+package final class Logger {
+  private let fd: Int32
+  private let label: String
+  /// The lowest level written.
+  package let threshold: LogLevel
+
+  /// Opens (appends to) `path`.
+  package init(path: String, label: String, threshold: LogLevel) throws(SystemError) {
+    fd = try Posix.open(path, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+    self.label = label
+    self.threshold = threshold
+  }
+
+  deinit { Posix.close(fd) }
+
+  /// Whether `level` would be written.
+  package func enabled(_ level: LogLevel) -> Bool { level >= threshold }
+
+  /// Writes one line with `key=value` metadata.
+  package func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    guard level >= threshold else { return }
+    var line = formatDate(Date(timeIntervalSince1970: Posix.wallClockSeconds())) + " "
+    line += level.name.uppercased().padding(toLength: 8) + label + ": " + message()
+    for (key, value) in metadata { line += " \(key)=\(value.contains(" ") ? "\"\(value)\"" : value)" }
+    line += "\n"
+    let bytes = Array(line.utf8)
+    bytes.withUnsafeBytes { _ = try? Posix.writeAll(fd, $0) }
+  }
+}
+
+extension String {
+  fileprivate func padding(toLength n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}

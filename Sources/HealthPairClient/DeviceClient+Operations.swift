@@ -1,0 +1,122 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import Wire
+
+/// Typed wrappers over ``DeviceClient/call(_:timeout:)``: one per operation, unwrapping the expected reply.
+extension DeviceClient {
+  private func expect<T>(_ reply: Reply, _ what: String, _ extract: (Reply) -> T?) throws(ClientError) -> T {
+    guard let value = extract(reply) else { throw .protocolViolation("expected \(what), got \(reply)") }
+    return value
+  }
+
+  /// Installs or updates an app.
+  package func installApp(_ app: AppRecord) throws(ClientError) { _ = try call(.installApp(app)) }
+  /// Uninstalls an app.
+  package func uninstallApp(_ bundleID: String) throws(ClientError) { _ = try call(.uninstallApp(bundleID: bundleID)) }
+
+  /// Starts `requestAuthorization`; wait on the ticket with `waitFirst` (a presented sheet arrives as an interim
+  /// `.prompt`) and `wait` (the final `.authorization`).
+  package func beginAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError) -> Ticket {
+    try send(.requestAuthorization(bundleID: bundleID, share: share, read: read))
+  }
+
+  /// The user answers the pending sheet.
+  package func answerPrompt(_ answer: PromptAnswer, promptID: UInt64? = nil, bundleID: String? = nil) throws(ClientError) {
+    _ = try call(.answerPrompt(promptID: promptID, bundleID: bundleID, answer: answer))
+  }
+
+  /// `authorizationStatus(for:)`.
+  package func authorizationStatus(_ bundleID: String, _ type: SampleType) throws(ClientError) -> AuthorizationStatus {
+    try expect(try call(.authorizationStatus(bundleID: bundleID, type: type)), "a status") { if case .status(let s) = $0 { s } else { nil } }
+  }
+
+  /// `getRequestStatusForAuthorization`.
+  package func requestStatus(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError) -> AuthorizationRequestStatus {
+    try expect(try call(.requestStatus(bundleID: bundleID, share: share, read: read)), "a request status") {
+      if case .requestStatus(let s) = $0 { s } else { nil }
+    }
+  }
+
+  /// Saves a batch.
+  package func save(_ bundleID: String, _ samples: [SampleInput]) throws(ClientError) { _ = try call(.save(bundleID: bundleID, samples: samples)) }
+  /// Deletes a batch.
+  package func delete(_ bundleID: String, _ uuids: [UUID]) throws(ClientError) { _ = try call(.delete(bundleID: bundleID, uuids: uuids)) }
+
+  /// Runs a sample query.
+  package func sampleQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [Sample] {
+    try expect(try call(.sampleQuery(bundleID: bundleID, query: query)), "samples") { if case .samples(let s) = $0 { s } else { nil } }
+  }
+
+  /// Runs a statistics query.
+  package func statistics(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError) -> Statistics {
+    try expect(try call(.statistics(bundleID: bundleID, query: query)), "statistics") { if case .statistics(let s) = $0 { s } else { nil } }
+  }
+
+  /// Runs a statistics collection query.
+  package func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError) -> [Statistics] {
+    try expect(try call(.statisticsCollection(bundleID: bundleID, query: query)), "a collection") {
+      if case .collection(let c) = $0 { c } else { nil }
+    }
+  }
+
+  /// Runs an anchored object query.
+  package func anchoredQuery(_ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0)
+    throws(ClientError) -> AnchoredResult
+  {
+    try expect(try call(.anchoredQuery(bundleID: bundleID, type: type, anchor: anchor, range: range, limit: limit)), "anchored results") {
+      if case .anchored(let a) = $0 { a } else { nil }
+    }
+  }
+
+  /// Settings → Privacy → Health (phone).
+  package func changeSettings(_ bundleID: String, _ change: SettingsChange) throws(ClientError) {
+    _ = try call(.changeSettings(bundleID: bundleID, change: change))
+  }
+
+  /// The iPhone's Watch app (phone; applied by the watch).
+  package func watchSettings(_ bundleID: String, _ change: SettingsChange) throws(ClientError) {
+    _ = try call(.watchSettings(bundleID: bundleID, change: change))
+  }
+
+  /// Sets the virtual clock; returns the device's time.
+  @discardableResult
+  package func setClock(_ date: Date?) throws(ClientError) -> Date {
+    try expect(try call(.setClock(date)), "a date") { if case .date(let d) = $0 { d } else { nil } }
+  }
+
+  /// Advances the virtual clock; returns the device's time.
+  @discardableResult
+  package func advanceClock(seconds: Double) throws(ClientError) -> Date {
+    try expect(try call(.advanceClock(seconds: seconds)), "a date") { if case .date(let d) = $0 { d } else { nil } }
+  }
+
+  /// Replaces the device policy.
+  package func setPolicy(_ policy: DevicePolicy) throws(ClientError) { _ = try call(.setPolicy(policy)) }
+
+  /// The daemon's full state.
+  package func dump() throws(ClientError) -> DaemonSnapshot {
+    try expect(try call(.dump), "a snapshot") { if case .snapshot(let s) = $0 { s } else { nil } }
+  }
+
+  /// The raw store.
+  package func storedSamples(type: SampleType? = nil) throws(ClientError) -> (samples: [Sample], tombstones: [Tombstone]) {
+    try expect(try call(.storedSamples(type: type)), "stored samples") {
+      if case .stored(let s, let t) = $0 { (s, t) } else { nil }
+    }
+  }
+
+  /// Chooses which events this connection receives.
+  package func subscribe(_ mask: EventMask) throws(ClientError) { _ = try call(.subscribe(mask)) }
+
+  /// `earliestPermittedSampleDate()`.
+  package func earliestPermittedSampleDate() throws(ClientError) -> Date {
+    try expect(try call(.earliestPermittedSampleDate), "a date") { if case .date(let d) = $0 { d } else { nil } }
+  }
+
+  /// Controls the peer link; returns its status.
+  @discardableResult
+  package func link(_ command: LinkCommand) throws(ClientError) -> LinkStatus {
+    try expect(try call(.link(command)), "link status") { if case .link(let l) = $0 { l } else { nil } }
+  }
+}

@@ -1,0 +1,309 @@
+import Dispatch
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+import Posix
+import Synchronization
+import Wire
+
+/// Why a call to a daemon did not produce an answer, or produced an error.
+package enum ClientError: Error, Sendable, CustomStringConvertible {
+  /// The socket could not be reached.
+  case connect(SystemError)
+  /// The daemon closed the connection or went away.
+  case disconnected(String)
+  /// No answer came before the deadline.
+  case timeout(request: String, seconds: Double)
+  /// The daemon answered with something this client cannot use.
+  case protocolViolation(String)
+  /// The daemon answered with an error (a HealthKit error, a termination, or a simulator error).
+  case rejected(HealthError)
+
+  /// The HealthKit-side error, when the daemon rejected the request.
+  package var healthError: HealthError? {
+    if case .rejected(let e) = self { return e }
+    return nil
+  }
+
+  /// A one-line description.
+  package var description: String {
+    switch self {
+    case .connect(let e): "cannot reach the daemon: \(e)"
+    case .disconnected(let why): "the daemon went away: \(why)"
+    case .timeout(let request, let seconds): "no answer to \(request) within \(seconds) s"
+    case .protocolViolation(let why): "protocol violation: \(why)"
+    case .rejected(let e): "\(e)"
+    }
+  }
+}
+
+/// One request in flight: its interim notices (a sheet was presented) and its final answer.
+package final class Ticket: @unchecked Sendable {
+  // Guarded by `state`.
+  private struct State {
+    var interims: [Reply] = []
+    var result: Result<Reply, ClientError>?
+    var continuation: CheckedContinuation<Reply, any Error>?
+    var firstContinuation: CheckedContinuation<Reply, any Error>?
+  }
+  private let state = Mutex(State())
+  private let signal = DispatchSemaphore(value: 0)
+  /// The request id.
+  package let id: UInt32
+  /// The request's name (for messages).
+  package let name: String
+
+  init(id: UInt32, name: String) {
+    self.id = id
+    self.name = name
+  }
+
+  func deliverInterim(_ reply: Reply) {
+    let first = state.withLock { s -> CheckedContinuation<Reply, any Error>? in
+      s.interims.append(reply)
+      defer { s.firstContinuation = nil }
+      return s.firstContinuation
+    }
+    first?.resume(returning: reply)
+    signal.signal()
+  }
+
+  func deliver(_ result: Result<Reply, ClientError>) {
+    let (continuation, first) = state.withLock { s -> (CheckedContinuation<Reply, any Error>?, CheckedContinuation<Reply, any Error>?) in
+      guard s.result == nil else { return (nil, nil) }
+      s.result = result
+      defer {
+        s.continuation = nil
+        s.firstContinuation = nil
+      }
+      return (s.continuation, s.firstContinuation)
+    }
+    continuation?.resume(with: result.mapError { $0 as any Error })
+    first?.resume(with: result.mapError { $0 as any Error })
+    signal.signal()
+    signal.signal()
+  }
+
+  /// What arrived first: an interim notice or the final answer.
+  package enum First: Sendable {
+    /// A sheet was presented; the final answer comes later.
+    case interim(Reply)
+    /// The final answer.
+    case final(Reply)
+  }
+
+  /// Waits for the first thing to arrive: an interim notice or the final answer.
+  package func waitFirst(timeout: Double) throws(ClientError) -> First {
+    let deadline = DispatchTime.now() + timeout
+    while true {
+      let snapshot = state.withLock { ($0.interims.first, $0.result) }
+      if let result = snapshot.1 { return .final(try result.get()) }
+      if let interim = snapshot.0 { return .interim(interim) }
+      if signal.wait(timeout: deadline) == .timedOut {
+        let late = state.withLock { ($0.interims.first, $0.result) }
+        if let result = late.1 { return .final(try result.get()) }
+        if let interim = late.0 { return .interim(interim) }
+        throw .timeout(request: name, seconds: timeout)
+      }
+    }
+  }
+
+  /// Waits for the final answer.
+  package func wait(timeout: Double) throws(ClientError) -> Reply {
+    let deadline = DispatchTime.now() + timeout
+    while true {
+      if let result = state.withLock({ $0.result }) { return try result.get() }
+      if signal.wait(timeout: deadline) == .timedOut {
+        if let result = state.withLock({ $0.result }) { return try result.get() }
+        throw .timeout(request: name, seconds: timeout)
+      }
+    }
+  }
+
+  /// The final answer, if it has arrived.
+  package var result: Result<Reply, ClientError>? { state.withLock { $0.result } }
+
+  /// Interim notices received so far.
+  package var interims: [Reply] { state.withLock { $0.interims } }
+
+  /// Awaits the final answer.
+  package func value() async throws -> Reply {
+    try await withCheckedThrowingContinuation { continuation in
+      let ready = state.withLock { s -> Result<Reply, ClientError>? in
+        if let r = s.result { return r }
+        s.continuation = continuation
+        return nil
+      }
+      if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
+    }
+  }
+}
+
+/// A connection to one device daemon's client socket.
+///
+/// Thread-safe. Requests may be issued from any thread or task; a background thread reads responses, interim
+/// notices and events, and hands them to the matching ``Ticket`` or to the event listeners.
+package final class DeviceClient: @unchecked Sendable {
+  // `shared` guards everything mutable; writes to the socket are serialised by `writeLock`.
+  private struct Shared {
+    var nextID: UInt32 = 1
+    var tickets: [UInt32: Ticket] = [:]
+    var closed: ClientError?
+    var listeners: [UInt64: @Sendable (DaemonEvent) -> Void] = [:]
+    var nextListener: UInt64 = 1
+  }
+
+  private let fd: Int32
+  private let shared = Mutex(Shared())
+  private let writeLock = Mutex(())
+  /// The socket path.
+  package let socketPath: String
+  /// Which device answered `hello`.
+  package private(set) var device: DeviceKind = .phone
+  /// The daemon's process id.
+  package private(set) var daemonPID: Int32 = 0
+  /// The default deadline for calls, seconds.
+  package var timeout: Double
+
+  /// Connects to `socketPath` and says hello.
+  /// - Throws: ``ClientError``.
+  package init(socketPath: String, clientName: String, timeout: Double = 30) throws(ClientError) {
+    self.socketPath = socketPath
+    self.timeout = timeout
+    do { fd = try Posix.connectUnix(socketPath) } catch { throw .connect(error) }
+    let reader = fd
+    let owner = WeakClient(self)
+    Posix.startThread { DeviceClient.readLoop(reader, owner: owner) }
+    let reply = try call(.hello(version: WireProtocol.version, client: clientName))
+    guard case .hello(let info) = reply else { throw .protocolViolation("unexpected answer to hello: \(reply)") }
+    device = info.device
+    daemonPID = info.pid
+  }
+
+  deinit {
+    // The reader thread sees end-of-file, closes the descriptor and exits.
+    Posix.shutdown(fd)
+  }
+
+  /// Closes the connection; pending tickets fail with `disconnected`.
+  package func close() {
+    Posix.shutdown(fd)
+  }
+
+  /// Sends a request and returns its ticket.
+  package func send(_ request: Request) throws(ClientError) -> Ticket {
+    let ticket = try shared.withLock { s throws(ClientError) -> Ticket in
+      if let closed = s.closed { throw closed }
+      let id = s.nextID
+      s.nextID = s.nextID == UInt32.max ? 1 : s.nextID + 1
+      let ticket = Ticket(id: id, name: request.name)
+      s.tickets[id] = ticket
+      return ticket
+    }
+    let bytes = Frame.request(id: ticket.id, request).framed()
+    let written = writeLock.withLock { _ in
+      bytes.withUnsafeBytes { buffer in catching { () throws(SystemError) in try Posix.writeAll(fd, buffer, what: socketPath) } }
+    }
+    if case .failure(let error) = written {
+      let failure = ClientError.disconnected("write failed: \(error)")
+      _ = shared.withLock { $0.tickets.removeValue(forKey: ticket.id) }
+      throw failure
+    }
+    return ticket
+  }
+
+  /// Sends a request and waits for its final answer.
+  package func call(_ request: Request, timeout: Double? = nil) throws(ClientError) -> Reply {
+    try send(request).wait(timeout: timeout ?? self.timeout)
+  }
+
+  /// Sends a request and awaits its final answer.
+  package func callAsync(_ request: Request) async throws -> Reply {
+    try await send(request).value()
+  }
+
+  /// Registers a listener for pushed events (call ``subscribe(_:)`` to choose which); returns a token for
+  /// ``removeListener(_:)``. Listeners run on the reader thread.
+  package func addListener(_ listener: @escaping @Sendable (DaemonEvent) -> Void) -> UInt64 {
+    shared.withLock { s in
+      let id = s.nextListener
+      s.nextListener += 1
+      s.listeners[id] = listener
+      return id
+    }
+  }
+
+  /// Removes a listener.
+  package func removeListener(_ token: UInt64) { _ = shared.withLock { $0.listeners.removeValue(forKey: token) } }
+
+  /// Whether the connection is closed.
+  package var isClosed: Bool { shared.withLock { $0.closed != nil } }
+
+  private static func readLoop(_ fd: Int32, owner: WeakClient) {
+    var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var reason = "connection closed"
+    reading: while true {
+      let result = buffer.withUnsafeMutableBytes { raw in catching { () throws(SystemError) in try Posix.read(fd, into: raw) } }
+      switch result {
+      case .success(.bytes(let n)):
+        buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        do {
+          while let body = try decoder.next() {
+            guard let client = owner.client else { break reading }
+            client.dispatch(try Frame.decode(body))
+          }
+        } catch {
+          reason = "undecodable frame from the daemon: \(error)"
+          break reading
+        }
+      case .success(.endOfFile): break reading
+      case .success(.wouldBlock): continue
+      case .failure(let error):
+        reason = "\(error)"
+        break reading
+      }
+    }
+    Posix.close(fd)
+    guard let client = owner.client else { return }
+    let failure = ClientError.disconnected(reason)
+    let tickets = client.shared.withLock { s -> [Ticket] in
+      s.closed = failure
+      defer { s.tickets.removeAll() }
+      return Array(s.tickets.values)
+    }
+    for ticket in tickets { ticket.deliver(.failure(failure)) }
+  }
+
+  private func dispatch(_ frame: Frame) {
+    switch frame {
+    case .response(let id, let result):
+      let ticket = shared.withLock { $0.tickets.removeValue(forKey: id) }
+      if let ticket {
+        ticket.deliver(result.mapError { ClientError.rejected($0) })
+      } else if case .failure(let error) = result {
+        // An answer to no request: the daemon refused the connection (for example, too many clients).
+        let failure = ClientError.rejected(error)
+        let all = shared.withLock { s -> [Ticket] in
+          defer { s.tickets.removeAll() }
+          return Array(s.tickets.values)
+        }
+        for t in all { t.deliver(.failure(failure)) }
+      }
+    case .interim(let id, let reply):
+      shared.withLock { $0.tickets[id] }?.deliverInterim(reply)
+    case .event(let event):
+      let listeners = shared.withLock { Array($0.listeners.values) }
+      for listener in listeners { listener(event) }
+    case .request:
+      break
+    }
+  }
+}
+
+/// A weak reference to a client, held by its reader thread so the client can be released.
+private final class WeakClient: @unchecked Sendable {
+  weak var client: DeviceClient?
+  init(_ client: DeviceClient) { self.client = client }
+}

@@ -1,0 +1,363 @@
+import Dispatch
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import Posix
+import Synchronization
+import Wire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a pair's files live: `<root>/phone/`, `<root>/watch/`, the peer socket and the pairing key.
+package struct PairLayout: Sendable {
+  /// The pair's directory.
+  package var root: String
+  /// Creates a layout rooted at `root`.
+  package init(root: String) { self.root = root }
+  /// A device's own directory.
+  package func directory(_ device: DeviceKind) -> String { "\(root)/\(device)" }
+  /// A device's client socket.
+  package func socket(_ device: DeviceKind) -> String { "\(directory(device))/\(device).sock" }
+  /// A device's log.
+  package func log(_ device: DeviceKind) -> String { "\(directory(device))/\(device).log" }
+  /// A device's journal.
+  package func journal(_ device: DeviceKind) -> String { "\(directory(device))/\(device).journal" }
+  /// A device's lock file (holds its pid).
+  package func lock(_ device: DeviceKind) -> String { "\(directory(device))/\(device).lock" }
+  /// Where a device's standard error goes.
+  package func stderr(_ device: DeviceKind) -> String { "\(directory(device))/\(device).stderr" }
+  /// The peer link socket (the phone listens on it).
+  package var peerSocket: String { "\(directory(.phone))/peer.sock" }
+  /// The pairing secret, mode 0600.
+  package var pairingKey: String { "\(root)/pairing.key" }
+}
+
+/// Why a pair could not be started or controlled.
+package enum PairError: Error, CustomStringConvertible, Sendable {
+  /// The daemon executable was not found.
+  case daemonNotFound(searched: [String])
+  /// A daemon exited before it was ready; its standard error says why.
+  case daemonFailed(device: DeviceKind, status: String, stderr: String)
+  /// A condition was not reached before the deadline.
+  case timeout(String)
+  /// A system call failed.
+  case system(SystemError)
+  /// A call to a daemon failed.
+  case client(ClientError)
+
+  /// A one-line description.
+  package var description: String {
+    switch self {
+    case .daemonNotFound(let searched):
+      "cannot find the healthpaird executable (looked in \(searched.joined(separator: ", "))); run 'swift build' or set HEALTHPAIRD"
+    case .daemonFailed(let device, let status, let stderr):
+      "the \(device) daemon exited before it was ready (\(status)): \(stderr.trimmingWhitespace())"
+    case .timeout(let what): "timed out waiting for \(what)"
+    case .system(let e): "\(e)"
+    case .client(let e): "\(e)"
+    }
+  }
+}
+
+/// Options for launching daemons.
+package struct LaunchOptions: Sendable {
+  /// `--fsync`.
+  package var fsync = false
+  /// `--log-level`.
+  package var logLevel = "info"
+  /// Start the processes in their own process group (they outlive a Ctrl-C of the launcher).
+  package var detach = false
+  /// How long to wait for a daemon's ready line, seconds.
+  package var readyTimeout = 20.0
+  /// Extra arguments for both daemons.
+  package var extraArguments: [String] = []
+  /// Creates default options.
+  package init() {}
+}
+
+/// Finds the `healthpaird` executable: `$HEALTHPAIRD`, next to the running executable, a `.build` directory
+/// under the current directory, or `$PATH`.
+package func locateDaemon() throws(PairError) -> String {
+  var searched: [String] = []
+  if let explicit = Posix.environment("HEALTHPAIRD") {
+    if Posix.exists(explicit) { return explicit }
+    searched.append(explicit)
+  }
+  if let exe = Posix.executablePath() {
+    var dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    for _ in 0..<3 {
+      let candidate = dir + "/healthpaird"
+      if Posix.exists(candidate) { return candidate }
+      searched.append(candidate)
+      dir = dir.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+  }
+  for config in ["debug", "release"] {
+    let candidate = Posix.currentDirectory() + "/.build/\(config)/healthpaird"
+    if Posix.exists(candidate) { return candidate }
+    searched.append(candidate)
+  }
+  for dir in (Posix.environment("PATH") ?? "").split(separator: ":") {
+    let candidate = "\(dir)/healthpaird"
+    if Posix.exists(candidate) { return candidate }
+  }
+  searched.append("$PATH")
+  throw .daemonNotFound(searched: searched)
+}
+
+/// A running daemon process started by this process.
+package final class DaemonProcess: @unchecked Sendable {
+  /// The device.
+  package let device: DeviceKind
+  /// The process id.
+  package let pid: pid_t
+  private let reaped = Mutex<Posix.ExitStatus?>(nil)
+  private let isChild: Bool
+
+  init(device: DeviceKind, pid: pid_t, isChild: Bool) {
+    self.device = device
+    self.pid = pid
+    self.isChild = isChild
+  }
+
+  /// Sends a signal.
+  package func signal(_ signal: Int32) { try? Posix.kill(pid, signal) }
+
+  /// Waits up to `timeout` seconds for the process to exit; returns how it ended (nil for a non-child or on
+  /// timeout).
+  @discardableResult
+  package func waitForExit(timeout: Double) -> Posix.ExitStatus? {
+    if let done = reaped.withLock({ $0 }) { return done }
+    guard Posix.waitForExit(pid, timeoutMilliseconds: Int32(timeout * 1000)) else { return nil }
+    guard isChild, let status = try? Posix.wait(pid, block: true) else { return nil }
+    reaped.withLock { $0 = status }
+    return status
+  }
+
+  /// How the process ended, if it has (reaps a child without blocking).
+  package var exitStatus: Posix.ExitStatus? {
+    if let done = reaped.withLock({ $0 }) { return done }
+    guard isChild, let status = try? Posix.wait(pid, block: false) else { return nil }
+    reaped.withLock { $0 = status }
+    return status
+  }
+
+  /// Spawns `healthpaird` for `device` in `layout` and returns once it printed its ready line.
+  package static func start(
+    _ device: DeviceKind, layout: PairLayout, daemon: String, options: LaunchOptions
+  ) throws(PairError) -> DaemonProcess {
+    do {
+      try Posix.makeDirectory(layout.directory(device), mode: 0o700)
+      let (readEnd, writeEnd) = try Posix.pipe()
+      defer { Posix.close(readEnd) }
+      let errFD = try Posix.open(layout.stderr(device), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+      defer { Posix.close(errFD) }
+      let null = Posix.devNull()
+      defer { Posix.close(null) }
+      var arguments = ["--device", device.description, "--dir", layout.directory(device), "--peer", layout.peerSocket,
+                       "--pairing-key", layout.pairingKey, "--log-level", options.logLevel]
+      if options.fsync { arguments.append("--fsync") }
+      arguments += options.extraArguments
+      let pid: pid_t
+      do {
+        pid = try Posix.spawn(daemon, arguments, stdout: writeEnd, stderr: errFD, stdin: null, newProcessGroup: options.detach)
+      } catch {
+        Posix.close(writeEnd)
+        throw error
+      }
+      Posix.close(writeEnd)
+      let process = DaemonProcess(device: device, pid: pid, isChild: true)
+      var line: [UInt8] = []
+      var byte = [UInt8](repeating: 0, count: 256)
+      let deadline = Posix.monotonicNanoseconds() + UInt64(options.readyTimeout * 1e9)
+      while !line.contains(UInt8(ascii: "\n")) {
+        let now = Posix.monotonicNanoseconds()
+        guard now < deadline else {
+          process.signal(SIGKILL)
+          process.waitForExit(timeout: 5)
+          throw PairError.timeout("the \(device) daemon to become ready")
+        }
+        guard Posix.waitReadable(readEnd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else { continue }
+        let result = try byte.withUnsafeMutableBytes { b in catching { () throws(SystemError) in try Posix.read(readEnd, into: b) } }.get()
+        guard case .bytes(let n) = result else {
+          let status = process.waitForExit(timeout: 5)
+          let stderr = (try? Posix.readFile(layout.stderr(device))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+          throw PairError.daemonFailed(device: device, status: status?.description ?? "still running", stderr: stderr)
+        }
+        line += byte[0..<n]
+      }
+      return process
+    } catch let error as PairError {
+      throw error
+    } catch let error as SystemError {
+      throw .system(error)
+    } catch {
+      throw .system(SystemError("spawn", daemon, Errno(rawValue: EIO)))
+    }
+  }
+}
+
+/// A running phone + watch pair: processes, clients, and the conditions tests wait on.
+package final class Pair: @unchecked Sendable {
+  /// Where the pair's files are.
+  package let layout: PairLayout
+  /// The daemon executable.
+  package let daemon: String
+  /// How daemons are started.
+  package let options: LaunchOptions
+  private let ownsDirectory: Bool
+  private let state = Mutex<State>(State())
+  private struct State {
+    var processes: [DeviceKind: DaemonProcess] = [:]
+    var clients: [DeviceKind: DeviceClient] = [:]
+  }
+
+  /// Starts a fresh pair in `root` (a new temporary directory when nil) and waits until both daemons are ready and
+  /// linked.
+  package init(root: String? = nil, daemon: String? = nil, options: LaunchOptions = LaunchOptions()) throws(PairError) {
+    if let daemon { self.daemon = daemon } else { self.daemon = try locateDaemon() }
+    self.options = options
+    do throws(SystemError) {
+      if let root {
+        try Posix.makeDirectory(root, mode: 0o700)
+        self.layout = PairLayout(root: root)
+        ownsDirectory = false
+      } else {
+        self.layout = PairLayout(root: try Posix.makeTemporaryDirectory(prefix: "healthpair"))
+        ownsDirectory = true
+      }
+      try Posix.chmod(layout.root, 0o700)
+      if !Posix.exists(layout.pairingKey) {
+        let secret = Posix.randomBytes(32).map { String($0, radix: 16).leftPadded(2) }.joined()
+        try Posix.writeFileAtomically(layout.pairingKey, Array(secret.utf8), mode: 0o600)
+      }
+    } catch { throw .system(error) }
+    do throws(PairError) {
+      try start(.phone)
+      try start(.watch)
+      try waitLinked(timeout: options.readyTimeout)
+    } catch {
+      shutdown()
+      throw error
+    }
+  }
+
+  /// The client connected to `device`.
+  package func client(_ device: DeviceKind) -> DeviceClient { state.withLock { $0.clients[device]! } }
+  /// The phone's client.
+  package var phone: DeviceClient { client(.phone) }
+  /// The watch's client.
+  package var watch: DeviceClient { client(.watch) }
+  /// The process of `device`.
+  package func process(_ device: DeviceKind) -> DaemonProcess? { state.withLock { $0.processes[device] } }
+
+  /// Starts `device`'s daemon and connects a client to it.
+  package func start(_ device: DeviceKind) throws(PairError) {
+    let process = try DaemonProcess.start(device, layout: layout, daemon: daemon, options: options)
+    let client: DeviceClient
+    do { client = try DeviceClient(socketPath: layout.socket(device), clientName: "pair-\(device)") } catch {
+      process.signal(SIGKILL)
+      throw .client(error)
+    }
+    state.withLock {
+      $0.processes[device] = process
+      $0.clients[device]?.close()
+      $0.clients[device] = client
+    }
+  }
+
+  /// Kills `device`'s daemon with SIGKILL (no chance to flush or clean up) and waits until it is gone.
+  package func kill(_ device: DeviceKind) {
+    guard let process = process(device) else { return }
+    process.signal(SIGKILL)
+    process.waitForExit(timeout: 10)
+  }
+
+  /// Stops `device`'s daemon with SIGTERM and returns its exit status.
+  @discardableResult
+  package func stop(_ device: DeviceKind, timeout: Double = 10) -> Posix.ExitStatus? {
+    guard let process = process(device) else { return nil }
+    process.signal(SIGTERM)
+    return process.waitForExit(timeout: timeout)
+  }
+
+  /// Restarts `device` (after `kill` or `stop`), then waits for the link.
+  package func restart(_ device: DeviceKind, waitForLink: Bool = true) throws(PairError) {
+    try start(device)
+    if waitForLink { try waitLinked(timeout: options.readyTimeout) }
+  }
+
+  /// Waits until `condition` holds, re-checking whenever either daemon pushes an event of `mask`.
+  package func wait(
+    for what: String, timeout: Double, mask: EventMask = .all, _ condition: () throws(ClientError) -> Bool
+  ) throws(PairError) {
+    let gate = DispatchSemaphore(value: 0)
+    let listeners = [DeviceKind.phone, .watch].map { device -> (DeviceClient, UInt64) in
+      let client = client(device)
+      return (client, client.addListener { _ in gate.signal() })
+    }
+    defer { for (client, token) in listeners { client.removeListener(token) } }
+    do {
+      for (client, _) in listeners { try client.subscribe(mask) }
+      let deadline = DispatchTime.now() + timeout
+      while true {
+        if try condition() { return }
+        if gate.wait(timeout: deadline) == .timedOut {
+          if try condition() { return }
+          throw PairError.timeout(what)
+        }
+      }
+    } catch let error as PairError {
+      throw error
+    } catch let error as ClientError {
+      throw .client(error)
+    } catch {
+      throw .timeout(what)
+    }
+  }
+
+  /// Waits until both sides report the link up.
+  package func waitLinked(timeout: Double) throws(PairError) {
+    try wait(for: "the peer link", timeout: timeout, mask: .link) { () throws(ClientError) -> Bool in
+      let watch = try self.watch.link(.reconnectNow)
+      let phone = try self.phone.link(.reconnectNow)
+      return watch.connected && phone.connected
+    }
+  }
+
+  /// Waits until each device has applied everything the other logged.
+  package func waitSynced(timeout: Double) throws(PairError) {
+    try wait(for: "sync to complete", timeout: timeout, mask: [.sync, .link]) { () throws(ClientError) -> Bool in
+      let phone = try self.phone.link(.reconnectNow).sync
+      let watch = try self.watch.link(.reconnectNow).sync
+      return phone.lastSeq == watch.appliedFromPeer && watch.lastSeq == phone.appliedFromPeer
+    }
+  }
+
+  /// Stops both daemons (SIGTERM, then SIGKILL if needed) and removes the directory if this pair created it.
+  package func shutdown() {
+    let (processes, clients) = state.withLock { s in
+      defer {
+        s.processes.removeAll()
+        s.clients.removeAll()
+      }
+      return (Array(s.processes.values), Array(s.clients.values))
+    }
+    for client in clients { client.close() }
+    for process in processes where process.exitStatus == nil { process.signal(SIGTERM) }
+    for process in processes where process.waitForExit(timeout: 10) == nil {
+      process.signal(SIGKILL)
+      process.waitForExit(timeout: 10)
+    }
+    if ownsDirectory { Posix.removeTree(layout.root) }
+  }
+
+  deinit { shutdown() }
+}
+
+extension String {
+  /// The string left-padded with zeros to `width`.
+  package func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

@@ -1,0 +1,295 @@
+import HealthEngine
+import HealthModel
+import Wire
+
+/// The peer link's protocol logic as a pure state machine: inputs in, directives out.
+///
+/// It knows nothing of sockets, files or clocks. The daemon shell feeds it what happened (a transport opened or
+/// closed, a message arrived, the local log grew, entries were applied, a test changed the link) and performs the
+/// directives it returns (send, apply, persist an acknowledgement, close, connect, schedule a reconnect).
+///
+/// Guarantees it maintains, given a shell that performs directives faithfully:
+/// - nothing but the handshake is exchanged before both sides proved the pairing secret;
+/// - entries are sent only after the peer said where to resume, from the entry after that point, in order;
+/// - at most ``Settings/window`` entries are unacknowledged at a time;
+/// - nothing is sent while the link is disabled or held; a release resumes from where sending stopped.
+package struct SyncMachine: Sendable {
+  /// Which side of the link this is.
+  package enum Role: Sendable, Equatable {
+    /// Accepts the connection and opens the handshake (the phone).
+    case listener
+    /// Connects and answers the handshake (the watch).
+    case connector
+
+    var name: String { self == .listener ? "listener" : "connector" }
+  }
+
+  /// Where the connection is.
+  package enum Phase: Sendable, Equatable {
+    /// No transport.
+    case idle
+    /// Connected, proving the pairing secret.
+    case authenticating
+    /// Authenticated; sync may flow once the peer sent `resume`.
+    case established
+  }
+
+  /// Tunables.
+  package struct Settings: Sendable, Equatable {
+    /// Unacknowledged entries allowed in flight.
+    package var window: UInt64 = 32
+    /// First reconnect delay, seconds (doubles up to ``maxReconnectDelay``).
+    package var initialReconnectDelay = 0.002
+    /// Longest reconnect delay, seconds.
+    package var maxReconnectDelay = 0.1
+    /// Creates default settings.
+    package init() {}
+  }
+
+  /// What happened.
+  package enum Input: Sendable, Equatable {
+    /// A transport opened; `nonce` is 32 fresh random bytes for this handshake.
+    case opened(nonce: [UInt8])
+    /// The transport closed (peer gone, error, or a close directive performed).
+    case closed
+    /// A message arrived.
+    case received(PeerMessage)
+    /// The local outbound log's newest sequence number is now this.
+    case localAppended(lastSeq: UInt64)
+    /// Peer entries up to this sequence number are applied and journaled.
+    case applied(upTo: UInt64)
+    /// A test or the command line changed the link.
+    case control(LinkCommand)
+    /// A scheduled reconnect is due.
+    case reconnectTimer
+  }
+
+  /// What the shell must do.
+  package enum Directive: Sendable, Equatable {
+    /// Send a message.
+    case send(PeerMessage)
+    /// Send the outbound log entries `fromSeq...throughSeq` (split into messages as the shell sees fit).
+    case sendEntries(fromSeq: UInt64, throughSeq: UInt64)
+    /// Apply these received entries to the device (idempotently), journal, then feed `.applied`.
+    case apply([SyncEntry])
+    /// The peer has everything up to this sequence number: record it durably.
+    case persistAck(UInt64)
+    /// Close the transport, logging the reason.
+    case close(reason: String)
+    /// Try to connect (connector only).
+    case connect
+    /// Feed `.reconnectTimer` after this many seconds.
+    case scheduleReconnect(after: Double)
+    /// The link came up or went down (for events and the log).
+    case linkChanged(connected: Bool)
+  }
+
+  /// This side's role.
+  package let role: Role
+  /// This side's device.
+  package let device: DeviceKind
+  private let secret: [UInt8]
+  /// Tunables.
+  package var settings: Settings
+
+  /// Where the connection is.
+  package private(set) var phase = Phase.idle
+  /// Whether the link is allowed.
+  package private(set) var enabled = true
+  /// Whether outbound entries are held.
+  package private(set) var holding = false
+  /// Added latency the shell applies to outbound messages, seconds.
+  package private(set) var latency = 0.0
+  /// Whether the peer told us where to resume.
+  package private(set) var peerResumed = false
+  /// Highest sequence number sent on this connection.
+  package private(set) var sentUpTo: UInt64 = 0
+  /// Highest sequence number the peer acknowledged.
+  package private(set) var ackedUpTo: UInt64
+  /// Newest local outbound sequence number.
+  package private(set) var localLastSeq: UInt64
+  /// Highest peer sequence number applied here.
+  package private(set) var appliedFromPeer: UInt64
+  private var myNonce: [UInt8] = []
+  private var reconnectDelay: Double
+  private var reconnectScheduled = false
+
+  /// Creates a machine from the durable cursors the journal restored.
+  package init(
+    role: Role, device: DeviceKind, secret: [UInt8], lastSeq: UInt64, peerAcked: UInt64, appliedFromPeer: UInt64,
+    settings: Settings = Settings()
+  ) {
+    self.role = role
+    self.device = device
+    self.secret = secret
+    self.settings = settings
+    self.localLastSeq = lastSeq
+    self.ackedUpTo = peerAcked
+    self.appliedFromPeer = appliedFromPeer
+    self.reconnectDelay = settings.initialReconnectDelay
+  }
+
+  /// Whether the link is authenticated and the peer has resumed.
+  package var isConnected: Bool { phase == .established }
+
+  /// The first directives after start-up: a connector connects at once.
+  package mutating func start() -> [Directive] { role == .connector && enabled ? [.connect] : [] }
+
+  /// Feeds one input and returns what to do, in order.
+  package mutating func handle(_ input: Input) -> [Directive] {
+    switch input {
+    case .opened(let nonce):
+      guard phase == .idle else { return [.close(reason: "a second transport opened while one is active")] }
+      guard enabled else { return [.close(reason: "the link is disconnected")] }
+      phase = .authenticating
+      myNonce = nonce
+      reconnectScheduled = false
+      return role == .listener ? [.send(.challenge(version: WireProtocol.version, device: device, nonce: nonce))] : []
+
+    case .closed:
+      let wasEstablished = phase == .established
+      phase = .idle
+      peerResumed = false
+      sentUpTo = ackedUpTo
+      var directives: [Directive] = wasEstablished ? [.linkChanged(connected: false)] : []
+      if role == .connector && enabled { directives += scheduleReconnect() }
+      if wasEstablished { reconnectDelay = settings.initialReconnectDelay }
+      return directives
+
+    case .received(let message):
+      return receive(message)
+
+    case .localAppended(let lastSeq):
+      localLastSeq = max(localLastSeq, lastSeq)
+      return pump()
+
+    case .applied(let upTo):
+      guard upTo > appliedFromPeer || phase == .established else { return [] }
+      appliedFromPeer = max(appliedFromPeer, upTo)
+      return phase == .established ? [.send(.ack(appliedFromPeer))] : []
+
+    case .control(let command):
+      return control(command)
+
+    case .reconnectTimer:
+      reconnectScheduled = false
+      guard role == .connector, enabled, phase == .idle else { return [] }
+      return [.connect]
+    }
+  }
+
+  private mutating func scheduleReconnect() -> [Directive] {
+    guard !reconnectScheduled else { return [] }
+    reconnectScheduled = true
+    let delay = reconnectDelay
+    reconnectDelay = min(settings.maxReconnectDelay, reconnectDelay * 2)
+    return [.scheduleReconnect(after: delay)]
+  }
+
+  private mutating func receive(_ message: PeerMessage) -> [Directive] {
+    switch (phase, role, message) {
+    case (.authenticating, .connector, .challenge(let version, let peerDevice, let nonce)):
+      guard version == WireProtocol.version else {
+        return [.close(reason: "peer speaks protocol version \(version), this daemon \(WireProtocol.version)")]
+      }
+      guard peerDevice == device.peer else { return [.close(reason: "peer claims to be a \(peerDevice), expected the \(device.peer)")] }
+      return [.send(.proof(digest: PeerMessage.digest(secret: secret, role: "connector", nonce: nonce), device: device, nonce: myNonce))]
+
+    case (.authenticating, .listener, .proof(let digest, let peerDevice, let nonce)):
+      guard digest == PeerMessage.digest(secret: secret, role: "connector", nonce: myNonce) else {
+        return [.close(reason: "pairing proof does not match: the connecting process does not hold the pairing secret")]
+      }
+      guard peerDevice == device.peer else { return [.close(reason: "peer claims to be a \(peerDevice), expected the \(device.peer)")] }
+      return [.send(.accept(digest: PeerMessage.digest(secret: secret, role: "listener", nonce: nonce)))] + establish()
+
+    case (.authenticating, .connector, .accept(let digest)):
+      guard digest == PeerMessage.digest(secret: secret, role: "listener", nonce: myNonce) else {
+        return [.close(reason: "pairing proof does not match: the listening process does not hold the pairing secret")]
+      }
+      return establish()
+
+    case (.established, _, .resume(let appliedUpTo)):
+      guard appliedUpTo <= localLastSeq else {
+        return [.close(reason: "peer claims to have applied entry \(appliedUpTo), but the newest entry here is \(localLastSeq)")]
+      }
+      peerResumed = true
+      sentUpTo = appliedUpTo
+      var directives: [Directive] = []
+      if appliedUpTo > ackedUpTo {
+        ackedUpTo = appliedUpTo
+        directives.append(.persistAck(appliedUpTo))
+      }
+      return directives + pump()
+
+    case (.established, _, .entries(let entries)):
+      guard let first = entries.first else { return [] }
+      if first.seq > appliedFromPeer + 1 {
+        return [.close(reason: "entries start at \(first.seq), expected \(appliedFromPeer + 1) or earlier")]
+      }
+      return [.apply(entries)]
+
+    case (.established, _, .ack(let seq)):
+      guard seq <= localLastSeq else { return [.close(reason: "peer acknowledged \(seq), beyond the newest entry \(localLastSeq)")] }
+      guard seq > ackedUpTo else { return [] }
+      ackedUpTo = seq
+      return [.persistAck(seq)] + pump()
+
+    default:
+      return [.close(reason: "unexpected \(Self.name(of: message)) while \(phase) as \(role.name)")]
+    }
+  }
+
+  private mutating func establish() -> [Directive] {
+    phase = .established
+    reconnectDelay = settings.initialReconnectDelay
+    return [.send(.resume(appliedUpTo: appliedFromPeer)), .linkChanged(connected: true)]
+  }
+
+  private mutating func pump() -> [Directive] {
+    guard phase == .established, peerResumed, enabled, !holding, sentUpTo < localLastSeq else { return [] }
+    let limit = ackedUpTo + settings.window
+    guard sentUpTo < limit else { return [] }
+    let through = min(localLastSeq, limit)
+    let from = sentUpTo + 1
+    sentUpTo = through
+    return [.sendEntries(fromSeq: from, throughSeq: through)]
+  }
+
+  private mutating func control(_ command: LinkCommand) -> [Directive] {
+    switch command {
+    case .disconnect:
+      enabled = false
+      return phase == .idle ? [] : [.close(reason: "link disconnected by request")]
+    case .connect:
+      guard !enabled else { return [] }
+      enabled = true
+      reconnectDelay = settings.initialReconnectDelay
+      return role == .connector && phase == .idle ? [.connect] : []
+    case .hold:
+      holding = true
+      return []
+    case .release:
+      holding = false
+      return pump()
+    case .latency(let seconds):
+      latency = max(0, seconds)
+      return []
+    case .reconnectNow:
+      guard role == .connector, enabled, phase == .idle else { return [] }
+      reconnectScheduled = false
+      reconnectDelay = settings.initialReconnectDelay
+      return [.connect]
+    }
+  }
+
+  private static func name(of message: PeerMessage) -> String {
+    switch message {
+    case .challenge: "challenge"
+    case .proof: "proof"
+    case .accept: "accept"
+    case .resume: "resume"
+    case .entries: "entries"
+    case .ack: "ack"
+    }
+  }
+}

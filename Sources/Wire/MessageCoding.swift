@@ -1,0 +1,447 @@
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+
+// The binary layout of every client-socket message (docs/protocol.md lists the same, field by field).
+
+extension Frame {
+  /// Encodes the frame body (without the length prefix).
+  package func encoded() -> [UInt8] {
+    var w = BinaryWriter(capacity: 128)
+    switch self {
+    case .request(let id, let request):
+      w.u8(MessageType.request.rawValue); w.u32(id); w.request(request)
+    case .response(let id, let result):
+      w.u8(MessageType.response.rawValue); w.u32(id)
+      switch result {
+      case .success(let reply): w.u8(0); w.reply(reply)
+      case .failure(let error): w.u8(1); w.healthError(error)
+      }
+    case .interim(let id, let reply):
+      w.u8(MessageType.interim.rawValue); w.u32(id); w.reply(reply)
+    case .event(let event):
+      w.u8(MessageType.event.rawValue); w.u32(0); w.event(event)
+    }
+    return w.bytes
+  }
+
+  /// Encodes the frame with its length prefix.
+  package func framed() -> [UInt8] { FrameDecoder.frame(encoded()) }
+
+  /// Decodes a frame body.
+  /// - Throws: ``DecodeError`` with the offset of the first bad byte.
+  package static func decode(_ body: [UInt8]) throws(DecodeError) -> Frame {
+    try body.withUnsafeBytes { buffer in
+      catchingDecode { () throws(DecodeError) in
+        var r = BinaryReader(buffer)
+        let rawType = try r.u8()
+        guard let type = MessageType(rawValue: rawType) else { throw DecodeError(offset: 0, "unknown message type \(rawType)") }
+        let id = try r.u32()
+        let frame: Frame
+        switch type {
+        case .request: frame = .request(id: id, try r.request())
+        case .response:
+          switch try r.u8() {
+          case 0: frame = .response(id: id, .success(try r.reply()))
+          case 1: frame = .response(id: id, .failure(try r.healthError()))
+          case let s: throw DecodeError(offset: 5, "unknown response status \(s)")
+          }
+        case .interim: frame = .interim(id: id, try r.reply())
+        case .event: frame = .event(try r.daemonEvent())
+        }
+        try r.expectEnd("message")
+        return frame
+      }
+    }.get()
+  }
+}
+
+@inline(__always)
+private func catchingDecode<T>(_ body: () throws(DecodeError) -> T) -> Result<T, DecodeError> {
+  do { return .success(try body()) } catch { return .failure(error) }
+}
+
+extension BinaryWriter {
+  mutating func types(_ t: [SampleType]) { array(t) { $0.sampleType($1) } }
+
+  mutating func promptAnswer(_ a: PromptAnswer) {
+    switch a {
+    case .allowAll: u8(0)
+    case .denyAll: u8(1)
+    case .choices(let choices):
+      u8(2)
+      array(choices.sorted { $0.key < $1.key }) { w, item in
+        w.permission(item.key)
+        w.bool(item.value)
+      }
+    case .cancel: u8(3)
+    case .failToPresent(let mode): u8(4); u8(mode == .error ? 0 : 1)
+    }
+  }
+
+  mutating func sampleQuery(_ q: SampleQuery) {
+    sampleType(q.type)
+    optional(q.range) { $0.dateRange($1) }
+    optional(q.sources.map { $0.sorted() }) { w, s in w.array(s) { $0.string($1) } }
+    u32(UInt32(clamping: q.limit))
+    array(q.sort) { w, s in
+      w.u8(s.field.rawValue)
+      w.bool(s.ascending)
+    }
+  }
+
+  mutating func statisticsQuery(_ q: StatisticsQuery) {
+    sampleType(q.type)
+    optional(q.range) { $0.dateRange($1) }
+    optional(q.sources.map { $0.sorted() }) { w, s in w.array(s) { $0.string($1) } }
+    u32(q.options.rawValue)
+    optional(q.interval) { $0.f64($1) }
+    optional(q.anchor) { $0.date($1) }
+  }
+
+  mutating func statistics(_ s: Statistics) {
+    date(s.start)
+    date(s.end)
+    u32(UInt32(clamping: s.sampleCount))
+    for value in [s.sum, s.average, s.minimum, s.maximum, s.mostRecent, s.duration] { optional(value) { $0.f64($1) } }
+    array(s.bySource.sorted { $0.key < $1.key }) { w, item in
+      w.string(item.key)
+      w.statistics(item.value)
+    }
+  }
+
+  mutating func callResult(_ r: AuthorizationCallResult) {
+    bool(r.success)
+    optional(r.error) { $0.healthError($1) }
+  }
+
+  mutating func syncStatus(_ s: DeviceSnapshot.SyncStatus) {
+    u64(s.lastSeq); u64(s.peerAcked); u64(s.appliedFromPeer); u32(UInt32(clamping: s.pendingEntries))
+    u32(UInt32(clamping: s.pendingItems))
+  }
+
+  mutating func linkStatus(_ l: LinkStatus) {
+    bool(l.enabled); bool(l.connected); bool(l.holding); f64(l.latency); syncStatus(l.sync)
+  }
+
+  mutating func promptOutcome(_ o: PromptOutcome) {
+    switch o {
+    case .pending: u8(0)
+    case .answered(let changes): u8(1); array(changes) { $0.change($1) }
+    case .cancelled: u8(2)
+    case .failedToPresent(let mode): u8(3); u8(mode == .error ? 0 : 1)
+    case .withdrawn: u8(4)
+    }
+  }
+
+  mutating func deviceSnapshot(_ s: DeviceSnapshot) {
+    u8(s.device.rawValue)
+    policy(s.policy)
+    date(s.now)
+    bool(s.virtualClock)
+    date(s.earliestPermittedSampleDate)
+    array(s.apps) { w, a in
+      w.app(a.record)
+      w.array(a.decisions) { $0.change($1) }
+      w.bool(a.lockedOut)
+    }
+    array(s.pendingPrompts) { $0.prompt($1) }
+    array(s.promptHistory) { w, r in
+      w.prompt(r.prompt)
+      w.promptOutcome(r.outcome)
+    }
+    array(s.sampleCounts.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.u64(UInt64(item.value))
+    }
+    u64(UInt64(s.tombstoneCount))
+    u64(s.changeCounter)
+    syncStatus(s.sync)
+  }
+
+  mutating func reply(_ reply: Reply) {
+    switch reply {
+    case .ok: u8(0)
+    case .hello(let h): u8(1); u16(h.version); u8(h.device.rawValue); u32(UInt32(bitPattern: h.pid)); string(h.software)
+    case .authorization(let r): u8(2); callResult(r)
+    case .prompt(let p): u8(3); prompt(p)
+    case .status(let s): u8(4); u8(UInt8(s.rawValue))
+    case .requestStatus(let s): u8(5); u8(UInt8(s.rawValue))
+    case .samples(let s): u8(6); array(s) { $0.sample($1) }
+    case .statistics(let s): u8(7); statistics(s)
+    case .collection(let c): u8(8); array(c) { $0.statistics($1) }
+    case .anchored(let a):
+      u8(9); array(a.added) { $0.sample($1) }; array(a.deleted) { $0.tombstone($1) }; u64(a.newAnchor)
+    case .snapshot(let s):
+      u8(10); deviceSnapshot(s.device); linkStatus(s.link); u32(UInt32(bitPattern: s.pid)); u32(UInt32(clamping: s.clients))
+    case .stored(let samples, let tombstones): u8(11); array(samples) { $0.sample($1) }; array(tombstones) { $0.tombstone($1) }
+    case .date(let d): u8(12); date(d)
+    case .link(let l): u8(13); linkStatus(l)
+    }
+  }
+
+  mutating func request(_ request: Request) {
+    switch request {
+    case .hello(let version, let client): u8(0); u16(version); string(client)
+    case .installApp(let a): u8(1); app(a)
+    case .uninstallApp(let id): u8(2); string(id)
+    case .requestAuthorization(let id, let share, let read): u8(3); string(id); types(share); types(read)
+    case .answerPrompt(let promptID, let id, let answer):
+      u8(4); optional(promptID) { $0.u64($1) }; optional(id) { $0.string($1) }; promptAnswer(answer)
+    case .authorizationStatus(let id, let type): u8(5); string(id); sampleType(type)
+    case .requestStatus(let id, let share, let read): u8(6); string(id); types(share); types(read)
+    case .save(let id, let samples): u8(7); string(id); array(samples) { $0.sampleInput($1) }
+    case .delete(let id, let uuids): u8(8); string(id); array(uuids) { $0.uuid($1) }
+    case .sampleQuery(let id, let q): u8(9); string(id); sampleQuery(q)
+    case .statistics(let id, let q): u8(10); string(id); statisticsQuery(q)
+    case .statisticsCollection(let id, let q): u8(11); string(id); statisticsQuery(q)
+    case .anchoredQuery(let id, let type, let anchor, let range, let limit):
+      u8(12); string(id); sampleType(type); u64(anchor); optional(range) { $0.dateRange($1) }; u32(UInt32(clamping: limit))
+    case .changeSettings(let id, let c): u8(13); string(id); settingsChange(c)
+    case .watchSettings(let id, let c): u8(14); string(id); settingsChange(c)
+    case .setClock(let d): u8(15); optional(d) { $0.date($1) }
+    case .advanceClock(let s): u8(16); f64(s)
+    case .setPolicy(let p): u8(17); policy(p)
+    case .dump: u8(18)
+    case .storedSamples(let type): u8(19); optional(type) { $0.sampleType($1) }
+    case .subscribe(let mask): u8(20); u32(mask.rawValue)
+    case .earliestPermittedSampleDate: u8(21)
+    case .link(let command):
+      u8(22)
+      switch command {
+      case .connect: u8(0)
+      case .disconnect: u8(1)
+      case .hold: u8(2)
+      case .release: u8(3)
+      case .latency(let s): u8(4); f64(s)
+      case .reconnectNow: u8(5)
+      }
+    case .ping: u8(23)
+    }
+  }
+
+  mutating func event(_ e: DaemonEvent) {
+    switch e {
+    case .promptShown(let p): u8(0); prompt(p)
+    case .promptClosed(let id, let bundle, let outcome): u8(1); u64(id); string(bundle); string(outcome)
+    case .samplesChanged(let t, let origin, let added, let deleted):
+      u8(2); types(t); u8(origin.rawValue); u32(UInt32(clamping: added)); u32(UInt32(clamping: deleted))
+    case .syncApplied(let upTo, let items): u8(3); u64(upTo); u32(UInt32(clamping: items))
+    case .peerAcknowledged(let seq): u8(4); u64(seq)
+    case .linkChanged(let connected): u8(5); bool(connected)
+    }
+  }
+}
+
+extension BinaryReader {
+  mutating func types() throws(DecodeError) -> [SampleType] {
+    try array(minElementSize: 2) { r throws(DecodeError) in try r.sampleType() }
+  }
+
+  mutating func bundle() throws(DecodeError) -> String { try string(maxLength: 1024) }
+
+  mutating func promptAnswer() throws(DecodeError) -> PromptAnswer {
+    switch try u8() {
+    case 0: return .allowAll
+    case 1: return .denyAll
+    case 2:
+      let items = try array(minElementSize: 4) { r throws(DecodeError) in (try r.permission(), try r.bool()) }
+      var choices: [Permission: Bool] = [:]
+      for (p, on) in items { choices[p] = on }
+      return .choices(choices)
+    case 3: return .cancel
+    case 4:
+      let m = try u8()
+      guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
+      return .failToPresent(m == 0 ? .error : .silent)
+    case let t: throw error("unknown prompt answer \(t)")
+    }
+  }
+
+  mutating func sources() throws(DecodeError) -> Set<String>? {
+    try optional { r throws(DecodeError) in Set(try r.array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() }) }
+  }
+
+  mutating func sampleQuery() throws(DecodeError) -> SampleQuery {
+    let type = try sampleType()
+    let range = try optional { r throws(DecodeError) in try r.dateRange() }
+    let sources = try sources()
+    let limit = Int(try u32())
+    let sort = try array(minElementSize: 2) { r throws(DecodeError) -> SampleSort in
+      let raw = try r.u8()
+      guard let field = SampleSort.Field(rawValue: raw) else { throw r.error("unknown sort field \(raw)") }
+      return SampleSort(field, ascending: try r.bool())
+    }
+    return SampleQuery(type: type, range: range, sources: sources, limit: limit, sort: sort)
+  }
+
+  mutating func statisticsQuery() throws(DecodeError) -> StatisticsQuery {
+    let type = try sampleType()
+    let range = try optional { r throws(DecodeError) in try r.dateRange() }
+    let sources = try sources()
+    let options = StatisticsOptions(rawValue: try u32())
+    let interval = try optional { r throws(DecodeError) in try r.f64() }
+    let anchor = try optional { r throws(DecodeError) in try r.date() }
+    return StatisticsQuery(type: type, range: range, sources: sources, options: options, interval: interval, anchor: anchor)
+  }
+
+  mutating func statistics(depth: Int = 0) throws(DecodeError) -> Statistics {
+    var s = Statistics(start: try date(), end: try date())
+    s.sampleCount = Int(try u32())
+    var values: [Double?] = []
+    for _ in 0..<6 { values.append(try optional { r throws(DecodeError) in try r.f64() }) }
+    (s.sum, s.average, s.minimum, s.maximum, s.mostRecent, s.duration) = (values[0], values[1], values[2], values[3], values[4], values[5])
+    let parts = try array(minElementSize: 30) { r throws(DecodeError) -> (String, Statistics) in
+      guard depth < 1 else { throw r.error("nested per-source statistics") }
+      return (try r.bundle(), try r.statistics(depth: depth + 1))
+    }
+    for (k, v) in parts { s.bySource[k] = v }
+    return s
+  }
+
+  mutating func callResult() throws(DecodeError) -> AuthorizationCallResult {
+    AuthorizationCallResult(success: try bool(), error: try optional { r throws(DecodeError) in try r.healthError() })
+  }
+
+  mutating func syncStatus() throws(DecodeError) -> DeviceSnapshot.SyncStatus {
+    DeviceSnapshot.SyncStatus(
+      lastSeq: try u64(), peerAcked: try u64(), appliedFromPeer: try u64(), pendingEntries: Int(try u32()),
+      pendingItems: Int(try u32()))
+  }
+
+  mutating func linkStatus() throws(DecodeError) -> LinkStatus {
+    LinkStatus(enabled: try bool(), connected: try bool(), holding: try bool(), latency: try f64(), sync: try syncStatus())
+  }
+
+  mutating func promptOutcome() throws(DecodeError) -> PromptOutcome {
+    switch try u8() {
+    case 0: return .pending
+    case 1: return .answered(try array(minElementSize: 4) { r throws(DecodeError) in try r.change() })
+    case 2: return .cancelled
+    case 3:
+      let m = try u8()
+      guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
+      return .failedToPresent(m == 0 ? .error : .silent)
+    case 4: return .withdrawn
+    case let t: throw error("unknown prompt outcome \(t)")
+    }
+  }
+
+  mutating func deviceSnapshot() throws(DecodeError) -> DeviceSnapshot {
+    let device = try self.device()
+    let policy = try self.policy()
+    let now = try date()
+    let virtualClock = try bool()
+    let earliest = try date()
+    let apps = try array(minElementSize: 12) { r throws(DecodeError) in
+      DeviceSnapshot.AppState(
+        record: try r.app(), decisions: try r.array(minElementSize: 4) { r throws(DecodeError) in try r.change() },
+        lockedOut: try r.bool())
+    }
+    let pending = try array(minElementSize: 24) { r throws(DecodeError) in try r.prompt() }
+    let history = try array(minElementSize: 25) { r throws(DecodeError) in
+      PromptRecord(prompt: try r.prompt(), outcome: try r.promptOutcome())
+    }
+    let counts = try array(minElementSize: 10) { r throws(DecodeError) in (try r.sampleType(), Int(try r.u64())) }
+    var sampleCounts: [SampleType: Int] = [:]
+    for (t, c) in counts { sampleCounts[t] = c }
+    return DeviceSnapshot(
+      device: device, policy: policy, now: now, virtualClock: virtualClock, earliestPermittedSampleDate: earliest,
+      apps: apps, pendingPrompts: pending, promptHistory: history, sampleCounts: sampleCounts,
+      tombstoneCount: Int(try u64()), changeCounter: try u64(), sync: try syncStatus())
+  }
+
+  mutating func reply() throws(DecodeError) -> Reply {
+    switch try u8() {
+    case 0: return .ok
+    case 1:
+      return .hello(HelloInfo(version: try u16(), device: try device(), pid: Int32(bitPattern: try u32()), software: try string(maxLength: 256)))
+    case 2: return .authorization(try callResult())
+    case 3: return .prompt(try prompt())
+    case 4:
+      let raw = try u8()
+      guard let s = AuthorizationStatus(rawValue: Int(raw)) else { throw error("unknown authorization status \(raw)") }
+      return .status(s)
+    case 5:
+      let raw = try u8()
+      guard let s = AuthorizationRequestStatus(rawValue: Int(raw)) else { throw error("unknown request status \(raw)") }
+      return .requestStatus(s)
+    case 6: return .samples(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
+    case 7: return .statistics(try statistics())
+    case 8: return .collection(try array(minElementSize: 30) { r throws(DecodeError) in try r.statistics() })
+    case 9:
+      return .anchored(
+        AnchoredResult(
+          added: try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() },
+          deleted: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }, newAnchor: try u64()))
+    case 10:
+      return .snapshot(DaemonSnapshot(device: try deviceSnapshot(), link: try linkStatus(), pid: Int32(bitPattern: try u32()), clients: Int(try u32())))
+    case 11:
+      return .stored(
+        samples: try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() },
+        tombstones: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() })
+    case 12: return .date(try date())
+    case 13: return .link(try linkStatus())
+    case let t: throw error("unknown reply tag \(t)")
+    }
+  }
+
+  mutating func request() throws(DecodeError) -> Request {
+    let opcodeOffset = offset
+    switch try u8() {
+    case 0: return .hello(version: try u16(), client: try string(maxLength: 256))
+    case 1: return .installApp(try app())
+    case 2: return .uninstallApp(bundleID: try bundle())
+    case 3: return .requestAuthorization(bundleID: try bundle(), share: try types(), read: try types())
+    case 4:
+      return .answerPrompt(
+        promptID: try optional { r throws(DecodeError) in try r.u64() }, bundleID: try optional { r throws(DecodeError) in try r.bundle() },
+        answer: try promptAnswer())
+    case 5: return .authorizationStatus(bundleID: try bundle(), type: try sampleType())
+    case 6: return .requestStatus(bundleID: try bundle(), share: try types(), read: try types())
+    case 7: return .save(bundleID: try bundle(), samples: try array(minElementSize: 43) { r throws(DecodeError) in try r.sampleInput() })
+    case 8: return .delete(bundleID: try bundle(), uuids: try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() })
+    case 9: return .sampleQuery(bundleID: try bundle(), query: try sampleQuery())
+    case 10: return .statistics(bundleID: try bundle(), query: try statisticsQuery())
+    case 11: return .statisticsCollection(bundleID: try bundle(), query: try statisticsQuery())
+    case 12:
+      return .anchoredQuery(
+        bundleID: try bundle(), type: try sampleType(), anchor: try u64(), range: try optional { r throws(DecodeError) in try r.dateRange() },
+        limit: Int(try u32()))
+    case 13: return .changeSettings(bundleID: try bundle(), change: try settingsChange())
+    case 14: return .watchSettings(bundleID: try bundle(), change: try settingsChange())
+    case 15: return .setClock(try optional { r throws(DecodeError) in try r.date() })
+    case 16: return .advanceClock(seconds: try f64())
+    case 17: return .setPolicy(try policy())
+    case 18: return .dump
+    case 19: return .storedSamples(type: try optional { r throws(DecodeError) in try r.sampleType() })
+    case 20: return .subscribe(EventMask(rawValue: try u32()))
+    case 21: return .earliestPermittedSampleDate
+    case 22:
+      switch try u8() {
+      case 0: return .link(.connect)
+      case 1: return .link(.disconnect)
+      case 2: return .link(.hold)
+      case 3: return .link(.release)
+      case 4: return .link(.latency(try f64()))
+      case 5: return .link(.reconnectNow)
+      case let t: throw error("unknown link command \(t)")
+      }
+    case 23: return .ping
+    case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
+    }
+  }
+
+  mutating func daemonEvent() throws(DecodeError) -> DaemonEvent {
+    switch try u8() {
+    case 0: return .promptShown(try prompt())
+    case 1: return .promptClosed(promptID: try u64(), bundleID: try bundle(), outcome: try string(maxLength: 4096))
+    case 2: return .samplesChanged(types: try types(), origin: try device(), added: Int(try u32()), deleted: Int(try u32()))
+    case 3: return .syncApplied(upTo: try u64(), items: Int(try u32()))
+    case 4: return .peerAcknowledged(try u64())
+    case 5: return .linkChanged(connected: try bool())
+    case let t: throw error("unknown event tag \(t)")
+    }
+  }
+}

@@ -1,0 +1,268 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+/// Constants of the client protocol (docs/protocol.md).
+package enum WireProtocol {
+  /// The protocol version this build speaks; `hello` must carry it.
+  package static let version: UInt16 = 1
+  /// The largest frame body on a client socket (16 MiB).
+  package static let maxClientFrame = 16 << 20
+  /// The largest frame body on the peer link (64 MiB).
+  package static let maxPeerFrame = 64 << 20
+}
+
+/// The kind of a frame on a client socket (the first byte of its body).
+package enum MessageType: UInt8, Sendable {
+  /// Client → daemon.
+  case request = 1
+  /// Daemon → client: the final answer to a request.
+  case response = 2
+  /// Daemon → client: a progress notice for a request still pending (a sheet was presented).
+  case interim = 3
+  /// Daemon → client: a pushed event (after `subscribe`).
+  case event = 4
+}
+
+/// Link control operations (for tests and the command line).
+package enum LinkCommand: Hashable, Sendable {
+  /// Allow the link (the default).
+  case connect
+  /// Drop the link and refuse it until `connect`.
+  case disconnect
+  /// Keep this device's outbound sync messages queued.
+  case hold
+  /// Deliver what `hold` queued, and stop holding.
+  case release
+  /// Delay every outbound sync message by this many seconds.
+  case latency(Double)
+  /// Try to connect now instead of waiting for the reconnect timer.
+  case reconnectNow
+}
+
+/// Which pushed events a subscriber wants.
+package struct EventMask: OptionSet, Hashable, Sendable {
+  /// The raw bits.
+  package let rawValue: UInt32
+  /// Creates a mask.
+  package init(rawValue: UInt32) { self.rawValue = rawValue }
+  /// Sheets presented and closed.
+  package static let prompts = EventMask(rawValue: 1)
+  /// Samples added or deleted (local or synced).
+  package static let samples = EventMask(rawValue: 2)
+  /// Sync progress.
+  package static let sync = EventMask(rawValue: 4)
+  /// Link up/down.
+  package static let link = EventMask(rawValue: 8)
+  /// Everything.
+  package static let all: EventMask = [.prompts, .samples, .sync, .link]
+}
+
+/// A request from a client to a device daemon. Every engine operation is reachable.
+package enum Request: Hashable, Sendable {
+  /// Opens a session; must be the first request. Carries the protocol version and a client name for logs.
+  case hello(version: UInt16, client: String)
+  /// Installs or updates an app.
+  case installApp(AppRecord)
+  /// Uninstalls an app.
+  case uninstallApp(bundleID: String)
+  /// `requestAuthorization(toShare:read:)`; answered by an interim `prompt` if a sheet is shown, then a final
+  /// `authorization` once the user answers.
+  case requestAuthorization(bundleID: String, share: [SampleType], read: [SampleType])
+  /// The user answers (or cancels, or fails to see) a pending sheet.
+  case answerPrompt(promptID: UInt64?, bundleID: String?, answer: PromptAnswer)
+  /// `authorizationStatus(for:)`.
+  case authorizationStatus(bundleID: String, type: SampleType)
+  /// `getRequestStatusForAuthorization(toShare:read:)`.
+  case requestStatus(bundleID: String, share: [SampleType], read: [SampleType])
+  /// `save(_:)` of a batch.
+  case save(bundleID: String, samples: [SampleInput])
+  /// `delete(_:)` of a batch.
+  case delete(bundleID: String, uuids: [UUID])
+  /// `HKSampleQuery`.
+  case sampleQuery(bundleID: String, query: SampleQuery)
+  /// `HKStatisticsQuery`.
+  case statistics(bundleID: String, query: StatisticsQuery)
+  /// `HKStatisticsCollectionQuery`.
+  case statisticsCollection(bundleID: String, query: StatisticsQuery)
+  /// `HKAnchoredObjectQuery`.
+  case anchoredQuery(bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int)
+  /// Settings → Privacy → Health (phone only).
+  case changeSettings(bundleID: String, change: SettingsChange)
+  /// The iPhone's Watch app, for a watch app (phone only; applied by the watch over the link).
+  case watchSettings(bundleID: String, change: SettingsChange)
+  /// Sets the virtual clock (nil: back to the real clock).
+  case setClock(Date?)
+  /// Advances the virtual clock.
+  case advanceClock(seconds: Double)
+  /// Replaces the device policy.
+  case setPolicy(DevicePolicy)
+  /// The full state of the device and its link.
+  case dump
+  /// Every stored sample (optionally of one type) and every tombstone: the raw store.
+  case storedSamples(type: SampleType?)
+  /// Starts pushing events of the given kinds on this connection.
+  case subscribe(EventMask)
+  /// `earliestPermittedSampleDate()`.
+  case earliestPermittedSampleDate
+  /// Controls the peer link.
+  case link(LinkCommand)
+  /// Does nothing; answers `ok`.
+  case ping
+}
+
+/// Information the daemon returns to `hello`.
+package struct HelloInfo: Hashable, Sendable {
+  /// The protocol version.
+  package var version: UInt16
+  /// Which device answered.
+  package var device: DeviceKind
+  /// The daemon's process id.
+  package var pid: Int32
+  /// The daemon's software version.
+  package var software: String
+
+  /// Creates hello information.
+  package init(version: UInt16, device: DeviceKind, pid: Int32, software: String) {
+    self.version = version
+    self.device = device
+    self.pid = pid
+    self.software = software
+  }
+}
+
+/// The state of a daemon's peer link.
+package struct LinkStatus: Hashable, Sendable {
+  /// Whether the link is allowed (not `disconnect`ed).
+  package var enabled: Bool
+  /// Whether the peers are connected and authenticated.
+  package var connected: Bool
+  /// Whether outbound delivery is held.
+  package var holding: Bool
+  /// Added latency in seconds.
+  package var latency: Double
+  /// This device's sync cursors and backlog.
+  package var sync: DeviceSnapshot.SyncStatus
+
+  /// Creates a status.
+  package init(enabled: Bool, connected: Bool, holding: Bool, latency: Double, sync: DeviceSnapshot.SyncStatus) {
+    self.enabled = enabled
+    self.connected = connected
+    self.holding = holding
+    self.latency = latency
+    self.sync = sync
+  }
+}
+
+/// A daemon's full state for tests and `healthpair status`.
+package struct DaemonSnapshot: Hashable, Sendable {
+  /// The device state, hidden read decisions included.
+  package var device: DeviceSnapshot
+  /// The link.
+  package var link: LinkStatus
+  /// The daemon's process id.
+  package var pid: Int32
+  /// Connected clients.
+  package var clients: Int
+
+  /// Creates a snapshot.
+  package init(device: DeviceSnapshot, link: LinkStatus, pid: Int32, clients: Int) {
+    self.device = device
+    self.link = link
+    self.pid = pid
+    self.clients = clients
+  }
+}
+
+/// A successful answer; the tag tells which.
+package enum Reply: Hashable, Sendable {
+  /// Done, nothing to return.
+  case ok
+  /// Answer to `hello`.
+  case hello(HelloInfo)
+  /// The completion of `requestAuthorization`.
+  case authorization(AuthorizationCallResult)
+  /// A sheet is presented (interim answer to `requestAuthorization`, and the `promptShown` event).
+  case prompt(Prompt)
+  /// `authorizationStatus`.
+  case status(AuthorizationStatus)
+  /// `requestStatus`.
+  case requestStatus(AuthorizationRequestStatus)
+  /// Sample query results.
+  case samples([Sample])
+  /// One statistics result.
+  case statistics(Statistics)
+  /// A statistics collection.
+  case collection([Statistics])
+  /// Anchored query results.
+  case anchored(AnchoredResult)
+  /// `dump`.
+  case snapshot(DaemonSnapshot)
+  /// `storedSamples`.
+  case stored(samples: [Sample], tombstones: [Tombstone])
+  /// A date.
+  case date(Date)
+  /// Link status (answer to `link`).
+  case link(LinkStatus)
+}
+
+/// A pushed event.
+package enum DaemonEvent: Hashable, Sendable {
+  /// A sheet was presented.
+  case promptShown(Prompt)
+  /// A sheet closed (answered, cancelled, failed to present, withdrawn).
+  case promptClosed(promptID: UInt64, bundleID: String, outcome: String)
+  /// Samples of these types were added or deleted; `origin` is where the change was made.
+  case samplesChanged(types: [SampleType], origin: DeviceKind, added: Int, deleted: Int)
+  /// Entries from the peer were applied, up to this sequence number.
+  case syncApplied(upTo: UInt64, items: Int)
+  /// The peer acknowledged our entries up to this sequence number.
+  case peerAcknowledged(UInt64)
+  /// The link came up or went down.
+  case linkChanged(connected: Bool)
+}
+
+/// A decoded client-socket frame.
+package enum Frame: Hashable, Sendable {
+  /// A request with its id.
+  case request(id: UInt32, Request)
+  /// A final response.
+  case response(id: UInt32, Result<Reply, HealthError>)
+  /// An interim notice for a pending request.
+  case interim(id: UInt32, Reply)
+  /// A pushed event.
+  case event(DaemonEvent)
+}
+
+extension Request {
+  /// The request's name for logs.
+  package var name: String {
+    switch self {
+    case .hello: "hello"
+    case .installApp: "installApp"
+    case .uninstallApp: "uninstallApp"
+    case .requestAuthorization: "requestAuthorization"
+    case .answerPrompt: "answerPrompt"
+    case .authorizationStatus: "authorizationStatus"
+    case .requestStatus: "requestStatus"
+    case .save: "save"
+    case .delete: "delete"
+    case .sampleQuery: "sampleQuery"
+    case .statistics: "statistics"
+    case .statisticsCollection: "statisticsCollection"
+    case .anchoredQuery: "anchoredQuery"
+    case .changeSettings: "changeSettings"
+    case .watchSettings: "watchSettings"
+    case .setClock: "setClock"
+    case .advanceClock: "advanceClock"
+    case .setPolicy: "setPolicy"
+    case .dump: "dump"
+    case .storedSamples: "storedSamples"
+    case .subscribe: "subscribe"
+    case .earliestPermittedSampleDate: "earliestPermittedSampleDate"
+    case .link: "link"
+    case .ping: "ping"
+    }
+  }
+}
+

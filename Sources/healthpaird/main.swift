@@ -1,0 +1,4 @@
+import Daemon
+import Posix
+
+Posix.exitImmediately(DaemonMain.main(Array(CommandLine.arguments.dropFirst())))
