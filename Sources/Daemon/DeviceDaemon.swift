@@ -402,7 +402,7 @@ package final class DeviceDaemon {
         reply(.success(.date(durable.state.earliestPermittedSampleDate(wall: wall))))
       case .link(let command):
         guard options.peerSocket != nil else { throw .simulator("this daemon runs without a peer link") }
-        log.log(.info, "link control: \(command)")
+        log.log(command == .reconnectNow ? .debug : .info, "link control: \(command)")
         perform(machine.handle(.control(command)))
         if case .latency = command { rescheduleDelayed() }
         reply(.success(.link(linkStatus)))

@@ -6,7 +6,10 @@ package enum HealthPairCommandLine {
   package static let version = "0.1.0"
 
   /// Every subcommand, in help order.
-  package static let commands: [CommandConfiguration] = [DemoCommand.configuration]
+  package static let commands: [CommandConfiguration] = [
+    UpCommand.configuration, DownCommand.configuration, StatusCommand.configuration, CtlCommand.configuration,
+    DemoCommand.configuration,
+  ]
 
   /// The top-level help text.
   package static var help: String {
@@ -35,6 +38,10 @@ package enum HealthPairCommandLine {
     do {
       switch name {
       case "demo": return try DemoCommand(rest).run()
+      case "up": return try UpCommand(rest).run()
+      case "down": return try DownCommand(rest).run()
+      case "status": return try StatusCommand(rest).run()
+      case "ctl": return try CtlCommand(rest).run()
       default:
         let known = commands.map(\.name)
         let suggestion = nearest(name, in: known).map { " (did you mean '\($0)'?)" } ?? ""

@@ -154,9 +154,8 @@ package final class DeviceClient: @unchecked Sendable {
     var nextListener: UInt64 = 1
   }
 
-  private let fd: Int32
+  private let socket: SocketHandle
   private let shared = Mutex(Shared())
-  private let writeLock = Mutex(())
   /// The socket path.
   package let socketPath: String
   /// Which device answered `hello`.
@@ -171,10 +170,12 @@ package final class DeviceClient: @unchecked Sendable {
   package init(socketPath: String, clientName: String, timeout: Double = 30) throws(ClientError) {
     self.socketPath = socketPath
     self.timeout = timeout
+    let fd: Int32
     do { fd = try Posix.connectUnix(socketPath) } catch { throw .connect(error) }
-    let reader = fd
+    socket = SocketHandle(fd)
     let owner = WeakClient(self)
-    Posix.startThread { DeviceClient.readLoop(reader, owner: owner) }
+    let handle = socket
+    Posix.startThread { DeviceClient.readLoop(fd, handle: handle, owner: owner) }
     let reply = try call(.hello(version: WireProtocol.version, client: clientName))
     guard case .hello(let info) = reply else { throw .protocolViolation("unexpected answer to hello: \(reply)") }
     device = info.device
@@ -183,12 +184,12 @@ package final class DeviceClient: @unchecked Sendable {
 
   deinit {
     // The reader thread sees end-of-file, closes the descriptor and exits.
-    Posix.shutdown(fd)
+    socket.shutdown()
   }
 
   /// Closes the connection; pending tickets fail with `disconnected`.
   package func close() {
-    Posix.shutdown(fd)
+    socket.shutdown()
   }
 
   /// Sends a request and returns its ticket.
@@ -202,9 +203,7 @@ package final class DeviceClient: @unchecked Sendable {
       return ticket
     }
     let bytes = Frame.request(id: ticket.id, request).framed()
-    let written = writeLock.withLock { _ in
-      bytes.withUnsafeBytes { buffer in catching { () throws(SystemError) in try Posix.writeAll(fd, buffer, what: socketPath) } }
-    }
+    let written = socket.write(bytes, what: socketPath)
     if case .failure(let error) = written {
       let failure = ClientError.disconnected("write failed: \(error)")
       _ = shared.withLock { $0.tickets.removeValue(forKey: ticket.id) }
@@ -240,7 +239,7 @@ package final class DeviceClient: @unchecked Sendable {
   /// Whether the connection is closed.
   package var isClosed: Bool { shared.withLock { $0.closed != nil } }
 
-  private static func readLoop(_ fd: Int32, owner: WeakClient) {
+  private static func readLoop(_ fd: Int32, handle: SocketHandle, owner: WeakClient) {
     var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var reason = "connection closed"
@@ -265,7 +264,7 @@ package final class DeviceClient: @unchecked Sendable {
         break reading
       }
     }
-    Posix.close(fd)
+    handle.closeFromReader()
     guard let client = owner.client else { return }
     let failure = ClientError.disconnected(reason)
     let tickets = client.shared.withLock { s -> [Ticket] in
@@ -306,4 +305,31 @@ package final class DeviceClient: @unchecked Sendable {
 private final class WeakClient: @unchecked Sendable {
   weak var client: DeviceClient?
   init(_ client: DeviceClient) { self.client = client }
+}
+
+/// A client socket whose descriptor is closed exactly once, by the reader thread, under the same lock that
+/// guards `shutdown` and writes, so no call can reach a descriptor number the kernel has reused.
+private final class SocketHandle: @unchecked Sendable {
+  private let fd: Mutex<Int32?>
+
+  init(_ fd: Int32) { self.fd = Mutex(fd) }
+
+  /// Wakes the reader (which then closes the descriptor); harmless after close.
+  func shutdown() { fd.withLock { if let fd = $0 { Posix.shutdown(fd) } } }
+
+  /// Writes all bytes, holding the lock so the descriptor cannot be closed meanwhile.
+  func write(_ bytes: [UInt8], what: String) -> Result<Void, SystemError> {
+    fd.withLock { fd in
+      guard let fd else { return .failure(SystemError("write", what, .brokenPipe)) }
+      return bytes.withUnsafeBytes { buffer in catching { () throws(SystemError) in try Posix.sendAll(fd, buffer, what: what) } }
+    }
+  }
+
+  /// Closes the descriptor; only the reader thread calls this, once.
+  func closeFromReader() {
+    fd.withLock { fd in
+      if let open = fd { Posix.close(open) }
+      fd = nil
+    }
+  }
 }

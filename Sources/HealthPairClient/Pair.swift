@@ -207,7 +207,7 @@ package final class Pair: @unchecked Sendable {
   package let daemon: String
   /// How daemons are started.
   package let options: LaunchOptions
-  private let ownsDirectory: Bool
+  private var ownsDirectory: Bool
   private let state = Mutex<State>(State())
   private struct State {
     var processes: [DeviceKind: DaemonProcess] = [:]
@@ -291,7 +291,7 @@ package final class Pair: @unchecked Sendable {
 
   /// Waits until `condition` holds, re-checking whenever either daemon pushes an event of `mask`.
   package func wait(
-    for what: String, timeout: Double, mask: EventMask = .all, _ condition: () throws(ClientError) -> Bool
+    for what: String, timeout: Double, mask: EventMask = .all, _ condition: () throws -> Bool
   ) throws(PairError) {
     let gate = DispatchSemaphore(value: 0)
     let listeners = [DeviceKind.phone, .watch].map { device -> (DeviceClient, UInt64) in
@@ -314,13 +314,13 @@ package final class Pair: @unchecked Sendable {
     } catch let error as ClientError {
       throw .client(error)
     } catch {
-      throw .timeout(what)
+      throw .timeout("\(what) (\(error))")
     }
   }
 
   /// Waits until both sides report the link up.
   package func waitLinked(timeout: Double) throws(PairError) {
-    try wait(for: "the peer link", timeout: timeout, mask: .link) { () throws(ClientError) -> Bool in
+    try wait(for: "the peer link", timeout: timeout, mask: .link) { () throws -> Bool in
       let watch = try self.watch.link(.reconnectNow)
       let phone = try self.phone.link(.reconnectNow)
       return watch.connected && phone.connected
@@ -329,7 +329,7 @@ package final class Pair: @unchecked Sendable {
 
   /// Waits until each device has applied everything the other logged.
   package func waitSynced(timeout: Double) throws(PairError) {
-    try wait(for: "sync to complete", timeout: timeout, mask: [.sync, .link]) { () throws(ClientError) -> Bool in
+    try wait(for: "sync to complete", timeout: timeout, mask: [.sync, .link]) { () throws -> Bool in
       let phone = try self.phone.link(.reconnectNow).sync
       let watch = try self.watch.link(.reconnectNow).sync
       return phone.lastSeq == watch.appliedFromPeer && watch.lastSeq == phone.appliedFromPeer
@@ -352,6 +352,19 @@ package final class Pair: @unchecked Sendable {
       process.waitForExit(timeout: 10)
     }
     if ownsDirectory { Posix.removeTree(layout.root) }
+  }
+
+  /// Lets the daemons keep running after this object goes away (what `healthpair up` does).
+  package func release() {
+    let clients = state.withLock { s in
+      defer {
+        s.processes.removeAll()
+        s.clients.removeAll()
+      }
+      return Array(s.clients.values)
+    }
+    for client in clients { client.close() }
+    ownsDirectory = false
   }
 
   deinit { shutdown() }

@@ -107,6 +107,18 @@ package enum Posix {
     }
   }
 
+  /// Sends every byte on a blocking socket, looping over short sends; a closed peer is an `EPIPE` error, never a
+  /// SIGPIPE. The C function is `send` with `MSG_NOSIGNAL`.
+  package static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String? = nil) throws(SystemError) {
+    if let e = forced("send", what) { throw SystemError("send", what ?? "fd \(fd)", e) }
+    var offset = 0
+    while offset < bytes.count {
+      let (n, e) = retrying { Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+      if let e { throw SystemError("send", what ?? "fd \(fd)", e) }
+      offset += n
+    }
+  }
+
   /// Sends as many bytes as the socket takes now; nil when it would block. Never raises SIGPIPE. The C function
   /// is `send` with `MSG_NOSIGNAL`.
   package static func sendSome(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {

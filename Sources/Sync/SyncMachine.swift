@@ -110,6 +110,8 @@ package struct SyncMachine: Sendable {
   package private(set) var localLastSeq: UInt64
   /// Highest peer sequence number applied here.
   package private(set) var appliedFromPeer: UInt64
+  /// Highest peer sequence number handed to the shell for applying on this connection (applied or not yet).
+  package private(set) var receivedUpTo: UInt64
   private var myNonce: [UInt8] = []
   private var reconnectDelay: Double
   private var reconnectScheduled = false
@@ -126,6 +128,7 @@ package struct SyncMachine: Sendable {
     self.localLastSeq = lastSeq
     self.ackedUpTo = peerAcked
     self.appliedFromPeer = appliedFromPeer
+    self.receivedUpTo = appliedFromPeer
     self.reconnectDelay = settings.initialReconnectDelay
   }
 
@@ -151,6 +154,7 @@ package struct SyncMachine: Sendable {
       phase = .idle
       peerResumed = false
       sentUpTo = ackedUpTo
+      receivedUpTo = appliedFromPeer
       var directives: [Directive] = wasEstablished ? [.linkChanged(connected: false)] : []
       if role == .connector && enabled { directives += scheduleReconnect() }
       if wasEstablished { reconnectDelay = settings.initialReconnectDelay }
@@ -164,8 +168,8 @@ package struct SyncMachine: Sendable {
       return pump()
 
     case .applied(let upTo):
-      guard upTo > appliedFromPeer || phase == .established else { return [] }
       appliedFromPeer = max(appliedFromPeer, upTo)
+      receivedUpTo = max(receivedUpTo, appliedFromPeer)
       return phase == .established ? [.send(.ack(appliedFromPeer))] : []
 
     case .control(let command):
@@ -222,10 +226,13 @@ package struct SyncMachine: Sendable {
       return directives + pump()
 
     case (.established, _, .entries(let entries)):
-      guard let first = entries.first else { return [] }
-      if first.seq > appliedFromPeer + 1 {
-        return [.close(reason: "entries start at \(first.seq), expected \(appliedFromPeer + 1) or earlier")]
+      guard let first = entries.first, let last = entries.last else { return [] }
+      // Messages can arrive faster than they are applied: the gap check is against what was handed out.
+      let expected = max(appliedFromPeer, receivedUpTo) + 1
+      if first.seq > expected {
+        return [.close(reason: "entries start at \(first.seq), expected \(expected) or earlier")]
       }
+      receivedUpTo = max(receivedUpTo, last.seq)
       return [.apply(entries)]
 
     case (.established, _, .ack(let seq)):

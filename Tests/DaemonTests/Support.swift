@@ -48,3 +48,61 @@ func waterSample(_ mL: Double, at date: Date = t0, uuid: UUID = UUID()) -> Sampl
 func mindfulSample(minutes: Double, at date: Date = t0, uuid: UUID = UUID()) -> SampleInput {
   SampleInput(uuid: uuid, type: mindful, value: .category(0), start: date, end: date.addingTimeInterval(minutes * 60))
 }
+
+/// A raw socket to a daemon, for sending bytes no well-behaved client would.
+final class RawConnection {
+  let fd: Int32
+  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
+  init(_ path: String) throws { fd = try Posix.connectUnix(path) }
+  deinit { Posix.close(fd) }
+
+  func send(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { buffer in try catching { () throws(SystemError) in try Posix.sendAll(fd, buffer) }.get() }
+  }
+
+  func send(_ frame: Frame) throws { try send(frame.framed()) }
+
+  /// The next frame, or nil when the daemon closed the connection; fails after `timeout` seconds.
+  func nextFrame(timeout: Double = 10) throws -> Frame? {
+    let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      if let body = try decoder.next() { return try Frame.decode(body) }
+      let now = Posix.monotonicNanoseconds()
+      guard now < deadline, Posix.waitReadable(fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+        throw PairError.timeout("a frame from the daemon")
+      }
+      let result = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      switch result {
+      case .bytes(let n): decoder.append(Array(buffer[0..<n]))
+      case .endOfFile: return nil
+      case .wouldBlock: continue
+      }
+    }
+  }
+
+  /// Waits until the daemon closes the connection, discarding whatever it sends; true when it did.
+  func waitClosed(timeout: Double = 10) throws -> Bool {
+    let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let now = Posix.monotonicNanoseconds()
+      guard now < deadline, Posix.waitReadable(fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+        throw PairError.timeout("the daemon to close the connection")
+      }
+      let result = buffer.withUnsafeMutableBytes { b in catching { () throws(SystemError) in try Posix.read(fd, into: b) } }
+      switch result {
+      case .success(.endOfFile): return true
+      case .failure(let e) where e.errno == .connectionReset: return true
+      case .failure(let e): throw e
+      default: continue
+      }
+    }
+  }
+}
+
+/// The final response of `frame`, or nil.
+func responseError(_ frame: Frame?) -> HealthError? {
+  if case .response(_, .failure(let e))? = frame { return e }
+  return nil
+}

@@ -1,0 +1,428 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import HealthPairClient
+import Posix
+import Render
+import Wire
+
+/// `healthpair ctl <phone|watch> <operation> …`: every client operation, for driving a pair by hand.
+package struct CtlCommand {
+  /// The command's description.
+  package static let configuration = CommandConfiguration(
+    name: "ctl", abstract: "Drive one device by hand: install, request, answer, save, query, settings, clock, link…",
+    usage: "ctl <phone|watch> <operation> [arguments] [--dir <dir>]",
+    discussion: """
+      OPERATIONS (apps are bundle identifiers; types are HealthKit names such as dietaryWater):
+        install <app> [--name <name>] [--write-usage <text>] [--read-usage <text>]
+        uninstall <app>
+        request <app> [--share <t,t>] [--read <t,t>] [--no-wait]
+                                   Prints the sheet if one is presented, then waits for the user's answer.
+        answer <allow|deny|cancel|fail|fail-silently> [--app <app>] [--prompt <id>]
+        answer choose --on <share:t,read:t> [--app <app>]   Per-type choices; unlisted toggles stay off.
+        status <app> <type>        authorizationStatus(for:)
+        request-status <app> [--share <t,t>] [--read <t,t>]
+        save <app> <type> <value> [<unit>] [--at <date>] [--duration <d>] [--end <date>] [--meta <k=v>] [--uuid <u>]
+        delete <app> <uuid>…
+        query <app> <type> [--start <date>] [--end <date>] [--strict-start] [--strict-end] [--limit <n>]
+                           [--sort start|end|-start|-end] [--source <app>] [--unit <unit>]
+        stats <app> <type> [--sum] [--avg] [--min] [--max] [--start <date>] [--end <date>] [--unit <unit>]
+        collection <app> <type> --interval <d> [--anchor <date>] [--start <date>] [--end <date>] [--sum|--avg|…]
+        anchored <app> <type> [--anchor <n>] [--limit <n>]
+        settings <app> <share|read> <type> <on|off>     (phone) Settings → Privacy → Health
+        settings <app> all-off | reset
+        watch-settings <app> …     (phone) the same, in the iPhone's Watch app, for the watch
+        clock set <date> | clock advance <duration> | clock real
+        policy [--reprompt standard|strict] [--retention <duration>|none]
+        samples [<type>]           The raw store (every app's samples) and tombstones.
+        earliest                   earliestPermittedSampleDate()
+        link connect|disconnect|hold|release|status | link latency <duration>
+        dump [--json]              Full device state.
+        events                     Print pushed events until interrupted.
+
+      Dates are UTC: 2026-01-05, 2026-01-05T08:00 or 2026-01-05T08:00:00Z. Durations: 250ms, 30s, 10m, 2h, 7d.
+
+      EXAMPLES:
+        healthpair ctl phone install com.example.water --write-usage "Logs water" --read-usage "Shows totals"
+        healthpair ctl phone request com.example.water --share dietaryWater --read dietaryWater
+        healthpair ctl phone answer allow
+        healthpair ctl phone save com.example.water dietaryWater 250 mL
+        healthpair ctl phone query com.example.water dietaryWater
+      """)
+
+  var device: DeviceKind
+  var operation: String
+  var args: Arguments
+  var directory: String
+
+  /// Parses the device and operation; the operation parses the rest when it runs.
+  package init(_ arguments: [String]) throws {
+    var args = try Arguments(arguments, configuration: Self.configuration)
+    directory = pairDirectory(try args.option("dir"))
+    let deviceName = try args.required("device ('phone' or 'watch')")
+    guard let device = DeviceKind(name: deviceName) else {
+      throw args.error("unknown device '\(deviceName)': expected 'phone' or 'watch'")
+    }
+    self.device = device
+    operation = try args.required("operation")
+    self.args = args
+  }
+
+  /// Runs the operation.
+  package func run() throws -> Int32 {
+    var args = self.args
+    let client = try DeviceClient(socketPath: PairLayout(root: directory).socket(device), clientName: "healthpair ctl", timeout: 30)
+    defer { client.close() }
+    do {
+      try perform(&args, client)
+      return 0
+    } catch let error as ClientError {
+      if let health = error.healthError {
+        err("error: \(health)\n")
+        return 1
+      }
+      throw error
+    }
+  }
+
+  private func type(_ name: String, _ args: Arguments) throws(UsageError) -> SampleType {
+    if let type = SampleType.lookup(name: name) { return type }
+    let suggestion = nearest(name, in: SampleType.catalog.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+    throw args.error("unknown type '\(name)'\(suggestion)")
+  }
+
+  private func types(_ list: String?, _ args: Arguments) throws(UsageError) -> [SampleType] {
+    guard let list else { return [] }
+    var result: [SampleType] = []
+    for name in list.split(separator: ",") { result.append(try type(String(name), args)) }
+    return result
+  }
+
+  private func date(_ text: String?, _ args: Arguments, _ what: String) throws(UsageError) -> Date? {
+    guard let text else { return nil }
+    guard let date = parseDate(text) else { throw args.error("invalid \(what) '\(text)': expected a UTC date such as 2026-01-05T08:00") }
+    return date
+  }
+
+  private func duration(_ text: String, _ args: Arguments) throws(UsageError) -> Double {
+    guard let d = parseDuration(text) else { throw args.error("invalid duration '\(text)': expected e.g. 30s, 10m, 2h, 7d") }
+    return d
+  }
+
+  private func range(_ args: inout Arguments) throws(UsageError) -> DateRange? {
+    let start = try date(try args.option("start"), args, "start")
+    let end = try date(try args.option("end"), args, "end")
+    var options: QueryOptions = []
+    if args.flag("strict-start") { options.insert(.strictStartDate) }
+    if args.flag("strict-end") { options.insert(.strictEndDate) }
+    return start == nil && end == nil ? nil : DateRange(start: start, end: end, options: options)
+  }
+
+  private func unit(_ args: inout Arguments) throws(UsageError) -> HealthUnit? {
+    guard let text = try args.option("unit") else { return nil }
+    do { return try HealthUnit(parsing: text) } catch { throw args.error("invalid unit '\(text)': \(error)") }
+  }
+
+  private func settingsChange(_ args: inout Arguments) throws(UsageError) -> SettingsChange {
+    let first = try args.required("'share', 'read', 'all-off' or 'reset'")
+    switch first {
+    case "all-off": return .turnAllOff
+    case "reset": return .reset
+    case "share", "read":
+      let t = try type(try args.required("type"), args)
+      let state = try args.required("'on' or 'off'")
+      guard state == "on" || state == "off" else { throw args.error("expected 'on' or 'off', got '\(state)'") }
+      return .set(Permission(t, first == "share" ? .share : .read), on: state == "on")
+    default: throw args.error("unknown settings change '\(first)': expected share, read, all-off or reset")
+    }
+  }
+
+  private func statisticsOptions(_ args: inout Arguments) -> StatisticsOptions {
+    var options: StatisticsOptions = []
+    if args.flag("sum") { options.insert(.cumulativeSum) }
+    if args.flag("avg") { options.insert(.discreteAverage) }
+    if args.flag("min") { options.insert(.discreteMin) }
+    if args.flag("max") { options.insert(.discreteMax) }
+    if args.flag("most-recent") { options.insert(.mostRecent) }
+    if args.flag("by-source") { options.insert(.separateBySource) }
+    return options
+  }
+
+  private func describe(_ stats: Statistics, _ type: SampleType, unit: HealthUnit?) -> String {
+    let canonical = type.descriptor.canonicalUnit!
+    let shown = unit ?? canonical
+    func v(_ x: Double?) -> String? { x.map { "\(formatNumber((try? canonical.convert($0, to: shown)) ?? $0)) \(shown)" } }
+    var parts = ["\(formatDate(stats.start))–\(formatDate(stats.end))", "samples=\(stats.sampleCount)"]
+    if let s = v(stats.sum) { parts.append("sum=\(s)") }
+    if let s = v(stats.average) { parts.append("avg=\(s)") }
+    if let s = v(stats.minimum) { parts.append("min=\(s)") }
+    if let s = v(stats.maximum) { parts.append("max=\(s)") }
+    if let s = v(stats.mostRecent) { parts.append("most-recent=\(s)") }
+    return parts.joined(separator: "  ")
+  }
+
+  private func perform(_ args: inout Arguments, _ client: DeviceClient) throws {
+    switch operation {
+    case "install":
+      let bundle = try args.required("app")
+      let app = AppRecord(
+        bundleID: bundle, displayName: try args.option("name") ?? bundle, writeUsageDescription: try args.option("write-usage"),
+        readUsageDescription: try args.option("read-usage"))
+      try args.finish()
+      try client.installApp(app)
+      out("installed \(bundle) on the \(device)\n")
+    case "uninstall":
+      let bundle = try args.required("app")
+      try args.finish()
+      try client.uninstallApp(bundle)
+      out("uninstalled \(bundle) from the \(device)\n")
+    case "request":
+      let bundle = try args.required("app")
+      let share = try types(try args.option("share"), args)
+      let read = try types(try args.option("read"), args)
+      let noWait = args.flag("no-wait")
+      try args.finish()
+      let ticket = try client.beginAuthorization(bundle, share: share, read: read)
+      switch try ticket.waitFirst(timeout: 30) {
+      case .final(let reply):
+        out("completed without a sheet: \(describeAuthorization(reply))\n")
+      case .interim(let reply):
+        if case .prompt(let prompt) = reply {
+          out("sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n")
+        }
+        if noWait { return }
+        out("waiting for the user (healthpair ctl \(device) answer allow|deny|cancel|fail)…\n")
+        let final = try ticket.wait(timeout: 24 * 3600)
+        out("completed: \(describeAuthorization(final))\n")
+      }
+    case "answer":
+      let how = try args.required("answer")
+      let bundle = try args.option("app")
+      let prompt = try args.intOption("prompt", range: 1...Int(Int32.max)).map { UInt64($0) }
+      let answer: PromptAnswer
+      switch how {
+      case "allow": answer = .allowAll
+      case "deny": answer = .denyAll
+      case "cancel": answer = .cancel
+      case "fail": answer = .failToPresent(.error)
+      case "fail-silently": answer = .failToPresent(.silent)
+      case "choose":
+        var choices: [Permission: Bool] = [:]
+        for (flag, on) in [("on", true), ("off", false)] {
+          for list in try args.options(flag) {
+            for item in list.split(separator: ",") {
+              let parts = item.split(separator: ":")
+              guard parts.count == 2, let direction = parts[0] == "share" ? Direction.share : parts[0] == "read" ? .read : nil else {
+                throw args.error("invalid choice '\(item)': expected share:<type> or read:<type>")
+              }
+              choices[Permission(try type(String(parts[1]), args), direction)] = on
+            }
+          }
+        }
+        answer = .choices(choices)
+      default: throw args.error("unknown answer '\(how)': expected allow, deny, cancel, fail, fail-silently or choose")
+      }
+      try args.finish()
+      try client.answerPrompt(answer, promptID: prompt, bundleID: bundle)
+      out("answered\n")
+    case "status":
+      let bundle = try args.required("app")
+      let t = try type(try args.required("type"), args)
+      try args.finish()
+      let status = try client.authorizationStatus(bundle, t)
+      out("\(status) (\(status.rawValue))\n")
+    case "request-status":
+      let bundle = try args.required("app")
+      let share = try types(try args.option("share"), args)
+      let read = try types(try args.option("read"), args)
+      try args.finish()
+      let status = try client.requestStatus(bundle, share: share, read: read)
+      out("\(status) (\(status.rawValue))\n")
+    case "save":
+      let bundle = try args.required("app")
+      let t = try type(try args.required("type"), args)
+      let valueText = try args.required("value")
+      let at = try date(try args.option("at"), args, "date") ?? Date(timeIntervalSince1970: Posix.wallClockSeconds())
+      let durationText = try args.option("duration")
+      let endText = try args.option("end")
+      let uuidText = try args.option("uuid")
+      var metadata: Metadata = [:]
+      for item in try args.options("meta") {
+        let kv = item.split(separator: "=", maxSplits: 1)
+        guard kv.count == 2 else { throw args.error("invalid metadata '\(item)': expected key=value") }
+        let key = MetadataKey.byConstantName[String(kv[0])] ?? String(kv[0])
+        let v = String(kv[1])
+        metadata[key] = v == "true" ? .bool(true) : v == "false" ? .bool(false) : Int64(v).map { .int($0) } ?? Double(v).map { .double($0) } ?? .string(v)
+      }
+      let value: SampleInput.Value
+      if let canonical = t.descriptor.canonicalUnit {
+        guard let number = Double(valueText) else { throw args.error("invalid value '\(valueText)': expected a number") }
+        value = .quantity(number, unit: try args.positional() ?? canonical.description)
+      } else if let values = t.descriptor.categoryValues {
+        if let raw = Int(valueText) {
+          value = .category(raw)
+        } else if let named = values.first(where: { $0.name == valueText }) {
+          value = .category(named.value)
+        } else {
+          throw args.error("invalid value '\(valueText)' for \(t.name): expected one of \(values.map(\.name).joined(separator: ", "))")
+        }
+      } else {
+        throw args.error("\(t.name) is a correlation type: HealthPair does not save correlations")
+      }
+      try args.finish()
+      var end = at
+      if let durationText { end = at.addingTimeInterval(try duration(durationText, args)) }
+      if let e = try date(endText, args, "end") { end = e }
+      var uuid = UUID()
+      if let uuidText {
+        guard let parsed = UUID(uuidString: uuidText) else { throw args.error("invalid UUID '\(uuidText)'") }
+        uuid = parsed
+      }
+      try client.save(bundle, [SampleInput(uuid: uuid, type: t, value: value, start: at, end: end, metadata: metadata)])
+      out("saved \(uuid.uuidString.lowercased())\n")
+    case "delete":
+      let bundle = try args.required("app")
+      var uuids: [UUID] = []
+      for text in try args.rest() {
+        guard let u = UUID(uuidString: text) else { throw args.error("invalid UUID '\(text)'") }
+        uuids.append(u)
+      }
+      try client.delete(bundle, uuids)
+      out("deleted \(uuids.count)\n")
+    case "query":
+      let bundle = try args.required("app")
+      let t = try type(try args.required("type"), args)
+      let r = try range(&args)
+      let limit = try args.intOption("limit", range: 0...Int(Int32.max)) ?? 0
+      var sort: [SampleSort] = []
+      if let s = try args.option("sort") {
+        let descending = s.hasPrefix("-")
+        let field = descending ? String(s.dropFirst()) : s
+        guard field == "start" || field == "end" else { throw args.error("invalid sort '\(s)': expected start, end, -start or -end") }
+        sort = [SampleSort(field == "start" ? .startDate : .endDate, ascending: !descending)]
+      }
+      let sources = try args.options("source")
+      let shown = try unit(&args)
+      try args.finish()
+      let samples = try client.sampleQuery(
+        bundle, SampleQuery(type: t, range: r, sources: sources.isEmpty ? nil : Set(sources), limit: limit, sort: sort))
+      for s in samples { out(s.describe(unit: shown) + "\n") }
+      out("\(samples.count) sample\(samples.count == 1 ? "" : "s")\n")
+    case "stats", "collection":
+      let bundle = try args.required("app")
+      let t = try type(try args.required("type"), args)
+      let r = try range(&args)
+      var options = statisticsOptions(&args)
+      let shown = try unit(&args)
+      var interval: Double?
+      var anchor: Date?
+      if operation == "collection" {
+        guard let i = try args.option("interval") else { throw args.error("missing '--interval'") }
+        interval = try duration(i, args)
+        anchor = try date(try args.option("anchor"), args, "anchor")
+      }
+      try args.finish()
+      if options.isEmpty { options = t.descriptor.aggregation?.isDiscrete == true ? .discreteAverage : .cumulativeSum }
+      let query = StatisticsQuery(type: t, range: r, options: options, interval: interval, anchor: anchor)
+      if operation == "stats" {
+        out(describe(try client.statistics(bundle, query), t, unit: shown) + "\n")
+      } else {
+        for bucket in try client.statisticsCollection(bundle, query) { out(describe(bucket, t, unit: shown) + "\n") }
+      }
+    case "anchored":
+      let bundle = try args.required("app")
+      let t = try type(try args.required("type"), args)
+      let anchor = UInt64(try args.intOption("anchor", range: 0...Int.max) ?? 0)
+      let limit = try args.intOption("limit", range: 0...Int(Int32.max)) ?? 0
+      try args.finish()
+      let result = try client.anchoredQuery(bundle, type: t, anchor: anchor, limit: limit)
+      for s in result.added { out("+ " + s.describe() + "\n") }
+      for d in result.deleted { out("- \(d.uuid.uuidString.lowercased()) \(d.type.name)\n") }
+      out("anchor \(result.newAnchor)\n")
+    case "settings", "watch-settings":
+      let bundle = try args.required("app")
+      let change = try settingsChange(&args)
+      try args.finish()
+      if operation == "settings" { try client.changeSettings(bundle, change) } else { try client.watchSettings(bundle, change) }
+      out(operation == "settings" ? "changed\n" : "queued for the watch\n")
+    case "clock":
+      let how = try args.required("'set', 'advance' or 'real'")
+      let now: Date
+      switch how {
+      case "set":
+        let text = try args.required("date")
+        guard let d = parseDate(text) else { throw args.error("invalid date '\(text)'") }
+        try args.finish()
+        now = try client.setClock(d)
+      case "advance":
+        let d = try duration(try args.required("duration"), args)
+        try args.finish()
+        now = try client.advanceClock(seconds: d)
+      case "real":
+        try args.finish()
+        now = try client.setClock(nil)
+      default: throw args.error("unknown clock operation '\(how)': expected set, advance or real")
+      }
+      out("\(device) clock: \(formatDate(now))\n")
+    case "policy":
+      let current = try client.dump().device.policy
+      var policy = current
+      if let r = try args.option("reprompt") {
+        guard let p = RepromptPolicy(rawValue: r) else { throw args.error("invalid re-prompt policy '\(r)': expected standard or strict") }
+        policy.reprompt = p
+      }
+      if let r = try args.option("retention") { policy.retention = r == "none" ? nil : try duration(r, args) }
+      try args.finish()
+      try client.setPolicy(policy)
+      out("policy: reprompt=\(policy.reprompt.rawValue) retention=\(policy.retention.map(formatDuration) ?? "none")\n")
+    case "samples":
+      let t = try args.positional().map { name throws(UsageError) in try type(name, args) }
+      try args.finish()
+      let (samples, tombstones) = try client.storedSamples(type: t)
+      for s in samples { out(s.describe() + "\n") }
+      for d in tombstones where t == nil || d.type == t { out("deleted \(d.uuid.uuidString.lowercased()) \(d.type.name) \(d.source)\n") }
+      out("\(samples.count) stored, \(tombstones.count) deleted\n")
+    case "earliest":
+      try args.finish()
+      out(formatDate(try client.earliestPermittedSampleDate()) + "\n")
+    case "link":
+      let how = try args.required("link operation")
+      let command: LinkCommand?
+      switch how {
+      case "connect": command = .connect
+      case "disconnect": command = .disconnect
+      case "hold": command = .hold
+      case "release": command = .release
+      case "latency": command = .latency(try duration(try args.required("duration"), args))
+      case "status": command = nil
+      default: throw args.error("unknown link operation '\(how)'")
+      }
+      try args.finish()
+      let status: LinkStatus
+      if let command { status = try client.link(command) } else { status = try client.dump().link }
+      out("link \(status.connected ? "up" : "down") enabled=\(status.enabled) holding=\(status.holding) latency=\(formatDuration(status.latency)) pending=\(status.sync.pendingItems)\n")
+    case "dump":
+      let json = args.flag("json")
+      try args.finish()
+      let snapshot = try client.dump()
+      out(json ? snapshot.json.render() + "\n" : snapshot.describe().joined(separator: "\n") + "\n")
+    case "events":
+      try args.finish()
+      _ = client.addListener { event in out("\(event)\n") }
+      try client.subscribe(.all)
+      out("listening for events on the \(device) (Ctrl-C to stop)\n")
+      _ = try? client.send(.ping).wait(timeout: Double(Int32.max))
+      while !client.isClosed { _ = Posix.waitReadable(0, timeoutMilliseconds: -1) }
+    default:
+      let operations = ["install", "uninstall", "request", "answer", "status", "request-status", "save", "delete", "query", "stats",
+                        "collection", "anchored", "settings", "watch-settings", "clock", "policy", "samples", "earliest", "link", "dump", "events"]
+      let suggestion = nearest(operation, in: operations).map { " (did you mean '\($0)'?)" } ?? ""
+      throw args.error("unknown operation '\(operation)'\(suggestion)")
+    }
+  }
+
+  private func describeAuthorization(_ reply: Reply) -> String {
+    guard case .authorization(let result) = reply else { return "\(reply)" }
+    return "success=\(result.success)" + (result.error.map { " error=\($0)" } ?? "")
+  }
+}

@@ -1,0 +1,176 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import HealthPairClient
+import Posix
+import Render
+import Wire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The pair directory: `--dir`, else `$HEALTHPAIR_DIR`, else `./.healthpair`; made absolute.
+func pairDirectory(_ option: String?) -> String {
+  let raw = option ?? Posix.environment("HEALTHPAIR_DIR") ?? ".healthpair"
+  return raw.hasPrefix("/") ? raw : Posix.currentDirectory() + "/" + raw
+}
+
+let dirHelp = "  --dir <dir>        The pair's directory (default: $HEALTHPAIR_DIR, else ./.healthpair)."
+
+/// `healthpair up`: starts both daemons in the background and returns once they are ready and linked.
+package struct UpCommand {
+  /// The command's description.
+  package static let configuration = CommandConfiguration(
+    name: "up", abstract: "Start the phone and watch daemons in the background, ready and linked.",
+    usage: "up [--dir <dir>] [--fsync] [--log-level <level>]",
+    discussion: """
+      OPTIONS:
+      \(dirHelp)
+        --fsync            fsync each journal append (survives power loss, slower).
+        --log-level <l>    debug, info (default), warning, error or fault.
+
+      Creates <dir>/pairing.key (mode 0600), starts <dir>/phone and <dir>/watch, and waits until both answer on their
+      sockets and the peer link is up. Stop them with 'healthpair down'.
+      """)
+
+  var directory: String
+  var options = LaunchOptions()
+
+  /// Parses the arguments.
+  package init(_ arguments: [String]) throws {
+    var args = try Arguments(arguments, configuration: Self.configuration)
+    directory = pairDirectory(try args.option("dir"))
+    options.fsync = args.flag("fsync")
+    if let level = try args.option("log-level") {
+      guard ["debug", "info", "warning", "error", "fault"].contains(level) else {
+        throw args.error("invalid value '\(level)' for '--log-level': expected debug, info, warning, error or fault")
+      }
+      options.logLevel = level
+    }
+    options.detach = true
+    try args.finish()
+  }
+
+  /// Starts the pair.
+  package func run() throws -> Int32 {
+    for device in DeviceKind.allCases where Posix.exists(PairLayout(root: directory).socket(device)) {
+      if (try? DeviceClient(socketPath: PairLayout(root: directory).socket(device), clientName: "healthpair up", timeout: 2)) != nil {
+        err("error: a \(device) daemon is already running in \(directory); use 'healthpair down' first\n")
+        return 1
+      }
+    }
+    let pair = try Pair(root: directory, options: options)
+    let phone = pair.process(.phone)!.pid
+    let watch = pair.process(.watch)!.pid
+    pair.release()
+    out("""
+      HealthPair is up in \(directory)
+        phone  pid \(phone)  \(PairLayout(root: directory).socket(.phone))
+        watch  pid \(watch)  \(PairLayout(root: directory).socket(.watch))
+        link   up
+
+      """)
+    return 0
+  }
+}
+
+/// `healthpair down`: stops both daemons (SIGTERM) and waits for them to exit.
+package struct DownCommand {
+  /// The command's description.
+  package static let configuration = CommandConfiguration(
+    name: "down", abstract: "Stop the phone and watch daemons.", usage: "down [--dir <dir>]",
+    discussion: "OPTIONS:\n\(dirHelp)\n\nSends SIGTERM to each daemon (its pid is in <dir>/<device>/<device>.lock) and waits until it exits.")
+
+  var directory: String
+
+  /// Parses the arguments.
+  package init(_ arguments: [String]) throws {
+    var args = try Arguments(arguments, configuration: Self.configuration)
+    directory = pairDirectory(try args.option("dir"))
+    try args.finish()
+  }
+
+  /// Stops the pair.
+  package func run() throws -> Int32 {
+    let layout = PairLayout(root: directory)
+    var stopped = 0
+    for device in DeviceKind.allCases {
+      guard let text = try? Posix.readFile(layout.lock(device)),
+        let pid = Int32(String(decoding: text, as: UTF8.self).trimmingWhitespace()), Posix.isAlive(pid),
+        Posix.exists(layout.socket(device))
+      else { continue }
+      try? Posix.kill(pid, SIGTERM)
+      if Posix.waitForExit(pid, timeoutMilliseconds: 10_000) {
+        out("stopped \(device) (pid \(pid))\n")
+        stopped += 1
+      } else {
+        err("error: the \(device) daemon (pid \(pid)) did not stop within 10 s\n")
+        return 1
+      }
+    }
+    if stopped == 0 { out("nothing is running in \(directory)\n") }
+    return 0
+  }
+}
+
+/// `healthpair status`: both devices side by side.
+package struct StatusCommand {
+  /// The command's description.
+  package static let configuration = CommandConfiguration(
+    name: "status", abstract: "Show both devices side by side: apps, permissions (hidden read state included), samples, link.",
+    usage: "status [--dir <dir>] [--json]",
+    discussion: "OPTIONS:\n\(dirHelp)\n  --json             Print JSON instead of a table.")
+
+  var directory: String
+  var json: Bool
+
+  /// Parses the arguments.
+  package init(_ arguments: [String]) throws {
+    var args = try Arguments(arguments, configuration: Self.configuration)
+    directory = pairDirectory(try args.option("dir"))
+    json = args.flag("json")
+    try args.finish()
+  }
+
+  /// Prints the status.
+  package func run() throws -> Int32 {
+    let layout = PairLayout(root: directory)
+    var snapshots: [DeviceKind: DaemonSnapshot] = [:]
+    var problems: [String] = []
+    for device in DeviceKind.allCases {
+      do {
+        let client = try DeviceClient(socketPath: layout.socket(device), clientName: "healthpair status", timeout: 10)
+        defer { client.close() }
+        snapshots[device] = try client.dump()
+      } catch {
+        problems.append("\(device): \(error)")
+      }
+    }
+    if json {
+      var fields: [(String, JSON)] = [("dir", .string(directory))]
+      for device in DeviceKind.allCases {
+        fields.append((device.description, snapshots[device]?.json ?? .object([("error", .string(problems.first { $0.hasPrefix(device.description) } ?? "down"))])))
+      }
+      if let phone = snapshots[.phone], let watch = snapshots[.watch] {
+        fields.append(("lag", .object([
+          ("phoneToWatch", .int(Int(phone.link.sync.lastSeq) - Int(watch.link.sync.appliedFromPeer))),
+          ("watchToPhone", .int(Int(watch.link.sync.lastSeq) - Int(phone.link.sync.appliedFromPeer))),
+        ])))
+      }
+      out(JSON.object(fields).render() + "\n")
+    } else {
+      out("HealthPair in \(directory)\n")
+      let left = snapshots[.phone]?.describe() ?? ["not running"]
+      let right = snapshots[.watch]?.describe() ?? ["not running"]
+      out(sideBySide(left: left, right: right) + "\n")
+      if let phone = snapshots[.phone], let watch = snapshots[.watch] {
+        let toWatch = Int(phone.link.sync.lastSeq) - Int(watch.link.sync.appliedFromPeer)
+        let toPhone = Int(watch.link.sync.lastSeq) - Int(phone.link.sync.appliedFromPeer)
+        out("lag: phone→watch \(toWatch) entries, watch→phone \(toPhone) entries\n")
+      }
+    }
+    for problem in problems { err("error: \(problem)\n") }
+    return problems.count == 2 ? 1 : 0
+  }
+}

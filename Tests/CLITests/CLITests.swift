@@ -1,0 +1,92 @@
+import FoundationEssentials
+import Testing
+
+@testable import HealthPairClient
+@testable import Posix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs the built `healthpair` binary; returns its exit status, standard output and standard error.
+func healthpair(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+  let daemon = try locateDaemon()
+  let binary = daemon.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/healthpair"
+  let dir = try Posix.makeTemporaryDirectory(prefix: "hp-cli-out")
+  defer { Posix.removeTree(dir) }
+  let outFD = try Posix.open(dir + "/out", O_WRONLY | O_CREAT | O_TRUNC)
+  let errFD = try Posix.open(dir + "/err", O_WRONLY | O_CREAT | O_TRUNC)
+  let pid = try Posix.spawn(binary, arguments, stdout: outFD, stderr: errFD, extraEnvironment: ["NO_COLOR": "1"])
+  Posix.close(outFD)
+  Posix.close(errFD)
+  let status = try Posix.wait(pid, block: true)
+  let code: Int32 = if case .exited(let c) = status { c } else { -1 }
+  return (code, String(decoding: try Posix.readFile(dir + "/out"), as: UTF8.self), String(decoding: try Posix.readFile(dir + "/err"), as: UTF8.self))
+}
+
+@Suite("Command line")
+struct CLITests {
+  @Test func versionAndTopLevelHelp() throws {
+    let version = try healthpair(["--version"])
+    #expect(version.status == 0 && version.out.hasPrefix("healthpair "))
+    let help = try healthpair(["--help"])
+    #expect(help.status == 0)
+    for command in ["up", "down", "status", "ctl", "run"] where command != "run" { #expect(help.out.contains("  \(command) ")) }
+  }
+
+  @Test("--help on every command", arguments: ["up", "down", "status", "ctl", "demo"])
+  func helpOnEveryCommand(_ command: String) throws {
+    let result = try healthpair([command, "--help"])
+    #expect(result.status == 0)
+    #expect(result.out.contains("USAGE: healthpair \(command)"))
+  }
+
+  @Test(
+    "Usage errors exit 64 with the message and the usage",
+    arguments: [
+      (["up", "--bogus"], "unknown option '--bogus'"),
+      (["status", "extra"], "unexpected argument: 'extra'"),
+      (["ctl", "tablet", "dump"], "unknown device 'tablet'"),
+      (["ctl"], "missing device"),
+      (["up", "--log-level", "loud"], "invalid value 'loud' for '--log-level'"),
+      (["staus"], "unknown command 'staus' (did you mean 'status'?)"),
+    ])
+  func usageErrors(_ arguments: [String], _ message: String) throws {
+    let result = try healthpair(arguments)
+    #expect(result.status == 64)
+    #expect(result.err.contains(message), "\(result.err)")
+    #expect(result.err.contains("USAGE: healthpair"))
+  }
+
+  @Test func aSessionByHand() throws {
+    let dir = try Posix.makeTemporaryDirectory(prefix: "hp-cli")
+    defer {
+      _ = try? healthpair(["down", "--dir", dir])
+      Posix.removeTree(dir)
+    }
+    let up = try healthpair(["up", "--dir", dir])
+    #expect(up.status == 0, "\(up.err)")
+    #expect(up.out.contains("link   up"))
+    let again = try healthpair(["up", "--dir", dir])
+    #expect(again.status == 1 && again.err.contains("already running"))
+    #expect(try healthpair(["ctl", "phone", "install", "com.example.water", "--write-usage", "Logs water", "--read-usage", "Totals", "--dir", dir]).status == 0)
+    let request = try healthpair(["ctl", "phone", "request", "com.example.water", "--share", "dietaryWater", "--no-wait", "--dir", dir])
+    #expect(request.out.contains("sheet presented (#1) listing share dietaryWater"))
+    #expect(try healthpair(["ctl", "phone", "answer", "allow", "--dir", dir]).status == 0)
+    #expect(try healthpair(["ctl", "phone", "save", "com.example.water", "dietaryWater", "1", "cup_us", "--at", "2026-01-05T08:00", "--dir", dir]).status == 0)
+    let query = try healthpair(["ctl", "phone", "query", "com.example.water", "dietaryWater", "--unit", "fl_oz_us", "--dir", dir])
+    #expect(query.out.contains("dietaryWater 8 fl_oz_us"), "\(query.out)")
+    let denied = try healthpair(["ctl", "phone", "save", "com.example.water", "stepCount", "10", "--dir", dir])
+    #expect(denied.status == 1 && denied.err.contains("errorAuthorizationNotDetermined (5)"))
+    let typo = try healthpair(["ctl", "phone", "status", "com.example.water", "dietaryWatr", "--dir", dir])
+    #expect(typo.status == 64 && typo.err.contains("did you mean 'dietaryWater'?"))
+    let status = try healthpair(["status", "--dir", dir])
+    #expect(status.out.contains("dietaryWater share=authorized read=-"))
+    #expect(status.out.contains("samples  dietaryWater=1"))
+    let json = try healthpair(["status", "--json", "--dir", dir])
+    #expect(json.out.contains("\"phone\": {") && json.out.contains("\"lag\": {"))
+    let down = try healthpair(["down", "--dir", dir])
+    #expect(down.status == 0 && down.out.contains("stopped phone") && down.out.contains("stopped watch"))
+    #expect(!Posix.exists(PairLayout(root: dir).socket(.phone)))
+  }
+}

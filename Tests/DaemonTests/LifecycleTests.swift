@@ -1,0 +1,194 @@
+import FoundationEssentials
+import Testing
+
+@testable import HealthCodec
+@testable import HealthEngine
+@testable import HealthModel
+@testable import HealthPairClient
+@testable import Posix
+@testable import Wire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("Daemon lifecycle, bad input and security (real processes)")
+struct LifecycleTests {
+  @Test func sigtermStopsCleanlyAndFailsPendingRequests() throws {
+    let pair = try Pair()
+    defer { pair.shutdown() }
+    try pair.phone.installApp(waterApp)
+    let ticket = try pair.phone.beginAuthorization(waterApp.bundleID, share: [water], read: [])
+    _ = try ticket.waitFirst(timeout: 10)
+    #expect(pair.stop(.phone) == .exited(0))
+    #expect(!Posix.exists(pair.layout.socket(.phone)), "the socket is removed")
+    #expect(!Posix.exists(pair.layout.peerSocket))
+    #expect(throws: ClientError.self) { try ticket.wait(timeout: 10) }
+    let log = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self)
+    #expect(log.contains("stopped"))
+  }
+
+  @Test func aStaleSocketFromAKilledDaemonDoesNotBlockARestart() throws {
+    try withPair { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water])
+      try pair.phone.save(waterApp.bundleID, [waterSample(250)])
+      pair.kill(.phone)
+      #expect(Posix.exists(pair.layout.socket(.phone)), "SIGKILL leaves the socket file behind")
+      try pair.restart(.phone)
+      #expect(try pair.phone.storedSamples().samples.count == 1)
+      #expect(try pair.phone.authorizationStatus(waterApp.bundleID, water) == .sharingAuthorized)
+    }
+  }
+
+  @Test func aSecondDaemonForTheSameDirectoryIsRefused() throws {
+    try withPair { pair in
+      let (readEnd, writeEnd) = try Posix.pipe()
+      let errorPath = pair.layout.root + "/second.stderr"
+      let errFD = try Posix.open(errorPath, O_WRONLY | O_CREAT | O_TRUNC)
+      let pid = try Posix.spawn(pair.daemon, ["--device", "phone", "--dir", pair.layout.directory(.phone)], stdout: writeEnd, stderr: errFD)
+      Posix.close(writeEnd)
+      Posix.close(errFD)
+      Posix.close(readEnd)
+      #expect(try Posix.wait(pid, block: true) == .exited(75))
+      let message = String(decoding: try Posix.readFile(errorPath), as: UTF8.self)
+      #expect(message.contains("another phone daemon is already running"), "\(message)")
+      // The first daemon is unaffected.
+      try pair.phone.call(.ping)
+    }
+  }
+
+  @Test func permissionsOfTheDirectoryAndSockets() throws {
+    try withPair { pair in
+      #expect(Posix.fileMode(pair.layout.root)?.mode == 0o700)
+      #expect(Posix.fileMode(pair.layout.directory(.phone))?.mode == 0o700)
+      #expect(Posix.fileMode(pair.layout.socket(.phone))?.mode == 0o600)
+      #expect(Posix.fileMode(pair.layout.peerSocket)?.mode == 0o600)
+      #expect(Posix.fileMode(pair.layout.pairingKey)?.mode == 0o600)
+      #expect(Posix.fileMode(pair.layout.journal(.watch))?.mode == 0o600)
+    }
+  }
+
+  @Test func theDefaultLogHasNoPerRequestNoise() throws {
+    try withPair { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water])
+      for _ in 0..<50 { try pair.phone.save(waterApp.bundleID, [waterSample(1)]) }
+      _ = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
+      let lines = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self).split(separator: "\n")
+      #expect(lines.count < 12)
+      if lines.count >= 12 { Issue.record("\(lines.count) lines:\n\(lines.joined(separator: "\n"))") }
+      #expect(lines.allSatisfy { $0.contains(" INFO ") || $0.contains(" WARNING ") })
+    }
+  }
+
+  // MARK: Bad input
+
+  @Test func anOversizedFrameGetsAnErrorAndACloseAndOthersKeepBeingServed() throws {
+    try withPair { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
+      try pair.phone.save(waterApp.bundleID, [waterSample(250)])
+      let raw = try RawConnection(pair.layout.socket(.phone))
+      try raw.send([0xFF, 0xFF, 0xFF, 0x7F])
+      let error = try #require(responseError(try raw.nextFrame()))
+      #expect(error.message.contains("exceeds"))
+      #expect(try raw.waitClosed())
+      #expect(try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water)).count == 1)
+    }
+  }
+
+  @Test func unknownAndMalformedMessagesGetErrorRepliesAndTheConnectionStaysUsable() throws {
+    try withPair { pair in
+      let raw = try RawConnection(pair.layout.socket(.phone))
+      try raw.send(.request(id: 1, .hello(version: WireProtocol.version, client: "raw")))
+      guard case .response(1, .success(.hello)) = try raw.nextFrame() else { Issue.record("hello"); return }
+      // Unknown opcode 200, request id 7.
+      try raw.send(FrameDecoder.frame([1, 7, 0, 0, 0, 200]))
+      guard case .response(7, .failure(let unknown))? = try raw.nextFrame() else { Issue.record("unknown opcode"); return }
+      #expect(unknown.message.contains("unknown request opcode 200"))
+      // A truncated save payload (id 8).
+      var save = Frame.request(id: 8, .save(bundleID: waterApp.bundleID, samples: [waterSample(1)])).encoded()
+      save.removeLast(10)
+      try raw.send(FrameDecoder.frame(save))
+      guard case .response(8, .failure(let malformed))? = try raw.nextFrame() else { Issue.record("malformed"); return }
+      #expect(malformed.message.contains("offset"))
+      // Garbage that is not even a request.
+      try raw.send(FrameDecoder.frame([0xEE, 0xEE]))
+      #expect(responseError(try raw.nextFrame()) != nil)
+      try raw.send(.request(id: 9, .ping))
+      guard case .response(9, .success(.ok)) = try raw.nextFrame() else { Issue.record("the connection must stay usable"); return }
+    }
+  }
+
+  @Test func aWrongVersionOrAMissingHelloIsRefusedAndClosed() throws {
+    try withPair { pair in
+      let old = try RawConnection(pair.layout.socket(.watch))
+      try old.send(.request(id: 1, .hello(version: 99, client: "old")))
+      #expect(responseError(try old.nextFrame())?.message.contains("version 99") == true)
+      #expect(try old.waitClosed())
+      let rude = try RawConnection(pair.layout.socket(.watch))
+      try rude.send(.request(id: 1, .dump))
+      #expect(responseError(try rude.nextFrame())?.message == "send hello first")
+      #expect(try rude.waitClosed())
+    }
+  }
+
+  @Test func aClientVanishingMidFrameIsLoggedAndNothingIsLost() throws {
+    try withPair { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
+      try pair.phone.save(waterApp.bundleID, [waterSample(250)])
+      do {
+        let raw = try RawConnection(pair.layout.socket(.phone))
+        try raw.send(.request(id: 1, .hello(version: WireProtocol.version, client: "vanishing")))
+        _ = try raw.nextFrame()
+        let save = Frame.request(id: 2, .save(bundleID: waterApp.bundleID, samples: [waterSample(999)])).framed()
+        try raw.send(Array(save.prefix(save.count / 2)))
+      }
+      // Another client is served, and the half-sent save was not applied.
+      let samples = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
+      #expect(samples.map { $0.quantityValue! } == [250])
+      try pair.wait(for: "the warning in the log", timeout: 10) {
+        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("vanished mid-frame")
+      }
+    }
+  }
+
+  @Test func aProcessWithoutThePairingSecretCannotInjectSync() throws {
+    try withPair { pair in
+      // The real watch holds the peer slot; take it away so the impostor is the only candidate.
+      try pair.watch.link(.disconnect)
+      try pair.wait(for: "the link to drop", timeout: 10) { try !pair.phone.link(.reconnectNow).connected }
+      let raw = try RawConnection(pair.layout.peerSocket)
+      guard let challengeFrame = try raw.decoderNextPeer(), case .challenge(_, _, let nonce) = challengeFrame else {
+        Issue.record("expected a challenge"); return
+      }
+      let forged = PeerMessage.proof(digest: PeerMessage.digest(secret: Array("guess".utf8), role: "connector", nonce: nonce), device: .watch, nonce: Array(repeating: 1, count: 32))
+      try raw.send(FrameDecoder.frame(forged.encoded()))
+      let sample = Sample(uuid: UUID(), type: water, value: .quantity(1), start: t0, end: t0, source: SampleSource(bundleID: "evil", device: .watch))
+      try? raw.send(FrameDecoder.frame(PeerMessage.entries([SyncEntry(seq: 1, payload: .samples([sample]))]).encoded()))
+      #expect(try raw.waitClosed())
+      #expect(try pair.phone.storedSamples().samples.isEmpty, "nothing was injected")
+      // Entries sent before any handshake are refused too.
+      let eager = try RawConnection(pair.layout.peerSocket)
+      try eager.send(FrameDecoder.frame(PeerMessage.entries([SyncEntry(seq: 1, payload: .samples([sample]))]).encoded()))
+      #expect(try eager.waitClosed())
+      #expect(try pair.phone.storedSamples().samples.isEmpty)
+    }
+  }
+}
+
+extension RawConnection {
+  /// The next peer message, or nil on close.
+  func decoderNextPeer(timeout: Double = 10) throws -> PeerMessage? {
+    let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      if let body = try decoder.next() { return try PeerMessage.decode(body) }
+      let now = Posix.monotonicNanoseconds()
+      guard now < deadline, Posix.waitReadable(fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+        throw PairError.timeout("a peer message")
+      }
+      let result = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      guard case .bytes(let n) = result else { return nil }
+      decoder.append(Array(buffer[0..<n]))
+    }
+  }
+}

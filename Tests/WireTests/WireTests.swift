@@ -1,0 +1,151 @@
+import FoundationEssentials
+import Testing
+
+@testable import HealthCodec
+@testable import HealthEngine
+@testable import HealthModel
+@testable import Wire
+
+let water = SampleType.lookup(name: "dietaryWater")!
+let t0 = parseDate("2026-01-05T08:00:00Z")!
+
+@Suite("Frame decoder")
+struct FrameDecoderTests {
+  static let bodies: [[UInt8]] = [[], [1], Array(repeating: 7, count: 300), Array(0..<255), [9, 9, 9]]
+
+  @Test("Any chunking yields the same frames", arguments: [1, 2, 3, 5, 64, 4096])
+  func chunking(_ chunk: Int) throws {
+    let stream = Self.bodies.flatMap { FrameDecoder.frame($0) }
+    var decoder = FrameDecoder(maxFrameLength: 1024)
+    var frames: [[UInt8]] = []
+    for start in stride(from: 0, to: stream.count, by: chunk) {
+      decoder.append(Array(stream[start..<min(start + chunk, stream.count)]))
+      while let frame = try decoder.next() { frames.append(frame) }
+    }
+    #expect(frames == Self.bodies)
+    try decoder.finish()
+  }
+
+  @Test func anOversizedLengthIsRejectedBeforeBuffering() {
+    var decoder = FrameDecoder(maxFrameLength: 16)
+    decoder.append([0xFF, 0xFF, 0xFF, 0x7F])
+    #expect(throws: FrameDecoder.Failure.frameTooLarge(length: 0x7FFF_FFFF, limit: 16, offset: 0)) { try decoder.next() }
+  }
+
+  @Test func leftoverBytesAtTheEndAreAnError() throws {
+    var decoder = FrameDecoder(maxFrameLength: 64)
+    decoder.append(FrameDecoder.frame([1, 2, 3]).dropLast())
+    #expect(try decoder.next() == nil)
+    #expect(throws: FrameDecoder.Failure.truncated(buffered: 6, offset: 4)) { try decoder.finish() }
+    #expect(decoder.nextReadLength == 1)
+  }
+}
+
+@Suite("Message coding")
+struct MessageCodingTests {
+  static let sample = Sample(
+    uuid: UUID(), type: water, value: .quantity(250), start: t0, end: t0, metadata: ["HKWasUserEntered": .bool(true)],
+    source: SampleSource(bundleID: "com.example.water", device: .phone))
+  static let prompt = Prompt(id: 7, bundleID: "com.example.water", permissions: [Permission(water, .share)], shownAt: t0)
+
+  static let requests: [Request] = [
+    .hello(version: 1, client: "test"),
+    .installApp(AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: "w", readUsageDescription: nil)),
+    .uninstallApp(bundleID: "a"),
+    .requestAuthorization(bundleID: "a", share: [water], read: []),
+    .answerPrompt(promptID: 3, bundleID: nil, answer: .choices([Permission(water, .read): true, Permission(water, .share): false])),
+    .answerPrompt(promptID: nil, bundleID: "a", answer: .failToPresent(.silent)),
+    .authorizationStatus(bundleID: "a", type: water),
+    .requestStatus(bundleID: "a", share: [water], read: [water]),
+    .save(bundleID: "a", samples: [SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0, metadata: ["k": .string("v")])]),
+    .delete(bundleID: "a", uuids: [UUID(), UUID()]),
+    .sampleQuery(bundleID: "a", query: SampleQuery(type: water, range: DateRange(start: t0, end: nil, options: .strictEndDate), sources: ["a"], limit: 3, sort: [SampleSort(.endDate, ascending: false)])),
+    .statistics(bundleID: "a", query: StatisticsQuery(type: water, options: [.cumulativeSum, .separateBySource])),
+    .statisticsCollection(bundleID: "a", query: StatisticsQuery(type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum, interval: 86400, anchor: t0)),
+    .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2),
+    .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
+    .watchSettings(bundleID: "a", change: .turnAllOff),
+    .setClock(t0), .setClock(nil), .advanceClock(seconds: 60),
+    .setPolicy(DevicePolicy(reprompt: .strict, retention: 3600)),
+    .dump, .storedSamples(type: water), .storedSamples(type: nil), .subscribe(.all), .earliestPermittedSampleDate,
+    .link(.latency(0.25)), .link(.hold), .link(.reconnectNow), .ping,
+  ]
+
+  @Test("Every request round-trips", arguments: requests)
+  func requestRoundTrip(_ request: Request) throws {
+    #expect(try Frame.decode(Frame.request(id: 42, request).encoded()) == .request(id: 42, request))
+  }
+
+  static let replies: [Reply] = {
+    var stats = Statistics(start: t0, end: t0.addingTimeInterval(86400))
+    stats.sum = 750
+    stats.sampleCount = 2
+    stats.bySource["a"] = stats
+    let sync = DeviceSnapshot.SyncStatus(lastSeq: 3, peerAcked: 2, appliedFromPeer: 1, pendingEntries: 1, pendingItems: 5)
+    let link = LinkStatus(enabled: true, connected: false, holding: true, latency: 0.5, sync: sync)
+    let snapshot = DeviceSnapshot(
+      device: .watch, policy: .defaults(for: .watch), now: t0, virtualClock: true, earliestPermittedSampleDate: t0,
+      apps: [.init(record: AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: nil, readUsageDescription: "r"),
+                   decisions: [AuthorizationChange(Permission(water, .read), .denied)], lockedOut: true)],
+      pendingPrompts: [prompt], promptHistory: [PromptRecord(prompt: prompt, outcome: .failedToPresent(.error))],
+      sampleCounts: [water: 4], tombstoneCount: 1, changeCounter: 9, sync: sync)
+    return [
+      .ok, .hello(HelloInfo(version: 1, device: .watch, pid: 123, software: "x")),
+      .authorization(AuthorizationCallResult(success: false, error: .healthKit(.errorUserCanceled, "cancelled"))),
+      .prompt(prompt), .status(.sharingDenied), .requestStatus(.unnecessary), .samples([sample]), .statistics(stats),
+      .collection([stats, Statistics(start: t0, end: t0)]),
+      .anchored(AnchoredResult(added: [sample], deleted: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)], newAnchor: 5)),
+      .snapshot(DaemonSnapshot(device: snapshot, link: link, pid: 9, clients: 2)),
+      .stored(samples: [sample], tombstones: []), .date(t0), .link(link),
+    ]
+  }()
+
+  @Test("Every reply round-trips", arguments: replies)
+  func replyRoundTrip(_ reply: Reply) throws {
+    #expect(try Frame.decode(Frame.response(id: 1, .success(reply)).encoded()) == .response(id: 1, .success(reply)))
+    #expect(try Frame.decode(Frame.interim(id: 2, reply).encoded()) == .interim(id: 2, reply))
+  }
+
+  @Test func errorsAndEventsRoundTrip() throws {
+    let error = HealthError.invalidArgumentException("Must request authorization for at least one data type")
+    #expect(try Frame.decode(Frame.response(id: 5, .failure(error)).encoded()) == .response(id: 5, .failure(error)))
+    let events: [DaemonEvent] = [
+      .promptShown(Self.prompt), .promptClosed(promptID: 1, bundleID: "a", outcome: "cancelled"),
+      .samplesChanged(types: [water], origin: .watch, added: 2, deleted: 1), .syncApplied(upTo: 9, items: 3),
+      .peerAcknowledged(4), .linkChanged(connected: true),
+    ]
+    for event in events { #expect(try Frame.decode(Frame.event(event).encoded()) == .event(event)) }
+  }
+
+  @Test func peerMessagesRoundTrip() throws {
+    let messages: [PeerMessage] = [
+      .challenge(version: 1, device: .phone, nonce: Array(repeating: 1, count: 32)),
+      .proof(digest: Array(repeating: 2, count: 32), device: .watch, nonce: Array(repeating: 3, count: 32)),
+      .accept(digest: Array(repeating: 4, count: 32)), .resume(appliedUpTo: 7),
+      .entries([SyncEntry(seq: 1, payload: .samples([Self.sample])), SyncEntry(seq: 2, payload: .watchSettings(bundleID: "a", change: .reset))]),
+      .ack(3),
+    ]
+    for m in messages { #expect(try PeerMessage.decode(m.encoded()) == m) }
+  }
+
+  @Test func malformedInputIsATypedErrorWithAnOffset() {
+    #expect(throws: DecodeError(offset: 0, "unknown message type 9")) { try Frame.decode([9, 0, 0, 0, 0]) }
+    #expect(throws: DecodeError(offset: 5, "unknown request opcode 200")) { try Frame.decode([1, 1, 0, 0, 0, 200]) }
+    var truncated = Frame.request(id: 1, .uninstallApp(bundleID: "com.example")).encoded()
+    truncated.removeLast(3)
+    #expect(throws: DecodeError.self) { try Frame.decode(truncated) }
+    var trailing = Frame.request(id: 1, .ping).encoded()
+    trailing.append(0)
+    #expect(throws: DecodeError(offset: 6, "1 unexpected trailing bytes after message")) { try Frame.decode(trailing) }
+    // A count larger than the bytes left is refused before allocating.
+    let hostile: [UInt8] = [1, 1, 0, 0, 0, 8, 1, 0, 0, 0, 0x61, 0xFF, 0xFF, 0xFF, 0x7F]
+    #expect(throws: DecodeError.self) { try Frame.decode(hostile) }
+  }
+
+  @Test func sha256MatchesKnownVectors() {
+    func hex(_ b: [UInt8]) -> String { b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    #expect(hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+}
