@@ -68,6 +68,29 @@ struct LifecycleTests {
     }
   }
 
+  @Test(
+    "A client of another user is refused (SO_PEERCRED), even when file permissions would let it in",
+    .enabled(if: Posix.userID == 0 && Posix.exists("/usr/bin/setpriv")))
+  func anotherUserIsRefused() throws {
+    try withPair { pair in
+      // Loosen the permissions so only the credential check stands in the way.
+      try Posix.chmod(pair.layout.root, 0o755)
+      try Posix.chmod(pair.layout.directory(.phone), 0o755)
+      try Posix.chmod(pair.layout.socket(.phone), 0o666)
+      let binary = pair.daemon.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/healthpair"
+      let null = Posix.devNull()
+      defer { Posix.close(null) }
+      let pid = try Posix.spawn(
+        "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "ctl", "phone", "dump", "--dir", pair.layout.root],
+        stdout: null, stderr: null)
+      #expect(try Posix.wait(pid, block: true) == .exited(1), "the other user's client fails")
+      try pair.wait(for: "the refusal in the log", timeout: 10) {
+        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("refused a client of another user")
+      }
+      try pair.phone.call(.ping)
+    }
+  }
+
   @Test func theDefaultLogHasNoPerRequestNoise() throws {
     try withPair { pair in
       try grant(pair.phone, waterApp.bundleID, share: [water])
