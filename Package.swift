@@ -8,6 +8,8 @@ let package = Package(
   products: [
     .executable(name: "healthpair", targets: ["healthpair"]),
     .executable(name: "healthpaird", targets: ["healthpaird"]),
+    .library(name: "HealthKitSim", targets: ["HealthKitSim"]),
+    .library(name: "HealthPairTesting", targets: ["HealthPairTesting"]),
   ],
   targets: [
     .target(name: "HealthModel", swiftSettings: strict),
@@ -24,7 +26,16 @@ let package = Package(
     .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(
+      name: "Scenario", dependencies: ["HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      swiftSettings: strict),
+    // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
+    .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+    .target(
+      name: "HealthPairTesting", dependencies: ["HealthKitSim", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+    .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
+    .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
+    .target(name: "HealthPairCLI", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
@@ -34,6 +45,11 @@ let package = Package(
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
     .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "Posix"]),
+    .testTarget(
+      name: "HealthKitSimTests",
+      dependencies: ["HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "HealthPairClient", "HealthModel", "Posix"]),
+    .testTarget(
+      name: "ScenarioTests", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]

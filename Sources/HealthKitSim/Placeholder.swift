@@ -1,0 +1,1 @@
+// Placeholder: the module's code lands in a later commit.
