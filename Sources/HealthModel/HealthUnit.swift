@@ -19,6 +19,19 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     package let symbol: String
     /// The integer power; negative powers sit in the denominator.
     package let power: Int
+
+    /// Creates a term; `symbol` must be one the grammar knows and `prefix` one of its SI prefixes (or "").
+    package init(prefix: String, symbol: String, power: Int) {
+      self.prefix = prefix
+      self.symbol = symbol
+      self.power = power
+    }
+
+    /// Whether `prefix` and `symbol` name a unit the grammar knows.
+    package var isValid: Bool {
+      guard let known = UnitParser.symbols[symbol] else { return false }
+      return prefix.isEmpty || (known.prefixable && UnitParser.prefixes[prefix] != nil)
+    }
   }
 
   /// Exponents of the base dimensions a unit measures.
@@ -35,6 +48,19 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     package var count: Int8 = 0
     /// Percent exponent.
     package var percent: Int8 = 0
+
+    /// Creates a dimension from exponents.
+    package init(mass: Int8 = 0, length: Int8 = 0, time: Int8 = 0, temperature: Int8 = 0, count: Int8 = 0, percent: Int8 = 0) {
+      self.mass = mass
+      self.length = length
+      self.time = time
+      self.temperature = temperature
+      self.count = count
+      self.percent = percent
+    }
+
+    /// Time (seconds, minutes, …).
+    package static let duration = Dimension(time: 1)
 
     /// A readable form such as `mass·length^2·time^-2`.
     package var description: String {

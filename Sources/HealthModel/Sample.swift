@@ -180,7 +180,8 @@ package func formatDate(_ date: Date) -> String {
   let mm = (secondsOfDay % 3600) / 60
   let ss = secondsOfDay % 60
   func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-  var text = "\(y)-\(two(m))-\(two(d))T\(two(hh)):\(two(mm)):\(two(ss))"
+  let year = y >= 0 && y < 1000 ? String(String(y + 10000).dropFirst()) : String(y)
+  var text = "\(year)-\(two(m))-\(two(d))T\(two(hh)):\(two(mm)):\(two(ss))"
   let fraction = t - whole
   if fraction > 0.0005 {
     let millis = Int64((fraction * 1000).rounded())

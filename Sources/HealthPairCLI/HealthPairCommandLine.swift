@@ -7,7 +7,7 @@ package enum HealthPairCommandLine {
 
   /// Every subcommand, in help order.
   package static let commands: [CommandConfiguration] = [
-    UpCommand.configuration, DownCommand.configuration, StatusCommand.configuration, CtlCommand.configuration,
+    RunCommand.configuration, UpCommand.configuration, DownCommand.configuration, StatusCommand.configuration, CtlCommand.configuration,
     DemoCommand.configuration,
   ]
 
@@ -38,6 +38,7 @@ package enum HealthPairCommandLine {
     do {
       switch name {
       case "demo": return try DemoCommand(rest).run()
+      case "run": return try RunCommand(rest).run()
       case "up": return try UpCommand(rest).run()
       case "down": return try DownCommand(rest).run()
       case "status": return try StatusCommand(rest).run()

@@ -1,0 +1,87 @@
+import FoundationEssentials
+import HealthPairClient
+import Posix
+import Render
+import Scenario
+
+/// `healthpair run`: runs scenario files against fresh daemon pairs.
+package struct RunCommand {
+  /// The command's description.
+  package static let configuration = CommandConfiguration(
+    name: "run", abstract: "Run scenario files, each against a fresh phone + watch pair, and report.",
+    usage: "run [<path>…] [--jobs <n>] [--filter <text>] [--seed <n>] [--junit <file>] [--json]",
+    discussion: """
+      ARGUMENTS:
+        <path>             Scenario files or directories (searched for *.scenario). Default: Scenarios/.
+
+      OPTIONS:
+        --jobs <n>         Scenarios run in parallel (default: the number of processors).
+        --filter <text>    Only scenarios whose path or title contains <text>.
+        --seed <n>         The seed for scenarios without a 'seed' line (default 1). Same seed, same run.
+        --junit <file>     Also write a JUnit XML report to <file>.
+        --json             Print a JSON report instead of the human one.
+
+      EXIT STATUS: 0 every scenario passed, 1 a scenario failed, 2 invalid input or usage.
+      Colour is used only on a terminal and never when NO_COLOR is set. The language: docs/scenario-language.md.
+      """)
+
+  var paths: [String]
+  var jobs: Int
+  var filter: String?
+  var seed: UInt64
+  var junit: String?
+  var json: Bool
+
+  /// Parses the arguments (usage errors exit 2, as documented for this command).
+  package init(_ arguments: [String]) throws {
+    var args = try Arguments(arguments, configuration: Self.configuration, usageExitCode: 2)
+    jobs = try args.intOption("jobs", range: 1...256) ?? Posix.processorCount
+    filter = try args.option("filter")
+    if let text = try args.option("seed") {
+      guard let value = UInt64(text) else { throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer") }
+      seed = value
+    } else {
+      seed = 1
+    }
+    junit = try args.option("junit")
+    json = args.flag("json")
+    paths = try args.rest()
+    if paths.isEmpty { paths = ["Scenarios"] }
+    try args.finish()
+  }
+
+  /// Runs the suite.
+  package func run() throws -> Int32 {
+    let loaded = Suite.load(paths)
+    for problem in loaded.unreadable { err("error: \(problem)\n") }
+    if !loaded.diagnostics.isEmpty {
+      for diagnostic in loaded.diagnostics { err(diagnostic.description + "\n\n") }
+      let files = Set(loaded.diagnostics.map(\.location.file)).count
+      err("\(loaded.diagnostics.count) error\(loaded.diagnostics.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"); nothing was run\n")
+      return 2
+    }
+    if !loaded.unreadable.isEmpty { return 2 }
+    let scenarios = Suite.filter(loaded.scenarios, filter)
+    if scenarios.isEmpty {
+      err("error: no scenario matches" + (filter.map { " '\($0)'" } ?? "") + " in \(paths.joined(separator: ", "))\n")
+      return 2
+    }
+    let daemon = try locateDaemon()
+    let style = Style.forStandardOutput()
+    let live = Posix.isTerminal(1) && !json
+    let started = Posix.monotonicNanoseconds()
+    let results = Suite.run(scenarios, seed: seed, jobs: jobs, runner: ScenarioRunner(daemon: daemon)) { done, failed, total in
+      if live { out("\r\u{1B}[K[\(done)/\(total)] \(failed) failed") }
+    }
+    if live { out("\r\u{1B}[K") }
+    let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e9
+    if let junit {
+      do { try Posix.writeFileAtomically(junit, Array(Reports.junit(results, elapsed: elapsed).utf8), mode: 0o644) } catch {
+        err("error: cannot write the JUnit report: \(error)\n")
+        return 2
+      }
+    }
+    out(json ? Reports.json(results, seed: seed, jobs: jobs, elapsed: elapsed) : Reports.human(results, seed: seed, jobs: jobs, elapsed: elapsed, style: style))
+    return results.allSatisfy(\.passed) ? 0 : 1
+  }
+}

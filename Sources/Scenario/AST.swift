@@ -1,0 +1,303 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+/// A parsed scenario file.
+package struct Scenario: Sendable {
+  /// The file's path.
+  package var file: String
+  /// The title (`scenario:` line, else the file name).
+  package var title: String
+  /// The `seed` line's value, if any.
+  package var seed: UInt64?
+  /// The steps in order.
+  package var steps: [Step]
+  /// The apps the file installs, by name.
+  package var apps: [String: AppDeclaration]
+  /// The topic: the name of the directory the file is in.
+  package var group: String
+}
+
+/// An app as a scenario declares it.
+package struct AppDeclaration: Hashable, Sendable {
+  /// The name used in steps (`Water`).
+  package var name: String
+  /// The bundle identifier (`com.example.water` unless `as` gives one).
+  package var bundleID: String
+  /// Types listed after `share` (the app's default request).
+  package var share: [SampleType]
+  /// Types listed after `read`.
+  package var read: [SampleType]
+  /// Whether the app's Info.plist has NSHealthUpdateUsageDescription.
+  package var hasWriteDescription: Bool
+  /// Whether the app's Info.plist has NSHealthShareUsageDescription.
+  package var hasReadDescription: Bool
+
+  /// The app record the daemon installs.
+  package var record: AppRecord {
+    AppRecord(
+      bundleID: bundleID, displayName: name,
+      writeUsageDescription: hasWriteDescription ? "\(name) saves your health data." : nil,
+      readUsageDescription: hasReadDescription ? "\(name) shows your health data." : nil)
+  }
+}
+
+/// Which devices a step applies to.
+package enum Devices: Hashable, Sendable, CustomStringConvertible {
+  /// One device.
+  case one(DeviceKind)
+  /// Both devices.
+  case both
+
+  /// The devices, phone first.
+  package var list: [DeviceKind] {
+    switch self {
+    case .one(let d): [d]
+    case .both: [.phone, .watch]
+    }
+  }
+
+  /// `phone`, `watch` or `phone and watch`.
+  package var description: String {
+    switch self {
+    case .one(let d): d.description
+    case .both: "phone and watch"
+    }
+  }
+}
+
+/// A point in time as written in a scenario, resolved against the virtual clock when the step runs.
+package enum TimeSpec: Hashable, Sendable {
+  /// `now`, optionally offset (`now-2h`).
+  case now(offset: Double)
+  /// A time of day on the virtual clock's current day (`08:30`).
+  case timeOfDay(seconds: Double)
+  /// An absolute date.
+  case absolute(Date)
+}
+
+/// A sample to save, as written.
+package struct SampleSpec: Hashable, Sendable {
+  /// The type.
+  package var type: SampleType
+  /// The value.
+  package var value: SampleInput.Value
+  /// Start time.
+  package var start: TimeSpec
+  /// Duration in seconds, or an explicit end.
+  package var end: Either
+  /// Metadata.
+  package var metadata: Metadata
+  /// `as <name>`.
+  package var name: String?
+
+  /// How the end is given.
+  package enum Either: Hashable, Sendable {
+    /// A duration after the start.
+    case duration(Double)
+    /// An explicit end time.
+    case time(TimeSpec)
+  }
+}
+
+/// How the user answers a sheet.
+package enum UserAnswer: Hashable, Sendable {
+  /// A `PromptAnswer`.
+  case answer(PromptAnswer)
+}
+
+/// A link action.
+package enum LinkAction: Hashable, Sendable {
+  /// Drop the link until `reconnect`.
+  case disconnect
+  /// Allow the link again and wait for it.
+  case reconnect
+  /// Hold delivery from these devices.
+  case hold([DeviceKind])
+  /// Release delivery from these devices.
+  case release([DeviceKind])
+  /// Added latency.
+  case latency(Double)
+}
+
+/// A date predicate as written: `from <time> to <time> [strictly starting] [strictly ending]`.
+package struct RangeSpec: Hashable, Sendable {
+  /// Start.
+  package var start: TimeSpec
+  /// End.
+  package var end: TimeSpec
+  /// Options.
+  package var options: QueryOptions
+}
+
+/// A cross-device difference in `expect diverged`.
+package struct Divergence: Hashable, Sendable {
+  /// The device that has the samples.
+  package var onlyOn: DeviceKind
+  /// Sample names.
+  package var names: [String]
+}
+
+/// One expected sample line in a block.
+package struct ExpectedSample: Hashable, Sendable {
+  /// The value text as the report prints it (`250 mL`, `notApplicable`).
+  package var value: String
+  /// Start time.
+  package var at: TimeSpec
+  /// The saving app, if given.
+  package var app: String?
+  /// The saving device, if given.
+  package var device: DeviceKind?
+  /// The line's location.
+  package var location: SourceLocation
+}
+
+/// One expected bucket of a statistics collection.
+package struct ExpectedBucket: Hashable, Sendable {
+  /// The bucket start.
+  package var start: Date
+  /// The value in `unit`, or nil for an empty bucket.
+  package var value: Double?
+  /// The unit of the value.
+  package var unit: HealthUnit?
+}
+
+/// What an app's last call ended with.
+package enum CallExpectation: Hashable, Sendable {
+  /// Succeeded (a request: completed with success = true).
+  case succeeded
+  /// Failed with this HKError code.
+  case failed(HealthErrorCode)
+  /// Would terminate the app on a device, optionally with a message fragment.
+  case wouldTerminate(String?)
+  /// Still pending (a sheet is up).
+  case pending
+}
+
+/// Which statistic.
+package enum StatisticKind: String, Hashable, Sendable {
+  /// `sumQuantity()`.
+  case sum
+  /// `averageQuantity()`.
+  case average
+  /// `minimumQuantity()`.
+  case min
+  /// `maximumQuantity()`.
+  case max
+
+  /// The option that computes it.
+  package var option: StatisticsOptions {
+    switch self {
+    case .sum: .cumulativeSum
+    case .average: .discreteAverage
+    case .min: .discreteMin
+    case .max: .discreteMax
+    }
+  }
+}
+
+/// An expectation about the devices.
+package enum Expectation: Hashable, Sendable {
+  /// `authorizationStatus(for:)` as the app sees it.
+  case shareStatus(Devices, app: String, SampleType, AuthorizationStatus)
+  /// The hidden read decision (nil = undecided).
+  case hiddenRead(Devices, app: String, SampleType, Decision?)
+  /// `getRequestStatusForAuthorization`.
+  case requestStatus(Devices, app: String, share: [SampleType], read: [SampleType], AuthorizationRequestStatus)
+  /// The app's last call on the device.
+  case lastCall(DeviceKind, app: String, CallExpectation)
+  /// The app's last request showed a sheet, listing these permissions (nil: don't check the list).
+  case sheetShown(DeviceKind, app: String, listing: [Permission]?)
+  /// The app's last request showed no sheet.
+  case noSheet(DeviceKind, app: String)
+  /// How many sheets are up on the device.
+  case pendingSheets(DeviceKind, Int)
+  /// The strict re-prompt model's lockout.
+  case lockedOut(Devices, app: String, Bool)
+  /// How many samples of the type the app's query returns (within a date predicate, if given).
+  case seesCount(Devices, app: String, SampleType, Int, range: RangeSpec?)
+  /// The app's visible total over a day (quantities: sum; categories: duration).
+  case seesTotal(Devices, app: String, SampleType, value: Double, unit: HealthUnit, day: Date?)
+  /// The exact samples the app's query returns, in order.
+  case seesSamples(DeviceKind, app: String, SampleType, [ExpectedSample])
+  /// A statistics query result (nil value: errorNoData).
+  case statistic(DeviceKind, app: String, StatisticKind, SampleType, value: Double?, unit: HealthUnit?, day: Date?)
+  /// A statistics query that would terminate the app (a statistic of the wrong kind for the type).
+  case statisticTerminates(DeviceKind, app: String, StatisticKind, SampleType)
+  /// The last Settings change sent to the device was refused (or applied).
+  case settingsRefused(DeviceKind, Bool)
+  /// The device's clock.
+  case clock(DeviceKind, TimeSpec)
+  /// A daily statistics collection.
+  case daily(DeviceKind, app: String, StatisticKind, SampleType, from: Date, to: Date, [ExpectedBucket])
+  /// Changes an anchored query returns since the app's previous check.
+  case changes(DeviceKind, app: String, SampleType, added: Int, deleted: Int)
+  /// The raw store holds this many samples (of a type, or of every type).
+  case storeCount(Devices, SampleType?, Int)
+  /// The raw store holds (or lacks) a named sample.
+  case storeHas(Devices, name: String, Bool)
+  /// `earliestPermittedSampleDate()`.
+  case earliestPermitted(DeviceKind, TimeSpec)
+  /// Both raw stores hold the same samples and tombstones.
+  case converged
+  /// The stores differ exactly by these named samples.
+  case diverged([Divergence])
+  /// The link is up or down.
+  case linkUp(Bool)
+}
+
+/// What a step does.
+package enum StepKind: Hashable, Sendable {
+  /// Installs an app on devices.
+  case install(AppDeclaration, Devices)
+  /// Uninstalls an app.
+  case uninstall(app: String, Devices)
+  /// Changes device policy.
+  case policy(Devices, reprompt: RepromptPolicy?, retention: Double??)
+  /// Sets both virtual clocks.
+  case clockSet(Date)
+  /// Advances both virtual clocks.
+  case clockAdvance(Double)
+  /// Switches sync between automatic and manual (held until `wait until synced`).
+  case syncMode(manual: Bool)
+  /// An app requests authorization (nil lists: the app's declared types).
+  case request(DeviceKind, app: String, share: [SampleType]?, read: [SampleType]?)
+  /// An app saves samples.
+  case save(DeviceKind, app: String, [SampleSpec])
+  /// An app saves seeded random samples.
+  case saveRandom(DeviceKind, app: String, count: Int, type: SampleType, over: Double)
+  /// An app saves a named sample again (same UUID).
+  case resave(DeviceKind, app: String, name: String)
+  /// An app deletes named samples.
+  case delete(DeviceKind, app: String, names: [String])
+  /// The user answers the sheet (optionally of one app).
+  case answer(DeviceKind, PromptAnswer, app: String?)
+  /// A Settings change (on the phone; sent to the watch it is refused).
+  case settings(DeviceKind, app: String, SettingsChange)
+  /// A Watch-app change on the phone for the watch.
+  case watchSettings(app: String, SettingsChange)
+  /// A link action.
+  case link(LinkAction)
+  /// Waits until both devices applied everything the other logged.
+  case waitSynced(timeout: Double)
+  /// SIGKILL a daemon.
+  case kill(DeviceKind)
+  /// SIGTERM a daemon.
+  case stop(DeviceKind)
+  /// Starts a stopped or killed daemon again.
+  case restart(DeviceKind)
+  /// Appends a torn record to a stopped daemon's journal (a write interrupted by a crash).
+  case tearJournal(DeviceKind)
+  /// An expectation.
+  case expect(Expectation)
+}
+
+/// A step with where it came from.
+package struct Step: Hashable, Sendable {
+  /// The step.
+  package var kind: StepKind
+  /// Its first line.
+  package var location: SourceLocation
+  /// The source text (first line, trimmed).
+  package var text: String
+}

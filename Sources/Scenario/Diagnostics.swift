@@ -1,0 +1,161 @@
+/// A position in a scenario file (1-based line and column).
+package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// The file's path as given on the command line.
+  package var file: String
+  /// 1-based line.
+  package var line: Int
+  /// 1-based column.
+  package var column: Int
+
+  /// Creates a location.
+  package init(file: String, line: Int, column: Int) {
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  /// `file:line:column`.
+  package var description: String { "\(file):\(line):\(column)" }
+  /// Orders by file, line, column.
+  package static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+    (a.file, a.line, a.column) < (b.file, b.line, b.column)
+  }
+}
+
+/// Everything that can be wrong in a scenario file, each case carrying the offending text.
+package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+  // MARK: Syntactic
+  /// The line starts with a word no step starts with.
+  case unknownStep(String, suggestion: String?)
+  /// A specific word was required.
+  case expected(String, found: String?)
+  /// A quoted string is not closed.
+  case unterminatedString
+  /// The line has words after a complete step.
+  case unexpectedWords(String)
+  /// A block (lines indented under an `expect … :`) is empty.
+  case emptyBlock
+  /// An indented line that belongs to no block.
+  case strayIndentedLine
+
+  // MARK: Semantic
+  /// An app that no earlier `install` declared.
+  case unknownApp(String, suggestion: String?)
+  /// A sample type HealthPair does not know.
+  case unknownType(String, suggestion: String?)
+  /// A unit string that does not parse.
+  case invalidUnit(String, reason: String, suggestion: String?)
+  /// A unit that does not fit the type.
+  case incompatibleUnit(unit: String, type: String)
+  /// A device name other than phone, watch or both.
+  case unknownDevice(String, suggestion: String?)
+  /// A value that is not a number.
+  case invalidNumber(String)
+  /// A date or time that does not parse.
+  case invalidDate(String)
+  /// A duration that does not parse.
+  case invalidDuration(String)
+  /// A category value not valid for the type.
+  case unknownCategoryValue(String, type: String, valid: [String])
+  /// An authorization status, request status or decision name that does not exist.
+  case unknownStatus(String, valid: [String], suggestion: String?)
+  /// An HKError code name that does not exist.
+  case unknownErrorCode(String, suggestion: String?)
+  /// A sample name used before any `as <name>` defined it.
+  case unknownSampleName(String, suggestion: String?)
+  /// A sample name defined twice.
+  case duplicateSampleName(String)
+  /// An app installed twice under the same name with different identifiers.
+  case conflictingApp(String)
+  /// Something only the phone has (Settings, the Watch app) was used on the watch.
+  case phoneOnly(String)
+  /// `seed` must be a non-negative integer.
+  case invalidSeed(String)
+
+  /// A lowercase, one-phrase message without trailing period.
+  package var description: String {
+    func hint(_ s: String?) -> String { s.map { " (did you mean '\($0)'?)" } ?? "" }
+    switch self {
+    case .unknownStep(let w, let s): return "unknown step '\(w)'\(hint(s))"
+    case .expected(let what, let found): return "expected \(what)" + (found.map { ", found '\($0)'" } ?? " at the end of the line")
+    case .unterminatedString: return "unterminated quoted string"
+    case .unexpectedWords(let w): return "unexpected '\(w)' after a complete step"
+    case .emptyBlock: return "a block ending in ':' needs at least one indented line under it"
+    case .strayIndentedLine: return "indented line does not belong to a block (blocks follow a line ending in ':')"
+    case .unknownApp(let a, let s): return "unknown app '\(a)': install it in an earlier step\(hint(s))"
+    case .unknownType(let t, let s): return "unknown sample type '\(t)'\(hint(s))"
+    case .invalidUnit(let u, let r, let s): return "invalid unit '\(u)': \(r)\(hint(s))"
+    case .incompatibleUnit(let u, let t): return "unit '\(u)' does not measure \(t)"
+    case .unknownDevice(let d, let s): return "unknown device '\(d)': expected phone, watch or both\(hint(s))"
+    case .invalidNumber(let n): return "'\(n)' is not a number"
+    case .invalidDate(let d): return "invalid date '\(d)': expected 2026-01-05, 2026-01-05T08:00, 08:00 or now[+-]<duration>"
+    case .invalidDuration(let d): return "invalid duration '\(d)': expected e.g. 30s, 10m, 2h, 7d"
+    case .unknownCategoryValue(let v, let t, let valid): return "'\(v)' is not a \(t) value: expected one of \(valid.joined(separator: ", "))"
+    case .unknownStatus(let s, let valid, let h): return "unknown status '\(s)': expected one of \(valid.joined(separator: ", "))\(hint(h))"
+    case .unknownErrorCode(let c, let s): return "unknown HKError code '\(c)'\(hint(s))"
+    case .unknownSampleName(let n, let s): return "no sample is named '\(n)' (name one with 'as \(n)' when saving it)\(hint(s))"
+    case .duplicateSampleName(let n): return "a sample is already named '\(n)'"
+    case .conflictingApp(let a): return "app '\(a)' is already installed with another bundle identifier"
+    case .phoneOnly(let what): return "\(what) exists only on the phone"
+    case .invalidSeed(let s): return "invalid seed '\(s)': expected a non-negative integer"
+    }
+  }
+}
+
+/// An error at a location, with the source line for rendering.
+package struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
+  /// Where.
+  package var location: SourceLocation
+  /// What.
+  package var error: ScenarioError
+  /// The whole source line.
+  package var sourceLine: String
+  /// How many characters the caret underline spans.
+  package var length: Int
+
+  /// Creates a diagnostic.
+  package init(location: SourceLocation, error: ScenarioError, sourceLine: String, length: Int = 1) {
+    self.location = location
+    self.error = error
+    self.sourceLine = sourceLine
+    self.length = max(1, length)
+  }
+
+  /// `file:line:col: error: message`, the source line, and a caret under the spot.
+  package var description: String {
+    let caret = String(repeating: " ", count: max(0, location.column - 1)) + "^" + String(repeating: "~", count: length - 1)
+    return "\(location): error: \(error)\n\(sourceLine)\n\(caret)"
+  }
+}
+
+/// Suggests the candidate nearest to `word` (edit distance), when it is close enough to be a typo.
+package func suggest(_ word: String, from candidates: [String]) -> String? {
+  func distance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    for (i, ca) in a.enumerated() {
+      var current = [i + 1] + [Int](repeating: 0, count: b.count)
+      for (j, cb) in b.enumerated() {
+        current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+  let lowered = Array(word.lowercased())
+  var best: (String, Int)?
+  for candidate in candidates {
+    let d = distance(lowered, Array(candidate.lowercased()))
+    if best == nil || d < best!.1 { best = (candidate, d) }
+  }
+  guard let (candidate, d) = best, d > 0 || candidate != word, d <= max(2, word.count / 3) else { return nil }
+  return candidate
+}
+
+/// Every diagnostic of a file, in order.
+package struct Diagnostics: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The diagnostics.
+  package var items: [Diagnostic]
+  /// Each rendered diagnostic, separated by blank lines.
+  package var description: String { items.map(\.description).joined(separator: "\n") }
+}

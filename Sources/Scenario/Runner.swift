@@ -1,0 +1,389 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import HealthPairClient
+import Posix
+import Wire
+
+/// Why a scenario did not pass.
+package struct ScenarioFailure: Sendable, Hashable {
+  /// The failing step's location.
+  package var location: SourceLocation
+  /// The failing step's text.
+  package var step: String
+  /// What the step expected (or what it tried to do).
+  package var expected: String
+  /// What happened.
+  package var actual: String
+  /// The phone's state when it failed.
+  package var phone: [String]
+  /// The watch's state when it failed.
+  package var watch: [String]
+}
+
+/// The outcome of one scenario.
+package struct ScenarioResult: Sendable {
+  /// How it ended.
+  package enum Status: Sendable, Hashable {
+    /// Every step passed.
+    case passed
+    /// A step failed.
+    case failed(ScenarioFailure)
+  }
+  /// The scenario's file.
+  package var file: String
+  /// Its title.
+  package var title: String
+  /// Its topic (directory).
+  package var group: String
+  /// The seed it ran with.
+  package var seed: UInt64
+  /// How it ended.
+  package var status: Status
+  /// Wall time in seconds.
+  package var duration: Double
+  /// Steps run (including the failing one).
+  package var stepsRun: Int
+
+  /// Whether it passed.
+  package var passed: Bool { status == .passed }
+  /// The command that reruns it.
+  package var reproduce: String { "healthpair run \(file) --seed \(seed)" }
+}
+
+/// A deterministic random generator (SplitMix64): the same seed yields the same sample identifiers and values.
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+  /// Creates a generator.
+  package init(seed: UInt64) { state = seed }
+  /// The next 64 random bits.
+  package mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  /// A random version-4 UUID.
+  package mutating func uuid() -> UUID {
+    var bytes = withUnsafeBytes(of: (next(), next())) { Array($0) }
+    bytes[6] = (bytes[6] & 0x0F) | 0x40
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
+                       bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+  }
+}
+
+/// Runs one scenario against a fresh pair of real daemon processes.
+package struct ScenarioRunner: Sendable {
+  /// The daemon executable (nil: locate it).
+  package var daemon: String?
+  /// How long a step may wait for the daemons, seconds.
+  package var stepTimeout: Double = 10
+
+  /// Creates a runner.
+  package init(daemon: String? = nil) { self.daemon = daemon }
+
+  /// Runs `scenario` with `seed` (its own `seed` line wins).
+  package func run(_ scenario: Scenario, seed runSeed: UInt64) -> ScenarioResult {
+    let seed = scenario.seed ?? runSeed
+    let started = Posix.monotonicNanoseconds()
+    var result = ScenarioResult(
+      file: scenario.file, title: scenario.title, group: scenario.group, seed: seed, status: .passed, duration: 0, stepsRun: 0)
+    defer { _ = result }
+    let pair: Pair
+    do {
+      pair = try Pair(daemon: daemon)
+    } catch {
+      result.status = .failed(
+        ScenarioFailure(
+          location: SourceLocation(file: scenario.file, line: 1, column: 1), step: "(launch the pair)", expected: "a running pair",
+          actual: "\(error)", phone: [], watch: []))
+      result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
+      return result
+    }
+    defer { pair.shutdown() }
+    var context = RunContext(scenario: scenario, pair: pair, seed: seed, timeout: stepTimeout)
+    do {
+      try context.startClocks()
+      for step in scenario.steps {
+        result.stepsRun += 1
+        try context.perform(step)
+      }
+    } catch let failure as StepFailure {
+      result.status = .failed(context.failure(failure))
+    } catch {
+      let step = scenario.steps[max(0, result.stepsRun - 1)]
+      result.status = .failed(context.failure(StepFailure(step: step, expected: "the step to run", actual: "\(error)")))
+    }
+    result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
+    return result
+  }
+}
+
+/// A failed step before the state is attached.
+struct StepFailure: Error {
+  var step: Step
+  var expected: String
+  var actual: String
+}
+
+/// What an app's last call did.
+enum CallRecord {
+  case request(ticket: Ticket, sheet: Prompt?)
+  case done(Result<Void, HealthError>)
+
+  var outcome: String {
+    switch self {
+    case .request(let ticket, _):
+      guard let result = ticket.result else { return "pending (the sheet is up)" }
+      switch result {
+      case .success(.authorization(let r)):
+        return r.success ? "succeeded (success = true)" : "failed with \(r.error.map { "\($0.code)" } ?? "no error") (success = false)"
+      case .success(let other): return "unexpected reply \(other)"
+      case .failure(let e): return e.healthError.map(describe) ?? "\(e)"
+      }
+    case .done(.success): return "succeeded"
+    case .done(.failure(let e)): return describe(e)
+    }
+  }
+}
+
+private func describe(_ e: HealthError) -> String {
+  switch e.kind {
+  case .healthKit: "failed with \(e.code) (\(e.code.rawValue)): \(e.message)"
+  case .wouldTerminate: "would terminate the app: \(e.message)"
+  case .simulator: "was rejected by the simulator: \(e.message)"
+  }
+}
+
+/// The state of one running scenario.
+struct RunContext {
+  let scenario: Scenario
+  let pair: Pair
+  let timeout: Double
+  var rng: SeededGenerator
+  var now: Date
+  var manualSync = false
+  var lastCall: [String: CallRecord] = [:]
+  var pending: [DeviceKind: [(app: String, ticket: Ticket)]] = [:]
+  var names: [String: UUID] = [:]
+  var anchors: [String: UInt64] = [:]
+  var savedInputs: [String: SampleInput] = [:]
+  /// Link settings are runtime state in the daemons; the runner re-applies them to a restarted daemon.
+  var linkDisconnected = false
+  var held: Set<DeviceKind> = []
+  var latency = 0.0
+  var settingsResult: [DeviceKind: Result<Void, HealthError>] = [:]
+
+  init(scenario: Scenario, pair: Pair, seed: UInt64, timeout: Double) {
+    self.scenario = scenario
+    self.pair = pair
+    self.timeout = timeout
+    self.rng = SeededGenerator(seed: seed)
+    self.now = ScenarioParser.defaultStart
+  }
+
+  func key(_ device: DeviceKind, _ app: String) -> String { "\(device)/\(app)" }
+  func app(_ name: String) -> AppDeclaration { scenario.apps[name]! }
+  func client(_ device: DeviceKind) -> DeviceClient { pair.client(device) }
+
+  /// Sets both virtual clocks to the scenario start (2026-01-05T08:00:00Z): runs never depend on the wall clock.
+  mutating func startClocks() throws {
+    for device in DeviceKind.allCases { try client(device).setClock(now) }
+  }
+
+  func resolve(_ time: TimeSpec) -> Date {
+    switch time {
+    case .now(let offset): return now.addingTimeInterval(offset)
+    case .timeOfDay(let seconds):
+      let midnight = (now.timeIntervalSince1970 / 86400).rounded(.down) * 86400
+      return Date(timeIntervalSince1970: midnight + seconds)
+    case .absolute(let d): return d
+    }
+  }
+
+  func failure(_ f: StepFailure) -> ScenarioFailure {
+    let phone = (try? client(.phone).dump().describe()) ?? ["(the phone daemon is not running)"]
+    let watch = (try? client(.watch).dump().describe()) ?? ["(the watch daemon is not running)"]
+    return ScenarioFailure(location: f.step.location, step: f.step.text, expected: f.expected, actual: f.actual, phone: phone, watch: watch)
+  }
+
+  // MARK: - Steps
+
+  mutating func perform(_ step: Step) throws {
+    func fail(_ expected: String, _ actual: String) -> StepFailure { StepFailure(step: step, expected: expected, actual: actual) }
+    do {
+      switch step.kind {
+      case .install(let app, let devices):
+        for device in devices.list { try client(device).installApp(app.record) }
+      case .uninstall(let name, let devices):
+        for device in devices.list { try client(device).uninstallApp(app(name).bundleID) }
+      case .policy(let devices, let reprompt, let retention):
+        for device in devices.list {
+          var policy = try client(device).dump().device.policy
+          if let reprompt { policy.reprompt = reprompt }
+          if let retention { policy.retention = retention }
+          try client(device).setPolicy(policy)
+        }
+      case .clockSet(let date):
+        now = date
+        for device in DeviceKind.allCases { try client(device).setClock(date) }
+      case .clockAdvance(let seconds):
+        now = now.addingTimeInterval(seconds)
+        for device in DeviceKind.allCases { try client(device).setClock(now) }
+      case .syncMode(let manual):
+        manualSync = manual
+        for device in DeviceKind.allCases { try client(device).link(manual ? .hold : .release) }
+      case .request(let device, let name, let share, let read):
+        let a = app(name)
+        let ticket = try client(device).beginAuthorization(a.bundleID, share: share ?? a.share, read: read ?? a.read)
+        let timeout = self.timeout
+        switch attempt({ () throws(ClientError) in try ticket.waitFirst(timeout: timeout) }) {
+        case .success(.interim(.prompt(let prompt))):
+          lastCall[key(device, name)] = .request(ticket: ticket, sheet: prompt)
+          pending[device, default: []].append((name, ticket))
+        case .success:
+          lastCall[key(device, name)] = .request(ticket: ticket, sheet: nil)
+        case .failure(let error):
+          // A rejected request (a condition that would terminate the app, an unknown app): the call's outcome.
+          guard error.healthError != nil else { throw error }
+          lastCall[key(device, name)] = .request(ticket: ticket, sheet: nil)
+        }
+      case .save(let device, let name, let specs):
+        let a = app(name)
+        var inputs: [SampleInput] = []
+        for spec in specs {
+          let uuid = rng.uuid()
+          if let n = spec.name { names[n] = uuid }
+          let start = resolve(spec.start)
+          let end: Date
+          switch spec.end {
+          case .duration(let d): end = start.addingTimeInterval(d)
+          case .time(let t): end = resolve(t)
+          }
+          let input = SampleInput(uuid: uuid, type: spec.type, value: spec.value, start: start, end: end, metadata: spec.metadata)
+          inputs.append(input)
+          if let n = spec.name { savedInputs[n] = input }
+        }
+        let c = client(device)
+        record(device, name, try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
+      case .saveRandom(let device, let name, let count, let type, let over):
+        let a = app(name)
+        var inputs: [SampleInput] = []
+        for _ in 0..<count {
+          let start = now.addingTimeInterval(-Double.random(in: 0..<max(over, 1), using: &rng))
+          let value: SampleInput.Value
+          if let unit = type.descriptor.canonicalUnit {
+            value = .quantity((Double.random(in: 1...500, using: &rng) * 10).rounded() / 10, unit: unit.description)
+          } else {
+            value = .category(type.descriptor.categoryValues!.randomElement(using: &rng)!.value)
+          }
+          let duration = type.descriptor.isQuantity ? 0 : Double(Int.random(in: 1...30, using: &rng) * 60)
+          inputs.append(SampleInput(uuid: rng.uuid(), type: type, value: value, start: start, end: start.addingTimeInterval(duration),
+                                    metadata: type == SampleType.lookup(name: "menstrualFlow") ? [MetadataKey.menstrualCycleStart: .bool(false)] : [:]))
+        }
+        let c = client(device)
+        record(device, name, try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
+      case .resave(let device, let name, let sample):
+        guard let input = savedInputs[sample] else { throw fail("a saved sample named \(sample)", "no sample was saved under that name") }
+        let c = client(device)
+        let bundle = app(name).bundleID
+        record(device, name, try capture { () throws(ClientError) in try c.save(bundle, [input]) })
+      case .delete(let device, let name, let sampleNames):
+        let uuids = sampleNames.map { names[$0] ?? UUID() }
+        let c = client(device)
+        let bundle = app(name).bundleID
+        record(device, name, try capture { () throws(ClientError) in try c.delete(bundle, uuids) })
+      case .answer(let device, let answer, let name):
+        try client(device).answerPrompt(answer, bundleID: name.map { app($0).bundleID })
+        settle(device)
+      case .settings(let device, let name, let change):
+        let c = client(device)
+        let bundle = app(name).bundleID
+        settingsResult[device] = try capture { () throws(ClientError) in try c.changeSettings(bundle, change) }
+      case .watchSettings(let name, let change):
+        try client(.phone).watchSettings(app(name).bundleID, change)
+      case .link(let action):
+        try link(action)
+      case .waitSynced(let seconds):
+        if manualSync { for device in DeviceKind.allCases { try client(device).link(.release) } }
+        do { try pair.waitSynced(timeout: seconds) } catch {
+          throw fail("both devices to apply everything the other logged within \(formatDuration(seconds))", "\(error)")
+        }
+        if manualSync { for device in DeviceKind.allCases { try client(device).link(.hold) } }
+      case .kill(let device):
+        pair.kill(device)
+        pending[device] = nil
+      case .stop(let device):
+        let status = pair.stop(device)
+        guard status == .exited(0) else { throw fail("the \(device) daemon to stop with exit 0", status.map { "\($0)" } ?? "it did not stop") }
+        pending[device] = nil
+      case .restart(let device):
+        try pair.restart(device, waitForLink: false)
+        let c = client(device)
+        if linkDisconnected { try c.link(.disconnect) }
+        if manualSync || held.contains(device) { try c.link(.hold) }
+        if latency > 0 { try c.link(.latency(latency)) }
+        if !linkDisconnected { try pair.waitLinked(timeout: timeout) }
+      case .tearJournal(let device):
+        guard pair.process(device)?.exitStatus != nil else {
+          throw fail("the \(device) daemon to be stopped or killed before its journal is torn", "it is running")
+        }
+        // A record header cut short: what a crash in the middle of a write leaves behind.
+        let path = pair.layout.journal(device)
+        let torn = try Posix.readFile(path) + [0x40, 0x00, 0x00, 0x00, 0x12]
+        try Posix.writeFileAtomically(path, torn)
+      case .expect(let expectation):
+        try check(expectation, step)
+      }
+    } catch let failure as StepFailure {
+      throw failure
+    } catch {
+      throw fail("the step to run", "\(error)")
+    }
+  }
+
+  /// Runs a call, turning an engine rejection into a recorded result (other errors propagate).
+  func capture(_ body: () throws(ClientError) -> Void) throws(ClientError) -> Result<Void, HealthError> {
+    switch attempt(body) {
+    case .success: return .success(())
+    case .failure(let error):
+      if let health = error.healthError { return .failure(health) }
+      throw error
+    }
+  }
+
+  mutating func record(_ device: DeviceKind, _ app: String, _ result: Result<Void, HealthError>) {
+    lastCall[key(device, app)] = .done(result)
+  }
+
+  /// Drops the pending requests that completed (their answers arrived before the answer's own reply).
+  mutating func settle(_ device: DeviceKind) {
+    pending[device]?.removeAll { $0.ticket.result != nil }
+  }
+
+  mutating func link(_ action: LinkAction) throws {
+    switch action {
+    case .disconnect:
+      linkDisconnected = true
+      for device in DeviceKind.allCases { try client(device).link(.disconnect) }
+      try pair.wait(for: "the link to drop", timeout: timeout, mask: .link) {
+        try !client(.phone).link(.reconnectNow).connected && !client(.watch).link(.reconnectNow).connected
+      }
+    case .reconnect:
+      linkDisconnected = false
+      for device in DeviceKind.allCases { try client(device).link(.connect) }
+      try pair.waitLinked(timeout: timeout)
+    case .hold(let devices):
+      held.formUnion(devices)
+      for device in devices { try client(device).link(.hold) }
+    case .release(let devices):
+      held.subtract(devices)
+      for device in devices { try client(device).link(.release) }
+    case .latency(let seconds):
+      latency = seconds
+      for device in DeviceKind.allCases { try client(device).link(.latency(seconds)) }
+    }
+  }
+}

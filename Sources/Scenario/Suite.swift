@@ -1,0 +1,92 @@
+import Dispatch
+import FoundationEssentials
+import HealthPairClient
+import Posix
+import Synchronization
+
+/// Finds, parses and runs scenario files.
+package enum Suite {
+  /// What loading the paths produced.
+  package struct Loaded: Sendable {
+    /// The parsed scenarios, in path order.
+    package var scenarios: [Scenario]
+    /// Every parse error, in file and line order.
+    package var diagnostics: [Diagnostic]
+    /// Paths that could not be read.
+    package var unreadable: [String]
+  }
+
+  /// Expands `paths` (files and directories, searched recursively for `*.scenario`) and parses every file.
+  package static func load(_ paths: [String]) -> Loaded {
+    var files: [String] = []
+    var unreadable: [String] = []
+    for path in paths {
+      let clean = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+      if Posix.directoryExists(clean) {
+        files += scenarioFiles(in: clean)
+      } else if Posix.exists(clean) {
+        files.append(clean)
+      } else {
+        unreadable.append("\(clean): no such file or directory")
+      }
+    }
+    var loaded = Loaded(scenarios: [], diagnostics: [], unreadable: unreadable)
+    for file in files {
+      guard let bytes = try? Posix.readFile(file) else {
+        loaded.unreadable.append("\(file): cannot be read")
+        continue
+      }
+      switch ScenarioParser.parse(String(decoding: bytes, as: UTF8.self), file: file) {
+      case .success(let scenario): loaded.scenarios.append(scenario)
+      case .failure(let diagnostics): loaded.diagnostics += diagnostics.items
+      }
+    }
+    return loaded
+  }
+
+  private static func scenarioFiles(in directory: String) -> [String] {
+    var result: [String] = []
+    for name in (try? Posix.listDirectory(directory)) ?? [] where !name.hasPrefix(".") {
+      let path = directory + "/" + name
+      if Posix.directoryExists(path) { result += scenarioFiles(in: path) } else if name.hasSuffix(".scenario") { result.append(path) }
+    }
+    return result.sorted()
+  }
+
+  /// Keeps the scenarios whose file path or title contains `filter` (case-insensitive).
+  package static func filter(_ scenarios: [Scenario], _ filter: String?) -> [Scenario] {
+    guard let filter, !filter.isEmpty else { return scenarios }
+    let needle = filter.lowercased()
+    return scenarios.filter { $0.file.lowercased().contains(needle) || $0.title.lowercased().contains(needle) }
+  }
+
+  /// Runs scenarios on `jobs` worker threads; `progress` is called (from a worker) after each one. Results come
+  /// back in the input order.
+  package static func run(
+    _ scenarios: [Scenario], seed: UInt64, jobs: Int, runner: ScenarioRunner,
+    progress: @escaping @Sendable (_ done: Int, _ failed: Int, _ total: Int) -> Void = { _, _, _ in }
+  ) -> [ScenarioResult] {
+    let total = scenarios.count
+    let results = Mutex<[Int: ScenarioResult]>([:])
+    let next = Atomic<Int>(0)
+    let done = DispatchSemaphore(value: 0)
+    let workers = max(1, min(jobs, total))
+    for _ in 0..<workers {
+      Posix.startThread {
+        while true {
+          let index = next.add(1, ordering: .relaxed).oldValue
+          guard index < total else { break }
+          let result = runner.run(scenarios[index], seed: seed)
+          let (count, failed) = results.withLock { r -> (Int, Int) in
+            r[index] = result
+            return (r.count, r.values.filter { !$0.passed }.count)
+          }
+          progress(count, failed, total)
+        }
+        done.signal()
+      }
+    }
+    for _ in 0..<workers { done.wait() }
+    return results.withLock { r in (0..<total).map { r[$0]! } }
+  }
+}
