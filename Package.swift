@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .executable(name: "healthpair", targets: ["healthpair"]),
     .executable(name: "healthpaird", targets: ["healthpaird"]),
+    .executable(name: "healthpair-bench", targets: ["healthpair-bench"]),
     .library(name: "HealthKitSim", targets: ["HealthKitSim"]),
     .library(name: "HealthPairTesting", targets: ["HealthPairTesting"]),
   ],
@@ -35,6 +36,10 @@ let package = Package(
       name: "HealthPairTesting", dependencies: ["HealthKitSim", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
+    .target(
+      name: "Bench", dependencies: ["Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
+      swiftSettings: strict),
+    .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
     .target(name: "HealthPairCLI", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
+#include <sched.h>
 
 int cposix_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -70,3 +72,24 @@ ssize_t cposix_getrandom(void *buffer, size_t length) { return getrandom(buffer,
 int cposix_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 int cposix_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int cposix_exit_with_parent(int parent) {
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return -1;
+  /* The parent may have died before prctl: then we were re-parented already. */
+  return getppid() == parent ? 0 : 1;
+}
+
+int cposix_pin_to_cpu(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof set, &set);
+}
+
+int cposix_unpin(void) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long i = 0; i < n && i < CPU_SETSIZE; i++) CPU_SET(i, &set);
+  return sched_setaffinity(0, sizeof set, &set);
+}

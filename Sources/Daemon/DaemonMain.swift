@@ -19,6 +19,8 @@ package enum DaemonMain {
       --repair                 Cut a journal damaged in the middle instead of refusing to start.
       --log-level <level>      debug, info (default), warning, error or fault.
       --max-clients <n>        Client connections served at once (default 256).
+      --exit-with-parent <pid> Stop (as on SIGTERM) when process <pid>, the launcher, exits: test harnesses use
+                               it so a crashed test run leaves no daemons behind.
       --help                   Show this help.
     """
 
@@ -36,6 +38,7 @@ package enum DaemonMain {
     var repair = false
     var level = LogLevel.info
     var maxClients = 256
+    var parent: Int32?
     var index = 0
     func fail(_ message: String) -> Int32 {
       Posix.writeStandardError("healthpaird: error: \(message)\n\n\(usage)\n")
@@ -65,6 +68,9 @@ package enum DaemonMain {
       case "--log-level":
         guard let v = value(), let l = LogLevel(name: v) else { return fail("--log-level takes debug, info, warning, error or fault") }
         level = l
+      case "--exit-with-parent":
+        guard let v = value(), let pid = Int32(v), pid > 0 else { return fail("--exit-with-parent takes a process id") }
+        parent = pid
       case "--max-clients":
         guard let v = value(), let n = Int(v), n > 0, n <= 65536 else { return fail("--max-clients takes an integer in 1...65536") }
         maxClients = n
@@ -93,6 +99,10 @@ package enum DaemonMain {
     options.logLevel = level
     options.maxClients = maxClients
     Posix.ignoreBrokenPipe()
+    if let parent, !Posix.exitWithParent(parent) {
+      Posix.writeStandardError("healthpaird (\(device)): the launching process \(parent) is already gone\n")
+      return 0
+    }
     let daemon: DeviceDaemon
     do { daemon = try DeviceDaemon(options: options) } catch {
       Posix.writeStandardError("healthpaird (\(device)): \(error)\n")

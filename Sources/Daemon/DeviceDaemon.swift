@@ -107,6 +107,9 @@ package final class DeviceDaemon {
   private var pendingEvents: [DeviceEvent] = []
   private var pendingBroadcasts: [DaemonEvent] = []
   private var needsAck = false
+  /// The highest acknowledgement written to the journal; acknowledgements are persisted lazily (see journal.md).
+  private var journaledAck: UInt64 = 0
+  private static let ackPersistInterval: UInt64 = 64
   private var notifiedSeq: UInt64 = 0
   private var running = true
   private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -142,6 +145,7 @@ package final class DeviceDaemon {
       role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,
       lastSeq: sync.lastSeq, peerAcked: sync.peerAcked, appliedFromPeer: sync.appliedFromPeer)
     notifiedSeq = sync.lastSeq
+    journaledAck = sync.peerAcked
     do {
       epoll = try Posix.epollCreate()
       signalFD = try Posix.signalDescriptor([SIGTERM, SIGINT])
@@ -641,7 +645,7 @@ package final class DeviceDaemon {
       case .sendEntries(let from, let through):
         var after = from - 1
         while after < through {
-          let entries = durable.state.sync.entries(after: after, maxItems: SyncLedger.maxItemsPerEntry * 2).filter { $0.seq <= through }
+          let entries = durable.state.outboundEntries(after: after, maxItems: SyncLedger.maxItemsPerEntry * 2).filter { $0.seq <= through }
           guard let last = entries.last else { break }
           queuePeer(.entries(entries))
           after = last.seq
@@ -650,7 +654,15 @@ package final class DeviceDaemon {
         record(durable.state.receivePeerEntries(entries, wall: wall))
         needsAck = true
       case .persistAck(let seq):
-        record(durable.state.receivePeerAck(seq))
+        // Applied in memory at once (trims the outbound log); journaled only every 64 entries or at shutdown.
+        // Losing a recent acknowledgement in a crash only makes the peer re-deliver entries it ignores.
+        let events = durable.state.receivePeerAck(seq)
+        if seq >= journaledAck + Self.ackPersistInterval {
+          record(events)
+          journaledAck = seq
+        } else if !events.isEmpty {
+          pendingBroadcasts.append(.peerAcknowledged(seq))
+        }
       case .close(let reason):
         closePeer(reason: reason)
       case .connect:
@@ -738,6 +750,8 @@ package final class DeviceDaemon {
     for prompt in durable.state.withdrawAllPrompts() {
       completeAuthorization(prompt, .failure(.simulator("the \(options.device) is shutting down")), outcome: "withdrawn")
     }
+    let acked = durable.state.sync.peerAcked
+    if acked > journaledAck { pendingEvents.append(.peerAcknowledged(acked)) }
     _ = commit()
     do { try durable.journal.sync() } catch { log.log(.error, "final fsync failed: \(error)") }
     for connection in clients.values { Posix.close(connection.fd) }

@@ -492,6 +492,28 @@ package struct DeviceState: Sendable {
     }
     let style = query.type.descriptor.aggregation!
     let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate
+    if query.options == .cumulativeSum, let start = query.range?.start, let end = query.range?.end {
+      // The common daily-sum case: one pass straight into the buckets.
+      let firstBucket = ((start.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.down)
+      let lastBucket = max(firstBucket, ((end.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.up) - 1)
+      let bucketCount = Int(lastBucket - firstBucket) + 1
+      guard bucketCount <= 100_000 else {
+        throw .healthKit(.errorInvalidArgument, "the collection would have \(bucketCount) intervals (limit 100000)")
+      }
+      let origin = anchor + firstBucket * interval
+      var sums = [Double](repeating: 0, count: bucketCount)
+      var counts = [Int](repeating: 0, count: bucketCount)
+      store.sumIntoBuckets(
+        type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
+        sources: query.sources, origin: origin, interval: interval, sums: &sums, counts: &counts)
+      return (0..<bucketCount).map { i in
+        let start = origin + Double(i) * interval
+        var stats = Statistics(start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: start + interval))
+        stats.sampleCount = counts[i]
+        if counts[i] > 0 { stats.sum = sums[i] }
+        return stats
+      }
+    }
     var visible: [Int] = []
     store.scan(
       type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
@@ -567,10 +589,11 @@ package struct DeviceState: Sendable {
       }
     }
     var added: [(UInt64, Int)] = []
+    let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
     for slotIndex in store.slotsChanged(type: type, after: anchor) {
       let slot = store.slots[Int(slotIndex)]
       guard slot.live, slot.end >= floor, visible(store.source(ofSlot: Int(slotIndex))) else { continue }
-      if let range, !range.matches(start: slot.start, end: slot.end) { continue }
+      if !matcher.matches(start: slot.start, end: slot.end) { continue }
       added.append((slot.change, Int(slotIndex)))
     }
     var deleted: [(UInt64, Tombstone)] = []
@@ -610,6 +633,20 @@ package struct DeviceState: Sendable {
   }
 
   // MARK: - Sync
+
+  /// Outbound entries after `seq`, up to `maxItems` items, with their samples read back from the store.
+  package func outboundEntries(after seq: UInt64, maxItems: Int) -> [SyncEntry] {
+    sync.storedEntries(after: seq, maxItems: maxItems).map { stored in
+      switch stored.payload {
+      case .slots(let start, let count):
+        SyncEntry(seq: stored.seq, payload: .samples((Int(start)..<Int(start + count)).map { store.materialize($0) }))
+      case .deletions(let tombstones):
+        SyncEntry(seq: stored.seq, payload: .deletions(tombstones))
+      case .watchSettings(let bundleID, let change):
+        SyncEntry(seq: stored.seq, payload: .watchSettings(bundleID: bundleID, change: change))
+      }
+    }
+  }
 
   /// Applies entries received from the peer (the contiguous run after what is already applied); returns the
   /// events to journal, empty when everything was a re-delivery.
@@ -655,13 +692,14 @@ package struct DeviceState: Sendable {
     case .settingsChanged(let bundleID, let change, _):
       applySettings(bundleID, change)
     case .watchSettingsQueued(let bundleID, let change):
-      sync.append(.watchSettings(bundleID: bundleID, change: change))
+      sync.appendWatchSettings(bundleID: bundleID, change: change)
     case .samplesSaved(let samples):
+      let first = Int32(store.slots.count)
       for sample in samples { store.insert(sample) }
-      sync.append(.samples(samples))
+      sync.appendSlots(start: first, count: Int32(samples.count))
     case .samplesDeleted(let tombstones):
       for tombstone in tombstones { _ = store.delete(tombstone.uuid, at: tombstone.deletedAt) }
-      sync.append(.deletions(tombstones))
+      sync.appendDeletions(tombstones)
     case .peerEntriesApplied(let entries, let at):
       let floor = policy.retention.map { at.addingTimeInterval(-$0) }
       for entry in entries where entry.seq > sync.appliedFromPeer {

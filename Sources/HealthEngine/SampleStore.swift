@@ -56,6 +56,14 @@ package struct SampleStore: Sendable {
     var maxDuration = 0.0
     var live = 0
     var tombstones: [Int32] = []
+
+    mutating func append(_ slot: Int32, start: Double, duration: Double, after previousStart: Double?) {
+      if let previousStart, previousStart > start { sorted = false }
+      insertion.append(slot)
+      byStart.append(slot)
+      maxDuration = max(maxDuration, duration)
+      live += 1
+    }
   }
 
   /// Every slot ever stored, live or not.
@@ -117,13 +125,10 @@ package struct SampleStore: Sendable {
         uuid: sample.uuid, start: start, end: end, value: value, change: changeCounter,
         metadataIndex: metadataIndex, source: intern(sample.source), type: sample.type.code, live: true))
     byUUID[sample.uuid] = slotIndex
-    var index = types[sample.type.code] ?? TypeIndex()
-    if let last = index.byStart.last, slots[Int(last)].start > start { index.sorted = false }
-    index.insertion.append(slotIndex)
-    index.byStart.append(slotIndex)
-    index.maxDuration = max(index.maxDuration, end - start)
-    index.live += 1
-    types[sample.type.code] = index
+    // Mutated in place through the dictionary's accessor: copying the index out would copy its arrays on
+    // every insert (quadratic).
+    let previousStart = types[sample.type.code]?.byStart.last.map { slots[Int($0)].start }
+    types[sample.type.code, default: TypeIndex()].append(slotIndex, start: start, duration: end - start, after: previousStart)
     liveCount += 1
     return changeCounter
   }
@@ -178,7 +183,7 @@ package struct SampleStore: Sendable {
   package func materialize(_ index: Int) -> Sample {
     let slot = slots[index]
     let type = SampleType(unchecked: slot.type)
-    let value: SampleValue = type.descriptor.isQuantity ? .quantity(slot.value) : .category(Int(slot.value))
+    let value: SampleValue = type.isQuantity ? .quantity(slot.value) : .category(Int(slot.value))
     return Sample(
       uuid: slot.uuid, type: type, value: value, start: Date(timeIntervalSinceReferenceDate: slot.start),
       end: Date(timeIntervalSinceReferenceDate: slot.end),
@@ -199,24 +204,35 @@ package struct SampleStore: Sendable {
 
   // MARK: - Scans
 
-  /// Calls `body` with the slot index of every live sample of `type` the visibility allows, ending at or after
-  /// `floor`, whose dates pass `range`, in start-date order.
-  package mutating func scan(
-    type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
-    _ body: (Int) -> Void
-  ) {
+  /// The candidates of a scan: the start-ordered slots of a type, the bounds within them that can match the
+  /// range, and the source filters to apply. Nil when nothing can match.
+  package struct Candidates {
+    /// Slot indices sorted by start date.
+    package var order: [Int32]
+    /// First position that may match.
+    package var lower: Int
+    /// One past the last position that may match.
+    package var upper: Int
+    /// Only these sources (the app's own) may be seen; empty means any.
+    package var own: [UInt32]
+    /// Only these sources were asked for (a source predicate); nil means any.
+    package var allowed: [UInt32]?
+  }
+
+  /// Computes the candidates for a scan, sorting the type's start index first if an insert left it unsorted.
+  package mutating func candidates(type: SampleType, range: DateRange?, visibility: Visibility, sources allowed: Set<String>?) -> Candidates? {
     let own: [UInt32]
     switch visibility {
-    case .none: return
+    case .none: return nil
     case .all: own = []
     case .own(let bundleID):
       own = sourceIndices(of: bundleID)
-      if own.isEmpty { return }
+      if own.isEmpty { return nil }
     }
     let allowedSources: [UInt32]? = allowed.map { names in
       sources.indices.filter { names.contains(sources[$0].bundleID) }.map { UInt32($0) }
     }
-    guard var index = types[type.code] else { return }
+    guard var index = types[type.code] else { return nil }
     if !index.sorted {
       types[type.code] = nil  // avoid a copy while sorting
       let slots = self.slots
@@ -240,17 +256,79 @@ package struct SampleStore: Sendable {
         upper = firstIndex(in: order, where: { inclusive ? self.slots[Int($0)].start > e : self.slots[Int($0)].start >= e })
       }
     }
-    if lower >= upper { return }
-    let checkOwn = !own.isEmpty
+    if lower >= upper { return nil }
+    return Candidates(order: order, lower: lower, upper: upper, own: own, allowed: allowedSources)
+  }
+
+  /// Calls `body` with the slot index of every live sample of `type` the visibility allows, ending at or after
+  /// `floor`, whose dates pass `range`, in start-date order.
+  package mutating func scan(
+    type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
+    _ body: (Int) -> Void
+  ) {
+    guard let c = candidates(type: type, range: range, visibility: visibility, sources: allowed) else { return }
+    let checkOwn = !c.own.isEmpty
+    let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
     slots.withUnsafeBufferPointer { buffer in
-      for position in lower..<upper {
-        let slotIndex = Int(order[position])
-        let slot = buffer[slotIndex]
-        if !slot.live || slot.end < floor { continue }
-        if checkOwn, !own.contains(slot.source) { continue }
-        if let allowedSources, !allowedSources.contains(slot.source) { continue }
-        if let range, !range.matches(start: slot.start, end: slot.end) { continue }
-        body(slotIndex)
+      c.order.withUnsafeBufferPointer { order in
+        for position in c.lower..<c.upper {
+          let slotIndex = Int(order[position])
+          let slot = buffer[slotIndex]
+          if !slot.live || slot.end < floor { continue }
+          if checkOwn, !c.own.contains(slot.source) { continue }
+          if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
+          if !matcher.matches(start: slot.start, end: slot.end) { continue }
+          body(slotIndex)
+        }
+      }
+    }
+  }
+
+  /// Sums visible samples into fixed-length buckets in one pass (the common `cumulativeSum` collection):
+  /// `sums[i]`/`counts[i]` cover `[origin + i·interval, origin + (i+1)·interval)`; a sample spanning buckets adds
+  /// to each in proportion to its overlap.
+  package mutating func sumIntoBuckets(
+    type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>?,
+    origin: Double, interval: Double, sums: inout [Double], counts: inout [Int]
+  ) {
+    guard let c = candidates(type: type, range: range, visibility: visibility, sources: allowed) else { return }
+    let checkOwn = !c.own.isEmpty
+    let bucketCount = sums.count
+    let inverse = 1 / interval
+    let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
+    slots.withUnsafeBufferPointer { buffer in
+      c.order.withUnsafeBufferPointer { order in
+        sums.withUnsafeMutableBufferPointer { sums in
+          counts.withUnsafeMutableBufferPointer { counts in
+            for position in c.lower..<c.upper {
+              let slot = buffer[Int(order[position])]
+              if !slot.live || slot.end < floor { continue }
+              if checkOwn, !c.own.contains(slot.source) { continue }
+              if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
+              if !matcher.matches(start: slot.start, end: slot.end) { continue }
+              let duration = slot.end - slot.start
+              var bucket = Int(((slot.start - origin) * inverse).rounded(.down))
+              if duration <= 0 {
+                if bucket >= 0 && bucket < bucketCount {
+                  sums[bucket] += slot.value
+                  counts[bucket] += 1
+                }
+                continue
+              }
+              bucket = max(0, bucket)
+              while bucket < bucketCount {
+                let bucketStart = origin + Double(bucket) * interval
+                if bucketStart >= slot.end { break }
+                let overlap = min(slot.end, bucketStart + interval) - max(slot.start, bucketStart)
+                if overlap > 0 {
+                  sums[bucket] += slot.value * overlap / duration
+                  counts[bucket] += 1
+                }
+                bucket += 1
+              }
+            }
+          }
+        }
       }
     }
   }
@@ -297,6 +375,29 @@ package struct DateRange: Hashable, Sendable {
     self.start = start
     self.end = end
     self.options = options
+  }
+
+  /// A precomputed form for tight loops (the option checks go through generic `SetAlgebra` code otherwise).
+  package struct Matcher: Sendable {
+    let start: Double
+    let end: Double
+    let strictStart: Bool
+    let strictEnd: Bool
+
+    /// Whether a sample with these dates matches the range.
+    @inline(__always)
+    package func matches(start sampleStart: Double, end sampleEnd: Double) -> Bool {
+      if strictStart ? sampleStart < start : sampleEnd < start { return false }
+      if strictEnd { return sampleEnd <= end }
+      return sampleStart < end
+    }
+  }
+
+  /// The range as a ``Matcher``.
+  package var matcher: Matcher {
+    Matcher(
+      start: start?.timeIntervalSinceReferenceDate ?? -.infinity, end: end?.timeIntervalSinceReferenceDate ?? .infinity,
+      strictStart: options.contains(.strictStartDate), strictEnd: options.contains(.strictEndDate))
   }
 
   /// Whether a sample with these dates (seconds since the reference date) matches.

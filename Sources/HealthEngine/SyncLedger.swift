@@ -1,3 +1,5 @@
+import HealthModel
+
 /// A device's durable sync bookkeeping: its outbound log and the two cursors.
 ///
 /// - `lastSeq`: the sequence number of the newest outbound entry (entries are numbered 1, 2, 3, … per origin).
@@ -6,14 +8,45 @@
 ///
 /// All of it is rebuilt by replaying the journal, which is what makes delivery at-least-once and apply idempotent
 /// across crashes of either side.
+///
+/// Saved samples are not copied into the log: an entry records the contiguous range of store slots the save
+/// occupied (slots are never removed), and ``DeviceState/outboundEntries(after:maxItems:)`` materializes them when
+/// they are sent. A million unacknowledged samples cost eight bytes per entry here, not a second copy.
 package struct SyncLedger: Hashable, Sendable {
+  /// What an outbound entry holds.
+  package enum StoredPayload: Hashable, Sendable {
+    /// Samples saved here, as the store slots `start..<start+count`.
+    case slots(start: Int32, count: Int32)
+    /// Deletions made here.
+    case deletions([Tombstone])
+    /// A Watch-app settings change (phone → watch).
+    case watchSettings(bundleID: String, change: SettingsChange)
+
+    /// Items carried.
+    package var itemCount: Int {
+      switch self {
+      case .slots(_, let count): Int(count)
+      case .deletions(let t): t.count
+      case .watchSettings: 1
+      }
+    }
+  }
+
+  /// A stored outbound entry.
+  package struct StoredEntry: Hashable, Sendable {
+    /// Its sequence number.
+    package var seq: UInt64
+    /// What it holds.
+    package var payload: StoredPayload
+  }
+
   /// The newest outbound sequence number.
   package private(set) var lastSeq: UInt64 = 0
   /// The peer has everything up to here.
   package private(set) var peerAcked: UInt64 = 0
   /// Everything from the peer up to here is applied.
   package private(set) var appliedFromPeer: UInt64 = 0
-  private var entries: [SyncEntry] = []
+  private var entries: [StoredEntry] = []
   private var head = 0
 
   /// Creates an empty ledger.
@@ -28,25 +61,32 @@ package struct SyncLedger: Hashable, Sendable {
   /// Items (samples, tombstones, settings) not yet acknowledged.
   package var pendingItems: Int { entries[head...].reduce(0) { $0 + $1.payload.itemCount } }
 
-  /// Appends outbound payloads, numbering them.
-  package mutating func append(_ payload: SyncPayload) {
-    switch payload {
-    case .samples(let samples) where samples.count > Self.maxItemsPerEntry:
-      for chunk in stride(from: 0, to: samples.count, by: Self.maxItemsPerEntry) {
-        appendOne(.samples(Array(samples[chunk..<min(chunk + Self.maxItemsPerEntry, samples.count)])))
-      }
-    case .deletions(let tombstones) where tombstones.count > Self.maxItemsPerEntry:
-      for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
-        appendOne(.deletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
-      }
-    default:
-      appendOne(payload)
+  /// Appends outbound samples saved into store slots `start..<start+count`, in entries of at most
+  /// ``maxItemsPerEntry``.
+  package mutating func appendSlots(start: Int32, count: Int32) {
+    var offset: Int32 = 0
+    while offset < count {
+      let n = min(Int32(Self.maxItemsPerEntry), count - offset)
+      appendOne(.slots(start: start + offset, count: n))
+      offset += n
     }
   }
 
-  private mutating func appendOne(_ payload: SyncPayload) {
+  /// Appends outbound deletions, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendDeletions(_ tombstones: [Tombstone]) {
+    for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
+      appendOne(.deletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
+    }
+  }
+
+  /// Appends a Watch-app settings change.
+  package mutating func appendWatchSettings(bundleID: String, change: SettingsChange) {
+    appendOne(.watchSettings(bundleID: bundleID, change: change))
+  }
+
+  private mutating func appendOne(_ payload: StoredPayload) {
     lastSeq += 1
-    entries.append(SyncEntry(seq: lastSeq, payload: payload))
+    entries.append(StoredEntry(seq: lastSeq, payload: payload))
   }
 
   /// Records the peer's acknowledgement and forgets what it covers.
@@ -63,11 +103,11 @@ package struct SyncLedger: Hashable, Sendable {
   /// Records that peer entries up to `seq` are applied.
   package mutating func markApplied(upTo seq: UInt64) { appliedFromPeer = max(appliedFromPeer, seq) }
 
-  /// Outbound entries after `seq`, up to `maxItems` items (at least one entry when any is pending).
-  package func entries(after seq: UInt64, maxItems: Int) -> [SyncEntry] {
+  /// Stored outbound entries after `seq`, up to `maxItems` items (at least one entry when any is pending).
+  package func storedEntries(after seq: UInt64, maxItems: Int) -> [StoredEntry] {
     guard seq < lastSeq, let first = entries[head...].first else { return [] }
     var index = head + Int(max(seq, first.seq - 1) - (first.seq - 1))
-    var result: [SyncEntry] = []
+    var result: [StoredEntry] = []
     var items = 0
     while index < entries.count {
       let entry = entries[index]

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A physical unit parsed from HealthKit's unit-string grammar (`mL`, `count/min`, `kg/m.s^2`, `degF`).
 ///
 /// Grammar (HKUnit.h):
@@ -102,6 +104,17 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     self.init(components: parsed)
   }
 
+  /// Parses a unit string, remembering recent results (saves of thousands of samples repeat one unit).
+  package static func cached(_ text: String) throws(UnitError) -> HealthUnit {
+    if let hit = UnitCache.shared.withLock({ $0[text] }) { return hit }
+    let unit = try HealthUnit(parsing: text)
+    UnitCache.shared.withLock { cache in
+      if cache.count > 256 { cache.removeAll() }
+      cache[text] = unit
+    }
+    return unit
+  }
+
   /// Builds a unit from terms already validated by the parser.
   package init(components: [Component]) {
     self.components = components
@@ -183,6 +196,11 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
     case .incompatible(let a, let b): "cannot convert '\(a)' to '\(b)': the units measure different quantities"
     }
   }
+}
+
+/// A small process-wide cache of parsed unit strings.
+private enum UnitCache {
+  static let shared = Mutex<[String: HealthUnit]>([:])
 }
 
 private func pow(_ base: Double, _ power: Int) -> Double {

@@ -20,6 +20,15 @@ package struct SampleType: Hashable, Sendable, Comparable, CustomStringConvertib
   /// Orders types by code.
   package static func < (a: SampleType, b: SampleType) -> Bool { a.code < b.code }
 
+  /// Whether this is a quantity type (a table lookup; `descriptor` copies the whole entry).
+  package var isQuantity: Bool { SampleType.quantityFlags[Int(code)] }
+
+  private static let quantityFlags: [Bool] = {
+    var table = [Bool](repeating: false, count: Int(catalog.map(\.code).max()! + 1))
+    for entry in catalog where entry.isQuantity { table[Int(entry.code)] = true }
+    return table
+  }()
+
   /// Finds a type by code, or nil when the code is unknown.
   package static func lookup(code: UInt16) -> SampleType? {
     Int(code) < descriptorsByCode.count && descriptorsByCode[Int(code)] != nil ? SampleType(unchecked: code) : nil
@@ -36,6 +45,15 @@ package struct SampleType: Hashable, Sendable, Comparable, CustomStringConvertib
     for entry in catalog {
       precondition(table[Int(entry.code)] == nil, "duplicate sample type code \(entry.code)")
       table[Int(entry.code)] = entry
+    }
+    return table
+  }()
+
+  /// Parsed canonical units by type code.
+  fileprivate static let canonicalUnits: [HealthUnit?] = {
+    var table = [HealthUnit?](repeating: nil, count: Int(catalog.map(\.code).max()! + 1))
+    for entry in catalog {
+      if case .quantity(let unit, _) = entry.kind { table[Int(entry.code)] = try? HealthUnit(parsing: unit) }
     }
     return table
   }()
@@ -75,11 +93,8 @@ package struct SampleTypeDescriptor: Sendable {
   /// Metadata keys every sample of the type must carry.
   package let requiredMetadata: [String]
 
-  /// The canonical unit, for quantity types.
-  package var canonicalUnit: HealthUnit? {
-    if case .quantity(let unit, _) = kind { return try? HealthUnit(parsing: unit) }
-    return nil
-  }
+  /// The canonical unit, for quantity types (parsed once per type).
+  package var canonicalUnit: HealthUnit? { SampleType.canonicalUnits[Int(code)] }
   /// The aggregation style, for quantity types.
   package var aggregation: AggregationStyle? {
     if case .quantity(_, let style) = kind { return style }

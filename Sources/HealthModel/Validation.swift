@@ -27,10 +27,11 @@ extension SampleInput {
       throw .healthKit(.errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
     case (.quantity(let canonical, _), .quantity(let amount, let unitText)):
       let unit: HealthUnit
-      do { unit = try HealthUnit(parsing: unitText) } catch {
+      do { unit = try HealthUnit.cached(unitText) } catch {
         throw .invalidArgumentException("Unable to parse unit string '\(unitText)': \(error)")
       }
-      let canonicalUnit = try! HealthUnit(parsing: canonical)
+      let canonicalUnit = descriptor.canonicalUnit!
+      _ = canonical
       guard unit.isCompatible(with: canonicalUnit) else {
         throw .invalidArgumentException(
           "Attempt to create a quantity sample of type \(descriptor.identifier) with incompatible unit '\(unit)' "

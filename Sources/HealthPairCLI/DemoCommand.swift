@@ -77,12 +77,12 @@ package struct DemoCommand {
 
     // Fixed from the iPhone's Watch app: the change crosses the link.
     try apply(phone!, phone!.state.queueWatchSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: true)))
-    try apply(watch, watch.state.receivePeerEntries(phone!.state.sync.entries(after: 0, maxItems: 1000), wall: wall))
+    try apply(watch, watch.state.receivePeerEntries(phone!.state.outboundEntries(after: 0, maxItems: 1000), wall: wall))
     step("user on phone: Watch app → Return → Mindful Minutes on → the watch now reports \(try watch.state.authorizationStatus(returnApp.bundleID, mindful)).")
 
     let session = SampleInput(uuid: UUID(), type: mindful, value: .category(0), start: start, end: start.addingTimeInterval(600))
     try apply(watch, watch.state.save(returnApp.bundleID, [session], wall: wall))
-    try apply(phone!, phone!.state.receivePeerEntries(watch.state.sync.entries(after: 0, maxItems: 1000), wall: wall))
+    try apply(phone!, phone!.state.receivePeerEntries(watch.state.outboundEntries(after: 0, maxItems: 1000), wall: wall))
     step("watch: Return saves a 10-minute session; sync delivers it to the phone with its UUID, app and device.")
     step("phone: Return's own authorizationStatus(mindfulSession) = \(try phone!.state.authorizationStatus(returnApp.bundleID, mindful)) (authorization never syncs).")
 

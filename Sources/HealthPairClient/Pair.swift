@@ -67,7 +67,8 @@ package struct LaunchOptions: Sendable {
   package var fsync = false
   /// `--log-level`.
   package var logLevel = "info"
-  /// Start the processes in their own process group (they outlive a Ctrl-C of the launcher).
+  /// Start the processes in their own process group and let them outlive the launcher (`healthpair up`).
+  /// Otherwise each daemon stops when the launching process exits, even if it crashes.
   package var detach = false
   /// How long to wait for a daemon's ready line, seconds.
   package var readyTimeout = 20.0
@@ -159,10 +160,15 @@ package final class DaemonProcess: @unchecked Sendable {
       var arguments = ["--device", device.description, "--dir", layout.directory(device), "--peer", layout.peerSocket,
                        "--pairing-key", layout.pairingKey, "--log-level", options.logLevel]
       if options.fsync { arguments.append("--fsync") }
+      if !options.detach { arguments += ["--exit-with-parent", String(Posix.processID)] }
       arguments += options.extraArguments
       let pid: pid_t
       do {
-        pid = try Posix.spawn(daemon, arguments, stdout: writeEnd, stderr: errFD, stdin: null, newProcessGroup: options.detach)
+        let detach = options.detach
+        let argv = arguments
+        pid = try Spawner.shared.run { () throws(SystemError) in
+          try Posix.spawn(daemon, argv, stdout: writeEnd, stderr: errFD, stdin: null, newProcessGroup: detach)
+        }
       } catch {
         Posix.close(writeEnd)
         throw error
@@ -196,6 +202,42 @@ package final class DaemonProcess: @unchecked Sendable {
     } catch {
       throw .system(SystemError("spawn", daemon, Errno(rawValue: EIO)))
     }
+  }
+}
+
+/// Runs every daemon spawn on one thread that lives as long as the process.
+///
+/// A daemon started with `--exit-with-parent` is signalled when the *thread* that spawned it exits (that is how
+/// `PR_SET_PDEATHSIG` works), so spawning from a short-lived worker or pool thread could stop it early.
+final class Spawner: @unchecked Sendable {
+  static let shared = Spawner()
+  private let jobs = Mutex<[@Sendable () -> Void]>([])
+  private let wake = DispatchSemaphore(value: 0)
+
+  private init() {
+    Posix.startThread { [self] in
+      while true {
+        wake.wait()
+        let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        job?()
+      }
+    }
+  }
+
+  /// Runs `body` on the spawner thread and returns its result.
+  func run<T: Sendable>(_ body: @escaping @Sendable () throws(SystemError) -> T) throws(SystemError) -> T {
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<Result<T, SystemError>?>(nil)
+    jobs.withLock {
+      $0.append {
+        let outcome: Result<T, SystemError> = catching(body)
+        result.withLock { $0 = outcome }
+        done.signal()
+      }
+    }
+    wake.signal()
+    done.wait()
+    return try result.withLock { $0! }.get()
   }
 }
 

@@ -89,10 +89,10 @@ package final class JournalFile {
     do { fd = try Posix.open(path, O_RDWR | O_CREAT, mode: 0o600) } catch { throw .io(error) }
     var keep = false
     defer { if !keep { Posix.close(fd) } }
-    let bytes: [UInt8]
-    do { bytes = try readAll(fd) } catch { throw .io(error) }
-    var recovery = JournalRecovery(records: 0, validBytes: JournalFormat.headerSize, truncated: nil, created: bytes.isEmpty)
-    if bytes.isEmpty {
+    let size: Int
+    do { size = try Posix.fileSize(fd) } catch { throw .io(error) }
+    var recovery = JournalRecovery(records: 0, validBytes: JournalFormat.headerSize, truncated: nil, created: size == 0)
+    if size == 0 {
       let header = JournalFormat.header(device: device)
       do throws(SystemError) {
         try header.withUnsafeBytes { buffer in
@@ -103,27 +103,28 @@ package final class JournalFile {
       keep = true
       return (JournalFile(path: path, fd: fd, size: header.count, syncEachCommit: syncEachCommit), recovery)
     }
-    var validEnd = 0
-    try bytes.withUnsafeBytes { buffer in catching { () throws(JournalError) in
-      let found: UInt8
-      do throws(JournalFormat.HeaderProblem) { found = try JournalFormat.parseHeader(buffer) } catch {
-        throw .header(path: path, error)
-      }
-      guard found == device else { throw .wrongDevice(path: path, expected: device, found: found) }
-      let scan = JournalFormat.scan(buffer)
-      if let damage = scan.damage, !damage.isTail, !repair {
-        throw .corrupt(path: path, damage: damage, bytesAfter: buffer.count - damage.offset)
-      }
-      for record in scan.records {
-        try replay(UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]), record.offset)
-      }
-      recovery.records = scan.records.count
-      recovery.validBytes = scan.validEnd
-      if let damage = scan.damage { recovery.truncated = (damage, buffer.count - scan.validEnd) }
-      validEnd = scan.validEnd
-    } }.get()
+    // Mapped, not copied: the pages are file-backed and go away with the mapping after replay.
+    let buffer: UnsafeRawBufferPointer
+    do { buffer = try Posix.mapReadOnly(fd, size: size, what: path) } catch { throw .io(error) }
+    defer { Posix.unmap(buffer) }
+    let found: UInt8
+    do throws(JournalFormat.HeaderProblem) { found = try JournalFormat.parseHeader(buffer) } catch {
+      throw .header(path: path, error)
+    }
+    guard found == device else { throw .wrongDevice(path: path, expected: device, found: found) }
+    let scan = JournalFormat.scan(buffer)
+    if let damage = scan.damage, !damage.isTail, !repair {
+      throw .corrupt(path: path, damage: damage, bytesAfter: buffer.count - damage.offset)
+    }
+    for record in scan.records {
+      try replay(UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]), record.offset)
+    }
+    recovery.records = scan.records.count
+    recovery.validBytes = scan.validEnd
+    if let damage = scan.damage { recovery.truncated = (damage, buffer.count - scan.validEnd) }
+    let validEnd = scan.validEnd
     do throws(SystemError) {
-      if validEnd < bytes.count {
+      if validEnd < size {
         try Posix.truncate(fd, to: validEnd, what: path)
         try Posix.fsync(fd, what: path)
       }
@@ -131,22 +132,6 @@ package final class JournalFile {
     } catch { throw .io(error) }
     keep = true
     return (JournalFile(path: path, fd: fd, size: validEnd, syncEachCommit: syncEachCommit), recovery)
-  }
-
-  private static func readAll(_ fd: Int32) throws(SystemError) -> [UInt8] {
-    let size = try Posix.fileSize(fd)
-    var bytes = [UInt8](repeating: 0, count: size)
-    var offset = 0
-    while offset < size {
-      let n = try bytes.withUnsafeMutableBytes { buffer in
-        catching { () throws(SystemError) in
-          try Posix.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: offset)
-        }
-      }.get()
-      if n == 0 { break }
-      offset += n
-    }
-    return offset == size ? bytes : Array(bytes[0..<offset])
   }
 
   /// Appends framed records (built with ``JournalFormat/appendRecord(_:to:)``) in one write.

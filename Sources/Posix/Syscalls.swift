@@ -233,7 +233,7 @@ package enum Posix {
     var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
     let ok = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
     if !ok { throw SystemError("mkdtemp", base, .current) }
-    return String(cString: template)
+    return string(fromNulTerminated: template)
   }
 
   /// Removes a directory tree (used for temporary pairs). Built on `opendir`, `unlink`, `rmdir`.
@@ -595,7 +595,13 @@ package enum Posix {
   package static func currentDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     guard getcwd(&buffer, buffer.count) != nil else { return "." }
-    return String(cString: buffer)
+    return string(fromNulTerminated: buffer)
+  }
+
+  /// Decodes a NUL-terminated C character array as UTF-8.
+  package static func string(fromNulTerminated chars: [CChar]) -> String {
+    let bytes = chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whether a descriptor is a terminal. C: `isatty`.
@@ -720,4 +726,41 @@ extension Posix {
 
   /// Opens `/dev/null` for writing.
   package static func devNull() -> Int32 { Glibc.open("/dev/null", O_RDWR | O_CLOEXEC) }
+}
+
+// MARK: - Memory-mapped files
+
+extension Posix {
+  /// Maps the first `size` bytes of `fd` read-only (private). Release it with ``unmap(_:)``. C: `mmap`.
+  package static func mapReadOnly(_ fd: Int32, size: Int, what: String) throws(SystemError) -> UnsafeRawBufferPointer {
+    if size == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    guard let pointer = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), pointer != MAP_FAILED else {
+      throw SystemError("mmap", what, .current)
+    }
+    _ = madvise(pointer, size, MADV_SEQUENTIAL)
+    return UnsafeRawBufferPointer(start: pointer, count: size)
+  }
+
+  /// Unmaps a region from ``mapReadOnly(_:size:what:)``. C: `munmap`.
+  package static func unmap(_ region: UnsafeRawBufferPointer) {
+    if let base = region.baseAddress { _ = munmap(UnsafeMutableRawPointer(mutating: base), region.count) }
+  }
+}
+
+extension Posix {
+  /// Asks the kernel to send this process SIGTERM when its parent exits; returns false when the parent (by pid)
+  /// is already gone. C: `prctl(PR_SET_PDEATHSIG)`.
+  package static func exitWithParent(_ parent: pid_t) -> Bool { cposix_exit_with_parent(parent) == 0 }
+
+  /// This process's parent id. C: `getppid`.
+  package static var parentProcessID: pid_t { getppid() }
+}
+
+extension Posix {
+  /// Pins the calling thread (and processes it spawns afterwards) to one CPU. C: `sched_setaffinity`.
+  @discardableResult
+  package static func pinToCPU(_ cpu: Int) -> Bool { cposix_pin_to_cpu(Int32(cpu)) == 0 }
+
+  /// Lets the calling thread run on every CPU again. C: `sched_setaffinity`.
+  package static func unpin() { _ = cposix_unpin() }
 }

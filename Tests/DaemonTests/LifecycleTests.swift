@@ -53,7 +53,7 @@ struct LifecycleTests {
       let message = String(decoding: try Posix.readFile(errorPath), as: UTF8.self)
       #expect(message.contains("another phone daemon is already running"), "\(message)")
       // The first daemon is unaffected.
-      try pair.phone.call(.ping)
+      _ = try pair.phone.call(.ping)
     }
   }
 
@@ -87,7 +87,7 @@ struct LifecycleTests {
       try pair.wait(for: "the refusal in the log", timeout: 10) {
         String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("refused a client of another user")
       }
-      try pair.phone.call(.ping)
+      _ = try pair.phone.call(.ping)
     }
   }
 

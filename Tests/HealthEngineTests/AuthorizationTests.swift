@@ -293,7 +293,7 @@ struct WatchAuthorizationTests {
     try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
     _ = try phone.queueWatchSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: true))
     #expect(phone.decision(returnApp.bundleID, Permission(mindful, .share)) == nil, "the phone's own state is untouched")
-    let entries = phone.sync.entries(after: 0, maxItems: 100)
+    let entries = phone.outboundEntries(after: 0, maxItems: 100)
     _ = watch.receivePeerEntries(entries, wall: t0)
     #expect(try watch.authorizationStatus(returnApp.bundleID, mindful) == .sharingAuthorized)
     #expect(!watch.lockedOut.contains(returnApp.bundleID))
@@ -304,7 +304,7 @@ struct WatchAuthorizationTests {
     var watch = makeDevice(.watch)
     try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
     _ = try phone.queueWatchSettings(returnApp.bundleID, .reset)
-    _ = watch.receivePeerEntries(phone.sync.entries(after: 0, maxItems: 100), wall: t0)
+    _ = watch.receivePeerEntries(phone.outboundEntries(after: 0, maxItems: 100), wall: t0)
     guard case .prompt = try watch.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) else {
       Issue.record("expected a sheet after the reset"); return
     }
@@ -324,7 +324,7 @@ struct WatchAuthorizationTests {
     var watch = makeDevice(.watch)
     try phone.grant(returnApp.bundleID, share: [mindful])
     try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
-    _ = watch.receivePeerEntries(phone.sync.entries(after: 0, maxItems: 100), wall: t0)
+    _ = watch.receivePeerEntries(phone.outboundEntries(after: 0, maxItems: 100), wall: t0)
     #expect(try phone.authorizationStatus(returnApp.bundleID, mindful) == .sharingAuthorized)
     #expect(try watch.authorizationStatus(returnApp.bundleID, mindful) == .sharingDenied)
   }

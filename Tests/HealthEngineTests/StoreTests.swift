@@ -238,14 +238,14 @@ struct EngineSyncTests {
     try watch.grant(returnApp.bundleID, share: [mindful])
     let id = UUID()
     _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 10, uuid: id)], wall: t0)
-    let entries = watch.sync.entries(after: 0, maxItems: 100)
+    let entries = watch.outboundEntries(after: 0, maxItems: 100)
     #expect(entries.map(\.seq) == [1])
     #expect(!phone.receivePeerEntries(entries, wall: t0).isEmpty)
     #expect(phone.receivePeerEntries(entries, wall: t0).isEmpty, "a re-delivery applies nothing")
     let mirrored = try #require(phone.storedSamples(wall: t0).first)
     #expect(mirrored.uuid == id && mirrored.source == SampleSource(bundleID: returnApp.bundleID, device: .watch))
     _ = try watch.delete(returnApp.bundleID, [id], wall: t0)
-    _ = phone.receivePeerEntries(watch.sync.entries(after: 1, maxItems: 100), wall: t0)
+    _ = phone.receivePeerEntries(watch.outboundEntries(after: 1, maxItems: 100), wall: t0)
     #expect(phone.storedSamples(wall: t0).isEmpty)
     #expect(phone.storedTombstones.map(\.uuid) == [id])
     // The phone never received authorization.
@@ -259,7 +259,7 @@ struct EngineSyncTests {
     var watch = makeDevice(.watch)
     try watch.grant(returnApp.bundleID, share: [mindful])
     for _ in 0..<3 { _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 1)], wall: t0) }
-    let entries = watch.sync.entries(after: 0, maxItems: 100)
+    let entries = watch.outboundEntries(after: 0, maxItems: 100)
     _ = phone.receivePeerEntries([entries[0], entries[2]], wall: t0)
     #expect(phone.sync.appliedFromPeer == 1)
   }
@@ -269,7 +269,7 @@ struct EngineSyncTests {
     var watch = makeDevice(.watch)
     try phone.grant(waterApp.bundleID, share: [water])
     _ = try phone.save(waterApp.bundleID, [waterInput(1, at: t0.addingTimeInterval(-30 * 86400)), waterInput(2)], wall: t0)
-    _ = watch.receivePeerEntries(phone.sync.entries(after: 0, maxItems: 100), wall: t0)
+    _ = watch.receivePeerEntries(phone.outboundEntries(after: 0, maxItems: 100), wall: t0)
     #expect(watch.storedSamples(wall: t0).map { $0.quantityValue! } == [2])
   }
 
@@ -278,8 +278,8 @@ struct EngineSyncTests {
     try phone.grant(waterApp.bundleID, share: [water])
     _ = try phone.save(waterApp.bundleID, (0..<10_000).map { _ in waterInput(1) }, wall: t0)
     #expect(phone.sync.lastSeq == 3)
-    #expect(phone.sync.entries(after: 0, maxItems: 5000).count == 1)
-    #expect(phone.sync.entries(after: 1, maxItems: 100_000).map(\.seq) == [2, 3])
+    #expect(phone.outboundEntries(after: 0, maxItems: 5000).count == 1)
+    #expect(phone.outboundEntries(after: 1, maxItems: 100_000).map(\.seq) == [2, 3])
   }
 }
 

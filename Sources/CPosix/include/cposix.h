@@ -17,6 +17,9 @@ int cposix_read_signal(int fd);
 ssize_t cposix_getrandom(void *buffer, size_t length);
 int cposix_pidfd_open(int pid);
 int cposix_pipe(int fds[2]);
+int cposix_exit_with_parent(int parent);
+int cposix_pin_to_cpu(int cpu);
+int cposix_unpin(void);
 
 enum {
   CPOSIX_EPOLLIN = 0x001,

@@ -1,0 +1,599 @@
+import Dispatch
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+import HealthPairClient
+import Journal
+import Posix
+import Render
+import Scenario
+import Synchronization
+import Wire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One measured figure, beside its baseline and target.
+package struct Metric: Sendable {
+  /// What is measured.
+  package var name: String
+  /// The baseline measured in the same run, if the target is a ratio.
+  package var baseline: String
+  /// HealthPair's figure.
+  package var value: String
+  /// value / baseline, when meaningful.
+  package var ratio: String
+  /// The target.
+  package var target: String
+  /// Whether the target is met (nil: reported only).
+  package var met: Bool?
+  /// Raw numbers for the JSON report.
+  package var numbers: [(String, Double)]
+}
+
+/// Sizes of a benchmark run; `smoke` makes everything tiny (for the test suite).
+package struct BenchSizes: Sendable {
+  /// Round trips timed for latency.
+  package var roundTrips = 20_000
+  /// Samples saved for throughput.
+  package var throughputSamples = 400_000
+  /// Samples synced watch → phone.
+  package var syncSamples = 100_000
+  /// Daemon starts timed.
+  package var starts = 40
+  /// Samples in the recovery / query / memory journal.
+  package var bigStore = 1_000_000
+  /// Scenario repetitions.
+  package var scenarioRuns = 20
+  /// Query repetitions.
+  package var queryRuns = 30
+  /// Creates the full-size configuration.
+  package init() {}
+  /// A tiny configuration that only checks the machinery.
+  package static var smoke: BenchSizes {
+    var s = BenchSizes()
+    s.roundTrips = 200
+    s.throughputSamples = 2000
+    s.syncSamples = 1000
+    s.starts = 3
+    s.bigStore = 5000
+    s.scenarioRuns = 2
+    s.queryRuns = 3
+    return s
+  }
+}
+
+/// Runs every benchmark against the daemon binary at `daemon` and returns the metrics, printing progress to
+/// standard error.
+package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?, only: Set<String> = []) throws -> [Metric] {
+  var metrics: [Metric] = []
+  func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
+  func note(_ s: String) { Posix.writeStandardError("bench: \(s)\n") }
+  if wanted("roundtrip") {
+    note("save round trip vs raw socket echo")
+    metrics += try roundTripMetric(daemon: daemon, count: sizes.roundTrips)
+  }
+  if wanted("throughput") {
+    note("batched save throughput")
+    metrics.append(try throughputMetric(daemon: daemon, samples: sizes.throughputSamples))
+  }
+  if wanted("sync") {
+    note("sync watch → phone")
+    metrics.append(try syncMetric(daemon: daemon, samples: sizes.syncSamples))
+  }
+  if wanted("start") {
+    note("daemon start")
+    metrics.append(try startMetric(daemon: daemon, starts: sizes.starts))
+  }
+  if wanted("bigstore") {
+    note("recovery, queries and memory over \(sizes.bigStore) samples")
+    metrics += try bigStoreMetrics(daemon: daemon, samples: sizes.bigStore, runs: sizes.queryRuns)
+  }
+  if wanted("scenarios") {
+    note("scenario runner")
+    metrics += try scenarioMetrics(daemon: daemon, runs: sizes.scenarioRuns, suite: scenarios)
+  }
+  return metrics
+}
+
+// MARK: - Helpers
+
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  guard !sorted.isEmpty else { return 0 }
+  return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+  let sorted = values.sorted()
+  guard !sorted.isEmpty else { return 0 }
+  return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+func now() -> UInt64 { Posix.monotonicNanoseconds() }
+func micros(_ ns: UInt64) -> Double { Double(ns) / 1000 }
+func us(_ v: Double) -> String { "\(formatNumber((v * 10).rounded() / 10)) µs" }
+func ms(_ v: Double) -> String { "\(formatNumber((v * 100).rounded() / 100)) ms" }
+
+let benchApp = AppRecord(bundleID: "com.example.bench", displayName: "Bench", writeUsageDescription: "bench", readUsageDescription: "bench")
+let water = SampleType.lookup(name: "dietaryWater")!
+let benchStart = parseDate("2026-01-05T08:00:00Z")!
+
+/// The i-th of `total` bench samples: water, evenly spread over the `spread` seconds before the bench start.
+func sample(_ i: Int, of total: Int = 1_000_000, spread: Double = 86400) -> SampleInput {
+  var rng = SeededGenerator(seed: UInt64(i) &+ 1)
+  let at = benchStart.addingTimeInterval(-Double(i % max(total, 1)) * spread / Double(max(total, 1)))
+  return SampleInput(uuid: rng.uuid(), type: water, value: .quantity(Double(100 + i % 400), unit: "mL"), start: at, end: at)
+}
+
+/// A pair prepared for writing water as the bench app on both devices.
+func preparedPair(daemon: String) throws -> Pair {
+  var options = LaunchOptions()
+  options.logLevel = "warning"
+  let pair = try Pair(daemon: daemon, options: options)
+  for client in [pair.phone, pair.watch] {
+    try client.setClock(benchStart)
+    try client.installApp(benchApp)
+    let ticket = try client.beginAuthorization(benchApp.bundleID, share: [water], read: [water])
+    _ = try ticket.waitFirst(timeout: 10)
+    try client.answerPrompt(.allowAll)
+    _ = try ticket.wait(timeout: 10)
+  }
+  return pair
+}
+
+/// A minimal blocking client: one request, one response, on the calling thread (no reader thread).
+final class DirectClient {
+  let fd: Int32
+  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  var nextID: UInt32 = 1
+
+  init(_ path: String) throws {
+    fd = try Posix.connectUnix(path)
+    _ = try call(.hello(version: WireProtocol.version, client: "bench"))
+  }
+
+  deinit { Posix.close(fd) }
+
+  func send(_ frame: [UInt8]) throws {
+    try frame.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(fd, b) }.get() }
+  }
+
+  func receive() throws -> Frame {
+    while true {
+      if let body = try decoder.next() { return try Frame.decode(body) }
+      let r = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      guard case .bytes(let n) = r else { throw ClientError.disconnected("bench connection closed") }
+      buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+    }
+  }
+
+  func call(_ request: Request) throws -> Reply {
+    let id = nextID
+    nextID += 1
+    try send(Frame.request(id: id, request).framed())
+    while true {
+      if case .response(id, let result) = try receive() { return try result.get() }
+    }
+  }
+}
+
+// MARK: - 1. Round trip
+
+/// Times `count` calls of `body` after a tenth as many warm-up calls; each call gets a fresh index from
+/// `counter`. Returns microseconds per call.
+func timed(_ count: Int, _ counter: inout Int, _ body: (Int) throws -> Void) rethrows -> [Double] {
+  for _ in 0..<max(1, count / 10) {
+    counter += 1
+    try body(counter)
+  }
+  var times: [Double] = []
+  times.reserveCapacity(count)
+  for _ in 0..<count {
+    counter += 1
+    let index = counter
+    let t0 = now()
+    try body(index)
+    times.append(micros(now() - t0))
+  }
+  return times
+}
+
+/// Echo and save round trips with the client and the two servers (echo child, daemon) placed as given.
+struct RoundTrips {
+  var echo: [Double]
+  var save: [Double]
+  var size: Int
+}
+
+/// Measures echo and save round trips in alternating blocks. The servers are started while this thread is pinned
+/// to `serverCPU` (they inherit it); the client then runs pinned to `clientCPU`. With two CPUs, "same core" and
+/// "cross core" differ by the cost of waking an idle vCPU, which in a VM is tens of microseconds.
+func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: Int) throws -> RoundTrips {
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-rtt")
+  defer { Posix.removeTree(root) }
+  Posix.pinToCPU(serverCPU)
+  defer { Posix.unpin() }
+  let process = try startDaemon(daemon: daemon, dir: root)
+  defer {
+    process.signal(SIGKILL)
+    process.waitForExit(timeout: 10)
+  }
+  let probe = Frame.request(id: 1, .save(bundleID: benchApp.bundleID, samples: [sample(0)])).framed()
+  let size = probe.count
+  let echo = try EchoServer(path: root + "/echo.sock", messageSize: size)
+  defer { echo.stop() }
+  Posix.pinToCPU(clientCPU)
+  let client = try DirectClient(PairLayout(root: root).socket(.phone))
+  _ = try client.call(.setClock(benchStart))
+  _ = try client.call(.installApp(benchApp))
+  try client.send(Frame.request(id: 999_999, .requestAuthorization(bundleID: benchApp.bundleID, share: [water], read: [water])).framed())
+  _ = try client.receive()
+  _ = try client.call(.answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll))
+  let echoFD = try Posix.connectUnix(root + "/echo.sock")
+  defer { Posix.close(echoFD) }
+  var reply = [UInt8](repeating: 0, count: size)
+  func echoOnce() throws {
+    try probe.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(echoFD, b) }.get() }
+    var got = 0
+    while got < size {
+      let r = try reply.withUnsafeMutableBytes { b in
+        try catching { () throws(SystemError) in try Posix.read(echoFD, into: UnsafeMutableRawBufferPointer(rebasing: b[got...])) }.get()
+      }
+      guard case .bytes(let n) = r else { throw ClientError.disconnected("echo closed") }
+      got += n
+    }
+  }
+  var result = RoundTrips(echo: [], save: [], size: size)
+  var counter = 1_000_000 * (clientCPU * 2 + serverCPU + 1)
+  let blocks = 10
+  let perBlock = max(1, count / blocks)
+  for _ in 0..<blocks {
+    result.echo += try timed(perBlock, &counter) { _ in try echoOnce() }
+    result.save += try timed(perBlock, &counter) { i in _ = try client.call(.save(bundleID: benchApp.bundleID, samples: [sample(i)])) }
+  }
+  return result
+}
+
+func roundTripMetric(daemon: String, count: Int) throws -> [Metric] {
+  let cpus = Posix.processorCount
+  let same = try measureRoundTrips(daemon: daemon, count: count, clientCPU: 0, serverCPU: 0)
+  let cross = cpus > 1 ? try measureRoundTrips(daemon: daemon, count: count, clientCPU: 0, serverCPU: 1) : same
+  // The same save in a linked pair (sync competes) through DeviceClient, unpinned: what a user's test sees.
+  let pair = try preparedPair(daemon: daemon)
+  defer { pair.shutdown() }
+  var counter = 5_000_000
+  let wrapper = pair.phone
+  let wrapperTimes = try timed(count / 2, &counter) { i in try wrapper.save(benchApp.bundleID, [sample(i)]) }
+  func ratio(_ v: Double, _ e: Double) -> String { formatNumber((v / e * 100).rounded() / 100) + "×" }
+  let e1 = median(same.echo), s1 = median(same.save)
+  let e2 = median(cross.echo), s2 = median(cross.save)
+  let w = median(wrapperTimes)
+  return [
+    Metric(
+      name: "1. Save round trip (one sample, one client, journaled) vs raw UDS echo of \(same.size) B, same core", baseline: us(e1),
+      value: us(s1), ratio: ratio(s1, e1), target: "≤ 3×", met: s1 <= 3 * e1,
+      numbers: [("echoMedianMicros", e1), ("echoP99Micros", percentile(same.echo, 0.99)), ("saveMedianMicros", s1),
+                ("saveP99Micros", percentile(same.save, 0.99)), ("payloadBytes", Double(same.size))]),
+    Metric(
+      name: "1a. The same, client and servers on different cores (both pay the vCPU wake-up)", baseline: us(e2), value: us(s2),
+      ratio: ratio(s2, e2), target: "≤ 3×", met: s2 <= 3 * e2,
+      numbers: [("echoMedianMicros", e2), ("saveMedianMicros", s2), ("saveP99Micros", percentile(cross.save, 0.99))]),
+    Metric(
+      name: "1b. The same save in a linked pair through DeviceClient, unpinned (what HealthKitSim sees)", baseline: us(e1), value: us(w),
+      ratio: ratio(w, e1), target: "reported", met: nil, numbers: [("clientMedianMicros", w), ("clientP99Micros", percentile(wrapperTimes, 0.99))]),
+  ]
+}
+
+/// A child process echoing fixed-size messages on a Unix socket (the raw-socket baseline).
+final class EchoServer {
+  let pid: pid_t
+  init(path: String, messageSize: Int) throws {
+    guard let exe = Posix.executablePath() else { throw PairError.timeout("the bench executable path") }
+    let (readEnd, writeEnd) = try Posix.pipe()
+    pid = try Posix.spawn(exe, ["--echo-server", path, String(messageSize)], stdout: writeEnd)
+    Posix.close(writeEnd)
+    defer { Posix.close(readEnd) }
+    var line = [UInt8](repeating: 0, count: 16)
+    guard Posix.waitReadable(readEnd, timeoutMilliseconds: 10_000) else { throw PairError.timeout("the echo server") }
+    _ = try line.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(readEnd, into: b) }.get() }
+  }
+  func stop() {
+    try? Posix.kill(pid, SIGKILL)
+    _ = try? Posix.wait(pid, block: true)
+  }
+}
+
+/// The echo server's body (runs in the child): accept one connection, echo `size`-byte messages.
+package func runEchoServer(path: String, size: Int) -> Int32 {
+  guard let listener = try? Posix.listenUnix(path) else { return 1 }
+  Posix.setNonBlocking(listener, false)
+  Posix.writeStandardOutput("ready\n")
+  guard Posix.waitReadable(listener, timeoutMilliseconds: 30_000), let fd = try? Posix.accept(listener) else { return 1 }
+  Posix.setNonBlocking(fd, false)
+  var buffer = [UInt8](repeating: 0, count: size)
+  while true {
+    var got = 0
+    while got < size {
+      let r = buffer.withUnsafeMutableBytes { b in
+        catching { () throws(SystemError) in try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...])) }
+      }
+      guard case .success(.bytes(let n)) = r else { return 0 }
+      got += n
+    }
+    let sent = buffer.withUnsafeBytes { b in catching { () throws(SystemError) in try Posix.sendAll(fd, b) } }
+    if case .failure = sent { return 0 }
+  }
+}
+
+// MARK: - 2. Throughput
+
+func throughputMetric(daemon: String, samples: Int) throws -> Metric {
+  let pair = try preparedPair(daemon: daemon)
+  defer { pair.shutdown() }
+  let client = try DirectClient(pair.layout.socket(.phone))
+  let batch = 1000
+  let batches = max(1, samples / batch)
+  let frames = (0..<batches).map { b in
+    Frame.request(id: UInt32(b + 100), .save(bundleID: benchApp.bundleID, samples: (0..<batch).map { sample(b * batch + $0) })).framed()
+  }
+  let inFlight = 8
+  let t0 = now()
+  var sent = 0
+  var received = 0
+  while received < batches {
+    while sent < batches && sent - received < inFlight {
+      try client.send(frames[sent])
+      sent += 1
+    }
+    if case .response(_, let result) = try client.receive() {
+      _ = try result.get()
+      received += 1
+    }
+  }
+  let seconds = Double(now() - t0) / 1e9
+  let rate = Double(batches * batch) / seconds
+  return Metric(
+    name: "2. Batched save throughput (1,000-sample batches, 8 in flight)", baseline: "—",
+    value: "\(formatNumber(rate.rounded())) samples/s", ratio: "—", target: "≥ 200,000/s", met: rate >= 200_000,
+    numbers: [("samplesPerSecond", rate), ("samples", Double(batches * batch))])
+}
+
+// MARK: - 3. Sync
+
+func syncMetric(daemon: String, samples: Int) throws -> Metric {
+  let pair = try preparedPair(daemon: daemon)
+  defer { pair.shutdown() }
+  let writer = try DirectClient(pair.layout.socket(.watch))
+  let batch = 4096
+  let batches = (samples + batch - 1) / batch
+  let frames = (0..<batches).map { b in
+    Frame.request(id: UInt32(b + 100), .save(bundleID: benchApp.bundleID, samples: (b * batch..<min(samples, (b + 1) * batch)).map { sample($0) })).framed()
+  }
+  let gate = DispatchSemaphore(value: 0)
+  let token = pair.phone.addListener { event in if case .syncApplied = event { gate.signal() } }
+  defer { pair.phone.removeListener(token) }
+  try pair.phone.subscribe(.sync)
+  let query = SampleQuery(type: water, limit: 0)
+  let t0 = now()
+  var sent = 0
+  var received = 0
+  while received < batches {
+    while sent < batches && sent - received < 4 {
+      try writer.send(frames[sent])
+      sent += 1
+    }
+    if case .response(_, let result) = try writer.receive() {
+      _ = try result.get()
+      received += 1
+    }
+  }
+  // All visible to a query on the phone (counted by the daemon: the phone's raw store count, then one query).
+  let deadline = DispatchTime.now() + 30
+  while try pair.phone.dump().device.sampleCounts[water, default: 0] < samples {
+    if gate.wait(timeout: deadline) == .timedOut { break }
+  }
+  let visible = try pair.phone.sampleQuery(benchApp.bundleID, query).count
+  let seconds = Double(now() - t0) / 1e9
+  return Metric(
+    name: "3. Sync: \(samples) samples saved on the watch, all visible on the phone", baseline: "—",
+    value: "\(ms(seconds * 1000)) (\(formatNumber((Double(samples) / seconds).rounded())) samples/s)", ratio: "—",
+    target: "≤ 1 s", met: seconds <= 1 && visible == samples,
+    numbers: [("seconds", seconds), ("samplesPerSecond", Double(samples) / seconds), ("visible", Double(visible))])
+}
+
+// MARK: - 4. Start
+
+func startMetric(daemon: String, starts: Int) throws -> Metric {
+  var trueTimes: [Double] = []
+  for _ in 0..<starts {
+    let t0 = now()
+    let pid = try Posix.spawn("/bin/true", [])
+    _ = try Posix.wait(pid, block: true)
+    trueTimes.append(Double(now() - t0) / 1e6)
+  }
+  var daemonTimes: [Double] = []
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-start")
+  defer { Posix.removeTree(root) }
+  for i in 0..<starts {
+    let dir = "\(root)/d\(i)"
+    let t0 = now()
+    let process = try startDaemon(daemon: daemon, dir: dir)
+    daemonTimes.append(Double(now() - t0) / 1e6)
+    process.signal(SIGKILL)
+    process.waitForExit(timeout: 10)
+  }
+  let t = median(trueTimes)
+  let d = median(daemonTimes)
+  return Metric(
+    name: "4. Daemon start to ready (empty store) vs spawning /bin/true", baseline: ms(t), value: ms(d),
+    ratio: formatNumber((d / t * 10).rounded() / 10) + "×", target: "≤ 25 ms median", met: d <= 25,
+    numbers: [("daemonMedianMs", d), ("trueMedianMs", t)])
+}
+
+/// Spawns a stand-alone phone daemon in `dir` and waits for its ready line.
+func startDaemon(daemon: String, dir: String) throws -> DaemonProcess {
+  var options = LaunchOptions()
+  options.logLevel = "warning"
+  options.readyTimeout = 60
+  // No peer: the start measured is the device itself.
+  try Posix.makeDirectory(dir, mode: 0o700)
+  let layout = PairLayout(root: dir)
+  try Posix.writeFileAtomically(layout.pairingKey, Array("0123456789abcdef0123456789abcdef".utf8))
+  return try DaemonProcess.start(.phone, layout: layout, daemon: daemon, options: options)
+}
+
+// MARK: - 6/7. Recovery, queries, memory
+
+func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric] {
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-big")
+  defer { Posix.removeTree(root) }
+  let layout = PairLayout(root: root)
+  try Posix.makeDirectory(layout.directory(.phone), mode: 0o700)
+  // Write the journal in-process: one year of water, synced (acknowledged by the watch).
+  do {
+    let device = try DurableDevice(path: layout.journal(.phone), device: .phone)
+    try device.persist(device.state.setClock(benchStart))
+    try device.persist(device.state.install(benchApp))
+    guard case .prompt(let p) = try device.state.requestAuthorization(benchApp.bundleID, share: [water], read: [water], wall: benchStart) else {
+      throw PairError.timeout("a sheet")
+    }
+    try device.persist(device.state.answerPrompt(id: p.id, bundleID: nil, answer: .allowAll).events)
+    var i = 0
+    while i < samples {
+      let n = min(4096, samples - i)
+      try device.persist(device.state.save(benchApp.bundleID, (i..<i + n).map { sample($0, of: samples, spread: 365 * 86400) }, wall: benchStart))
+      i += n
+    }
+    try device.persist(device.state.receivePeerAck(device.state.sync.lastSeq))
+  }
+  let journalBytes = (try? Posix.readFile(layout.journal(.phone)).count) ?? 0
+  let t0 = now()
+  let process = try startDaemon(daemon: daemon, dir: root)
+  let recovery = Double(now() - t0) / 1e9
+  defer {
+    process.signal(SIGKILL)
+    process.waitForExit(timeout: 10)
+  }
+  let rss = Double(Posix.residentBytes(of: process.pid) ?? 0) / 1_048_576
+  let client = try DirectClient(layout.socket(.phone))
+  let year = DateRange(start: benchStart.addingTimeInterval(-365 * 86400), end: benchStart)
+  let midnight = parseDate("2025-07-01T00:00:00Z")!
+  var collectionTimes: [Double] = []
+  var dayTimes: [Double] = []
+  var bucketCount = 0
+  var daySamples = 0
+  for _ in 0..<runs {
+    let c0 = now()
+    let reply = try client.call(.statisticsCollection(
+      bundleID: benchApp.bundleID, query: StatisticsQuery(type: water, range: year, options: .cumulativeSum, interval: 86400, anchor: midnight)))
+    collectionTimes.append(Double(now() - c0) / 1e6)
+    if case .collection(let buckets) = reply { bucketCount = buckets.count }
+    let d0 = now()
+    let day = try client.call(.sampleQuery(
+      bundleID: benchApp.bundleID, query: SampleQuery(type: water, range: DateRange(start: midnight, end: midnight.addingTimeInterval(86400)))))
+    dayTimes.append(Double(now() - d0) / 1e6)
+    if case .samples(let s) = day { daySamples = s.count }
+  }
+  let collection = median(collectionTimes)
+  let dayQuery = median(dayTimes)
+  return [
+    Metric(
+      name: "4b. Recovery of a \(samples)-sample journal (\(journalBytes / 1_048_576) MiB) to ready", baseline: "—", value: ms(recovery * 1000),
+      ratio: "—", target: samples >= 1_000_000 ? "≤ 1.5 s" : "(smoke)", met: samples >= 1_000_000 ? recovery <= 1.5 : nil,
+      numbers: [("seconds", recovery), ("journalBytes", Double(journalBytes))]),
+    Metric(
+      name: "6a. Daily statistics collection over a year (\(bucketCount) buckets, \(samples) samples)", baseline: "—", value: ms(collection),
+      ratio: "—", target: "≤ 30 ms", met: samples >= 1_000_000 ? collection <= 30 : nil,
+      numbers: [("medianMs", collection), ("buckets", Double(bucketCount))]),
+    Metric(
+      name: "6b. Sample query for one day (\(daySamples) samples returned)", baseline: "—", value: ms(dayQuery), ratio: "—",
+      target: "≤ 2 ms", met: samples >= 1_000_000 ? dayQuery <= 2 : nil, numbers: [("medianMs", dayQuery), ("returned", Double(daySamples))]),
+    Metric(
+      name: "7. Daemon resident memory with \(samples) samples", baseline: "—", value: "\(formatNumber(rss.rounded())) MiB", ratio: "—",
+      target: "≤ 300 MB", met: samples >= 1_000_000 ? rss * 1.048576 <= 300 : nil, numbers: [("residentMiB", rss)]),
+  ]
+}
+
+// MARK: - 5. Scenarios
+
+let typicalScenario = """
+  scenario: A typical scenario (15 steps)
+  install Water on phone and watch share dietaryWater read dietaryWater
+  install Return on phone and watch share mindfulSession
+  phone: Water requests
+  user on phone: allows share dietaryWater
+  phone: Water saves 250 mL dietaryWater at 08:00 as drink
+  watch: Return requests
+  user on watch: doesn't allow
+  watch: Return requests
+  expect watch: Return's request showed no sheet
+  user on phone: in the Watch app turns on share mindfulSession for Return
+  watch: Return saves notApplicable mindfulSession from 08:00 for 10m as session
+  wait until synced
+  expect watch: store has drink
+  expect phone: Water sees 1 dietaryWater samples
+  expect watch: Return share mindfulSession is sharingAuthorized
+  """
+
+func scenarioMetrics(daemon: String, runs: Int, suite: String?) throws -> [Metric] {
+  let scenario = try ScenarioParser.parse(typicalScenario, file: "bench/typical.scenario").get()
+  let runner = ScenarioRunner(daemon: daemon)
+  var times: [Double] = []
+  for _ in 0..<runs {
+    let result = runner.run(scenario, seed: 1)
+    guard result.passed else { throw PairError.timeout("the typical scenario to pass: \(result.status)") }
+    times.append(result.duration * 1000)
+  }
+  let typical = median(times)
+  var metrics = [
+    Metric(
+      name: "5a. One typical scenario (fresh pair, 15 steps), median", baseline: "—", value: ms(typical), ratio: "—", target: "≤ 60 ms",
+      met: typical <= 60, numbers: [("medianMs", typical)])
+  ]
+  if let suite {
+    let loaded = Suite.load([suite])
+    let t0 = now()
+    let results = Suite.run(loaded.scenarios, seed: 1, jobs: 2, runner: runner)
+    let seconds = Double(now() - t0) / 1e9
+    metrics.append(
+      Metric(
+        name: "5b. The whole Scenarios/ suite (\(results.count) scenarios), --jobs 2", baseline: "—",
+        value: "\(formatNumber((seconds * 100).rounded() / 100)) s (\(results.filter(\.passed).count) passed)", ratio: "—", target: "reported",
+        met: nil, numbers: [("seconds", seconds), ("scenarios", Double(results.count))]))
+  }
+  return metrics
+}
+
+// MARK: - Output
+
+/// The metrics as an aligned table.
+package func benchTable(_ metrics: [Metric]) -> String {
+  var rows = [["metric", "baseline", "HealthPair", "ratio", "target", "met?"]]
+  for m in metrics { rows.append([m.name, m.baseline, m.value, m.ratio, m.target, m.met.map { $0 ? "yes" : "NO" } ?? "—"]) }
+  return table(rows)
+}
+
+/// The metrics as a Markdown table (for docs/performance.md).
+package func benchMarkdown(_ metrics: [Metric]) -> String {
+  var out = "| metric | baseline | HealthPair | ratio | target | met? |\n|---|---|---|---|---|---|\n"
+  for m in metrics { out += "| \(m.name) | \(m.baseline) | \(m.value) | \(m.ratio) | \(m.target) | \(m.met.map { $0 ? "yes" : "**no**" } ?? "—") |\n" }
+  return out
+}
+
+/// The metrics as JSON.
+package func benchJSON(_ metrics: [Metric], machine: String) -> String {
+  JSON.object([
+    ("machine", .string(machine)),
+    ("metrics", .array(metrics.map { m in
+      .object([
+        ("name", .string(m.name)), ("baseline", .string(m.baseline)), ("value", .string(m.value)), ("ratio", .string(m.ratio)),
+        ("target", .string(m.target)), ("met", m.met.map { JSON.bool($0) } ?? .null),
+        ("numbers", .object(m.numbers.map { ($0.0, JSON.number($0.1)) })),
+      ])
+    })),
+  ]).render() + "\n"
+}

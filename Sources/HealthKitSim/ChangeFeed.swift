@@ -1,0 +1,48 @@
+import Foundation
+import HealthPairClient
+import HealthEngine
+import HealthModel
+import Wire
+
+/// How long-running queries learn about changes: a listener on the device's event connection, and anchored
+/// queries that tell whether a change is visible to the app and matches the query.
+///
+/// A query opens the feed first (the only step that can fail), enqueues its initial work on its serial queue, then
+/// calls ``listen(type:run:onChange:)``: every change check therefore runs after the initial result.
+struct ChangeFeed {
+  private let events: DeviceClient
+
+  /// Opens the device's event connection.
+  /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
+  init(_ session: Session) throws(HealthKitSimError) {
+    events = try session.events()
+  }
+
+  /// Registers `onChange` to run on the query's queue each time samples of `type` are added or deleted on the
+  /// device (saved locally or synced from the other device), until the query stops. In place when this returns.
+  func listen(type: SampleType, run: QueryRun, onChange: @escaping @Sendable () -> Void) {
+    let events = self.events
+    let token = events.addListener { event in
+      // Runs on the connection's reader thread: never call the daemon from here, only hop to the query's queue.
+      guard case .samplesChanged(let types, _, _, _) = event, types.contains(type) else { return }
+      run.queue.async { if run.isRunning { onChange() } }
+    }
+    run.onStop { events.removeListener(token) }
+  }
+
+  /// The changes the app may see of `type` since `anchor` (0: every current sample), within `filter`.
+  /// - Throws: the query's error, translated.
+  static func changes(
+    _ session: Session, type: SampleType, since anchor: UInt64, filter: QueryFilter, limit: Int, api: String
+  ) throws -> AnchoredResult {
+    let reply = try session.call(
+      .anchoredQuery(bundleID: session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit),
+      api: api)
+    guard case .anchored(var result) = reply else { throw session.unexpected(reply, api: api) }
+    if let sources = filter.sources {
+      result.added.removeAll { !sources.contains($0.source.bundleID) }
+      result.deleted.removeAll { !sources.contains($0.source.bundleID) }
+    }
+    return result
+  }
+}

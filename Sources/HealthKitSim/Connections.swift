@@ -1,0 +1,68 @@
+import HealthPairClient
+import Synchronization
+import Wire
+
+/// One connection per daemon socket, shared by every store of the process, plus one per socket for pushed events
+/// (observer and long-running queries). A connection the daemon closed is replaced on next use.
+package final class Connections: Sendable {
+  /// The process-wide cache.
+  package static let shared = Connections()
+
+  private let clients = Mutex<[String: DeviceClient]>([:])
+  private let eventClients = Mutex<[String: DeviceClient]>([:])
+
+  /// The request connection to `socketPath`, connecting if needed.
+  /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
+  package func client(_ socketPath: String) throws(HealthKitSimError) -> DeviceClient {
+    try cached(clients, socketPath, name: "HealthKitSim", subscribe: nil)
+  }
+
+  /// The connection to `socketPath` that receives `samplesChanged` events, connecting and subscribing if needed.
+  /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
+  package func events(_ socketPath: String) throws(HealthKitSimError) -> DeviceClient {
+    try cached(eventClients, socketPath, name: "HealthKitSim-events", subscribe: .samples)
+  }
+
+  /// Replaces a connection found dead, and returns the new one.
+  /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
+  package func replace(_ stale: DeviceClient, at socketPath: String) throws(HealthKitSimError) -> DeviceClient {
+    stale.close()
+    clients.withLock { t in if t[socketPath] === stale { t[socketPath] = nil } }
+    return try client(socketPath)
+  }
+
+  /// Drops the connections to `socketPath` (its daemon was stopped); the next call reconnects.
+  package func forget(_ socketPath: String) {
+    let dropped = clients.withLock { $0.removeValue(forKey: socketPath) }
+    let droppedEvents = eventClients.withLock { $0.removeValue(forKey: socketPath) }
+    dropped?.close()
+    droppedEvents?.close()
+  }
+
+  private func cached(
+    _ table: borrowing Mutex<[String: DeviceClient]>, _ socketPath: String, name: String, subscribe mask: EventMask?
+  ) throws(HealthKitSimError) -> DeviceClient {
+    if let live = table.withLock({ t -> DeviceClient? in
+      // Drop connections whose daemon went away (a pair that was shut down or restarted).
+      t = t.filter { !$0.value.isClosed }
+      return t[socketPath]
+    }) {
+      return live
+    }
+    let fresh: DeviceClient
+    do {
+      fresh = try DeviceClient(socketPath: socketPath, clientName: name)
+      if let mask { try fresh.subscribe(mask) }
+    } catch {
+      throw .unreachable(socketPath: socketPath, reason: error.description)
+    }
+    return table.withLock { t in
+      if let raced = t[socketPath], !raced.isClosed {
+        fresh.close()
+        return raced
+      }
+      t[socketPath] = fresh
+      return fresh
+    }
+  }
+}

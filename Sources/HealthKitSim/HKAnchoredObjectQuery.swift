@@ -1,0 +1,86 @@
+import Foundation
+import HealthEngine
+import HealthModel
+import Synchronization
+
+/// Returns the samples added and deleted since an anchor, and the anchor to continue from; with an
+/// ``updateHandler`` it keeps running and reports each later change (local saves and sync) until stopped.
+public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
+  /// What both handlers receive: the query, added samples, deleted objects, the new anchor, or an error.
+  public typealias Handler =
+    @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void
+
+  /// The anchor the query starts from (nil: from the beginning).
+  public let anchor: HKQueryAnchor?
+  /// The maximum number of changes in the first result; ``HKObjectQueryNoLimit`` (0) for all.
+  public let limit: Int
+  private let resultsHandler: Handler
+  private let update = Mutex<Handler?>(nil)
+
+  /// Creates a query; `resultsHandler` receives the first result.
+  public init(
+    type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
+    resultsHandler handler: @escaping Handler
+  ) {
+    self.anchor = anchor
+    self.limit = limit
+    self.resultsHandler = handler
+    super.init(objectType: type, predicate: predicate)
+  }
+
+  /// Set before executing to keep the query running: called with each later batch of changes.
+  public var updateHandler: Handler? {
+    get { update.withLock { $0 } }
+    set { update.withLock { $0 = newValue } }
+  }
+
+  override func start(_ session: Session) {
+    let api = "HKAnchoredObjectQuery"
+    let updates = updateHandler
+    let current = Mutex<UInt64>(anchor?.value ?? 0)
+    let type: SampleType
+    let filter: QueryFilter
+    let feed: ChangeFeed?
+    do {
+      type = try objectType!.simulatedType()
+      filter = try self.filter.get()
+      feed = updates == nil ? nil : try ChangeFeed(session)
+    } catch {
+      run.queue.async { [self] in fail(error) }
+      return
+    }
+    run.queue.async { [self] in
+      let result = Result {
+        try ChangeFeed.changes(session, type: type, since: current.withLock { $0 }, filter: filter, limit: limit, api: api)
+      }
+      if case .success(let changes) = result { current.withLock { $0 = changes.newAnchor } }
+      run.deliver { Self.call(resultsHandler, self, result) }
+    }
+    guard let feed, let updates else { return }
+    feed.listen(type: type, run: run) { [self] in
+      let result = Result {
+        try ChangeFeed.changes(session, type: type, since: current.withLock { $0 }, filter: filter, limit: 0, api: api)
+      }
+      if case .success(let changes) = result {
+        current.withLock { $0 = changes.newAnchor }
+        if changes.added.isEmpty && changes.deleted.isEmpty { return }
+      }
+      run.deliver { Self.call(updates, self, result) }
+    }
+  }
+
+  override func fail(_ error: any Error) {
+    run.deliver { resultsHandler(self, nil, nil, nil, error) }
+  }
+
+  private static func call(_ handler: Handler, _ query: HKAnchoredObjectQuery, _ result: Result<AnchoredResult, any Error>) {
+    switch result {
+    case .success(let changes):
+      handler(
+        query, changes.added.map(HKSample.make), changes.deleted.map(HKDeletedObject.init),
+        HKQueryAnchor(changes.newAnchor), nil)
+    case .failure(let error):
+      handler(query, nil, nil, nil, error)
+    }
+  }
+}

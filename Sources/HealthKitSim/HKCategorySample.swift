@@ -1,0 +1,41 @@
+import Foundation
+import HealthModel
+
+/// A category value over a time interval: `HKCategorySample(type: mindfulType, value: 0, start: s, end: e)`.
+///
+/// Construction never fails, as in HealthKit's signatures; an invalid sample (a value the type does not define, an
+/// end before the start, missing required metadata) makes the `save` that uses it fail with
+/// ``HKSimulatedTermination``, where a device would have terminated the app at construction.
+public final class HKCategorySample: HKSample, @unchecked Sendable {
+  /// The category value (`HKCategoryValue.notApplicable.rawValue` for mindful sessions).
+  public let value: Int
+  /// The category type.
+  public let categoryType: HKCategoryType
+
+  /// Creates a sample with a new UUID.
+  public init(
+    type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date, metadata: [String: Any]? = nil
+  ) {
+    self.value = value
+    self.categoryType = type
+    super.init(
+      uuid: UUID(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
+      source: HKSample.unsavedSource)
+  }
+
+  init(
+    uuid: UUID, type: HKCategoryType, value: Int, start: Date, end: Date, metadata: MetadataPayload,
+    source: HKSourceRevision
+  ) {
+    self.value = value
+    self.categoryType = type
+    super.init(uuid: uuid, type: type, start: start, end: end, metadata: metadata, source: source)
+  }
+
+  /// The sample as the daemon's `save` takes it.
+  override package func sampleInput(api: String) throws -> SampleInput {
+    SampleInput(
+      uuid: uuid, type: try categoryType.simulatedType(), value: .category(value), start: startDate, end: endDate,
+      metadata: try metadataPayload.checked(api: api))
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HealthModel
+import HealthPairClient
+import Wire
+
+extension HKHealthStore {
+  /// Asks the user for permission to save `typesToShare` and read `typesToRead`.
+  ///
+  /// Presents the device's permission sheet when any requested (type, direction) is undecided, and returns once the
+  /// user answers; completes at once when everything was decided. Returning normally never means "granted": check
+  /// ``authorizationStatus(for:)``. Like Apple's async form it throws when `success` would be false: cancelled
+  /// (`HKError.errorUserCanceled`), the sheet failed to present (`HKError.unknownError`).
+  /// - Throws: ``HKError``; ``HKSimulatedTermination`` where a device would terminate the app (both sets empty, a
+  ///   missing usage description, a read-only or correlation type to share); ``HealthKitSimError``.
+  public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?)
+    async throws
+  {
+    let api = "HKHealthStore.requestAuthorization(toShare:read:)"
+    let session = try Session.current(api: api)
+    let ticket = try session.send(try authorizationRequest(session, typesToShare, typesToRead), api: api)
+    let reply = try await session.value(of: ticket, api: api)
+    try HKHealthStore.authorizationOutcome(session, reply, api: api)
+  }
+
+  /// Asks the user for permission; `completion` receives HealthKit's `success` (never "granted") and the error.
+  ///
+  /// `completion` runs on a background queue once the user has answered the sheet (or at once when nothing needs
+  /// asking). Conditions that would terminate the app arrive as an ``HKSimulatedTermination`` error.
+  public func requestAuthorization(
+    toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
+    completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+  ) {
+    let api = "HKHealthStore.requestAuthorization(toShare:read:completion:)"
+    let started = Result { () throws -> (Session, Ticket) in
+      let session = try Session.current(api: api)
+      return (session, try session.send(try authorizationRequest(session, typesToShare, typesToRead), api: api))
+    }
+    deliver({
+      let (session, ticket) = try started.get()
+      let reply = try await session.value(of: ticket, api: api)
+      try HKHealthStore.authorizationOutcome(session, reply, api: api)
+    }) { result in
+      switch result {
+      case .success: completion(true, nil)
+      case .failure(let error): completion(false, error)
+      }
+    }
+  }
+
+  /// Whether requesting these types would present the permission sheet: `shouldRequest` while any is undecided,
+  /// `unnecessary` once all were asked (whatever the answers).
+  /// - Throws: ``HKError``; ``HKSimulatedTermination`` for requests a device would refuse; ``HealthKitSimError``.
+  public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>)
+    async throws -> HKAuthorizationRequestStatus
+  {
+    let api = "HKHealthStore.statusForAuthorizationRequest(toShare:read:)"
+    let session = try Session.current(api: api)
+    let ticket = try session.send(try requestStatusRequest(session, typesToShare, typesToRead), api: api)
+    let reply = try await session.value(of: ticket, api: api)
+    return try HKHealthStore.requestStatus(session, reply, api: api)
+  }
+
+  /// Completion-handler form of ``statusForAuthorizationRequest(toShare:read:)``; on error the status is `unknown`.
+  public func getRequestStatusForAuthorization(
+    toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
+    completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
+  ) {
+    let api = "HKHealthStore.getRequestStatusForAuthorization(toShare:read:completion:)"
+    let started = Result { () throws -> (Session, Ticket) in
+      let session = try Session.current(api: api)
+      return (session, try session.send(try requestStatusRequest(session, typesToShare, typesToRead), api: api))
+    }
+    deliver({
+      let (session, ticket) = try started.get()
+      let reply = try await session.value(of: ticket, api: api)
+    return try HKHealthStore.requestStatus(session, reply, api: api)
+    }) { result in
+      switch result {
+      case .success(let status): completion(status, nil)
+      case .failure(let error): completion(.unknown, error)
+      }
+    }
+  }
+
+  private func simulated(_ types: some Sequence<HKObjectType>) throws(HealthKitSimError) -> [SampleType] {
+    var result: [SampleType] = []
+    for type in types { result.append(try type.simulatedType()) }
+    return result.sorted()
+  }
+
+  private func authorizationRequest(_ session: Session, _ share: Set<HKSampleType>?, _ read: Set<HKObjectType>?)
+    throws(HealthKitSimError) -> Request
+  {
+    .requestAuthorization(
+      bundleID: session.bundleID, share: try simulated((share ?? []).map { $0 as HKObjectType }),
+      read: try simulated(read ?? []))
+  }
+
+  private func requestStatusRequest(_ session: Session, _ share: Set<HKSampleType>, _ read: Set<HKObjectType>)
+    throws(HealthKitSimError) -> Request
+  {
+    .requestStatus(
+      bundleID: session.bundleID, share: try simulated(share.map { $0 as HKObjectType }), read: try simulated(read))
+  }
+
+  private static func authorizationOutcome(_ session: Session, _ reply: Reply, api: String) throws {
+    guard case .authorization(let result) = reply else { throw session.unexpected(reply, api: api) }
+    guard result.success else {
+      throw result.error.map { Session.translate($0, api: api) }
+        ?? HKError(.unknownError, message: "The authorization request did not succeed")
+    }
+  }
+
+  private static func requestStatus(_ session: Session, _ reply: Reply, api: String) throws
+    -> HKAuthorizationRequestStatus
+  {
+    guard case .requestStatus(let status) = reply else { throw session.unexpected(reply, api: api) }
+    return HKAuthorizationRequestStatus(rawValue: status.rawValue) ?? .unknown
+  }
+}

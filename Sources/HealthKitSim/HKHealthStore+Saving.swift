@@ -1,0 +1,95 @@
+import Foundation
+import HealthModel
+import HealthPairClient
+import Wire
+
+extension HKHealthStore {
+  /// Saves one object.
+  /// - Throws: ``HKError`` (`errorAuthorizationNotDetermined` 5 before asking, `errorAuthorizationDenied` 4 when
+  ///   denied, `errorInvalidArgument` 3 for a duplicate UUID or a sample before `earliestPermittedSampleDate()`);
+  ///   ``HKSimulatedTermination`` for an object a device would refuse at construction; ``HealthKitSimError``.
+  public func save(_ object: HKObject) async throws {
+    try await save([object])
+  }
+
+  /// Saves objects, all or nothing.
+  /// - Throws: as `save(_:)` of one object; an empty array fails with `errorInvalidArgument`.
+  public func save(_ objects: [HKObject]) async throws {
+    let api = "HKHealthStore.save(_:)"
+    let session = try Session.current(api: api)
+    let inputs = try objects.map { try $0.sampleInput(api: api) }
+    _ = try await session.callAsync(.save(bundleID: session.bundleID, samples: inputs), api: api)
+  }
+
+  /// Saves one object; `completion` receives whether it was saved and the error, on a background queue.
+  public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    save([object], withCompletion: completion)
+  }
+
+  /// Saves objects, all or nothing; `completion` receives whether they were saved and the error, on a background
+  /// queue.
+  public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    let api = "HKHealthStore.save(_:withCompletion:)"
+    let started = Result { () throws -> (Session, Ticket) in
+      let session = try Session.current(api: api)
+      let inputs = try objects.map { try $0.sampleInput(api: api) }
+      return (session, try session.send(.save(bundleID: session.bundleID, samples: inputs), api: api))
+    }
+    deliver({
+      let (session, ticket) = try started.get()
+      _ = try await session.value(of: ticket, api: api)
+    }) { result in completion(result.isSuccess, result.failure) }
+  }
+
+  /// Deletes one object the app saved.
+  /// - Throws: ``HKError`` (5 or 4 as for saving; `errorAuthorizationDenied` for another app's object;
+  ///   `errorInvalidArgument` for an object that is not stored); ``HealthKitSimError``.
+  public func delete(_ object: HKObject) async throws {
+    try await delete([object])
+  }
+
+  /// Deletes objects the app saved, all or nothing.
+  /// - Throws: as `delete(_:)` of one object; an empty array fails with `errorInvalidArgument`.
+  public func delete(_ objects: [HKObject]) async throws {
+    let api = "HKHealthStore.delete(_:)"
+    let session = try Session.current(api: api)
+    _ = try await session.callAsync(.delete(bundleID: session.bundleID, uuids: objects.map(\.uuid)), api: api)
+  }
+
+  /// Deletes one object; `completion` receives whether it was deleted and the error, on a background queue.
+  public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+  {
+    delete([object], withCompletion: completion)
+  }
+
+  /// Deletes objects, all or nothing; `completion` receives whether they were deleted and the error, on a
+  /// background queue.
+  public func delete(
+    _ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+  ) {
+    let api = "HKHealthStore.delete(_:withCompletion:)"
+    let uuids = objects.map(\.uuid)
+    let started = Result { () throws -> (Session, Ticket) in
+      let session = try Session.current(api: api)
+      return (session, try session.send(.delete(bundleID: session.bundleID, uuids: uuids), api: api))
+    }
+    deliver({
+      let (session, ticket) = try started.get()
+      _ = try await session.value(of: ticket, api: api)
+    }) { result in completion(result.isSuccess, result.failure) }
+  }
+}
+
+extension Result {
+  /// Whether the result is a success.
+  var isSuccess: Bool {
+    if case .success = self { return true }
+    return false
+  }
+
+  /// The error of a failure.
+  var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HealthModel
+
+// Metadata keys, with the string values of HKMetadata.h.
+
+/// Whether the user entered the sample by hand (`Bool`); the Health app marks such samples.
+public let HKMetadataKeyWasUserEntered = MetadataKey.wasUserEntered
+/// Whether a menstrual-flow sample starts a cycle (`Bool`); required on menstrualFlow samples.
+public let HKMetadataKeyMenstrualCycleStart = MetadataKey.menstrualCycleStart
+/// The time zone the sample was recorded in (`String`, a time zone name).
+public let HKMetadataKeyTimeZone = MetadataKey.timeZone
+/// An identifier that ties versions of one object together (`String`); requires a sync version.
+public let HKMetadataKeySyncIdentifier = MetadataKey.syncIdentifier
+/// The version of an object with a sync identifier (`Int`).
+public let HKMetadataKeySyncVersion = MetadataKey.syncVersion
+/// An identifier the app assigns to the sample (`String`).
+public let HKMetadataKeyExternalUUID = MetadataKey.externalUUID
+
+/// Metadata as HealthKitSim stores it: converted to the simulator's values, or the first value HealthKit would
+/// refuse (kept so the `save` that uses the object can fail as a device would).
+package enum MetadataPayload: Hashable, Sendable {
+  /// Every value is a string, number, Boolean, date or quantity.
+  case valid(Metadata)
+  /// `key` holds a value of a type HealthKit does not accept.
+  case invalid(key: String, typeName: String)
+
+  /// Converts an app's `[String: Any]` metadata.
+  package init(_ metadata: [String: Any]?) {
+    var converted: Metadata = [:]
+    for (key, value) in metadata ?? [:] {
+      guard let value = MetadataPayload.value(value) else {
+        self = .invalid(key: key, typeName: String(describing: type(of: value)))
+        return
+      }
+      converted[key] = value
+    }
+    self = .valid(converted)
+  }
+
+  private static func value(_ any: Any) -> MetadataValue? {
+    switch any {
+    case let b as Bool: return .bool(b)
+    case let i as Int: return .int(Int64(i))
+    case let i as Int64: return .int(i)
+    case let i as Int32: return .int(Int64(i))
+    case let d as Double: return .double(d)
+    case let f as Float: return .double(Double(f))
+    case let s as String: return .string(s)
+    case let d as Date: return .date(d)
+    case let q as HKQuantity: return .quantity(q.value, unit: q.unit.unitString)
+    case let n as NSNumber:
+      return String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .double(n.doubleValue)
+    default: return nil
+    }
+  }
+
+  /// The metadata for the daemon.
+  /// - Throws: ``HKSimulatedTermination`` for a value HealthKit refuses.
+  package func checked(api: String) throws(HKSimulatedTermination) -> Metadata {
+    switch self {
+    case .valid(let metadata): return metadata
+    case .invalid(let key, let typeName):
+      throw .invalidArgument(
+        "Invalid class \(typeName) for metadata key: \(key). Expected NSString, NSDate, NSNumber, or HKQuantity.",
+        api: api)
+    }
+  }
+
+  /// The metadata as an app reads it back: Bool, Int, Double, String, Date or HKQuantity values; nil when empty.
+  package var dictionary: [String: Any]? {
+    guard case .valid(let metadata) = self, !metadata.isEmpty else { return nil }
+    var result: [String: Any] = [:]
+    for (key, value) in metadata {
+      switch value {
+      case .bool(let b): result[key] = b
+      case .int(let i): result[key] = Int(i)
+      case .double(let d): result[key] = d
+      case .string(let s): result[key] = s
+      case .date(let d): result[key] = d
+      case .quantity(let v, let unit): result[key] = HKQuantity(unit: HKUnit(from: unit), doubleValue: v)
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,62 @@
+import HealthModel
+
+/// A type of HealthKit data, identified by Apple's identifier string; equal and hashed by identifier.
+///
+/// Immutable. Declared `@unchecked Sendable` because it is a non-final class (HealthKit's hierarchy needs
+/// subclasses); every stored property of it and of its subclasses is a `let` of a Sendable type.
+public class HKObjectType: Hashable, CustomStringConvertible, @unchecked Sendable {
+  /// Apple's identifier string (`HKQuantityTypeIdentifierDietaryWater`).
+  public let identifier: String
+
+  init(identifier: String) { self.identifier = identifier }
+
+  /// Two types are equal when their identifiers are.
+  public static func == (lhs: HKObjectType, rhs: HKObjectType) -> Bool { lhs.identifier == rhs.identifier }
+  /// Hashes the identifier.
+  public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+  /// The identifier.
+  public var description: String { identifier }
+
+  /// The quantity type with this identifier, or nil when HealthKitSim does not simulate it.
+  public static func quantityType(forIdentifier identifier: HKQuantityTypeIdentifier) -> HKQuantityType? {
+    guard let type = SampleType.lookup(name: identifier.rawValue), type.descriptor.isQuantity else { return nil }
+    return HKQuantityType(identifier)
+  }
+
+  /// The category type with this identifier, or nil when HealthKitSim does not simulate it.
+  public static func categoryType(forIdentifier identifier: HKCategoryTypeIdentifier) -> HKCategoryType? {
+    guard let type = SampleType.lookup(name: identifier.rawValue), type.descriptor.categoryValues != nil else {
+      return nil
+    }
+    return HKCategoryType(identifier)
+  }
+
+  /// The correlation type with this identifier, or nil when HealthKitSim does not know it.
+  public static func correlationType(forIdentifier identifier: HKCorrelationTypeIdentifier) -> HKCorrelationType? {
+    guard let type = SampleType.lookup(name: identifier.rawValue), type.descriptor.isCorrelation else { return nil }
+    return HKCorrelationType(identifier)
+  }
+
+  /// The simulator's catalog entry for this type.
+  /// - Throws: ``HealthKitSimError/unsupported(_:)`` when the identifier is not in HealthKitSim's catalog.
+  package func simulatedType() throws(HealthKitSimError) -> SampleType {
+    guard let type = SampleType.lookup(name: identifier), type.identifier == identifier else {
+      throw .unsupported(
+        "\(identifier) is not a type HealthKitSim simulates (it simulates "
+          + SampleType.all.map(\.identifier).joined(separator: ", ") + ")")
+    }
+    return type
+  }
+
+  /// The HealthKitSim type object for a catalog type: an `HKQuantityType`, `HKCategoryType` or `HKCorrelationType`.
+  package static func make(_ type: SampleType) -> HKSampleType {
+    switch type.descriptor.kind {
+    case .quantity: HKQuantityType(HKQuantityTypeIdentifier(type.identifier))
+    case .category: HKCategoryType(HKCategoryTypeIdentifier(type.identifier))
+    case .correlation: HKCorrelationType(HKCorrelationTypeIdentifier(type.identifier))
+    }
+  }
+}
+
+/// A type of sample data: a quantity, category or correlation type.
+public class HKSampleType: HKObjectType, @unchecked Sendable {}

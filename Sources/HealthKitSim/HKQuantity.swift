@@ -1,0 +1,55 @@
+import Foundation
+import HealthModel
+
+/// An amount in a unit (`HKQuantity(unit: .literUnit(with: .milli), doubleValue: 250)`).
+public final class HKQuantity: CustomStringConvertible, Sendable {
+  /// The unit the quantity was created with.
+  package let unit: HKUnit
+  /// The value in ``unit``.
+  package let value: Double
+
+  /// Creates a quantity.
+  public init(unit: HKUnit, doubleValue value: Double) {
+    self.unit = unit
+    self.value = value
+  }
+
+  /// The value converted to `unit`.
+  ///
+  /// Converting to an incompatible unit raises an exception on a device: it is reported to
+  /// ``HealthKitSim/terminationHandler`` and the result is `nan`.
+  public func doubleValue(for unit: HKUnit) -> Double {
+    guard let from = self.unit.parsed, let to = unit.parsed else {
+      report("cannot convert '\(self.unit.unitString)' to '\(unit.unitString)': not a valid unit")
+      return .nan
+    }
+    do { return try from.convert(value, to: to) } catch {
+      report("Attempt to convert incompatible units: '\(from)', '\(to)' (\(error))")
+      return .nan
+    }
+  }
+
+  /// Whether the quantity converts to `unit`.
+  public func `is`(compatibleWith unit: HKUnit) -> Bool {
+    guard let from = self.unit.parsed, let to = unit.parsed else { return false }
+    return from.isCompatible(with: to)
+  }
+
+  /// Orders two compatible quantities; incompatible ones are reported to ``HealthKitSim/terminationHandler`` and
+  /// compare as the same.
+  public func compare(_ quantity: HKQuantity) -> ComparisonResult {
+    guard self.is(compatibleWith: quantity.unit) else {
+      report("Attempt to compare incompatible quantities: \(self), \(quantity)")
+      return .orderedSame
+    }
+    let other = quantity.doubleValue(for: unit)
+    return value < other ? .orderedAscending : value > other ? .orderedDescending : .orderedSame
+  }
+
+  /// `250 mL`.
+  public var description: String { "\(formatNumber(value)) \(unit.unitString)" }
+
+  private func report(_ reason: String) {
+    HealthKitSim.reportTermination(.invalidArgument(reason, api: "HKQuantity"))
+  }
+}

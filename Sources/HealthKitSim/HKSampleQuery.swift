@@ -1,0 +1,53 @@
+import Foundation
+import HealthEngine
+import HealthModel
+import Wire
+
+/// Fetches the samples of one type that match a predicate, sorted and limited; the handler is called once.
+///
+/// Read privacy applies as on a device: with read permission the app sees every sample of the type; with only share
+/// permission, its own samples; with neither, none (an empty result, never an error).
+public final class HKSampleQuery: HKQuery, @unchecked Sendable {
+  /// The maximum number of samples returned; ``HKObjectQueryNoLimit`` (0) for all.
+  public let limit: Int
+  /// The sort descriptors, as given.
+  public let sortDescriptors: [NSSortDescriptor]?
+  private let sort: Result<[SampleSort], any Error>
+  private let resultsHandler: @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+
+  /// Creates a query; `resultsHandler` receives the samples, or nil and an error.
+  public init(
+    sampleType: HKSampleType, predicate: NSPredicate?, limit: Int, sortDescriptors: [NSSortDescriptor]?,
+    resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+  ) {
+    self.limit = limit
+    self.sortDescriptors = sortDescriptors
+    self.sort = SampleSort.from(sortDescriptors)
+    self.resultsHandler = resultsHandler
+    super.init(objectType: sampleType, predicate: predicate)
+  }
+
+  override func start(_ session: Session) {
+    run.queue.async { [self] in
+      let api = "HKSampleQuery"
+      let result = Result { () throws -> [HKSample] in
+        let query = SampleQuery(
+          type: try objectType!.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
+          limit: limit, sort: try sort.get())
+        let reply = try session.call(.sampleQuery(bundleID: session.bundleID, query: query), api: api)
+        guard case .samples(let samples) = reply else { throw session.unexpected(reply, api: api) }
+        return samples.map(HKSample.make)
+      }
+      run.deliver {
+        switch result {
+        case .success(let samples): resultsHandler(self, samples, nil)
+        case .failure(let error): resultsHandler(self, nil, error)
+        }
+      }
+    }
+  }
+
+  override func fail(_ error: any Error) {
+    run.deliver { resultsHandler(self, nil, error) }
+  }
+}

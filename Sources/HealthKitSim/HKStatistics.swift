@@ -1,0 +1,68 @@
+import Foundation
+import HealthEngine
+import HealthModel
+
+/// The statistics of one time range (or one interval of a collection), in the type's canonical unit.
+///
+/// Quantities that the query's options did not ask for are nil, as are all quantities of an empty interval.
+/// Statistics add every visible sample: HealthKitSim does not de-duplicate overlapping sources by priority.
+public final class HKStatistics: Sendable {
+  /// The quantity type.
+  public let quantityType: HKQuantityType
+  /// The start of the range or interval.
+  public let startDate: Date
+  /// The end of the range or interval.
+  public let endDate: Date
+  /// The sources that contributed, when `separateBySource` was asked; else nil.
+  public let sources: [HKSource]?
+  private let values: Statistics
+  private let unit: HKUnit
+
+  /// Wraps the engine's statistics of `type`; `separateBySource` decides whether per-source results are exposed.
+  init(_ values: Statistics, type: HKQuantityType, separateBySource: Bool) {
+    self.quantityType = type
+    self.startDate = values.start
+    self.endDate = values.end
+    self.values = values
+    self.unit = type.canonicalUnit ?? .count()
+    self.sources =
+      separateBySource ? values.bySource.keys.sorted().map { HKSource(bundleIdentifier: $0) } : nil
+  }
+
+  private func quantity(_ value: Double?) -> HKQuantity? {
+    value.map { HKQuantity(unit: unit, doubleValue: $0) }
+  }
+
+  private func part(_ source: HKSource) -> Statistics? {
+    sources == nil ? nil : values.bySource[source.bundleIdentifier]
+  }
+
+  /// The sum (`cumulativeSum`); a sample partly inside the range counts in proportion to its overlap.
+  public func sumQuantity() -> HKQuantity? { quantity(values.sum) }
+  /// The average (`discreteAverage`); weighted by duration for temporally weighted types.
+  public func averageQuantity() -> HKQuantity? { quantity(values.average) }
+  /// The minimum (`discreteMin`).
+  public func minimumQuantity() -> HKQuantity? { quantity(values.minimum) }
+  /// The maximum (`discreteMax`).
+  public func maximumQuantity() -> HKQuantity? { quantity(values.maximum) }
+  /// The value of the sample that ends last (`mostRecent`).
+  public func mostRecentQuantity() -> HKQuantity? { quantity(values.mostRecent) }
+  /// The total time the samples cover (`duration`), in seconds.
+  public func duration() -> HKQuantity? { values.duration.map { HKQuantity(unit: .second(), doubleValue: $0) } }
+
+  /// The sum of one source's samples (needs `separateBySource`).
+  public func sumQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.sum) }
+  /// The average of one source's samples (needs `separateBySource`).
+  public func averageQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.average) }
+  /// The minimum of one source's samples (needs `separateBySource`).
+  public func minimumQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.minimum) }
+  /// The maximum of one source's samples (needs `separateBySource`).
+  public func maximumQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.maximum) }
+  /// The most recent value of one source's samples (needs `separateBySource`).
+  public func mostRecentQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.mostRecent) }
+
+  /// Whether no sample contributed (an empty interval of a collection).
+  var isEmpty: Bool { values.sampleCount == 0 }
+  /// The engine's values, to tell whether an interval changed.
+  var simulatedValues: Statistics { values }
+}

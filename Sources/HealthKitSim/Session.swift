@@ -1,0 +1,147 @@
+import Foundation
+import HealthModel
+import HealthPairClient
+import Synchronization
+import Wire
+
+/// A resolved target and its connection: what each store call works with, captured on the calling thread before
+/// any hop to a background queue.
+package struct Session: Sendable {
+  /// The device and app.
+  package let target: HealthKitSim.Target
+  /// The connection to the device's daemon.
+  package let client: DeviceClient
+
+  /// The app's bundle identifier.
+  package var bundleID: String { target.bundleIdentifier }
+
+  /// The session of the current target.
+  /// - Throws: `HKError(.errorHealthDataUnavailable)` when nothing is configured;
+  ///   ``HealthKitSimError/unreachable(socketPath:reason:)`` when the daemon cannot be reached.
+  package static func current(api: String) throws -> Session {
+    guard let target = HealthKitSim.currentTarget else {
+      throw HKError(
+        .errorHealthDataUnavailable,
+        message: "Health data is unavailable: no HealthKitSim target is configured for \(api) (use "
+          + "HealthKitSim.configure(socketPath:bundleIdentifier:), HealthKitSim.withTarget(_:operation:) or "
+          + "\(HealthKitSim.socketEnvironmentVariable) and \(HealthKitSim.bundleIdentifierEnvironmentVariable))")
+    }
+    return Session(target: target, client: try Connections.shared.client(target.socketPath))
+  }
+
+  /// Sends `request` and waits for its final answer (a local socket round trip).
+  /// - Throws: the request's error, translated (``HKError``, ``HKSimulatedTermination``, ``HealthKitSimError``).
+  package func call(_ request: Request, api: String) throws -> Reply {
+    let (ticket, client) = try sendReturningClient(request, api: api)
+    do { return try ticket.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
+  }
+
+  /// Sends `request` now and returns its ticket, so requests keep the caller's order.
+  /// - Throws: the send's error, translated.
+  package func send(_ request: Request, api: String) throws -> Ticket {
+    try sendReturningClient(request, api: api).ticket
+  }
+
+  /// Sends on the cached connection; when the write fails because the daemon went away (restarted) before the
+  /// connection noticed, the request was never delivered, so it is sent once more on a fresh connection.
+  private func sendReturningClient(_ request: Request, api: String) throws -> (ticket: Ticket, client: DeviceClient) {
+    do {
+      return (try client.send(request), client)
+    } catch .disconnected {
+      do {
+        let fresh = try Connections.shared.replace(client, at: target.socketPath)
+        return (try fresh.send(request), fresh)
+      } catch {
+        throw translate(error, api: api)
+      }
+    } catch {
+      throw translate(error, api: api)
+    }
+  }
+
+  /// Awaits a ticket's final answer without blocking a thread.
+  ///
+  /// Cancelling the awaiting task stops the wait with `CancellationError` (the request itself stays pending on the
+  /// device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging.
+  /// - Throws: the request's error, translated; `CancellationError`.
+  package func value(of ticket: Ticket, api: String) async throws -> Reply {
+    let outcome = Outcome()
+    do {
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          outcome.wait(with: continuation)
+          Task.detached {
+            do { outcome.resolve(.success(try await ticket.value())) } catch { outcome.resolve(.failure(error)) }
+          }
+        }
+      } onCancel: {
+        outcome.resolve(.failure(CancellationError()))
+      }
+    } catch {
+      throw translate(error, api: api)
+    }
+  }
+
+  /// A continuation resumed once, by whichever comes first: the answer or cancellation.
+  private final class Outcome: Sendable {
+    private struct State {
+      var continuation: CheckedContinuation<Reply, any Error>?
+      var early: Result<Reply, any Error>?
+    }
+    private let state = Mutex(State())
+
+    func wait(with continuation: CheckedContinuation<Reply, any Error>) {
+      let early = state.withLock { s -> Result<Reply, any Error>? in
+        if s.early == nil { s.continuation = continuation }
+        return s.early
+      }
+      if let early { continuation.resume(with: early) }
+    }
+
+    func resolve(_ result: Result<Reply, any Error>) {
+      let waiting = state.withLock { s -> CheckedContinuation<Reply, any Error>? in
+        guard s.early == nil else { return nil }
+        s.early = result
+        defer { s.continuation = nil }
+        return s.continuation
+      }
+      waiting?.resume(with: result)
+    }
+  }
+
+  /// Sends `request` and awaits its final answer.
+  /// - Throws: the request's error, translated.
+  package func callAsync(_ request: Request, api: String) async throws -> Reply {
+    try await value(of: try send(request, api: api), api: api)
+  }
+
+  /// The device's event connection (subscribed to sample changes).
+  /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
+  package func events() throws(HealthKitSimError) -> DeviceClient {
+    try Connections.shared.events(target.socketPath)
+  }
+
+  /// Maps a client error to what the public API throws: an `HKError` for HealthKit errors, an
+  /// ``HKSimulatedTermination`` where a device would terminate the app, a ``HealthKitSimError`` otherwise.
+  package func translate(_ error: any Error, api: String) -> any Error {
+    guard let error = error as? ClientError else { return error }
+    if case .rejected(let rejection) = error { return Session.translate(rejection, api: api) }
+    return HealthKitSimError.unreachable(socketPath: target.socketPath, reason: error.description)
+  }
+
+  /// Maps an engine error to what the public API throws.
+  package static func translate(_ error: HealthError, api: String) -> any Error {
+    switch error.kind {
+    case .healthKit: HKError(HKError.Code(rawValue: error.code.rawValue) ?? .unknownError, message: error.message)
+    case .wouldTerminate:
+      HKSimulatedTermination(
+        exceptionName: error.exception ?? "NSInvalidArgumentException", reason: error.message, api: api)
+    case .simulator: HealthKitSimError.misuse(error.message)
+    }
+  }
+
+  /// The error for a reply of the wrong kind.
+  package func unexpected(_ reply: Reply, api: String) -> HealthKitSimError {
+    .unreachable(socketPath: target.socketPath, reason: "unexpected answer to \(api): \(reply)")
+  }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HealthEngine
+import HealthKitSim
+import HealthModel
+import HealthPairClient
+import Wire
+
+/// One device of a ``HealthPair``: install apps, bind HealthKitSim to it, play its user, change its settings,
+/// move its clock, and look inside it (including what apps never see).
+public final class HealthDevice: Sendable {
+  /// Which device this is.
+  public let kind: HealthDeviceKind
+  let pair: Pair
+  let waiter: EventWaiter
+  /// The default deadline of waits, in seconds.
+  let timeout: Double
+
+  init(_ kind: HealthDeviceKind, pair: Pair, waiter: EventWaiter, timeout: Double) {
+    self.kind = kind
+    self.pair = pair
+    self.waiter = waiter
+    self.timeout = timeout
+  }
+
+  /// The device's control connection (the current one, after a restart).
+  var client: DeviceClient { pair.client(kind.simulated) }
+
+  /// Runs a control operation, mapping its errors.
+  @discardableResult
+  func control<T>(_ operation: String, _ body: (DeviceClient) throws -> T) throws(HealthPairTestingError) -> T {
+    do { return try body(client) } catch { throw .from(error, device: kind, operation: operation) }
+  }
+
+  /// The daemon's client socket, for ``HealthKitSim/Target``.
+  public var socketPath: String { pair.layout.socket(kind.simulated) }
+
+  // MARK: - Apps
+
+  /// Installs an app with its Info.plist usage descriptions: `writeUsage` is `NSHealthUpdateUsageDescription`
+  /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read).
+  /// - Throws: ``HealthPairTestingError``.
+  public func install(app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil)
+    throws(HealthPairTestingError)
+  {
+    let record = AppRecord(
+      bundleID: bundleIdentifier, displayName: name ?? bundleIdentifier, writeUsageDescription: writeUsage,
+      readUsageDescription: readUsage)
+    try control("install(app: \(bundleIdentifier))") { try $0.installApp(record) }
+  }
+
+  /// Uninstalls an app: its authorization on this device is forgotten; its samples stay.
+  /// - Throws: ``HealthPairTestingError``.
+  public func uninstall(app bundleIdentifier: String) throws(HealthPairTestingError) {
+    try control("uninstall(app: \(bundleIdentifier))") { try $0.uninstallApp(bundleIdentifier) }
+  }
+
+  // MARK: - Binding HealthKitSim
+
+  /// The HealthKitSim target for `app` on this device.
+  public func target(app bundleIdentifier: String) -> HealthKitSim.Target {
+    HealthKitSim.Target(socketPath: socketPath, bundleIdentifier: bundleIdentifier)
+  }
+
+  /// Runs `body` with every `HKHealthStore` call inside it (this task and its child tasks) made by `app` on this
+  /// device. Parallel tests stay apart.
+  @discardableResult
+  public func use<R>(app bundleIdentifier: String, _ body: () throws -> R) rethrows -> R {
+    try HealthKitSim.withTarget(target(app: bundleIdentifier), operation: body)
+  }
+
+  /// Awaits `body` with every `HKHealthStore` call inside it (this task and its child tasks) made by `app` on this
+  /// device; `body` keeps the caller's actor. Parallel tests stay apart.
+  @discardableResult
+  public func use<R>(
+    app bundleIdentifier: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+  ) async rethrows -> R {
+    try await HealthKitSim.withTarget(target(app: bundleIdentifier), isolation: isolation, operation: body)
+  }
+
+  /// Points HealthKitSim's process-wide target at `app` on this device (for code that runs outside the test's task,
+  /// such as threads the app starts). Cleared when the pair shuts down. Not for tests that run in parallel.
+  public func useGlobally(app bundleIdentifier: String) {
+    HealthKitSim.configure(target(app: bundleIdentifier))
+  }
+
+  // MARK: - The user
+
+  /// The person holding this device: answers permission sheets.
+  public var user: SimulatedUser { SimulatedUser(device: self) }
+
+  /// The permission settings of this device's apps: Settings → Privacy → Health on the iPhone; for the watch, the
+  /// iPhone's Watch app (My Watch → Privacy → Health), whose changes reach the watch over the link.
+  public var settings: HealthSettings { HealthSettings(device: self) }
+
+  // MARK: - Clock and policy
+
+  /// Sets the device's virtual clock.
+  /// - Throws: ``HealthPairTestingError``.
+  public func setClock(_ date: Date) throws(HealthPairTestingError) {
+    try control("setClock") { try $0.setClock(date) }
+  }
+
+  /// Moves the device's virtual clock forward (from the real time if it was not set).
+  /// - Throws: ``HealthPairTestingError``.
+  public func advanceClock(by seconds: TimeInterval) throws(HealthPairTestingError) {
+    try control("advanceClock") { try $0.advanceClock(seconds: seconds) }
+  }
+
+  /// The device's current time (virtual or real).
+  /// - Throws: ``HealthPairTestingError``.
+  public func now() throws(HealthPairTestingError) -> Date {
+    try control("now") { try $0.dump().device.now }
+  }
+
+  /// Replaces the device's re-prompt policy and retention window (nil keeps every sample).
+  /// - Throws: ``HealthPairTestingError``.
+  public func setPolicy(reprompt: RepromptPolicy, retention: TimeInterval?) throws(HealthPairTestingError) {
+    try control("setPolicy") { try $0.setPolicy(DevicePolicy(reprompt: reprompt.simulated, retention: retention)) }
+  }
+
+  // MARK: - Inspection
+
+  private func app(_ bundleIdentifier: String, _ operation: String) throws(HealthPairTestingError)
+    -> DeviceSnapshot.AppState?
+  {
+    try control(operation) { try $0.dump().device.app(bundleIdentifier) }
+  }
+
+  private func permission(_ type: HKObjectType, _ direction: Direction) throws(HealthPairTestingError) -> Permission {
+    do { return Permission(try type.simulatedType(), direction) } catch { throw .unsupportedType(type.identifier) }
+  }
+
+  /// The user's recorded choice for `app` to save `type`.
+  /// - Throws: ``HealthPairTestingError``.
+  public func decision(app bundleIdentifier: String, share type: HKObjectType) throws(HealthPairTestingError)
+    -> PermissionDecision
+  {
+    let permission = try permission(type, .share)
+    return PermissionDecision(try app(bundleIdentifier, "decision")?.decision(permission))
+  }
+
+  /// The user's recorded choice for `app` to read `type`: the decision HealthKit hides from the app.
+  /// - Throws: ``HealthPairTestingError``.
+  public func decision(app bundleIdentifier: String, read type: HKObjectType) throws(HealthPairTestingError)
+    -> PermissionDecision
+  {
+    let permission = try permission(type, .read)
+    return PermissionDecision(try app(bundleIdentifier, "decision")?.decision(permission))
+  }
+
+  /// Whether the strict re-prompt policy (the watch's) keeps `app` from presenting sheets.
+  /// - Throws: ``HealthPairTestingError``.
+  public func isLockedOut(app bundleIdentifier: String) throws(HealthPairTestingError) -> Bool {
+    try app(bundleIdentifier, "isLockedOut")?.lockedOut ?? false
+  }
+
+  /// The sheets presented on this device since its daemon started (optionally for one app), oldest first.
+  /// - Throws: ``HealthPairTestingError``.
+  public func sheets(app bundleIdentifier: String? = nil) throws(HealthPairTestingError) -> [PermissionSheet] {
+    try control("sheets") { client in
+      try client.dump().device.promptHistory
+        .filter { bundleIdentifier == nil || $0.prompt.bundleID == bundleIdentifier }
+        .map { PermissionSheet($0.prompt, outcome: $0.outcome) }
+    }
+  }
+
+  /// Every sample stored on the device (optionally of one type), whoever saved it and whatever any app may read:
+  /// what the Health app shows. Sorted by start date.
+  /// - Throws: ``HealthPairTestingError``.
+  public func storedSamples(of type: HKSampleType? = nil) throws(HealthPairTestingError) -> [HKSample] {
+    let simulated: SampleType?
+    do { simulated = try type?.simulatedType() } catch { throw .unsupportedType(type?.identifier ?? "") }
+    return try control("storedSamples") { try $0.storedSamples(type: simulated).samples.map(HKSample.make) }
+  }
+
+  /// How many samples the device stores (optionally of one type), whoever saved them.
+  /// - Throws: ``HealthPairTestingError``.
+  public func sampleCount(of type: HKSampleType? = nil) throws(HealthPairTestingError) -> Int {
+    let simulated: SampleType?
+    do { simulated = try type?.simulatedType() } catch { throw .unsupportedType(type?.identifier ?? "") }
+    let counts = try control("sampleCount") { try $0.dump().device.sampleCounts }
+    return simulated.map { counts[$0] ?? 0 } ?? counts.values.reduce(0, +)
+  }
+
+  /// The device's `earliestPermittedSampleDate()`.
+  /// - Throws: ``HealthPairTestingError``.
+  public func earliestPermittedSampleDate() throws(HealthPairTestingError) -> Date {
+    try control("earliestPermittedSampleDate") { try $0.earliestPermittedSampleDate() }
+  }
+
+  // MARK: - Lifecycle
+
+  /// Kills the device's daemon with SIGKILL (no chance to flush), as a crash would.
+  public func kill() {
+    pair.kill(kind.simulated)
+    // Connections to the dead daemon are dropped now rather than when their reader threads notice.
+    waiter.forget(socketPath)
+    Connections.shared.forget(socketPath)
+  }
+
+  /// Restarts the device's daemon after ``kill()`` and waits for the link; its journal restores its state.
+  /// - Throws: ``HealthPairTestingError``.
+  public func restart() throws(HealthPairTestingError) {
+    do { try pair.restart(kind.simulated) } catch { throw .deviceUnreachable(device: kind, reason: error.description) }
+  }
+}

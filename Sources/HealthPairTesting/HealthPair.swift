@@ -1,0 +1,101 @@
+import Foundation
+import HealthKitSim
+import HealthModel
+import HealthPairClient
+import Wire
+
+/// A freshly launched iPhone + Apple Watch pair: two real `healthpaird` processes in a temporary directory, linked.
+///
+/// Get one from ``withHealthPair(_:_:)`` (or its async form), which always shuts it down. Each device is a
+/// ``HealthDevice`` (``phone``, ``watch``); the peer link is ``link``.
+public final class HealthPair: Sendable {
+  /// The launched processes and their control connections.
+  let pair: Pair
+  /// Waits on both devices' events.
+  let waiter: EventWaiter
+  /// The options the pair was launched with.
+  public let options: HealthPairOptions
+  /// The iPhone.
+  public let phone: HealthDevice
+  /// The Apple Watch (its settings are made from the iPhone's Watch app).
+  public let watch: HealthDevice
+  /// The peer link between them.
+  public let link: HealthLink
+
+  /// Launches a pair and applies `options`.
+  /// - Throws: ``HealthPairTestingError/launchFailed(_:)``.
+  init(options: HealthPairOptions) throws(HealthPairTestingError) {
+    do { pair = try Pair() } catch { throw .launchFailed(error.description) }
+    self.options = options
+    waiter = EventWaiter(sockets: [pair.layout.socket(.phone), pair.layout.socket(.watch)])
+    phone = HealthDevice(.phone, pair: pair, waiter: waiter, timeout: options.timeout)
+    watch = HealthDevice(.watch, pair: pair, waiter: waiter, timeout: options.timeout)
+    link = HealthLink(pair: pair, waiter: waiter, timeout: options.timeout)
+    do {
+      if let clock = options.clock { try setClock(clock) }
+    } catch {
+      shutdown()
+      throw error
+    }
+  }
+
+  /// The device of that kind.
+  public func device(_ kind: HealthDeviceKind) -> HealthDevice { kind == .phone ? phone : watch }
+
+  /// The pair's directory (sockets, journals and logs; removed at shutdown).
+  public var directory: String { pair.layout.root }
+
+  /// Sets both devices' virtual clocks to `date`.
+  /// - Throws: ``HealthPairTestingError``.
+  public func setClock(_ date: Date) throws(HealthPairTestingError) {
+    try phone.setClock(date)
+    try watch.setClock(date)
+  }
+
+  /// Moves both devices' virtual clocks forward (each starts from the real time if its clock was not set).
+  /// - Throws: ``HealthPairTestingError``.
+  public func advanceClock(by seconds: TimeInterval) throws(HealthPairTestingError) {
+    try phone.advanceClock(by: seconds)
+    try watch.advanceClock(by: seconds)
+  }
+
+  /// Blocks until each device has applied everything the other logged (samples, deletions, Watch-app settings).
+  /// - Throws: ``HealthPairTestingError/timeout(waitingFor:seconds:)`` (for example while the link is down).
+  public func waitForSync(timeout: Double? = nil) throws(HealthPairTestingError) {
+    let pair = self.pair
+    do {
+      try waiter.wait(for: "the pair to sync", timeout: timeout ?? options.timeout) { try Self.synced(pair) }
+    } catch {
+      throw HealthPairTestingError.from(error, device: .phone, operation: "waitForSync")
+    }
+  }
+
+  /// Awaits until each device has applied everything the other logged, without blocking a thread between checks.
+  /// - Throws: ``HealthPairTestingError/timeout(waitingFor:seconds:)`` (for example while the link is down).
+  public func waitForSync(timeout: Double? = nil) async throws(HealthPairTestingError) {
+    let pair = self.pair
+    do {
+      try await waiter.wait(for: "the pair to sync", timeout: timeout ?? options.timeout) { try Self.synced(pair) }
+    } catch {
+      throw HealthPairTestingError.from(error, device: .phone, operation: "waitForSync")
+    }
+  }
+
+  private static func synced(_ pair: Pair) throws -> Bool? {
+    let phone = try pair.phone.dump().link.sync
+    let watch = try pair.watch.dump().link.sync
+    return phone.lastSeq == watch.appliedFromPeer && watch.lastSeq == phone.appliedFromPeer ? true : nil
+  }
+
+  /// Stops both daemons, removes the directory, and clears a process-wide HealthKitSim target that pointed here.
+  func shutdown() {
+    if let target = HealthKitSim.configuredTarget, target.socketPath.hasPrefix(directory + "/") {
+      HealthKitSim.configure(nil)
+    }
+    waiter.close()
+    pair.shutdown()
+    // HealthKitSim's cached connections to these daemons are closed now rather than on their next use.
+    Connections.shared.forget(phone.socketPath)
+    Connections.shared.forget(watch.socketPath)
+  }
+}

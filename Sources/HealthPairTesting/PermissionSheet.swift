@@ -1,0 +1,50 @@
+import HealthEngine
+import HealthKitSim
+import HealthModel
+
+/// A permission sheet, pending or past.
+public struct PermissionSheet: Hashable, Sendable, CustomStringConvertible {
+  /// How a sheet ended.
+  public enum Outcome: String, Hashable, Sendable {
+    /// Still waiting for the user.
+    case pending
+    /// The user answered (allowed, did not allow, or chose per type).
+    case answered
+    /// The user dismissed it.
+    case cancelled
+    /// It never appeared.
+    case failedToPresent
+    /// Withdrawn (the app was uninstalled or the daemon stopped).
+    case withdrawn
+  }
+
+  /// The sheet's identifier on its device.
+  public var id: UInt64
+  /// The requesting app.
+  public var app: String
+  /// The types whose share (write) permission the sheet lists.
+  public var share: [HKObjectType]
+  /// The types whose read permission the sheet lists.
+  public var read: [HKObjectType]
+  /// How it ended.
+  public var outcome: Outcome
+
+  init(_ prompt: Prompt, outcome: PromptOutcome) {
+    id = prompt.id
+    app = prompt.bundleID
+    share = prompt.permissions.filter { $0.direction == .share }.map { HKObjectType.make($0.type) }
+    read = prompt.permissions.filter { $0.direction == .read }.map { HKObjectType.make($0.type) }
+    switch outcome {
+    case .pending: self.outcome = .pending
+    case .answered: self.outcome = .answered
+    case .cancelled: self.outcome = .cancelled
+    case .failedToPresent: self.outcome = .failedToPresent
+    case .withdrawn: self.outcome = .withdrawn
+    }
+  }
+
+  /// `sheet 3 for com.example.water: share […], read […] (pending)`.
+  public var description: String {
+    "sheet \(id) for \(app): share \(share.map(\.identifier)), read \(read.map(\.identifier)) (\(outcome.rawValue))"
+  }
+}

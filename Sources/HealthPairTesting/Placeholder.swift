@@ -1,1 +1,0 @@
-// Placeholder: the module's code lands in a later commit.

@@ -1,0 +1,159 @@
+import HealthEngine
+import HealthKitSim
+import HealthModel
+import HealthPairClient
+
+/// The person holding a device: waits for the permission sheet an app presents, then answers it.
+///
+/// Every answer first waits for a sheet (of `app` if given) to be up, until `timeout` (the pair's default when nil),
+/// so a test can start the app's request and answer it without racing. Each action has a blocking form (XCTest,
+/// synchronous tests) and an async form that blocks no thread.
+public struct SimulatedUser: Sendable {
+  let device: HealthDevice
+
+  // MARK: - Blocking
+
+  /// Waits until a sheet is up and returns it.
+  /// - Throws: ``HealthPairTestingError/timeout(waitingFor:seconds:)``.
+  @discardableResult
+  public func waitForSheet(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) -> PermissionSheet {
+    let device = self.device
+    do {
+      return try device.waiter.wait(for: what(app), timeout: timeout ?? device.timeout) { try Self.pending(device, app) }
+    } catch {
+      throw .from(error, device: device.kind, operation: "waitForSheet")
+    }
+  }
+
+  /// "Turn On All", then "Allow".
+  public func allowAll(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
+    try answer({ _ in .allowAll }, app, timeout)
+  }
+
+  /// "Don't Allow": every listed permission is denied; the app's call still succeeds.
+  public func dontAllow(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
+    try answer({ _ in .denyAll }, app, timeout)
+  }
+
+  /// Dismisses the sheet: nothing is recorded; the app's call fails with `errorUserCanceled`.
+  public func cancel(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
+    try answer({ _ in .cancel }, app, timeout)
+  }
+
+  /// The sheet never appears (the article's transient failure): nothing is recorded; the app's call fails with
+  /// `unknownError`, or succeeds when `silently`.
+  public func failToPresent(silently: Bool = false, app: String? = nil, timeout: Double? = nil)
+    throws(HealthPairTestingError)
+  {
+    try answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout)
+  }
+
+  /// Turns on exactly these toggles (share for `share`, read for `read`); every other listed toggle stays off.
+  public func choose(
+    share: [HKSampleType] = [], read: [HKObjectType] = [], app: String? = nil, timeout: Double? = nil
+  ) throws(HealthPairTestingError) {
+    let choices = try Self.choices(share: share, read: read)
+    try answer({ sheet in Self.answer(sheet, choices) }, app, timeout)
+  }
+
+  // MARK: - Async
+
+  /// Awaits a sheet and returns it.
+  /// - Throws: ``HealthPairTestingError/timeout(waitingFor:seconds:)``.
+  @discardableResult
+  public func waitForSheet(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError)
+    -> PermissionSheet
+  {
+    let device = self.device
+    do {
+      return try await device.waiter.wait(for: what(app), timeout: timeout ?? device.timeout) {
+        try Self.pending(device, app)
+      }
+    } catch {
+      throw .from(error, device: device.kind, operation: "waitForSheet")
+    }
+  }
+
+  /// "Turn On All", then "Allow".
+  public func allowAll(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
+    try await answer({ _ in .allowAll }, app, timeout)
+  }
+
+  /// "Don't Allow": every listed permission is denied; the app's call still succeeds.
+  public func dontAllow(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
+    try await answer({ _ in .denyAll }, app, timeout)
+  }
+
+  /// Dismisses the sheet: nothing is recorded; the app's call fails with `errorUserCanceled`.
+  public func cancel(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
+    try await answer({ _ in .cancel }, app, timeout)
+  }
+
+  /// The sheet never appears: nothing is recorded; the app's call fails with `unknownError`, or succeeds when
+  /// `silently`.
+  public func failToPresent(silently: Bool = false, app: String? = nil, timeout: Double? = nil)
+    async throws(HealthPairTestingError)
+  {
+    try await answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout)
+  }
+
+  /// Turns on exactly these toggles (share for `share`, read for `read`); every other listed toggle stays off.
+  public func choose(
+    share: [HKSampleType] = [], read: [HKObjectType] = [], app: String? = nil, timeout: Double? = nil
+  ) async throws(HealthPairTestingError) {
+    let choices = try Self.choices(share: share, read: read)
+    try await answer({ sheet in Self.answer(sheet, choices) }, app, timeout)
+  }
+
+  // MARK: - Implementation
+
+  private func what(_ app: String?) -> String {
+    "a permission sheet\(app.map { " for \($0)" } ?? "") on the \(device.kind)"
+  }
+
+  private static func pending(_ device: HealthDevice, _ app: String?) throws -> PermissionSheet? {
+    try device.client.dump().device.pendingPrompts.first { app == nil || $0.bundleID == app }.map {
+      PermissionSheet($0, outcome: .pending)
+    }
+  }
+
+  private static func choices(share: [HKSampleType], read: [HKObjectType]) throws(HealthPairTestingError)
+    -> Set<Permission>
+  {
+    var on: Set<Permission> = []
+    for (types, direction) in [(share.map { $0 as HKObjectType }, Direction.share), (read, .read)] {
+      for type in types {
+        do { on.insert(Permission(try type.simulatedType(), direction)) } catch {
+          throw .unsupportedType(type.identifier)
+        }
+      }
+    }
+    return on
+  }
+
+  /// Per-type choices for a sheet: each toggle the sheet lists, on if chosen. A chosen permission the sheet does not
+  /// list is passed on, so the device refuses it with a message naming what the sheet lists.
+  private static func answer(_ sheet: PermissionSheet, _ on: Set<Permission>) -> PromptAnswer {
+    var choices: [Permission: Bool] = [:]
+    for type in sheet.share { if let t = try? type.simulatedType() { choices[Permission(t, .share)] = false } }
+    for type in sheet.read { if let t = try? type.simulatedType() { choices[Permission(t, .read)] = false } }
+    for permission in on { choices[permission] = true }
+    return .choices(choices)
+  }
+
+  private func answer(_ make: (PermissionSheet) -> PromptAnswer, _ app: String?, _ timeout: Double?)
+    throws(HealthPairTestingError)
+  {
+    let sheet = try waitForSheet(app: app, timeout: timeout)
+    let answer = make(sheet)
+    try device.control("answering \(sheet)") { try $0.answerPrompt(answer, promptID: sheet.id) }
+  }
+
+  private func answer(_ make: (PermissionSheet) -> PromptAnswer, _ app: String?, _ timeout: Double?)
+    async throws(HealthPairTestingError)
+  {
+    let sheet = try await waitForSheet(app: app, timeout: timeout)
+    let answer = make(sheet)
+    try device.control("answering \(sheet)") { try $0.answerPrompt(answer, promptID: sheet.id) }
+  }
+}

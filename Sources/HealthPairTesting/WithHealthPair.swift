@@ -1,0 +1,48 @@
+import Foundation
+
+/// How ``withHealthPair(_:_:)`` launches a pair.
+public struct HealthPairOptions: Sendable {
+  /// If set, both devices' virtual clocks start at this date (else they follow the real clock).
+  public var clock: Date?
+  /// The default deadline of every wait (sheets, sync, link), in seconds.
+  public var timeout: Double
+
+  /// Creates options.
+  public init(clock: Date? = nil, timeout: Double = 10) {
+    self.clock = clock
+    self.timeout = timeout
+  }
+}
+
+/// Launches a fresh pair in a temporary directory, runs `body` with it, and shuts the pair down — whether `body`
+/// returns or throws. For XCTest and synchronous Swift Testing tests.
+///
+/// Also installs ``HealthPairTesting/installTestHandlers()``, so HealthKitSim's would-terminate reports become test
+/// failures.
+/// - Throws: ``HealthPairTestingError/launchFailed(_:)``, or what `body` throws.
+@discardableResult
+public func withHealthPair<R>(_ options: HealthPairOptions = HealthPairOptions(), _ body: (HealthPair) throws -> R)
+  throws -> R
+{
+  HealthPairTesting.installTestHandlers()
+  let pair = try HealthPair(options: options)
+  defer { pair.shutdown() }
+  return try body(pair)
+}
+
+/// Launches a fresh pair in a temporary directory, awaits `body` with it (on the caller's actor), and shuts the pair
+/// down — whether `body` returns or throws.
+///
+/// Also installs ``HealthPairTesting/installTestHandlers()``, so HealthKitSim's would-terminate reports become test
+/// failures.
+/// - Throws: ``HealthPairTestingError/launchFailed(_:)``, or what `body` throws.
+@discardableResult
+public func withHealthPair<R>(
+  _ options: HealthPairOptions = HealthPairOptions(), isolation: isolated (any Actor)? = #isolation,
+  _ body: (HealthPair) async throws -> R
+) async throws -> R {
+  HealthPairTesting.installTestHandlers()
+  let pair = try HealthPair(options: options)
+  defer { pair.shutdown() }
+  return try await body(pair)
+}

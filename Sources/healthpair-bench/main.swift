@@ -1,0 +1,5 @@
+import Bench
+import Posix
+
+Posix.ignoreBrokenPipe()
+Posix.exitImmediately(BenchMain.main(Array(CommandLine.arguments.dropFirst())))
