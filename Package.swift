@@ -37,10 +37,13 @@ let package = Package(
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
     .target(
+      name: "Chaos", dependencies: ["Scenario", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      swiftSettings: strict),
+    .target(
       name: "Bench", dependencies: ["Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
@@ -55,6 +58,7 @@ let package = Package(
       dependencies: ["HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "HealthPairClient", "HealthModel", "Posix"]),
     .testTarget(
       name: "ScenarioTests", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+    .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]

@@ -43,6 +43,7 @@ package enum HealthPairCommandLine {
       case "down": return try DownCommand(rest).run()
       case "status": return try StatusCommand(rest).run()
       case "ctl": return try CtlCommand(rest).run()
+      case "chaos": return try ChaosCommand(rest).run()
       default:
         let known = commands.map(\.name)
         let suggestion = nearest(name, in: known).map { " (did you mean '\($0)'?)" } ?? ""

@@ -396,6 +396,9 @@ package final class Pair: @unchecked Sendable {
     if ownsDirectory { Posix.removeTree(layout.root) }
   }
 
+  /// Keeps the pair's directory when the pair shuts down (for post-mortems).
+  package func keepDirectory() { ownsDirectory = false }
+
   /// Lets the daemons keep running after this object goes away (what `healthpair up` does).
   package func release() {
     let clients = state.withLock { s in
