@@ -40,6 +40,10 @@ let package = Package(
       name: "Chaos", dependencies: ["Scenario", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     .target(
+      name: "FuzzTargets", dependencies: ["Scenario", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      swiftSettings: strict),
+    .executableTarget(name: "healthpair-fuzz", dependencies: ["FuzzTargets", "Posix"]),
+    .target(
       name: "Bench", dependencies: ["Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
@@ -59,6 +63,7 @@ let package = Package(
     .testTarget(
       name: "ScenarioTests", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
+    .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec"]),
     .testTarget(name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]

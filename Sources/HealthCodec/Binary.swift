@@ -135,6 +135,12 @@ package struct BinaryReader {
     defer { offset += 8 }
     return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
   }
+  /// Reads a `u64` count; a value beyond `Int.max` is an error rather than a trap.
+  package mutating func count64() throws(DecodeError) -> Int {
+    let v = try u64()
+    guard let n = Int(exactly: v) else { throw DecodeError(offset: reportBase + offset - 8, "count \(v) out of range") }
+    return n
+  }
   /// Reads an `i64`.
   @inline(__always) package mutating func i64() throws(DecodeError) -> Int64 { Int64(bitPattern: try u64()) }
   /// Reads an `f64`.

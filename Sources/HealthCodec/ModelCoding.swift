@@ -201,8 +201,8 @@ extension BinaryReader {
     case 0: value = .quantity(try f64())
     case 1:
       let raw = try i64()
-      guard let v = Int(exactly: raw) else { throw error("category value out of range") }
-      value = .category(v)
+      guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else { throw error("category value \(raw) out of range") }
+      value = .category(Int(raw))
     case let tag: throw error("unknown sample value tag \(tag)")
     }
     let start = try date()
@@ -219,8 +219,8 @@ extension BinaryReader {
     case 0: value = .quantity(try f64(), unit: try string(maxLength: 256))
     case 1:
       let raw = try i64()
-      guard let v = Int(exactly: raw) else { throw error("category value out of range") }
-      value = .category(v)
+      guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else { throw error("category value \(raw) out of range") }
+      value = .category(Int(raw))
     case let tag: throw error("unknown sample value tag \(tag)")
     }
     return SampleInput(uuid: id, type: type, value: value, start: try date(), end: try date(), metadata: try metadata())

@@ -496,10 +496,10 @@ package struct DeviceState: Sendable {
       // The common daily-sum case: one pass straight into the buckets.
       let firstBucket = ((start.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.down)
       let lastBucket = max(firstBucket, ((end.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.up) - 1)
-      let bucketCount = Int(lastBucket - firstBucket) + 1
-      guard bucketCount <= 100_000 else {
-        throw .healthKit(.errorInvalidArgument, "the collection would have \(bucketCount) intervals (limit 100000)")
+      guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite, abs(firstBucket) < 1e15 else {
+        throw .healthKit(.errorInvalidArgument, "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
       }
+      let bucketCount = Int(lastBucket - firstBucket) + 1
       let origin = anchor + firstBucket * interval
       var sums = [Double](repeating: 0, count: bucketCount)
       var counts = [Int](repeating: 0, count: bucketCount)
@@ -529,23 +529,25 @@ package struct DeviceState: Sendable {
     }
     let firstBucket = ((from! - anchor) / interval).rounded(.down)
     let lastBucket = max(firstBucket, ((to! - anchor) / interval).rounded(.up) - 1)
-    let bucketCount = Int(lastBucket - firstBucket) + 1
-    guard bucketCount <= 100_000 else {
-      throw .healthKit(.errorInvalidArgument, "the collection would have \(bucketCount) intervals (limit 100000)")
+    guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite, abs(firstBucket) < 1e15 else {
+      throw .healthKit(.errorInvalidArgument, "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
     }
+    let bucketCount = Int(lastBucket - firstBucket) + 1
     let origin = anchor + firstBucket * interval
     var buckets = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: bucketCount)
     for index in visible {
       let slot = slots[index]
       let duration = slot.end - slot.start
+      let position = ((slot.start - origin) / interval).rounded(.down)
+      guard position.isFinite, position < Double(bucketCount), position > -1e15 else { continue }
       if duration <= 0 {
-        let bucket = Int(((slot.start - origin) / interval).rounded(.down))
+        let bucket = Int(position)
         if bucket >= 0 && bucket < bucketCount {
           buckets[bucket].add(value: slot.value, start: slot.start, end: slot.end, fraction: 1, overlap: 0)
         }
         continue
       }
-      var bucket = max(0, Int(((slot.start - origin) / interval).rounded(.down)))
+      var bucket = max(0, Int(position))
       while bucket < bucketCount {
         let bucketStart = origin + Double(bucket) * interval
         let bucketEnd = bucketStart + interval
@@ -651,10 +653,11 @@ package struct DeviceState: Sendable {
   /// Applies entries received from the peer (the contiguous run after what is already applied); returns the
   /// events to journal, empty when everything was a re-delivery.
   package mutating func receivePeerEntries(_ entries: [SyncEntry], wall: Date) -> [DeviceEvent] {
+    guard sync.appliedFromPeer < UInt64.max else { return [] }
     var expected = sync.appliedFromPeer + 1
     var fresh: [SyncEntry] = []
     for entry in entries where entry.seq >= expected {
-      guard entry.seq == expected else { break }
+      guard entry.seq == expected, expected < UInt64.max else { break }
       fresh.append(entry)
       expected += 1
     }

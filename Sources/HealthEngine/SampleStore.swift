@@ -183,7 +183,7 @@ package struct SampleStore: Sendable {
   package func materialize(_ index: Int) -> Sample {
     let slot = slots[index]
     let type = SampleType(unchecked: slot.type)
-    let value: SampleValue = type.isQuantity ? .quantity(slot.value) : .category(Int(slot.value))
+    let value: SampleValue = type.isQuantity ? .quantity(slot.value) : .category(Int(exactly: slot.value) ?? 0)
     return Sample(
       uuid: slot.uuid, type: type, value: value, start: Date(timeIntervalSinceReferenceDate: slot.start),
       end: Date(timeIntervalSinceReferenceDate: slot.end),
@@ -307,7 +307,9 @@ package struct SampleStore: Sendable {
               if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
               if !matcher.matches(start: slot.start, end: slot.end) { continue }
               let duration = slot.end - slot.start
-              var bucket = Int(((slot.start - origin) * inverse).rounded(.down))
+              let position = ((slot.start - origin) * inverse).rounded(.down)
+              guard position.isFinite, position < Double(bucketCount), position > -1e15 else { continue }
+              var bucket = Int(position)
               if duration <= 0 {
                 if bucket >= 0 && bucket < bucketCount {
                   sums[bucket] += slot.value

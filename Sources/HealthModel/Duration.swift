@@ -12,12 +12,13 @@ package func parseDuration(_ text: String) -> Double? {
     rest = rest.dropFirst(unit.0.count)
     total += value * unit.1
   }
-  return total
+  return total.isFinite && total < 1e12 ? total : nil
 }
 
 /// Formats seconds compactly (`10m`, `1h30m`, `7d`, `1.5s`, `250ms`).
 package func formatDuration(_ seconds: Double) -> String {
   if seconds == 0 { return "0s" }
+  guard seconds.isFinite, abs(seconds) < 1e12, seconds > 0 else { return formatNumber(seconds) + "s" }
   if seconds < 1 { return formatNumber(seconds * 1000) + "ms" }
   if seconds != seconds.rounded() { return formatNumber(seconds) + "s" }
   var rest = Int(seconds)

@@ -300,7 +300,7 @@ enum UnitParser {
         if index < chars.count, chars[index] == "-" { index += 1 }
         while index < chars.count, chars[index].isASCII, chars[index].isNumber { index += 1 }
         let powerText = String(chars[powerStart..<index])
-        guard let value = Int(powerText), value != 0, abs(value) <= 12 else {
+        guard let value = Int(powerText), value != 0, (-12...12).contains(value) else {
           throw .invalidPower(powerText, offset: powerStart)
         }
         power = value

@@ -172,6 +172,8 @@ package func formatNumber(_ value: Double) -> String {
 /// Formats a date as ISO 8601 in UTC with seconds (`2026-01-05T08:00:00Z`), fractions only when present.
 package func formatDate(_ date: Date) -> String {
   let t = date.timeIntervalSince1970
+  // Years 0…9999 render; anything else (from hostile input) is shown as a number instead of trapping.
+  guard t.isFinite, t > -62_200_000_000, t < 253_402_300_800 else { return "<\(t) s since 1970>" }
   let whole = t.rounded(.down)
   let days = Int64((whole / 86400).rounded(.down))
   let secondsOfDay = Int64(whole) - days * 86400
@@ -198,7 +200,7 @@ package func parseDate(_ text: String) -> Date? {
   let dateParts = parts[0].split(separator: "-", omittingEmptySubsequences: false)
   guard dateParts.count == 3, dateParts[0].count == 4, dateParts[1].count == 2, dateParts[2].count == 2,
     let y = Int64(dateParts[0]), let m = Int64(dateParts[1]), let d = Int64(dateParts[2]),
-    (1...12).contains(m), (1...31).contains(d)
+    (0...9999).contains(y), (1...12).contains(m), (1...31).contains(d)
   else { return nil }
   var seconds = 0.0
   if parts.count == 2 {

@@ -2,6 +2,8 @@ import FoundationEssentials
 
 /// The latest end date HealthPair accepts (`NSDate.distantFuture` is refused by HealthKit).
 package let latestSampleDate = Date(timeIntervalSince1970: 32_503_680_000)  // 3000-01-01
+/// The earliest start date HealthPair accepts.
+package let earliestSampleDate = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01
 
 extension SampleInput {
   /// Checks the object the way HealthKit's initializers and `save` do, and converts it to a stored sample.
@@ -20,6 +22,9 @@ extension SampleInput {
     }
     guard end < latestSampleDate else {
       throw .validationException("Type HKSample can not have endDate of NSDate.distantFuture")
+    }
+    guard start >= earliestSampleDate else {
+      throw .validationException("Type HKSample can not have startDate before 0001-01-01 (was \(start.timeIntervalSince1970) s since 1970)")
     }
     let stored: SampleValue
     switch (descriptor.kind, value) {

@@ -235,10 +235,10 @@ extension ParseState {
       // An anchored object query since this app's previous check of the type (the first check: a nil anchor).
       let type = try c.type()
       try c.expect(":")
-      let added = Int(try c.number())
+      let added = try c.integer()
       try c.expect("added")
       _ = c.take("and")
-      let deleted = Int(try c.number())
+      let deleted = try c.integer()
       try c.expect("deleted")
       try c.finish()
       return .changes(try single(devices, c), app: app.name, type, added: added, deleted: deleted)
@@ -256,13 +256,17 @@ extension ParseState {
       try c.finish()
       return .seesSamples(try single(devices, c), app: app.name, type, try parseSampleLines(block, type: type, c))
     }
+    let numberToken = c.peek
     let number = try c.number()
     if let t = c.peek, let type = Cursor.sampleType(t) {
+      guard let count = Int(exactly: number), count >= 0, count <= 1_000_000_000 else {
+        throw c.error(.invalidNumber(numberToken?.text ?? ""), at: numberToken)
+      }
       c.index += 1
       guard c.take("samples") || c.take("sample") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }
       let range = try rangeSpec(&c)
       try c.finish()
-      return .seesCount(devices, app: app.name, type, Int(number), range: range)
+      return .seesCount(devices, app: app.name, type, count, range: range)
     }
     // "sees 750 mL of dietaryWater [on 2026-01-05]" or "sees 10 min of mindfulSession"
     let unitIndex = c.index

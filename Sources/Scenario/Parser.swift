@@ -237,6 +237,13 @@ struct Cursor {
     return d
   }
 
+  /// A whole number that fits the counts and category values scenarios use.
+  mutating func integer() throws(Diagnostic) -> Int {
+    let t = try word("a whole number")
+    guard let v = Int(t.text), (-1_000_000_000...1_000_000_000).contains(v) else { throw error(.invalidNumber(t.text), at: t) }
+    return v
+  }
+
   mutating func number() throws(Diagnostic) -> Double {
     let t = try word("a number")
     guard let v = Double(t.text), v.isFinite else { throw error(.invalidNumber(t.text), at: t) }
@@ -498,9 +505,10 @@ struct ParseState {
       // "250 mL dietaryWater" or "3 sleepAnalysis" (a raw category value)
       guard let next = c.peek else { throw c.error(.expected("a unit or a sample type", found: nil)) }
       if let t = Cursor.sampleType(next), t.descriptor.categoryValues != nil {
+        guard let raw = Int(exactly: number), (-1_000_000_000...1_000_000_000).contains(raw) else { throw c.error(.invalidNumber(valueToken.text), at: valueToken) }
         c.index += 1
         type = t
-        value = .category(Int(number))
+        value = .category(raw)
       } else {
         let unitToken = next
         let unit = try c.unit(for: nil)

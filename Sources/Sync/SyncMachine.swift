@@ -228,7 +228,7 @@ package struct SyncMachine: Sendable {
     case (.established, _, .entries(let entries)):
       guard let first = entries.first, let last = entries.last else { return [] }
       // Messages can arrive faster than they are applied: the gap check is against what was handed out.
-      let expected = max(appliedFromPeer, receivedUpTo) + 1
+      let expected = max(appliedFromPeer, receivedUpTo) &+ 1
       if first.seq > expected {
         return [.close(reason: "entries start at \(first.seq), expected \(expected) or earlier")]
       }
@@ -254,7 +254,7 @@ package struct SyncMachine: Sendable {
 
   private mutating func pump() -> [Directive] {
     guard phase == .established, peerResumed, enabled, !holding, sentUpTo < localLastSeq else { return [] }
-    let limit = ackedUpTo + settings.window
+    let limit = ackedUpTo &+ settings.window
     guard sentUpTo < limit else { return [] }
     let through = min(localLastSeq, limit)
     let from = sentUpTo + 1

@@ -343,13 +343,13 @@ extension BinaryReader {
     let history = try array(minElementSize: 25) { r throws(DecodeError) in
       PromptRecord(prompt: try r.prompt(), outcome: try r.promptOutcome())
     }
-    let counts = try array(minElementSize: 10) { r throws(DecodeError) in (try r.sampleType(), Int(try r.u64())) }
+    let counts = try array(minElementSize: 10) { r throws(DecodeError) in (try r.sampleType(), try r.count64()) }
     var sampleCounts: [SampleType: Int] = [:]
     for (t, c) in counts { sampleCounts[t] = c }
     return DeviceSnapshot(
       device: device, policy: policy, now: now, virtualClock: virtualClock, earliestPermittedSampleDate: earliest,
       apps: apps, pendingPrompts: pending, promptHistory: history, sampleCounts: sampleCounts,
-      tombstoneCount: Int(try u64()), changeCounter: try u64(), sync: try syncStatus())
+      tombstoneCount: try count64(), changeCounter: try u64(), sync: try syncStatus())
   }
 
   mutating func reply() throws(DecodeError) -> Reply {
