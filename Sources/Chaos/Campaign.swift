@@ -78,8 +78,31 @@ package struct CampaignReport: Sendable {
   /// The kept pair directory of a failed campaign (with `keepFailed`).
   package var keptDirectory: String?
 
+  /// Creates an empty report.
+  package init(seed: UInt64) { self.seed = seed }
+
   /// Whether the campaign found nothing wrong.
   package var passed: Bool { failure == nil && losses == 0 }
+
+  /// The column names of `cells`.
+  package static let columns = ["steps", "kills", "partitions", "holds", "acked samples", "unacked", "acked deletes", "stored", "losses"]
+  /// The counts as table cells, in `columns` order.
+  package var cells: [String] {
+    [steps, kills, partitions, holds, acknowledgedSamples, unacknowledgedSamples, acknowledgedDeletes, storedSamples, losses].map { String($0) }
+  }
+
+  /// Adds another campaign's counts (for totals).
+  package mutating func add(_ other: CampaignReport) {
+    steps += other.steps
+    kills += other.kills
+    partitions += other.partitions
+    holds += other.holds
+    acknowledgedSamples += other.acknowledgedSamples
+    unacknowledgedSamples += other.unacknowledgedSamples
+    acknowledgedDeletes += other.acknowledgedDeletes
+    storedSamples += other.storedSamples
+    losses += other.losses
+  }
   /// The command that replays it.
   package func reproduce(steps total: Int) -> String { "healthpair chaos --seed \(seed) --steps \(total)" }
 }

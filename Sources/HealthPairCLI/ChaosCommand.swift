@@ -1,4 +1,5 @@
 import Chaos
+import Dispatch
 import FoundationEssentials
 import HealthPairClient
 import Posix
@@ -9,12 +10,13 @@ package struct ChaosCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "chaos", abstract: "Run seeded fault campaigns (kills, partitions, holds, latency) and check nothing is lost.",
-    usage: "chaos [--seed <n>] [--steps <n>] [--seeds <n>] [--verbose] [--keep]",
+    usage: "chaos [--seed <n>] [--steps <n>] [--seeds <n>] [--jobs <n>] [--verbose] [--keep]",
     discussion: """
       OPTIONS:
         --seed <n>         The first seed (default 1). The same seed gives the same schedule.
         --steps <n>        Steps per campaign (default 200).
         --seeds <n>        How many consecutive seeds to run (default 1).
+        --jobs <n>         Campaigns run at once, each on its own pair (default 1).
         --verbose          Print each step as it runs.
         --keep             Keep a failed campaign's pair directory (journals, logs) and print its path.
 
@@ -29,6 +31,7 @@ package struct ChaosCommand {
   var seed: UInt64 = 1
   var steps = 200
   var seeds = 1
+  var jobs = 1
   var verbose = false
   var keep = false
 
@@ -41,6 +44,7 @@ package struct ChaosCommand {
     }
     steps = try args.intOption("steps", range: 1...1_000_000) ?? 200
     seeds = try args.intOption("seeds", range: 1...100_000) ?? 1
+    jobs = try args.intOption("jobs", range: 1...64) ?? 1
     verbose = args.flag("verbose")
     keep = args.flag("keep")
     try args.finish()
@@ -49,21 +53,38 @@ package struct ChaosCommand {
   /// Runs the campaigns.
   package func run() throws -> Int32 {
     let daemon = try locateDaemon()
-    var rows = [["seed", "steps", "kills", "partitions", "holds", "acked samples", "unacked", "acked deletes", "stored", "losses", "result"]]
-    var failed: [CampaignReport] = []
+    var rows = [["seed"] + CampaignReport.columns + ["result"]]
     let started = Posix.monotonicNanoseconds()
-    for s in seed..<seed + UInt64(seeds) {
-      var campaign = Campaign(seed: s, steps: steps, daemon: daemon)
-      if verbose { campaign.trace = { index, action in out("  [\(s)] \(index + 1): \(action)\n") } }
-      campaign.keepFailed = keep
-      let report = campaign.run()
-      rows.append([
-        String(s), String(report.steps), String(report.kills), String(report.partitions), String(report.holds),
-        String(report.acknowledgedSamples), String(report.unacknowledgedSamples), String(report.acknowledgedDeletes),
-        String(report.storedSamples), String(report.losses), report.passed ? "ok" : "FAILED",
-      ])
+    let seedList = Array(seed..<seed + UInt64(seeds))
+    let reports = Locked<[UInt64: CampaignReport]>([:])
+    let next = Locked(0)
+    let group = DispatchGroup()
+    for _ in 0..<min(jobs, seeds) {
+      group.enter()
+      Posix.startThread { [steps, verbose, keep] in
+        while true {
+          let index: Int = next.withLock { i in defer { i += 1 }; return i }
+          guard index < seedList.count else { break }
+          let s = seedList[index]
+          var campaign = Campaign(seed: s, steps: steps, daemon: daemon)
+          if verbose { campaign.trace = { index, action in out("  [\(s)] \(index + 1): \(action)\n") } }
+          campaign.keepFailed = keep
+          let report = campaign.run()
+          reports.withLock { $0[s] = report }
+        }
+        group.leave()
+      }
+    }
+    group.wait()
+    var failed: [CampaignReport] = []
+    var total = CampaignReport(seed: 0)
+    for s in seedList {
+      guard let report = reports.withLock({ $0[s] }) else { continue }
+      rows.append([String(s)] + report.cells + [report.passed ? "ok" : "FAILED"])
+      total.add(report)
       if !report.passed { failed.append(report) }
     }
+    if seeds > 1 { rows.append(["total"] + total.cells + [failed.isEmpty ? "ok" : "\(failed.count) FAILED"]) }
     out(table(rows) + "\n")
     let seconds = Double(Posix.monotonicNanoseconds() - started) / 1e9
     out("\(seeds) campaign\(seeds == 1 ? "" : "s") × \(steps) steps in \((seconds * 10).rounded() / 10) s: \(seeds - failed.count) passed, \(failed.count) failed\n")

@@ -8,7 +8,7 @@ package enum HealthPairCommandLine {
   /// Every subcommand, in help order.
   package static let commands: [CommandConfiguration] = [
     RunCommand.configuration, UpCommand.configuration, DownCommand.configuration, StatusCommand.configuration, CtlCommand.configuration,
-    DemoCommand.configuration,
+    ChaosCommand.configuration, LoadCommand.configuration, DemoCommand.configuration,
   ]
 
   /// The top-level help text.
@@ -44,6 +44,7 @@ package enum HealthPairCommandLine {
       case "status": return try StatusCommand(rest).run()
       case "ctl": return try CtlCommand(rest).run()
       case "chaos": return try ChaosCommand(rest).run()
+      case "load": return try LoadCommand(rest).run()
       default:
         let known = commands.map(\.name)
         let suggestion = nearest(name, in: known).map { " (did you mean '\($0)'?)" } ?? ""

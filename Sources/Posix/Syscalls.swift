@@ -618,6 +618,16 @@ package enum Posix {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
 
+  /// The peak resident set size of a process in bytes (`VmHWM` in `/proc/<pid>/status`).
+  package static func peakResidentBytes(of pid: pid_t) -> Int? {
+    guard let bytes = try? readFile("/proc/\(pid)/status") else { return nil }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
+      let digits = line.dropFirst(6).filter(\.isNumber)
+      return Int(digits).map { $0 * 1024 }
+    }
+    return nil
+  }
+
   // MARK: - Time
 
   /// Monotonic nanoseconds. C: `clock_gettime(CLOCK_MONOTONIC)`.

@@ -50,3 +50,19 @@ struct ChaosTests {
     #expect(throws: ChaosFailure.self) { try run.healAndCheck(&report) }
   }
 }
+
+@Suite("Load")
+struct LoadTests {
+  @Test func thirtyTwoClientsOnBothDevicesLoseNothing() {
+    let report = LoadTest(clients: 32, seconds: 2, seed: 11).run()
+    #expect(report.passed, "\(report.failures.joined(separator: "; ")) — reproduce: healthpair load --seconds 2 --seed 11")
+    #expect(report.lostAcknowledgements == 0)
+    #expect(report.errors.isEmpty)
+    // Every kind of request ran, and the stores hold exactly what was saved minus what was deleted.
+    for kind in ["save", "sampleQuery", "statisticsCollection", "delete"] { #expect((report.operations[kind] ?? 0) > 0, "\(kind)") }
+    #expect(report.storedSamples == report.savedSamples - report.deletedSamples)
+    // Memory stays bounded: far below what an unbounded buffer or leak would reach in this run.
+    #expect(report.peakResidentMiB.count == 2)
+    #expect(report.peakResidentMiB.allSatisfy { $0 > 0 && $0 < 512 })
+  }
+}
