@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/debug
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build run test demo bench clean
+.PHONY: all build run test demo bench fuzz chaos load clean
 
 all: build
 
@@ -30,6 +30,39 @@ test:
 bench:
 	$(SWIFT) build -c release
 	.build/release/healthpair-bench --scenarios Scenarios --json bench-results.json --markdown
+
+## make fuzz: coverage-guided libFuzzer on each target (frames, messages, journal, scenario) for FUZZ_SECONDS each.
+## Corpora live in .build/fuzz-corpus/<target>; a crash leaves its input in .build/fuzz-crashes/ and fails the run.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= frames messages journal scenario
+fuzz:
+	$(SWIFT) build -c release --product healthpair-fuzz --scratch-path .build/fuzz \
+	  -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld -Xswiftc -DLIBFUZZER
+	@mkdir -p .build/fuzz-crashes
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p .build/fuzz-corpus/$$t; \
+	  .build/fuzz/release/healthpair-fuzz $$t --write-corpus .build/fuzz-corpus/$$t.seeds; \
+	  echo "fuzz $$t: $(FUZZ_SECONDS) s"; \
+	  if ! SWIFT_BACKTRACE=enable=no .build/fuzz/release/healthpair-fuzz $$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 \
+	      -print_final_stats=1 -artifact_prefix=.build/fuzz-crashes/$$t- \
+	      .build/fuzz-corpus/$$t .build/fuzz-corpus/$$t.seeds > .build/fuzz-$$t.log 2>&1; then \
+	    tail -40 .build/fuzz-$$t.log; exit 1; fi; \
+	  grep -E '^stat::(number_of_executed_units|peak_rss_mb|slowest_unit_time_sec)|DONE' .build/fuzz-$$t.log; \
+	done
+
+## make chaos: the long fault campaign — CHAOS_SEEDS seeds of CHAOS_STEPS steps each, every invariant checked.
+CHAOS_SEEDS ?= 100
+CHAOS_STEPS ?= 1000
+CHAOS_JOBS ?= $(JOBS)
+chaos: build
+	$(BIN)/healthpair chaos --seeds $(CHAOS_SEEDS) --steps $(CHAOS_STEPS) --jobs $(CHAOS_JOBS)
+
+## make load: LOAD_CLIENTS concurrent clients on both devices for LOAD_SECONDS while sync runs; nothing may be lost.
+LOAD_CLIENTS ?= 32
+LOAD_SECONDS ?= 30
+load:
+	$(SWIFT) build -c release
+	.build/release/healthpair load --clients $(LOAD_CLIENTS) --seconds $(LOAD_SECONDS)
 
 clean:
 	rm -rf .build

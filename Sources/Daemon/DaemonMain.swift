@@ -18,7 +18,10 @@ package enum DaemonMain {
       --fsync                  fsync the journal after every append (survives power loss).
       --repair                 Cut a journal damaged in the middle instead of refusing to start.
       --log-level <level>      debug, info (default), warning, error or fault.
-      --max-clients <n>        Client connections served at once (default 256).
+      --max-clients <n>        Client connections served at once (default 256); more are refused with an error.
+      --max-client-backlog <bytes>
+                               Unsent reply bytes a client may leave queued before it is disconnected as too
+                               slow (default 67108864, 64 MiB).
       --exit-with-parent <pid> Stop (as on SIGTERM) when process <pid>, the launcher, exits: test harnesses use
                                it so a crashed test run leaves no daemons behind.
       --help                   Show this help.
@@ -38,6 +41,7 @@ package enum DaemonMain {
     var repair = false
     var level = LogLevel.info
     var maxClients = 256
+    var maxBacklog = 64 << 20
     var parent: Int32?
     var index = 0
     func fail(_ message: String) -> Int32 {
@@ -74,6 +78,11 @@ package enum DaemonMain {
       case "--max-clients":
         guard let v = value(), let n = Int(v), n > 0, n <= 65536 else { return fail("--max-clients takes an integer in 1...65536") }
         maxClients = n
+      case "--max-client-backlog":
+        guard let v = value(), let n = Int(v), n >= 4096, n <= 1 << 34 else {
+          return fail("--max-client-backlog takes a byte count in 4096...17179869184")
+        }
+        maxBacklog = n
       default:
         return fail("unknown argument '\(argument)'")
       }
@@ -98,6 +107,7 @@ package enum DaemonMain {
     options.repair = repair
     options.logLevel = level
     options.maxClients = maxClients
+    options.maxClientBacklog = maxBacklog
     Posix.ignoreBrokenPipe()
     if let parent, !Posix.exitWithParent(parent) {
       Posix.writeStandardError("healthpaird (\(device)): the launching process \(parent) is already gone\n")

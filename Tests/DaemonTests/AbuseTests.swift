@@ -1,0 +1,207 @@
+import FoundationEssentials
+import Testing
+
+@testable import HealthCodec
+@testable import HealthEngine
+@testable import HealthModel
+@testable import HealthPairClient
+@testable import Posix
+@testable import Wire
+
+/// Hostile and careless clients: none of them may crash a daemon, starve the other clients, or learn or touch
+/// what its app may not.
+@Suite("Abuse")
+struct AbuseTests {
+  /// Launches a pair with extra daemon arguments, clock at t0, both apps installed on both devices.
+  func withPair<T>(_ extra: [String], _ body: (Pair) throws -> T) throws -> T {
+    var options = LaunchOptions()
+    options.extraArguments = extra
+    let pair = try Pair(options: options)
+    defer { pair.shutdown() }
+    for client in [pair.phone, pair.watch] {
+      try client.setClock(t0)
+      try client.installApp(waterApp)
+      try client.installApp(returnApp)
+    }
+    return try body(pair)
+  }
+
+  /// Repeats `attempt` (each one a round trip to a daemon) until it returns true or `timeout` passes.
+  func eventually(_ what: String, timeout: Double = 20, _ attempt: () throws -> Bool) throws {
+    let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
+    while Posix.monotonicNanoseconds() < deadline {
+      if try attempt() { return }
+    }
+    throw PairError.timeout(what)
+  }
+
+  @Test func thousandsOfConnectionsAreCappedAndTheClientsAlreadyConnectedKeepBeingServed() throws {
+    try withPair(["--max-clients", "64"]) { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
+      let before = try pair.phone.dump().clients
+      // 2,000 connections that never say hello.
+      var flood: [RawConnection] = []
+      for _ in 0..<2000 { flood.append(try RawConnection(pair.layout.socket(.phone))) }
+      // Those beyond the limit are told why and closed; the daemon is alive and serves its existing client.
+      let last = try #require(flood.last)
+      let refusal = try #require(responseError(try last.nextFrame()))
+      #expect(refusal.message.contains("too many connections (limit 64)"))
+      #expect(try last.waitClosed())
+      try pair.phone.save(waterApp.bundleID, [waterSample(250)])
+      #expect(try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water)).count == 1)
+      #expect(try pair.phone.dump().clients == 64)
+      #expect(pair.process(.phone)?.exitStatus == nil)
+      // A new client while the limit is reached is refused with the same clear error, not left hanging.
+      #expect(throws: ClientError.self) { try DeviceClient(socketPath: pair.layout.socket(.phone), clientName: "late", timeout: 10) }
+      // Once the flood goes away, new clients are served again.
+      flood.removeAll()
+      try eventually("the flood's slots to be freed") { try pair.phone.dump().clients == before }
+      let late = try DeviceClient(socketPath: pair.layout.socket(.phone), clientName: "late", timeout: 10)
+      #expect(try late.sampleQuery(waterApp.bundleID, SampleQuery(type: water)).count == 1)
+    }
+  }
+
+  @Test func aClientThatNeverReadsIsDisconnectedAtItsBacklogLimitAndOthersAreServedMeanwhile() throws {
+    try withPair(["--max-client-backlog", "262144"]) { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
+      let day = (0..<2000).map { waterSample(Double($0 % 500 + 1), at: t0.addingTimeInterval(-Double($0) * 30)) }
+      try pair.phone.save(waterApp.bundleID, day)
+      // Each reply is ~2,000 samples; the client asks for hundreds of them and reads none.
+      let hog = try RawConnection(pair.layout.socket(.phone))
+      try hog.send(.request(id: 1, .hello(version: WireProtocol.version, client: "hog")))
+      let query = Frame.request(id: 2, .sampleQuery(bundleID: waterApp.bundleID, query: SampleQuery(type: water))).framed()
+      var sent = 0
+      for _ in 0..<400 {
+        // Once the daemon drops the hog, its sends fail: that is the point.
+        guard (try? hog.send(query)) != nil else { break }
+        sent += 1
+        // Meanwhile an ordinary client keeps getting answers.
+        if sent % 50 == 0 { #expect(try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water, limit: 1)).count == 1) }
+      }
+      try pair.wait(for: "the slow-client warning in the log", timeout: 20) {
+        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("client too slow")
+      }
+      #expect(try hog.waitClosed())
+      #expect(pair.process(.phone)?.exitStatus == nil)
+      #expect(try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water)).count == 2000)
+      // The daemon's memory stayed near its limit instead of holding 400 unread replies (~100 MB).
+      let phone = try #require(pair.process(.phone))
+      let rss = try #require(Posix.peakResidentBytes(of: phone.pid))
+      #expect(rss < 96 << 20, "peak RSS \(rss >> 20) MiB")
+    }
+  }
+
+  @Test func aFloodOfPipelinedRequestsDoesNotStarveAnotherClient() throws {
+    try withPair([]) { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
+      let flooder = try RawConnection(pair.layout.socket(.phone))
+      try flooder.send(.request(id: 1, .hello(version: WireProtocol.version, client: "flooder")))
+      // 20,000 pings in one burst, while another client saves and reads back.
+      var burst: [UInt8] = []
+      for i in 0..<20_000 { burst += Frame.request(id: UInt32(2 + i), .ping).framed() }
+      try flooder.send(burst)
+      for i in 0..<20 {
+        try pair.phone.save(waterApp.bundleID, [waterSample(Double(i + 1))])
+      }
+      #expect(try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water)).count == 20)
+      // The flooder is answered in full and in order.
+      var expected: UInt32 = 1
+      while expected < 20_001 {
+        guard case .response(let id, .success)? = try flooder.nextFrame() else { Issue.record("reply \(expected) missing"); return }
+        #expect(id == expected)
+        if id != expected { return }
+        expected += 1
+      }
+    }
+  }
+
+  @Test func garbageBytesGetAnErrorAndACloseNotACrash() throws {
+    try withPair([]) { pair in
+      var state: UInt64 = 99
+      func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
+      }
+      for _ in 0..<50 {
+        let raw = try RawConnection(pair.layout.socket(.phone))
+        // A plausible small length header followed by random bytes, then more random bytes.
+        var bytes: [UInt8] = [UInt8(truncatingIfNeeded: next() % 200 + 1), 0, 0, 0]
+        for _ in 0..<Int(next() % 400) { bytes.append(UInt8(truncatingIfNeeded: next())) }
+        try? raw.send(bytes)
+      }
+      #expect(pair.process(.phone)?.exitStatus == nil)
+      #expect(try pair.phone.dump().device.device == .phone)
+    }
+  }
+
+  @Test func anAppCannotDeleteAnotherAppsSamplesOverTheWire() throws {
+    try withPair([]) { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
+      try grant(pair.phone, returnApp.bundleID, share: [water])
+      let victim = waterSample(250)
+      try pair.phone.save(waterApp.bundleID, [victim])
+      let raw = try RawConnection(pair.layout.socket(.phone))
+      try raw.send(.request(id: 1, .hello(version: WireProtocol.version, client: "raw")))
+      _ = try raw.nextFrame()
+      try raw.send(.request(id: 2, .delete(bundleID: returnApp.bundleID, uuids: [victim.uuid])))
+      let error = try #require(responseError(try raw.nextFrame()))
+      #expect(error.kind == .healthKit && error.code == .errorAuthorizationDenied)
+      #expect(try pair.phone.storedSamples().samples.map(\.uuid) == [victim.uuid])
+      try pair.waitSynced(timeout: 20)
+      #expect(try pair.watch.storedSamples().samples.map(\.uuid) == [victim.uuid])
+    }
+  }
+
+  /// Everything an app can ask, in order, with its replies encoded byte for byte.
+  func appTranscript(_ pair: Pair) throws -> [[UInt8]] {
+    let heartRate = SampleType.lookup(name: "heartRate")!
+    let uuid = UUID(uuid: (9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9))
+    let requests: [Request] = [
+      .save(bundleID: waterApp.bundleID, samples: [waterSample(300, at: t0.addingTimeInterval(-60), uuid: uuid)]),
+      .authorizationStatus(bundleID: waterApp.bundleID, type: water),
+      .authorizationStatus(bundleID: waterApp.bundleID, type: heartRate),
+      .requestStatus(bundleID: waterApp.bundleID, share: [water], read: [water, heartRate]),
+      .requestAuthorization(bundleID: waterApp.bundleID, share: [water], read: [water, heartRate]),
+      .sampleQuery(bundleID: waterApp.bundleID, query: SampleQuery(type: water)),
+      .sampleQuery(bundleID: waterApp.bundleID, query: SampleQuery(type: heartRate)),
+      .statistics(bundleID: waterApp.bundleID, query: StatisticsQuery(type: water, options: .cumulativeSum)),
+      .statistics(bundleID: waterApp.bundleID, query: StatisticsQuery(type: heartRate, options: .discreteAverage)),
+      .statisticsCollection(
+        bundleID: waterApp.bundleID, query: StatisticsQuery(type: water, options: .cumulativeSum, interval: 3600, anchor: t0.addingTimeInterval(-7200))),
+      .anchoredQuery(bundleID: waterApp.bundleID, type: water, anchor: 0, range: nil, limit: 0),
+      .anchoredQuery(bundleID: waterApp.bundleID, type: heartRate, anchor: 0, range: nil, limit: 0),
+      .delete(bundleID: waterApp.bundleID, uuids: [uuid]),
+      .anchoredQuery(bundleID: waterApp.bundleID, type: water, anchor: 0, range: nil, limit: 0),
+    ]
+    return try requests.map { request in
+      let result: Result<Reply, HealthError>
+      do throws(ClientError) { result = .success(try pair.phone.call(request)) } catch {
+        guard let healthError = error.healthError else { throw error }
+        result = .failure(healthError)
+      }
+      return Frame.response(id: 0, result).encoded()
+    }
+  }
+
+  @Test func anAppCannotLearnWhetherItsReadAccessWasDenied() throws {
+    let heartRate = SampleType.lookup(name: "heartRate")!
+    func transcript(readAllowed: Bool) throws -> [[UInt8]] {
+      try withPair([]) { pair in
+        let ticket = try pair.phone.beginAuthorization(waterApp.bundleID, share: [water], read: [water, heartRate])
+        _ = try ticket.waitFirst(timeout: 10)
+        try pair.phone.answerPrompt(
+          .choices([Permission(water, .share): true, Permission(water, .read): readAllowed, Permission(heartRate, .read): readAllowed]))
+        _ = try ticket.wait(timeout: 10)
+        let decisions = try pair.phone.dump().device.app(waterApp.bundleID)?.decisions ?? []
+        #expect(decisions.contains { $0.permission == Permission(water, .read) && ($0.decision == .authorized) == readAllowed })
+        return try appTranscript(pair)
+      }
+    }
+    let allowed = try transcript(readAllowed: true)
+    let denied = try transcript(readAllowed: false)
+    #expect(allowed.count == denied.count)
+    for (i, (a, d)) in zip(allowed, denied).enumerated() {
+      #expect(a == d, "reply \(i + 1) differs between read allowed and read denied")
+    }
+  }
+}
