@@ -43,7 +43,7 @@ fuzz:
 	  mkdir -p .build/fuzz-corpus/$$t; \
 	  .build/fuzz/release/healthpair-fuzz $$t --write-corpus .build/fuzz-corpus/$$t.seeds; \
 	  echo "fuzz $$t: $(FUZZ_SECONDS) s"; \
-	  if ! SWIFT_BACKTRACE=enable=no .build/fuzz/release/healthpair-fuzz $$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 \
+	  if ! SWIFT_BACKTRACE=enable=no .build/fuzz/release/healthpair-fuzz $$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 -timeout=10 \
 	      -print_final_stats=1 -artifact_prefix=.build/fuzz-crashes/$$t- \
 	      .build/fuzz-corpus/$$t .build/fuzz-corpus/$$t.seeds > .build/fuzz-$$t.log 2>&1; then \
 	    tail -40 .build/fuzz-$$t.log; exit 1; fi; \

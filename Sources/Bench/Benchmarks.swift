@@ -153,6 +153,7 @@ final class DirectClient {
 
   init(_ path: String) throws {
     fd = try Posix.connectUnix(path)
+    Posix.setReceiveTimeout(fd, seconds: 60)
     _ = try call(.hello(version: WireProtocol.version, client: "bench"))
   }
 
@@ -162,10 +163,13 @@ final class DirectClient {
     try frame.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(fd, b) }.get() }
   }
 
+  /// The next frame; a daemon silent for a minute is an error (the socket's receive timeout), so a benchmark can
+  /// never hang.
   func receive() throws -> Frame {
     while true {
       if let body = try decoder.next() { return try Frame.decode(body) }
       let r = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      if case .wouldBlock = r { throw ClientError.timeout(request: "a bench reply", seconds: 60) }
       guard case .bytes(let n) = r else { throw ClientError.disconnected("bench connection closed") }
       buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
     }
@@ -235,6 +239,7 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
   _ = try client.call(.answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll))
   let echoFD = try Posix.connectUnix(root + "/echo.sock")
   defer { Posix.close(echoFD) }
+  Posix.setReceiveTimeout(echoFD, seconds: 60)
   var reply = [UInt8](repeating: 0, count: size)
   func echoOnce() throws {
     try probe.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(echoFD, b) }.get() }
@@ -243,7 +248,7 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
       let r = try reply.withUnsafeMutableBytes { b in
         try catching { () throws(SystemError) in try Posix.read(echoFD, into: UnsafeMutableRawBufferPointer(rebasing: b[got...])) }.get()
       }
-      guard case .bytes(let n) = r else { throw ClientError.disconnected("echo closed") }
+      guard case .bytes(let n) = r else { throw ClientError.disconnected("the echo server closed or stayed silent for 60 s") }
       got += n
     }
   }

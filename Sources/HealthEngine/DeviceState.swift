@@ -376,24 +376,46 @@ package struct DeviceState: Sendable {
   package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Sample] {
     try queryable(bundleID, query.type)
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    let floor = floor(wall: wall)
+    let visibility = visibility(bundleID, query.type)
     var matches: [Int] = []
-    store.scan(
-      type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
-      sources: query.sources
-    ) { matches.append($0) }
-    if !query.sort.isEmpty {
-      let slots = store.slots
-      matches.sort { a, b in
-        for key in query.sort {
-          let va = key.field == .startDate ? slots[a].start : slots[a].end
-          let vb = key.field == .startDate ? slots[b].start : slots[b].end
-          if va != vb { return key.ascending ? va < vb : va > vb }
+    if query.sort.count == 1 {
+      // One sort key (the usual case): collect (key, change, index) while each slot is loaded, then order that
+      // compact array; "the latest 50" selects without sorting everything.
+      let field = query.sort[0].field
+      let ascending = query.sort[0].ascending
+      var keyed: [SortKey] = []
+      store.scanSlots(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) { index, slot in
+        let date = field == .startDate ? slot.start : slot.end
+        keyed.append(SortKey(key: ascending ? date : -date, change: slot.change, index: Int32(index)))
+      }
+      let ordered = query.limit > 0 ? keyed.smallest(query.limit, key: { $0.key }, by: <) : keyed.sorted(by: <)
+      matches = ordered.map { Int($0.index) }
+    } else {
+      store.scan(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) { matches.append($0) }
+      if !query.sort.isEmpty {
+        let slots = store.slots
+        let sort = query.sort
+        matches.sort { a, b in
+          for key in sort {
+            let va = key.field == .startDate ? slots[a].start : slots[a].end
+            let vb = key.field == .startDate ? slots[b].start : slots[b].end
+            if va != vb { return key.ascending ? va < vb : va > vb }
+          }
+          return slots[a].change < slots[b].change
         }
-        return slots[a].change < slots[b].change
       }
     }
     if query.limit > 0 && matches.count > query.limit { matches.removeLast(matches.count - query.limit) }
     return matches.map { store.materialize($0) }
+  }
+
+  /// One sample's position in a single-key sort: the key (negated for descending), then the change number.
+  private struct SortKey: Comparable {
+    var key: Double
+    var change: UInt64
+    var index: Int32
+    static func < (a: SortKey, b: SortKey) -> Bool { a.key != b.key ? a.key < b.key : a.change < b.change }
   }
 
   /// The number of samples of `type` the app may see in `range` (no materialisation).

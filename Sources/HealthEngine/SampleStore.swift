@@ -52,13 +52,14 @@ package struct SampleStore: Sendable {
   fileprivate struct TypeIndex: Sendable {
     var insertion: [Int32] = []
     var byStart: [Int32] = []
-    var sorted = true
+    /// How many leading entries of `byStart` are in order; inserts out of order leave a tail to merge lazily.
+    var sortedCount = 0
     var maxDuration = 0.0
     var live = 0
     var tombstones: [Int32] = []
 
     mutating func append(_ slot: Int32, start: Double, duration: Double, after previousStart: Double?) {
-      if let previousStart, previousStart > start { sorted = false }
+      if sortedCount == byStart.count && (previousStart ?? -.infinity) <= start { sortedCount += 1 }
       insertion.append(slot)
       byStart.append(slot)
       maxDuration = max(maxDuration, duration)
@@ -233,14 +234,10 @@ package struct SampleStore: Sendable {
       sources.indices.filter { names.contains(sources[$0].bundleID) }.map { UInt32($0) }
     }
     guard var index = types[type.code] else { return nil }
-    if !index.sorted {
+    if index.sortedCount < index.byStart.count {
       types[type.code] = nil  // avoid a copy while sorting
-      let slots = self.slots
-      index.byStart.sort { a, b in
-        let sa = slots[Int(a)], sb = slots[Int(b)]
-        return sa.start != sb.start ? sa.start < sb.start : sa.change < sb.change
-      }
-      index.sorted = true
+      index.byStart = mergeUnsortedTail(index.byStart, sortedCount: index.sortedCount)
+      index.sortedCount = index.byStart.count
       types[type.code] = index
     }
     let order = index.byStart
@@ -260,11 +257,48 @@ package struct SampleStore: Sendable {
     return Candidates(order: order, lower: lower, upper: upper, own: own, allowed: allowedSources)
   }
 
+  /// `order` with its tail (from `sortedCount`) sorted and merged into the sorted prefix: O(t log t + n) for a
+  /// tail of t out-of-order inserts, instead of re-sorting all n.
+  private func mergeUnsortedTail(_ order: [Int32], sortedCount: Int) -> [Int32] {
+    slots.withUnsafeBufferPointer { slots in
+      func less(_ a: Int32, _ b: Int32) -> Bool {
+        let sa = slots[Int(a)], sb = slots[Int(b)]
+        return sa.start != sb.start ? sa.start < sb.start : sa.change < sb.change
+      }
+      let tail = order[sortedCount...].sorted(by: less)
+      var merged: [Int32] = []
+      merged.reserveCapacity(order.count)
+      var i = 0
+      var j = 0
+      while i < sortedCount && j < tail.count {
+        if less(tail[j], order[i]) {
+          merged.append(tail[j])
+          j += 1
+        } else {
+          merged.append(order[i])
+          i += 1
+        }
+      }
+      merged += order[i..<sortedCount]
+      merged += tail[j...]
+      return merged
+    }
+  }
+
   /// Calls `body` with the slot index of every live sample of `type` the visibility allows, ending at or after
   /// `floor`, whose dates pass `range`, in start-date order.
   package mutating func scan(
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
     _ body: (Int) -> Void
+  ) {
+    scanSlots(type: type, range: range, floor: floor, visibility: visibility, sources: allowed) { index, _ in body(index) }
+  }
+
+  /// ``scan(type:range:floor:visibility:sources:_:)`` that also hands `body` the slot it already loaded, so callers
+  /// needing the dates do not fetch each slot a second time (the store is walked in date order, not memory order).
+  package mutating func scanSlots(
+    type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
+    _ body: (Int, borrowing Slot) -> Void
   ) {
     guard let c = candidates(type: type, range: range, visibility: visibility, sources: allowed) else { return }
     let checkOwn = !c.own.isEmpty
@@ -278,7 +312,7 @@ package struct SampleStore: Sendable {
           if checkOwn, !c.own.contains(slot.source) { continue }
           if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
           if !matcher.matches(start: slot.start, end: slot.end) { continue }
-          body(slotIndex)
+          body(slotIndex, slot)
         }
       }
     }

@@ -397,6 +397,13 @@ package enum Posix {
     _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
   }
 
+  /// Makes blocking reads on a socket give up after `seconds` (they then report `wouldBlock`). C: `setsockopt`
+  /// with `SO_RCVTIMEO`.
+  package static func setReceiveTimeout(_ fd: Int32, seconds: Int) {
+    var tv = timeval(tv_sec: seconds, tv_usec: 0)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+  }
+
   // MARK: - epoll, eventfd, signals
 
   /// Readiness bits for ``epollControl(_:_:_:events:token:)``.

@@ -349,3 +349,60 @@ struct SplitMix: RandomNumberGenerator {
     return withUnsafeBytes(of: (a, b)) { $0.load(as: uuid_t.self) }
   }
 }
+
+@Suite("Top-k selection")
+struct TopKTests {
+  @Test func theSmallestKEqualTheSortedPrefix() {
+    var state: UInt64 = 42
+    func next() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 45)
+    }
+    for size in [0, 1, 2, 7, 50, 51, 1000] {
+      let values = (0..<size).map { _ in next() % 300 }  // many ties
+      for k in [0, 1, 3, 50, 999, 2000] {
+        // Ties broken by position, so the order is total, as the engine's is.
+        let indexed = Array(values.enumerated())
+        let order = { (a: (offset: Int, element: Int), b: (offset: Int, element: Int)) in
+          a.element != b.element ? a.element > b.element : a.offset < b.offset
+        }
+        let expected = Array(indexed.sorted(by: order).prefix(k))
+        #expect(indexed.smallest(k, by: order).map(\.offset) == expected.map(\.offset), "size \(size), k \(k)")
+        // With the first key given (descending element: the key is its negation), the result is the same.
+        #expect(indexed.smallest(k, key: { -Double($0.element) }, by: order).map(\.offset) == expected.map(\.offset), "keyed, size \(size), k \(k)")
+      }
+    }
+  }
+}
+
+@Suite("Index against brute force")
+struct IndexPropertyTests {
+  /// Saves in random date order (with ties) interleaved with range, sort and limit queries: every answer equals
+  /// the one computed by filtering and sorting all samples directly.
+  @Test(arguments: [5 as UInt64, 6, 7])
+  func queriesMatchBruteForceUnderOutOfOrderInserts(seed: UInt64) throws {
+    var rng = SplitMix(seed: seed)
+    var device = makeDevice()
+    _ = try device.requestAuthorization(waterApp.bundleID, share: [water], read: [water], wall: t0)
+    _ = try device.answerPrompt(id: nil, bundleID: nil, answer: .allowAll)
+    var all: [(uuid: UUID, start: Date)] = []
+    for round in 0..<60 {
+      let batch = (0..<Int(1 + rng.next() % 20)).map { _ -> SampleInput in
+        // Coarse dates, so equal start dates are common.
+        waterInput(Double(1 + rng.next() % 100), at: t0.addingTimeInterval(-Double(rng.next() % 200) * 600), uuid: UUID(uuid: rng.uuid()))
+      }
+      _ = try device.save(waterApp.bundleID, batch, wall: t0)
+      all += batch.map { ($0.uuid, $0.start) }
+      let from = t0.addingTimeInterval(-Double(rng.next() % 200) * 600)
+      let to = from.addingTimeInterval(Double(rng.next() % 50) * 600)
+      let limit = Int(rng.next() % 30)
+      let ascending = rng.next() % 2 == 0
+      let query = SampleQuery(type: water, range: DateRange(start: from, end: to), limit: limit, sort: [SampleSort(.startDate, ascending: ascending)])
+      let got = try device.sampleQuery(waterApp.bundleID, query, wall: t0).map(\.start)
+      var expected = all.filter { $0.start >= from && $0.start < to }.map(\.start).sorted()
+      if !ascending { expected.reverse() }
+      if limit > 0 { expected = Array(expected.prefix(limit)) }
+      #expect(got == expected, "round \(round)")
+    }
+  }
+}
