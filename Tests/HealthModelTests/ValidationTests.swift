@@ -95,3 +95,39 @@ struct ValidationTests {
     #expect(parseDate("yesterday") == nil)
   }
 }
+
+/// Values the fuzzers produced that once trapped: each must now be an error or a harmless rendering.
+@Suite("Hostile values (fuzz regressions)")
+struct HostileValueTests {
+  @Test func datesOutsideYears0Through9999AreRefusedOrRenderedAsNumbers() {
+    #expect(parseDate("99999-01-01T00:00:00Z") == nil)
+    #expect(parseDate("-0001-01-01T00:00:00Z") == nil)
+    #expect(formatDate(Date(timeIntervalSince1970: 1e300)).contains("since 1970"))
+    #expect(formatDate(Date(timeIntervalSince1970: -.infinity)).contains("since 1970"))
+    #expect(formatDate(Date(timeIntervalSince1970: .nan)).contains("since 1970"))
+    #expect(formatDate(parseDate("9999-12-31T23:59:59Z")!) == "9999-12-31T23:59:59Z")
+  }
+
+  @Test func hugeOrNonFiniteDurations() {
+    #expect(parseDuration("99999999999999999999d") == nil)
+    #expect(parseDuration("10m") == 600)
+    #expect(formatDuration(.infinity).hasSuffix("s"))
+    #expect(formatDuration(-.infinity).hasSuffix("s"))
+    #expect(formatDuration(1e300).hasSuffix("s"))
+  }
+
+  @Test func aUnitPowerOfIntMinIsAnError() {
+    #expect(throws: UnitError.self) { try HealthUnit(parsing: "m^-9223372036854775808") }
+    #expect(throws: UnitError.self) { try HealthUnit(parsing: "m^13") }
+    #expect((try? HealthUnit(parsing: "m^-2")) != nil)
+  }
+
+  @Test func aSampleBeforeYearOneIsAValidationError() {
+    let water = SampleType.lookup(name: "dietaryWater")!
+    let ancient = Date(timeIntervalSince1970: -1e15)
+    let input = SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: ancient, end: ancient)
+    #expect(throws: HealthError.self) {
+      _ = try input.validated(source: SampleSource(bundleID: "a", device: .phone))
+    }
+  }
+}

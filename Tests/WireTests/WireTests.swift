@@ -149,3 +149,18 @@ struct MessageCodingTests {
     #expect(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
   }
 }
+
+/// Encodings the fuzzers produced that once trapped the decoders.
+@Suite("Hostile encodings (fuzz regressions)")
+struct HostileEncodingTests {
+  @Test func aCategoryValueBeyond32BitsIsADecodeError() {
+    var w = BinaryWriter()
+    let water = SampleType.lookup(name: "mindfulSession")!
+    let t = Date(timeIntervalSinceReferenceDate: 0)
+    w.sample(Sample(uuid: UUID(), type: water, value: .category(1 << 40), start: t, end: t, source: SampleSource(bundleID: "a", device: .phone)))
+    w.bytes.withUnsafeBytes { buffer in
+      var reader = BinaryReader(buffer)
+      #expect(throws: DecodeError.self) { _ = try reader.sample() }
+    }
+  }
+}
