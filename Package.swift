@@ -63,7 +63,7 @@ let package = Package(
     .testTarget(
       name: "ScenarioTests", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
-    .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec"]),
+    .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]

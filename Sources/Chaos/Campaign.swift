@@ -67,8 +67,12 @@ package struct CampaignReport: Sendable {
   package var acknowledgedSamples = 0
   /// Samples whose save was not acknowledged (in flight at a kill, rejected).
   package var unacknowledgedSamples = 0
-  /// Acknowledged deletions.
+  /// Samples whose deletion was acknowledged (each counted once).
   package var acknowledgedDeletes = 0
+  /// Samples whose deletion the daemon refused (nothing deleted; they stay under every check).
+  package var rejectedDeletes = 0
+  /// Samples whose deletion got no answer (in flight at a kill): either outcome is accepted.
+  package var uncertainDeletes = 0
   /// Samples stored on the phone at the end.
   package var storedSamples = 0
   /// Acknowledged samples missing on a device (must be 0).
@@ -85,10 +89,13 @@ package struct CampaignReport: Sendable {
   package var passed: Bool { failure == nil && losses == 0 }
 
   /// The column names of `cells`.
-  package static let columns = ["steps", "kills", "partitions", "holds", "acked samples", "unacked", "acked deletes", "stored", "losses"]
+  package static let columns = [
+    "steps", "kills", "partitions", "holds", "acked samples", "unacked", "acked deletes", "refused deletes", "unanswered deletes", "stored", "losses",
+  ]
   /// The counts as table cells, in `columns` order.
   package var cells: [String] {
-    [steps, kills, partitions, holds, acknowledgedSamples, unacknowledgedSamples, acknowledgedDeletes, storedSamples, losses].map { String($0) }
+    [steps, kills, partitions, holds, acknowledgedSamples, unacknowledgedSamples, acknowledgedDeletes, rejectedDeletes, uncertainDeletes, storedSamples, losses]
+      .map { String($0) }
   }
 
   /// Adds another campaign's counts (for totals).
@@ -100,6 +107,8 @@ package struct CampaignReport: Sendable {
     acknowledgedSamples += other.acknowledgedSamples
     unacknowledgedSamples += other.unacknowledgedSamples
     acknowledgedDeletes += other.acknowledgedDeletes
+    rejectedDeletes += other.rejectedDeletes
+    uncertainDeletes += other.uncertainDeletes
     storedSamples += other.storedSamples
     losses += other.losses
   }
@@ -208,7 +217,11 @@ struct Outstanding {
 /// The state of one running campaign.
 struct CampaignRun {
   let pair: Pair
+  /// Sample identities and values: drawn in schedule order only, so the same seed saves the same samples.
   var rng: SeededGenerator
+  /// Delete victims: a fixed number of draws per delete step, whatever the candidates, so a timing-dependent
+  /// candidate list cannot shift the sample identities or later choices.
+  var choices: SeededGenerator
   var clients: [DeviceKind: [DeviceClient]] = [:]
   var outstanding: [Outstanding] = []
   /// Acknowledged saves by app: (uuid, device it was saved on).
@@ -227,6 +240,7 @@ struct CampaignRun {
     options.logLevel = "warning"
     pair = try Pair(daemon: daemon, options: options)
     rng = SeededGenerator(seed: seed ^ 0x5EED)
+    choices = SeededGenerator(seed: seed ^ 0xC401CE)
     for device in DeviceKind.allCases {
       let client = pair.client(device)
       try client.setClock(Campaign.start)
@@ -269,10 +283,15 @@ struct CampaignRun {
         report.acknowledgedSamples += item.uuids.count
       case (.success, true):
         deleted.formUnion(item.uuids)
-        report.acknowledgedDeletes += item.uuids.count
+        report.acknowledgedDeletes = deleted.count
       case (.failure, false):
         report.unacknowledgedSamples += item.uuids.count
+      case (.failure(.rejected), true):
+        // The daemon answered with an error: a delete is all or nothing, so nothing was deleted (typically the
+        // sample had not reached this device yet). The samples stay under every check.
+        report.rejectedDeletes += item.uuids.count
       case (.failure, true):
+        // No answer (in flight at a kill): it may or may not have been applied.
         uncertain.formUnion(item.uuids)
       }
     }
@@ -298,11 +317,12 @@ struct CampaignRun {
         outstanding.append(Outstanding(ticket: ticket, device: device, app: app, uuids: inputs.map(\.uuid), isDelete: false))
       }
     case .delete(let device, let app, let count):
+      let draws = (0..<count).map { _ in choices.next() }
       let candidates = (saved[app] ?? []).filter { !deleted.contains($0.0) }.map(\.0)
       guard !candidates.isEmpty else { return }
-      let chosen = (0..<min(count, candidates.count)).map { _ in candidates[Int(rng.next() % UInt64(candidates.count))] }
-      if let ticket = try? clients[device]![0].send(.delete(bundleID: Campaign.apps[app].bundleID, uuids: Array(Set(chosen)))) {
-        outstanding.append(Outstanding(ticket: ticket, device: device, app: app, uuids: Array(Set(chosen)), isDelete: true))
+      let chosen = Set(draws.map { candidates[Int($0 % UInt64(candidates.count))] }).sorted { $0.uuidString < $1.uuidString }
+      if let ticket = try? clients[device]![0].send(.delete(bundleID: Campaign.apps[app].bundleID, uuids: chosen)) {
+        outstanding.append(Outstanding(ticket: ticket, device: device, app: app, uuids: chosen, isDelete: true))
       }
     case .authorize(let device, let answer):
       let client = clients[device]![1]
@@ -358,6 +378,7 @@ struct CampaignRun {
     linkUp = true
     held.removeAll()
     collect(wait: true, &report)
+    report.uncertainDeletes = uncertain.subtracting(deleted).count
     try pair.waitLinked(timeout: 30)
     try pair.waitSynced(timeout: 60)
     let phone = try pair.phone.storedSamples()

@@ -86,12 +86,13 @@ package struct LoadTest: Sendable {
       report.errors.merge(r.errors, uniquingKeysWith: +)
       report.latencies.merge(r.latencies, uniquingKeysWith: +)
     }
-    report.peakResidentMiB = DeviceKind.allCases.map { device in
-      pair.process(device).flatMap { Posix.peakResidentBytes(of: $0.pid) }.map { Double($0) / 1_048_576 } ?? 0
-    }
     let syncStart = Posix.monotonicNanoseconds()
     try pair.waitSynced(timeout: 120)
     report.syncDrainSeconds = Double(Posix.monotonicNanoseconds() - syncStart) / 1e9
+    // The high-water mark, so it covers the client phase and the sync drain.
+    report.peakResidentMiB = DeviceKind.allCases.map { device in
+      pair.process(device).flatMap { Posix.peakResidentBytes(of: $0.pid) }.map { Double($0) / 1_048_576 } ?? 0
+    }
     // Every acknowledged save present on both devices, every acknowledged delete gone from both, stores equal.
     let phone = Set(try pair.phone.storedSamples().samples.map(\.uuid))
     let watch = Set(try pair.watch.storedSamples().samples.map(\.uuid))

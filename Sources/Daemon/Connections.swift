@@ -50,6 +50,9 @@ final class ClientConnection {
   var subscriptions: EventMask = []
   var closeAfterFlush = false
   var watchingWrites = false
+  /// Complete frames are still buffered because this turn's quota was used (or the outbox is over its limit):
+  /// the daemon serves them on later turns and reads nothing more from the socket meanwhile.
+  var framesPending = false
 
   init(id: UInt64, fd: Int32, pid: Int32) {
     self.id = id

@@ -113,6 +113,11 @@ package final class DeviceDaemon {
   private var notifiedSeq: UInt64 = 0
   private var running = true
   private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
+  /// Connections with buffered frames left over from an earlier turn (see `ClientConnection.framesPending`).
+  private var pendingFrames: Set<UInt64> = []
+  /// Requests served per connection per loop turn: one client pipelining thousands of costly requests delays
+  /// every other client by at most this many of them.
+  private static let framesPerTurn = 16
   private let uid = Posix.userID
 
   /// Opens the journal, takes the lock, and listens; the client socket exists only once this returns.
@@ -173,13 +178,14 @@ package final class DeviceDaemon {
     var tokens = [UInt64](repeating: 0, count: 256)
     var events = [UInt32](repeating: 0, count: 256)
     while running {
-      let timeout = nextTimeout()
+      let timeout = pendingFrames.isEmpty ? nextTimeout() : 0
       let ready: Int
       do { ready = try Posix.epollWait(epoll, tokens: &tokens, events: &events, timeoutMilliseconds: timeout) } catch {
         log.log(.fault, "epoll_wait failed: \(error)")
         return 70
       }
       for i in 0..<ready { dispatch(token: tokens[i], events: events[i]) }
+      servePendingFrames()
       fireTimers()
       if !commit() { return 74 }
     }
@@ -242,6 +248,8 @@ package final class DeviceDaemon {
         return
       }
     }
+    // Buffered frames first: read nothing more until they are served (the socket buffer pushes back).
+    if connection.framesPending { return }
     guard events & (Posix.PollEvents.readable | Posix.PollEvents.hangUp | Posix.PollEvents.error | Posix.PollEvents.peerClosed) != 0 else { return }
     var budget = 4
     while budget > 0 {
@@ -253,7 +261,7 @@ package final class DeviceDaemon {
       case .success(.bytes(let n)):
         readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         if !processFrames(connection) { return }
-        if n < readBuffer.count { return }
+        if n < readBuffer.count || connection.framesPending { return }
       case .success(.wouldBlock):
         return
       case .success(.endOfFile):
@@ -269,9 +277,33 @@ package final class DeviceDaemon {
     }
   }
 
-  /// Handles every complete frame; false when the connection was dropped.
+  /// Serves, once per turn, the connections whose buffered frames an earlier turn left.
+  private func servePendingFrames() {
+    guard !pendingFrames.isEmpty else { return }
+    for id in pendingFrames.sorted() {
+      guard let connection = clients[id] else {
+        pendingFrames.remove(id)
+        continue
+      }
+      _ = processFrames(connection)
+    }
+  }
+
+  /// Handles the complete frames buffered for a connection — at most `framesPerTurn`, and none while its unsent
+  /// replies exceed the backlog limit (they are written after this turn's commit; a client still over the limit
+  /// then is dropped as too slow). Returns false when the connection was dropped.
   private func processFrames(_ connection: ClientConnection) -> Bool {
+    var served = 0
+    defer {
+      if connection.framesPending { pendingFrames.insert(connection.id) } else { pendingFrames.remove(connection.id) }
+    }
+    connection.framesPending = false
     while true {
+      if served == Self.framesPerTurn || connection.outbox.count > options.maxClientBacklog {
+        connection.framesPending = connection.decoder.hasCompleteFrame
+        return true
+      }
+      served += 1
       let body: [UInt8]?
       do { body = try connection.decoder.next() } catch {
         log.log(.warning, "closing client: \(error)", ["client": "\(connection.id)"])
@@ -299,6 +331,7 @@ package final class DeviceDaemon {
 
   private func dropClient(_ connection: ClientConnection, reason: String?) {
     if let reason { log.log(.info, "client closed: \(reason)", ["client": "\(connection.id)"]) }
+    pendingFrames.remove(connection.id)
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: connection.id)
     Posix.close(connection.fd)
     clients[connection.id] = nil

@@ -50,11 +50,24 @@ package enum FuzzTargets {
     _ = try? PeerMessage.decode(data)
   }
 
-  /// The journal reader: the bytes as a journal's records (after a valid header), scanned, decoded and replayed
-  /// into a device, which is then queried.
+  /// The journal reader: a valid header, then records, scanned, decoded and replayed into a device, which is then
+  /// queried. The first byte picks the mode: even — the rest is raw record bytes (exercises the recovery scan; a
+  /// mutated record mostly fails its checksum); odd — the rest is `[u16 length][payload]…`, each payload framed
+  /// with a valid checksum, so mutations reach the event decoder and replay.
   package static func journal(_ data: [UInt8]) {
     var bytes = JournalFormat.header(device: 1)
-    bytes += data
+    if let mode = data.first, mode & 1 == 1 {
+      var i = 1
+      while i + 2 <= data.count {
+        let length = Int(data[i]) | Int(data[i + 1]) << 8
+        i += 2
+        let end = min(data.count, i + length)
+        data[i..<end].withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+        i = end
+      }
+    } else {
+      bytes += data.dropFirst()
+    }
     _ = bytes.withUnsafeBytes { try? JournalFormat.parseHeader($0) }
     var state = DeviceState(device: .watch)
     bytes.withUnsafeBytes { buffer in
@@ -114,13 +127,21 @@ package enum FuzzTargets {
         PeerMessage.entries([SyncEntry(seq: 4, payload: .samples([sample]))]).encoded(), PeerMessage.ack(9).encoded(),
       ]
     case "journal":
-      var all: [UInt8] = []
+      // Raw mode (first byte 0): whole records.
+      var all: [UInt8] = [0]
       DurableDevice.encode(events, into: &all)
-      return events.map { e -> [UInt8] in
-        var one: [UInt8] = []
+      let raw = events.map { e -> [UInt8] in
+        var one: [UInt8] = [0]
         DurableDevice.encode([e], into: &one)
         return one
       } + [all]
+      // Payload mode (first byte 1): length-prefixed event payloads, framed by the target.
+      let payloads = events.map { e -> [UInt8] in
+        var w = BinaryWriter()
+        w.event(e)
+        return [UInt8(truncatingIfNeeded: w.bytes.count), UInt8(truncatingIfNeeded: w.bytes.count >> 8)] + w.bytes
+      }
+      return raw + payloads.map { [1] + $0 } + [[1] + payloads.flatMap { $0 }]
     case "scenario":
       return scenarioFiles.map { Array($0.utf8) } + [
         Array("install Water on phone share dietaryWater\nphone: Water requests\nuser on phone: allows all\nexpect phone: Water sees 0 dietaryWater samples\n".utf8)

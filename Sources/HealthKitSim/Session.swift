@@ -70,9 +70,7 @@ package struct Session: Sendable {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
           outcome.wait(with: continuation)
-          Task.detached {
-            do { outcome.resolve(.success(try await ticket.value())) } catch { outcome.resolve(.failure(error)) }
-          }
+          ticket.whenDone { result in outcome.resolve(result.mapError { $0 as any Error }) }
         }
       } onCancel: {
         outcome.resolve(.failure(CancellationError()))

@@ -45,6 +45,9 @@ package struct ChaosCommand {
     steps = try args.intOption("steps", range: 1...1_000_000) ?? 200
     seeds = try args.intOption("seeds", range: 1...100_000) ?? 1
     jobs = try args.intOption("jobs", range: 1...64) ?? 1
+    guard seed <= UInt64.max - UInt64(seeds - 1) else {
+      throw args.error("--seed \(seed) with --seeds \(seeds) runs past the largest seed (\(UInt64.max))")
+    }
     verbose = args.flag("verbose")
     keep = args.flag("keep")
     try args.finish()

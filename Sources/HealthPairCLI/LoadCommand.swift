@@ -13,7 +13,7 @@ package struct LoadCommand {
     usage: "load [--clients <n>] [--seconds <n>] [--seed <n>]",
     discussion: """
       OPTIONS:
-        --clients <n>      Concurrent connections, split between phone and watch (default 32).
+        --clients <n>      Concurrent connections, split between phone and watch (default 32, at most 500).
         --seconds <n>      How long the clients run (default 10).
         --seed <n>         Seed of the clients' choices (default 1).
 
@@ -30,7 +30,8 @@ package struct LoadCommand {
   /// Parses the arguments.
   package init(_ arguments: [String]) throws {
     var args = try Arguments(arguments, configuration: Self.configuration)
-    load.clients = try args.intOption("clients", range: 1...1024) ?? 32
+    // Half the clients go to each daemon, which serves 256 connections by default (the harness holds two).
+    load.clients = try args.intOption("clients", range: 1...500) ?? 32
     load.seconds = Double(try args.intOption("seconds", range: 1...86_400) ?? 10)
     if let text = try args.option("seed") {
       guard let value = UInt64(text) else { throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer") }

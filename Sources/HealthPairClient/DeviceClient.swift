@@ -46,6 +46,7 @@ package final class Ticket: @unchecked Sendable {
     var result: Result<Reply, ClientError>?
     var continuation: CheckedContinuation<Reply, any Error>?
     var firstContinuation: CheckedContinuation<Reply, any Error>?
+    var callbacks: [@Sendable (Result<Reply, ClientError>) -> Void] = []
   }
   private let state = Mutex(State())
   private let signal = DispatchSemaphore(value: 0)
@@ -70,17 +71,20 @@ package final class Ticket: @unchecked Sendable {
   }
 
   func deliver(_ result: Result<Reply, ClientError>) {
-    let (continuation, first) = state.withLock { s -> (CheckedContinuation<Reply, any Error>?, CheckedContinuation<Reply, any Error>?) in
-      guard s.result == nil else { return (nil, nil) }
+    let (continuation, first, callbacks) = state.withLock {
+      s -> (CheckedContinuation<Reply, any Error>?, CheckedContinuation<Reply, any Error>?, [@Sendable (Result<Reply, ClientError>) -> Void]) in
+      guard s.result == nil else { return (nil, nil, []) }
       s.result = result
       defer {
         s.continuation = nil
         s.firstContinuation = nil
+        s.callbacks = []
       }
-      return (s.continuation, s.firstContinuation)
+      return (s.continuation, s.firstContinuation, s.callbacks)
     }
     continuation?.resume(with: result.mapError { $0 as any Error })
     first?.resume(with: result.mapError { $0 as any Error })
+    for callback in callbacks { callback(result) }
     signal.signal()
     signal.signal()
   }
@@ -123,6 +127,17 @@ package final class Ticket: @unchecked Sendable {
 
   /// The final answer, if it has arrived.
   package var result: Result<Reply, ClientError>? { state.withLock { $0.result } }
+
+  /// Calls `body` with the final answer: at once if it has arrived, else on the connection's reader thread when it
+  /// does. Needs no thread or task of its own, so it works while every thread of Swift's cooperative pool is busy.
+  package func whenDone(_ body: @escaping @Sendable (Result<Reply, ClientError>) -> Void) {
+    let ready = state.withLock { s -> Result<Reply, ClientError>? in
+      if let r = s.result { return r }
+      s.callbacks.append(body)
+      return nil
+    }
+    if let ready { body(ready) }
+  }
 
   /// Interim notices received so far.
   package var interims: [Reply] { state.withLock { $0.interims } }

@@ -614,6 +614,20 @@ package enum Posix {
   /// Whether a descriptor is a terminal. C: `isatty`.
   package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+  /// Raises this process's soft limit on open descriptors to its hard limit; returns the limit now in force.
+  /// C: `getrlimit`/`setrlimit(RLIMIT_NOFILE)`.
+  @discardableResult
+  package static func raiseOpenFileLimit() -> Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+    if limit.rlim_cur < limit.rlim_max {
+      var raised = limit
+      raised.rlim_cur = limit.rlim_max
+      if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+    }
+    return Int(clamping: limit.rlim_cur)
+  }
+
   /// The number of online processors.
   package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
@@ -694,6 +708,14 @@ private final class ThreadBody {
 }
 
 extension Posix {
+  /// Runs blocking `body` on a thread of its own and awaits its result, so the awaiting task's thread — one of
+  /// Swift's few cooperative-pool threads — stays free for other tasks meanwhile.
+  package static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      startThread { continuation.resume(with: Result { try body() }) }
+    }
+  }
+
   /// Starts a detached thread running `body`. The corresponding C function is `pthread_create`.
   package static func startThread(_ body: @escaping @Sendable () -> Void) {
     let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()

@@ -87,6 +87,17 @@ package struct FrameDecoder: Sendable {
     }
   }
 
+  /// Whether ``next()`` would return a frame (or throw) without more bytes.
+  package var hasCompleteFrame: Bool {
+    switch state {
+    case .header:
+      guard bufferedCount >= 4 else { return false }
+      let length = Int(buffer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self)) })
+      return length > maxFrameLength || bufferedCount - 4 >= length
+    case .body(let length): return bufferedCount >= length
+    }
+  }
+
   /// How many more bytes the current frame needs (header or body); never reads past a frame boundary.
   package var nextReadLength: Int {
     switch state {

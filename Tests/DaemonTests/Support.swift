@@ -81,6 +81,19 @@ final class RawConnection {
     }
   }
 
+  /// Decodes every frame that has already arrived, without waiting; returns how many (stops at a close).
+  func framesAvailableNow() throws -> Int {
+    var count = 0
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      while try decoder.next() != nil { count += 1 }
+      guard Posix.waitReadable(fd, timeoutMilliseconds: 0) else { return count }
+      let result = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      guard case .bytes(let n) = result else { return count }
+      decoder.append(Array(buffer[0..<n]))
+    }
+  }
+
   /// Waits until the daemon closes the connection, discarding whatever it sends; true when it did.
   func waitClosed(timeout: Double = 10) throws -> Bool {
     let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
