@@ -26,15 +26,6 @@ struct AbuseTests {
     return try body(pair)
   }
 
-  /// Repeats `attempt` (each one a round trip to a daemon) until it returns true or `timeout` passes.
-  func eventually(_ what: String, timeout: Double = 20, _ attempt: () throws -> Bool) throws {
-    let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
-    while Posix.monotonicNanoseconds() < deadline {
-      if try attempt() { return }
-    }
-    throw PairError.timeout(what)
-  }
-
   @Test func thousandsOfConnectionsAreCappedAndTheClientsAlreadyConnectedKeepBeingServed() throws {
     try withPair(["--max-clients", "64"]) { pair in
       try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
@@ -57,7 +48,7 @@ struct AbuseTests {
       #expect(throws: ClientError.self) { try DeviceClient(socketPath: pair.layout.socket(.phone), clientName: "late", timeout: 10) }
       // Once the flood goes away, new clients are served again.
       flood.removeAll()
-      try eventually("the flood's slots to be freed") { try pair.phone.dump().clients == before }
+      try waitUntil("the flood's slots to be freed", probe: pair.phone) { try pair.phone.dump().clients == before }
       let late = try DeviceClient(socketPath: pair.layout.socket(.phone), clientName: "late", timeout: 10)
       #expect(try late.sampleQuery(waterApp.bundleID, SampleQuery(type: water)).count == 1)
     }
@@ -76,7 +67,7 @@ struct AbuseTests {
       var burst: [UInt8] = []
       for i in 0..<2000 { burst += Frame.request(id: UInt32(2 + i), .sampleQuery(bundleID: waterApp.bundleID, query: SampleQuery(type: water))).framed() }
       try? hog.send(burst)  // fails once the daemon drops the hog: that is the point
-      try pair.wait(for: "the slow-client warning in the log", timeout: 30) {
+      try waitUntil("the slow-client warning in the log", probe: pair.phone) {
         String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("client too slow")
       }
       #expect(try hog.waitClosed())

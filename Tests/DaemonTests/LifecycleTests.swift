@@ -84,7 +84,7 @@ struct LifecycleTests {
         "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "ctl", "phone", "dump", "--dir", pair.layout.root],
         stdout: null, stderr: null)
       #expect(try Posix.wait(pid, block: true) == .exited(1), "the other user's client fails")
-      try pair.wait(for: "the refusal in the log", timeout: 10) {
+      try waitUntil("the refusal in the log", probe: pair.phone) {
         String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("refused a client of another user")
       }
       _ = try pair.phone.call(.ping)
@@ -168,7 +168,7 @@ struct LifecycleTests {
       // Another client is served, and the half-sent save was not applied.
       let samples = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
       #expect(samples.map { $0.quantityValue! } == [250])
-      try pair.wait(for: "the warning in the log", timeout: 10) {
+      try waitUntil("the warning in the log", probe: pair.phone) {
         String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("vanished mid-frame")
       }
     }

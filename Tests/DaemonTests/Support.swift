@@ -49,6 +49,17 @@ func mindfulSample(minutes: Double, at date: Date = t0, uuid: UUID = UUID()) -> 
   SampleInput(uuid: uuid, type: mindful, value: .category(0), start: date, end: date.addingTimeInterval(minutes * 60))
 }
 
+/// Waits until `condition` holds, re-checking after each round trip of `probe` to its daemon (a state the daemon
+/// reaches without pushing an event — a log line, a dropped connection — is reached while it serves requests).
+func waitUntil(_ what: String, timeout: Double = 20, probe: DeviceClient, _ condition: () throws -> Bool) throws {
+  let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
+  while true {
+    if try condition() { return }
+    guard Posix.monotonicNanoseconds() < deadline else { throw PairError.timeout(what) }
+    _ = try probe.call(.ping)
+  }
+}
+
 /// A raw socket to a daemon, for sending bytes no well-behaved client would.
 final class RawConnection {
   let fd: Int32
