@@ -208,21 +208,29 @@ package final class DeviceDaemon {
     }
   }
 
-  private func acceptClients() {
+  /// The next waiting connection on `listener` from a process of this daemon's user, with its pid; connections
+  /// from other users are logged and closed on the way. Nil when none is waiting (or accept failed, logged).
+  private func acceptSameUser(_ listener: Int32, _ what: String) -> (fd: Int32, pid: Int32)? {
     while true {
       let fd: Int32?
-      do { fd = try Posix.accept(clientListener) } catch {
-        log.log(.error, "accept failed: \(error)")
-        return
+      do { fd = try Posix.accept(listener) } catch {
+        log.log(.error, "\(what) accept failed: \(error)")
+        return nil
       }
-      guard let fd else { return }
+      guard let fd else { return nil }
       guard let credentials = try? Posix.peerCredentials(fd), credentials.uid == uid else {
-        log.log(.warning, "refused a client of another user")
+        log.log(.warning, "refused a \(what) of another user")
         Posix.close(fd)
         continue
       }
+      return (fd, credentials.pid)
+    }
+  }
+
+  private func acceptClients() {
+    while let (fd, pid) = acceptSameUser(clientListener, "client") {
       if clients.count >= options.maxClients {
-        log.log(.warning, "refused a client: \(options.maxClients) connections already open", ["pid": "\(credentials.pid)"])
+        log.log(.warning, "refused a client: \(options.maxClients) connections already open", ["pid": "\(pid)"])
         let refusal = Frame.response(id: 0, .failure(.simulator("too many connections (limit \(options.maxClients))"))).framed()
         refusal.withUnsafeBytes { _ = try? Posix.sendSome(fd, $0) }
         Posix.close(fd)
@@ -230,13 +238,13 @@ package final class DeviceDaemon {
       }
       let id = nextClientID
       nextClientID += 1
-      let connection = ClientConnection(id: id, fd: fd, pid: credentials.pid)
+      let connection = ClientConnection(id: id, fd: fd, pid: pid)
       clients[id] = connection
       do { try Posix.epollControl(epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: id) } catch {
         log.log(.error, "cannot watch client: \(error)")
         dropClient(connection, reason: nil)
       }
-      log.log(.debug, "client connected", ["client": "\(id)", "pid": "\(credentials.pid)"])
+      log.log(.debug, "client connected", ["client": "\(id)", "pid": "\(pid)"])
     }
   }
 
@@ -573,20 +581,9 @@ package final class DeviceDaemon {
   // MARK: - Peer link
 
   private func acceptPeer() {
-    while true {
-      let fd: Int32?
-      do { fd = try Posix.accept(peerListener) } catch {
-        log.log(.error, "peer accept failed: \(error)")
-        return
-      }
-      guard let fd else { return }
-      guard let credentials = try? Posix.peerCredentials(fd), credentials.uid == uid else {
-        log.log(.warning, "refused a peer connection from another user")
-        Posix.close(fd)
-        continue
-      }
+    while let (fd, pid) = acceptSameUser(peerListener, "peer connection") {
       guard peer == nil else {
-        log.log(.warning, "refused a second peer connection", ["pid": "\(credentials.pid)"])
+        log.log(.warning, "refused a second peer connection", ["pid": "\(pid)"])
         Posix.close(fd)
         continue
       }
