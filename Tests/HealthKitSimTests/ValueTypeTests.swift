@@ -1,5 +1,6 @@
 import Foundation
 import HealthKitSim
+@testable import HealthModel
 import Synchronization
 import Testing
 
@@ -146,5 +147,17 @@ struct ValueTypeTests {
     #expect(!day.evaluate(with: water(1, at: t0.addingTimeInterval(3600))), "the end is exclusive")
     let fromOther = HKQuery.predicateForObjects(from: HKSource(bundleIdentifier: otherID))
     #expect(!fromOther.evaluate(with: water(1)), "an unsaved object comes from the calling app")
+  }
+}
+
+/// The public `HKError.Code` mirrors the daemon-side `HealthErrorCode` (a public type cannot be the package one):
+/// every code the daemons can return must map to the same HealthKit case, never silently to `unknownError`.
+@Suite("HKError.Code mirrors the model's codes")
+struct ErrorCodeParityTests {
+  @Test func everyModelCodeHasTheSameHealthKitCase() {
+    #expect(HKError.Code.allCases.count == HealthErrorCode.allCases.count)
+    for code in HealthErrorCode.allCases {
+      #expect(HKError.Code(rawValue: code.rawValue)?.description == code.description, "\(code)")
+    }
   }
 }
