@@ -107,6 +107,10 @@ package final class DeviceDaemon {
   private var pendingEvents: [DeviceEvent] = []
   private var pendingBroadcasts: [DaemonEvent] = []
   private var needsAck = false
+  /// Store checks the peer asked for this turn, evaluated at commit.
+  private var pendingChecks: [SyncCheck] = []
+  /// The sync machine asked for a log restart this turn (performed at commit).
+  private var restartPending = false
   /// The highest acknowledgement written to the journal; acknowledgements are persisted lazily (see journal.md).
   private var journaledAck: UInt64 = 0
   private static let ackPersistInterval: UInt64 = 64
@@ -145,10 +149,22 @@ package final class DeviceDaemon {
     if let torn = durable.recovery.truncated {
       log.log(.warning, "journal damage cut off: \(torn.damage)", ["dropped_bytes": "\(torn.droppedBytes)"])
     }
+    // A log with no identity yet (a new journal, or one written before identities) starts one; so does a log that
+    // --repair cut inside: records after the cut may have reached the peer, so its cursor cannot be trusted.
+    let repaired = durable.recovery.truncated.map { !$0.damage.isTail } ?? false
+    if durable.state.sync.logID == 0 || repaired {
+      let events = durable.state.restartSyncLog(logID: Self.freshLogID())
+      do { try durable.persist(events) } catch {
+        log.log(.error, "cannot start the sync log: \(error)")
+        throw .journal(error)
+      }
+      if repaired { log.log(.warning, "sync log restarted after the repair: the store is re-sent to the peer") }
+    }
     let sync = durable.state.sync
     machine = SyncMachine(
       role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,
-      lastSeq: sync.lastSeq, peerAcked: sync.peerAcked, appliedFromPeer: sync.appliedFromPeer)
+      logID: sync.logID, peerLogID: sync.peerLogID, lastSeq: sync.lastSeq, peerAcked: sync.peerAcked,
+      appliedFromPeer: sync.appliedFromPeer)
     notifiedSeq = sync.lastSeq
     journaledAck = sync.peerAcked
     do {
@@ -447,6 +463,11 @@ package final class DeviceDaemon {
         reply(.success(.date(durable.state.earliestPermittedSampleDate(wall: wall))))
       case .link(let command):
         guard options.peerSocket != nil else { throw .simulator("this daemon runs without a peer link") }
+        if case .latency(let seconds) = command, !SyncMachine.validLatency.contains(seconds) {
+          throw .simulator(
+            "link latency must be between 0 and \(formatNumber(SyncMachine.validLatency.upperBound)) seconds "
+              + "(got \(seconds))")
+        }
         log.log(command == .reconnectNow ? .debug : .info, "link control: \(command)")
         perform(machine.handle(.control(command)))
         if case .latency = command { rescheduleDelayed() }
@@ -469,9 +490,14 @@ package final class DeviceDaemon {
 
   private var linkStatus: LinkStatus {
     let ledger = durable.state.sync
-    let sync = DeviceSnapshot.SyncStatus(
+    var sync = DeviceSnapshot.SyncStatus(
       lastSeq: ledger.lastSeq, peerAcked: ledger.peerAcked, appliedFromPeer: ledger.appliedFromPeer,
       pendingEntries: ledger.pendingCount, pendingItems: ledger.pendingItems)
+    sync.logID = ledger.logID
+    sync.peerLogID = ledger.peerLogID
+    sync.verified = machine.isVerified
+    sync.diverged = machine.isDiverged
+    sync.conflicts = durable.state.syncConflictCount
     return LinkStatus(enabled: machine.enabled, connected: machine.isConnected, holding: machine.holding, latency: machine.latency, sync: sync)
   }
 
@@ -532,6 +558,28 @@ package final class DeviceDaemon {
     if lastSeq != notifiedSeq {
       notifiedSeq = lastSeq
       perform(machine.handle(.localAppended(lastSeq: lastSeq)))
+    }
+    if !pendingChecks.isEmpty {
+      let checks = pendingChecks
+      pendingChecks.removeAll()
+      for check in checks {
+        let difference = durable.state.compareDigests(check.days, firstDay: check.firstDay, wall: wall)
+        perform(machine.handle(.checkEvaluated(check, difference: difference)))
+      }
+    }
+    if restartPending {
+      restartPending = false
+      record(durable.state.restartSyncLog(logID: Self.freshLogID()))
+      do { try durable.persist(pendingEvents) } catch {
+        log.log(.fault, "journal append failed; stopping: \(error)")
+        return false
+      }
+      pendingEvents.removeAll(keepingCapacity: true)
+      let sync = durable.state.sync
+      notifiedSeq = sync.lastSeq
+      journaledAck = 0
+      log.log(.info, "sync log \(String(sync.logID, radix: 16)) started", ["entries": "\(sync.lastSeq)"])
+      perform(machine.handle(.logRestarted(logID: sync.logID, lastSeq: sync.lastSeq)))
     }
     if !pendingEvents.isEmpty {
       // Acknowledgements recorded while feeding sync above.
@@ -699,10 +747,36 @@ package final class DeviceDaemon {
         connectPeer()
       case .scheduleReconnect(let after):
         timers.removeAll { $0.timer == .reconnect }
-        timers.append((Posix.monotonicNanoseconds() + UInt64(after * 1e9), .reconnect))
+        timers.append((Self.deadline(after: after), .reconnect))
       case .linkChanged(let connected):
         log.log(.info, connected ? "peer link up" : "peer link down")
         pendingBroadcasts.append(.linkChanged(connected: connected))
+      case .adoptPeerLog(let id):
+        log.log(.info, "the \(options.device.peer) started sync log \(String(id, radix: 16)); applying it from the start")
+        record(durable.state.adoptPeerLog(id))
+      case .restartLog(let reason):
+        // Done at commit, once this turn's events are durable, so the new log is journaled before it is announced.
+        log.log(.warning, "restarting the sync log: \(reason)")
+        restartPending = true
+      case .sendCheck(let cursors):
+        let check = SyncCheck(
+          cursors: cursors, firstDay: durable.state.syncCheckFirstDay(wall: wall),
+          days: durable.state.store.dayDigests(from: durable.state.syncCheckFirstDay(wall: wall)))
+        queuePeer(.check(check))
+      case .evaluateCheck(let check):
+        // Evaluated at commit, when the machine's cursors have caught up with this turn's saves and applies.
+        pendingChecks.append(check)
+      case .checkConcluded(let outcome, let detail):
+        switch outcome {
+        case .match: log.log(.debug, "store check passed", ["cursors": machine.cursors.description])
+        case .mismatch:
+          log.log(
+            machine.isDiverged ? .error : .warning,
+            machine.isDiverged ? "stores still differ after re-sending; giving up until they agree: \(detail)"
+              : "store check failed: \(detail)")
+        case .notComparable: break
+        }
+        pendingBroadcasts.append(.syncApplied(upTo: durable.state.sync.appliedFromPeer, items: 0))
       }
     }
   }
@@ -712,7 +786,7 @@ package final class DeviceDaemon {
     let bytes = FrameDecoder.frame(message.encoded())
     if machine.latency > 0 || !connection.delayed.isEmpty {
       let now = Posix.monotonicNanoseconds()
-      let due = max(connection.delayed.last?.due ?? 0, now + UInt64(machine.latency * 1e9))
+      let due = max(connection.delayed.last?.due ?? 0, Self.deadline(after: machine.latency, from: now))
       connection.delayed.append((due, bytes))
       rescheduleDelayed()
     } else {
@@ -741,6 +815,22 @@ package final class DeviceDaemon {
   }
 
   // MARK: - Timers
+
+  /// The monotonic instant `seconds` after `now`, saturating instead of trapping on huge or invalid durations.
+  static func deadline(after seconds: Double, from now: UInt64 = Posix.monotonicNanoseconds()) -> UInt64 {
+    guard seconds > 0 else { return now }
+    let nanoseconds = seconds * 1e9
+    guard nanoseconds < Double(UInt64.max - now) else { return UInt64.max }
+    return now + UInt64(nanoseconds)
+  }
+
+  /// A random, non-zero sync log identity.
+  static func freshLogID() -> UInt64 {
+    while true {
+      let id = Posix.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      if id != 0 { return id }
+    }
+  }
 
   private func nextTimeout() -> Int32 {
     guard let next = timers.map(\.due).min() else { return -1 }

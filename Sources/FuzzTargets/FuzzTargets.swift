@@ -117,14 +117,25 @@ package enum FuzzTargets {
       .samplesSaved([sample]), .samplesDeleted([Tombstone(uuid: sample.uuid, type: water, source: sample.source, deletedAt: t0)]),
       .peerEntriesApplied([SyncEntry(seq: 1, payload: .samples([sample]))], at: t0), .peerAcknowledged(1),
       .watchSettingsQueued(bundleID: app.bundleID, change: .set(Permission(mindful, .share), on: true)),
-      .policyChanged(DevicePolicy(reprompt: .standard, retention: 3600)),
+      .policyChanged(DevicePolicy(reprompt: .standard, retention: 3600)), .syncLogRestarted(logID: 42),
+      .peerLogAdopted(logID: 43),
     ]
     switch name {
     case "frames": return requests.map { Frame.request(id: 7, $0).framed() } + [requests.flatMap { Frame.request(id: 1, $0).framed() }]
     case "messages":
       return requests.map { Frame.request(id: 3, $0).encoded() } + [
         Frame.response(id: 3, .failure(.healthKit(.errorNoData, "none"))).encoded(), Frame.event(.linkChanged(connected: true)).encoded(),
-        PeerMessage.entries([SyncEntry(seq: 4, payload: .samples([sample]))]).encoded(), PeerMessage.ack(9).encoded(),
+        PeerMessage.entries([SyncEntry(seq: 4, payload: .samples([sample]))]).encoded(),
+        PeerMessage.ack(9, ofLog: 5).encoded(), PeerMessage.resume(appliedUpTo: 3, ofLog: 5, myLog: 6).encoded(),
+        PeerMessage.newLog(7).encoded(),
+        PeerMessage.check(
+          SyncCheck(
+            cursors: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), firstDay: 9_000,
+            days: [SampleStore.DayDigest(day: 9_001, sum: 5, count: 1)])
+        ).encoded(),
+        PeerMessage.checkResult(
+          SyncCheckResult(outcome: .mismatch, checked: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), detail: "x")
+        ).encoded(),
       ]
     case "journal":
       // Raw mode (first byte 0): whole records.

@@ -145,6 +145,8 @@ extension BinaryWriter {
     case .peerAcknowledged(let seq): u8(10); u64(seq)
     case .clockSet(let d): u8(11); optional(d) { $0.date($1) }
     case .policyChanged(let p): u8(12); policy(p)
+    case .syncLogRestarted(let id): u8(13); u64(id)
+    case .peerLogAdopted(let id): u8(14); u64(id)
     }
   }
 }
@@ -298,6 +300,13 @@ extension BinaryReader {
       permissions: try array(minElementSize: 3) { r throws(DecodeError) in try r.permission() }, shownAt: try date())
   }
 
+  /// Reads a sync log identity (never 0, which means "none").
+  package mutating func logIdentity() throws(DecodeError) -> UInt64 {
+    let id = try u64()
+    guard id != 0 else { throw error("sync log identity 0 is reserved") }
+    return id
+  }
+
   /// Decodes a journal event.
   package mutating func event() throws(DecodeError) -> DeviceEvent {
     switch try u8() {
@@ -315,6 +324,8 @@ extension BinaryReader {
     case 10: return .peerAcknowledged(try u64())
     case 11: return .clockSet(try optional { r throws(DecodeError) in try r.date() })
     case 12: return .policyChanged(try policy())
+    case 13: return .syncLogRestarted(logID: try logIdentity())
+    case 14: return .peerLogAdopted(logID: try logIdentity())
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

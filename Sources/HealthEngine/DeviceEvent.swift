@@ -31,6 +31,11 @@ package enum DeviceEvent: Hashable, Sendable {
   case clockSet(Date?)
   /// The device policy changed.
   case policyChanged(DevicePolicy)
+  /// The outbound sync log restarted under a new identity, re-sending every live sample and deletion (see
+  /// ``SyncLedger/restart(logID:liveRuns:tombstones:)``).
+  case syncLogRestarted(logID: UInt64)
+  /// The peer's outbound log has a new identity: the cursor into it starts again from 0.
+  case peerLogAdopted(logID: UInt64)
 }
 
 /// One entry of a device's outbound sync log.

@@ -38,6 +38,23 @@ package struct DeviceSnapshot: Hashable, Sendable {
     package var pendingEntries: Int
     /// Outbound items (samples, deletions, settings) not yet acknowledged.
     package var pendingItems: Int
+    /// This device's outbound log identity.
+    package var logID: UInt64 = 0
+    /// The identity of the peer log ``appliedFromPeer`` counts in.
+    package var peerLogID: UInt64 = 0
+    /// Whether the last store check (day digests of both stores) passed at exactly these cursors.
+    package var verified = false
+    /// Whether store checks kept failing after re-sends (the stores differ; see docs/behavior.md).
+    package var diverged = false
+    /// How many sync conflicts (one identifier, two contents) this device resolved.
+    package var conflicts = 0
+
+    /// Whether `peer`'s status says both sides applied everything the other logged and a store check confirmed
+    /// that both hold the same samples: what "synced" means everywhere.
+    package func isSynced(with peer: SyncStatus) -> Bool {
+      lastSeq == peer.appliedFromPeer && peer.lastSeq == appliedFromPeer && logID == peer.peerLogID
+        && peer.logID == peerLogID && verified && peer.verified
+    }
 
     /// Creates a status.
     package init(lastSeq: UInt64, peerAcked: UInt64, appliedFromPeer: UInt64, pendingEntries: Int, pendingItems: Int) {

@@ -25,6 +25,13 @@ package struct DeviceState: Sendable {
   package private(set) var virtualNow: Date?
   /// Sync bookkeeping.
   package private(set) var sync = SyncLedger()
+  /// The most recent sync conflicts (the same identifier saved with different contents on both devices), at most
+  /// ``maxRecordedConflicts``, oldest first; ``syncConflictCount`` counts all of them.
+  package private(set) var syncConflicts: [SyncConflict] = []
+  /// How many sync conflicts this device resolved.
+  package private(set) var syncConflictCount = 0
+  /// How many conflicts ``syncConflicts`` keeps.
+  package static let maxRecordedConflicts = 100
   /// Sheets waiting for the user, first presented first.
   package private(set) var prompts: [Prompt] = []
   /// Every sheet shown since the daemon started, with its outcome (newest last, at most 1,000).
@@ -678,13 +685,71 @@ package struct DeviceState: Sendable {
     guard sync.appliedFromPeer < UInt64.max else { return [] }
     var expected = sync.appliedFromPeer + 1
     var fresh: [SyncEntry] = []
+    let at = now(wall: wall)
+    let floor = policy.retention.map { at.addingTimeInterval(-$0) }
     for entry in entries where entry.seq >= expected {
       guard entry.seq == expected, expected < UInt64.max else { break }
-      fresh.append(entry)
+      fresh.append(SyncEntry(seq: entry.seq, payload: effective(entry.payload, floor: floor)))
       expected += 1
     }
     if fresh.isEmpty { return [] }
-    return commit([.peerEntriesApplied(fresh, at: now(wall: wall))])
+    return commit([.peerEntriesApplied(fresh, at: at)])
+  }
+
+  /// Restarts the outbound sync log under `logID` (a fresh random identity from the shell), re-sending every live
+  /// sample and deletion. Nothing happens for 0, which is reserved.
+  package mutating func restartSyncLog(logID: UInt64) -> [DeviceEvent] {
+    guard logID != 0 else { return [] }
+    return commit([.syncLogRestarted(logID: logID)])
+  }
+
+  /// Adopts the peer's new log identity: the cursor into its log starts from 0 again.
+  package mutating func adoptPeerLog(_ logID: UInt64) -> [DeviceEvent] {
+    guard logID != 0, logID != sync.peerLogID else { return [] }
+    return commit([.peerLogAdopted(logID: logID)])
+  }
+
+  /// The first UTC day a sync check compares on this device: the first whole day inside its retention window, or
+  /// every day when it keeps everything.
+  package func syncCheckFirstDay(wall: Date) -> Int64 {
+    guard let retention = policy.retention else { return Int64.min }
+    let floor = now(wall: wall).addingTimeInterval(-retention).timeIntervalSinceReferenceDate
+    return SampleStore.day(of: floor) &+ 1
+  }
+
+  /// Compares the peer's day digests (from its first compared day on) with this store's, over the days both
+  /// devices hold in full. Nil when they agree; else a description of the first differing day.
+  package func compareDigests(_ theirs: [SampleStore.DayDigest], firstDay: Int64, wall: Date) -> String? {
+    let from = max(firstDay, syncCheckFirstDay(wall: wall))
+    let mine = store.dayDigests(from: from)
+    let other = theirs.filter { $0.day >= from }
+    guard mine != other else { return nil }
+    var byDay: [Int64: (mine: UInt64, theirs: UInt64)] = [:]
+    for d in mine { byDay[d.day, default: (0, 0)].mine = d.count }
+    for d in other { byDay[d.day, default: (0, 0)].theirs = d.count }
+    let day = Set(mine).symmetricDifference(Set(other)).map(\.day).min() ?? from
+    let counts = byDay[day] ?? (0, 0)
+    let date = Date(timeIntervalSinceReferenceDate: Double(day) * 86_400)
+    return "stores differ on \(formatDate(date).prefix(10)): \(counts.mine) samples here, \(counts.theirs) on the \(device.peer)"
+  }
+
+  /// The part of a received payload that changes something here: items already stored identically (re-sends
+  /// after a log restart), already deleted, or older than the retention floor are left out, so a re-sent store
+  /// costs the journal nothing for what it already holds. The entry keeps its sequence number.
+  private func effective(_ payload: SyncPayload, floor: Date?) -> SyncPayload {
+    switch payload {
+    case .samples(let samples):
+      let changing = samples.filter { sample in
+        if store.isKnown(sample.uuid) { return store.liveSample(sample.uuid).map { $0 != sample } ?? false }
+        return floor.map { sample.end >= $0 } ?? true
+      }
+      return changing.count == samples.count ? payload : .samples(changing)
+    case .deletions(let tombstones):
+      let changing = tombstones.filter { !store.isTombstoned($0.uuid) }
+      return changing.count == tombstones.count ? payload : .deletions(changing)
+    case .watchSettings:
+      return payload
+    }
   }
 
   /// Records the peer's acknowledgement of our outbound entries.
@@ -740,6 +805,10 @@ package struct DeviceState: Sendable {
       policy = newPolicy
       if newPolicy.reprompt == .standard { lockedOut.removeAll() }
       pruneIfNeeded()
+    case .syncLogRestarted(let logID):
+      sync.restart(logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone))
+    case .peerLogAdopted(let logID):
+      sync.adoptPeerLog(logID)
     }
   }
 
@@ -747,6 +816,15 @@ package struct DeviceState: Sendable {
     if let retention = policy.retention, let now = virtualNow {
       store.prune(endingBefore: now.addingTimeInterval(-retention))
     }
+  }
+
+  /// The same identifier arrived with different contents: the iPhone's copy wins on both devices (HealthPair
+  /// model B-SYNC-CONFLICT), and both record the conflict.
+  private mutating func resolveConflict(mine: Sample, theirs: Sample) {
+    if device == .watch { store.replaceLive(with: theirs) }
+    syncConflictCount += 1
+    syncConflicts.append(SyncConflict(uuid: mine.uuid, type: mine.type, kept: .phone))
+    if syncConflicts.count > Self.maxRecordedConflicts { syncConflicts.removeFirst() }
   }
 
   private mutating func applySettings(_ bundleID: String, _ change: SettingsChange) {
@@ -765,7 +843,11 @@ package struct DeviceState: Sendable {
   private mutating func applyPeerPayload(_ payload: SyncPayload, floor: Date?) {
     switch payload {
     case .samples(let samples):
-      for sample in samples where !store.isKnown(sample.uuid) {
+      for sample in samples {
+        if store.isKnown(sample.uuid) {
+          if let mine = store.liveSample(sample.uuid), mine != sample { resolveConflict(mine: mine, theirs: sample) }
+          continue
+        }
         if let floor, sample.end < floor { continue }
         store.insert(sample)
       }
@@ -774,6 +856,23 @@ package struct DeviceState: Sendable {
     case .watchSettings(let bundleID, let change):
       if device == .watch, apps[bundleID] != nil { applySettings(bundleID, change) }
     }
+  }
+}
+
+/// The same sample identifier was saved with different contents on the two devices.
+package struct SyncConflict: Hashable, Sendable {
+  /// The identifier.
+  package var uuid: UUID
+  /// The type of this device's copy.
+  package var type: SampleType
+  /// Whose copy both devices kept.
+  package var kept: DeviceKind
+
+  /// Creates a conflict record.
+  package init(uuid: UUID, type: SampleType, kept: DeviceKind) {
+    self.uuid = uuid
+    self.type = type
+    self.kept = kept
   }
 }
 

@@ -81,6 +81,10 @@ package struct SampleStore: Sendable {
   package private(set) var changeCounter: UInt64 = 0
   /// How many samples are live.
   package private(set) var liveCount = 0
+  /// Per UTC day of a live sample's end: the sum of its fingerprints and how many there are (see ``dayDigests(from:)``).
+  private var days: [Int64: DayDigest] = [:]
+  /// Each interned source's fingerprint, by source index.
+  private var sourceFingerprints: [UInt64] = []
 
   /// Creates an empty store.
   package init() {}
@@ -126,6 +130,7 @@ package struct SampleStore: Sendable {
         uuid: sample.uuid, start: start, end: end, value: value, change: changeCounter,
         metadataIndex: metadataIndex, source: intern(sample.source), type: sample.type.code, live: true))
     byUUID[sample.uuid] = slotIndex
+    account(Int(slotIndex), sign: 1)
     // Mutated in place through the dictionary's accessor: copying the index out would copy its arrays on
     // every insert (quadratic).
     let previousStart = types[sample.type.code]?.byStart.last.map { slots[Int($0)].start }
@@ -158,7 +163,14 @@ package struct SampleStore: Sendable {
     for index in slots.indices where slots[index].live && slots[index].end < limit { kill(index) }
   }
 
+  /// Replaces the live sample that has `sample`'s identifier with `sample` (a sync conflict the peer's copy won).
+  package mutating func replaceLive(with sample: Sample) {
+    if let index = byUUID[sample.uuid], slots[Int(index)].live { kill(Int(index)) }
+    insert(sample)
+  }
+
   private mutating func kill(_ index: Int) {
+    account(index, sign: -1)
     slots[index].live = false
     types[slots[index].type]!.live -= 1
     liveCount -= 1
@@ -176,6 +188,10 @@ package struct SampleStore: Sendable {
     if let index = sourceIndex[source] { return index }
     let index = UInt32(sources.count)
     sources.append(source)
+    var print = Fingerprint()
+    for byte in source.bundleID.utf8 { print.add(UInt64(byte)) }
+    print.add(UInt64(source.device.rawValue) | 0x100)
+    sourceFingerprints.append(print.value)
     sourceIndex[source] = index
     return index
   }
@@ -201,6 +217,84 @@ package struct SampleStore: Sendable {
   /// The slot indices whose source belongs to the app (at most one per device).
   package func sourceIndices(of bundleID: String) -> [UInt32] {
     sources.indices.filter { sources[$0].bundleID == bundleID }.map { UInt32($0) }
+  }
+
+  /// The live slots as contiguous runs `start..<start+count`, in slot order (what a restarted sync log re-sends).
+  package func liveRuns() -> [(start: Int32, count: Int32)] {
+    var runs: [(start: Int32, count: Int32)] = []
+    var index = 0
+    while index < slots.count {
+      guard slots[index].live else {
+        index += 1
+        continue
+      }
+      let start = index
+      while index < slots.count, slots[index].live { index += 1 }
+      runs.append((Int32(start), Int32(index - start)))
+    }
+    return runs
+  }
+
+  // MARK: - Digests
+
+  /// What the live samples ending on one UTC day add up to: the wrapping sum of their fingerprints and their count.
+  /// Two devices holding the same samples for a day have equal digests; the sums are kept up to date on every
+  /// insert, delete and prune, so comparing stores costs one entry per day, never a scan.
+  package struct DayDigest: Hashable, Sendable {
+    /// Days since the reference date (2001-01-01T00:00:00Z), UTC.
+    package var day: Int64
+    /// The wrapping sum of the fingerprints of the day's live samples.
+    package var sum: UInt64
+    /// How many live samples end on the day.
+    package var count: UInt64
+
+    /// Creates a day digest.
+    package init(day: Int64, sum: UInt64, count: UInt64) {
+      self.day = day
+      self.sum = sum
+      self.count = count
+    }
+  }
+
+  /// The UTC day (since the reference date) that `seconds` (since the reference date) falls on.
+  package static func day(of seconds: Double) -> Int64 {
+    let days = (seconds / 86_400).rounded(.down)
+    return days.isFinite ? Int64(max(-1e15, min(1e15, days))) : (days < 0 ? Int64(-1e15) : Int64(1e15))
+  }
+
+  /// The digests of every day from `first` on that has live samples, in day order.
+  package func dayDigests(from first: Int64) -> [DayDigest] {
+    days.values.filter { $0.day >= first && $0.count > 0 }.sorted { $0.day < $1.day }
+  }
+
+  /// A slot's fingerprint: its identifier, type, dates, value and source (metadata is not covered).
+  private func fingerprint(of slot: Slot) -> UInt64 {
+    var print = Fingerprint()
+    withUnsafeBytes(of: slot.uuid.uuid) { bytes in
+      print.add(bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+      print.add(bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+    print.add(UInt64(slot.type))
+    print.add(slot.start.bitPattern)
+    print.add(slot.end.bitPattern)
+    print.add(slot.value.bitPattern)
+    print.add(sourceFingerprints[Int(slot.source)])
+    return print.value
+  }
+
+  private mutating func account(_ index: Int, sign: Int) {
+    let slot = slots[index]
+    let day = Self.day(of: slot.end)
+    let print = fingerprint(of: slot)
+    var digest = days[day] ?? DayDigest(day: day, sum: 0, count: 0)
+    if sign > 0 {
+      digest.sum &+= print
+      digest.count += 1
+    } else {
+      digest.sum &-= print
+      digest.count -= 1
+    }
+    days[day] = digest.count == 0 ? nil : digest
   }
 
   // MARK: - Scans
@@ -450,5 +544,23 @@ package struct DateRange: Hashable, Sendable {
       }
     }
     return true
+  }
+}
+
+/// A deterministic 64-bit fingerprint (the same in every process, unlike `Hasher`): each word is mixed in with the
+/// splitmix64 finalizer.
+package struct Fingerprint: Sendable {
+  /// The fingerprint so far.
+  package private(set) var value: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+  /// Starts an empty fingerprint.
+  package init() {}
+
+  /// Mixes in one word.
+  package mutating func add(_ word: UInt64) {
+    var z = (value ^ word) &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    value = z ^ (z >> 31)
   }
 }

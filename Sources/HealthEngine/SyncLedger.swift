@@ -40,6 +40,12 @@ package struct SyncLedger: Hashable, Sendable {
     package var payload: StoredPayload
   }
 
+  /// This device's outbound log identity: a random number minted when the log (re)starts. Sequence numbers count
+  /// within one log; a peer that sees a new identity resets its cursor (``adoptPeerLog(_:)``). 0 before the first
+  /// start (a journal written before identities existed).
+  package private(set) var logID: UInt64 = 0
+  /// The identity of the peer log that ``appliedFromPeer`` counts in (0 when none was seen yet).
+  package private(set) var peerLogID: UInt64 = 0
   /// The newest outbound sequence number.
   package private(set) var lastSeq: UInt64 = 0
   /// The peer has everything up to here.
@@ -100,6 +106,33 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
+  /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
+  /// every live sample (as slot runs) and every deletion, then the Watch-app settings changes that were still
+  /// pending. Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records,
+  /// or the stores were found to differ); the peer applies the re-send idempotently.
+  package mutating func restart(
+    logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone]
+  ) {
+    let settings: [StoredPayload] = entries[head...].compactMap {
+      if case .watchSettings = $0.payload { return $0.payload }
+      return nil
+    }
+    self.logID = logID
+    lastSeq = 0
+    peerAcked = 0
+    entries = []
+    head = 0
+    for run in liveRuns { appendSlots(start: run.start, count: run.count) }
+    appendDeletions(tombstones)
+    for payload in settings { appendOne(payload) }
+  }
+
+  /// The peer started a new log: nothing of it is applied yet.
+  package mutating func adoptPeerLog(_ id: UInt64) {
+    peerLogID = id
+    appliedFromPeer = 0
+  }
+
   /// Records that peer entries up to `seq` are applied.
   package mutating func markApplied(upTo seq: UInt64) { appliedFromPeer = max(appliedFromPeer, seq) }
 
@@ -121,12 +154,14 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Two ledgers are equal when their cursors and pending entries are.
   package static func == (a: SyncLedger, b: SyncLedger) -> Bool {
-    a.lastSeq == b.lastSeq && a.peerAcked == b.peerAcked && a.appliedFromPeer == b.appliedFromPeer
+    a.logID == b.logID && a.peerLogID == b.peerLogID && a.lastSeq == b.lastSeq && a.peerAcked == b.peerAcked
+      && a.appliedFromPeer == b.appliedFromPeer
       && Array(a.entries[a.head...]) == Array(b.entries[b.head...])
   }
 
   /// Hashes the cursors.
   package func hash(into hasher: inout Hasher) {
+    hasher.combine(logID)
     hasher.combine(lastSeq)
     hasher.combine(peerAcked)
     hasher.combine(appliedFromPeer)

@@ -374,7 +374,7 @@ package final class Pair: @unchecked Sendable {
     try wait(for: "sync to complete", timeout: timeout, mask: [.sync, .link]) { () throws -> Bool in
       let phone = try self.phone.link(.reconnectNow).sync
       let watch = try self.watch.link(.reconnectNow).sync
-      return phone.lastSeq == watch.appliedFromPeer && watch.lastSeq == phone.appliedFromPeer
+      return phone.isSynced(with: watch)
     }
   }
 

@@ -84,7 +84,7 @@ public final class HealthPair: Sendable {
   private static func synced(_ pair: Pair) throws -> Bool? {
     let phone = try pair.phone.dump().link.sync
     let watch = try pair.watch.dump().link.sync
-    return phone.lastSeq == watch.appliedFromPeer && watch.lastSeq == phone.appliedFromPeer ? true : nil
+    return phone.isSynced(with: watch) ? true : nil
   }
 
   /// Stops both daemons, removes the directory, and clears a process-wide HealthKitSim target that pointed here.

@@ -12,7 +12,12 @@ import Wire
 /// - nothing but the handshake is exchanged before both sides proved the pairing secret;
 /// - entries are sent only after the peer said where to resume, from the entry after that point, in order;
 /// - at most ``Settings/window`` entries are unacknowledged at a time;
-/// - nothing is sent while the link is disabled or held; a release resumes from where sending stopped.
+/// - nothing is sent while the link is disabled or held; a release resumes from where sending stopped;
+/// - a peer cursor that cannot be served (it points past this log's end, or before entries already dropped as
+///   acknowledged) restarts this side's log under a new identity, re-sending everything, instead of flapping or
+///   skipping entries; the peer adopts the new log in band;
+/// - whenever both sides look caught up, the connector asks for a check of both stores' day digests; a mismatch
+///   makes both sides re-send, at most ``Settings/maxRepairs`` times in a row before the pair is reported diverged.
 package struct SyncMachine: Sendable {
   /// Which side of the link this is.
   package enum Role: Sendable, Equatable {
@@ -42,6 +47,9 @@ package struct SyncMachine: Sendable {
     package var initialReconnectDelay = 0.002
     /// Longest reconnect delay, seconds.
     package var maxReconnectDelay = 0.1
+    /// Re-sends after failed store checks before the pair is declared diverged (no more re-sends until a check
+    /// passes).
+    package var maxRepairs = 3
     /// Creates default settings.
     package init() {}
   }
@@ -62,6 +70,12 @@ package struct SyncMachine: Sendable {
     case control(LinkCommand)
     /// A scheduled reconnect is due.
     case reconnectTimer
+    /// The shell restarted the outbound log (after a ``Directive/restartLog(reason:)``): its identity and newest
+    /// sequence number.
+    case logRestarted(logID: UInt64, lastSeq: UInt64)
+    /// The shell compared a check's digests with its store (after ``Directive/evaluateCheck(_:)``): nil when they
+    /// agree, else what differs.
+    case checkEvaluated(SyncCheck, difference: String?)
   }
 
   /// What the shell must do.
@@ -82,6 +96,17 @@ package struct SyncMachine: Sendable {
     case scheduleReconnect(after: Double)
     /// The link came up or went down (for events and the log).
     case linkChanged(connected: Bool)
+    /// The peer's log has a new identity: journal the adoption (its cursor starts from 0) before applying more.
+    case adoptPeerLog(UInt64)
+    /// This side's log cannot serve the peer: restart it under a fresh identity (re-sending every live sample and
+    /// deletion), journal that, then feed ``Input/logRestarted(logID:lastSeq:)``.
+    case restartLog(reason: String)
+    /// Send a ``PeerMessage/check(_:)`` built from the store's day digests at these cursors (connector).
+    case sendCheck(SyncCursors)
+    /// Compare the check's digests with the store and feed ``Input/checkEvaluated(_:difference:)`` (listener).
+    case evaluateCheck(SyncCheck)
+    /// A store check concluded (for the log and status): the outcome and its detail.
+    case checkConcluded(SyncCheckResult.Outcome, detail: String)
   }
 
   /// This side's role.
@@ -106,25 +131,37 @@ package struct SyncMachine: Sendable {
   package private(set) var sentUpTo: UInt64 = 0
   /// Highest sequence number the peer acknowledged.
   package private(set) var ackedUpTo: UInt64
+  /// This side's outbound log identity.
+  package private(set) var logID: UInt64
+  /// The identity of the peer log ``appliedFromPeer`` counts in.
+  package private(set) var peerLogID: UInt64
   /// Newest local outbound sequence number.
   package private(set) var localLastSeq: UInt64
   /// Highest peer sequence number applied here.
   package private(set) var appliedFromPeer: UInt64
   /// Highest peer sequence number handed to the shell for applying on this connection (applied or not yet).
   package private(set) var receivedUpTo: UInt64
+  /// The cursors at the last store check that passed (nil before one did).
+  package private(set) var verified: SyncCursors?
+  /// Store checks that failed in a row (reset by one that passes).
+  package private(set) var failedChecks = 0
+  /// The cursors the connector last asked to check on this connection.
+  private var lastCheckSent: SyncCursors?
   private var myNonce: [UInt8] = []
   private var reconnectDelay: Double
   private var reconnectScheduled = false
 
   /// Creates a machine from the durable cursors the journal restored.
   package init(
-    role: Role, device: DeviceKind, secret: [UInt8], lastSeq: UInt64, peerAcked: UInt64, appliedFromPeer: UInt64,
-    settings: Settings = Settings()
+    role: Role, device: DeviceKind, secret: [UInt8], logID: UInt64, peerLogID: UInt64, lastSeq: UInt64,
+    peerAcked: UInt64, appliedFromPeer: UInt64, settings: Settings = Settings()
   ) {
     self.role = role
     self.device = device
     self.secret = secret
     self.settings = settings
+    self.logID = logID
+    self.peerLogID = peerLogID
     self.localLastSeq = lastSeq
     self.ackedUpTo = peerAcked
     self.appliedFromPeer = appliedFromPeer
@@ -134,6 +171,18 @@ package struct SyncMachine: Sendable {
 
   /// Whether the link is authenticated and the peer has resumed.
   package var isConnected: Bool { phase == .established }
+
+  /// This side's cursors now.
+  package var cursors: SyncCursors {
+    SyncCursors(log: logID, lastSeq: localLastSeq, peerLog: peerLogID, applied: appliedFromPeer)
+  }
+
+  /// Whether the last passing store check was at exactly the current cursors.
+  package var isVerified: Bool { verified == cursors }
+
+  /// Whether store checks kept failing after ``Settings/maxRepairs`` re-sends: the stores differ and HealthPair
+  /// stopped trying until a check passes.
+  package var isDiverged: Bool { failedChecks > settings.maxRepairs }
 
   /// The first directives after start-up: a connector connects at once.
   package mutating func start() -> [Directive] { role == .connector && enabled ? [.connect] : [] }
@@ -155,6 +204,7 @@ package struct SyncMachine: Sendable {
       peerResumed = false
       sentUpTo = ackedUpTo
       receivedUpTo = appliedFromPeer
+      lastCheckSent = nil
       var directives: [Directive] = wasEstablished ? [.linkChanged(connected: false)] : []
       if role == .connector && enabled { directives += scheduleReconnect() }
       if wasEstablished { reconnectDelay = settings.initialReconnectDelay }
@@ -170,7 +220,24 @@ package struct SyncMachine: Sendable {
     case .applied(let upTo):
       appliedFromPeer = max(appliedFromPeer, upTo)
       receivedUpTo = max(receivedUpTo, appliedFromPeer)
-      return phase == .established ? [.send(.ack(appliedFromPeer))] : []
+      return phase == .established ? [.send(.ack(appliedFromPeer, ofLog: peerLogID))] + maybeCheck() : []
+
+    case .logRestarted(let id, let lastSeq):
+      logID = id
+      localLastSeq = lastSeq
+      ackedUpTo = 0
+      sentUpTo = 0
+      guard phase == .established else { return [] }
+      return [.send(.newLog(id))] + pump()
+
+    case .checkEvaluated(let check, let difference):
+      guard phase == .established else { return [] }
+      guard cursors.caughtUp(with: check.cursors) else {
+        return [.send(.checkResult(SyncCheckResult(outcome: .notComparable, checked: check.cursors, detail: "")))]
+      }
+      let outcome: SyncCheckResult.Outcome = difference == nil ? .match : .mismatch
+      let result = SyncCheckResult(outcome: outcome, checked: check.cursors, detail: difference ?? "")
+      return [.send(.checkResult(result))] + conclude(outcome, detail: result.detail)
 
     case .control(let command):
       return control(command)
@@ -212,18 +279,39 @@ package struct SyncMachine: Sendable {
       }
       return establish()
 
-    case (.established, _, .resume(let appliedUpTo)):
-      guard appliedUpTo <= localLastSeq else {
-        return [.close(reason: "peer claims to have applied entry \(appliedUpTo), but the newest entry here is \(localLastSeq)")]
+    case (.established, _, .resume(let appliedUpTo, let ofLog, let peerLog)):
+      guard !peerResumed else { return [.close(reason: "the peer resumed twice")] }
+      var directives: [Directive] = []
+      if peerLog != peerLogID {
+        // The peer's log restarted (or this side never saw it): its cursor starts from 0.
+        peerLogID = peerLog
+        appliedFromPeer = 0
+        receivedUpTo = 0
+        directives.append(.adoptPeerLog(peerLog))
       }
       peerResumed = true
-      sentUpTo = appliedUpTo
-      var directives: [Directive] = []
-      if appliedUpTo > ackedUpTo {
-        ackedUpTo = appliedUpTo
-        directives.append(.persistAck(appliedUpTo))
+      // A cursor into an older log of ours counts as nothing applied.
+      let resumeAt = ofLog == logID ? appliedUpTo : 0
+      if ofLog == logID && appliedUpTo > localLastSeq {
+        return directives + [
+          .restartLog(
+            reason: "the \(device.peer) applied entry \(appliedUpTo) of this log, but the newest entry here is "
+              + "\(localLastSeq): this device's journal lost records")
+        ]
       }
-      return directives + pump()
+      if resumeAt < ackedUpTo {
+        return directives + [
+          .restartLog(
+            reason: "the \(device.peer) resumes after entry \(resumeAt), but entries up to \(ackedUpTo) were "
+              + "acknowledged and dropped here: the \(device.peer)'s journal lost records")
+        ]
+      }
+      sentUpTo = resumeAt
+      if resumeAt > ackedUpTo {
+        ackedUpTo = resumeAt
+        directives.append(.persistAck(resumeAt))
+      }
+      return directives + pump() + maybeCheck()
 
     case (.established, _, .entries(let entries)):
       guard let first = entries.first, let last = entries.last else { return [] }
@@ -235,11 +323,27 @@ package struct SyncMachine: Sendable {
       receivedUpTo = max(receivedUpTo, last.seq)
       return [.apply(entries)]
 
-    case (.established, _, .ack(let seq)):
+    case (.established, _, .ack(let seq, let ofLog)):
+      // An acknowledgement of an older log of ours (in flight when it restarted) says nothing about this one.
+      guard ofLog == logID else { return [] }
       guard seq <= localLastSeq else { return [.close(reason: "peer acknowledged \(seq), beyond the newest entry \(localLastSeq)")] }
       guard seq > ackedUpTo else { return [] }
       ackedUpTo = seq
-      return [.persistAck(seq)] + pump()
+      return [.persistAck(seq)] + pump() + maybeCheck()
+
+    case (.established, _, .newLog(let id)):
+      guard id != peerLogID else { return [] }
+      peerLogID = id
+      appliedFromPeer = 0
+      receivedUpTo = 0
+      return [.adoptPeerLog(id)]
+
+    case (.established, .listener, .check(let check)) where peerResumed:
+      return [.evaluateCheck(check)]
+
+    case (.established, .connector, .checkResult(let result)) where peerResumed:
+      guard result.outcome != .notComparable else { return [] }
+      return conclude(result.outcome, detail: result.detail, checked: result.checked)
 
     default:
       return [.close(reason: "unexpected \(Self.name(of: message)) while \(phase) as \(role.name)")]
@@ -249,7 +353,40 @@ package struct SyncMachine: Sendable {
   private mutating func establish() -> [Directive] {
     phase = .established
     reconnectDelay = settings.initialReconnectDelay
-    return [.send(.resume(appliedUpTo: appliedFromPeer)), .linkChanged(connected: true)]
+    return [.send(.resume(appliedUpTo: appliedFromPeer, ofLog: peerLogID, myLog: logID)), .linkChanged(connected: true)]
+  }
+
+  /// The connector asks for a store check when both sides look caught up on this connection (everything it logged
+  /// is acknowledged, everything it received is applied) and the cursors moved since it last asked.
+  private mutating func maybeCheck() -> [Directive] {
+    guard role == .connector, phase == .established, peerResumed, enabled, !holding, ackedUpTo == localLastSeq,
+      receivedUpTo == appliedFromPeer, lastCheckSent != cursors
+    else { return [] }
+    lastCheckSent = cursors
+    return [.sendCheck(cursors)]
+  }
+
+  /// Records a check's verdict: a match verifies the cursors it was about; a mismatch restarts this side's log
+  /// (re-sending its store) unless the re-sends already failed ``Settings/maxRepairs`` times in a row.
+  private mutating func conclude(
+    _ outcome: SyncCheckResult.Outcome, detail: String, checked: SyncCursors? = nil
+  ) -> [Directive] {
+    switch outcome {
+    case .match:
+      failedChecks = 0
+      verified = role == .connector ? checked : cursors
+      return [.checkConcluded(.match, detail: detail)]
+    case .mismatch:
+      failedChecks += 1
+      verified = nil
+      var directives: [Directive] = [.checkConcluded(.mismatch, detail: detail)]
+      if failedChecks <= settings.maxRepairs {
+        directives.append(.restartLog(reason: "store check failed (\(detail)); re-sending this device's store"))
+      }
+      return directives
+    case .notComparable:
+      return []
+    }
   }
 
   private mutating func pump() -> [Directive] {
@@ -277,9 +414,9 @@ package struct SyncMachine: Sendable {
       return []
     case .release:
       holding = false
-      return pump()
+      return pump() + maybeCheck()
     case .latency(let seconds):
-      latency = max(0, seconds)
+      latency = Self.validLatency.contains(seconds) ? seconds : 0
       return []
     case .reconnectNow:
       guard role == .connector, enabled, phase == .idle else { return [] }
@@ -289,6 +426,9 @@ package struct SyncMachine: Sendable {
     }
   }
 
+  /// The link latencies a ``LinkCommand/latency(_:)`` may set, seconds (up to a day; the shell refuses others).
+  package static let validLatency: ClosedRange<Double> = 0...86_400
+
   private static func name(of message: PeerMessage) -> String {
     switch message {
     case .challenge: "challenge"
@@ -297,6 +437,9 @@ package struct SyncMachine: Sendable {
     case .resume: "resume"
     case .entries: "entries"
     case .ack: "ack"
+    case .newLog: "newLog"
+    case .check: "check"
+    case .checkResult: "checkResult"
     }
   }
 }

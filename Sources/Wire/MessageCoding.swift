@@ -119,6 +119,7 @@ extension BinaryWriter {
   mutating func syncStatus(_ s: DeviceSnapshot.SyncStatus) {
     u64(s.lastSeq); u64(s.peerAcked); u64(s.appliedFromPeer); u32(UInt32(clamping: s.pendingEntries))
     u32(UInt32(clamping: s.pendingItems))
+    u64(s.logID); u64(s.peerLogID); bool(s.verified); bool(s.diverged); u32(UInt32(clamping: s.conflicts))
   }
 
   mutating func linkStatus(_ l: LinkStatus) {
@@ -305,9 +306,15 @@ extension BinaryReader {
   }
 
   mutating func syncStatus() throws(DecodeError) -> DeviceSnapshot.SyncStatus {
-    DeviceSnapshot.SyncStatus(
+    var status = DeviceSnapshot.SyncStatus(
       lastSeq: try u64(), peerAcked: try u64(), appliedFromPeer: try u64(), pendingEntries: Int(try u32()),
       pendingItems: Int(try u32()))
+    status.logID = try u64()
+    status.peerLogID = try u64()
+    status.verified = try bool()
+    status.diverged = try bool()
+    status.conflicts = Int(try u32())
+    return status
   }
 
   mutating func linkStatus() throws(DecodeError) -> LinkStatus {

@@ -5,7 +5,7 @@ import HealthModel
 /// Constants of the client protocol (docs/protocol.md).
 package enum WireProtocol {
   /// The protocol version this build speaks; `hello` must carry it.
-  package static let version: UInt16 = 1
+  package static let version: UInt16 = 2
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).

@@ -9,11 +9,25 @@ let secret = Array("correct horse battery staple".utf8)
 let nonceA = [UInt8](repeating: 0xA1, count: 32)
 let nonceB = [UInt8](repeating: 0xB2, count: 32)
 
-func machine(_ role: SyncMachine.Role, secret: [UInt8] = secret, lastSeq: UInt64 = 0, acked: UInt64 = 0, applied: UInt64 = 0) -> SyncMachine {
+/// The phone's and the watch's log identities in these tests.
+let phoneLog: UInt64 = 0x100
+let watchLog: UInt64 = 0x200
+
+func machine(
+  _ role: SyncMachine.Role, secret: [UInt8] = secret, lastSeq: UInt64 = 0, acked: UInt64 = 0, applied: UInt64 = 0,
+  log: UInt64? = nil, peerLog: UInt64? = nil
+) -> SyncMachine {
   var settings = SyncMachine.Settings()
   settings.window = 4
-  return SyncMachine(role: role, device: role == .listener ? .phone : .watch, secret: secret, lastSeq: lastSeq,
-                     peerAcked: acked, appliedFromPeer: applied, settings: settings)
+  return SyncMachine(
+    role: role, device: role == .listener ? .phone : .watch, secret: secret,
+    logID: log ?? (role == .listener ? phoneLog : watchLog), peerLogID: peerLog ?? (role == .listener ? watchLog : phoneLog),
+    lastSeq: lastSeq, peerAcked: acked, appliedFromPeer: applied, settings: settings)
+}
+
+/// The directives other than store checks (which have their own tests).
+func withoutChecks(_ directives: [SyncMachine.Directive]) -> [SyncMachine.Directive] {
+  directives.filter { if case .sendCheck = $0 { false } else { true } }
 }
 
 func sent(_ directives: [SyncMachine.Directive]) -> [PeerMessage] {
@@ -53,8 +67,8 @@ struct SyncMachineTests {
     let (p, w) = connect(&phone, &watch)
     #expect(phone.isConnected && watch.isConnected)
     #expect(p.contains(.linkChanged(connected: true)) && w.contains(.linkChanged(connected: true)))
-    #expect(sent(p).contains(.resume(appliedUpTo: 0)))
-    #expect(sent(w).contains(.resume(appliedUpTo: 0)))
+    #expect(sent(p).contains(.resume(appliedUpTo: 0, ofLog: watchLog, myLog: phoneLog)))
+    #expect(sent(w).contains(.resume(appliedUpTo: 0, ofLog: phoneLog, myLog: watchLog)))
     #expect(!p.contains { if case .close = $0 { true } else { false } })
   }
 
@@ -85,7 +99,7 @@ struct SyncMachineTests {
   @Test func nothingButTheHandshakeIsAcceptedBeforeAuthentication() {
     var phone = machine(.listener)
     _ = phone.handle(.opened(nonce: nonceA))
-    for message: PeerMessage in [.entries([SyncEntry(seq: 1, payload: .watchSettings(bundleID: "x", change: .reset))]), .ack(1), .resume(appliedUpTo: 0)] {
+    for message: PeerMessage in [.entries([SyncEntry(seq: 1, payload: .watchSettings(bundleID: "x", change: .reset))]), .ack(1, ofLog: phoneLog), .resume(appliedUpTo: 0, ofLog: watchLog, myLog: phoneLog), .newLog(9)] {
       var copy = phone
       let d = copy.handle(.received(message))
       guard case .close = d.first else { Issue.record("\(message) must close, got \(d)"); continue }
@@ -101,9 +115,10 @@ struct SyncMachineTests {
     #expect(p.contains(.persistAck(3)))
     #expect(p.contains(.sendEntries(fromSeq: 4, throughSeq: 7)))
     #expect(phone.handle(.localAppended(lastSeq: 12)).isEmpty, "the window is full")
-    #expect(phone.handle(.received(.ack(5))) == [.persistAck(5), .sendEntries(fromSeq: 8, throughSeq: 9)])
-    #expect(phone.handle(.received(.ack(5))).isEmpty, "a duplicate ack changes nothing")
-    #expect(phone.handle(.received(.ack(9))) == [.persistAck(9), .sendEntries(fromSeq: 10, throughSeq: 12)])
+    #expect(phone.handle(.received(.ack(5, ofLog: phoneLog))) == [.persistAck(5), .sendEntries(fromSeq: 8, throughSeq: 9)])
+    #expect(phone.handle(.received(.ack(5, ofLog: phoneLog))).isEmpty, "a duplicate ack changes nothing")
+    #expect(phone.handle(.received(.ack(9, ofLog: 0x999))).isEmpty, "an ack of another log changes nothing")
+    #expect(phone.handle(.received(.ack(9, ofLog: phoneLog))) == [.persistAck(9), .sendEntries(fromSeq: 10, throughSeq: 12)])
   }
 
   @Test func receivedEntriesAreAppliedThenAcknowledged() {
@@ -112,10 +127,10 @@ struct SyncMachineTests {
     _ = connect(&phone, &watch)
     let entries = [SyncEntry(seq: 1, payload: .watchSettings(bundleID: "a", change: .reset))]
     #expect(watch.handle(.received(.entries(entries))) == [.apply(entries)])
-    #expect(watch.handle(.applied(upTo: 1)) == [.send(.ack(1))])
+    #expect(withoutChecks(watch.handle(.applied(upTo: 1))) == [.send(.ack(1, ofLog: phoneLog))])
     // A re-delivery is applied again (the engine ignores it) and acknowledged again.
     #expect(watch.handle(.received(.entries(entries))) == [.apply(entries)])
-    #expect(watch.handle(.applied(upTo: 1)) == [.send(.ack(1))])
+    #expect(withoutChecks(watch.handle(.applied(upTo: 1))) == [.send(.ack(1, ofLog: phoneLog))])
     // A gap closes the link rather than applying out of order.
     let gap = [SyncEntry(seq: 5, payload: .watchSettings(bundleID: "a", change: .reset))]
     guard case .close = watch.handle(.received(.entries(gap))).first else { Issue.record("a gap must close"); return }
@@ -129,7 +144,7 @@ struct SyncMachineTests {
     let two = [SyncEntry(seq: 2, payload: .watchSettings(bundleID: "a", change: .turnAllOff))]
     #expect(watch.handle(.received(.entries(one))) == [.apply(one)])
     #expect(watch.handle(.received(.entries(two))) == [.apply(two)], "entry 2 follows entry 1, which is being applied")
-    #expect(watch.handle(.applied(upTo: 2)) == [.send(.ack(2))])
+    #expect(withoutChecks(watch.handle(.applied(upTo: 2))) == [.send(.ack(2, ofLog: phoneLog))])
     // After a reconnect only what was really applied counts.
     _ = watch.handle(.closed)
     var phone2 = machine(.listener, lastSeq: 5)
@@ -193,11 +208,14 @@ struct SyncMachineTests {
     var phone = machine(.listener, lastSeq: 2)
     var watch = machine(.connector)
     _ = connect(&phone, &watch)
-    guard case .close = phone.handle(.received(.ack(99))).first else { Issue.record("ack beyond the log must close"); return }
-    var phone2 = machine(.listener, lastSeq: 2)
-    var watch2 = machine(.connector)
-    _ = connect(&phone2, &watch2)
-    guard case .close = phone2.handle(.received(.resume(appliedUpTo: 50))).first else { Issue.record("resume beyond the log must close"); return }
+    guard case .close = phone.handle(.received(.ack(99, ofLog: phoneLog))).first else {
+      Issue.record("ack beyond the log must close")
+      return
+    }
+    guard case .close = phone.handle(.received(.resume(appliedUpTo: 0, ofLog: watchLog, myLog: phoneLog))).first else {
+      Issue.record("a second resume must close")
+      return
+    }
     var phone3 = machine(.listener)
     _ = phone3.handle(.opened(nonce: nonceA))
     guard case .close = phone3.handle(.opened(nonce: nonceB)).first else { Issue.record("a second transport must close"); return }
@@ -216,5 +234,171 @@ struct SyncMachineTests {
       Issue.record("device"); return
     }
     #expect(r2.contains("expected the phone"))
+  }
+}
+
+/// Delivers messages between two connected machines until both are quiet, performing the shell's part of each
+/// directive the way the daemon does (restart a log, adopt a peer log, apply entries from a model log, evaluate
+/// store checks with `differ` deciding whether the stores differ). Returns every directive produced.
+struct LinkedPair {
+  var phone: SyncMachine
+  var watch: SyncMachine
+  /// Each side's outbound log length (its entries are opaque here).
+  var phoneLog: [UInt64: UInt64] = [:]
+  var differ: () -> String? = { nil }
+  var restarts: [DeviceKind: Int] = [:]
+  var adoptions: [DeviceKind: [UInt64]] = [:]
+  var concluded: [DeviceKind: [SyncCheckResult.Outcome]] = [:]
+  var nextLogID: UInt64 = 0x1000
+
+  mutating func run(phoneFirst p: [SyncMachine.Directive], watchFirst w: [SyncMachine.Directive]) {
+    var queue: [(to: DeviceKind, message: PeerMessage)] = []
+    func perform(_ device: DeviceKind, _ directives: [SyncMachine.Directive], _ self_: inout LinkedPair) {
+      for directive in directives {
+        switch directive {
+        case .send(let m): queue.append((device.peer, m))
+        case .sendEntries(let from, let through):
+          queue.append((device.peer, .entries((from...through).map { SyncEntry(seq: $0, payload: .watchSettings(bundleID: "x", change: .reset)) })))
+        case .apply(let entries):
+          let next = self_.handle(device, .applied(upTo: entries.last!.seq))
+          perform(device, next, &self_)
+        case .restartLog:
+          self_.restarts[device, default: 0] += 1
+          self_.nextLogID += 1
+          let next = self_.handle(device, .logRestarted(logID: self_.nextLogID, lastSeq: 2))
+          perform(device, next, &self_)
+        case .adoptPeerLog(let id): self_.adoptions[device, default: []].append(id)
+        case .sendCheck(let cursors): queue.append((device.peer, .check(SyncCheck(cursors: cursors, firstDay: .min, days: []))))
+        case .evaluateCheck(let check):
+          let next = self_.handle(device, .checkEvaluated(check, difference: self_.differ()))
+          perform(device, next, &self_)
+        case .checkConcluded(let outcome, _): self_.concluded[device, default: []].append(outcome)
+        default: break
+        }
+      }
+    }
+    perform(.phone, p, &self)
+    perform(.watch, w, &self)
+    var rounds = 0
+    while !queue.isEmpty && rounds < 1000 {
+      rounds += 1
+      let (to, message) = queue.removeFirst()
+      let directives = handle(to, .received(message))
+      perform(to, directives, &self)
+    }
+  }
+
+  mutating func handle(_ device: DeviceKind, _ input: SyncMachine.Input) -> [SyncMachine.Directive] {
+    device == .phone ? phone.handle(input) : watch.handle(input)
+  }
+
+  mutating func connect() {
+    let p = phone.handle(.opened(nonce: nonceA))
+    let w = watch.handle(.opened(nonce: nonceB))
+    run(phoneFirst: p, watchFirst: w)
+  }
+}
+
+@Suite("Sync healing: log identities, restarts and store checks")
+struct SyncHealingTests {
+  @Test func aCursorPastTheEndOfThisLogRestartsItAndThePeerAdoptsTheNewLog() {
+    // The watch applied 20 entries of the phone's log; the phone's journal lost records and has only 8.
+    var pair = LinkedPair(phone: machine(.listener, lastSeq: 8, acked: 8), watch: machine(.connector, applied: 20))
+    pair.connect()
+    #expect(pair.restarts[.phone] == 1, "the phone restarts its log instead of refusing the link")
+    #expect(pair.restarts[.watch] == nil)
+    #expect(pair.adoptions[.watch] == [pair.phone.logID], "the watch adopts the new log in band")
+    #expect(pair.watch.peerLogID == pair.phone.logID && pair.phone.logID != phoneLog)
+    #expect(pair.watch.appliedFromPeer == 2, "the re-sent log was applied from its first entry")
+    #expect(pair.phone.isConnected && pair.watch.isConnected, "no flapping")
+    #expect(pair.phone.isVerified && pair.watch.isVerified, "a store check confirmed the pair afterwards")
+  }
+
+  @Test func aPeerThatForgotAcknowledgedEntriesMakesThisSideRestart() {
+    // The phone had entries up to 30 acknowledged (and dropped); the watch's journal lost records: it resumes at 12.
+    var pair = LinkedPair(phone: machine(.listener, lastSeq: 30, acked: 30), watch: machine(.connector, applied: 12))
+    pair.connect()
+    #expect(pair.restarts[.phone] == 1)
+    #expect(pair.watch.appliedFromPeer == 2)
+  }
+
+  @Test func aCursorIntoAnOlderLogCountsAsNothingApplied() {
+    // The watch still counts in the phone's previous log; the phone has nothing acknowledged yet: send from 1.
+    var phone = machine(.listener, lastSeq: 3)
+    var watch = machine(.connector, applied: 7, peerLog: 0x55)
+    let (p, w) = connect(&phone, &watch)
+    #expect(w.contains(.adoptPeerLog(phoneLog)))
+    #expect(p.contains(.sendEntries(fromSeq: 1, throughSeq: 3)))
+    #expect(!p.contains { if case .restartLog = $0 { true } else { false } })
+    #expect(watch.appliedFromPeer == 0)
+  }
+
+  @Test func aNewLogInBandResetsTheCursorAndLaterEntriesApply() {
+    var phone = machine(.listener)
+    var watch = machine(.connector, applied: 5)
+    _ = connect(&phone, &watch)
+    #expect(watch.handle(.received(.newLog(0x777))) == [.adoptPeerLog(0x777)])
+    let one = [SyncEntry(seq: 1, payload: .watchSettings(bundleID: "a", change: .reset))]
+    #expect(watch.handle(.received(.entries(one))) == [.apply(one)])
+    #expect(withoutChecks(watch.handle(.applied(upTo: 1))) == [.send(.ack(1, ofLog: 0x777))])
+  }
+
+  @Test func aRestartedLogAnnouncesItselfAndSendsFromOne() {
+    var phone = machine(.listener, lastSeq: 4, acked: 4)
+    var watch = machine(.connector, applied: 4)
+    _ = connect(&phone, &watch)
+    let d = phone.handle(.logRestarted(logID: 0x900, lastSeq: 3))
+    #expect(d == [.send(.newLog(0x900)), .sendEntries(fromSeq: 1, throughSeq: 3)])
+    #expect(phone.cursors.log == 0x900 && phone.ackedUpTo == 0)
+  }
+
+  @Test func theConnectorChecksWhenCaughtUpAndAMatchVerifiesBothSides() {
+    var pair = LinkedPair(phone: machine(.listener, lastSeq: 3), watch: machine(.connector))
+    pair.connect()
+    #expect(pair.concluded[.phone] == [.match] && pair.concluded[.watch] == [.match])
+    #expect(pair.phone.isVerified && pair.watch.isVerified)
+    // A new local entry un-verifies until the next check.
+    _ = pair.phone.handle(.control(.hold))
+    _ = pair.phone.handle(.localAppended(lastSeq: 4))
+    #expect(!pair.phone.isVerified)
+  }
+
+  @Test func aMismatchMakesBothSidesResendThenGivesUpAfterTheLimit() {
+    var pair = LinkedPair(phone: machine(.listener, lastSeq: 2), watch: machine(.connector, lastSeq: 2))
+    pair.differ = { "stores differ on 2026-11-30: 3 samples here, 2 on the watch" }
+    pair.connect()
+    let limit = SyncMachine.Settings().maxRepairs
+    #expect(pair.restarts[.phone] == limit && pair.restarts[.watch] == limit, "each failed check re-sends both stores")
+    #expect(pair.phone.isDiverged && pair.watch.isDiverged)
+    #expect(!pair.phone.isVerified && !pair.watch.isVerified, "never reported as verified while the stores differ")
+    // Once the stores agree, the next check passes and the pair is no longer diverged.
+    pair.differ = { nil }
+    let p = pair.phone.handle(.control(.hold))
+    pair.run(phoneFirst: p + pair.phone.handle(.control(.release)), watchFirst: pair.watch.handle(.localAppended(lastSeq: 3)))
+    #expect(!pair.phone.isDiverged && pair.phone.isVerified && pair.watch.isVerified)
+  }
+
+  @Test func aCheckThatIsNoLongerComparableConcludesNothing() {
+    var phone = machine(.listener, lastSeq: 3)
+    var watch = machine(.connector, applied: 3)
+    _ = connect(&phone, &watch)
+    let stale = SyncCheck(cursors: SyncCursors(log: watchLog, lastSeq: 0, peerLog: phoneLog, applied: 1), firstDay: .min, days: [])
+    let d = phone.handle(.checkEvaluated(stale, difference: "anything"))
+    let outcomes = sent(d).compactMap { message -> SyncCheckResult.Outcome? in
+      if case .checkResult(let r) = message { return r.outcome }
+      return nil
+    }
+    #expect(outcomes == [.notComparable])
+    #expect(phone.failedChecks == 0)
+  }
+
+  @Test func anInvalidLatencyNeverReachesTheTimers() {
+    var phone = machine(.listener)
+    for bad in [Double.infinity, -.infinity, .nan, -1, 300_000 * 86_400, 1e300] {
+      _ = phone.handle(.control(.latency(bad)))
+      #expect(phone.latency == 0, "\(bad)")
+    }
+    _ = phone.handle(.control(.latency(2)))
+    #expect(phone.latency == 2)
   }
 }

@@ -121,11 +121,23 @@ struct MessageCodingTests {
     let messages: [PeerMessage] = [
       .challenge(version: 1, device: .phone, nonce: Array(repeating: 1, count: 32)),
       .proof(digest: Array(repeating: 2, count: 32), device: .watch, nonce: Array(repeating: 3, count: 32)),
-      .accept(digest: Array(repeating: 4, count: 32)), .resume(appliedUpTo: 7),
+      .accept(digest: Array(repeating: 4, count: 32)), .resume(appliedUpTo: 7, ofLog: 8, myLog: 9),
       .entries([SyncEntry(seq: 1, payload: .samples([Self.sample])), SyncEntry(seq: 2, payload: .watchSettings(bundleID: "a", change: .reset))]),
-      .ack(3),
+      .ack(3, ofLog: 8), .newLog(0xFFFF_FFFF_FFFF_FFFF),
+      .check(
+        SyncCheck(
+          cursors: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), firstDay: .min,
+          days: [SampleStore.DayDigest(day: -3, sum: .max, count: 2), SampleStore.DayDigest(day: 9_000, sum: 1, count: 1)])),
+      .checkResult(
+        SyncCheckResult(outcome: .notComparable, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")),
     ]
     for m in messages { #expect(try PeerMessage.decode(m.encoded()) == m) }
+    #expect(throws: DecodeError.self, "log identity 0 is reserved") { try PeerMessage.decode(PeerMessage.newLog(0).encoded()) }
+    var unknownOutcome = PeerMessage.checkResult(
+      SyncCheckResult(outcome: .match, checked: SyncCursors(log: 1, lastSeq: 1, peerLog: 1, applied: 1), detail: "")
+    ).encoded()
+    unknownOutcome[1] = 7
+    #expect(throws: DecodeError.self) { try PeerMessage.decode(unknownOutcome) }
   }
 
   @Test func malformedInputIsATypedErrorWithAnOffset() {
