@@ -295,8 +295,10 @@ package final class Pair: @unchecked Sendable {
   /// The process of `device`.
   package func process(_ device: DeviceKind) -> DaemonProcess? { state.withLock { $0.processes[device] } }
 
-  /// Starts `device`'s daemon and connects a client to it.
-  package func start(_ device: DeviceKind) throws(PairError) {
+  /// Starts `device`'s daemon (with `extraArguments` added for this start only) and connects a client to it.
+  package func start(_ device: DeviceKind, extraArguments: [String] = []) throws(PairError) {
+    var options = self.options
+    options.extraArguments += extraArguments
     let process = try DaemonProcess.start(device, layout: layout, daemon: daemon, options: options)
     let client: DeviceClient
     do { client = try DeviceClient(socketPath: layout.socket(device), clientName: "pair-\(device)") } catch {
@@ -326,8 +328,8 @@ package final class Pair: @unchecked Sendable {
   }
 
   /// Restarts `device` (after `kill` or `stop`), then waits for the link.
-  package func restart(_ device: DeviceKind, waitForLink: Bool = true) throws(PairError) {
-    try start(device)
+  package func restart(_ device: DeviceKind, waitForLink: Bool = true, extraArguments: [String] = []) throws(PairError) {
+    try start(device, extraArguments: extraArguments)
     if waitForLink { try waitLinked(timeout: options.readyTimeout) }
   }
 
