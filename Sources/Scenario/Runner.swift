@@ -90,7 +90,14 @@ package struct ScenarioRunner: Sendable {
     let started = Posix.monotonicNanoseconds()
     var result = ScenarioResult(
       file: scenario.file, title: scenario.title, group: scenario.group, seed: seed, status: .passed, duration: 0, stepsRun: 0)
-    defer { _ = result }
+    // The parser refuses such files; a scenario built otherwise must not pass without checking anything either.
+    guard scenario.steps.contains(where: \.isExpectation) else {
+      result.status = .failed(
+        ScenarioFailure(
+          location: SourceLocation(file: scenario.file, line: 1, column: 1), step: "(the scenario)",
+          expected: "at least one expectation", actual: "none", phone: [], watch: []))
+      return result
+    }
     let pair: Pair
     do {
       pair = try Pair(daemon: daemon)

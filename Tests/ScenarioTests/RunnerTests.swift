@@ -86,6 +86,20 @@ struct RunnerTests {
     #expect(allPassed, "\(report)")
   }
 
+  @Test func aScenarioWithoutExpectationsNeverPasses() {
+    // Built by hand (the parser refuses such files): the runner refuses it too, before launching anything.
+    let location = SourceLocation(file: "x.scenario", line: 1, column: 1)
+    let step = Step(kind: .waitSynced(timeout: 1), location: location, text: "wait")
+    let s = Scenario(file: "x.scenario", title: "x", seed: nil, steps: [step], apps: [:], group: ".")
+    let result = ScenarioRunner(daemon: "/nonexistent/healthpaird").run(s, seed: 1)
+    guard case .failed(let f) = result.status else {
+      Issue.record("a scenario that checks nothing passed")
+      return
+    }
+    #expect(f.expected == "at least one expectation")
+    #expect(result.stepsRun == 0)
+  }
+
   // MARK: Reports (golden)
 
   static let results: [ScenarioResult] = [

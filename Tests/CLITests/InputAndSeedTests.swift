@@ -1,0 +1,51 @@
+import FoundationEssentials
+import Testing
+
+@testable import Posix
+
+/// A temporary directory holding `files` (name → bytes); removed by the caller.
+private func scenarioDirectory(_ files: [String: [UInt8]]) throws -> String {
+  let dir = try Posix.makeTemporaryDirectory(prefix: "hp-cli-scenarios")
+  for (name, bytes) in files { try Posix.writeFileAtomically(dir + "/" + name, bytes) }
+  return dir
+}
+
+@Suite("Command line: scenario input")
+struct InputAndSeedTests {
+  @Test(
+    "A file that checks nothing is invalid input (exit 2), not a pass",
+    arguments: [
+      ("# only a comment\r\n# and another\r\n", "empty.scenario:2:14: error: the file has no steps"),
+      ("", "empty.scenario:1:1: error: the file has no steps"),
+      ("install Water on phone\nphone: Water requests\n", "empty.scenario:2:22: error: the scenario checks nothing"),
+    ])
+  func aFileThatChecksNothingExits2(_ text: String, _ message: String) throws {
+    let dir = try scenarioDirectory(["empty.scenario": Array(text.utf8)])
+    defer { Posix.removeTree(dir) }
+    let result = try healthpair(["run", dir, "--jobs", "1"])
+    #expect(result.status == 2)
+    #expect(result.err.contains(message), "\(result.err)")
+    #expect(result.err.contains("nothing was run"))
+  }
+
+  @Test func invalidUTF8IsALocatedErrorWithTheByteOffset() throws {
+    var bytes = Array("install Water on phone\nexpect phone: Water share dietaryW".utf8)
+    let offset = bytes.count
+    bytes += [0xFF] + Array("ter is notDetermined\n".utf8)
+    let dir = try scenarioDirectory(["latin.scenario": bytes])
+    defer { Posix.removeTree(dir) }
+    let result = try healthpair(["run", dir, "--jobs", "1"])
+    #expect(result.status == 2)
+    let located = "latin.scenario:2:35: error: invalid UTF-8 at byte offset \(offset) (0xFF)"
+    #expect(result.err.contains(located), "\(result.err)")
+    #expect(result.err.contains("\n" + String(repeating: " ", count: 34) + "^\n"), "a caret under the byte")
+  }
+
+  @Test func aLoneCarriageReturnIsALocatedError() throws {
+    let dir = try scenarioDirectory(["mac.scenario": Array("install Water on phone\rexpect link is up\r".utf8)])
+    defer { Posix.removeTree(dir) }
+    let result = try healthpair(["run", dir, "--jobs", "1"])
+    #expect(result.status == 2)
+    #expect(result.err.contains("mac.scenario:1:23: error: carriage return without a line feed"), "\(result.err)")
+  }
+}
