@@ -10,8 +10,34 @@ private func scenarioDirectory(_ files: [String: [UInt8]]) throws -> String {
   return dir
 }
 
+/// A passing scenario, with CRLF line ends when `crlf`.
+private func passing(crlf: Bool = false) -> [UInt8] {
+  let text = """
+    scenario: Line ends
+    install Water on phone share dietaryWater
+    phone: Water requests
+    user on phone: allows all
+    expect phone: Water share dietaryWater is sharingAuthorized
+
+    """
+  guard crlf else { return Array(text.utf8) }
+  return Array(text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n").utf8)
+}
+
 @Suite("Command line: scenario input")
 struct InputAndSeedTests {
+  @Test func aCRLFScenarioRunsEveryStepAndTheReportCountsThem() throws {
+    let dir = try scenarioDirectory(["windows.scenario": passing(crlf: true)])
+    defer { Posix.removeTree(dir) }
+    let result = try healthpair(["run", dir, "--jobs", "1", "--junit", dir + "/junit.xml"])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.contains("Line ends  4 steps, 1 expectation"), "\(result.out)")
+    #expect(result.out.contains("1 scenario, 4 steps, 1 expectation: 1 passed, 0 failed"), "\(result.out)")
+    let junit = String(decoding: try Posix.readFile(dir + "/junit.xml"), as: UTF8.self)
+    #expect(junit.contains("<property name=\"steps\" value=\"4\"/>"))
+    #expect(junit.contains("<property name=\"expectations\" value=\"1\"/>"))
+  }
+
   @Test(
     "A file that checks nothing is invalid input (exit 2), not a pass",
     arguments: [
