@@ -90,13 +90,13 @@ package enum Reports {
     return xml
   }
 
-  /// JSON: every scenario with its status, seed, duration, the steps and expectations it ran, and its failure;
-  /// the summary totals them.
+  /// JSON: every scenario with its status, seed (exact, as an unsigned integer), duration, the steps and
+  /// expectations it ran, and its failure; the summary totals them.
   package static func json(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double) -> String {
     let items: [JSON] = results.map { r in
       var fields: [(String, JSON)] = [
         ("file", .string(r.file)), ("title", .string(r.title)), ("group", .string(r.group)),
-        ("status", .string(r.passed ? "passed" : "failed")), ("seed", .int(Int(r.seed))),
+        ("status", .string(r.passed ? "passed" : "failed")), ("seed", .unsigned(r.seed)),
         ("durationMs", .int(Int((r.duration * 1000).rounded()))), ("steps", .int(r.stepsRun)),
         ("expectations", .int(r.expectationsRun)),
       ]
@@ -113,7 +113,7 @@ package enum Reports {
     let steps = results.reduce(0) { $0 + $1.stepsRun }
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
     return JSON.object([
-      ("seed", .int(Int(seed))), ("jobs", .int(jobs)), ("durationMs", .int(Int((elapsed * 1000).rounded()))),
+      ("seed", .unsigned(seed)), ("jobs", .int(jobs)), ("durationMs", .int(Int((elapsed * 1000).rounded()))),
       ("summary", .object([
         ("total", .int(results.count)), ("passed", .int(results.count - failed)), ("failed", .int(failed)),
         ("steps", .int(steps)), ("expectations", .int(expectations)),

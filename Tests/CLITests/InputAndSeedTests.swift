@@ -24,7 +24,7 @@ private func passing(crlf: Bool = false) -> [UInt8] {
   return Array(text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n").utf8)
 }
 
-@Suite("Command line: scenario input")
+@Suite("Command line: scenario input and 64-bit seeds")
 struct InputAndSeedTests {
   @Test func aCRLFScenarioRunsEveryStepAndTheReportCountsThem() throws {
     let dir = try scenarioDirectory(["windows.scenario": passing(crlf: true)])
@@ -73,5 +73,30 @@ struct InputAndSeedTests {
     let result = try healthpair(["run", dir, "--jobs", "1"])
     #expect(result.status == 2)
     #expect(result.err.contains("mac.scenario:1:23: error: carriage return without a line feed"), "\(result.err)")
+  }
+
+  @Test func runCarriesTheLargestSeedExactlyInJSON() throws {
+    let dir = try scenarioDirectory(["seed.scenario": passing()])
+    defer { Posix.removeTree(dir) }
+    let result = try healthpair(["run", dir, "--json", "--jobs", "1", "--seed", "18446744073709551615"])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.hasPrefix("{\n  \"seed\": 18446744073709551615,"), "\(result.out)")
+    #expect(result.out.contains("\"seed\": 18446744073709551615,\n      \"durationMs\""), "\(result.out)")
+    #expect(result.out.contains("\"steps\": 4,\n      \"expectations\": 1\n"), "\(result.out)")
+    let human = try healthpair(["run", dir, "--jobs", "1", "--seed", "9223372036854775808"])
+    #expect(human.status == 0 && human.out.contains("(seed 9223372036854775808, 1 job)"), "\(human.out)\(human.err)")
+  }
+
+  @Test func chaosRunsTheLargestSeeds() throws {
+    let last = try healthpair(["chaos", "--seed", "18446744073709551615", "--steps", "1"])
+    #expect(last.status == 0, "\(last.err)")
+    #expect(last.out.contains("\n18446744073709551615  1 "), "\(last.out)")
+    let two = try healthpair(["chaos", "--seed", "18446744073709551614", "--seeds", "2", "--steps", "1"])
+    #expect(two.status == 0, "\(two.err)")
+    #expect(two.out.contains("\n18446744073709551614  1 "), "\(two.out)")
+    #expect(two.out.contains("\n18446744073709551615  1 "), "\(two.out)")
+    let past = try healthpair(["chaos", "--seed", "18446744073709551615", "--seeds", "2", "--steps", "1"])
+    #expect(past.status == 64)
+    #expect(past.err.contains("runs past the largest seed"), "\(past.err)")
   }
 }

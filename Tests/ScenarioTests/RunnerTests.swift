@@ -102,6 +102,12 @@ struct RunnerTests {
     #expect(result.stepsRun == 0 && result.expectationsRun == 0)
   }
 
+  @Test func jsonCarriesEveryUInt64Exactly() {
+    #expect(JSON.unsigned(.max).render() == "18446744073709551615")
+    #expect(JSON.object([("seed", .unsigned(1 << 63))]).render(pretty: false) == "{\"seed\":9223372036854775808}")
+    #expect(JSON.unsigned(0) == .unsigned(0) && JSON.unsigned(1) != .unsigned(2))
+  }
+
   // MARK: Reports (golden)
 
   static let results: [ScenarioResult] = [
@@ -109,7 +115,7 @@ struct RunnerTests {
       file: "Scenarios/a/ok.scenario", title: "It works", group: "a", seed: 1, status: .passed, duration: 0.012,
       stepsRun: 3, expectationsRun: 1),
     ScenarioResult(
-      file: "Scenarios/b/bad.scenario", title: "It <fails> & \"shows\"", group: "b", seed: 5,
+      file: "Scenarios/b/bad.scenario", title: "It <fails> & \"shows\"", group: "b", seed: .max,
       status: .failed(ScenarioFailure(
         location: SourceLocation(file: "Scenarios/b/bad.scenario", line: 7, column: 1),
         step: "expect phone: Water share dietaryWater is sharingAuthorized", expected: "sharingAuthorized", actual: "sharingDenied",
@@ -131,7 +137,7 @@ struct RunnerTests {
           phone                      | watch
           ---------------------------+----------------
           app      com.example.water | apps     (none)
-        reproduce healthpair run Scenarios/b/bad.scenario --seed 5
+        reproduce healthpair run Scenarios/b/bad.scenario --seed 18446744073709551615
 
       2 scenarios, 10 steps, 5 expectations: 1 passed, 1 failed in 1.23 s (seed 5, 2 jobs)
 
@@ -183,13 +189,13 @@ struct RunnerTests {
           "expectations": 5
         },
       """))
-    #expect(json.contains("\"reproduce\": \"healthpair run Scenarios/b/bad.scenario --seed 5\""))
+    #expect(json.contains("\"reproduce\": \"healthpair run Scenarios/b/bad.scenario --seed 18446744073709551615\""))
     #expect(json.contains("""
-            "seed": 5,
+            "seed": 18446744073709551615,
             "durationMs": 20,
             "steps": 7,
             "expectations": 4,
-      """))
+      """), "the seed exact, not rounded through a Double")
     #expect(json.contains("\"steps\": 3,\n      \"expectations\": 1\n"))
     #expect(json.contains("\"title\": \"It <fails> & \\\"shows\\\"\""))
   }
