@@ -90,10 +90,11 @@ package enum FuzzTargets {
     }
   }
 
-  /// The scenario parser, on the bytes as UTF-8 text.
+  /// The scenario parser, on the raw bytes of a file (encoding checks included).
   package static func scenario(_ data: [UInt8]) {
-    let text = String(decoding: data, as: UTF8.self)
-    if case .failure(let diagnostics) = ScenarioParser.parse(text, file: "fuzz.scenario") { _ = diagnostics.description }
+    if case .failure(let diagnostics) = ScenarioParser.parse(bytes: data, file: "fuzz.scenario") {
+      _ = diagnostics.description
+    }
   }
 
   /// Valid inputs of a target: the starting corpus, and the material the mutator works from.

@@ -58,7 +58,8 @@ package struct ChaosCommand {
     let daemon = try locateDaemon()
     var rows = [["seed"] + CampaignReport.columns + ["result"]]
     let started = Posix.monotonicNanoseconds()
-    let seedList = Array(seed..<seed + UInt64(seeds))
+    // A closed range: `seed + seeds` itself overflows when the last seed is UInt64.max (init checked the rest).
+    let seedList = Array(seed...seed + UInt64(seeds - 1))
     let reports = Locked<[UInt64: CampaignReport]>([:])
     let next = Locked(0)
     let group = DispatchGroup()

@@ -21,7 +21,9 @@ package struct RunCommand {
         --junit <file>     Also write a JUnit XML report to <file>.
         --json             Print a JSON report instead of the human one.
 
-      EXIT STATUS: 0 every scenario passed, 1 a scenario failed, 2 invalid input or usage.
+      EXIT STATUS: 0 every scenario passed, 1 a scenario failed, 2 invalid input (a file that is not UTF-8,
+      does not parse, or has no step or no expectation) or usage. Reports count each scenario's steps and
+      expectations; JUnit carries them as testcase properties.
       Colour is used only on a terminal and never when NO_COLOR is set. The language: docs/scenario-language.md.
       """)
 

@@ -4,8 +4,10 @@ package indirect enum JSON: Sendable, Equatable {
   case null
   /// `true` / `false`.
   case bool(Bool)
-  /// A number (integers print without a fraction).
+  /// A number (integers print without a fraction; exact up to 2^53).
   case number(Double)
+  /// An unsigned integer, printed exactly (seeds and other 64-bit values a Double would round).
+  case unsigned(UInt64)
   /// A string.
   case string(String)
   /// An array.
@@ -19,6 +21,7 @@ package indirect enum JSON: Sendable, Equatable {
     case (.null, .null): true
     case (.bool(let x), .bool(let y)): x == y
     case (.number(let x), .number(let y)): x == y
+    case (.unsigned(let x), .unsigned(let y)): x == y
     case (.string(let x), .string(let y)): x == y
     case (.array(let x), .array(let y)): x == y
     case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
@@ -44,6 +47,7 @@ package indirect enum JSON: Sendable, Equatable {
     case .bool(let b): out += b ? "true" : "false"
     case .number(let n):
       if n.isFinite, n == n.rounded(), abs(n) < 1e15 { out += String(Int64(n)) } else if n.isFinite { out += String(n) } else { out += "null" }
+    case .unsigned(let n): out += String(n)
     case .string(let s): JSON.escape(s, into: &out)
     case .array(let items):
       if items.isEmpty {

@@ -301,3 +301,11 @@ package struct Step: Hashable, Sendable {
   /// The source text (first line, trimmed).
   package var text: String
 }
+
+extension Step {
+  /// Whether the step is an `expect`.
+  package var isExpectation: Bool {
+    if case .expect = kind { return true }
+    return false
+  }
+}

@@ -24,6 +24,12 @@ package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConve
 
 /// Everything that can be wrong in a scenario file, each case carrying the offending text.
 package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+  // MARK: Encoding
+  /// Bytes that are not UTF-8, starting at this offset in the file (a byte order mark counted).
+  case invalidUTF8(byteOffset: Int, byte: UInt8)
+  /// A carriage return not followed by a line feed (a classic Mac OS line end).
+  case loneCarriageReturn
+
   // MARK: Syntactic
   /// The line starts with a word no step starts with.
   case unknownStep(String, suggestion: String?)
@@ -37,6 +43,10 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   case emptyBlock
   /// An indented line that belongs to no block.
   case strayIndentedLine
+  /// The file has no step (it is empty, or only comments and settings).
+  case noSteps
+  /// The file has steps but no `expect`: it would pass whatever the devices did.
+  case noExpectations
 
   // MARK: Semantic
   /// An app that no earlier `install` declared.
@@ -76,6 +86,14 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   package var description: String {
     func hint(_ s: String?) -> String { s.map { " (did you mean '\($0)'?)" } ?? "" }
     switch self {
+    case .invalidUTF8(let offset, let byte):
+      let hex = String(byte, radix: 16, uppercase: true)
+      let shown = "0x" + String(repeating: "0", count: 2 - hex.count) + hex
+      return "invalid UTF-8 at byte offset \(offset) (\(shown)): scenario files must be UTF-8"
+    case .loneCarriageReturn:
+      return "carriage return without a line feed (a classic Mac OS line end): use LF or CRLF line ends"
+    case .noSteps: return "the file has no steps: a scenario needs at least one step and one 'expect'"
+    case .noExpectations: return "the scenario checks nothing: add at least one 'expect' step"
     case .unknownStep(let w, let s): return "unknown step '\(w)'\(hint(s))"
     case .expected(let what, let found): return "expected \(what)" + (found.map { ", found '\($0)'" } ?? " at the end of the line")
     case .unterminatedString: return "unterminated quoted string"

@@ -78,3 +78,68 @@ package enum Lexer {
     package var column: Int
   }
 }
+
+/// A scenario file's bytes checked and split into lines, before any line is tokenized.
+///
+/// Files are UTF-8. A leading byte order mark (EF BB BF) is skipped, so columns count from the first character
+/// after it. Lines end with LF or CRLF (the CR is dropped); a CR not followed by LF (a classic Mac OS line end)
+/// and bytes that are not UTF-8 are errors at their line and column: the file is never read with replacement
+/// characters, nor as one long line.
+package enum SourceText {
+  /// The UTF-8 byte order mark, accepted (and skipped) at the start of a file.
+  package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// The lines of `bytes` (read from `file`) without their line ends; a trailing line end leaves an empty last
+  /// line. Fails with the first encoding error: its line, column and the byte offset in the file.
+  package static func lines(_ bytes: [UInt8], file: String) -> Result<[String], Diagnostic> {
+    let start = bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0
+    var lines: [String] = []
+    var lineStart = start
+    var offset = start
+    var carriageReturn: Int?
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes[start...].makeIterator()
+
+    // The error at `spot`, on the line read so far; the line is shown up to its end, anything after `spot`
+    // that is not UTF-8 shown as U+FFFD.
+    func failure(_ error: ScenarioError, at spot: Int) -> Result<[String], Diagnostic> {
+      var end = spot
+      while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+      let before = String(decoding: bytes[lineStart..<spot], as: UTF8.self).replacingTabs()
+      let shown = String(decoding: bytes[lineStart..<end], as: UTF8.self).replacingTabs()
+      let location = SourceLocation(file: file, line: lines.count + 1, column: before.count + 1)
+      return .failure(Diagnostic(location: location, error: error, sourceLine: shown))
+    }
+
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        let scalar = Unicode.UTF8.decode(encoded)
+        if let cr = carriageReturn {
+          guard scalar == "\n" else { return failure(.loneCarriageReturn, at: cr) }
+          lines.append(String(decoding: bytes[lineStart..<cr], as: UTF8.self))
+          carriageReturn = nil
+          lineStart = offset + 1
+        } else if scalar == "\n" {
+          lines.append(String(decoding: bytes[lineStart..<offset], as: UTF8.self))
+          lineStart = offset + 1
+        } else if scalar == "\r" {
+          carriageReturn = offset
+        }
+        offset += encoded.count
+      case .error:
+        if let cr = carriageReturn { return failure(.loneCarriageReturn, at: cr) }
+        return failure(.invalidUTF8(byteOffset: offset, byte: bytes[offset]), at: offset)
+      case .emptyInput:
+        if let cr = carriageReturn { return failure(.loneCarriageReturn, at: cr) }
+        lines.append(String(decoding: bytes[lineStart...], as: UTF8.self))
+        return .success(lines)
+      }
+    }
+  }
+}
+
+extension String {
+  /// The text with each tab replaced by two spaces, as columns count them.
+  func replacingTabs() -> String { split(separator: "\t", omittingEmptySubsequences: false).joined(separator: "  ") }
+}

@@ -5,7 +5,7 @@ import HealthModel
 // Grammar (one step per line; `#` starts a comment; words are separated by spaces or commas; docs/scenario-language.md
 // has every step with an example):
 //
-//   file       := line*
+//   file       := line*                            UTF-8 (optional BOM), LF or CRLF; >= 1 step and >= 1 expect
 //   line       := setting | step | expect | block-line
 //   setting    := "scenario:" words | "seed" n | "sync:" ("manual" | "automatic")
 //   step       := "install" App ["as" bundle] "on" devices ["share" types] ["read" types]
@@ -37,12 +37,27 @@ package enum ScenarioParser {
   /// The clock every scenario starts at unless it sets one.
   package static let defaultStart = parseDate("2026-01-05T08:00:00Z")!
 
-  /// Parses `text` read from `file`; returns the scenario or every diagnostic, in line order.
+  /// Parses `text` as if read from `file` (a leading BOM and CRLF line ends are handled as in a file's bytes);
+  /// returns the scenario or every diagnostic, in line order.
   package static func parse(_ text: String, file: String) -> Result<Scenario, Diagnostics> {
+    parse(bytes: Array(text.utf8), file: file)
+  }
+
+  /// Parses the bytes of `file` (see ``SourceText`` for the encoding and line ends); returns the scenario or
+  /// every diagnostic, in line order. An encoding error is the only diagnostic: the lines it would split are
+  /// not trusted. A file that parses but has no step, or no expectation, is an error too: it would check nothing.
+  package static func parse(bytes: [UInt8], file: String) -> Result<Scenario, Diagnostics> {
+    switch SourceText.lines(bytes, file: file) {
+    case .success(let lines): return parse(lines: lines, file: file)
+    case .failure(let diagnostic): return .failure(Diagnostics(items: [diagnostic]))
+    }
+  }
+
+  private static func parse(lines rawLines: [String], file: String) -> Result<Scenario, Diagnostics> {
     var lines: [SourceLine] = []
     var diagnostics: [Diagnostic] = []
-    for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let rawText = String(raw).replacingTabs()
+    for (offset, raw) in rawLines.enumerated() {
+      let rawText = raw.replacingTabs()
       let indent = rawText.prefix { $0 == " " }.count
       do {
         let tokens = try Lexer.tokenize(rawText)
@@ -81,12 +96,16 @@ package enum ScenarioParser {
     }
     scenario.apps = state.apps
     if !diagnostics.isEmpty { return .failure(Diagnostics(items: diagnostics.sorted { $0.location < $1.location })) }
+    // A file that checks nothing must not pass: reported at the end of its last non-blank line.
+    if !scenario.steps.contains(where: \.isExpectation) {
+      let number = rawLines.lastIndex { !$0.trimmingWhitespace().isEmpty }.map { $0 + 1 } ?? 1
+      let text = rawLines.indices.contains(number - 1) ? rawLines[number - 1].replacingTabs() : ""
+      let location = SourceLocation(file: file, line: number, column: text.count + 1)
+      let error: ScenarioError = scenario.steps.isEmpty ? .noSteps : .noExpectations
+      return .failure(Diagnostics(items: [Diagnostic(location: location, error: error, sourceLine: text)]))
+    }
     return .success(scenario)
   }
-}
-
-extension String {
-  fileprivate func replacingTabs() -> String { split(separator: "\t", omittingEmptySubsequences: false).joined(separator: "  ") }
 }
 
 /// The words of one line with a read position.

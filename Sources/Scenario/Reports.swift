@@ -4,14 +4,17 @@ import Render
 
 /// Renders suite results for people (text), CI systems (JUnit XML) and tools (JSON).
 package enum Reports {
-  /// The human report: one line per scenario, then each failure in detail, then the summary.
+  /// The human report: one line per scenario (with the steps and expectations it ran), then each failure in
+  /// detail, then the summary.
   package static func human(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double, style: Style) -> String {
     var out = ""
     let groupWidth = results.map(\.group.count).max() ?? 0
     let titleWidth = min(64, results.map(\.title.count).max() ?? 0)
+    let countsWidth = results.map { counts($0).count }.max() ?? 0
     for r in results {
       let mark = r.passed ? style.pass("✔") : style.fail("✘")
-      out += "\(mark) \(style.dim(r.group.padded(groupWidth)))  \(r.title.padded(titleWidth))  \(style.dim(milliseconds(r.duration)))\n"
+      out += "\(mark) \(style.dim(r.group.padded(groupWidth)))  \(r.title.padded(titleWidth))  "
+      out += "\(counts(r).padded(countsWidth))  \(style.dim(milliseconds(r.duration)))\n"
     }
     let failures = results.filter { !$0.passed }
     for r in failures {
@@ -26,7 +29,11 @@ package enum Reports {
       out += "  reproduce \(r.reproduce)\n"
     }
     let passed = results.count - failures.count
-    let summary = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed, \(failures.count) failed in \(seconds(elapsed)) (seed \(seed), \(jobs) job\(jobs == 1 ? "" : "s"))"
+    let steps = results.reduce(0) { $0 + $1.stepsRun }
+    let expectations = results.reduce(0) { $0 + $1.expectationsRun }
+    let ran = "\(plural(results.count, "scenario")), \(plural(steps, "step")), \(plural(expectations, "expectation"))"
+    let summary = "\(ran): \(passed) passed, \(failures.count) failed in \(seconds(elapsed))"
+      + " (seed \(seed), \(plural(jobs, "job")))"
     out += "\n" + (failures.isEmpty ? style.pass(summary) : style.fail(summary)) + "\n"
     return out
   }
@@ -38,10 +45,18 @@ package enum Reports {
     return out
   }
 
+  /// "3 steps, 1 expectation".
+  private static func counts(_ r: ScenarioResult) -> String {
+    "\(plural(r.stepsRun, "step")), \(plural(r.expectationsRun, "expectation"))"
+  }
+
+  private static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
   private static func milliseconds(_ s: Double) -> String { "\(Int((s * 1000).rounded())) ms" }
   private static func seconds(_ s: Double) -> String { "\((s * 100).rounded() / 100) s" }
 
-  /// JUnit XML: one `testsuite` per topic, one `testcase` per scenario, failures with `file:line`.
+  /// JUnit XML: one `testsuite` per topic, one `testcase` per scenario with `steps` and `expectations`
+  /// properties (the counts it ran), failures with `file:line`.
   package static func junit(_ results: [ScenarioResult], elapsed: Double) -> String {
     var groups: [String] = []
     for r in results where !groups.contains(r.group) { groups.append(r.group) }
@@ -54,16 +69,20 @@ package enum Reports {
       let time = members.reduce(0) { $0 + $1.duration }
       xml += "  <testsuite name=\"\(escape(group))\" tests=\"\(members.count)\" failures=\"\(groupFailures)\" errors=\"0\" skipped=\"0\" time=\"\(fixed(time))\">\n"
       for r in members {
-        xml += "    <testcase classname=\"\(escape(group))\" name=\"\(escape(r.title))\" file=\"\(escape(r.file))\" time=\"\(fixed(r.duration))\""
+        let attributes = "classname=\"\(escape(group))\" name=\"\(escape(r.title))\" file=\"\(escape(r.file))\""
+        xml += "    <testcase \(attributes) time=\"\(fixed(r.duration))\">\n"
+        xml += "      <properties>\n"
+        xml += "        <property name=\"steps\" value=\"\(r.stepsRun)\"/>\n"
+        xml += "        <property name=\"expectations\" value=\"\(r.expectationsRun)\"/>\n"
+        xml += "      </properties>\n"
         if case .failed(let f) = r.status {
           let message = "\(f.location.file):\(f.location.line): \(f.step): expected \(f.expected.replacingNewlines()), actual \(f.actual.replacingNewlines())"
-          xml += ">\n      <failure message=\"\(escape(message))\" type=\"ScenarioFailure\">"
+          xml += "      <failure message=\"\(escape(message))\" type=\"ScenarioFailure\">"
           var body = "\(f.location.file):\(f.location.line): \(f.step)\nexpected: \(f.expected)\nactual:   \(f.actual)\n"
           body += sideBySide(left: f.phone, right: f.watch) + "\nreproduce: \(r.reproduce)\n"
-          xml += escape(body) + "</failure>\n    </testcase>\n"
-        } else {
-          xml += "/>\n"
+          xml += escape(body) + "</failure>\n"
         }
+        xml += "    </testcase>\n"
       }
       xml += "  </testsuite>\n"
     }
@@ -71,13 +90,15 @@ package enum Reports {
     return xml
   }
 
-  /// JSON: every scenario with its status, duration and failure.
+  /// JSON: every scenario with its status, seed (exact, as an unsigned integer), duration, the steps and
+  /// expectations it ran, and its failure; the summary totals them.
   package static func json(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double) -> String {
     let items: [JSON] = results.map { r in
       var fields: [(String, JSON)] = [
         ("file", .string(r.file)), ("title", .string(r.title)), ("group", .string(r.group)),
-        ("status", .string(r.passed ? "passed" : "failed")), ("seed", .int(Int(r.seed))),
+        ("status", .string(r.passed ? "passed" : "failed")), ("seed", .unsigned(r.seed)),
         ("durationMs", .int(Int((r.duration * 1000).rounded()))), ("steps", .int(r.stepsRun)),
+        ("expectations", .int(r.expectationsRun)),
       ]
       if case .failed(let f) = r.status {
         fields.append(("failure", .object([
@@ -89,9 +110,14 @@ package enum Reports {
       return .object(fields)
     }
     let failed = results.filter { !$0.passed }.count
+    let steps = results.reduce(0) { $0 + $1.stepsRun }
+    let expectations = results.reduce(0) { $0 + $1.expectationsRun }
     return JSON.object([
-      ("seed", .int(Int(seed))), ("jobs", .int(jobs)), ("durationMs", .int(Int((elapsed * 1000).rounded()))),
-      ("summary", .object([("total", .int(results.count)), ("passed", .int(results.count - failed)), ("failed", .int(failed))])),
+      ("seed", .unsigned(seed)), ("jobs", .int(jobs)), ("durationMs", .int(Int((elapsed * 1000).rounded()))),
+      ("summary", .object([
+        ("total", .int(results.count)), ("passed", .int(results.count - failed)), ("failed", .int(failed)),
+        ("steps", .int(steps)), ("expectations", .int(expectations)),
+      ])),
       ("scenarios", .array(items)),
     ]).render() + "\n"
   }

@@ -42,8 +42,10 @@ package struct ScenarioResult: Sendable {
   package var status: Status
   /// Wall time in seconds.
   package var duration: Double
-  /// Steps run (including the failing one).
+  /// Steps run, expectations included (up to and including the failing one).
   package var stepsRun: Int
+  /// The `expect` steps among ``stepsRun`` (a failed one included).
+  package var expectationsRun: Int
 
   /// Whether it passed.
   package var passed: Bool { status == .passed }
@@ -89,8 +91,16 @@ package struct ScenarioRunner: Sendable {
     let seed = scenario.seed ?? runSeed
     let started = Posix.monotonicNanoseconds()
     var result = ScenarioResult(
-      file: scenario.file, title: scenario.title, group: scenario.group, seed: seed, status: .passed, duration: 0, stepsRun: 0)
-    defer { _ = result }
+      file: scenario.file, title: scenario.title, group: scenario.group, seed: seed, status: .passed, duration: 0,
+      stepsRun: 0, expectationsRun: 0)
+    // The parser refuses such files; a scenario built otherwise must not pass without checking anything either.
+    guard scenario.steps.contains(where: \.isExpectation) else {
+      result.status = .failed(
+        ScenarioFailure(
+          location: SourceLocation(file: scenario.file, line: 1, column: 1), step: "(the scenario)",
+          expected: "at least one expectation", actual: "none", phone: [], watch: []))
+      return result
+    }
     let pair: Pair
     do {
       pair = try Pair(daemon: daemon)
@@ -108,6 +118,7 @@ package struct ScenarioRunner: Sendable {
       try context.startClocks()
       for step in scenario.steps {
         result.stepsRun += 1
+        if step.isExpectation { result.expectationsRun += 1 }
         try context.perform(step)
       }
     } catch let failure as StepFailure {

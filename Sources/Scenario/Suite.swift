@@ -36,7 +36,7 @@ package enum Suite {
         loaded.unreadable.append("\(file): cannot be read")
         continue
       }
-      switch ScenarioParser.parse(String(decoding: bytes, as: UTF8.self), file: file) {
+      switch ScenarioParser.parse(bytes: bytes, file: file) {
       case .success(let scenario): loaded.scenarios.append(scenario)
       case .failure(let diagnostics): loaded.diagnostics += diagnostics.items
       }

@@ -28,6 +28,7 @@ struct RunnerTests {
     let result = ScenarioRunner().run(s, seed: 3)
     #expect(result.passed, "\(result.status)")
     #expect(result.stepsRun == 9)
+    #expect(result.expectationsRun == 2)
   }
 
   @Test func aFailingStepReportsWhereWhatAndBothDevices() throws {
@@ -46,6 +47,7 @@ struct RunnerTests {
     #expect(f.phone.contains { $0.contains("dietaryWater share=denied") })
     #expect(!f.watch.isEmpty)
     #expect(result.stepsRun == 4, "nothing after the failure runs")
+    #expect(result.expectationsRun == 1, "the failed expectation counts")
     #expect(result.reproduce == "healthpair run Scenarios/demo/t.scenario --seed 9")
   }
 
@@ -86,24 +88,46 @@ struct RunnerTests {
     #expect(allPassed, "\(report)")
   }
 
+  @Test func aScenarioWithoutExpectationsNeverPasses() {
+    // Built by hand (the parser refuses such files): the runner refuses it too, before launching anything.
+    let location = SourceLocation(file: "x.scenario", line: 1, column: 1)
+    let step = Step(kind: .waitSynced(timeout: 1), location: location, text: "wait")
+    let s = Scenario(file: "x.scenario", title: "x", seed: nil, steps: [step], apps: [:], group: ".")
+    let result = ScenarioRunner(daemon: "/nonexistent/healthpaird").run(s, seed: 1)
+    guard case .failed(let f) = result.status else {
+      Issue.record("a scenario that checks nothing passed")
+      return
+    }
+    #expect(f.expected == "at least one expectation")
+    #expect(result.stepsRun == 0 && result.expectationsRun == 0)
+  }
+
+  @Test func jsonCarriesEveryUInt64Exactly() {
+    #expect(JSON.unsigned(.max).render() == "18446744073709551615")
+    #expect(JSON.object([("seed", .unsigned(1 << 63))]).render(pretty: false) == "{\"seed\":9223372036854775808}")
+    #expect(JSON.unsigned(0) == .unsigned(0) && JSON.unsigned(1) != .unsigned(2))
+  }
+
   // MARK: Reports (golden)
 
   static let results: [ScenarioResult] = [
-    ScenarioResult(file: "Scenarios/a/ok.scenario", title: "It works", group: "a", seed: 1, status: .passed, duration: 0.012, stepsRun: 3),
     ScenarioResult(
-      file: "Scenarios/b/bad.scenario", title: "It <fails> & \"shows\"", group: "b", seed: 5,
+      file: "Scenarios/a/ok.scenario", title: "It works", group: "a", seed: 1, status: .passed, duration: 0.012,
+      stepsRun: 3, expectationsRun: 1),
+    ScenarioResult(
+      file: "Scenarios/b/bad.scenario", title: "It <fails> & \"shows\"", group: "b", seed: .max,
       status: .failed(ScenarioFailure(
         location: SourceLocation(file: "Scenarios/b/bad.scenario", line: 7, column: 1),
         step: "expect phone: Water share dietaryWater is sharingAuthorized", expected: "sharingAuthorized", actual: "sharingDenied",
         phone: ["app      com.example.water"], watch: ["apps     (none)"])),
-      duration: 0.02, stepsRun: 7),
+      duration: 0.02, stepsRun: 7, expectationsRun: 4),
   ]
 
   @Test func humanReportGolden() {
     let text = Reports.human(Self.results, seed: 5, jobs: 2, elapsed: 1.234, style: Style(enabled: false))
     #expect(text == """
-      ✔ a  It works              12 ms
-      ✘ b  It <fails> & "shows"  20 ms
+      ✔ a  It works              3 steps, 1 expectation   12 ms
+      ✘ b  It <fails> & "shows"  7 steps, 4 expectations  20 ms
 
       FAILED  Scenarios/b/bad.scenario:7  It <fails> & "shows"
         step      expect phone: Water share dietaryWater is sharingAuthorized
@@ -113,9 +137,9 @@ struct RunnerTests {
           phone                      | watch
           ---------------------------+----------------
           app      com.example.water | apps     (none)
-        reproduce healthpair run Scenarios/b/bad.scenario --seed 5
+        reproduce healthpair run Scenarios/b/bad.scenario --seed 18446744073709551615
 
-      2 scenarios: 1 passed, 1 failed in 1.23 s (seed 5, 2 jobs)
+      2 scenarios, 10 steps, 5 expectations: 1 passed, 1 failed in 1.23 s (seed 5, 2 jobs)
 
       """)
   }
@@ -126,10 +150,19 @@ struct RunnerTests {
       <?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="healthpair" tests="2" failures="1" errors="0" time="1.234">
         <testsuite name="a" tests="1" failures="0" errors="0" skipped="0" time="0.012">
-          <testcase classname="a" name="It works" file="Scenarios/a/ok.scenario" time="0.012"/>
+          <testcase classname="a" name="It works" file="Scenarios/a/ok.scenario" time="0.012">
+            <properties>
+              <property name="steps" value="3"/>
+              <property name="expectations" value="1"/>
+            </properties>
+          </testcase>
         </testsuite>
         <testsuite name="b" tests="1" failures="1" errors="0" skipped="0" time="0.020">
           <testcase classname="b" name="It &lt;fails&gt; &amp; &quot;shows&quot;" file="Scenarios/b/bad.scenario" time="0.020">
+            <properties>
+              <property name="steps" value="7"/>
+              <property name="expectations" value="4"/>
+            </properties>
             <failure message="Scenarios/b/bad.scenario:7: expect phone: Water share dietaryWater is sharingAuthorized: expected sharingAuthorized, actual sharingDenied" type="ScenarioFailure">
       """))
     let document = try XMLDocument(xmlString: xml)
@@ -138,6 +171,11 @@ struct RunnerTests {
     let cases = try root.nodes(forXPath: "//testcase")
     #expect(cases.count == 2)
     #expect(try root.nodes(forXPath: "//testcase/failure").count == 1)
+    // The counts, as a JUnit consumer reads them: a property list on each testcase.
+    let counts = try root.nodes(forXPath: "//testcase/properties/property").compactMap { $0 as? XMLElement }.map {
+      "\($0.attribute(forName: "name")?.stringValue ?? "?")=\($0.attribute(forName: "value")?.stringValue ?? "?")"
+    }
+    #expect(counts == ["steps=3", "expectations=1", "steps=7", "expectations=4"])
   }
 
   @Test func jsonReportGolden() {
@@ -146,10 +184,19 @@ struct RunnerTests {
         "summary": {
           "total": 2,
           "passed": 1,
-          "failed": 1
+          "failed": 1,
+          "steps": 10,
+          "expectations": 5
         },
       """))
-    #expect(json.contains("\"reproduce\": \"healthpair run Scenarios/b/bad.scenario --seed 5\""))
+    #expect(json.contains("\"reproduce\": \"healthpair run Scenarios/b/bad.scenario --seed 18446744073709551615\""))
+    #expect(json.contains("""
+            "seed": 18446744073709551615,
+            "durationMs": 20,
+            "steps": 7,
+            "expectations": 4,
+      """), "the seed exact, not rounded through a Double")
+    #expect(json.contains("\"steps\": 3,\n      \"expectations\": 1\n"))
     #expect(json.contains("\"title\": \"It <fails> & \\\"shows\\\"\""))
   }
 }
