@@ -37,7 +37,7 @@ let package = Package(
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
     .target(
-      name: "Chaos", dependencies: ["Scenario", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      name: "Chaos", dependencies: ["Scenario", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     .target(
       name: "FuzzTargets", dependencies: ["Scenario", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],

@@ -3,6 +3,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import Journal
 import Posix
 import Scenario
 import Wire
@@ -31,6 +32,10 @@ package enum ChaosAction: Hashable, Sendable, CustomStringConvertible {
   case latency(Int)
   /// SIGKILL a daemon and start it again.
   case kill(DeviceKind)
+  /// Once everything has synced: SIGKILL a daemon, cut the last `records` records off its journal (at a record
+  /// boundary, as a restore from an older copy leaves it) and start it again. What was cut must come back from the
+  /// other device.
+  case loseTail(DeviceKind, records: Int)
   /// Wait until synced (when the link is up).
   case settle
 
@@ -46,6 +51,7 @@ package enum ChaosAction: Hashable, Sendable, CustomStringConvertible {
     case .hold(let d, let h): "\(h ? "hold" : "release") \(d)"
     case .latency(let ms): "latency \(ms) ms"
     case .kill(let d): "kill -9 \(d) and restart"
+    case .loseTail(let d, let n): "kill -9 \(d), cut its journal's last \(n) records, restart"
     case .settle: "wait until synced"
     }
   }
@@ -59,6 +65,8 @@ package struct CampaignReport: Sendable {
   package var steps = 0
   /// SIGKILLs sent.
   package var kills = 0
+  /// Journals cut by `loseTail` (with at least one record dropped).
+  package var tailCuts = 0
   /// Link disconnections.
   package var partitions = 0
   /// Holds of delivery.
@@ -90,11 +98,11 @@ package struct CampaignReport: Sendable {
 
   /// The column names of `cells`.
   package static let columns = [
-    "steps", "kills", "partitions", "holds", "acked samples", "unacked", "acked deletes", "refused deletes", "unanswered deletes", "stored", "losses",
+    "steps", "kills", "tail cuts", "partitions", "holds", "acked samples", "unacked", "acked deletes", "refused deletes", "unanswered deletes", "stored", "losses",
   ]
   /// The counts as table cells, in `columns` order.
   package var cells: [String] {
-    [steps, kills, partitions, holds, acknowledgedSamples, unacknowledgedSamples, acknowledgedDeletes, rejectedDeletes, uncertainDeletes, storedSamples, losses]
+    [steps, kills, tailCuts, partitions, holds, acknowledgedSamples, unacknowledgedSamples, acknowledgedDeletes, rejectedDeletes, uncertainDeletes, storedSamples, losses]
       .map { String($0) }
   }
 
@@ -102,6 +110,7 @@ package struct CampaignReport: Sendable {
   package mutating func add(_ other: CampaignReport) {
     steps += other.steps
     kills += other.kills
+    tailCuts += other.tailCuts
     partitions += other.partitions
     holds += other.holds
     acknowledgedSamples += other.acknowledgedSamples
@@ -165,6 +174,7 @@ package struct Campaign {
       case 76..<82: actions.append(.hold(device, rng.next() % 2 == 0))
       case 82..<85: actions.append(.latency(Int(rng.next() % 4) * 5))
       case 85..<91: actions.append(.kill(device))
+      case 91..<93: actions.append(.loseTail(device, records: 1 + Int(rng.next() % 8)))
       default: actions.append(.settle)
       }
     }
@@ -234,6 +244,8 @@ struct CampaignRun {
   var latency = 0
   var killed: Set<DeviceKind> = []
   var sampleCounter = 0
+  /// Journal records each device had after set-up: `loseTail` never cuts into the apps and their grants.
+  var setupRecords: [DeviceKind: Int] = [:]
 
   init(seed: UInt64, daemon: String?) throws {
     var options = LaunchOptions()
@@ -253,6 +265,7 @@ struct CampaignRun {
       }
     }
     for device in DeviceKind.allCases { try reconnect(device) }
+    for device in DeviceKind.allCases { setupRecords[device] = try JournalTail.records(pair.layout.journal(device)) }
   }
 
   mutating func reconnect(_ device: DeviceKind) throws {
@@ -361,6 +374,23 @@ struct CampaignRun {
       if !linkUp { try client.link(.disconnect) }
       if held.contains(device) { try client.link(.hold) }
       if latency > 0 { try client.link(.latency(Double(latency) / 1000)) }
+    case .loseTail(let device, let records):
+      // Only records that reached the other device may be lost without losing acknowledged data: every answer is
+      // collected and the pair synced first. With the link down or held that cannot be had, so the step is skipped.
+      guard linkUp, held.isEmpty else { return }
+      collect(wait: true, &report)
+      try pair.waitSynced(timeout: 30)
+      pair.kill(device)
+      let path = pair.layout.journal(device)
+      let cut = min(records, try JournalTail.records(path) - (setupRecords[device] ?? 0))
+      if cut > 0 {
+        try JournalTail.drop(path, records: cut)
+        report.tailCuts += 1
+      }
+      report.kills += 1
+      try pair.restart(device, waitForLink: false)
+      try reconnect(device)
+      if latency > 0 { try clients[device]![2].link(.latency(Double(latency) / 1000)) }
     case .settle:
       guard linkUp, held.isEmpty else { return }
       try pair.waitSynced(timeout: 30)
@@ -413,6 +443,23 @@ struct CampaignRun {
       }
     }
     if let dead = unexpectedDeath() { throw ChaosFailure("the \(dead.0) daemon died unexpectedly (\(dead.1))") }
+  }
+}
+
+/// Cutting a journal at a record boundary (the `loseTail` fault).
+enum JournalTail {
+  /// How many intact records the journal at `path` holds.
+  static func records(_ path: String) throws -> Int {
+    try Posix.readFile(path).withUnsafeBytes { JournalFormat.scan($0).records.count }
+  }
+
+  /// Drops the last `count` records of the journal at `path`.
+  static func drop(_ path: String, records count: Int) throws {
+    let bytes = try Posix.readFile(path)
+    let records = bytes.withUnsafeBytes { JournalFormat.scan($0).records }
+    guard count > 0, count <= records.count else { return }
+    let cut = records[records.count - count].offset - JournalFormat.recordHeaderSize
+    try Posix.writeFileAtomically(path, Array(bytes[0..<cut]))
   }
 }
 

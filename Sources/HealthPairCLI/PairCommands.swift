@@ -153,9 +153,11 @@ package struct StatusCommand {
         fields.append((device.description, snapshots[device]?.json ?? .object([("error", .string(problems.first { $0.hasPrefix(device.description) } ?? "down"))])))
       }
       if let phone = snapshots[.phone], let watch = snapshots[.watch] {
+        let state = PairSyncState(phone: phone.link.sync, watch: watch.link.sync)
+        fields.append(("sync", .string(state.rawValue)))
         fields.append(("lag", .object([
-          ("phoneToWatch", .int(Int(phone.link.sync.lastSeq) - Int(watch.link.sync.appliedFromPeer))),
-          ("watchToPhone", .int(Int(watch.link.sync.lastSeq) - Int(phone.link.sync.appliedFromPeer))),
+          ("phoneToWatch", PairSyncState.lag(from: phone.link.sync, to: watch.link.sync).map(JSON.unsigned) ?? .null),
+          ("watchToPhone", PairSyncState.lag(from: watch.link.sync, to: phone.link.sync).map(JSON.unsigned) ?? .null),
         ])))
       }
       out(JSON.object(fields).render() + "\n")
@@ -165,9 +167,11 @@ package struct StatusCommand {
       let right = snapshots[.watch]?.describe() ?? ["not running"]
       out(sideBySide(left: left, right: right) + "\n")
       if let phone = snapshots[.phone], let watch = snapshots[.watch] {
-        let toWatch = Int(phone.link.sync.lastSeq) - Int(watch.link.sync.appliedFromPeer)
-        let toPhone = Int(watch.link.sync.lastSeq) - Int(phone.link.sync.appliedFromPeer)
-        out("lag: phone→watch \(toWatch) entries, watch→phone \(toPhone) entries\n")
+        let state = PairSyncState(phone: phone.link.sync, watch: watch.link.sync)
+        func lag(_ value: UInt64?) -> String { value.map { "\($0) entries" } ?? "a restarted log" }
+        out(
+          "sync: \(state.rawValue) (phone→watch \(lag(PairSyncState.lag(from: phone.link.sync, to: watch.link.sync))), "
+            + "watch→phone \(lag(PairSyncState.lag(from: watch.link.sync, to: phone.link.sync))))\n")
       }
     }
     for problem in problems { err("error: \(problem)\n") }

@@ -16,6 +16,8 @@ extension DaemonSnapshot {
       "link     \(link.connected ? "up" : (link.enabled ? "down" : "disconnected"))\(link.holding ? " (holding)" : "")"
         + "\(link.latency > 0 ? " latency=\(formatDuration(link.latency))" : "")")
     lines.append("sync     logged=\(s.lastSeq) acked=\(s.peerAcked) applied-from-peer=\(s.appliedFromPeer) pending=\(s.pendingItems)")
+    let checks = s.diverged ? "DIVERGED (stores differ after re-sending)" : (s.verified ? "verified" : "not verified yet")
+    lines.append("check    \(checks)\(s.conflicts > 0 ? " conflicts=\(s.conflicts)" : "") log=\(String(s.logID, radix: 16))")
     if d.apps.isEmpty { lines.append("apps     (none)") }
     for app in d.apps {
       lines.append("app      \(app.record.bundleID)\(app.lockedOut ? " [locked out]" : "")")
@@ -74,11 +76,46 @@ extension DaemonSnapshot {
       })),
       ("link", .object([
         ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
-        ("latencySeconds", .number(link.latency)), ("lastSeq", .int(Int(link.sync.lastSeq))),
-        ("peerAcked", .int(Int(link.sync.peerAcked))), ("appliedFromPeer", .int(Int(link.sync.appliedFromPeer))),
-        ("pendingItems", .int(link.sync.pendingItems)),
+        ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
+        ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
+        ("pendingItems", .int(link.sync.pendingItems)), ("logID", .string(String(link.sync.logID, radix: 16))),
+        ("peerLogID", .string(String(link.sync.peerLogID, radix: 16))), ("verified", .bool(link.sync.verified)),
+        ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
       ])),
     ])
+  }
+}
+
+/// Where a pair's sync stands, from both devices' status: what `status` prints and reports carry.
+package enum PairSyncState: String, Sendable {
+  /// Each device applied everything the other logged, and a store check confirmed both hold the same samples.
+  case synced
+  /// Entries are still on their way (or the link is down).
+  case syncing
+  /// Caught up, but the store check at these cursors has not answered yet.
+  case checking
+  /// Store checks kept failing after re-sends: the stores differ (see the daemons' logs).
+  case diverged
+
+  /// The state of a pair whose devices report `phone` and `watch`.
+  package init(phone: DeviceSnapshot.SyncStatus, watch: DeviceSnapshot.SyncStatus) {
+    if phone.diverged || watch.diverged {
+      self = .diverged
+    } else if phone.isSynced(with: watch) {
+      self = .synced
+    } else if phone.lastSeq == watch.appliedFromPeer && watch.lastSeq == phone.appliedFromPeer
+      && phone.logID == watch.peerLogID && watch.logID == phone.peerLogID
+    {
+      self = .checking
+    } else {
+      self = .syncing
+    }
+  }
+
+  /// Entries one device logged that the other has not applied (nil while the other counts in an older log).
+  package static func lag(from origin: DeviceSnapshot.SyncStatus, to target: DeviceSnapshot.SyncStatus) -> UInt64? {
+    guard target.peerLogID == origin.logID else { return nil }
+    return origin.lastSeq >= target.appliedFromPeer ? origin.lastSeq - target.appliedFromPeer : 0
   }
 }
 
