@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
     .target(
-      name: "Scenario", dependencies: ["HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      name: "Scenario", dependencies: ["HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
     .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),

@@ -265,7 +265,7 @@ struct CampaignRun {
       }
     }
     for device in DeviceKind.allCases { try reconnect(device) }
-    for device in DeviceKind.allCases { setupRecords[device] = try JournalTail.records(pair.layout.journal(device)) }
+    for device in DeviceKind.allCases { setupRecords[device] = try JournalSurgery.recordCount(pair.layout.journal(device)) }
   }
 
   mutating func reconnect(_ device: DeviceKind) throws {
@@ -382,11 +382,8 @@ struct CampaignRun {
       try pair.waitSynced(timeout: 30)
       pair.kill(device)
       let path = pair.layout.journal(device)
-      let cut = min(records, try JournalTail.records(path) - (setupRecords[device] ?? 0))
-      if cut > 0 {
-        try JournalTail.drop(path, records: cut)
-        report.tailCuts += 1
-      }
+      let cut = min(records, try JournalSurgery.recordCount(path) - (setupRecords[device] ?? 0))
+      if cut > 0, try JournalSurgery.dropLastRecords(path, count: cut) > 0 { report.tailCuts += 1 }
       report.kills += 1
       try pair.restart(device, waitForLink: false)
       try reconnect(device)
@@ -443,23 +440,6 @@ struct CampaignRun {
       }
     }
     if let dead = unexpectedDeath() { throw ChaosFailure("the \(dead.0) daemon died unexpectedly (\(dead.1))") }
-  }
-}
-
-/// Cutting a journal at a record boundary (the `loseTail` fault).
-enum JournalTail {
-  /// How many intact records the journal at `path` holds.
-  static func records(_ path: String) throws -> Int {
-    try Posix.readFile(path).withUnsafeBytes { JournalFormat.scan($0).records.count }
-  }
-
-  /// Drops the last `count` records of the journal at `path`.
-  static func drop(_ path: String, records count: Int) throws {
-    let bytes = try Posix.readFile(path)
-    let records = bytes.withUnsafeBytes { JournalFormat.scan($0).records }
-    guard count > 0, count <= records.count else { return }
-    let cut = records[records.count - count].offset - JournalFormat.recordHeaderSize
-    try Posix.writeFileAtomically(path, Array(bytes[0..<cut]))
   }
 }
 

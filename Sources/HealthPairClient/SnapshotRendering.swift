@@ -17,7 +17,7 @@ extension DaemonSnapshot {
         + "\(link.latency > 0 ? " latency=\(formatDuration(link.latency))" : "")")
     lines.append("sync     logged=\(s.lastSeq) acked=\(s.peerAcked) applied-from-peer=\(s.appliedFromPeer) pending=\(s.pendingItems)")
     let checks = s.diverged ? "DIVERGED (stores differ after re-sending)" : (s.verified ? "verified" : "not verified yet")
-    lines.append("check    \(checks)\(s.conflicts > 0 ? " conflicts=\(s.conflicts)" : "") log=\(String(s.logID, radix: 16))")
+    lines.append("check    \(checks)\(s.conflicts > 0 ? " conflicts=\(s.conflicts)" : "")")
     if d.apps.isEmpty { lines.append("apps     (none)") }
     for app in d.apps {
       lines.append("app      \(app.record.bundleID)\(app.lockedOut ? " [locked out]" : "")")

@@ -244,6 +244,8 @@ package enum Expectation: Hashable, Sendable {
   case diverged([Divergence])
   /// The link is up or down.
   case linkUp(Bool)
+  /// `<devices>: <n> sync conflicts`.
+  case syncConflicts(Devices, Int)
 }
 
 /// What a step does.
@@ -267,7 +269,7 @@ package enum StepKind: Hashable, Sendable {
   /// An app saves seeded random samples.
   case saveRandom(DeviceKind, app: String, count: Int, type: SampleType, over: Double)
   /// An app saves a named sample again (same UUID).
-  case resave(DeviceKind, app: String, name: String)
+  case resave(DeviceKind, app: String, name: String, changedTo: SampleInput.Value? = nil)
   /// An app deletes named samples.
   case delete(DeviceKind, app: String, names: [String])
   /// The user answers the sheet (optionally of one app).
@@ -288,6 +290,8 @@ package enum StepKind: Hashable, Sendable {
   case restart(DeviceKind)
   /// Appends a torn record to a stopped daemon's journal (a write interrupted by a crash).
   case tearJournal(DeviceKind)
+  /// `cut <device> journal by <n> records`: drops a stopped daemon's last records at a record boundary.
+  case cutJournal(DeviceKind, records: Int)
   /// An expectation.
   case expect(Expectation)
 }

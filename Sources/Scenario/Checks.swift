@@ -234,6 +234,13 @@ extension RunContext {
       for d in expected { if d.onlyOn == .phone { wantedPhone += d.names } else { wantedWatch += d.names } }
       let wanted = ["only on phone: " + wantedPhone.sorted().joined(separator: ", "), "only on watch: " + wantedWatch.sorted().joined(separator: ", ")]
       if wanted != actual { throw fail(step, wanted.joined(separator: "\n"), actual.joined(separator: "\n")) }
+    case .syncConflicts(let devices, let expected):
+      for device in devices.list {
+        let actual = try client(device).dump().link.sync.conflicts
+        if actual != expected {
+          throw fail(step, "\(expected) sync conflicts on the \(device)", "\(actual)")
+        }
+      }
     case .linkUp(let expected):
       let phone = try client(.phone).link(.reconnectNow).connected
       let watch = try client(.watch).link(.reconnectNow).connected

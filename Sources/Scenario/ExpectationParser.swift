@@ -50,6 +50,14 @@ extension ParseState {
       try c.finish()
       return .pendingSheets(try single(devices, c), 0)
     }
+    if let n = c.peek.flatMap({ Int($0.text) }), c.line.tokens.count > c.index + 1,
+      c.line.tokens[c.index + 1].keyword == "sync"
+    {
+      c.index += 2
+      guard c.take("conflicts") || c.take("conflict") else { throw c.error(.expected("'conflicts'", found: c.peek?.text)) }
+      try c.finish()
+      return .syncConflicts(devices, n)
+    }
     if let n = c.peek.flatMap({ Int($0.text) }) {
       c.index += 1
       guard c.take("sheet", "pending") || c.take("sheets", "pending") else { throw c.error(.expected("'sheets pending'", found: c.peek?.text)) }

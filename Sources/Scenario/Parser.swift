@@ -18,10 +18,12 @@ import HealthModel
 //              |  "link:" link-action
 //              |  "wait until synced" ["within" duration]
 //              |  ("kill -9" | "stop" | "restart") device
+//              |  "tear" device "journal" | "cut" device "journal by" n "records"
 //   action     := "requests" ["share" types] ["read" types]
 //              |  "saves" sample ("plus" sample)*        one batch: all saved or none
 //   sample     := value [unit] type [when] ["with" key=value…] ["as" name]
 //              |  "saves" n "random" type "samples over" duration
+//              |  "resaves" name ["as" value [unit]]
 //              |  "deletes" name…
 //   when       := "at" time | "from" time ("for" duration | "to" time)
 //   user-action:= "allows all" | "doesn't allow" | "cancels" | "sheet fails to present" ["silently"]
@@ -326,7 +328,7 @@ struct ParseState {
 
   static let stepWords = [
     "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait", "kill",
-    "stop", "restart", "tear", "expect",
+    "stop", "restart", "tear", "cut", "expect",
   ]
 
   mutating func parseLine(_ line: SourceLine, block: [SourceLine], into scenario: inout Scenario) throws -> Step? {
@@ -422,6 +424,16 @@ struct ParseState {
       try c.expect("journal")
       try c.finish()
       return step(.tearJournal(d))
+    case "cut":
+      let d = try c.device()
+      try c.expect("journal", "by")
+      let countToken = try c.word("a number of records")
+      guard let count = Int(countToken.text), (1...1_000_000).contains(count) else {
+        throw c.error(.invalidNumber(countToken.text), at: countToken)
+      }
+      guard c.take("records") || c.take("record") else { throw c.error(.expected("'records'", found: c.peek?.text)) }
+      try c.finish()
+      return step(.cutJournal(d, records: count))
     case "restart":
       let d = try c.device()
       try c.finish()
@@ -483,8 +495,25 @@ struct ParseState {
       return try parseSave(&c, device: device, app: app)
     case "resaves", "resave":
       let name = try c.sampleName(defined: false)
+      var changed: SampleInput.Value?
+      if c.take("as") {
+        // "resaves drink as 100 mL": the same identifier with another value (a sync conflict when both devices
+        // save it).
+        let valueToken = try c.word("a value")
+        guard let number = Double(valueToken.text), number.isFinite else {
+          throw c.error(.invalidNumber(valueToken.text), at: valueToken)
+        }
+        if c.atEnd {
+          guard let raw = Int(exactly: number) else { throw c.error(.invalidNumber(valueToken.text), at: valueToken) }
+          changed = .category(raw)
+        } else {
+          let unitToken = c.peek!
+          _ = try c.unit(for: nil)
+          changed = .quantity(number, unit: unitToken.text)
+        }
+      }
       try c.finish()
-      return .resave(device, app: app.name, name: name)
+      return .resave(device, app: app.name, name: name, changedTo: changed)
     case "deletes", "delete":
       var names: [String] = [try c.sampleName(defined: false)]
       while !c.atEnd {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import Journal
 import Posix
 import Wire
 
@@ -296,8 +297,9 @@ struct RunContext {
         }
         let c = client(device)
         record(device, name, try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
-      case .resave(let device, let name, let sample):
-        guard let input = savedInputs[sample] else { throw fail("a saved sample named \(sample)", "no sample was saved under that name") }
+      case .resave(let device, let name, let sample, let changed):
+        guard var input = savedInputs[sample] else { throw fail("a saved sample named \(sample)", "no sample was saved under that name") }
+        if let changed { input.value = changed }
         let c = client(device)
         let bundle = app(name).bundleID
         record(device, name, try capture { () throws(ClientError) in try c.save(bundle, [input]) })
@@ -345,6 +347,16 @@ struct RunContext {
         let path = pair.layout.journal(device)
         let torn = try Posix.readFile(path) + [0x40, 0x00, 0x00, 0x00, 0x12]
         try Posix.writeFileAtomically(path, torn)
+      case .cutJournal(let device, let records):
+        guard pair.process(device)?.exitStatus != nil else {
+          throw fail("the \(device) daemon to be stopped or killed before its journal is cut", "it is running")
+        }
+        let path = pair.layout.journal(device)
+        let available = try JournalSurgery.recordCount(path)
+        guard available >= records else {
+          throw fail("a \(device) journal of at least \(records) records", "it has \(available)")
+        }
+        try JournalSurgery.dropLastRecords(path, count: records)
       case .expect(let expectation):
         try check(expectation, step)
       }

@@ -14,15 +14,6 @@ func journalRecords(_ path: String) throws -> [(offset: Int, length: Int)] {
   return bytes.withUnsafeBytes { JournalFormat.scan($0).records }
 }
 
-/// Cuts a journal at a record boundary, dropping its last `count` records (what a restore from an older copy or a
-/// lost tail leaves: a shorter journal that recovery cannot tell from an intact one).
-func dropLastRecords(_ path: String, _ count: Int) throws {
-  let records = try journalRecords(path)
-  let cut = records[records.count - count].offset - JournalFormat.recordHeaderSize
-  let bytes = try Posix.readFile(path)
-  try Posix.writeFileAtomically(path, Array(bytes[0..<cut]))
-}
-
 func storedUUIDs(_ client: DeviceClient) throws -> Set<UUID> { Set(try client.storedSamples().samples.map(\.uuid)) }
 
 @Suite("Sync heals itself (real processes)")
@@ -43,7 +34,7 @@ struct HealingTests {
       // The link stays down until the phone has saved more, so what it starts with can be seen.
       _ = try pair.watch.link(.disconnect)
       pair.kill(.phone)
-      try dropLastRecords(pair.layout.journal(.phone), 12)
+      try JournalSurgery.dropLastRecords(pair.layout.journal(.phone), count: 12)
       try pair.restart(.phone, waitForLink: false)
       #expect(try storedUUIDs(pair.phone).count == 8, "the cut journal starts with fewer samples")
       var later: [UUID] = []
