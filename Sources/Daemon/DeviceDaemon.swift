@@ -385,99 +385,33 @@ package final class DeviceDaemon {
       connection.closeAfterFlush = true
       return
     }
-    let wall = self.wall
-    do throws(HealthError) {
-      switch request {
-      case .hello: break
-      case .ping: reply(.success(.ok))
-      case .installApp(let app):
-        record(try durable.state.install(app))
-        reply(.success(.ok))
-      case .uninstallApp(let bundleID):
-        let (events, withdrawn) = try durable.state.uninstall(bundleID)
-        record(events)
-        for prompt in withdrawn {
-          completeAuthorization(prompt, .failure(.simulator("\(bundleID) was uninstalled while its sheet was up")), outcome: "withdrawn")
-        }
-        reply(.success(.ok))
-      case .requestAuthorization(let bundleID, let share, let read):
-        switch try durable.state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall) {
-        case .completed(let result): reply(.success(.authorization(result)))
-        case .prompt(let prompt):
-          pendingAuthorizations[prompt.id] = (connection.id, id)
-          connection.send(.interim(id: id, .prompt(prompt)))
-          pendingBroadcasts.append(.promptShown(prompt))
-          log.log(.info, "sheet presented", ["app": bundleID, "prompt": "\(prompt.id)", "lists": prompt.permissions.map(\.description).joined(separator: ",")])
-        }
-      case .answerPrompt(let promptID, let bundleID, let answer):
-        let (completions, events) = try durable.state.answerPrompt(id: promptID, bundleID: bundleID, answer: answer)
-        record(events)
-        for completion in completions {
-          let outcome = durable.state.promptHistory.last { $0.prompt.id == completion.prompt.id }?.outcome.description ?? "closed"
-          completeAuthorization(completion.prompt, .success(.authorization(completion.result)), outcome: outcome)
-        }
-        reply(.success(.ok))
-      case .authorizationStatus(let bundleID, let type):
-        reply(.success(.status(try durable.state.authorizationStatus(bundleID, type))))
-      case .requestStatus(let bundleID, let share, let read):
-        reply(.success(.requestStatus(try durable.state.requestStatus(bundleID, share: Set(share), read: Set(read)))))
-      case .save(let bundleID, let samples):
-        record(try durable.state.save(bundleID, samples, wall: wall))
-        reply(.success(.ok))
-      case .delete(let bundleID, let uuids):
-        record(try durable.state.delete(bundleID, uuids, wall: wall))
-        reply(.success(.ok))
-      case .sampleQuery(let bundleID, let query):
-        reply(.success(.samples(try durable.state.sampleQuery(bundleID, query, wall: wall))))
-      case .statistics(let bundleID, let query):
-        reply(.success(.statistics(try durable.state.statistics(bundleID, query, wall: wall))))
-      case .statisticsCollection(let bundleID, let query):
-        reply(.success(.collection(try durable.state.statisticsCollection(bundleID, query, wall: wall))))
-      case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit):
-        reply(.success(.anchored(try durable.state.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall))))
-      case .changeSettings(let bundleID, let change):
-        record(try durable.state.changeSettings(bundleID, change))
-        log.log(.info, "settings changed", ["app": bundleID, "change": change.description])
-        reply(.success(.ok))
-      case .watchSettings(let bundleID, let change):
-        record(try durable.state.queueWatchSettings(bundleID, change))
-        log.log(.info, "watch app settings queued for the watch", ["app": bundleID, "change": change.description])
-        reply(.success(.ok))
-      case .setClock(let date):
-        record(durable.state.setClock(date))
-        reply(.success(.date(durable.state.now(wall: wall))))
-      case .advanceClock(let seconds):
-        record(try durable.state.advanceClock(by: seconds, wall: wall))
-        reply(.success(.date(durable.state.now(wall: wall))))
-      case .setPolicy(let policy):
-        record(try durable.state.setPolicy(policy))
-        reply(.success(.ok))
-      case .dump:
-        reply(.success(.snapshot(DaemonSnapshot(device: durable.state.snapshot(wall: wall), link: linkStatus, pid: Posix.processID, clients: clients.count))))
-      case .storedSamples(let type):
-        reply(.success(.stored(samples: durable.state.storedSamples(type: type, wall: wall), tombstones: durable.state.storedTombstones)))
-      case .subscribe(let mask):
-        connection.subscriptions = mask
-        reply(.success(.ok))
-      case .earliestPermittedSampleDate:
-        reply(.success(.date(durable.state.earliestPermittedSampleDate(wall: wall))))
-      case .link(let command):
-        guard options.peerSocket != nil else { throw .simulator("this daemon runs without a peer link") }
-        if case .latency(let seconds) = command, !SyncMachine.validLatency.contains(seconds) {
-          throw .simulator(
-            "link latency must be between 0 and \(formatNumber(SyncMachine.validLatency.upperBound)) seconds "
-              + "(got \(seconds))")
-        }
-        log.log(command == .reconnectNow ? .debug : .info, "link control: \(command)")
-        perform(machine.handle(.control(command)))
-        if case .latency = command { rescheduleDelayed() }
-        reply(.success(.link(linkStatus)))
-      }
-    } catch {
-      if log.enabled(.debug) || error.kind == .wouldTerminate {
-        log.log(error.kind == .wouldTerminate ? .warning : .debug, "request \(request.name) failed: \(error)", ["client": "\(connection.id)"])
-      }
-      reply(.failure(error))
+    let context = RequestCore.Context(
+      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: Posix.processID, clients: clients.count)
+    let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
+    pendingEvents += effects.events
+    pendingBroadcasts += effects.notices
+    for note in effects.notes where log.enabled(note.level) {
+      log.log(note.level, note.message, fields: note.fields + [RequestCore.Field("client", "\(connection.id)")])
+    }
+    for completion in effects.completions {
+      guard let waiting = pendingAuthorizations.removeValue(forKey: completion.prompt.id),
+        let requester = clients[waiting.client]
+      else { continue }
+      requester.send(.response(id: waiting.request, completion.result))
+    }
+    switch answer {
+    case .reply(let result):
+      reply(result)
+    case .pending(let prompt):
+      pendingAuthorizations[prompt.id] = (connection.id, id)
+      connection.send(.interim(id: id, .prompt(prompt)))
+    case .subscribe(let mask):
+      connection.subscriptions = mask
+      reply(.success(.ok))
+    case .link(let command):
+      perform(machine.handle(.control(command)))
+      if case .latency = command { rescheduleDelayed() }
+      reply(.success(.link(linkStatus)))
     }
   }
 
@@ -503,40 +437,9 @@ package final class DeviceDaemon {
 
   private func record(_ events: [DeviceEvent]) {
     guard !events.isEmpty else { return }
-    pendingEvents.append(contentsOf: events)
-    for event in events {
-      switch event {
-      case .samplesSaved(let samples):
-        pendingBroadcasts.append(.samplesChanged(types: distinctTypes(samples.map(\.type)), origin: options.device, added: samples.count, deleted: 0))
-      case .samplesDeleted(let tombstones):
-        pendingBroadcasts.append(.samplesChanged(types: distinctTypes(tombstones.map(\.type)), origin: options.device, added: 0, deleted: tombstones.count))
-      case .peerEntriesApplied(let entries, _):
-        var added: [SampleType] = []
-        var deleted: [SampleType] = []
-        var items = 0
-        for entry in entries {
-          items += entry.payload.itemCount
-          switch entry.payload {
-          case .samples(let s): added += s.map(\.type)
-          case .deletions(let t): deleted += t.map(\.type)
-          case .watchSettings: break
-          }
-        }
-        if !added.isEmpty || !deleted.isEmpty {
-          let addedCount = added.count
-          let deletedCount = deleted.count
-          pendingBroadcasts.append(.samplesChanged(types: distinctTypes(added + deleted), origin: options.device.peer, added: addedCount, deleted: deletedCount))
-        }
-        pendingBroadcasts.append(.syncApplied(upTo: entries.last?.seq ?? 0, items: items))
-      case .peerAcknowledged(let seq):
-        pendingBroadcasts.append(.peerAcknowledged(seq))
-      default:
-        break
-      }
-    }
+    pendingEvents += events
+    pendingBroadcasts += RequestCore.notices(for: events, device: options.device)
   }
-
-  private func distinctTypes(_ types: [SampleType]) -> [SampleType] { Array(Set(types)).sorted() }
 
   // MARK: - Commit
 

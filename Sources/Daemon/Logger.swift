@@ -64,8 +64,18 @@ package final class Logger {
   /// Writes one line with `key=value` metadata.
   package func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
     guard level >= threshold else { return }
+    write(level, message(), metadata)
+  }
+
+  /// Writes one line with `key=value` fields in the given order.
+  package func log(_ level: LogLevel, _ message: String, fields: [RequestCore.Field]) {
+    guard level >= threshold else { return }
+    write(level, message, fields.map { (key: $0.key, value: $0.value) })
+  }
+
+  private func write(_ level: LogLevel, _ message: String, _ metadata: some Sequence<(key: String, value: String)>) {
     var line = formatDate(Date(timeIntervalSince1970: Posix.wallClockSeconds())) + " "
-    line += level.name.uppercased().padding(toLength: 8) + label + ": " + message()
+    line += level.name.uppercased().padding(toLength: 8) + label + ": " + message
     for (key, value) in metadata { line += " \(key)=\(value.contains(" ") ? "\"\(value)\"" : value)" }
     line += "\n"
     let bytes = Array(line.utf8)

@@ -1,0 +1,257 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import Sync
+import Wire
+
+/// A daemon's request handling as a pure function: (device state, request, time) in; the answer, the events to
+/// journal, the sheets to close and the notices to push out. No sockets, files or clocks: the daemon's event loop
+/// performs the effects (journal first, then replies and pushes), and the fuzz target `requests` drives it with
+/// well-formed requests carrying extreme values.
+///
+/// `hello` is the connection's business, not the device's, and stays in the daemon.
+package enum RequestCore {
+  /// What a request may read besides the device state.
+  package struct Context: Sendable {
+    /// The shell's real-clock reading (the virtual clock wins when set).
+    package var wall: Date
+    /// Whether this daemon has a peer link.
+    package var hasPeer: Bool
+    /// The link's status, for `dump`.
+    package var link: LinkStatus
+    /// The daemon's process id, for `dump`.
+    package var pid: Int32
+    /// Connected clients, for `dump`.
+    package var clients: Int
+
+    /// Creates a context.
+    package init(wall: Date, hasPeer: Bool, link: LinkStatus, pid: Int32, clients: Int) {
+      self.wall = wall
+      self.hasPeer = hasPeer
+      self.link = link
+      self.pid = pid
+      self.clients = clients
+    }
+  }
+
+  /// The immediate answer to a request.
+  package enum Answer: Sendable, Equatable {
+    /// Reply now.
+    case reply(Result<Reply, HealthError>)
+    /// A sheet was presented: send it as an interim answer; the final one comes when the sheet closes.
+    case pending(Prompt)
+    /// Perform this link command on the sync machine, then reply with the link's status.
+    case link(LinkCommand)
+    /// Set the connection's subscriptions, then reply `ok`.
+    case subscribe(EventMask)
+  }
+
+  /// A sheet that closed because of this request, and the final answer its waiting request gets.
+  package struct Completion: Sendable, Equatable {
+    /// The sheet.
+    package var prompt: Prompt
+    /// The final answer to the request that presented it.
+    package var result: Result<Reply, HealthError>
+    /// How it closed (for the event and the log).
+    package var outcome: String
+  }
+
+  /// One `key=value` of a log line.
+  package struct Field: Sendable, Equatable {
+    /// The key.
+    package var key: String
+    /// The value.
+    package var value: String
+
+    /// A field.
+    package init(_ key: String, _ value: String) {
+      self.key = key
+      self.value = value
+    }
+  }
+
+  /// A line for the daemon's log.
+  package struct Note: Sendable, Equatable {
+    /// How loud.
+    package var level: LogLevel
+    /// What happened.
+    package var message: String
+    /// Key/value context, in order.
+    package var fields: [Field]
+  }
+
+  /// Everything a request caused besides its answer.
+  package struct Effects: Sendable, Equatable {
+    /// Events to journal before anything below is written anywhere.
+    package var events: [DeviceEvent] = []
+    /// Sheets this request closed.
+    package var completions: [Completion] = []
+    /// Notices for subscribers (derived from the events, plus sheets shown and closed).
+    package var notices: [DaemonEvent] = []
+    /// Log lines.
+    package var notes: [Note] = []
+  }
+
+  /// Handles one request against `state` (mutated in place by the operation's events, as the engine does).
+  package static func handle(
+    _ request: Request, state: inout DeviceState, context: Context
+  ) -> (answer: Answer, effects: Effects) {
+    var effects = Effects()
+    let wall = context.wall
+    func record(_ events: [DeviceEvent]) {
+      effects.events += events
+      effects.notices += notices(for: events, device: state.device)
+    }
+    func close(_ prompt: Prompt, _ result: Result<Reply, HealthError>, outcome: String) {
+      effects.completions.append(Completion(prompt: prompt, result: result, outcome: outcome))
+      effects.notices.append(.promptClosed(promptID: prompt.id, bundleID: prompt.bundleID, outcome: outcome))
+      effects.notes.append(Note(level: .info, message: "sheet closed", fields: [Field("app", prompt.bundleID), Field("prompt", "\(prompt.id)"), Field("outcome", outcome)]))
+    }
+    let answer: Answer
+    do throws(HealthError) {
+      switch request {
+      case .hello:
+        throw .simulator("hello is answered by the connection, not the device")
+      case .ping:
+        answer = .reply(.success(.ok))
+      case .installApp(let app):
+        record(try state.install(app))
+        answer = .reply(.success(.ok))
+      case .uninstallApp(let bundleID):
+        let (events, withdrawn) = try state.uninstall(bundleID)
+        record(events)
+        for prompt in withdrawn {
+          close(prompt, .failure(.simulator("\(bundleID) was uninstalled while its sheet was up")), outcome: "withdrawn")
+        }
+        answer = .reply(.success(.ok))
+      case .requestAuthorization(let bundleID, let share, let read):
+        switch try state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall) {
+        case .completed(let result):
+          answer = .reply(.success(.authorization(result)))
+        case .prompt(let prompt):
+          answer = .pending(prompt)
+          effects.notices.append(.promptShown(prompt))
+          effects.notes.append(
+            Note(
+              level: .info, message: "sheet presented",
+              fields: [
+                Field("app", bundleID), Field("prompt", "\(prompt.id)"),
+                Field("lists", prompt.permissions.map(\.description).joined(separator: ",")),
+              ]))
+        }
+      case .answerPrompt(let promptID, let bundleID, let reply):
+        let (completions, events) = try state.answerPrompt(id: promptID, bundleID: bundleID, answer: reply)
+        record(events)
+        for completion in completions {
+          let outcome =
+            state.promptHistory.last { $0.prompt.id == completion.prompt.id }?.outcome.description ?? "closed"
+          close(completion.prompt, .success(.authorization(completion.result)), outcome: outcome)
+        }
+        answer = .reply(.success(.ok))
+      case .authorizationStatus(let bundleID, let type):
+        answer = .reply(.success(.status(try state.authorizationStatus(bundleID, type))))
+      case .requestStatus(let bundleID, let share, let read):
+        answer = .reply(.success(.requestStatus(try state.requestStatus(bundleID, share: Set(share), read: Set(read)))))
+      case .save(let bundleID, let samples):
+        record(try state.save(bundleID, samples, wall: wall))
+        answer = .reply(.success(.ok))
+      case .delete(let bundleID, let uuids):
+        record(try state.delete(bundleID, uuids, wall: wall))
+        answer = .reply(.success(.ok))
+      case .sampleQuery(let bundleID, let query):
+        answer = .reply(.success(.samples(try state.sampleQuery(bundleID, query, wall: wall))))
+      case .statistics(let bundleID, let query):
+        answer = .reply(.success(.statistics(try state.statistics(bundleID, query, wall: wall))))
+      case .statisticsCollection(let bundleID, let query):
+        answer = .reply(.success(.collection(try state.statisticsCollection(bundleID, query, wall: wall))))
+      case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit):
+        let result = try state.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
+        answer = .reply(.success(.anchored(result)))
+      case .changeSettings(let bundleID, let change):
+        record(try state.changeSettings(bundleID, change))
+        effects.notes.append(Note(level: .info, message: "settings changed", fields: [Field("app", bundleID), Field("change", change.description)]))
+        answer = .reply(.success(.ok))
+      case .watchSettings(let bundleID, let change):
+        record(try state.queueWatchSettings(bundleID, change))
+        effects.notes.append(
+          Note(
+            level: .info, message: "watch app settings queued for the watch",
+            fields: [Field("app", bundleID), Field("change", change.description)]))
+        answer = .reply(.success(.ok))
+      case .setClock(let date):
+        record(state.setClock(date))
+        answer = .reply(.success(.date(state.now(wall: wall))))
+      case .advanceClock(let seconds):
+        record(try state.advanceClock(by: seconds, wall: wall))
+        answer = .reply(.success(.date(state.now(wall: wall))))
+      case .setPolicy(let policy):
+        record(try state.setPolicy(policy))
+        answer = .reply(.success(.ok))
+      case .dump:
+        let snapshot = DaemonSnapshot(
+          device: state.snapshot(wall: wall), link: context.link, pid: context.pid, clients: context.clients)
+        answer = .reply(.success(.snapshot(snapshot)))
+      case .storedSamples(let type):
+        answer = .reply(
+          .success(.stored(samples: state.storedSamples(type: type, wall: wall), tombstones: state.storedTombstones)))
+      case .subscribe(let mask):
+        answer = .subscribe(mask)
+      case .earliestPermittedSampleDate:
+        answer = .reply(.success(.date(state.earliestPermittedSampleDate(wall: wall))))
+      case .link(let command):
+        guard context.hasPeer else { throw .simulator("this daemon runs without a peer link") }
+        if case .latency(let seconds) = command, !SyncMachine.validLatency.contains(seconds) {
+          throw .simulator(
+            "link latency must be between 0 and \(formatNumber(SyncMachine.validLatency.upperBound)) seconds "
+              + "(got \(seconds))")
+        }
+        effects.notes.append(Note(level: command == .reconnectNow ? .debug : .info, message: "link control: \(command)", fields: []))
+        answer = .link(command)
+      }
+    } catch {
+      let level: LogLevel = error.kind == .wouldTerminate ? .warning : .debug
+      effects.notes.append(Note(level: level, message: "request \(request.name) failed: \(error)", fields: []))
+      answer = .reply(.failure(error))
+    }
+    return (answer, effects)
+  }
+
+  /// The notices subscribers get for journaled events: samples added or deleted (here or arriving from the peer),
+  /// sync progress.
+  package static func notices(for events: [DeviceEvent], device: DeviceKind) -> [DaemonEvent] {
+    var notices: [DaemonEvent] = []
+    for event in events {
+      switch event {
+      case .samplesSaved(let samples):
+        notices.append(.samplesChanged(types: distinct(samples.map(\.type)), origin: device, added: samples.count, deleted: 0))
+      case .samplesDeleted(let tombstones):
+        notices.append(
+          .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
+      case .peerEntriesApplied(let entries, _):
+        var added: [SampleType] = []
+        var deleted: [SampleType] = []
+        var items = 0
+        for entry in entries {
+          items += entry.payload.itemCount
+          switch entry.payload {
+          case .samples(let s): added += s.map(\.type)
+          case .deletions(let t): deleted += t.map(\.type)
+          case .watchSettings: break
+          }
+        }
+        if !added.isEmpty || !deleted.isEmpty {
+          notices.append(
+            .samplesChanged(types: distinct(added + deleted), origin: device.peer, added: added.count, deleted: deleted.count))
+        }
+        notices.append(.syncApplied(upTo: entries.last?.seq ?? 0, items: items))
+      case .peerAcknowledged(let seq):
+        notices.append(.peerAcknowledged(seq))
+      default:
+        break
+      }
+    }
+    return notices
+  }
+
+  private static func distinct(_ types: [SampleType]) -> [SampleType] { Array(Set(types)).sorted() }
+}
