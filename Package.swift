@@ -40,7 +40,7 @@ let package = Package(
       name: "Chaos", dependencies: ["Scenario", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     .target(
-      name: "FuzzTargets", dependencies: ["Scenario", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      name: "FuzzTargets", dependencies: ["Scenario", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-fuzz", dependencies: ["FuzzTargets", "Posix"]),
     .target(

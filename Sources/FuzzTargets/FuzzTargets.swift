@@ -6,11 +6,11 @@ import Journal
 import Scenario
 import Wire
 
-/// The four fuzz targets: each takes arbitrary bytes and must return without crashing, hanging or allocating
+/// The fuzz targets: each takes arbitrary bytes and must return without crashing, hanging or allocating
 /// without bound, whatever the bytes. libFuzzer (`make fuzz`) and a seeded in-process test (`make test`) drive them.
 package enum FuzzTargets {
   /// The targets' names.
-  package static let names = ["frames", "messages", "journal", "scenario"]
+  package static let names = ["frames", "messages", "journal", "scenario", "requests"]
 
   /// Runs target `name` on `data`; false when the name is unknown.
   @discardableResult
@@ -20,6 +20,7 @@ package enum FuzzTargets {
     case "messages": messages(data)
     case "journal": journal(data)
     case "scenario": scenario(data)
+    case "requests": if let finding = RequestFuzz.finding(data) { fatalError(finding) }
     default: return false
     }
     return true
@@ -154,6 +155,17 @@ package enum FuzzTargets {
         return [UInt8(truncatingIfNeeded: w.bytes.count), UInt8(truncatingIfNeeded: w.bytes.count >> 8)] + w.bytes
       }
       return raw + payloads.map { [1] + $0 } + [[1] + payloads.flatMap { $0 }]
+    case "requests":
+      // Each byte picks a request kind or a field; one seed per kind, then a few mixed runs.
+      var seeds: [[UInt8]] = []
+      for kind in 0..<RequestFuzz.kinds {
+        let fields: [UInt8] = (0..<24).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: i &* 37 &+ kind) }
+        seeds.append([0, UInt8(kind)] + fields)
+      }
+      let mixed: [UInt8] = (0..<200).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: i &* 13) }
+      seeds.append([1] + mixed)
+      seeds.append([0] + [UInt8](repeating: 6, count: 64))
+      return seeds
     case "scenario":
       return scenarioFiles.map { Array($0.utf8) } + [
         Array("install Water on phone share dietaryWater\nphone: Water requests\nuser on phone: allows all\nexpect phone: Water sees 0 dietaryWater samples\n".utf8)

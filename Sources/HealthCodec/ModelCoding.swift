@@ -234,9 +234,9 @@ extension BinaryReader {
   /// Reads an app record.
   package mutating func app() throws(DecodeError) -> AppRecord {
     AppRecord(
-      bundleID: try string(maxLength: 1024), displayName: try string(maxLength: 1024),
-      writeUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: 1 << 16) },
-      readUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: 1 << 16) })
+      bundleID: try string(maxLength: StoredLimits.identifier), displayName: try string(maxLength: StoredLimits.identifier),
+      writeUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description) },
+      readUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description) })
   }
   /// Reads a permission.
   package mutating func permission() throws(DecodeError) -> Permission {

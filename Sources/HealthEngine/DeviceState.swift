@@ -73,6 +73,13 @@ package struct DeviceState: Sendable {
     guard !app.bundleID.isEmpty, !app.bundleID.contains(where: \.isWhitespace) else {
       throw .simulator("bundle identifier '\(app.bundleID)' is not valid")
     }
+    for (what, text, limit) in [
+      ("bundle identifier", app.bundleID, StoredLimits.identifier), ("display name", app.displayName, StoredLimits.identifier),
+      ("NSHealthUpdateUsageDescription", app.writeUsageDescription ?? "", StoredLimits.description),
+      ("NSHealthShareUsageDescription", app.readUsageDescription ?? "", StoredLimits.description),
+    ] where text.utf8.count > limit {
+      throw .simulator("the app's \(what) is \(text.utf8.count) bytes long; at most \(limit) are accepted")
+    }
     return commit([.appInstalled(app)])
   }
 

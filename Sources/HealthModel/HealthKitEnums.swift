@@ -223,3 +223,16 @@ package enum DeviceKind: UInt8, Sendable, CaseIterable, Hashable, CustomStringCo
     }
   }
 }
+
+/// The longest strings the journal and the wire accept, in UTF-8 bytes. Anything stored is checked against them
+/// when it is accepted, so nothing acknowledged can make a journal unreadable.
+package enum StoredLimits {
+  /// Bundle identifiers, app names, metadata keys.
+  package static let identifier = 1_024
+  /// Usage descriptions.
+  package static let description = 1 << 16
+  /// Unit strings.
+  package static let unit = 256
+  /// Metadata string values.
+  package static let metadataString = 1 << 20
+}

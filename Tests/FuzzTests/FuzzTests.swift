@@ -8,7 +8,25 @@ import Testing
 /// The fuzz targets on seeded random and mutated inputs: deterministic, so a crash found here reproduces.
 @Suite("Fuzz targets (seeded)")
 struct FuzzTests {
-  @Test(arguments: FuzzTargets.names)
+  /// The daemon's request handling with extreme values: no crash, nothing non-finite stored, every journaled event
+  /// survives its codec, and replay rebuilds the live state. A finding prints the input to replay it with.
+  @Test func requestHandlingKeepsItsPropertiesUnderExtremeValues() async throws {
+    let seeds = FuzzTargets.seeds("requests")
+    let findings = try await Posix.onOwnThread {
+      var mutator = Mutator(seed: 20261130)
+      var findings: [String] = []
+      for run in 0..<3000 where findings.count < 3 {
+        let input = run < seeds.count ? seeds[run] : (run % 4 == 0 ? mutator.random(maxLength: 256) : mutator.mutate(seeds))
+        if let finding = RequestFuzz.finding(input) {
+          findings.append("\(finding)\n  input (base64): \(Data(input).base64EncodedString())")
+        }
+      }
+      return findings
+    }
+    #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
+  }
+
+  @Test(arguments: FuzzTargets.names.filter { $0 != "requests" })
   func noCrashOnHostileInput(_ target: String) async throws {
     let seeds = FuzzTargets.seeds(target)
     #expect(!seeds.isEmpty)

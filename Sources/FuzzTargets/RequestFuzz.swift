@@ -1,0 +1,241 @@
+import Daemon
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+import Wire
+
+/// The `requests` target: the daemon's request handling itself (``RequestCore``), driven by *well-formed* requests
+/// whose fields are drawn from palettes of extreme values — huge, negative, zero, NaN, infinite, the largest
+/// integers, empty and oversized strings, unknown units — for every request kind.
+///
+/// Beyond "never crashes", it checks what makes a journal trustworthy: every event a request produced survives its
+/// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
+package enum RequestFuzz {
+  /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
+  package static let kinds = 23
+
+  /// Runs the requests the bytes describe; nil when every property held, else what broke.
+  package static func finding(_ data: [UInt8]) -> String? {
+    var choices = Choices(data)
+    let device: DeviceKind = choices.byte() & 1 == 0 ? .phone : .watch
+    var state = DeviceState(device: device)
+    let context = RequestCore.Context(
+      wall: Palette.wall, hasPeer: true,
+      link: LinkStatus(
+        enabled: true, connected: false, holding: false, latency: 0,
+        sync: DeviceSnapshot.SyncStatus(lastSeq: 0, peerAcked: 0, appliedFromPeer: 0, pendingEntries: 0, pendingItems: 0)),
+      pid: 1, clients: 1)
+    var journal: [DeviceEvent] = []
+    // A granted app to start from, through requests like everything else.
+    for request in Palette.setUp {
+      let (answer, effects) = RequestCore.handle(request, state: &state, context: context)
+      journal += effects.events
+      if case .pending = answer {
+        journal += RequestCore.handle(
+          .answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll), state: &state, context: context
+        ).effects.events
+      }
+    }
+    var steps = 0
+    while !choices.isAtEnd && steps < 64 {
+      steps += 1
+      let request = make(&choices)
+      let (_, effects) = RequestCore.handle(request, state: &state, context: context)
+      for event in effects.events {
+        var writer = BinaryWriter()
+        writer.event(event)
+        let decoded: DeviceEvent
+        do {
+          decoded = try writer.bytes.withUnsafeBytes { buffer throws(DecodeError) in
+            var reader = BinaryReader(buffer)
+            return try reader.event()
+          }
+        } catch {
+          return "\(request.name) journaled an event its own decoder refuses (\(error)): \(event)"
+        }
+        var again = BinaryWriter()
+        again.event(decoded)
+        if again.bytes != writer.bytes { return "\(request.name): an event changed through the codec: \(event)" }
+        journal.append(decoded)
+      }
+    }
+    if let bad = nonFinite(state) { return bad }
+    var replayed = DeviceState(device: device)
+    for event in journal { replayed.apply(event) }
+    return difference(state, replayed)
+  }
+
+  /// A non-finite number or date the device accepted, if any: nothing stored may be infinite or NaN.
+  static func nonFinite(_ state: DeviceState) -> String? {
+    // Numbers, not dates, in these messages: describing a non-finite date traps.
+    if let now = state.virtualNow, !now.timeIntervalSinceReferenceDate.isFinite {
+      return "the clock was set to \(now.timeIntervalSinceReferenceDate) s"
+    }
+    if let retention = state.policy.retention, !retention.isFinite { return "a retention of \(retention) was accepted" }
+    for sample in state.storedSamples(wall: Palette.wall) {
+      let (start, end) = (sample.start.timeIntervalSinceReferenceDate, sample.end.timeIntervalSinceReferenceDate)
+      if case .quantity(let v) = sample.value, !v.isFinite { return "a \(sample.type.name) sample of \(v) was stored" }
+      if !start.isFinite || !end.isFinite { return "a sample from \(start) s to \(end) s was stored" }
+      for (key, value) in sample.metadata {
+        switch value {
+        case .double(let d) where !d.isFinite: return "metadata \(key) = \(d) was stored"
+        case .quantity(let d, _) where !d.isFinite: return "metadata \(key) = \(d) was stored"
+        case .date(let d) where !d.timeIntervalSinceReferenceDate.isFinite:
+          return "metadata \(key) = \(d.timeIntervalSinceReferenceDate) s was stored"
+        default: continue
+        }
+      }
+    }
+    return nil
+  }
+
+  /// What differs between a live state and its replay (runtime-only parts — sheets — excluded).
+  static func difference(_ live: DeviceState, _ replayed: DeviceState) -> String? {
+    let wall = Palette.wall
+    var a = live.snapshot(wall: wall)
+    var b = replayed.snapshot(wall: wall)
+    a.pendingPrompts = []
+    a.promptHistory = []
+    b.pendingPrompts = []
+    b.promptHistory = []
+    if a != b { return "replay differs from the live state:\n  live:     \(a)\n  replayed: \(b)" }
+    let liveSamples = live.storedSamples(wall: wall).map(encoded)
+    let replayedSamples = replayed.storedSamples(wall: wall).map(encoded)
+    if liveSamples != replayedSamples { return "replayed samples differ from the live store" }
+    if live.storedTombstones != replayed.storedTombstones { return "replayed tombstones differ" }
+    if live.sync != replayed.sync { return "the replayed sync ledger differs" }
+    if live.syncConflictCount != replayed.syncConflictCount { return "replayed conflicts differ" }
+    return nil
+  }
+
+  private static func encoded(_ sample: Sample) -> [UInt8] {
+    var writer = BinaryWriter()
+    writer.sample(sample)
+    return writer.bytes
+  }
+
+  /// One well-formed request with fields from the palettes.
+  static func make(_ c: inout Choices) -> Request {
+    let kind = Int(c.byte()) % kinds
+    switch kind {
+    case 0: return .installApp(AppRecord(
+      bundleID: c.pick(Palette.bundles), displayName: c.pick(Palette.strings),
+      writeUsageDescription: c.pick([nil, "w", ""]), readUsageDescription: c.pick([nil, "r", ""])))
+    case 1: return .uninstallApp(bundleID: c.pick(Palette.bundles))
+    case 2: return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
+    case 3:
+      let answers: [PromptAnswer] = [
+        .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent),
+        .choices([Permission(c.pick(Palette.types), .share): true, Permission(c.pick(Palette.types), .read): false]),
+      ]
+      return .answerPrompt(promptID: c.pick([nil, 0, 1, 2, UInt64.max]), bundleID: c.pick([nil] + Palette.bundles), answer: c.pick(answers))
+    case 4: return .authorizationStatus(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
+    case 5: return .requestStatus(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
+    case 6: return .save(bundleID: c.pick(Palette.bundles), samples: (0..<(1 + Int(c.byte() % 3))).map { _ in c.sample() })
+    case 7: return .delete(bundleID: c.pick(Palette.bundles), uuids: [c.pick(Palette.uuids), c.pick(Palette.uuids)])
+    case 8:
+      return .sampleQuery(
+        bundleID: c.pick(Palette.bundles),
+        query: SampleQuery(
+          type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, [], Set(Palette.bundles)]),
+          limit: c.pick(Palette.ints), sort: c.pick([[], [SampleSort(.endDate, ascending: false)], [SampleSort(.startDate, ascending: true)]])))
+    case 9, 10:
+      let query = StatisticsQuery(
+        type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, Set(Palette.bundles)]),
+        options: StatisticsOptions(rawValue: UInt32(c.byte() % 64)), interval: c.pick([nil] + Palette.doubles),
+        anchor: c.pick([nil] + Palette.dates))
+      return kind == 9
+        ? .statistics(bundleID: c.pick(Palette.bundles), query: query)
+        : .statisticsCollection(bundleID: c.pick(Palette.bundles), query: query)
+    case 11:
+      return .anchoredQuery(
+        bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), anchor: c.pick(Palette.unsigned), range: c.range(),
+        limit: c.pick(Palette.ints))
+    case 12, 13:
+      let changes: [SettingsChange] = [.set(Permission(c.pick(Palette.types), c.pick([.share, .read])), on: c.byte() & 1 == 0), .turnAllOff, .reset]
+      return kind == 12
+        ? .changeSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
+        : .watchSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
+    case 14: return .setClock(c.pick([nil] + Palette.dates))
+    case 15: return .advanceClock(seconds: c.pick(Palette.doubles))
+    case 16: return .setPolicy(DevicePolicy(reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles)))
+    case 17: return .dump
+    case 18: return .storedSamples(type: c.pick([nil] + Palette.types))
+    case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
+    case 20: return .earliestPermittedSampleDate
+    case 21:
+      let commands: [LinkCommand] = [.connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles))]
+      return .link(c.pick(commands))
+    default: return .ping
+    }
+  }
+
+  /// Deterministic choices read from the fuzz input (zeros once it runs out).
+  struct Choices {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { index >= bytes.count }
+
+    mutating func byte() -> UInt8 {
+      defer { index += 1 }
+      return index < bytes.count ? bytes[index] : 0
+    }
+
+    mutating func pick<T>(_ options: [T]) -> T { options[Int(byte()) % options.count] }
+
+    mutating func types() -> [SampleType] { (0..<Int(byte() % 3)).map { _ in pick(Palette.types) } }
+
+    mutating func range() -> DateRange? {
+      guard byte() & 1 == 1 else { return nil }
+      return DateRange(start: pick([nil] + Palette.dates), end: pick([nil] + Palette.dates), options: QueryOptions(rawValue: UInt32(byte() % 4)))
+    }
+
+    mutating func sample() -> SampleInput {
+      let type = pick(Palette.types)
+      let value: SampleInput.Value = byte() & 1 == 0
+        ? .quantity(pick(Palette.doubles), unit: pick(Palette.units))
+        : .category(pick(Palette.ints))
+      let start = pick(Palette.dates)
+      return SampleInput(
+        uuid: pick(Palette.uuids), type: type, value: value, start: start,
+        end: byte() & 1 == 0 ? start : pick(Palette.dates), metadata: pick(Palette.metadata))
+    }
+  }
+
+  /// The values requests are built from.
+  enum Palette {
+    static let t0 = Date(timeIntervalSinceReferenceDate: 789_292_800)  // 2026-01-05T08:00:00Z
+    static let wall = t0.addingTimeInterval(3_600)
+    static let bundles = ["com.example.water", "com.example.other", "", String(repeating: "x", count: 2_000), "é.app"]
+    static let strings = ["Water", "", String(repeating: "w", count: 5_000)]
+    static let types: [SampleType] = SampleType.all
+    static let units = ["mL", "L", "count", "count/min", "kcal", "degF", "min", "fl_oz_us", "mL/kg", "bogus", "", "L/L/L"]
+    static let doubles: [Double] = [
+      0, -0.0, 1, -1, 0.5, 250, 3_600, 86_400, 604_800, 1e9, -1e9, 1e18, 9.3e18, 1.9e19, 1e300, -1e300,
+      .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity, .nan,
+    ]
+    static let dates: [Date] =
+      [t0, t0.addingTimeInterval(60), t0.addingTimeInterval(-8 * 86_400), .distantPast, .distantFuture]
+      + doubles.map { Date(timeIntervalSinceReferenceDate: $0) } + doubles.map { t0.addingTimeInterval($0) }
+    static let ints: [Int] = [0, 1, -1, 2, 5, 1_000, Int(Int32.max), Int(Int32.min), Int.max, Int.min]
+    static let unsigned: [UInt64] = [0, 1, 2, 5, 1_000, UInt64(Int.max), UInt64(Int.max) + 1, .max]
+    static let uuids: [UUID] = (1...4).map { i in UUID(uuid: (UInt8(i), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)) }
+    static let metadata: [Metadata] = [
+      [:], ["HKWasUserEntered": .bool(true)], ["k": .double(.nan)], ["k": .double(.infinity)],
+      ["k": .quantity(.infinity, unit: "mL")], ["k": .quantity(1, unit: "bogus")], ["k": .int(.max)],
+      ["HKMenstrualCycleStart": .bool(true)], ["HKMetadataKeySyncVersion": .int(1)],
+      ["k": .date(Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))], ["k": .string(String(repeating: "m", count: 10_000))],
+    ]
+    static let granted = ["dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass"]
+      .compactMap { SampleType.lookup(name: $0) }
+    static let setUp: [Request] = [
+      .setClock(t0),
+      .installApp(AppRecord(bundleID: bundles[0], displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")),
+      .requestAuthorization(bundleID: bundles[0], share: granted, read: granted),
+    ]
+  }
+}
