@@ -378,15 +378,21 @@ package struct DeviceState: Sendable {
     return .none
   }
 
+  /// healthd validates a query's configuration before running it: a type whose read permission the app never
+  /// had decided (never requested, or its sheet never answered) fails with code 5, whatever the share decision
+  /// (docs/behavior.md R5). A decided read — granted or denied — runs, with R1–R4's visibility.
   private func queryable(_ bundleID: String, _ type: SampleType) throws(HealthError) {
     _ = try installedApp(bundleID)
     if type.descriptor.isCorrelation {
       throw .healthKit(.errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
     }
+    guard decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil else {
+      throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
+    }
   }
 
-  /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. Missing read permission is an
-  /// empty result, never an error.
+  /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. A denied read is an empty (or
+  /// own-only) result, never an error; a read never decided fails with code 5.
   package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Sample] {
     try queryable(bundleID, query.type)
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }

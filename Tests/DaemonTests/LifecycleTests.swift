@@ -93,7 +93,7 @@ struct LifecycleTests {
 
   @Test func theDefaultLogHasNoPerRequestNoise() throws {
     try withPair { pair in
-      try grant(pair.phone, waterApp.bundleID, share: [water])
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       for _ in 0..<50 { try pair.phone.save(waterApp.bundleID, [waterSample(1)]) }
       _ = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
       let lines = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self).split(separator: "\n")

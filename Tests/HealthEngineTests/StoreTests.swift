@@ -12,6 +12,8 @@ struct VisibilityCase: Sendable, CustomTestStringConvertible {
   let revokeShareAfterSave: Bool
   let seesOwn: Bool
   let seesOthers: Bool
+  /// The query fails with `errorAuthorizationNotDetermined` instead (read never decided).
+  var notDetermined = false
   var testDescription: String { name }
 }
 
@@ -21,11 +23,15 @@ struct StoreTests {
     .init(name: "read + write: everything", read: .authorized, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
     .init(name: "read only: everything", read: .authorized, share: .denied, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
     .init(name: "write only: own data only", read: .denied, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: false),
-    .init(name: "write, read never asked: own data only", read: nil, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: false),
+    .init(
+      name: "write, read never asked: code 5", read: nil, share: .authorized, revokeShareAfterSave: false, seesOwn: false,
+      seesOthers: false, notDetermined: true),
     .init(name: "write revoked, no read: nothing, not even own", read: .denied, share: .authorized, revokeShareAfterSave: true, seesOwn: false, seesOthers: false),
     .init(name: "write revoked, read granted: everything", read: .authorized, share: .authorized, revokeShareAfterSave: true, seesOwn: true, seesOthers: true),
     .init(name: "none: nothing", read: .denied, share: .denied, revokeShareAfterSave: false, seesOwn: false, seesOthers: false),
-    .init(name: "never asked: nothing", read: nil, share: nil, revokeShareAfterSave: false, seesOwn: false, seesOthers: false),
+    .init(
+      name: "never asked: code 5", read: nil, share: nil, revokeShareAfterSave: false, seesOwn: false, seesOthers: false,
+      notDetermined: true),
   ]
 
   @Test("Read visibility (WWDC16-209)", arguments: visibility)
@@ -48,11 +54,18 @@ struct StoreTests {
     if c.revokeShareAfterSave {
       _ = try phone.changeSettings(waterApp.bundleID, .set(Permission(water, .share), on: false))
     }
+    if c.notDetermined {
+      // healthd refuses the query's configuration: the read permission was never decided (R5).
+      #expect(throws: HealthError.healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")) {
+        try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0)
+      }
+      return
+    }
     let seen = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0)
     let hasOwnSample = phone.storedSamples(type: water, wall: t0).contains { $0.uuid == ownUUID }
     #expect(seen.contains { $0.uuid == ownUUID } == (c.seesOwn && hasOwnSample))
     #expect(seen.contains { $0.source.bundleID == other.bundleID } == c.seesOthers)
-    // Missing read permission is never an error, and status never reveals the read decision.
+    // A decided read permission is never an error, and status never reveals the read decision.
     #expect(try phone.authorizationStatus(waterApp.bundleID, water) != .sharingAuthorized || c.share == .authorized && !c.revokeShareAfterSave)
   }
 
@@ -196,14 +209,14 @@ struct StoreTests {
 
   @Test func dailyCollectionProratesSamplesAcrossMidnight() throws {
     var phone = makeDevice()
-    try phone.grant(returnApp.bundleID, share: [steps])
+    try phone.grant(waterApp.bundleID, share: [steps], read: [steps])
     let lateNight = parseDate("2026-01-05T23:00:00Z")!
     let walk = SampleInput(uuid: UUID(), type: steps, value: .quantity(1000, unit: "count"), start: lateNight, end: lateNight.addingTimeInterval(7200))
-    _ = try phone.save(returnApp.bundleID, [walk, SampleInput(uuid: UUID(), type: steps, value: .quantity(10, unit: "count"), start: t0, end: t0)], wall: t0)
+    _ = try phone.save(waterApp.bundleID, [walk, SampleInput(uuid: UUID(), type: steps, value: .quantity(10, unit: "count"), start: t0, end: t0)], wall: t0)
     let query = StatisticsQuery(
       type: steps, range: DateRange(start: parseDate("2026-01-04")!, end: parseDate("2026-01-07")!), options: .cumulativeSum,
       interval: 86400, anchor: parseDate("2026-01-01")!)
-    let buckets = try phone.statisticsCollection(returnApp.bundleID, query, wall: t0)
+    let buckets = try phone.statisticsCollection(waterApp.bundleID, query, wall: t0)
     #expect(buckets.map(\.start) == [parseDate("2026-01-04")!, parseDate("2026-01-05")!, parseDate("2026-01-06")!])
     #expect(buckets.map(\.sum) == [nil, 510, 500])
   }
