@@ -126,7 +126,7 @@ package enum RequestFuzz {
     case 2: return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
     case 3:
       let answers: [PromptAnswer] = [
-        .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent),
+        .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent), .leaveApp,
         .choices([Permission(c.pick(Palette.types), .share): true, Permission(c.pick(Palette.types), .read): false]),
       ]
       return .answerPrompt(promptID: c.pick([nil, 0, 1, 2, UInt64.max]), bundleID: c.pick([nil] + Palette.bundles), answer: c.pick(answers))

@@ -236,6 +236,12 @@ package struct DeviceState: Sendable {
       finish(prompt, .cancelled)
       result = AuthorizationCallResult(
         success: false, error: .healthKit(.errorUserCanceled, "The user canceled the authorization request"))
+    case .leaveApp:
+      finish(prompt, .dismissed)
+      result = AuthorizationCallResult(
+        success: false,
+        error: .healthKit(
+          .errorAuthorizationNotDetermined, "The authorization sheet was dismissed because the app went to the background"))
     case .failToPresent(let mode):
       finish(prompt, .failedToPresent(mode))
       result =
@@ -355,15 +361,14 @@ package struct DeviceState: Sendable {
     var tombstones: [Tombstone] = []
     var seen: Set<UUID> = []
     for uuid in uuids where seen.insert(uuid).inserted {
-      guard let sample = store.liveSample(uuid), sample.end.timeIntervalSinceReferenceDate >= floor(wall: wall) else {
-        throw .healthKit(.errorInvalidArgument, "No object with UUID \(uuid) is stored on the \(device)")
+      // healthd looks for the objects among the app's own sources only: another app's object and one that does
+      // not exist fail alike, so an app cannot probe for other apps' data (behavior.md D6).
+      guard let sample = store.liveSample(uuid), sample.end.timeIntervalSinceReferenceDate >= floor(wall: wall),
+        sample.source.bundleID == bundleID
+      else {
+        throw .healthKit(.errorInvalidArgument, "Failed to find some objects for deletion")
       }
       try requireShare(bundleID, sample.type, verb: "delete")
-      guard sample.source.bundleID == bundleID else {
-        throw .healthKit(
-          .errorAuthorizationDenied,
-          "An app can delete only the objects it saved (\(uuid) was saved by \(sample.source.bundleID))")
-      }
       tombstones.append(Tombstone(uuid: uuid, type: sample.type, source: sample.source, deletedAt: at))
     }
     return commit([.samplesDeleted(tombstones)])

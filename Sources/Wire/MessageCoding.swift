@@ -77,6 +77,7 @@ extension BinaryWriter {
       }
     case .cancel: u8(3)
     case .failToPresent(let mode): u8(4); u8(mode == .error ? 0 : 1)
+    case .leaveApp: u8(5)
     }
   }
 
@@ -133,6 +134,7 @@ extension BinaryWriter {
     case .cancelled: u8(2)
     case .failedToPresent(let mode): u8(3); u8(mode == .error ? 0 : 1)
     case .withdrawn: u8(4)
+    case .dismissed: u8(5)
     }
   }
 
@@ -256,6 +258,7 @@ extension BinaryReader {
       let m = try u8()
       guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
       return .failToPresent(m == 0 ? .error : .silent)
+    case 5: return .leaveApp
     case let t: throw error("unknown prompt answer \(t)")
     }
   }
@@ -331,6 +334,7 @@ extension BinaryReader {
       guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
       return .failedToPresent(m == 0 ? .error : .silent)
     case 4: return .withdrawn
+    case 5: return .dismissed
     case let t: throw error("unknown prompt outcome \(t)")
     }
   }

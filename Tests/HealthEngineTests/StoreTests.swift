@@ -108,7 +108,8 @@ struct StoreTests {
     try phone.grant(returnApp.bundleID, share: [water])
     let theirs = UUID()
     _ = try phone.save(returnApp.bundleID, [waterInput(100, uuid: theirs)], wall: t0)
-    expectError(.errorAuthorizationDenied) { _ = try phone.delete(waterApp.bundleID, [theirs], wall: t0) }
+    // Another app's object is "not found", exactly like one that does not exist.
+    expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [theirs], wall: t0) }
     expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [UUID()], wall: t0) }
     expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [], wall: t0) }
     // All or nothing.
