@@ -228,6 +228,73 @@ struct JournalTests {
     }
   }
 
+  /// Issue 10 item 1: an older build journaled `inf mL` and infinite clocks; they are refused where they sit.
+  @Test func aRecordCarryingANonFiniteValueIsRefusedWithItsOffset() throws {
+    let dir = try TempDir()
+    let source = SampleSource(bundleID: app.bundleID, device: .phone)
+    let base = Sample(uuid: UUID(), type: water, value: .quantity(250), start: t0, end: t0, source: source)
+    var infinite = base
+    infinite.value = .quantity(.infinity)
+    let nanDate = Date(timeIntervalSinceReferenceDate: .nan)
+    var nanStart = base
+    nanStart.start = nanDate
+    var nanMetadata = base
+    nanMetadata.metadata = ["d": .double(.nan)]
+    var infiniteMetadataQuantity = base
+    infiniteMetadataQuantity.metadata = ["q": .quantity(-.infinity, unit: "kg")]
+    let cases: [(DeviceEvent, String)] = [
+      (.samplesSaved([infinite]), "quantity inf is not finite"),
+      (.samplesSaved([nanStart]), "start date nan is not finite"),
+      (.samplesSaved([nanMetadata]), "metadata number nan is not finite"),
+      (.samplesSaved([infiniteMetadataQuantity]), "metadata quantity -inf is not finite"),
+      (.clockSet(Date(timeIntervalSinceReferenceDate: .infinity)), "clock inf is not finite"),
+      (.policyChanged(DevicePolicy(reprompt: .strict, retention: .nan)), "retention nan is not finite"),
+      (.samplesDeleted([Tombstone(uuid: base.uuid, type: water, source: source, deletedAt: nanDate)]),
+       "deletion date nan is not finite"),
+      (.peerEntriesApplied([SyncEntry(seq: 1, payload: .samples([infinite]))], at: t0), "quantity inf is not finite"),
+    ]
+    for (event, message) in cases {
+      let path = dir.file("old-\(UUID())")
+      var bytes = JournalFormat.header(device: 0)
+      var good = BinaryWriter()
+      good.event(.clockSet(t0))
+      good.bytes.withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+      let recordStart = bytes.count
+      var writer = BinaryWriter()
+      writer.event(event)
+      writer.bytes.withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+      try Posix.writeFileAtomically(path, bytes)
+      guard case .undecodable(_, let offset, let text)? = openError(path) else {
+        Issue.record("\(event) must be refused, got \(String(describing: openError(path)))")
+        continue
+      }
+      #expect(text == message)
+      #expect(offset > recordStart + JournalFormat.recordHeaderSize && offset < bytes.count, "\(text) at \(offset)")
+      // The f64 the offset names holds the non-finite value.
+      let bits = bytes[offset..<offset + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      #expect(!Double(bitPattern: bits).isFinite, "\(text) at \(offset)")
+      #expect(try Posix.readFile(path) == bytes, "nothing was changed")
+    }
+  }
+
+  @Test func aSyncEntryCarryingANonFiniteValueIsRefusedOnDecode() throws {
+    var sample = Sample(uuid: UUID(), type: water, value: .quantity(1), start: t0, end: t0,
+                        source: SampleSource(bundleID: app.bundleID, device: .watch))
+    sample.end = Date(timeIntervalSinceReferenceDate: .infinity)
+    var writer = BinaryWriter()
+    writer.syncEntry(SyncEntry(seq: 3, payload: .samples([sample])))
+    let error = writer.bytes.withUnsafeBytes { buffer -> DecodeError? in
+      var reader = BinaryReader(buffer, reportBase: 100)
+      do throws(DecodeError) {
+        _ = try reader.syncEntry()
+        return nil
+      } catch { return error }
+    }
+    #expect(error?.message == "end date inf is not finite")
+    // seq u64, tag u8, count u32, uuid 16, type u16, value tag u8 + f64, start f64: the end date follows.
+    #expect(error?.offset == 100 + 8 + 1 + 4 + 16 + 2 + 9 + 8)
+  }
+
   @Test func aFailedWriteLeavesTheJournalAsItWas() throws {
     let dir = try TempDir()
     let path = dir.file("enospc.journal")
