@@ -208,20 +208,32 @@ struct JournalTests {
     badMagic[0] = UInt8(ascii: "X")
     guard case .header(_, .badMagic) = try open(badMagic) else { Issue.record("bad magic"); return }
     var newer = bytes
-    newer[8] = 2
-    guard case .header(_, .unsupportedVersion(2)) = try open(newer) else { Issue.record("version"); return }
+    newer[8] = 3
+    guard case .header(_, .unsupportedVersion(3)) = try open(newer) else { Issue.record("version"); return }
+    #expect(JournalError.header(path: "p", .unsupportedVersion(3)).description.contains("reads versions 1 to 2"))
     guard case .header(_, .tooShort(5)) = try open(Array(bytes[0..<5])) else { Issue.record("short"); return }
+    guard case .header(_, .tooShort(20)) = try open(Array(bytes[0..<20])) else { Issue.record("short v2"); return }
     guard case .wrongDevice(_, 1, 0) = try open(bytes, device: .watch) else { Issue.record("device"); return }
+    // A damaged salt would fail every record's checksum and make the whole journal look like a torn tail: the
+    // file header's own checksum refuses it instead, and nothing is cut.
+    for position in 12..<28 {
+      var damaged = bytes
+      damaged[position] ^= 0x10
+      guard case .header(_, .checksumMismatch)? = try open(damaged) else {
+        Issue.record("a flipped header byte at \(position) must be refused"); return
+      }
+    }
   }
 
   @Test func anUndecodableRecordIsReportedWithItsOffset() throws {
     let dir = try TempDir()
-    var bytes = JournalFormat.header(device: 0)
-    [UInt8]([0xEE, 1, 2]).withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+    let framing = JournalFormat.Framing.version2(device: 0, salt: 42)
+    var bytes = framing.fileHeader
+    [UInt8]([0xEE, 1, 2]).withUnsafeBytes { framing.appendRecord($0, to: &bytes) }
     let path = dir.file("garbage")
     try Posix.writeFileAtomically(path, bytes)
     if case .undecodable(_, let offset, let message)? = openError(path) {
-      #expect(offset == JournalFormat.headerSize + JournalFormat.recordHeaderSize + 1)
+      #expect(offset == JournalFormat.version2HeaderSize + JournalFormat.recordHeaderSize + 1)
       #expect(message.contains("unknown journal event tag 238"))
     } else {
       Issue.record("expected an undecodable-record error")
@@ -255,14 +267,15 @@ struct JournalTests {
     ]
     for (event, message) in cases {
       let path = dir.file("old-\(UUID())")
-      var bytes = JournalFormat.header(device: 0)
+      let framing = JournalFormat.Framing.version2(device: 0, salt: 7)
+      var bytes = framing.fileHeader
       var good = BinaryWriter()
       good.event(.clockSet(t0))
-      good.bytes.withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+      good.bytes.withUnsafeBytes { framing.appendRecord($0, to: &bytes) }
       let recordStart = bytes.count
       var writer = BinaryWriter()
       writer.event(event)
-      writer.bytes.withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+      writer.bytes.withUnsafeBytes { framing.appendRecord($0, to: &bytes) }
       try Posix.writeFileAtomically(path, bytes)
       guard case .undecodable(_, let offset, let text)? = openError(path) else {
         Issue.record("\(event) must be refused, got \(String(describing: openError(path)))")
