@@ -179,7 +179,7 @@ package enum RequestCore {
             fields: [Field("app", bundleID), Field("change", change.description)]))
         answer = .reply(.success(.ok))
       case .setClock(let date):
-        record(state.setClock(date))
+        record(try state.setClock(date))
         answer = .reply(.success(.date(state.now(wall: wall))))
       case .advanceClock(let seconds):
         record(try state.advanceClock(by: seconds, wall: wall))

@@ -303,6 +303,9 @@ package struct DeviceState: Sendable {
     -> [DeviceEvent]
   {
     guard device == .phone else { throw .simulator("the iPhone's Watch app exists only on the phone") }
+    guard !bundleID.isEmpty, bundleID.utf8.count <= StoredLimits.identifier else {
+      throw .simulator("bundle identifier of \(bundleID.utf8.count) bytes: 1 to \(StoredLimits.identifier) are accepted")
+    }
     return commit([.watchSettingsQueued(bundleID: bundleID, change: change)])
   }
 
@@ -385,8 +388,11 @@ package struct DeviceState: Sendable {
 
   /// healthd validates a query's configuration before running it: a type whose read permission the app never
   /// had decided (never requested, or its sheet never answered) fails with code 5, whatever the share decision
-  /// (docs/behavior.md R5). A decided read — granted or denied — runs, with R1–R4's visibility.
-  private func queryable(_ bundleID: String, _ type: SampleType) throws(HealthError) {
+  /// (docs/behavior.md R5). A decided read — granted or denied — runs, with R1–R4's visibility. Dates in the
+  /// predicate and the anchor must be finite.
+  private func queryable(_ bundleID: String, _ type: SampleType, range: DateRange?, anchor: Date? = nil)
+    throws(HealthError)
+  {
     _ = try installedApp(bundleID)
     if type.descriptor.isCorrelation {
       throw .healthKit(.errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
@@ -394,12 +400,19 @@ package struct DeviceState: Sendable {
     guard decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil else {
       throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
     }
+    // A NaN or infinite date would turn sums into NaN and bucket numbers into garbage.
+    let dates = [(range?.start, "predicate's start date"), (range?.end, "predicate's end date"), (anchor, "anchorDate")]
+    for (date, name) in dates {
+      if let date, !date.timeIntervalSinceReferenceDate.isFinite {
+        throw .healthKit(.errorInvalidArgument, "The \(name) must be a finite date (was \(formatDate(date)))")
+      }
+    }
   }
 
   /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. A denied read is an empty (or
   /// own-only) result, never an error; a read never decided fails with code 5.
   package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Sample] {
-    try queryable(bundleID, query.type)
+    try queryable(bundleID, query.type, range: query.range)
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
     let floor = floor(wall: wall)
     let visibility = visibility(bundleID, query.type)
@@ -447,7 +460,7 @@ package struct DeviceState: Sendable {
   package mutating func visibleCount(_ bundleID: String, _ type: SampleType, range: DateRange?, wall: Date)
     throws(HealthError) -> Int
   {
-    try queryable(bundleID, type)
+    try queryable(bundleID, type, range: range)
     var count = 0
     store.scan(type: type, range: range, floor: floor(wall: wall), visibility: visibility(bundleID, type)) { _ in
       count += 1
@@ -480,7 +493,7 @@ package struct DeviceState: Sendable {
   package mutating func statistics(_ bundleID: String, _ query: StatisticsQuery, wall: Date) throws(HealthError)
     -> Statistics
   {
-    try queryable(bundleID, query.type)
+    try queryable(bundleID, query.type, range: query.range)
     try checkStatisticsOptions(query.type, query.options)
     let style = query.type.descriptor.aggregation!
     let rangeStart = query.range?.start?.timeIntervalSinceReferenceDate ?? -Double.infinity
@@ -532,10 +545,11 @@ package struct DeviceState: Sendable {
   package mutating func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
     throws(HealthError) -> [Statistics]
   {
-    try queryable(bundleID, query.type)
+    try queryable(bundleID, query.type, range: query.range, anchor: query.anchor)
     try checkStatisticsOptions(query.type, query.options)
-    guard let interval = query.interval, interval > 0, interval.isFinite else {
-      throw .invalidArgumentException("HKStatisticsCollectionQuery needs a positive interval")
+    guard let interval = query.interval, interval > 0, interval <= Self.longestDuration else {
+      throw .invalidArgumentException(
+        "HKStatisticsCollectionQuery needs a positive interval of at most 1e12 s (got \(query.interval ?? 0) s)")
     }
     let style = query.type.descriptor.aggregation!
     let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate
@@ -627,7 +641,7 @@ package struct DeviceState: Sendable {
   package func anchoredQuery(
     _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, wall: Date
   ) throws(HealthError) -> AnchoredResult {
-    try queryable(bundleID, type)
+    try queryable(bundleID, type, range: range)
     let visibility = visibility(bundleID, type)
     let floor = floor(wall: wall)
     func visible(_ source: SampleSource) -> Bool {
@@ -664,19 +678,44 @@ package struct DeviceState: Sendable {
 
   // MARK: - Clock and policy
 
+  /// The dates the virtual clock may show: those a sample may carry, 0001-01-01 up to (not including)
+  /// 3000-01-01, so "now" and the dates derived from it always format, encode and compare.
+  package static let clockRange = earliestSampleDate..<latestSampleDate
+
+  /// The longest retention window a policy may set, and the longest statistics interval: 10^12 s (about 31,700
+  /// years), the bound ``parseDuration(_:)`` puts on every duration a scenario can write.
+  package static let longestDuration = 1e12
+
+  private static func checkClock(_ date: Date, _ context: String) throws(HealthError) {
+    guard date.timeIntervalSinceReferenceDate.isFinite, clockRange.contains(date) else {
+      throw .simulator(
+        "the clock must stay between 0001-01-01 and 3000-01-01: \(context) would set it to \(formatDate(date))")
+    }
+  }
+
   /// Sets the virtual clock (nil returns to the real clock).
-  package mutating func setClock(_ date: Date?) -> [DeviceEvent] { commit([.clockSet(date)]) }
+  /// - Throws: a simulator error for a date outside ``clockRange`` (NaN and infinity included).
+  package mutating func setClock(_ date: Date?) throws(HealthError) -> [DeviceEvent] {
+    if let date { try Self.checkClock(date, "setting the clock") }
+    return commit([.clockSet(date)])
+  }
 
   /// Advances the virtual clock (starting it from the real time when it was not set).
+  /// - Throws: a simulator error for a negative or non-finite step, or one that leaves ``clockRange``.
   package mutating func advanceClock(by seconds: Double, wall: Date) throws(HealthError) -> [DeviceEvent] {
     guard seconds >= 0, seconds.isFinite else { throw .simulator("the clock can only move forward (got \(seconds) s)") }
-    return commit([.clockSet(now(wall: wall).addingTimeInterval(seconds))])
+    let from = now(wall: wall)
+    let target = from.addingTimeInterval(seconds)
+    try Self.checkClock(target, "advancing \(formatDuration(seconds)) from \(formatDate(from))")
+    return commit([.clockSet(target)])
   }
 
   /// Replaces the device policy.
+  /// - Throws: a simulator error for a retention window that is not a positive duration of at most
+  ///   ``longestDuration``.
   package mutating func setPolicy(_ policy: DevicePolicy) throws(HealthError) -> [DeviceEvent] {
-    if let retention = policy.retention, !(retention > 0 && retention.isFinite) {
-      throw .simulator("retention must be a positive duration")
+    if let retention = policy.retention, !(retention > 0 && retention <= Self.longestDuration) {
+      throw .simulator("retention must be a positive duration of at most 1e12 s (got \(retention) s)")
     }
     return commit([.policyChanged(policy)])
   }

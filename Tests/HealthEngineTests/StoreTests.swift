@@ -461,3 +461,108 @@ struct HostileEngineInputTests {
     #expect(watch.receivePeerEntries([entry], wall: t0).isEmpty, "a gap: not applied")
   }
 }
+
+/// Issue 10 item 1: numbers a request carries that used to be accepted and journaled, or poisoned sums.
+@Suite("Out-of-range request values")
+struct OutOfRangeRequestTests {
+  func simulatorError(
+    _ body: () throws(HealthError) -> [DeviceEvent], sourceLocation: SourceLocation = #_sourceLocation
+  ) -> HealthError? {
+    do throws(HealthError) {
+      let events = try body()
+      Issue.record("accepted and journaled \(events)", sourceLocation: sourceLocation)
+      return nil
+    } catch {
+      #expect(error.kind == .simulator, "\(error)", sourceLocation: sourceLocation)
+      return error
+    }
+  }
+
+  @Test func theClockRefusesNonFiniteAndFarDates() throws {
+    var phone = makeDevice()
+    for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300] {
+      let error = simulatorError { () throws(HealthError) in
+        try phone.setClock(Date(timeIntervalSinceReferenceDate: seconds))
+      }
+      #expect(error?.message.contains("between 0001-01-01 and 3000-01-01") == true)
+    }
+    #expect(phone.virtualNow == t0, "nothing changed")
+    let lastMoment = latestSampleDate.addingTimeInterval(-1)
+    #expect(try phone.setClock(lastMoment) == [.clockSet(lastMoment)])
+    _ = simulatorError { () throws(HealthError) in try phone.setClock(latestSampleDate) }
+    #expect(try phone.setClock(earliestSampleDate) == [.clockSet(earliestSampleDate)])
+    #expect(try phone.setClock(nil) == [.clockSet(nil)])
+  }
+
+  @Test func advancingTheClockCannotOverflowOrLeaveTheRange() throws {
+    var phone = makeDevice()
+    // now + 1e308 s used to be journaled as a clock in the year 3e300.
+    for seconds in [1e308, Double.greatestFiniteMagnitude, 1e12] {
+      let error = simulatorError { () throws(HealthError) in try phone.advanceClock(by: seconds, wall: t0) }
+      #expect(error?.message.contains("from 2026-01-05T08:00:00Z") == true, "\(String(describing: error))")
+    }
+    _ = simulatorError { () throws(HealthError) in try phone.advanceClock(by: .infinity, wall: t0) }
+    #expect(phone.virtualNow == t0)
+    let toTheEnd = latestSampleDate.timeIntervalSince(t0) - 1
+    #expect(try phone.advanceClock(by: toTheEnd, wall: t0) == [.clockSet(t0.addingTimeInterval(toTheEnd))])
+  }
+
+  @Test func retentionMustBeAPositiveDurationOfAtMost1e12Seconds() throws {
+    var watch = makeDevice(.watch)
+    for retention in [Double.infinity, .nan, 0, -1, 1e300, 1.0000001e12] {
+      _ = simulatorError { () throws(HealthError) in
+        try watch.setPolicy(DevicePolicy(reprompt: .strict, retention: retention))
+      }
+    }
+    _ = try watch.setPolicy(DevicePolicy(reprompt: .strict, retention: 1e12))
+  }
+
+  @Test func queryDatesMustBeFinite() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [steps], read: [steps])
+    let input = SampleInput(uuid: UUID(), type: steps, value: .quantity(5, unit: "count"), start: t0, end: t0 + 60)
+    _ = try phone.save(waterApp.bundleID, [input], wall: t0)
+    let nan = Date(timeIntervalSinceReferenceDate: .nan)
+    for range in [DateRange(start: nan, end: nil), DateRange(start: nil, end: nan),
+                  DateRange(start: t0 - 60, end: Date(timeIntervalSinceReferenceDate: .infinity))] {
+      // The statistics sum used to come back as NaN.
+      expectError(.errorInvalidArgument) {
+        let query = StatisticsQuery(type: steps, range: range, options: .cumulativeSum)
+        _ = try phone.statistics(waterApp.bundleID, query, wall: t0)
+      }
+      expectError(.errorInvalidArgument) {
+        _ = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: steps, range: range), wall: t0)
+      }
+      expectError(.errorInvalidArgument) {
+        _ = try phone.anchoredQuery(waterApp.bundleID, type: steps, anchor: 0, range: range, limit: 0, wall: t0)
+      }
+    }
+    let badAnchor = StatisticsQuery(type: steps, options: .cumulativeSum, interval: 3600, anchor: nan)
+    expectError(.errorInvalidArgument) { _ = try phone.statisticsCollection(waterApp.bundleID, badAnchor, wall: t0) }
+  }
+
+  @Test func aCollectionIntervalIsPositiveAndAtMost1e12Seconds() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [steps], read: [steps])
+    let input = SampleInput(uuid: UUID(), type: steps, value: .quantity(5, unit: "count"), start: t0, end: t0)
+    _ = try phone.save(waterApp.bundleID, [input], wall: t0)
+    for interval in [1e300, Double.greatestFiniteMagnitude, .nan, 0] {
+      // A bucket of 1.8e308 s used to end at an infinite date.
+      let query = StatisticsQuery(
+        type: steps, range: DateRange(start: t0, end: t0 + 1), options: .cumulativeSum, interval: interval, anchor: t0)
+      expectError(.errorInvalidArgument, kind: .wouldTerminate) {
+        _ = try phone.statisticsCollection(waterApp.bundleID, query, wall: t0)
+      }
+    }
+  }
+
+  @Test func anOverflowingSaveLeavesStatisticsFinite() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    let huge = SampleInput(uuid: UUID(), type: water, value: .quantity(1e308, unit: "L"), start: t0, end: t0)
+    expectError(.errorInvalidArgument) { _ = try phone.save(waterApp.bundleID, [huge], wall: t0) }
+    _ = try phone.save(waterApp.bundleID, [waterInput(250)], wall: t0)
+    let stats = try phone.statistics(waterApp.bundleID, StatisticsQuery(type: water, options: .cumulativeSum), wall: t0)
+    #expect(stats.sum == 250)
+  }
+}

@@ -129,6 +129,9 @@ struct QueryTests {
           hours.append(statistics.sumQuantity()?.doubleValue(for: mL))
         }
         #expect(hours == [250, 500, 300, nil, nil], "enumeration includes empty intervals")
+        // Issue 10 item 1: a date far from the anchor used to trap converting its interval number to an Int.
+        #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: 1e300)) == nil)
+        #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: .nan)) == nil)
         await #expect {
           let _: HKStatisticsCollection = try await run(store) { done in
             let query = HKStatisticsCollectionQuery(
