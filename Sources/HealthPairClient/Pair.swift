@@ -153,7 +153,7 @@ package final class DaemonProcess: @unchecked Sendable {
       try Posix.makeDirectory(layout.directory(device), mode: 0o700)
       let (readEnd, writeEnd) = try Posix.pipe()
       defer { Posix.close(readEnd) }
-      let errFD = try Posix.open(layout.stderr(device), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+      let errFD = try Posix.openOwnFile(layout.stderr(device), O_WRONLY | O_TRUNC, mode: 0o600)
       defer { Posix.close(errFD) }
       let null = Posix.devNull()
       defer { Posix.close(null) }

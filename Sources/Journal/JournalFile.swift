@@ -75,7 +75,8 @@ package final class JournalFile {
   deinit { Posix.close(fd) }
 
   /// Opens (or creates) the journal at `path` for `device`, hands every intact record's payload to `replay` in
-  /// order, cuts a torn tail, and returns the file positioned for appends.
+  /// order, cuts a torn tail, and returns the file positioned for appends. A symbolic link at `path` (dangling or
+  /// not) is refused, never followed or created through (``Posix/openOwnFile(_:_:mode:)``).
   ///
   /// - Parameters:
   ///   - repair: also cut at damage inside the journal (dropping what follows) instead of refusing to open.
@@ -86,7 +87,7 @@ package final class JournalFile {
     replay: (UnsafeRawBufferPointer, Int) throws(JournalError) -> Void
   ) throws(JournalError) -> (JournalFile, JournalRecovery) {
     let fd: Int32
-    do { fd = try Posix.open(path, O_RDWR | O_CREAT, mode: 0o600) } catch { throw .io(error) }
+    do { fd = try Posix.openOwnFile(path, O_RDWR, mode: 0o600) } catch { throw .io(error) }
     var keep = false
     defer { if !keep { Posix.close(fd) } }
     let size: Int
