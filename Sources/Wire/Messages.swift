@@ -10,6 +10,10 @@ package enum WireProtocol {
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).
   package static let maxPeerFrame = 64 << 20
+  /// The largest frame body accepted before a connection has identified itself — a client before `hello`, a peer
+  /// before the pairing handshake completed (4 KiB; those messages are well under 300 bytes). So a connection
+  /// that has proved nothing makes the daemon buffer at most this much of a frame.
+  package static let maxHandshakeFrame = 4 << 10
 }
 
 /// The kind of a frame on a client socket (the first byte of its body).
