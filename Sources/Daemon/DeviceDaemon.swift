@@ -365,7 +365,7 @@ package final class DeviceDaemon {
 
   private func handle(_ connection: ClientConnection, id: UInt32, _ request: Request) {
     if log.enabled(.debug) { log.log(.debug, "request \(request.name)", ["client": "\(connection.id)", "id": "\(id)"]) }
-    func reply(_ result: Result<Reply, HealthError>) { connection.send(.response(id: id, result)) }
+    func reply(_ result: Result<Reply, HealthError>) { sendResponse(connection, id: id, request, result) }
     if case .hello(let version, let name) = request {
       guard version == WireProtocol.version else {
         log.log(.warning, "client speaks protocol version \(version)", ["client": "\(connection.id)"])
@@ -453,8 +453,17 @@ package final class DeviceDaemon {
         reply(.success(.ok))
       case .dump:
         reply(.success(.snapshot(DaemonSnapshot(device: durable.state.snapshot(wall: wall), link: linkStatus, pid: Posix.processID, clients: clients.count))))
-      case .storedSamples(let type):
-        reply(.success(.stored(samples: durable.state.storedSamples(type: type, wall: wall), tombstones: durable.state.storedTombstones)))
+      case .storedSamples(let type, let from, let limit):
+        var scratch = BinaryWriter(capacity: 1024)
+        func size(_ write: (inout BinaryWriter) -> Void) -> Int {
+          scratch.bytes.removeAll(keepingCapacity: true)
+          write(&scratch)
+          return scratch.bytes.count
+        }
+        let page = durable.state.storedPage(
+          type: type, from: from, wall: wall, limit: limit, budget: storedPageBudget,
+          sampleCost: { sample in size { $0.sample(sample) } }, tombstoneCost: { tombstone in size { $0.tombstone(tombstone) } })
+        reply(.success(.stored(samples: page.samples, tombstones: page.tombstones, next: page.next)))
       case .subscribe(let mask):
         connection.subscriptions = mask
         reply(.success(.ok))
@@ -473,6 +482,32 @@ package final class DeviceDaemon {
       }
       reply(.failure(error))
     }
+  }
+
+  /// The largest reply frame body sent: past the backlog limit the client would be dropped as too slow.
+  private var replyLimit: Int { min(WireProtocol.maxReplyFrame, options.maxClientBacklog) }
+
+  /// Bytes of samples and tombstones per `storedSamples` page: well under the reply limit.
+  private var storedPageBudget: Int { min(WireProtocol.maxStoredPage, options.maxClientBacklog / 2) }
+
+  /// Queues a final response — or, when its frame would pass ``replyLimit``, an error saying how to ask for less,
+  /// so an oversized answer never gets a client dropped (or a frame sent that it would refuse).
+  private func sendResponse(_ connection: ClientConnection, id: UInt32, _ request: Request, _ result: Result<Reply, HealthError>) {
+    let framed = Frame.response(id: id, result).framed()
+    guard framed.count - 4 > replyLimit else {
+      connection.outbox.append(framed)
+      return
+    }
+    let hint = switch request {
+    case .sampleQuery: "set a limit or narrow the date range"
+    case .anchoredQuery: "pass a limit and continue from the returned anchor"
+    case .statisticsCollection: "use a longer interval or a narrower date range"
+    case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
+    default: "raise --max-client-backlog"
+    }
+    let message = "the \(request.name) reply (\(framed.count - 4) bytes) exceeds the \(replyLimit)-byte reply limit; \(hint)"
+    log.log(.warning, message, ["client": "\(connection.id)"])
+    connection.send(.response(id: id, .failure(.simulator(message))))
   }
 
   private func completeAuthorization(_ prompt: Prompt, _ result: Result<Reply, HealthError>, outcome: String) {
