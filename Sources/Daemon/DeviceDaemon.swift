@@ -462,7 +462,8 @@ package final class DeviceDaemon {
         }
         let page = durable.state.storedPage(
           type: type, from: from, wall: wall, limit: limit, budget: storedPageBudget,
-          sampleCost: { sample in size { $0.sample(sample) } }, tombstoneCost: { tombstone in size { $0.tombstone(tombstone) } })
+          sampleCost: { sample in size { $0.sample(sample) } },
+          tombstoneCost: { tombstone in size { $0.tombstone(tombstone) } })
         reply(.success(.stored(samples: page.samples, tombstones: page.tombstones, next: page.next)))
       case .subscribe(let mask):
         connection.subscriptions = mask
@@ -492,7 +493,9 @@ package final class DeviceDaemon {
 
   /// Queues a final response — or, when its frame would pass ``replyLimit``, an error saying how to ask for less,
   /// so an oversized answer never gets a client dropped (or a frame sent that it would refuse).
-  private func sendResponse(_ connection: ClientConnection, id: UInt32, _ request: Request, _ result: Result<Reply, HealthError>) {
+  private func sendResponse(
+    _ connection: ClientConnection, id: UInt32, _ request: Request, _ result: Result<Reply, HealthError>
+  ) {
     let framed = Frame.response(id: id, result).framed()
     guard framed.count - 4 > replyLimit else {
       connection.outbox.append(framed)
@@ -505,7 +508,8 @@ package final class DeviceDaemon {
     case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
     default: "raise --max-client-backlog"
     }
-    let message = "the \(request.name) reply (\(framed.count - 4) bytes) exceeds the \(replyLimit)-byte reply limit; \(hint)"
+    let size = framed.count - 4
+    let message = "the \(request.name) reply (\(size) bytes) exceeds the \(replyLimit)-byte reply limit; \(hint)"
     log.log(.warning, message, ["client": "\(connection.id)"])
     connection.send(.response(id: id, .failure(.simulator(message))))
   }
@@ -705,7 +709,8 @@ package final class DeviceDaemon {
           if !connection.authenticated && machine.isConnected { peerAuthenticated(connection) }
           let body: [UInt8]?
           do { body = try connection.decoder.next() } catch {
-            closePeer(reason: connection.authenticated ? "\(error)" : "\(error), before the pairing handshake completed")
+            let when = connection.authenticated ? "" : ", before the pairing handshake completed"
+            closePeer(reason: "\(error)\(when)")
             return
           }
           guard let body else { break }

@@ -190,8 +190,8 @@ extension DeviceState {
   }
 }
 
-/// Where a paged read of the raw store continues (``DeviceState/storedPage(type:from:wall:limit:budget:sampleCost:tombstoneCost:)``):
-/// positions in the store's insertion order of samples and of tombstones. Clients treat it as opaque.
+/// Where a paged read of the raw store continues (``DeviceState/storedPage(type:from:wall:limit:budget:sampleCost:
+/// tombstoneCost:)``): positions in the store's insertion order of samples and of tombstones. Opaque to clients.
 package struct StoredCursor: Hashable, Sendable {
   /// The next sample slot to look at.
   package var sample: UInt64

@@ -64,7 +64,9 @@ package struct UpCommand {
   /// Starts the pair, or the one daemon of it that is not running.
   package func run() throws -> Int32 {
     let layout = PairLayout(root: directory)
-    let running = DeviceKind.allCases.compactMap { device in layout.runningDaemon(device, timeout: 2).map { (device, $0) } }
+    let running = DeviceKind.allCases.compactMap { device in
+      layout.runningDaemon(device, timeout: 2).map { (device, $0) }
+    }
     if running.count == DeviceKind.allCases.count {
       err("error: the phone and watch daemons are already running in \(directory); use 'healthpair down' first\n")
       return 1
@@ -106,7 +108,8 @@ package struct UpCommand {
 package struct RestartCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
-    name: "restart", abstract: "Restart one daemon of the pair (after a crash or kill) and wait until it is linked again.",
+    name: "restart",
+    abstract: "Restart one daemon of the pair (after a crash or kill) and wait until it is linked again.",
     usage: "restart <phone|watch> [--dir <dir>]",
     discussion: """
       OPTIONS:
@@ -126,7 +129,9 @@ package struct RestartCommand {
     var args = try Arguments(arguments, configuration: Self.configuration)
     directory = pairDirectory(try args.option("dir"))
     let name = try args.required("device ('phone' or 'watch')")
-    guard let device = DeviceKind(name: name) else { throw args.error("unknown device '\(name)': expected 'phone' or 'watch'") }
+    guard let device = DeviceKind(name: name) else {
+      throw args.error("unknown device '\(name)': expected 'phone' or 'watch'")
+    }
     self.device = device
     try args.finish()
   }

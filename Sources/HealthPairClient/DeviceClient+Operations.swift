@@ -102,7 +102,9 @@ extension DeviceClient {
   /// The raw store: every live sample (optionally of one type) sorted by start then identifier, and every
   /// tombstone in deletion order. Read page by page (`pageLimit` items each; 0 lets the daemon fill each page up to
   /// its size limit), so any store size can be read; a sample deleted while the pages are read is left out.
-  package func storedSamples(type: SampleType? = nil, pageLimit: Int = 0) throws(ClientError) -> (samples: [Sample], tombstones: [Tombstone]) {
+  package func storedSamples(
+    type: SampleType? = nil, pageLimit: Int = 0
+  ) throws(ClientError) -> (samples: [Sample], tombstones: [Tombstone]) {
     var samples: [Sample] = []
     var tombstones: [Tombstone] = []
     var cursor: StoredCursor? = .start

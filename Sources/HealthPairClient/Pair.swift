@@ -110,7 +110,8 @@ package struct LaunchOptions: Sendable {
 
   /// Writes the options a restart must reuse (`fsync`, `log-level`) to ``PairLayout/launchOptions``.
   package func record(in layout: PairLayout) throws(SystemError) {
-    try Posix.writeFileAtomically(layout.launchOptions, Array("fsync=\(fsync)\nlog-level=\(logLevel)\n".utf8), mode: 0o600)
+    let text = "fsync=\(fsync)\nlog-level=\(logLevel)\n"
+    try Posix.writeFileAtomically(layout.launchOptions, Array(text.utf8), mode: 0o600)
   }
 }
 

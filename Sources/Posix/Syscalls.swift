@@ -98,7 +98,8 @@ package enum Posix {
       }
       guard (st.st_mode & S_IFMT) == S_IFREG else {
         close(fd)
-        throw SystemError("open", path, Errno(rawValue: EINVAL), note: "refusing to open something other than a regular file")
+        let note = "refusing to open something other than a regular file"
+        throw SystemError("open", path, Errno(rawValue: EINVAL), note: note)
       }
       return fd
     }

@@ -176,7 +176,10 @@ extension BinaryWriter {
     case .snapshot(let s):
       u8(10); deviceSnapshot(s.device); linkStatus(s.link); u32(UInt32(bitPattern: s.pid)); u32(UInt32(clamping: s.clients))
     case .stored(let samples, let tombstones, let next):
-      u8(11); array(samples) { $0.sample($1) }; array(tombstones) { $0.tombstone($1) }; optional(next) { $0.storedCursor($1) }
+      u8(11)
+      array(samples) { $0.sample($1) }
+      array(tombstones) { $0.tombstone($1) }
+      optional(next) { $0.storedCursor($1) }
     case .date(let d): u8(12); date(d)
     case .link(let l): u8(13); linkStatus(l)
     }
@@ -429,7 +432,8 @@ extension BinaryReader {
     case 18: return .dump
     case 19:
       return .storedSamples(
-        type: try optional { r throws(DecodeError) in try r.sampleType() }, from: try storedCursor(), limit: Int(try u32()))
+        type: try optional { r throws(DecodeError) in try r.sampleType() }, from: try storedCursor(),
+        limit: Int(try u32()))
     case 20: return .subscribe(EventMask(rawValue: try u32()))
     case 21: return .earliestPermittedSampleDate
     case 22:

@@ -140,7 +140,9 @@ struct HandshakeTests {
     // The fake phone stays silent; the watch gives up on it at its deadline and tries again.
     #expect(Posix.waitReadable(first, timeoutMilliseconds: 20_000), "the watch never closed the silent connection")
     var byte = [UInt8](repeating: 0, count: 1)
-    let result = byte.withUnsafeMutableBytes { b in catching { () throws(SystemError) in try Posix.read(first, into: b) } }
+    let result = byte.withUnsafeMutableBytes { b in
+      catching { () throws(SystemError) in try Posix.read(first, into: b) }
+    }
     #expect(result == .success(.endOfFile))
     let second = try nextConnection()
     Posix.close(second)
@@ -152,7 +154,8 @@ struct HandshakeTests {
     try withPair(extraArguments: ["--hello-timeout", "0.5"]) { pair in
       let before = try pair.phone.dump().clients
       let idle = try RawConnection(pair.layout.socket(.phone))
-      #expect(responseError(try idle.nextFrame(timeout: 20))?.message == "no hello within 0.5 s; closing the connection")
+      let refusal = responseError(try idle.nextFrame(timeout: 20))
+      #expect(refusal?.message == "no hello within 0.5 s; closing the connection")
       #expect(try idle.waitClosed(timeout: 20))
       try waitUntil("the idle client's slot to be freed", probe: pair.phone) { try pair.phone.dump().clients == before }
       #expect(logText(pair, .phone).contains("closing client: no hello within 0.5 s"))

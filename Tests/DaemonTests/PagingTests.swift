@@ -86,7 +86,8 @@ struct PagingTests {
       var tombstones: [Tombstone] = []
       var cursor: StoredCursor? = next
       while let from = cursor {
-        guard case .stored(let s, let t, let more) = try pair.phone.call(.storedSamples(type: nil, from: from, limit: 1000)) else {
+        let reply = try pair.phone.call(.storedSamples(type: nil, from: from, limit: 1000))
+        guard case .stored(let s, let t, let more) = reply else {
           Issue.record("expected a page")
           return
         }
@@ -113,9 +114,13 @@ struct PagingTests {
           return "no error"
         } catch { return error.healthError?.message ?? "\(error)" }
       }
-      let sampleQuery = failure { () throws(ClientError) in _ = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water)) }
-      #expect(sampleQuery.contains("exceeds the 262144-byte reply limit; set a limit or narrow the date range"), "\(sampleQuery)")
-      let anchored = failure { () throws(ClientError) in _ = try pair.phone.anchoredQuery(waterApp.bundleID, type: water, anchor: 0) }
+      let sampleQuery = failure { () throws(ClientError) in
+        _ = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
+      }
+      #expect(sampleQuery.contains("exceeds the 262144-byte reply limit; set a limit or narrow the date range"))
+      let anchored = failure { () throws(ClientError) in
+        _ = try pair.phone.anchoredQuery(waterApp.bundleID, type: water, anchor: 0)
+      }
       #expect(anchored.contains("pass a limit and continue from the returned anchor"), "\(anchored)")
       // Not dropped: the same client asks for less and gets it.
       #expect(try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water, limit: 1000)).count == 1000)
