@@ -112,7 +112,8 @@ package enum FuzzTargets {
     let sample = Sample(uuid: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)), type: water, value: .quantity(250), start: t0, end: t0,
                         metadata: ["HKWasUserEntered": .bool(true)], source: SampleSource(bundleID: app.bundleID, device: .phone))
     let requests: [Request] = [
-      .hello(version: 1, client: "fuzz"), .installApp(app), .requestAuthorization(bundleID: app.bundleID, share: [water], read: [water]),
+      .hello(version: WireProtocol.version, client: "fuzz"), .installApp(app),
+      .requestAuthorization(bundleID: app.bundleID, share: [water], read: [water]),
       .answerPrompt(promptID: 1, bundleID: nil, answer: .choices([Permission(water, .share): true])),
       .save(bundleID: app.bundleID, samples: [SampleInput(uuid: sample.uuid, type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0)]),
       .sampleQuery(bundleID: app.bundleID, query: SampleQuery(type: water, range: DateRange(start: t0, end: nil), limit: 5, sort: [SampleSort(.endDate, ascending: false)])),

@@ -161,7 +161,9 @@ package enum RequestFuzz {
     case 15: return .advanceClock(seconds: c.pick(Palette.doubles))
     case 16: return .setPolicy(DevicePolicy(reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles)))
     case 17: return .dump
-    case 18: return .storedSamples(type: c.pick([nil] + Palette.types))
+    case 18:
+      let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
+      return .storedSamples(type: c.pick([nil] + Palette.types), from: from, limit: c.pick(Palette.ints))
     case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
     case 20: return .earliestPermittedSampleDate
     case 21:

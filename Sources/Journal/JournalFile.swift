@@ -78,7 +78,8 @@ package final class JournalFile {
   deinit { Posix.close(fd) }
 
   /// Opens (or creates) the journal at `path` for `device`, hands every intact record's payload to `replay` in
-  /// order, cuts a torn tail, and returns the file positioned for appends.
+  /// order, cuts a torn tail, and returns the file positioned for appends. A symbolic link at `path` (dangling or
+  /// not) is refused, never followed or created through (``Posix/openOwnFile(_:_:mode:)``).
   ///
   /// A new journal is version 2, with a salt from the kernel's random source. An existing one keeps its version:
   /// a version-1 journal is replayed and appended to as version 1 (docs/journal.md, "Versions").
@@ -92,7 +93,7 @@ package final class JournalFile {
     replay: (UnsafeRawBufferPointer, Int) throws(JournalError) -> Void
   ) throws(JournalError) -> (JournalFile, JournalRecovery) {
     let fd: Int32
-    do { fd = try Posix.open(path, O_RDWR | O_CREAT, mode: 0o600) } catch { throw .io(error) }
+    do { fd = try Posix.openOwnFile(path, O_RDWR, mode: 0o600) } catch { throw .io(error) }
     var keep = false
     defer { if !keep { Posix.close(fd) } }
     let size: Int

@@ -27,7 +27,8 @@ struct AbuseTests {
   }
 
   @Test func thousandsOfConnectionsAreCappedAndTheClientsAlreadyConnectedKeepBeingServed() throws {
-    try withPair(["--max-clients", "64"]) { pair in
+    // The flood never says hello; a long hello deadline keeps it connected for the whole test.
+    try withPair(["--max-clients", "64", "--hello-timeout", "600"]) { pair in
       try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       let before = try pair.phone.dump().clients
       // 2,000 connections that never say hello (fewer if this process may not open that many descriptors).

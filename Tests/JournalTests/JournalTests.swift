@@ -333,6 +333,27 @@ struct JournalTests {
     #expect(reopened.recovery.truncated == nil)
   }
 
+  @Test("A symbolic link at the journal's path is refused, dangling or not, and nothing is created through it")
+  func aSymbolicLinkIsRefusedNotFollowed() throws {
+    let dir = try TempDir()
+    let outside = try TempDir()
+    let existing = outside.file("existing")
+    try Posix.writeFileAtomically(existing, Array("keep me".utf8))
+    for target in [outside.file("missing"), existing] {
+      let path = dir.file("phone.journal")
+      Posix.unlink(path)
+      try Posix.makeSymbolicLink(path, to: target)
+      guard case .io(let e)? = openError(path) else {
+        Issue.record("expected the link to be refused (target \(target))")
+        continue
+      }
+      #expect(e.errno == .symbolicLink)
+      #expect(e.description.contains(path) && e.description.contains("symbolic link"), "\(e)")
+    }
+    #expect(!Posix.exists(outside.file("missing")), "the dangling link's target was created")
+    #expect(try Posix.readFile(existing) == Array("keep me".utf8))
+  }
+
   @Test func syncEachCommitWritesAndFsyncs() throws {
     let dir = try TempDir()
     let path = dir.file("fsync.journal")
