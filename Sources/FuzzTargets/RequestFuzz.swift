@@ -230,6 +230,10 @@ package enum RequestFuzz {
       [:], ["HKWasUserEntered": .bool(true)], ["k": .double(.nan)], ["k": .double(.infinity)],
       ["k": .quantity(.infinity, unit: "mL")], ["k": .quantity(1, unit: "bogus")], ["k": .int(.max)],
       ["HKMenstrualCycleStart": .bool(true)], ["HKMetadataKeySyncVersion": .int(1)],
+      ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .int(1)],
+      ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .double(2.5)],
+      ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .int(.max)],
+      ["HKMetadataKeySyncIdentifier": .int(3), "HKMetadataKeySyncVersion": .int(1)], ["HKMetadataKeySyncIdentifier": .string("s")],
       ["k": .date(Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))], ["k": .string(String(repeating: "m", count: 10_000))],
     ]
     static let granted = ["dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass"]

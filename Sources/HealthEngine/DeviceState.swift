@@ -353,7 +353,41 @@ package struct DeviceState: Sendable {
             + "\(formatDate(earliest)) on the \(device)")
       }
     }
-    return commit([.samplesSaved(samples)])
+    let (kept, replaced) = applySyncVersions(samples, source: source, at: now(wall: wall))
+    var events: [DeviceEvent] = []
+    if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
+    if !kept.isEmpty { events.append(.samplesSaved(kept)) }
+    return commit(events)
+  }
+
+  /// Sync identifiers (behavior.md D10): an object whose `HKMetadataKeySyncIdentifier` matches one this app
+  /// already saved on this device replaces it when its `HKMetadataKeySyncVersion` is greater (the old one is
+  /// deleted, so anchored queries and the other device see a deletion and an addition); an equal or lower version
+  /// is not stored (the save still succeeds). Within one batch the greatest version of an identifier wins.
+  private func applySyncVersions(
+    _ samples: [Sample], source: SampleSource, at date: Date
+  ) -> (kept: [Sample], replaced: [Tombstone]) {
+    var kept: [Sample] = []
+    var replaced: [Tombstone] = []
+    var inBatch: [String: Int] = [:]
+    for sample in samples {
+      guard let identifier = sample.metadata.syncIdentifier else {
+        kept.append(sample)
+        continue
+      }
+      let version = sample.metadata.syncVersion
+      if let earlier = inBatch[identifier] {
+        if version > kept[earlier].metadata.syncVersion { kept[earlier] = sample }
+        continue
+      }
+      if let existing = store.liveSample(syncIdentifier: identifier, source: source) {
+        guard version > existing.metadata.syncVersion else { continue }
+        replaced.append(Tombstone(uuid: existing.uuid, type: existing.type, source: existing.source, deletedAt: date))
+      }
+      inBatch[identifier] = kept.count
+      kept.append(sample)
+    }
+    return (kept, replaced)
   }
 
   /// `delete(_:)`: only the app's own samples, with share permission; unknown identifiers fail; all or nothing.

@@ -80,6 +80,20 @@ extension SampleInput {
       throw .validationException(
         "HKMetadataKeySyncVersion may not be provided if HKMetadataKeySyncIdentifier is not provided in the metadata")
     }
+    // Apple: "If you add this key [the sync identifier] to an object's metadata, you must also add the
+    // HKMetadataKeySyncVersion key"; the identifier is a string and the version a number.
+    if let identifier = metadata[MetadataKey.syncIdentifier] {
+      guard case .string = identifier else {
+        throw .validationException("HKMetadataKeySyncIdentifier must be a string")
+      }
+      switch metadata[MetadataKey.syncVersion] {
+      case .int?, .double?: break
+      case nil:
+        throw .validationException(
+          "HKMetadataKeySyncVersion must be provided if HKMetadataKeySyncIdentifier is provided in the metadata")
+      default: throw .validationException("HKMetadataKeySyncVersion must be a number")
+      }
+    }
     if let outOfRange { throw outOfRange }
     try metadata.checkValues()
     return Sample(uuid: uuid, type: type, value: stored, start: start, end: end, metadata: metadata, source: source)
