@@ -606,7 +606,7 @@ struct SyncIdentifierTests {
     #expect(phone.storedSamples(wall: t0).count == 2)
   }
 
-  @Test func anIdentifierWithoutANumericVersionWouldTerminate() {
+  @Test func anIdentifierWithoutANumericVersionWouldTerminate() throws {
     var phone = makeDevice()
     try? phone.grant(waterApp.bundleID, share: [water])
     for bad in [drink(1, "a", nil), drink(1, "a", .string("2"))] {
