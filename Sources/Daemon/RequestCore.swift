@@ -147,7 +147,7 @@ package enum RequestCore {
               ]))
         }
       case .answerPrompt(let promptID, let bundleID, let reply):
-        let (completions, events) = try state.answerPrompt(id: promptID, bundleID: bundleID, answer: reply)
+        let (completions, events) = try state.answerPrompt(id: promptID, bundleID: bundleID, answer: reply, wall: wall)
         record(events)
         for completion in completions {
           let outcome =
@@ -175,7 +175,7 @@ package enum RequestCore {
         let result = try state.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
         answer = .reply(.success(.anchored(result)))
       case .changeSettings(let bundleID, let change):
-        record(try state.changeSettings(bundleID, change))
+        record(try state.changeSettings(bundleID, change, wall: wall))
         effects.notes.append(Note(level: .info, message: "settings changed", fields: [Field("app", bundleID), Field("change", change.description)]))
         answer = .reply(.success(.ok))
       case .watchSettings(let bundleID, let change):
@@ -252,7 +252,7 @@ package enum RequestCore {
           switch entry.payload {
           case .samples(let s): added += s.map(\.type)
           case .deletions(let t): deleted += t.map(\.type)
-          case .watchSettings: break
+          case .watchSettings, .authorization: break
           }
         }
         if !added.isEmpty || !deleted.isEmpty {

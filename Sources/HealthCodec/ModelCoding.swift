@@ -95,10 +95,16 @@ extension BinaryWriter {
     case .reset: u8(2)
     }
   }
-  /// `u8` reprompt (0 standard, 1 strict), optional f64 retention.
+  /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization), optional f64 retention. A policy written
+  /// before the authorization model existed has bit 1 clear: independent.
   package mutating func policy(_ p: DevicePolicy) {
-    u8(p.reprompt == .standard ? 0 : 1)
+    u8((p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0))
     optional(p.retention) { $0.f64($1) }
+  }
+  /// permission, `u8` decision (0xFF: forgotten).
+  package mutating func sharedDecision(_ d: SharedDecision) {
+    permission(d.permission)
+    u8(d.decision?.rawValue ?? 0xFF)
   }
   /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings) and the payload.
   package mutating func syncEntry(_ e: SyncEntry) {
@@ -107,6 +113,8 @@ extension BinaryWriter {
     case .samples(let s): u8(0); array(s) { $0.sample($1) }
     case .deletions(let t): u8(1); array(t) { $0.tombstone($1) }
     case .watchSettings(let id, let c): u8(2); string(id); settingsChange(c)
+    case .authorization(let id, let decisions, let at):
+      u8(3); string(id); array(decisions) { $0.sharedDecision($1) }; date(at)
     }
   }
   /// `u8` kind, `u8` code, message, optional exception name.
@@ -147,6 +155,8 @@ extension BinaryWriter {
     case .policyChanged(let p): u8(12); policy(p)
     case .syncLogRestarted(let id): u8(13); u64(id)
     case .peerLogAdopted(let id): u8(14); u64(id)
+    case .authorizationShared(let id, let decisions, let at):
+      u8(15); string(id); array(decisions) { $0.sharedDecision($1) }; date(at)
     }
   }
 }
@@ -279,9 +289,25 @@ extension BinaryReader {
   /// Reads a device policy; a retention window must be finite.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
-    guard raw <= 1 else { throw error("unknown reprompt policy \(raw)") }
+    guard raw <= 3 else { throw error("unknown policy flags \(raw)") }
     let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
-    return DevicePolicy(reprompt: raw == 0 ? .standard : .strict, retention: retention)
+    return DevicePolicy(
+      reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,
+      authorization: raw & 2 == 0 ? .independent : .companion)
+  }
+  /// Reads a shared decision.
+  package mutating func sharedDecision() throws(DecodeError) -> SharedDecision {
+    let p = try permission()
+    let raw = try u8()
+    if raw == 0xFF { return SharedDecision(p, nil) }
+    guard let decision = Decision(rawValue: raw) else { throw error("unknown decision \(raw)") }
+    return SharedDecision(p, decision)
+  }
+  /// Reads companion decisions: bundle, decisions, the deciding device's time.
+  mutating func sharedDecisions() throws(DecodeError) -> (String, [SharedDecision], Date) {
+    let id = try string(maxLength: StoredLimits.identifier)
+    let decisions = try array(minElementSize: 4) { r throws(DecodeError) in try r.sharedDecision() }
+    return (id, decisions, try finiteDate("decision time"))
   }
   /// Reads a sync entry.
   package mutating func syncEntry() throws(DecodeError) -> SyncEntry {
@@ -291,6 +317,9 @@ extension BinaryReader {
     case 1:
       return SyncEntry(seq: seq, payload: .deletions(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }))
     case 2: return SyncEntry(seq: seq, payload: .watchSettings(bundleID: try string(maxLength: 1024), change: try settingsChange()))
+    case 3:
+      let (id, decisions, at) = try sharedDecisions()
+      return SyncEntry(seq: seq, payload: .authorization(bundleID: id, decisions: decisions, at: at))
     case let tag: throw error("unknown sync payload tag \(tag)")
     }
   }
@@ -342,6 +371,9 @@ extension BinaryReader {
     case 12: return .policyChanged(try policy())
     case 13: return .syncLogRestarted(logID: try logIdentity())
     case 14: return .peerLogAdopted(logID: try logIdentity())
+    case 15:
+      let (id, decisions, at) = try sharedDecisions()
+      return .authorizationShared(bundleID: id, decisions: decisions, at: at)
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

@@ -19,6 +19,9 @@ package struct DeviceState: Sendable {
   package private(set) var decisions: [AuthorizationKey: Decision] = [:]
   /// Apps the strict re-prompt model will not prompt again.
   package private(set) var lockedOut: Set<String> = []
+  /// When and where each decision was made, for decisions made or received under the companion model (the later
+  /// decision wins when the two devices' decisions meet).
+  package private(set) var decisionStamps: [AuthorizationKey: DecisionStamp] = [:]
   /// The sample store.
   package private(set) var store = SampleStore()
   /// The virtual clock, or nil when the device follows the real clock.
@@ -199,7 +202,7 @@ package struct DeviceState: Sendable {
   /// other queued sheets whose permissions are now all decided (or whose app is now locked out): they are
   /// returned after the answered one.
   package mutating func answerPrompt(
-    id promptID: UInt64?, bundleID: String?, answer: PromptAnswer
+    id promptID: UInt64?, bundleID: String?, answer: PromptAnswer, wall: Date = Date(timeIntervalSinceReferenceDate: 0)
   ) throws(HealthError) -> (completions: [PromptCompletion], events: [DeviceEvent]) {
     guard
       let prompt = prompts.first(where: { p in
@@ -251,7 +254,9 @@ package struct DeviceState: Sendable {
           success: false,
           error: .healthKit(.unknownError, "The authorization sheet could not be presented (transient failure)"))
     }
+    let before = appDecisions(prompt.bundleID)
     _ = commit(events)
+    events += shareIfCompanion(prompt.bundleID, before: before, wall: wall)
     var completions = [PromptCompletion(prompt: prompt, result: result)]
     // Queued sheets that no longer have anything to ask complete without being shown.
     for queued in prompts {
@@ -282,7 +287,9 @@ package struct DeviceState: Sendable {
   // MARK: - Settings
 
   /// A change in Settings → Privacy → Health on this device. The watch has no such surface and refuses.
-  package mutating func changeSettings(_ bundleID: String, _ change: SettingsChange) throws(HealthError) -> [DeviceEvent] {
+  package mutating func changeSettings(
+    _ bundleID: String, _ change: SettingsChange, wall: Date = Date(timeIntervalSinceReferenceDate: 0)
+  ) throws(HealthError) -> [DeviceEvent] {
     guard device == .phone else {
       throw .simulator(
         "the watch has no Health settings of its own: change a watch app's permissions from the iPhone's Watch app "
@@ -294,7 +301,27 @@ package struct DeviceState: Sendable {
         "Settings does not list '\(permission)' for '\(bundleID)': the app never requested it or the user never "
           + "answered a sheet for it")
     }
-    return commit([.settingsChanged(bundleID: bundleID, change: change, viaWatchApp: false)])
+    let before = appDecisions(bundleID)
+    let events = commit([.settingsChanged(bundleID: bundleID, change: change, viaWatchApp: false)])
+    return events + shareIfCompanion(bundleID, before: before, wall: wall)
+  }
+
+  /// An app's recorded decisions by permission.
+  private func appDecisions(_ bundleID: String) -> [Permission: Decision] {
+    var result: [Permission: Decision] = [:]
+    for (key, decision) in decisions where key.bundleID == bundleID { result[key.permission] = decision }
+    return result
+  }
+
+  /// Under the companion model, the decisions that changed since `before` go to the other device, stamped with
+  /// this device's clock (behavior.md A18).
+  private mutating func shareIfCompanion(_ bundleID: String, before: [Permission: Decision], wall: Date) -> [DeviceEvent] {
+    guard policy.authorization == .companion else { return [] }
+    let after = appDecisions(bundleID)
+    let changed = Set(before.keys).union(after.keys).sorted().filter { before[$0] != after[$0] }
+    guard !changed.isEmpty else { return [] }
+    let shared = changed.map { SharedDecision($0, after[$0]) }
+    return commit([.authorizationShared(bundleID: bundleID, decisions: shared, at: now(wall: wall))])
   }
 
   /// A change made in the iPhone's Watch app for a watch app: recorded on the phone, applied by the watch when it
@@ -766,6 +793,8 @@ package struct DeviceState: Sendable {
         SyncEntry(seq: stored.seq, payload: .deletions(tombstones))
       case .watchSettings(let bundleID, let change):
         SyncEntry(seq: stored.seq, payload: .watchSettings(bundleID: bundleID, change: change))
+      case .authorization(let bundleID, let decisions, let at):
+        SyncEntry(seq: stored.seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
       }
     }
   }
@@ -838,7 +867,7 @@ package struct DeviceState: Sendable {
     case .deletions(let tombstones):
       let changing = tombstones.filter { !store.isTombstoned($0.uuid) }
       return changing.count == tombstones.count ? payload : .deletions(changing)
-    case .watchSettings:
+    case .watchSettings, .authorization:
       return payload
     }
   }
@@ -864,6 +893,7 @@ package struct DeviceState: Sendable {
     case .appUninstalled(let bundleID):
       apps[bundleID] = nil
       decisions = decisions.filter { $0.key.bundleID != bundleID }
+      decisionStamps = decisionStamps.filter { $0.key.bundleID != bundleID }
       lockedOut.remove(bundleID)
     case .promptAnswered(let bundleID, let changes):
       for change in changes { decisions[AuthorizationKey(bundleID, change.permission)] = change.decision }
@@ -900,6 +930,9 @@ package struct DeviceState: Sendable {
       sync.restart(logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone))
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
+    case .authorizationShared(let bundleID, let shared, let at):
+      for item in shared { decisionStamps[AuthorizationKey(bundleID, item.permission)] = DecisionStamp(at: at, device: device) }
+      sync.appendAuthorization(bundleID: bundleID, decisions: shared, at: at)
     }
   }
 
@@ -946,6 +979,19 @@ package struct DeviceState: Sendable {
       for tombstone in tombstones { store.applyRemoteDeletion(tombstone) }
     case .watchSettings(let bundleID, let change):
       if device == .watch, apps[bundleID] != nil { applySettings(bundleID, change) }
+    case .authorization(let bundleID, let shared, let at):
+      // Companion decisions: applied when this device is in the companion model too and has the app; per
+      // permission the later decision wins (on a tie the iPhone's). Lockout is per device and stays as it is.
+      guard policy.authorization == .companion, apps[bundleID] != nil else { return }
+      let stamp = DecisionStamp(at: at, device: device.peer)
+      for item in shared {
+        let key = AuthorizationKey(bundleID, item.permission)
+        // Skipped only when the local decision is strictly later: from the same device at the same instant,
+        // the decision that arrives later was made later.
+        if let local = decisionStamps[key], stamp < local { continue }
+        decisions[key] = item.decision
+        decisionStamps[key] = stamp
+      }
     }
   }
 }

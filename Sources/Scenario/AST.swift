@@ -258,7 +258,7 @@ package enum StepKind: Hashable, Sendable {
   /// Uninstalls an app.
   case uninstall(app: String, Devices)
   /// Changes device policy.
-  case policy(Devices, reprompt: RepromptPolicy?, retention: Double??)
+  case policy(Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil)
   /// Sets both virtual clocks.
   case clockSet(Date)
   /// Advances both virtual clocks.

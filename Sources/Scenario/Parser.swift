@@ -11,7 +11,8 @@ import HealthModel
 //   step       := "install" App ["as" bundle] "on" devices ["share" types] ["read" types]
 //                   ["without" ("share" | "read") "description"]*
 //              |  "uninstall" App "from" devices
-//              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none"))
+//              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none")
+//                   | "authorization" ("independent"|"companion"))
 //              |  "clock:" ("set" time | "advance" duration)
 //              |  device ":" App action
 //              |  "user on" device ":" user-action
@@ -377,7 +378,16 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: policy, retention: nil))
       }
-      try c.expect("retention", what: "'reprompt' or 'retention'")
+      if c.take("authorization") {
+        let models = AuthorizationModel.allCases.map(\.description)
+        let t = try c.word("'independent' or 'companion'")
+        guard let model = AuthorizationModel.allCases.first(where: { $0.description == t.keyword }) else {
+          throw c.error(.unknownStatus(t.text, valid: models, suggestion: suggest(t.text, from: models)), at: t)
+        }
+        try c.finish()
+        return step(.policy(devices, reprompt: nil, retention: nil, authorization: model))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention' or 'authorization'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))
