@@ -95,10 +95,11 @@ extension BinaryWriter {
     case .reset: u8(2)
     }
   }
-  /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization), optional f64 retention. A policy written
-  /// before the authorization model existed has bit 1 clear: independent.
+  /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization, bit 2: no Health settings on the watch),
+  /// optional f64 retention. The defaults leave bits 1 and 2 clear, so a default policy is written exactly as
+  /// before these models existed (the pinned journal fixtures check it).
   package mutating func policy(_ p: DevicePolicy) {
-    u8((p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0))
+    u8((p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0) | (p.watchSettings == .iPhoneOnly ? 4 : 0))
     optional(p.retention) { $0.f64($1) }
   }
   /// permission, `u8` decision (0xFF: forgotten).
@@ -289,11 +290,11 @@ extension BinaryReader {
   /// Reads a device policy; a retention window must be finite.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
-    guard raw <= 3 else { throw error("unknown policy flags \(raw)") }
+    guard raw <= 7 else { throw error("unknown policy flags \(raw)") }
     let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
     return DevicePolicy(
       reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,
-      authorization: raw & 2 == 0 ? .independent : .companion)
+      authorization: raw & 2 == 0 ? .independent : .companion, watchSettings: raw & 4 == 0 ? .onWatch : .iPhoneOnly)
   }
   /// Reads a shared decision.
   package mutating func sharedDecision() throws(DecodeError) -> SharedDecision {

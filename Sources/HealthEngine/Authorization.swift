@@ -116,12 +116,19 @@ package struct DevicePolicy: Hashable, Sendable {
   /// Whether an app's decisions stay on this device or are shared with the other one (both devices must say
   /// `companion` for decisions to travel).
   package var authorization: AuthorizationModel
+  /// Whether the watch has Settings → Health → Apps of its own (observed on recent watchOS) or only the iPhone's
+  /// Watch app can change a watch app's permissions (the article's model). Meaningless on the phone.
+  package var watchSettings: WatchSettingsModel
 
   /// Creates a policy.
-  package init(reprompt: RepromptPolicy, retention: Double?, authorization: AuthorizationModel = .independent) {
+  package init(
+    reprompt: RepromptPolicy, retention: Double?, authorization: AuthorizationModel = .independent,
+    watchSettings: WatchSettingsModel = .onWatch
+  ) {
     self.reprompt = reprompt
     self.retention = retention
     self.authorization = authorization
+    self.watchSettings = watchSettings
   }
 
   /// The default watch retention window: 7 days (HealthPair model; Apple says only "limited").
@@ -145,6 +152,18 @@ package enum AuthorizationModel: UInt8, Hashable, Sendable, CaseIterable, Custom
 
   /// `independent` or `companion`.
   package var description: String { self == .independent ? "independent" : "companion" }
+}
+
+/// Where a watch app's permissions can be changed (docs/behavior.md W2).
+package enum WatchSettingsModel: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+  /// Settings → Health → Apps on the watch itself, and the iPhone's Watch app (observed on recent watchOS; the
+  /// default).
+  case onWatch = 0
+  /// Only the iPhone's Watch app: the watch has no Health settings (the article's model).
+  case iPhoneOnly = 1
+
+  /// `on-watch` or `iphone-only`.
+  package var description: String { self == .onWatch ? "on-watch" : "iphone-only" }
 }
 
 /// One decision as it travels between companion devices: nil means the decision was forgotten (a reset).

@@ -290,10 +290,10 @@ package struct DeviceState: Sendable {
   package mutating func changeSettings(
     _ bundleID: String, _ change: SettingsChange, wall: Date = Date(timeIntervalSinceReferenceDate: 0)
   ) throws(HealthError) -> [DeviceEvent] {
-    guard device == .phone else {
+    guard device == .phone || policy.watchSettings == .onWatch else {
       throw .simulator(
-        "the watch has no Health settings of its own: change a watch app's permissions from the iPhone's Watch app "
-          + "(a watch-settings change sent to the phone)")
+        "the watch has no Health settings of its own in the 'iphone-only' model: change a watch app's permissions "
+          + "from the iPhone's Watch app (a watch-settings change sent to the phone)")
     }
     _ = try installedApp(bundleID)
     if case .set(let permission, _) = change, decisions[AuthorizationKey(bundleID, permission)] == nil {

@@ -34,6 +34,7 @@ package struct CtlCommand {
         watch-settings <app> …     (phone) the same, in the iPhone's Watch app, for the watch
         clock set <date> | clock advance <duration> | clock real
         policy [--reprompt standard|strict] [--retention <duration>|none] [--authorization independent|companion]
+               [--settings on-watch|iphone-only]
         samples [<type>]           The raw store (every app's samples) and tombstones.
         earliest                   earliestPermittedSampleDate()
         link connect|disconnect|hold|release|status | link latency <duration>
@@ -378,6 +379,12 @@ package struct CtlCommand {
           throw args.error("invalid authorization model '\(a)': expected independent or companion")
         }
         policy.authorization = model
+      }
+      if let w = try args.option("settings") {
+        guard let model = WatchSettingsModel.allCases.first(where: { $0.description == w }) else {
+          throw args.error("invalid watch settings model '\(w)': expected on-watch or iphone-only")
+        }
+        policy.watchSettings = model
       }
       try args.finish()
       try client.setPolicy(policy)

@@ -258,7 +258,9 @@ package enum StepKind: Hashable, Sendable {
   /// Uninstalls an app.
   case uninstall(app: String, Devices)
   /// Changes device policy.
-  case policy(Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil)
+  case policy(
+    Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil,
+    watchSettings: WatchSettingsModel? = nil)
   /// Sets both virtual clocks.
   case clockSet(Date)
   /// Advances both virtual clocks.

@@ -12,7 +12,7 @@ import HealthModel
 //                   ["without" ("share" | "read") "description"]*
 //              |  "uninstall" App "from" devices
 //              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none")
-//                   | "authorization" ("independent"|"companion"))
+//                   | "authorization" ("independent"|"companion") | "settings" ("on-watch"|"iphone-only"))
 //              |  "clock:" ("set" time | "advance" duration)
 //              |  device ":" App action
 //              |  "user on" device ":" user-action
@@ -387,7 +387,16 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: nil, retention: nil, authorization: model))
       }
-      try c.expect("retention", what: "'reprompt', 'retention' or 'authorization'")
+      if c.take("settings") {
+        let models = WatchSettingsModel.allCases.map(\.description)
+        let t = try c.word("'on-watch' or 'iphone-only'")
+        guard let model = WatchSettingsModel.allCases.first(where: { $0.description == t.keyword }) else {
+          throw c.error(.unknownStatus(t.text, valid: models, suggestion: suggest(t.text, from: models)), at: t)
+        }
+        try c.finish()
+        return step(.policy(devices, reprompt: nil, retention: nil, watchSettings: model))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention', 'authorization' or 'settings'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))

@@ -139,8 +139,11 @@ struct SyncIntegrationTests {
     }
   }
 
-  @Test func theWatchRefusesSettingsSentToItDirectly() throws {
+  @Test func theWatchRefusesSettingsSentToItDirectlyInTheIPhoneOnlyModel() throws {
     try withPair { pair in
+      var policy = try pair.watch.dump().device.policy
+      policy.watchSettings = .iPhoneOnly
+      try pair.watch.setPolicy(policy)
       try grant(pair.watch, returnApp.bundleID, share: [mindful])
       #expect(throws: ClientError.self) { try pair.watch.changeSettings(returnApp.bundleID, .turnAllOff) }
       #expect(try pair.watch.authorizationStatus(returnApp.bundleID, mindful) == .sharingAuthorized)

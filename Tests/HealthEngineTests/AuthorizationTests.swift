@@ -279,12 +279,24 @@ struct WatchAuthorizationTests {
     }
   }
 
-  @Test func theWatchRefusesSettingsChangesSentToIt() throws {
+  @Test func theWatchRefusesSettingsChangesSentToItInTheIPhoneOnlyModel() throws {
     var watch = makeDevice(.watch)
+    var policy = watch.policy
+    policy.watchSettings = .iPhoneOnly
+    _ = try watch.setPolicy(policy)
     try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
     expectError(.unknownError, kind: .simulator) {
       _ = try watch.changeSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: true))
     }
+  }
+
+  @Test func byDefaultTheWatchHasSettingsOfItsOwnThatEndTheLockout() throws {
+    var watch = makeDevice(.watch)
+    try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
+    #expect(watch.lockedOut.contains(returnApp.bundleID))
+    _ = try watch.changeSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: true))
+    #expect(watch.decision(returnApp.bundleID, Permission(mindful, .share)) == .authorized)
+    #expect(!watch.lockedOut.contains(returnApp.bundleID))
   }
 
   @Test func watchAppSettingsFromThePhoneFixTheLockout() throws {
