@@ -9,7 +9,7 @@ package struct RunCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "run", abstract: "Run scenario files, each against a fresh phone + watch pair, and report.",
-    usage: "run [<path>…] [--jobs <n>] [--filter <text>] [--seed <n>] [--junit <file>] [--json]"
+    usage: "run [<path>…] [--jobs <n>] [--filter <text>] [--seed <n>] [--junit <file>] [--json] [--html <file>]"
       + " [--keep-failed <dir>]",
     discussion: """
       ARGUMENTS:
@@ -21,6 +21,8 @@ package struct RunCommand {
         --seed <n>         The seed for scenarios without a 'seed' line (default 1). Same seed, same run.
         --junit <file>     Also write a JUnit XML report to <file>.
         --json             Print a JSON report instead of the human one (state and trace as objects).
+        --html <file>      Also write a self-contained HTML report to <file>: a summary with filters, and
+                           per scenario a timeline with a phone lane and a watch lane.
         --keep-failed <dir>
                            Keep each failed scenario's pair directory (journals, daemon logs) and its trace
                            (trace.txt, trace.json) in <dir>/<scenario-name>/. Otherwise pairs are removed.
@@ -39,6 +41,7 @@ package struct RunCommand {
   var seed: UInt64
   var junit: String?
   var json: Bool
+  var html: String?
   var keepFailed: String?
 
   /// Parses the arguments (usage errors exit 2, as documented for this command).
@@ -54,6 +57,7 @@ package struct RunCommand {
     }
     junit = try args.option("junit")
     json = args.flag("json")
+    html = try args.option("html")
     keepFailed = try args.option("keep-failed")
     paths = try args.rest()
     if paths.isEmpty { paths = ["Scenarios"] }
@@ -96,6 +100,13 @@ package struct RunCommand {
     if let junit {
       do { try Posix.writeFileAtomically(junit, Array(Reports.junit(results, elapsed: elapsed).utf8), mode: 0o644) } catch {
         err("error: cannot write the JUnit report: \(error)\n")
+        return 2
+      }
+    }
+    if let html {
+      let page = HTMLReport.page(results, seed: seed, jobs: jobs, elapsed: elapsed)
+      do { try Posix.writeFileAtomically(html, Array(page.utf8), mode: 0o644) } catch {
+        err("error: cannot write the HTML report: \(error)\n")
         return 2
       }
     }

@@ -7,7 +7,7 @@ import Testing
 @testable import Render
 @testable import Scenario
 
-@Suite("Scenario traces and --keep-failed")
+@Suite("Scenario traces, --keep-failed and the HTML report")
 struct TraceTests {
   func scenario(_ text: String, file: String = "Scenarios/demo/t.scenario") throws -> Scenario {
     try ScenarioParser.parse(text, file: file).get()
@@ -173,5 +173,20 @@ struct TraceTests {
     let files = ["S/a/x.scenario", "S/b/x.scenario", "S/a/y.scenario"]
     let scenarios = try files.map { try scenario("install Water on phone\nexpect phone: no sheet pending", file: $0) }
     #expect(Suite.keepNames(scenarios) == ["a-x", "b-x", "y"])
+  }
+
+  @Test func theHTMLPageIsSelfContainedAndMarksTheFailingStep() throws {
+    let failed = ScenarioRunner().run(try scenario(Self.story, file: "S/sync/story.scenario"), seed: 1)
+    let passed = ScenarioRunner().run(
+      try scenario("install Water on phone\nexpect phone: no sheet pending", file: "S/setup/ok.scenario"), seed: 1)
+    let page = HTMLReport.page([passed, failed], seed: 1, jobs: 1, elapsed: 1)
+    #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
+    for external in ["src=", "href=\"http", "@import", "url("] { #expect(!page.contains(external)) }
+    #expect(page.components(separatedBy: "<section class=\"scenario ").count == 3)
+    #expect(page.contains("data-status=\"failed\" data-group=\"sync\" data-file=\"S/sync/story.scenario\""))
+    #expect(page.contains("<div class=\"row step cat-expect failing\" data-step=\"12\">"))
+    #expect(page.components(separatedBy: " failing\"").count == 2, "one failing step")
+    #expect(page.contains("<div class=\"arrow to-watch\""))
+    #expect(page.contains("<option value=\"setup\">setup (1)</option>"))
   }
 }
