@@ -247,6 +247,11 @@ struct RunContext {
   var calls: [TraceEntry] = []
   /// Each daemon's clock as it last reported it (absent while it is down).
   var clocks: [DeviceKind: Date] = [:]
+  /// Whether each daemon saw the link up at the end of the last step (a new pair starts linked).
+  var linkUp: [DeviceKind: Bool] = [.phone: true, .watch: true]
+  /// This step's word on a daemon's link that its events cannot give: false for one killed or stopped (its last
+  /// events race its death), the state a restarted one reported once linked (it linked before we listened).
+  var linkOverride: [DeviceKind: Bool] = [:]
 
   init(scenario: Scenario, pair: Pair, seed: UInt64, timeout: Double, recorder: TraceRecorder) {
     self.scenario = scenario
@@ -303,8 +308,28 @@ struct RunContext {
         }
       }
     }
+    for device in DeviceKind.allCases {
+      guard let up = linkOverride[device] ?? TraceRecorder.lastLink(events[device] ?? []), up != linkUp[device] else {
+        continue
+      }
+      linkUp[device] = up
+      // The link state of a daemon that is down is not news: its lane shows the fault.
+      if linkOverride[device] == false { continue }
+      others.append(entry(Lane(device), .link(up: up)))
+    }
     trace += sheets + calls + others
     calls = []
+    linkOverride = [:]
+  }
+
+  /// After `device`'s daemon went away: waits (on pushed events, with the step deadline) until its peer saw the
+  /// link drop, so the next step starts from the same state every run.
+  mutating func settleLink(after device: DeviceKind) {
+    linkOverride[device] = false
+    let peer = device.peer
+    guard pair.process(peer)?.exitStatus == nil else { return }
+    let c = client(peer)
+    _ = recorder.wait(timeout: timeout) { (try? c.dump().link.connected) != true }
   }
 
   /// An entry for the running step, stamped with both clocks.
@@ -457,9 +482,11 @@ struct RunContext {
         pair.kill(device)
         pending[device] = nil
         clocks[device] = nil
+        settleLink(after: device)
       case .stop(let device):
         let status = pair.stop(device)
         clocks[device] = nil
+        settleLink(after: device)
         guard status == .exited(0) else { throw fail("the \(device) daemon to stop with exit 0", status.map { "\($0)" } ?? "it did not stop") }
         pending[device] = nil
       case .restart(let device):
@@ -471,6 +498,7 @@ struct RunContext {
         if manualSync || held.contains(device) { try c.link(.hold) }
         if latency > 0 { try c.link(.latency(latency)) }
         if !linkDisconnected { try pair.waitLinked(timeout: timeout) }
+        linkOverride[device] = try c.dump().link.connected
       case .tearJournal(let device):
         guard pair.process(device)?.exitStatus != nil else {
           throw fail("the \(device) daemon to be stopped or killed before its journal is torn", "it is running")

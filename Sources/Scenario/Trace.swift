@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import HealthEngine
 import HealthModel
@@ -125,7 +126,8 @@ package struct TraceEntry: Sendable, Hashable {
     /// Sync entries logged on `from` were applied on `to`, up to entry `upTo`; `added` and `deleted` count the
     /// samples among the `items`.
     case delivery(from: DeviceKind, to: DeviceKind, upTo: UInt64, items: Int, added: Int, deleted: Int)
-    /// The peer link came up or went down, as this lane's daemon saw it.
+    /// The peer link came up or went down during the step, as this lane's daemon saw it (its state at the end of
+    /// the step against the end of the previous one).
     case link(up: Bool)
     /// The step failed: what it expected and what happened.
     case failure(expected: String, actual: String)
@@ -243,6 +245,7 @@ extension Expectation {
 /// Its own connections, because `Pair.wait` narrows the subscription of the pair's clients while it waits.
 final class TraceRecorder: @unchecked Sendable {
   private let received = Mutex<[DeviceKind: [DaemonEvent]]>([:])
+  private let arrived = DispatchSemaphore(value: 0)
   // Touched only by the thread running the scenario.
   private var clients: [DeviceKind: DeviceClient] = [:]
 
@@ -252,7 +255,10 @@ final class TraceRecorder: @unchecked Sendable {
     clients[device]?.close()
     clients[device] = nil
     guard let client = try? DeviceClient(socketPath: socket, clientName: "trace-\(device)", timeout: 10) else { return }
-    _ = client.addListener { [weak self] event in self?.received.withLock { $0[device, default: []].append(event) } }
+    _ = client.addListener { [weak self] event in
+      self?.received.withLock { $0[device, default: []].append(event) }
+      self?.arrived.signal()
+    }
     guard (try? client.subscribe(.all)) != nil else {
       client.close()
       return
@@ -260,10 +266,13 @@ final class TraceRecorder: @unchecked Sendable {
     clients[device] = client
   }
 
-  /// Stops listening to `device` (its daemon is gone).
-  func detach(_ device: DeviceKind) {
-    clients[device]?.close()
-    clients[device] = nil
+  /// Waits until `condition` holds, re-checking whenever an event arrives; false if it did not within `timeout`.
+  func wait(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now() + timeout
+    while !condition() {
+      if arrived.wait(timeout: deadline) == .timedOut { return condition() }
+    }
+    return true
   }
 
   /// Every event pushed so far, per device. A round trip on each connection first: a daemon pushes an event
@@ -282,8 +291,8 @@ final class TraceRecorder: @unchecked Sendable {
     clients.removeAll()
   }
 
-  /// The entries for one device's events: sheets, sync deliveries (samples counted), link changes; the samples
-  /// an app saved here and the store-check notices are left out (the call's entry says it).
+  /// The entries for one device's events: sheets and sync deliveries (samples counted). Left out: the samples an
+  /// app saved here (the call's entry says it), store-check notices, and link changes (see ``lastLink(_:)``).
   static func entries(
     _ events: [DaemonEvent], device: DeviceKind, step: Int, clocks: (phone: Date?, watch: Date?)
   ) -> [TraceEntry] {
@@ -315,10 +324,15 @@ final class TraceRecorder: @unchecked Sendable {
         } else {
           append(.delivery(from: device.peer, to: device, upTo: upTo, items: items, added: added, deleted: deleted))
         }
-      case .peerAcknowledged: break
-      case .linkChanged(let connected): append(.link(up: connected))
+      case .peerAcknowledged, .linkChanged: break
       }
     }
     return entries
+  }
+
+  /// Whether the link was up after `events`, if they say.
+  static func lastLink(_ events: [DaemonEvent]) -> Bool? {
+    for event in events.reversed() { if case .linkChanged(let connected) = event { return connected } }
+    return nil
   }
 }
