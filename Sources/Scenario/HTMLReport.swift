@@ -135,7 +135,8 @@ package enum HTMLReport {
         let failing = entry.step == failingStep
         let mark = category == .expect ? (failing ? "✘ " : "✔ ") : ""
         html +=
-          "<div class=\"row step cat-\(category.rawValue)\(failing ? " failing" : "")\" data-step=\"\(entry.step)\">"
+          "<div class=\"row step cat-\(category.rawValue)\(failing ? " failing" : "")\(down(entry))\""
+          + " data-step=\"\(entry.step)\">"
         html +=
           "<div class=\"n\">#\(entry.step)<small>line \(line)</small></div><div class=\"clock\">\(clockCell)</div>"
         html += lane(entry.lane, "<div class=\"box\">\(mark)\(escape(text))</div>") + "</div>\n"
@@ -143,12 +144,12 @@ package enum HTMLReport {
         var detail = "\(items) item\(items == 1 ? "" : "s")"
         if added > 0 { detail += ", \(added) added" }
         if deleted > 0 { detail += ", \(deleted) deleted" }
-        html += "<div class=\"row event delivery\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
+        html += "<div class=\"row event delivery\(down(entry))\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
         html += "<div class=\"clock\">\(clockCell)</div><div class=\"cell both\">"
         html += "<div class=\"arrow to-\(to)\" title=\"sync \(from) → \(to), up to entry \(upTo)\">"
         html += "<span>sync \(from) → \(to): \(detail)</span></div></div></div>\n"
       case .failure(let expected, let actual):
-        html += "<div class=\"row event failure-row\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
+        html += "<div class=\"row event failure-row\(down(entry))\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
         html += "<div class=\"clock\">\(clockCell)</div>"
         html += lane(
           .both,
@@ -169,10 +170,15 @@ package enum HTMLReport {
   }
 
   private static func eventRow(_ entry: TraceEntry, _ clockCell: String, _ classes: String) -> String {
-    var html = "<div class=\"row event\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
+    var html = "<div class=\"row event\(down(entry))\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
     html += "<div class=\"clock\">\(clockCell)</div>"
     html += lane(entry.lane, "<div class=\"box \(classes)\">\(escape(entry.text))</div>")
     return html + "</div>\n"
+  }
+
+  /// Classes for the lanes of daemons that are down (their lifeline is drawn dashed).
+  private static func down(_ entry: TraceEntry) -> String {
+    (entry.phoneClock == nil ? " phone-down" : "") + (entry.watchClock == nil ? " watch-down" : "")
   }
 
   /// The lane cells of a row with `content` in the lane (or across both).
@@ -242,6 +248,8 @@ package enum HTMLReport {
     .clock{padding:2px 6px;font:11px/1.3 ui-monospace,monospace;color:var(--dim)}
     .cell{align-self:stretch;display:flex;align-items:center;justify-content:center;padding:3px 6px;
     background:linear-gradient(var(--line),var(--line)) center/2px 100% no-repeat}
+    .phone-down .cell.phone,.watch-down .cell.watch{background:repeating-linear-gradient(var(--bad) 0 4px,
+    transparent 4px 8px) center/2px 100% no-repeat}
     .cell.both{grid-column:3/5;background:linear-gradient(var(--line),var(--line)) 25% 0/2px 100% no-repeat,
     linear-gradient(var(--line),var(--line)) 75% 0/2px 100% no-repeat}
     .box{position:relative;max-width:96%;padding:3px 8px;border-radius:6px;border:1px solid var(--line);background:#fff;
