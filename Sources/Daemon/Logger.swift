@@ -54,9 +54,9 @@ package final class Logger {
   /// Reads the device's virtual clock (nil: not set) for each line.
   package var virtualClock: () -> Date? = { nil }
 
-  /// Opens (appends to) `path`.
+  /// Opens (appends to) `path`, creating it; a symbolic link there is refused, never followed.
   package init(path: String, label: String, threshold: LogLevel) throws(SystemError) {
-    fd = try Posix.open(path, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+    fd = try Posix.openOwnFile(path, O_WRONLY | O_APPEND, mode: 0o600)
     self.label = label
     self.threshold = threshold
   }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HealthCodec
 import HealthEngine
 import HealthModel
 import Sync
@@ -23,14 +24,20 @@ package enum RequestCore {
     package var pid: Int32
     /// Connected clients, for `dump`.
     package var clients: Int
+    /// Bytes of samples and tombstones per `storedSamples` page.
+    package var storedPageBudget: Int
 
     /// Creates a context.
-    package init(wall: Date, hasPeer: Bool, link: LinkStatus, pid: Int32, clients: Int) {
+    package init(
+      wall: Date, hasPeer: Bool, link: LinkStatus, pid: Int32, clients: Int,
+      storedPageBudget: Int = WireProtocol.maxStoredPage
+    ) {
       self.wall = wall
       self.hasPeer = hasPeer
       self.link = link
       self.pid = pid
       self.clients = clients
+      self.storedPageBudget = storedPageBudget
     }
   }
 
@@ -184,7 +191,7 @@ package enum RequestCore {
             fields: [Field("app", bundleID), Field("change", change.description)]))
         answer = .reply(.success(.ok))
       case .setClock(let date):
-        record(state.setClock(date))
+        record(try state.setClock(date))
         answer = .reply(.success(.date(state.now(wall: wall))))
       case .advanceClock(let seconds):
         record(try state.advanceClock(by: seconds, wall: wall))
@@ -196,9 +203,18 @@ package enum RequestCore {
         let snapshot = DaemonSnapshot(
           device: state.snapshot(wall: wall), link: context.link, pid: context.pid, clients: context.clients)
         answer = .reply(.success(.snapshot(snapshot)))
-      case .storedSamples(let type):
-        answer = .reply(
-          .success(.stored(samples: state.storedSamples(type: type, wall: wall), tombstones: state.storedTombstones)))
+      case .storedSamples(let type, let from, let limit):
+        var scratch = BinaryWriter(capacity: 1024)
+        func size(_ write: (inout BinaryWriter) -> Void) -> Int {
+          scratch.bytes.removeAll(keepingCapacity: true)
+          write(&scratch)
+          return scratch.bytes.count
+        }
+        let page = state.storedPage(
+          type: type, from: from, wall: wall, limit: limit, budget: context.storedPageBudget,
+          sampleCost: { sample in size { $0.sample(sample) } },
+          tombstoneCost: { tombstone in size { $0.tombstone(tombstone) } })
+        answer = .reply(.success(.stored(samples: page.samples, tombstones: page.tombstones, next: page.next)))
       case .subscribe(let mask):
         answer = .subscribe(mask)
       case .earliestPermittedSampleDate:

@@ -168,20 +168,32 @@ extension BinaryReader {
   package mutating func source() throws(DecodeError) -> SampleSource {
     SampleSource(bundleID: try string(maxLength: 1024), device: try device())
   }
-  /// Reads a metadata value.
-  package mutating func metadataValue() throws(DecodeError) -> MetadataValue {
+  /// Reads an `f64` that must be finite: stored values (journal records, sync entries, replies) never hold NaN or
+  /// infinity, so one is refused where it sits rather than loaded into sums and clocks.
+  package mutating func finiteF64(_ what: String) throws(DecodeError) -> Double {
+    let start = offset
+    let value = try f64()
+    guard value.isFinite else { throw DecodeError(offset: reportBase + start, "\(what) \(value) is not finite") }
+    return value
+  }
+  /// Reads a date that must be finite (see ``finiteF64(_:)``).
+  package mutating func finiteDate(_ what: String) throws(DecodeError) -> Date {
+    Date(timeIntervalSinceReferenceDate: try finiteF64(what))
+  }
+  /// Reads a metadata value; with `finite`, a NaN or infinite number, date or quantity is an error (stored data).
+  package mutating func metadataValue(finite: Bool = false) throws(DecodeError) -> MetadataValue {
     switch try u8() {
     case 0: return .string(try string())
     case 1: return .bool(try bool())
     case 2: return .int(try i64())
-    case 3: return .double(try f64())
-    case 4: return .date(try date())
-    case 5: return .quantity(try f64(), unit: try string(maxLength: 256))
+    case 3: return .double(finite ? try finiteF64("metadata number") : try f64())
+    case 4: return .date(finite ? try finiteDate("metadata date") : try date())
+    case 5: return .quantity(finite ? try finiteF64("metadata quantity") : try f64(), unit: try string(maxLength: 256))
     case let tag: throw error("unknown metadata value tag \(tag)")
     }
   }
-  /// Reads metadata.
-  package mutating func metadata() throws(DecodeError) -> Metadata {
+  /// Reads metadata; `finite` as in ``metadataValue(finite:)``.
+  package mutating func metadata(finite: Bool = false) throws(DecodeError) -> Metadata {
     let start = offset
     let count = Int(try u32())
     if count == 0 { return [:] }
@@ -190,27 +202,29 @@ extension BinaryReader {
     m.reserveCapacity(count)
     for _ in 0..<count {
       let key = try string(maxLength: 1024)
-      m[key] = try metadataValue()
+      m[key] = try metadataValue(finite: finite)
     }
     return m
   }
-  /// Reads a stored sample.
+  /// Reads a stored sample. Its value, dates and metadata numbers must be finite: `save` never accepts others, so
+  /// one in a journal or from the peer (an older build's) is refused with its offset instead of being loaded.
   package mutating func sample() throws(DecodeError) -> Sample {
     let id = try uuid()
     let type = try sampleType()
     let value: SampleValue
     switch try u8() {
-    case 0: value = .quantity(try f64())
+    case 0: value = .quantity(try finiteF64("quantity"))
     case 1:
       let raw = try i64()
       guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else { throw error("category value \(raw) out of range") }
       value = .category(Int(raw))
     case let tag: throw error("unknown sample value tag \(tag)")
     }
-    let start = try date()
-    let end = try date()
+    let start = try finiteDate("start date")
+    let end = try finiteDate("end date")
     let source = try source()
-    return Sample(uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(), source: source)
+    return Sample(
+      uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(finite: true), source: source)
   }
   /// Reads an input sample.
   package mutating func sampleInput() throws(DecodeError) -> SampleInput {
@@ -227,9 +241,10 @@ extension BinaryReader {
     }
     return SampleInput(uuid: id, type: type, value: value, start: try date(), end: try date(), metadata: try metadata())
   }
-  /// Reads a tombstone.
+  /// Reads a tombstone (its deletion date must be finite).
   package mutating func tombstone() throws(DecodeError) -> Tombstone {
-    Tombstone(uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try date())
+    Tombstone(
+      uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try finiteDate("deletion date"))
   }
   /// Reads an app record.
   package mutating func app() throws(DecodeError) -> AppRecord {
@@ -261,11 +276,12 @@ extension BinaryReader {
     case let tag: throw error("unknown settings change tag \(tag)")
     }
   }
-  /// Reads a device policy.
+  /// Reads a device policy; a retention window must be finite.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
     guard raw <= 1 else { throw error("unknown reprompt policy \(raw)") }
-    return DevicePolicy(reprompt: raw == 0 ? .standard : .strict, retention: try optional { r throws(DecodeError) in try r.f64() })
+    let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
+    return DevicePolicy(reprompt: raw == 0 ? .standard : .strict, retention: retention)
   }
   /// Reads a sync entry.
   package mutating func syncEntry() throws(DecodeError) -> SyncEntry {
@@ -319,10 +335,10 @@ extension BinaryReader {
     case 7: return .samplesSaved(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
     case 8: return .samplesDeleted(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() })
     case 9:
-      let at = try date()
+      let at = try finiteDate("application date")
       return .peerEntriesApplied(try array(minElementSize: 9) { r throws(DecodeError) in try r.syncEntry() }, at: at)
     case 10: return .peerAcknowledged(try u64())
-    case 11: return .clockSet(try optional { r throws(DecodeError) in try r.date() })
+    case 11: return .clockSet(try optional { r throws(DecodeError) in try r.finiteDate("clock") })
     case 12: return .policyChanged(try policy())
     case 13: return .syncLogRestarted(logID: try logIdentity())
     case 14: return .peerLogAdopted(logID: try logIdentity())

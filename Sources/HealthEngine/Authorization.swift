@@ -163,6 +163,9 @@ package enum PromptAnswer: Hashable, Sendable {
   case cancel
   /// The sheet never appeared: nothing is recorded.
   case failToPresent(PresentationFailureMode)
+  /// The user left the app (home, app switcher, a call) while the sheet was up: devices dismiss the sheet; the
+  /// call fails with errorAuthorizationNotDetermined (5) and nothing is recorded (behavior.md A17).
+  case leaveApp
 }
 
 /// What the app's pending `requestAuthorization` call receives.
@@ -194,6 +197,8 @@ package enum PromptOutcome: Hashable, Sendable, CustomStringConvertible {
   case failedToPresent(PresentationFailureMode)
   /// Withdrawn because the app was uninstalled or the daemon stopped.
   case withdrawn
+  /// Dismissed because the app went to the background.
+  case dismissed
 
   /// A short description.
   package var description: String {
@@ -204,6 +209,7 @@ package enum PromptOutcome: Hashable, Sendable, CustomStringConvertible {
     case .cancelled: "cancelled"
     case .failedToPresent(let mode): "failed to present (\(mode.rawValue))"
     case .withdrawn: "withdrawn"
+    case .dismissed: "dismissed (the app went to the background)"
     }
   }
 }

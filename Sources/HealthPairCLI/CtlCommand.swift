@@ -18,7 +18,7 @@ package struct CtlCommand {
         uninstall <app>
         request <app> [--share <t,t>] [--read <t,t>] [--no-wait]
                                    Prints the sheet if one is presented, then waits for the user's answer.
-        answer <allow|deny|cancel|fail|fail-silently> [--app <app>] [--prompt <id>]
+        answer <allow|deny|cancel|leave|fail|fail-silently> [--app <app>] [--prompt <id>]
         answer choose --on <share:t,read:t> [--app <app>]   Per-type choices; unlisted toggles stay off.
         status <app> <type>        authorizationStatus(for:)
         request-status <app> [--share <t,t>] [--read <t,t>]
@@ -206,6 +206,7 @@ package struct CtlCommand {
       case "cancel": answer = .cancel
       case "fail": answer = .failToPresent(.error)
       case "fail-silently": answer = .failToPresent(.silent)
+      case "leave": answer = .leaveApp
       case "choose":
         var choices: [Permission: Bool] = [:]
         for (flag, on) in [("on", true), ("off", false)] {

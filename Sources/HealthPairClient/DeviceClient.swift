@@ -255,7 +255,7 @@ package final class DeviceClient: @unchecked Sendable {
   package var isClosed: Bool { shared.withLock { $0.closed != nil } }
 
   private static func readLoop(_ fd: Int32, handle: SocketHandle, owner: WeakClient) {
-    var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
+    var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxReplyFrame)
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var reason = "connection closed"
     reading: while true {

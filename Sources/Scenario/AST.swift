@@ -244,6 +244,9 @@ package enum Expectation: Hashable, Sendable {
   case diverged([Divergence])
   /// The link is up or down.
   case linkUp(Bool)
+  /// `<App>'s queries of <type> fail with <code>`: sample, statistics (when the type aggregates), collection and
+  /// anchored queries all fail with the code.
+  case queriesFail(DeviceKind, app: String, SampleType, HealthErrorCode)
   /// `<devices>: <n> sync conflicts`.
   case syncConflicts(Devices, Int)
 }

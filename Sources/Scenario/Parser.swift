@@ -26,7 +26,7 @@ import HealthModel
 //              |  "resaves" name ["as" value [unit]]
 //              |  "deletes" name…
 //   when       := "at" time | "from" time ("for" duration | "to" time)
-//   user-action:= "allows all" | "doesn't allow" | "cancels" | "sheet fails to present" ["silently"]
+//   user-action:= "allows all" | "doesn't allow" | "cancels" | "leaves the app" | "sheet fails to present" ["silently"]
 //              |  "allows" permission… | ("in Settings" | "in the Watch app") settings-change "for" App
 //   expect     := "expect" ("converged" | "diverged:" | "link is" ("up"|"down") | devices ":" expectation) [":"]
 //   devices    := "phone" | "watch" | "both" | "phone and watch"
@@ -635,6 +635,12 @@ struct ParseState {
       let app = try forApp(&c)
       try c.finish()
       return .answer(device, .cancel, app: app)
+    }
+    if c.take("leaves", "the", "app") || c.take("leaves") {
+      // Home, the app switcher, a call: devices dismiss the sheet (behavior.md A17).
+      let app = try forApp(&c)
+      try c.finish()
+      return .answer(device, .leaveApp, app: app)
     }
     if c.take("sheet", "fails", "to", "present") {
       let silent = c.take("silently")

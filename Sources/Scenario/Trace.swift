@@ -232,7 +232,7 @@ extension Expectation {
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
       .seesSamples(let d, _, _, _), .statistic(let d, _, _, _, _, _, _), .statisticTerminates(let d, _, _, _),
       .settingsRefused(let d, _), .clock(let d, _), .daily(let d, _, _, _, _, _, _), .changes(let d, _, _, _, _),
-      .earliestPermitted(let d, _):
+      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _):
       return Lane(d)
     case .converged, .diverged, .linkUp: return .both
     }
