@@ -83,10 +83,10 @@ final class HeadlessBrowser {
       }
       // No sandbox: CI runs as root, where Chromium refuses to start with it; the page is our own local file.
       let arguments = [
-        "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run",
-        "--no-default-browser-check", "--disable-extensions", "--disable-background-networking", "--disable-sync",
-        "--disable-component-update", "--hide-scrollbars", "--mute-audio", "--user-data-dir=\(workDirectory)/profile",
-        "about:blank",
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--remote-debugging-pipe",
+        "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+        "--disable-sync", "--disable-component-update", "--hide-scrollbars", "--mute-audio",
+        "--user-data-dir=\(workDirectory)/profile", "about:blank",
       ]
       pid = try Posix.spawn(
         executable, arguments, stdout: null, stderr: errFD, stdin: null,
