@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/debug
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build run test demo bench fuzz chaos load clean
+.PHONY: all build run test test-html demo bench fuzz chaos load clean
 
 all: build
 
@@ -19,12 +19,34 @@ demo: build
 	$(BIN)/healthpair demo
 
 ## make test: every test (unit, real-process integration, the scenario suite), then the suite through the CLI,
-## then a smoke run of the benchmark binary (tiny sizes, no timing judged).
+## then a smoke run of the benchmark binary (tiny sizes, no timing judged), then the HTML report in Chromium.
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(BIN)/healthpair run Scenarios --jobs $(JOBS) --junit $(BIN)/scenarios-junit.xml
 	$(BIN)/healthpair-bench --smoke --json $(BIN)/bench-smoke.json > /dev/null
+	@$(MAKE) --no-print-directory test-html
+
+## make test-html: `healthpair run --html` in a real headless Chromium — the page renders with no console error,
+## holds every scenario and highlights a deliberately failing step; screenshots and the page are left in
+## $(BIN)/html-report/. Chromium is installed with apt-get when missing (as root, else through sudo); without
+## apt-get this fails rather than skip.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+HTML_ARTIFACTS := $(CURDIR)/$(BIN)/html-report
+test-html:
+	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "make test-html: Chromium is missing and there is no apt-get to install it" >&2; exit 1; \
+	  fi; \
+	  echo "make test-html: installing chromium with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	    >/dev/null || { echo "make test-html: apt-get could not install chromium" >&2; exit 1; }; \
+	fi
+	$(SWIFT) build --build-tests
+	@rm -rf $(HTML_ARTIFACTS)
+	HEALTHPAIR_BROWSER_TEST=1 HEALTHPAIR_HTML_ARTIFACTS=$(HTML_ARTIFACTS) \
+	  $(SWIFT) test --skip-build --filter HTMLReportBrowserTests
+	@test -s $(HTML_ARTIFACTS)/failing-scenario.png || { echo "make test-html: the browser test did not run" >&2; exit 1; }
 
 ## make bench: release build, every benchmark at full size; prints the table and writes bench-results.json.
 bench:

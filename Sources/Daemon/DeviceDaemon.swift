@@ -158,6 +158,7 @@ package final class DeviceDaemon {
       log.log(.error, "cannot open the journal: \(error)")
       throw .journal(error)
     }
+    log.virtualClock = { [durable] in durable.state.virtualNow }
     if let torn = durable.recovery.truncated {
       log.log(.warning, "journal damage cut off: \(torn.damage)", ["dropped_bytes": "\(torn.droppedBytes)"])
     }

@@ -7,7 +7,8 @@ import Posix
 #endif
 
 /// Log severities. `fault` means a bug in HealthPair; `error` bad input or a failed operation; `warning` something
-/// a user should look at (a refused connection, a torn journal tail); `info` lifecycle (start, stop, link up/down);
+/// a user should look at (a refused connection, a torn journal tail, an app call that would terminate the app);
+/// `info` lifecycle (start, stop, link up/down), sheets, Settings, and one line per app call with its outcome;
 /// `debug` every request.
 package enum LogLevel: Int, Comparable, Sendable, CaseIterable {
   /// Every request.
@@ -42,12 +43,16 @@ package enum LogLevel: Int, Comparable, Sendable, CaseIterable {
   package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// A one-line-per-event logger writing to a file: `2026-11-29T14:15:58.123Z INFO  phone: message key=value`.
+/// A one-line-per-event logger writing to a file: `2026-11-29T14:15:58.123Z INFO    phone: message key=value`;
+/// while the device's virtual clock is set, its reading follows the wall clock:
+/// `2026-11-29T14:15:58.123Z [virtual 2026-01-05T08:00:00Z] INFO    phone: …`.
 package final class Logger {
   private let fd: Int32
   private let label: String
   /// The lowest level written.
   package let threshold: LogLevel
+  /// Reads the device's virtual clock (nil: not set) for each line.
+  package var virtualClock: () -> Date? = { nil }
 
   /// Opens (appends to) `path`, creating it; a symbolic link there is refused, never followed.
   package init(path: String, label: String, threshold: LogLevel) throws(SystemError) {
@@ -75,6 +80,7 @@ package final class Logger {
 
   private func write(_ level: LogLevel, _ message: String, _ metadata: some Sequence<(key: String, value: String)>) {
     var line = formatDate(Date(timeIntervalSince1970: Posix.wallClockSeconds())) + " "
+    if let virtual = virtualClock() { line += "[virtual \(formatDate(virtual))] " }
     line += level.name.uppercased().padding(toLength: 8) + label + ": " + message
     for (key, value) in metadata { line += " \(key)=\(value.contains(" ") ? "\"\(value)\"" : value)" }
     line += "\n"

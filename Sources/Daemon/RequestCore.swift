@@ -112,7 +112,12 @@ package enum RequestCore {
     func close(_ prompt: Prompt, _ result: Result<Reply, HealthError>, outcome: String) {
       effects.completions.append(Completion(prompt: prompt, result: result, outcome: outcome))
       effects.notices.append(.promptClosed(promptID: prompt.id, bundleID: prompt.bundleID, outcome: outcome))
-      effects.notes.append(Note(level: .info, message: "sheet closed", fields: [Field("app", prompt.bundleID), Field("prompt", "\(prompt.id)"), Field("outcome", outcome)]))
+      var fields = [Field("app", prompt.bundleID), Field("prompt", "\(prompt.id)"), Field("outcome", outcome)]
+      switch result {
+      case .success(let reply): fields += replyFields(reply)
+      case .failure(let error): fields.append(Field("error", "\(error)"))
+      }
+      effects.notes.append(Note(level: .info, message: "sheet closed", fields: fields))
     }
     let answer: Answer
     do throws(HealthError) {
@@ -225,11 +230,55 @@ package enum RequestCore {
         answer = .link(command)
       }
     } catch {
-      let level: LogLevel = error.kind == .wouldTerminate ? .warning : .debug
-      effects.notes.append(Note(level: level, message: "request \(request.name) failed: \(error)", fields: []))
+      if request.appCall == nil {
+        effects.notes.append(Note(level: .debug, message: "request \(request.name) failed: \(error)", fields: []))
+      }
       answer = .reply(.failure(error))
     }
+    if let note = callNote(request, answer) { effects.notes.append(note) }
     return (answer, effects)
+  }
+
+  /// The log line for an app's call (at `info`; `warning` for one that would terminate the app): the call, the
+  /// app, what it asked and what it returned. Nil for requests that are not an app's call, and for a request
+  /// whose sheet is up (`sheet presented` says so; `sheet closed` gives its result).
+  package static func callNote(_ request: Request, _ answer: Answer) -> Note? {
+    guard let call = request.appCall, case .reply(let result) = answer else { return nil }
+    var fields = [Field("app", call.bundleID)] + call.fields
+    var level = LogLevel.info
+    switch result {
+    case .success(let reply):
+      fields.append(Field("outcome", "ok"))
+      fields += replyFields(reply)
+    case .failure(let error):
+      switch error.kind {
+      case .healthKit: fields.append(Field("outcome", "\(error.code)(\(error.code.rawValue))"))
+      case .wouldTerminate:
+        level = .warning
+        fields.append(Field("outcome", "would-terminate"))
+        fields.append(Field("exception", error.exception ?? "NSInvalidArgumentException"))
+      case .simulator: fields.append(Field("outcome", "rejected"))
+      }
+      fields.append(Field("message", error.message))
+    }
+    return Note(level: level, message: "call \(request.name)", fields: fields)
+  }
+
+  /// What a successful reply says in a call's log line.
+  package static func replyFields(_ reply: Reply) -> [Field] {
+    switch reply {
+    case .authorization(let r):
+      var fields = [Field("success", "\(r.success)")]
+      if let error = r.error { fields.append(Field("error", "\(error.code)(\(error.code.rawValue))")) }
+      return fields
+    case .status(let status): return [Field("status", "\(status)")]
+    case .requestStatus(let status): return [Field("status", "\(status)")]
+    case .samples(let samples): return [Field("results", "\(samples.count)")]
+    case .collection(let buckets): return [Field("buckets", "\(buckets.count)")]
+    case .anchored(let result):
+      return [Field("added", "\(result.added.count)"), Field("deleted", "\(result.deleted.count)")]
+    default: return []
+    }
   }
 
   /// The notices subscribers get for journaled events: samples added or deleted (here or arriving from the peer),
@@ -270,4 +319,27 @@ package enum RequestCore {
   }
 
   private static func distinct(_ types: [SampleType]) -> [SampleType] { Array(Set(types)).sorted() }
+}
+
+extension Request {
+  /// For an app's HealthKit call: the app and what the call asked, for the log. Nil for every other request
+  /// (installs, Settings, clocks, dumps, subscriptions, link control, pings).
+  package var appCall: (bundleID: String, fields: [RequestCore.Field])? {
+    typealias Field = RequestCore.Field
+    switch self {
+    case .requestAuthorization(let bundleID, let share, let read):
+      let names = { (types: [SampleType]) in types.map(\.name).joined(separator: ",") }
+      return (bundleID, [Field("share", names(share)), Field("read", names(read))])
+    case .authorizationStatus(let bundleID, let type): return (bundleID, [Field("type", type.name)])
+    case .requestStatus(let bundleID, _, _): return (bundleID, [])
+    case .save(let bundleID, let samples): return (bundleID, [Field("samples", "\(samples.count)")])
+    case .delete(let bundleID, let uuids): return (bundleID, [Field("uuids", "\(uuids.count)")])
+    case .sampleQuery(let bundleID, let query): return (bundleID, [Field("type", query.type.name)])
+    case .statistics(let bundleID, let query), .statisticsCollection(let bundleID, let query):
+      return (bundleID, [Field("type", query.type.name)])
+    case .anchoredQuery(let bundleID, let type, let anchor, _, _):
+      return (bundleID, [Field("type", type.name), Field("anchor", "\(anchor)")])
+    default: return nil
+    }
+  }
 }

@@ -9,7 +9,8 @@ package struct RunCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "run", abstract: "Run scenario files, each against a fresh phone + watch pair, and report.",
-    usage: "run [<path>…] [--jobs <n>] [--filter <text>] [--seed <n>] [--junit <file>] [--json]",
+    usage: "run [<path>…] [--jobs <n>] [--filter <text>] [--seed <n>] [--junit <file>] [--json] [--html <file>]"
+      + " [--keep-failed <dir>]",
     discussion: """
       ARGUMENTS:
         <path>             Scenario files or directories (searched for *.scenario). Default: Scenarios/.
@@ -19,11 +20,18 @@ package struct RunCommand {
         --filter <text>    Only scenarios whose path or title contains <text>.
         --seed <n>         The seed for scenarios without a 'seed' line (default 1). Same seed, same run.
         --junit <file>     Also write a JUnit XML report to <file>.
-        --json             Print a JSON report instead of the human one.
+        --json             Print a JSON report instead of the human one (state and trace as objects).
+        --html <file>      Also write a self-contained HTML report to <file>: a summary with filters, and
+                           per scenario a timeline with a phone lane and a watch lane.
+        --keep-failed <dir>
+                           Keep each failed scenario's pair directory (journals, daemon logs) and its trace
+                           (trace.txt, trace.json) in <dir>/<scenario-name>/. Otherwise pairs are removed.
 
       EXIT STATUS: 0 every scenario passed, 1 a scenario failed, 2 invalid input (a file that is not UTF-8,
       does not parse, or has no step or no expectation) or usage. Reports count each scenario's steps and
       expectations; JUnit carries them as testcase properties.
+      A failure shows both devices' state and the trace up to it: each step, app calls and what they
+      returned, sheets and how they closed, sync deliveries and link changes, with both virtual clocks.
       Colour is used only on a terminal and never when NO_COLOR is set. The language: docs/scenario-language.md.
       """)
 
@@ -33,6 +41,8 @@ package struct RunCommand {
   var seed: UInt64
   var junit: String?
   var json: Bool
+  var html: String?
+  var keepFailed: String?
 
   /// Parses the arguments (usage errors exit 2, as documented for this command).
   package init(_ arguments: [String]) throws {
@@ -47,6 +57,8 @@ package struct RunCommand {
     }
     junit = try args.option("junit")
     json = args.flag("json")
+    html = try args.option("html")
+    keepFailed = try args.option("keep-failed")
     paths = try args.rest()
     if paths.isEmpty { paths = ["Scenarios"] }
     try args.finish()
@@ -71,8 +83,16 @@ package struct RunCommand {
     let daemon = try locateDaemon()
     let style = Style.forStandardOutput()
     let live = Posix.isTerminal(1) && !json
+    var runner = ScenarioRunner(daemon: daemon)
+    if let keepFailed {
+      do { try Posix.makeDirectory(keepFailed, mode: 0o755) } catch {
+        err("error: cannot create the --keep-failed directory: \(error)\n")
+        return 2
+      }
+      runner.keepFailed = keepFailed
+    }
     let started = Posix.monotonicNanoseconds()
-    let results = Suite.run(scenarios, seed: seed, jobs: jobs, runner: ScenarioRunner(daemon: daemon)) { done, failed, total in
+    let results = Suite.run(scenarios, seed: seed, jobs: jobs, runner: runner) { done, failed, total in
       if live { out("\r\u{1B}[K[\(done)/\(total)] \(failed) failed") }
     }
     if live { out("\r\u{1B}[K") }
@@ -83,6 +103,14 @@ package struct RunCommand {
         return 2
       }
     }
+    if let html {
+      let page = HTMLReport.page(results, seed: seed, jobs: jobs, elapsed: elapsed)
+      do { try Posix.writeFileAtomically(html, Array(page.utf8), mode: 0o644) } catch {
+        err("error: cannot write the HTML report: \(error)\n")
+        return 2
+      }
+    }
+    for problem in results.compactMap(\.keepProblem) { err("warning: \(problem)\n") }
     out(json ? Reports.json(results, seed: seed, jobs: jobs, elapsed: elapsed) : Reports.human(results, seed: seed, jobs: jobs, elapsed: elapsed, style: style))
     return results.allSatisfy(\.passed) ? 0 : 1
   }

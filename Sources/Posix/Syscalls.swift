@@ -249,6 +249,30 @@ package enum Posix {
     }
   }
 
+  /// Moves a file or directory tree to `destination` (which must not exist): `rename`, or across file systems a
+  /// copy of its regular files and directories (sockets and other special files are skipped) and removal.
+  package static func moveTree(_ source: String, to destination: String) throws(SystemError) {
+    if Glibc.rename(source, destination) == 0 { return }
+    let e = Errno.current
+    guard e == Errno(rawValue: EXDEV) else { throw SystemError("rename", "\(source) to \(destination)", e) }
+    try copyTree(source, to: destination)
+    removeTree(source)
+  }
+
+  private static func copyTree(_ source: String, to destination: String) throws(SystemError) {
+    var st = stat()
+    guard Glibc.lstat(source, &st) == 0 else { throw SystemError("lstat", source, .current) }
+    switch st.st_mode & S_IFMT {
+    case S_IFDIR:
+      try makeDirectory(destination, mode: st.st_mode & 0o7777)
+      for name in try listDirectory(source) { try copyTree(source + "/" + name, to: destination + "/" + name) }
+    case S_IFREG:
+      try writeFileAtomically(destination, try readFile(source), mode: st.st_mode & 0o7777)
+    default:
+      break
+    }
+  }
+
   /// Creates a symbolic link at `path` pointing to `target` (tests plant them to check they are refused).
   /// C: `symlink`.
   package static func makeSymbolicLink(_ path: String, to target: String) throws(SystemError) {
@@ -556,10 +580,11 @@ package enum Posix {
   // MARK: - Processes
 
   /// Starts `path` with `arguments` (argv[0] excluded) as a new process. `stdout` and `stderr` are redirected to
-  /// the given descriptors when set; `extraEnvironment` is added to ours. C: `posix_spawn`.
+  /// the given descriptors when set; `descriptors` maps further child descriptors to ours (a browser's
+  /// `--remote-debugging-pipe` reads 3 and writes 4); `extraEnvironment` is added to ours. C: `posix_spawn`.
   package static func spawn(
     _ path: String, _ arguments: [String], stdout: Int32? = nil, stderr: Int32? = nil, stdin: Int32? = nil,
-    extraEnvironment: [String: String] = [:], newProcessGroup: Bool = false
+    descriptors: [Int32: Int32] = [:], extraEnvironment: [String: String] = [:], newProcessGroup: Bool = false
   ) throws(SystemError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -567,6 +592,9 @@ package enum Posix {
     if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
     if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
     if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+    for (child, ours) in descriptors.sorted(by: { $0.key < $1.key }) {
+      posix_spawn_file_actions_adddup2(&actions, ours, child)
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

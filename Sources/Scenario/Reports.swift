@@ -1,6 +1,8 @@
 import FoundationEssentials
+import HealthEngine
 import HealthModel
 import Render
+import Wire
 
 /// Renders suite results for people (text), CI systems (JUnit XML) and tools (JSON).
 package enum Reports {
@@ -17,17 +19,7 @@ package enum Reports {
       out += "\(counts(r).padded(countsWidth))  \(style.dim(milliseconds(r.duration)))\n"
     }
     let failures = results.filter { !$0.passed }
-    for r in failures {
-      guard case .failed(let f) = r.status else { continue }
-      out += "\n" + style.fail("FAILED") + "  \(f.location.file):\(f.location.line)  \(r.title)\n"
-      out += "  step      \(f.step)\n"
-      out += block("expected", f.expected)
-      out += block("actual", f.actual)
-      if !f.phone.isEmpty || !f.watch.isEmpty {
-        out += "  state\n" + sideBySide(left: f.phone, right: f.watch).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
-      }
-      out += "  reproduce \(r.reproduce)\n"
-    }
+    for r in failures { out += "\n" + failureText(r, style: style) }
     let passed = results.count - failures.count
     let steps = results.reduce(0) { $0 + $1.stepsRun }
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
@@ -35,6 +27,49 @@ package enum Reports {
     let summary = "\(ran): \(passed) passed, \(failures.count) failed in \(seconds(elapsed))"
       + " (seed \(seed), \(plural(jobs, "job")))"
     out += "\n" + (failures.isEmpty ? style.pass(summary) : style.fail(summary)) + "\n"
+    return out
+  }
+
+  /// One failure in detail: where, the step, expected and actual, both devices' state side by side, the trace up
+  /// to the failure, where it was kept, and the command that reproduces it.
+  package static func failureText(_ r: ScenarioResult, style: Style) -> String {
+    guard case .failed(let f) = r.status else { return "" }
+    var out = style.fail("FAILED") + "  \(f.location.file):\(f.location.line)  \(r.title)\n"
+    out += "  step      \(f.step)\n"
+    out += block("expected", f.expected)
+    out += block("actual", f.actual)
+    if !f.phone.isEmpty || !f.watch.isEmpty {
+      let lines = sideBySide(left: f.phone, right: f.watch).split(separator: "\n")
+      out += "  state\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n"
+    }
+    if !r.trace.isEmpty { out += "  trace\n" + traceText(r.trace, style: style) }
+    if let kept = r.kept { out += "  kept      \(kept) (journals, logs, trace)\n" }
+    if let problem = r.keepProblem { out += "  \(style.warn("not kept")) \(problem)\n" }
+    out += "  reproduce \(r.reproduce)\n"
+    return out
+  }
+
+  /// The trace as text: each step with its number and line, what happened during it indented under it with its
+  /// lane, and both clocks whenever they change.
+  package static func traceText(_ trace: [TraceEntry], style: Style) -> String {
+    var out = ""
+    var shownClocks: (Date?, Date?)?
+    func clock(_ d: Date?) -> String { d.map(formatDate) ?? "(down)" }
+    for entry in trace {
+      if shownClocks == nil || shownClocks!.0 != entry.phoneClock || shownClocks!.1 != entry.watchClock {
+        out += style.dim("    clocks   phone \(clock(entry.phoneClock))  watch \(clock(entry.watchClock))") + "\n"
+        shownClocks = (entry.phoneClock, entry.watchClock)
+      }
+      switch entry.kind {
+      case .step(let line, let text, _):
+        out += "    " + "#\(entry.step)".padded(4) + " " + "line \(line)".padded(8) + " \(text)\n"
+      case .failure(let expected, let actual):
+        out += "                  " + style.fail("✘ expected \(expected.oneLine)") + "\n"
+        out += "                  " + style.fail("  actual   \(actual.oneLine)") + "\n"
+      default:
+        out += "                  \(entry.lane.rawValue.padded(5)) \(entry.text)\n"
+      }
+    }
     return out
   }
 
@@ -79,7 +114,9 @@ package enum Reports {
           let message = "\(f.location.file):\(f.location.line): \(f.step): expected \(f.expected.replacingNewlines()), actual \(f.actual.replacingNewlines())"
           xml += "      <failure message=\"\(escape(message))\" type=\"ScenarioFailure\">"
           var body = "\(f.location.file):\(f.location.line): \(f.step)\nexpected: \(f.expected)\nactual:   \(f.actual)\n"
-          body += sideBySide(left: f.phone, right: f.watch) + "\nreproduce: \(r.reproduce)\n"
+          body += sideBySide(left: f.phone, right: f.watch) + "\n"
+          if !r.trace.isEmpty { body += "trace:\n" + traceText(r.trace, style: Style(enabled: false)) }
+          body += "reproduce: \(r.reproduce)\n"
           xml += escape(body) + "</failure>\n"
         }
         xml += "    </testcase>\n"
@@ -91,24 +128,9 @@ package enum Reports {
   }
 
   /// JSON: every scenario with its status, seed (exact, as an unsigned integer), duration, the steps and
-  /// expectations it ran, and its failure; the summary totals them.
+  /// expectations it ran, its trace and its failure (both devices' state as objects); the summary totals them.
   package static func json(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double) -> String {
-    let items: [JSON] = results.map { r in
-      var fields: [(String, JSON)] = [
-        ("file", .string(r.file)), ("title", .string(r.title)), ("group", .string(r.group)),
-        ("status", .string(r.passed ? "passed" : "failed")), ("seed", .unsigned(r.seed)),
-        ("durationMs", .int(Int((r.duration * 1000).rounded()))), ("steps", .int(r.stepsRun)),
-        ("expectations", .int(r.expectationsRun)),
-      ]
-      if case .failed(let f) = r.status {
-        fields.append(("failure", .object([
-          ("line", .int(f.location.line)), ("step", .string(f.step)), ("expected", .string(f.expected)), ("actual", .string(f.actual)),
-          ("phone", .array(f.phone.map { .string($0) })), ("watch", .array(f.watch.map { .string($0) })),
-          ("reproduce", .string(r.reproduce)),
-        ])))
-      }
-      return .object(fields)
-    }
+    let items = results.map(scenarioJSON)
     let failed = results.filter { !$0.passed }.count
     let steps = results.reduce(0) { $0 + $1.stepsRun }
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
@@ -120,6 +142,115 @@ package enum Reports {
       ])),
       ("scenarios", .array(items)),
     ]).render() + "\n"
+  }
+
+  /// One scenario as JSON: what ``json(_:seed:jobs:elapsed:)`` lists, and what `--keep-failed` writes to
+  /// `trace.json`.
+  package static func scenarioJSON(_ r: ScenarioResult) -> JSON {
+    var fields: [(String, JSON)] = [
+      ("file", .string(r.file)), ("title", .string(r.title)), ("group", .string(r.group)),
+      ("status", .string(r.passed ? "passed" : "failed")), ("seed", .unsigned(r.seed)),
+      ("durationMs", .int(Int((r.duration * 1000).rounded()))), ("steps", .int(r.stepsRun)),
+      ("expectations", .int(r.expectationsRun)),
+    ]
+    if case .failed(let f) = r.status {
+      fields.append(("failure", .object([
+        ("line", .int(f.location.line)), ("step", .string(f.step)), ("expected", .string(f.expected)),
+        ("actual", .string(f.actual)),
+        ("phone", f.phoneState.map(stateJSON) ?? .null), ("watch", f.watchState.map(stateJSON) ?? .null),
+        ("reproduce", .string(r.reproduce)),
+      ])))
+      if let kept = r.kept { fields.append(("kept", .string(kept))) }
+    }
+    fields.append(("trace", .array(r.trace.map(traceJSON))))
+    return .object(fields)
+  }
+
+  /// A device's state as JSON, without what differs from run to run (process id, sync log identities).
+  package static func stateJSON(_ snapshot: DaemonSnapshot) -> JSON {
+    let d = snapshot.device
+    let link = snapshot.link
+    return .object([
+      ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
+      ("policy", .object([
+        ("reprompt", .string(d.policy.reprompt.rawValue)),
+        ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
+      ])),
+      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
+      ("apps", .array(d.apps.map { app in
+        .object([
+          ("bundleID", .string(app.record.bundleID)), ("name", .string(app.record.displayName)),
+          ("lockedOut", .bool(app.lockedOut)),
+          ("permissions", .array(app.decisions.map { change in
+            .object([
+              ("type", .string(change.permission.type.name)),
+              ("direction", .string(change.permission.direction.description)),
+              ("decision", .string(change.decision.description)),
+            ])
+          })),
+        ])
+      })),
+      ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
+      ("tombstones", .int(d.tombstoneCount)),
+      ("pendingSheets", .array(d.pendingPrompts.map { p in
+        .object([
+          ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
+          ("lists", .array(p.permissions.map { .string($0.description) })),
+        ])
+      })),
+      ("link", .object([
+        ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
+        ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
+        ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
+        ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
+        ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
+      ])),
+    ])
+  }
+
+  /// A trace entry as JSON: `step`, `lane`, `kind`, both clocks (null while a daemon is down), then the kind's
+  /// own fields.
+  package static func traceJSON(_ entry: TraceEntry) -> JSON {
+    var fields: [(String, JSON)] = [
+      ("step", .int(entry.step)), ("lane", .string(entry.lane.rawValue)), ("kind", .string(entry.kindName)),
+      ("phoneClock", .optional(entry.phoneClock.map(formatDate))),
+      ("watchClock", .optional(entry.watchClock.map(formatDate))),
+    ]
+    switch entry.kind {
+    case .step(let line, let text, let category):
+      fields += [("line", .int(line)), ("text", .string(text)), ("category", .string(category.rawValue))]
+    case .call(let app, let call, let outcome):
+      fields += [("app", .string(app)), ("call", .string(call)), ("result", .string(outcome.result.rawValue))]
+      if let success = outcome.success { fields.append(("success", .bool(success))) }
+      if let error = outcome.error { fields.append(("error", errorJSON(error))) }
+    case .sheetShown(let app, let sheet, let lists):
+      fields += [("app", .string(app)), ("sheet", .unsigned(sheet)), ("lists", .array(lists.map { .string($0) }))]
+    case .sheetClosed(let app, let sheet, let outcome):
+      fields += [("app", .string(app)), ("sheet", .unsigned(sheet)), ("outcome", .string(outcome))]
+    case .delivery(let from, let to, let upTo, let items, let added, let deleted):
+      fields += [
+        ("from", .string(from.description)), ("to", .string(to.description)), ("upTo", .unsigned(upTo)),
+        ("items", .int(items)), ("added", .int(added)), ("deleted", .int(deleted)),
+      ]
+    case .link(let up):
+      fields.append(("up", .bool(up)))
+    case .failure(let expected, let actual):
+      fields += [("expected", .string(expected)), ("actual", .string(actual))]
+    }
+    return .object(fields)
+  }
+
+  private static func errorJSON(_ e: HealthError) -> JSON {
+    let kind: String
+    switch e.kind {
+    case .healthKit: kind = "healthKit"
+    case .wouldTerminate: kind = "wouldTerminate"
+    case .simulator: kind = "simulator"
+    }
+    return .object([
+      ("kind", .string(kind)), ("code", .string("\(e.code)")), ("codeValue", .int(e.code.rawValue)),
+      ("message", .string(e.message)), ("exception", .optional(e.exception)),
+    ])
   }
 
   private static func fixed(_ s: Double) -> String { String(format3(s)) }

@@ -4,6 +4,7 @@ import HealthModel
 import HealthPairClient
 import Journal
 import Posix
+import Render
 import Wire
 
 /// Why a scenario did not pass.
@@ -20,6 +21,10 @@ package struct ScenarioFailure: Sendable, Hashable {
   package var phone: [String]
   /// The watch's state when it failed.
   package var watch: [String]
+  /// The phone's state when it failed, as data (nil: its daemon was not running).
+  package var phoneState: DaemonSnapshot? = nil
+  /// The watch's state when it failed, as data (nil: its daemon was not running).
+  package var watchState: DaemonSnapshot? = nil
 }
 
 /// The outcome of one scenario.
@@ -47,6 +52,13 @@ package struct ScenarioResult: Sendable {
   package var stepsRun: Int
   /// The `expect` steps among ``stepsRun`` (a failed one included).
   package var expectationsRun: Int
+  /// What happened, step by step, up to the end or the failure (deterministic: the same seed gives the same
+  /// trace, except for when live sync deliveries arrive).
+  package var trace: [TraceEntry] = []
+  /// Where `--keep-failed` kept the failed scenario's pair directory and trace.
+  package var kept: String? = nil
+  /// Why it could not be kept.
+  package var keepProblem: String? = nil
 
   /// Whether it passed.
   package var passed: Bool { status == .passed }
@@ -83,23 +95,28 @@ package struct ScenarioRunner: Sendable {
   package var daemon: String?
   /// How long a step may wait for the daemons, seconds.
   package var stepTimeout: Double = 10
+  /// `--keep-failed`: the directory a failed scenario's pair directory and trace are kept in (nil: removed).
+  package var keepFailed: String?
 
   /// Creates a runner.
   package init(daemon: String? = nil) { self.daemon = daemon }
 
-  /// Runs `scenario` with `seed` (its own `seed` line wins).
-  package func run(_ scenario: Scenario, seed runSeed: UInt64) -> ScenarioResult {
+  /// Runs `scenario` with `seed` (its own `seed` line wins). With ``keepFailed`` set, a failure keeps the pair's
+  /// directory (journals, logs) and the trace (`trace.txt`, `trace.json`) in `<keepFailed>/<keepName>`.
+  package func run(_ scenario: Scenario, seed runSeed: UInt64, keepName: String? = nil) -> ScenarioResult {
     let seed = scenario.seed ?? runSeed
     let started = Posix.monotonicNanoseconds()
     var result = ScenarioResult(
       file: scenario.file, title: scenario.title, group: scenario.group, seed: seed, status: .passed, duration: 0,
       stepsRun: 0, expectationsRun: 0)
+    let destination = keepFailed.map { "\($0)/\(keepName ?? Suite.keepName(scenario.file))" }
     // The parser refuses such files; a scenario built otherwise must not pass without checking anything either.
     guard scenario.steps.contains(where: \.isExpectation) else {
       result.status = .failed(
         ScenarioFailure(
           location: SourceLocation(file: scenario.file, line: 1, column: 1), step: "(the scenario)",
           expected: "at least one expectation", actual: "none", phone: [], watch: []))
+      if let destination { keep(&result, pair: nil, at: destination) }
       return result
     }
     let pair: Pair
@@ -111,16 +128,23 @@ package struct ScenarioRunner: Sendable {
           location: SourceLocation(file: scenario.file, line: 1, column: 1), step: "(launch the pair)", expected: "a running pair",
           actual: "\(error)", phone: [], watch: []))
       result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
+      if let destination { keep(&result, pair: nil, at: destination) }
       return result
     }
-    defer { pair.shutdown() }
-    var context = RunContext(scenario: scenario, pair: pair, seed: seed, timeout: stepTimeout)
+    let recorder = TraceRecorder()
+    for device in DeviceKind.allCases { recorder.attach(device, socket: pair.layout.socket(device)) }
+    var context = RunContext(scenario: scenario, pair: pair, seed: seed, timeout: stepTimeout, recorder: recorder)
     do {
       try context.startClocks()
       for step in scenario.steps {
         result.stepsRun += 1
         if step.isExpectation { result.expectationsRun += 1 }
-        try context.perform(step)
+        context.beginStep(step, number: result.stepsRun)
+        do { try context.perform(step) } catch {
+          context.endStep()
+          throw error
+        }
+        context.endStep()
       }
     } catch let failure as StepFailure {
       result.status = .failed(context.failure(failure))
@@ -128,8 +152,35 @@ package struct ScenarioRunner: Sendable {
       let step = scenario.steps[max(0, result.stepsRun - 1)]
       result.status = .failed(context.failure(StepFailure(step: step, expected: "the step to run", actual: "\(error)")))
     }
+    recorder.close()
+    result.trace = context.trace
+    let failed = !result.passed && destination != nil
+    if failed { pair.keepDirectory() }
+    pair.shutdown()
     result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
+    if failed, let destination { keep(&result, pair: pair, at: destination) }
     return result
+  }
+
+  /// Moves the stopped pair's directory to `destination` (replacing an older one) and writes the trace beside it.
+  private func keep(_ result: inout ScenarioResult, pair: Pair?, at destination: String) {
+    do throws(SystemError) {
+      Posix.removeTree(destination)
+      let parent = destination.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+      if !parent.isEmpty { try Posix.makeDirectory(parent, mode: 0o755) }
+      if let pair {
+        try Posix.moveTree(pair.layout.root, to: destination)
+      } else {
+        try Posix.makeDirectory(destination, mode: 0o755)
+      }
+      result.kept = destination
+      try Posix.writeFileAtomically(
+        destination + "/trace.txt", Array(Reports.failureText(result, style: Style(enabled: false)).utf8), mode: 0o644)
+      let json = Reports.scenarioJSON(result).render() + "\n"
+      try Posix.writeFileAtomically(destination + "/trace.json", Array(json.utf8), mode: 0o644)
+    } catch {
+      result.keepProblem = "cannot keep the pair directory in \(destination): \(error)"
+    }
   }
 }
 
@@ -187,13 +238,28 @@ struct RunContext {
   var held: Set<DeviceKind> = []
   var latency = 0.0
   var settingsResult: [DeviceKind: Result<Void, HealthError>] = [:]
+  /// Listens to the daemons' events for the trace.
+  let recorder: TraceRecorder
+  /// The trace so far.
+  var trace: [TraceEntry] = []
+  /// The step running (1-based) and the call entries it made (added after the daemons' events at its end).
+  var stepNumber = 0
+  var calls: [TraceEntry] = []
+  /// Each daemon's clock as it last reported it (absent while it is down).
+  var clocks: [DeviceKind: Date] = [:]
+  /// Whether each daemon saw the link up at the end of the last step (a new pair starts linked).
+  var linkUp: [DeviceKind: Bool] = [.phone: true, .watch: true]
+  /// This step's word on a daemon's link that its events cannot give: false for one killed or stopped (its last
+  /// events race its death), the state a restarted one reported once linked (it linked before we listened).
+  var linkOverride: [DeviceKind: Bool] = [:]
 
-  init(scenario: Scenario, pair: Pair, seed: UInt64, timeout: Double) {
+  init(scenario: Scenario, pair: Pair, seed: UInt64, timeout: Double, recorder: TraceRecorder) {
     self.scenario = scenario
     self.pair = pair
     self.timeout = timeout
     self.rng = SeededGenerator(seed: seed)
     self.now = ScenarioParser.defaultStart
+    self.recorder = recorder
   }
 
   func key(_ device: DeviceKind, _ app: String) -> String { "\(device)/\(app)" }
@@ -202,7 +268,83 @@ struct RunContext {
 
   /// Sets both virtual clocks to the scenario start (2026-01-05T08:00:00Z): runs never depend on the wall clock.
   mutating func startClocks() throws {
-    for device in DeviceKind.allCases { try client(device).setClock(now) }
+    try setClocks(now)
+  }
+
+  /// Sets both virtual clocks and notes what each daemon reports.
+  mutating func setClocks(_ date: Date) throws {
+    for device in DeviceKind.allCases { clocks[device] = try client(device).setClock(date) }
+  }
+
+  // MARK: - Trace
+
+  /// Adds the step's own entry (with the clocks before it runs).
+  mutating func beginStep(_ step: Step, number: Int) {
+    stepNumber = number
+    calls = []
+    trace.append(entry(step.lane, .step(line: step.location.line, text: step.text, category: step.category)))
+  }
+
+  /// Adds what the step caused, in an order that does not depend on timing: the sheets shown and closed (phone's,
+  /// then watch's), the app calls' results, then sync deliveries and link changes (phone's, then watch's).
+  mutating func endStep() {
+    for device in DeviceKind.allCases { settle(device) }
+    let events = recorder.collect()
+    var sheets: [TraceEntry] = []
+    var others: [TraceEntry] = []
+    for device in DeviceKind.allCases {
+      let entries = TraceRecorder.entries(
+        events[device] ?? [], device: device, step: stepNumber, clocks: (clocks[.phone], clocks[.watch]))
+      for var entry in entries {
+        switch entry.kind {
+        case .sheetShown(let bundle, let sheet, let lists):
+          entry.kind = .sheetShown(app: appName(bundle), sheet: sheet, lists: lists)
+          sheets.append(entry)
+        case .sheetClosed(let bundle, let sheet, let outcome):
+          entry.kind = .sheetClosed(app: appName(bundle), sheet: sheet, outcome: outcome)
+          sheets.append(entry)
+        default:
+          others.append(entry)
+        }
+      }
+    }
+    for device in DeviceKind.allCases {
+      guard let up = linkOverride[device] ?? TraceRecorder.lastLink(events[device] ?? []), up != linkUp[device] else {
+        continue
+      }
+      linkUp[device] = up
+      // The link state of a daemon that is down is not news: its lane shows the fault.
+      if linkOverride[device] == false { continue }
+      others.append(entry(Lane(device), .link(up: up)))
+    }
+    trace += sheets + calls + others
+    calls = []
+    linkOverride = [:]
+  }
+
+  /// After `device`'s daemon went away: waits (on pushed events, with the step deadline) until its peer saw the
+  /// link drop, so the next step starts from the same state every run.
+  mutating func settleLink(after device: DeviceKind) {
+    linkOverride[device] = false
+    let peer = device.peer
+    guard pair.process(peer)?.exitStatus == nil else { return }
+    let c = client(peer)
+    _ = recorder.wait(timeout: timeout) { (try? c.dump().link.connected) != true }
+  }
+
+  /// An entry for the running step, stamped with both clocks.
+  func entry(_ lane: Lane, _ kind: TraceEntry.Kind) -> TraceEntry {
+    TraceEntry(step: stepNumber, lane: lane, phoneClock: clocks[.phone], watchClock: clocks[.watch], kind: kind)
+  }
+
+  /// The scenario's name for an app, from its bundle identifier.
+  func appName(_ bundleID: String) -> String {
+    scenario.apps.values.first { $0.bundleID == bundleID }?.name ?? bundleID
+  }
+
+  /// Notes an app call's outcome for the trace.
+  mutating func traceCall(_ device: DeviceKind, _ app: String, _ call: String, _ outcome: CallOutcome) {
+    calls.append(entry(Lane(device), .call(app: app, call: call, outcome: outcome)))
   }
 
   func resolve(_ time: TimeSpec) -> Date {
@@ -215,10 +357,14 @@ struct RunContext {
     }
   }
 
-  func failure(_ f: StepFailure) -> ScenarioFailure {
-    let phone = (try? client(.phone).dump().describe()) ?? ["(the phone daemon is not running)"]
-    let watch = (try? client(.watch).dump().describe()) ?? ["(the watch daemon is not running)"]
-    return ScenarioFailure(location: f.step.location, step: f.step.text, expected: f.expected, actual: f.actual, phone: phone, watch: watch)
+  mutating func failure(_ f: StepFailure) -> ScenarioFailure {
+    let phone = try? client(.phone).dump()
+    let watch = try? client(.watch).dump()
+    trace.append(entry(f.step.lane, .failure(expected: f.expected, actual: f.actual)))
+    return ScenarioFailure(
+      location: f.step.location, step: f.step.text, expected: f.expected, actual: f.actual,
+      phone: phone?.describe() ?? ["(the phone daemon is not running)"],
+      watch: watch?.describe() ?? ["(the watch daemon is not running)"], phoneState: phone, watchState: watch)
   }
 
   // MARK: - Steps
@@ -242,10 +388,10 @@ struct RunContext {
         }
       case .clockSet(let date):
         now = date
-        for device in DeviceKind.allCases { try client(device).setClock(date) }
+        try setClocks(date)
       case .clockAdvance(let seconds):
         now = now.addingTimeInterval(seconds)
-        for device in DeviceKind.allCases { try client(device).setClock(now) }
+        try setClocks(now)
       case .syncMode(let manual):
         manualSync = manual
         for device in DeviceKind.allCases { try client(device).link(manual ? .hold : .release) }
@@ -257,12 +403,17 @@ struct RunContext {
         case .success(.interim(.prompt(let prompt))):
           lastCall[key(device, name)] = .request(ticket: ticket, sheet: prompt)
           pending[device, default: []].append((name, ticket))
-        case .success:
+          traceCall(device, name, "requestAuthorization", CallOutcome(result: .pending))
+        case .success(let first):
           lastCall[key(device, name)] = .request(ticket: ticket, sheet: nil)
+          if case .final(.authorization(let r)) = first {
+            traceCall(device, name, "requestAuthorization", CallOutcome(authorization: r))
+          }
         case .failure(let error):
           // A rejected request (a condition that would terminate the app, an unknown app): the call's outcome.
-          guard error.healthError != nil else { throw error }
+          guard let health = error.healthError else { throw error }
           lastCall[key(device, name)] = .request(ticket: ticket, sheet: nil)
+          traceCall(device, name, "requestAuthorization", CallOutcome(error: health))
         }
       case .save(let device, let name, let specs):
         let a = app(name)
@@ -281,7 +432,7 @@ struct RunContext {
           if let n = spec.name { savedInputs[n] = input }
         }
         let c = client(device)
-        record(device, name, try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
+        record(device, name, "save", try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
       case .saveRandom(let device, let name, let count, let type, let over):
         let a = app(name)
         var inputs: [SampleInput] = []
@@ -298,25 +449,27 @@ struct RunContext {
                                     metadata: type == SampleType.lookup(name: "menstrualFlow") ? [MetadataKey.menstrualCycleStart: .bool(false)] : [:]))
         }
         let c = client(device)
-        record(device, name, try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
+        record(device, name, "save", try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
       case .resave(let device, let name, let sample, let changed):
         guard var input = savedInputs[sample] else { throw fail("a saved sample named \(sample)", "no sample was saved under that name") }
         if let changed { input.value = changed }
         let c = client(device)
         let bundle = app(name).bundleID
-        record(device, name, try capture { () throws(ClientError) in try c.save(bundle, [input]) })
+        record(device, name, "save", try capture { () throws(ClientError) in try c.save(bundle, [input]) })
       case .delete(let device, let name, let sampleNames):
         let uuids = sampleNames.map { names[$0] ?? UUID() }
         let c = client(device)
         let bundle = app(name).bundleID
-        record(device, name, try capture { () throws(ClientError) in try c.delete(bundle, uuids) })
+        record(device, name, "delete", try capture { () throws(ClientError) in try c.delete(bundle, uuids) })
       case .answer(let device, let answer, let name):
         try client(device).answerPrompt(answer, bundleID: name.map { app($0).bundleID })
         settle(device)
       case .settings(let device, let name, let change):
         let c = client(device)
         let bundle = app(name).bundleID
-        settingsResult[device] = try capture { () throws(ClientError) in try c.changeSettings(bundle, change) }
+        let outcome = try capture { () throws(ClientError) in try c.changeSettings(bundle, change) }
+        settingsResult[device] = outcome
+        traceCall(device, name, "Settings change (\(change))", CallOutcome(error: outcome.failure))
       case .watchSettings(let name, let change):
         try client(.phone).watchSettings(app(name).bundleID, change)
       case .link(let action):
@@ -330,17 +483,24 @@ struct RunContext {
       case .kill(let device):
         pair.kill(device)
         pending[device] = nil
+        clocks[device] = nil
+        settleLink(after: device)
       case .stop(let device):
         let status = pair.stop(device)
+        clocks[device] = nil
+        settleLink(after: device)
         guard status == .exited(0) else { throw fail("the \(device) daemon to stop with exit 0", status.map { "\($0)" } ?? "it did not stop") }
         pending[device] = nil
       case .restart(let device):
         try pair.restart(device, waitForLink: false)
+        recorder.attach(device, socket: pair.layout.socket(device))
         let c = client(device)
+        clocks[device] = try c.dump().device.now
         if linkDisconnected { try c.link(.disconnect) }
         if manualSync || held.contains(device) { try c.link(.hold) }
         if latency > 0 { try c.link(.latency(latency)) }
         if !linkDisconnected { try pair.waitLinked(timeout: timeout) }
+        linkOverride[device] = try c.dump().link.connected
       case .tearJournal(let device):
         guard pair.process(device)?.exitStatus != nil else {
           throw fail("the \(device) daemon to be stopped or killed before its journal is torn", "it is running")
@@ -379,12 +539,26 @@ struct RunContext {
     }
   }
 
-  mutating func record(_ device: DeviceKind, _ app: String, _ result: Result<Void, HealthError>) {
+  mutating func record(_ device: DeviceKind, _ app: String, _ call: String, _ result: Result<Void, HealthError>) {
     lastCall[key(device, app)] = .done(result)
+    traceCall(device, app, call, CallOutcome(error: result.failure))
   }
 
-  /// Drops the pending requests that completed (their answers arrived before the answer's own reply).
+  /// Drops the pending requests that completed (their answers arrived before the answer's own reply), noting how
+  /// each completed.
   mutating func settle(_ device: DeviceKind) {
+    for (app, ticket) in pending[device] ?? [] {
+      switch ticket.result {
+      case nil: continue
+      case .success(.authorization(let r)):
+        traceCall(device, app, "requestAuthorization", CallOutcome(authorization: r))
+      case .success(let other):
+        let unexpected = HealthError.simulator("unexpected reply \(other)")
+        traceCall(device, app, "requestAuthorization", CallOutcome(error: unexpected))
+      case .failure(let e):
+        traceCall(device, app, "requestAuthorization", CallOutcome(error: e.healthError ?? .simulator("\(e)")))
+      }
+    }
     pending[device]?.removeAll { $0.ticket.result != nil }
   }
 
@@ -410,5 +584,13 @@ struct RunContext {
       latency = seconds
       for device in DeviceKind.allCases { try client(device).link(.latency(seconds)) }
     }
+  }
+}
+
+extension Result {
+  /// The error, if it failed.
+  var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
   }
 }

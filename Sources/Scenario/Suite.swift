@@ -60,6 +60,31 @@ package enum Suite {
     return scenarios.filter { $0.file.lowercased().contains(needle) || $0.title.lowercased().contains(needle) }
   }
 
+  /// The name of a scenario's directory under `--keep-failed`: its file name without `.scenario`.
+  package static func keepName(_ file: String) -> String {
+    let base = file.split(separator: "/").last.map(String.init) ?? file
+    return base.hasSuffix(".scenario") ? String(base.dropLast(".scenario".count)) : base
+  }
+
+  /// ``keepName(_:)`` of each scenario, prefixed with its topic (`topic-name`) where file names repeat, and
+  /// numbered where even that repeats: one directory per scenario.
+  package static func keepNames(_ scenarios: [Scenario]) -> [String] {
+    let bases = scenarios.map { keepName($0.file) }
+    var counts: [String: Int] = [:]
+    for base in bases { counts[base, default: 0] += 1 }
+    var used: Set<String> = []
+    return zip(scenarios, bases).map { scenario, base in
+      var name = counts[base]! > 1 ? "\(scenario.group)-\(base)" : base
+      var n = 2
+      while used.contains(name) {
+        name = (counts[base]! > 1 ? "\(scenario.group)-\(base)" : base) + "-\(n)"
+        n += 1
+      }
+      used.insert(name)
+      return name
+    }
+  }
+
   /// Runs scenarios on `jobs` worker threads; `progress` is called (from a worker) after each one. Results come
   /// back in the input order.
   package static func run(
@@ -67,6 +92,7 @@ package enum Suite {
     progress: @escaping @Sendable (_ done: Int, _ failed: Int, _ total: Int) -> Void = { _, _, _ in }
   ) -> [ScenarioResult] {
     let total = scenarios.count
+    let names = keepNames(scenarios)
     let results = Mutex<[Int: ScenarioResult]>([:])
     let next = Atomic<Int>(0)
     let done = DispatchSemaphore(value: 0)
@@ -76,7 +102,7 @@ package enum Suite {
         while true {
           let index = next.add(1, ordering: .relaxed).oldValue
           guard index < total else { break }
-          let result = runner.run(scenarios[index], seed: seed)
+          let result = runner.run(scenarios[index], seed: seed, keepName: names[index])
           let (count, failed) = results.withLock { r -> (Int, Int) in
             r[index] = result
             return (r.count, r.values.filter { !$0.passed }.count)

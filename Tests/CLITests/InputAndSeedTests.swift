@@ -82,7 +82,7 @@ struct InputAndSeedTests {
     #expect(result.status == 0, "\(result.err)")
     #expect(result.out.hasPrefix("{\n  \"seed\": 18446744073709551615,"), "\(result.out)")
     #expect(result.out.contains("\"seed\": 18446744073709551615,\n      \"durationMs\""), "\(result.out)")
-    #expect(result.out.contains("\"steps\": 4,\n      \"expectations\": 1\n"), "\(result.out)")
+    #expect(result.out.contains("\"steps\": 4,\n      \"expectations\": 1,\n      \"trace\": ["), "\(result.out)")
     let human = try healthpair(["run", dir, "--jobs", "1", "--seed", "9223372036854775808"])
     #expect(human.status == 0 && human.out.contains("(seed 9223372036854775808, 1 job)"), "\(human.out)\(human.err)")
   }

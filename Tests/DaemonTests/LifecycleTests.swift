@@ -118,15 +118,50 @@ struct LifecycleTests {
     }
   }
 
-  @Test func theDefaultLogHasNoPerRequestNoise() throws {
+  // The default log says what each app call returned (issue 15: see why a scenario failed), one line per call;
+  // what is not an app's call (dumps, pings, subscriptions, link status polls, installs) stays at debug.
+  @Test func theDefaultLogHasOneLinePerAppCallAndNoOtherPerRequestNoise() throws {
     try withPair { pair in
       try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       for _ in 0..<50 { try pair.phone.save(waterApp.bundleID, [waterSample(1)]) }
       _ = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
+      #expect(throws: ClientError.self) { try pair.phone.save(waterApp.bundleID, [SampleInput(
+        uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: t0, end: t0.addingTimeInterval(-60))]) }
+      #expect(throws: ClientError.self) { try pair.phone.save(waterApp.bundleID, [SampleInput(
+        uuid: UUID(), type: SampleType.lookup(name: "stepCount")!, value: .quantity(1, unit: "count"), start: t0,
+        end: t0)]) }
+      for _ in 0..<20 {
+        _ = try pair.phone.dump()
+        _ = try pair.phone.link(.reconnectNow)
+        _ = try pair.phone.call(.ping)
+      }
       let lines = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self).split(separator: "\n")
-      #expect(lines.count < 12)
-      if lines.count >= 12 { Issue.record("\(lines.count) lines:\n\(lines.joined(separator: "\n"))") }
+      let calls = lines.filter { $0.contains(" phone: call ") }
+      #expect(calls.count == 53, "50 saves, a query, two refused saves")
+      #expect(calls.filter { $0.contains("call save app=com.example.water samples=1 outcome=ok") }.count == 50)
+      let query = "call sampleQuery app=com.example.water type=dietaryWater outcome=ok results=50"
+      #expect(calls.contains { $0.contains(query) })
+      #expect(calls.contains { $0.contains("WARNING phone: call save") && $0.contains("outcome=would-terminate") })
+      #expect(calls.contains { $0.contains(" INFO ") && $0.contains("outcome=errorAuthorizationNotDetermined(5)") })
+      let rest = lines.filter { !$0.contains(" phone: call ") }
+      #expect(rest.count < 12)
+      if rest.count >= 12 { Issue.record("\(rest.count) lines:\n\(rest.joined(separator: "\n"))") }
       #expect(lines.allSatisfy { $0.contains(" INFO ") || $0.contains(" WARNING ") })
+    }
+  }
+
+  @Test func logLinesCarryTheVirtualClockBesideTheWallClock() throws {
+    try withPair { pair in
+      try grant(pair.phone, waterApp.bundleID, share: [water])
+      try pair.phone.setClock(t0)
+      try pair.phone.save(waterApp.bundleID, [waterSample(1)])
+      try pair.phone.setClock(nil)
+      try pair.phone.save(waterApp.bundleID, [waterSample(2)])
+      let saves = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self).split(separator: "\n")
+        .filter { $0.contains("call save") }
+      try #require(saves.count == 2)
+      #expect(saves[0].contains("Z [virtual \(formatDate(t0))] INFO "), "\(saves[0])")
+      #expect(!saves[1].contains("[virtual"), "the real clock again: \(saves[1])")
     }
   }
 

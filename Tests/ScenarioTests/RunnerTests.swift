@@ -196,7 +196,7 @@ struct RunnerTests {
             "steps": 7,
             "expectations": 4,
       """), "the seed exact, not rounded through a Double")
-    #expect(json.contains("\"steps\": 3,\n      \"expectations\": 1\n"))
+    #expect(json.contains("\"steps\": 3,\n      \"expectations\": 1,\n      \"trace\": []\n"))
     #expect(json.contains("\"title\": \"It <fails> & \\\"shows\\\"\""))
   }
 }

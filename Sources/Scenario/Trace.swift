@@ -1,0 +1,338 @@
+import Dispatch
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import HealthPairClient
+import Synchronization
+import Wire
+
+/// Which lane of a scenario's timeline an entry belongs to.
+package enum Lane: String, Sendable, Hashable {
+  /// The phone.
+  case phone
+  /// The watch.
+  case watch
+  /// Both devices (or the pair as a whole: the link, sync, the scenario's settings).
+  case both
+
+  /// The lane of one device.
+  package init(_ device: DeviceKind) { self = device == .phone ? .phone : .watch }
+
+  /// The lane of a step's devices.
+  package init(_ devices: Devices) {
+    switch devices {
+    case .one(let device): self.init(device)
+    case .both: self = .both
+    }
+  }
+}
+
+/// What kind of thing a step does, for reports to style it.
+package enum StepCategory: String, Sendable, Hashable {
+  /// Installs, policies, clocks, sync mode.
+  case setup
+  /// An app's call (request, save, delete).
+  case app
+  /// The user: answering a sheet, Settings, the Watch app.
+  case user
+  /// The link: disconnect, reconnect, hold, release, latency, waiting for sync.
+  case link
+  /// A fault: a daemon killed, stopped or restarted, a journal torn or cut.
+  case fault
+  /// An expectation.
+  case expect
+}
+
+/// What an app's call returned, as a trace records it.
+package struct CallOutcome: Sendable, Hashable {
+  /// The kind of result.
+  package enum Result: String, Sendable, Hashable {
+    /// Returned normally (a request: completed with `success = true`).
+    case succeeded
+    /// Returned an `HKError` (a request: completed with `success = false`).
+    case failed
+    /// Would terminate the app on a device (an uncatchable exception).
+    case wouldTerminate
+    /// Refused by the simulator: not something HealthKit returns.
+    case rejected
+    /// Not returned yet: a sheet is up.
+    case pending
+  }
+
+  /// The kind of result.
+  package var result: Result
+  /// `requestAuthorization`'s `success` argument, once the request completed (nil for other calls).
+  package var success: Bool?
+  /// The error, if any.
+  package var error: HealthError?
+
+  /// Creates an outcome.
+  package init(result: Result, success: Bool? = nil, error: HealthError? = nil) {
+    self.result = result
+    self.success = success
+    self.error = error
+  }
+
+  /// The outcome of a call that returned `error` (nil: returned normally).
+  package init(error: HealthError?) {
+    guard let error else {
+      self.init(result: .succeeded)
+      return
+    }
+    switch error.kind {
+    case .healthKit: self.init(result: .failed, error: error)
+    case .wouldTerminate: self.init(result: .wouldTerminate, error: error)
+    case .simulator: self.init(result: .rejected, error: error)
+    }
+  }
+
+  /// The outcome of a completed `requestAuthorization`.
+  package init(authorization: AuthorizationCallResult) {
+    self.init(
+      result: authorization.success ? .succeeded : .failed, success: authorization.success, error: authorization.error)
+  }
+
+  /// One line: `succeeded (success = true)`, `failed with errorUserCanceled (?)`, ….
+  package var description: String {
+    let flag = success.map { " (success = \($0))" } ?? ""
+    switch result {
+    case .succeeded: return "succeeded" + flag
+    case .failed:
+      guard let error else { return "failed with no error" + flag }
+      return "failed with \(error.code) (\(error.code.rawValue)): \(error.message)" + flag
+    case .wouldTerminate:
+      return "would terminate the app: \(error?.exception ?? "NSInvalidArgumentException"): \(error?.message ?? "")"
+    case .rejected: return "was rejected by the simulator: \(error?.message ?? "")"
+    case .pending: return "pending (the sheet is up)"
+    }
+  }
+}
+
+/// One entry of a scenario's trace: a step, or something that happened during it.
+///
+/// Deterministic: no wall-clock times, process ids or random identifiers. Both devices' clocks are the virtual
+/// clocks as the daemons reported them (nil while a daemon is down).
+package struct TraceEntry: Sendable, Hashable {
+  /// What happened.
+  package enum Kind: Sendable, Hashable {
+    /// A step began (clocks: before it ran).
+    case step(line: Int, text: String, category: StepCategory)
+    /// An app's call returned (or is pending behind a sheet).
+    case call(app: String, call: String, outcome: CallOutcome)
+    /// A permission sheet was presented.
+    case sheetShown(app: String, sheet: UInt64, lists: [String])
+    /// A sheet closed: answered (with the decisions), cancelled, failed to present, withdrawn.
+    case sheetClosed(app: String, sheet: UInt64, outcome: String)
+    /// Sync entries logged on `from` were applied on `to`, up to entry `upTo`; `added` and `deleted` count the
+    /// samples among the `items`.
+    case delivery(from: DeviceKind, to: DeviceKind, upTo: UInt64, items: Int, added: Int, deleted: Int)
+    /// The peer link came up or went down during the step, as this lane's daemon saw it (its state at the end of
+    /// the step against the end of the previous one).
+    case link(up: Bool)
+    /// The step failed: what it expected and what happened.
+    case failure(expected: String, actual: String)
+  }
+
+  /// The step it belongs to: 1 for the first step, 0 before any.
+  package var step: Int
+  /// The lane.
+  package var lane: Lane
+  /// The phone's clock, nil when unknown (its daemon down).
+  package var phoneClock: Date?
+  /// The watch's clock, nil when unknown.
+  package var watchClock: Date?
+  /// What happened.
+  package var kind: Kind
+
+  /// Creates an entry.
+  package init(step: Int, lane: Lane, phoneClock: Date?, watchClock: Date?, kind: Kind) {
+    self.step = step
+    self.lane = lane
+    self.phoneClock = phoneClock
+    self.watchClock = watchClock
+    self.kind = kind
+  }
+
+  /// The entry's kind as a word (`step`, `call`, `sheetShown`, `sheetClosed`, `delivery`, `link`, `failure`).
+  package var kindName: String {
+    switch kind {
+    case .step: "step"
+    case .call: "call"
+    case .sheetShown: "sheetShown"
+    case .sheetClosed: "sheetClosed"
+    case .delivery: "delivery"
+    case .link: "link"
+    case .failure: "failure"
+    }
+  }
+
+  /// One line for people (without the clocks).
+  package var text: String {
+    switch kind {
+    case .step(_, let text, _): return text
+    case .call(let app, let call, let outcome): return "\(app) \(call) \(outcome.description)"
+    case .sheetShown(let app, let sheet, let lists):
+      return "sheet #\(sheet) shown for \(app): \(lists.joined(separator: ", "))"
+    case .sheetClosed(let app, let sheet, let outcome): return "sheet #\(sheet) of \(app) closed: \(outcome)"
+    case .delivery(let from, let to, let upTo, let items, let added, let deleted):
+      var parts: [String] = []
+      if added > 0 { parts.append("\(added) added") }
+      if deleted > 0 { parts.append("\(deleted) deleted") }
+      let detail = parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
+      return "sync \(from) → \(to): \(items) item\(items == 1 ? "" : "s")\(detail), up to entry \(upTo)"
+    case .link(let up): return "peer link \(up ? "up" : "down")"
+    case .failure(let expected, let actual):
+      return "FAILED: expected \(expected.oneLine), actual \(actual.oneLine)"
+    }
+  }
+}
+
+extension String {
+  /// Lines joined with ` / `.
+  var oneLine: String { split(separator: "\n").joined(separator: " / ") }
+}
+
+extension Step {
+  /// The lane the step belongs to.
+  package var lane: Lane {
+    switch kind {
+    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _): return Lane(d)
+    case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
+    case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
+      .delete(let d, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d), .stop(let d), .restart(let d),
+      .tearJournal(let d), .cutJournal(let d, _):
+      return Lane(d)
+    case .watchSettings: return .phone
+    case .expect(let expectation): return expectation.lane
+    }
+  }
+
+  /// What kind of step it is.
+  package var category: StepCategory {
+    switch kind {
+    case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode: .setup
+    case .request, .save, .saveRandom, .resave, .delete: .app
+    case .answer, .settings, .watchSettings: .user
+    case .link, .waitSynced: .link
+    case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
+    case .expect: .expect
+    }
+  }
+}
+
+extension Expectation {
+  /// The lane of the devices it looks at.
+  var lane: Lane {
+    switch self {
+    case .shareStatus(let d, _, _, _), .hiddenRead(let d, _, _, _), .requestStatus(let d, _, _, _, _),
+      .lockedOut(let d, _, _), .seesCount(let d, _, _, _, _), .seesTotal(let d, _, _, _, _, _),
+      .storeCount(let d, _, _),
+      .storeHas(let d, _, _), .syncConflicts(let d, _):
+      return Lane(d)
+    case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
+      .seesSamples(let d, _, _, _), .statistic(let d, _, _, _, _, _, _), .statisticTerminates(let d, _, _, _),
+      .settingsRefused(let d, _), .clock(let d, _), .daily(let d, _, _, _, _, _, _), .changes(let d, _, _, _, _),
+      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _):
+      return Lane(d)
+    case .converged, .diverged, .linkUp: return .both
+    }
+  }
+}
+
+/// Listens to both daemons of a pair on connections of its own (subscribed to every event) and hands the events
+/// over step by step.
+///
+/// Its own connections, because `Pair.wait` narrows the subscription of the pair's clients while it waits.
+final class TraceRecorder: @unchecked Sendable {
+  private let received = Mutex<[DeviceKind: [DaemonEvent]]>([:])
+  private let arrived = DispatchSemaphore(value: 0)
+  // Touched only by the thread running the scenario.
+  private var clients: [DeviceKind: DeviceClient] = [:]
+
+  /// Connects to `device`'s daemon at `socket` (replacing an earlier connection) and subscribes to every event.
+  /// A daemon that cannot be reached is not traced (the scenario's own calls report why).
+  func attach(_ device: DeviceKind, socket: String) {
+    clients[device]?.close()
+    clients[device] = nil
+    guard let client = try? DeviceClient(socketPath: socket, clientName: "trace-\(device)", timeout: 10) else { return }
+    _ = client.addListener { [weak self] event in
+      self?.received.withLock { $0[device, default: []].append(event) }
+      self?.arrived.signal()
+    }
+    guard (try? client.subscribe(.all)) != nil else {
+      client.close()
+      return
+    }
+    clients[device] = client
+  }
+
+  /// Waits until `condition` holds, re-checking whenever an event arrives; false if it did not within `timeout`.
+  func wait(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now() + timeout
+    while !condition() {
+      if arrived.wait(timeout: deadline) == .timedOut { return condition() }
+    }
+    return true
+  }
+
+  /// Every event pushed so far, per device. A round trip on each connection first: a daemon pushes an event
+  /// before it answers any later request, so everything the step caused has arrived.
+  func collect() -> [DeviceKind: [DaemonEvent]] {
+    for device in [DeviceKind.phone, .watch] { _ = try? clients[device]?.call(.ping) }
+    return received.withLock { events in
+      defer { events.removeAll() }
+      return events
+    }
+  }
+
+  /// Closes the connections.
+  func close() {
+    for client in clients.values { client.close() }
+    clients.removeAll()
+  }
+
+  /// The entries for one device's events: sheets and sync deliveries (samples counted). Left out: the samples an
+  /// app saved here (the call's entry says it), store-check notices, and link changes (see ``lastLink(_:)``).
+  static func entries(
+    _ events: [DaemonEvent], device: DeviceKind, step: Int, clocks: (phone: Date?, watch: Date?)
+  ) -> [TraceEntry] {
+    var entries: [TraceEntry] = []
+    var added = 0
+    var deleted = 0
+    func append(_ kind: TraceEntry.Kind) {
+      entries.append(
+        TraceEntry(step: step, lane: Lane(device), phoneClock: clocks.phone, watchClock: clocks.watch, kind: kind))
+    }
+    for event in events {
+      switch event {
+      case .promptShown(let prompt):
+        append(.sheetShown(app: prompt.bundleID, sheet: prompt.id, lists: prompt.permissions.map(\.description)))
+      case .promptClosed(let id, let bundleID, let outcome):
+        append(.sheetClosed(app: bundleID, sheet: id, outcome: outcome))
+      case .samplesChanged(_, let origin, let a, let d):
+        if origin != device {
+          added += a
+          deleted += d
+        }
+      case .syncApplied(let upTo, let items):
+        defer { (added, deleted) = (0, 0) }
+        guard items > 0 else { continue }
+        // Deliveries of one step in the same direction are one: how the daemons batch them depends on timing.
+        if case .delivery(let from, let to, _, let i, let a, let d)? = entries.last?.kind {
+          entries[entries.count - 1].kind = .delivery(
+            from: from, to: to, upTo: upTo, items: i + items, added: a + added, deleted: d + deleted)
+        } else {
+          append(.delivery(from: device.peer, to: device, upTo: upTo, items: items, added: added, deleted: deleted))
+        }
+      case .peerAcknowledged, .linkChanged: break
+      }
+    }
+    return entries
+  }
+
+  /// Whether the link was up after `events`, if they say.
+  static func lastLink(_ events: [DaemonEvent]) -> Bool? {
+    for event in events.reversed() { if case .linkChanged(let connected) = event { return connected } }
+    return nil
+  }
+}
