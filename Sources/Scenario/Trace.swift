@@ -196,7 +196,7 @@ extension Step {
   /// The lane the step belongs to.
   package var lane: Lane {
     switch kind {
-    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _): return Lane(d)
+    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _): return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d), .stop(let d), .restart(let d),
