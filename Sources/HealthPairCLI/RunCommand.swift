@@ -9,15 +9,18 @@ package struct RunCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "run", abstract: "Run scenario files, each against a fresh phone + watch pair, and report.",
-    usage: "run [<path>…] [--jobs <n>] [--filter <text>] [--seed <n>] [--junit <file>] [--json] [--html <file>]"
-      + " [--keep-failed <dir>]",
+    usage: "run [<path>…] [--jobs <n>] [--filter <text>] [--shard <k>/<n>] [--seed <n>] [--junit <file>] [--json]"
+      + " [--html <file>] [--keep-failed <dir>]",
     discussion: """
       ARGUMENTS:
         <path>             Scenario files or directories (searched for *.scenario). Default: Scenarios/.
 
       OPTIONS:
         --jobs <n>         Scenarios run in parallel (default: the number of processors).
-        --filter <text>    Only scenarios whose path or title contains <text>.
+        --filter <text>    Only scenarios whose path or title contains <text>. Files outside the filter are not
+                           parsed, so a broken one cannot block the run.
+        --shard <k>/<n>    Only shard k of n (1 ≤ k ≤ n): the files, in path order, at positions k, k+n, k+2n…
+                           Deterministic and disjoint; the n shards together run every scenario (a CI matrix).
         --seed <n>         The seed for scenarios without a 'seed' line (default 1). Same seed, same run.
         --junit <file>     Also write a JUnit XML report to <file>.
         --json             Print a JSON report instead of the human one (state and trace as objects).
@@ -38,6 +41,7 @@ package struct RunCommand {
   var paths: [String]
   var jobs: Int
   var filter: String?
+  var shard: (index: Int, count: Int)?
   var seed: UInt64
   var junit: String?
   var json: Bool
@@ -49,6 +53,12 @@ package struct RunCommand {
     var args = try Arguments(arguments, configuration: Self.configuration, usageExitCode: 2)
     jobs = try args.intOption("jobs", range: 1...256) ?? Posix.processorCount
     filter = try args.option("filter")
+    if let text = try args.option("shard") {
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...10_000).contains(n), (1...n).contains(k)
+      else { throw args.error("invalid value '\(text)' for '--shard': expected <k>/<n> with 1 <= k <= n, e.g. 2/4") }
+      shard = (k, n)
+    }
     if let text = try args.option("seed") {
       guard let value = UInt64(text) else { throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer") }
       seed = value
@@ -66,7 +76,7 @@ package struct RunCommand {
 
   /// Runs the suite.
   package func run() throws -> Int32 {
-    let loaded = Suite.load(paths)
+    let loaded = Suite.load(paths, selecting: Suite.Selection(filter: filter, shard: shard))
     for problem in loaded.unreadable { err("error: \(problem)\n") }
     if !loaded.diagnostics.isEmpty {
       for diagnostic in loaded.diagnostics { err(diagnostic.description + "\n\n") }
@@ -75,8 +85,13 @@ package struct RunCommand {
       return 2
     }
     if !loaded.unreadable.isEmpty { return 2 }
-    let scenarios = Suite.filter(loaded.scenarios, filter)
+    let scenarios = loaded.scenarios
     if scenarios.isEmpty {
+      // An empty shard of a suite smaller than the shard count has nothing to do, which is not a failure.
+      if let shard, filter == nil, !Suite.load(paths).scenarios.isEmpty {
+        out("shard \(shard.index)/\(shard.count): no scenario in this shard\n")
+        return 0
+      }
       err("error: no scenario matches" + (filter.map { " '\($0)'" } ?? "") + " in \(paths.joined(separator: ", "))\n")
       return 2
     }

@@ -16,8 +16,40 @@ package enum Suite {
     package var unreadable: [String]
   }
 
+  /// Which files of a suite to run: a text their path or `scenario:` title contains, and a shard.
+  package struct Selection: Sendable {
+    /// Case-insensitive text the file's path or its `scenario:` line must contain (nil: every file).
+    package var filter: String?
+    /// Shard `index` (1-based) of `count`: the files, in path order, whose position modulo `count` is `index - 1`.
+    package var shard: (index: Int, count: Int)?
+
+    /// Creates a selection.
+    package init(filter: String? = nil, shard: (index: Int, count: Int)? = nil) {
+      self.filter = filter
+      self.shard = shard
+    }
+
+    /// Whether a file (its path and raw bytes) passes the filter. Only the `scenario:` line is looked at, so a file
+    /// outside the filter is never parsed and cannot block the run.
+    func matches(_ file: String, _ bytes: [UInt8]) -> Bool {
+      guard let filter, !filter.isEmpty else { return true }
+      let needle = filter.lowercased()
+      if file.lowercased().contains(needle) { return true }
+      let text = String(decoding: bytes, as: UTF8.self)
+      for line in text.split(whereSeparator: \.isNewline) {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+        if trimmed.lowercased().hasPrefix("scenario:") { return trimmed.lowercased().contains(needle) }
+      }
+      return false
+    }
+  }
+
   /// Expands `paths` (files and directories, searched recursively for `*.scenario`) and parses every file.
-  package static func load(_ paths: [String]) -> Loaded {
+  package static func load(_ paths: [String]) -> Loaded { load(paths, selecting: Selection()) }
+
+  /// Expands `paths`, keeps the files `selection` picks — the filter first, then the shard of what is left — and
+  /// parses only those.
+  package static func load(_ paths: [String], selecting selection: Selection) -> Loaded {
     var files: [String] = []
     var unreadable: [String] = []
     for path in paths {
@@ -31,11 +63,18 @@ package enum Suite {
       }
     }
     var loaded = Loaded(scenarios: [], diagnostics: [], unreadable: unreadable)
+    var selected: [(file: String, bytes: [UInt8])] = []
     for file in files {
       guard let bytes = try? Posix.readFile(file) else {
         loaded.unreadable.append("\(file): cannot be read")
         continue
       }
+      if selection.matches(file, bytes) { selected.append((file, bytes)) }
+    }
+    if let shard = selection.shard {
+      selected = selected.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+    }
+    for (file, bytes) in selected {
       switch ScenarioParser.parse(bytes: bytes, file: file) {
       case .success(let scenario): loaded.scenarios.append(scenario)
       case .failure(let diagnostics): loaded.diagnostics += diagnostics.items
