@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/debug
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build run test test-html demo bench fuzz chaos load clean
+.PHONY: all build run test test-html demo bench fuzz chaos load install clean
 
 all: build
 
@@ -85,6 +85,15 @@ LOAD_SECONDS ?= 30
 load:
 	$(SWIFT) build -c release
 	.build/release/healthpair load --clients $(LOAD_CLIENTS) --seconds $(LOAD_SECONDS)
+
+## make install PREFIX=/usr/local: release build; installs healthpair and healthpaird into $(PREFIX)/bin
+## (healthpair finds healthpaird beside itself).
+PREFIX ?= /usr/local
+install:
+	$(SWIFT) build -c release --product healthpair
+	$(SWIFT) build -c release --product healthpaird
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 .build/release/healthpair .build/release/healthpaird "$(DESTDIR)$(PREFIX)/bin/"
 
 clean:
 	rm -rf .build
