@@ -170,6 +170,14 @@ package enum RequestCore {
       case .delete(let bundleID, let uuids):
         record(try state.delete(bundleID, uuids, wall: wall))
         answer = .reply(.success(.ok))
+      case .deleteMatching(let bundleID, let type, let range):
+        let events = try state.deleteMatching(bundleID, type: type, range: range, wall: wall)
+        record(events)
+        let count = events.reduce(0) { total, event in
+          if case .samplesDeleted(let tombstones) = event { return total + tombstones.count }
+          return total
+        }
+        answer = .reply(.success(.count(count)))
       case .sampleQuery(let bundleID, let query):
         answer = .reply(.success(.samples(try state.sampleQuery(bundleID, query, wall: wall))))
       case .statistics(let bundleID, let query):

@@ -13,7 +13,7 @@ import Wire
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
   /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
-  package static let kinds = 23
+  package static let kinds = 24
 
   /// Runs the requests the bytes describe; nil when every property held, else what broke.
   package static func finding(_ data: [UInt8]) -> String? {
@@ -166,6 +166,7 @@ package enum RequestFuzz {
       return .storedSamples(type: c.pick([nil] + Palette.types), from: from, limit: c.pick(Palette.ints))
     case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
     case 20: return .earliestPermittedSampleDate
+    case 22: return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
     case 21:
       let commands: [LinkCommand] = [.connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles))]
       return .link(c.pick(commands))

@@ -438,6 +438,27 @@ package struct DeviceState: Sendable {
     return commit([.samplesDeleted(tombstones)])
   }
 
+  /// `deleteObjects(of:predicate:)`: deletes the app's own live objects of `type` whose dates pass `range`; the
+  /// others' are not touched (healthd restricts deletes to the app's sources) and matching nothing succeeds
+  /// with 0 (behavior.md D11).
+  package mutating func deleteMatching(
+    _ bundleID: String, type: SampleType, range: DateRange?, wall: Date
+  ) throws(HealthError) -> [DeviceEvent] {
+    _ = try installedApp(bundleID)
+    try requireShare(bundleID, type, verb: "delete")
+    for date in [range?.start, range?.end].compactMap({ $0 }) where !date.timeIntervalSinceReferenceDate.isFinite {
+      throw .healthKit(.errorInvalidArgument, "The predicate's dates must be finite")
+    }
+    let at = now(wall: wall)
+    var matches: [(uuid: UUID, index: Int)] = []
+    store.scanSlots(type: type, range: range, floor: floor(wall: wall), visibility: .own(bundleID: bundleID)) { index, slot in
+      matches.append((slot.uuid, index))
+    }
+    let tombstones = matches.map { Tombstone(uuid: $0.uuid, type: type, source: store.source(ofSlot: $0.index), deletedAt: at) }
+    guard !tombstones.isEmpty else { return [] }
+    return commit([.samplesDeleted(tombstones)])
+  }
+
   // MARK: - Queries
 
   /// What an app's query of `type` may see (WWDC16-209): read granted → all; share granted → own; else nothing.

@@ -80,6 +80,54 @@ extension HKHealthStore {
   }
 }
 
+extension HKHealthStore {
+  /// Deletes the app's own objects of `objectType` that match `predicate` (a date predicate, a source predicate,
+  /// or both combined) and returns how many: objects other apps saved are never touched, and matching nothing is
+  /// a success with 0.
+  /// - Throws: ``HKError`` (5 or 4 as for saving); ``HealthKitSimError`` for a predicate HealthKitSim cannot read.
+  public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
+    let api = "HKHealthStore.deleteObjects(of:predicate:)"
+    let session = try Session.current(api: api)
+    guard let request = try Self.deleteRequest(objectType, predicate, bundleID: session.bundleID) else { return 0 }
+    guard case .count(let n) = try await session.callAsync(request, api: api) else { return 0 }
+    return n
+  }
+
+  /// Deletes the app's own objects of `objectType` that match `predicate`; `completion` receives whether the call
+  /// succeeded, how many objects were deleted, and the error, on a background queue.
+  public func deleteObjects(
+    of objectType: HKObjectType, predicate: NSPredicate,
+    withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
+  ) {
+    let api = "HKHealthStore.deleteObjects(of:predicate:withCompletion:)"
+    let started = Result { () throws -> (Session, Ticket)? in
+      let session = try Session.current(api: api)
+      guard let request = try Self.deleteRequest(objectType, predicate, bundleID: session.bundleID) else { return nil }
+      return (session, try session.send(request, api: api))
+    }
+    deliver({ () async throws -> Int in
+      guard let (session, ticket) = try started.get() else { return 0 }
+      guard case .count(let n) = try await session.value(of: ticket, api: api) else { return 0 }
+      return n
+    }) { result in
+      switch result {
+      case .success(let n): completion(true, n, nil)
+      case .failure(let error): completion(false, 0, error)
+      }
+    }
+  }
+
+  /// The request for a predicate delete, or nil when the predicate's sources exclude the app (nothing to do).
+  private static func deleteRequest(_ objectType: HKObjectType, _ predicate: NSPredicate, bundleID: String) throws
+    -> Request?
+  {
+    let type = try objectType.simulatedType()
+    let filter = try QueryFilter.decompose(predicate).get()
+    if let sources = filter.sources, !sources.contains(bundleID) { return nil }
+    return .deleteMatching(bundleID: bundleID, type: type, range: filter.range)
+  }
+}
+
 extension Result {
   /// Whether the result is a success.
   var isSuccess: Bool {

@@ -43,6 +43,13 @@ extension DeviceClient {
   /// Deletes a batch.
   package func delete(_ bundleID: String, _ uuids: [UUID]) throws(ClientError) { _ = try call(.delete(bundleID: bundleID, uuids: uuids)) }
 
+  /// Deletes the app's own objects of a type in a date range; returns how many.
+  package func deleteMatching(_ bundleID: String, type: SampleType, range: DateRange? = nil) throws(ClientError) -> Int {
+    try expect(try call(.deleteMatching(bundleID: bundleID, type: type, range: range)), "count") {
+      if case .count(let n) = $0 { n } else { nil }
+    }
+  }
+
   /// Runs a sample query.
   package func sampleQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [Sample] {
     try expect(try call(.sampleQuery(bundleID: bundleID, query: query)), "samples") { if case .samples(let s) = $0 { s } else { nil } }

@@ -277,6 +277,8 @@ package enum StepKind: Hashable, Sendable {
   case resave(DeviceKind, app: String, name: String, changedTo: SampleInput.Value? = nil)
   /// An app deletes named samples.
   case delete(DeviceKind, app: String, names: [String])
+  /// `deletes all <type> [from <time> to <time>]`: `deleteObjects(of:predicate:)` (the app's own objects only).
+  case deleteAll(DeviceKind, app: String, SampleType, range: RangeSpec?)
   /// The user answers the sheet (optionally of one app).
   case answer(DeviceKind, PromptAnswer, app: String?)
   /// A Settings change (on the phone; sent to the watch it is refused).

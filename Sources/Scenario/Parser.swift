@@ -25,7 +25,7 @@ import HealthModel
 //   sample     := value [unit] type [when] ["with" key=value…] ["as" name]
 //              |  "saves" n "random" type "samples over" duration
 //              |  "resaves" name ["as" value [unit]]
-//              |  "deletes" name…
+//              |  "deletes" name… | "deletes all" type ["from" time "to" time]
 //   when       := "at" time | "from" time ("for" duration | "to" time)
 //   user-action:= "allows all" | "doesn't allow" | "cancels" | "leaves the app" | "sheet fails to present" ["silently"]
 //              |  "allows" permission… | ("in Settings" | "in the Watch app") settings-change "for" App
@@ -534,6 +534,12 @@ struct ParseState {
       try c.finish()
       return .resave(device, app: app.name, name: name, changedTo: changed)
     case "deletes", "delete":
+      if c.take("all") {
+        let type = try c.type()
+        let range = try rangeSpec(&c)
+        try c.finish()
+        return .deleteAll(device, app: app.name, type, range: range)
+      }
       var names: [String] = [try c.sampleName(defined: false)]
       while !c.atEnd {
         if c.take("and") { continue }

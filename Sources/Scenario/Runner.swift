@@ -456,6 +456,13 @@ struct RunContext {
         let c = client(device)
         let bundle = app(name).bundleID
         record(device, name, "save", try capture { () throws(ClientError) in try c.save(bundle, [input]) })
+      case .deleteAll(let device, let name, let type, let rangeSpec):
+        let range = rangeSpec.map { DateRange(start: resolve($0.start), end: resolve($0.end), options: $0.options) }
+        let c = client(device)
+        let bundle = app(name).bundleID
+        record(device, name, "deleteObjects", try capture { () throws(ClientError) in
+          _ = try c.deleteMatching(bundle, type: type, range: range)
+        })
       case .delete(let device, let name, let sampleNames):
         let uuids = sampleNames.map { names[$0] ?? UUID() }
         let c = client(device)

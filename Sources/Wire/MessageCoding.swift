@@ -185,6 +185,7 @@ extension BinaryWriter {
       optional(next) { $0.storedCursor($1) }
     case .date(let d): u8(12); date(d)
     case .link(let l): u8(13); linkStatus(l)
+    case .count(let n): u8(14); u64(UInt64(clamping: n))
     }
   }
 
@@ -200,6 +201,7 @@ extension BinaryWriter {
     case .requestStatus(let id, let share, let read): u8(6); string(id); types(share); types(read)
     case .save(let id, let samples): u8(7); string(id); array(samples) { $0.sampleInput($1) }
     case .delete(let id, let uuids): u8(8); string(id); array(uuids) { $0.uuid($1) }
+    case .deleteMatching(let id, let type, let range): u8(24); string(id); sampleType(type); optional(range) { $0.dateRange($1) }
     case .sampleQuery(let id, let q): u8(9); string(id); sampleQuery(q)
     case .statistics(let id, let q): u8(10); string(id); statisticsQuery(q)
     case .statisticsCollection(let id, let q): u8(11); string(id); statisticsQuery(q)
@@ -409,6 +411,7 @@ extension BinaryReader {
         next: try optional { r throws(DecodeError) in try r.storedCursor() })
     case 12: return .date(try date())
     case 13: return .link(try linkStatus())
+    case 14: return .count(Int(clamping: try u64()))
     case let t: throw error("unknown reply tag \(t)")
     }
   }
@@ -458,6 +461,9 @@ extension BinaryReader {
       case let t: throw error("unknown link command \(t)")
       }
     case 23: return .ping
+    case 24:
+      return .deleteMatching(
+        bundleID: try bundle(), type: try sampleType(), range: try optional { r throws(DecodeError) in try r.dateRange() })
     case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
     }
   }

@@ -90,6 +90,8 @@ package enum Request: Hashable, Sendable {
   case save(bundleID: String, samples: [SampleInput])
   /// `delete(_:)` of a batch.
   case delete(bundleID: String, uuids: [UUID])
+  /// `deleteObjects(of:predicate:)`: the app's own objects of a type in a date range (nil: every date).
+  case deleteMatching(bundleID: String, type: SampleType, range: DateRange?)
   /// `HKSampleQuery`.
   case sampleQuery(bundleID: String, query: SampleQuery)
   /// `HKStatisticsQuery`.
@@ -217,6 +219,8 @@ package enum Reply: Hashable, Sendable {
   case date(Date)
   /// Link status (answer to `link`).
   case link(LinkStatus)
+  /// How many objects were affected (answer to `deleteMatching`).
+  case count(Int)
 }
 
 /// A pushed event.
@@ -260,6 +264,7 @@ extension Request {
     case .requestStatus: "requestStatus"
     case .save: "save"
     case .delete: "delete"
+    case .deleteMatching: "deleteMatching"
     case .sampleQuery: "sampleQuery"
     case .statistics: "statistics"
     case .statisticsCollection: "statisticsCollection"

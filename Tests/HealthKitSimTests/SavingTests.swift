@@ -124,3 +124,28 @@ struct SavingTests {
     }
   }
 }
+
+@Suite("deleteObjects(of:predicate:) against real daemons")
+struct DeleteObjectsTests {
+  @Test func deletesOnlyTheAppsOwnMatchingObjectsAndCountsThem() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorize(waterID, share: [waterType])
+      try await pair.phone.authorize(otherID, share: [waterType])
+      let store = HKHealthStore()
+      let early = water(250, at: t0)
+      let late = water(300, at: t0.addingTimeInterval(6 * 3600))
+      let theirs = water(500, at: t0)
+      try await pair.phone.use(app: waterID) { try await store.save([early, late]) }
+      try await pair.phone.use(app: otherID) { try await store.save(theirs) }
+      let morning = HKQuery.predicateForSamples(withStart: t0.addingTimeInterval(-60), end: t0.addingTimeInterval(3600))
+      let deleted = try await pair.phone.use(app: waterID) { try await store.deleteObjects(of: waterType, predicate: morning) }
+      #expect(deleted == 1)
+      #expect(Set(try pair.phone.storedSamples().map(\.uuid)) == [late.uuid, theirs.uuid])
+      let done = Mailbox<String>()
+      pair.phone.use(app: waterID) {
+        store.deleteObjects(of: waterType, predicate: morning) { ok, count, error in done.post("\(ok) \(count) \(error == nil)") }
+      }
+      #expect(try await done.next() == "true 0 true", "matching nothing succeeds with 0")
+    }
+  }
+}
