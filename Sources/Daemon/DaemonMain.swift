@@ -24,6 +24,7 @@ package enum DaemonMain {
                                slow (default 67108864, 64 MiB).
       --exit-with-parent <pid> Stop (as on SIGTERM) when process <pid>, the launcher, exits: test harnesses use
                                it so a crashed test run leaves no daemons behind.
+      --version                Print the version and exit.
       --help                   Show this help.
     """
 
@@ -31,6 +32,10 @@ package enum DaemonMain {
   package static func main(_ arguments: [String]) -> Int32 {
     if arguments.contains("--help") || arguments.contains("-h") {
       Posix.writeStandardOutput(usage + "\n")
+      return 0
+    }
+    if arguments == ["--version"] {
+      Posix.writeStandardOutput("healthpaird \(HealthPairVersion.current)\n")
       return 0
     }
     var device: DeviceKind?

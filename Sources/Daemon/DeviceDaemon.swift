@@ -377,7 +377,9 @@ package final class DeviceDaemon {
       }
       connection.helloDone = true
       connection.name = name
-      reply(.success(.hello(HelloInfo(version: WireProtocol.version, device: options.device, pid: Posix.processID, software: "healthpaird 0.1.0"))))
+      let software = "healthpaird \(HealthPairVersion.current)"
+      reply(.success(.hello(HelloInfo(
+        version: WireProtocol.version, device: options.device, pid: Posix.processID, software: software))))
       return
     }
     guard connection.helloDone else {
