@@ -33,7 +33,8 @@ let package = Package(
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
     .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(
-      name: "HealthPairTesting", dependencies: ["HealthKitSim", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+      name: "HealthPairTesting",
+      dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
     .target(

@@ -36,8 +36,8 @@ package struct PairLayout: Sendable {
 
 /// Why a pair could not be started or controlled.
 package enum PairError: Error, CustomStringConvertible, Sendable {
-  /// The daemon executable was not found.
-  case daemonNotFound(searched: [String])
+  /// No usable daemon executable: where the search looked and what to do.
+  case daemonNotFound(String)
   /// A daemon exited before it was ready; its standard error says why.
   case daemonFailed(device: DeviceKind, status: String, stderr: String)
   /// A condition was not reached before the deadline.
@@ -50,8 +50,7 @@ package enum PairError: Error, CustomStringConvertible, Sendable {
   /// A one-line description.
   package var description: String {
     switch self {
-    case .daemonNotFound(let searched):
-      "cannot find the healthpaird executable (looked in \(searched.joined(separator: ", "))); run 'swift build' or set HEALTHPAIRD"
+    case .daemonNotFound(let why): "cannot find the healthpaird executable: \(why)"
     case .daemonFailed(let device, let status, let stderr):
       "the \(device) daemon exited before it was ready (\(status)): \(stderr.trimmingWhitespace())"
     case .timeout(let what): "timed out waiting for \(what)"
@@ -76,36 +75,6 @@ package struct LaunchOptions: Sendable {
   package var extraArguments: [String] = []
   /// Creates default options.
   package init() {}
-}
-
-/// Finds the `healthpaird` executable: `$HEALTHPAIRD`, next to the running executable, a `.build` directory
-/// under the current directory, or `$PATH`.
-package func locateDaemon() throws(PairError) -> String {
-  var searched: [String] = []
-  if let explicit = Posix.environment("HEALTHPAIRD") {
-    if Posix.exists(explicit) { return explicit }
-    searched.append(explicit)
-  }
-  if let exe = Posix.executablePath() {
-    var dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    for _ in 0..<3 {
-      let candidate = dir + "/healthpaird"
-      if Posix.exists(candidate) { return candidate }
-      searched.append(candidate)
-      dir = dir.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    }
-  }
-  for config in ["debug", "release"] {
-    let candidate = Posix.currentDirectory() + "/.build/\(config)/healthpaird"
-    if Posix.exists(candidate) { return candidate }
-    searched.append(candidate)
-  }
-  for dir in (Posix.environment("PATH") ?? "").split(separator: ":") {
-    let candidate = "\(dir)/healthpaird"
-    if Posix.exists(candidate) { return candidate }
-  }
-  searched.append("$PATH")
-  throw .daemonNotFound(searched: searched)
 }
 
 /// A running daemon process started by this process.
@@ -146,6 +115,9 @@ package final class DaemonProcess: @unchecked Sendable {
   }
 
   /// Spawns `healthpaird` for `device` in `layout` and returns once it printed its ready line.
+  ///
+  /// When `daemon` is this process's own executable, it is launched as the embedded daemon (see
+  /// ``locateDaemon()``).
   package static func start(
     _ device: DeviceKind, layout: PairLayout, daemon: String, options: LaunchOptions
   ) throws(PairError) -> DaemonProcess {
@@ -166,8 +138,13 @@ package final class DaemonProcess: @unchecked Sendable {
       do {
         let detach = options.detach
         let argv = arguments
+        let embedded = daemon == Posix.executablePath()
+        let path = embedded ? Posix.ownExecutable : daemon
+        let environment = embedded ? [Posix.embeddedDaemonVariable: "1"] : [:]
         pid = try Spawner.shared.run { () throws(SystemError) in
-          try Posix.spawn(daemon, argv, stdout: writeEnd, stderr: errFD, stdin: null, newProcessGroup: detach)
+          try Posix.spawn(
+            path, argv, stdout: writeEnd, stderr: errFD, stdin: null, extraEnvironment: environment,
+            newProcessGroup: detach)
         }
       } catch {
         Posix.close(writeEnd)

@@ -793,6 +793,16 @@ extension Posix {
 
   /// This process's parent id. C: `getppid`.
   package static var parentProcessID: pid_t { getppid() }
+
+  /// Whether this binary embeds `healthpaird` (it links HealthPairTesting, whose entry point CPosix's start-up hook
+  /// calls when the binary is launched with ``embeddedDaemonVariable`` set to `1`).
+  package static var embedsDaemon: Bool { cposix_embeds_daemon() != 0 }
+
+  /// The environment variable that launches a binary embedding `healthpaird` as the daemon.
+  package static let embeddedDaemonVariable = CPOSIX_EMBEDDED_DAEMON_VARIABLE
+
+  /// The path that names this process's own executable, even if the file was replaced since it started.
+  package static let ownExecutable = "/proc/self/exe"
 }
 
 extension Posix {
