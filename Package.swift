@@ -50,6 +50,9 @@ let package = Package(
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
     .target(name: "HealthPairCLI", dependencies: ["Chaos", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
+    // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
+    .executableTarget(
+      name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
     .testTarget(

@@ -117,9 +117,10 @@ package final class DaemonProcess: @unchecked Sendable {
   /// Spawns `healthpaird` for `device` in `layout` and returns once it printed its ready line.
   ///
   /// When `daemon` is this process's own executable, it is launched as the embedded daemon (see
-  /// ``locateDaemon()``).
+  /// ``locateDaemon()``). With `ownsRoot` (and not `detach`), the daemon removes its directory, and the pair's
+  /// once the other device's is gone, if this process dies without stopping it.
   package static func start(
-    _ device: DeviceKind, layout: PairLayout, daemon: String, options: LaunchOptions
+    _ device: DeviceKind, layout: PairLayout, daemon: String, options: LaunchOptions, ownsRoot: Bool = false
   ) throws(PairError) -> DaemonProcess {
     do {
       try Posix.makeDirectory(layout.directory(device), mode: 0o700)
@@ -132,19 +133,26 @@ package final class DaemonProcess: @unchecked Sendable {
       var arguments = ["--device", device.description, "--dir", layout.directory(device), "--peer", layout.peerSocket,
                        "--pairing-key", layout.pairingKey, "--log-level", options.logLevel]
       if options.fsync { arguments.append("--fsync") }
-      if !options.detach { arguments += ["--exit-with-parent", String(Posix.processID)] }
+      var descriptors: [Int32: Int32] = [:]
+      if !options.detach {
+        // The daemon stops when this process exits, however it ends (SIGKILL too): it watches the lifeline.
+        descriptors[Lifeline.childDescriptor] = try Lifeline.readEnd()
+        arguments += ["--lifeline", String(Lifeline.childDescriptor)]
+        if ownsRoot { arguments += ["--remove-when-orphaned", layout.root] }
+      }
       arguments += options.extraArguments
       let pid: pid_t
       do {
         let detach = options.detach
         let argv = arguments
+        let inherited = descriptors
         let embedded = daemon == Posix.executablePath()
         let path = embedded ? Posix.ownExecutable : daemon
         let environment = embedded ? [Posix.embeddedDaemonVariable: "1"] : [:]
         pid = try Spawner.shared.run { () throws(SystemError) in
           try Posix.spawn(
-            path, argv, stdout: writeEnd, stderr: errFD, stdin: null, extraEnvironment: environment,
-            newProcessGroup: detach)
+            path, argv, stdout: writeEnd, stderr: errFD, stdin: null, descriptors: inherited,
+            extraEnvironment: environment, newProcessGroup: detach)
         }
       } catch {
         Posix.close(writeEnd)
@@ -182,10 +190,38 @@ package final class DaemonProcess: @unchecked Sendable {
   }
 }
 
+/// The pipe that tells this process's daemons it has exited: this process holds both ends for its whole life
+/// (close-on-exec, so no other child inherits the write end); each daemon gets the read end as descriptor 3 and
+/// `--lifeline 3`. When the process exits — returning, crashing or killed with SIGKILL — the kernel closes the
+/// write end and every daemon reads end of file, stops, and (`--remove-when-orphaned`) removes the pair's
+/// directory.
+///
+/// Unlike `--exit-with-parent` (`PR_SET_PDEATHSIG`), which fires when the spawning *thread* exits, this fires only
+/// once the whole process is gone: with SIGKILL the threads die in any order, so a parent-death signal can come
+/// while the launcher is still half alive, and the daemon could not tell it from the harness's own SIGTERM.
+package enum Lifeline {
+  /// The descriptor number the read end has in each daemon.
+  package static let childDescriptor: Int32 = 3
+
+  private static let pipe = Mutex<(read: Int32, write: Int32)?>(nil)
+
+  /// The read end, creating the pipe on first use.
+  /// - Throws: `SystemError` from `pipe2`.
+  package static func readEnd() throws(SystemError) -> Int32 {
+    try pipe.withLock { ends throws(SystemError) -> Int32 in
+      if let ends { return ends.read }
+      let created = try Posix.pipe()
+      ends = created
+      return created.read
+    }
+  }
+}
+
 /// Runs every daemon spawn on one thread that lives as long as the process.
 ///
 /// A daemon started with `--exit-with-parent` is signalled when the *thread* that spawned it exits (that is how
-/// `PR_SET_PDEATHSIG` works), so spawning from a short-lived worker or pool thread could stop it early.
+/// `PR_SET_PDEATHSIG` works), so spawning from a short-lived worker or pool thread could stop it early. (Pairs now
+/// use the ``Lifeline``; the one thread still keeps spawns in order.)
 final class Spawner: @unchecked Sendable {
   static let shared = Spawner()
   private let jobs = Mutex<[@Sendable () -> Void]>([])
@@ -227,6 +263,8 @@ package final class Pair: @unchecked Sendable {
   /// How daemons are started.
   package let options: LaunchOptions
   private var ownsDirectory: Bool
+  /// Whether this pair created its directory (its daemons then remove it if this process dies).
+  private let createdDirectory: Bool
   private let state = Mutex<State>(State())
   private struct State {
     var processes: [DeviceKind: DaemonProcess] = [:]
@@ -244,9 +282,11 @@ package final class Pair: @unchecked Sendable {
         self.layout = PairLayout(root: root)
         ownsDirectory = false
       } else {
-        self.layout = PairLayout(root: try Posix.makeTemporaryDirectory(prefix: "healthpair"))
+        TemporaryPairDirectories.sweepOnce()
+        self.layout = PairLayout(root: try TemporaryPairDirectories.make())
         ownsDirectory = true
       }
+      createdDirectory = ownsDirectory
       try Posix.chmod(layout.root, 0o700)
       if !Posix.exists(layout.pairingKey) {
         let secret = Posix.randomBytes(32).map { String($0, radix: 16).leftPadded(2) }.joined()
@@ -276,7 +316,8 @@ package final class Pair: @unchecked Sendable {
   package func start(_ device: DeviceKind, extraArguments: [String] = []) throws(PairError) {
     var options = self.options
     options.extraArguments += extraArguments
-    let process = try DaemonProcess.start(device, layout: layout, daemon: daemon, options: options)
+    let process = try DaemonProcess.start(
+      device, layout: layout, daemon: daemon, options: options, ownsRoot: createdDirectory)
     let client: DeviceClient
     do { client = try DeviceClient(socketPath: layout.socket(device), clientName: "pair-\(device)") } catch {
       process.signal(SIGKILL)

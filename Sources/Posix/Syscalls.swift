@@ -227,9 +227,12 @@ package enum Posix {
     if Glibc.chmod(path, mode) != 0 { throw SystemError("chmod", path, .current) }
   }
 
+  /// Where temporary directories go: `$TMPDIR`, else `/tmp`.
+  package static var temporaryDirectoryBase: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
+
   /// Creates a fresh private directory under `/tmp` (or `$TMPDIR`). The corresponding C function is `mkdtemp`.
   package static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
-    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    let base = temporaryDirectoryBase
     var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
     let ok = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
     if !ok { throw SystemError("mkdtemp", base, .current) }
@@ -295,6 +298,17 @@ package enum Posix {
     let text = Array("\(getpid())\n".utf8)
     _ = text.withUnsafeBytes { Glibc.pwrite(fd, $0.baseAddress, $0.count, 0) }
     return fd
+  }
+
+  /// Whether another open descriptor holds a lock (``lockFile(_:)``) on the file at `path`; false when the file
+  /// does not exist. Takes and at once releases the lock when it is free. C: `open`, `flock`.
+  package static func isLockHeld(_ path: String) -> Bool {
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { return false }
+    defer { close(fd) }
+    if cposix_flock(fd, 1) != 0 { return Errno.current == .lockHeld }
+    _ = cposix_flock(fd, 0)
+    return false
   }
 
   // MARK: - Sockets
@@ -503,10 +517,11 @@ package enum Posix {
   // MARK: - Processes
 
   /// Starts `path` with `arguments` (argv[0] excluded) as a new process. `stdout` and `stderr` are redirected to
-  /// the given descriptors when set; `extraEnvironment` is added to ours. C: `posix_spawn`.
+  /// the given descriptors when set; `descriptors` maps further child descriptors to ours (a browser's
+  /// `--remote-debugging-pipe` reads 3 and writes 4); `extraEnvironment` is added to ours. C: `posix_spawn`.
   package static func spawn(
     _ path: String, _ arguments: [String], stdout: Int32? = nil, stderr: Int32? = nil, stdin: Int32? = nil,
-    extraEnvironment: [String: String] = [:], newProcessGroup: Bool = false
+    descriptors: [Int32: Int32] = [:], extraEnvironment: [String: String] = [:], newProcessGroup: Bool = false
   ) throws(SystemError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -514,6 +529,9 @@ package enum Posix {
     if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
     if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
     if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+    for (child, ours) in descriptors.sorted(by: { $0.key < $1.key }) {
+      posix_spawn_file_actions_adddup2(&actions, ours, child)
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
