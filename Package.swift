@@ -60,7 +60,7 @@ let package = Package(
       dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
-    .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "Posix"]),
+    .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: ["HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "HealthPairClient", "HealthModel", "Posix"]),

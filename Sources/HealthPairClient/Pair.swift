@@ -237,8 +237,11 @@ final class Spawner: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` on the spawner thread and returns its result.
-  func run<T: Sendable>(_ body: @escaping @Sendable () throws(SystemError) -> T) throws(SystemError) -> T {
+  /// Runs `body` on the spawner thread and returns its result; gives up with `ETIMEDOUT` after `timeout` seconds
+  /// (a spawn takes milliseconds: only a wedged system gets there).
+  func run<T: Sendable>(timeout: Double = 30, _ body: @escaping @Sendable () throws(SystemError) -> T)
+    throws(SystemError) -> T
+  {
     let done = DispatchSemaphore(value: 0)
     let result = Mutex<Result<T, SystemError>?>(nil)
     jobs.withLock {
@@ -249,8 +252,10 @@ final class Spawner: @unchecked Sendable {
       }
     }
     wake.signal()
-    done.wait()
-    return try result.withLock { $0! }.get()
+    guard done.wait(timeout: .now() + timeout) == .success, let outcome = result.withLock({ $0 }) else {
+      throw SystemError("spawn (on the spawner thread)", "no result within \(timeout) s", Errno(rawValue: ETIMEDOUT))
+    }
+    return try outcome.get()
   }
 }
 

@@ -358,10 +358,18 @@ package enum Posix {
     return fd
   }
 
-  /// Connects a blocking Unix stream socket to `path`. C: `socket`, `connect`.
-  package static func connectUnix(_ path: String) throws(SystemError) -> Int32 {
+  /// Connects a blocking Unix stream socket to `path`. With `sendTimeout`, the connect (which blocks while the
+  /// listener's backlog is full) and every later send on the socket give up after that many seconds with `EAGAIN`.
+  /// C: `socket`, `setsockopt(SO_SNDTIMEO)`, `connect`.
+  package static func connectUnix(_ path: String, sendTimeout: Double? = nil) throws(SystemError) -> Int32 {
     let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     if fd < 0 { throw SystemError("socket", path, .current) }
+    if let sendTimeout {
+      let whole = max(0, sendTimeout.rounded(.down))
+      var tv = timeval(tv_sec: Int(whole), tv_usec: Int(((sendTimeout - whole) * 1e6).rounded()))
+      if tv.tv_sec == 0 && tv.tv_usec == 0 { tv.tv_usec = 1 }
+      _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
     let (_, e) = try retryingConnect(fd, path)
     if let e {
       close(fd)
