@@ -43,7 +43,8 @@ final class ClientConnection {
   let id: UInt64
   let fd: Int32
   let pid: Int32
-  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxClientFrame)
+  /// Small until `hello` (``WireProtocol/maxHandshakeFrame``), then ``WireProtocol/maxClientFrame``.
+  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxHandshakeFrame)
   var outbox = Outbox()
   var helloDone = false
   var name = "client"
@@ -66,10 +67,22 @@ final class ClientConnection {
 /// The peer link's transport: decoder, outbox, and the latency queue.
 final class PeerConnection {
   let fd: Int32
-  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
+  /// Which connection this is (for its handshake deadline timer).
+  let generation: UInt64
+  /// The connecting process (accepted connections only), for logs.
+  let pid: Int32?
+  /// Small until the pairing handshake completed (``WireProtocol/maxHandshakeFrame``), then
+  /// ``WireProtocol/maxPeerFrame``.
+  var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxHandshakeFrame)
+  /// Whether the pairing handshake completed on this connection.
+  var authenticated = false
   var outbox = Outbox()
   var delayed: [(due: UInt64, bytes: [UInt8])] = []
   var watchingWrites = false
 
-  init(fd: Int32) { self.fd = fd }
+  init(fd: Int32, generation: UInt64, pid: Int32?) {
+    self.fd = fd
+    self.generation = generation
+    self.pid = pid
+  }
 }

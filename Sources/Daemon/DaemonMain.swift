@@ -22,6 +22,12 @@ package enum DaemonMain {
       --max-client-backlog <bytes>
                                Unsent reply bytes a client may leave queued before it is disconnected as too
                                slow (default 67108864, 64 MiB).
+      --handshake-timeout <seconds>
+                               How long a peer connection may take to complete the pairing handshake before it is
+                               closed (default 2). A new peer connection also displaces one still in its handshake.
+      --hello-timeout <seconds>
+                               How long a client connection may stay open without sending hello before it is closed
+                               (default 10).
       --exit-with-parent <pid> Stop (as on SIGTERM) when process <pid>, the launcher, exits: test harnesses use
                                it so a crashed test run leaves no daemons behind.
       --lifeline <fd>          Stop (as on SIGTERM) when descriptor <fd> reaches end of file: the read end of a
@@ -54,6 +60,8 @@ package enum DaemonMain {
     var level = LogLevel.info
     var maxClients = 256
     var maxBacklog = 64 << 20
+    var handshakeTimeout = 2.0
+    var helloTimeout = 10.0
     var parent: Int32?
     var orphanRoot: String?
     var lifeline: Int32?
@@ -103,6 +111,11 @@ package enum DaemonMain {
           return fail("--max-client-backlog takes a byte count in 4096...17179869184")
         }
         maxBacklog = n
+      case "--handshake-timeout", "--hello-timeout":
+        guard let v = value(), let seconds = Double(v), seconds >= 0.01, seconds <= 3600 else {
+          return fail("\(argument) takes a number of seconds in 0.01...3600")
+        }
+        if argument == "--handshake-timeout" { handshakeTimeout = seconds } else { helloTimeout = seconds }
       default:
         return fail("unknown argument '\(argument)'")
       }
@@ -134,6 +147,8 @@ package enum DaemonMain {
     options.logLevel = level
     options.maxClients = maxClients
     options.maxClientBacklog = maxBacklog
+    options.handshakeTimeout = handshakeTimeout
+    options.helloTimeout = helloTimeout
     options.lifeline = lifeline
     Posix.ignoreBrokenPipe()
     if let parent, !Posix.exitWithParent(parent) {

@@ -31,6 +31,10 @@ package struct DaemonOptions: Sendable {
   package var maxClients = 256
   /// The most unsent bytes a client may have queued before it is disconnected as too slow.
   package var maxClientBacklog = 64 << 20
+  /// Seconds a peer connection may take to complete the pairing handshake before it is closed.
+  package var handshakeTimeout = 2.0
+  /// Seconds a client connection may stay open without sending `hello` before it is closed.
+  package var helloTimeout = 10.0
   /// The launcher's lifeline: the read end of a pipe whose write end only the launcher holds. When it reports end
   /// of file, the launcher has exited (however it ended) and the daemon stops.
   package var lifeline: Int32?
@@ -92,6 +96,10 @@ package final class DeviceDaemon {
   private enum Timer: Equatable {
     case reconnect
     case peerDelayed
+    /// The handshake deadline of the peer connection with this generation.
+    case peerHandshake(UInt64)
+    /// The oldest `hello` deadline in `helloDeadlines` is due.
+    case clientHellos
   }
 
   private let options: DaemonOptions
@@ -106,7 +114,11 @@ package final class DeviceDaemon {
   private var clients: [UInt64: ClientConnection] = [:]
   private var nextClientID = Token.firstClient
   private var peer: PeerConnection?
+  private var peerGeneration: UInt64 = 0
   private var timers: [(due: UInt64, timer: Timer)] = []
+  /// Each client's `hello` deadline in accept order (so in deadline order); entries before `helloHead` are done.
+  private var helloDeadlines: [(due: UInt64, client: UInt64)] = []
+  private var helloHead = 0
   private var pendingAuthorizations: [UInt64: (client: UInt64, request: UInt32)] = [:]
   private var pendingEvents: [DeviceEvent] = []
   private var pendingBroadcasts: [DaemonEvent] = []
@@ -271,6 +283,7 @@ package final class DeviceDaemon {
       nextClientID += 1
       let connection = ClientConnection(id: id, fd: fd, pid: pid)
       clients[id] = connection
+      scheduleHelloDeadline(id)
       do { try Posix.epollControl(epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: id) } catch {
         log.log(.error, "cannot watch client: \(error)")
         dropClient(connection, reason: nil)
@@ -291,7 +304,8 @@ package final class DeviceDaemon {
     if connection.framesPending { return }
     guard events & (Posix.PollEvents.readable | Posix.PollEvents.hangUp | Posix.PollEvents.error | Posix.PollEvents.peerClosed) != 0 else { return }
     var budget = 4
-    while budget > 0 {
+    // A connection being closed after an error reply gets nothing more read (nor a second error reply).
+    while budget > 0 && !connection.closeAfterFlush {
       budget -= 1
       let result = readBuffer.withUnsafeMutableBytes { buffer in
         catching { () throws(SystemError) in try Posix.read(connection.fd, into: buffer) }
@@ -382,7 +396,7 @@ package final class DeviceDaemon {
 
   private func handle(_ connection: ClientConnection, id: UInt32, _ request: Request) {
     if log.enabled(.debug) { log.log(.debug, "request \(request.name)", ["client": "\(connection.id)", "id": "\(id)"]) }
-    func reply(_ result: Result<Reply, HealthError>) { connection.send(.response(id: id, result)) }
+    func reply(_ result: Result<Reply, HealthError>) { sendResponse(connection, id: id, request, result) }
     if case .hello(let version, let name) = request {
       guard version == WireProtocol.version else {
         log.log(.warning, "client speaks protocol version \(version)", ["client": "\(connection.id)"])
@@ -391,6 +405,7 @@ package final class DeviceDaemon {
         return
       }
       connection.helloDone = true
+      connection.decoder.maxFrameLength = WireProtocol.maxClientFrame
       connection.name = name
       let software = "healthpaird \(HealthPairVersion.current)"
       reply(.success(.hello(HelloInfo(
@@ -403,7 +418,8 @@ package final class DeviceDaemon {
       return
     }
     let context = RequestCore.Context(
-      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: Posix.processID, clients: clients.count)
+      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: Posix.processID, clients: clients.count,
+      storedPageBudget: storedPageBudget)
     let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
     pendingEvents += effects.events
     pendingBroadcasts += effects.notices
@@ -430,6 +446,35 @@ package final class DeviceDaemon {
       if case .latency = command { rescheduleDelayed() }
       reply(.success(.link(linkStatus)))
     }
+  }
+
+  /// The largest reply frame body sent: past the backlog limit the client would be dropped as too slow.
+  private var replyLimit: Int { min(WireProtocol.maxReplyFrame, options.maxClientBacklog) }
+
+  /// Bytes of samples and tombstones per `storedSamples` page: well under the reply limit.
+  private var storedPageBudget: Int { min(WireProtocol.maxStoredPage, options.maxClientBacklog / 2) }
+
+  /// Queues a final response — or, when its frame would pass ``replyLimit``, an error saying how to ask for less,
+  /// so an oversized answer never gets a client dropped (or a frame sent that it would refuse).
+  private func sendResponse(
+    _ connection: ClientConnection, id: UInt32, _ request: Request, _ result: Result<Reply, HealthError>
+  ) {
+    let framed = Frame.response(id: id, result).framed()
+    guard framed.count - 4 > replyLimit else {
+      connection.outbox.append(framed)
+      return
+    }
+    let hint = switch request {
+    case .sampleQuery: "set a limit or narrow the date range"
+    case .anchoredQuery: "pass a limit and continue from the returned anchor"
+    case .statisticsCollection: "use a longer interval or a narrower date range"
+    case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
+    default: "raise --max-client-backlog"
+    }
+    let size = framed.count - 4
+    let message = "the \(request.name) reply (\(size) bytes) exceeds the \(replyLimit)-byte reply limit; \(hint)"
+    log.log(.warning, message, ["client": "\(connection.id)"])
+    connection.send(.response(id: id, .failure(.simulator(message))))
   }
 
   private func completeAuthorization(_ prompt: Prompt, _ result: Result<Reply, HealthError>, outcome: String) {
@@ -550,19 +595,29 @@ package final class DeviceDaemon {
 
   private func acceptPeer() {
     while let (fd, pid) = acceptSameUser(peerListener, "peer connection") {
-      guard peer == nil else {
-        log.log(.warning, "refused a second peer connection", ["pid": "\(pid)"])
-        Posix.close(fd)
-        continue
+      if let current = peer {
+        // An authenticated link is never displaced; one still in its handshake is, so a process that connected
+        // and went silent cannot keep the real peer out until its deadline.
+        guard !current.authenticated && !machine.isConnected else {
+          log.log(.warning, "refused a second peer connection", ["pid": "\(pid)"])
+          Posix.close(fd)
+          continue
+        }
+        log.log(.warning, "a new peer connection displaces one still in its handshake",
+                ["pid": "\(pid)", "displaced_pid": current.pid.map { "\($0)" } ?? "?"])
+        closePeer(reason: "displaced by a new connection before completing the handshake")
       }
-      attachPeer(fd)
+      attachPeer(fd, pid: pid)
     }
   }
 
-  private func attachPeer(_ fd: Int32) {
-    let connection = PeerConnection(fd: fd)
+  private func attachPeer(_ fd: Int32, pid: Int32? = nil) {
+    peerGeneration += 1
+    let connection = PeerConnection(fd: fd, generation: peerGeneration, pid: pid)
     Posix.setBufferSizes(fd, bytes: 4 << 20)
     peer = connection
+    let due = Self.deadline(after: options.handshakeTimeout)
+    timers.append((due, .peerHandshake(connection.generation)))
     do { try Posix.epollControl(epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: Token.peer) } catch {
       log.log(.error, "cannot watch the peer: \(error)")
     }
@@ -588,7 +643,7 @@ package final class DeviceDaemon {
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: Token.peer)
     Posix.close(connection.fd)
     peer = nil
-    timers.removeAll { $0.timer == .peerDelayed }
+    timers.removeAll { $0.timer == .peerDelayed || $0.timer == .peerHandshake(connection.generation) }
     perform(machine.handle(.closed))
   }
 
@@ -610,9 +665,11 @@ package final class DeviceDaemon {
       case .success(.bytes(let n)):
         readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         while peer === connection {
+          if !connection.authenticated && machine.isConnected { peerAuthenticated(connection) }
           let body: [UInt8]?
           do { body = try connection.decoder.next() } catch {
-            closePeer(reason: "\(error)")
+            let when = connection.authenticated ? "" : ", before the pairing handshake completed"
+            closePeer(reason: "\(error)\(when)")
             return
           }
           guard let body else { break }
@@ -734,14 +791,65 @@ package final class DeviceDaemon {
     }
   }
 
+  /// The handshake completed on `connection`: lift the small pre-handshake frame limit, drop the deadline.
+  private func peerAuthenticated(_ connection: PeerConnection) {
+    connection.authenticated = true
+    connection.decoder.maxFrameLength = WireProtocol.maxPeerFrame
+    timers.removeAll { $0.timer == .peerHandshake(connection.generation) }
+  }
+
+  /// Closes the peer connection `generation` if its handshake has not completed by its deadline.
+  private func peerHandshakeDue(_ generation: UInt64) {
+    guard let connection = peer, connection.generation == generation, !connection.authenticated else { return }
+    if machine.isConnected {
+      peerAuthenticated(connection)
+      return
+    }
+    let limit = format3(options.handshakeTimeout)
+    log.log(.warning, "peer connection did not complete the pairing handshake within \(limit) s; closing it",
+            ["pid": connection.pid.map { "\($0)" } ?? "?"])
+    closePeer(reason: "handshake not completed within \(limit) s")
+  }
+
+  private func scheduleHelloDeadline(_ client: UInt64) {
+    let due = Self.deadline(after: options.helloTimeout)
+    if helloHead == helloDeadlines.count { timers.append((due, .clientHellos)) }
+    helloDeadlines.append((due, client))
+  }
+
+  /// Closes every client whose `hello` deadline passed without a `hello`, then waits for the next deadline.
+  private func clientHellosDue(now: UInt64) {
+    while helloHead < helloDeadlines.count, helloDeadlines[helloHead].due <= now {
+      let id = helloDeadlines[helloHead].client
+      helloHead += 1
+      guard let connection = clients[id], !connection.helloDone, !connection.closeAfterFlush else { continue }
+      let limit = format3(options.helloTimeout)
+      log.log(.warning, "closing client: no hello within \(limit) s", ["client": "\(id)", "pid": "\(connection.pid)"])
+      connection.send(.response(id: 0, .failure(.simulator("no hello within \(limit) s; closing the connection"))))
+      connection.closeAfterFlush = true
+    }
+    if helloHead == helloDeadlines.count {
+      helloDeadlines.removeAll(keepingCapacity: true)
+      helloHead = 0
+    } else {
+      if helloHead > 1024 && helloHead * 2 > helloDeadlines.count {
+        helloDeadlines.removeFirst(helloHead)
+        helloHead = 0
+      }
+      timers.append((helloDeadlines[helloHead].due, .clientHellos))
+    }
+  }
+
   // MARK: - Timers
 
   /// The monotonic instant `seconds` after `now`, saturating instead of trapping on huge or invalid durations.
   static func deadline(after seconds: Double, from now: UInt64 = Posix.monotonicNanoseconds()) -> UInt64 {
     guard seconds > 0 else { return now }
     let nanoseconds = seconds * 1e9
-    guard nanoseconds < Double(UInt64.max - now) else { return UInt64.max }
-    return now + UInt64(nanoseconds)
+    // 2^64 as a Double: below it the conversion is exact enough and cannot trap; the sum may still overflow.
+    guard nanoseconds < 18_446_744_073_709_551_616.0 else { return UInt64.max }
+    let (sum, overflow) = now.addingReportingOverflow(UInt64(nanoseconds))
+    return overflow ? UInt64.max : sum
   }
 
   /// A random, non-zero sync log identity.
@@ -774,6 +882,10 @@ package final class DeviceDaemon {
           connection.delayed.removeFirst()
         }
         rescheduleDelayed()
+      case .peerHandshake(let generation):
+        peerHandshakeDue(generation)
+      case .clientHellos:
+        clientHellosDue(now: now)
       }
     }
   }

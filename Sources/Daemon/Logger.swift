@@ -49,9 +49,9 @@ package final class Logger {
   /// The lowest level written.
   package let threshold: LogLevel
 
-  /// Opens (appends to) `path`.
+  /// Opens (appends to) `path`, creating it; a symbolic link there is refused, never followed.
   package init(path: String, label: String, threshold: LogLevel) throws(SystemError) {
-    fd = try Posix.open(path, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+    fd = try Posix.openOwnFile(path, O_WRONLY | O_APPEND, mode: 0o600)
     self.label = label
     self.threshold = threshold
   }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HealthCodec
 import HealthEngine
 import HealthModel
 import Sync
@@ -23,14 +24,20 @@ package enum RequestCore {
     package var pid: Int32
     /// Connected clients, for `dump`.
     package var clients: Int
+    /// Bytes of samples and tombstones per `storedSamples` page.
+    package var storedPageBudget: Int
 
     /// Creates a context.
-    package init(wall: Date, hasPeer: Bool, link: LinkStatus, pid: Int32, clients: Int) {
+    package init(
+      wall: Date, hasPeer: Bool, link: LinkStatus, pid: Int32, clients: Int,
+      storedPageBudget: Int = WireProtocol.maxStoredPage
+    ) {
       self.wall = wall
       self.hasPeer = hasPeer
       self.link = link
       self.pid = pid
       self.clients = clients
+      self.storedPageBudget = storedPageBudget
     }
   }
 
@@ -140,7 +147,7 @@ package enum RequestCore {
               ]))
         }
       case .answerPrompt(let promptID, let bundleID, let reply):
-        let (completions, events) = try state.answerPrompt(id: promptID, bundleID: bundleID, answer: reply)
+        let (completions, events) = try state.answerPrompt(id: promptID, bundleID: bundleID, answer: reply, wall: wall)
         record(events)
         for completion in completions {
           let outcome =
@@ -168,7 +175,7 @@ package enum RequestCore {
         let result = try state.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
         answer = .reply(.success(.anchored(result)))
       case .changeSettings(let bundleID, let change):
-        record(try state.changeSettings(bundleID, change))
+        record(try state.changeSettings(bundleID, change, wall: wall))
         effects.notes.append(Note(level: .info, message: "settings changed", fields: [Field("app", bundleID), Field("change", change.description)]))
         answer = .reply(.success(.ok))
       case .watchSettings(let bundleID, let change):
@@ -179,7 +186,7 @@ package enum RequestCore {
             fields: [Field("app", bundleID), Field("change", change.description)]))
         answer = .reply(.success(.ok))
       case .setClock(let date):
-        record(state.setClock(date))
+        record(try state.setClock(date))
         answer = .reply(.success(.date(state.now(wall: wall))))
       case .advanceClock(let seconds):
         record(try state.advanceClock(by: seconds, wall: wall))
@@ -191,9 +198,18 @@ package enum RequestCore {
         let snapshot = DaemonSnapshot(
           device: state.snapshot(wall: wall), link: context.link, pid: context.pid, clients: context.clients)
         answer = .reply(.success(.snapshot(snapshot)))
-      case .storedSamples(let type):
-        answer = .reply(
-          .success(.stored(samples: state.storedSamples(type: type, wall: wall), tombstones: state.storedTombstones)))
+      case .storedSamples(let type, let from, let limit):
+        var scratch = BinaryWriter(capacity: 1024)
+        func size(_ write: (inout BinaryWriter) -> Void) -> Int {
+          scratch.bytes.removeAll(keepingCapacity: true)
+          write(&scratch)
+          return scratch.bytes.count
+        }
+        let page = state.storedPage(
+          type: type, from: from, wall: wall, limit: limit, budget: context.storedPageBudget,
+          sampleCost: { sample in size { $0.sample(sample) } },
+          tombstoneCost: { tombstone in size { $0.tombstone(tombstone) } })
+        answer = .reply(.success(.stored(samples: page.samples, tombstones: page.tombstones, next: page.next)))
       case .subscribe(let mask):
         answer = .subscribe(mask)
       case .earliestPermittedSampleDate:
@@ -236,7 +252,7 @@ package enum RequestCore {
           switch entry.payload {
           case .samples(let s): added += s.map(\.type)
           case .deletions(let t): deleted += t.map(\.type)
-          case .watchSettings: break
+          case .watchSettings, .authorization: break
           }
         }
         if !added.isEmpty || !deleted.isEmpty {

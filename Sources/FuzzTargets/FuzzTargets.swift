@@ -51,19 +51,24 @@ package enum FuzzTargets {
     _ = try? PeerMessage.decode(data)
   }
 
+  /// The framing of the journals the `journal` target builds: version 2 with a fixed salt.
+  package static let journalFraming = JournalFormat.Framing.version2(device: 1, salt: 0x5EED_5EED_5EED_5EED)
+
   /// The journal reader: a valid header, then records, scanned, decoded and replayed into a device, which is then
-  /// queried. The first byte picks the mode: even — the rest is raw record bytes (exercises the recovery scan; a
-  /// mutated record mostly fails its checksum); odd — the rest is `[u16 length][payload]…`, each payload framed
-  /// with a valid checksum, so mutations reach the event decoder and replay.
+  /// queried. The first byte picks the mode: bit 0 clear — the rest is raw record bytes (exercises the recovery
+  /// scan; a mutated record mostly fails its checksum); set — the rest is `[u16 length][payload]…`, each payload
+  /// framed with valid checksums, so mutations reach the event decoder and replay. Bit 1 picks a version-1 file
+  /// instead of ``journalFraming``.
   package static func journal(_ data: [UInt8]) {
-    var bytes = JournalFormat.header(device: 1)
+    let framing = (data.first ?? 0) & 2 == 2 ? JournalFormat.Framing.version1(device: 1) : journalFraming
+    var bytes = framing.fileHeader
     if let mode = data.first, mode & 1 == 1 {
       var i = 1
       while i + 2 <= data.count {
         let length = Int(data[i]) | Int(data[i + 1]) << 8
         i += 2
         let end = min(data.count, i + length)
-        data[i..<end].withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+        data[i..<end].withUnsafeBytes { framing.appendRecord($0, to: &bytes) }
         i = end
       }
     } else {
@@ -72,7 +77,7 @@ package enum FuzzTargets {
     _ = bytes.withUnsafeBytes { try? JournalFormat.parseHeader($0) }
     var state = DeviceState(device: .watch)
     bytes.withUnsafeBytes { buffer in
-      let scan = JournalFormat.scan(buffer)
+      let scan = JournalFormat.scan(buffer, framing: framing)
       for record in scan.records {
         var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]), reportBase: record.offset)
         guard let event = try? reader.event() else { continue }
@@ -107,7 +112,8 @@ package enum FuzzTargets {
     let sample = Sample(uuid: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)), type: water, value: .quantity(250), start: t0, end: t0,
                         metadata: ["HKWasUserEntered": .bool(true)], source: SampleSource(bundleID: app.bundleID, device: .phone))
     let requests: [Request] = [
-      .hello(version: 1, client: "fuzz"), .installApp(app), .requestAuthorization(bundleID: app.bundleID, share: [water], read: [water]),
+      .hello(version: WireProtocol.version, client: "fuzz"), .installApp(app),
+      .requestAuthorization(bundleID: app.bundleID, share: [water], read: [water]),
       .answerPrompt(promptID: 1, bundleID: nil, answer: .choices([Permission(water, .share): true])),
       .save(bundleID: app.bundleID, samples: [SampleInput(uuid: sample.uuid, type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0)]),
       .sampleQuery(bundleID: app.bundleID, query: SampleQuery(type: water, range: DateRange(start: t0, end: nil), limit: 5, sort: [SampleSort(.endDate, ascending: false)])),
@@ -142,10 +148,10 @@ package enum FuzzTargets {
     case "journal":
       // Raw mode (first byte 0): whole records.
       var all: [UInt8] = [0]
-      DurableDevice.encode(events, into: &all)
+      DurableDevice.encode(events, framing: journalFraming, into: &all)
       let raw = events.map { e -> [UInt8] in
         var one: [UInt8] = [0]
-        DurableDevice.encode([e], into: &one)
+        DurableDevice.encode([e], framing: journalFraming, into: &one)
         return one
       } + [all]
       // Payload mode (first byte 1): length-prefixed event payloads, framed by the target.
@@ -154,7 +160,8 @@ package enum FuzzTargets {
         w.event(e)
         return [UInt8(truncatingIfNeeded: w.bytes.count), UInt8(truncatingIfNeeded: w.bytes.count >> 8)] + w.bytes
       }
-      return raw + payloads.map { [1] + $0 } + [[1] + payloads.flatMap { $0 }]
+      // Bit 1 set: the same payloads in a version-1 journal.
+      return raw + payloads.map { [1] + $0 } + [[1] + payloads.flatMap { $0 }, [3] + payloads.flatMap { $0 }]
     case "requests":
       // Each byte picks a request kind or a field; one seed per kind, then a few mixed runs.
       var seeds: [[UInt8]] = []

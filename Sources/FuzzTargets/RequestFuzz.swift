@@ -126,7 +126,7 @@ package enum RequestFuzz {
     case 2: return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
     case 3:
       let answers: [PromptAnswer] = [
-        .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent),
+        .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent), .leaveApp,
         .choices([Permission(c.pick(Palette.types), .share): true, Permission(c.pick(Palette.types), .read): false]),
       ]
       return .answerPrompt(promptID: c.pick([nil, 0, 1, 2, UInt64.max]), bundleID: c.pick([nil] + Palette.bundles), answer: c.pick(answers))
@@ -161,7 +161,9 @@ package enum RequestFuzz {
     case 15: return .advanceClock(seconds: c.pick(Palette.doubles))
     case 16: return .setPolicy(DevicePolicy(reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles)))
     case 17: return .dump
-    case 18: return .storedSamples(type: c.pick([nil] + Palette.types))
+    case 18:
+      let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
+      return .storedSamples(type: c.pick([nil] + Palette.types), from: from, limit: c.pick(Palette.ints))
     case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
     case 20: return .earliestPermittedSampleDate
     case 21:
@@ -228,6 +230,10 @@ package enum RequestFuzz {
       [:], ["HKWasUserEntered": .bool(true)], ["k": .double(.nan)], ["k": .double(.infinity)],
       ["k": .quantity(.infinity, unit: "mL")], ["k": .quantity(1, unit: "bogus")], ["k": .int(.max)],
       ["HKMenstrualCycleStart": .bool(true)], ["HKMetadataKeySyncVersion": .int(1)],
+      ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .int(1)],
+      ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .double(2.5)],
+      ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .int(.max)],
+      ["HKMetadataKeySyncIdentifier": .int(3), "HKMetadataKeySyncVersion": .int(1)], ["HKMetadataKeySyncIdentifier": .string("s")],
       ["k": .date(Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))], ["k": .string(String(repeating: "m", count: 10_000))],
     ]
     static let granted = ["dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass"]

@@ -95,10 +95,16 @@ extension BinaryWriter {
     case .reset: u8(2)
     }
   }
-  /// `u8` reprompt (0 standard, 1 strict), optional f64 retention.
+  /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization), optional f64 retention. A policy written
+  /// before the authorization model existed has bit 1 clear: independent.
   package mutating func policy(_ p: DevicePolicy) {
-    u8(p.reprompt == .standard ? 0 : 1)
+    u8((p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0))
     optional(p.retention) { $0.f64($1) }
+  }
+  /// permission, `u8` decision (0xFF: forgotten).
+  package mutating func sharedDecision(_ d: SharedDecision) {
+    permission(d.permission)
+    u8(d.decision?.rawValue ?? 0xFF)
   }
   /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings) and the payload.
   package mutating func syncEntry(_ e: SyncEntry) {
@@ -107,6 +113,8 @@ extension BinaryWriter {
     case .samples(let s): u8(0); array(s) { $0.sample($1) }
     case .deletions(let t): u8(1); array(t) { $0.tombstone($1) }
     case .watchSettings(let id, let c): u8(2); string(id); settingsChange(c)
+    case .authorization(let id, let decisions, let at):
+      u8(3); string(id); array(decisions) { $0.sharedDecision($1) }; date(at)
     }
   }
   /// `u8` kind, `u8` code, message, optional exception name.
@@ -147,6 +155,8 @@ extension BinaryWriter {
     case .policyChanged(let p): u8(12); policy(p)
     case .syncLogRestarted(let id): u8(13); u64(id)
     case .peerLogAdopted(let id): u8(14); u64(id)
+    case .authorizationShared(let id, let decisions, let at):
+      u8(15); string(id); array(decisions) { $0.sharedDecision($1) }; date(at)
     }
   }
 }
@@ -168,20 +178,32 @@ extension BinaryReader {
   package mutating func source() throws(DecodeError) -> SampleSource {
     SampleSource(bundleID: try string(maxLength: 1024), device: try device())
   }
-  /// Reads a metadata value.
-  package mutating func metadataValue() throws(DecodeError) -> MetadataValue {
+  /// Reads an `f64` that must be finite: stored values (journal records, sync entries, replies) never hold NaN or
+  /// infinity, so one is refused where it sits rather than loaded into sums and clocks.
+  package mutating func finiteF64(_ what: String) throws(DecodeError) -> Double {
+    let start = offset
+    let value = try f64()
+    guard value.isFinite else { throw DecodeError(offset: reportBase + start, "\(what) \(value) is not finite") }
+    return value
+  }
+  /// Reads a date that must be finite (see ``finiteF64(_:)``).
+  package mutating func finiteDate(_ what: String) throws(DecodeError) -> Date {
+    Date(timeIntervalSinceReferenceDate: try finiteF64(what))
+  }
+  /// Reads a metadata value; with `finite`, a NaN or infinite number, date or quantity is an error (stored data).
+  package mutating func metadataValue(finite: Bool = false) throws(DecodeError) -> MetadataValue {
     switch try u8() {
     case 0: return .string(try string())
     case 1: return .bool(try bool())
     case 2: return .int(try i64())
-    case 3: return .double(try f64())
-    case 4: return .date(try date())
-    case 5: return .quantity(try f64(), unit: try string(maxLength: 256))
+    case 3: return .double(finite ? try finiteF64("metadata number") : try f64())
+    case 4: return .date(finite ? try finiteDate("metadata date") : try date())
+    case 5: return .quantity(finite ? try finiteF64("metadata quantity") : try f64(), unit: try string(maxLength: 256))
     case let tag: throw error("unknown metadata value tag \(tag)")
     }
   }
-  /// Reads metadata.
-  package mutating func metadata() throws(DecodeError) -> Metadata {
+  /// Reads metadata; `finite` as in ``metadataValue(finite:)``.
+  package mutating func metadata(finite: Bool = false) throws(DecodeError) -> Metadata {
     let start = offset
     let count = Int(try u32())
     if count == 0 { return [:] }
@@ -190,27 +212,29 @@ extension BinaryReader {
     m.reserveCapacity(count)
     for _ in 0..<count {
       let key = try string(maxLength: 1024)
-      m[key] = try metadataValue()
+      m[key] = try metadataValue(finite: finite)
     }
     return m
   }
-  /// Reads a stored sample.
+  /// Reads a stored sample. Its value, dates and metadata numbers must be finite: `save` never accepts others, so
+  /// one in a journal or from the peer (an older build's) is refused with its offset instead of being loaded.
   package mutating func sample() throws(DecodeError) -> Sample {
     let id = try uuid()
     let type = try sampleType()
     let value: SampleValue
     switch try u8() {
-    case 0: value = .quantity(try f64())
+    case 0: value = .quantity(try finiteF64("quantity"))
     case 1:
       let raw = try i64()
       guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else { throw error("category value \(raw) out of range") }
       value = .category(Int(raw))
     case let tag: throw error("unknown sample value tag \(tag)")
     }
-    let start = try date()
-    let end = try date()
+    let start = try finiteDate("start date")
+    let end = try finiteDate("end date")
     let source = try source()
-    return Sample(uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(), source: source)
+    return Sample(
+      uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(finite: true), source: source)
   }
   /// Reads an input sample.
   package mutating func sampleInput() throws(DecodeError) -> SampleInput {
@@ -227,9 +251,10 @@ extension BinaryReader {
     }
     return SampleInput(uuid: id, type: type, value: value, start: try date(), end: try date(), metadata: try metadata())
   }
-  /// Reads a tombstone.
+  /// Reads a tombstone (its deletion date must be finite).
   package mutating func tombstone() throws(DecodeError) -> Tombstone {
-    Tombstone(uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try date())
+    Tombstone(
+      uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try finiteDate("deletion date"))
   }
   /// Reads an app record.
   package mutating func app() throws(DecodeError) -> AppRecord {
@@ -261,11 +286,28 @@ extension BinaryReader {
     case let tag: throw error("unknown settings change tag \(tag)")
     }
   }
-  /// Reads a device policy.
+  /// Reads a device policy; a retention window must be finite.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
-    guard raw <= 1 else { throw error("unknown reprompt policy \(raw)") }
-    return DevicePolicy(reprompt: raw == 0 ? .standard : .strict, retention: try optional { r throws(DecodeError) in try r.f64() })
+    guard raw <= 3 else { throw error("unknown policy flags \(raw)") }
+    let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
+    return DevicePolicy(
+      reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,
+      authorization: raw & 2 == 0 ? .independent : .companion)
+  }
+  /// Reads a shared decision.
+  package mutating func sharedDecision() throws(DecodeError) -> SharedDecision {
+    let p = try permission()
+    let raw = try u8()
+    if raw == 0xFF { return SharedDecision(p, nil) }
+    guard let decision = Decision(rawValue: raw) else { throw error("unknown decision \(raw)") }
+    return SharedDecision(p, decision)
+  }
+  /// Reads companion decisions: bundle, decisions, the deciding device's time.
+  mutating func sharedDecisions() throws(DecodeError) -> (String, [SharedDecision], Date) {
+    let id = try string(maxLength: StoredLimits.identifier)
+    let decisions = try array(minElementSize: 4) { r throws(DecodeError) in try r.sharedDecision() }
+    return (id, decisions, try finiteDate("decision time"))
   }
   /// Reads a sync entry.
   package mutating func syncEntry() throws(DecodeError) -> SyncEntry {
@@ -275,6 +317,9 @@ extension BinaryReader {
     case 1:
       return SyncEntry(seq: seq, payload: .deletions(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }))
     case 2: return SyncEntry(seq: seq, payload: .watchSettings(bundleID: try string(maxLength: 1024), change: try settingsChange()))
+    case 3:
+      let (id, decisions, at) = try sharedDecisions()
+      return SyncEntry(seq: seq, payload: .authorization(bundleID: id, decisions: decisions, at: at))
     case let tag: throw error("unknown sync payload tag \(tag)")
     }
   }
@@ -319,13 +364,16 @@ extension BinaryReader {
     case 7: return .samplesSaved(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
     case 8: return .samplesDeleted(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() })
     case 9:
-      let at = try date()
+      let at = try finiteDate("application date")
       return .peerEntriesApplied(try array(minElementSize: 9) { r throws(DecodeError) in try r.syncEntry() }, at: at)
     case 10: return .peerAcknowledged(try u64())
-    case 11: return .clockSet(try optional { r throws(DecodeError) in try r.date() })
+    case 11: return .clockSet(try optional { r throws(DecodeError) in try r.finiteDate("clock") })
     case 12: return .policyChanged(try policy())
     case 13: return .syncLogRestarted(logID: try logIdentity())
     case 14: return .peerLogAdopted(logID: try logIdentity())
+    case 15:
+      let (id, decisions, at) = try sharedDecisions()
+      return .authorizationShared(bundleID: id, decisions: decisions, at: at)
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

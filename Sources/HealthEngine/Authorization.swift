@@ -113,11 +113,15 @@ package struct DevicePolicy: Hashable, Sendable {
   package var reprompt: RepromptPolicy
   /// How long the device keeps samples, in seconds; nil keeps everything.
   package var retention: Double?
+  /// Whether an app's decisions stay on this device or are shared with the other one (both devices must say
+  /// `companion` for decisions to travel).
+  package var authorization: AuthorizationModel
 
   /// Creates a policy.
-  package init(reprompt: RepromptPolicy, retention: Double?) {
+  package init(reprompt: RepromptPolicy, retention: Double?, authorization: AuthorizationModel = .independent) {
     self.reprompt = reprompt
     self.retention = retention
+    self.authorization = authorization
   }
 
   /// The default watch retention window: 7 days (HealthPair model; Apple says only "limited").
@@ -128,6 +132,52 @@ package struct DevicePolicy: Hashable, Sendable {
     device == .phone
       ? DevicePolicy(reprompt: .standard, retention: nil)
       : DevicePolicy(reprompt: .strict, retention: defaultWatchRetention)
+  }
+}
+
+/// How authorization relates the two devices (docs/behavior.md A15, A18).
+package enum AuthorizationModel: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+  /// Each device keeps its own decisions (the product brief; HealthPair's default).
+  case independent = 0
+  /// A companion app's decisions travel over the link like samples and converge, the later decision winning
+  /// (Apple documents shared authorization for companion apps: WWDC15-203, WWDC16-209).
+  case companion = 1
+
+  /// `independent` or `companion`.
+  package var description: String { self == .independent ? "independent" : "companion" }
+}
+
+/// One decision as it travels between companion devices: nil means the decision was forgotten (a reset).
+package struct SharedDecision: Hashable, Sendable {
+  /// The permission.
+  package var permission: Permission
+  /// The decision, or nil when it was reset.
+  package var decision: Decision?
+
+  /// Creates a shared decision.
+  package init(_ permission: Permission, _ decision: Decision?) {
+    self.permission = permission
+    self.decision = decision
+  }
+}
+
+/// When and where a decision was made: what decides which of two companion decisions wins (the later; on a tie,
+/// the iPhone's).
+package struct DecisionStamp: Hashable, Sendable, Comparable {
+  /// The deciding device's clock.
+  package var at: Date
+  /// The deciding device.
+  package var device: DeviceKind
+
+  /// Creates a stamp.
+  package init(at: Date, device: DeviceKind) {
+    self.at = at
+    self.device = device
+  }
+
+  /// Earlier first; at the same instant the watch's before the iPhone's.
+  package static func < (a: DecisionStamp, b: DecisionStamp) -> Bool {
+    a.at != b.at ? a.at < b.at : (a.device == .watch && b.device == .phone)
   }
 }
 
@@ -163,6 +213,9 @@ package enum PromptAnswer: Hashable, Sendable {
   case cancel
   /// The sheet never appeared: nothing is recorded.
   case failToPresent(PresentationFailureMode)
+  /// The user left the app (home, app switcher, a call) while the sheet was up: devices dismiss the sheet; the
+  /// call fails with errorAuthorizationNotDetermined (5) and nothing is recorded (behavior.md A17).
+  case leaveApp
 }
 
 /// What the app's pending `requestAuthorization` call receives.
@@ -194,6 +247,8 @@ package enum PromptOutcome: Hashable, Sendable, CustomStringConvertible {
   case failedToPresent(PresentationFailureMode)
   /// Withdrawn because the app was uninstalled or the daemon stopped.
   case withdrawn
+  /// Dismissed because the app went to the background.
+  case dismissed
 
   /// A short description.
   package var description: String {
@@ -204,6 +259,7 @@ package enum PromptOutcome: Hashable, Sendable, CustomStringConvertible {
     case .cancelled: "cancelled"
     case .failedToPresent(let mode): "failed to present (\(mode.rawValue))"
     case .withdrawn: "withdrawn"
+    case .dismissed: "dismissed (the app went to the background)"
     }
   }
 }

@@ -36,6 +36,8 @@ package enum DeviceEvent: Hashable, Sendable {
   case syncLogRestarted(logID: UInt64)
   /// The peer's outbound log has a new identity: the cursor into it starts again from 0.
   case peerLogAdopted(logID: UInt64)
+  /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
+  case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
 }
 
 /// One entry of a device's outbound sync log.
@@ -60,13 +62,15 @@ package enum SyncPayload: Hashable, Sendable {
   case deletions([Tombstone])
   /// A settings change for a watch app, made in the iPhone's Watch app (phone → watch only).
   case watchSettings(bundleID: String, change: SettingsChange)
+  /// Companion decisions made on the origin device at `at` (its clock).
+  case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
     switch self {
     case .samples(let s): s.count
     case .deletions(let t): t.count
-    case .watchSettings: 1
+    case .watchSettings, .authorization: 1
     }
   }
 }

@@ -141,7 +141,7 @@ extension DeviceState {
   }
 
   /// Every live sample in the store (within the retention window), optionally of one type, sorted by start then
-  /// identifier: the raw store, regardless of any app's permissions.
+  /// identifier (``Sample/storedOrder(_:_:)``): the raw store, regardless of any app's permissions.
   package func storedSamples(type: SampleType? = nil, wall: Date) -> [Sample] {
     let floor = earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
     var result: [Sample] = []
@@ -150,9 +150,108 @@ extension DeviceState {
       guard slot.live, slot.end >= floor, type == nil || slot.type == type!.code else { continue }
       result.append(store.materialize(index))
     }
-    return result.sorted { ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString) }
+    return result.sorted(by: Sample.storedOrder)
   }
 
   /// Every tombstone recorded, in deletion order.
   package var storedTombstones: [Tombstone] { store.tombstones.map(\.tombstone) }
+
+  /// One page of the raw store, so a store of any size can be read in bounded replies: the samples
+  /// ``storedSamples(type:wall:)`` returns, from slot `from.sample` on in insertion order (unsorted), then every
+  /// tombstone from `from.tombstone` on in deletion order.
+  ///
+  /// The page ends after `limit` items (0: no count limit) or before the items' costs (`sampleCost`,
+  /// `tombstoneCost`: their encoded sizes) would pass `budget`; it always holds at least one item when one is
+  /// left. ``StoredPage/next`` is where the next page starts, nil once both lists are exhausted. Slots and
+  /// tombstones are only ever appended, so a cursor stays valid across writes: a read that overlaps them sees each
+  /// sample at most once, and the tombstone of any sample deleted meanwhile.
+  package func storedPage(
+    type: SampleType?, from: StoredCursor, wall: Date, limit: Int, budget: Int,
+    sampleCost: (Sample) -> Int, tombstoneCost: (Tombstone) -> Int
+  ) -> StoredPage {
+    let floor = earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
+    let maxItems = limit > 0 ? limit : Int.max
+    var page = StoredPage(samples: [], tombstones: [], next: nil)
+    var used = 0
+    var count = 0
+    var sampleIndex = min(Int(clamping: from.sample), store.slots.count)
+    var tombstoneIndex = min(Int(clamping: from.tombstone), store.tombstones.count)
+    /// Whether an item of `cost` still fits; counts it when it does.
+    func admit(_ cost: Int) -> Bool {
+      guard count < maxItems, count == 0 || used + cost <= budget else { return false }
+      used += cost
+      count += 1
+      return true
+    }
+    while sampleIndex < store.slots.count {
+      let slot = store.slots[sampleIndex]
+      if slot.live, slot.end >= floor, type == nil || slot.type == type!.code {
+        let sample = store.materialize(sampleIndex)
+        guard admit(sampleCost(sample)) else { break }
+        page.samples.append(sample)
+      }
+      sampleIndex += 1
+    }
+    if sampleIndex == store.slots.count {
+      while tombstoneIndex < store.tombstones.count {
+        let tombstone = store.tombstones[tombstoneIndex].tombstone
+        guard admit(tombstoneCost(tombstone)) else { break }
+        page.tombstones.append(tombstone)
+        tombstoneIndex += 1
+      }
+    }
+    if sampleIndex < store.slots.count || tombstoneIndex < store.tombstones.count {
+      page.next = StoredCursor(sample: UInt64(sampleIndex), tombstone: UInt64(tombstoneIndex))
+    }
+    return page
+  }
+}
+
+/// Where a paged read of the raw store continues (``DeviceState/storedPage(type:from:wall:limit:budget:sampleCost:
+/// tombstoneCost:)``): positions in the store's insertion order of samples and of tombstones. Opaque to clients.
+package struct StoredCursor: Hashable, Sendable {
+  /// The next sample slot to look at.
+  package var sample: UInt64
+  /// The next tombstone to return.
+  package var tombstone: UInt64
+
+  /// Creates a cursor.
+  package init(sample: UInt64, tombstone: UInt64) {
+    self.sample = sample
+    self.tombstone = tombstone
+  }
+
+  /// The beginning of the store.
+  package static let start = StoredCursor(sample: 0, tombstone: 0)
+}
+
+/// One page of the raw store (``DeviceState/storedPage(type:from:wall:limit:budget:sampleCost:tombstoneCost:)``).
+package struct StoredPage: Hashable, Sendable {
+  /// Live samples, in insertion order.
+  package var samples: [Sample]
+  /// Tombstones, in deletion order.
+  package var tombstones: [Tombstone]
+  /// Where the next page starts; nil when this was the last.
+  package var next: StoredCursor?
+
+  /// Creates a page.
+  package init(samples: [Sample], tombstones: [Tombstone], next: StoredCursor?) {
+    self.samples = samples
+    self.tombstones = tombstones
+    self.next = next
+  }
+}
+
+extension Sample {
+  /// The order of ``DeviceState/storedSamples(type:wall:)``: by start date, then by identifier. Identifiers compare
+  /// by their bytes, which is the order of their uppercase string form without building the strings.
+  package static func storedOrder(_ a: Sample, _ b: Sample) -> Bool {
+    if a.start != b.start { return a.start < b.start }
+    return withUnsafeBytes(of: a.uuid.uuid) { x in
+      withUnsafeBytes(of: b.uuid.uuid) { y in
+        for i in 0..<16 where x[i] != y[i] { return x[i] < y[i] }
+        return false
+      }
+    }
+  }
 }

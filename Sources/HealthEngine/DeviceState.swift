@@ -19,6 +19,9 @@ package struct DeviceState: Sendable {
   package private(set) var decisions: [AuthorizationKey: Decision] = [:]
   /// Apps the strict re-prompt model will not prompt again.
   package private(set) var lockedOut: Set<String> = []
+  /// When and where each decision was made, for decisions made or received under the companion model (the later
+  /// decision wins when the two devices' decisions meet).
+  package private(set) var decisionStamps: [AuthorizationKey: DecisionStamp] = [:]
   /// The sample store.
   package private(set) var store = SampleStore()
   /// The virtual clock, or nil when the device follows the real clock.
@@ -199,7 +202,7 @@ package struct DeviceState: Sendable {
   /// other queued sheets whose permissions are now all decided (or whose app is now locked out): they are
   /// returned after the answered one.
   package mutating func answerPrompt(
-    id promptID: UInt64?, bundleID: String?, answer: PromptAnswer
+    id promptID: UInt64?, bundleID: String?, answer: PromptAnswer, wall: Date = Date(timeIntervalSinceReferenceDate: 0)
   ) throws(HealthError) -> (completions: [PromptCompletion], events: [DeviceEvent]) {
     guard
       let prompt = prompts.first(where: { p in
@@ -236,6 +239,12 @@ package struct DeviceState: Sendable {
       finish(prompt, .cancelled)
       result = AuthorizationCallResult(
         success: false, error: .healthKit(.errorUserCanceled, "The user canceled the authorization request"))
+    case .leaveApp:
+      finish(prompt, .dismissed)
+      result = AuthorizationCallResult(
+        success: false,
+        error: .healthKit(
+          .errorAuthorizationNotDetermined, "The authorization sheet was dismissed because the app went to the background"))
     case .failToPresent(let mode):
       finish(prompt, .failedToPresent(mode))
       result =
@@ -245,7 +254,9 @@ package struct DeviceState: Sendable {
           success: false,
           error: .healthKit(.unknownError, "The authorization sheet could not be presented (transient failure)"))
     }
+    let before = appDecisions(prompt.bundleID)
     _ = commit(events)
+    events += shareIfCompanion(prompt.bundleID, before: before, wall: wall)
     var completions = [PromptCompletion(prompt: prompt, result: result)]
     // Queued sheets that no longer have anything to ask complete without being shown.
     for queued in prompts {
@@ -276,7 +287,9 @@ package struct DeviceState: Sendable {
   // MARK: - Settings
 
   /// A change in Settings → Privacy → Health on this device. The watch has no such surface and refuses.
-  package mutating func changeSettings(_ bundleID: String, _ change: SettingsChange) throws(HealthError) -> [DeviceEvent] {
+  package mutating func changeSettings(
+    _ bundleID: String, _ change: SettingsChange, wall: Date = Date(timeIntervalSinceReferenceDate: 0)
+  ) throws(HealthError) -> [DeviceEvent] {
     guard device == .phone else {
       throw .simulator(
         "the watch has no Health settings of its own: change a watch app's permissions from the iPhone's Watch app "
@@ -288,7 +301,27 @@ package struct DeviceState: Sendable {
         "Settings does not list '\(permission)' for '\(bundleID)': the app never requested it or the user never "
           + "answered a sheet for it")
     }
-    return commit([.settingsChanged(bundleID: bundleID, change: change, viaWatchApp: false)])
+    let before = appDecisions(bundleID)
+    let events = commit([.settingsChanged(bundleID: bundleID, change: change, viaWatchApp: false)])
+    return events + shareIfCompanion(bundleID, before: before, wall: wall)
+  }
+
+  /// An app's recorded decisions by permission.
+  private func appDecisions(_ bundleID: String) -> [Permission: Decision] {
+    var result: [Permission: Decision] = [:]
+    for (key, decision) in decisions where key.bundleID == bundleID { result[key.permission] = decision }
+    return result
+  }
+
+  /// Under the companion model, the decisions that changed since `before` go to the other device, stamped with
+  /// this device's clock (behavior.md A18).
+  private mutating func shareIfCompanion(_ bundleID: String, before: [Permission: Decision], wall: Date) -> [DeviceEvent] {
+    guard policy.authorization == .companion else { return [] }
+    let after = appDecisions(bundleID)
+    let changed = Set(before.keys).union(after.keys).sorted().filter { before[$0] != after[$0] }
+    guard !changed.isEmpty else { return [] }
+    let shared = changed.map { SharedDecision($0, after[$0]) }
+    return commit([.authorizationShared(bundleID: bundleID, decisions: shared, at: now(wall: wall))])
   }
 
   /// A change made in the iPhone's Watch app for a watch app: recorded on the phone, applied by the watch when it
@@ -297,6 +330,9 @@ package struct DeviceState: Sendable {
     -> [DeviceEvent]
   {
     guard device == .phone else { throw .simulator("the iPhone's Watch app exists only on the phone") }
+    guard !bundleID.isEmpty, bundleID.utf8.count <= StoredLimits.identifier else {
+      throw .simulator("bundle identifier of \(bundleID.utf8.count) bytes: 1 to \(StoredLimits.identifier) are accepted")
+    }
     return commit([.watchSettingsQueued(bundleID: bundleID, change: change)])
   }
 
@@ -344,7 +380,41 @@ package struct DeviceState: Sendable {
             + "\(formatDate(earliest)) on the \(device)")
       }
     }
-    return commit([.samplesSaved(samples)])
+    let (kept, replaced) = applySyncVersions(samples, source: source, at: now(wall: wall))
+    var events: [DeviceEvent] = []
+    if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
+    if !kept.isEmpty { events.append(.samplesSaved(kept)) }
+    return commit(events)
+  }
+
+  /// Sync identifiers (behavior.md D10): an object whose `HKMetadataKeySyncIdentifier` matches one this app
+  /// already saved on this device replaces it when its `HKMetadataKeySyncVersion` is greater (the old one is
+  /// deleted, so anchored queries and the other device see a deletion and an addition); an equal or lower version
+  /// is not stored (the save still succeeds). Within one batch the greatest version of an identifier wins.
+  private func applySyncVersions(
+    _ samples: [Sample], source: SampleSource, at date: Date
+  ) -> (kept: [Sample], replaced: [Tombstone]) {
+    var kept: [Sample] = []
+    var replaced: [Tombstone] = []
+    var inBatch: [String: Int] = [:]
+    for sample in samples {
+      guard let identifier = sample.metadata.syncIdentifier else {
+        kept.append(sample)
+        continue
+      }
+      let version = sample.metadata.syncVersion
+      if let earlier = inBatch[identifier] {
+        if version > kept[earlier].metadata.syncVersion { kept[earlier] = sample }
+        continue
+      }
+      if let existing = store.liveSample(syncIdentifier: identifier, source: source) {
+        guard version > existing.metadata.syncVersion else { continue }
+        replaced.append(Tombstone(uuid: existing.uuid, type: existing.type, source: existing.source, deletedAt: date))
+      }
+      inBatch[identifier] = kept.count
+      kept.append(sample)
+    }
+    return (kept, replaced)
   }
 
   /// `delete(_:)`: only the app's own samples, with share permission; unknown identifiers fail; all or nothing.
@@ -355,15 +425,14 @@ package struct DeviceState: Sendable {
     var tombstones: [Tombstone] = []
     var seen: Set<UUID> = []
     for uuid in uuids where seen.insert(uuid).inserted {
-      guard let sample = store.liveSample(uuid), sample.end.timeIntervalSinceReferenceDate >= floor(wall: wall) else {
-        throw .healthKit(.errorInvalidArgument, "No object with UUID \(uuid) is stored on the \(device)")
+      // healthd looks for the objects among the app's own sources only: another app's object and one that does
+      // not exist fail alike, so an app cannot probe for other apps' data (behavior.md D6).
+      guard let sample = store.liveSample(uuid), sample.end.timeIntervalSinceReferenceDate >= floor(wall: wall),
+        sample.source.bundleID == bundleID
+      else {
+        throw .healthKit(.errorInvalidArgument, "Failed to find some objects for deletion")
       }
       try requireShare(bundleID, sample.type, verb: "delete")
-      guard sample.source.bundleID == bundleID else {
-        throw .healthKit(
-          .errorAuthorizationDenied,
-          "An app can delete only the objects it saved (\(uuid) was saved by \(sample.source.bundleID))")
-      }
       tombstones.append(Tombstone(uuid: uuid, type: sample.type, source: sample.source, deletedAt: at))
     }
     return commit([.samplesDeleted(tombstones)])
@@ -378,17 +447,33 @@ package struct DeviceState: Sendable {
     return .none
   }
 
-  private func queryable(_ bundleID: String, _ type: SampleType) throws(HealthError) {
+  /// healthd validates a query's configuration before running it: a type whose read permission the app never
+  /// had decided (never requested, or its sheet never answered) fails with code 5, whatever the share decision
+  /// (docs/behavior.md R5). A decided read — granted or denied — runs, with R1–R4's visibility. Dates in the
+  /// predicate and the anchor must be finite.
+  private func queryable(_ bundleID: String, _ type: SampleType, range: DateRange?, anchor: Date? = nil)
+    throws(HealthError)
+  {
     _ = try installedApp(bundleID)
     if type.descriptor.isCorrelation {
       throw .healthKit(.errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
     }
+    guard decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil else {
+      throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
+    }
+    // A NaN or infinite date would turn sums into NaN and bucket numbers into garbage.
+    let dates = [(range?.start, "predicate's start date"), (range?.end, "predicate's end date"), (anchor, "anchorDate")]
+    for (date, name) in dates {
+      if let date, !date.timeIntervalSinceReferenceDate.isFinite {
+        throw .healthKit(.errorInvalidArgument, "The \(name) must be a finite date (was \(formatDate(date)))")
+      }
+    }
   }
 
-  /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. Missing read permission is an
-  /// empty result, never an error.
+  /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. A denied read is an empty (or
+  /// own-only) result, never an error; a read never decided fails with code 5.
   package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Sample] {
-    try queryable(bundleID, query.type)
+    try queryable(bundleID, query.type, range: query.range)
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
     let floor = floor(wall: wall)
     let visibility = visibility(bundleID, query.type)
@@ -436,7 +521,7 @@ package struct DeviceState: Sendable {
   package mutating func visibleCount(_ bundleID: String, _ type: SampleType, range: DateRange?, wall: Date)
     throws(HealthError) -> Int
   {
-    try queryable(bundleID, type)
+    try queryable(bundleID, type, range: range)
     var count = 0
     store.scan(type: type, range: range, floor: floor(wall: wall), visibility: visibility(bundleID, type)) { _ in
       count += 1
@@ -469,7 +554,7 @@ package struct DeviceState: Sendable {
   package mutating func statistics(_ bundleID: String, _ query: StatisticsQuery, wall: Date) throws(HealthError)
     -> Statistics
   {
-    try queryable(bundleID, query.type)
+    try queryable(bundleID, query.type, range: query.range)
     try checkStatisticsOptions(query.type, query.options)
     let style = query.type.descriptor.aggregation!
     let rangeStart = query.range?.start?.timeIntervalSinceReferenceDate ?? -Double.infinity
@@ -521,10 +606,11 @@ package struct DeviceState: Sendable {
   package mutating func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
     throws(HealthError) -> [Statistics]
   {
-    try queryable(bundleID, query.type)
+    try queryable(bundleID, query.type, range: query.range, anchor: query.anchor)
     try checkStatisticsOptions(query.type, query.options)
-    guard let interval = query.interval, interval > 0, interval.isFinite else {
-      throw .invalidArgumentException("HKStatisticsCollectionQuery needs a positive interval")
+    guard let interval = query.interval, interval > 0, interval <= Self.longestDuration else {
+      throw .invalidArgumentException(
+        "HKStatisticsCollectionQuery needs a positive interval of at most 1e12 s (got \(query.interval ?? 0) s)")
     }
     let style = query.type.descriptor.aggregation!
     let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate
@@ -616,7 +702,7 @@ package struct DeviceState: Sendable {
   package func anchoredQuery(
     _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, wall: Date
   ) throws(HealthError) -> AnchoredResult {
-    try queryable(bundleID, type)
+    try queryable(bundleID, type, range: range)
     let visibility = visibility(bundleID, type)
     let floor = floor(wall: wall)
     func visible(_ source: SampleSource) -> Bool {
@@ -653,19 +739,44 @@ package struct DeviceState: Sendable {
 
   // MARK: - Clock and policy
 
+  /// The dates the virtual clock may show: those a sample may carry, 0001-01-01 up to (not including)
+  /// 3000-01-01, so "now" and the dates derived from it always format, encode and compare.
+  package static let clockRange = earliestSampleDate..<latestSampleDate
+
+  /// The longest retention window a policy may set, and the longest statistics interval: 10^12 s (about 31,700
+  /// years), the bound ``parseDuration(_:)`` puts on every duration a scenario can write.
+  package static let longestDuration = 1e12
+
+  private static func checkClock(_ date: Date, _ context: String) throws(HealthError) {
+    guard date.timeIntervalSinceReferenceDate.isFinite, clockRange.contains(date) else {
+      throw .simulator(
+        "the clock must stay between 0001-01-01 and 3000-01-01: \(context) would set it to \(formatDate(date))")
+    }
+  }
+
   /// Sets the virtual clock (nil returns to the real clock).
-  package mutating func setClock(_ date: Date?) -> [DeviceEvent] { commit([.clockSet(date)]) }
+  /// - Throws: a simulator error for a date outside ``clockRange`` (NaN and infinity included).
+  package mutating func setClock(_ date: Date?) throws(HealthError) -> [DeviceEvent] {
+    if let date { try Self.checkClock(date, "setting the clock") }
+    return commit([.clockSet(date)])
+  }
 
   /// Advances the virtual clock (starting it from the real time when it was not set).
+  /// - Throws: a simulator error for a negative or non-finite step, or one that leaves ``clockRange``.
   package mutating func advanceClock(by seconds: Double, wall: Date) throws(HealthError) -> [DeviceEvent] {
     guard seconds >= 0, seconds.isFinite else { throw .simulator("the clock can only move forward (got \(seconds) s)") }
-    return commit([.clockSet(now(wall: wall).addingTimeInterval(seconds))])
+    let from = now(wall: wall)
+    let target = from.addingTimeInterval(seconds)
+    try Self.checkClock(target, "advancing \(formatDuration(seconds)) from \(formatDate(from))")
+    return commit([.clockSet(target)])
   }
 
   /// Replaces the device policy.
+  /// - Throws: a simulator error for a retention window that is not a positive duration of at most
+  ///   ``longestDuration``.
   package mutating func setPolicy(_ policy: DevicePolicy) throws(HealthError) -> [DeviceEvent] {
-    if let retention = policy.retention, !(retention > 0 && retention.isFinite) {
-      throw .simulator("retention must be a positive duration")
+    if let retention = policy.retention, !(retention > 0 && retention <= Self.longestDuration) {
+      throw .simulator("retention must be a positive duration of at most 1e12 s (got \(retention) s)")
     }
     return commit([.policyChanged(policy)])
   }
@@ -682,6 +793,8 @@ package struct DeviceState: Sendable {
         SyncEntry(seq: stored.seq, payload: .deletions(tombstones))
       case .watchSettings(let bundleID, let change):
         SyncEntry(seq: stored.seq, payload: .watchSettings(bundleID: bundleID, change: change))
+      case .authorization(let bundleID, let decisions, let at):
+        SyncEntry(seq: stored.seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
       }
     }
   }
@@ -754,7 +867,7 @@ package struct DeviceState: Sendable {
     case .deletions(let tombstones):
       let changing = tombstones.filter { !store.isTombstoned($0.uuid) }
       return changing.count == tombstones.count ? payload : .deletions(changing)
-    case .watchSettings:
+    case .watchSettings, .authorization:
       return payload
     }
   }
@@ -780,6 +893,7 @@ package struct DeviceState: Sendable {
     case .appUninstalled(let bundleID):
       apps[bundleID] = nil
       decisions = decisions.filter { $0.key.bundleID != bundleID }
+      decisionStamps = decisionStamps.filter { $0.key.bundleID != bundleID }
       lockedOut.remove(bundleID)
     case .promptAnswered(let bundleID, let changes):
       for change in changes { decisions[AuthorizationKey(bundleID, change.permission)] = change.decision }
@@ -816,6 +930,9 @@ package struct DeviceState: Sendable {
       sync.restart(logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone))
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
+    case .authorizationShared(let bundleID, let shared, let at):
+      for item in shared { decisionStamps[AuthorizationKey(bundleID, item.permission)] = DecisionStamp(at: at, device: device) }
+      sync.appendAuthorization(bundleID: bundleID, decisions: shared, at: at)
     }
   }
 
@@ -862,6 +979,19 @@ package struct DeviceState: Sendable {
       for tombstone in tombstones { store.applyRemoteDeletion(tombstone) }
     case .watchSettings(let bundleID, let change):
       if device == .watch, apps[bundleID] != nil { applySettings(bundleID, change) }
+    case .authorization(let bundleID, let shared, let at):
+      // Companion decisions: applied when this device is in the companion model too and has the app; per
+      // permission the later decision wins (on a tie the iPhone's). Lockout is per device and stays as it is.
+      guard policy.authorization == .companion, apps[bundleID] != nil else { return }
+      let stamp = DecisionStamp(at: at, device: device.peer)
+      for item in shared {
+        let key = AuthorizationKey(bundleID, item.permission)
+        // Skipped only when the local decision is strictly later: from the same device at the same instant,
+        // the decision that arrives later was made later.
+        if let local = decisionStamps[key], stamp < local { continue }
+        decisions[key] = item.decision
+        decisionStamps[key] = stamp
+      }
     }
   }
 }

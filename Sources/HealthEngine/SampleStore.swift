@@ -85,6 +85,13 @@ package struct SampleStore: Sendable {
   private var days: [Int64: DayDigest] = [:]
   /// Each interned source's fingerprint, by source index.
   private var sourceFingerprints: [UInt64] = []
+  /// The live slot carrying each (source, `HKMetadataKeySyncIdentifier`) pair.
+  private var syncIndex: [SyncKey: Int32] = [:]
+
+  private struct SyncKey: Hashable, Sendable {
+    var source: UInt32
+    var identifier: String
+  }
 
   /// Creates an empty store.
   package init() {}
@@ -96,6 +103,23 @@ package struct SampleStore: Sendable {
   package func liveSample(_ uuid: UUID) -> Sample? {
     guard let index = byUUID[uuid], slots[Int(index)].live else { return nil }
     return materialize(Int(index))
+  }
+
+  /// The live sample `source` saved with this `HKMetadataKeySyncIdentifier`, if any.
+  package func liveSample(syncIdentifier: String, source: SampleSource) -> Sample? {
+    guard let sourceIndex = sourceIndex[source], let slot = syncIndex[SyncKey(source: sourceIndex, identifier: syncIdentifier)]
+    else { return nil }
+    return materialize(Int(slot))
+  }
+
+  /// Rebuilds the sync-identifier index from the live slots (after a restore).
+  package mutating func rebuildSyncIndex() {
+    syncIndex = [:]
+    for index in slots.indices where slots[index].live && slots[index].metadataIndex >= 0 {
+      if let identifier = metadataTable[Int(slots[index].metadataIndex)].syncIdentifier {
+        syncIndex[SyncKey(source: slots[index].source, identifier: identifier)] = Int32(index)
+      }
+    }
   }
 
   /// Whether a deletion of this identifier is recorded.
@@ -131,6 +155,9 @@ package struct SampleStore: Sendable {
         metadataIndex: metadataIndex, source: intern(sample.source), type: sample.type.code, live: true))
     byUUID[sample.uuid] = slotIndex
     account(Int(slotIndex), sign: 1)
+    if let identifier = sample.metadata.syncIdentifier {
+      syncIndex[SyncKey(source: slots[Int(slotIndex)].source, identifier: identifier)] = slotIndex
+    }
     // Mutated in place through the dictionary's accessor: copying the index out would copy its arrays on
     // every insert (quadratic).
     let previousStart = types[sample.type.code]?.byStart.last.map { slots[Int($0)].start }
@@ -171,6 +198,11 @@ package struct SampleStore: Sendable {
 
   private mutating func kill(_ index: Int) {
     account(index, sign: -1)
+    let slot = slots[index]
+    if slot.metadataIndex >= 0, let identifier = metadataTable[Int(slot.metadataIndex)].syncIdentifier {
+      let key = SyncKey(source: slot.source, identifier: identifier)
+      if syncIndex[key] == Int32(index) { syncIndex[key] = nil }
+    }
     slots[index].live = false
     types[slots[index].type]!.live -= 1
     liveCount -= 1

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HealthModel
 
 /// A device's durable sync bookkeeping: its outbound log and the two cursors.
@@ -21,13 +22,15 @@ package struct SyncLedger: Hashable, Sendable {
     case deletions([Tombstone])
     /// A Watch-app settings change (phone → watch).
     case watchSettings(bundleID: String, change: SettingsChange)
+    /// Companion decisions made here.
+    case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
 
     /// Items carried.
     package var itemCount: Int {
       switch self {
       case .slots(_, let count): Int(count)
       case .deletions(let t): t.count
-      case .watchSettings: 1
+      case .watchSettings, .authorization: 1
       }
     }
   }
@@ -85,6 +88,11 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
+  /// Appends companion decisions.
+  package mutating func appendAuthorization(bundleID: String, decisions: [SharedDecision], at: Date) {
+    appendOne(.authorization(bundleID: bundleID, decisions: decisions, at: at))
+  }
+
   /// Appends a Watch-app settings change.
   package mutating func appendWatchSettings(bundleID: String, change: SettingsChange) {
     appendOne(.watchSettings(bundleID: bundleID, change: change))
@@ -107,15 +115,17 @@ package struct SyncLedger: Hashable, Sendable {
   }
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
-  /// every live sample (as slot runs) and every deletion, then the Watch-app settings changes that were still
+  /// every live sample (as slot runs) and every deletion, then the Watch-app settings and companion decisions still
   /// pending. Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records,
   /// or the stores were found to differ); the peer applies the re-send idempotently.
   package mutating func restart(
     logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone]
   ) {
     let settings: [StoredPayload] = entries[head...].compactMap {
-      if case .watchSettings = $0.payload { return $0.payload }
-      return nil
+      switch $0.payload {
+      case .watchSettings, .authorization: return $0.payload
+      case .slots, .deletions: return nil
+      }
     }
     self.logID = logID
     lastSeq = 0

@@ -60,7 +60,10 @@ public final class HKStatisticsCollection: Sendable {
   public func sources() -> Set<HKSource> { Set(intervals.flatMap { $0.sources ?? [] }) }
 
   private func index(of date: Date) -> Int {
-    Int((date.timeIntervalSince(anchor) / interval).rounded(.down))
+    let position = (date.timeIntervalSince(anchor) / interval).rounded(.down)
+    // Any date an app passes (distantFuture, a NaN) must give an index, not trap the conversion.
+    guard !position.isNaN else { return -1_000_000_000_000_000 }
+    return Int(max(-1e15, min(1e15, position)))
   }
 
   private func computed(at index: Int) -> HKStatistics? {

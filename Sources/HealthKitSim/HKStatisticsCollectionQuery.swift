@@ -71,7 +71,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     total += Double(components.minute ?? 0) * 60
     total += Double(components.hour ?? 0) * 3600
     total += Double(components.day ?? 0) * 86400
-    total += Double((components.weekOfYear ?? 0) + (components.weekOfMonth ?? 0)) * 604_800
+    total += (Double(components.weekOfYear ?? 0) + Double(components.weekOfMonth ?? 0)) * 604_800
     guard total > 0 else {
       throw HKError(.errorInvalidArgument, message: "intervalComponents must describe a positive length of time")
     }

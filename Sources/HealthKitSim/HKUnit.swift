@@ -64,8 +64,10 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
   /// This unit raised to an integer power (`meter().unitRaised(toPower: 2)` is `m^2`).
   public func unitRaised(toPower power: Int) -> HKUnit {
     guard let parsed else { return invalid("\(unitString)^\(power)", api: "HKUnit.unitRaised(toPower:)") }
+    // Parsed powers are at most ±12 and more than ±12 is refused below, so clamping cannot change the outcome.
+    let factor = max(-1000, min(1000, power))
     let components = parsed.components.map {
-      HealthUnit.Component(prefix: $0.prefix, symbol: $0.symbol, power: $0.power * power)
+      HealthUnit.Component(prefix: $0.prefix, symbol: $0.symbol, power: $0.power * factor)
     }
     return HKUnit.validated(components.filter { $0.power != 0 }, api: "HKUnit.unitRaised(toPower:)")
   }

@@ -74,17 +74,17 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
       return text.isEmpty ? "dimensionless" : text
     }
 
-    fileprivate func raised(to power: Int) -> Dimension {
-      let p = Int8(power)
-      return Dimension(
-        mass: mass * p, length: length * p, time: time * p, temperature: temperature * p, count: count * p,
-        percent: percent * p)
+    /// The exponents in a fixed order (mass, length, time, temperature, count, percent).
+    fileprivate var exponents: [Int] {
+      [Int(mass), Int(length), Int(time), Int(temperature), Int(count), Int(percent)]
     }
 
-    fileprivate static func + (a: Dimension, b: Dimension) -> Dimension {
-      Dimension(
-        mass: a.mass + b.mass, length: a.length + b.length, time: a.time + b.time,
-        temperature: a.temperature + b.temperature, count: a.count + b.count, percent: a.percent + b.percent)
+    /// Builds a dimension from exponents summed in `Int`; values beyond `Int8` are clamped (the parser refuses
+    /// such units before they get here, see ``UnitError/outOfRange(_:)``).
+    fileprivate init(clamping e: [Int]) {
+      self.init(
+        mass: Int8(clamping: e[0]), length: Int8(clamping: e[1]), time: Int8(clamping: e[2]),
+        temperature: Int8(clamping: e[3]), count: Int8(clamping: e[4]), percent: Int8(clamping: e[5]))
     }
   }
 
@@ -115,23 +115,14 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     return unit
   }
 
-  /// Builds a unit from terms already validated by the parser.
+  /// Builds a unit from terms already validated by the parser. Never traps: exponents beyond `Int8` are clamped
+  /// and the factor may be 0 or infinite for terms the parser would refuse (``UnitError/outOfRange(_:)``).
   package init(components: [Component]) {
+    let reduced = UnitParser.reduce(components)
     self.components = components
-    var dimension = Dimension()
-    var factor = 1.0
-    var offset = 0.0
-    for component in components {
-      let symbol = UnitParser.symbols[component.symbol]!
-      let prefixFactor = component.prefix.isEmpty ? 1 : UnitParser.prefixes[component.prefix]!
-      let termFactor = prefixFactor * symbol.factor
-      dimension = dimension + symbol.dimension.raised(to: component.power)
-      factor *= pow(termFactor, component.power)
-      if components.count == 1 && component.power == 1 { offset = symbol.offset }
-    }
-    self.dimension = dimension
-    self.factor = factor
-    self.offset = offset
+    self.dimension = Dimension(clamping: reduced.exponents)
+    self.factor = reduced.factor
+    self.offset = reduced.offset
   }
 
   /// The canonical unit string; parsing it gives back an equal unit.
@@ -153,6 +144,9 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
   package func isCompatible(with other: HealthUnit) -> Bool { dimension == other.dimension }
 
   /// Converts a value expressed in this unit into `target`.
+  ///
+  /// The result is plain floating-point arithmetic, as on a device: a finite value can overflow to ±infinity
+  /// (`1e308 L` in `mL`). Callers that store the result check it (``SampleInput/validated(source:)``).
   /// - Throws: ``UnitError/incompatible(from:to:)`` when the dimensions differ.
   package func convert(_ value: Double, to target: HealthUnit) throws(UnitError) -> Double {
     guard isCompatible(with: target) else { throw .incompatible(from: description, to: target.description) }
@@ -183,6 +177,8 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
   case offsetUnitInCompound(String)
   /// The two units measure different things.
   case incompatible(from: String, to: String)
+  /// The terms multiply out to an exponent beyond ±127 or a scale that is zero or infinite in a `Double`.
+  case outOfRange(String)
 
   /// A one-line, lowercase message.
   package var description: String {
@@ -194,6 +190,8 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
     case .missingTerm(let o): "expected a unit at offset \(o)"
     case .offsetUnitInCompound(let s): "'\(s)' cannot be combined with other units or raised to a power"
     case .incompatible(let a, let b): "cannot convert '\(a)' to '\(b)': the units measure different quantities"
+    case .outOfRange(let s):
+      "'\(s)' is out of range: its powers multiply out beyond an exponent of 127 or a scale a Double can hold"
     }
   }
 }
@@ -252,6 +250,24 @@ enum UnitParser {
       "count": s(HealthUnit.Dimension(count: 1), 1), "%": s(HealthUnit.Dimension(percent: 1), 1),
     ]
   }()
+
+  /// Multiplies out `components`: the exponents of the base dimensions (in `Int`, so nothing overflows), the
+  /// factor to base units and the offset (only a lone `degC` or `degF` has one).
+  static func reduce(_ components: [HealthUnit.Component]) -> (exponents: [Int], factor: Double, offset: Double) {
+    var exponents = [Int](repeating: 0, count: 6)
+    var factor = 1.0
+    var offset = 0.0
+    for component in components {
+      guard let symbol = symbols[component.symbol] else { continue }
+      let prefixFactor = component.prefix.isEmpty ? 1 : prefixes[component.prefix] ?? 1
+      // Powers are at most ±12 from the parser; clamping keeps hand-built components from overflowing.
+      let power = max(-1000, min(1000, component.power))
+      for (i, e) in symbol.dimension.exponents.enumerated() { exponents[i] += e * power }
+      factor *= pow(prefixFactor * symbol.factor, power)
+      if components.count == 1 && component.power == 1 { offset = symbol.offset }
+    }
+    return (exponents, factor, offset)
+  }
 
   /// Resolves one atom (`mL`, `min`, `kcal`) into prefix and symbol.
   static func resolve(_ atom: String) -> (prefix: String, symbol: String)? {
@@ -313,6 +329,10 @@ enum UnitParser {
       let offsetTerm = components.first(where: { symbols[$0.symbol]!.offset != 0 })
     {
       throw .offsetUnitInCompound(offsetTerm.symbol)
+    }
+    let reduced = reduce(components)
+    guard reduced.exponents.allSatisfy({ Int(Int8.min)...Int(Int8.max) ~= $0 }), reduced.factor.isNormal else {
+      throw .outOfRange(text)
     }
     return components
   }

@@ -241,3 +241,20 @@ private func civilFromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
   let m = mp + (mp < 10 ? 3 : -9)
   return (m <= 2 ? y + 1 : y, m, d)
 }
+
+extension Dictionary where Key == String, Value == MetadataValue {
+  /// `HKMetadataKeySyncIdentifier`, when present as a string.
+  package var syncIdentifier: String? {
+    if case .string(let identifier)? = self[MetadataKey.syncIdentifier] { return identifier }
+    return nil
+  }
+
+  /// `HKMetadataKeySyncVersion` as a number (an NSNumber on devices: integer or floating point), 0 when absent.
+  package var syncVersion: Double {
+    switch self[MetadataKey.syncVersion] {
+    case .int(let v)?: Double(v)
+    case .double(let v)?: v
+    default: 0
+    }
+  }
+}

@@ -4,12 +4,19 @@ import FoundationEssentials
 package let latestSampleDate = Date(timeIntervalSince1970: 32_503_680_000)  // 3000-01-01
 /// The earliest start date HealthPair accepts.
 package let earliestSampleDate = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01
+/// The largest magnitude a quantity may have in its type's canonical unit (HealthPair model, docs/behavior.md D9).
+///
+/// Far below `Double.greatestFiniteMagnitude`, so sums and time-weighted averages over any store stay finite:
+/// 1e250 × the longest interval (~1e11 s) × far more samples than fit in memory is still below 1e300.
+package let largestQuantityMagnitude = 1e250
 
 extension SampleInput {
   /// Checks the object the way HealthKit's initializers and `save` do, and converts it to a stored sample.
   ///
   /// Construction-time violations (dates out of order, an incompatible unit, an invalid category value, a missing
-  /// required metadata key) raise exceptions on a device, so they come back as `wouldTerminate` errors.
+  /// required metadata key) raise exceptions on a device, so they come back as `wouldTerminate` errors. Values the
+  /// object can hold but the store cannot (a quantity beyond ``largestQuantityMagnitude`` in the canonical unit, a
+  /// non-finite or unparsable metadata value) fail `save` with `errorInvalidArgument`, after those checks.
   /// - Throws: ``HealthError`` describing the first violation.
   package func validated(source: SampleSource) throws(HealthError) -> Sample {
     let descriptor = type.descriptor
@@ -27,6 +34,7 @@ extension SampleInput {
       throw .validationException("Type HKSample can not have startDate before 0001-01-01 (was \(start.timeIntervalSince1970) s since 1970)")
     }
     let stored: SampleValue
+    var outOfRange: HealthError?
     switch (descriptor.kind, value) {
     case (.correlation, _):
       throw .healthKit(.errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
@@ -43,7 +51,16 @@ extension SampleInput {
             + "(expected a unit compatible with '\(canonical)')")
       }
       guard amount.isFinite else { throw .invalidArgumentException("quantity value must be finite (was \(amount))") }
-      stored = .quantity(try! unit.convert(amount, to: canonicalUnit))
+      // Checked after the conversion: a finite amount can overflow in the canonical unit (1e308 L is inf mL).
+      // The object is valid on a device, so this is a `save` error, raised after the construction checks below.
+      let converted = (try? unit.convert(amount, to: canonicalUnit)) ?? .nan
+      if !converted.isFinite || abs(converted) > largestQuantityMagnitude {
+        outOfRange = .healthKit(
+          .errorInvalidArgument,
+          "Quantity \(formatNumber(amount)) \(unitText) is out of range for \(descriptor.identifier): it is "
+            + "\(formatNumber(converted)) \(canonical), beyond the largest magnitude 1e250 \(canonical)")
+      }
+      stored = .quantity(converted)
     case (.category(let values), .category(let raw)):
       guard values.contains(where: { $0.value == raw }) else {
         throw .validationException("Value \(raw) is not compatible with type \(descriptor.identifier)")
@@ -63,7 +80,49 @@ extension SampleInput {
       throw .validationException(
         "HKMetadataKeySyncVersion may not be provided if HKMetadataKeySyncIdentifier is not provided in the metadata")
     }
+    // Apple: "If you add this key [the sync identifier] to an object's metadata, you must also add the
+    // HKMetadataKeySyncVersion key"; the identifier is a string and the version a number.
+    if let identifier = metadata[MetadataKey.syncIdentifier] {
+      guard case .string = identifier else {
+        throw .validationException("HKMetadataKeySyncIdentifier must be a string")
+      }
+      switch metadata[MetadataKey.syncVersion] {
+      case .int?, .double?: break
+      case nil:
+        throw .validationException(
+          "HKMetadataKeySyncVersion must be provided if HKMetadataKeySyncIdentifier is provided in the metadata")
+      default: throw .validationException("HKMetadataKeySyncVersion must be a number")
+      }
+    }
+    if let outOfRange { throw outOfRange }
+    try metadata.checkValues()
     return Sample(uuid: uuid, type: type, value: stored, start: start, end: end, metadata: metadata, source: source)
+  }
+}
+
+extension Dictionary where Key == String, Value == MetadataValue {
+  /// Checks every value as `save` does: numbers, dates and quantities must be finite, and a quantity's unit
+  /// must be one HKUnit parses. Keys are checked in sorted order, so the error names the same key every time.
+  /// - Throws: ``HealthError`` with `errorInvalidArgument`, naming the key and the value.
+  package func checkValues() throws(HealthError) {
+    for key in keys.sorted() {
+      let value = self[key]!
+      switch value {
+      case .string, .bool, .int: continue
+      case .double(let d) where d.isFinite: continue
+      case .date(let d) where d.timeIntervalSinceReferenceDate.isFinite: continue
+      case .quantity(let v, let unit) where v.isFinite:
+        do { _ = try HealthUnit.cached(unit) } catch {
+          throw .healthKit(
+            .errorInvalidArgument,
+            "Invalid value for metadata key: \(key). Unable to parse unit string '\(unit)': \(error)")
+        }
+      case .double, .date, .quantity:
+        throw .healthKit(
+          .errorInvalidArgument,
+          "Invalid value \(value) for metadata key: \(key). Numbers, dates and quantities must be finite")
+      }
+    }
   }
 }
 

@@ -18,7 +18,7 @@ package struct CtlCommand {
         uninstall <app>
         request <app> [--share <t,t>] [--read <t,t>] [--no-wait]
                                    Prints the sheet if one is presented, then waits for the user's answer.
-        answer <allow|deny|cancel|fail|fail-silently> [--app <app>] [--prompt <id>]
+        answer <allow|deny|cancel|leave|fail|fail-silently> [--app <app>] [--prompt <id>]
         answer choose --on <share:t,read:t> [--app <app>]   Per-type choices; unlisted toggles stay off.
         status <app> <type>        authorizationStatus(for:)
         request-status <app> [--share <t,t>] [--read <t,t>]
@@ -33,7 +33,7 @@ package struct CtlCommand {
         settings <app> all-off | reset
         watch-settings <app> …     (phone) the same, in the iPhone's Watch app, for the watch
         clock set <date> | clock advance <duration> | clock real
-        policy [--reprompt standard|strict] [--retention <duration>|none]
+        policy [--reprompt standard|strict] [--retention <duration>|none] [--authorization independent|companion]
         samples [<type>]           The raw store (every app's samples) and tombstones.
         earliest                   earliestPermittedSampleDate()
         link connect|disconnect|hold|release|status | link latency <duration>
@@ -237,6 +237,7 @@ package struct CtlCommand {
       case "cancel": answer = .cancel
       case "fail": answer = .failToPresent(.error)
       case "fail-silently": answer = .failToPresent(.silent)
+      case "leave": answer = .leaveApp
       case "choose":
         var choices: [Permission: Bool] = [:]
         for (flag, on) in [("on", true), ("off", false)] {
@@ -403,6 +404,12 @@ package struct CtlCommand {
         policy.reprompt = p
       }
       if let r = try args.option("retention") { policy.retention = r == "none" ? nil : try duration(r, args) }
+      if let a = try args.option("authorization") {
+        guard let model = AuthorizationModel.allCases.first(where: { $0.description == a }) else {
+          throw args.error("invalid authorization model '\(a)': expected independent or companion")
+        }
+        policy.authorization = model
+      }
       try args.finish()
       try client.setPolicy(policy)
       out("policy: reprompt=\(policy.reprompt.rawValue) retention=\(policy.retention.map(formatDuration) ?? "none")\n")

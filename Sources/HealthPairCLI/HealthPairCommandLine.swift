@@ -8,7 +8,8 @@ package enum HealthPairCommandLine {
 
   /// Every subcommand, in help order.
   package static let commands: [CommandConfiguration] = [
-    RunCommand.configuration, UpCommand.configuration, DownCommand.configuration, StatusCommand.configuration, CtlCommand.configuration,
+    RunCommand.configuration, UpCommand.configuration, DownCommand.configuration, RestartCommand.configuration,
+    StatusCommand.configuration, CtlCommand.configuration,
     ChaosCommand.configuration, LoadCommand.configuration, DemoCommand.configuration,
   ]
 
@@ -42,6 +43,7 @@ package enum HealthPairCommandLine {
       case "run": return try RunCommand(rest).run()
       case "up": return try UpCommand(rest).run()
       case "down": return try DownCommand(rest).run()
+      case "restart": return try RestartCommand(rest).run()
       case "status": return try StatusCommand(rest).run()
       case "ctl": return try CtlCommand(rest).run()
       case "chaos": return try ChaosCommand(rest).run()

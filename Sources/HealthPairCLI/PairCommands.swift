@@ -32,34 +32,63 @@ package struct UpCommand {
 
       Creates <dir>/pairing.key (mode 0600), starts <dir>/phone and <dir>/watch, and waits until both answer on their
       sockets and the peer link is up. Stop them with 'healthpair down'.
+
+      If one daemon of the pair is still running (the other crashed or was killed), only the missing one is
+      started, with the options the pair was started with (recorded in <dir>/launch.options; --fsync and
+      --log-level given now override them), and 'up' says so. See also 'healthpair restart'.
       """)
 
   var directory: String
   var options = LaunchOptions()
+  /// The flags given on the command line (they override the recorded ones when one daemon is restarted).
+  var fsyncGiven = false
+  var logLevelGiven: String?
 
   /// Parses the arguments.
   package init(_ arguments: [String]) throws {
     var args = try Arguments(arguments, configuration: Self.configuration)
     directory = pairDirectory(try args.option("dir"))
-    options.fsync = args.flag("fsync")
+    fsyncGiven = args.flag("fsync")
+    options.fsync = fsyncGiven
     if let level = try args.option("log-level") {
       guard ["debug", "info", "warning", "error", "fault"].contains(level) else {
         throw args.error("invalid value '\(level)' for '--log-level': expected debug, info, warning, error or fault")
       }
       options.logLevel = level
+      logLevelGiven = level
     }
     options.detach = true
     try args.finish()
   }
 
-  /// Starts the pair.
+  /// Starts the pair, or the one daemon of it that is not running.
   package func run() throws -> Int32 {
-    for device in DeviceKind.allCases where Posix.exists(PairLayout(root: directory).socket(device)) {
-      if (try? DeviceClient(socketPath: PairLayout(root: directory).socket(device), clientName: "healthpair up", timeout: 2)) != nil {
-        err("error: a \(device) daemon is already running in \(directory); use 'healthpair down' first\n")
-        return 1
-      }
+    let layout = PairLayout(root: directory)
+    let running = DeviceKind.allCases.compactMap { device in
+      layout.runningDaemon(device, timeout: 2).map { (device, $0) }
     }
+    if running.count == DeviceKind.allCases.count {
+      err("error: the phone and watch daemons are already running in \(directory); use 'healthpair down' first\n")
+      return 1
+    }
+    if let (alive, alivePID) = running.first {
+      let missing = alive.peer
+      var recorded = LaunchOptions.recorded(in: layout)
+      if fsyncGiven { recorded.fsync = true }
+      if let logLevelGiven { recorded.logLevel = logLevelGiven }
+      let report = try restartDaemon(missing, layout: layout, options: recorded)
+      let pids = [alive: alivePID, missing: report.started]
+      out("""
+        HealthPair is up in \(directory); the \(missing) daemon was not running and was restarted alone
+          phone  pid \(pids[.phone]!)  \(layout.socket(.phone))\(alive == .phone ? "  (already running)" : "")
+          watch  pid \(pids[.watch]!)  \(layout.socket(.watch))\(alive == .watch ? "  (already running)" : "")
+          link   up
+
+        """)
+      return 0
+    }
+    try Posix.makeDirectory(directory, mode: 0o700)
+    try options.record(in: layout)
     let pair = try Pair(root: directory, options: options)
     let phone = pair.process(.phone)!.pid
     let watch = pair.process(.watch)!.pid
@@ -71,6 +100,53 @@ package struct UpCommand {
         link   up
 
       """)
+    return 0
+  }
+}
+
+/// `healthpair restart <phone|watch>`: restarts one daemon of a pair and waits until it is linked again.
+package struct RestartCommand {
+  /// The command's description.
+  package static let configuration = CommandConfiguration(
+    name: "restart",
+    abstract: "Restart one daemon of the pair (after a crash or kill) and wait until it is linked again.",
+    usage: "restart <phone|watch> [--dir <dir>]",
+    discussion: """
+      OPTIONS:
+      \(dirHelp)
+
+      Starts the device's daemon alone, in the background, with the options 'healthpair up' recorded in
+      <dir>/launch.options — stopping it first (SIGTERM) if it is running — and waits until it is ready and, when the
+      other device is running, until the peer link is up. The other daemon is left alone. 'healthpair up' does the
+      same for a pair with one daemon down.
+      """)
+
+  var directory: String
+  var device: DeviceKind
+
+  /// Parses the arguments.
+  package init(_ arguments: [String]) throws {
+    var args = try Arguments(arguments, configuration: Self.configuration)
+    directory = pairDirectory(try args.option("dir"))
+    let name = try args.required("device ('phone' or 'watch')")
+    guard let device = DeviceKind(name: name) else {
+      throw args.error("unknown device '\(name)': expected 'phone' or 'watch'")
+    }
+    self.device = device
+    try args.finish()
+  }
+
+  /// Restarts the daemon.
+  package func run() throws -> Int32 {
+    let layout = PairLayout(root: directory)
+    let report = try restartDaemon(device, layout: layout, options: LaunchOptions.recorded(in: layout))
+    let before = report.stopped.map { "stopped pid \($0) first" } ?? "it was not running"
+    out("restarted the \(device) daemon in \(directory): pid \(report.started) (\(before))\n")
+    if report.peerRunning {
+      out("link up\n")
+    } else {
+      out("link down: the \(device.peer) is not running (start it with 'healthpair restart \(device.peer)')\n")
+    }
     return 0
   }
 }

@@ -99,11 +99,32 @@ extension DeviceClient {
     try expect(try call(.dump), "a snapshot") { if case .snapshot(let s) = $0 { s } else { nil } }
   }
 
-  /// The raw store.
-  package func storedSamples(type: SampleType? = nil) throws(ClientError) -> (samples: [Sample], tombstones: [Tombstone]) {
-    try expect(try call(.storedSamples(type: type)), "stored samples") {
-      if case .stored(let s, let t) = $0 { (s, t) } else { nil }
+  /// The raw store: every live sample (optionally of one type) sorted by start then identifier, and every
+  /// tombstone in deletion order. Read page by page (`pageLimit` items each; 0 lets the daemon fill each page up to
+  /// its size limit), so any store size can be read; a sample deleted while the pages are read is left out.
+  package func storedSamples(
+    type: SampleType? = nil, pageLimit: Int = 0
+  ) throws(ClientError) -> (samples: [Sample], tombstones: [Tombstone]) {
+    var samples: [Sample] = []
+    var tombstones: [Tombstone] = []
+    var cursor: StoredCursor? = .start
+    while let from = cursor {
+      let page = try expect(try call(.storedSamples(type: type, from: from, limit: pageLimit)), "stored samples") {
+        if case .stored(let s, let t, let next) = $0 { (s, t, next) } else { nil }
+      }
+      guard page.0.count + page.1.count > 0 || page.2 == nil else {
+        throw .protocolViolation("an empty storedSamples page that is not the last")
+      }
+      samples += page.0
+      tombstones += page.1
+      cursor = page.2
     }
+    if !tombstones.isEmpty {
+      let deleted = Set(tombstones.map(\.uuid))
+      samples.removeAll { deleted.contains($0.uuid) }
+    }
+    samples.sort(by: Sample.storedOrder)
+    return (samples, tombstones)
   }
 
   /// Chooses which events this connection receives.

@@ -299,7 +299,7 @@ package final class DeviceClient: @unchecked Sendable {
   }
 
   private static func readLoop(_ fd: Int32, handle: SocketHandle, owner: WeakClient) {
-    var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
+    var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxReplyFrame)
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var reason = "connection closed"
     reading: while true {

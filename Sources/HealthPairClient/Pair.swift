@@ -32,6 +32,18 @@ package struct PairLayout: Sendable {
   package var peerSocket: String { "\(directory(.phone))/peer.sock" }
   /// The pairing secret, mode 0600.
   package var pairingKey: String { "\(root)/pairing.key" }
+  /// How `healthpair up` launched the daemons, so one can be restarted the same way (``LaunchOptions/recorded(in:)``).
+  package var launchOptions: String { "\(root)/launch.options" }
+
+  /// The pid of `device`'s daemon when one answers `hello` on its socket within `timeout` seconds, else nil. The
+  /// lock file's pid alone proves nothing: a killed daemon leaves it (and its socket file) behind.
+  package func runningDaemon(_ device: DeviceKind, timeout: Double = 5) -> Int32? {
+    guard Posix.exists(socket(device)),
+      let client = try? DeviceClient(socketPath: socket(device), clientName: "healthpair probe", timeout: timeout)
+    else { return nil }
+    defer { client.close() }
+    return client.daemonPID
+  }
 }
 
 /// Why a pair could not be started or controlled.
@@ -46,6 +58,8 @@ package enum PairError: Error, CustomStringConvertible, Sendable {
   case system(SystemError)
   /// A call to a daemon failed.
   case client(ClientError)
+  /// The directory holds no pair to restart a daemon of.
+  case notAPair(root: String)
 
   /// A one-line description.
   package var description: String {
@@ -56,6 +70,7 @@ package enum PairError: Error, CustomStringConvertible, Sendable {
     case .timeout(let what): "timed out waiting for \(what)"
     case .system(let e): "\(e)"
     case .client(let e): "\(e)"
+    case .notAPair(let root): "\(root) holds no pair (no pairing.key); start one with 'healthpair up'"
     }
   }
 }
@@ -75,6 +90,28 @@ package struct LaunchOptions: Sendable {
   package var extraArguments: [String] = []
   /// Creates default options.
   package init() {}
+
+  /// The options `record(in:)` wrote for the pair in `layout` (defaults for those it did not write).
+  package static func recorded(in layout: PairLayout) -> LaunchOptions {
+    var options = LaunchOptions()
+    guard let bytes = try? Posix.readFile(layout.launchOptions, limit: 4096) else { return options }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2 else { continue }
+      switch parts[0] {
+      case "fsync": options.fsync = parts[1] == "true"
+      case "log-level": options.logLevel = parts[1]
+      default: continue
+      }
+    }
+    return options
+  }
+
+  /// Writes the options a restart must reuse (`fsync`, `log-level`) to ``PairLayout/launchOptions``.
+  package func record(in layout: PairLayout) throws(SystemError) {
+    let text = "fsync=\(fsync)\nlog-level=\(logLevel)\n"
+    try Posix.writeFileAtomically(layout.launchOptions, Array(text.utf8), mode: 0o600)
+  }
 }
 
 /// A running daemon process started by this process.
@@ -126,7 +163,7 @@ package final class DaemonProcess: @unchecked Sendable {
       try Posix.makeDirectory(layout.directory(device), mode: 0o700)
       let (readEnd, writeEnd) = try Posix.pipe()
       defer { Posix.close(readEnd) }
-      let errFD = try Posix.open(layout.stderr(device), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+      let errFD = try Posix.openOwnFile(layout.stderr(device), O_WRONLY | O_TRUNC, mode: 0o600)
       defer { Posix.close(errFD) }
       let null = Posix.devNull()
       defer { Posix.close(null) }
@@ -213,6 +250,68 @@ package enum Lifeline {
       let created = try Posix.pipe()
       ends = created
       return created.read
+    }
+  }
+}
+
+/// What ``restartDaemon(_:layout:daemon:options:)`` did.
+package struct RestartReport: Sendable {
+  /// The pid of the daemon it stopped first, when one was running.
+  package var stopped: Int32?
+  /// The pid of the daemon it started.
+  package var started: Int32
+  /// Whether the other device was running, and so whether the link was waited for.
+  package var peerRunning: Bool
+}
+
+/// Starts `device`'s daemon alone, in the background, in the existing pair at `layout` — stopping it first
+/// (SIGTERM) if it is running — and waits until it is ready and, when the other device runs, linked to it. For a
+/// pair started with `healthpair up` whose daemon crashed or was killed.
+package func restartDaemon(
+  _ device: DeviceKind, layout: PairLayout, daemon: String? = nil, options: LaunchOptions
+) throws(PairError) -> RestartReport {
+  guard Posix.exists(layout.pairingKey) else { throw .notAPair(root: layout.root) }
+  let executable: String
+  if let daemon { executable = daemon } else { executable = try locateDaemon() }
+  let stopped = layout.runningDaemon(device)
+  if let pid = stopped {
+    try? Posix.kill(pid, SIGTERM)
+    guard Posix.waitForExit(pid, timeoutMilliseconds: 10_000) else {
+      throw .timeout("the running \(device) daemon (pid \(pid)) to stop")
+    }
+  }
+  var options = options
+  options.detach = true
+  let process = try DaemonProcess.start(device, layout: layout, daemon: executable, options: options)
+  let peerRunning = layout.runningDaemon(device.peer) != nil
+  if peerRunning {
+    let client: DeviceClient
+    do { client = try DeviceClient(socketPath: layout.socket(device), clientName: "healthpair restart") } catch {
+      throw .client(error)
+    }
+    defer { client.close() }
+    try waitForLink(client, timeout: options.readyTimeout)
+  }
+  return RestartReport(stopped: stopped, started: process.pid, peerRunning: peerRunning)
+}
+
+/// Waits until `client`'s daemon reports its peer link up, re-checking whenever it pushes a link event.
+package func waitForLink(_ client: DeviceClient, timeout: Double) throws(PairError) {
+  let gate = DispatchSemaphore(value: 0)
+  let token = client.addListener { event in
+    if case .linkChanged = event { gate.signal() }
+  }
+  defer { client.removeListener(token) }
+  let deadline = DispatchTime.now() + timeout
+  do { try client.subscribe(.link) } catch { throw .client(error) }
+  func connected() throws(PairError) -> Bool {
+    do { return try client.link(.reconnectNow).connected } catch { throw .client(error) }
+  }
+  while true {
+    if try connected() { return }
+    if gate.wait(timeout: deadline) == .timedOut {
+      if try connected() { return }
+      throw .timeout("the peer link")
     }
   }
 }

@@ -10,7 +10,9 @@ extension DaemonSnapshot {
     let d = device
     var lines: [String] = []
     lines.append("clock    \(formatDate(d.now))\(d.virtualClock ? " (virtual)" : "")")
-    lines.append("policy   reprompt=\(d.policy.reprompt.rawValue) retention=\(d.policy.retention.map(formatDuration) ?? "none")")
+    lines.append(
+      "policy   reprompt=\(d.policy.reprompt.rawValue) retention=\(d.policy.retention.map(formatDuration) ?? "none")"
+        + (d.policy.authorization == .companion ? " authorization=companion" : ""))
     let s = link.sync
     lines.append(
       "link     \(link.connected ? "up" : (link.enabled ? "down" : "disconnected"))\(link.holding ? " (holding)" : "")"

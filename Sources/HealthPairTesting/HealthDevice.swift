@@ -114,10 +114,24 @@ public final class HealthDevice: Sendable {
     try control("now") { try $0.dump().device.now }
   }
 
+  /// Shares an app's decisions with the other device (`companion`, behavior.md A18) or keeps them here
+  /// (`independent`, the default). Set it on both devices: decisions travel only between companion devices.
+  public func setAuthorizationModel(companion: Bool) throws(HealthPairTestingError) {
+    try control("setPolicy") { client in
+      var policy = try client.dump().device.policy
+      policy.authorization = companion ? .companion : .independent
+      try client.setPolicy(policy)
+    }
+  }
+
   /// Replaces the device's re-prompt policy and retention window (nil keeps every sample).
   /// - Throws: ``HealthPairTestingError``.
   public func setPolicy(reprompt: RepromptPolicy, retention: TimeInterval?) throws(HealthPairTestingError) {
-    try control("setPolicy") { try $0.setPolicy(DevicePolicy(reprompt: reprompt.simulated, retention: retention)) }
+    try control("setPolicy") { client in
+      let current = try client.dump().device.policy
+      try client.setPolicy(
+        DevicePolicy(reprompt: reprompt.simulated, retention: retention, authorization: current.authorization))
+    }
   }
 
   // MARK: - Inspection

@@ -16,6 +16,8 @@ public struct PermissionSheet: Hashable, Sendable, CustomStringConvertible {
     case failedToPresent
     /// Withdrawn (the app was uninstalled or the daemon stopped).
     case withdrawn
+    /// Dismissed because the user left the app.
+    case dismissed
   }
 
   /// The sheet's identifier on its device.
@@ -40,6 +42,7 @@ public struct PermissionSheet: Hashable, Sendable, CustomStringConvertible {
     case .cancelled: self.outcome = .cancelled
     case .failedToPresent: self.outcome = .failedToPresent
     case .withdrawn: self.outcome = .withdrawn
+    case .dismissed: self.outcome = .dismissed
     }
   }
 

@@ -48,6 +48,12 @@ public struct SimulatedUser: Sendable {
     try answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout)
   }
 
+  /// The user leaves the app while the sheet is up (home, the app switcher, a call): the sheet is dismissed,
+  /// nothing is recorded, and the app's call fails with `errorAuthorizationNotDetermined`.
+  public func leaveApp(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
+    try answer({ _ in .leaveApp }, app, timeout)
+  }
+
   /// Turns on exactly these toggles (share for `share`, read for `read`); every other listed toggle stays off.
   public func choose(
     share: [HKSampleType] = [], read: [HKObjectType] = [], app: String? = nil, timeout: Double? = nil
@@ -95,6 +101,12 @@ public struct SimulatedUser: Sendable {
     async throws(HealthPairTestingError)
   {
     try await answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout)
+  }
+
+  /// The user leaves the app while the sheet is up: the sheet is dismissed, nothing is recorded, and the app's
+  /// call fails with `errorAuthorizationNotDetermined`.
+  public func leaveApp(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
+    try await answer({ _ in .leaveApp }, app, timeout)
   }
 
   /// Turns on exactly these toggles (share for `share`, read for `read`); every other listed toggle stays off.

@@ -34,24 +34,30 @@ package final class DurableDevice {
     self.recovery = recovery
   }
 
-  /// Frames `events` as journal records, appended to `buffer` (for batching several operations into one write).
-  package static func encode(_ events: [DeviceEvent], into buffer: inout [UInt8]) {
+  /// Frames `events` as journal records with `framing`, appended to `buffer` (for batching several operations
+  /// into one write).
+  package static func encode(_ events: [DeviceEvent], framing: JournalFormat.Framing, into buffer: inout [UInt8]) {
     var writer = BinaryWriter(capacity: 512)
     for event in events {
       writer.bytes.removeAll(keepingCapacity: true)
       writer.event(event)
-      writer.bytes.withUnsafeBytes { JournalFormat.appendRecord($0, to: &buffer) }
+      writer.bytes.withUnsafeBytes { framing.appendRecord($0, to: &buffer) }
     }
+  }
+
+  /// Frames `events` as records of this device's journal, appended to `buffer`.
+  package func encode(_ events: [DeviceEvent], into buffer: inout [UInt8]) {
+    Self.encode(events, framing: journal.framing, into: &buffer)
   }
 
   /// Appends `events` to the journal in one write.
   package func persist(_ events: [DeviceEvent]) throws(JournalError) {
     if events.isEmpty { return }
     var buffer: [UInt8] = []
-    Self.encode(events, into: &buffer)
+    encode(events, into: &buffer)
     try journal.append(buffer)
   }
 
-  /// Appends already-framed records (see ``encode(_:into:)``).
+  /// Appends records already framed for this journal (see ``encode(_:into:)``).
   package func persist(framed buffer: [UInt8]) throws(JournalError) { try journal.append(buffer) }
 }

@@ -61,21 +61,28 @@ package final class JournalFile {
   package let path: String
   /// Whether every append is followed by `fsync`.
   package let syncEachCommit: Bool
+  /// How this file frames records: its version (a version-1 journal stays version 1) and salt.
+  package let framing: JournalFormat.Framing
   private let fd: Int32
   /// The current length in bytes.
   package private(set) var size: Int
 
-  private init(path: String, fd: Int32, size: Int, syncEachCommit: Bool) {
+  private init(path: String, fd: Int32, size: Int, framing: JournalFormat.Framing, syncEachCommit: Bool) {
     self.path = path
     self.fd = fd
     self.size = size
+    self.framing = framing
     self.syncEachCommit = syncEachCommit
   }
 
   deinit { Posix.close(fd) }
 
   /// Opens (or creates) the journal at `path` for `device`, hands every intact record's payload to `replay` in
-  /// order, cuts a torn tail, and returns the file positioned for appends.
+  /// order, cuts a torn tail, and returns the file positioned for appends. A symbolic link at `path` (dangling or
+  /// not) is refused, never followed or created through (``Posix/openOwnFile(_:_:mode:)``).
+  ///
+  /// A new journal is version 2, with a salt from the kernel's random source. An existing one keeps its version:
+  /// a version-1 journal is replayed and appended to as version 1 (docs/journal.md, "Versions").
   ///
   /// - Parameters:
   ///   - repair: also cut at damage inside the journal (dropping what follows) instead of refusing to open.
@@ -86,14 +93,15 @@ package final class JournalFile {
     replay: (UnsafeRawBufferPointer, Int) throws(JournalError) -> Void
   ) throws(JournalError) -> (JournalFile, JournalRecovery) {
     let fd: Int32
-    do { fd = try Posix.open(path, O_RDWR | O_CREAT, mode: 0o600) } catch { throw .io(error) }
+    do { fd = try Posix.openOwnFile(path, O_RDWR, mode: 0o600) } catch { throw .io(error) }
     var keep = false
     defer { if !keep { Posix.close(fd) } }
     let size: Int
     do { size = try Posix.fileSize(fd) } catch { throw .io(error) }
-    var recovery = JournalRecovery(records: 0, validBytes: JournalFormat.headerSize, truncated: nil, created: size == 0)
     if size == 0 {
-      let header = JournalFormat.header(device: device)
+      let salt = Posix.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      let framing = JournalFormat.Framing.version2(device: device, salt: salt)
+      let header = framing.fileHeader
       do throws(SystemError) {
         try header.withUnsafeBytes { buffer in
           catching { () throws(SystemError) in try Posix.writeAll(fd, buffer, what: path) }
@@ -101,26 +109,28 @@ package final class JournalFile {
         try Posix.fsync(fd, what: path)
       } catch { throw .io(error) }
       keep = true
-      return (JournalFile(path: path, fd: fd, size: header.count, syncEachCommit: syncEachCommit), recovery)
+      let recovery = JournalRecovery(records: 0, validBytes: header.count, truncated: nil, created: true)
+      let file = JournalFile(path: path, fd: fd, size: header.count, framing: framing, syncEachCommit: syncEachCommit)
+      return (file, recovery)
     }
     // Mapped, not copied: the pages are file-backed and go away with the mapping after replay.
     let buffer: UnsafeRawBufferPointer
     do { buffer = try Posix.mapReadOnly(fd, size: size, what: path) } catch { throw .io(error) }
     defer { Posix.unmap(buffer) }
-    let found: UInt8
-    do throws(JournalFormat.HeaderProblem) { found = try JournalFormat.parseHeader(buffer) } catch {
+    let framing: JournalFormat.Framing
+    do throws(JournalFormat.HeaderProblem) { framing = try JournalFormat.parseHeader(buffer) } catch {
       throw .header(path: path, error)
     }
-    guard found == device else { throw .wrongDevice(path: path, expected: device, found: found) }
-    let scan = JournalFormat.scan(buffer)
+    guard framing.device == device else { throw .wrongDevice(path: path, expected: device, found: framing.device) }
+    let scan = JournalFormat.scan(buffer, framing: framing)
     if let damage = scan.damage, !damage.isTail, !repair {
       throw .corrupt(path: path, damage: damage, bytesAfter: buffer.count - damage.offset)
     }
     for record in scan.records {
       try replay(UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]), record.offset)
     }
-    recovery.records = scan.records.count
-    recovery.validBytes = scan.validEnd
+    var recovery = JournalRecovery(
+      records: scan.records.count, validBytes: scan.validEnd, truncated: nil, created: false)
     if let damage = scan.damage { recovery.truncated = (damage, buffer.count - scan.validEnd) }
     let validEnd = scan.validEnd
     do throws(SystemError) {
@@ -131,10 +141,12 @@ package final class JournalFile {
       _ = try Posix.seekToEnd(fd)
     } catch { throw .io(error) }
     keep = true
-    return (JournalFile(path: path, fd: fd, size: validEnd, syncEachCommit: syncEachCommit), recovery)
+    let file = JournalFile(path: path, fd: fd, size: validEnd, framing: framing, syncEachCommit: syncEachCommit)
+    return (file, recovery)
   }
 
-  /// Appends framed records (built with ``JournalFormat/appendRecord(_:to:)``) in one write.
+  /// Appends records framed with this file's ``framing`` (``JournalFormat/Framing/appendRecord(_:to:)``) in one
+  /// write.
   /// - Throws: ``JournalError/io(_:)``; the file is cut back to its previous length first.
   package func append(_ framed: [UInt8]) throws(JournalError) {
     if framed.isEmpty { return }

@@ -2,77 +2,150 @@
 /// scan. docs/journal.md describes the same layout.
 ///
 /// ```
-/// file    := header record*
-/// header  := "HPJOURNL" (8 bytes) | version u32 LE (= 1) | device u8 | 3 zero bytes        (16 bytes)
-/// record  := length u32 LE | payload-crc u32 LE | header-crc u32 LE | payload (length bytes)
-///            payload-crc = CRC-32C(payload); header-crc = CRC-32C(the 8 bytes before it)
-/// payload := one encoded DeviceEvent (tag u8, fields)
+/// file      := header record*
+/// header v2 := "HPJOURNL" | version u32 LE (= 2) | device u8 | 3 zero bytes | salt u64 LE | file-crc u32 LE
+///              file-crc = CRC-32C(the 24 bytes before it)                                         (28 bytes)
+/// header v1 := "HPJOURNL" | version u32 LE (= 1) | device u8 | 3 zero bytes                    (16 bytes)
+/// record    := length u32 LE | payload-crc u32 LE | header-crc u32 LE | payload (length bytes)
+///              payload-crc = CRC-32C(payload)
+///              header-crc  = CRC-32C(salt u64 LE ‖ length ‖ payload-crc)   (version 1: no salt)
+/// payload   := one encoded DeviceEvent (tag u8, fields)
 /// ```
 ///
-/// The header checksum is what lets recovery tell a torn tail (the file simply ends inside the last record:
+/// The record header checksum is what lets recovery tell a torn tail (the file simply ends inside the last record:
 /// safe to cut) from corruption inside the journal (a damaged length or payload with intact bytes after it:
-/// never cut silently, because later records would be lost).
+/// never cut silently, because later records would be lost). The salt, random per file and never sent anywhere,
+/// is what keeps a client from forging an "intact record" inside a value it saves: without it, a metadata
+/// string holding a well-formed record made a torn tail look like corruption.
 package enum JournalFormat {
   /// The eight magic bytes a journal starts with.
   package static let magic: [UInt8] = Array("HPJOURNL".utf8)
-  /// The format version this build writes and reads.
-  package static let version: UInt32 = 1
-  /// Bytes in the file header.
-  package static let headerSize = 16
+  /// The format version this build writes when it creates a journal.
+  package static let version: UInt32 = 2
+  /// The versions this build opens; a journal keeps its version when appended to.
+  package static let readableVersions: ClosedRange<UInt32> = 1...2
+  /// Bytes in a version-1 file header.
+  package static let version1HeaderSize = 16
+  /// Bytes in a version-2 file header.
+  package static let version2HeaderSize = 28
   /// Bytes before each record's payload.
   package static let recordHeaderSize = 12
   /// The largest payload a record may have.
   package static let maxRecordLength = 64 << 20
 
-  /// The 16-byte header for a device (0 phone, 1 watch).
-  package static func header(device: UInt8) -> [UInt8] {
-    var bytes = magic
-    withUnsafeBytes(of: version.littleEndian) { bytes.append(contentsOf: $0) }
-    bytes.append(device)
-    bytes.append(contentsOf: [0, 0, 0])
-    return bytes
+  /// How one journal file frames its records: its format version, its device and (version 2) its salt.
+  package struct Framing: Equatable, Sendable {
+    /// The format version (1 or 2).
+    package let version: UInt32
+    /// The device byte (0 phone, 1 watch).
+    package let device: UInt8
+    /// The file's salt, mixed into every record's header checksum; 0 and unused in version 1.
+    package let salt: UInt64
+    /// The CRC-32C of the salt's eight bytes: where every header checksum of a version-2 file starts from.
+    private let saltChecksum: UInt32
+
+    /// The framing of a version-2 journal with `salt` (a new file draws it from the kernel's random source).
+    package static func version2(device: UInt8, salt: UInt64) -> Framing {
+      Framing(version: 2, device: device, salt: salt)
+    }
+
+    /// The framing of a version-1 journal (no salt): only for opening and appending to existing files.
+    package static func version1(device: UInt8) -> Framing { Framing(version: 1, device: device, salt: 0) }
+
+    private init(version: UInt32, device: UInt8, salt: UInt64) {
+      self.version = version
+      self.device = device
+      self.salt = salt
+      saltChecksum = withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) }
+    }
+
+    /// Bytes in this file's header: where the first record starts.
+    package var headerSize: Int { version == 1 ? version1HeaderSize : version2HeaderSize }
+
+    /// The file header.
+    package var fileHeader: [UInt8] {
+      var bytes = magic
+      withUnsafeBytes(of: version.littleEndian) { bytes.append(contentsOf: $0) }
+      bytes.append(device)
+      bytes.append(contentsOf: [0, 0, 0])
+      guard version >= 2 else { return bytes }
+      withUnsafeBytes(of: salt.littleEndian) { bytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: CRC32C.checksum(bytes).littleEndian) { bytes.append(contentsOf: $0) }
+      return bytes
+    }
+
+    /// The header checksum of a record: over its first 8 bytes (length, payload-crc), salted in version 2.
+    package func headerChecksum(_ head: UnsafeRawBufferPointer) -> UInt32 {
+      version == 1 ? CRC32C.checksum(head) : CRC32C.checksum(head, continuing: saltChecksum)
+    }
+
+    /// Appends one framed record (length, checksums, payload) to `buffer`.
+    package func appendRecord(_ payload: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+      var head = [UInt8]()
+      head.reserveCapacity(8)
+      withUnsafeBytes(of: UInt32(payload.count).littleEndian) { head.append(contentsOf: $0) }
+      withUnsafeBytes(of: CRC32C.checksum(payload).littleEndian) { head.append(contentsOf: $0) }
+      buffer.append(contentsOf: head)
+      let checksum = head.withUnsafeBytes { headerChecksum($0) }
+      withUnsafeBytes(of: checksum.littleEndian) { buffer.append(contentsOf: $0) }
+      buffer.append(contentsOf: payload)
+    }
+
+    /// Equal when version, device and salt are.
+    package static func == (a: Framing, b: Framing) -> Bool {
+      a.version == b.version && a.device == b.device && a.salt == b.salt
+    }
   }
 
   /// Why a file header is not acceptable.
   package enum HeaderProblem: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Shorter than 16 bytes.
+    /// Shorter than the header of its version (16 bytes, 28 for version 2).
     case tooShort(Int)
     /// The magic bytes differ: not a HealthPair journal.
     case badMagic
     /// Written by another format version.
     case unsupportedVersion(UInt32)
+    /// A version-2 header whose checksum does not match: its salt (and device) cannot be trusted.
+    case checksumMismatch(stored: UInt32, computed: UInt32)
 
     /// A lowercase description.
     package var description: String {
       switch self {
-      case .tooShort(let n): "file header is \(n) bytes, expected \(JournalFormat.headerSize)"
+      case .tooShort(let n):
+        "file header is \(n) bytes, shorter than a journal header "
+          + "(\(version1HeaderSize) bytes in version 1, \(version2HeaderSize) in version 2)"
       case .badMagic: "not a HealthPair journal (bad magic bytes)"
-      case .unsupportedVersion(let v): "journal format version \(v) is not supported (this build reads version \(JournalFormat.version))"
+      case .unsupportedVersion(let v):
+        "journal format version \(v) is not supported (this build reads versions "
+          + "\(readableVersions.lowerBound) to \(readableVersions.upperBound))"
+      case .checksumMismatch(let stored, let computed):
+        "file header checksum mismatch (stored \(hex(stored)), computed \(hex(computed))): the salt and device "
+          + "bytes are damaged"
       }
     }
   }
 
-  /// Checks a file header and returns its device byte.
-  package static func parseHeader(_ bytes: UnsafeRawBufferPointer) throws(HeaderProblem) -> UInt8 {
-    guard bytes.count >= headerSize else { throw .tooShort(bytes.count) }
+  /// Checks a file header and returns how the file frames its records.
+  package static func parseHeader(_ bytes: UnsafeRawBufferPointer) throws(HeaderProblem) -> Framing {
+    guard bytes.count >= version1HeaderSize else { throw .tooShort(bytes.count) }
     guard Array(bytes[0..<8]) == magic else { throw .badMagic }
     let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-    guard version == Self.version else { throw .unsupportedVersion(version) }
-    return bytes[12]
+    switch version {
+    case 1:
+      return .version1(device: bytes[12])
+    case 2:
+      guard bytes.count >= version2HeaderSize else { throw .tooShort(bytes.count) }
+      let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+      let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<24]))
+      guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
+      let salt = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+      return .version2(device: bytes[12], salt: salt)
+    default:
+      throw .unsupportedVersion(version)
+    }
   }
 
-  /// Appends one framed record (length, checksums, payload) to `buffer`.
-  package static func appendRecord(_ payload: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
-    var head = [UInt8]()
-    head.reserveCapacity(8)
-    withUnsafeBytes(of: UInt32(payload.count).littleEndian) { head.append(contentsOf: $0) }
-    withUnsafeBytes(of: CRC32C.checksum(payload).littleEndian) { head.append(contentsOf: $0) }
-    buffer.append(contentsOf: head)
-    withUnsafeBytes(of: CRC32C.checksum(head).littleEndian) { buffer.append(contentsOf: $0) }
-    buffer.append(contentsOf: payload)
-  }
-
-  /// A damaged spot found by ``scan(_:)``.
+  /// A damaged spot found by ``scan(_:framing:)``.
   package struct Damage: Equatable, Sendable, CustomStringConvertible {
     /// What is wrong.
     package enum Kind: Equatable, Sendable {
@@ -122,18 +195,25 @@ package enum JournalFormat {
     package var damage: Damage?
   }
 
+  /// Parses the file header, then scans the records (see ``scan(_:framing:)``).
+  package static func scan(file bytes: UnsafeRawBufferPointer) throws(HeaderProblem) -> Scan {
+    scan(bytes, framing: try parseHeader(bytes))
+  }
+
   /// Walks the records after the file header, verifying both checksums; stops at the first damaged record.
-  package static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
+  package static func scan(_ bytes: UnsafeRawBufferPointer, framing: Framing) -> Scan {
     var records: [(offset: Int, length: Int)] = []
-    var offset = headerSize
+    var offset = framing.headerSize
     let end = bytes.count
     // Damage is a tail exactly when no intact record (both checksums valid) starts anywhere after it: then
-    // cutting loses nothing that was acknowledged. The header checksum makes a false match a 1-in-2^32 event.
+    // cutting loses nothing that was acknowledged. The header checksum makes a chance match a 1-in-2^32 event,
+    // and in version 2 the file's secret salt makes a record forged inside a saved value one too.
     func intactRecordFollows(_ from: Int) -> Bool {
       var o = from
       while o + recordHeaderSize <= end {
         let head = UnsafeRawBufferPointer(rebasing: bytes[o..<o + 8])
-        if CRC32C.checksum(head) == UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 8, as: UInt32.self)) {
+        let storedHead = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 8, as: UInt32.self))
+        if framing.headerChecksum(head) == storedHead {
           let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt32.self)))
           let payloadStart = o + recordHeaderSize
           if length <= end - payloadStart {
@@ -155,7 +235,7 @@ package enum JournalFormat {
       guard available >= recordHeaderSize else { return damage(.partialHeader(available: available)) }
       let head = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])
       let storedHead = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))
-      guard CRC32C.checksum(head) == storedHead else { return damage(.headerChecksumMismatch) }
+      guard framing.headerChecksum(head) == storedHead else { return damage(.headerChecksumMismatch) }
       let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
       let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
       if length > maxRecordLength { return damage(.oversizedLength(length)) }
@@ -197,8 +277,17 @@ package enum CRC32C {
 
   /// The CRC-32C of `bytes`.
   package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    guard var pointer = bytes.baseAddress else { return 0 }
+    update(0xFFFF_FFFF, bytes) ^ 0xFFFF_FFFF
+  }
+
+  /// The CRC-32C of `previous`'s bytes followed by `bytes`, given `previous`'s checksum `crc`.
+  package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32) -> UInt32 {
+    update(crc ^ 0xFFFF_FFFF, bytes) ^ 0xFFFF_FFFF
+  }
+
+  private static func update(_ state: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    var crc = state
+    guard var pointer = bytes.baseAddress else { return state }
     var count = bytes.count
     flat.withUnsafeBufferPointer { t in
       while count >= 8 {
@@ -217,7 +306,7 @@ package enum CRC32C {
         count -= 1
       }
     }
-    return crc ^ 0xFFFF_FFFF
+    return crc
   }
 
   /// The CRC-32C of a byte array.

@@ -6,16 +6,17 @@ import Posix
 /// Only for journals no daemon has open.
 package enum JournalSurgery {
   /// How many intact records the journal at `path` holds.
-  package static func recordCount(_ path: String) throws(SystemError) -> Int {
-    try Posix.readFile(path).withUnsafeBytes { JournalFormat.scan($0).records.count }
+  /// - Throws: `SystemError` when the file cannot be read, `JournalFormat.HeaderProblem` when it is no journal.
+  package static func recordCount(_ path: String) throws -> Int {
+    try Posix.readFile(path).withUnsafeBytes { try JournalFormat.scan(file: $0).records.count }
   }
 
   /// Drops the last `count` intact records of the journal at `path` (all of them when it has fewer), replacing the
   /// file atomically; returns how many were dropped.
   @discardableResult
-  package static func dropLastRecords(_ path: String, count: Int) throws(SystemError) -> Int {
+  package static func dropLastRecords(_ path: String, count: Int) throws -> Int {
     let bytes = try Posix.readFile(path)
-    let records = bytes.withUnsafeBytes { JournalFormat.scan($0).records }
+    let records = try bytes.withUnsafeBytes { try JournalFormat.scan(file: $0).records }
     let dropped = min(max(0, count), records.count)
     guard dropped > 0 else { return 0 }
     let cut = records[records.count - dropped].offset - JournalFormat.recordHeaderSize

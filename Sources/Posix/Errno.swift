@@ -43,6 +43,8 @@ package struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringC
   package static let tooManyOpenFiles = Errno(rawValue: EMFILE)
   /// `EWOULDBLOCK` from `flock` (another process holds the lock).
   package static let lockHeld = Errno(rawValue: EWOULDBLOCK)
+  /// `ELOOP`: what `open` with `O_NOFOLLOW` reports for a symbolic link.
+  package static let symbolicLink = Errno(rawValue: ELOOP)
 
   /// Lets `catch Errno.interrupted` match.
   package static func ~= (lhs: Errno, rhs: any Error) -> Bool { (rhs as? Errno) == lhs }
@@ -56,16 +58,23 @@ package struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
   package var subject: String?
   /// The error number.
   package var errno: Errno
+  /// Why HealthPair refused, when the refusal is its own rather than the kernel's (read before the errno text).
+  package var note: String?
 
   /// Creates an error.
-  package init(_ operation: String, _ subject: String? = nil, _ errno: Errno) {
+  package init(_ operation: String, _ subject: String? = nil, _ errno: Errno, note: String? = nil) {
     self.operation = operation
     self.subject = subject
     self.errno = errno
+    self.note = note
   }
 
-  /// `operation(subject): strerror (errno N)`.
-  package var description: String { "\(operation)\(subject.map { "(\($0))" } ?? ""): \(errno)" }
+  /// `operation(subject): strerror (errno N)`, or `operation(subject): note (strerror, errno N)` with a note.
+  package var description: String {
+    let call = "\(operation)\(subject.map { "(\($0))" } ?? "")"
+    guard let note else { return "\(call): \(errno)" }
+    return "\(call): \(note) (\(errno))"
+  }
 }
 
 /// Runs a typed-throwing body and captures its outcome, so typed errors survive `rethrows` closures such as

@@ -66,6 +66,45 @@ package enum Posix {
     return fd
   }
 
+  /// Opens the regular file at `path`, creating it with `mode` when it does not exist, without ever following a
+  /// symbolic link there: for the daemon's own files (journal, log, lock), which must stay inside their `0700`
+  /// directory. An existing file is opened with `O_NOFOLLOW`; a missing one is created with `O_CREAT | O_EXCL |
+  /// O_NOFOLLOW`, which fails rather than create a link's target. A symbolic link (dangling or not) or anything
+  /// other than a regular file is refused with an error naming the path. `flags` must not contain `O_CREAT`.
+  /// C: `open`, `fstat`.
+  package static func openOwnFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> Int32 {
+    let linkNote = "refusing to open a symbolic link (HealthPair opens its own files only directly)"
+    var attempts = 0
+    while true {
+      attempts += 1
+      let fd: Int32
+      do { fd = try open(path, flags | O_NOFOLLOW, mode: mode) } catch {
+        if error.errno == .symbolicLink { throw SystemError("open", path, error.errno, note: linkNote) }
+        guard error.errno == .noSuchFile else { throw error }
+        do { fd = try open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode) } catch {
+          // EEXIST: a file or link appeared between the two calls (or a dangling link is there); look again.
+          if error.errno == .fileExists && attempts < 3 { continue }
+          if error.errno == .fileExists, let info = fileMode(path), info.isSymbolicLink {
+            throw SystemError("open", path, .symbolicLink, note: linkNote)
+          }
+          throw error
+        }
+      }
+      var st = stat()
+      guard Glibc.fstat(fd, &st) == 0 else {
+        let e = Errno.current
+        close(fd)
+        throw SystemError("fstat", path, e)
+      }
+      guard (st.st_mode & S_IFMT) == S_IFREG else {
+        close(fd)
+        let note = "refusing to open something other than a regular file"
+        throw SystemError("open", path, Errno(rawValue: EINVAL), note: note)
+      }
+      return fd
+    }
+  }
+
   /// Closes a descriptor, ignoring errors (EINTR on close must not be retried). The C function is `close`.
   package static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
@@ -159,11 +198,12 @@ package enum Posix {
     return Int(st.st_size)
   }
 
-  /// The permission bits and owner of a path, or nil when it does not exist. The C function is `lstat`.
-  package static func fileMode(_ path: String) -> (mode: mode_t, uid: uid_t, isSocket: Bool)? {
+  /// The permission bits, owner and kind of a path itself (a symbolic link is not followed), or nil when it does
+  /// not exist. The C function is `lstat`.
+  package static func fileMode(_ path: String) -> (mode: mode_t, uid: uid_t, isSocket: Bool, isSymbolicLink: Bool)? {
     var st = stat()
     guard Glibc.lstat(path, &st) == 0 else { return nil }
-    return (st.st_mode & 0o7777, st.st_uid, (st.st_mode & S_IFMT) == S_IFSOCK)
+    return (st.st_mode & 0o7777, st.st_uid, (st.st_mode & S_IFMT) == S_IFSOCK, (st.st_mode & S_IFMT) == S_IFLNK)
   }
 
   /// Whether a path exists.
@@ -189,7 +229,8 @@ package enum Posix {
   /// Writes a file through a temporary name and `rename`, so readers see all or nothing.
   package static func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws(SystemError) {
     let temporary = path + ".tmp.\(getpid())"
-    let fd = try open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+    unlink(temporary)
+    let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
     do throws(SystemError) {
       try bytes.withUnsafeBytes { buffer in
         catching { () throws(SystemError) in try writeAll(fd, buffer, what: temporary) }
@@ -206,6 +247,12 @@ package enum Posix {
       unlink(temporary)
       throw SystemError("rename", path, e)
     }
+  }
+
+  /// Creates a symbolic link at `path` pointing to `target` (tests plant them to check they are refused).
+  /// C: `symlink`.
+  package static func makeSymbolicLink(_ path: String, to target: String) throws(SystemError) {
+    if Glibc.symlink(target, path) != 0 { throw SystemError("symlink", path, .current) }
   }
 
   /// Removes a file, ignoring a missing one. The corresponding C function is `unlink`.
@@ -285,10 +332,11 @@ package enum Posix {
   /// Whether a path names a directory.
   package static func directoryExists(_ path: String) -> Bool { isDirectory(path) }
 
-  /// Takes an exclusive, non-blocking lock on a lock file and writes our pid into it; the lock lasts as long as
-  /// the returned descriptor is open. Throws ``Errno/lockHeld`` when another process holds it. C: `flock`.
+  /// Takes an exclusive, non-blocking lock on a lock file (opened as ``openOwnFile(_:_:mode:)`` does: never
+  /// through a symbolic link) and writes our pid into it; the lock lasts as long as the returned descriptor is
+  /// open. Throws ``Errno/lockHeld`` when another process holds it. C: `flock`.
   package static func lockFile(_ path: String) throws(SystemError) -> Int32 {
-    let fd = try open(path, O_RDWR | O_CREAT, mode: 0o600)
+    let fd = try openOwnFile(path, O_RDWR, mode: 0o600)
     if cposix_flock(fd, 1) != 0 {
       let e = Errno.current
       close(fd)
@@ -331,9 +379,14 @@ package enum Posix {
   }
 
   /// Creates a non-blocking Unix stream socket listening at `path` with mode `0600`. A stale socket file (nobody
-  /// listening) is removed first; a live one is an `EADDRINUSE` error. C: `socket`, `bind`, `listen`.
+  /// listening) is removed first; a live one is an `EADDRINUSE` error, and so is anything else at `path` (a
+  /// symbolic link, a regular file), which is never removed or followed. C: `socket`, `bind`, `listen`.
   package static func listenUnix(_ path: String, backlog: Int32 = 512) throws(SystemError) -> Int32 {
-    if let info = fileMode(path), info.isSocket {
+    if let info = fileMode(path) {
+      guard info.isSocket else {
+        let what = info.isSymbolicLink ? "a symbolic link" : "a file that is not a socket"
+        throw SystemError("bind", path, .addressInUse, note: "refusing to replace \(what) with the socket")
+      }
       if let probe = try? connectUnix(path) {
         close(probe)
         throw SystemError("bind", path, .addressInUse)

@@ -244,6 +244,9 @@ package enum Expectation: Hashable, Sendable {
   case diverged([Divergence])
   /// The link is up or down.
   case linkUp(Bool)
+  /// `<App>'s queries of <type> fail with <code>`: sample, statistics (when the type aggregates), collection and
+  /// anchored queries all fail with the code.
+  case queriesFail(DeviceKind, app: String, SampleType, HealthErrorCode)
   /// `<devices>: <n> sync conflicts`.
   case syncConflicts(Devices, Int)
 }
@@ -255,7 +258,7 @@ package enum StepKind: Hashable, Sendable {
   /// Uninstalls an app.
   case uninstall(app: String, Devices)
   /// Changes device policy.
-  case policy(Devices, reprompt: RepromptPolicy?, retention: Double??)
+  case policy(Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil)
   /// Sets both virtual clocks.
   case clockSet(Date)
   /// Advances both virtual clocks.

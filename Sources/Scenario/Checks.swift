@@ -234,6 +234,30 @@ extension RunContext {
       for d in expected { if d.onlyOn == .phone { wantedPhone += d.names } else { wantedWatch += d.names } }
       let wanted = ["only on phone: " + wantedPhone.sorted().joined(separator: ", "), "only on watch: " + wantedWatch.sorted().joined(separator: ", ")]
       if wanted != actual { throw fail(step, wanted.joined(separator: "\n"), actual.joined(separator: "\n")) }
+    case .queriesFail(let device, let name, let type, let code):
+      let bundle = app(name).bundleID
+      let client = client(device)
+      var kinds: [(String, () throws(ClientError) -> Void)] = [
+        ("sample query", { () throws(ClientError) in _ = try client.sampleQuery(bundle, SampleQuery(type: type)) }),
+        ("anchored query", { () throws(ClientError) in
+          _ = try client.anchoredQuery(bundle, type: type, anchor: 0, range: nil, limit: 0) }),
+      ]
+      if let style = type.descriptor.aggregation {
+        let options: StatisticsOptions = style == .cumulative ? .cumulativeSum : .discreteAverage
+        kinds.append(("statistics query", { () throws(ClientError) in
+          _ = try client.statistics(bundle, StatisticsQuery(type: type, options: options)) }))
+        kinds.append(("statistics collection query", { () throws(ClientError) in
+          _ = try client.statisticsCollection(
+            bundle, StatisticsQuery(type: type, options: options, interval: 86_400, anchor: Date(timeIntervalSinceReferenceDate: 0)))
+        }))
+      }
+      for (kind, run) in kinds {
+        switch attempt(run) {
+        case .success: throw fail(step, "\(name)'s \(kind) of \(type.name) to fail with \(code)", "it succeeded")
+        case .failure(let error) where error.healthError?.kind == .healthKit && error.healthError?.code == code: continue
+        case .failure(let error): throw fail(step, "\(name)'s \(kind) of \(type.name) to fail with \(code)", "\(error)")
+        }
+      }
     case .syncConflicts(let devices, let expected):
       for device in devices.list {
         let actual = try client(device).dump().link.sync.conflicts

@@ -73,7 +73,20 @@ extension ParseState {
         try c.finish()
         return .lastCall(device, app: app.name, outcome)
       }
-      try c.expect("request", what: "'last call' or 'request'")
+      if c.take("queries", "of") {
+        // "Water's queries of dietaryWater fail with errorAuthorizationNotDetermined": every query kind.
+        let type = try c.type()
+        guard c.take("fail", "with") || c.take("fails", "with") else {
+          throw c.error(.expected("'fail with <code>'", found: c.peek?.text))
+        }
+        let t = try c.word("an HKError code such as errorAuthorizationNotDetermined")
+        guard let code = HealthErrorCode(name: t.text) else {
+          throw c.error(.unknownErrorCode(t.text, suggestion: suggest(t.text, from: HealthErrorCode.allCases.map(\.description))), at: t)
+        }
+        try c.finish()
+        return .queriesFail(device, app: app.name, type, code)
+      }
+      try c.expect("request", what: "'last call', 'queries of' or 'request'")
       if c.take("is", "pending") {
         try c.finish()
         return .lastCall(device, app: app.name, .pending)

@@ -11,7 +11,8 @@ import HealthModel
 //   step       := "install" App ["as" bundle] "on" devices ["share" types] ["read" types]
 //                   ["without" ("share" | "read") "description"]*
 //              |  "uninstall" App "from" devices
-//              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none"))
+//              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none")
+//                   | "authorization" ("independent"|"companion"))
 //              |  "clock:" ("set" time | "advance" duration)
 //              |  device ":" App action
 //              |  "user on" device ":" user-action
@@ -26,7 +27,7 @@ import HealthModel
 //              |  "resaves" name ["as" value [unit]]
 //              |  "deletes" name…
 //   when       := "at" time | "from" time ("for" duration | "to" time)
-//   user-action:= "allows all" | "doesn't allow" | "cancels" | "sheet fails to present" ["silently"]
+//   user-action:= "allows all" | "doesn't allow" | "cancels" | "leaves the app" | "sheet fails to present" ["silently"]
 //              |  "allows" permission… | ("in Settings" | "in the Watch app") settings-change "for" App
 //   expect     := "expect" ("converged" | "diverged:" | "link is" ("up"|"down") | devices ":" expectation) [":"]
 //   devices    := "phone" | "watch" | "both" | "phone and watch"
@@ -377,7 +378,16 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: policy, retention: nil))
       }
-      try c.expect("retention", what: "'reprompt' or 'retention'")
+      if c.take("authorization") {
+        let models = AuthorizationModel.allCases.map(\.description)
+        let t = try c.word("'independent' or 'companion'")
+        guard let model = AuthorizationModel.allCases.first(where: { $0.description == t.keyword }) else {
+          throw c.error(.unknownStatus(t.text, valid: models, suggestion: suggest(t.text, from: models)), at: t)
+        }
+        try c.finish()
+        return step(.policy(devices, reprompt: nil, retention: nil, authorization: model))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention' or 'authorization'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))
@@ -635,6 +645,12 @@ struct ParseState {
       let app = try forApp(&c)
       try c.finish()
       return .answer(device, .cancel, app: app)
+    }
+    if c.take("leaves", "the", "app") || c.take("leaves") {
+      // Home, the app switcher, a call: devices dismiss the sheet (behavior.md A17).
+      let app = try forApp(&c)
+      try c.finish()
+      return .answer(device, .leaveApp, app: app)
     }
     if c.take("sheet", "fails", "to", "present") {
       let silent = c.take("silently")

@@ -231,11 +231,12 @@ struct RunContext {
         for device in devices.list { try client(device).installApp(app.record) }
       case .uninstall(let name, let devices):
         for device in devices.list { try client(device).uninstallApp(app(name).bundleID) }
-      case .policy(let devices, let reprompt, let retention):
+      case .policy(let devices, let reprompt, let retention, let authorization):
         for device in devices.list {
           var policy = try client(device).dump().device.policy
           if let reprompt { policy.reprompt = reprompt }
           if let retention { policy.retention = retention }
+          if let authorization { policy.authorization = authorization }
           try client(device).setPolicy(policy)
         }
       case .clockSet(let date):

@@ -33,8 +33,9 @@ package struct FrameDecoder: Sendable {
     case body(length: Int)
   }
 
-  /// The largest frame body accepted.
-  package let maxFrameLength: Int
+  /// The largest frame body accepted. The daemon raises it once a connection has identified itself; a change
+  /// applies from the next frame header on.
+  package var maxFrameLength: Int
   private var buffer: [UInt8] = []
   private var start = 0
   private var state = ReadState.header

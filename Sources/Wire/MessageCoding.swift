@@ -77,6 +77,7 @@ extension BinaryWriter {
       }
     case .cancel: u8(3)
     case .failToPresent(let mode): u8(4); u8(mode == .error ? 0 : 1)
+    case .leaveApp: u8(5)
     }
   }
 
@@ -133,6 +134,7 @@ extension BinaryWriter {
     case .cancelled: u8(2)
     case .failedToPresent(let mode): u8(3); u8(mode == .error ? 0 : 1)
     case .withdrawn: u8(4)
+    case .dismissed: u8(5)
     }
   }
 
@@ -176,7 +178,11 @@ extension BinaryWriter {
       u8(9); array(a.added) { $0.sample($1) }; array(a.deleted) { $0.tombstone($1) }; u64(a.newAnchor)
     case .snapshot(let s):
       u8(10); deviceSnapshot(s.device); linkStatus(s.link); u32(UInt32(bitPattern: s.pid)); u32(UInt32(clamping: s.clients))
-    case .stored(let samples, let tombstones): u8(11); array(samples) { $0.sample($1) }; array(tombstones) { $0.tombstone($1) }
+    case .stored(let samples, let tombstones, let next):
+      u8(11)
+      array(samples) { $0.sample($1) }
+      array(tombstones) { $0.tombstone($1) }
+      optional(next) { $0.storedCursor($1) }
     case .date(let d): u8(12); date(d)
     case .link(let l): u8(13); linkStatus(l)
     }
@@ -205,7 +211,8 @@ extension BinaryWriter {
     case .advanceClock(let s): u8(16); f64(s)
     case .setPolicy(let p): u8(17); policy(p)
     case .dump: u8(18)
-    case .storedSamples(let type): u8(19); optional(type) { $0.sampleType($1) }
+    case .storedSamples(let type, let from, let limit):
+      u8(19); optional(type) { $0.sampleType($1) }; storedCursor(from); u32(UInt32(clamping: limit))
     case .subscribe(let mask): u8(20); u32(mask.rawValue)
     case .earliestPermittedSampleDate: u8(21)
     case .link(let command):
@@ -222,6 +229,11 @@ extension BinaryWriter {
     }
   }
 
+  mutating func storedCursor(_ c: StoredCursor) {
+    u64(c.sample)
+    u64(c.tombstone)
+  }
+
   mutating func event(_ e: DaemonEvent) {
     switch e {
     case .promptShown(let p): u8(0); prompt(p)
@@ -236,6 +248,10 @@ extension BinaryWriter {
 }
 
 extension BinaryReader {
+  mutating func storedCursor() throws(DecodeError) -> StoredCursor {
+    StoredCursor(sample: try u64(), tombstone: try u64())
+  }
+
   mutating func types() throws(DecodeError) -> [SampleType] {
     try array(minElementSize: 2) { r throws(DecodeError) in try r.sampleType() }
   }
@@ -256,6 +272,7 @@ extension BinaryReader {
       let m = try u8()
       guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
       return .failToPresent(m == 0 ? .error : .silent)
+    case 5: return .leaveApp
     case let t: throw error("unknown prompt answer \(t)")
     }
   }
@@ -331,6 +348,7 @@ extension BinaryReader {
       guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
       return .failedToPresent(m == 0 ? .error : .silent)
     case 4: return .withdrawn
+    case 5: return .dismissed
     case let t: throw error("unknown prompt outcome \(t)")
     }
   }
@@ -387,7 +405,8 @@ extension BinaryReader {
     case 11:
       return .stored(
         samples: try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() },
-        tombstones: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() })
+        tombstones: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
+        next: try optional { r throws(DecodeError) in try r.storedCursor() })
     case 12: return .date(try date())
     case 13: return .link(try linkStatus())
     case let t: throw error("unknown reply tag \(t)")
@@ -422,7 +441,10 @@ extension BinaryReader {
     case 16: return .advanceClock(seconds: try f64())
     case 17: return .setPolicy(try policy())
     case 18: return .dump
-    case 19: return .storedSamples(type: try optional { r throws(DecodeError) in try r.sampleType() })
+    case 19:
+      return .storedSamples(
+        type: try optional { r throws(DecodeError) in try r.sampleType() }, from: try storedCursor(),
+        limit: Int(try u32()))
     case 20: return .subscribe(EventMask(rawValue: try u32()))
     case 21: return .earliestPermittedSampleDate
     case 22:

@@ -4,12 +4,23 @@ import HealthModel
 
 /// Constants of the client protocol (docs/protocol.md).
 package enum WireProtocol {
-  /// The protocol version this build speaks; `hello` must carry it.
+  /// The protocol version this build speaks; `hello` must carry it. Version 2: paged `storedSamples`, sync log
+  /// identities and store checks on the peer link.
   package static let version: UInt16 = 2
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).
   package static let maxPeerFrame = 64 << 20
+  /// The largest reply frame body a daemon sends (64 MiB, and never more than its `--max-client-backlog`); a
+  /// larger reply is replaced by an error that says how to ask for less.
+  package static let maxReplyFrame = 64 << 20
+  /// The most bytes of samples and tombstones in one `storedSamples` page (4 MiB, and never more than half the
+  /// daemon's `--max-client-backlog`).
+  package static let maxStoredPage = 4 << 20
+  /// The largest frame body accepted before a connection has identified itself — a client before `hello`, a peer
+  /// before the pairing handshake completed (4 KiB; those messages are well under 300 bytes). So a connection
+  /// that has proved nothing makes the daemon buffer at most this much of a frame.
+  package static let maxHandshakeFrame = 4 << 10
 }
 
 /// The kind of a frame on a client socket (the first byte of its body).
@@ -99,8 +110,9 @@ package enum Request: Hashable, Sendable {
   case setPolicy(DevicePolicy)
   /// The full state of the device and its link.
   case dump
-  /// Every stored sample (optionally of one type) and every tombstone: the raw store.
-  case storedSamples(type: SampleType?)
+  /// One page of the raw store: stored samples (optionally of one type) from `from`, then every tombstone; at most
+  /// `limit` items (0: as many as fit the page size). Follow ``Reply/stored(samples:tombstones:next:)``'s `next`.
+  case storedSamples(type: SampleType?, from: StoredCursor, limit: Int)
   /// Starts pushing events of the given kinds on this connection.
   case subscribe(EventMask)
   /// `earliestPermittedSampleDate()`.
@@ -198,8 +210,9 @@ package enum Reply: Hashable, Sendable {
   case anchored(AnchoredResult)
   /// `dump`.
   case snapshot(DaemonSnapshot)
-  /// `storedSamples`.
-  case stored(samples: [Sample], tombstones: [Tombstone])
+  /// A `storedSamples` page: samples in insertion order, tombstones in deletion order, and where the next page
+  /// starts (nil: this was the last).
+  case stored(samples: [Sample], tombstones: [Tombstone], next: StoredCursor?)
   /// A date.
   case date(Date)
   /// Link status (answer to `link`).

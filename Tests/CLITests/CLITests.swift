@@ -31,10 +31,12 @@ struct CLITests {
     #expect(version.status == 0 && version.out.hasPrefix("healthpair "))
     let help = try healthpair(["--help"])
     #expect(help.status == 0)
-    for command in ["up", "down", "status", "ctl", "run"] where command != "run" { #expect(help.out.contains("  \(command) ")) }
+    for command in ["up", "down", "restart", "status", "ctl", "run"] where command != "run" {
+      #expect(help.out.contains("  \(command) "))
+    }
   }
 
-  @Test("--help on every command", arguments: ["up", "down", "status", "ctl", "demo"])
+  @Test("--help on every command", arguments: ["up", "down", "restart", "status", "ctl", "demo"])
   func helpOnEveryCommand(_ command: String) throws {
     let result = try healthpair([command, "--help"])
     #expect(result.status == 0)
@@ -50,6 +52,8 @@ struct CLITests {
       (["ctl"], "missing device"),
       (["up", "--log-level", "loud"], "invalid value 'loud' for '--log-level'"),
       (["staus"], "unknown command 'staus' (did you mean 'status'?)"),
+      (["restart"], "missing device ('phone' or 'watch')"),
+      (["restart", "tablet"], "unknown device 'tablet'"),
     ])
   func usageErrors(_ arguments: [String], _ message: String) throws {
     let result = try healthpair(arguments)
@@ -74,6 +78,11 @@ struct CLITests {
     #expect(request.out.contains("sheet presented (#1) listing share dietaryWater"))
     #expect(try healthpair(["ctl", "phone", "answer", "allow", "--dir", dir]).status == 0)
     #expect(try healthpair(["ctl", "phone", "save", "com.example.water", "dietaryWater", "1", "cup_us", "--at", "2026-01-05T08:00", "--dir", dir]).status == 0)
+    // Reading was never asked for: the query fails as healthd's does.
+    let undecided = try healthpair(["ctl", "phone", "query", "com.example.water", "dietaryWater", "--dir", dir])
+    #expect(undecided.status == 1 && undecided.err.contains("errorAuthorizationNotDetermined (5)"), "\(undecided.err)")
+    _ = try healthpair(["ctl", "phone", "request", "com.example.water", "--read", "dietaryWater", "--no-wait", "--dir", dir])
+    #expect(try healthpair(["ctl", "phone", "answer", "allow", "--dir", dir]).status == 0)
     let query = try healthpair(["ctl", "phone", "query", "com.example.water", "dietaryWater", "--unit", "fl_oz_us", "--dir", dir])
     #expect(query.out.contains("dietaryWater 8 fl_oz_us"), "\(query.out)")
     let denied = try healthpair(["ctl", "phone", "save", "com.example.water", "stepCount", "10", "--dir", dir])
@@ -81,12 +90,80 @@ struct CLITests {
     let typo = try healthpair(["ctl", "phone", "status", "com.example.water", "dietaryWatr", "--dir", dir])
     #expect(typo.status == 64 && typo.err.contains("did you mean 'dietaryWater'?"))
     let status = try healthpair(["status", "--dir", dir])
-    #expect(status.out.contains("dietaryWater share=authorized read=-"))
+    #expect(status.out.contains("dietaryWater share=authorized read=authorized"))
     #expect(status.out.contains("samples  dietaryWater=1"))
     let json = try healthpair(["status", "--json", "--dir", dir])
     #expect(json.out.contains("\"phone\": {") && json.out.contains("\"lag\": {"))
     let down = try healthpair(["down", "--dir", dir])
     #expect(down.status == 0 && down.out.contains("stopped phone") && down.out.contains("stopped watch"))
     #expect(!Posix.exists(PairLayout(root: dir).socket(.phone)))
+  }
+
+  @Test func aDaemonKilledWithSIGKILLIsRestartedAloneByRestartAndByUp() throws {
+    let dir = try Posix.makeTemporaryDirectory(prefix: "hp-cli-restart")
+    defer {
+      _ = try? healthpair(["down", "--dir", dir])
+      Posix.removeTree(dir)
+    }
+    let layout = PairLayout(root: dir)
+    let up = try healthpair(["up", "--dir", dir, "--fsync"])
+    #expect(up.status == 0, "\(up.err)")
+    let phone = try #require(layout.runningDaemon(.phone))
+    let watch = try #require(layout.runningDaemon(.watch))
+    /// Whether both daemons report the link up.
+    func linked() throws -> Bool {
+      try [layout.socket(.phone), layout.socket(.watch)].allSatisfy { socket in
+        let client = try DeviceClient(socketPath: socket, clientName: "test", timeout: 10)
+        defer { client.close() }
+        return try client.link(.reconnectNow).connected
+      }
+    }
+    /// Kills `pid` with SIGKILL and waits until it is gone.
+    func killNine(_ pid: Int32) throws {
+      try Posix.kill(pid, SIGKILL)
+      #expect(Posix.waitForExit(pid, timeoutMilliseconds: 10_000))
+    }
+
+    // The watch crashes: `restart watch` brings it back alone, linked, with the options `up` was given.
+    try killNine(watch)
+    #expect(layout.runningDaemon(.watch) == nil)
+    let restart = try healthpair(["restart", "watch", "--dir", dir])
+    #expect(restart.status == 0, "\(restart.err)")
+    #expect(restart.out.contains("restarted the watch daemon"), "\(restart.out)")
+    #expect(restart.out.contains("(it was not running)"))
+    #expect(restart.out.contains("link up"))
+    let watch2 = try #require(layout.runningDaemon(.watch))
+    #expect(watch2 != watch)
+    #expect(layout.runningDaemon(.phone) == phone, "the phone was left alone")
+    #expect(try linked())
+    let arguments = String(decoding: try Posix.readFile("/proc/\(watch2)/cmdline"), as: UTF8.self)
+    #expect(arguments.contains("--fsync"), "the restarted daemon lost the pair's options: \(arguments)")
+
+    // The phone crashes: `up` restarts just the phone and says so.
+    try killNine(phone)
+    let again = try healthpair(["up", "--dir", dir])
+    #expect(again.status == 0, "\(again.err)")
+    #expect(again.out.contains("the phone daemon was not running and was restarted alone"), "\(again.out)")
+    #expect(again.out.contains("watch  pid \(watch2)") && again.out.contains("(already running)"))
+    let phone2 = try #require(layout.runningDaemon(.phone))
+    #expect(phone2 != phone)
+    #expect(layout.runningDaemon(.watch) == watch2, "the watch was left alone")
+    #expect(try linked())
+
+    // A running daemon is stopped first; with both up, `up` still refuses.
+    let running = try healthpair(["restart", "phone", "--dir", dir])
+    #expect(running.status == 0, "\(running.err)")
+    #expect(running.out.contains("(stopped pid \(phone2) first)"), "\(running.out)")
+    #expect(try linked())
+    let both = try healthpair(["up", "--dir", dir])
+    #expect(both.status == 1 && both.err.contains("already running"))
+  }
+
+  @Test func restartOutsideAPairIsAClearError() throws {
+    let dir = try Posix.makeTemporaryDirectory(prefix: "hp-cli-nopair")
+    defer { Posix.removeTree(dir) }
+    let result = try healthpair(["restart", "phone", "--dir", dir])
+    #expect(result.status == 1)
+    #expect(result.err.contains("holds no pair (no pairing.key)"), "\(result.err)")
   }
 }

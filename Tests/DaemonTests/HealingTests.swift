@@ -11,7 +11,7 @@ import Testing
 /// The payload offsets of a journal's intact records.
 func journalRecords(_ path: String) throws -> [(offset: Int, length: Int)] {
   let bytes = try Posix.readFile(path)
-  return bytes.withUnsafeBytes { JournalFormat.scan($0).records }
+  return try bytes.withUnsafeBytes { buffer in try JournalFormat.scan(file: buffer).records }
 }
 
 func storedUUIDs(_ client: DeviceClient) throws -> Set<UUID> { Set(try client.storedSamples().samples.map(\.uuid)) }

@@ -57,6 +57,33 @@ struct LifecycleTests {
     }
   }
 
+  @Test(
+    "A symbolic link planted at the daemon's journal, log, lock or socket path is refused, never followed",
+    arguments: ["phone.journal", "phone.log", "phone.lock", "phone.sock"])
+  func aPlantedSymbolicLinkIsRefused(name: String) throws {
+    let root = try Posix.makeTemporaryDirectory(prefix: "hp-symlink")
+    defer { Posix.removeTree(root) }
+    let dir = root + "/phone"
+    let target = root + "/outside-" + name
+    try Posix.makeDirectory(dir, mode: 0o700)
+    try Posix.makeSymbolicLink(dir + "/" + name, to: target)
+    let errorPath = root + "/stderr"
+    let errFD = try Posix.open(errorPath, O_WRONLY | O_CREAT | O_TRUNC)
+    let null = Posix.devNull()
+    let pid = try Posix.spawn(try locateDaemon(), ["--device", "phone", "--dir", dir], stdout: null, stderr: errFD)
+    Posix.close(errFD)
+    Posix.close(null)
+    if !Posix.waitForExit(pid, timeoutMilliseconds: 20_000) {
+      Issue.record("the daemon started through the link instead of refusing")
+      try Posix.kill(pid, SIGKILL)
+    }
+    let status = try Posix.wait(pid, block: true)
+    #expect(status != .exited(0), "the daemon must refuse to start")
+    let message = String(decoding: try Posix.readFile(errorPath), as: UTF8.self)
+    #expect(message.contains(dir + "/" + name) && message.contains("symbolic link"), "\(message)")
+    #expect(!Posix.exists(target), "the link's target was created outside the directory")
+  }
+
   @Test func permissionsOfTheDirectoryAndSockets() throws {
     try withPair { pair in
       #expect(Posix.fileMode(pair.layout.root)?.mode == 0o700)
@@ -93,7 +120,7 @@ struct LifecycleTests {
 
   @Test func theDefaultLogHasNoPerRequestNoise() throws {
     try withPair { pair in
-      try grant(pair.phone, waterApp.bundleID, share: [water])
+      try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       for _ in 0..<50 { try pair.phone.save(waterApp.bundleID, [waterSample(1)]) }
       _ = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
       let lines = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self).split(separator: "\n")

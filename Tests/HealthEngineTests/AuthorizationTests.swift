@@ -329,3 +329,83 @@ struct WatchAuthorizationTests {
     #expect(try watch.authorizationStatus(returnApp.bundleID, mindful) == .sharingDenied)
   }
 }
+
+@Suite("Companion authorization (A18)")
+struct CompanionAuthorizationTests {
+  func companion(_ kind: DeviceKind) throws -> DeviceState {
+    var device = makeDevice(kind, apps: [waterApp])
+    var policy = device.policy
+    policy.authorization = .companion
+    _ = try device.setPolicy(policy)
+    return device
+  }
+
+  /// Delivers everything `from` logged to `to`.
+  func deliver(_ from: DeviceState, _ to: inout DeviceState) {
+    _ = to.receivePeerEntries(from.outboundEntries(after: to.sync.appliedFromPeer, maxItems: 100), wall: t0)
+  }
+
+  @Test func conflictingDecisionsConvergeToTheLaterWhicheverOrderTheyArrive() throws {
+    for phoneFirst in [true, false] {
+      var phone = try companion(.phone)
+      var watch = try companion(.watch)
+      _ = try phone.grant(waterApp.bundleID, share: [water], answer: .allowAll)
+      _ = try watch.setClock(t0.addingTimeInterval(60))
+      _ = try watch.grant(waterApp.bundleID, share: [water], answer: .denyAll)
+      if phoneFirst {
+        deliver(phone, &watch)
+        deliver(watch, &phone)
+      } else {
+        deliver(watch, &phone)
+        deliver(phone, &watch)
+      }
+      let key = Permission(water, .share)
+      #expect(phone.decision(waterApp.bundleID, key) == .denied, "the watch decided a minute later")
+      #expect(watch.decision(waterApp.bundleID, key) == .denied)
+    }
+  }
+
+  @Test func atTheSameInstantTheIPhoneWins() throws {
+    var phone = try companion(.phone)
+    var watch = try companion(.watch)
+    _ = try phone.grant(waterApp.bundleID, share: [water], answer: .allowAll)
+    _ = try watch.grant(waterApp.bundleID, share: [water], answer: .denyAll)
+    deliver(phone, &watch)
+    deliver(watch, &phone)
+    #expect(phone.decision(waterApp.bundleID, Permission(water, .share)) == .authorized)
+    #expect(watch.decision(waterApp.bundleID, Permission(water, .share)) == .authorized)
+  }
+
+  @Test func independentDevicesIgnoreDecisionsAndAResetTravels() throws {
+    var phone = try companion(.phone)
+    var plain = makeDevice(.watch, apps: [waterApp])
+    _ = try phone.grant(waterApp.bundleID, share: [water])
+    deliver(phone, &plain)
+    #expect(plain.decision(waterApp.bundleID, Permission(water, .share)) == nil, "independent: nothing applied")
+    var watch = try companion(.watch)
+    deliver(phone, &watch)
+    #expect(watch.decision(waterApp.bundleID, Permission(water, .share)) == .authorized)
+    _ = try phone.changeSettings(waterApp.bundleID, .reset)
+    deliver(phone, &watch)
+    #expect(watch.decision(waterApp.bundleID, Permission(water, .share)) == nil, "a reset forgets on both")
+  }
+
+  @Test func replayRebuildsTheStamps() throws {
+    var phone = try companion(.phone)
+    var journal: [DeviceEvent] = []
+    let prompt = try #require(try {
+      switch try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0) {
+      case .prompt(let p): return p
+      case .completed: return nil
+      }
+    }())
+    journal += try phone.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0).events
+    #expect(journal.contains { if case .authorizationShared = $0 { true } else { false } })
+    var replayed = DeviceState(device: .phone)
+    for event in [DeviceEvent.clockSet(t0), .appInstalled(waterApp), .policyChanged(phone.policy)] + journal {
+      replayed.apply(event)
+    }
+    #expect(replayed.decisionStamps == phone.decisionStamps)
+    #expect(replayed.sync == phone.sync)
+  }
+}

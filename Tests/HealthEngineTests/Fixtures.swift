@@ -24,7 +24,7 @@ let returnApp = AppRecord(
 /// A device with a fixed virtual clock and the two article apps installed.
 func makeDevice(_ kind: DeviceKind = .phone, apps: [AppRecord] = [waterApp, returnApp]) -> DeviceState {
   var device = DeviceState(device: kind)
-  _ = device.setClock(t0)
+  _ = try! device.setClock(t0)
   for app in apps { _ = try! device.install(app) }
   return device
 }

@@ -12,6 +12,8 @@ struct VisibilityCase: Sendable, CustomTestStringConvertible {
   let revokeShareAfterSave: Bool
   let seesOwn: Bool
   let seesOthers: Bool
+  /// The query fails with `errorAuthorizationNotDetermined` instead (read never decided).
+  var notDetermined = false
   var testDescription: String { name }
 }
 
@@ -21,11 +23,15 @@ struct StoreTests {
     .init(name: "read + write: everything", read: .authorized, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
     .init(name: "read only: everything", read: .authorized, share: .denied, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
     .init(name: "write only: own data only", read: .denied, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: false),
-    .init(name: "write, read never asked: own data only", read: nil, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: false),
+    .init(
+      name: "write, read never asked: code 5", read: nil, share: .authorized, revokeShareAfterSave: false, seesOwn: false,
+      seesOthers: false, notDetermined: true),
     .init(name: "write revoked, no read: nothing, not even own", read: .denied, share: .authorized, revokeShareAfterSave: true, seesOwn: false, seesOthers: false),
     .init(name: "write revoked, read granted: everything", read: .authorized, share: .authorized, revokeShareAfterSave: true, seesOwn: true, seesOthers: true),
     .init(name: "none: nothing", read: .denied, share: .denied, revokeShareAfterSave: false, seesOwn: false, seesOthers: false),
-    .init(name: "never asked: nothing", read: nil, share: nil, revokeShareAfterSave: false, seesOwn: false, seesOthers: false),
+    .init(
+      name: "never asked: code 5", read: nil, share: nil, revokeShareAfterSave: false, seesOwn: false, seesOthers: false,
+      notDetermined: true),
   ]
 
   @Test("Read visibility (WWDC16-209)", arguments: visibility)
@@ -48,11 +54,18 @@ struct StoreTests {
     if c.revokeShareAfterSave {
       _ = try phone.changeSettings(waterApp.bundleID, .set(Permission(water, .share), on: false))
     }
+    if c.notDetermined {
+      // healthd refuses the query's configuration: the read permission was never decided (R5).
+      #expect(throws: HealthError.healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")) {
+        try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0)
+      }
+      return
+    }
     let seen = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0)
     let hasOwnSample = phone.storedSamples(type: water, wall: t0).contains { $0.uuid == ownUUID }
     #expect(seen.contains { $0.uuid == ownUUID } == (c.seesOwn && hasOwnSample))
     #expect(seen.contains { $0.source.bundleID == other.bundleID } == c.seesOthers)
-    // Missing read permission is never an error, and status never reveals the read decision.
+    // A decided read permission is never an error, and status never reveals the read decision.
     #expect(try phone.authorizationStatus(waterApp.bundleID, water) != .sharingAuthorized || c.share == .authorized && !c.revokeShareAfterSave)
   }
 
@@ -95,7 +108,8 @@ struct StoreTests {
     try phone.grant(returnApp.bundleID, share: [water])
     let theirs = UUID()
     _ = try phone.save(returnApp.bundleID, [waterInput(100, uuid: theirs)], wall: t0)
-    expectError(.errorAuthorizationDenied) { _ = try phone.delete(waterApp.bundleID, [theirs], wall: t0) }
+    // Another app's object is "not found", exactly like one that does not exist.
+    expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [theirs], wall: t0) }
     expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [UUID()], wall: t0) }
     expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [], wall: t0) }
     // All or nothing.
@@ -196,14 +210,14 @@ struct StoreTests {
 
   @Test func dailyCollectionProratesSamplesAcrossMidnight() throws {
     var phone = makeDevice()
-    try phone.grant(returnApp.bundleID, share: [steps])
+    try phone.grant(waterApp.bundleID, share: [steps], read: [steps])
     let lateNight = parseDate("2026-01-05T23:00:00Z")!
     let walk = SampleInput(uuid: UUID(), type: steps, value: .quantity(1000, unit: "count"), start: lateNight, end: lateNight.addingTimeInterval(7200))
-    _ = try phone.save(returnApp.bundleID, [walk, SampleInput(uuid: UUID(), type: steps, value: .quantity(10, unit: "count"), start: t0, end: t0)], wall: t0)
+    _ = try phone.save(waterApp.bundleID, [walk, SampleInput(uuid: UUID(), type: steps, value: .quantity(10, unit: "count"), start: t0, end: t0)], wall: t0)
     let query = StatisticsQuery(
       type: steps, range: DateRange(start: parseDate("2026-01-04")!, end: parseDate("2026-01-07")!), options: .cumulativeSum,
       interval: 86400, anchor: parseDate("2026-01-01")!)
-    let buckets = try phone.statisticsCollection(returnApp.bundleID, query, wall: t0)
+    let buckets = try phone.statisticsCollection(waterApp.bundleID, query, wall: t0)
     #expect(buckets.map(\.start) == [parseDate("2026-01-04")!, parseDate("2026-01-05")!, parseDate("2026-01-06")!])
     #expect(buckets.map(\.sum) == [nil, 510, 500])
   }
@@ -445,5 +459,160 @@ struct HostileEngineInputTests {
     var watch = makeDevice(.watch)
     let entry = SyncEntry(seq: UInt64.max, payload: .samples([]))
     #expect(watch.receivePeerEntries([entry], wall: t0).isEmpty, "a gap: not applied")
+  }
+}
+
+/// Issue 10 item 1: numbers a request carries that used to be accepted and journaled, or poisoned sums.
+@Suite("Out-of-range request values")
+struct OutOfRangeRequestTests {
+  func simulatorError(
+    _ body: () throws(HealthError) -> [DeviceEvent], sourceLocation: SourceLocation = #_sourceLocation
+  ) -> HealthError? {
+    do throws(HealthError) {
+      let events = try body()
+      Issue.record("accepted and journaled \(events)", sourceLocation: sourceLocation)
+      return nil
+    } catch {
+      #expect(error.kind == .simulator, "\(error)", sourceLocation: sourceLocation)
+      return error
+    }
+  }
+
+  @Test func theClockRefusesNonFiniteAndFarDates() throws {
+    var phone = makeDevice()
+    for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300] {
+      let error = simulatorError { () throws(HealthError) in
+        try phone.setClock(Date(timeIntervalSinceReferenceDate: seconds))
+      }
+      #expect(error?.message.contains("between 0001-01-01 and 3000-01-01") == true)
+    }
+    #expect(phone.virtualNow == t0, "nothing changed")
+    let lastMoment = latestSampleDate.addingTimeInterval(-1)
+    #expect(try phone.setClock(lastMoment) == [.clockSet(lastMoment)])
+    _ = simulatorError { () throws(HealthError) in try phone.setClock(latestSampleDate) }
+    #expect(try phone.setClock(earliestSampleDate) == [.clockSet(earliestSampleDate)])
+    #expect(try phone.setClock(nil) == [.clockSet(nil)])
+  }
+
+  @Test func advancingTheClockCannotOverflowOrLeaveTheRange() throws {
+    var phone = makeDevice()
+    // now + 1e308 s used to be journaled as a clock in the year 3e300.
+    for seconds in [1e308, Double.greatestFiniteMagnitude, 1e12] {
+      let error = simulatorError { () throws(HealthError) in try phone.advanceClock(by: seconds, wall: t0) }
+      #expect(error?.message.contains("from 2026-01-05T08:00:00Z") == true, "\(String(describing: error))")
+    }
+    _ = simulatorError { () throws(HealthError) in try phone.advanceClock(by: .infinity, wall: t0) }
+    #expect(phone.virtualNow == t0)
+    let toTheEnd = latestSampleDate.timeIntervalSince(t0) - 1
+    #expect(try phone.advanceClock(by: toTheEnd, wall: t0) == [.clockSet(t0.addingTimeInterval(toTheEnd))])
+  }
+
+  @Test func retentionMustBeAPositiveDurationOfAtMost1e12Seconds() throws {
+    var watch = makeDevice(.watch)
+    for retention in [Double.infinity, .nan, 0, -1, 1e300, 1.0000001e12] {
+      _ = simulatorError { () throws(HealthError) in
+        try watch.setPolicy(DevicePolicy(reprompt: .strict, retention: retention))
+      }
+    }
+    _ = try watch.setPolicy(DevicePolicy(reprompt: .strict, retention: 1e12))
+  }
+
+  @Test func queryDatesMustBeFinite() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [steps], read: [steps])
+    let input = SampleInput(uuid: UUID(), type: steps, value: .quantity(5, unit: "count"), start: t0, end: t0 + 60)
+    _ = try phone.save(waterApp.bundleID, [input], wall: t0)
+    let nan = Date(timeIntervalSinceReferenceDate: .nan)
+    for range in [DateRange(start: nan, end: nil), DateRange(start: nil, end: nan),
+                  DateRange(start: t0 - 60, end: Date(timeIntervalSinceReferenceDate: .infinity))] {
+      // The statistics sum used to come back as NaN.
+      expectError(.errorInvalidArgument) {
+        let query = StatisticsQuery(type: steps, range: range, options: .cumulativeSum)
+        _ = try phone.statistics(waterApp.bundleID, query, wall: t0)
+      }
+      expectError(.errorInvalidArgument) {
+        _ = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: steps, range: range), wall: t0)
+      }
+      expectError(.errorInvalidArgument) {
+        _ = try phone.anchoredQuery(waterApp.bundleID, type: steps, anchor: 0, range: range, limit: 0, wall: t0)
+      }
+    }
+    let badAnchor = StatisticsQuery(type: steps, options: .cumulativeSum, interval: 3600, anchor: nan)
+    expectError(.errorInvalidArgument) { _ = try phone.statisticsCollection(waterApp.bundleID, badAnchor, wall: t0) }
+  }
+
+  @Test func aCollectionIntervalIsPositiveAndAtMost1e12Seconds() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [steps], read: [steps])
+    let input = SampleInput(uuid: UUID(), type: steps, value: .quantity(5, unit: "count"), start: t0, end: t0)
+    _ = try phone.save(waterApp.bundleID, [input], wall: t0)
+    for interval in [1e300, Double.greatestFiniteMagnitude, .nan, 0] {
+      // A bucket of 1.8e308 s used to end at an infinite date.
+      let query = StatisticsQuery(
+        type: steps, range: DateRange(start: t0, end: t0 + 1), options: .cumulativeSum, interval: interval, anchor: t0)
+      expectError(.errorInvalidArgument, kind: .wouldTerminate) {
+        _ = try phone.statisticsCollection(waterApp.bundleID, query, wall: t0)
+      }
+    }
+  }
+
+  @Test func anOverflowingSaveLeavesStatisticsFinite() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    let huge = SampleInput(uuid: UUID(), type: water, value: .quantity(1e308, unit: "L"), start: t0, end: t0)
+    expectError(.errorInvalidArgument) { _ = try phone.save(waterApp.bundleID, [huge], wall: t0) }
+    _ = try phone.save(waterApp.bundleID, [waterInput(250)], wall: t0)
+    let stats = try phone.statistics(waterApp.bundleID, StatisticsQuery(type: water, options: .cumulativeSum), wall: t0)
+    #expect(stats.sum == 250)
+  }
+}
+
+@Suite("Sync identifiers and versions (D10)")
+struct SyncIdentifierTests {
+  func drink(_ mL: Double, _ identifier: String?, _ version: MetadataValue?) -> SampleInput {
+    var metadata: Metadata = [:]
+    if let identifier { metadata[MetadataKey.syncIdentifier] = .string(identifier) }
+    if let version { metadata[MetadataKey.syncVersion] = version }
+    return SampleInput(uuid: UUID(), type: water, value: .quantity(mL, unit: "mL"), start: t0, end: t0, metadata: metadata)
+  }
+
+  @Test func aGreaterVersionReplacesAndAnEqualOrLowerOneIsNotStored() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    let v1 = drink(250, "a", .int(1))
+    _ = try phone.save(waterApp.bundleID, [v1], wall: t0)
+    let events = try phone.save(waterApp.bundleID, [drink(300, "a", .double(1.5))], wall: t0)
+    guard events.count == 2, case .samplesDeleted(let gone) = events[0], case .samplesSaved(let added) = events[1] else {
+      Issue.record("expected a deletion then a save, got \(events)")
+      return
+    }
+    #expect(gone.map(\.uuid) == [v1.uuid] && added.map(\.value) == [.quantity(300)])
+    #expect(try phone.save(waterApp.bundleID, [drink(1, "a", .int(1)), drink(2, "a", .double(1.5))], wall: t0).isEmpty)
+    #expect(phone.storedSamples(wall: t0).map(\.value) == [.quantity(300)])
+    // Another identifier, and no identifier, are untouched; in one batch the greatest version wins.
+    _ = try phone.save(waterApp.bundleID, [drink(5, "b", .int(3)), drink(6, "b", .int(9)), drink(7, "b", .int(4)), drink(8, nil, nil)], wall: t0)
+    #expect(phone.storedSamples(wall: t0).map(\.value).sorted { "\($0)" < "\($1)" }.count == 3)
+    #expect(phone.storedSamples(wall: t0).contains { $0.value == .quantity(6) })
+  }
+
+  @Test func anotherAppsIdentifierIsNotMatched() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    let other = AppRecord(bundleID: "com.other", displayName: "Other", writeUsageDescription: "w", readUsageDescription: "r")
+    _ = try phone.install(other)
+    try phone.grant(other.bundleID, share: [water])
+    _ = try phone.save(waterApp.bundleID, [drink(250, "a", .int(1))], wall: t0)
+    _ = try phone.save(other.bundleID, [drink(300, "a", .int(2))], wall: t0)
+    #expect(phone.storedSamples(wall: t0).count == 2)
+  }
+
+  @Test func anIdentifierWithoutANumericVersionWouldTerminate() throws {
+    var phone = makeDevice()
+    try? phone.grant(waterApp.bundleID, share: [water])
+    for bad in [drink(1, "a", nil), drink(1, "a", .string("2"))] {
+      let error = #expect(throws: HealthError.self) { try phone.save(waterApp.bundleID, [bad], wall: t0) }
+      #expect(error?.kind == .wouldTerminate && error?.message.contains("HKMetadataKeySyncVersion") == true)
+    }
+    #expect(try phone.save(waterApp.bundleID, [drink(1, "a", .int(1))], wall: t0).count == 1)
   }
 }

@@ -30,8 +30,14 @@ struct QueryTests {
       #expect(Set(byWater.map(\.uuid)) == all, "read granted: everything")
       let byOther = try await pair.phone.use(app: otherID) { try await samples(store, waterType) }
       #expect(byOther.map(\.uuid) == theirs.map(\.uuid), "share only: its own samples")
-      let byReturn = try await pair.phone.use(app: returnID) { try await samples(store, waterType) }
-      #expect(byReturn.isEmpty, "neither: nothing, and no error")
+      // Never asked to read: healthd refuses the query (code 5), it does not answer with nothing.
+      do {
+        _ = try await pair.phone.use(app: returnID) { try await samples(store, waterType) }
+        Issue.record("a query of a type whose read permission was never decided must fail")
+      } catch let error as HKError {
+        #expect(error.code == .errorAuthorizationNotDetermined)
+        #expect(error.localizedDescription.contains("Authorization not determined"))
+      }
       let byDashboard = try await pair.phone.use(app: dashboardID) { try await samples(store, waterType) }
       #expect(Set(byDashboard.map(\.uuid)) == all)
     }
@@ -123,6 +129,9 @@ struct QueryTests {
           hours.append(statistics.sumQuantity()?.doubleValue(for: mL))
         }
         #expect(hours == [250, 500, 300, nil, nil], "enumeration includes empty intervals")
+        // Issue 10 item 1: a date far from the anchor used to trap converting its interval number to an Int.
+        #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: 1e300)) == nil)
+        #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: .nan)) == nil)
         await #expect {
           let _: HKStatisticsCollection = try await run(store) { done in
             let query = HKStatisticsCollectionQuery(
@@ -212,7 +221,8 @@ struct LongRunningQueryTests {
 
   @Test func anObserverQueryIgnoresChangesTheAppCannotSee() async throws {
     try await withArticlePair { pair in
-      try await pair.phone.authorize(otherID, share: [waterType])  // share only: sees its own samples
+      // Share granted, read denied: sees its own samples.
+      try await pair.phone.authorize(otherID, share: [waterType], read: [waterType]) { try await $0.choose(share: [waterType]) }
       try await pair.phone.authorize(waterID, share: [waterType])
       let store = HKHealthStore()
       let fired = Mailbox<Int>()

@@ -98,7 +98,7 @@ struct SavingTests {
       pair.phone.use(app: waterID) {
         store.delete(theirs) { ok, error in done.post("delete theirs \(ok) \((error as? HKError)?.code.rawValue ?? -1)") }
       }
-      #expect(try await done.next() == "delete theirs false 4")
+      #expect(try await done.next() == "delete theirs false 3", "not found among its own objects (D6)")
       pair.phone.use(app: waterID) { store.delete([mine]) { ok, error in done.post("delete mine \(ok) \(error == nil)") } }
       #expect(try await done.next() == "delete mine true true")
       #expect(try pair.phone.storedSamples().map(\.uuid) == [theirs.uuid])

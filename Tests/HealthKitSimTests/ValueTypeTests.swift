@@ -13,6 +13,12 @@ func terminations(_ body: () -> Void) -> [HKSimulatedTermination] {
 
 @Suite("Values: units, quantities, errors, identifiers (no daemon)")
 struct ValueTypeTests {
+  /// Issue 10 item 1: `m^2` raised to `Int.max` used to trap multiplying the powers.
+  @Test func aHugePowerIsReportedNotATrap() {
+    #expect(terminations { _ = HKUnit.meter().unitRaised(toPower: 2).unitRaised(toPower: Int.max) }.count == 1)
+    #expect(terminations { _ = HKUnit.meter().unitRaised(toPower: 2).unitRaised(toPower: Int.min) }.count == 1)
+  }
+
   @Test(arguments: [
     (HKUnit.literUnit(with: .milli), "mL"), (.count().unitDivided(by: .minute()), "count/min"), (.kilocalorie(), "kcal"),
     (.gramUnit(with: .kilo), "kg"), (.meter().unitRaised(toPower: 2), "m^2"), (.second().reciprocal(), "s^-1"),

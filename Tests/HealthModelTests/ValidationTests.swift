@@ -131,3 +131,82 @@ struct HostileValueTests {
     }
   }
 }
+
+/// Issue 10 item 1: values that are finite as given but not once stored, and metadata numbers that are not finite.
+@Suite("Out-of-range values")
+struct OutOfRangeValueTests {
+  let source = SampleSource(bundleID: "com.example.water", device: .phone)
+  let water = SampleType.lookup(name: "dietaryWater")!
+  let t0 = parseDate("2026-01-05T08:00:00Z")!
+
+  func save(_ amount: Double, _ unit: String, metadata: Metadata = [:]) -> Result<Sample, HealthError> {
+    let input = SampleInput(uuid: UUID(), type: water, value: .quantity(amount, unit: unit), start: t0, end: t0,
+                            metadata: metadata)
+    do throws(HealthError) { return .success(try input.validated(source: source)) } catch { return .failure(error) }
+  }
+
+  func expectInvalidArgument(_ result: Result<Sample, HealthError>, _ messagePart: String,
+                             sourceLocation: SourceLocation = #_sourceLocation) {
+    guard case .failure(let error) = result else {
+      Issue.record("expected errorInvalidArgument, stored \(result)", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(error.kind == .healthKit, sourceLocation: sourceLocation)
+    #expect(error.code == .errorInvalidArgument, sourceLocation: sourceLocation)
+    #expect(error.message.contains(messagePart), "\(error.message)", sourceLocation: sourceLocation)
+  }
+
+  @Test func aFiniteAmountThatOverflowsInTheCanonicalUnitIsRefused() {
+    // 1e308 L is 1e311 mL: infinity once converted. It used to be stored as `inf mL`.
+    expectInvalidArgument(save(1e308, "L"), "out of range for HKQuantityTypeIdentifierDietaryWater")
+    expectInvalidArgument(save(-1e308, "L"), "-inf mL")
+    // Finite but large enough that sums of such samples would overflow.
+    expectInvalidArgument(save(2e250, "mL"), "1e250")
+    #expect((try? save(1e250, "mL").get())?.quantityValue == 1e250)
+    #expect((try? save(1e200, "L").get()) != nil)
+  }
+
+  @Test func aNonFiniteAmountStillWouldTerminate() {
+    guard case .failure(let error) = save(.nan, "L") else { Issue.record("NaN stored"); return }
+    #expect(error.kind == .wouldTerminate)
+    #expect(error.message.contains("must be finite"))
+  }
+
+  @Test func nonFiniteMetadataNumbersDatesAndQuantitiesAreRefused() {
+    for (value, shown) in [
+      (MetadataValue.double(.nan), "nan"), (.double(.infinity), "inf"), (.double(-.infinity), "-inf"),
+      (.quantity(.infinity, unit: "kg"), "inf kg"), (.quantity(.nan, unit: "kg"), "nan kg"),
+      (.date(Date(timeIntervalSinceReferenceDate: .nan)), "<nan s since 1970>"),
+    ] {
+      expectInvalidArgument(save(250, "mL", metadata: ["ok": .int(1), "bad": value]),
+                            "Invalid value \(shown)")
+      expectInvalidArgument(save(250, "mL", metadata: ["bad": value]), "for metadata key: bad")
+    }
+  }
+
+  @Test func aMetadataQuantityNeedsAUnitHealthKitParses() {
+    expectInvalidArgument(
+      save(250, "mL", metadata: ["q": .quantity(1, unit: "floz")]), "Unable to parse unit string 'floz'")
+    expectInvalidArgument(save(250, "mL", metadata: ["q": .quantity(1, unit: "")]), "metadata key: q")
+    let kept = try? save(250, "mL", metadata: ["q": .quantity(2, unit: "kg"), "d": .double(1e300)]).get()
+    #expect(kept?.metadata["q"] == .quantity(2, unit: "kg"))
+  }
+
+  @Test func constructionErrorsComeBeforeTheRangeCheck() {
+    // An incompatible unit terminates the app whatever the amount.
+    guard case .failure(let error) = save(1e308, "kg") else { Issue.record("stored"); return }
+    #expect(error.kind == .wouldTerminate)
+  }
+
+  @Test func unitsWhoseExponentsOrScaleOverflowAreRefused() {
+    // Four litres to the 12th: the length exponent is 144, beyond the Int8 it is kept in (this used to trap).
+    #expect(throws: UnitError.outOfRange("L^12.L^12.L^12.L^12")) { try HealthUnit(parsing: "L^12.L^12.L^12.L^12") }
+    // TL is 1e9 m^3: to the 36th power that is 1e324 m^108, beyond a Double; fL^24 is 1e-432, below one.
+    #expect(throws: UnitError.outOfRange("TL^12.TL^12.TL^12")) { try HealthUnit(parsing: "TL^12.TL^12.TL^12") }
+    #expect(throws: UnitError.outOfRange("fL^12.fL^12")) { try HealthUnit(parsing: "fL^12.fL^12") }
+    #expect((try? HealthUnit(parsing: "L^12.L^12.L^12")) != nil, "an exponent of 108 is fine")
+    // Hand-built components never trap either.
+    let huge = HealthUnit(components: Array(repeating: .init(prefix: "", symbol: "L", power: 12), count: 10))
+    #expect(huge.dimension.length == 127)
+  }
+}

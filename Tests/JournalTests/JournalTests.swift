@@ -208,24 +208,104 @@ struct JournalTests {
     badMagic[0] = UInt8(ascii: "X")
     guard case .header(_, .badMagic) = try open(badMagic) else { Issue.record("bad magic"); return }
     var newer = bytes
-    newer[8] = 2
-    guard case .header(_, .unsupportedVersion(2)) = try open(newer) else { Issue.record("version"); return }
+    newer[8] = 3
+    guard case .header(_, .unsupportedVersion(3)) = try open(newer) else { Issue.record("version"); return }
+    #expect(JournalError.header(path: "p", .unsupportedVersion(3)).description.contains("reads versions 1 to 2"))
     guard case .header(_, .tooShort(5)) = try open(Array(bytes[0..<5])) else { Issue.record("short"); return }
+    guard case .header(_, .tooShort(20)) = try open(Array(bytes[0..<20])) else { Issue.record("short v2"); return }
     guard case .wrongDevice(_, 1, 0) = try open(bytes, device: .watch) else { Issue.record("device"); return }
+    // A damaged salt would fail every record's checksum and make the whole journal look like a torn tail: the
+    // file header's own checksum refuses it instead, and nothing is cut.
+    for position in 12..<28 {
+      var damaged = bytes
+      damaged[position] ^= 0x10
+      guard case .header(_, .checksumMismatch)? = try open(damaged) else {
+        Issue.record("a flipped header byte at \(position) must be refused"); return
+      }
+    }
   }
 
   @Test func anUndecodableRecordIsReportedWithItsOffset() throws {
     let dir = try TempDir()
-    var bytes = JournalFormat.header(device: 0)
-    [UInt8]([0xEE, 1, 2]).withUnsafeBytes { JournalFormat.appendRecord($0, to: &bytes) }
+    let framing = JournalFormat.Framing.version2(device: 0, salt: 42)
+    var bytes = framing.fileHeader
+    [UInt8]([0xEE, 1, 2]).withUnsafeBytes { framing.appendRecord($0, to: &bytes) }
     let path = dir.file("garbage")
     try Posix.writeFileAtomically(path, bytes)
     if case .undecodable(_, let offset, let message)? = openError(path) {
-      #expect(offset == JournalFormat.headerSize + JournalFormat.recordHeaderSize + 1)
+      #expect(offset == JournalFormat.version2HeaderSize + JournalFormat.recordHeaderSize + 1)
       #expect(message.contains("unknown journal event tag 238"))
     } else {
       Issue.record("expected an undecodable-record error")
     }
+  }
+
+  /// Issue 10 item 1: an older build journaled `inf mL` and infinite clocks; they are refused where they sit.
+  @Test func aRecordCarryingANonFiniteValueIsRefusedWithItsOffset() throws {
+    let dir = try TempDir()
+    let source = SampleSource(bundleID: app.bundleID, device: .phone)
+    let base = Sample(uuid: UUID(), type: water, value: .quantity(250), start: t0, end: t0, source: source)
+    var infinite = base
+    infinite.value = .quantity(.infinity)
+    let nanDate = Date(timeIntervalSinceReferenceDate: .nan)
+    var nanStart = base
+    nanStart.start = nanDate
+    var nanMetadata = base
+    nanMetadata.metadata = ["d": .double(.nan)]
+    var infiniteMetadataQuantity = base
+    infiniteMetadataQuantity.metadata = ["q": .quantity(-.infinity, unit: "kg")]
+    let cases: [(DeviceEvent, String)] = [
+      (.samplesSaved([infinite]), "quantity inf is not finite"),
+      (.samplesSaved([nanStart]), "start date nan is not finite"),
+      (.samplesSaved([nanMetadata]), "metadata number nan is not finite"),
+      (.samplesSaved([infiniteMetadataQuantity]), "metadata quantity -inf is not finite"),
+      (.clockSet(Date(timeIntervalSinceReferenceDate: .infinity)), "clock inf is not finite"),
+      (.policyChanged(DevicePolicy(reprompt: .strict, retention: .nan)), "retention nan is not finite"),
+      (.samplesDeleted([Tombstone(uuid: base.uuid, type: water, source: source, deletedAt: nanDate)]),
+       "deletion date nan is not finite"),
+      (.peerEntriesApplied([SyncEntry(seq: 1, payload: .samples([infinite]))], at: t0), "quantity inf is not finite"),
+    ]
+    for (event, message) in cases {
+      let path = dir.file("old-\(UUID())")
+      let framing = JournalFormat.Framing.version2(device: 0, salt: 7)
+      var bytes = framing.fileHeader
+      var good = BinaryWriter()
+      good.event(.clockSet(t0))
+      good.bytes.withUnsafeBytes { framing.appendRecord($0, to: &bytes) }
+      let recordStart = bytes.count
+      var writer = BinaryWriter()
+      writer.event(event)
+      writer.bytes.withUnsafeBytes { framing.appendRecord($0, to: &bytes) }
+      try Posix.writeFileAtomically(path, bytes)
+      guard case .undecodable(_, let offset, let text)? = openError(path) else {
+        Issue.record("\(event) must be refused, got \(String(describing: openError(path)))")
+        continue
+      }
+      #expect(text == message)
+      #expect(offset > recordStart + JournalFormat.recordHeaderSize && offset < bytes.count, "\(text) at \(offset)")
+      // The f64 the offset names holds the non-finite value.
+      let bits = bytes[offset..<offset + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      #expect(!Double(bitPattern: bits).isFinite, "\(text) at \(offset)")
+      #expect(try Posix.readFile(path) == bytes, "nothing was changed")
+    }
+  }
+
+  @Test func aSyncEntryCarryingANonFiniteValueIsRefusedOnDecode() throws {
+    var sample = Sample(uuid: UUID(), type: water, value: .quantity(1), start: t0, end: t0,
+                        source: SampleSource(bundleID: app.bundleID, device: .watch))
+    sample.end = Date(timeIntervalSinceReferenceDate: .infinity)
+    var writer = BinaryWriter()
+    writer.syncEntry(SyncEntry(seq: 3, payload: .samples([sample])))
+    let error = writer.bytes.withUnsafeBytes { buffer -> DecodeError? in
+      var reader = BinaryReader(buffer, reportBase: 100)
+      do throws(DecodeError) {
+        _ = try reader.syncEntry()
+        return nil
+      } catch { return error }
+    }
+    #expect(error?.message == "end date inf is not finite")
+    // seq u64, tag u8, count u32, uuid 16, type u16, value tag u8 + f64, start f64: the end date follows.
+    #expect(error?.offset == 100 + 8 + 1 + 4 + 16 + 2 + 9 + 8)
   }
 
   @Test func aFailedWriteLeavesTheJournalAsItWas() throws {
@@ -251,6 +331,27 @@ struct JournalTests {
     let reopened = try DurableDevice(path: path, device: .phone)
     #expect(reopened.recovery.records == 3)
     #expect(reopened.recovery.truncated == nil)
+  }
+
+  @Test("A symbolic link at the journal's path is refused, dangling or not, and nothing is created through it")
+  func aSymbolicLinkIsRefusedNotFollowed() throws {
+    let dir = try TempDir()
+    let outside = try TempDir()
+    let existing = outside.file("existing")
+    try Posix.writeFileAtomically(existing, Array("keep me".utf8))
+    for target in [outside.file("missing"), existing] {
+      let path = dir.file("phone.journal")
+      Posix.unlink(path)
+      try Posix.makeSymbolicLink(path, to: target)
+      guard case .io(let e)? = openError(path) else {
+        Issue.record("expected the link to be refused (target \(target))")
+        continue
+      }
+      #expect(e.errno == .symbolicLink)
+      #expect(e.description.contains(path) && e.description.contains("symbolic link"), "\(e)")
+    }
+    #expect(!Posix.exists(outside.file("missing")), "the dangling link's target was created")
+    #expect(try Posix.readFile(existing) == Array("keep me".utf8))
   }
 
   @Test func syncEachCommitWritesAndFsyncs() throws {

@@ -67,7 +67,9 @@ struct MessageCodingTests {
     .watchSettings(bundleID: "a", change: .turnAllOff),
     .setClock(t0), .setClock(nil), .advanceClock(seconds: 60),
     .setPolicy(DevicePolicy(reprompt: .strict, retention: 3600)),
-    .dump, .storedSamples(type: water), .storedSamples(type: nil), .subscribe(.all), .earliestPermittedSampleDate,
+    .dump, .storedSamples(type: water, from: .start, limit: 0),
+    .storedSamples(type: nil, from: StoredCursor(sample: 7, tombstone: 1 << 40), limit: 100), .subscribe(.all),
+    .earliestPermittedSampleDate,
     .link(.latency(0.25)), .link(.hold), .link(.reconnectNow), .ping,
   ]
 
@@ -96,7 +98,10 @@ struct MessageCodingTests {
       .collection([stats, Statistics(start: t0, end: t0)]),
       .anchored(AnchoredResult(added: [sample], deleted: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)], newAnchor: 5)),
       .snapshot(DaemonSnapshot(device: snapshot, link: link, pid: 9, clients: 2)),
-      .stored(samples: [sample], tombstones: []), .date(t0), .link(link),
+      .stored(samples: [sample], tombstones: [], next: nil),
+      .stored(samples: [], tombstones: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)],
+              next: StoredCursor(sample: 3, tombstone: 9)),
+      .date(t0), .link(link),
     ]
   }()
 
