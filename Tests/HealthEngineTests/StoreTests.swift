@@ -608,7 +608,7 @@ struct SyncIdentifierTests {
 
   @Test func anIdentifierWithoutANumericVersionWouldTerminate() throws {
     var phone = makeDevice()
-    try? phone.grant(waterApp.bundleID, share: [water])
+    try phone.grant(waterApp.bundleID, share: [water])
     for bad in [drink(1, "a", nil), drink(1, "a", .string("2"))] {
       let error = #expect(throws: HealthError.self) { try phone.save(waterApp.bundleID, [bad], wall: t0) }
       #expect(error?.kind == .wouldTerminate && error?.message.contains("HKMetadataKeySyncVersion") == true)
