@@ -33,7 +33,8 @@ let package = Package(
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
     .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(
-      name: "HealthPairTesting", dependencies: ["HealthKitSim", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+      name: "HealthPairTesting",
+      dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
     .target(
@@ -49,6 +50,9 @@ let package = Package(
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
     .target(name: "HealthPairCLI", dependencies: ["Chaos", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
+    // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
+    .executableTarget(
+      name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
     .testTarget(
@@ -56,7 +60,7 @@ let package = Package(
       dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
-    .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "Posix"]),
+    .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: ["HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "HealthPairClient", "HealthModel", "Posix"]),

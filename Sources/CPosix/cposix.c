@@ -14,6 +14,8 @@
 #include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <string.h>
 
 int cposix_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -93,3 +95,21 @@ int cposix_unpin(void) {
   for (long i = 0; i < n && i < CPU_SETSIZE; i++) CPU_SET(i, &set);
   return sched_setaffinity(0, sizeof set, &set);
 }
+
+/* The embedded daemon. HealthPairTesting defines this entry point (healthpaird's main); a binary that does not
+   link HealthPairTesting has none, and the weak reference is then NULL. */
+extern int healthpair_embedded_daemon_main(int argc, char **argv) __attribute__((weak));
+
+/* Runs before main (glibc passes argc, argv and envp to the initialisers of the executable): when the harness
+   launched this very binary as a daemon (HEALTHPAIRD_EMBEDDED=1, see Sources/HealthPairClient/DaemonLocator.swift),
+   it becomes healthpaird and exits, so the test runner's main never starts. No priority is given, so Swift's own
+   image initialiser (linked first) has registered this image's metadata before this runs. */
+__attribute__((constructor)) static void cposix_embedded_daemon_hook(int argc, char **argv, char **envp) {
+  (void)envp;
+  const char *flag = getenv(CPOSIX_EMBEDDED_DAEMON_VARIABLE);
+  if (flag == NULL || strcmp(flag, "1") != 0 || healthpair_embedded_daemon_main == NULL) return;
+  unsetenv(CPOSIX_EMBEDDED_DAEMON_VARIABLE);
+  _exit(healthpair_embedded_daemon_main(argc, argv));
+}
+
+int cposix_embeds_daemon(void) { return healthpair_embedded_daemon_main != NULL; }

@@ -30,6 +30,14 @@ package enum DaemonMain {
                                (default 10).
       --exit-with-parent <pid> Stop (as on SIGTERM) when process <pid>, the launcher, exits: test harnesses use
                                it so a crashed test run leaves no daemons behind.
+      --lifeline <fd>          Stop (as on SIGTERM) when descriptor <fd> reaches end of file: the read end of a
+                               pipe whose write end only the launcher holds, so it ends when the launcher exits,
+                               however it ends (SIGKILL too). The test harness uses it.
+      --remove-when-orphaned <root>
+                               With --lifeline, <root> containing --dir: when the lifeline ends (the launcher exited
+                               without stopping this daemon), remove --dir after stopping, then <root> once it
+                               holds nothing but the pairing key (the other device's daemon removed its own).
+      --version                Print the version and exit.
       --help                   Show this help.
     """
 
@@ -37,6 +45,10 @@ package enum DaemonMain {
   package static func main(_ arguments: [String]) -> Int32 {
     if arguments.contains("--help") || arguments.contains("-h") {
       Posix.writeStandardOutput(usage + "\n")
+      return 0
+    }
+    if arguments == ["--version"] {
+      Posix.writeStandardOutput("healthpaird \(HealthPairVersion.current)\n")
       return 0
     }
     var device: DeviceKind?
@@ -51,6 +63,8 @@ package enum DaemonMain {
     var handshakeTimeout = 2.0
     var helloTimeout = 10.0
     var parent: Int32?
+    var orphanRoot: String?
+    var lifeline: Int32?
     var index = 0
     func fail(_ message: String) -> Int32 {
       Posix.writeStandardError("healthpaird: error: \(message)\n\n\(usage)\n")
@@ -83,6 +97,12 @@ package enum DaemonMain {
       case "--exit-with-parent":
         guard let v = value(), let pid = Int32(v), pid > 0 else { return fail("--exit-with-parent takes a process id") }
         parent = pid
+      case "--lifeline":
+        guard let v = value(), let fd = Int32(v), fd > 2 else { return fail("--lifeline takes a descriptor above 2") }
+        lifeline = fd
+      case "--remove-when-orphaned":
+        guard let v = value(), v.hasPrefix("/") else { return fail("--remove-when-orphaned takes an absolute path") }
+        orphanRoot = v
       case "--max-clients":
         guard let v = value(), let n = Int(v), n > 0, n <= 65536 else { return fail("--max-clients takes an integer in 1...65536") }
         maxClients = n
@@ -103,6 +123,12 @@ package enum DaemonMain {
     }
     guard let device else { return fail("missing '--device'") }
     guard let directory else { return fail("missing '--dir'") }
+    if let orphanRoot {
+      guard lifeline != nil else { return fail("'--remove-when-orphaned' needs '--lifeline'") }
+      guard directory.hasPrefix(orphanRoot + "/") else {
+        return fail("'--remove-when-orphaned' takes a directory that contains '--dir'")
+      }
+    }
     var key: [UInt8] = []
     if peer != nil {
       guard let keyFile else { return fail("'--peer' needs '--pairing-key'") }
@@ -123,6 +149,7 @@ package enum DaemonMain {
     options.maxClientBacklog = maxBacklog
     options.handshakeTimeout = handshakeTimeout
     options.helloTimeout = helloTimeout
+    options.lifeline = lifeline
     Posix.ignoreBrokenPipe()
     if let parent, !Posix.exitWithParent(parent) {
       Posix.writeStandardError("healthpaird (\(device)): the launching process \(parent) is already gone\n")
@@ -136,6 +163,18 @@ package enum DaemonMain {
       return 71
     }
     Posix.writeStandardOutput("ready \(Posix.processID) \(options.socketPath)\n")
-    return daemon.run()
+    let status = daemon.run()
+    // The launcher died without stopping us, so nobody else cleans up.
+    if daemon.launcherExited, let orphanRoot { removeOrphaned(directory, root: orphanRoot, keeping: keyFile) }
+    return status
+  }
+
+  /// Removes a device directory the dead launcher owned, then the pair's root once nothing but the pairing key
+  /// (`key`) is left in it. Each daemon removes its own directory before looking, so whichever looks last sees both
+  /// gone.
+  static func removeOrphaned(_ directory: String, root: String, keeping key: String?) {
+    Posix.removeTree(directory)
+    guard let names = try? Posix.listDirectory(root), names.allSatisfy({ "\(root)/\($0)" == key }) else { return }
+    Posix.removeTree(root)
   }
 }

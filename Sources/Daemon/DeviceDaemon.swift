@@ -35,6 +35,9 @@ package struct DaemonOptions: Sendable {
   package var handshakeTimeout = 2.0
   /// Seconds a client connection may stay open without sending `hello` before it is closed.
   package var helloTimeout = 10.0
+  /// The launcher's lifeline: the read end of a pipe whose write end only the launcher holds. When it reports end
+  /// of file, the launcher has exited (however it ended) and the daemon stops.
+  package var lifeline: Int32?
 
   /// Creates options.
   package init(device: DeviceKind, directory: String, peerSocket: String?, pairingKey: [UInt8]) {
@@ -86,6 +89,7 @@ package final class DeviceDaemon {
     static let peerListener: UInt64 = 2
     static let signals: UInt64 = 3
     static let peer: UInt64 = 4
+    static let lifeline: UInt64 = 5
     static let firstClient: UInt64 = 100
   }
 
@@ -128,6 +132,8 @@ package final class DeviceDaemon {
   private static let ackPersistInterval: UInt64 = 64
   private var notifiedSeq: UInt64 = 0
   private var running = true
+  /// Whether the daemon stopped because its launcher exited (its lifeline ended).
+  package private(set) var launcherExited = false
   private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
   /// Connections with buffered frames left over from an earlier turn (see `ClientConnection.framesPending`).
   private var pendingFrames: Set<UInt64> = []
@@ -184,6 +190,9 @@ package final class DeviceDaemon {
       epoll = try Posix.epollCreate()
       signalFD = try Posix.signalDescriptor([SIGTERM, SIGINT])
       try Posix.epollControl(epoll, .add, signalFD, events: Posix.PollEvents.readable, token: Token.signals)
+      if let lifeline = options.lifeline {
+        try Posix.epollControl(epoll, .add, lifeline, events: Posix.PollEvents.readable, token: Token.lifeline)
+      }
       if options.device == .phone, let peerPath = options.peerSocket {
         peerListener = try Posix.listenUnix(peerPath)
         try Posix.epollControl(epoll, .add, peerListener, events: Posix.PollEvents.readable, token: Token.peerListener)
@@ -232,6 +241,12 @@ package final class DeviceDaemon {
         log.log(.info, "received signal \(signal), stopping")
         running = false
       }
+    case Token.lifeline:
+      // Nothing is ever written to it: readable means end of file (or an error), that is, the launcher is gone.
+      log.log(.info, "the launching process exited, stopping")
+      if let lifeline = options.lifeline { try? Posix.epollControl(epoll, .remove, lifeline, events: 0, token: 0) }
+      launcherExited = true
+      running = false
     case Token.peer: peerReady(events)
     default: clientReady(token, events)
     }
@@ -393,7 +408,9 @@ package final class DeviceDaemon {
       connection.helloDone = true
       connection.decoder.maxFrameLength = WireProtocol.maxClientFrame
       connection.name = name
-      reply(.success(.hello(HelloInfo(version: WireProtocol.version, device: options.device, pid: Posix.processID, software: "healthpaird 0.1.0"))))
+      let software = "healthpaird \(HealthPairVersion.current)"
+      reply(.success(.hello(HelloInfo(
+        version: WireProtocol.version, device: options.device, pid: Posix.processID, software: software))))
       return
     }
     guard connection.helloDone else {

@@ -18,7 +18,7 @@ extension HKHealthStore {
     let api = "HKHealthStore.requestAuthorization(toShare:read:)"
     let session = try Session.current(api: api)
     let ticket = try session.send(try authorizationRequest(session, typesToShare, typesToRead), api: api)
-    let reply = try await session.value(of: ticket, api: api)
+    let reply = try await session.value(of: ticket, api: api, waitsForUser: true)
     try HKHealthStore.authorizationOutcome(session, reply, api: api)
   }
 
@@ -37,7 +37,7 @@ extension HKHealthStore {
     }
     deliver({
       let (session, ticket) = try started.get()
-      let reply = try await session.value(of: ticket, api: api)
+      let reply = try await session.value(of: ticket, api: api, waitsForUser: true)
       try HKHealthStore.authorizationOutcome(session, reply, api: api)
     }) { result in
       switch result {

@@ -59,13 +59,26 @@ package struct Session: Sendable {
     }
   }
 
-  /// Awaits a ticket's final answer without blocking a thread.
+  /// Awaits a ticket's final answer without blocking a thread, until the connection's deadline — or, for a request
+  /// that `waitsForUser` (a permission sheet), until the user answers, as on a device.
   ///
   /// Cancelling the awaiting task stops the wait with `CancellationError` (the request itself stays pending on the
-  /// device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging.
-  /// - Throws: the request's error, translated; `CancellationError`.
-  package func value(of ticket: Ticket, api: String) async throws -> Reply {
+  /// device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a
+  /// HealthPairTesting pair, a sheet nobody answers is ended by the harness at its deadline.
+  /// - Throws: the request's error, translated; `CancellationError`;
+  ///   ``HealthKitSimError/unreachable(socketPath:reason:)`` at the deadline.
+  package func value(of ticket: Ticket, api: String, waitsForUser: Bool = false) async throws -> Reply {
     let outcome = Outcome()
+    var deadline: DispatchWorkItem?
+    if !waitsForUser {
+      let seconds = client.timeout
+      let item = DispatchWorkItem {
+        outcome.resolve(.failure(ClientError.timeout(request: ticket.name, seconds: seconds)))
+      }
+      DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+      deadline = item
+    }
+    defer { deadline?.cancel() }
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in

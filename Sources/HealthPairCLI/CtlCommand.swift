@@ -11,7 +11,7 @@ package struct CtlCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "ctl", abstract: "Drive one device by hand: install, request, answer, save, query, settings, clock, link…",
-    usage: "ctl <phone|watch> <operation> [arguments] [--dir <dir>]",
+    usage: "ctl <phone|watch> <operation> [arguments] [--dir <dir>] [--timeout <seconds>]",
     discussion: """
       OPERATIONS (apps are bundle identifiers; types are HealthKit names such as dietaryWater):
         install <app> [--name <name>] [--write-usage <text>] [--read-usage <text>]
@@ -39,7 +39,13 @@ package struct CtlCommand {
         earliest                   earliestPermittedSampleDate()
         link connect|disconnect|hold|release|status | link latency <duration>
         dump [--json]              Full device state.
-        events                     Print pushed events until interrupted.
+        events                     Print pushed events until interrupted (or until --timeout passes).
+
+      OPTIONS:
+        --dir <dir>                The pair's directory (default: $HEALTHPAIR_DIR, else ./.healthpair).
+        --timeout <seconds>        Give up after this long (error, exit 1) instead of waiting on: the connection and
+                                   every answer (default 30); for request, the user's answer too (default 300); for
+                                   events, stop listening (exit 0; default: never).
 
       Dates are UTC: 2026-01-05, 2026-01-05T08:00 or 2026-01-05T08:00:00Z. Durations: 250ms, 30s, 10m, 2h, 7d.
 
@@ -55,11 +61,24 @@ package struct CtlCommand {
   var operation: String
   var args: Arguments
   var directory: String
+  /// `--timeout`, when given.
+  var timeout: Double?
+
+  /// The deadline of a connection and of each answer when `--timeout` is not given, seconds.
+  static let defaultTimeout = 30.0
+  /// The deadline of `request`'s wait for the user's answer when `--timeout` is not given, seconds.
+  static let defaultAnswerTimeout = 300.0
 
   /// Parses the device and operation; the operation parses the rest when it runs.
   package init(_ arguments: [String]) throws {
     var args = try Arguments(arguments, configuration: Self.configuration)
     directory = pairDirectory(try args.option("dir"))
+    if let text = try args.option("timeout") {
+      guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 31_536_000 else {
+        throw args.error("invalid value '\(text)' for '--timeout': expected seconds, more than 0 (e.g. 5 or 0.5)")
+      }
+      timeout = seconds
+    }
     let deviceName = try args.required("device ('phone' or 'watch')")
     guard let device = DeviceKind(name: deviceName) else {
       throw args.error("unknown device '\(deviceName)': expected 'phone' or 'watch'")
@@ -72,11 +91,15 @@ package struct CtlCommand {
   /// Runs the operation.
   package func run() throws -> Int32 {
     var args = self.args
-    let client = try DeviceClient(socketPath: PairLayout(root: directory).socket(device), clientName: "healthpair ctl", timeout: 30)
+    let client = try DeviceClient(
+      socketPath: PairLayout(root: directory).socket(device), clientName: "healthpair ctl",
+      timeout: timeout ?? Self.defaultTimeout)
     defer { client.close() }
     do {
       try perform(&args, client)
       return 0
+    } catch is CtlFailure {
+      return 1
     } catch let error as ClientError {
       if let health = error.healthError {
         err("error: \(health)\n")
@@ -184,7 +207,7 @@ package struct CtlCommand {
       let noWait = args.flag("no-wait")
       try args.finish()
       let ticket = try client.beginAuthorization(bundle, share: share, read: read)
-      switch try ticket.waitFirst(timeout: 30) {
+      switch try ticket.waitFirst(timeout: client.timeout) {
       case .final(let reply):
         out("completed without a sheet: \(describeAuthorization(reply))\n")
       case .interim(let reply):
@@ -193,8 +216,16 @@ package struct CtlCommand {
         }
         if noWait { return }
         out("waiting for the user (healthpair ctl \(device) answer allow|deny|cancel|fail)…\n")
-        let final = try ticket.wait(timeout: 24 * 3600)
-        out("completed: \(describeAuthorization(final))\n")
+        let seconds = timeout ?? Self.defaultAnswerTimeout
+        switch catching({ () throws(ClientError) in try ticket.wait(timeout: seconds) }) {
+        case .success(let final): out("completed: \(describeAuthorization(final))\n")
+        case .failure(.timeout):
+          err(
+            "error: nobody answered the sheet within \(formatSeconds(seconds)); it is still up — answer it with "
+              + "'healthpair ctl \(device) answer allow|deny|cancel|fail', or wait longer with --timeout <seconds>\n")
+          throw CtlFailure()
+        case .failure(let error): throw error
+        }
       }
     case "answer":
       let how = try args.required("answer")
@@ -424,9 +455,9 @@ package struct CtlCommand {
       try args.finish()
       _ = client.addListener { event in out("\(event)\n") }
       try client.subscribe(.all)
-      out("listening for events on the \(device) (Ctrl-C to stop)\n")
-      _ = try? client.send(.ping).wait(timeout: Double(Int32.max))
-      while !client.isClosed { _ = Posix.waitReadable(0, timeoutMilliseconds: -1) }
+      let until = timeout.map { " for \(formatSeconds($0))" } ?? " (Ctrl-C to stop)"
+      out("listening for events on the \(device)\(until)\n")
+      if client.waitUntilClosed(timeout: timeout) { out("the \(device) daemon closed the connection\n") }
     default:
       let operations = ["install", "uninstall", "request", "answer", "status", "request-status", "save", "delete", "query", "stats",
                         "collection", "anchored", "settings", "watch-settings", "clock", "policy", "samples", "earliest", "link", "dump", "events"]
@@ -435,8 +466,16 @@ package struct CtlCommand {
     }
   }
 
+  /// `30 s`, `0.5 s`.
+  private func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+  }
+
   private func describeAuthorization(_ reply: Reply) -> String {
     guard case .authorization(let result) = reply else { return "\(reply)" }
     return "success=\(result.success)" + (result.error.map { " error=\($0)" } ?? "")
   }
 }
+
+/// A failure `ctl` has already explained on standard error; it exits 1.
+struct CtlFailure: Error {}

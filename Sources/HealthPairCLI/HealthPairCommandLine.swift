@@ -1,9 +1,10 @@
+import HealthModel
 import Posix
 
 /// The `healthpair` program: dispatches to a subcommand and turns errors into messages and exit statuses.
 package enum HealthPairCommandLine {
-  /// The version `--version` prints.
-  package static let version = "0.1.0"
+  /// The version `--version` prints (``HealthPairVersion/current``).
+  package static var version: String { HealthPairVersion.current }
 
   /// Every subcommand, in help order.
   package static let commands: [CommandConfiguration] = [

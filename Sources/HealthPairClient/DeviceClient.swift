@@ -44,7 +44,6 @@ package final class Ticket: @unchecked Sendable {
   private struct State {
     var interims: [Reply] = []
     var result: Result<Reply, ClientError>?
-    var continuation: CheckedContinuation<Reply, any Error>?
     var firstContinuation: CheckedContinuation<Reply, any Error>?
     var callbacks: [@Sendable (Result<Reply, ClientError>) -> Void] = []
   }
@@ -71,18 +70,16 @@ package final class Ticket: @unchecked Sendable {
   }
 
   func deliver(_ result: Result<Reply, ClientError>) {
-    let (continuation, first, callbacks) = state.withLock {
-      s -> (CheckedContinuation<Reply, any Error>?, CheckedContinuation<Reply, any Error>?, [@Sendable (Result<Reply, ClientError>) -> Void]) in
-      guard s.result == nil else { return (nil, nil, []) }
+    let (first, callbacks) = state.withLock {
+      s -> (CheckedContinuation<Reply, any Error>?, [@Sendable (Result<Reply, ClientError>) -> Void]) in
+      guard s.result == nil else { return (nil, []) }
       s.result = result
       defer {
-        s.continuation = nil
         s.firstContinuation = nil
         s.callbacks = []
       }
-      return (s.continuation, s.firstContinuation, s.callbacks)
+      return (s.firstContinuation, s.callbacks)
     }
-    continuation?.resume(with: result.mapError { $0 as any Error })
     first?.resume(with: result.mapError { $0 as any Error })
     for callback in callbacks { callback(result) }
     signal.signal()
@@ -142,15 +139,46 @@ package final class Ticket: @unchecked Sendable {
   /// Interim notices received so far.
   package var interims: [Reply] { state.withLock { $0.interims } }
 
-  /// Awaits the final answer.
-  package func value() async throws -> Reply {
-    try await withCheckedThrowingContinuation { continuation in
-      let ready = state.withLock { s -> Result<Reply, ClientError>? in
-        if let r = s.result { return r }
-        s.continuation = continuation
-        return nil
+  /// Awaits the final answer, without blocking a thread, until `timeout` seconds have passed.
+  /// - Throws: ``ClientError``, `.timeout` at the deadline.
+  package func value(timeout: Double) async throws(ClientError) -> Reply {
+    let once = ResumeOnce()
+    let name = self.name
+    let deadline = DispatchWorkItem { once.resolve(.failure(.timeout(request: name, seconds: timeout))) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
+    defer { deadline.cancel() }
+    typealias Waiting = CheckedContinuation<Result<Reply, ClientError>, Never>
+    let result = await withCheckedContinuation { (continuation: Waiting) in
+      once.wait(with: continuation)
+      whenDone { result in once.resolve(result) }
+    }
+    return try result.get()
+  }
+
+  /// A continuation resumed once, by whichever comes first: the answer or the deadline.
+  private final class ResumeOnce: Sendable {
+    private struct State {
+      var continuation: CheckedContinuation<Result<Reply, ClientError>, Never>?
+      var early: Result<Reply, ClientError>?
+    }
+    private let state = Mutex(State())
+
+    func wait(with continuation: CheckedContinuation<Result<Reply, ClientError>, Never>) {
+      let early = state.withLock { s -> Result<Reply, ClientError>? in
+        if s.early == nil { s.continuation = continuation }
+        return s.early
       }
-      if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
+      if let early { continuation.resume(returning: early) }
+    }
+
+    func resolve(_ result: Result<Reply, ClientError>) {
+      let waiting = state.withLock { s -> CheckedContinuation<Result<Reply, ClientError>, Never>? in
+        guard s.early == nil else { return nil }
+        s.early = result
+        defer { s.continuation = nil }
+        return s.continuation
+      }
+      waiting?.resume(returning: result)
     }
   }
 }
@@ -171,6 +199,8 @@ package final class DeviceClient: @unchecked Sendable {
 
   private let socket: SocketHandle
   private let shared = Mutex(Shared())
+  /// Signalled once the reader thread has seen the connection end.
+  private let closedGate = DispatchSemaphore(value: 0)
   /// The socket path.
   package let socketPath: String
   /// Which device answered `hello`.
@@ -186,7 +216,8 @@ package final class DeviceClient: @unchecked Sendable {
     self.socketPath = socketPath
     self.timeout = timeout
     let fd: Int32
-    do { fd = try Posix.connectUnix(socketPath) } catch { throw .connect(error) }
+    // The deadline also bounds the connect (a full listen backlog) and every write (a daemon that stopped reading).
+    do { fd = try Posix.connectUnix(socketPath, sendTimeout: timeout) } catch { throw .connect(error) }
     socket = SocketHandle(fd)
     let owner = WeakClient(self)
     let handle = socket
@@ -222,6 +253,8 @@ package final class DeviceClient: @unchecked Sendable {
     if case .failure(let error) = written {
       let failure = ClientError.disconnected("write failed: \(error)")
       _ = shared.withLock { $0.tickets.removeValue(forKey: ticket.id) }
+      // Part of the frame may be out (a write that timed out): the stream is no longer in step, so it ends here.
+      socket.shutdown()
       throw failure
     }
     return ticket
@@ -232,9 +265,10 @@ package final class DeviceClient: @unchecked Sendable {
     try send(request).wait(timeout: timeout ?? self.timeout)
   }
 
-  /// Sends a request and awaits its final answer.
-  package func callAsync(_ request: Request) async throws -> Reply {
-    try await send(request).value()
+  /// Sends a request and awaits its final answer, until `timeout` (the client's default when nil).
+  /// - Throws: ``ClientError``.
+  package func callAsync(_ request: Request, timeout: Double? = nil) async throws(ClientError) -> Reply {
+    try await send(request).value(timeout: timeout ?? self.timeout)
   }
 
   /// Registers a listener for pushed events (call ``subscribe(_:)`` to choose which); returns a token for
@@ -253,6 +287,16 @@ package final class DeviceClient: @unchecked Sendable {
 
   /// Whether the connection is closed.
   package var isClosed: Bool { shared.withLock { $0.closed != nil } }
+
+  /// Waits until the connection ends (the daemon went away or ``close()`` was called) or `timeout` seconds pass
+  /// (forever when nil); true when it ended.
+  package func waitUntilClosed(timeout: Double?) -> Bool {
+    if isClosed { return true }
+    let deadline: DispatchTime = timeout.map { .now() + $0 } ?? .distantFuture
+    guard closedGate.wait(timeout: deadline) == .success else { return isClosed }
+    closedGate.signal()  // for the next waiter
+    return true
+  }
 
   private static func readLoop(_ fd: Int32, handle: SocketHandle, owner: WeakClient) {
     var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxReplyFrame)
@@ -288,6 +332,7 @@ package final class DeviceClient: @unchecked Sendable {
       return Array(s.tickets.values)
     }
     for ticket in tickets { ticket.deliver(.failure(failure)) }
+    client.closedGate.signal()
   }
 
   private func dispatch(_ frame: Frame) {

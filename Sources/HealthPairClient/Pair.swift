@@ -48,8 +48,8 @@ package struct PairLayout: Sendable {
 
 /// Why a pair could not be started or controlled.
 package enum PairError: Error, CustomStringConvertible, Sendable {
-  /// The daemon executable was not found.
-  case daemonNotFound(searched: [String])
+  /// No usable daemon executable: where the search looked and what to do.
+  case daemonNotFound(String)
   /// A daemon exited before it was ready; its standard error says why.
   case daemonFailed(device: DeviceKind, status: String, stderr: String)
   /// A condition was not reached before the deadline.
@@ -64,8 +64,7 @@ package enum PairError: Error, CustomStringConvertible, Sendable {
   /// A one-line description.
   package var description: String {
     switch self {
-    case .daemonNotFound(let searched):
-      "cannot find the healthpaird executable (looked in \(searched.joined(separator: ", "))); run 'swift build' or set HEALTHPAIRD"
+    case .daemonNotFound(let why): "cannot find the healthpaird executable: \(why)"
     case .daemonFailed(let device, let status, let stderr):
       "the \(device) daemon exited before it was ready (\(status)): \(stderr.trimmingWhitespace())"
     case .timeout(let what): "timed out waiting for \(what)"
@@ -115,36 +114,6 @@ package struct LaunchOptions: Sendable {
   }
 }
 
-/// Finds the `healthpaird` executable: `$HEALTHPAIRD`, next to the running executable, a `.build` directory
-/// under the current directory, or `$PATH`.
-package func locateDaemon() throws(PairError) -> String {
-  var searched: [String] = []
-  if let explicit = Posix.environment("HEALTHPAIRD") {
-    if Posix.exists(explicit) { return explicit }
-    searched.append(explicit)
-  }
-  if let exe = Posix.executablePath() {
-    var dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    for _ in 0..<3 {
-      let candidate = dir + "/healthpaird"
-      if Posix.exists(candidate) { return candidate }
-      searched.append(candidate)
-      dir = dir.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    }
-  }
-  for config in ["debug", "release"] {
-    let candidate = Posix.currentDirectory() + "/.build/\(config)/healthpaird"
-    if Posix.exists(candidate) { return candidate }
-    searched.append(candidate)
-  }
-  for dir in (Posix.environment("PATH") ?? "").split(separator: ":") {
-    let candidate = "\(dir)/healthpaird"
-    if Posix.exists(candidate) { return candidate }
-  }
-  searched.append("$PATH")
-  throw .daemonNotFound(searched: searched)
-}
-
 /// A running daemon process started by this process.
 package final class DaemonProcess: @unchecked Sendable {
   /// The device.
@@ -183,8 +152,12 @@ package final class DaemonProcess: @unchecked Sendable {
   }
 
   /// Spawns `healthpaird` for `device` in `layout` and returns once it printed its ready line.
+  ///
+  /// When `daemon` is this process's own executable, it is launched as the embedded daemon (see
+  /// ``locateDaemon()``). With `ownsRoot` (and not `detach`), the daemon removes its directory, and the pair's
+  /// once the other device's is gone, if this process dies without stopping it.
   package static func start(
-    _ device: DeviceKind, layout: PairLayout, daemon: String, options: LaunchOptions
+    _ device: DeviceKind, layout: PairLayout, daemon: String, options: LaunchOptions, ownsRoot: Bool = false
   ) throws(PairError) -> DaemonProcess {
     do {
       try Posix.makeDirectory(layout.directory(device), mode: 0o700)
@@ -197,14 +170,26 @@ package final class DaemonProcess: @unchecked Sendable {
       var arguments = ["--device", device.description, "--dir", layout.directory(device), "--peer", layout.peerSocket,
                        "--pairing-key", layout.pairingKey, "--log-level", options.logLevel]
       if options.fsync { arguments.append("--fsync") }
-      if !options.detach { arguments += ["--exit-with-parent", String(Posix.processID)] }
+      var descriptors: [Int32: Int32] = [:]
+      if !options.detach {
+        // The daemon stops when this process exits, however it ends (SIGKILL too): it watches the lifeline.
+        descriptors[Lifeline.childDescriptor] = try Lifeline.readEnd()
+        arguments += ["--lifeline", String(Lifeline.childDescriptor)]
+        if ownsRoot { arguments += ["--remove-when-orphaned", layout.root] }
+      }
       arguments += options.extraArguments
       let pid: pid_t
       do {
         let detach = options.detach
         let argv = arguments
+        let inherited = descriptors
+        let embedded = daemon == Posix.executablePath()
+        let path = embedded ? Posix.ownExecutable : daemon
+        let environment = embedded ? [Posix.embeddedDaemonVariable: "1"] : [:]
         pid = try Spawner.shared.run { () throws(SystemError) in
-          try Posix.spawn(daemon, argv, stdout: writeEnd, stderr: errFD, stdin: null, newProcessGroup: detach)
+          try Posix.spawn(
+            path, argv, stdout: writeEnd, stderr: errFD, stdin: null, descriptors: inherited,
+            extraEnvironment: environment, newProcessGroup: detach)
         }
       } catch {
         Posix.close(writeEnd)
@@ -238,6 +223,33 @@ package final class DaemonProcess: @unchecked Sendable {
       throw .system(error)
     } catch {
       throw .system(SystemError("spawn", daemon, Errno(rawValue: EIO)))
+    }
+  }
+}
+
+/// The pipe that tells this process's daemons it has exited: this process holds both ends for its whole life
+/// (close-on-exec, so no other child inherits the write end); each daemon gets the read end as descriptor 3 and
+/// `--lifeline 3`. When the process exits — returning, crashing or killed with SIGKILL — the kernel closes the
+/// write end and every daemon reads end of file, stops, and (`--remove-when-orphaned`) removes the pair's
+/// directory.
+///
+/// Unlike `--exit-with-parent` (`PR_SET_PDEATHSIG`), which fires when the spawning *thread* exits, this fires only
+/// once the whole process is gone: with SIGKILL the threads die in any order, so a parent-death signal can come
+/// while the launcher is still half alive, and the daemon could not tell it from the harness's own SIGTERM.
+package enum Lifeline {
+  /// The descriptor number the read end has in each daemon.
+  package static let childDescriptor: Int32 = 3
+
+  private static let pipe = Mutex<(read: Int32, write: Int32)?>(nil)
+
+  /// The read end, creating the pipe on first use.
+  /// - Throws: `SystemError` from `pipe2`.
+  package static func readEnd() throws(SystemError) -> Int32 {
+    try pipe.withLock { ends throws(SystemError) -> Int32 in
+      if let ends { return ends.read }
+      let created = try Posix.pipe()
+      ends = created
+      return created.read
     }
   }
 }
@@ -307,7 +319,8 @@ package func waitForLink(_ client: DeviceClient, timeout: Double) throws(PairErr
 /// Runs every daemon spawn on one thread that lives as long as the process.
 ///
 /// A daemon started with `--exit-with-parent` is signalled when the *thread* that spawned it exits (that is how
-/// `PR_SET_PDEATHSIG` works), so spawning from a short-lived worker or pool thread could stop it early.
+/// `PR_SET_PDEATHSIG` works), so spawning from a short-lived worker or pool thread could stop it early. (Pairs now
+/// use the ``Lifeline``; the one thread still keeps spawns in order.)
 final class Spawner: @unchecked Sendable {
   static let shared = Spawner()
   private let jobs = Mutex<[@Sendable () -> Void]>([])
@@ -323,8 +336,11 @@ final class Spawner: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` on the spawner thread and returns its result.
-  func run<T: Sendable>(_ body: @escaping @Sendable () throws(SystemError) -> T) throws(SystemError) -> T {
+  /// Runs `body` on the spawner thread and returns its result; gives up with `ETIMEDOUT` after `timeout` seconds
+  /// (a spawn takes milliseconds: only a wedged system gets there).
+  func run<T: Sendable>(timeout: Double = 30, _ body: @escaping @Sendable () throws(SystemError) -> T)
+    throws(SystemError) -> T
+  {
     let done = DispatchSemaphore(value: 0)
     let result = Mutex<Result<T, SystemError>?>(nil)
     jobs.withLock {
@@ -335,8 +351,10 @@ final class Spawner: @unchecked Sendable {
       }
     }
     wake.signal()
-    done.wait()
-    return try result.withLock { $0! }.get()
+    guard done.wait(timeout: .now() + timeout) == .success, let outcome = result.withLock({ $0 }) else {
+      throw SystemError("spawn (on the spawner thread)", "no result within \(timeout) s", Errno(rawValue: ETIMEDOUT))
+    }
+    return try outcome.get()
   }
 }
 
@@ -349,6 +367,8 @@ package final class Pair: @unchecked Sendable {
   /// How daemons are started.
   package let options: LaunchOptions
   private var ownsDirectory: Bool
+  /// Whether this pair created its directory (its daemons then remove it if this process dies).
+  private let createdDirectory: Bool
   private let state = Mutex<State>(State())
   private struct State {
     var processes: [DeviceKind: DaemonProcess] = [:]
@@ -366,9 +386,11 @@ package final class Pair: @unchecked Sendable {
         self.layout = PairLayout(root: root)
         ownsDirectory = false
       } else {
-        self.layout = PairLayout(root: try Posix.makeTemporaryDirectory(prefix: "healthpair"))
+        TemporaryPairDirectories.sweepOnce()
+        self.layout = PairLayout(root: try TemporaryPairDirectories.make())
         ownsDirectory = true
       }
+      createdDirectory = ownsDirectory
       try Posix.chmod(layout.root, 0o700)
       if !Posix.exists(layout.pairingKey) {
         let secret = Posix.randomBytes(32).map { String($0, radix: 16).leftPadded(2) }.joined()
@@ -398,7 +420,8 @@ package final class Pair: @unchecked Sendable {
   package func start(_ device: DeviceKind, extraArguments: [String] = []) throws(PairError) {
     var options = self.options
     options.extraArguments += extraArguments
-    let process = try DaemonProcess.start(device, layout: layout, daemon: daemon, options: options)
+    let process = try DaemonProcess.start(
+      device, layout: layout, daemon: daemon, options: options, ownsRoot: createdDirectory)
     let client: DeviceClient
     do { client = try DeviceClient(socketPath: layout.socket(device), clientName: "pair-\(device)") } catch {
       process.signal(SIGKILL)

@@ -11,8 +11,13 @@ import Wire
 final class EventWaiter: Sendable {
   private let sockets: [String]
   private let clients = Mutex<[String: DeviceClient]>([:])
+  /// Ends every wait early once it has recorded a failure (a sheet nobody answered).
+  private let watchdog: SheetWatchdog
 
-  init(sockets: [String]) { self.sockets = sockets }
+  init(sockets: [String], watchdog: SheetWatchdog) {
+    self.sockets = sockets
+    self.watchdog = watchdog
+  }
 
   /// The live event connections (a device that is down is skipped: its condition cannot change anyway).
   private func liveClients() -> [DeviceClient] {
@@ -36,7 +41,8 @@ final class EventWaiter: Sendable {
     }
   }
 
-  /// Blocks until `check` returns a value, re-checking on every event; throws a timeout after `timeout` seconds.
+  /// Blocks until `check` returns a value, re-checking on every event; throws a timeout after `timeout` seconds,
+  /// or the watchdog's failure as soon as there is one.
   @discardableResult
   func wait<T>(for what: String, timeout: Double, _ check: () throws -> T?) throws -> T {
     let gate = DispatchSemaphore(value: 0)
@@ -44,6 +50,7 @@ final class EventWaiter: Sendable {
     defer { for (client, token) in listeners { client.removeListener(token) } }
     let deadline = DispatchTime.now() + timeout
     while true {
+      if let failure = watchdog.failure { throw failure }
       if let value = try check() { return value }
       if gate.wait(timeout: deadline) == .timedOut {
         if let value = try check() { return value }
@@ -53,7 +60,7 @@ final class EventWaiter: Sendable {
   }
 
   /// Awaits until `check` returns a value, re-checking on every event, without blocking a thread between checks;
-  /// throws a timeout after `timeout` seconds.
+  /// throws a timeout after `timeout` seconds, or the watchdog's failure as soon as there is one.
   @discardableResult
   func wait<T: Sendable>(for what: String, timeout: Double, _ check: @Sendable () throws -> T?) async throws -> T {
     let (events, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -65,10 +72,13 @@ final class EventWaiter: Sendable {
       continuation.finish()
       for (client, token) in listeners { client.removeListener(token) }
     }
+    if let failure = watchdog.failure { throw failure }
     if let value = try check() { return value }
     for await _ in events {
+      if let failure = watchdog.failure { throw failure }
       if let value = try check() { return value }
     }
+    if let failure = watchdog.failure { throw failure }
     if let value = try check() { return value }
     throw HealthPairTestingError.timeout(waitingFor: what, seconds: timeout)
   }

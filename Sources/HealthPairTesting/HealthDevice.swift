@@ -12,13 +12,15 @@ public final class HealthDevice: Sendable {
   public let kind: HealthDeviceKind
   let pair: Pair
   let waiter: EventWaiter
+  let watchdog: SheetWatchdog
   /// The default deadline of waits, in seconds.
   let timeout: Double
 
-  init(_ kind: HealthDeviceKind, pair: Pair, waiter: EventWaiter, timeout: Double) {
+  init(_ kind: HealthDeviceKind, pair: Pair, waiter: EventWaiter, watchdog: SheetWatchdog, timeout: Double) {
     self.kind = kind
     self.pair = pair
     self.waiter = waiter
+    self.watchdog = watchdog
     self.timeout = timeout
   }
 
@@ -216,5 +218,6 @@ public final class HealthDevice: Sendable {
   /// - Throws: ``HealthPairTestingError``.
   public func restart() throws(HealthPairTestingError) {
     do { try pair.restart(kind.simulated) } catch { throw .deviceUnreachable(device: kind, reason: error.description) }
+    watchdog.reconnect(kind)
   }
 }

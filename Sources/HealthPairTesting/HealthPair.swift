@@ -13,6 +13,8 @@ public final class HealthPair: Sendable {
   let pair: Pair
   /// Waits on both devices' events.
   let waiter: EventWaiter
+  /// Ends sheets nobody answers within the deadline.
+  let watchdog: SheetWatchdog
   /// The options the pair was launched with.
   public let options: HealthPairOptions
   /// The iPhone.
@@ -27,9 +29,11 @@ public final class HealthPair: Sendable {
   init(options: HealthPairOptions) throws(HealthPairTestingError) {
     do { pair = try Pair() } catch { throw .launchFailed(error.description) }
     self.options = options
-    waiter = EventWaiter(sockets: [pair.layout.socket(.phone), pair.layout.socket(.watch)])
-    phone = HealthDevice(.phone, pair: pair, waiter: waiter, timeout: options.timeout)
-    watch = HealthDevice(.watch, pair: pair, waiter: waiter, timeout: options.timeout)
+    watchdog = SheetWatchdog(
+      sockets: [.phone: pair.layout.socket(.phone), .watch: pair.layout.socket(.watch)], timeout: options.timeout)
+    waiter = EventWaiter(sockets: [pair.layout.socket(.phone), pair.layout.socket(.watch)], watchdog: watchdog)
+    phone = HealthDevice(.phone, pair: pair, waiter: waiter, watchdog: watchdog, timeout: options.timeout)
+    watch = HealthDevice(.watch, pair: pair, waiter: waiter, watchdog: watchdog, timeout: options.timeout)
     link = HealthLink(pair: pair, waiter: waiter, timeout: options.timeout)
     do {
       if let clock = options.clock { try setClock(clock) }
@@ -44,6 +48,11 @@ public final class HealthPair: Sendable {
 
   /// The pair's directory (sockets, journals and logs; removed at shutdown).
   public var directory: String { pair.layout.root }
+
+  /// Why the test cannot pass any more, once the harness knows: a permission sheet nobody answered within
+  /// ``HealthPairOptions/timeout`` (``HealthPairTestingError/sheetNotAnswered(device:sheet:seconds:)``). Every wait
+  /// of the pair throws it from then on, and so does ``withHealthPair(_:_:)``.
+  public var failure: HealthPairTestingError? { watchdog.failure }
 
   /// Sets both devices' virtual clocks to `date`.
   /// - Throws: ``HealthPairTestingError``.
@@ -92,6 +101,7 @@ public final class HealthPair: Sendable {
     if let target = HealthKitSim.configuredTarget, target.socketPath.hasPrefix(directory + "/") {
       HealthKitSim.configure(nil)
     }
+    watchdog.stop()
     waiter.close()
     pair.shutdown()
     // HealthKitSim's cached connections to these daemons are closed now rather than on their next use.

@@ -1,5 +1,6 @@
-import HealthPairClient
+import HealthKitSim
 import HealthModel
+import HealthPairClient
 
 /// Why the harness could not do what a test asked.
 public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -13,6 +14,10 @@ public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConve
   case deviceUnreachable(device: HealthDeviceKind, reason: String)
   /// A type outside HealthKitSim's catalog was used.
   case unsupportedType(String)
+  /// A permission sheet stayed up for the pair's whole deadline with nobody answering it — usually because the test
+  /// awaited the app's request before answering. The harness then made the sheet fail to present (the app's call
+  /// ended with `HKError.unknownError`), and every later wait of the pair throws this error.
+  case sheetNotAnswered(device: HealthDeviceKind, sheet: PermissionSheet, seconds: Double)
 
   /// A one-line description.
   public var description: String {
@@ -22,7 +27,22 @@ public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConve
     case .deviceRefused(let device, let operation, let reason): "the \(device) refused \(operation): \(reason)"
     case .deviceUnreachable(let device, let reason): "cannot reach the \(device): \(reason)"
     case .unsupportedType(let identifier): "\(identifier) is not a type HealthKitSim simulates"
+    case .sheetNotAnswered(let device, let sheet, let seconds):
+      "nobody answered the \(device)'s permission sheet for \(sheet.app) (share: \(Self.list(sheet.share)); read: "
+        + "\(Self.list(sheet.read))) within \(Self.seconds(seconds)). Likely mistake: the request was awaited before "
+        + "the sheet was answered — start it with `async let asked: Void = …requestAuthorization(…)` (or the "
+        + "completion-handler form), answer as the user (`try await pair.\(device).user.allowAll()`, `dontAllow()`, "
+        + "`cancel()`, `choose(share:read:)`), then `try await asked`. The harness made the sheet fail to present, "
+        + "so the app's call ended with HKError.unknownError"
     }
+  }
+
+  private static func list(_ types: [HKObjectType]) -> String {
+    types.isEmpty ? "none" : types.map(\.identifier).joined(separator: ", ")
+  }
+
+  private static func seconds(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e9 ? "\(Int(value)) s" : "\(value) s"
   }
 
   /// Maps a client error of an operation on `device`.

@@ -4,7 +4,8 @@ import Foundation
 public struct HealthPairOptions: Sendable {
   /// If set, both devices' virtual clocks start at this date (else they follow the real clock).
   public var clock: Date?
-  /// The default deadline of every wait (sheets, sync, link), in seconds.
+  /// The default deadline of every wait (sheets, sync, link), in seconds — and how long a permission sheet may stay
+  /// up unanswered before the test fails with ``HealthPairTestingError/sheetNotAnswered(device:sheet:seconds:)``.
   public var timeout: Double
 
   /// Creates options.
@@ -19,7 +20,9 @@ public struct HealthPairOptions: Sendable {
 ///
 /// Also installs ``HealthPairTesting/installTestHandlers()``, so HealthKitSim's would-terminate reports become test
 /// failures.
-/// - Throws: ``HealthPairTestingError/launchFailed(_:)``, or what `body` throws.
+/// - Throws: ``HealthPairTestingError/launchFailed(_:)``;
+///   ``HealthPairTestingError/sheetNotAnswered(device:sheet:seconds:)`` when a sheet stayed up unanswered for the
+///   deadline (whatever `body` did then); else what `body` throws.
 @discardableResult
 public func withHealthPair<R>(_ options: HealthPairOptions = HealthPairOptions(), _ body: (HealthPair) throws -> R)
   throws -> R
@@ -27,7 +30,10 @@ public func withHealthPair<R>(_ options: HealthPairOptions = HealthPairOptions()
   HealthPairTesting.installTestHandlers()
   let pair = try HealthPair(options: options)
   defer { pair.shutdown() }
-  return try body(pair)
+  let result: R
+  do { result = try body(pair) } catch { throw pair.failure.map { $0 as any Error } ?? error }
+  if let failure = pair.failure { throw failure }
+  return result
 }
 
 /// Launches a fresh pair in a temporary directory, awaits `body` with it (on the caller's actor), and shuts the pair
@@ -35,7 +41,9 @@ public func withHealthPair<R>(_ options: HealthPairOptions = HealthPairOptions()
 ///
 /// Also installs ``HealthPairTesting/installTestHandlers()``, so HealthKitSim's would-terminate reports become test
 /// failures.
-/// - Throws: ``HealthPairTestingError/launchFailed(_:)``, or what `body` throws.
+/// - Throws: ``HealthPairTestingError/launchFailed(_:)``;
+///   ``HealthPairTestingError/sheetNotAnswered(device:sheet:seconds:)`` when a sheet stayed up unanswered for the
+///   deadline (whatever `body` did then); else what `body` throws.
 @discardableResult
 public func withHealthPair<R>(
   _ options: HealthPairOptions = HealthPairOptions(), isolation: isolated (any Actor)? = #isolation,
@@ -44,5 +52,8 @@ public func withHealthPair<R>(
   HealthPairTesting.installTestHandlers()
   let pair = try HealthPair(options: options)
   defer { pair.shutdown() }
-  return try await body(pair)
+  let result: R
+  do { result = try await body(pair) } catch { throw pair.failure.map { $0 as any Error } ?? error }
+  if let failure = pair.failure { throw failure }
+  return result
 }

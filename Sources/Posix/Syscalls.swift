@@ -298,9 +298,12 @@ package enum Posix {
     if Glibc.chmod(path, mode) != 0 { throw SystemError("chmod", path, .current) }
   }
 
+  /// Where temporary directories go: `$TMPDIR`, else `/tmp`.
+  package static var temporaryDirectoryBase: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
+
   /// Creates a fresh private directory under `/tmp` (or `$TMPDIR`). The corresponding C function is `mkdtemp`.
   package static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
-    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    let base = temporaryDirectoryBase
     var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
     let ok = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
     if !ok { throw SystemError("mkdtemp", base, .current) }
@@ -369,6 +372,17 @@ package enum Posix {
     return fd
   }
 
+  /// Whether another open descriptor holds a lock (``lockFile(_:)``) on the file at `path`; false when the file
+  /// does not exist. Takes and at once releases the lock when it is free. C: `open`, `flock`.
+  package static func isLockHeld(_ path: String) -> Bool {
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { return false }
+    defer { close(fd) }
+    if cposix_flock(fd, 1) != 0 { return Errno.current == .lockHeld }
+    _ = cposix_flock(fd, 0)
+    return false
+  }
+
   // MARK: - Sockets
 
   private static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws(SystemError) -> T {
@@ -421,10 +435,18 @@ package enum Posix {
     return fd
   }
 
-  /// Connects a blocking Unix stream socket to `path`. C: `socket`, `connect`.
-  package static func connectUnix(_ path: String) throws(SystemError) -> Int32 {
+  /// Connects a blocking Unix stream socket to `path`. With `sendTimeout`, the connect (which blocks while the
+  /// listener's backlog is full) and every later send on the socket give up after that many seconds with `EAGAIN`.
+  /// C: `socket`, `setsockopt(SO_SNDTIMEO)`, `connect`.
+  package static func connectUnix(_ path: String, sendTimeout: Double? = nil) throws(SystemError) -> Int32 {
     let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     if fd < 0 { throw SystemError("socket", path, .current) }
+    if let sendTimeout {
+      let whole = max(0, sendTimeout.rounded(.down))
+      var tv = timeval(tv_sec: Int(whole), tv_usec: Int(((sendTimeout - whole) * 1e6).rounded()))
+      if tv.tv_sec == 0 && tv.tv_usec == 0 { tv.tv_usec = 1 }
+      _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
     let (_, e) = try retryingConnect(fd, path)
     if let e {
       close(fd)
@@ -874,6 +896,16 @@ extension Posix {
 
   /// This process's parent id. C: `getppid`.
   package static var parentProcessID: pid_t { getppid() }
+
+  /// Whether this binary embeds `healthpaird` (it links HealthPairTesting, whose entry point CPosix's start-up hook
+  /// calls when the binary is launched with ``embeddedDaemonVariable`` set to `1`).
+  package static var embedsDaemon: Bool { cposix_embeds_daemon() != 0 }
+
+  /// The environment variable that launches a binary embedding `healthpaird` as the daemon.
+  package static let embeddedDaemonVariable = CPOSIX_EMBEDDED_DAEMON_VARIABLE
+
+  /// The path that names this process's own executable, even if the file was replaced since it started.
+  package static let ownExecutable = "/proc/self/exe"
 }
 
 extension Posix {

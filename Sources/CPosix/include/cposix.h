@@ -20,6 +20,10 @@ int cposix_pipe(int fds[2]);
 int cposix_exit_with_parent(int parent);
 int cposix_pin_to_cpu(int cpu);
 int cposix_unpin(void);
+/* 1 when this binary embeds healthpaird (it links HealthPairTesting), else 0. */
+int cposix_embeds_daemon(void);
+/* The environment variable that makes a binary embedding healthpaird run as the daemon before its main. */
+#define CPOSIX_EMBEDDED_DAEMON_VARIABLE "HEALTHPAIRD_EMBEDDED"
 
 enum {
   CPOSIX_EPOLLIN = 0x001,

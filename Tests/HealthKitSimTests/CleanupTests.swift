@@ -1,0 +1,90 @@
+import Foundation
+import HealthPairClient
+import Posix
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("HealthPairTesting: a killed test leaves nothing behind")
+struct CleanupTests {
+  /// A test process killed with SIGKILL (no cleanup code runs) in the middle of a pair: its daemons stop and remove
+  /// the pair's directory. Once with the dedicated daemon, once with the daemon embedded in the test binary.
+  @Test(arguments: [false, true])
+  func aTestProcessKilledMidPairLeavesNoDaemonAndNoDirectory(embeddedDaemon: Bool) throws {
+    let here = try #require(Posix.executablePath())
+    let helper = here.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+      + "/healthpair-pair-holder"
+    try #require(Posix.exists(helper), "build the helper: swift build --build-tests")
+    let output = try Posix.pipe()
+    let input = try Posix.pipe()
+    defer {
+      Posix.close(output.read)
+      Posix.close(input.write)
+    }
+    // HEALTHPAIRD naming the helper itself launches its embedded daemon.
+    let environment = embeddedDaemon ? ["HEALTHPAIRD": helper] : [:]
+    let pid: pid_t
+    do {
+      defer {
+        Posix.close(output.write)
+        Posix.close(input.read)
+      }
+      pid = try Posix.spawn(helper, [], stdout: output.write, stdin: input.read, extraEnvironment: environment)
+    }
+    let directory = try readLine(output.read, timeoutSeconds: 30)
+    try #require(directory.hasPrefix("/"), "the helper printed '\(directory)'")
+    let daemons = try ["phone", "watch"].map { device in
+      let text = try Posix.readFile("\(directory)/\(device)/\(device).lock")
+      return try #require(Int32(String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    #expect(daemons.allSatisfy(Posix.isAlive) && !daemons.contains(pid))
+
+    try Posix.kill(pid, SIGKILL)
+    #expect(Posix.waitForExit(pid, timeoutMilliseconds: 10_000))
+    #expect(try Posix.wait(pid, block: true) == .signaled(SIGKILL))
+    for daemon in daemons {
+      #expect(Posix.waitForExit(daemon, timeoutMilliseconds: 10_000), "daemon \(daemon) outlived its test process")
+    }
+    // The last daemon removes the directory before it exits.
+    #expect(!Posix.exists(directory), "\(directory) was left behind")
+  }
+
+  /// The pair's directory is named after the launching process, so a later process can sweep what a crash at a worse
+  /// moment left (the launcher killed before its daemons started, or the daemons killed with it).
+  @Test func directoriesOfDeadLaunchersAreSweptAndOthersKept() throws {
+    let base = try Posix.makeTemporaryDirectory(prefix: "hp-sweep")
+    defer { Posix.removeTree(base) }
+    let gone = try Posix.spawn("/bin/true", [])
+    _ = try Posix.wait(gone, block: true)
+    let dead = "\(base)/\(TemporaryPairDirectories.prefix)\(gone)-abcdef"
+    let alive = "\(base)/\(TemporaryPairDirectories.prefix)\(Posix.processID)-abcdef"
+    let locked = "\(base)/\(TemporaryPairDirectories.prefix)\(gone)-ghijkl"
+    let unrelated = "\(base)/healthpair-demo-abcdef"
+    for path in [dead, alive, locked, unrelated] { try Posix.makeDirectory(path + "/phone") }
+    let lock = try Posix.lockFile(locked + "/phone/phone.lock")  // a daemon still running in it
+    defer { Posix.close(lock) }
+    #expect(TemporaryPairDirectories.sweep(in: base) == [dead])
+    #expect(!Posix.exists(dead) && Posix.exists(alive) && Posix.exists(locked) && Posix.exists(unrelated))
+  }
+}
+
+/// Reads one line from `fd` within the deadline (without the newline).
+private func readLine(_ fd: Int32, timeoutSeconds: Double) throws -> String {
+  var line: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 512)
+  let deadline = Posix.monotonicNanoseconds() + UInt64(timeoutSeconds * 1e9)
+  while !line.contains(UInt8(ascii: "\n")) {
+    let now = Posix.monotonicNanoseconds()
+    guard now < deadline, Posix.waitReadable(fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+      throw PairError.timeout("a line from the helper")
+    }
+    let result = try buffer.withUnsafeMutableBytes { raw in
+      catching { () throws(SystemError) in try Posix.read(fd, into: raw) }
+    }.get()
+    guard case .bytes(let n) = result else { break }
+    line += buffer[0..<n]
+  }
+  return String(decoding: line.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+}
