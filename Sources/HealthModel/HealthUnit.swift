@@ -180,8 +180,17 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The terms multiply out to an exponent beyond ±127 or a scale that is zero or infinite in a `Double`.
   case outOfRange(String)
 
-  /// A one-line, lowercase message.
-  package var description: String {
+  /// The nearest spelling of an unknown unit, if one is close.
+  package var suggestion: String? {
+    if case .unknownSymbol(let s, _) = self { return UnitParser.suggestion(for: s) }
+    return nil
+  }
+
+  /// A one-line, lowercase message, with a "did you mean" when there is a near spelling.
+  package var description: String { message + (suggestion.map { " (did you mean '\($0)'?)" } ?? "") }
+
+  /// The message without the suggestion.
+  package var message: String {
     switch self {
     case .empty: "unit string is empty"
     case .unknownSymbol(let s, let o): "unknown unit '\(s)' at offset \(o)"
@@ -219,6 +228,36 @@ enum UnitParser {
     "da": 1e1, "h": 1e2, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12,
     "d": 1e-1, "c": 1e-2, "m": 1e-3, "mc": 1e-6, "n": 1e-9, "p": 1e-12, "f": 1e-15,
   ]
+
+  /// Every unit atom a string may use — each symbol, and each prefixed form of a prefixable one — sorted, for
+  /// "did you mean" suggestions.
+  static let spellings: [String] = {
+    var all = Set(symbols.keys)
+    for (name, symbol) in symbols where symbol.prefixable {
+      for prefix in prefixes.keys { all.insert(prefix + name) }
+    }
+    return all.sorted()
+  }()
+
+  /// The spelling nearest to a unit atom that did not parse: one it begins (`fl_oz` → `fl_oz_us`), else the
+  /// closest by case-sensitive edit distance, when close enough to be a typo (units are case-sensitive: `mL`, `ML`).
+  static func suggestion(for atom: String) -> String? {
+    if let sameLetters = spellings.first(where: { $0.lowercased() == atom.lowercased() }) { return sameLetters }
+    if atom.count >= 2, let longer = spellings.filter({ $0.hasPrefix(atom) }).min(by: { $0.count < $1.count }) {
+      return longer
+    }
+    let scored = spellings.map { (candidate: $0, distance: editDistance(atom, $0)) }
+    // Ties: the longest common beginning, the length nearest the word's, the longer (a typo more often drops a
+    // letter), then alphabetical.
+    func key(_ s: (candidate: String, distance: Int)) -> (Int, Int, Int, Int, String) {
+      let common = zip(s.candidate, atom).prefix { $0 == $1 }.count
+      return (s.distance, -common, abs(s.candidate.count - atom.count), -s.candidate.count, s.candidate)
+    }
+    guard let best = scored.min(by: { key($0) < key($1) }),
+      best.distance <= max(1, atom.count / 3)
+    else { return nil }
+    return best.candidate
+  }
 
   static let symbols: [String: Symbol] = {
     let mass = HealthUnit.Dimension(mass: 1)

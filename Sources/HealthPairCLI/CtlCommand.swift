@@ -111,7 +111,7 @@ package struct CtlCommand {
 
   private func type(_ name: String, _ args: Arguments) throws(UsageError) -> SampleType {
     if let type = SampleType.lookup(name: name) { return type }
-    let suggestion = nearest(name, in: SampleType.catalog.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+    let suggestion = suggest(name, from: SampleType.catalog.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
     throw args.error("unknown type '\(name)'\(suggestion)")
   }
 
@@ -461,7 +461,7 @@ package struct CtlCommand {
     default:
       let operations = ["install", "uninstall", "request", "answer", "status", "request-status", "save", "delete", "query", "stats",
                         "collection", "anchored", "settings", "watch-settings", "clock", "policy", "samples", "earliest", "link", "dump", "events"]
-      let suggestion = nearest(operation, in: operations).map { " (did you mean '\($0)'?)" } ?? ""
+      let suggestion = suggest(operation, from: operations).map { " (did you mean '\($0)'?)" } ?? ""
       throw args.error("unknown operation '\(operation)'\(suggestion)")
     }
   }

@@ -50,7 +50,7 @@ package enum HealthPairCommandLine {
       case "load": return try LoadCommand(rest).run()
       default:
         let known = commands.map(\.name)
-        let suggestion = nearest(name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = suggest(name, from: known).map { " (did you mean '\($0)'?)" } ?? ""
         err("error: unknown command '\(name)'\(suggestion)\n\n" + help)
         return 64
       }
@@ -72,21 +72,3 @@ extension String {
   package func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
 }
 
-/// The candidate closest to `word` by edit distance, when close enough to be a likely typo.
-package func nearest(_ word: String, in candidates: [String]) -> String? {
-  func distance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, ca) in a.enumerated() {
-      var current = [i + 1] + [Int](repeating: 0, count: b.count)
-      for (j, cb) in b.enumerated() {
-        current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-  let lowered = Array(word.lowercased())
-  let scored = candidates.map { ($0, distance(lowered, Array($0.lowercased()))) }.sorted { $0.1 < $1.1 }
-  guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return nil }
-  return best.0
-}

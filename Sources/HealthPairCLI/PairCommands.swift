@@ -23,14 +23,16 @@ package struct UpCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "up", abstract: "Start the phone and watch daemons in the background, ready and linked.",
-    usage: "up [--dir <dir>] [--fsync] [--log-level <level>]",
+    usage: "up [--dir <dir>] [--fresh] [--fsync] [--log-level <level>]",
     discussion: """
       OPTIONS:
       \(dirHelp)
+        --fresh            Start clean: remove the pair's saved state (journals, logs) first.
         --fsync            fsync each journal append (survives power loss, slower).
         --log-level <l>    debug, info (default), warning, error or fault.
 
-      Creates <dir>/pairing.key (mode 0600), starts <dir>/phone and <dir>/watch, and waits until both answer on their
+      A pair's state is kept in <dir> between runs: 'up' says whether it resumed saved state (and how many samples
+      each device holds) or started empty. Creates <dir>/pairing.key (mode 0600), starts <dir>/phone and <dir>/watch, and waits until both answer on their
       sockets and the peer link is up. Stop them with 'healthpair down'.
 
       If one daemon of the pair is still running (the other crashed or was killed), only the missing one is
@@ -43,11 +45,14 @@ package struct UpCommand {
   /// The flags given on the command line (they override the recorded ones when one daemon is restarted).
   var fsyncGiven = false
   var logLevelGiven: String?
+  /// Remove the saved state before starting.
+  var fresh = false
 
   /// Parses the arguments.
   package init(_ arguments: [String]) throws {
     var args = try Arguments(arguments, configuration: Self.configuration)
     directory = pairDirectory(try args.option("dir"))
+    fresh = args.flag("fresh")
     fsyncGiven = args.flag("fsync")
     options.fsync = fsyncGiven
     if let level = try args.option("log-level") {
@@ -87,14 +92,30 @@ package struct UpCommand {
         """)
       return 0
     }
+    if fresh && Posix.exists(directory) {
+      // Only a directory that looks like a pair's is removed, never an arbitrary one given by mistake.
+      let looksLikeAPair = ["pairing.key", "phone", "watch"].contains { Posix.exists(directory + "/" + $0) }
+      guard looksLikeAPair || (try? Posix.listDirectory(directory))?.isEmpty == true else {
+        err("error: --fresh: \(directory) is not a HealthPair directory; refusing to remove it\n")
+        return 1
+      }
+      Posix.removeTree(directory)
+    }
+    let resumed = DeviceKind.allCases.filter { Posix.exists(layout.journal($0)) }
     try Posix.makeDirectory(directory, mode: 0o700)
     try options.record(in: layout)
     let pair = try Pair(root: directory, options: options)
     let phone = pair.process(.phone)!.pid
     let watch = pair.process(.watch)!.pid
+    var held: [DeviceKind: Int] = [:]
+    for device in resumed { held[device] = (try? pair.client(device).dump().device.sampleCounts.values.reduce(0, +)) ?? 0 }
     pair.release()
+    let state = resumed.isEmpty
+      ? "started empty"
+      : "resumed the saved state (" + resumed.map { "\($0): \(held[$0] ?? 0) samples" }.joined(separator: ", ")
+        + "); 'healthpair up --fresh' starts clean"
     out("""
-      HealthPair is up in \(directory)
+      HealthPair is up in \(directory): \(state)
         phone  pid \(phone)  \(PairLayout(root: directory).socket(.phone))
         watch  pid \(watch)  \(PairLayout(root: directory).socket(.watch))
         link   up

@@ -30,8 +30,8 @@ package struct RunCommand {
                            Keep each failed scenario's pair directory (journals, daemon logs) and its trace
                            (trace.txt, trace.json) in <dir>/<scenario-name>/. Otherwise pairs are removed.
 
-      EXIT STATUS: 0 every scenario passed, 1 a scenario failed, 2 invalid input (a file that is not UTF-8,
-      does not parse, or has no step or no expectation) or usage. Reports count each scenario's steps and
+      EXIT STATUS: 0 every scenario passed, 1 a scenario failed, 2 invalid scenario input (a file that is not
+      UTF-8, does not parse, or has no step or no expectation), 64 usage. Reports count each scenario's steps and
       expectations; JUnit carries them as testcase properties.
       A failure shows both devices' state and the trace up to it: each step, app calls and what they
       returned, sheets and how they closed, sync deliveries and link changes, with both virtual clocks.
@@ -48,9 +48,9 @@ package struct RunCommand {
   var html: String?
   var keepFailed: String?
 
-  /// Parses the arguments (usage errors exit 2, as documented for this command).
+  /// Parses the arguments (usage errors exit 64, like every command's).
   package init(_ arguments: [String]) throws {
-    var args = try Arguments(arguments, configuration: Self.configuration, usageExitCode: 2)
+    var args = try Arguments(arguments, configuration: Self.configuration)
     jobs = try args.intOption("jobs", range: 1...256) ?? Posix.processorCount
     filter = try args.option("filter")
     if let text = try args.option("shard") {

@@ -29,7 +29,11 @@ package enum ClientError: Error, Sendable, CustomStringConvertible {
   /// A one-line description.
   package var description: String {
     switch self {
-    case .connect(let e): "cannot reach the daemon: \(e)"
+    case .connect(let e):
+      e.errno == .noSuchFile || e.errno == .connectionRefused
+        ? "cannot reach the daemon: \(e). No daemon is listening there: start the pair with 'healthpair up' "
+          + "(or 'healthpair restart <phone|watch>' if one of its daemons stopped)"
+        : "cannot reach the daemon: \(e)"
     case .disconnected(let why): "the daemon went away: \(why)"
     case .timeout(let request, let seconds): "no answer to \(request) within \(seconds) s"
     case .protocolViolation(let why): "protocol violation: \(why)"

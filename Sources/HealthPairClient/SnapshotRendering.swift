@@ -31,7 +31,10 @@ extension DaemonSnapshot {
       }
       for type in byType.keys.sorted() {
         let e = byType[type]!
-        lines.append("  \(type.name) share=\(e.share?.description ?? "-") read=\(e.read?.description ?? "-")")
+        // HealthKit's names for what apps can see (HKAuthorizationStatus); the hidden read decision in the same
+        // words: authorized, denied, notDetermined.
+        let share = e.share.map { $0 == .authorized ? "sharingAuthorized" : "sharingDenied" } ?? "notDetermined"
+        lines.append("  \(type.name) share=\(share) read=\(e.read?.description ?? "notDetermined")")
       }
     }
     if d.sampleCounts.isEmpty {

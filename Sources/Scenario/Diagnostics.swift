@@ -146,30 +146,6 @@ package struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
   }
 }
 
-/// Suggests the candidate nearest to `word` (edit distance), when it is close enough to be a typo.
-package func suggest(_ word: String, from candidates: [String]) -> String? {
-  func distance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    var previous = Array(0...b.count)
-    for (i, ca) in a.enumerated() {
-      var current = [i + 1] + [Int](repeating: 0, count: b.count)
-      for (j, cb) in b.enumerated() {
-        current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-  let lowered = Array(word.lowercased())
-  var best: (String, Int)?
-  for candidate in candidates {
-    let d = distance(lowered, Array(candidate.lowercased()))
-    if best == nil || d < best!.1 { best = (candidate, d) }
-  }
-  guard let (candidate, d) = best, d > 0 || candidate != word, d <= max(2, word.count / 3) else { return nil }
-  return candidate
-}
-
 /// Every diagnostic of a file, in order.
 package struct Diagnostics: Error, Hashable, Sendable, CustomStringConvertible {
   /// The diagnostics.

@@ -276,7 +276,8 @@ struct Cursor {
     let t = try word("a unit such as mL")
     let unit: HealthUnit
     do { unit = try HealthUnit(parsing: t.text) } catch {
-      throw self.error(.invalidUnit(t.text, reason: error.description, suggestion: suggest(t.text, from: Cursor.commonUnits)), at: t)
+      let suggestion = error.suggestion ?? suggest(t.text, from: Cursor.commonUnits)
+      throw self.error(.invalidUnit(t.text, reason: error.message, suggestion: suggestion), at: t)
     }
     if let type, let canonical = type.descriptor.canonicalUnit, !unit.isCompatible(with: canonical) {
       throw self.error(.incompatibleUnit(unit: t.text, type: type.name), at: t)

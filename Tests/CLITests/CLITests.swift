@@ -90,7 +90,7 @@ struct CLITests {
     let typo = try healthpair(["ctl", "phone", "status", "com.example.water", "dietaryWatr", "--dir", dir])
     #expect(typo.status == 64 && typo.err.contains("did you mean 'dietaryWater'?"))
     let status = try healthpair(["status", "--dir", dir])
-    #expect(status.out.contains("dietaryWater share=authorized read=authorized"))
+    #expect(status.out.contains("dietaryWater share=sharingAuthorized read=authorized"))
     #expect(status.out.contains("samples  dietaryWater=1"))
     let json = try healthpair(["status", "--json", "--dir", dir])
     #expect(json.out.contains("\"phone\": {") && json.out.contains("\"lag\": {"))

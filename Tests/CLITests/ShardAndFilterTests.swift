@@ -48,7 +48,7 @@ struct ShardAndFilterTests {
   @Test func aBadShardIsAUsageError() throws {
     for bad in ["0/3", "4/3", "1/0", "x", "1/2/3"] {
       let run = try healthpair(["run", "Scenarios", "--shard", bad])
-      #expect(run.status == 2 && run.err.contains("--shard"), "\(bad): \(run.err)")
+      #expect(run.status == 64 && run.err.contains("--shard"), "\(bad): \(run.err)")
     }
   }
 
@@ -60,5 +60,22 @@ struct ShardAndFilterTests {
     #expect(titles(filtered.out) == ["1"])
     let inside = try healthpair(["run", dir, "--filter", "broken"])
     #expect(inside.status == 2 && inside.err.contains("broken.scenario:2"), "\(inside.err)")
+  }
+}
+
+@Suite("Command line: one exit-code table")
+struct ExitCodeTests {
+  /// docs: README "Exit codes" — usage 64 for every command.
+  @Test(arguments: ["demo", "run", "up", "down", "restart", "status", "ctl", "chaos", "load"])
+  func anUnknownOptionIsAUsageErrorEverywhere(_ command: String) throws {
+    let result = try healthpair([command, "--no-such-option"])
+    #expect(result.status == 64, "\(command): \(result.status) \(result.err)")
+    #expect(result.err.contains("--help"), "\(command) says where help is")
+  }
+
+  @Test func anUnknownCommandIsAUsageErrorAndVersionIsZero() throws {
+    #expect(try healthpair(["no-such-command"]).status == 64)
+    let version = try healthpair(["--version"])
+    #expect(version.status == 0 && version.out.contains("0."))
   }
 }

@@ -164,3 +164,17 @@ struct SampleTypeTests {
     #expect(HealthErrorCode(name: "4") == .errorAuthorizationDenied)
   }
 }
+
+@Suite("Unit suggestions")
+struct UnitSuggestionTests {
+  @Test func anUnknownUnitSuggestsTheNearestSpelling() {
+    for (typo, meant) in [("mLL", "mL"), ("kcl", "kcal"), ("fl_oz", "fl_oz_us"), ("cup", "cup_us"), ("Kg", "kg")] {
+      do {
+        _ = try HealthUnit(parsing: typo)
+        Issue.record("\(typo) parsed")
+      } catch {
+        #expect("\(error)".contains("did you mean '\(meant)'?"), "\(typo): \(error)")
+      }
+    }
+  }
+}

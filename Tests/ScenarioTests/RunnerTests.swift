@@ -44,7 +44,7 @@ struct RunnerTests {
     #expect(f.location.line == 4)
     #expect(f.expected.contains("sharingAuthorized"))
     #expect(f.actual == "sharingDenied")
-    #expect(f.phone.contains { $0.contains("dietaryWater share=denied") })
+    #expect(f.phone.contains { $0.contains("dietaryWater share=sharingDenied") })
     #expect(!f.watch.isEmpty)
     #expect(result.stepsRun == 4, "nothing after the failure runs")
     #expect(result.expectationsRun == 1, "the failed expectation counts")
