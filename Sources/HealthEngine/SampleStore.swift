@@ -39,6 +39,22 @@ package struct SampleStore: Sendable {
     package var type: UInt16
     /// False once deleted or pruned.
     package var live: Bool
+
+    /// Creates a slot (snapshot restore; the store's own inserts build slots themselves).
+    package init(
+      uuid: UUID, start: Double, end: Double, value: Double, change: UInt64, metadataIndex: Int32, source: UInt32,
+      type: UInt16, live: Bool
+    ) {
+      self.uuid = uuid
+      self.start = start
+      self.end = end
+      self.value = value
+      self.change = change
+      self.metadataIndex = metadataIndex
+      self.source = source
+      self.type = type
+      self.live = live
+    }
   }
 
   /// A stored deletion record.
@@ -47,6 +63,12 @@ package struct SampleStore: Sendable {
     package var tombstone: Tombstone
     /// The change number of the deletion.
     package var change: UInt64
+
+    /// Creates a stored deletion record.
+    package init(tombstone: Tombstone, change: UInt64) {
+      self.tombstone = tombstone
+      self.change = change
+    }
   }
 
   fileprivate struct TypeIndex: Sendable {
@@ -485,6 +507,227 @@ package struct SampleStore: Sendable {
       if predicate(array[mid]) { high = mid } else { low = mid + 1 }
     }
     return low
+  }
+}
+
+// MARK: - Snapshots
+
+extension SampleStore {
+  /// One type's date index as a snapshot keeps it: slot indices by start date, of which the first `sortedCount`
+  /// are in order (the rest is the out-of-order tail the next scan merges).
+  package struct StartOrder: Hashable, Sendable {
+    /// The type code.
+    package var type: UInt16
+    /// Slot indices of the type, the sorted prefix first.
+    package var order: [Int32]
+    /// How many leading entries of `order` are sorted by start date.
+    package var sortedCount: Int
+
+    /// Creates a start order.
+    package init(type: UInt16, order: [Int32], sortedCount: Int) {
+      self.type = type
+      self.order = order
+      self.sortedCount = sortedCount
+    }
+  }
+
+  /// What a snapshot stores of a store. Everything else (the identifier maps, per-type insertion lists and counts,
+  /// the day digests, the interned-source map and fingerprints) is derived from it by ``init(restoring:)``.
+  package struct Contents: Sendable {
+    /// Every slot ever stored, dead ones included (outbound sync entries refer to slot ranges).
+    package var slots: ContiguousArray<Slot>
+    /// The metadata table slots index into.
+    package var metadata: [Metadata]
+    /// The interned sources, in interning order.
+    package var sources: [SampleSource]
+    /// Every deletion recorded, in change order.
+    package var tombstones: [StoredTombstone]
+    /// The last change number handed out.
+    package var changeCounter: UInt64
+    /// The date index of every type that has slots, by type code.
+    package var startOrders: [StartOrder]
+
+    /// Creates contents.
+    package init(
+      slots: ContiguousArray<Slot>, metadata: [Metadata], sources: [SampleSource], tombstones: [StoredTombstone],
+      changeCounter: UInt64, startOrders: [StartOrder]
+    ) {
+      self.slots = slots
+      self.metadata = metadata
+      self.sources = sources
+      self.tombstones = tombstones
+      self.changeCounter = changeCounter
+      self.startOrders = startOrders
+    }
+  }
+
+  /// The store's durable contents (shares storage with the store; nothing is copied).
+  package var contents: Contents {
+    let orders = types.keys.sorted().compactMap { code -> StartOrder? in
+      guard let index = types[code], !index.byStart.isEmpty else { return nil }
+      return StartOrder(type: code, order: index.byStart, sortedCount: index.sortedCount)
+    }
+    return Contents(
+      slots: slots, metadata: metadataTable, sources: sources, tombstones: tombstones, changeCounter: changeCounter,
+      startOrders: orders)
+  }
+
+  /// Rebuilds a store from its durable contents: the result equals the store they were taken from, derived
+  /// indexes included. Contents that break an invariant the queries rely on (an unknown type, an index out of
+  /// range, change numbers out of order, a date index that is not a permutation of its type's slots or whose
+  /// sorted prefix is not sorted) are refused, never trusted.
+  /// - Throws: ``StateRestoreError`` naming the first broken invariant.
+  package init(restoring c: Contents) throws(StateRestoreError) {
+    guard c.slots.count < Int(Int32.max), c.tombstones.count < Int(Int32.max) else {
+      throw StateRestoreError("store of \(c.slots.count) slots and \(c.tombstones.count) tombstones is too large")
+    }
+    for source in c.sources {
+      guard sourceIndex[source] == nil else { throw StateRestoreError("source \(source) is listed twice") }
+      _ = intern(source)
+    }
+    metadataTable = c.metadata
+    changeCounter = c.changeCounter
+    slots = c.slots
+    // Per-type indexes in a flat table by code while rebuilding (a dictionary lookup per slot costs more).
+    var position = [Int32](repeating: -1, count: Int(UInt16.max) + 1)
+    var indexes: [TypeIndex] = []
+    var codes: [UInt16] = []
+    byUUID.reserveCapacity(slots.count)
+    var previousChange: UInt64 = 0
+    var day = DayDigest(day: 0, sum: 0, count: 0)
+    for i in 0..<slots.count {
+      let slot = slots[i]
+      guard SampleType.lookup(code: slot.type) != nil else {
+        throw StateRestoreError("slot \(i) has the unknown type code \(slot.type)")
+      }
+      guard Int(slot.source) < sources.count else {
+        throw StateRestoreError("slot \(i) refers to source \(slot.source) of \(sources.count)")
+      }
+      guard slot.metadataIndex >= -1, Int(slot.metadataIndex) < metadataTable.count else {
+        throw StateRestoreError("slot \(i) refers to metadata \(slot.metadataIndex) of \(metadataTable.count)")
+      }
+      guard slot.change > previousChange, slot.change <= changeCounter else {
+        throw StateRestoreError("slot \(i) has change number \(slot.change) out of order")
+      }
+      previousChange = slot.change
+      byUUID[slot.uuid] = Int32(i)
+      var t = Int(position[Int(slot.type)])
+      if t < 0 {
+        t = indexes.count
+        position[Int(slot.type)] = Int32(t)
+        indexes.append(TypeIndex())
+        codes.append(slot.type)
+      }
+      indexes[t].insertion.append(Int32(i))
+      indexes[t].maxDuration = max(indexes[t].maxDuration, slot.end - slot.start)
+      guard slot.live else { continue }
+      indexes[t].live += 1
+      liveCount += 1
+      // Slots mostly arrive in date order: sum runs of one day locally, one dictionary update per run.
+      let slotDay = Self.day(of: slot.end)
+      if slotDay != day.day || day.count == 0 {
+        addDigest(day)
+        day = DayDigest(day: slotDay, sum: 0, count: 0)
+      }
+      day.sum &+= fingerprint(of: slot)
+      day.count += 1
+    }
+    addDigest(day)
+    tombstones = c.tombstones
+    tombstoneByUUID.reserveCapacity(tombstones.count)
+    previousChange = 0
+    for (i, stored) in tombstones.enumerated() {
+      let code = stored.tombstone.type.code
+      guard SampleType.lookup(code: code) != nil else {
+        throw StateRestoreError("tombstone \(i) has the unknown type code \(code)")
+      }
+      guard stored.change > previousChange, stored.change <= changeCounter else {
+        throw StateRestoreError("tombstone \(i) has change number \(stored.change) out of order")
+      }
+      previousChange = stored.change
+      tombstoneByUUID[stored.tombstone.uuid] = Int32(i)
+      var t = Int(position[Int(code)])
+      if t < 0 {
+        t = indexes.count
+        position[Int(code)] = Int32(t)
+        indexes.append(TypeIndex())
+        codes.append(code)
+      }
+      indexes[t].tombstones.append(Int32(i))
+    }
+    var seen = [UInt64](repeating: 0, count: slots.count / 64 + 1)
+    for startOrder in c.startOrders {
+      let t = Int(position[Int(startOrder.type)])
+      guard t >= 0, indexes[t].byStart.isEmpty, startOrder.order.count == indexes[t].insertion.count else {
+        throw StateRestoreError("the date index of type code \(startOrder.type) does not match its slots")
+      }
+      guard startOrder.sortedCount >= 0, startOrder.sortedCount <= startOrder.order.count else {
+        throw StateRestoreError("the date index of type code \(startOrder.type) has a sorted count out of range")
+      }
+      var previousStart = -Double.infinity
+      for (p, element) in startOrder.order.enumerated() {
+        let i = Int(element)
+        guard i >= 0, i < slots.count, slots[i].type == startOrder.type, seen[i >> 6] & (1 << (i & 63)) == 0 else {
+          throw StateRestoreError("the date index of type code \(startOrder.type) lists slot \(i) wrongly")
+        }
+        seen[i >> 6] |= 1 << (i & 63)
+        if p < startOrder.sortedCount {
+          guard slots[i].start >= previousStart else {
+            throw StateRestoreError("the date index of type code \(startOrder.type) is not sorted at \(p)")
+          }
+          previousStart = slots[i].start
+        }
+      }
+      indexes[t].byStart = startOrder.order
+      indexes[t].sortedCount = startOrder.sortedCount
+    }
+    for (t, code) in codes.enumerated() {
+      guard indexes[t].byStart.count == indexes[t].insertion.count else {
+        throw StateRestoreError("type code \(code) has slots but no date index")
+      }
+      types[code] = indexes[t]
+    }
+  }
+
+  private mutating func addDigest(_ digest: DayDigest) {
+    guard digest.count > 0 else { return }
+    var total = days[digest.day] ?? DayDigest(day: digest.day, sum: 0, count: 0)
+    total.sum &+= digest.sum
+    total.count += digest.count
+    days[digest.day] = total
+  }
+
+  /// The names of the fields, derived indexes included, in which two stores differ (empty when they are the
+  /// same): what tests compare a restored store with.
+  package func differences(from other: SampleStore) -> [String] {
+    var result: [String] = []
+    func check(_ name: String, _ equal: Bool) { if !equal { result.append(name) } }
+    check("slots", slots.count == other.slots.count && zip(slots, other.slots).allSatisfy { a, b in
+      a.uuid == b.uuid && a.start.bitPattern == b.start.bitPattern && a.end.bitPattern == b.end.bitPattern
+        && a.value.bitPattern == b.value.bitPattern && a.change == b.change && a.metadataIndex == b.metadataIndex
+        && a.source == b.source && a.type == b.type && a.live == b.live
+    })
+    check("byUUID", byUUID == other.byUUID)
+    check("metadata", metadataTable == other.metadataTable)
+    check("sources", sources == other.sources)
+    check("sourceIndex", sourceIndex == other.sourceIndex)
+    check("sourceFingerprints", sourceFingerprints == other.sourceFingerprints)
+    // A date index compares by its merged order: a query merges an out-of-order tail in memory (not journaled),
+    // so a live store and its replay may hold the same index merged and unmerged.
+    check("types", types.keys.sorted() == other.types.keys.sorted() && types.allSatisfy { code, mine in
+      guard let theirs = other.types[code] else { return false }
+      return mine.insertion == theirs.insertion && mine.maxDuration == theirs.maxDuration && mine.live == theirs.live
+        && mine.tombstones == theirs.tombstones
+        && mergeUnsortedTail(mine.byStart, sortedCount: mine.sortedCount)
+          == other.mergeUnsortedTail(theirs.byStart, sortedCount: theirs.sortedCount)
+    })
+    check("tombstones", tombstones.map(\.tombstone) == other.tombstones.map(\.tombstone)
+      && tombstones.map(\.change) == other.tombstones.map(\.change))
+    check("tombstoneByUUID", tombstoneByUUID == other.tombstoneByUUID)
+    check("changeCounter", changeCounter == other.changeCounter)
+    check("liveCount", liveCount == other.liveCount)
+    check("days", days == other.days)
+    return result
   }
 }
 
