@@ -11,12 +11,26 @@ import HealthModel
 // ledger       := logID u64 | peerLogID u64 | lastSeq u64 | peerAcked u64 | appliedFromPeer u64 | pending [entry]
 // entry        := seq u64 | tag u8 (0: start u32, count u32 | 1: [tombstone] | 2: bundleID string, settings-change)
 // store        := changeCounter u64 | sources [source] | metadata [metadata] | tombstones [tombstone, change u64] |
-//                 slotCount u64 | slot × slotCount | startOrders [type u16, sortedCount u64, n u64, i32 × n]
+//                 slotCount u64 | slot × slotCount | identifierCount u64 | bucketCount u64 | u64 × bucketCount |
+//                 dayDigests [day i64, sum u64, count u64] | startOrders [type u16, sortedCount u64, n u64, i32 × n]
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
 /// Bytes in one encoded slot.
 let slotRecordSize = 64
+
+/// Whether `SampleStore.Slot`'s memory layout is the slot record's (little-endian, the same offsets, a 64-byte
+/// stride), as with today's Swift on 64-bit little-endian platforms: then slots are copied in bulk rather than
+/// field by field. The bytes written are the same either way (the padding is zeroed).
+private let slotLayoutIsRecord: Bool = {
+  typealias S = SampleStore.Slot
+  let offsets: [(PartialKeyPath<S>, Int)] = [
+    (\S.uuid, 0), (\S.start, 16), (\S.end, 24), (\S.value, 32), (\S.change, 40), (\S.metadataIndex, 48),
+    (\S.source, 52), (\S.type, 56), (\S.live, 58),
+  ]
+  return 1.littleEndian == 1 && MemoryLayout<S>.stride == slotRecordSize && MemoryLayout<Bool>.size == 1
+    && offsets.allSatisfy { MemoryLayout<S>.offset(of: $0.0) == $0.1 }
+}()
 /// Slots encoded per batch between flushes.
 private let slotsPerBatch = 16_384
 /// Buffered bytes after which the encoder hands its buffer to `flush`.
@@ -83,11 +97,36 @@ extension BinaryWriter {
       let n = min(slotsPerBatch, store.slots.count - first)
       raw(n * slotRecordSize) { out in
         store.slots.withUnsafeBufferPointer { slots in
-          for k in 0..<n { encodeSlot(slots[first + k], into: out.baseAddress! + k * slotRecordSize) }
+          if slotLayoutIsRecord {
+            out.baseAddress!.copyMemory(from: slots.baseAddress! + first, byteCount: n * slotRecordSize)
+            for k in 0..<n {
+              (out.baseAddress! + k * slotRecordSize + 59).initializeMemory(as: UInt8.self, repeating: 0, count: 5)
+            }
+          } else {
+            for k in 0..<n { encodeSlot(slots[first + k], into: out.baseAddress! + k * slotRecordSize) }
+          }
         }
       }
       first += n
       if bytes.count >= flushThreshold { try flush(&self) }
+    }
+    u64(UInt64(store.identifierCount))
+    u64(UInt64(store.identifierBuckets.count))
+    var bucket = 0
+    while bucket < store.identifierBuckets.count {
+      let n = min(slotsPerBatch * 8, store.identifierBuckets.count - bucket)
+      raw(n * 8) { out in
+        for k in 0..<n {
+          out.storeBytes(of: store.identifierBuckets[bucket + k].littleEndian, toByteOffset: k * 8, as: UInt64.self)
+        }
+      }
+      bucket += n
+      if bytes.count >= flushThreshold { try flush(&self) }
+    }
+    array(store.dayDigests) { w, digest in
+      w.i64(digest.day)
+      w.u64(digest.sum)
+      w.u64(digest.count)
     }
     u32(UInt32(store.startOrders.count))
     for order in store.startOrders {
@@ -203,6 +242,24 @@ extension BinaryReader {
     let records = try raw(slotCount * slotRecordSize, "slots")
     var badLive: Int?
     let slots = ContiguousArray<SampleStore.Slot>(unsafeUninitializedCapacity: slotCount) { buffer, initialized in
+      guard slotCount > 0 else { return }
+      if slotLayoutIsRecord {
+        // In blocks that stay in cache between the check of their live bytes and their copy.
+        let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+        var k = 0
+        while k < slotCount {
+          let n = min(slotsPerBatch, slotCount - k)
+          if let bad = (k..<k + n).first(where: { records[$0 * slotRecordSize + 58] > 1 }) {
+            badLive = bad
+            break
+          }
+          target.advanced(by: k * slotRecordSize).copyMemory(
+            from: records.baseAddress! + k * slotRecordSize, byteCount: n * slotRecordSize)
+          k += n
+        }
+        initialized = k
+        return
+      }
       for k in 0..<slotCount {
         let at = k * slotRecordSize
         func u64(_ field: Int) -> UInt64 {
@@ -226,6 +283,21 @@ extension BinaryReader {
       throw DecodeError(
         offset: reportBase + slotStart + badLive * slotRecordSize + 58, "invalid live byte in slot \(badLive)")
     }
+    let identifierCount = try count64()
+    let bucketCount = try count64()
+    guard bucketCount <= remaining / 8 else {
+      throw error("identifier map of \(bucketCount) buckets exceeds the \(remaining) bytes left")
+    }
+    let bucketBytes = try raw(bucketCount * 8, "identifier map")
+    let buckets = [UInt64](unsafeUninitializedCapacity: bucketCount) { buffer, initialized in
+      for k in 0..<bucketCount {
+        buffer[k] = UInt64(littleEndian: bucketBytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self))
+      }
+      initialized = bucketCount
+    }
+    let dayDigests = try array(minElementSize: 24) { r throws(DecodeError) in
+      SampleStore.DayDigest(day: try r.i64(), sum: try r.u64(), count: try r.u64())
+    }
     let startOrders = try array(minElementSize: 18) { r throws(DecodeError) in
       let type = try r.u16()
       let sortedCount = try r.count64()
@@ -244,7 +316,8 @@ extension BinaryReader {
       return try SampleStore(
         restoring: SampleStore.Contents(
           slots: slots, metadata: metadata, sources: sources, tombstones: tombstones, changeCounter: changeCounter,
-          startOrders: startOrders))
+          startOrders: startOrders, identifierBuckets: buckets, identifierCount: identifierCount,
+          dayDigests: dayDigests))
     } catch { throw self.error(error.message) }
   }
 }

@@ -91,7 +91,7 @@ package struct SampleStore: Sendable {
 
   /// Every slot ever stored, live or not.
   package private(set) var slots: ContiguousArray<Slot> = []
-  private var byUUID: [UUID: Int32] = [:]
+  private var byUUID = SlotIdentifierMap()
   private var metadataTable: [Metadata] = []
   private var sources: [SampleSource] = []
   private var sourceIndex: [SampleSource: UInt32] = [:]
@@ -112,11 +112,11 @@ package struct SampleStore: Sendable {
   package init() {}
 
   /// Whether the identifier was ever used on this device (live, deleted or pruned).
-  package func isKnown(_ uuid: UUID) -> Bool { byUUID[uuid] != nil || tombstoneByUUID[uuid] != nil }
+  package func isKnown(_ uuid: UUID) -> Bool { byUUID.find(uuid, in: slots) != nil || tombstoneByUUID[uuid] != nil }
 
   /// The live sample with this identifier.
   package func liveSample(_ uuid: UUID) -> Sample? {
-    guard let index = byUUID[uuid], slots[Int(index)].live else { return nil }
+    guard let index = byUUID.find(uuid, in: slots), slots[Int(index)].live else { return nil }
     return materialize(Int(index))
   }
 
@@ -151,7 +151,7 @@ package struct SampleStore: Sendable {
       Slot(
         uuid: sample.uuid, start: start, end: end, value: value, change: changeCounter,
         metadataIndex: metadataIndex, source: intern(sample.source), type: sample.type.code, live: true))
-    byUUID[sample.uuid] = slotIndex
+    byUUID.set(sample.uuid, slotIndex, in: slots)
     account(Int(slotIndex), sign: 1)
     // Mutated in place through the dictionary's accessor: copying the index out would copy its arrays on
     // every insert (quadratic).
@@ -163,7 +163,7 @@ package struct SampleStore: Sendable {
 
   /// Deletes a live sample, recording a tombstone; returns nil when no live sample has the identifier.
   package mutating func delete(_ uuid: UUID, at date: Date) -> Tombstone? {
-    guard let index = byUUID[uuid], slots[Int(index)].live else { return nil }
+    guard let index = byUUID.find(uuid, in: slots), slots[Int(index)].live else { return nil }
     let slot = slots[Int(index)]
     let tombstone = Tombstone(
       uuid: uuid, type: SampleType(unchecked: slot.type), source: sources[Int(slot.source)], deletedAt: date)
@@ -175,7 +175,7 @@ package struct SampleStore: Sendable {
   /// Applies a deletion that happened on the peer: removes the live copy if any and records the tombstone.
   package mutating func applyRemoteDeletion(_ tombstone: Tombstone) {
     if tombstoneByUUID[tombstone.uuid] != nil { return }
-    if let index = byUUID[tombstone.uuid], slots[Int(index)].live { kill(Int(index)) }
+    if let index = byUUID.find(tombstone.uuid, in: slots), slots[Int(index)].live { kill(Int(index)) }
     record(tombstone)
   }
 
@@ -187,7 +187,7 @@ package struct SampleStore: Sendable {
 
   /// Replaces the live sample that has `sample`'s identifier with `sample` (a sync conflict the peer's copy won).
   package mutating func replaceLive(with sample: Sample) {
-    if let index = byUUID[sample.uuid], slots[Int(index)].live { kill(Int(index)) }
+    if let index = byUUID.find(sample.uuid, in: slots), slots[Int(index)].live { kill(Int(index)) }
     insert(sample)
   }
 
@@ -531,8 +531,8 @@ extension SampleStore {
     }
   }
 
-  /// What a snapshot stores of a store. Everything else (the identifier maps, per-type insertion lists and counts,
-  /// the day digests, the interned-source map and fingerprints) is derived from it by ``init(restoring:)``.
+  /// What a snapshot stores of a store. Everything else (the tombstone map, per-type insertion lists and counts,
+  /// the interned-source map and fingerprints) is derived from it by ``init(restoring:)``.
   package struct Contents: Sendable {
     /// Every slot ever stored, dead ones included (outbound sync entries refer to slot ranges).
     package var slots: ContiguousArray<Slot>
@@ -546,11 +546,19 @@ extension SampleStore {
     package var changeCounter: UInt64
     /// The date index of every type that has slots, by type code.
     package var startOrders: [StartOrder]
+    /// The identifier map's buckets as they are (``SlotIdentifierMap``): rebuilding it would cost a random
+    /// memory access per slot.
+    package var identifierBuckets: [UInt64]
+    /// How many identifiers the map holds.
+    package var identifierCount: Int
+    /// The day digests of the live samples, by day (kept rather than recomputed: a fingerprint per live sample).
+    package var dayDigests: [DayDigest]
 
     /// Creates contents.
     package init(
       slots: ContiguousArray<Slot>, metadata: [Metadata], sources: [SampleSource], tombstones: [StoredTombstone],
-      changeCounter: UInt64, startOrders: [StartOrder]
+      changeCounter: UInt64, startOrders: [StartOrder], identifierBuckets: [UInt64], identifierCount: Int,
+      dayDigests: [DayDigest]
     ) {
       self.slots = slots
       self.metadata = metadata
@@ -558,6 +566,9 @@ extension SampleStore {
       self.tombstones = tombstones
       self.changeCounter = changeCounter
       self.startOrders = startOrders
+      self.identifierBuckets = identifierBuckets
+      self.identifierCount = identifierCount
+      self.dayDigests = dayDigests
     }
   }
 
@@ -569,7 +580,8 @@ extension SampleStore {
     }
     return Contents(
       slots: slots, metadata: metadataTable, sources: sources, tombstones: tombstones, changeCounter: changeCounter,
-      startOrders: orders)
+      startOrders: orders, identifierBuckets: byUUID.buckets, identifierCount: byUUID.count,
+      dayDigests: dayDigests(from: .min))
   }
 
   /// Rebuilds a store from its durable contents: the result equals the store they were taken from, derived
@@ -592,14 +604,10 @@ extension SampleStore {
     var position = [Int32](repeating: -1, count: Int(UInt16.max) + 1)
     var indexes: [TypeIndex] = []
     var codes: [UInt16] = []
-    byUUID.reserveCapacity(slots.count)
+    byUUID = try SlotIdentifierMap(restoring: c.identifierBuckets, count: c.identifierCount, slotCount: slots.count)
     var previousChange: UInt64 = 0
-    var day = DayDigest(day: 0, sum: 0, count: 0)
     for i in 0..<slots.count {
       let slot = slots[i]
-      guard SampleType.lookup(code: slot.type) != nil else {
-        throw StateRestoreError("slot \(i) has the unknown type code \(slot.type)")
-      }
       guard Int(slot.source) < sources.count else {
         throw StateRestoreError("slot \(i) refers to source \(slot.source) of \(sources.count)")
       }
@@ -610,9 +618,11 @@ extension SampleStore {
         throw StateRestoreError("slot \(i) has change number \(slot.change) out of order")
       }
       previousChange = slot.change
-      byUUID[slot.uuid] = Int32(i)
       var t = Int(position[Int(slot.type)])
       if t < 0 {
+        guard SampleType.lookup(code: slot.type) != nil else {
+          throw StateRestoreError("slot \(i) has the unknown type code \(slot.type)")
+        }
         t = indexes.count
         position[Int(slot.type)] = Int32(t)
         indexes.append(TypeIndex())
@@ -620,19 +630,21 @@ extension SampleStore {
       }
       indexes[t].insertion.append(Int32(i))
       indexes[t].maxDuration = max(indexes[t].maxDuration, slot.end - slot.start)
-      guard slot.live else { continue }
-      indexes[t].live += 1
-      liveCount += 1
-      // Slots mostly arrive in date order: sum runs of one day locally, one dictionary update per run.
-      let slotDay = Self.day(of: slot.end)
-      if slotDay != day.day || day.count == 0 {
-        addDigest(day)
-        day = DayDigest(day: slotDay, sum: 0, count: 0)
+      if slot.live {
+        indexes[t].live += 1
+        liveCount += 1
       }
-      day.sum &+= fingerprint(of: slot)
-      day.count += 1
     }
-    addDigest(day)
+    var digested: UInt64 = 0
+    for digest in c.dayDigests {
+      guard digest.count > 0, days.updateValue(digest, forKey: digest.day) == nil else {
+        throw StateRestoreError("day digest of day \(digest.day) is empty or listed twice")
+      }
+      digested &+= digest.count
+    }
+    guard digested == UInt64(liveCount) else {
+      throw StateRestoreError("day digests count \(digested) samples, the store has \(liveCount) live")
+    }
     tombstones = c.tombstones
     tombstoneByUUID.reserveCapacity(tombstones.count)
     previousChange = 0
@@ -687,14 +699,6 @@ extension SampleStore {
       }
       types[code] = indexes[t]
     }
-  }
-
-  private mutating func addDigest(_ digest: DayDigest) {
-    guard digest.count > 0 else { return }
-    var total = days[digest.day] ?? DayDigest(day: digest.day, sum: 0, count: 0)
-    total.sum &+= digest.sum
-    total.count += digest.count
-    days[digest.day] = total
   }
 
   /// The names of the fields, derived indexes included, in which two stores differ (empty when they are the
