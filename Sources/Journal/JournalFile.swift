@@ -34,8 +34,12 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
 
 /// What opening a journal found.
 package struct JournalRecovery: Sendable, Equatable {
-  /// Records replayed.
+  /// Records in the journal (those a snapshot covered included).
   package var records: Int
+  /// Records a snapshot covered, which were not replayed (0 when the open replayed from the start).
+  package var resumedRecords = 0
+  /// Why the snapshot position offered to the open was not used (the journal was replayed from the start).
+  package var resumeProblem: String?
   /// Bytes of intact journal.
   package var validBytes: Int
   /// The torn tail (or, with repair, the damaged record) that was cut off, and how many bytes were dropped.
@@ -43,10 +47,21 @@ package struct JournalRecovery: Sendable, Equatable {
   /// Whether the file was created by this open.
   package var created: Bool
 
+  /// Creates a recovery report.
+  package init(
+    records: Int, validBytes: Int, truncated: (damage: JournalFormat.Damage, droppedBytes: Int)?, created: Bool
+  ) {
+    self.records = records
+    self.validBytes = validBytes
+    self.truncated = truncated
+    self.created = created
+  }
+
   /// Equality over the fields.
   package static func == (a: JournalRecovery, b: JournalRecovery) -> Bool {
     a.records == b.records && a.validBytes == b.validBytes && a.truncated?.damage == b.truncated?.damage
       && a.truncated?.droppedBytes == b.truncated?.droppedBytes && a.created == b.created
+      && a.resumedRecords == b.resumedRecords && a.resumeProblem == b.resumeProblem
   }
 }
 
@@ -64,12 +79,48 @@ package final class JournalFile {
   private let fd: Int32
   /// The current length in bytes.
   package private(set) var size: Int
+  /// The file header, as in the file.
+  package let header: [UInt8]
+  /// How many records the file holds.
+  package private(set) var records: Int
+  /// The newest record: where it starts and its record header.
+  private var lastRecord: JournalPosition.LastRecord?
 
-  private init(path: String, fd: Int32, size: Int, syncEachCommit: Bool) {
+  private init(
+    path: String, fd: Int32, size: Int, syncEachCommit: Bool, header: [UInt8], records: Int,
+    lastRecord: JournalPosition.LastRecord?
+  ) {
     self.path = path
     self.fd = fd
     self.size = size
     self.syncEachCommit = syncEachCommit
+    self.header = header
+    self.records = records
+    self.lastRecord = lastRecord
+  }
+
+  /// The current end of the journal, as a snapshot taken now records it (reads the bytes before it back).
+  /// - Throws: ``JournalError/io(_:)``.
+  package func position() throws(JournalError) -> JournalPosition {
+    let tailLength = min(JournalPosition.tailWindow, size - header.count)
+    var tail = [UInt8](repeating: 0, count: tailLength)
+    var done = 0
+    while done < tailLength {
+      let n: Int
+      do {
+        n = try tail.withUnsafeMutableBytes { buffer in
+          catching { () throws(SystemError) in
+            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
+            return try Posix.pread(fd, into: rest, at: size - tailLength + done)
+          }
+        }.get()
+      } catch { throw .io(error) }
+      guard n > 0 else { throw .io(SystemError("pread", path, Errno(rawValue: EIO))) }
+      done += n
+    }
+    return JournalPosition(
+      header: header, end: size, records: records, lastRecord: lastRecord, tailLength: tailLength,
+      tailChecksum: CRC32C.checksum(tail))
   }
 
   deinit { Posix.close(fd) }
@@ -79,10 +130,15 @@ package final class JournalFile {
   ///
   /// - Parameters:
   ///   - repair: also cut at damage inside the journal (dropping what follows) instead of refusing to open.
+  ///   - resume: where a snapshot of the state ends; when it fits this journal (``JournalPosition/mismatch(in:)``)
+  ///     only the records after it are scanned and replayed. Records it covers are not read at all.
+  ///   - starting: called once before any replay, with whether the open resumes from `resume` (else every record
+  ///     is replayed onto an empty state).
   ///   - replay: receives each payload and its file offset; a thrown error aborts the open.
   /// - Throws: ``JournalError``.
   package static func open(
     path: String, device: UInt8, syncEachCommit: Bool = false, repair: Bool = false,
+    resume: JournalPosition? = nil, starting: (_ resumed: Bool) -> Void = { _ in },
     replay: (UnsafeRawBufferPointer, Int) throws(JournalError) -> Void
   ) throws(JournalError) -> (JournalFile, JournalRecovery) {
     let fd: Int32
@@ -93,6 +149,8 @@ package final class JournalFile {
     do { size = try Posix.fileSize(fd) } catch { throw .io(error) }
     var recovery = JournalRecovery(records: 0, validBytes: JournalFormat.headerSize, truncated: nil, created: size == 0)
     if size == 0 {
+      if resume != nil { recovery.resumeProblem = "the journal is empty" }
+      starting(false)
       let header = JournalFormat.header(device: device)
       do throws(SystemError) {
         try header.withUnsafeBytes { buffer in
@@ -101,7 +159,10 @@ package final class JournalFile {
         try Posix.fsync(fd, what: path)
       } catch { throw .io(error) }
       keep = true
-      return (JournalFile(path: path, fd: fd, size: header.count, syncEachCommit: syncEachCommit), recovery)
+      let file = JournalFile(
+        path: path, fd: fd, size: header.count, syncEachCommit: syncEachCommit, header: header, records: 0,
+        lastRecord: nil)
+      return (file, recovery)
     }
     // Mapped, not copied: the pages are file-backed and go away with the mapping after replay.
     let buffer: UnsafeRawBufferPointer
@@ -112,15 +173,28 @@ package final class JournalFile {
       throw .header(path: path, error)
     }
     guard found == device else { throw .wrongDevice(path: path, expected: device, found: found) }
-    let scan = JournalFormat.scan(buffer)
+    var resumed: JournalPosition?
+    if let resume {
+      recovery.resumeProblem = resume.mismatch(in: buffer)
+      if recovery.resumeProblem == nil { resumed = resume }
+    }
+    let scan = JournalFormat.scan(buffer, from: resumed?.end ?? JournalFormat.headerSize)
     if let damage = scan.damage, !damage.isTail, !repair {
       throw .corrupt(path: path, damage: damage, bytesAfter: buffer.count - damage.offset)
     }
+    starting(resumed != nil)
     for record in scan.records {
       try replay(UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]), record.offset)
     }
-    recovery.records = scan.records.count
+    recovery.resumedRecords = resumed?.records ?? 0
+    recovery.records = recovery.resumedRecords + scan.records.count
     recovery.validBytes = scan.validEnd
+    var lastRecord = resumed?.lastRecord
+    if let last = scan.records.last {
+      let start = last.offset - JournalFormat.recordHeaderSize
+      lastRecord = JournalPosition.LastRecord(offset: start, head: Array(buffer[start..<last.offset]))
+    }
+    let header = Array(buffer[0..<JournalFormat.headerSize])
     if let damage = scan.damage { recovery.truncated = (damage, buffer.count - scan.validEnd) }
     let validEnd = scan.validEnd
     do throws(SystemError) {
@@ -131,7 +205,10 @@ package final class JournalFile {
       _ = try Posix.seekToEnd(fd)
     } catch { throw .io(error) }
     keep = true
-    return (JournalFile(path: path, fd: fd, size: validEnd, syncEachCommit: syncEachCommit), recovery)
+    let file = JournalFile(
+      path: path, fd: fd, size: validEnd, syncEachCommit: syncEachCommit, header: header, records: recovery.records,
+      lastRecord: lastRecord)
+    return (file, recovery)
   }
 
   /// Appends framed records (built with ``JournalFormat/appendRecord(_:to:)``) in one write.
@@ -143,6 +220,12 @@ package final class JournalFile {
         catching { () throws(SystemError) in try Posix.writeAll(fd, buffer, what: path) }
       }.get()
       if syncEachCommit { try Posix.fsync(fd, what: path) }
+      let (count, lastStart) = framed.withUnsafeBytes { JournalFormat.recordStarts(in: $0) }
+      if let lastStart {
+        let head = Array(framed[lastStart..<lastStart + JournalFormat.recordHeaderSize])
+        lastRecord = JournalPosition.LastRecord(offset: size + lastStart, head: head)
+      }
+      records += count
       size += framed.count
     } catch {
       try? Posix.truncate(fd, to: size, what: path)

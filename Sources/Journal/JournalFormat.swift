@@ -122,10 +122,11 @@ package enum JournalFormat {
     package var damage: Damage?
   }
 
-  /// Walks the records after the file header, verifying both checksums; stops at the first damaged record.
-  package static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
+  /// Walks the records after the file header (or from `start`, a record boundary a snapshot covers up to),
+  /// verifying both checksums; stops at the first damaged record.
+  package static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int = headerSize) -> Scan {
     var records: [(offset: Int, length: Int)] = []
-    var offset = headerSize
+    var offset = start
     let end = bytes.count
     // Damage is a tail exactly when no intact record (both checksums valid) starts anywhere after it: then
     // cutting loses nothing that was acknowledged. The header checksum makes a false match a 1-in-2^32 event.
