@@ -53,10 +53,10 @@ bench:
 	$(SWIFT) build -c release
 	.build/release/healthpair-bench --scenarios Scenarios --json bench-results.json --markdown
 
-## make fuzz: coverage-guided libFuzzer on each target (frames, messages, journal, scenario) for FUZZ_SECONDS each.
+## make fuzz: coverage-guided libFuzzer on each target in FUZZ_TARGETS for FUZZ_SECONDS each.
 ## Corpora live in .build/fuzz-corpus/<target>; a crash leaves its input in .build/fuzz-crashes/ and fails the run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= frames messages journal scenario requests
+FUZZ_TARGETS ?= frames messages journal snapshot scenario requests
 fuzz:
 	$(SWIFT) build -c release --product healthpair-fuzz --scratch-path .build/fuzz \
 	  -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld -Xswiftc -DLIBFUZZER

@@ -18,7 +18,10 @@ package enum BenchMain {
           --json <file>      Where to write the JSON report (default: bench-results.json).
           --markdown         Also print the table as Markdown (for docs/performance.md).
           --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
-          --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, scenarios (comma-separated).
+          --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scenarios
+                             (comma-separated).
+          --snapshot-samples <n>
+                             Samples in the store the snapshot benchmark recovers (default 10000000).
 
         """)
       return 0
@@ -28,7 +31,7 @@ package enum BenchMain {
     var markdown = false
     var scenarios: String?
     var only: Set<String> = []
-    let known: Set<String> = ["roundtrip", "throughput", "sync", "start", "bigstore", "scenarios"]
+    let known: Set<String> = ["roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scenarios"]
     var index = 0
     while index < arguments.count {
       switch arguments[index] {
@@ -45,6 +48,12 @@ package enum BenchMain {
           guard known.contains(name) else { return usage("unknown benchmark '\(name)': expected \(known.sorted().joined(separator: ", "))") }
           only.insert(name)
         }
+      case "--snapshot-samples":
+        index += 1
+        guard index < arguments.count, let n = Int(arguments[index]), n > 0 else {
+          return usage("--snapshot-samples takes a positive sample count")
+        }
+        sizes.snapshotStore = n
       case "--scenarios":
         index += 1
         guard index < arguments.count else { return usage("missing value for '--scenarios'") }

@@ -168,6 +168,9 @@ package final class DeviceDaemon {
     if let torn = durable.recovery.truncated {
       log.log(.warning, "journal damage cut off: \(torn.damage)", ["dropped_bytes": "\(torn.droppedBytes)"])
     }
+    if let problem = durable.snapshotProblem {
+      log.log(.warning, "snapshot not used, the journal was replayed in full: \(problem)")
+    }
     // A log with no identity yet (a new journal, or one written before identities) starts one; so does a log that
     // --repair cut inside: records after the cut may have reached the peer, so its cursor cannot be trusted.
     let repaired = durable.recovery.truncated.map { !$0.damage.isTail } ?? false
@@ -207,6 +210,7 @@ package final class DeviceDaemon {
     log.log(
       .info, "ready",
       ["pid": "\(Posix.processID)", "socket": options.socketPath, "records": "\(durable.recovery.records)",
+       "snapshot_records": "\(durable.recovery.resumedRecords)",
        "samples": "\(durable.state.store.liveCount)", "recovery_ms": String(format3(elapsed))])
   }
 
@@ -226,8 +230,21 @@ package final class DeviceDaemon {
       servePendingFrames()
       fireTimers()
       if !commit() { return 74 }
+      if durable.snapshotDue() { writeSnapshot() }
     }
     return shutdown()
+  }
+
+  /// Writes a snapshot (docs/journal.md#snapshots); a failure is logged and leaves the previous one in place.
+  private func writeSnapshot() {
+    let started = Posix.monotonicNanoseconds()
+    do {
+      let bytes = try durable.writeSnapshot()
+      let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e6
+      log.log(
+        .info, "snapshot written",
+        ["bytes": "\(bytes)", "records": "\(durable.journal.records)", "ms": String(format3(elapsed))])
+    } catch { log.log(.error, "cannot write a snapshot: \(error)") }
   }
 
   // MARK: - Dispatch
@@ -905,8 +922,10 @@ package final class DeviceDaemon {
     }
     let acked = durable.state.sync.peerAcked
     if acked > journaledAck { pendingEvents.append(.peerAcknowledged(acked)) }
-    _ = commit()
+    let committed = commit()
     do { try durable.journal.sync() } catch { log.log(.error, "final fsync failed: \(error)") }
+    // Only when memory matches the journal: after a failed append it may be ahead.
+    if committed, durable.snapshotDue(atShutdown: true) { writeSnapshot() }
     for connection in clients.values { Posix.close(connection.fd) }
     if let peer { Posix.close(peer.fd) }
     log.log(.info, "stopped")

@@ -10,7 +10,7 @@ import Wire
 /// without bound, whatever the bytes. libFuzzer (`make fuzz`) and a seeded in-process test (`make test`) drive them.
 package enum FuzzTargets {
   /// The targets' names.
-  package static let names = ["frames", "messages", "journal", "scenario", "requests"]
+  package static let names = ["frames", "messages", "journal", "snapshot", "scenario", "requests"]
 
   /// Runs target `name` on `data`; false when the name is unknown.
   @discardableResult
@@ -19,6 +19,7 @@ package enum FuzzTargets {
     case "frames": frames(data)
     case "messages": messages(data)
     case "journal": journal(data)
+    case "snapshot": snapshot(data)
     case "scenario": scenario(data)
     case "requests": if let finding = RequestFuzz.finding(data) { fatalError(finding) }
     default: return false
@@ -84,6 +85,31 @@ package enum FuzzTargets {
         state.apply(event)
       }
     }
+    exercise(&state)
+  }
+
+  /// The snapshot reader: the first byte picks the mode: even — the rest is a whole snapshot file (exercises the
+  /// trailer and chunk checksums; a mutated file mostly fails them); odd — the rest is a snapshot body (journal
+  /// position, then state), framed with a valid header and checksums by the target, so mutations reach the decoder
+  /// and the restore checks. A state that restores is queried and changed.
+  package static func snapshot(_ data: [UInt8]) {
+    let bytes: [UInt8]
+    if let mode = data.first, mode & 1 == 1 {
+      bytes = SnapshotFile.file(header: SnapshotFile.header(device: .watch), body: Array(data.dropFirst()))
+    } else {
+      bytes = Array(data.dropFirst())
+    }
+    guard let decoded = try? bytes.withUnsafeBytes({ try SnapshotFile.decode($0, device: .watch, path: "fuzz") }) else {
+      return
+    }
+    var state = decoded.0
+    exercise(&state)
+    _ = state.restartSyncLog(logID: 7)
+    _ = state.outboundEntries(after: 0, maxItems: 100)
+  }
+
+  /// Reads a device every way an app or the peer can.
+  private static func exercise(_ state: inout DeviceState) {
     let wall = Date(timeIntervalSinceReferenceDate: 800_000_000)
     _ = state.snapshot(wall: wall)
     _ = state.storedSamples(wall: wall)
@@ -173,6 +199,22 @@ package enum FuzzTargets {
       seeds.append([1] + mixed)
       seeds.append([0] + [UInt8](repeating: 6, count: 64))
       return seeds
+    case "snapshot":
+      var state = DeviceState(device: .watch)
+      for event in events { state.apply(event) }
+      var body = BinaryWriter()
+      body.position(
+        JournalPosition(
+          header: journalFraming.fileHeader, end: journalFraming.headerSize, records: 0, lastRecord: nil,
+          tailLength: 0, tailChecksum: 0))
+      body.deviceState(state) { (_: inout BinaryWriter) in }
+      let empty = DeviceState(device: .watch)
+      var emptyBody = BinaryWriter()
+      emptyBody.position(
+        JournalPosition(header: [], end: 0, records: 0, lastRecord: nil, tailLength: 0, tailChecksum: 0))
+      emptyBody.deviceState(empty) { (_: inout BinaryWriter) in }
+      let file = SnapshotFile.file(header: SnapshotFile.header(device: .watch), body: body.bytes)
+      return [[1] + body.bytes, [1] + emptyBody.bytes, [0] + file]
     case "scenario":
       return scenarioFiles.map { Array($0.utf8) } + [
         Array("install Water on phone share dietaryWater\nphone: Water requests\nuser on phone: allows all\nexpect phone: Water sees 0 dietaryWater samples\n".utf8)

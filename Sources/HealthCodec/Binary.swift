@@ -72,6 +72,13 @@ package struct BinaryWriter: Sendable {
     u32(UInt32(items.count))
     for item in items { write(&self, item) }
   }
+  /// Appends `count` bytes that `fill` writes in place: bulk arrays of fixed-layout records, written without a
+  /// call per field.
+  package mutating func raw(_ count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: count))
+    bytes.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count])) }
+  }
   /// Overwrites a `u32` at `offset` (used to patch length prefixes).
   package mutating func patchU32(_ v: UInt32, at offset: Int) {
     withUnsafeBytes(of: v.littleEndian) { raw in
@@ -180,6 +187,13 @@ package struct BinaryReader {
     defer { offset += 16 }
     let t = base.loadUnaligned(fromByteOffset: offset, as: uuid_t.self)
     return UUID(uuid: t)
+  }
+  /// Reads `count` raw bytes: a view into the input (valid while the input is), for bulk fixed-layout records.
+  package mutating func raw(_ count: Int, _ what: StaticString) throws(DecodeError) -> UnsafeRawBufferPointer {
+    guard count >= 0 else { throw error("negative length \(count) of \(what)") }
+    try need(count, what)
+    defer { offset += count }
+    return UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
   }
   /// Reads an optional.
   package mutating func optional<T>(_ read: (inout BinaryReader) throws(DecodeError) -> T) throws(DecodeError) -> T? {

@@ -47,6 +47,37 @@ package struct DeviceState: Sendable {
     self.policy = policy ?? .defaults(for: device)
   }
 
+  /// Restores a device from a snapshot of its durable state (see ``DeviceState/differences(from:)`` for what that
+  /// covers); the runtime state (pending sheets and their history) starts empty, as after journal replay.
+  /// - Throws: ``StateRestoreError`` when an outbound sync entry refers to slots the store does not have, or too
+  ///   many conflicts are listed.
+  package init(
+    restoring device: DeviceKind, policy: DevicePolicy, virtualNow: Date?, apps: [String: AppRecord],
+    decisions: [AuthorizationKey: Decision], lockedOut: Set<String>, store: SampleStore, sync: SyncLedger,
+    syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:]
+  ) throws(StateRestoreError) {
+    for entry in sync.pendingEntries {
+      guard case .slots(let start, let count) = entry.payload else { continue }
+      guard start >= 0, count >= 0, Int(start) + Int(count) <= store.slots.count else {
+        throw StateRestoreError("sync entry \(entry.seq) refers to slots \(start)+\(count) of \(store.slots.count)")
+      }
+    }
+    guard syncConflicts.count <= Self.maxRecordedConflicts, syncConflictCount >= syncConflicts.count else {
+      throw StateRestoreError("\(syncConflicts.count) recorded sync conflicts of \(syncConflictCount)")
+    }
+    self.device = device
+    self.policy = policy
+    self.virtualNow = virtualNow
+    self.apps = apps
+    self.decisions = decisions
+    self.lockedOut = lockedOut
+    self.store = store
+    self.sync = sync
+    self.syncConflicts = syncConflicts
+    self.syncConflictCount = syncConflictCount
+    self.decisionStamps = decisionStamps
+  }
+
   // MARK: - Time
 
   /// The device's current time: the virtual clock if set, else `wall`.

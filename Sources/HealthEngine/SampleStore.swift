@@ -39,6 +39,22 @@ package struct SampleStore: Sendable {
     package var type: UInt16
     /// False once deleted or pruned.
     package var live: Bool
+
+    /// Creates a slot (snapshot restore; the store's own inserts build slots themselves).
+    package init(
+      uuid: UUID, start: Double, end: Double, value: Double, change: UInt64, metadataIndex: Int32, source: UInt32,
+      type: UInt16, live: Bool
+    ) {
+      self.uuid = uuid
+      self.start = start
+      self.end = end
+      self.value = value
+      self.change = change
+      self.metadataIndex = metadataIndex
+      self.source = source
+      self.type = type
+      self.live = live
+    }
   }
 
   /// A stored deletion record.
@@ -47,6 +63,12 @@ package struct SampleStore: Sendable {
     package var tombstone: Tombstone
     /// The change number of the deletion.
     package var change: UInt64
+
+    /// Creates a stored deletion record.
+    package init(tombstone: Tombstone, change: UInt64) {
+      self.tombstone = tombstone
+      self.change = change
+    }
   }
 
   fileprivate struct TypeIndex: Sendable {
@@ -69,7 +91,7 @@ package struct SampleStore: Sendable {
 
   /// Every slot ever stored, live or not.
   package private(set) var slots: ContiguousArray<Slot> = []
-  private var byUUID: [UUID: Int32] = [:]
+  private var byUUID = SlotIdentifierMap()
   private var metadataTable: [Metadata] = []
   private var sources: [SampleSource] = []
   private var sourceIndex: [SampleSource: UInt32] = [:]
@@ -97,11 +119,11 @@ package struct SampleStore: Sendable {
   package init() {}
 
   /// Whether the identifier was ever used on this device (live, deleted or pruned).
-  package func isKnown(_ uuid: UUID) -> Bool { byUUID[uuid] != nil || tombstoneByUUID[uuid] != nil }
+  package func isKnown(_ uuid: UUID) -> Bool { byUUID.find(uuid, in: slots) != nil || tombstoneByUUID[uuid] != nil }
 
   /// The live sample with this identifier.
   package func liveSample(_ uuid: UUID) -> Sample? {
-    guard let index = byUUID[uuid], slots[Int(index)].live else { return nil }
+    guard let index = byUUID.find(uuid, in: slots), slots[Int(index)].live else { return nil }
     return materialize(Int(index))
   }
 
@@ -153,7 +175,7 @@ package struct SampleStore: Sendable {
       Slot(
         uuid: sample.uuid, start: start, end: end, value: value, change: changeCounter,
         metadataIndex: metadataIndex, source: intern(sample.source), type: sample.type.code, live: true))
-    byUUID[sample.uuid] = slotIndex
+    byUUID.set(sample.uuid, slotIndex, in: slots)
     account(Int(slotIndex), sign: 1)
     if let identifier = sample.metadata.syncIdentifier {
       syncIndex[SyncKey(source: slots[Int(slotIndex)].source, identifier: identifier)] = slotIndex
@@ -168,7 +190,7 @@ package struct SampleStore: Sendable {
 
   /// Deletes a live sample, recording a tombstone; returns nil when no live sample has the identifier.
   package mutating func delete(_ uuid: UUID, at date: Date) -> Tombstone? {
-    guard let index = byUUID[uuid], slots[Int(index)].live else { return nil }
+    guard let index = byUUID.find(uuid, in: slots), slots[Int(index)].live else { return nil }
     let slot = slots[Int(index)]
     let tombstone = Tombstone(
       uuid: uuid, type: SampleType(unchecked: slot.type), source: sources[Int(slot.source)], deletedAt: date)
@@ -180,7 +202,7 @@ package struct SampleStore: Sendable {
   /// Applies a deletion that happened on the peer: removes the live copy if any and records the tombstone.
   package mutating func applyRemoteDeletion(_ tombstone: Tombstone) {
     if tombstoneByUUID[tombstone.uuid] != nil { return }
-    if let index = byUUID[tombstone.uuid], slots[Int(index)].live { kill(Int(index)) }
+    if let index = byUUID.find(tombstone.uuid, in: slots), slots[Int(index)].live { kill(Int(index)) }
     record(tombstone)
   }
 
@@ -192,7 +214,7 @@ package struct SampleStore: Sendable {
 
   /// Replaces the live sample that has `sample`'s identifier with `sample` (a sync conflict the peer's copy won).
   package mutating func replaceLive(with sample: Sample) {
-    if let index = byUUID[sample.uuid], slots[Int(index)].live { kill(Int(index)) }
+    if let index = byUUID.find(sample.uuid, in: slots), slots[Int(index)].live { kill(Int(index)) }
     insert(sample)
   }
 
@@ -517,6 +539,232 @@ package struct SampleStore: Sendable {
       if predicate(array[mid]) { high = mid } else { low = mid + 1 }
     }
     return low
+  }
+}
+
+// MARK: - Snapshots
+
+extension SampleStore {
+  /// One type's date index as a snapshot keeps it: slot indices by start date, of which the first `sortedCount`
+  /// are in order (the rest is the out-of-order tail the next scan merges).
+  package struct StartOrder: Hashable, Sendable {
+    /// The type code.
+    package var type: UInt16
+    /// Slot indices of the type, the sorted prefix first.
+    package var order: [Int32]
+    /// How many leading entries of `order` are sorted by start date.
+    package var sortedCount: Int
+
+    /// Creates a start order.
+    package init(type: UInt16, order: [Int32], sortedCount: Int) {
+      self.type = type
+      self.order = order
+      self.sortedCount = sortedCount
+    }
+  }
+
+  /// What a snapshot stores of a store. Everything else (the tombstone map, per-type insertion lists and counts,
+  /// the interned-source map and fingerprints) is derived from it by ``init(restoring:)``.
+  package struct Contents: Sendable {
+    /// Every slot ever stored, dead ones included (outbound sync entries refer to slot ranges).
+    package var slots: ContiguousArray<Slot>
+    /// The metadata table slots index into.
+    package var metadata: [Metadata]
+    /// The interned sources, in interning order.
+    package var sources: [SampleSource]
+    /// Every deletion recorded, in change order.
+    package var tombstones: [StoredTombstone]
+    /// The last change number handed out.
+    package var changeCounter: UInt64
+    /// The date index of every type that has slots, by type code.
+    package var startOrders: [StartOrder]
+    /// The identifier map's buckets as they are (``SlotIdentifierMap``): rebuilding it would cost a random
+    /// memory access per slot.
+    package var identifierBuckets: [UInt64]
+    /// How many identifiers the map holds.
+    package var identifierCount: Int
+    /// The day digests of the live samples, by day (kept rather than recomputed: a fingerprint per live sample).
+    package var dayDigests: [DayDigest]
+
+    /// Creates contents.
+    package init(
+      slots: ContiguousArray<Slot>, metadata: [Metadata], sources: [SampleSource], tombstones: [StoredTombstone],
+      changeCounter: UInt64, startOrders: [StartOrder], identifierBuckets: [UInt64], identifierCount: Int,
+      dayDigests: [DayDigest]
+    ) {
+      self.slots = slots
+      self.metadata = metadata
+      self.sources = sources
+      self.tombstones = tombstones
+      self.changeCounter = changeCounter
+      self.startOrders = startOrders
+      self.identifierBuckets = identifierBuckets
+      self.identifierCount = identifierCount
+      self.dayDigests = dayDigests
+    }
+  }
+
+  /// The store's durable contents (shares storage with the store; nothing is copied).
+  package var contents: Contents {
+    let orders = types.keys.sorted().compactMap { code -> StartOrder? in
+      guard let index = types[code], !index.byStart.isEmpty else { return nil }
+      return StartOrder(type: code, order: index.byStart, sortedCount: index.sortedCount)
+    }
+    return Contents(
+      slots: slots, metadata: metadataTable, sources: sources, tombstones: tombstones, changeCounter: changeCounter,
+      startOrders: orders, identifierBuckets: byUUID.buckets, identifierCount: byUUID.count,
+      dayDigests: dayDigests(from: .min))
+  }
+
+  /// Rebuilds a store from its durable contents: the result equals the store they were taken from, derived
+  /// indexes included. Contents that break an invariant the queries rely on (an unknown type, an index out of
+  /// range, change numbers out of order, a date index that is not a permutation of its type's slots or whose
+  /// sorted prefix is not sorted) are refused, never trusted.
+  /// - Throws: ``StateRestoreError`` naming the first broken invariant.
+  package init(restoring c: Contents) throws(StateRestoreError) {
+    guard c.slots.count < Int(Int32.max), c.tombstones.count < Int(Int32.max) else {
+      throw StateRestoreError("store of \(c.slots.count) slots and \(c.tombstones.count) tombstones is too large")
+    }
+    for source in c.sources {
+      guard sourceIndex[source] == nil else { throw StateRestoreError("source \(source) is listed twice") }
+      _ = intern(source)
+    }
+    metadataTable = c.metadata
+    changeCounter = c.changeCounter
+    slots = c.slots
+    // Per-type indexes in a flat table by code while rebuilding (a dictionary lookup per slot costs more).
+    var position = [Int32](repeating: -1, count: Int(UInt16.max) + 1)
+    var indexes: [TypeIndex] = []
+    var codes: [UInt16] = []
+    byUUID = try SlotIdentifierMap(restoring: c.identifierBuckets, count: c.identifierCount, slotCount: slots.count)
+    var previousChange: UInt64 = 0
+    for i in 0..<slots.count {
+      let slot = slots[i]
+      guard Int(slot.source) < sources.count else {
+        throw StateRestoreError("slot \(i) refers to source \(slot.source) of \(sources.count)")
+      }
+      guard slot.metadataIndex >= -1, Int(slot.metadataIndex) < metadataTable.count else {
+        throw StateRestoreError("slot \(i) refers to metadata \(slot.metadataIndex) of \(metadataTable.count)")
+      }
+      guard slot.change > previousChange, slot.change <= changeCounter else {
+        throw StateRestoreError("slot \(i) has change number \(slot.change) out of order")
+      }
+      previousChange = slot.change
+      var t = Int(position[Int(slot.type)])
+      if t < 0 {
+        guard SampleType.lookup(code: slot.type) != nil else {
+          throw StateRestoreError("slot \(i) has the unknown type code \(slot.type)")
+        }
+        t = indexes.count
+        position[Int(slot.type)] = Int32(t)
+        indexes.append(TypeIndex())
+        codes.append(slot.type)
+      }
+      indexes[t].insertion.append(Int32(i))
+      indexes[t].maxDuration = max(indexes[t].maxDuration, slot.end - slot.start)
+      if slot.live {
+        indexes[t].live += 1
+        liveCount += 1
+      }
+    }
+    var digested: UInt64 = 0
+    for digest in c.dayDigests {
+      guard digest.count > 0, days.updateValue(digest, forKey: digest.day) == nil else {
+        throw StateRestoreError("day digest of day \(digest.day) is empty or listed twice")
+      }
+      digested &+= digest.count
+    }
+    guard digested == UInt64(liveCount) else {
+      throw StateRestoreError("day digests count \(digested) samples, the store has \(liveCount) live")
+    }
+    tombstones = c.tombstones
+    tombstoneByUUID.reserveCapacity(tombstones.count)
+    previousChange = 0
+    for (i, stored) in tombstones.enumerated() {
+      let code = stored.tombstone.type.code
+      guard SampleType.lookup(code: code) != nil else {
+        throw StateRestoreError("tombstone \(i) has the unknown type code \(code)")
+      }
+      guard stored.change > previousChange, stored.change <= changeCounter else {
+        throw StateRestoreError("tombstone \(i) has change number \(stored.change) out of order")
+      }
+      previousChange = stored.change
+      tombstoneByUUID[stored.tombstone.uuid] = Int32(i)
+      var t = Int(position[Int(code)])
+      if t < 0 {
+        t = indexes.count
+        position[Int(code)] = Int32(t)
+        indexes.append(TypeIndex())
+        codes.append(code)
+      }
+      indexes[t].tombstones.append(Int32(i))
+    }
+    var seen = [UInt64](repeating: 0, count: slots.count / 64 + 1)
+    for startOrder in c.startOrders {
+      let t = Int(position[Int(startOrder.type)])
+      guard t >= 0, indexes[t].byStart.isEmpty, startOrder.order.count == indexes[t].insertion.count else {
+        throw StateRestoreError("the date index of type code \(startOrder.type) does not match its slots")
+      }
+      guard startOrder.sortedCount >= 0, startOrder.sortedCount <= startOrder.order.count else {
+        throw StateRestoreError("the date index of type code \(startOrder.type) has a sorted count out of range")
+      }
+      var previousStart = -Double.infinity
+      for (p, element) in startOrder.order.enumerated() {
+        let i = Int(element)
+        guard i >= 0, i < slots.count, slots[i].type == startOrder.type, seen[i >> 6] & (1 << (i & 63)) == 0 else {
+          throw StateRestoreError("the date index of type code \(startOrder.type) lists slot \(i) wrongly")
+        }
+        seen[i >> 6] |= 1 << (i & 63)
+        if p < startOrder.sortedCount {
+          guard slots[i].start >= previousStart else {
+            throw StateRestoreError("the date index of type code \(startOrder.type) is not sorted at \(p)")
+          }
+          previousStart = slots[i].start
+        }
+      }
+      indexes[t].byStart = startOrder.order
+      indexes[t].sortedCount = startOrder.sortedCount
+    }
+    for (t, code) in codes.enumerated() {
+      guard indexes[t].byStart.count == indexes[t].insertion.count else {
+        throw StateRestoreError("type code \(code) has slots but no date index")
+      }
+      types[code] = indexes[t]
+    }
+    rebuildSyncIndex()
+  }
+
+  /// The names of the fields, derived indexes included, in which two stores differ (empty when they are the
+  /// same): what tests compare a restored store with.
+  package func differences(from other: SampleStore) -> [String] {
+    var result: [String] = []
+    func check(_ name: String, _ equal: Bool) { if !equal { result.append(name) } }
+    check("slots", slots.count == other.slots.count && zip(slots, other.slots).allSatisfy { a, b in
+      a.uuid == b.uuid && a.start.bitPattern == b.start.bitPattern && a.end.bitPattern == b.end.bitPattern
+        && a.value.bitPattern == b.value.bitPattern && a.change == b.change && a.metadataIndex == b.metadataIndex
+        && a.source == b.source && a.type == b.type && a.live == b.live
+    })
+    check("byUUID", byUUID == other.byUUID)
+    check("metadata", metadataTable == other.metadataTable)
+    check("sources", sources == other.sources)
+    check("sourceIndex", sourceIndex == other.sourceIndex)
+    check("sourceFingerprints", sourceFingerprints == other.sourceFingerprints)
+    // A date index compares by its merged order: a query merges an out-of-order tail in memory (not journaled),
+    // so a live store and its replay may hold the same index merged and unmerged.
+    check("types", types.keys.sorted() == other.types.keys.sorted() && types.allSatisfy { code, mine in
+      guard let theirs = other.types[code] else { return false }
+      return mine.insertion == theirs.insertion && mine.maxDuration == theirs.maxDuration && mine.live == theirs.live
+        && mine.tombstones == theirs.tombstones
+        && mergeUnsortedTail(mine.byStart, sortedCount: mine.sortedCount)
+          == other.mergeUnsortedTail(theirs.byStart, sortedCount: theirs.sortedCount)
+    })
+    check("tombstones", tombstones.map(\.tombstone) == other.tombstones.map(\.tombstone)
+      && tombstones.map(\.change) == other.tombstones.map(\.change))
+    check("tombstoneByUUID", tombstoneByUUID == other.tombstoneByUUID)
+    check("changeCounter", changeCounter == other.changeCounter)
+    check("liveCount", liveCount == other.liveCount)
+    check("days", days == other.days)
+    return result
   }
 }
 

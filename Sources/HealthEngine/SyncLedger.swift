@@ -41,6 +41,12 @@ package struct SyncLedger: Hashable, Sendable {
     package var seq: UInt64
     /// What it holds.
     package var payload: StoredPayload
+
+    /// Creates a stored entry.
+    package init(seq: UInt64, payload: StoredPayload) {
+      self.seq = seq
+      self.payload = payload
+    }
   }
 
   /// This device's outbound log identity: a random number minted when the log (re)starts. Sequence numbers count
@@ -60,6 +66,32 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Creates an empty ledger.
   package init() {}
+
+  /// Restores a ledger from a snapshot: its cursors and the entries the peer has not acknowledged, which must be
+  /// exactly `peerAcked + 1 ... lastSeq` in order.
+  /// - Throws: ``StateRestoreError`` when the cursors and entries do not fit together.
+  package init(
+    restoringLogID logID: UInt64, peerLogID: UInt64, lastSeq: UInt64, peerAcked: UInt64, appliedFromPeer: UInt64,
+    pending: [StoredEntry]
+  ) throws(StateRestoreError) {
+    guard peerAcked <= lastSeq, UInt64(pending.count) == lastSeq - peerAcked else {
+      throw StateRestoreError(
+        "sync ledger holds \(pending.count) pending entries for acknowledged \(peerAcked) of \(lastSeq)")
+    }
+    for (i, entry) in pending.enumerated() where entry.seq != peerAcked + UInt64(i) + 1 {
+      throw StateRestoreError(
+        "pending sync entry \(i) has sequence number \(entry.seq), expected \(peerAcked + UInt64(i) + 1)")
+    }
+    self.logID = logID
+    self.peerLogID = peerLogID
+    self.lastSeq = lastSeq
+    self.peerAcked = peerAcked
+    self.appliedFromPeer = appliedFromPeer
+    self.entries = pending
+  }
+
+  /// The entries the peer has not acknowledged, oldest first.
+  package var pendingEntries: ArraySlice<StoredEntry> { entries[head...] }
 
   /// The most items one outbound entry carries; larger saves are split so frames stay small.
   package static let maxItemsPerEntry = 4096

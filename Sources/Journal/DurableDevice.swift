@@ -1,24 +1,76 @@
 import HealthCodec
 import HealthEngine
 import HealthModel
+import Posix
 
 /// One device's state backed by its journal: opening replays the journal into a ``DeviceState``; ``persist(_:)``
 /// appends the events an operation returned, which must happen before the operation is acknowledged.
+///
+/// With snapshots on (the default), opening first loads `<dir>/<device>.snapshot` and replays only the journal
+/// records after the position it covers; a missing, damaged, foreign or mismatched snapshot is reported in
+/// ``snapshotProblem`` and the whole journal is replayed instead. ``writeSnapshot()`` writes a new one
+/// (docs/journal.md#snapshots says when the daemon does).
 package final class DurableDevice {
+  /// When snapshots are written.
+  package struct SnapshotPolicy: Sendable {
+    /// A snapshot is due once the journal has grown by this many bytes since the last one, or by half the last
+    /// snapshot's size if that is more (so writing snapshots costs at most about twice the journal's own writes).
+    package var minimumGrowth = 64 << 20
+    /// At shutdown a snapshot is written when the journal grew by at least this many bytes since the last one.
+    package var shutdownGrowth = 1 << 20
+
+    /// The defaults.
+    package init() {}
+  }
+
   /// The live state. Mutate it through its operations, then persist the events they return.
   package var state: DeviceState
   /// The journal file.
   package let journal: JournalFile
   /// What opening found.
   package let recovery: JournalRecovery
+  /// The snapshot file, or nil when snapshots are off.
+  package let snapshotPath: String?
+  /// Why the snapshot found at open was not used (nil when there was none, or it was used).
+  package let snapshotProblem: String?
+  /// When snapshots are written.
+  package var snapshotPolicy = SnapshotPolicy()
+  /// The journal offset the newest snapshot covers up to (the header's size when there is none).
+  package private(set) var snapshotEnd: Int
+  /// The newest snapshot's size in bytes (0 when there is none).
+  package private(set) var snapshotBytes: Int
+  /// After a failed write, no snapshot is due before the journal reaches this size.
+  private var retryAt = 0
 
-  /// Opens the journal at `path` for `device`, rebuilding the state it records.
+  /// Opens the journal at `path` for `device`, rebuilding the state it records (from the snapshot beside it and
+  /// the records after it, when `snapshots` is on and the snapshot fits the journal).
   /// - Throws: ``JournalError`` for I/O failures, a foreign or newer file, corruption inside the journal, or an
-  ///   undecodable record. A torn tail is cut and reported in ``recovery``, not thrown.
-  package init(path: String, device: DeviceKind, syncEachCommit: Bool = false, repair: Bool = false) throws(JournalError) {
+  ///   undecodable record. A torn tail is cut and reported in ``recovery``, not thrown. Snapshot problems are
+  ///   never thrown.
+  package init(
+    path: String, device: DeviceKind, syncEachCommit: Bool = false, repair: Bool = false, snapshots: Bool = true
+  ) throws(JournalError) {
+    let snapshotPath = snapshots ? SnapshotFile.path(forJournal: path) : nil
+    var loaded: SnapshotFile.Loaded?
+    var problem: String?
+    if let snapshotPath {
+      Posix.unlink(snapshotPath + ".tmp")  // what an interrupted write left
+      do { loaded = try SnapshotFile.read(path: snapshotPath, device: device) } catch { problem = "\(error)" }
+    }
     var state = DeviceState(device: device)
+    let offered = loaded?.position
+    var resumedFrom: (position: JournalPosition, bytes: Int)?
     let (file, recovery) = try JournalFile.open(
-      path: path, device: device.rawValue, syncEachCommit: syncEachCommit, repair: repair
+      path: path, device: device.rawValue, syncEachCommit: syncEachCommit, repair: repair, resume: offered,
+      starting: { resumed in
+        // Moved, not copied: the replay below must own the store's buffers, or its first change copies them.
+        if resumed, let snapshot = loaded {
+          loaded = nil
+          state = snapshot.state
+          resumedFrom = (snapshot.position, snapshot.bytes)
+        }
+        loaded = nil
+      }
     ) { payload, offset throws(JournalError) in
       var reader = BinaryReader(payload, reportBase: offset)
       do throws(DecodeError) {
@@ -32,6 +84,47 @@ package final class DurableDevice {
     self.state = state
     self.journal = file
     self.recovery = recovery
+    self.snapshotPath = snapshotPath
+    self.snapshotProblem = problem ?? recovery.resumeProblem.map { "\(snapshotPath ?? ""): \($0)" }
+    self.snapshotEnd = resumedFrom?.position.end ?? journal.framing.headerSize
+    self.snapshotBytes = resumedFrom?.bytes ?? 0
+  }
+
+  /// Journal bytes appended since the newest snapshot (all of them when there is none).
+  package var journalSinceSnapshot: Int { journal.size - snapshotEnd }
+
+  /// Whether a snapshot should be written now: on the daemon's loop (`atShutdown` false), once the journal grew
+  /// by ``SnapshotPolicy/minimumGrowth`` or half the last snapshot, whichever is more; at shutdown, once it grew
+  /// by ``SnapshotPolicy/shutdownGrowth``. Never when snapshots are off or nothing changed.
+  package func snapshotDue(atShutdown: Bool = false) -> Bool {
+    guard snapshotPath != nil, journalSinceSnapshot > 0 else { return false }
+    if atShutdown { return journalSinceSnapshot >= snapshotPolicy.shutdownGrowth }
+    return journal.size >= retryAt && journalSinceSnapshot >= max(snapshotPolicy.minimumGrowth, snapshotBytes / 2)
+  }
+
+  /// Writes a snapshot of the state at the journal's current end (see ``SnapshotFile/write(_:position:to:)``)
+  /// and returns its size. First the in-memory acknowledgement cursor is journaled (acknowledgements are
+  /// journaled lazily, docs/journal.md) and the journal is flushed to stable storage, so the snapshot is exactly
+  /// the state its journal records rebuild and never outlives them in a power loss.
+  /// - Throws: ``SnapshotError``; the previous snapshot stays, and none is due again until the journal has grown
+  ///   by another ``SnapshotPolicy/minimumGrowth``.
+  @discardableResult
+  package func writeSnapshot() throws(SnapshotError) -> Int {
+    guard let snapshotPath else { return 0 }
+    do throws(SnapshotError) {
+      let position: JournalPosition
+      do throws(JournalError) {
+        if state.sync.peerAcked > 0 { try persist([.peerAcknowledged(state.sync.peerAcked)]) }
+        try journal.sync()
+        position = try journal.position()
+      } catch { throw .journal(error) }
+      snapshotBytes = try SnapshotFile.write(state, position: position, to: snapshotPath)
+      snapshotEnd = position.end
+      return snapshotBytes
+    } catch {
+      retryAt = journal.size + snapshotPolicy.minimumGrowth
+      throw error
+    }
   }
 
   /// Frames `events` as journal records with `framing`, appended to `buffer` (for batching several operations

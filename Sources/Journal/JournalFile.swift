@@ -34,8 +34,12 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
 
 /// What opening a journal found.
 package struct JournalRecovery: Sendable, Equatable {
-  /// Records replayed.
+  /// Records in the journal (those a snapshot covered included).
   package var records: Int
+  /// Records a snapshot covered, which were not replayed (0 when the open replayed from the start).
+  package var resumedRecords = 0
+  /// Why the snapshot position offered to the open was not used (the journal was replayed from the start).
+  package var resumeProblem: String?
   /// Bytes of intact journal.
   package var validBytes: Int
   /// The torn tail (or, with repair, the damaged record) that was cut off, and how many bytes were dropped.
@@ -43,10 +47,21 @@ package struct JournalRecovery: Sendable, Equatable {
   /// Whether the file was created by this open.
   package var created: Bool
 
+  /// Creates a recovery report.
+  package init(
+    records: Int, validBytes: Int, truncated: (damage: JournalFormat.Damage, droppedBytes: Int)?, created: Bool
+  ) {
+    self.records = records
+    self.validBytes = validBytes
+    self.truncated = truncated
+    self.created = created
+  }
+
   /// Equality over the fields.
   package static func == (a: JournalRecovery, b: JournalRecovery) -> Bool {
     a.records == b.records && a.validBytes == b.validBytes && a.truncated?.damage == b.truncated?.damage
       && a.truncated?.droppedBytes == b.truncated?.droppedBytes && a.created == b.created
+      && a.resumedRecords == b.resumedRecords && a.resumeProblem == b.resumeProblem
   }
 }
 
@@ -66,13 +81,49 @@ package final class JournalFile {
   private let fd: Int32
   /// The current length in bytes.
   package private(set) var size: Int
+  /// The file header, as in the file.
+  package let header: [UInt8]
+  /// How many records the file holds.
+  package private(set) var records: Int
+  /// The newest record: where it starts and its record header.
+  private var lastRecord: JournalPosition.LastRecord?
 
-  private init(path: String, fd: Int32, size: Int, framing: JournalFormat.Framing, syncEachCommit: Bool) {
+  private init(
+    path: String, fd: Int32, size: Int, framing: JournalFormat.Framing, syncEachCommit: Bool, header: [UInt8],
+    records: Int, lastRecord: JournalPosition.LastRecord?
+  ) {
     self.path = path
     self.fd = fd
     self.size = size
     self.framing = framing
     self.syncEachCommit = syncEachCommit
+    self.header = header
+    self.records = records
+    self.lastRecord = lastRecord
+  }
+
+  /// The current end of the journal, as a snapshot taken now records it (reads the bytes before it back).
+  /// - Throws: ``JournalError/io(_:)``.
+  package func position() throws(JournalError) -> JournalPosition {
+    let tailLength = min(JournalPosition.tailWindow, size - header.count)
+    var tail = [UInt8](repeating: 0, count: tailLength)
+    var done = 0
+    while done < tailLength {
+      let n: Int
+      do {
+        n = try tail.withUnsafeMutableBytes { buffer in
+          catching { () throws(SystemError) in
+            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
+            return try Posix.pread(fd, into: rest, at: size - tailLength + done)
+          }
+        }.get()
+      } catch { throw .io(error) }
+      guard n > 0 else { throw .io(SystemError("pread", path, Errno(rawValue: EIO))) }
+      done += n
+    }
+    return JournalPosition(
+      header: header, end: size, records: records, lastRecord: lastRecord, tailLength: tailLength,
+      tailChecksum: CRC32C.checksum(tail))
   }
 
   deinit { Posix.close(fd) }
@@ -86,10 +137,15 @@ package final class JournalFile {
   ///
   /// - Parameters:
   ///   - repair: also cut at damage inside the journal (dropping what follows) instead of refusing to open.
+  ///   - resume: where a snapshot of the state ends; when it fits this journal (``JournalPosition/mismatch(in:)``)
+  ///     only the records after it are scanned and replayed. Records it covers are not read at all.
+  ///   - starting: called once before any replay, with whether the open resumes from `resume` (else every record
+  ///     is replayed onto an empty state).
   ///   - replay: receives each payload and its file offset; a thrown error aborts the open.
   /// - Throws: ``JournalError``.
   package static func open(
     path: String, device: UInt8, syncEachCommit: Bool = false, repair: Bool = false,
+    resume: JournalPosition? = nil, starting: (_ resumed: Bool) -> Void = { _ in },
     replay: (UnsafeRawBufferPointer, Int) throws(JournalError) -> Void
   ) throws(JournalError) -> (JournalFile, JournalRecovery) {
     let fd: Int32
@@ -99,9 +155,13 @@ package final class JournalFile {
     let size: Int
     do { size = try Posix.fileSize(fd) } catch { throw .io(error) }
     if size == 0 {
+      var recovery = JournalRecovery(records: 0, validBytes: 0, truncated: nil, created: true)
+      if resume != nil { recovery.resumeProblem = "the journal is empty" }
+      starting(false)
       let salt = Posix.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
       let framing = JournalFormat.Framing.version2(device: device, salt: salt)
       let header = framing.fileHeader
+      recovery.validBytes = header.count
       do throws(SystemError) {
         try header.withUnsafeBytes { buffer in
           catching { () throws(SystemError) in try Posix.writeAll(fd, buffer, what: path) }
@@ -109,8 +169,9 @@ package final class JournalFile {
         try Posix.fsync(fd, what: path)
       } catch { throw .io(error) }
       keep = true
-      let recovery = JournalRecovery(records: 0, validBytes: header.count, truncated: nil, created: true)
-      let file = JournalFile(path: path, fd: fd, size: header.count, framing: framing, syncEachCommit: syncEachCommit)
+      let file = JournalFile(
+        path: path, fd: fd, size: header.count, framing: framing, syncEachCommit: syncEachCommit, header: header,
+        records: 0, lastRecord: nil)
       return (file, recovery)
     }
     // Mapped, not copied: the pages are file-backed and go away with the mapping after replay.
@@ -122,15 +183,29 @@ package final class JournalFile {
       throw .header(path: path, error)
     }
     guard framing.device == device else { throw .wrongDevice(path: path, expected: device, found: framing.device) }
-    let scan = JournalFormat.scan(buffer, framing: framing)
+    var recovery = JournalRecovery(records: 0, validBytes: framing.headerSize, truncated: nil, created: false)
+    var resumed: JournalPosition?
+    if let resume {
+      recovery.resumeProblem = resume.mismatch(in: buffer)
+      if recovery.resumeProblem == nil { resumed = resume }
+    }
+    let scan = JournalFormat.scan(buffer, framing: framing, from: resumed?.end ?? framing.headerSize)
     if let damage = scan.damage, !damage.isTail, !repair {
       throw .corrupt(path: path, damage: damage, bytesAfter: buffer.count - damage.offset)
     }
+    starting(resumed != nil)
     for record in scan.records {
       try replay(UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]), record.offset)
     }
-    var recovery = JournalRecovery(
-      records: scan.records.count, validBytes: scan.validEnd, truncated: nil, created: false)
+    recovery.resumedRecords = resumed?.records ?? 0
+    recovery.records = recovery.resumedRecords + scan.records.count
+    recovery.validBytes = scan.validEnd
+    var lastRecord = resumed?.lastRecord
+    if let last = scan.records.last {
+      let start = last.offset - JournalFormat.recordHeaderSize
+      lastRecord = JournalPosition.LastRecord(offset: start, head: Array(buffer[start..<last.offset]))
+    }
+    let header = Array(buffer[0..<framing.headerSize])
     if let damage = scan.damage { recovery.truncated = (damage, buffer.count - scan.validEnd) }
     let validEnd = scan.validEnd
     do throws(SystemError) {
@@ -141,7 +216,9 @@ package final class JournalFile {
       _ = try Posix.seekToEnd(fd)
     } catch { throw .io(error) }
     keep = true
-    let file = JournalFile(path: path, fd: fd, size: validEnd, framing: framing, syncEachCommit: syncEachCommit)
+    let file = JournalFile(
+      path: path, fd: fd, size: validEnd, framing: framing, syncEachCommit: syncEachCommit, header: header,
+      records: recovery.records, lastRecord: lastRecord)
     return (file, recovery)
   }
 
@@ -155,6 +232,12 @@ package final class JournalFile {
         catching { () throws(SystemError) in try Posix.writeAll(fd, buffer, what: path) }
       }.get()
       if syncEachCommit { try Posix.fsync(fd, what: path) }
+      let (count, lastStart) = framed.withUnsafeBytes { JournalFormat.recordStarts(in: $0) }
+      if let lastStart {
+        let head = Array(framed[lastStart..<lastStart + JournalFormat.recordHeaderSize])
+        lastRecord = JournalPosition.LastRecord(offset: size + lastStart, head: head)
+      }
+      records += count
       size += framed.count
     } catch {
       try? Posix.truncate(fd, to: size, what: path)

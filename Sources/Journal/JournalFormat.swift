@@ -195,15 +195,16 @@ package enum JournalFormat {
     package var damage: Damage?
   }
 
-  /// Parses the file header, then scans the records (see ``scan(_:framing:)``).
+  /// Parses the file header, then scans the records (see ``scan(_:framing:from:)``).
   package static func scan(file bytes: UnsafeRawBufferPointer) throws(HeaderProblem) -> Scan {
     scan(bytes, framing: try parseHeader(bytes))
   }
 
-  /// Walks the records after the file header, verifying both checksums; stops at the first damaged record.
-  package static func scan(_ bytes: UnsafeRawBufferPointer, framing: Framing) -> Scan {
+  /// Walks the records after the file header (or from `start`, a record boundary a snapshot covers up to),
+  /// verifying both checksums; stops at the first damaged record.
+  package static func scan(_ bytes: UnsafeRawBufferPointer, framing: Framing, from start: Int? = nil) -> Scan {
     var records: [(offset: Int, length: Int)] = []
-    var offset = framing.headerSize
+    var offset = start ?? framing.headerSize
     let end = bytes.count
     // Damage is a tail exactly when no intact record (both checksums valid) starts anywhere after it: then
     // cutting loses nothing that was acknowledged. The header checksum makes a chance match a 1-in-2^32 event,

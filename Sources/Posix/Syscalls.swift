@@ -279,6 +279,20 @@ package enum Posix {
     if Glibc.symlink(target, path) != 0 { throw SystemError("symlink", path, .current) }
   }
 
+  /// Renames `from` to `to`, replacing `to` atomically. The corresponding C function is `rename`.
+  package static func rename(_ from: String, to: String) throws(SystemError) {
+    if let e = forced("rename", to) { throw SystemError("rename", to, e) }
+    guard Glibc.rename(from, to) == 0 else { throw SystemError("rename", to, .current) }
+  }
+
+  /// Flushes a directory's entries (a rename or create inside it) to stable storage: `open(O_RDONLY)` of the
+  /// directory, `fsync`, `close`.
+  package static func syncDirectory(_ path: String) throws(SystemError) {
+    let fd = try open(path, O_RDONLY | O_DIRECTORY)
+    defer { close(fd) }
+    try fsync(fd, what: path)
+  }
+
   /// Removes a file, ignoring a missing one. The corresponding C function is `unlink`.
   package static func unlink(_ path: String) { _ = Glibc.unlink(path) }
 
@@ -874,9 +888,14 @@ extension Posix {
 
 extension Posix {
   /// Maps the first `size` bytes of `fd` read-only (private). Release it with ``unmap(_:)``. C: `mmap`.
-  package static func mapReadOnly(_ fd: Int32, size: Int, what: String) throws(SystemError) -> UnsafeRawBufferPointer {
+  /// - Parameter populate: map every page up front (`MAP_POPULATE`), cheaper than a fault per page when the whole
+  ///   file is read.
+  package static func mapReadOnly(
+    _ fd: Int32, size: Int, what: String, populate: Bool = false
+  ) throws(SystemError) -> UnsafeRawBufferPointer {
     if size == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
-    guard let pointer = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), pointer != MAP_FAILED else {
+    let flags = MAP_PRIVATE | (populate ? MAP_POPULATE : 0)
+    guard let pointer = mmap(nil, size, PROT_READ, flags, fd, 0), pointer != MAP_FAILED else {
       throw SystemError("mmap", what, .current)
     }
     _ = madvise(pointer, size, MADV_SEQUENTIAL)

@@ -4,7 +4,7 @@
 //   healthpair-fuzz <target> --write-corpus <dir>       the valid seed inputs, one file each
 //   healthpair-fuzz <target> [libFuzzer options]        coverage-guided, when built with -sanitize=fuzzer -DLIBFUZZER
 //
-// Targets: frames, messages, journal, scenario.
+// Targets: frames, messages, journal, snapshot, scenario.
 import FuzzTargets
 import Posix
 

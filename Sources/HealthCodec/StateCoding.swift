@@ -1,0 +1,347 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+// The binary encoding of a device's durable state, as a snapshot stores it (docs/journal.md#snapshots). Built on
+// the same primitives and value encodings as the journal's events; slots and date indexes are bulk arrays of
+// fixed-layout little-endian records.
+//
+// state        := device u8 | policy | virtualNow date? | apps [app] | decisions [string, change] |
+//                 lockedOut [string] | conflicts [uuid, type u16, kept u8] | conflictCount u64 |
+//                 stamps [bundleID string, permission, at date, device u8] | ledger | store
+// ledger       := logID u64 | peerLogID u64 | lastSeq u64 | peerAcked u64 | appliedFromPeer u64 | pending [entry]
+// entry        := seq u64 | tag u8 (0: start u32, count u32 | 1: [tombstone] | 2: bundleID string, settings-change |
+//                 3: bundleID string, [shared-decision], at date)
+// store        := changeCounter u64 | sources [source] | metadata [metadata] | tombstones [tombstone, change u64] |
+//                 slotCount u64 | slot × slotCount | identifierCount u64 | bucketCount u64 | u64 × bucketCount |
+//                 dayDigests [day i64, sum u64, count u64] | startOrders [type u16, sortedCount u64, n u64, i32 × n]
+// slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
+//                 type u16 | live u8 | 5 zero bytes
+
+/// Bytes in one encoded slot.
+let slotRecordSize = 64
+
+/// Whether `SampleStore.Slot`'s memory layout is the slot record's (little-endian, the same offsets, a 64-byte
+/// stride), as with today's Swift on 64-bit little-endian platforms: then slots are copied in bulk rather than
+/// field by field. The bytes written are the same either way (the padding is zeroed).
+private let slotLayoutIsRecord: Bool = {
+  typealias S = SampleStore.Slot
+  let offsets: [(PartialKeyPath<S>, Int)] = [
+    (\S.uuid, 0), (\S.start, 16), (\S.end, 24), (\S.value, 32), (\S.change, 40), (\S.metadataIndex, 48),
+    (\S.source, 52), (\S.type, 56), (\S.live, 58),
+  ]
+  return 1.littleEndian == 1 && MemoryLayout<S>.stride == slotRecordSize && MemoryLayout<Bool>.size == 1
+    && offsets.allSatisfy { MemoryLayout<S>.offset(of: $0.0) == $0.1 }
+}()
+/// Slots encoded per batch between flushes.
+private let slotsPerBatch = 16_384
+/// Buffered bytes after which the encoder hands its buffer to `flush`.
+private let flushThreshold = 1 << 20
+
+extension BinaryWriter {
+  /// Encodes a device's durable state (everything journal replay rebuilds; pending sheets are left out), handing
+  /// the buffer to `flush` whenever more than about 1 MiB is buffered and once at the end, so a large store
+  /// streams out without a second copy in memory. `flush` should consume (empty) the buffer.
+  package mutating func deviceState<E: Error>(
+    _ state: DeviceState, flush: (inout BinaryWriter) throws(E) -> Void
+  ) throws(E) {
+    u8(state.device.rawValue)
+    policy(state.policy)
+    optional(state.virtualNow) { $0.date($1) }
+    array(state.apps.values.sorted { $0.bundleID < $1.bundleID }) { $0.app($1) }
+    let decisions = state.decisions.sorted { a, b in
+      a.key.bundleID != b.key.bundleID ? a.key.bundleID < b.key.bundleID : a.key.permission < b.key.permission
+    }
+    array(decisions) { w, entry in
+      w.string(entry.key.bundleID)
+      w.change(AuthorizationChange(entry.key.permission, entry.value))
+    }
+    array(state.lockedOut.sorted()) { $0.string($1) }
+    array(state.syncConflicts) { w, conflict in
+      w.uuid(conflict.uuid)
+      w.sampleType(conflict.type)
+      w.u8(conflict.kept.rawValue)
+    }
+    u64(UInt64(state.syncConflictCount))
+    let stamps = state.decisionStamps.sorted { a, b in
+      a.key.bundleID != b.key.bundleID ? a.key.bundleID < b.key.bundleID : a.key.permission < b.key.permission
+    }
+    array(stamps) { w, entry in
+      w.string(entry.key.bundleID)
+      w.permission(entry.key.permission)
+      w.date(entry.value.at)
+      w.u8(entry.value.device.rawValue)
+    }
+    let ledger = state.sync
+    u64(ledger.logID)
+    u64(ledger.peerLogID)
+    u64(ledger.lastSeq)
+    u64(ledger.peerAcked)
+    u64(ledger.appliedFromPeer)
+    u32(UInt32(ledger.pendingEntries.count))
+    for entry in ledger.pendingEntries {
+      u64(entry.seq)
+      switch entry.payload {
+      case .slots(let start, let count): u8(0); u32(UInt32(bitPattern: start)); u32(UInt32(bitPattern: count))
+      case .deletions(let tombstones): u8(1); array(tombstones) { $0.tombstone($1) }
+      case .watchSettings(let bundleID, let change): u8(2); string(bundleID); settingsChange(change)
+      case .authorization(let bundleID, let decisions, let at):
+        u8(3); string(bundleID); array(decisions) { $0.sharedDecision($1) }; date(at)
+      }
+      if bytes.count >= flushThreshold { try flush(&self) }
+    }
+    let store = state.store.contents
+    u64(store.changeCounter)
+    array(store.sources) { $0.source($1) }
+    u32(UInt32(store.metadata.count))
+    for metadata in store.metadata {
+      self.metadata(metadata)
+      if bytes.count >= flushThreshold { try flush(&self) }
+    }
+    u32(UInt32(store.tombstones.count))
+    for stored in store.tombstones {
+      tombstone(stored.tombstone)
+      u64(stored.change)
+      if bytes.count >= flushThreshold { try flush(&self) }
+    }
+    u64(UInt64(store.slots.count))
+    var first = 0
+    while first < store.slots.count {
+      let n = min(slotsPerBatch, store.slots.count - first)
+      raw(n * slotRecordSize) { out in
+        store.slots.withUnsafeBufferPointer { slots in
+          if slotLayoutIsRecord {
+            out.baseAddress!.copyMemory(from: slots.baseAddress! + first, byteCount: n * slotRecordSize)
+            for k in 0..<n {
+              (out.baseAddress! + k * slotRecordSize + 59).initializeMemory(as: UInt8.self, repeating: 0, count: 5)
+            }
+          } else {
+            for k in 0..<n { encodeSlot(slots[first + k], into: out.baseAddress! + k * slotRecordSize) }
+          }
+        }
+      }
+      first += n
+      if bytes.count >= flushThreshold { try flush(&self) }
+    }
+    u64(UInt64(store.identifierCount))
+    u64(UInt64(store.identifierBuckets.count))
+    var bucket = 0
+    while bucket < store.identifierBuckets.count {
+      let n = min(slotsPerBatch * 8, store.identifierBuckets.count - bucket)
+      raw(n * 8) { out in
+        for k in 0..<n {
+          out.storeBytes(of: store.identifierBuckets[bucket + k].littleEndian, toByteOffset: k * 8, as: UInt64.self)
+        }
+      }
+      bucket += n
+      if bytes.count >= flushThreshold { try flush(&self) }
+    }
+    array(store.dayDigests) { w, digest in
+      w.i64(digest.day)
+      w.u64(digest.sum)
+      w.u64(digest.count)
+    }
+    u32(UInt32(store.startOrders.count))
+    for order in store.startOrders {
+      u16(order.type)
+      u64(UInt64(order.sortedCount))
+      u64(UInt64(order.order.count))
+      var first = 0
+      while first < order.order.count {
+        let n = min(slotsPerBatch * 16, order.order.count - first)
+        raw(n * 4) { out in
+          for k in 0..<n {
+            out.storeBytes(of: order.order[first + k].littleEndian, toByteOffset: k * 4, as: Int32.self)
+          }
+        }
+        first += n
+        if bytes.count >= flushThreshold { try flush(&self) }
+      }
+    }
+    try flush(&self)
+  }
+}
+
+/// Writes one slot's 64-byte record at `out`.
+@inline(__always)
+private func encodeSlot(_ slot: SampleStore.Slot, into out: UnsafeMutableRawPointer) {
+  withUnsafeBytes(of: slot.uuid.uuid) { out.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+  out.storeBytes(of: slot.start.bitPattern.littleEndian, toByteOffset: 16, as: UInt64.self)
+  out.storeBytes(of: slot.end.bitPattern.littleEndian, toByteOffset: 24, as: UInt64.self)
+  out.storeBytes(of: slot.value.bitPattern.littleEndian, toByteOffset: 32, as: UInt64.self)
+  out.storeBytes(of: slot.change.littleEndian, toByteOffset: 40, as: UInt64.self)
+  out.storeBytes(of: slot.metadataIndex.littleEndian, toByteOffset: 48, as: Int32.self)
+  out.storeBytes(of: slot.source.littleEndian, toByteOffset: 52, as: UInt32.self)
+  out.storeBytes(of: slot.type.littleEndian, toByteOffset: 56, as: UInt16.self)
+  out.storeBytes(of: slot.live ? 1 : 0, toByteOffset: 58, as: UInt8.self)
+}
+
+extension BinaryReader {
+  /// Decodes what ``BinaryWriter/deviceState(_:flush:)`` wrote and restores the device, derived indexes
+  /// included.
+  /// - Throws: ``DecodeError`` for malformed bytes and for contents that break an engine invariant (the offset
+  ///   is then the end of the section that failed to restore).
+  package mutating func deviceState() throws(DecodeError) -> DeviceState {
+    let device = try self.device()
+    let policy = try self.policy()
+    let virtualNow = try optional { r throws(DecodeError) in try r.date() }
+    var apps: [String: AppRecord] = [:]
+    for app in try array(minElementSize: 10, { r throws(DecodeError) in try r.app() }) {
+      guard apps.updateValue(app, forKey: app.bundleID) == nil else {
+        throw error("app '\(app.bundleID)' listed twice")
+      }
+    }
+    var decisions: [AuthorizationKey: Decision] = [:]
+    let decisionList = try array(minElementSize: 8) { r throws(DecodeError) in
+      (try r.string(maxLength: 1024), try r.change())
+    }
+    for (bundleID, change) in decisionList {
+      decisions[AuthorizationKey(bundleID, change.permission)] = change.decision
+    }
+    let lockedOut = Set(try array(minElementSize: 4) { r throws(DecodeError) in try r.string(maxLength: 1024) })
+    let conflicts = try array(minElementSize: 19) { r throws(DecodeError) in
+      SyncConflict(uuid: try r.uuid(), type: try r.sampleType(), kept: try r.device())
+    }
+    let conflictCount = try count64()
+    var stamps: [AuthorizationKey: DecisionStamp] = [:]
+    let stampList = try array(minElementSize: 16) { r throws(DecodeError) in
+      (try r.string(maxLength: StoredLimits.identifier), try r.permission(), try r.finiteDate("decision time"), try r.device())
+    }
+    for (bundleID, permission, at, device) in stampList {
+      stamps[AuthorizationKey(bundleID, permission)] = DecisionStamp(at: at, device: device)
+    }
+    let logID = try u64()
+    let peerLogID = try u64()
+    let lastSeq = try u64()
+    let peerAcked = try u64()
+    let appliedFromPeer = try u64()
+    let pending = try array(minElementSize: 9) { r throws(DecodeError) in try r.storedEntry() }
+    let ledger: SyncLedger
+    do {
+      ledger = try SyncLedger(
+        restoringLogID: logID, peerLogID: peerLogID, lastSeq: lastSeq, peerAcked: peerAcked,
+        appliedFromPeer: appliedFromPeer, pending: pending)
+    } catch { throw self.error(error.message) }
+    let store = try sampleStore()
+    do {
+      return try DeviceState(
+        restoring: device, policy: policy, virtualNow: virtualNow, apps: apps, decisions: decisions,
+        lockedOut: lockedOut, store: store, sync: ledger, syncConflicts: conflicts, syncConflictCount: conflictCount,
+        decisionStamps: stamps)
+    } catch { throw self.error(error.message) }
+  }
+
+  private mutating func storedEntry() throws(DecodeError) -> SyncLedger.StoredEntry {
+    let seq = try u64()
+    switch try u8() {
+    case 0:
+      let start = Int32(bitPattern: try u32())
+      let count = Int32(bitPattern: try u32())
+      return SyncLedger.StoredEntry(seq: seq, payload: .slots(start: start, count: count))
+    case 1:
+      let tombstones = try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }
+      return SyncLedger.StoredEntry(seq: seq, payload: .deletions(tombstones))
+    case 2:
+      let bundleID = try string(maxLength: 1024)
+      return SyncLedger.StoredEntry(seq: seq, payload: .watchSettings(bundleID: bundleID, change: try settingsChange()))
+    case 3:
+      let (bundleID, decisions, at) = try sharedDecisions()
+      return SyncLedger.StoredEntry(seq: seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
+    case let tag: throw error("unknown stored sync entry tag \(tag)")
+    }
+  }
+
+  private mutating func sampleStore() throws(DecodeError) -> SampleStore {
+    let changeCounter = try u64()
+    let sources = try array(minElementSize: 5) { r throws(DecodeError) in try r.source() }
+    let metadata = try array(minElementSize: 4) { r throws(DecodeError) in try r.metadata() }
+    let tombstones = try array(minElementSize: 39) { r throws(DecodeError) in
+      SampleStore.StoredTombstone(tombstone: try r.tombstone(), change: try r.u64())
+    }
+    let slotCount = try count64()
+    guard slotCount <= remaining / slotRecordSize else {
+      throw error("slot count \(slotCount) exceeds the \(remaining) bytes left")
+    }
+    let slotStart = offset
+    let records = try raw(slotCount * slotRecordSize, "slots")
+    var badLive: Int?
+    let slots = ContiguousArray<SampleStore.Slot>(unsafeUninitializedCapacity: slotCount) { buffer, initialized in
+      guard slotCount > 0 else { return }
+      if slotLayoutIsRecord {
+        // In blocks that stay in cache between the check of their live bytes and their copy.
+        let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+        var k = 0
+        while k < slotCount {
+          let n = min(slotsPerBatch, slotCount - k)
+          if let bad = (k..<k + n).first(where: { records[$0 * slotRecordSize + 58] > 1 }) {
+            badLive = bad
+            break
+          }
+          target.advanced(by: k * slotRecordSize).copyMemory(
+            from: records.baseAddress! + k * slotRecordSize, byteCount: n * slotRecordSize)
+          k += n
+        }
+        initialized = k
+        return
+      }
+      for k in 0..<slotCount {
+        let at = k * slotRecordSize
+        func u64(_ field: Int) -> UInt64 {
+          UInt64(littleEndian: records.loadUnaligned(fromByteOffset: at + field, as: UInt64.self))
+        }
+        let live = records[at + 58]
+        if live > 1, badLive == nil { badLive = k }
+        (buffer.baseAddress! + k).initialize(
+          to: SampleStore.Slot(
+            uuid: UUID(uuid: records.loadUnaligned(fromByteOffset: at, as: uuid_t.self)),
+            start: Double(bitPattern: u64(16)), end: Double(bitPattern: u64(24)), value: Double(bitPattern: u64(32)),
+            change: u64(40),
+            metadataIndex: Int32(littleEndian: records.loadUnaligned(fromByteOffset: at + 48, as: Int32.self)),
+            source: UInt32(littleEndian: records.loadUnaligned(fromByteOffset: at + 52, as: UInt32.self)),
+            type: UInt16(littleEndian: records.loadUnaligned(fromByteOffset: at + 56, as: UInt16.self)),
+            live: live == 1))
+      }
+      initialized = slotCount
+    }
+    if let badLive {
+      throw DecodeError(
+        offset: reportBase + slotStart + badLive * slotRecordSize + 58, "invalid live byte in slot \(badLive)")
+    }
+    let identifierCount = try count64()
+    let bucketCount = try count64()
+    guard bucketCount <= remaining / 8 else {
+      throw error("identifier map of \(bucketCount) buckets exceeds the \(remaining) bytes left")
+    }
+    let bucketBytes = try raw(bucketCount * 8, "identifier map")
+    let buckets = [UInt64](unsafeUninitializedCapacity: bucketCount) { buffer, initialized in
+      for k in 0..<bucketCount {
+        buffer[k] = UInt64(littleEndian: bucketBytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self))
+      }
+      initialized = bucketCount
+    }
+    let dayDigests = try array(minElementSize: 24) { r throws(DecodeError) in
+      SampleStore.DayDigest(day: try r.i64(), sum: try r.u64(), count: try r.u64())
+    }
+    let startOrders = try array(minElementSize: 18) { r throws(DecodeError) in
+      let type = try r.u16()
+      let sortedCount = try r.count64()
+      let n = try r.count64()
+      guard n <= r.remaining / 4 else {
+        throw r.error("date index of \(n) entries exceeds the \(r.remaining) bytes left")
+      }
+      let bytes = try r.raw(n * 4, "date index")
+      let order = [Int32](unsafeUninitializedCapacity: n) { buffer, initialized in
+        for k in 0..<n { buffer[k] = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: k * 4, as: Int32.self)) }
+        initialized = n
+      }
+      return SampleStore.StartOrder(type: type, order: order, sortedCount: sortedCount)
+    }
+    do {
+      return try SampleStore(
+        restoring: SampleStore.Contents(
+          slots: slots, metadata: metadata, sources: sources, tombstones: tombstones, changeCounter: changeCounter,
+          startOrders: startOrders, identifierBuckets: buckets, identifierCount: identifierCount,
+          dayDigests: dayDigests))
+    } catch { throw self.error(error.message) }
+  }
+}
