@@ -1,6 +1,8 @@
 # HealthPair — every entry point a newcomer or CI needs.
 SWIFT ?= swift
 BIN := .build/debug
+# bash, for pipefail: a stage piped through tee still fails the target when it fails.
+SHELL := /bin/bash
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all build run test test-html demo bench fuzz chaos load install clean
@@ -20,12 +22,20 @@ demo: build
 
 ## make test: every test (unit, real-process integration, the scenario suite), then the suite through the CLI,
 ## then a smoke run of the benchmark binary (tiny sizes, no timing judged), then the HTML report in Chromium.
+## It ends with one closing line, "N passed, M failed": Swift Testing and XCTest tests, scenarios and the browser
+## check together (any failure stops it earlier, with the failing stage's own report last).
 test:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
-	$(BIN)/healthpair run Scenarios --jobs $(JOBS) --junit $(BIN)/scenarios-junit.xml
+	set -o pipefail; $(SWIFT) test 2>&1 | tee $(BIN)/test-output.txt
+	set -o pipefail; $(BIN)/healthpair run Scenarios --jobs $(JOBS) --junit $(BIN)/scenarios-junit.xml \
+	  | tee $(BIN)/scenarios-output.txt
 	$(BIN)/healthpair-bench --smoke --json $(BIN)/bench-smoke.json > /dev/null
 	@$(MAKE) --no-print-directory test-html
+	@swift=$$(grep -Eo 'Test run with [0-9]+ tests?' $(BIN)/test-output.txt | tail -1 | grep -Eo '[0-9]+'); \
+	 xctest=$$(grep -Eo 'Executed [0-9]+ tests?' $(BIN)/test-output.txt | tail -1 | grep -Eo '[0-9]+'); \
+	 scenarios=$$(grep -Eo '[0-9]+ passed, [0-9]+ failed' $(BIN)/scenarios-output.txt | tail -1 | grep -Eo '^[0-9]+'); \
+	 echo; echo "make test: $${swift:-0} Swift Testing tests, $${xctest:-0} XCTest tests, $${scenarios:-0} scenarios, 1 browser check"; \
+	 echo "$$(( $${swift:-0} + $${xctest:-0} + $${scenarios:-0} + 1 )) passed, 0 failed"
 
 ## make test-html: `healthpair run --html` in a real headless Chromium — the page renders with no console error,
 ## holds every scenario and highlights a deliberately failing step; screenshots and the page are left in

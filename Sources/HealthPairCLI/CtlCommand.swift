@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import HealthEngine
 import HealthModel
@@ -210,6 +211,12 @@ package struct CtlCommand {
       switch try ticket.waitFirst(timeout: client.timeout) {
       case .final(let reply):
         out("completed without a sheet: \(describeAuthorization(reply))\n")
+        // Say why when it is the watch's lockout rather than decisions already made (W1).
+        if let app = try client.dump().device.app(bundle), app.lockedOut {
+          out(
+            "note: no sheet because the \(device)'s strict re-prompt model locked \(bundle) out after a denial or "
+              + "cancel; change its permissions in Settings or the iPhone's Watch app to ask again\n")
+        }
       case .interim(let reply):
         if case .prompt(let prompt) = reply {
           out("sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n")
@@ -443,8 +450,27 @@ package struct CtlCommand {
       default: throw args.error("unknown link operation '\(how)'")
       }
       try args.finish()
-      let status: LinkStatus
+      var status: LinkStatus
       if let command { status = try client.link(command) } else { status = try client.dump().link }
+      if command == .connect && !status.connected {
+        // Wait until linked (both sides must allow the link), on pushed link events, with a deadline.
+        let gate = DispatchSemaphore(value: 0)
+        let token = client.addListener { event in if case .linkChanged = event { gate.signal() } }
+        defer { client.removeListener(token) }
+        try client.subscribe(.link)
+        let seconds = timeout ?? 10
+        let deadline = DispatchTime.now() + seconds
+        while true {
+          status = try client.link(.reconnectNow)
+          if status.connected { break }
+          if gate.wait(timeout: deadline) == .timedOut, !(try client.link(.reconnectNow)).connected {
+            err(
+              "error: the link did not come up within \(formatSeconds(seconds)): is the \(device.peer) running, and "
+                + "its side of the link connected ('healthpair ctl \(device.peer) link connect')?\n")
+            throw CtlFailure()
+          }
+        }
+      }
       out("link \(status.connected ? "up" : "down") enabled=\(status.enabled) holding=\(status.holding) latency=\(formatDuration(status.latency)) pending=\(status.sync.pendingItems)\n")
     case "dump":
       let json = args.flag("json")
