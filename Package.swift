@@ -34,7 +34,7 @@ let package = Package(
     .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(
       name: "HealthPairTesting",
-      dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
     .target(

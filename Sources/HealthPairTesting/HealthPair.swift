@@ -2,6 +2,8 @@ import Foundation
 import HealthKitSim
 import HealthModel
 import HealthPairClient
+import Posix
+import Render
 import Wire
 
 /// A freshly launched iPhone + Apple Watch pair: two real `healthpaird` processes in a temporary directory, linked.
@@ -94,6 +96,29 @@ public final class HealthPair: Sendable {
     let phone = try pair.phone.dump().link.sync
     let watch = try pair.watch.dump().link.sync
     return phone.isSynced(with: watch) ? true : nil
+  }
+
+  /// What a failing test gets to see (``HealthPairOptions/reportFailures``): both devices' state side by side and the
+  /// last app calls each daemon logged; with ``HealthPairOptions/keepDirectoryOnFailure`` the directory is kept.
+  func reportFailure(_ error: any Error, _ options: HealthPairOptions) {
+    if options.keepDirectoryOnFailure { pair.keepDirectory() }
+    guard options.reportFailures || options.keepDirectoryOnFailure else { return }
+    var report = ""
+    if options.reportFailures {
+      report += "HealthPair: the test failed: \(error)\n"
+      let states = DeviceKind.allCases.map { device in
+        (try? pair.client(device).dump().describe()) ?? ["(the \(device) daemon did not answer)"]
+      }
+      report += sideBySide(left: states[0], right: states[1]) + "\n"
+      for device in DeviceKind.allCases {
+        let log = (try? Posix.readFile(pair.layout.log(device))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let calls = log.split(separator: "\n").filter { $0.contains(" call ") || $0.contains("sheet ") }.suffix(15)
+        report += "last app calls and sheets on the \(device):\n"
+        report += calls.isEmpty ? "  (none)\n" : calls.map { "  \($0)\n" }.joined()
+      }
+    }
+    if options.keepDirectoryOnFailure { report += "HealthPair: the pair's directory is kept: \(pair.layout.root)\n" }
+    Posix.writeStandardError(report)
   }
 
   /// Stops both daemons, removes the directory, and clears a process-wide HealthKitSim target that pointed here.

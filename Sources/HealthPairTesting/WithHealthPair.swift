@@ -7,11 +7,21 @@ public struct HealthPairOptions: Sendable {
   /// The default deadline of every wait (sheets, sync, link), in seconds — and how long a permission sheet may stay
   /// up unanswered before the test fails with ``HealthPairTestingError/sheetNotAnswered(device:sheet:seconds:)``.
   public var timeout: Double
+  /// When the test fails (the body throws), print both devices' state side by side and the last app calls each
+  /// daemon logged (its outcome and the virtual clock) to standard error, where the test log shows them.
+  public var reportFailures: Bool
+  /// When the test fails, keep the pair's directory (journals, daemon logs) and print its path, instead of
+  /// removing it.
+  public var keepDirectoryOnFailure: Bool
 
   /// Creates options.
-  public init(clock: Date? = nil, timeout: Double = 10) {
+  public init(
+    clock: Date? = nil, timeout: Double = 10, reportFailures: Bool = true, keepDirectoryOnFailure: Bool = false
+  ) {
     self.clock = clock
     self.timeout = timeout
+    self.reportFailures = reportFailures
+    self.keepDirectoryOnFailure = keepDirectoryOnFailure
   }
 }
 
@@ -31,8 +41,15 @@ public func withHealthPair<R>(_ options: HealthPairOptions = HealthPairOptions()
   let pair = try HealthPair(options: options)
   defer { pair.shutdown() }
   let result: R
-  do { result = try body(pair) } catch { throw pair.failure.map { $0 as any Error } ?? error }
-  if let failure = pair.failure { throw failure }
+  do { result = try body(pair) } catch {
+    let thrown = pair.failure.map { $0 as any Error } ?? error
+    pair.reportFailure(thrown, options)
+    throw thrown
+  }
+  if let failure = pair.failure {
+    pair.reportFailure(failure, options)
+    throw failure
+  }
   return result
 }
 
@@ -53,7 +70,14 @@ public func withHealthPair<R>(
   let pair = try HealthPair(options: options)
   defer { pair.shutdown() }
   let result: R
-  do { result = try await body(pair) } catch { throw pair.failure.map { $0 as any Error } ?? error }
-  if let failure = pair.failure { throw failure }
+  do { result = try await body(pair) } catch {
+    let thrown = pair.failure.map { $0 as any Error } ?? error
+    pair.reportFailure(thrown, options)
+    throw thrown
+  }
+  if let failure = pair.failure {
+    pair.reportFailure(failure, options)
+    throw failure
+  }
   return result
 }

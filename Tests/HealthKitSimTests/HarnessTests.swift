@@ -11,7 +11,7 @@ struct HarnessTests {
     struct Boom: Error {}
     let launched = Mutex<(directory: String, socket: String)?>(nil)
     await #expect(throws: Boom.self) {
-      try await withHealthPair { pair in
+      try await withHealthPair(HealthPairOptions(reportFailures: false)) { pair in
         launched.withLock { $0 = (pair.directory, pair.phone.socketPath) }
         #expect(FileManager.default.fileExists(atPath: pair.phone.socketPath))
         try await pair.waitForSync()
@@ -145,5 +145,33 @@ struct HarnessTests {
         _ = HKUnit(from: "not a unit")
       }
     }
+  }
+}
+
+@Suite("HealthPairTesting: what a failing test leaves")
+struct FailureReportTests {
+  struct Deliberate: Error {}
+
+  @Test func aFailingTestCanKeepItsPairsDirectory() async throws {
+    let kept = Mutex<String?>(nil)
+    await #expect(throws: Deliberate.self) {
+      try await withHealthPair(HealthPairOptions(reportFailures: false, keepDirectoryOnFailure: true)) { pair in
+        kept.withLock { $0 = pair.directory }
+        throw Deliberate()
+      }
+    }
+    let directory = try #require(kept.withLock { $0 })
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    #expect(FileManager.default.fileExists(atPath: directory + "/phone/phone.journal"), "journals and logs are kept")
+    #expect(FileManager.default.fileExists(atPath: directory + "/watch/watch.log"))
+  }
+
+  @Test func aPassingTestLeavesNothing() async throws {
+    let used = Mutex<String?>(nil)
+    try await withHealthPair(HealthPairOptions(keepDirectoryOnFailure: true)) { pair in
+      used.withLock { $0 = pair.directory }
+    }
+    let directory = try #require(used.withLock { $0 })
+    #expect(!FileManager.default.fileExists(atPath: directory))
   }
 }
