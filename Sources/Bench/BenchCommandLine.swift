@@ -9,7 +9,8 @@ package enum BenchMain {
       return runEchoServer(path: arguments[1], size: size)
     }
     if arguments.contains("--help") {
-      Posix.writeStandardOutput("""
+      Posix.writeStandardOutput(
+        """
         USAGE: healthpair-bench [--smoke] [--json <file>] [--markdown] [--scenarios <dir>]
 
         Measures HealthPair against baselines taken in the same run and prints metric, baseline, HealthPair, ratio,
@@ -45,7 +46,9 @@ package enum BenchMain {
         index += 1
         guard index < arguments.count else { return usage("missing value for '--only'") }
         for name in arguments[index].split(separator: ",").map(String.init) {
-          guard known.contains(name) else { return usage("unknown benchmark '\(name)': expected \(known.sorted().joined(separator: ", "))") }
+          guard known.contains(name) else {
+            return usage("unknown benchmark '\(name)': expected \(known.sorted().joined(separator: ", "))")
+          }
           only.insert(name)
         }
       case "--snapshot-samples":
@@ -80,16 +83,25 @@ package enum BenchMain {
   }
 
   static func usage(_ message: String) -> Int32 {
-    Posix.writeStandardError("healthpair-bench: error: \(message)\nUSAGE: healthpair-bench [--smoke] [--json <file>] [--markdown] [--scenarios <dir>] [--only <names>]\n")
+    Posix.writeStandardError(
+      "healthpair-bench: error: \(message)\nUSAGE: healthpair-bench [--smoke] [--json <file>] [--markdown] [--scenarios <dir>] [--only <names>]\n"
+    )
     return 64
   }
 
   /// CPU model, processor count and kernel, from /proc.
   static func machineDescription() -> String {
     let cpuinfo = (try? Posix.readFile("/proc/cpuinfo")).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":", maxSplits: 1).last.map { String($0).trimmingWhitespace() } ?? "unknown CPU"
-    let kernel = (try? Posix.readFile("/proc/sys/kernel/osrelease")).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() } ?? "?"
-    let memory = (try? Posix.readFile("/proc/meminfo")).map { String(decoding: $0, as: UTF8.self) }?.split(separator: "\n").first.map { String($0).trimmingWhitespace() } ?? ""
+    let model =
+      cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":", maxSplits: 1).last.map
+    { String($0).trimmingWhitespace() } ?? "unknown CPU"
+    let kernel =
+      (try? Posix.readFile("/proc/sys/kernel/osrelease")).map {
+        String(decoding: $0, as: UTF8.self).trimmingWhitespace()
+      } ?? "?"
+    let memory =
+      (try? Posix.readFile("/proc/meminfo")).map { String(decoding: $0, as: UTF8.self) }?.split(separator: "\n").first
+      .map { String($0).trimmingWhitespace() } ?? ""
     return "\(model), \(Posix.processorCount) cores, Linux \(kernel), \(memory)"
   }
 }

@@ -70,7 +70,9 @@ package struct BenchSizes: Sendable {
 
 /// Runs every benchmark against the daemon binary at `daemon` and returns the metrics, printing progress to
 /// standard error.
-package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?, only: Set<String> = []) throws -> [Metric] {
+package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?, only: Set<String> = []) throws
+  -> [Metric]
+{
   var metrics: [Metric] = []
   func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
   func note(_ s: String) { Posix.writeStandardError("bench: \(s)\n") }
@@ -110,7 +112,8 @@ package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?
 func median(_ values: [Double]) -> Double {
   let sorted = values.sorted()
   guard !sorted.isEmpty else { return 0 }
-  return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+  return sorted.count % 2 == 1
+    ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
@@ -124,7 +127,8 @@ func micros(_ ns: UInt64) -> Double { Double(ns) / 1000 }
 func us(_ v: Double) -> String { "\(formatNumber((v * 10).rounded() / 10)) µs" }
 func ms(_ v: Double) -> String { "\(formatNumber((v * 100).rounded() / 100)) ms" }
 
-let benchApp = AppRecord(bundleID: "com.example.bench", displayName: "Bench", writeUsageDescription: "bench", readUsageDescription: "bench")
+let benchApp = AppRecord(
+  bundleID: "com.example.bench", displayName: "Bench", writeUsageDescription: "bench", readUsageDescription: "bench")
 let water = SampleType.lookup(name: "dietaryWater")!
 let benchStart = parseDate("2026-01-05T08:00:00Z")!
 
@@ -132,7 +136,8 @@ let benchStart = parseDate("2026-01-05T08:00:00Z")!
 func sample(_ i: Int, of total: Int = 1_000_000, spread: Double = 86400) -> SampleInput {
   var rng = SeededGenerator(seed: UInt64(i) &+ 1)
   let at = benchStart.addingTimeInterval(-Double(i % max(total, 1)) * spread / Double(max(total, 1)))
-  return SampleInput(uuid: rng.uuid(), type: water, value: .quantity(Double(100 + i % 400), unit: "mL"), start: at, end: at)
+  return SampleInput(
+    uuid: rng.uuid(), type: water, value: .quantity(Double(100 + i % 400), unit: "mL"), start: at, end: at)
 }
 
 /// A pair prepared for writing water as the bench app on both devices.
@@ -175,7 +180,9 @@ final class DirectClient {
   func receive() throws -> Frame {
     while true {
       if let body = try decoder.next() { return try Frame.decode(body) }
-      let r = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      let r = try buffer.withUnsafeMutableBytes { b in
+        try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get()
+      }
       if case .wouldBlock = r { throw ClientError.timeout(request: "a bench reply", seconds: 60) }
       guard case .bytes(let n) = r else { throw ClientError.disconnected("bench connection closed") }
       buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
@@ -241,7 +248,9 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
   let client = try DirectClient(PairLayout(root: root).socket(.phone))
   _ = try client.call(.setClock(benchStart))
   _ = try client.call(.installApp(benchApp))
-  try client.send(Frame.request(id: 999_999, .requestAuthorization(bundleID: benchApp.bundleID, share: [water], read: [water])).framed())
+  try client.send(
+    Frame.request(id: 999_999, .requestAuthorization(bundleID: benchApp.bundleID, share: [water], read: [water]))
+      .framed())
   _ = try client.receive()
   _ = try client.call(.answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll))
   let echoFD = try Posix.connectUnix(root + "/echo.sock")
@@ -253,9 +262,13 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
     var got = 0
     while got < size {
       let r = try reply.withUnsafeMutableBytes { b in
-        try catching { () throws(SystemError) in try Posix.read(echoFD, into: UnsafeMutableRawBufferPointer(rebasing: b[got...])) }.get()
+        try catching { () throws(SystemError) in
+          try Posix.read(echoFD, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
+        }.get()
       }
-      guard case .bytes(let n) = r else { throw ClientError.disconnected("the echo server closed or stayed silent for 60 s") }
+      guard case .bytes(let n) = r else {
+        throw ClientError.disconnected("the echo server closed or stayed silent for 60 s")
+      }
       got += n
     }
   }
@@ -265,7 +278,9 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
   let perBlock = max(1, count / blocks)
   for _ in 0..<blocks {
     result.echo += try timed(perBlock, &counter) { _ in try echoOnce() }
-    result.save += try timed(perBlock, &counter) { i in _ = try client.call(.save(bundleID: benchApp.bundleID, samples: [sample(i)])) }
+    result.save += try timed(perBlock, &counter) { i in
+      _ = try client.call(.save(bundleID: benchApp.bundleID, samples: [sample(i)]))
+    }
   }
   return result
 }
@@ -281,22 +296,30 @@ func roundTripMetric(daemon: String, count: Int) throws -> [Metric] {
   let wrapper = pair.phone
   let wrapperTimes = try timed(count / 2, &counter) { i in try wrapper.save(benchApp.bundleID, [sample(i)]) }
   func ratio(_ v: Double, _ e: Double) -> String { formatNumber((v / e * 100).rounded() / 100) + "×" }
-  let e1 = median(same.echo), s1 = median(same.save)
-  let e2 = median(cross.echo), s2 = median(cross.save)
+  let e1 = median(same.echo)
+  let s1 = median(same.save)
+  let e2 = median(cross.echo)
+  let s2 = median(cross.save)
   let w = median(wrapperTimes)
   return [
     Metric(
-      name: "1. Save round trip (one sample, one client, journaled) vs raw UDS echo of \(same.size) B, same core", baseline: us(e1),
+      name: "1. Save round trip (one sample, one client, journaled) vs raw UDS echo of \(same.size) B, same core",
+      baseline: us(e1),
       value: us(s1), ratio: ratio(s1, e1), target: "≤ 3×", met: s1 <= 3 * e1,
-      numbers: [("echoMedianMicros", e1), ("echoP99Micros", percentile(same.echo, 0.99)), ("saveMedianMicros", s1),
-                ("saveP99Micros", percentile(same.save, 0.99)), ("payloadBytes", Double(same.size))]),
+      numbers: [
+        ("echoMedianMicros", e1), ("echoP99Micros", percentile(same.echo, 0.99)), ("saveMedianMicros", s1),
+        ("saveP99Micros", percentile(same.save, 0.99)), ("payloadBytes", Double(same.size)),
+      ]),
     Metric(
-      name: "1a. The same, client and servers on different cores (both pay the vCPU wake-up)", baseline: us(e2), value: us(s2),
+      name: "1a. The same, client and servers on different cores (both pay the vCPU wake-up)", baseline: us(e2),
+      value: us(s2),
       ratio: ratio(s2, e2), target: "≤ 3×", met: s2 <= 3 * e2,
       numbers: [("echoMedianMicros", e2), ("saveMedianMicros", s2), ("saveP99Micros", percentile(cross.save, 0.99))]),
     Metric(
-      name: "1b. The same save in a linked pair through DeviceClient, unpinned (what HealthKitSim sees)", baseline: us(e1), value: us(w),
-      ratio: ratio(w, e1), target: "reported", met: nil, numbers: [("clientMedianMicros", w), ("clientP99Micros", percentile(wrapperTimes, 0.99))]),
+      name: "1b. The same save in a linked pair through DeviceClient, unpinned (what HealthKitSim sees)",
+      baseline: us(e1), value: us(w),
+      ratio: ratio(w, e1), target: "reported", met: nil,
+      numbers: [("clientMedianMicros", w), ("clientP99Micros", percentile(wrapperTimes, 0.99))]),
   ]
 }
 
@@ -311,7 +334,9 @@ final class EchoServer {
     defer { Posix.close(readEnd) }
     var line = [UInt8](repeating: 0, count: 16)
     guard Posix.waitReadable(readEnd, timeoutMilliseconds: 10_000) else { throw PairError.timeout("the echo server") }
-    _ = try line.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(readEnd, into: b) }.get() }
+    _ = try line.withUnsafeMutableBytes { b in
+      try catching { () throws(SystemError) in try Posix.read(readEnd, into: b) }.get()
+    }
   }
   func stop() {
     try? Posix.kill(pid, SIGKILL)
@@ -324,14 +349,18 @@ package func runEchoServer(path: String, size: Int) -> Int32 {
   guard let listener = try? Posix.listenUnix(path) else { return 1 }
   Posix.setNonBlocking(listener, false)
   Posix.writeStandardOutput("ready\n")
-  guard Posix.waitReadable(listener, timeoutMilliseconds: 30_000), let fd = try? Posix.accept(listener) else { return 1 }
+  guard Posix.waitReadable(listener, timeoutMilliseconds: 30_000), let fd = try? Posix.accept(listener) else {
+    return 1
+  }
   Posix.setNonBlocking(fd, false)
   var buffer = [UInt8](repeating: 0, count: size)
   while true {
     var got = 0
     while got < size {
       let r = buffer.withUnsafeMutableBytes { b in
-        catching { () throws(SystemError) in try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...])) }
+        catching { () throws(SystemError) in
+          try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
+        }
       }
       guard case .success(.bytes(let n)) = r else { return 0 }
       got += n
@@ -350,7 +379,9 @@ func throughputMetric(daemon: String, samples: Int) throws -> Metric {
   let batch = 1000
   let batches = max(1, samples / batch)
   let frames = (0..<batches).map { b in
-    Frame.request(id: UInt32(b + 100), .save(bundleID: benchApp.bundleID, samples: (0..<batch).map { sample(b * batch + $0) })).framed()
+    Frame.request(
+      id: UInt32(b + 100), .save(bundleID: benchApp.bundleID, samples: (0..<batch).map { sample(b * batch + $0) })
+    ).framed()
   }
   let inFlight = 8
   let t0 = now()
@@ -383,7 +414,10 @@ func syncMetric(daemon: String, samples: Int) throws -> Metric {
   let batch = 4096
   let batches = (samples + batch - 1) / batch
   let frames = (0..<batches).map { b in
-    Frame.request(id: UInt32(b + 100), .save(bundleID: benchApp.bundleID, samples: (b * batch..<min(samples, (b + 1) * batch)).map { sample($0) })).framed()
+    Frame.request(
+      id: UInt32(b + 100),
+      .save(bundleID: benchApp.bundleID, samples: (b * batch..<min(samples, (b + 1) * batch)).map { sample($0) })
+    ).framed()
   }
   let gate = DispatchSemaphore(value: 0)
   let token = pair.phone.addListener { event in if case .syncApplied = event { gate.signal() } }
@@ -485,13 +519,17 @@ func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric]
   var daySamples = 0
   for _ in 0..<runs {
     let c0 = now()
-    let reply = try client.call(.statisticsCollection(
-      bundleID: benchApp.bundleID, query: StatisticsQuery(type: water, range: year, options: .cumulativeSum, interval: 86400, anchor: midnight)))
+    let reply = try client.call(
+      .statisticsCollection(
+        bundleID: benchApp.bundleID,
+        query: StatisticsQuery(type: water, range: year, options: .cumulativeSum, interval: 86400, anchor: midnight)))
     collectionTimes.append(Double(now() - c0) / 1e6)
     if case .collection(let buckets) = reply { bucketCount = buckets.count }
     let d0 = now()
-    let day = try client.call(.sampleQuery(
-      bundleID: benchApp.bundleID, query: SampleQuery(type: water, range: DateRange(start: midnight, end: midnight.addingTimeInterval(86400)))))
+    let day = try client.call(
+      .sampleQuery(
+        bundleID: benchApp.bundleID,
+        query: SampleQuery(type: water, range: DateRange(start: midnight, end: midnight.addingTimeInterval(86400)))))
     dayTimes.append(Double(now() - d0) / 1e6)
     if case .samples(let s) = day { daySamples = s.count }
   }
@@ -499,18 +537,24 @@ func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric]
   let dayQuery = median(dayTimes)
   return [
     Metric(
-      name: "4b. Recovery of a \(samples)-sample journal (\(journalBytes / 1_048_576) MiB) to ready", baseline: "—", value: ms(recovery * 1000),
-      ratio: "—", target: samples >= 1_000_000 ? "≤ 1.5 s" : "(smoke)", met: samples >= 1_000_000 ? recovery <= 1.5 : nil,
+      name: "4b. Recovery of a \(samples)-sample journal (\(journalBytes / 1_048_576) MiB) to ready", baseline: "—",
+      value: ms(recovery * 1000),
+      ratio: "—", target: samples >= 1_000_000 ? "≤ 1.5 s" : "(smoke)",
+      met: samples >= 1_000_000 ? recovery <= 1.5 : nil,
       numbers: [("seconds", recovery), ("journalBytes", Double(journalBytes))]),
     Metric(
-      name: "6a. Daily statistics collection over a year (\(bucketCount) buckets, \(samples) samples)", baseline: "—", value: ms(collection),
+      name: "6a. Daily statistics collection over a year (\(bucketCount) buckets, \(samples) samples)", baseline: "—",
+      value: ms(collection),
       ratio: "—", target: "≤ 30 ms", met: samples >= 1_000_000 ? collection <= 30 : nil,
       numbers: [("medianMs", collection), ("buckets", Double(bucketCount))]),
     Metric(
-      name: "6b. Sample query for one day (\(daySamples) samples returned)", baseline: "—", value: ms(dayQuery), ratio: "—",
-      target: "≤ 2 ms", met: samples >= 1_000_000 ? dayQuery <= 2 : nil, numbers: [("medianMs", dayQuery), ("returned", Double(daySamples))]),
+      name: "6b. Sample query for one day (\(daySamples) samples returned)", baseline: "—", value: ms(dayQuery),
+      ratio: "—",
+      target: "≤ 2 ms", met: samples >= 1_000_000 ? dayQuery <= 2 : nil,
+      numbers: [("medianMs", dayQuery), ("returned", Double(daySamples))]),
     Metric(
-      name: "7. Daemon resident memory with \(samples) samples", baseline: "—", value: "\(formatNumber(rss.rounded())) MiB", ratio: "—",
+      name: "7. Daemon resident memory with \(samples) samples", baseline: "—",
+      value: "\(formatNumber(rss.rounded())) MiB", ratio: "—",
       target: "≤ 300 MB", met: samples >= 1_000_000 ? rss * 1.048576 <= 300 : nil, numbers: [("residentMiB", rss)]),
   ]
 }
@@ -632,7 +676,8 @@ func scenarioMetrics(daemon: String, runs: Int, suite: String?) throws -> [Metri
   let typical = median(times)
   var metrics = [
     Metric(
-      name: "5a. One typical scenario (fresh pair, 15 steps), median", baseline: "—", value: ms(typical), ratio: "—", target: "≤ 60 ms",
+      name: "5a. One typical scenario (fresh pair, 15 steps), median", baseline: "—", value: ms(typical), ratio: "—",
+      target: "≤ 60 ms",
       met: typical <= 60, numbers: [("medianMs", typical)])
   ]
   if let suite {
@@ -643,7 +688,8 @@ func scenarioMetrics(daemon: String, runs: Int, suite: String?) throws -> [Metri
     metrics.append(
       Metric(
         name: "5b. The whole Scenarios/ suite (\(results.count) scenarios), --jobs 2", baseline: "—",
-        value: "\(formatNumber((seconds * 100).rounded() / 100)) s (\(results.filter(\.passed).count) passed)", ratio: "—", target: "reported",
+        value: "\(formatNumber((seconds * 100).rounded() / 100)) s (\(results.filter(\.passed).count) passed)",
+        ratio: "—", target: "reported",
         met: nil, numbers: [("seconds", seconds), ("scenarios", Double(results.count))]))
   }
   return metrics
@@ -654,14 +700,19 @@ func scenarioMetrics(daemon: String, runs: Int, suite: String?) throws -> [Metri
 /// The metrics as an aligned table.
 package func benchTable(_ metrics: [Metric]) -> String {
   var rows = [["metric", "baseline", "HealthPair", "ratio", "target", "met?"]]
-  for m in metrics { rows.append([m.name, m.baseline, m.value, m.ratio, m.target, m.met.map { $0 ? "yes" : "NO" } ?? "—"]) }
+  for m in metrics {
+    rows.append([m.name, m.baseline, m.value, m.ratio, m.target, m.met.map { $0 ? "yes" : "NO" } ?? "—"])
+  }
   return table(rows)
 }
 
 /// The metrics as a Markdown table (for docs/performance.md).
 package func benchMarkdown(_ metrics: [Metric]) -> String {
   var out = "| metric | baseline | HealthPair | ratio | target | met? |\n|---|---|---|---|---|---|\n"
-  for m in metrics { out += "| \(m.name) | \(m.baseline) | \(m.value) | \(m.ratio) | \(m.target) | \(m.met.map { $0 ? "yes" : "**no**" } ?? "—") |\n" }
+  for m in metrics {
+    out +=
+      "| \(m.name) | \(m.baseline) | \(m.value) | \(m.ratio) | \(m.target) | \(m.met.map { $0 ? "yes" : "**no**" } ?? "—") |\n"
+  }
   return out
 }
 
@@ -669,12 +720,17 @@ package func benchMarkdown(_ metrics: [Metric]) -> String {
 package func benchJSON(_ metrics: [Metric], machine: String) -> String {
   JSON.object([
     ("machine", .string(machine)),
-    ("metrics", .array(metrics.map { m in
-      .object([
-        ("name", .string(m.name)), ("baseline", .string(m.baseline)), ("value", .string(m.value)), ("ratio", .string(m.ratio)),
-        ("target", .string(m.target)), ("met", m.met.map { JSON.bool($0) } ?? .null),
-        ("numbers", .object(m.numbers.map { ($0.0, JSON.number($0.1)) })),
-      ])
-    })),
+    (
+      "metrics",
+      .array(
+        metrics.map { m in
+          .object([
+            ("name", .string(m.name)), ("baseline", .string(m.baseline)), ("value", .string(m.value)),
+            ("ratio", .string(m.ratio)),
+            ("target", .string(m.target)), ("met", m.met.map { JSON.bool($0) } ?? .null),
+            ("numbers", .object(m.numbers.map { ($0.0, JSON.number($0.1)) })),
+          ])
+        })
+    ),
   ]).render() + "\n"
 }

@@ -98,12 +98,16 @@ package struct CampaignReport: Sendable {
 
   /// The column names of `cells`.
   package static let columns = [
-    "steps", "kills", "tail cuts", "partitions", "holds", "acked samples", "unacked", "acked deletes", "refused deletes", "unanswered deletes", "stored", "losses",
+    "steps", "kills", "tail cuts", "partitions", "holds", "acked samples", "unacked", "acked deletes",
+    "refused deletes", "unanswered deletes", "stored", "losses",
   ]
   /// The counts as table cells, in `columns` order.
   package var cells: [String] {
-    [steps, kills, tailCuts, partitions, holds, acknowledgedSamples, unacknowledgedSamples, acknowledgedDeletes, rejectedDeletes, uncertainDeletes, storedSamples, losses]
-      .map { String($0) }
+    [
+      steps, kills, tailCuts, partitions, holds, acknowledgedSamples, unacknowledgedSamples, acknowledgedDeletes,
+      rejectedDeletes, uncertainDeletes, storedSamples, losses,
+    ]
+    .map { String($0) }
   }
 
   /// Adds another campaign's counts (for totals).
@@ -129,14 +133,19 @@ package struct CampaignReport: Sendable {
 package struct Campaign {
   /// The apps that save (granted everything at the start) and the one whose authorization churns.
   static let apps = [
-    AppRecord(bundleID: "com.example.water", displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r"),
-    AppRecord(bundleID: "com.example.return", displayName: "Return", writeUsageDescription: "w", readUsageDescription: "r"),
+    AppRecord(
+      bundleID: "com.example.water", displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r"),
+    AppRecord(
+      bundleID: "com.example.return", displayName: "Return", writeUsageDescription: "w", readUsageDescription: "r"),
   ]
-  static let churn = AppRecord(bundleID: "com.example.churn", displayName: "Churn", writeUsageDescription: "w", readUsageDescription: "r")
+  static let churn = AppRecord(
+    bundleID: "com.example.churn", displayName: "Churn", writeUsageDescription: "w", readUsageDescription: "r")
   static let water = SampleType.lookup(name: "dietaryWater")!
   static let mindful = SampleType.lookup(name: "mindfulSession")!
   /// Types the churn app requests on each device: disjoint, so a decision that crossed would show.
-  static let churnType: [DeviceKind: SampleType] = [.phone: SampleType.lookup(name: "stepCount")!, .watch: SampleType.lookup(name: "heartRate")!]
+  static let churnType: [DeviceKind: SampleType] = [
+    .phone: SampleType.lookup(name: "stepCount")!, .watch: SampleType.lookup(name: "heartRate")!,
+  ]
   static let start = parseDate("2026-01-05T08:00:00Z")!
 
   /// The seed.
@@ -165,7 +174,9 @@ package struct Campaign {
       let device: DeviceKind = rng.next() % 2 == 0 ? .phone : .watch
       let roll = Int(rng.next() % 100)
       switch roll {
-      case 0..<38: actions.append(.save(device, app: Int(rng.next() % 2), batches: 1 + Int(rng.next() % 3), count: 1 + Int(rng.next() % 20)))
+      case 0..<38:
+        actions.append(
+          .save(device, app: Int(rng.next() % 2), batches: 1 + Int(rng.next() % 3), count: 1 + Int(rng.next() % 20)))
       case 38..<48: actions.append(.delete(device, app: Int(rng.next() % 2), count: 1 + Int(rng.next() % 3)))
       case 48..<56: actions.append(.authorize(device, answer: Int(rng.next() % 4)))
       case 56..<60: actions.append(.settings(watchApp: rng.next() % 2 == 0, on: rng.next() % 2 == 0))
@@ -258,14 +269,17 @@ struct CampaignRun {
       try client.setClock(Campaign.start)
       for app in Campaign.apps + [Campaign.churn] { try client.installApp(app) }
       for app in Campaign.apps {
-        let ticket = try client.beginAuthorization(app.bundleID, share: [Campaign.water, Campaign.mindful], read: [Campaign.water, Campaign.mindful])
+        let ticket = try client.beginAuthorization(
+          app.bundleID, share: [Campaign.water, Campaign.mindful], read: [Campaign.water, Campaign.mindful])
         _ = try ticket.waitFirst(timeout: 10)
         try client.answerPrompt(.allowAll)
         _ = try ticket.wait(timeout: 10)
       }
     }
     for device in DeviceKind.allCases { try reconnect(device) }
-    for device in DeviceKind.allCases { setupRecords[device] = try JournalSurgery.recordCount(pair.layout.journal(device)) }
+    for device in DeviceKind.allCases {
+      setupRecords[device] = try JournalSurgery.recordCount(pair.layout.journal(device))
+    }
   }
 
   mutating func reconnect(_ device: DeviceKind) throws {
@@ -320,20 +334,26 @@ struct CampaignRun {
         for _ in 0..<count {
           sampleCounter += 1
           let at = Campaign.start.addingTimeInterval(-Double(sampleCounter % 86400))
-          inputs.append(SampleInput(uuid: rng.uuid(), type: Campaign.water, value: .quantity(Double(1 + sampleCounter % 500), unit: "mL"), start: at, end: at))
+          inputs.append(
+            SampleInput(
+              uuid: rng.uuid(), type: Campaign.water, value: .quantity(Double(1 + sampleCounter % 500), unit: "mL"),
+              start: at, end: at))
         }
         let client = clients[device]![b % 3]
         guard let ticket = try? client.send(.save(bundleID: Campaign.apps[app].bundleID, samples: inputs)) else {
           report.unacknowledgedSamples += inputs.count
           continue
         }
-        outstanding.append(Outstanding(ticket: ticket, device: device, app: app, uuids: inputs.map(\.uuid), isDelete: false))
+        outstanding.append(
+          Outstanding(ticket: ticket, device: device, app: app, uuids: inputs.map(\.uuid), isDelete: false))
       }
     case .delete(let device, let app, let count):
       let draws = (0..<count).map { _ in choices.next() }
       let candidates = (saved[app] ?? []).filter { !deleted.contains($0.0) }.map(\.0)
       guard !candidates.isEmpty else { return }
-      let chosen = Set(draws.map { candidates[Int($0 % UInt64(candidates.count))] }).sorted { $0.uuidString < $1.uuidString }
+      let chosen = Set(draws.map { candidates[Int($0 % UInt64(candidates.count))] }).sorted {
+        $0.uuidString < $1.uuidString
+      }
       if let ticket = try? clients[device]![0].send(.delete(bundleID: Campaign.apps[app].bundleID, uuids: chosen)) {
         outstanding.append(Outstanding(ticket: ticket, device: device, app: app, uuids: chosen, isDelete: true))
       }
@@ -351,7 +371,11 @@ struct CampaignRun {
       let type = Campaign.churnType[watchApp ? .watch : .phone]!
       let change = SettingsChange.set(Permission(type, .share), on: on)
       // Settings list only what was requested: a refusal is an expected outcome here.
-      if watchApp { _ = try? client.watchSettings(Campaign.churn.bundleID, change) } else { _ = try? client.changeSettings(Campaign.churn.bundleID, change) }
+      if watchApp {
+        _ = try? client.watchSettings(Campaign.churn.bundleID, change)
+      } else {
+        _ = try? client.changeSettings(Campaign.churn.bundleID, change)
+      }
     case .query(let device):
       _ = try clients[device]![0].sampleQuery(Campaign.apps[0].bundleID, SampleQuery(type: Campaign.water, limit: 100))
     case .link(let up):
@@ -360,7 +384,12 @@ struct CampaignRun {
       if !up { report.partitions += 1 }
       for device in DeviceKind.allCases { try clients[device]![2].link(up ? .connect : .disconnect) }
     case .hold(let device, let hold):
-      if hold { held.insert(device); report.holds += 1 } else { held.remove(device) }
+      if hold {
+        held.insert(device)
+        report.holds += 1
+      } else {
+        held.remove(device)
+      }
       try clients[device]![2].link(hold ? .hold : .release)
     case .latency(let ms):
       latency = ms
@@ -411,7 +440,8 @@ struct CampaignRun {
     let phone = try pair.phone.storedSamples()
     let watch = try pair.watch.storedSamples()
     report.storedSamples = phone.samples.count
-    for (name, store) in [("phone", phone.samples), ("watch", watch.samples)] where Set(store.map(\.uuid)).count != store.count {
+    for (name, store) in [("phone", phone.samples), ("watch", watch.samples)]
+    where Set(store.map(\.uuid)).count != store.count {
       throw ChaosFailure("a UUID is stored twice on the \(name)")
     }
     let phoneSet = Set(phone.samples.map(\.uuid))
@@ -422,7 +452,8 @@ struct CampaignRun {
         if !present.0 || !present.1 {
           report.losses += 1
           if report.failure == nil {
-            report.failure = "an acknowledged sample (\(uuid)) of app \(app) saved on the \(origin) is missing on the \(present.0 ? "watch" : "phone")"
+            report.failure =
+              "an acknowledged sample (\(uuid)) of app \(app) saved on the \(origin) is missing on the \(present.0 ? "watch" : "phone")"
           }
         }
       }
@@ -430,13 +461,20 @@ struct CampaignRun {
     for uuid in deleted where phoneSet.contains(uuid) || watchSet.contains(uuid) {
       throw ChaosFailure("an acknowledged deletion (\(uuid)) is still stored")
     }
-    if phoneSet != watchSet { throw ChaosFailure("the stores did not converge (\(phoneSet.symmetricDifference(watchSet).count) samples differ)") }
-    if Set(phone.tombstones.map(\.uuid)) != Set(watch.tombstones.map(\.uuid)) { throw ChaosFailure("the deletions did not converge") }
+    if phoneSet != watchSet {
+      throw ChaosFailure("the stores did not converge (\(phoneSet.symmetricDifference(watchSet).count) samples differ)")
+    }
+    if Set(phone.tombstones.map(\.uuid)) != Set(watch.tombstones.map(\.uuid)) {
+      throw ChaosFailure("the deletions did not converge")
+    }
     // Authorization never crossed: each device has decisions only for the type its own churn requests used.
     for device in DeviceKind.allCases {
-      let decided = try pair.client(device).dump().device.app(Campaign.churn.bundleID)?.decisions.map(\.permission.type) ?? []
+      let decided =
+        try pair.client(device).dump().device.app(Campaign.churn.bundleID)?.decisions.map(\.permission.type) ?? []
       if decided.contains(Campaign.churnType[device.peer]!) {
-        throw ChaosFailure("the \(device) has a decision for \(Campaign.churnType[device.peer]!.name), which only the \(device.peer) requested")
+        throw ChaosFailure(
+          "the \(device) has a decision for \(Campaign.churnType[device.peer]!.name), which only the \(device.peer) requested"
+        )
       }
     }
     if let dead = unexpectedDeath() { throw ChaosFailure("the \(dead.0) daemon died unexpectedly (\(dead.1))") }

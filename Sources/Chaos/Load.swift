@@ -58,7 +58,8 @@ package struct LoadTest: Sendable {
     }
     // Connect every client before the clock starts, so the run measures requests, not connection setup.
     let connections = try (0..<clients).map { i in
-      try DeviceClient(socketPath: pair.layout.socket(i % 2 == 0 ? .phone : .watch), clientName: "load-\(i)", timeout: requestTimeout)
+      try DeviceClient(
+        socketPath: pair.layout.socket(i % 2 == 0 ? .phone : .watch), clientName: "load-\(i)", timeout: requestTimeout)
     }
     let results = Locked<[LoadClientResult]>([])
     let group = DispatchGroup()
@@ -102,13 +103,21 @@ package struct LoadTest: Sendable {
       if !phone.contains(uuid) || !watch.contains(uuid) { report.lostAcknowledgements += 1 }
     }
     for uuid in deleted where phone.contains(uuid) || watch.contains(uuid) { report.lostAcknowledgements += 1 }
-    if report.lostAcknowledgements > 0 { report.failures.append("\(report.lostAcknowledgements) acknowledged saves or deletes did not hold") }
-    if phone != watch { report.failures.append("the stores did not converge (\(phone.symmetricDifference(watch).count) samples differ)") }
+    if report.lostAcknowledgements > 0 {
+      report.failures.append("\(report.lostAcknowledgements) acknowledged saves or deletes did not hold")
+    }
+    if phone != watch {
+      report.failures.append("the stores did not converge (\(phone.symmetricDifference(watch).count) samples differ)")
+    }
     for device in DeviceKind.allCases {
-      if let status = pair.process(device)?.exitStatus { report.failures.append("the \(device) daemon died (\(status))") }
+      if let status = pair.process(device)?.exitStatus {
+        report.failures.append("the \(device) daemon died (\(status))")
+      }
     }
     if !report.errors.isEmpty {
-      report.failures.append("unexpected errors: " + report.errors.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
+      report.failures.append(
+        "unexpected errors: "
+          + report.errors.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: "; "))
     }
   }
 }
@@ -192,19 +201,25 @@ struct LoadWorker: Sendable {
         let inputs = (0..<(1 + Int(rng.next() % 8))).map { _ -> SampleInput in
           counter += 1
           let at = Campaign.start.addingTimeInterval(-Double((index * 7919 + counter * 37) % 86_400))
-          return SampleInput(uuid: rng.uuid(), type: Campaign.water, value: .quantity(Double(1 + counter % 500), unit: "mL"), start: at, end: at)
+          return SampleInput(
+            uuid: rng.uuid(), type: Campaign.water, value: .quantity(Double(1 + counter % 500), unit: "mL"), start: at,
+            end: at)
         }
         uuids = inputs.map(\.uuid)
         request = .save(bundleID: app, samples: inputs)
       case 5..<7:
         kind = "sampleQuery"
-        request = .sampleQuery(bundleID: app, query: SampleQuery(type: Campaign.water, limit: 50, sort: [SampleSort(.endDate, ascending: false)]))
+        request = .sampleQuery(
+          bundleID: app,
+          query: SampleQuery(type: Campaign.water, limit: 50, sort: [SampleSort(.endDate, ascending: false)]))
       case 7..<9:
         kind = "statisticsCollection"
         let dayStart = Campaign.start.addingTimeInterval(-86_400)
         request = .statisticsCollection(
           bundleID: app,
-          query: StatisticsQuery(type: Campaign.water, range: DateRange(start: dayStart, end: Campaign.start), options: .cumulativeSum, interval: 3600, anchor: dayStart))
+          query: StatisticsQuery(
+            type: Campaign.water, range: DateRange(start: dayStart, end: Campaign.start), options: .cumulativeSum,
+            interval: 3600, anchor: dayStart))
       default:
         guard !live.isEmpty else { continue }
         kind = "delete"

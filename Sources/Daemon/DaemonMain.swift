@@ -92,7 +92,9 @@ package enum DaemonMain {
       case "--fsync": fsync = true
       case "--repair": repair = true
       case "--log-level":
-        guard let v = value(), let l = LogLevel(name: v) else { return fail("--log-level takes debug, info, warning, error or fault") }
+        guard let v = value(), let l = LogLevel(name: v) else {
+          return fail("--log-level takes debug, info, warning, error or fault")
+        }
         level = l
       case "--exit-with-parent":
         guard let v = value(), let pid = Int32(v), pid > 0 else { return fail("--exit-with-parent takes a process id") }
@@ -104,7 +106,9 @@ package enum DaemonMain {
         guard let v = value(), v.hasPrefix("/") else { return fail("--remove-when-orphaned takes an absolute path") }
         orphanRoot = v
       case "--max-clients":
-        guard let v = value(), let n = Int(v), n > 0, n <= 65536 else { return fail("--max-clients takes an integer in 1...65536") }
+        guard let v = value(), let n = Int(v), n > 0, n <= 65536 else {
+          return fail("--max-clients takes an integer in 1...65536")
+        }
         maxClients = n
       case "--max-client-backlog":
         guard let v = value(), let n = Int(v), n >= 4096, n <= 1 << 34 else {

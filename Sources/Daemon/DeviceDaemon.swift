@@ -151,16 +151,22 @@ package final class DeviceDaemon {
     } catch { throw .system(error) }
     do { lockFD = try Posix.lockFile(options.lockPath) } catch {
       if error.errno == .lockHeld {
-        let pid = (try? Posix.readFile(options.lockPath)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() } ?? "?"
+        let pid =
+          (try? Posix.readFile(options.lockPath)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
+          ?? "?"
         throw .alreadyRunning(device: options.device, directory: options.directory, pid: pid.isEmpty ? "?" : pid)
       }
       throw .system(error)
     }
-    do { log = try Logger(path: options.logPath, label: options.device.description, threshold: options.logLevel) } catch {
+    do { log = try Logger(path: options.logPath, label: options.device.description, threshold: options.logLevel) } catch
+    {
       throw .system(error)
     }
     let started = Posix.monotonicNanoseconds()
-    do { durable = try DurableDevice(path: options.journalPath, device: options.device, syncEachCommit: options.fsync, repair: options.repair) } catch {
+    do {
+      durable = try DurableDevice(
+        path: options.journalPath, device: options.device, syncEachCommit: options.fsync, repair: options.repair)
+    } catch {
       log.log(.error, "cannot open the journal: \(error)")
       throw .journal(error)
     }
@@ -201,7 +207,8 @@ package final class DeviceDaemon {
         try Posix.epollControl(epoll, .add, peerListener, events: Posix.PollEvents.readable, token: Token.peerListener)
       }
       clientListener = try Posix.listenUnix(options.socketPath)
-      try Posix.epollControl(epoll, .add, clientListener, events: Posix.PollEvents.readable, token: Token.clientListener)
+      try Posix.epollControl(
+        epoll, .add, clientListener, events: Posix.PollEvents.readable, token: Token.clientListener)
     } catch {
       log.log(.error, "cannot listen: \(error)")
       throw .system(error)
@@ -209,9 +216,11 @@ package final class DeviceDaemon {
     let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e6
     log.log(
       .info, "ready",
-      ["pid": "\(Posix.processID)", "socket": options.socketPath, "records": "\(durable.recovery.records)",
-       "snapshot_records": "\(durable.recovery.resumedRecords)",
-       "samples": "\(durable.state.store.liveCount)", "recovery_ms": String(format3(elapsed))])
+      [
+        "pid": "\(Posix.processID)", "socket": options.socketPath, "records": "\(durable.recovery.records)",
+        "snapshot_records": "\(durable.recovery.resumedRecords)",
+        "samples": "\(durable.state.store.liveCount)", "recovery_ms": String(format3(elapsed)),
+      ])
   }
 
   /// Serves until SIGTERM or SIGINT, then shuts down cleanly; returns the exit status.
@@ -292,7 +301,8 @@ package final class DeviceDaemon {
     while let (fd, pid) = acceptSameUser(clientListener, "client") {
       if clients.count >= options.maxClients {
         log.log(.warning, "refused a client: \(options.maxClients) connections already open", ["pid": "\(pid)"])
-        let refusal = Frame.response(id: 0, .failure(.simulator("too many connections (limit \(options.maxClients))"))).framed()
+        let refusal = Frame.response(id: 0, .failure(.simulator("too many connections (limit \(options.maxClients))")))
+          .framed()
         refusal.withUnsafeBytes { _ = try? Posix.sendSome(fd, $0) }
         Posix.close(fd)
         continue
@@ -302,7 +312,10 @@ package final class DeviceDaemon {
       let connection = ClientConnection(id: id, fd: fd, pid: pid)
       clients[id] = connection
       scheduleHelloDeadline(id)
-      do { try Posix.epollControl(epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: id) } catch {
+      do {
+        try Posix.epollControl(
+          epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: id)
+      } catch {
         log.log(.error, "cannot watch client: \(error)")
         dropClient(connection, reason: nil)
       }
@@ -320,7 +333,11 @@ package final class DeviceDaemon {
     }
     // Buffered frames first: read nothing more until they are served (the socket buffer pushes back).
     if connection.framesPending { return }
-    guard events & (Posix.PollEvents.readable | Posix.PollEvents.hangUp | Posix.PollEvents.error | Posix.PollEvents.peerClosed) != 0 else { return }
+    guard
+      events
+        & (Posix.PollEvents.readable | Posix.PollEvents.hangUp | Posix.PollEvents.error | Posix.PollEvents.peerClosed)
+        != 0
+    else { return }
     var budget = 4
     // A connection being closed after an error reply gets nothing more read (nor a second error reply).
     while budget > 0 && !connection.closeAfterFlush {
@@ -385,7 +402,9 @@ package final class DeviceDaemon {
       guard let body else { return true }
       let frame: Frame
       do { frame = try Frame.decode(body) } catch {
-        let id = body.count >= 5 ? body[1...4].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) } : 0
+        let id =
+          body.count >= 5
+          ? body[1...4].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) } : 0
         log.log(.warning, "malformed message: \(error)", ["client": "\(connection.id)"])
         connection.send(.response(id: id, .failure(.simulator("malformed message: \(error)"))))
         continue
@@ -413,12 +432,17 @@ package final class DeviceDaemon {
   private var wall: Date { Date(timeIntervalSince1970: Posix.wallClockSeconds()) }
 
   private func handle(_ connection: ClientConnection, id: UInt32, _ request: Request) {
-    if log.enabled(.debug) { log.log(.debug, "request \(request.name)", ["client": "\(connection.id)", "id": "\(id)"]) }
+    if log.enabled(.debug) {
+      log.log(.debug, "request \(request.name)", ["client": "\(connection.id)", "id": "\(id)"])
+    }
     func reply(_ result: Result<Reply, HealthError>) { sendResponse(connection, id: id, request, result) }
     if case .hello(let version, let name) = request {
       guard version == WireProtocol.version else {
         log.log(.warning, "client speaks protocol version \(version)", ["client": "\(connection.id)"])
-        reply(.failure(.simulator("protocol version \(version) is not supported; this daemon speaks version \(WireProtocol.version)")))
+        reply(
+          .failure(
+            .simulator(
+              "protocol version \(version) is not supported; this daemon speaks version \(WireProtocol.version)")))
         connection.closeAfterFlush = true
         return
       }
@@ -426,8 +450,11 @@ package final class DeviceDaemon {
       connection.decoder.maxFrameLength = WireProtocol.maxClientFrame
       connection.name = name
       let software = "healthpaird \(HealthPairVersion.current)"
-      reply(.success(.hello(HelloInfo(
-        version: WireProtocol.version, device: options.device, pid: Posix.processID, software: software))))
+      reply(
+        .success(
+          .hello(
+            HelloInfo(
+              version: WireProtocol.version, device: options.device, pid: Posix.processID, software: software))))
       return
     }
     guard connection.helloDone else {
@@ -482,13 +509,14 @@ package final class DeviceDaemon {
       connection.outbox.append(framed)
       return
     }
-    let hint = switch request {
-    case .sampleQuery: "set a limit or narrow the date range"
-    case .anchoredQuery: "pass a limit and continue from the returned anchor"
-    case .statisticsCollection: "use a longer interval or a narrower date range"
-    case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
-    default: "raise --max-client-backlog"
-    }
+    let hint =
+      switch request {
+      case .sampleQuery: "set a limit or narrow the date range"
+      case .anchoredQuery: "pass a limit and continue from the returned anchor"
+      case .statisticsCollection: "use a longer interval or a narrower date range"
+      case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
+      default: "raise --max-client-backlog"
+      }
     let size = framed.count - 4
     let message = "the \(request.name) reply (\(size) bytes) exceeds the \(replyLimit)-byte reply limit; \(hint)"
     log.log(.warning, message, ["client": "\(connection.id)"])
@@ -498,7 +526,8 @@ package final class DeviceDaemon {
   private func completeAuthorization(_ prompt: Prompt, _ result: Result<Reply, HealthError>, outcome: String) {
     pendingBroadcasts.append(.promptClosed(promptID: prompt.id, bundleID: prompt.bundleID, outcome: outcome))
     log.log(.info, "sheet closed", ["app": prompt.bundleID, "prompt": "\(prompt.id)", "outcome": outcome])
-    guard let waiting = pendingAuthorizations.removeValue(forKey: prompt.id), let connection = clients[waiting.client] else { return }
+    guard let waiting = pendingAuthorizations.removeValue(forKey: prompt.id), let connection = clients[waiting.client]
+    else { return }
     connection.send(.response(id: waiting.request, result))
   }
 
@@ -512,7 +541,9 @@ package final class DeviceDaemon {
     sync.verified = machine.isVerified
     sync.diverged = machine.isDiverged
     sync.conflicts = durable.state.syncConflictCount
-    return LinkStatus(enabled: machine.enabled, connected: machine.isConnected, holding: machine.holding, latency: machine.latency, sync: sync)
+    return LinkStatus(
+      enabled: machine.enabled, connected: machine.isConnected, holding: machine.holding, latency: machine.latency,
+      sync: sync)
   }
 
   private func record(_ events: [DeviceEvent]) {
@@ -574,7 +605,9 @@ package final class DeviceDaemon {
     }
     if !pendingBroadcasts.isEmpty {
       for connection in clients.values where !connection.subscriptions.isEmpty {
-        for event in pendingBroadcasts where connection.subscriptions.contains(event.mask) { connection.send(.event(event)) }
+        for event in pendingBroadcasts where connection.subscriptions.contains(event.mask) {
+          connection.send(.event(event))
+        }
       }
       pendingBroadcasts.removeAll(keepingCapacity: true)
     }
@@ -597,7 +630,9 @@ package final class DeviceDaemon {
       }
       if connection.watchingWrites {
         connection.watchingWrites = false
-        _ = try? Posix.epollControl(epoll, .modify, connection.fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: connection.id)
+        _ = try? Posix.epollControl(
+          epoll, .modify, connection.fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed,
+          token: connection.id)
       }
     } else if connection.outbox.count > options.maxClientBacklog {
       log.log(.warning, "client too slow: \(connection.outbox.count) bytes unsent", ["client": "\(connection.id)"])
@@ -605,7 +640,9 @@ package final class DeviceDaemon {
     } else if !connection.watchingWrites {
       connection.watchingWrites = true
       _ = try? Posix.epollControl(
-        epoll, .modify, connection.fd, events: Posix.PollEvents.readable | Posix.PollEvents.writable | Posix.PollEvents.peerClosed, token: connection.id)
+        epoll, .modify, connection.fd,
+        events: Posix.PollEvents.readable | Posix.PollEvents.writable | Posix.PollEvents.peerClosed,
+        token: connection.id)
     }
   }
 
@@ -621,8 +658,9 @@ package final class DeviceDaemon {
           Posix.close(fd)
           continue
         }
-        log.log(.warning, "a new peer connection displaces one still in its handshake",
-                ["pid": "\(pid)", "displaced_pid": current.pid.map { "\($0)" } ?? "?"])
+        log.log(
+          .warning, "a new peer connection displaces one still in its handshake",
+          ["pid": "\(pid)", "displaced_pid": current.pid.map { "\($0)" } ?? "?"])
         closePeer(reason: "displaced by a new connection before completing the handshake")
       }
       attachPeer(fd, pid: pid)
@@ -636,7 +674,10 @@ package final class DeviceDaemon {
     peer = connection
     let due = Self.deadline(after: options.handshakeTimeout)
     timers.append((due, .peerHandshake(connection.generation)))
-    do { try Posix.epollControl(epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: Token.peer) } catch {
+    do {
+      try Posix.epollControl(
+        epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: Token.peer)
+    } catch {
       log.log(.error, "cannot watch the peer: \(error)")
     }
     perform(machine.handle(.opened(nonce: Posix.randomBytes(32))))
@@ -718,7 +759,9 @@ package final class DeviceDaemon {
       case .sendEntries(let from, let through):
         var after = from - 1
         while after < through {
-          let entries = durable.state.outboundEntries(after: after, maxItems: SyncLedger.maxItemsPerEntry * 2).filter { $0.seq <= through }
+          let entries = durable.state.outboundEntries(after: after, maxItems: SyncLedger.maxItemsPerEntry * 2).filter {
+            $0.seq <= through
+          }
           guard let last = entries.last else { break }
           queuePeer(.entries(entries))
           after = last.seq
@@ -747,7 +790,8 @@ package final class DeviceDaemon {
         log.log(.info, connected ? "peer link up" : "peer link down")
         pendingBroadcasts.append(.linkChanged(connected: connected))
       case .adoptPeerLog(let id):
-        log.log(.info, "the \(options.device.peer) started sync log \(String(id, radix: 16)); applying it from the start")
+        log.log(
+          .info, "the \(options.device.peer) started sync log \(String(id, radix: 16)); applying it from the start")
         record(durable.state.adoptPeerLog(id))
       case .restartLog(let reason):
         // Done at commit, once this turn's events are durable, so the new log is journaled before it is announced.
@@ -767,7 +811,8 @@ package final class DeviceDaemon {
         case .mismatch:
           log.log(
             machine.isDiverged ? .error : .warning,
-            machine.isDiverged ? "stores still differ after re-sending; giving up until they agree: \(detail)"
+            machine.isDiverged
+              ? "stores still differ after re-sending; giving up until they agree: \(detail)"
               : "store check failed: \(detail)")
         case .notComparable: break
         }
@@ -800,7 +845,9 @@ package final class DeviceDaemon {
       closePeer(reason: "write failed")
       return
     }
-    let want = connection.outbox.isEmpty ? Posix.PollEvents.readable | Posix.PollEvents.peerClosed
+    let want =
+      connection.outbox.isEmpty
+      ? Posix.PollEvents.readable | Posix.PollEvents.peerClosed
       : Posix.PollEvents.readable | Posix.PollEvents.writable | Posix.PollEvents.peerClosed
     let watching = !connection.outbox.isEmpty
     if watching != connection.watchingWrites {
@@ -824,8 +871,9 @@ package final class DeviceDaemon {
       return
     }
     let limit = format3(options.handshakeTimeout)
-    log.log(.warning, "peer connection did not complete the pairing handshake within \(limit) s; closing it",
-            ["pid": connection.pid.map { "\($0)" } ?? "?"])
+    log.log(
+      .warning, "peer connection did not complete the pairing handshake within \(limit) s; closing it",
+      ["pid": connection.pid.map { "\($0)" } ?? "?"])
     closePeer(reason: "handshake not completed within \(limit) s")
   }
 
@@ -918,7 +966,8 @@ package final class DeviceDaemon {
       Posix.unlink(path)
     }
     for prompt in durable.state.withdrawAllPrompts() {
-      completeAuthorization(prompt, .failure(.simulator("the \(options.device) is shutting down")), outcome: "withdrawn")
+      completeAuthorization(
+        prompt, .failure(.simulator("the \(options.device) is shutting down")), outcome: "withdrawn")
     }
     let acked = durable.state.sync.peerAcked
     if acked > journaledAck { pendingEvents.append(.peerAcknowledged(acked)) }

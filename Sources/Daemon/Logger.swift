@@ -67,7 +67,9 @@ package final class Logger {
   package func enabled(_ level: LogLevel) -> Bool { level >= threshold }
 
   /// Writes one line with `key=value` metadata.
-  package func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+  package func log(
+    _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]
+  ) {
     guard level >= threshold else { return }
     write(level, message(), metadata)
   }
@@ -90,5 +92,7 @@ package final class Logger {
 }
 
 extension String {
-  fileprivate func padding(toLength n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+  fileprivate func padding(toLength n: Int) -> String {
+    count >= n ? self : self + String(repeating: " ", count: n - count)
+  }
 }

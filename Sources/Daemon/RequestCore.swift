@@ -133,7 +133,8 @@ package enum RequestCore {
         let (events, withdrawn) = try state.uninstall(bundleID)
         record(events)
         for prompt in withdrawn {
-          close(prompt, .failure(.simulator("\(bundleID) was uninstalled while its sheet was up")), outcome: "withdrawn")
+          close(
+            prompt, .failure(.simulator("\(bundleID) was uninstalled while its sheet was up")), outcome: "withdrawn")
         }
         answer = .reply(.success(.ok))
       case .requestAuthorization(let bundleID, let share, let read):
@@ -185,11 +186,15 @@ package enum RequestCore {
       case .statisticsCollection(let bundleID, let query):
         answer = .reply(.success(.collection(try state.statisticsCollection(bundleID, query, wall: wall))))
       case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit):
-        let result = try state.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
+        let result = try state.anchoredQuery(
+          bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
         answer = .reply(.success(.anchored(result)))
       case .changeSettings(let bundleID, let change):
         record(try state.changeSettings(bundleID, change, wall: wall))
-        effects.notes.append(Note(level: .info, message: "settings changed", fields: [Field("app", bundleID), Field("change", change.description)]))
+        effects.notes.append(
+          Note(
+            level: .info, message: "settings changed",
+            fields: [Field("app", bundleID), Field("change", change.description)]))
         answer = .reply(.success(.ok))
       case .watchSettings(let bundleID, let change):
         record(try state.queueWatchSettings(bundleID, change))
@@ -234,7 +239,8 @@ package enum RequestCore {
             "link latency must be between 0 and \(formatNumber(SyncMachine.validLatency.upperBound)) seconds "
               + "(got \(seconds))")
         }
-        effects.notes.append(Note(level: command == .reconnectNow ? .debug : .info, message: "link control: \(command)", fields: []))
+        effects.notes.append(
+          Note(level: command == .reconnectNow ? .debug : .info, message: "link control: \(command)", fields: []))
         answer = .link(command)
       }
     } catch {
@@ -296,7 +302,8 @@ package enum RequestCore {
     for event in events {
       switch event {
       case .samplesSaved(let samples):
-        notices.append(.samplesChanged(types: distinct(samples.map(\.type)), origin: device, added: samples.count, deleted: 0))
+        notices.append(
+          .samplesChanged(types: distinct(samples.map(\.type)), origin: device, added: samples.count, deleted: 0))
       case .samplesDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
@@ -314,7 +321,8 @@ package enum RequestCore {
         }
         if !added.isEmpty || !deleted.isEmpty {
           notices.append(
-            .samplesChanged(types: distinct(added + deleted), origin: device.peer, added: added.count, deleted: deleted.count))
+            .samplesChanged(
+              types: distinct(added + deleted), origin: device.peer, added: added.count, deleted: deleted.count))
         }
         notices.append(.syncApplied(upTo: entries.last?.seq ?? 0, items: items))
       case .peerAcknowledged(let seq):

@@ -80,7 +80,9 @@ package enum FuzzTargets {
     bytes.withUnsafeBytes { buffer in
       let scan = JournalFormat.scan(buffer, framing: framing)
       for record in scan.records {
-        var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]), reportBase: record.offset)
+        var reader = BinaryReader(
+          UnsafeRawBufferPointer(rebasing: buffer[record.offset..<record.offset + record.length]),
+          reportBase: record.offset)
         guard let event = try? reader.event() else { continue }
         state.apply(event)
       }
@@ -134,31 +136,47 @@ package enum FuzzTargets {
     let t0 = parseDate("2026-01-05T08:00:00Z")!
     let water = SampleType.lookup(name: "dietaryWater")!
     let mindful = SampleType.lookup(name: "mindfulSession")!
-    let app = AppRecord(bundleID: "com.example.water", displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")
-    let sample = Sample(uuid: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)), type: water, value: .quantity(250), start: t0, end: t0,
-                        metadata: ["HKWasUserEntered": .bool(true)], source: SampleSource(bundleID: app.bundleID, device: .phone))
+    let app = AppRecord(
+      bundleID: "com.example.water", displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")
+    let sample = Sample(
+      uuid: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)), type: water, value: .quantity(250),
+      start: t0, end: t0,
+      metadata: ["HKWasUserEntered": .bool(true)], source: SampleSource(bundleID: app.bundleID, device: .phone))
     let requests: [Request] = [
       .hello(version: WireProtocol.version, client: "fuzz"), .installApp(app),
       .requestAuthorization(bundleID: app.bundleID, share: [water], read: [water]),
       .answerPrompt(promptID: 1, bundleID: nil, answer: .choices([Permission(water, .share): true])),
-      .save(bundleID: app.bundleID, samples: [SampleInput(uuid: sample.uuid, type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0)]),
-      .sampleQuery(bundleID: app.bundleID, query: SampleQuery(type: water, range: DateRange(start: t0, end: nil), limit: 5, sort: [SampleSort(.endDate, ascending: false)])),
-      .statisticsCollection(bundleID: app.bundleID, query: StatisticsQuery(type: water, options: .cumulativeSum, interval: 86400, anchor: t0)),
+      .save(
+        bundleID: app.bundleID,
+        samples: [SampleInput(uuid: sample.uuid, type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0)]),
+      .sampleQuery(
+        bundleID: app.bundleID,
+        query: SampleQuery(
+          type: water, range: DateRange(start: t0, end: nil), limit: 5, sort: [SampleSort(.endDate, ascending: false)])),
+      .statisticsCollection(
+        bundleID: app.bundleID,
+        query: StatisticsQuery(type: water, options: .cumulativeSum, interval: 86400, anchor: t0)),
       .link(.latency(0.1)), .dump,
     ]
     let events: [DeviceEvent] = [
-      .clockSet(t0), .appInstalled(app), .promptAnswered(bundleID: app.bundleID, changes: [AuthorizationChange(Permission(water, .share), .authorized)]),
-      .samplesSaved([sample]), .samplesDeleted([Tombstone(uuid: sample.uuid, type: water, source: sample.source, deletedAt: t0)]),
+      .clockSet(t0), .appInstalled(app),
+      .promptAnswered(bundleID: app.bundleID, changes: [AuthorizationChange(Permission(water, .share), .authorized)]),
+      .samplesSaved([sample]),
+      .samplesDeleted([Tombstone(uuid: sample.uuid, type: water, source: sample.source, deletedAt: t0)]),
       .peerEntriesApplied([SyncEntry(seq: 1, payload: .samples([sample]))], at: t0), .peerAcknowledged(1),
       .watchSettingsQueued(bundleID: app.bundleID, change: .set(Permission(mindful, .share), on: true)),
       .policyChanged(DevicePolicy(reprompt: .standard, retention: 3600)), .syncLogRestarted(logID: 42),
       .peerLogAdopted(logID: 43),
     ]
     switch name {
-    case "frames": return requests.map { Frame.request(id: 7, $0).framed() } + [requests.flatMap { Frame.request(id: 1, $0).framed() }]
+    case "frames":
+      return requests.map { Frame.request(id: 7, $0).framed() } + [
+        requests.flatMap { Frame.request(id: 1, $0).framed() }
+      ]
     case "messages":
       return requests.map { Frame.request(id: 3, $0).encoded() } + [
-        Frame.response(id: 3, .failure(.healthKit(.errorNoData, "none"))).encoded(), Frame.event(.linkChanged(connected: true)).encoded(),
+        Frame.response(id: 3, .failure(.healthKit(.errorNoData, "none"))).encoded(),
+        Frame.event(.linkChanged(connected: true)).encoded(),
         PeerMessage.entries([SyncEntry(seq: 4, payload: .samples([sample]))]).encoded(),
         PeerMessage.ack(9, ofLog: 5).encoded(), PeerMessage.resume(appliedUpTo: 3, ofLog: 5, myLog: 6).encoded(),
         PeerMessage.newLog(7).encoded(),
@@ -168,18 +186,20 @@ package enum FuzzTargets {
             days: [SampleStore.DayDigest(day: 9_001, sum: 5, count: 1)])
         ).encoded(),
         PeerMessage.checkResult(
-          SyncCheckResult(outcome: .mismatch, checked: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), detail: "x")
+          SyncCheckResult(
+            outcome: .mismatch, checked: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), detail: "x")
         ).encoded(),
       ]
     case "journal":
       // Raw mode (first byte 0): whole records.
       var all: [UInt8] = [0]
       DurableDevice.encode(events, framing: journalFraming, into: &all)
-      let raw = events.map { e -> [UInt8] in
-        var one: [UInt8] = [0]
-        DurableDevice.encode([e], framing: journalFraming, into: &one)
-        return one
-      } + [all]
+      let raw =
+        events.map { e -> [UInt8] in
+          var one: [UInt8] = [0]
+          DurableDevice.encode([e], framing: journalFraming, into: &one)
+          return one
+        } + [all]
       // Payload mode (first byte 1): length-prefixed event payloads, framed by the target.
       let payloads = events.map { e -> [UInt8] in
         var w = BinaryWriter()
@@ -217,7 +237,9 @@ package enum FuzzTargets {
       return [[1] + body.bytes, [1] + emptyBody.bytes, [0] + file]
     case "scenario":
       return scenarioFiles.map { Array($0.utf8) } + [
-        Array("install Water on phone share dietaryWater\nphone: Water requests\nuser on phone: allows all\nexpect phone: Water sees 0 dietaryWater samples\n".utf8)
+        Array(
+          "install Water on phone share dietaryWater\nphone: Water requests\nuser on phone: allows all\nexpect phone: Water sees 0 dietaryWater samples\n"
+            .utf8)
       ]
     default: return []
     }

@@ -24,7 +24,8 @@ package enum RequestFuzz {
       wall: Palette.wall, hasPeer: true,
       link: LinkStatus(
         enabled: true, connected: false, holding: false, latency: 0,
-        sync: DeviceSnapshot.SyncStatus(lastSeq: 0, peerAcked: 0, appliedFromPeer: 0, pendingEntries: 0, pendingItems: 0)),
+        sync: DeviceSnapshot.SyncStatus(
+          lastSeq: 0, peerAcked: 0, appliedFromPeer: 0, pendingEntries: 0, pendingItems: 0)),
       pid: 1, clients: 1)
     var journal: [DeviceEvent] = []
     // A granted app to start from, through requests like everything else.
@@ -32,9 +33,10 @@ package enum RequestFuzz {
       let (answer, effects) = RequestCore.handle(request, state: &state, context: context)
       journal += effects.events
       if case .pending = answer {
-        journal += RequestCore.handle(
-          .answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll), state: &state, context: context
-        ).effects.events
+        journal +=
+          RequestCore.handle(
+            .answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll), state: &state, context: context
+          ).effects.events
       }
     }
     var steps = 0
@@ -119,9 +121,11 @@ package enum RequestFuzz {
   static func make(_ c: inout Choices) -> Request {
     let kind = Int(c.byte()) % kinds
     switch kind {
-    case 0: return .installApp(AppRecord(
-      bundleID: c.pick(Palette.bundles), displayName: c.pick(Palette.strings),
-      writeUsageDescription: c.pick([nil, "w", ""]), readUsageDescription: c.pick([nil, "r", ""])))
+    case 0:
+      return .installApp(
+        AppRecord(
+          bundleID: c.pick(Palette.bundles), displayName: c.pick(Palette.strings),
+          writeUsageDescription: c.pick([nil, "w", ""]), readUsageDescription: c.pick([nil, "r", ""])))
     case 1: return .uninstallApp(bundleID: c.pick(Palette.bundles))
     case 2: return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
     case 3:
@@ -129,17 +133,21 @@ package enum RequestFuzz {
         .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent), .leaveApp,
         .choices([Permission(c.pick(Palette.types), .share): true, Permission(c.pick(Palette.types), .read): false]),
       ]
-      return .answerPrompt(promptID: c.pick([nil, 0, 1, 2, UInt64.max]), bundleID: c.pick([nil] + Palette.bundles), answer: c.pick(answers))
+      return .answerPrompt(
+        promptID: c.pick([nil, 0, 1, 2, UInt64.max]), bundleID: c.pick([nil] + Palette.bundles), answer: c.pick(answers)
+      )
     case 4: return .authorizationStatus(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
     case 5: return .requestStatus(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
-    case 6: return .save(bundleID: c.pick(Palette.bundles), samples: (0..<(1 + Int(c.byte() % 3))).map { _ in c.sample() })
+    case 6:
+      return .save(bundleID: c.pick(Palette.bundles), samples: (0..<(1 + Int(c.byte() % 3))).map { _ in c.sample() })
     case 7: return .delete(bundleID: c.pick(Palette.bundles), uuids: [c.pick(Palette.uuids), c.pick(Palette.uuids)])
     case 8:
       return .sampleQuery(
         bundleID: c.pick(Palette.bundles),
         query: SampleQuery(
           type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, [], Set(Palette.bundles)]),
-          limit: c.pick(Palette.ints), sort: c.pick([[], [SampleSort(.endDate, ascending: false)], [SampleSort(.startDate, ascending: true)]])))
+          limit: c.pick(Palette.ints),
+          sort: c.pick([[], [SampleSort(.endDate, ascending: false)], [SampleSort(.startDate, ascending: true)]])))
     case 9, 10:
       let query = StatisticsQuery(
         type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, Set(Palette.bundles)]),
@@ -150,16 +158,21 @@ package enum RequestFuzz {
         : .statisticsCollection(bundleID: c.pick(Palette.bundles), query: query)
     case 11:
       return .anchoredQuery(
-        bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), anchor: c.pick(Palette.unsigned), range: c.range(),
+        bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), anchor: c.pick(Palette.unsigned),
+        range: c.range(),
         limit: c.pick(Palette.ints))
     case 12, 13:
-      let changes: [SettingsChange] = [.set(Permission(c.pick(Palette.types), c.pick([.share, .read])), on: c.byte() & 1 == 0), .turnAllOff, .reset]
+      let changes: [SettingsChange] = [
+        .set(Permission(c.pick(Palette.types), c.pick([.share, .read])), on: c.byte() & 1 == 0), .turnAllOff, .reset,
+      ]
       return kind == 12
         ? .changeSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
         : .watchSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
     case 14: return .setClock(c.pick([nil] + Palette.dates))
     case 15: return .advanceClock(seconds: c.pick(Palette.doubles))
-    case 16: return .setPolicy(DevicePolicy(reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles)))
+    case 16:
+      return .setPolicy(
+        DevicePolicy(reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles)))
     case 17: return .dump
     case 18:
       let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
@@ -168,7 +181,9 @@ package enum RequestFuzz {
     case 20: return .earliestPermittedSampleDate
     case 22: return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
     case 21:
-      let commands: [LinkCommand] = [.connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles))]
+      let commands: [LinkCommand] = [
+        .connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles)),
+      ]
       return .link(c.pick(commands))
     default: return .ping
     }
@@ -194,12 +209,15 @@ package enum RequestFuzz {
 
     mutating func range() -> DateRange? {
       guard byte() & 1 == 1 else { return nil }
-      return DateRange(start: pick([nil] + Palette.dates), end: pick([nil] + Palette.dates), options: QueryOptions(rawValue: UInt32(byte() % 4)))
+      return DateRange(
+        start: pick([nil] + Palette.dates), end: pick([nil] + Palette.dates),
+        options: QueryOptions(rawValue: UInt32(byte() % 4)))
     }
 
     mutating func sample() -> SampleInput {
       let type = pick(Palette.types)
-      let value: SampleInput.Value = byte() & 1 == 0
+      let value: SampleInput.Value =
+        byte() & 1 == 0
         ? .quantity(pick(Palette.doubles), unit: pick(Palette.units))
         : .category(pick(Palette.ints))
       let start = pick(Palette.dates)
@@ -216,7 +234,9 @@ package enum RequestFuzz {
     static let bundles = ["com.example.water", "com.example.other", "", String(repeating: "x", count: 2_000), "é.app"]
     static let strings = ["Water", "", String(repeating: "w", count: 5_000)]
     static let types: [SampleType] = SampleType.all
-    static let units = ["mL", "L", "count", "count/min", "kcal", "degF", "min", "fl_oz_us", "mL/kg", "bogus", "", "L/L/L"]
+    static let units = [
+      "mL", "L", "count", "count/min", "kcal", "degF", "min", "fl_oz_us", "mL/kg", "bogus", "", "L/L/L",
+    ]
     static let doubles: [Double] = [
       0, -0.0, 1, -1, 0.5, 250, 3_600, 86_400, 604_800, 1e9, -1e9, 1e18, 9.3e18, 1.9e19, 1e300, -1e300,
       .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity, .nan,
@@ -226,7 +246,9 @@ package enum RequestFuzz {
       + doubles.map { Date(timeIntervalSinceReferenceDate: $0) } + doubles.map { t0.addingTimeInterval($0) }
     static let ints: [Int] = [0, 1, -1, 2, 5, 1_000, Int(Int32.max), Int(Int32.min), Int.max, Int.min]
     static let unsigned: [UInt64] = [0, 1, 2, 5, 1_000, UInt64(Int.max), UInt64(Int.max) + 1, .max]
-    static let uuids: [UUID] = (1...4).map { i in UUID(uuid: (UInt8(i), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)) }
+    static let uuids: [UUID] = (1...4).map { i in
+      UUID(uuid: (UInt8(i), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))
+    }
     static let metadata: [Metadata] = [
       [:], ["HKWasUserEntered": .bool(true)], ["k": .double(.nan)], ["k": .double(.infinity)],
       ["k": .quantity(.infinity, unit: "mL")], ["k": .quantity(1, unit: "bogus")], ["k": .int(.max)],
@@ -234,14 +256,17 @@ package enum RequestFuzz {
       ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .int(1)],
       ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .double(2.5)],
       ["HKMetadataKeySyncIdentifier": .string("s"), "HKMetadataKeySyncVersion": .int(.max)],
-      ["HKMetadataKeySyncIdentifier": .int(3), "HKMetadataKeySyncVersion": .int(1)], ["HKMetadataKeySyncIdentifier": .string("s")],
-      ["k": .date(Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))], ["k": .string(String(repeating: "m", count: 10_000))],
+      ["HKMetadataKeySyncIdentifier": .int(3), "HKMetadataKeySyncVersion": .int(1)],
+      ["HKMetadataKeySyncIdentifier": .string("s")],
+      ["k": .date(Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))],
+      ["k": .string(String(repeating: "m", count: 10_000))],
     ]
     static let granted = ["dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass"]
       .compactMap { SampleType.lookup(name: $0) }
     static let setUp: [Request] = [
       .setClock(t0),
-      .installApp(AppRecord(bundleID: bundles[0], displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")),
+      .installApp(
+        AppRecord(bundleID: bundles[0], displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")),
       .requestAuthorization(bundleID: bundles[0], share: granted, read: granted),
     ]
   }

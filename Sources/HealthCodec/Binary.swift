@@ -35,11 +35,17 @@ package struct BinaryWriter: Sendable {
   /// Writes one byte.
   @inline(__always) package mutating func u8(_ v: UInt8) { bytes.append(v) }
   /// Writes a `u16`.
-  @inline(__always) package mutating func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+  @inline(__always) package mutating func u16(_ v: UInt16) {
+    withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+  }
   /// Writes a `u32`.
-  @inline(__always) package mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+  @inline(__always) package mutating func u32(_ v: UInt32) {
+    withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+  }
   /// Writes a `u64`.
-  @inline(__always) package mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+  @inline(__always) package mutating func u64(_ v: UInt64) {
+    withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+  }
   /// Writes an `i64`.
   @inline(__always) package mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
   /// Writes an `f64`.
@@ -114,7 +120,8 @@ package struct BinaryReader {
 
   @inline(__always) private mutating func need(_ count: Int, _ what: StaticString) throws(DecodeError) {
     if count > base.count - offset {
-      throw DecodeError(offset: reportBase + offset, "truncated \(what): need \(count) bytes, \(base.count - offset) left")
+      throw DecodeError(
+        offset: reportBase + offset, "truncated \(what): need \(count) bytes, \(base.count - offset) left")
     }
   }
 
@@ -166,7 +173,9 @@ package struct BinaryReader {
   package mutating func string(maxLength: Int = 1 << 20) throws(DecodeError) -> String {
     let start = offset
     let count = Int(try u32())
-    guard count <= maxLength else { throw DecodeError(offset: reportBase + start, "string of \(count) bytes exceeds \(maxLength)") }
+    guard count <= maxLength else {
+      throw DecodeError(offset: reportBase + start, "string of \(count) bytes exceeds \(maxLength)")
+    }
     try need(count, "string")
     let bytes = UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
     defer { offset += count }
@@ -219,7 +228,9 @@ package struct BinaryReader {
   }
   /// Fails unless every byte was consumed.
   package func expectEnd(_ what: String) throws(DecodeError) {
-    if !isAtEnd { throw DecodeError(offset: reportBase + offset, "\(remaining) unexpected trailing bytes after \(what)") }
+    if !isAtEnd {
+      throw DecodeError(offset: reportBase + offset, "\(remaining) unexpected trailing bytes after \(what)")
+    }
   }
 }
 

@@ -16,12 +16,25 @@ extension BinaryWriter {
   /// `u8` tag (0 string, 1 bool, 2 int, 3 double, 4 date, 5 quantity) then the value.
   package mutating func metadataValue(_ v: MetadataValue) {
     switch v {
-    case .string(let s): u8(0); string(s)
-    case .bool(let b): u8(1); bool(b)
-    case .int(let i): u8(2); i64(i)
-    case .double(let d): u8(3); f64(d)
-    case .date(let d): u8(4); date(d)
-    case .quantity(let value, let unit): u8(5); f64(value); string(unit)
+    case .string(let s):
+      u8(0)
+      string(s)
+    case .bool(let b):
+      u8(1)
+      bool(b)
+    case .int(let i):
+      u8(2)
+      i64(i)
+    case .double(let d):
+      u8(3)
+      f64(d)
+    case .date(let d):
+      u8(4)
+      date(d)
+    case .quantity(let value, let unit):
+      u8(5)
+      f64(value)
+      string(unit)
     }
   }
   /// `u32` count, then (key string, value) pairs sorted by key.
@@ -43,8 +56,12 @@ extension BinaryWriter {
     uuid(s.uuid)
     sampleType(s.type)
     switch s.value {
-    case .quantity(let v): u8(0); f64(v)
-    case .category(let c): u8(1); i64(Int64(c))
+    case .quantity(let v):
+      u8(0)
+      f64(v)
+    case .category(let c):
+      u8(1)
+      i64(Int64(c))
     }
     date(s.start)
     date(s.end)
@@ -56,8 +73,13 @@ extension BinaryWriter {
     uuid(s.uuid)
     sampleType(s.type)
     switch s.value {
-    case .quantity(let v, let unit): u8(0); f64(v); string(unit)
-    case .category(let c): u8(1); i64(Int64(c))
+    case .quantity(let v, let unit):
+      u8(0)
+      f64(v)
+      string(unit)
+    case .category(let c):
+      u8(1)
+      i64(Int64(c))
     }
     date(s.start)
     date(s.end)
@@ -90,7 +112,10 @@ extension BinaryWriter {
   /// `u8` tag (0 set + permission + bool, 1 turn all off, 2 reset).
   package mutating func settingsChange(_ c: SettingsChange) {
     switch c {
-    case .set(let p, let on): u8(0); permission(p); bool(on)
+    case .set(let p, let on):
+      u8(0)
+      permission(p)
+      bool(on)
     case .turnAllOff: u8(1)
     case .reset: u8(2)
     }
@@ -99,7 +124,9 @@ extension BinaryWriter {
   /// optional f64 retention. The defaults leave bits 1 and 2 clear, so a default policy is written exactly as
   /// before these models existed (the pinned journal fixtures check it).
   package mutating func policy(_ p: DevicePolicy) {
-    u8((p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0) | (p.watchSettings == .iPhoneOnly ? 4 : 0))
+    u8(
+      (p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0)
+        | (p.watchSettings == .iPhoneOnly ? 4 : 0))
     optional(p.retention) { $0.f64($1) }
   }
   /// permission, `u8` decision (0xFF: forgotten).
@@ -111,11 +138,21 @@ extension BinaryWriter {
   package mutating func syncEntry(_ e: SyncEntry) {
     u64(e.seq)
     switch e.payload {
-    case .samples(let s): u8(0); array(s) { $0.sample($1) }
-    case .deletions(let t): u8(1); array(t) { $0.tombstone($1) }
-    case .watchSettings(let id, let c): u8(2); string(id); settingsChange(c)
+    case .samples(let s):
+      u8(0)
+      array(s) { $0.sample($1) }
+    case .deletions(let t):
+      u8(1)
+      array(t) { $0.tombstone($1) }
+    case .watchSettings(let id, let c):
+      u8(2)
+      string(id)
+      settingsChange(c)
     case .authorization(let id, let decisions, let at):
-      u8(3); string(id); array(decisions) { $0.sharedDecision($1) }; date(at)
+      u8(3)
+      string(id)
+      array(decisions) { $0.sharedDecision($1) }
+      date(at)
     }
   }
   /// `u8` kind, `u8` code, message, optional exception name.
@@ -142,22 +179,58 @@ extension BinaryWriter {
   /// Encodes a journal event: `u8` tag then its fields (docs/journal.md).
   package mutating func event(_ e: DeviceEvent) {
     switch e {
-    case .appInstalled(let a): u8(1); app(a)
-    case .appUninstalled(let id): u8(2); string(id)
-    case .promptAnswered(let id, let changes): u8(3); string(id); array(changes) { $0.change($1) }
-    case .promptCancelled(let id): u8(4); string(id)
-    case .settingsChanged(let id, let c, let viaWatch): u8(5); string(id); settingsChange(c); bool(viaWatch)
-    case .watchSettingsQueued(let id, let c): u8(6); string(id); settingsChange(c)
-    case .samplesSaved(let s): u8(7); array(s) { $0.sample($1) }
-    case .samplesDeleted(let t): u8(8); array(t) { $0.tombstone($1) }
-    case .peerEntriesApplied(let entries, let at): u8(9); date(at); array(entries) { $0.syncEntry($1) }
-    case .peerAcknowledged(let seq): u8(10); u64(seq)
-    case .clockSet(let d): u8(11); optional(d) { $0.date($1) }
-    case .policyChanged(let p): u8(12); policy(p)
-    case .syncLogRestarted(let id): u8(13); u64(id)
-    case .peerLogAdopted(let id): u8(14); u64(id)
+    case .appInstalled(let a):
+      u8(1)
+      app(a)
+    case .appUninstalled(let id):
+      u8(2)
+      string(id)
+    case .promptAnswered(let id, let changes):
+      u8(3)
+      string(id)
+      array(changes) { $0.change($1) }
+    case .promptCancelled(let id):
+      u8(4)
+      string(id)
+    case .settingsChanged(let id, let c, let viaWatch):
+      u8(5)
+      string(id)
+      settingsChange(c)
+      bool(viaWatch)
+    case .watchSettingsQueued(let id, let c):
+      u8(6)
+      string(id)
+      settingsChange(c)
+    case .samplesSaved(let s):
+      u8(7)
+      array(s) { $0.sample($1) }
+    case .samplesDeleted(let t):
+      u8(8)
+      array(t) { $0.tombstone($1) }
+    case .peerEntriesApplied(let entries, let at):
+      u8(9)
+      date(at)
+      array(entries) { $0.syncEntry($1) }
+    case .peerAcknowledged(let seq):
+      u8(10)
+      u64(seq)
+    case .clockSet(let d):
+      u8(11)
+      optional(d) { $0.date($1) }
+    case .policyChanged(let p):
+      u8(12)
+      policy(p)
+    case .syncLogRestarted(let id):
+      u8(13)
+      u64(id)
+    case .peerLogAdopted(let id):
+      u8(14)
+      u64(id)
     case .authorizationShared(let id, let decisions, let at):
-      u8(15); string(id); array(decisions) { $0.sharedDecision($1) }; date(at)
+      u8(15)
+      string(id)
+      array(decisions) { $0.sharedDecision($1) }
+      date(at)
     }
   }
 }
@@ -208,7 +281,9 @@ extension BinaryReader {
     let start = offset
     let count = Int(try u32())
     if count == 0 { return [:] }
-    guard count <= remaining / 6 else { throw DecodeError(offset: reportBase + start, "metadata count \(count) too large") }
+    guard count <= remaining / 6 else {
+      throw DecodeError(offset: reportBase + start, "metadata count \(count) too large")
+    }
     var m: Metadata = [:]
     m.reserveCapacity(count)
     for _ in 0..<count {
@@ -227,7 +302,9 @@ extension BinaryReader {
     case 0: value = .quantity(try finiteF64("quantity"))
     case 1:
       let raw = try i64()
-      guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else { throw error("category value \(raw) out of range") }
+      guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else {
+        throw error("category value \(raw) out of range")
+      }
       value = .category(Int(raw))
     case let tag: throw error("unknown sample value tag \(tag)")
     }
@@ -246,7 +323,9 @@ extension BinaryReader {
     case 0: value = .quantity(try f64(), unit: try string(maxLength: 256))
     case 1:
       let raw = try i64()
-      guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else { throw error("category value \(raw) out of range") }
+      guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else {
+        throw error("category value \(raw) out of range")
+      }
       value = .category(Int(raw))
     case let tag: throw error("unknown sample value tag \(tag)")
     }
@@ -260,8 +339,10 @@ extension BinaryReader {
   /// Reads an app record.
   package mutating func app() throws(DecodeError) -> AppRecord {
     AppRecord(
-      bundleID: try string(maxLength: StoredLimits.identifier), displayName: try string(maxLength: StoredLimits.identifier),
-      writeUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description) },
+      bundleID: try string(maxLength: StoredLimits.identifier),
+      displayName: try string(maxLength: StoredLimits.identifier),
+      writeUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description)
+      },
       readUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description) })
   }
   /// Reads a permission.
@@ -314,10 +395,15 @@ extension BinaryReader {
   package mutating func syncEntry() throws(DecodeError) -> SyncEntry {
     let seq = try u64()
     switch try u8() {
-    case 0: return SyncEntry(seq: seq, payload: .samples(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() }))
+    case 0:
+      return SyncEntry(
+        seq: seq, payload: .samples(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() }))
     case 1:
-      return SyncEntry(seq: seq, payload: .deletions(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }))
-    case 2: return SyncEntry(seq: seq, payload: .watchSettings(bundleID: try string(maxLength: 1024), change: try settingsChange()))
+      return SyncEntry(
+        seq: seq, payload: .deletions(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }))
+    case 2:
+      return SyncEntry(
+        seq: seq, payload: .watchSettings(bundleID: try string(maxLength: 1024), change: try settingsChange()))
     case 3:
       let (id, decisions, at) = try sharedDecisions()
       return SyncEntry(seq: seq, payload: .authorization(bundleID: id, decisions: decisions, at: at))
@@ -329,14 +415,18 @@ extension BinaryReader {
     let rawKind = try u8()
     guard let kind = HealthError.Kind(rawValue: rawKind) else { throw error("unknown error kind \(rawKind)") }
     let rawCode = try u8()
-    guard let code = HealthErrorCode(rawValue: Int(rawCode)) else { throw error("unknown HealthKit error code \(rawCode)") }
+    guard let code = HealthErrorCode(rawValue: Int(rawCode)) else {
+      throw error("unknown HealthKit error code \(rawCode)")
+    }
     return HealthError(
-      kind: kind, code: code, message: try string(), exception: try optional { r throws(DecodeError) in try r.string(maxLength: 256) })
+      kind: kind, code: code, message: try string(),
+      exception: try optional { r throws(DecodeError) in try r.string(maxLength: 256) })
   }
   /// Reads a date range.
   package mutating func dateRange() throws(DecodeError) -> DateRange {
     DateRange(
-      start: try optional { r throws(DecodeError) in try r.date() }, end: try optional { r throws(DecodeError) in try r.date() },
+      start: try optional { r throws(DecodeError) in try r.date() },
+      end: try optional { r throws(DecodeError) in try r.date() },
       options: QueryOptions(rawValue: try u32()))
   }
   /// Reads a prompt.
@@ -358,9 +448,14 @@ extension BinaryReader {
     switch try u8() {
     case 1: return .appInstalled(try app())
     case 2: return .appUninstalled(bundleID: try string(maxLength: 1024))
-    case 3: return .promptAnswered(bundleID: try string(maxLength: 1024), changes: try array(minElementSize: 4) { r throws(DecodeError) in try r.change() })
+    case 3:
+      return .promptAnswered(
+        bundleID: try string(maxLength: 1024),
+        changes: try array(minElementSize: 4) { r throws(DecodeError) in try r.change() })
     case 4: return .promptCancelled(bundleID: try string(maxLength: 1024))
-    case 5: return .settingsChanged(bundleID: try string(maxLength: 1024), change: try settingsChange(), viaWatchApp: try bool())
+    case 5:
+      return .settingsChanged(
+        bundleID: try string(maxLength: 1024), change: try settingsChange(), viaWatchApp: try bool())
     case 6: return .watchSettingsQueued(bundleID: try string(maxLength: 1024), change: try settingsChange())
     case 7: return .samplesSaved(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
     case 8: return .samplesDeleted(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() })
@@ -379,4 +474,3 @@ extension BinaryReader {
     }
   }
 }
-

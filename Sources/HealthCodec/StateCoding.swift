@@ -82,11 +82,22 @@ extension BinaryWriter {
     for entry in ledger.pendingEntries {
       u64(entry.seq)
       switch entry.payload {
-      case .slots(let start, let count): u8(0); u32(UInt32(bitPattern: start)); u32(UInt32(bitPattern: count))
-      case .deletions(let tombstones): u8(1); array(tombstones) { $0.tombstone($1) }
-      case .watchSettings(let bundleID, let change): u8(2); string(bundleID); settingsChange(change)
+      case .slots(let start, let count):
+        u8(0)
+        u32(UInt32(bitPattern: start))
+        u32(UInt32(bitPattern: count))
+      case .deletions(let tombstones):
+        u8(1)
+        array(tombstones) { $0.tombstone($1) }
+      case .watchSettings(let bundleID, let change):
+        u8(2)
+        string(bundleID)
+        settingsChange(change)
       case .authorization(let bundleID, let decisions, let at):
-        u8(3); string(bundleID); array(decisions) { $0.sharedDecision($1) }; date(at)
+        u8(3)
+        string(bundleID)
+        array(decisions) { $0.sharedDecision($1) }
+        date(at)
       }
       if bytes.count >= flushThreshold { try flush(&self) }
     }
@@ -205,7 +216,10 @@ extension BinaryReader {
     let conflictCount = try count64()
     var stamps: [AuthorizationKey: DecisionStamp] = [:]
     let stampList = try array(minElementSize: 16) { r throws(DecodeError) in
-      (try r.string(maxLength: StoredLimits.identifier), try r.permission(), try r.finiteDate("decision time"), try r.device())
+      (
+        try r.string(maxLength: StoredLimits.identifier), try r.permission(), try r.finiteDate("decision time"),
+        try r.device()
+      )
     }
     for (bundleID, permission, at, device) in stampList {
       stamps[AuthorizationKey(bundleID, permission)] = DecisionStamp(at: at, device: device)

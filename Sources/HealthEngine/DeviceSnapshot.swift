@@ -121,7 +121,9 @@ extension DeviceState {
   /// A snapshot of the device at `wall`.
   package func snapshot(wall: Date) -> DeviceSnapshot {
     var byApp: [String: [AuthorizationChange]] = [:]
-    for (key, decision) in decisions { byApp[key.bundleID, default: []].append(AuthorizationChange(key.permission, decision)) }
+    for (key, decision) in decisions {
+      byApp[key.bundleID, default: []].append(AuthorizationChange(key.permission, decision))
+    }
     let apps = self.apps.values.sorted { $0.bundleID < $1.bundleID }.map { app in
       DeviceSnapshot.AppState(
         record: app, decisions: (byApp[app.bundleID] ?? []).sorted { $0.permission < $1.permission },
@@ -129,7 +131,9 @@ extension DeviceState {
     }
     let floor = earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
     var counts: [SampleType: Int] = [:]
-    for slot in store.slots where slot.live && slot.end >= floor { counts[SampleType(unchecked: slot.type), default: 0] += 1 }
+    for slot in store.slots where slot.live && slot.end >= floor {
+      counts[SampleType(unchecked: slot.type), default: 0] += 1
+    }
     return DeviceSnapshot(
       device: device, policy: policy, now: now(wall: wall), virtualClock: virtualNow != nil,
       earliestPermittedSampleDate: earliestPermittedSampleDate(wall: wall), apps: apps, pendingPrompts: prompts,

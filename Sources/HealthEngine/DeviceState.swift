@@ -108,7 +108,8 @@ package struct DeviceState: Sendable {
       throw .simulator("bundle identifier '\(app.bundleID)' is not valid")
     }
     for (what, text, limit) in [
-      ("bundle identifier", app.bundleID, StoredLimits.identifier), ("display name", app.displayName, StoredLimits.identifier),
+      ("bundle identifier", app.bundleID, StoredLimits.identifier),
+      ("display name", app.displayName, StoredLimits.identifier),
       ("NSHealthUpdateUsageDescription", app.writeUsageDescription ?? "", StoredLimits.description),
       ("NSHealthShareUsageDescription", app.readUsageDescription ?? "", StoredLimits.description),
     ] where text.utf8.count > limit {
@@ -119,7 +120,9 @@ package struct DeviceState: Sendable {
 
   /// Uninstalls an app: its authorization on this device is forgotten, its samples stay, its pending sheets are
   /// withdrawn (returned so the caller can fail the waiting requests).
-  package mutating func uninstall(_ bundleID: String) throws(HealthError) -> (events: [DeviceEvent], withdrawn: [Prompt]) {
+  package mutating func uninstall(_ bundleID: String) throws(HealthError) -> (
+    events: [DeviceEvent], withdrawn: [Prompt]
+  ) {
     _ = try installedApp(bundleID)
     let withdrawn = prompts.filter { $0.bundleID == bundleID }
     for prompt in withdrawn { finish(prompt, .withdrawn) }
@@ -139,7 +142,8 @@ package struct DeviceState: Sendable {
     switch decisions[AuthorizationKey(bundleID, Permission(type, .share))] {
     case .authorized: return .sharingAuthorized
     case .denied: return .sharingDenied
-    case nil: return decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil ? .sharingDenied : .notDetermined
+    case nil:
+      return decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil ? .sharingDenied : .notDetermined
     }
   }
 
@@ -275,7 +279,8 @@ package struct DeviceState: Sendable {
       result = AuthorizationCallResult(
         success: false,
         error: .healthKit(
-          .errorAuthorizationNotDetermined, "The authorization sheet was dismissed because the app went to the background"))
+          .errorAuthorizationNotDetermined,
+          "The authorization sheet was dismissed because the app went to the background"))
     case .failToPresent(let mode):
       finish(prompt, .failedToPresent(mode))
       result =
@@ -346,7 +351,9 @@ package struct DeviceState: Sendable {
 
   /// Under the companion model, the decisions that changed since `before` go to the other device, stamped with
   /// this device's clock (behavior.md A18).
-  private mutating func shareIfCompanion(_ bundleID: String, before: [Permission: Decision], wall: Date) -> [DeviceEvent] {
+  private mutating func shareIfCompanion(_ bundleID: String, before: [Permission: Decision], wall: Date)
+    -> [DeviceEvent]
+  {
     guard policy.authorization == .companion else { return [] }
     let after = appDecisions(bundleID)
     let changed = Set(before.keys).union(after.keys).sorted().filter { before[$0] != after[$0] }
@@ -362,7 +369,8 @@ package struct DeviceState: Sendable {
   {
     guard device == .phone else { throw .simulator("the iPhone's Watch app exists only on the phone") }
     guard !bundleID.isEmpty, bundleID.utf8.count <= StoredLimits.identifier else {
-      throw .simulator("bundle identifier of \(bundleID.utf8.count) bytes: 1 to \(StoredLimits.identifier) are accepted")
+      throw .simulator(
+        "bundle identifier of \(bundleID.utf8.count) bytes: 1 to \(StoredLimits.identifier) are accepted")
     }
     return commit([.watchSettingsQueued(bundleID: bundleID, change: change)])
   }
@@ -378,13 +386,16 @@ package struct DeviceState: Sendable {
     case nil:
       throw .healthKit(
         .errorAuthorizationNotDetermined,
-        "Authorization to share \(type.identifier) has not been requested (the app must request it before it can \(verb))")
+        "Authorization to share \(type.identifier) has not been requested (the app must request it before it can \(verb))"
+      )
     }
   }
 
   /// `save(_:)`: validates every object, then checks authorization, identifiers and the retention window; all or
   /// nothing.
-  package mutating func save(_ bundleID: String, _ inputs: [SampleInput], wall: Date) throws(HealthError) -> [DeviceEvent] {
+  package mutating func save(_ bundleID: String, _ inputs: [SampleInput], wall: Date) throws(HealthError)
+    -> [DeviceEvent]
+  {
     _ = try installedApp(bundleID)
     guard !inputs.isEmpty else { throw .healthKit(.errorInvalidArgument, "Saving an empty array of objects fails") }
     let source = SampleSource(bundleID: bundleID, device: device)
@@ -482,10 +493,13 @@ package struct DeviceState: Sendable {
     }
     let at = now(wall: wall)
     var matches: [(uuid: UUID, index: Int)] = []
-    store.scanSlots(type: type, range: range, floor: floor(wall: wall), visibility: .own(bundleID: bundleID)) { index, slot in
+    store.scanSlots(type: type, range: range, floor: floor(wall: wall), visibility: .own(bundleID: bundleID)) {
+      index, slot in
       matches.append((slot.uuid, index))
     }
-    let tombstones = matches.map { Tombstone(uuid: $0.uuid, type: type, source: store.source(ofSlot: $0.index), deletedAt: at) }
+    let tombstones = matches.map {
+      Tombstone(uuid: $0.uuid, type: type, source: store.source(ofSlot: $0.index), deletedAt: at)
+    }
     guard !tombstones.isEmpty else { return [] }
     return commit([.samplesDeleted(tombstones)])
   }
@@ -495,7 +509,9 @@ package struct DeviceState: Sendable {
   /// What an app's query of `type` may see (WWDC16-209): read granted → all; share granted → own; else nothing.
   package func visibility(_ bundleID: String, _ type: SampleType) -> Visibility {
     if decisions[AuthorizationKey(bundleID, Permission(type, .read))] == .authorized { return .all }
-    if decisions[AuthorizationKey(bundleID, Permission(type, .share))] == .authorized { return .own(bundleID: bundleID) }
+    if decisions[AuthorizationKey(bundleID, Permission(type, .share))] == .authorized {
+      return .own(bundleID: bundleID)
+    }
     return .none
   }
 
@@ -508,13 +524,16 @@ package struct DeviceState: Sendable {
   {
     _ = try installedApp(bundleID)
     if type.descriptor.isCorrelation {
-      throw .healthKit(.errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
+      throw .healthKit(
+        .errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
     }
     guard decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil else {
       throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
     }
     // A NaN or infinite date would turn sums into NaN and bucket numbers into garbage.
-    let dates = [(range?.start, "predicate's start date"), (range?.end, "predicate's end date"), (anchor, "anchorDate")]
+    let dates = [
+      (range?.start, "predicate's start date"), (range?.end, "predicate's end date"), (anchor, "anchorDate"),
+    ]
     for (date, name) in dates {
       if let date, !date.timeIntervalSinceReferenceDate.isFinite {
         throw .healthKit(.errorInvalidArgument, "The \(name) must be a finite date (was \(formatDate(date)))")
@@ -524,7 +543,9 @@ package struct DeviceState: Sendable {
 
   /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. A denied read is an empty (or
   /// own-only) result, never an error; a read never decided fails with code 5.
-  package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Sample] {
+  package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
+    -> [Sample]
+  {
     try queryable(bundleID, query.type, range: query.range)
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
     let floor = floor(wall: wall)
@@ -536,14 +557,18 @@ package struct DeviceState: Sendable {
       let field = query.sort[0].field
       let ascending = query.sort[0].ascending
       var keyed: [SortKey] = []
-      store.scanSlots(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) { index, slot in
+      store.scanSlots(
+        type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources
+      ) { index, slot in
         let date = field == .startDate ? slot.start : slot.end
         keyed.append(SortKey(key: ascending ? date : -date, change: slot.change, index: Int32(index)))
       }
       let ordered = query.limit > 0 ? keyed.smallest(query.limit, key: { $0.key }, by: <) : keyed.sorted(by: <)
       matches = ordered.map { Int($0.index) }
     } else {
-      store.scan(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) { matches.append($0) }
+      store.scan(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) {
+        matches.append($0)
+      }
       if !query.sort.isEmpty {
         let slots = store.slots
         let sort = query.sort
@@ -670,8 +695,12 @@ package struct DeviceState: Sendable {
       // The common daily-sum case: one pass straight into the buckets.
       let firstBucket = ((start.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.down)
       let lastBucket = max(firstBucket, ((end.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.up) - 1)
-      guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite, abs(firstBucket) < 1e15 else {
-        throw .healthKit(.errorInvalidArgument, "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
+      guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite,
+        abs(firstBucket) < 1e15
+      else {
+        throw .healthKit(
+          .errorInvalidArgument,
+          "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
       }
       let bucketCount = Int(lastBucket - firstBucket) + 1
       let origin = anchor + firstBucket * interval
@@ -682,7 +711,9 @@ package struct DeviceState: Sendable {
         sources: query.sources, origin: origin, interval: interval, sums: &sums, counts: &counts)
       return (0..<bucketCount).map { i in
         let start = origin + Double(i) * interval
-        var stats = Statistics(start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: start + interval))
+        var stats = Statistics(
+          start: Date(timeIntervalSinceReferenceDate: start),
+          end: Date(timeIntervalSinceReferenceDate: start + interval))
         stats.sampleCount = counts[i]
         if counts[i] > 0 { stats.sum = sums[i] }
         return stats
@@ -703,8 +734,12 @@ package struct DeviceState: Sendable {
     }
     let firstBucket = ((from! - anchor) / interval).rounded(.down)
     let lastBucket = max(firstBucket, ((to! - anchor) / interval).rounded(.up) - 1)
-    guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite, abs(firstBucket) < 1e15 else {
-      throw .healthKit(.errorInvalidArgument, "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
+    guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite,
+      abs(firstBucket) < 1e15
+    else {
+      throw .healthKit(
+        .errorInvalidArgument,
+        "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
     }
     let bucketCount = Int(lastBucket - firstBucket) + 1
     let origin = anchor + firstBucket * interval
@@ -742,7 +777,9 @@ package struct DeviceState: Sendable {
     }
   }
 
-  private static func share(of slot: SampleStore.Slot, in start: Double, _ end: Double) -> (fraction: Double, overlap: Double) {
+  private static func share(of slot: SampleStore.Slot, in start: Double, _ end: Double) -> (
+    fraction: Double, overlap: Double
+  ) {
     let duration = slot.end - slot.start
     if duration <= 0 { return (1, 0) }
     let overlap = min(slot.end, end) - max(slot.start, start)
@@ -902,7 +939,8 @@ package struct DeviceState: Sendable {
     let day = Set(mine).symmetricDifference(Set(other)).map(\.day).min() ?? from
     let counts = byDay[day] ?? (0, 0)
     let date = Date(timeIntervalSinceReferenceDate: Double(day) * 86_400)
-    return "stores differ on \(formatDate(date).prefix(10)): \(counts.mine) samples here, \(counts.theirs) on the \(device.peer)"
+    return
+      "stores differ on \(formatDate(date).prefix(10)): \(counts.mine) samples here, \(counts.theirs) on the \(device.peer)"
   }
 
   /// The part of a received payload that changes something here: items already stored identically (re-sends
@@ -983,7 +1021,9 @@ package struct DeviceState: Sendable {
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
     case .authorizationShared(let bundleID, let shared, let at):
-      for item in shared { decisionStamps[AuthorizationKey(bundleID, item.permission)] = DecisionStamp(at: at, device: device) }
+      for item in shared {
+        decisionStamps[AuthorizationKey(bundleID, item.permission)] = DecisionStamp(at: at, device: device)
+      }
       sync.appendAuthorization(bundleID: bundleID, decisions: shared, at: at)
     }
   }

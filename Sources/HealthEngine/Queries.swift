@@ -36,8 +36,10 @@ package struct SampleQuery: Hashable, Sendable {
   package var sort: [SampleSort]
 
   /// Creates a query.
-  package init(type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, limit: Int = 0,
-               sort: [SampleSort] = []) {
+  package init(
+    type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, limit: Int = 0,
+    sort: [SampleSort] = []
+  ) {
     self.type = type
     self.range = range
     self.sources = sources
@@ -62,8 +64,10 @@ package struct StatisticsQuery: Hashable, Sendable {
   package var anchor: Date?
 
   /// Creates a statistics query.
-  package init(type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, options: StatisticsOptions,
-               interval: Double? = nil, anchor: Date? = nil) {
+  package init(
+    type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, options: StatisticsOptions,
+    interval: Double? = nil, anchor: Date? = nil
+  ) {
     self.type = type
     self.range = range
     self.sources = sources
@@ -157,7 +161,8 @@ struct StatisticsAccumulator {
     guard count > 0 else { return stats }
     if options.contains(.cumulativeSum) { stats.sum = sum }
     if options.contains(.discreteAverage) {
-      stats.average = style == .discreteTemporallyWeighted && weight > 0 ? weightedSum / weight : plainSum / Double(count)
+      stats.average =
+        style == .discreteTemporallyWeighted && weight > 0 ? weightedSum / weight : plainSum / Double(count)
     }
     if options.contains(.discreteMin) { stats.minimum = minimum }
     if options.contains(.discreteMax) { stats.maximum = maximum }

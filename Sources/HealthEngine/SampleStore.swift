@@ -129,7 +129,8 @@ package struct SampleStore: Sendable {
 
   /// The live sample `source` saved with this `HKMetadataKeySyncIdentifier`, if any.
   package func liveSample(syncIdentifier: String, source: SampleSource) -> Sample? {
-    guard let sourceIndex = sourceIndex[source], let slot = syncIndex[SyncKey(source: sourceIndex, identifier: syncIdentifier)]
+    guard let sourceIndex = sourceIndex[source],
+      let slot = syncIndex[SyncKey(source: sourceIndex, identifier: syncIdentifier)]
     else { return nil }
     return materialize(Int(slot))
   }
@@ -183,7 +184,8 @@ package struct SampleStore: Sendable {
     // Mutated in place through the dictionary's accessor: copying the index out would copy its arrays on
     // every insert (quadratic).
     let previousStart = types[sample.type.code]?.byStart.last.map { slots[Int($0)].start }
-    types[sample.type.code, default: TypeIndex()].append(slotIndex, start: start, duration: end - start, after: previousStart)
+    types[sample.type.code, default: TypeIndex()].append(
+      slotIndex, start: start, duration: end - start, after: previousStart)
     liveCount += 1
     return changeCounter
   }
@@ -369,7 +371,9 @@ package struct SampleStore: Sendable {
   }
 
   /// Computes the candidates for a scan, sorting the type's start index first if an insert left it unsorted.
-  package mutating func candidates(type: SampleType, range: DateRange?, visibility: Visibility, sources allowed: Set<String>?) -> Candidates? {
+  package mutating func candidates(
+    type: SampleType, range: DateRange?, visibility: Visibility, sources allowed: Set<String>?
+  ) -> Candidates? {
     let own: [UInt32]
     switch visibility {
     case .none: return nil
@@ -398,7 +402,8 @@ package struct SampleStore: Sendable {
       }
       if let e = range.end?.timeIntervalSinceReferenceDate {
         let inclusive = range.options.contains(.strictEndDate)
-        upper = firstIndex(in: order, where: { inclusive ? self.slots[Int($0)].start > e : self.slots[Int($0)].start >= e })
+        upper = firstIndex(
+          in: order, where: { inclusive ? self.slots[Int($0)].start > e : self.slots[Int($0)].start >= e })
       }
     }
     if lower >= upper { return nil }
@@ -410,7 +415,8 @@ package struct SampleStore: Sendable {
   private func mergeUnsortedTail(_ order: [Int32], sortedCount: Int) -> [Int32] {
     slots.withUnsafeBufferPointer { slots in
       func less(_ a: Int32, _ b: Int32) -> Bool {
-        let sa = slots[Int(a)], sb = slots[Int(b)]
+        let sa = slots[Int(a)]
+        let sb = slots[Int(b)]
         return sa.start != sb.start ? sa.start < sb.start : sa.change < sb.change
       }
       let tail = order[sortedCount...].sorted(by: less)
@@ -439,7 +445,9 @@ package struct SampleStore: Sendable {
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
     _ body: (Int) -> Void
   ) {
-    scanSlots(type: type, range: range, floor: floor, visibility: visibility, sources: allowed) { index, _ in body(index) }
+    scanSlots(type: type, range: range, floor: floor, visibility: visibility, sources: allowed) { index, _ in
+      body(index)
+    }
   }
 
   /// ``scan(type:range:floor:visibility:sources:_:)`` that also hands `body` the slot it already loaded, so callers
@@ -739,11 +747,14 @@ extension SampleStore {
   package func differences(from other: SampleStore) -> [String] {
     var result: [String] = []
     func check(_ name: String, _ equal: Bool) { if !equal { result.append(name) } }
-    check("slots", slots.count == other.slots.count && zip(slots, other.slots).allSatisfy { a, b in
-      a.uuid == b.uuid && a.start.bitPattern == b.start.bitPattern && a.end.bitPattern == b.end.bitPattern
-        && a.value.bitPattern == b.value.bitPattern && a.change == b.change && a.metadataIndex == b.metadataIndex
-        && a.source == b.source && a.type == b.type && a.live == b.live
-    })
+    check(
+      "slots",
+      slots.count == other.slots.count
+        && zip(slots, other.slots).allSatisfy { a, b in
+          a.uuid == b.uuid && a.start.bitPattern == b.start.bitPattern && a.end.bitPattern == b.end.bitPattern
+            && a.value.bitPattern == b.value.bitPattern && a.change == b.change && a.metadataIndex == b.metadataIndex
+            && a.source == b.source && a.type == b.type && a.live == b.live
+        })
     check("byUUID", byUUID == other.byUUID)
     check("metadata", metadataTable == other.metadataTable)
     check("sources", sources == other.sources)
@@ -751,15 +762,21 @@ extension SampleStore {
     check("sourceFingerprints", sourceFingerprints == other.sourceFingerprints)
     // A date index compares by its merged order: a query merges an out-of-order tail in memory (not journaled),
     // so a live store and its replay may hold the same index merged and unmerged.
-    check("types", types.keys.sorted() == other.types.keys.sorted() && types.allSatisfy { code, mine in
-      guard let theirs = other.types[code] else { return false }
-      return mine.insertion == theirs.insertion && mine.maxDuration == theirs.maxDuration && mine.live == theirs.live
-        && mine.tombstones == theirs.tombstones
-        && mergeUnsortedTail(mine.byStart, sortedCount: mine.sortedCount)
-          == other.mergeUnsortedTail(theirs.byStart, sortedCount: theirs.sortedCount)
-    })
-    check("tombstones", tombstones.map(\.tombstone) == other.tombstones.map(\.tombstone)
-      && tombstones.map(\.change) == other.tombstones.map(\.change))
+    check(
+      "types",
+      types.keys.sorted() == other.types.keys.sorted()
+        && types.allSatisfy { code, mine in
+          guard let theirs = other.types[code] else { return false }
+          return mine.insertion == theirs.insertion && mine.maxDuration == theirs.maxDuration
+            && mine.live == theirs.live
+            && mine.tombstones == theirs.tombstones
+            && mergeUnsortedTail(mine.byStart, sortedCount: mine.sortedCount)
+              == other.mergeUnsortedTail(theirs.byStart, sortedCount: theirs.sortedCount)
+        })
+    check(
+      "tombstones",
+      tombstones.map(\.tombstone) == other.tombstones.map(\.tombstone)
+        && tombstones.map(\.change) == other.tombstones.map(\.change))
     check("tombstoneByUUID", tombstoneByUUID == other.tombstoneByUUID)
     check("changeCounter", changeCounter == other.changeCounter)
     check("liveCount", liveCount == other.liveCount)

@@ -8,7 +8,9 @@ extension Array {
 
   /// ``smallest(_:by:)`` with a numeric `key` that the order sorts by first (a larger key is always later): most
   /// elements are then rejected by comparing one number with the current k-th best, without calling the comparator.
-  package func smallest(_ k: Int, key: ((Element) -> Double)?, by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
+  package func smallest(_ k: Int, key: ((Element) -> Double)?, by areInIncreasingOrder: (Element, Element) -> Bool)
+    -> [Element]
+  {
     guard k > 0 else { return [] }
     guard k < count else { return sorted(by: areInIncreasingOrder) }
     // heap[0] is the worst of the best k.

@@ -1,7 +1,7 @@
 import Foundation
-import HealthPairClient
 import HealthEngine
 import HealthModel
+import HealthPairClient
 import Wire
 
 /// How long-running queries learn about changes: a listener on the device's event connection, and anchored

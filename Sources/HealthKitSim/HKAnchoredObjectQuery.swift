@@ -51,7 +51,8 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     }
     run.queue.async { [self] in
       let result = Result {
-        try ChangeFeed.changes(session, type: type, since: current.withLock { $0 }, filter: filter, limit: limit, api: api)
+        try ChangeFeed.changes(
+          session, type: type, since: current.withLock { $0 }, filter: filter, limit: limit, api: api)
       }
       if case .success(let changes) = result { current.withLock { $0 = changes.newAnchor } }
       run.deliver { Self.call(resultsHandler, self, result) }
@@ -73,7 +74,9 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     run.deliver { resultsHandler(self, nil, nil, nil, error) }
   }
 
-  private static func call(_ handler: Handler, _ query: HKAnchoredObjectQuery, _ result: Result<AnchoredResult, any Error>) {
+  private static func call(
+    _ handler: Handler, _ query: HKAnchoredObjectQuery, _ result: Result<AnchoredResult, any Error>
+  ) {
     switch result {
     case .success(let changes):
       handler(

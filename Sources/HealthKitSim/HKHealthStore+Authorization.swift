@@ -50,7 +50,9 @@ extension HKHealthStore {
   /// Whether requesting these types would present the permission sheet: `shouldRequest` while any is undecided,
   /// `unnecessary` once all were asked (whatever the answers).
   /// - Throws: ``HKError``; ``HKSimulatedTermination`` for requests a device would refuse; ``HealthKitSimError``.
-  public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>)
+  public func statusForAuthorizationRequest(
+    toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>
+  )
     async throws -> HKAuthorizationRequestStatus
   {
     let api = "HKHealthStore.statusForAuthorizationRequest(toShare:read:)"
@@ -73,7 +75,7 @@ extension HKHealthStore {
     deliver({
       let (session, ticket) = try started.get()
       let reply = try await session.value(of: ticket, api: api)
-    return try HKHealthStore.requestStatus(session, reply, api: api)
+      return try HKHealthStore.requestStatus(session, reply, api: api)
     }) { result in
       switch result {
       case .success(let status): completion(status, nil)

@@ -57,8 +57,7 @@ extension HKHealthStore {
   }
 
   /// Deletes one object; `completion` receives whether it was deleted and the error, on a background queue.
-  public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
-  {
+  public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
     delete([object], withCompletion: completion)
   }
 

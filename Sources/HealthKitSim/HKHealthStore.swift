@@ -31,7 +31,8 @@ public final class HKHealthStore: Sendable {
     guard HealthKitSim.currentTarget != nil else { return .notDetermined }
     do {
       let session = try Session.current(api: api)
-      let reply = try session.call(.authorizationStatus(bundleID: session.bundleID, type: try type.simulatedType()), api: api)
+      let reply = try session.call(
+        .authorizationStatus(bundleID: session.bundleID, type: try type.simulatedType()), api: api)
       guard case .status(let status) = reply else { throw session.unexpected(reply, api: api) }
       return HKAuthorizationStatus(rawValue: status.rawValue) ?? .notDetermined
     } catch {

@@ -15,7 +15,8 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 /// of changes, until ``HKHealthStore/stop(_:)``.
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
   /// What the handler receives: the query, a completion block, or an error.
-  public typealias Handler = @Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void
+  public typealias Handler =
+    @Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void
 
   private let updateHandler: Handler
 

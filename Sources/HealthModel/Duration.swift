@@ -8,7 +8,9 @@ package func parseDuration(_ text: String) -> Double? {
     let number = rest.prefix { $0.isNumber || $0 == "." }
     guard !number.isEmpty, let value = Double(number) else { return nil }
     rest = rest.dropFirst(number.count)
-    guard let unit = units.first(where: { rest.hasPrefix($0.0) && !(($0.0 == "m") && rest.hasPrefix("ms")) }) else { return nil }
+    guard let unit = units.first(where: { rest.hasPrefix($0.0) && !(($0.0 == "m") && rest.hasPrefix("ms")) }) else {
+      return nil
+    }
     rest = rest.dropFirst(unit.0.count)
     total += value * unit.1
   }

@@ -84,7 +84,10 @@ package enum HealthErrorCode: Int, Sendable, CaseIterable, CustomStringConvertib
 
   /// Looks a code up by its Swift case name (`"errorAuthorizationDenied"`) or its raw value (`"4"`).
   package init?(name: String) {
-    if let raw = Int(name), let code = HealthErrorCode(rawValue: raw) { self = code; return }
+    if let raw = Int(name), let code = HealthErrorCode(rawValue: raw) {
+      self = code
+      return
+    }
     guard let code = HealthErrorCode.allCases.first(where: { $0.description == name }) else { return nil }
     self = code
   }

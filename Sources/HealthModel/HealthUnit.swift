@@ -52,7 +52,9 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     package var percent: Int8 = 0
 
     /// Creates a dimension from exponents.
-    package init(mass: Int8 = 0, length: Int8 = 0, time: Int8 = 0, temperature: Int8 = 0, count: Int8 = 0, percent: Int8 = 0) {
+    package init(
+      mass: Int8 = 0, length: Int8 = 0, time: Int8 = 0, temperature: Int8 = 0, count: Int8 = 0, percent: Int8 = 0
+    ) {
       self.mass = mass
       self.length = length
       self.time = time

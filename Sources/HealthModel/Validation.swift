@@ -31,13 +31,15 @@ extension SampleInput {
       throw .validationException("Type HKSample can not have endDate of NSDate.distantFuture")
     }
     guard start >= earliestSampleDate else {
-      throw .validationException("Type HKSample can not have startDate before 0001-01-01 (was \(start.timeIntervalSince1970) s since 1970)")
+      throw .validationException(
+        "Type HKSample can not have startDate before 0001-01-01 (was \(start.timeIntervalSince1970) s since 1970)")
     }
     let stored: SampleValue
     var outOfRange: HealthError?
     switch (descriptor.kind, value) {
     case (.correlation, _):
-      throw .healthKit(.errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
+      throw .healthKit(
+        .errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
     case (.quantity(let canonical, _), .quantity(let amount, let unitText)):
       let unit: HealthUnit
       do { unit = try HealthUnit.cached(unitText) } catch {

@@ -64,7 +64,8 @@ package struct Arguments {
   private let exitCode: Int32
 
   /// Wraps `argv` (without the program and command names), for the command described by `configuration`.
-  package init(_ arguments: [String], configuration: CommandConfiguration, usageExitCode: Int32 = 64) throws(CleanExit) {
+  package init(_ arguments: [String], configuration: CommandConfiguration, usageExitCode: Int32 = 64) throws(CleanExit)
+  {
     if arguments.contains("--help") || arguments.contains("-h") { throw CleanExit(text: configuration.help) }
     items = arguments.enumerated().map { ($0.offset + 1, $0.element) }
     self.configuration = configuration
@@ -72,7 +73,9 @@ package struct Arguments {
   }
 
   /// A usage error for this command.
-  package func error(_ message: String) -> UsageError { UsageError(message, command: configuration, exitCode: exitCode) }
+  package func error(_ message: String) -> UsageError {
+    UsageError(message, command: configuration, exitCode: exitCode)
+  }
 
   /// Removes and returns the value of `--name` (nil when absent).
   package mutating func option(_ name: String) throws(UsageError) -> String? {
@@ -105,7 +108,8 @@ package struct Arguments {
   package mutating func intOption(_ name: String, range: ClosedRange<Int>) throws(UsageError) -> Int? {
     guard let text = try option(name) else { return nil }
     guard let value = Int(text), range.contains(value) else {
-      throw error("invalid value '\(text)' for '--\(name)': expected an integer in \(range.lowerBound)...\(range.upperBound)")
+      throw error(
+        "invalid value '\(text)' for '--\(name)': expected an integer in \(range.lowerBound)...\(range.upperBound)")
     }
     return value
   }

@@ -9,7 +9,8 @@ import Render
 package struct ChaosCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
-    name: "chaos", abstract: "Run seeded fault campaigns (kills, partitions, holds, latency) and check nothing is lost.",
+    name: "chaos",
+    abstract: "Run seeded fault campaigns (kills, partitions, holds, latency) and check nothing is lost.",
     usage: "chaos [--seed <n>] [--steps <n>] [--seeds <n>] [--jobs <n>] [--verbose] [--keep]",
     discussion: """
       OPTIONS:
@@ -39,7 +40,9 @@ package struct ChaosCommand {
   package init(_ arguments: [String]) throws {
     var args = try Arguments(arguments, configuration: Self.configuration)
     if let text = try args.option("seed") {
-      guard let value = UInt64(text) else { throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer") }
+      guard let value = UInt64(text) else {
+        throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer")
+      }
       seed = value
     }
     steps = try args.intOption("steps", range: 1...1_000_000) ?? 200
@@ -67,7 +70,10 @@ package struct ChaosCommand {
       group.enter()
       Posix.startThread { [steps, verbose, keep] in
         while true {
-          let index: Int = next.withLock { i in defer { i += 1 }; return i }
+          let index: Int = next.withLock { i in
+            defer { i += 1 }
+            return i
+          }
           guard index < seedList.count else { break }
           let s = seedList[index]
           var campaign = Campaign(seed: s, steps: steps, daemon: daemon)
@@ -91,9 +97,13 @@ package struct ChaosCommand {
     if seeds > 1 { rows.append(["total"] + total.cells + [failed.isEmpty ? "ok" : "\(failed.count) FAILED"]) }
     out(table(rows) + "\n")
     let seconds = Double(Posix.monotonicNanoseconds() - started) / 1e9
-    out("\(seeds) campaign\(seeds == 1 ? "" : "s") × \(steps) steps in \((seconds * 10).rounded() / 10) s: \(seeds - failed.count) passed, \(failed.count) failed\n")
+    out(
+      "\(seeds) campaign\(seeds == 1 ? "" : "s") × \(steps) steps in \((seconds * 10).rounded() / 10) s: \(seeds - failed.count) passed, \(failed.count) failed\n"
+    )
     for report in failed {
-      err("\nFAILED seed \(report.seed): \(report.failure ?? "\(report.losses) acknowledged samples lost")\n  reproduce: \(report.reproduce(steps: steps))\n")
+      err(
+        "\nFAILED seed \(report.seed): \(report.failure ?? "\(report.losses) acknowledged samples lost")\n  reproduce: \(report.reproduce(steps: steps))\n"
+      )
       if let dir = report.keptDirectory { err("  kept: \(dir) (journals and logs of both devices)\n") }
     }
     return failed.isEmpty ? 0 : 1

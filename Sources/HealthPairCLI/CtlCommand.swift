@@ -125,12 +125,16 @@ package struct CtlCommand {
 
   private func date(_ text: String?, _ args: Arguments, _ what: String) throws(UsageError) -> Date? {
     guard let text else { return nil }
-    guard let date = parseDate(text) else { throw args.error("invalid \(what) '\(text)': expected a UTC date such as 2026-01-05T08:00") }
+    guard let date = parseDate(text) else {
+      throw args.error("invalid \(what) '\(text)': expected a UTC date such as 2026-01-05T08:00")
+    }
     return date
   }
 
   private func duration(_ text: String, _ args: Arguments) throws(UsageError) -> Double {
-    guard let d = parseDuration(text) else { throw args.error("invalid duration '\(text)': expected e.g. 30s, 10m, 2h, 7d") }
+    guard let d = parseDuration(text) else {
+      throw args.error("invalid duration '\(text)': expected e.g. 30s, 10m, 2h, 7d")
+    }
     return d
   }
 
@@ -176,7 +180,9 @@ package struct CtlCommand {
   private func describe(_ stats: Statistics, _ type: SampleType, unit: HealthUnit?) -> String {
     let canonical = type.descriptor.canonicalUnit!
     let shown = unit ?? canonical
-    func v(_ x: Double?) -> String? { x.map { "\(formatNumber((try? canonical.convert($0, to: shown)) ?? $0)) \(shown)" } }
+    func v(_ x: Double?) -> String? {
+      x.map { "\(formatNumber((try? canonical.convert($0, to: shown)) ?? $0)) \(shown)" }
+    }
     var parts = ["\(formatDate(stats.start))–\(formatDate(stats.end))", "samples=\(stats.sampleCount)"]
     if let s = v(stats.sum) { parts.append("sum=\(s)") }
     if let s = v(stats.average) { parts.append("avg=\(s)") }
@@ -191,7 +197,8 @@ package struct CtlCommand {
     case "install":
       let bundle = try args.required("app")
       let app = AppRecord(
-        bundleID: bundle, displayName: try args.option("name") ?? bundle, writeUsageDescription: try args.option("write-usage"),
+        bundleID: bundle, displayName: try args.option("name") ?? bundle,
+        writeUsageDescription: try args.option("write-usage"),
         readUsageDescription: try args.option("read-usage"))
       try args.finish()
       try client.installApp(app)
@@ -219,7 +226,9 @@ package struct CtlCommand {
         }
       case .interim(let reply):
         if case .prompt(let prompt) = reply {
-          out("sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n")
+          out(
+            "sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n"
+          )
         }
         if noWait { return }
         out("waiting for the user (healthpair ctl \(device) answer allow|deny|cancel|fail)…\n")
@@ -252,7 +261,9 @@ package struct CtlCommand {
           for list in try args.options(flag) {
             for item in list.split(separator: ",") {
               let parts = item.split(separator: ":")
-              guard parts.count == 2, let direction = parts[0] == "share" ? Direction.share : parts[0] == "read" ? .read : nil else {
+              guard parts.count == 2,
+                let direction = parts[0] == "share" ? Direction.share : parts[0] == "read" ? .read : nil
+              else {
                 throw args.error("invalid choice '\(item)': expected share:<type> or read:<type>")
               }
               choices[Permission(try type(String(parts[1]), args), direction)] = on
@@ -292,11 +303,16 @@ package struct CtlCommand {
         guard kv.count == 2 else { throw args.error("invalid metadata '\(item)': expected key=value") }
         let key = MetadataKey.byConstantName[String(kv[0])] ?? String(kv[0])
         let v = String(kv[1])
-        metadata[key] = v == "true" ? .bool(true) : v == "false" ? .bool(false) : Int64(v).map { .int($0) } ?? Double(v).map { .double($0) } ?? .string(v)
+        metadata[key] =
+          v == "true"
+          ? .bool(true)
+          : v == "false" ? .bool(false) : Int64(v).map { .int($0) } ?? Double(v).map { .double($0) } ?? .string(v)
       }
       let value: SampleInput.Value
       if let canonical = t.descriptor.canonicalUnit {
-        guard let number = Double(valueText) else { throw args.error("invalid value '\(valueText)': expected a number") }
+        guard let number = Double(valueText) else {
+          throw args.error("invalid value '\(valueText)': expected a number")
+        }
         value = .quantity(number, unit: try args.positional() ?? canonical.description)
       } else if let values = t.descriptor.categoryValues {
         if let raw = Int(valueText) {
@@ -304,7 +320,8 @@ package struct CtlCommand {
         } else if let named = values.first(where: { $0.name == valueText }) {
           value = .category(named.value)
         } else {
-          throw args.error("invalid value '\(valueText)' for \(t.name): expected one of \(values.map(\.name).joined(separator: ", "))")
+          throw args.error(
+            "invalid value '\(valueText)' for \(t.name): expected one of \(values.map(\.name).joined(separator: ", "))")
         }
       } else {
         throw args.error("\(t.name) is a correlation type: HealthPair does not save correlations")
@@ -338,7 +355,9 @@ package struct CtlCommand {
       if let s = try args.option("sort") {
         let descending = s.hasPrefix("-")
         let field = descending ? String(s.dropFirst()) : s
-        guard field == "start" || field == "end" else { throw args.error("invalid sort '\(s)': expected start, end, -start or -end") }
+        guard field == "start" || field == "end" else {
+          throw args.error("invalid sort '\(s)': expected start, end, -start or -end")
+        }
         sort = [SampleSort(field == "start" ? .startDate : .endDate, ascending: !descending)]
       }
       let sources = try args.options("source")
@@ -383,7 +402,11 @@ package struct CtlCommand {
       let bundle = try args.required("app")
       let change = try settingsChange(&args)
       try args.finish()
-      if operation == "settings" { try client.changeSettings(bundle, change) } else { try client.watchSettings(bundle, change) }
+      if operation == "settings" {
+        try client.changeSettings(bundle, change)
+      } else {
+        try client.watchSettings(bundle, change)
+      }
       out(operation == "settings" ? "changed\n" : "queued for the watch\n")
     case "clock":
       let how = try args.required("'set', 'advance' or 'real'")
@@ -408,7 +431,9 @@ package struct CtlCommand {
       let current = try client.dump().device.policy
       var policy = current
       if let r = try args.option("reprompt") {
-        guard let p = RepromptPolicy(rawValue: r) else { throw args.error("invalid re-prompt policy '\(r)': expected standard or strict") }
+        guard let p = RepromptPolicy(rawValue: r) else {
+          throw args.error("invalid re-prompt policy '\(r)': expected standard or strict")
+        }
         policy.reprompt = p
       }
       if let r = try args.option("retention") { policy.retention = r == "none" ? nil : try duration(r, args) }
@@ -432,7 +457,9 @@ package struct CtlCommand {
       try args.finish()
       let (samples, tombstones) = try client.storedSamples(type: t)
       for s in samples { out(s.describe() + "\n") }
-      for d in tombstones where t == nil || d.type == t { out("deleted \(d.uuid.uuidString.lowercased()) \(d.type.name) \(d.source)\n") }
+      for d in tombstones where t == nil || d.type == t {
+        out("deleted \(d.uuid.uuidString.lowercased()) \(d.type.name) \(d.source)\n")
+      }
       out("\(samples.count) stored, \(tombstones.count) deleted\n")
     case "earliest":
       try args.finish()
@@ -471,7 +498,9 @@ package struct CtlCommand {
           }
         }
       }
-      out("link \(status.connected ? "up" : "down") enabled=\(status.enabled) holding=\(status.holding) latency=\(formatDuration(status.latency)) pending=\(status.sync.pendingItems)\n")
+      out(
+        "link \(status.connected ? "up" : "down") enabled=\(status.enabled) holding=\(status.holding) latency=\(formatDuration(status.latency)) pending=\(status.sync.pendingItems)\n"
+      )
     case "dump":
       let json = args.flag("json")
       try args.finish()
@@ -485,8 +514,11 @@ package struct CtlCommand {
       out("listening for events on the \(device)\(until)\n")
       if client.waitUntilClosed(timeout: timeout) { out("the \(device) daemon closed the connection\n") }
     default:
-      let operations = ["install", "uninstall", "request", "answer", "status", "request-status", "save", "delete", "query", "stats",
-                        "collection", "anchored", "settings", "watch-settings", "clock", "policy", "samples", "earliest", "link", "dump", "events"]
+      let operations = [
+        "install", "uninstall", "request", "answer", "status", "request-status", "save", "delete", "query", "stats",
+        "collection", "anchored", "settings", "watch-settings", "clock", "policy", "samples", "earliest", "link",
+        "dump", "events",
+      ]
       let suggestion = suggest(operation, from: operations).map { " (did you mean '\($0)'?)" } ?? ""
       throw args.error("unknown operation '\(operation)'\(suggestion)")
     }

@@ -51,47 +51,68 @@ package struct DemoCommand {
     step("Water and Return are installed on the phone and the watch; the clock reads \(formatDate(start)).")
 
     // Water asks for read + write; the user allows writing only.
-    guard case .prompt(let sheet) = try phone!.state.requestAuthorization(
-      waterApp.bundleID, share: [water], read: [water], wall: wall)
+    guard
+      case .prompt(let sheet) = try phone!.state.requestAuthorization(
+        waterApp.bundleID, share: [water], read: [water], wall: wall)
     else { throw DemoError.unexpected("expected a permission sheet") }
-    step("phone: Water requests share+read dietaryWater → a sheet lists \(sheet.permissions.map(\.description).joined(separator: ", ")).")
+    step(
+      "phone: Water requests share+read dietaryWater → a sheet lists \(sheet.permissions.map(\.description).joined(separator: ", "))."
+    )
     let answered = try phone!.state.answerPrompt(
       id: sheet.id, bundleID: nil, answer: .choices([Permission(water, .share): true, Permission(water, .read): false]))
     try apply(phone!, answered.events)
-    step("user on phone: allows writing, turns reading off → the call returns success = \(answered.completions[0].result.success).")
-    step("phone: Water's authorizationStatus(dietaryWater) = \(try phone!.state.authorizationStatus(waterApp.bundleID, water)) (the read decision stays hidden).")
+    step(
+      "user on phone: allows writing, turns reading off → the call returns success = \(answered.completions[0].result.success)."
+    )
+    step(
+      "phone: Water's authorizationStatus(dietaryWater) = \(try phone!.state.authorizationStatus(waterApp.bundleID, water)) (the read decision stays hidden)."
+    )
 
-    let drink = SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "cup_us"), start: start, end: start,
-                            metadata: [MetadataKey.wasUserEntered: .bool(true)])
+    let drink = SampleInput(
+      uuid: UUID(), type: water, value: .quantity(1, unit: "cup_us"), start: start, end: start,
+      metadata: [MetadataKey.wasUserEntered: .bool(true)])
     try apply(phone!, phone!.state.save(waterApp.bundleID, [drink], wall: wall))
     step("phone: Water saves 1 cup_us of water (stored as 236.588 mL).")
 
     // Return on the watch: the user taps Don't Allow; the watch locks it out.
-    guard case .prompt = try watch.state.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: wall)
+    guard
+      case .prompt = try watch.state.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: wall)
     else { throw DemoError.unexpected("expected a permission sheet") }
     let denied = try watch.state.answerPrompt(id: nil, bundleID: nil, answer: .denyAll)
     try apply(watch, denied.events)
-    step("user on watch: Don't Allow for Return → success = \(denied.completions[0].result.success), status = \(try watch.state.authorizationStatus(returnApp.bundleID, mindful)).")
+    step(
+      "user on watch: Don't Allow for Return → success = \(denied.completions[0].result.success), status = \(try watch.state.authorizationStatus(returnApp.bundleID, mindful))."
+    )
     let again = try watch.state.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: wall)
-    step("watch: Return asks again → \(again == .completed(.succeeded) ? "no sheet, success (HealthPair's strict watch model)" : "a sheet")")
+    step(
+      "watch: Return asks again → \(again == .completed(.succeeded) ? "no sheet, success (HealthPair's strict watch model)" : "a sheet")"
+    )
 
     // Fixed from the iPhone's Watch app: the change crosses the link.
     try apply(phone!, phone!.state.queueWatchSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: true)))
     try apply(watch, watch.state.receivePeerEntries(phone!.state.outboundEntries(after: 0, maxItems: 1000), wall: wall))
-    step("user on phone: Watch app → Return → Mindful Minutes on → the watch now reports \(try watch.state.authorizationStatus(returnApp.bundleID, mindful)).")
+    step(
+      "user on phone: Watch app → Return → Mindful Minutes on → the watch now reports \(try watch.state.authorizationStatus(returnApp.bundleID, mindful))."
+    )
 
-    let session = SampleInput(uuid: UUID(), type: mindful, value: .category(0), start: start, end: start.addingTimeInterval(600))
+    let session = SampleInput(
+      uuid: UUID(), type: mindful, value: .category(0), start: start, end: start.addingTimeInterval(600))
     try apply(watch, watch.state.save(returnApp.bundleID, [session], wall: wall))
-    try apply(phone!, phone!.state.receivePeerEntries(watch.state.outboundEntries(after: 0, maxItems: 1000), wall: wall))
+    try apply(
+      phone!, phone!.state.receivePeerEntries(watch.state.outboundEntries(after: 0, maxItems: 1000), wall: wall))
     step("watch: Return saves a 10-minute session; sync delivers it to the phone with its UUID, app and device.")
-    step("phone: Return's own authorizationStatus(mindfulSession) = \(try phone!.state.authorizationStatus(returnApp.bundleID, mindful)) (authorization never syncs).")
+    step(
+      "phone: Return's own authorizationStatus(mindfulSession) = \(try phone!.state.authorizationStatus(returnApp.bundleID, mindful)) (authorization never syncs)."
+    )
 
     // Durability: close and reopen the phone's journal.
     phone = nil
     let reopened = try DurableDevice(path: dir + "/phone.journal", device: .phone)
     let snapshot = reopened.state.snapshot(wall: wall)
-    step("phone journal reopened: \(reopened.recovery.records) records replayed → \(snapshot.totalSamples) samples, "
-      + "\(snapshot.apps.count) apps, Water share = \(try reopened.state.authorizationStatus(waterApp.bundleID, water)).")
+    step(
+      "phone journal reopened: \(reopened.recovery.records) records replayed → \(snapshot.totalSamples) samples, "
+        + "\(snapshot.apps.count) apps, Water share = \(try reopened.state.authorizationStatus(waterApp.bundleID, water))."
+    )
     out("\nRun 'make test' for the full suite.\n")
     if keep { out("Kept \(dir)\n") }
     return 0

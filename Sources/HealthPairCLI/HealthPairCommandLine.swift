@@ -69,6 +69,7 @@ package enum HealthPairCommandLine {
 
 extension String {
   /// The string padded with spaces to `width`.
-  package func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+  package func padding(_ width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
 }
-

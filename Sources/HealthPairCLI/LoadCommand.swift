@@ -9,7 +9,8 @@ import Render
 package struct LoadCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
-    name: "load", abstract: "Run concurrent clients against both devices while sync runs; check nothing acknowledged is lost.",
+    name: "load",
+    abstract: "Run concurrent clients against both devices while sync runs; check nothing acknowledged is lost.",
     usage: "load [--clients <n>] [--seconds <n>] [--seed <n>]",
     discussion: """
       OPTIONS:
@@ -34,7 +35,9 @@ package struct LoadCommand {
     load.clients = try args.intOption("clients", range: 1...500) ?? 32
     load.seconds = Double(try args.intOption("seconds", range: 1...86_400) ?? 10)
     if let text = try args.option("seed") {
-      guard let value = UInt64(text) else { throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer") }
+      guard let value = UInt64(text) else {
+        throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer")
+      }
       load.seed = value
     }
     try args.finish()
@@ -47,7 +50,11 @@ package struct LoadCommand {
     let report = test.run()
     out(Self.render(report))
     for failure in report.failures { err("FAILED: \(failure)\n") }
-    if !report.passed { err("  reproduce: healthpair load --clients \(report.clients) --seconds \(Int(report.seconds)) --seed \(report.seed)\n") }
+    if !report.passed {
+      err(
+        "  reproduce: healthpair load --clients \(report.clients) --seconds \(Int(report.seconds)) --seed \(report.seed)\n"
+      )
+    }
     return report.passed ? 0 : 1
   }
 
@@ -65,9 +72,11 @@ package struct LoadCommand {
     }
     var text = table(rows) + "\n"
     text += "\(report.clients) clients for \(format2(report.elapsed)) s: \(report.totalOperations) requests answered, "
-    text += "\(report.savedSamples) samples saved, \(report.deletedSamples) deleted, \(report.storedSamples) stored after sync\n"
+    text +=
+      "\(report.savedSamples) samples saved, \(report.deletedSamples) deleted, \(report.storedSamples) stored after sync\n"
     text += "errors: \(report.errors.values.reduce(0, +)), lost acknowledgements: \(report.lostAcknowledgements), "
-    text += "sync drained in \(format2(report.syncDrainSeconds)) s, peak RSS phone \(format2(report.peakResidentMiB.first ?? 0)) MiB, "
+    text +=
+      "sync drained in \(format2(report.syncDrainSeconds)) s, peak RSS phone \(format2(report.peakResidentMiB.first ?? 0)) MiB, "
     text += "watch \(format2(report.peakResidentMiB.last ?? 0)) MiB\n"
     return text
   }

@@ -83,7 +83,8 @@ package struct UpCommand {
       if let logLevelGiven { recorded.logLevel = logLevelGiven }
       let report = try restartDaemon(missing, layout: layout, options: recorded)
       let pids = [alive: alivePID, missing: report.started]
-      out("""
+      out(
+        """
         HealthPair is up in \(directory); the \(missing) daemon was not running and was restarted alone
           phone  pid \(pids[.phone]!)  \(layout.socket(.phone))\(alive == .phone ? "  (already running)" : "")
           watch  pid \(pids[.watch]!)  \(layout.socket(.watch))\(alive == .watch ? "  (already running)" : "")
@@ -108,13 +109,17 @@ package struct UpCommand {
     let phone = pair.process(.phone)!.pid
     let watch = pair.process(.watch)!.pid
     var held: [DeviceKind: Int] = [:]
-    for device in resumed { held[device] = (try? pair.client(device).dump().device.sampleCounts.values.reduce(0, +)) ?? 0 }
+    for device in resumed {
+      held[device] = (try? pair.client(device).dump().device.sampleCounts.values.reduce(0, +)) ?? 0
+    }
     pair.release()
-    let state = resumed.isEmpty
+    let state =
+      resumed.isEmpty
       ? "started empty"
       : "resumed the saved state (" + resumed.map { "\($0): \(held[$0] ?? 0) samples" }.joined(separator: ", ")
         + "); 'healthpair up --fresh' starts clean"
-    out("""
+    out(
+      """
       HealthPair is up in \(directory): \(state)
         phone  pid \(phone)  \(PairLayout(root: directory).socket(.phone))
         watch  pid \(watch)  \(PairLayout(root: directory).socket(.watch))
@@ -177,7 +182,9 @@ package struct DownCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "down", abstract: "Stop the phone and watch daemons.", usage: "down [--dir <dir>]",
-    discussion: "OPTIONS:\n\(dirHelp)\n\nSends SIGTERM to each daemon (its pid is in <dir>/<device>/<device>.lock) and waits until it exits.")
+    discussion:
+      "OPTIONS:\n\(dirHelp)\n\nSends SIGTERM to each daemon (its pid is in <dir>/<device>/<device>.lock) and waits until it exits."
+  )
 
   var directory: String
 
@@ -215,7 +222,8 @@ package struct DownCommand {
 package struct StatusCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
-    name: "status", abstract: "Show both devices side by side: apps, permissions (hidden read state included), samples, link.",
+    name: "status",
+    abstract: "Show both devices side by side: apps, permissions (hidden read state included), samples, link.",
     usage: "status [--dir <dir>] [--json]",
     discussion: "OPTIONS:\n\(dirHelp)\n  --json             Print JSON instead of a table.")
 
@@ -247,15 +255,30 @@ package struct StatusCommand {
     if json {
       var fields: [(String, JSON)] = [("dir", .string(directory))]
       for device in DeviceKind.allCases {
-        fields.append((device.description, snapshots[device]?.json ?? .object([("error", .string(problems.first { $0.hasPrefix(device.description) } ?? "down"))])))
+        fields.append(
+          (
+            device.description,
+            snapshots[device]?.json
+              ?? .object([("error", .string(problems.first { $0.hasPrefix(device.description) } ?? "down"))])
+          ))
       }
       if let phone = snapshots[.phone], let watch = snapshots[.watch] {
         let state = PairSyncState(phone: phone.link.sync, watch: watch.link.sync)
         fields.append(("sync", .string(state.rawValue)))
-        fields.append(("lag", .object([
-          ("phoneToWatch", PairSyncState.lag(from: phone.link.sync, to: watch.link.sync).map(JSON.unsigned) ?? .null),
-          ("watchToPhone", PairSyncState.lag(from: watch.link.sync, to: phone.link.sync).map(JSON.unsigned) ?? .null),
-        ])))
+        fields.append(
+          (
+            "lag",
+            .object([
+              (
+                "phoneToWatch",
+                PairSyncState.lag(from: phone.link.sync, to: watch.link.sync).map(JSON.unsigned) ?? .null
+              ),
+              (
+                "watchToPhone",
+                PairSyncState.lag(from: watch.link.sync, to: phone.link.sync).map(JSON.unsigned) ?? .null
+              ),
+            ])
+          ))
       }
       out(JSON.object(fields).render() + "\n")
     } else {

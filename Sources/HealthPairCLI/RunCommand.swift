@@ -55,12 +55,15 @@ package struct RunCommand {
     filter = try args.option("filter")
     if let text = try args.option("shard") {
       let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...10_000).contains(n), (1...n).contains(k)
+      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...10_000).contains(n),
+        (1...n).contains(k)
       else { throw args.error("invalid value '\(text)' for '--shard': expected <k>/<n> with 1 <= k <= n, e.g. 2/4") }
       shard = (k, n)
     }
     if let text = try args.option("seed") {
-      guard let value = UInt64(text) else { throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer") }
+      guard let value = UInt64(text) else {
+        throw args.error("invalid value '\(text)' for '--seed': expected a non-negative integer")
+      }
       seed = value
     } else {
       seed = 1
@@ -81,7 +84,9 @@ package struct RunCommand {
     if !loaded.diagnostics.isEmpty {
       for diagnostic in loaded.diagnostics { err(diagnostic.description + "\n\n") }
       let files = Set(loaded.diagnostics.map(\.location.file)).count
-      err("\(loaded.diagnostics.count) error\(loaded.diagnostics.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"); nothing was run\n")
+      err(
+        "\(loaded.diagnostics.count) error\(loaded.diagnostics.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"); nothing was run\n"
+      )
       return 2
     }
     if !loaded.unreadable.isEmpty { return 2 }
@@ -113,7 +118,9 @@ package struct RunCommand {
     if live { out("\r\u{1B}[K") }
     let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e9
     if let junit {
-      do { try Posix.writeFileAtomically(junit, Array(Reports.junit(results, elapsed: elapsed).utf8), mode: 0o644) } catch {
+      do {
+        try Posix.writeFileAtomically(junit, Array(Reports.junit(results, elapsed: elapsed).utf8), mode: 0o644)
+      } catch {
         err("error: cannot write the JUnit report: \(error)\n")
         return 2
       }
@@ -126,7 +133,10 @@ package struct RunCommand {
       }
     }
     for problem in results.compactMap(\.keepProblem) { err("warning: \(problem)\n") }
-    out(json ? Reports.json(results, seed: seed, jobs: jobs, elapsed: elapsed) : Reports.human(results, seed: seed, jobs: jobs, elapsed: elapsed, style: style))
+    out(
+      json
+        ? Reports.json(results, seed: seed, jobs: jobs, elapsed: elapsed)
+        : Reports.human(results, seed: seed, jobs: jobs, elapsed: elapsed, style: style))
     return results.allSatisfy(\.passed) ? 0 : 1
   }
 }

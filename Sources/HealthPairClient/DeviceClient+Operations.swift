@@ -17,34 +17,47 @@ extension DeviceClient {
 
   /// Starts `requestAuthorization`; wait on the ticket with `waitFirst` (a presented sheet arrives as an interim
   /// `.prompt`) and `wait` (the final `.authorization`).
-  package func beginAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError) -> Ticket {
+  package func beginAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError)
+    -> Ticket
+  {
     try send(.requestAuthorization(bundleID: bundleID, share: share, read: read))
   }
 
   /// The user answers the pending sheet.
-  package func answerPrompt(_ answer: PromptAnswer, promptID: UInt64? = nil, bundleID: String? = nil) throws(ClientError) {
+  package func answerPrompt(_ answer: PromptAnswer, promptID: UInt64? = nil, bundleID: String? = nil)
+    throws(ClientError)
+  {
     _ = try call(.answerPrompt(promptID: promptID, bundleID: bundleID, answer: answer))
   }
 
   /// `authorizationStatus(for:)`.
   package func authorizationStatus(_ bundleID: String, _ type: SampleType) throws(ClientError) -> AuthorizationStatus {
-    try expect(try call(.authorizationStatus(bundleID: bundleID, type: type)), "a status") { if case .status(let s) = $0 { s } else { nil } }
+    try expect(try call(.authorizationStatus(bundleID: bundleID, type: type)), "a status") {
+      if case .status(let s) = $0 { s } else { nil }
+    }
   }
 
   /// `getRequestStatusForAuthorization`.
-  package func requestStatus(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError) -> AuthorizationRequestStatus {
+  package func requestStatus(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError)
+    -> AuthorizationRequestStatus
+  {
     try expect(try call(.requestStatus(bundleID: bundleID, share: share, read: read)), "a request status") {
       if case .requestStatus(let s) = $0 { s } else { nil }
     }
   }
 
   /// Saves a batch.
-  package func save(_ bundleID: String, _ samples: [SampleInput]) throws(ClientError) { _ = try call(.save(bundleID: bundleID, samples: samples)) }
+  package func save(_ bundleID: String, _ samples: [SampleInput]) throws(ClientError) {
+    _ = try call(.save(bundleID: bundleID, samples: samples))
+  }
   /// Deletes a batch.
-  package func delete(_ bundleID: String, _ uuids: [UUID]) throws(ClientError) { _ = try call(.delete(bundleID: bundleID, uuids: uuids)) }
+  package func delete(_ bundleID: String, _ uuids: [UUID]) throws(ClientError) {
+    _ = try call(.delete(bundleID: bundleID, uuids: uuids))
+  }
 
   /// Deletes the app's own objects of a type in a date range; returns how many.
-  package func deleteMatching(_ bundleID: String, type: SampleType, range: DateRange? = nil) throws(ClientError) -> Int {
+  package func deleteMatching(_ bundleID: String, type: SampleType, range: DateRange? = nil) throws(ClientError) -> Int
+  {
     try expect(try call(.deleteMatching(bundleID: bundleID, type: type, range: range)), "count") {
       if case .count(let n) = $0 { n } else { nil }
     }
@@ -52,12 +65,16 @@ extension DeviceClient {
 
   /// Runs a sample query.
   package func sampleQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [Sample] {
-    try expect(try call(.sampleQuery(bundleID: bundleID, query: query)), "samples") { if case .samples(let s) = $0 { s } else { nil } }
+    try expect(try call(.sampleQuery(bundleID: bundleID, query: query)), "samples") {
+      if case .samples(let s) = $0 { s } else { nil }
+    }
   }
 
   /// Runs a statistics query.
   package func statistics(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError) -> Statistics {
-    try expect(try call(.statistics(bundleID: bundleID, query: query)), "statistics") { if case .statistics(let s) = $0 { s } else { nil } }
+    try expect(try call(.statistics(bundleID: bundleID, query: query)), "statistics") {
+      if case .statistics(let s) = $0 { s } else { nil }
+    }
   }
 
   /// Runs a statistics collection query.
@@ -68,10 +85,15 @@ extension DeviceClient {
   }
 
   /// Runs an anchored object query.
-  package func anchoredQuery(_ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0)
+  package func anchoredQuery(
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
+  )
     throws(ClientError) -> AnchoredResult
   {
-    try expect(try call(.anchoredQuery(bundleID: bundleID, type: type, anchor: anchor, range: range, limit: limit)), "anchored results") {
+    try expect(
+      try call(.anchoredQuery(bundleID: bundleID, type: type, anchor: anchor, range: range, limit: limit)),
+      "anchored results"
+    ) {
       if case .anchored(let a) = $0 { a } else { nil }
     }
   }

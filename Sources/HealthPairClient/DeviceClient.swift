@@ -307,7 +307,9 @@ package final class DeviceClient: @unchecked Sendable {
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var reason = "connection closed"
     reading: while true {
-      let result = buffer.withUnsafeMutableBytes { raw in catching { () throws(SystemError) in try Posix.read(fd, into: raw) } }
+      let result = buffer.withUnsafeMutableBytes { raw in
+        catching { () throws(SystemError) in try Posix.read(fd, into: raw) }
+      }
       switch result {
       case .success(.bytes(let n)):
         buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
@@ -385,7 +387,9 @@ private final class SocketHandle: @unchecked Sendable {
   func write(_ bytes: [UInt8], what: String) -> Result<Void, SystemError> {
     fd.withLock { fd in
       guard let fd else { return .failure(SystemError("write", what, .brokenPipe)) }
-      return bytes.withUnsafeBytes { buffer in catching { () throws(SystemError) in try Posix.sendAll(fd, buffer, what: what) } }
+      return bytes.withUnsafeBytes { buffer in
+        catching { () throws(SystemError) in try Posix.sendAll(fd, buffer, what: what) }
+      }
     }
   }
 

@@ -167,8 +167,10 @@ package final class DaemonProcess: @unchecked Sendable {
       defer { Posix.close(errFD) }
       let null = Posix.devNull()
       defer { Posix.close(null) }
-      var arguments = ["--device", device.description, "--dir", layout.directory(device), "--peer", layout.peerSocket,
-                       "--pairing-key", layout.pairingKey, "--log-level", options.logLevel]
+      var arguments = [
+        "--device", device.description, "--dir", layout.directory(device), "--peer", layout.peerSocket,
+        "--pairing-key", layout.pairingKey, "--log-level", options.logLevel,
+      ]
       if options.fsync { arguments.append("--fsync") }
       var descriptors: [Int32: Int32] = [:]
       if !options.detach {
@@ -207,8 +209,12 @@ package final class DaemonProcess: @unchecked Sendable {
           process.waitForExit(timeout: 5)
           throw PairError.timeout("the \(device) daemon to become ready")
         }
-        guard Posix.waitReadable(readEnd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else { continue }
-        let result = try byte.withUnsafeMutableBytes { b in catching { () throws(SystemError) in try Posix.read(readEnd, into: b) } }.get()
+        guard Posix.waitReadable(readEnd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+          continue
+        }
+        let result = try byte.withUnsafeMutableBytes { b in
+          catching { () throws(SystemError) in try Posix.read(readEnd, into: b) }
+        }.get()
         guard case .bytes(let n) = result else {
           let status = process.waitForExit(timeout: 5)
           let stderr = (try? Posix.readFile(layout.stderr(device))).map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -450,7 +456,8 @@ package final class Pair: @unchecked Sendable {
   }
 
   /// Restarts `device` (after `kill` or `stop`), then waits for the link.
-  package func restart(_ device: DeviceKind, waitForLink: Bool = true, extraArguments: [String] = []) throws(PairError) {
+  package func restart(_ device: DeviceKind, waitForLink: Bool = true, extraArguments: [String] = []) throws(PairError)
+  {
     try start(device, extraArguments: extraArguments)
     if waitForLink { try waitLinked(timeout: options.readyTimeout) }
   }
@@ -541,5 +548,7 @@ package final class Pair: @unchecked Sendable {
 
 extension String {
   /// The string left-padded with zeros to `width`.
-  package func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+  package func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
 }

@@ -17,8 +17,11 @@ extension DaemonSnapshot {
     lines.append(
       "link     \(link.connected ? "up" : (link.enabled ? "down" : "disconnected"))\(link.holding ? " (holding)" : "")"
         + "\(link.latency > 0 ? " latency=\(formatDuration(link.latency))" : "")")
-    lines.append("sync     logged=\(s.lastSeq) acked=\(s.peerAcked) applied-from-peer=\(s.appliedFromPeer) pending=\(s.pendingItems)")
-    let checks = s.diverged ? "DIVERGED (stores differ after re-sending)" : (s.verified ? "verified" : "not verified yet")
+    lines.append(
+      "sync     logged=\(s.lastSeq) acked=\(s.peerAcked) applied-from-peer=\(s.appliedFromPeer) pending=\(s.pendingItems)"
+    )
+    let checks =
+      s.diverged ? "DIVERGED (stores differ after re-sending)" : (s.verified ? "verified" : "not verified yet")
     lines.append("check    \(checks)\(s.conflicts > 0 ? " conflicts=\(s.conflicts)" : "")")
     if d.apps.isEmpty { lines.append("apps     (none)") }
     for app in d.apps {
@@ -40,11 +43,14 @@ extension DaemonSnapshot {
     if d.sampleCounts.isEmpty {
       lines.append("samples  (none)")
     } else {
-      lines.append("samples  " + d.sampleCounts.sorted { $0.key < $1.key }.map { "\($0.key.name)=\($0.value)" }.joined(separator: " "))
+      lines.append(
+        "samples  "
+          + d.sampleCounts.sorted { $0.key < $1.key }.map { "\($0.key.name)=\($0.value)" }.joined(separator: " "))
     }
     if d.tombstoneCount > 0 { lines.append("deleted  \(d.tombstoneCount)") }
     for prompt in d.pendingPrompts {
-      lines.append("sheet    #\(prompt.id) \(prompt.bundleID): \(prompt.permissions.map(\.description).joined(separator: ", "))")
+      lines.append(
+        "sheet    #\(prompt.id) \(prompt.bundleID): \(prompt.permissions.map(\.description).joined(separator: ", "))")
     }
     return lines
   }
@@ -56,37 +62,59 @@ extension DaemonSnapshot {
       ("device", .string(d.device.description)),
       ("pid", .int(Int(pid))),
       ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
-      ("policy", .object([
-        ("reprompt", .string(d.policy.reprompt.rawValue)),
-        ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
-      ])),
-      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
-      ("apps", .array(d.apps.map { app in
+      (
+        "policy",
         .object([
-          ("bundleID", .string(app.record.bundleID)),
-          ("displayName", .string(app.record.displayName)),
-          ("lockedOut", .bool(app.lockedOut)),
-          ("permissions", .array(app.decisions.map { change in
-            .object([
-              ("type", .string(change.permission.type.name)), ("direction", .string(change.permission.direction.description)),
-              ("decision", .string(change.decision.description)),
-            ])
-          })),
+          ("reprompt", .string(d.policy.reprompt.rawValue)),
+          ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
         ])
-      })),
+      ),
+      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
+      (
+        "apps",
+        .array(
+          d.apps.map { app in
+            .object([
+              ("bundleID", .string(app.record.bundleID)),
+              ("displayName", .string(app.record.displayName)),
+              ("lockedOut", .bool(app.lockedOut)),
+              (
+                "permissions",
+                .array(
+                  app.decisions.map { change in
+                    .object([
+                      ("type", .string(change.permission.type.name)),
+                      ("direction", .string(change.permission.direction.description)),
+                      ("decision", .string(change.decision.description)),
+                    ])
+                  })
+              ),
+            ])
+          })
+      ),
       ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
       ("tombstones", .int(d.tombstoneCount)),
-      ("pendingSheets", .array(d.pendingPrompts.map { p in
-        .object([("id", .int(Int(p.id))), ("bundleID", .string(p.bundleID)), ("lists", .array(p.permissions.map { .string($0.description) }))])
-      })),
-      ("link", .object([
-        ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
-        ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
-        ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
-        ("pendingItems", .int(link.sync.pendingItems)), ("logID", .string(String(link.sync.logID, radix: 16))),
-        ("peerLogID", .string(String(link.sync.peerLogID, radix: 16))), ("verified", .bool(link.sync.verified)),
-        ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
-      ])),
+      (
+        "pendingSheets",
+        .array(
+          d.pendingPrompts.map { p in
+            .object([
+              ("id", .int(Int(p.id))), ("bundleID", .string(p.bundleID)),
+              ("lists", .array(p.permissions.map { .string($0.description) })),
+            ])
+          })
+      ),
+      (
+        "link",
+        .object([
+          ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
+          ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
+          ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
+          ("pendingItems", .int(link.sync.pendingItems)), ("logID", .string(String(link.sync.logID, radix: 16))),
+          ("peerLogID", .string(String(link.sync.peerLogID, radix: 16))), ("verified", .bool(link.sync.verified)),
+          ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
+        ])
+      ),
     ])
   }
 }
@@ -137,7 +165,9 @@ extension Sample {
       value = type.descriptor.categoryValues?.first { $0.value == c }?.name ?? String(c)
     }
     let time = start == end ? formatDate(start) : "\(formatDate(start))–\(formatDate(end))"
-    let meta = metadata.isEmpty ? "" : " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    let meta =
+      metadata.isEmpty
+      ? "" : " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     return "\(uuid.uuidString.lowercased()) \(type.name) \(value) \(time) \(source)\(meta)"
   }
 }

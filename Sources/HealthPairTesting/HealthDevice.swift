@@ -41,7 +41,9 @@ public final class HealthDevice: Sendable {
   /// Installs an app with its Info.plist usage descriptions: `writeUsage` is `NSHealthUpdateUsageDescription`
   /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read).
   /// - Throws: ``HealthPairTestingError``.
-  public func install(app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil)
+  public func install(
+    app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil
+  )
     throws(HealthPairTestingError)
   {
     let record = AppRecord(

@@ -48,7 +48,8 @@ public struct HealthSettings: Sendable {
     try apply(.reset, app, "reset")
   }
 
-  private func set(_ type: HKObjectType, _ direction: Direction, on: Bool, _ app: String) throws(HealthPairTestingError) {
+  private func set(_ type: HKObjectType, _ direction: Direction, on: Bool, _ app: String) throws(HealthPairTestingError)
+  {
     let simulated: SampleType
     do { simulated = try type.simulatedType() } catch { throw .unsupportedType(type.identifier) }
     try apply(.set(Permission(simulated, direction), on: on), app, "\(on ? "grant" : "revoke")(\(direction) \(type))")

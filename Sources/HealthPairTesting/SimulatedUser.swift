@@ -16,10 +16,13 @@ public struct SimulatedUser: Sendable {
   /// Waits until a sheet is up and returns it.
   /// - Throws: ``HealthPairTestingError/timeout(waitingFor:seconds:)``.
   @discardableResult
-  public func waitForSheet(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) -> PermissionSheet {
+  public func waitForSheet(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) -> PermissionSheet
+  {
     let device = self.device
     do {
-      return try device.waiter.wait(for: what(app), timeout: timeout ?? device.timeout) { try Self.pending(device, app) }
+      return try device.waiter.wait(for: what(app), timeout: timeout ?? device.timeout) {
+        try Self.pending(device, app)
+      }
     } catch {
       throw .from(error, device: device.kind, operation: "waitForSheet")
     }

@@ -1,7 +1,8 @@
+import Posix
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Posix
 
 /// Why a journal could not be opened or written.
 package enum JournalError: Error, Sendable, CustomStringConvertible {

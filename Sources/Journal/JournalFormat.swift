@@ -219,7 +219,8 @@ package enum JournalFormat {
           let payloadStart = o + recordHeaderSize
           if length <= end - payloadStart {
             let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))
-            if CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadStart + length])) == stored {
+            if CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadStart + length])) == stored
+            {
               return true
             }
           }
@@ -229,7 +230,9 @@ package enum JournalFormat {
       return false
     }
     func damage(_ kind: Damage.Kind) -> Scan {
-      Scan(records: records, validEnd: offset, damage: Damage(offset: offset, kind: kind, isTail: !intactRecordFollows(offset + 1)))
+      Scan(
+        records: records, validEnd: offset,
+        damage: Damage(offset: offset, kind: kind, isTail: !intactRecordFollows(offset + 1)))
     }
     while offset < end {
       let available = end - offset

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import HealthCodec
 import HealthEngine
 import HealthModel
 import Posix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Why a snapshot could not be written, or cannot be used. Never fatal: an unusable snapshot means the journal is
 /// replayed from its start; a failed write leaves the previous snapshot (or none) in place.

@@ -1,8 +1,9 @@
 import CPosix
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Synchronization
 
 /// The one seam between HealthPair and the operating system: every system call the project makes goes through
 /// this namespace.
@@ -129,7 +130,9 @@ package enum Posix {
   }
 
   /// Reads at `offset` without moving the file position. The corresponding C function is `pread`.
-  package static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError) -> Int {
+  package static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError)
+    -> Int
+  {
     let (n, e) = retrying { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
     if let e { throw SystemError("pread", "fd \(fd)", e) }
     return n
@@ -399,7 +402,9 @@ package enum Posix {
 
   // MARK: - Sockets
 
-  private static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws(SystemError) -> T {
+  private static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T)
+    throws(SystemError) -> T
+  {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
@@ -431,7 +436,8 @@ package enum Posix {
       }
       unlink(path)
     }
-    let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    let fd = Glibc.socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     if fd < 0 { throw SystemError("socket", path, .current) }
     let previous = umask(0o177)
     let bound = try withAddress(path) { Glibc.bind(fd, $0, $1) }
@@ -551,7 +557,9 @@ package enum Posix {
   }
 
   /// Registers, changes or removes interest in a descriptor. C: `epoll_ctl`.
-  package static func epollControl(_ epoll: Int32, _ operation: PollOperation, _ fd: Int32, events: UInt32, token: UInt64) throws(SystemError) {
+  package static func epollControl(
+    _ epoll: Int32, _ operation: PollOperation, _ fd: Int32, events: UInt32, token: UInt64
+  ) throws(SystemError) {
     if cposix_epoll_ctl(epoll, operation.rawValue, fd, events, token) != 0 {
       let e = Errno.current
       if operation == .remove && (e.rawValue == ENOENT || e.rawValue == EBADF) { return }
@@ -840,11 +848,13 @@ extension Posix {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    let rc = pthread_create(&thread, &attributes, { raw in
-      let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-      body.body()
-      return nil
-    }, box)
+    let rc = pthread_create(
+      &thread, &attributes,
+      { raw in
+        let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+        body.body()
+        return nil
+      }, box)
     pthread_attr_destroy(&attributes)
     precondition(rc == 0, "pthread_create failed with \(rc)")
   }

@@ -46,7 +46,13 @@ package indirect enum JSON: Sendable, Equatable {
     case .null: out += "null"
     case .bool(let b): out += b ? "true" : "false"
     case .number(let n):
-      if n.isFinite, n == n.rounded(), abs(n) < 1e15 { out += String(Int64(n)) } else if n.isFinite { out += String(n) } else { out += "null" }
+      if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
+        out += String(Int64(n))
+      } else if n.isFinite {
+        out += String(n)
+      } else {
+        out += "null"
+      }
     case .unsigned(let n): out += String(n)
     case .string(let s): JSON.escape(s, into: &out)
     case .array(let items):

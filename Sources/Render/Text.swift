@@ -27,9 +27,15 @@ package struct Style: Sendable {
 }
 
 /// Renders two columns side by side (phone | watch) with a header row.
-package func sideBySide(left: [String], right: [String], leftTitle: String = "phone", rightTitle: String = "watch") -> String {
+package func sideBySide(left: [String], right: [String], leftTitle: String = "phone", rightTitle: String = "watch")
+  -> String
+{
   let width = max(leftTitle.count, left.map(\.count).max() ?? 0)
-  var lines = ["  " + leftTitle.padded(width) + " | " + rightTitle, "  " + String(repeating: "-", count: width) + "-+-" + String(repeating: "-", count: max(rightTitle.count, right.map(\.count).max() ?? 0))]
+  var lines = [
+    "  " + leftTitle.padded(width) + " | " + rightTitle,
+    "  " + String(repeating: "-", count: width) + "-+-"
+      + String(repeating: "-", count: max(rightTitle.count, right.map(\.count).max() ?? 0)),
+  ]
   for i in 0..<max(left.count, right.count) {
     let l = i < left.count ? left[i] : ""
     let r = i < right.count ? right[i] : ""
@@ -50,5 +56,7 @@ package func table(_ rows: [[String]]) -> String {
 
 extension String {
   /// Pads with spaces to `width` characters.
-  package func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+  package func padded(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
 }

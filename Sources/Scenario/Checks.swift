@@ -11,9 +11,13 @@ extension RunContext {
 
   private func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(a), abs(b)) }
 
-  private func show(_ value: Double, _ unit: HealthUnit) -> String { "\(formatNumber((value * 1e6).rounded() / 1e6)) \(unit)" }
+  private func show(_ value: Double, _ unit: HealthUnit) -> String {
+    "\(formatNumber((value * 1e6).rounded() / 1e6)) \(unit)"
+  }
 
-  private func dayRange(_ day: Date?) -> DateRange? { day.map { DateRange(start: $0, end: $0.addingTimeInterval(86400)) } }
+  private func dayRange(_ day: Date?) -> DateRange? {
+    day.map { DateRange(start: $0, end: $0.addingTimeInterval(86400)) }
+  }
 
   /// The name a scenario gave a UUID, or the UUID.
   private func name(of uuid: UUID) -> String { names.first { $0.value == uuid }?.key ?? uuid.uuidString.lowercased() }
@@ -31,7 +35,9 @@ extension RunContext {
       for device in devices.list {
         let actual = try client(device).dump().device.app(app(name).bundleID)?.decision(Permission(type, .read))
         if actual != expected {
-          throw fail(step, "\(device): \(name)'s hidden read decision for \(type) = \(expected?.description ?? "undecided")", actual?.description ?? "undecided")
+          throw fail(
+            step, "\(device): \(name)'s hidden read decision for \(type) = \(expected?.description ?? "undecided")",
+            actual?.description ?? "undecided")
         }
       }
     case .requestStatus(let devices, let name, let share, let read, let expected):
@@ -47,22 +53,33 @@ extension RunContext {
       }
     case .lastCall(let device, let name, let expected):
       settle(device)
-      guard let call = lastCall[key(device, name)] else { throw fail(step, "\(name) to have made a call on the \(device)", "no call yet") }
+      guard let call = lastCall[key(device, name)] else {
+        throw fail(step, "\(name) to have made a call on the \(device)", "no call yet")
+      }
       let ok: Bool
       switch (expected, call) {
       case (.pending, .request(let ticket, _)): ok = ticket.result == nil
       case (.succeeded, .request(let ticket, _)):
         if case .success(.authorization(let r))? = ticket.result { ok = r.success } else { ok = false }
       case (.failed(let code), .request(let ticket, _)):
-        if case .success(.authorization(let r))? = ticket.result { ok = !r.success && r.error?.code == code } else if case .failure(let e)? = ticket.result {
+        if case .success(.authorization(let r))? = ticket.result {
+          ok = !r.success && r.error?.code == code
+        } else if case .failure(let e)? = ticket.result {
           ok = e.healthError?.kind == .healthKit && e.healthError?.code == code
-        } else { ok = false }
+        } else {
+          ok = false
+        }
       case (.wouldTerminate(let part), .request(let ticket, _)):
-        if case .failure(let e)? = ticket.result, let h = e.healthError { ok = h.kind == .wouldTerminate && (part.map { h.message.contains($0) } ?? true) } else { ok = false }
+        if case .failure(let e)? = ticket.result, let h = e.healthError {
+          ok = h.kind == .wouldTerminate && (part.map { h.message.contains($0) } ?? true)
+        } else {
+          ok = false
+        }
       case (.succeeded, .done(let r)):
         if case .success = r { ok = true } else { ok = false }
       case (.failed(let code), .done(.failure(let e))): ok = e.kind == .healthKit && e.code == code
-      case (.wouldTerminate(let part), .done(.failure(let e))): ok = e.kind == .wouldTerminate && (part.map { e.message.contains($0) } ?? true)
+      case (.wouldTerminate(let part), .done(.failure(let e))):
+        ok = e.kind == .wouldTerminate && (part.map { e.message.contains($0) } ?? true)
       default: ok = false
       }
       if !ok {
@@ -81,35 +98,48 @@ extension RunContext {
       }
       guard let sheet else { throw fail(step, "\(name)'s request showed a sheet", "no sheet was shown") }
       if let listing, Set(listing) != Set(sheet.permissions) {
-        throw fail(step, "a sheet listing \(listing.sorted().map(\.description).joined(separator: ", "))",
-                   "a sheet listing \(sheet.permissions.map(\.description).joined(separator: ", "))")
+        throw fail(
+          step, "a sheet listing \(listing.sorted().map(\.description).joined(separator: ", "))",
+          "a sheet listing \(sheet.permissions.map(\.description).joined(separator: ", "))")
       }
     case .noSheet(let device, let name):
       guard case .request(_, let sheet)? = lastCall[key(device, name)] else {
         throw fail(step, "\(name)'s last request on the \(device) showed no sheet", "\(name) made no request")
       }
-      if let sheet { throw fail(step, "no sheet", "a sheet listing \(sheet.permissions.map(\.description).joined(separator: ", "))") }
+      if let sheet {
+        throw fail(step, "no sheet", "a sheet listing \(sheet.permissions.map(\.description).joined(separator: ", "))")
+      }
     case .pendingSheets(let device, let expected):
       let prompts = try client(device).dump().device.pendingPrompts
       if prompts.count != expected {
-        throw fail(step, "\(expected) sheet\(expected == 1 ? "" : "s") pending on the \(device)",
-                   "\(prompts.count)" + (prompts.isEmpty ? "" : ": " + prompts.map { "#\($0.id) \($0.bundleID)" }.joined(separator: ", ")))
+        throw fail(
+          step, "\(expected) sheet\(expected == 1 ? "" : "s") pending on the \(device)",
+          "\(prompts.count)"
+            + (prompts.isEmpty ? "" : ": " + prompts.map { "#\($0.id) \($0.bundleID)" }.joined(separator: ", ")))
       }
     case .lockedOut(let devices, let name, let expected):
       for device in devices.list {
         let actual = try client(device).dump().device.app(app(name).bundleID)?.lockedOut ?? false
-        if actual != expected { throw fail(step, "\(name) \(expected ? "locked out" : "not locked out") on the \(device)", actual ? "locked out" : "not locked out") }
+        if actual != expected {
+          throw fail(
+            step, "\(name) \(expected ? "locked out" : "not locked out") on the \(device)",
+            actual ? "locked out" : "not locked out")
+        }
       }
     case .seesCount(let devices, let name, let type, let expected, let rangeSpec):
       let range = rangeSpec.map { DateRange(start: resolve($0.start), end: resolve($0.end), options: $0.options) }
       for device in devices.list {
         let actual = try client(device).sampleQuery(app(name).bundleID, SampleQuery(type: type, range: range)).count
-        if actual != expected { throw fail(step, "\(name) sees \(expected) \(type) samples on the \(device)", "\(actual)") }
+        if actual != expected {
+          throw fail(step, "\(name) sees \(expected) \(type) samples on the \(device)", "\(actual)")
+        }
       }
     case .seesTotal(let devices, let name, let type, let value, let unit, let day):
       for device in devices.list {
         let actual = try visibleTotal(device, name, type, unit: unit, day: day)
-        if !same(actual, value) { throw fail(step, "\(name) sees \(show(value, unit)) of \(type) on the \(device)", show(actual, unit)) }
+        if !same(actual, value) {
+          throw fail(step, "\(name) sees \(show(value, unit)) of \(type) on the \(device)", show(actual, unit))
+        }
       }
     case .seesSamples(let device, let name, let type, let expected):
       let samples = try client(device).sampleQuery(app(name).bundleID, SampleQuery(type: type))
@@ -120,9 +150,13 @@ extension RunContext {
         if let device = line.device { text += " on \(device)" }
         return text
       }
-      let actualAligned = zip(samples, expected).map { describeForBlock($0.0, like: $0.1) } + samples.dropFirst(expected.count).map { describeForBlock($0, like: nil) }
+      let actualAligned =
+        zip(samples, expected).map { describeForBlock($0.0, like: $0.1) }
+        + samples.dropFirst(expected.count).map { describeForBlock($0, like: nil) }
       if actualAligned != wanted {
-        throw fail(step, wanted.isEmpty ? "no samples" : wanted.joined(separator: "\n"), actual.isEmpty ? "no samples" : actualAligned.joined(separator: "\n"))
+        throw fail(
+          step, wanted.isEmpty ? "no samples" : wanted.joined(separator: "\n"),
+          actual.isEmpty ? "no samples" : actualAligned.joined(separator: "\n"))
       }
     case .statistic(let device, let name, let kind, let type, let value, let unit, let day):
       let canonical = type.descriptor.canonicalUnit!
@@ -132,12 +166,13 @@ extension RunContext {
       let query = StatisticsQuery(type: type, range: dayRange(day), options: kind.option)
       switch attempt({ () throws(ClientError) in try client.statistics(bundle, query) }) {
       case .success(let stats):
-        let raw: Double? = switch kind {
-        case .sum: stats.sum
-        case .average: stats.average
-        case .min: stats.minimum
-        case .max: stats.maximum
-        }
+        let raw: Double? =
+          switch kind {
+          case .sum: stats.sum
+          case .average: stats.average
+          case .min: stats.minimum
+          case .max: stats.maximum
+          }
         actual = try raw.map { try canonical.convert($0, to: unit ?? canonical) }
       case .failure(let e) where e.healthError?.code == .errorNoData:
         actual = nil
@@ -149,8 +184,9 @@ extension RunContext {
       case (nil, nil): break
       case (let v?, let a?) where same(v, a): break
       default:
-        throw fail(step, "\(kind.rawValue) of \(type) = " + (value.map { show($0, shownUnit) } ?? "no data (errorNoData)"),
-                   actual.map { show($0, shownUnit) } ?? "no data (errorNoData)")
+        throw fail(
+          step, "\(kind.rawValue) of \(type) = " + (value.map { show($0, shownUnit) } ?? "no data (errorNoData)"),
+          actual.map { show($0, shownUnit) } ?? "no data (errorNoData)")
       }
     case .statisticTerminates(let device, let name, let kind, let type):
       let bundle = app(name).bundleID
@@ -162,7 +198,9 @@ extension RunContext {
       case .success: throw fail(step, "the \(kind.rawValue) query would terminate the app", "it returned statistics")
       }
     case .settingsRefused(let device, let refused):
-      guard let result = settingsResult[device] else { throw fail(step, "a Settings change on the \(device)", "none was made") }
+      guard let result = settingsResult[device] else {
+        throw fail(step, "a Settings change on the \(device)", "none was made")
+      }
       switch (refused, result) {
       case (true, .failure), (false, .success): break
       case (true, .success): throw fail(step, "the change to be refused", "it was applied")
@@ -174,7 +212,8 @@ extension RunContext {
     case .daily(let device, let name, let kind, let type, let from, let to, let expected):
       let canonical = type.descriptor.canonicalUnit!
       let query = StatisticsQuery(
-        type: type, range: DateRange(start: from, end: to.addingTimeInterval(86400)), options: kind.option, interval: 86400, anchor: from)
+        type: type, range: DateRange(start: from, end: to.addingTimeInterval(86400)), options: kind.option,
+        interval: 86400, anchor: from)
       let buckets = try client(device).statisticsCollection(app(name).bundleID, query)
       func line(_ date: Date, _ value: Double?, _ unit: HealthUnit?) -> String {
         "\(formatDate(date).prefix(10)) " + (value.map { show($0, unit ?? canonical) } ?? "none")
@@ -182,12 +221,13 @@ extension RunContext {
       let wanted = expected.map { line($0.start, $0.value, $0.unit) }
       let actual = buckets.enumerated().map { offset, bucket -> String in
         let unit = offset < expected.count ? expected[offset].unit ?? canonical : canonical
-        let raw: Double? = switch kind {
-        case .sum: bucket.sum
-        case .average: bucket.average
-        case .min: bucket.minimum
-        case .max: bucket.maximum
-        }
+        let raw: Double? =
+          switch kind {
+          case .sum: bucket.sum
+          case .average: bucket.average
+          case .min: bucket.minimum
+          case .max: bucket.maximum
+          }
         return line(bucket.start, raw.map { (try? canonical.convert($0, to: unit)) ?? $0 }, unit)
       }
       if wanted != actual { throw fail(step, wanted.joined(separator: "\n"), actual.joined(separator: "\n")) }
@@ -196,18 +236,25 @@ extension RunContext {
       let result = try client(device).anchoredQuery(app(name).bundleID, type: type, anchor: anchors[anchorKey] ?? 0)
       anchors[anchorKey] = result.newAnchor
       if result.added.count != added || result.deleted.count != deleted {
-        throw fail(step, "\(added) added, \(deleted) deleted", "\(result.added.count) added, \(result.deleted.count) deleted")
+        throw fail(
+          step, "\(added) added, \(deleted) deleted", "\(result.added.count) added, \(result.deleted.count) deleted")
       }
     case .storeCount(let devices, let type, let expected):
       for device in devices.list {
         let actual = try client(device).storedSamples(type: type).samples.count
-        if actual != expected { throw fail(step, "the \(device) stores \(expected) \(type?.name ?? "") samples", "\(actual)") }
+        if actual != expected {
+          throw fail(step, "the \(device) stores \(expected) \(type?.name ?? "") samples", "\(actual)")
+        }
       }
     case .storeHas(let devices, let sample, let expected):
       for device in devices.list {
         let uuid = names[sample] ?? UUID()
         let actual = try client(device).storedSamples().samples.contains { $0.uuid == uuid }
-        if actual != expected { throw fail(step, "the \(device) \(expected ? "stores" : "does not store") \(sample)", actual ? "it is stored" : "it is not stored") }
+        if actual != expected {
+          throw fail(
+            step, "the \(device) \(expected ? "stores" : "does not store") \(sample)",
+            actual ? "it is stored" : "it is not stored")
+        }
       }
     case .earliestPermitted(let device, let time):
       let actual = try client(device).earliestPermittedSampleDate()
@@ -218,9 +265,13 @@ extension RunContext {
       let watch = try client(.watch).storedSamples()
       let phoneOnly = Set(phone.samples.map(\.uuid)).subtracting(watch.samples.map(\.uuid))
       let watchOnly = Set(watch.samples.map(\.uuid)).subtracting(phone.samples.map(\.uuid))
-      if !phoneOnly.isEmpty || !watchOnly.isEmpty || Set(phone.tombstones.map(\.uuid)) != Set(watch.tombstones.map(\.uuid)) {
-        throw fail(step, "both devices store the same samples and deletions",
-                   "only on the phone: \(phoneOnly.map(name).sorted().joined(separator: ", ")); only on the watch: \(watchOnly.map(name).sorted().joined(separator: ", "))")
+      if !phoneOnly.isEmpty || !watchOnly.isEmpty
+        || Set(phone.tombstones.map(\.uuid)) != Set(watch.tombstones.map(\.uuid))
+      {
+        throw fail(
+          step, "both devices store the same samples and deletions",
+          "only on the phone: \(phoneOnly.map(name).sorted().joined(separator: ", ")); only on the watch: \(watchOnly.map(name).sorted().joined(separator: ", "))"
+        )
       }
     case .diverged(let expected):
       let phone = Set(try client(.phone).storedSamples().samples.map(\.uuid))
@@ -232,29 +283,48 @@ extension RunContext {
       var wantedPhone: [String] = []
       var wantedWatch: [String] = []
       for d in expected { if d.onlyOn == .phone { wantedPhone += d.names } else { wantedWatch += d.names } }
-      let wanted = ["only on phone: " + wantedPhone.sorted().joined(separator: ", "), "only on watch: " + wantedWatch.sorted().joined(separator: ", ")]
+      let wanted = [
+        "only on phone: " + wantedPhone.sorted().joined(separator: ", "),
+        "only on watch: " + wantedWatch.sorted().joined(separator: ", "),
+      ]
       if wanted != actual { throw fail(step, wanted.joined(separator: "\n"), actual.joined(separator: "\n")) }
     case .queriesFail(let device, let name, let type, let code):
       let bundle = app(name).bundleID
       let client = client(device)
       var kinds: [(String, () throws(ClientError) -> Void)] = [
         ("sample query", { () throws(ClientError) in _ = try client.sampleQuery(bundle, SampleQuery(type: type)) }),
-        ("anchored query", { () throws(ClientError) in
-          _ = try client.anchoredQuery(bundle, type: type, anchor: 0, range: nil, limit: 0) }),
+        (
+          "anchored query",
+          { () throws(ClientError) in
+            _ = try client.anchoredQuery(bundle, type: type, anchor: 0, range: nil, limit: 0)
+          }
+        ),
       ]
       if let style = type.descriptor.aggregation {
         let options: StatisticsOptions = style == .cumulative ? .cumulativeSum : .discreteAverage
-        kinds.append(("statistics query", { () throws(ClientError) in
-          _ = try client.statistics(bundle, StatisticsQuery(type: type, options: options)) }))
-        kinds.append(("statistics collection query", { () throws(ClientError) in
-          _ = try client.statisticsCollection(
-            bundle, StatisticsQuery(type: type, options: options, interval: 86_400, anchor: Date(timeIntervalSinceReferenceDate: 0)))
-        }))
+        kinds.append(
+          (
+            "statistics query",
+            { () throws(ClientError) in
+              _ = try client.statistics(bundle, StatisticsQuery(type: type, options: options))
+            }
+          ))
+        kinds.append(
+          (
+            "statistics collection query",
+            { () throws(ClientError) in
+              _ = try client.statisticsCollection(
+                bundle,
+                StatisticsQuery(
+                  type: type, options: options, interval: 86_400, anchor: Date(timeIntervalSinceReferenceDate: 0)))
+            }
+          ))
       }
       for (kind, run) in kinds {
         switch attempt(run) {
         case .success: throw fail(step, "\(name)'s \(kind) of \(type.name) to fail with \(code)", "it succeeded")
-        case .failure(let error) where error.healthError?.kind == .healthKit && error.healthError?.code == code: continue
+        case .failure(let error) where error.healthError?.kind == .healthKit && error.healthError?.code == code:
+          continue
         case .failure(let error): throw fail(step, "\(name)'s \(kind) of \(type.name) to fail with \(code)", "\(error)")
         }
       }
@@ -268,12 +338,17 @@ extension RunContext {
     case .linkUp(let expected):
       let phone = try client(.phone).link(.reconnectNow).connected
       let watch = try client(.watch).link(.reconnectNow).connected
-      if (phone && watch) != expected { throw fail(step, expected ? "link up" : "link down", "phone \(phone ? "up" : "down"), watch \(watch ? "up" : "down")") }
+      if (phone && watch) != expected {
+        throw fail(
+          step, expected ? "link up" : "link down", "phone \(phone ? "up" : "down"), watch \(watch ? "up" : "down")")
+      }
     }
   }
 
   /// The app's visible total of a type over a day: a statistics sum for quantities, summed durations for categories.
-  private func visibleTotal(_ device: DeviceKind, _ name: String, _ type: SampleType, unit: HealthUnit, day: Date?) throws -> Double {
+  private func visibleTotal(_ device: DeviceKind, _ name: String, _ type: SampleType, unit: HealthUnit, day: Date?)
+    throws -> Double
+  {
     let bundle = app(name).bundleID
     if let canonical = type.descriptor.canonicalUnit {
       let client = client(device)
@@ -307,7 +382,8 @@ extension RunContext {
       let unitText = line.flatMap { $0.value.split(separator: " ").last.map(String.init) }
       let unit = unitText.flatMap { try? HealthUnit(parsing: $0) } ?? canonical
       let converted = (try? canonical.convert(v, to: unit)) ?? v
-      text = "\(line.flatMap { $0.value.split(separator: " ").first }.flatMap { Double($0) }.map { same($0, converted) ? String($0.formatted) : formatNumber(converted) } ?? formatNumber(converted)) \(unit)"
+      text =
+        "\(line.flatMap { $0.value.split(separator: " ").first }.flatMap { Double($0) }.map { same($0, converted) ? String($0.formatted) : formatNumber(converted) } ?? formatNumber(converted)) \(unit)"
     case .category(let c):
       text = sample.type.descriptor.categoryValues?.first { $0.value == c }?.name ?? String(c)
     }

@@ -95,7 +95,8 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .noSteps: return "the file has no steps: a scenario needs at least one step and one 'expect'"
     case .noExpectations: return "the scenario checks nothing: add at least one 'expect' step"
     case .unknownStep(let w, let s): return "unknown step '\(w)'\(hint(s))"
-    case .expected(let what, let found): return "expected \(what)" + (found.map { ", found '\($0)'" } ?? " at the end of the line")
+    case .expected(let what, let found):
+      return "expected \(what)" + (found.map { ", found '\($0)'" } ?? " at the end of the line")
     case .unterminatedString: return "unterminated quoted string"
     case .unexpectedWords(let w): return "unexpected '\(w)' after a complete step"
     case .emptyBlock: return "a block ending in ':' needs at least one indented line under it"
@@ -106,12 +107,16 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .incompatibleUnit(let u, let t): return "unit '\(u)' does not measure \(t)"
     case .unknownDevice(let d, let s): return "unknown device '\(d)': expected phone, watch or both\(hint(s))"
     case .invalidNumber(let n): return "'\(n)' is not a number"
-    case .invalidDate(let d): return "invalid date '\(d)': expected 2026-01-05, 2026-01-05T08:00, 08:00 or now[+-]<duration>"
+    case .invalidDate(let d):
+      return "invalid date '\(d)': expected 2026-01-05, 2026-01-05T08:00, 08:00 or now[+-]<duration>"
     case .invalidDuration(let d): return "invalid duration '\(d)': expected e.g. 30s, 10m, 2h, 7d"
-    case .unknownCategoryValue(let v, let t, let valid): return "'\(v)' is not a \(t) value: expected one of \(valid.joined(separator: ", "))"
-    case .unknownStatus(let s, let valid, let h): return "unknown status '\(s)': expected one of \(valid.joined(separator: ", "))\(hint(h))"
+    case .unknownCategoryValue(let v, let t, let valid):
+      return "'\(v)' is not a \(t) value: expected one of \(valid.joined(separator: ", "))"
+    case .unknownStatus(let s, let valid, let h):
+      return "unknown status '\(s)': expected one of \(valid.joined(separator: ", "))\(hint(h))"
     case .unknownErrorCode(let c, let s): return "unknown HKError code '\(c)'\(hint(s))"
-    case .unknownSampleName(let n, let s): return "no sample is named '\(n)' (name one with 'as \(n)' when saving it)\(hint(s))"
+    case .unknownSampleName(let n, let s):
+      return "no sample is named '\(n)' (name one with 'as \(n)' when saving it)\(hint(s))"
     case .duplicateSampleName(let n): return "a sample is already named '\(n)'"
     case .conflictingApp(let a): return "app '\(a)' is already installed with another bundle identifier"
     case .phoneOnly(let what): return "\(what) exists only on the phone"
@@ -141,7 +146,8 @@ package struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
 
   /// `file:line:col: error: message`, the source line, and a caret under the spot.
   package var description: String {
-    let caret = String(repeating: " ", count: max(0, location.column - 1)) + "^" + String(repeating: "~", count: length - 1)
+    let caret =
+      String(repeating: " ", count: max(0, location.column - 1)) + "^" + String(repeating: "~", count: length - 1)
     return "\(location): error: \(error)\n\(sourceLine)\n\(caret)"
   }
 }

@@ -18,7 +18,9 @@ extension ParseState {
     }
     if c.take("link", "is") {
       let t = try c.word("'up' or 'down'")
-      guard t.keyword == "up" || t.keyword == "down" else { throw c.error(.expected("'up' or 'down'", found: t.text), at: t) }
+      guard t.keyword == "up" || t.keyword == "down" else {
+        throw c.error(.expected("'up' or 'down'", found: t.text), at: t)
+      }
       try c.finish()
       return .linkUp(t.keyword == "up")
     }
@@ -30,7 +32,9 @@ extension ParseState {
     if c.take("the", "last", "settings", "change", "was") {
       let device = try single(devices, c)
       let t = try c.word("'refused' or 'applied'")
-      guard t.keyword == "refused" || t.keyword == "applied" else { throw c.error(.expected("'refused' or 'applied'", found: t.text), at: t) }
+      guard t.keyword == "refused" || t.keyword == "applied" else {
+        throw c.error(.expected("'refused' or 'applied'", found: t.text), at: t)
+      }
       try c.finish()
       return .settingsRefused(device, t.keyword == "refused")
     }
@@ -54,13 +58,17 @@ extension ParseState {
       c.line.tokens[c.index + 1].keyword == "sync"
     {
       c.index += 2
-      guard c.take("conflicts") || c.take("conflict") else { throw c.error(.expected("'conflicts'", found: c.peek?.text)) }
+      guard c.take("conflicts") || c.take("conflict") else {
+        throw c.error(.expected("'conflicts'", found: c.peek?.text))
+      }
       try c.finish()
       return .syncConflicts(devices, n)
     }
     if let n = c.peek.flatMap({ Int($0.text) }) {
       c.index += 1
-      guard c.take("sheet", "pending") || c.take("sheets", "pending") else { throw c.error(.expected("'sheets pending'", found: c.peek?.text)) }
+      guard c.take("sheet", "pending") || c.take("sheets", "pending") else {
+        throw c.error(.expected("'sheets pending'", found: c.peek?.text))
+      }
       try c.finish()
       return .pendingSheets(try single(devices, c), n)
     }
@@ -81,7 +89,9 @@ extension ParseState {
         }
         let t = try c.word("an HKError code such as errorAuthorizationNotDetermined")
         guard let code = HealthErrorCode(name: t.text) else {
-          throw c.error(.unknownErrorCode(t.text, suggestion: suggest(t.text, from: HealthErrorCode.allCases.map(\.description))), at: t)
+          throw c.error(
+            .unknownErrorCode(t.text, suggestion: suggest(t.text, from: HealthErrorCode.allCases.map(\.description))),
+            at: t)
         }
         try c.finish()
         return .queriesFail(device, app: app.name, type, code)
@@ -108,14 +118,21 @@ extension ParseState {
       let t = try c.word("a status")
       try c.finish()
       if direction == .share {
-        guard let status = AuthorizationStatus.allCases.first(where: { $0.description.lowercased() == t.keyword }) else {
-          throw c.error(.unknownStatus(t.text, valid: Self.statusNames, suggestion: suggest(t.text, from: Self.statusNames)), at: t)
+        guard let status = AuthorizationStatus.allCases.first(where: { $0.description.lowercased() == t.keyword })
+        else {
+          throw c.error(
+            .unknownStatus(t.text, valid: Self.statusNames, suggestion: suggest(t.text, from: Self.statusNames)), at: t)
         }
         return .shareStatus(devices, app: app.name, type, status)
       }
-      let decisions: [String: Decision?] = ["authorized": .authorized, "denied": .denied, "undecided": nil, "notdetermined": nil]
+      let decisions: [String: Decision?] = [
+        "authorized": .authorized, "denied": .denied, "undecided": nil, "notdetermined": nil,
+      ]
       guard let decision = decisions[t.keyword] else {
-        throw c.error(.unknownStatus(t.text, valid: ["authorized", "denied", "undecided"], suggestion: suggest(t.text, from: ["authorized", "denied", "undecided"])), at: t)
+        throw c.error(
+          .unknownStatus(
+            t.text, valid: ["authorized", "denied", "undecided"],
+            suggestion: suggest(t.text, from: ["authorized", "denied", "undecided"])), at: t)
       }
       return .hiddenRead(devices, app: app.name, type, decision)
     }
@@ -124,9 +141,13 @@ extension ParseState {
       var share: [SampleType] = []
       var read: [SampleType] = []
       while !c.atEnd, c.peek?.keyword != "is" {
-        if c.take("share") { share = try c.types(stoppingAt: ["read", "is", "share"]) } else if c.take("read") {
+        if c.take("share") {
+          share = try c.types(stoppingAt: ["read", "is", "share"])
+        } else if c.take("read") {
           read = try c.types(stoppingAt: ["share", "is", "read"])
-        } else { throw c.error(.expected("'share', 'read' or 'is'", found: c.peek?.text)) }
+        } else {
+          throw c.error(.expected("'share', 'read' or 'is'", found: c.peek?.text))
+        }
       }
       if share.isEmpty && read.isEmpty {
         share = app.share
@@ -135,8 +156,11 @@ extension ParseState {
       try c.expect("is")
       let t = try c.word("a request status")
       try c.finish()
-      guard let status = AuthorizationRequestStatus.allCases.first(where: { $0.description.lowercased() == t.keyword }) else {
-        throw c.error(.unknownStatus(t.text, valid: Self.requestStatusNames, suggestion: suggest(t.text, from: Self.requestStatusNames)), at: t)
+      guard let status = AuthorizationRequestStatus.allCases.first(where: { $0.description.lowercased() == t.keyword })
+      else {
+        throw c.error(
+          .unknownStatus(
+            t.text, valid: Self.requestStatusNames, suggestion: suggest(t.text, from: Self.requestStatusNames)), at: t)
       }
       return .requestStatus(devices, app: app.name, share: share, read: read, status)
     }
@@ -161,12 +185,15 @@ extension ParseState {
       let to = try c.date()
       try c.expect(":")
       try c.finish()
-      return .daily(try single(devices, c), app: app.name, kind, type, from: from, to: to, try parseBuckets(block, type: type, c))
+      return .daily(
+        try single(devices, c), app: app.name, kind, type, from: from, to: to, try parseBuckets(block, type: type, c))
     }
     if let kind = try? statisticPeek(&c) {
       try c.expect("of")
       let type = try c.type()
-      guard type.descriptor.isQuantity else { throw c.error(.expected("a quantity type for statistics", found: type.name)) }
+      guard type.descriptor.isQuantity else {
+        throw c.error(.expected("a quantity type for statistics", found: type.name))
+      }
       var day: Date?
       if c.take("on") { day = try c.date() }
       if c.take("would", "terminate", "the", "app") {
@@ -184,24 +211,33 @@ extension ParseState {
       return .statistic(try single(devices, c), app: app.name, kind, type, value: value, unit: unit, day: day)
     }
     throw c.error(
-      .expected("an expectation ('share', 'read', 'request status', 'sees', 'is locked out', 'sum of', 'daily', or a possessive such as \(app.name)'s)", found: c.peek?.text))
+      .expected(
+        "an expectation ('share', 'read', 'request status', 'sees', 'is locked out', 'sum of', 'daily', or a possessive such as \(app.name)'s)",
+        found: c.peek?.text))
   }
 
   func single(_ devices: Devices, _ c: Cursor) throws(Diagnostic) -> DeviceKind {
-    guard case .one(let d) = devices else { throw c.error(.expected("one device (phone or watch) for this expectation", found: "both")) }
+    guard case .one(let d) = devices else {
+      throw c.error(.expected("one device (phone or watch) for this expectation", found: "both"))
+    }
     return d
   }
 
   func statistic(_ c: inout Cursor) throws(Diagnostic) -> StatisticKind {
     let t = try c.word("sum, average, min or max")
     guard let kind = StatisticKind(rawValue: t.keyword) else {
-      throw c.error(.unknownStatus(t.text, valid: ["sum", "average", "min", "max"], suggestion: suggest(t.text, from: ["sum", "average", "min", "max"])), at: t)
+      throw c.error(
+        .unknownStatus(
+          t.text, valid: ["sum", "average", "min", "max"],
+          suggestion: suggest(t.text, from: ["sum", "average", "min", "max"])), at: t)
     }
     return kind
   }
 
   func statisticPeek(_ c: inout Cursor) throws(Diagnostic) -> StatisticKind {
-    guard let t = c.peek, let kind = StatisticKind(rawValue: t.keyword) else { throw c.error(.expected("a statistic", found: c.peek?.text)) }
+    guard let t = c.peek, let kind = StatisticKind(rawValue: t.keyword) else {
+      throw c.error(.expected("a statistic", found: c.peek?.text))
+    }
     c.index += 1
     return kind
   }
@@ -212,11 +248,15 @@ extension ParseState {
     if c.take("failed", "with") {
       let t = try c.word("an HKError code such as errorAuthorizationDenied")
       guard let code = HealthErrorCode(name: t.text) else {
-        throw c.error(.unknownErrorCode(t.text, suggestion: suggest(t.text, from: HealthErrorCode.allCases.map(\.description))), at: t)
+        throw c.error(
+          .unknownErrorCode(t.text, suggestion: suggest(t.text, from: HealthErrorCode.allCases.map(\.description))),
+          at: t)
       }
       return .failed(code)
     }
-    try c.expect("would", "terminate", "the", "app", what: "'succeeded', 'failed with <code>', 'would terminate the app' or 'is pending'")
+    try c.expect(
+      "would", "terminate", "the", "app",
+      what: "'succeeded', 'failed with <code>', 'would terminate the app' or 'is pending'")
     if c.take("with") {
       let t = try c.word("a quoted message")
       return .wouldTerminate(t.text)
@@ -251,7 +291,9 @@ extension ParseState {
     return .storeHas(devices, name: name, true)
   }
 
-  mutating func parseSees(_ c: inout Cursor, devices: Devices, app: AppDeclaration, block: [SourceLine]) throws(Diagnostic) -> Expectation {
+  mutating func parseSees(_ c: inout Cursor, devices: Devices, app: AppDeclaration, block: [SourceLine])
+    throws(Diagnostic) -> Expectation
+  {
     if c.take("changes", "of") {
       // An anchored object query since this app's previous check of the type (the first check: a nil anchor).
       let type = try c.type()
@@ -298,7 +340,8 @@ extension ParseState {
       throw c.error(.incompatibleUnit(unit: unit.description, type: type.name), at: c.line.tokens[unitIndex])
     }
     if type.descriptor.categoryValues != nil, unit.dimension != HealthUnit.Dimension.duration {
-      throw c.error(.incompatibleUnit(unit: unit.description, type: "\(type.name) durations"), at: c.line.tokens[unitIndex])
+      throw c.error(
+        .incompatibleUnit(unit: unit.description, type: "\(type.name) durations"), at: c.line.tokens[unitIndex])
     }
     var day: Date?
     if c.take("on") { day = try c.date() }
@@ -316,15 +359,21 @@ extension ParseState {
     let end = try c.time()
     var options: QueryOptions = []
     while !c.atEnd {
-      if c.take("strictly", "starting") { options.insert(.strictStartDate) } else if c.take("strictly", "ending") {
+      if c.take("strictly", "starting") {
+        options.insert(.strictStartDate)
+      } else if c.take("strictly", "ending") {
         options.insert(.strictEndDate)
-      } else { throw c.error(.expected("'strictly starting' or 'strictly ending'", found: c.peek?.text)) }
+      } else {
+        throw c.error(.expected("'strictly starting' or 'strictly ending'", found: c.peek?.text))
+      }
       _ = c.take("and")
     }
     return RangeSpec(start: start, end: end, options: options)
   }
 
-  func parseSampleLines(_ block: [SourceLine], type: SampleType, _ header: Cursor) throws(Diagnostic) -> [ExpectedSample] {
+  func parseSampleLines(_ block: [SourceLine], type: SampleType, _ header: Cursor) throws(Diagnostic)
+    -> [ExpectedSample]
+  {
     if block.isEmpty { throw header.error(.emptyBlock, at: header.line.tokens.last) }
     var result: [ExpectedSample] = []
     for line in block {
@@ -337,7 +386,9 @@ extension ParseState {
         valueText = "\(first.text) \(unit)"
       } else {
         guard let values = type.descriptor.categoryValues, values.contains(where: { $0.name == first.text }) else {
-          throw c.error(.unknownCategoryValue(first.text, type: type.name, valid: type.descriptor.categoryValues?.map(\.name) ?? []), at: first)
+          throw c.error(
+            .unknownCategoryValue(
+              first.text, type: type.name, valid: type.descriptor.categoryValues?.map(\.name) ?? []), at: first)
         }
         valueText = first.text
       }
@@ -349,7 +400,9 @@ extension ParseState {
       if c.take("on") { device = try c.device() }
       try c.finish()
       result.append(
-        ExpectedSample(value: valueText, at: at, app: app, device: device, location: SourceLocation(file: file, line: line.number, column: first.column)))
+        ExpectedSample(
+          value: valueText, at: at, app: app, device: device,
+          location: SourceLocation(file: file, line: line.number, column: first.column)))
     }
     return result
   }
@@ -379,7 +432,9 @@ extension ParseState {
     for line in block {
       var c = blockCursor(line)
       let device: DeviceKind
-      if c.take("only", "on") { device = try c.device() } else {
+      if c.take("only", "on") {
+        device = try c.device()
+      } else {
         device = try c.device()
         try c.expect("only", what: "'only on <device>:' or '<device> only:'")
       }

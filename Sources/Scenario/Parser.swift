@@ -64,10 +64,14 @@ package enum ScenarioParser {
       let indent = rawText.prefix { $0 == " " }.count
       do {
         let tokens = try Lexer.tokenize(rawText)
-        if !tokens.isEmpty { lines.append(SourceLine(number: offset + 1, text: rawText, indent: indent, tokens: tokens)) }
+        if !tokens.isEmpty {
+          lines.append(SourceLine(number: offset + 1, text: rawText, indent: indent, tokens: tokens))
+        }
       } catch {
         diagnostics.append(
-          Diagnostic(location: SourceLocation(file: file, line: offset + 1, column: error.column), error: .unterminatedString, sourceLine: rawText))
+          Diagnostic(
+            location: SourceLocation(file: file, line: offset + 1, column: error.column), error: .unterminatedString,
+            sourceLine: rawText))
       }
     }
     let group = file.split(separator: "/").dropLast().last.map(String.init) ?? "."
@@ -79,7 +83,8 @@ package enum ScenarioParser {
       let line = lines[index]
       index += 1
       if line.indent > 0 {
-        diagnostics.append(state.diagnostic(.strayIndentedLine, line, column: line.indent + 1, length: line.text.count - line.indent))
+        diagnostics.append(
+          state.diagnostic(.strayIndentedLine, line, column: line.indent + 1, length: line.text.count - line.indent))
         continue
       }
       var block: [SourceLine] = []
@@ -139,7 +144,9 @@ struct Cursor {
   /// Consumes `words` if the next tokens are exactly them (case-insensitive).
   mutating func take(_ words: String...) -> Bool {
     guard index + words.count <= line.tokens.count else { return false }
-    for (offset, word) in words.enumerated() where line.tokens[index + offset].keyword != word.lowercased() { return false }
+    for (offset, word) in words.enumerated() where line.tokens[index + offset].keyword != word.lowercased() {
+      return false
+    }
     index += words.count
     return true
   }
@@ -149,7 +156,9 @@ struct Cursor {
       throw error(.expected(what ?? "'\(words.joined(separator: " "))'", found: nil))
     }
     for (offset, word) in words.enumerated() where line.tokens[index + offset].keyword != word.lowercased() {
-      throw error(.expected(what ?? "'\(words.joined(separator: " "))'", found: line.tokens[index + offset].text), at: line.tokens[index + offset])
+      throw error(
+        .expected(what ?? "'\(words.joined(separator: " "))'", found: line.tokens[index + offset].text),
+        at: line.tokens[index + offset])
     }
     index += words.count
   }
@@ -186,7 +195,9 @@ struct Cursor {
       name = String(name.dropLast(suffix.count))
       possessive = true
     }
-    if let app = state.apps[name] ?? state.apps.values.first(where: { $0.name.lowercased() == name.lowercased() }) { return app }
+    if let app = state.apps[name] ?? state.apps.values.first(where: { $0.name.lowercased() == name.lowercased() }) {
+      return app
+    }
     throw error(.unknownApp(name, suggestion: suggest(name, from: state.apps.keys.sorted())), at: t)
   }
 
@@ -197,7 +208,8 @@ struct Cursor {
 
   /// Unit strings offered as suggestions.
   static let commonUnits = [
-    "mL", "L", "fl_oz_us", "fl_oz_imp", "cup_us", "pt_us", "count", "count/min", "count/s", "kcal", "Cal", "kJ", "kg", "g", "lb",
+    "mL", "L", "fl_oz_us", "fl_oz_imp", "cup_us", "pt_us", "count", "count/min", "count/s", "kcal", "Cal", "kJ", "kg",
+    "g", "lb",
     "oz", "st", "s", "ms", "min", "hr", "d", "m", "km", "mi", "ft", "degC", "degF", "%", "mmHg",
   ]
 
@@ -243,7 +255,8 @@ struct Cursor {
       return .now(offset: lower.hasPrefix("now+") ? d : -d)
     }
     let parts = text.split(separator: ":")
-    if !text.contains("-"), parts.count == 2 || parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), parts[0].count == 2,
+    if !text.contains("-"), parts.count == 2 || parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]),
+      parts[0].count == 2,
       h < 24, m < 60
     {
       let s = parts.count == 3 ? Double(parts[2]) ?? -1 : 0
@@ -262,7 +275,9 @@ struct Cursor {
   /// A whole number that fits the counts and category values scenarios use.
   mutating func integer() throws(Diagnostic) -> Int {
     let t = try word("a whole number")
-    guard let v = Int(t.text), (-1_000_000_000...1_000_000_000).contains(v) else { throw error(.invalidNumber(t.text), at: t) }
+    guard let v = Int(t.text), (-1_000_000_000...1_000_000_000).contains(v) else {
+      throw error(.invalidNumber(t.text), at: t)
+    }
     return v
   }
 
@@ -325,11 +340,14 @@ struct ParseState {
   init(file: String) { self.file = file }
 
   func diagnostic(_ e: ScenarioError, _ line: SourceLine, column: Int, length: Int = 1) -> Diagnostic {
-    Diagnostic(location: SourceLocation(file: file, line: line.number, column: column), error: e, sourceLine: line.text, length: length)
+    Diagnostic(
+      location: SourceLocation(file: file, line: line.number, column: column), error: e, sourceLine: line.text,
+      length: length)
   }
 
   static let stepWords = [
-    "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait", "kill",
+    "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait",
+    "kill",
     "stop", "restart", "tear", "cut", "expect",
   ]
 
@@ -355,7 +373,11 @@ struct ParseState {
     case "sync":
       try c.expect(":")
       let manual: Bool
-      if c.take("manual") { manual = true } else if c.take("automatic") { manual = false } else {
+      if c.take("manual") {
+        manual = true
+      } else if c.take("automatic") {
+        manual = false
+      } else {
         throw c.error(.expected("'manual' or 'automatic'", found: c.peek?.text))
       }
       try c.finish()
@@ -374,7 +396,9 @@ struct ParseState {
       if c.take("reprompt") {
         let t = try c.word("'standard' or 'strict'")
         guard let policy = RepromptPolicy(rawValue: t.keyword) else {
-          throw c.error(.unknownStatus(t.text, valid: ["standard", "strict"], suggestion: suggest(t.text, from: ["standard", "strict"])), at: t)
+          throw c.error(
+            .unknownStatus(
+              t.text, valid: ["standard", "strict"], suggestion: suggest(t.text, from: ["standard", "strict"])), at: t)
         }
         try c.finish()
         return step(.policy(devices, reprompt: policy, retention: nil))
@@ -467,12 +491,15 @@ struct ParseState {
 
   mutating func parseInstall(_ c: inout Cursor) throws(Diagnostic) -> StepKind {
     let nameToken = try c.word("an app name")
-    guard !nameToken.text.hasSuffix(":") else { throw c.error(.expected("an app name", found: nameToken.text), at: nameToken) }
+    guard !nameToken.text.hasSuffix(":") else {
+      throw c.error(.expected("an app name", found: nameToken.text), at: nameToken)
+    }
     var bundle = "com.example." + nameToken.text.lowercased().split(separator: " ").joined(separator: "-")
     if c.take("as") { bundle = try c.word("a bundle identifier").text }
     try c.expect("on")
     let devices = try c.devices()
-    var app = AppDeclaration(name: nameToken.text, bundleID: bundle, share: [], read: [], hasWriteDescription: true, hasReadDescription: true)
+    var app = AppDeclaration(
+      name: nameToken.text, bundleID: bundle, share: [], read: [], hasWriteDescription: true, hasReadDescription: true)
     if let existing = apps[app.name], existing.bundleID != app.bundleID {
       throw c.error(.conflictingApp(app.name), at: nameToken)
     }
@@ -503,7 +530,9 @@ struct ParseState {
       var share: [SampleType]?
       var read: [SampleType]?
       while !c.atEnd {
-        if c.take("share") { share = try c.types(stoppingAt: ["read", "share"]) } else if c.take("read") {
+        if c.take("share") {
+          share = try c.types(stoppingAt: ["read", "share"])
+        } else if c.take("read") {
           read = try c.types(stoppingAt: ["read", "share"])
         } else {
           throw c.error(.expected("'share' or 'read'", found: c.peek?.text))
@@ -548,13 +577,17 @@ struct ParseState {
       }
       return .delete(device, app: app.name, names: names)
     default:
-      throw c.error(.unknownStep(verb.text, suggestion: suggest(verb.text, from: ["requests", "saves", "resaves", "deletes"])), at: verb)
+      throw c.error(
+        .unknownStep(verb.text, suggestion: suggest(verb.text, from: ["requests", "saves", "resaves", "deletes"])),
+        at: verb)
     }
   }
 
   mutating func parseSave(_ c: inout Cursor, device: DeviceKind, app: AppDeclaration) throws(Diagnostic) -> StepKind {
     // "saves 100 random dietaryWater samples over 7d"
-    if let count = c.peek.flatMap({ Int($0.text) }), c.line.tokens.count > c.index + 1, c.line.tokens[c.index + 1].keyword == "random" {
+    if let count = c.peek.flatMap({ Int($0.text) }), c.line.tokens.count > c.index + 1,
+      c.line.tokens[c.index + 1].keyword == "random"
+    {
       c.index += 2
       let type = try c.type()
       _ = c.take("samples")
@@ -579,7 +612,9 @@ struct ParseState {
       // "250 mL dietaryWater" or "3 sleepAnalysis" (a raw category value)
       guard let next = c.peek else { throw c.error(.expected("a unit or a sample type", found: nil)) }
       if let t = Cursor.sampleType(next), t.descriptor.categoryValues != nil {
-        guard let raw = Int(exactly: number), (-1_000_000_000...1_000_000_000).contains(raw) else { throw c.error(.invalidNumber(valueToken.text), at: valueToken) }
+        guard let raw = Int(exactly: number), (-1_000_000_000...1_000_000_000).contains(raw) else {
+          throw c.error(.invalidNumber(valueToken.text), at: valueToken)
+        }
         c.index += 1
         type = t
         value = .category(raw)
@@ -604,7 +639,8 @@ struct ParseState {
         throw c.error(.invalidNumber(valueToken.text), at: valueToken)
       }
       guard let match = values.first(where: { $0.name.lowercased() == valueToken.text.lowercased() }) else {
-        throw c.error(.unknownCategoryValue(valueToken.text, type: type.name, valid: values.map(\.name)), at: valueToken)
+        throw c.error(
+          .unknownCategoryValue(valueToken.text, type: type.name, valid: values.map(\.name)), at: valueToken)
       }
       value = .category(match.value)
     }
@@ -614,7 +650,9 @@ struct ParseState {
         spec.start = try c.time()
       } else if c.take("from") {
         spec.start = try c.time()
-        if c.take("for") { spec.end = .duration(try c.duration()) } else {
+        if c.take("for") {
+          spec.end = .duration(try c.duration())
+        } else {
           try c.expect("to", what: "'for' or 'to'")
           spec.end = .time(try c.time())
         }
@@ -627,7 +665,11 @@ struct ParseState {
           guard parts.count == 2 else { throw c.error(.expected("key=value", found: kv.text), at: kv) }
           let key = MetadataKey.byConstantName[String(parts[0])] ?? String(parts[0])
           let raw = String(parts[1])
-          spec.metadata[key] = raw == "true" ? .bool(true) : raw == "false" ? .bool(false) : Int64(raw).map { .int($0) } ?? Double(raw).map { .double($0) } ?? .string(raw)
+          spec.metadata[key] =
+            raw == "true"
+            ? .bool(true)
+            : raw == "false"
+              ? .bool(false) : Int64(raw).map { .int($0) } ?? Double(raw).map { .double($0) } ?? .string(raw)
         } while c.take("and") || (c.peek.map { $0.text.contains("=") } ?? false)
       } else if c.take("as") {
         let name = try c.sampleName(defined: true)
@@ -651,7 +693,9 @@ struct ParseState {
       try c.finish()
       return .answer(device, .allowAll, app: app)
     }
-    if c.take("doesn't", "allow") || c.take("does", "not", "allow") || c.take("taps", "don't", "allow") || c.take("denies", "all") {
+    if c.take("doesn't", "allow") || c.take("does", "not", "allow") || c.take("taps", "don't", "allow")
+      || c.take("denies", "all")
+    {
       let app = try forApp(&c)
       try c.finish()
       return .answer(device, .denyAll, app: app)
@@ -681,9 +725,15 @@ struct ParseState {
       return .answer(device, .choices(Dictionary(uniqueKeysWithValues: permissions.map { ($0, true) })), app: app)
     }
     let watchApp: Bool
-    if c.take("in", "settings") { watchApp = false } else if c.take("in", "the", "watch", "app") { watchApp = true } else {
+    if c.take("in", "settings") {
+      watchApp = false
+    } else if c.take("in", "the", "watch", "app") {
+      watchApp = true
+    } else {
       throw c.error(
-        .expected("'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'in Settings' or 'in the Watch app'", found: c.peek?.text))
+        .expected(
+          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'in Settings' or 'in the Watch app'",
+          found: c.peek?.text))
     }
     if watchApp && device != .phone { throw c.error(.phoneOnly("the iPhone's Watch app")) }
     let change: SettingsChange
@@ -697,7 +747,13 @@ struct ParseState {
     } else {
       try c.expect("turns", what: "'turns on', 'turns off', 'turns off all' or 'resets'")
       let on: Bool
-      if c.take("on") { on = true } else if c.take("off") { on = false } else { throw c.error(.expected("'on' or 'off'", found: c.peek?.text)) }
+      if c.take("on") {
+        on = true
+      } else if c.take("off") {
+        on = false
+      } else {
+        throw c.error(.expected("'on' or 'off'", found: c.peek?.text))
+      }
       let direction = try c.direction()
       let type = try c.type()
       change = .set(Permission(type, direction), on: on)
@@ -724,7 +780,9 @@ struct ParseState {
     case "release": action = .release(try direction(&c))
     case "latency": action = .latency(try c.duration())
     default:
-      throw c.error(.unknownStep(t.text, suggestion: suggest(t.text, from: ["disconnect", "reconnect", "hold", "release", "latency"])), at: t)
+      throw c.error(
+        .unknownStep(
+          t.text, suggestion: suggest(t.text, from: ["disconnect", "reconnect", "hold", "release", "latency"])), at: t)
     }
     try c.finish()
     return action

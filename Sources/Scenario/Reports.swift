@@ -8,7 +8,9 @@ import Wire
 package enum Reports {
   /// The human report: one line per scenario (with the steps and expectations it ran), then each failure in
   /// detail, then the summary.
-  package static func human(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double, style: Style) -> String {
+  package static func human(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double, style: Style)
+    -> String
+  {
     var out = ""
     let groupWidth = results.map(\.group.count).max() ?? 0
     let titleWidth = min(64, results.map(\.title.count).max() ?? 0)
@@ -24,7 +26,8 @@ package enum Reports {
     let steps = results.reduce(0) { $0 + $1.stepsRun }
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
     let ran = "\(plural(results.count, "scenario")), \(plural(steps, "step")), \(plural(expectations, "expectation"))"
-    let summary = "\(ran): \(passed) passed, \(failures.count) failed in \(seconds(elapsed))"
+    let summary =
+      "\(ran): \(passed) passed, \(failures.count) failed in \(seconds(elapsed))"
       + " (seed \(seed), \(plural(jobs, "job")))"
     out += "\n" + (failures.isEmpty ? style.pass(summary) : style.fail(summary)) + "\n"
     return out
@@ -97,12 +100,14 @@ package enum Reports {
     for r in results where !groups.contains(r.group) { groups.append(r.group) }
     let failures = results.filter { !$0.passed }.count
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    xml += "<testsuites name=\"healthpair\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(fixed(elapsed))\">\n"
+    xml +=
+      "<testsuites name=\"healthpair\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(fixed(elapsed))\">\n"
     for group in groups {
       let members = results.filter { $0.group == group }
       let groupFailures = members.filter { !$0.passed }.count
       let time = members.reduce(0) { $0 + $1.duration }
-      xml += "  <testsuite name=\"\(escape(group))\" tests=\"\(members.count)\" failures=\"\(groupFailures)\" errors=\"0\" skipped=\"0\" time=\"\(fixed(time))\">\n"
+      xml +=
+        "  <testsuite name=\"\(escape(group))\" tests=\"\(members.count)\" failures=\"\(groupFailures)\" errors=\"0\" skipped=\"0\" time=\"\(fixed(time))\">\n"
       for r in members {
         let attributes = "classname=\"\(escape(group))\" name=\"\(escape(r.title))\" file=\"\(escape(r.file))\""
         xml += "    <testcase \(attributes) time=\"\(fixed(r.duration))\">\n"
@@ -111,9 +116,11 @@ package enum Reports {
         xml += "        <property name=\"expectations\" value=\"\(r.expectationsRun)\"/>\n"
         xml += "      </properties>\n"
         if case .failed(let f) = r.status {
-          let message = "\(f.location.file):\(f.location.line): \(f.step): expected \(f.expected.replacingNewlines()), actual \(f.actual.replacingNewlines())"
+          let message =
+            "\(f.location.file):\(f.location.line): \(f.step): expected \(f.expected.replacingNewlines()), actual \(f.actual.replacingNewlines())"
           xml += "      <failure message=\"\(escape(message))\" type=\"ScenarioFailure\">"
-          var body = "\(f.location.file):\(f.location.line): \(f.step)\nexpected: \(f.expected)\nactual:   \(f.actual)\n"
+          var body =
+            "\(f.location.file):\(f.location.line): \(f.step)\nexpected: \(f.expected)\nactual:   \(f.actual)\n"
           body += sideBySide(left: f.phone, right: f.watch) + "\n"
           if !r.trace.isEmpty { body += "trace:\n" + traceText(r.trace, style: Style(enabled: false)) }
           body += "reproduce: \(r.reproduce)\n"
@@ -136,10 +143,13 @@ package enum Reports {
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
     return JSON.object([
       ("seed", .unsigned(seed)), ("jobs", .int(jobs)), ("durationMs", .int(Int((elapsed * 1000).rounded()))),
-      ("summary", .object([
-        ("total", .int(results.count)), ("passed", .int(results.count - failed)), ("failed", .int(failed)),
-        ("steps", .int(steps)), ("expectations", .int(expectations)),
-      ])),
+      (
+        "summary",
+        .object([
+          ("total", .int(results.count)), ("passed", .int(results.count - failed)), ("failed", .int(failed)),
+          ("steps", .int(steps)), ("expectations", .int(expectations)),
+        ])
+      ),
       ("scenarios", .array(items)),
     ]).render() + "\n"
   }
@@ -154,12 +164,16 @@ package enum Reports {
       ("expectations", .int(r.expectationsRun)),
     ]
     if case .failed(let f) = r.status {
-      fields.append(("failure", .object([
-        ("line", .int(f.location.line)), ("step", .string(f.step)), ("expected", .string(f.expected)),
-        ("actual", .string(f.actual)),
-        ("phone", f.phoneState.map(stateJSON) ?? .null), ("watch", f.watchState.map(stateJSON) ?? .null),
-        ("reproduce", .string(r.reproduce)),
-      ])))
+      fields.append(
+        (
+          "failure",
+          .object([
+            ("line", .int(f.location.line)), ("step", .string(f.step)), ("expected", .string(f.expected)),
+            ("actual", .string(f.actual)),
+            ("phone", f.phoneState.map(stateJSON) ?? .null), ("watch", f.watchState.map(stateJSON) ?? .null),
+            ("reproduce", .string(r.reproduce)),
+          ])
+        ))
       if let kept = r.kept { fields.append(("kept", .string(kept))) }
     }
     fields.append(("trace", .array(r.trace.map(traceJSON))))
@@ -172,39 +186,57 @@ package enum Reports {
     let link = snapshot.link
     return .object([
       ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
-      ("policy", .object([
-        ("reprompt", .string(d.policy.reprompt.rawValue)),
-        ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
-      ])),
-      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
-      ("apps", .array(d.apps.map { app in
+      (
+        "policy",
         .object([
-          ("bundleID", .string(app.record.bundleID)), ("name", .string(app.record.displayName)),
-          ("lockedOut", .bool(app.lockedOut)),
-          ("permissions", .array(app.decisions.map { change in
-            .object([
-              ("type", .string(change.permission.type.name)),
-              ("direction", .string(change.permission.direction.description)),
-              ("decision", .string(change.decision.description)),
-            ])
-          })),
+          ("reprompt", .string(d.policy.reprompt.rawValue)),
+          ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
         ])
-      })),
+      ),
+      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
+      (
+        "apps",
+        .array(
+          d.apps.map { app in
+            .object([
+              ("bundleID", .string(app.record.bundleID)), ("name", .string(app.record.displayName)),
+              ("lockedOut", .bool(app.lockedOut)),
+              (
+                "permissions",
+                .array(
+                  app.decisions.map { change in
+                    .object([
+                      ("type", .string(change.permission.type.name)),
+                      ("direction", .string(change.permission.direction.description)),
+                      ("decision", .string(change.decision.description)),
+                    ])
+                  })
+              ),
+            ])
+          })
+      ),
       ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
       ("tombstones", .int(d.tombstoneCount)),
-      ("pendingSheets", .array(d.pendingPrompts.map { p in
+      (
+        "pendingSheets",
+        .array(
+          d.pendingPrompts.map { p in
+            .object([
+              ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
+              ("lists", .array(p.permissions.map { .string($0.description) })),
+            ])
+          })
+      ),
+      (
+        "link",
         .object([
-          ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
-          ("lists", .array(p.permissions.map { .string($0.description) })),
+          ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
+          ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
+          ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
+          ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
+          ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
         ])
-      })),
-      ("link", .object([
-        ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
-        ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
-        ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
-        ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
-        ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
-      ])),
+      ),
     ])
   }
 
@@ -271,7 +303,11 @@ package enum Reports {
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
       default:
-        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
+        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" {
+          out += "&#\(scalar.value);"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
       }
     }
     return out

@@ -84,8 +84,11 @@ package struct SeededGenerator: RandomNumberGenerator, Sendable {
     var bytes = withUnsafeBytes(of: (next(), next())) { Array($0) }
     bytes[6] = (bytes[6] & 0x0F) | 0x40
     bytes[8] = (bytes[8] & 0x3F) | 0x80
-    return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
-                       bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    return UUID(
+      uuid: (
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
+        bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+      ))
   }
 }
 
@@ -125,7 +128,8 @@ package struct ScenarioRunner: Sendable {
     } catch {
       result.status = .failed(
         ScenarioFailure(
-          location: SourceLocation(file: scenario.file, line: 1, column: 1), step: "(launch the pair)", expected: "a running pair",
+          location: SourceLocation(file: scenario.file, line: 1, column: 1), step: "(launch the pair)",
+          expected: "a running pair",
           actual: "\(error)", phone: [], watch: []))
       result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
       if let destination { keep(&result, pair: nil, at: destination) }
@@ -202,7 +206,8 @@ enum CallRecord {
       guard let result = ticket.result else { return "pending (the sheet is up)" }
       switch result {
       case .success(.authorization(let r)):
-        return r.success ? "succeeded (success = true)" : "failed with \(r.error.map { "\($0.code)" } ?? "no error") (success = false)"
+        return r.success
+          ? "succeeded (success = true)" : "failed with \(r.error.map { "\($0.code)" } ?? "no error") (success = false)"
       case .success(let other): return "unexpected reply \(other)"
       case .failure(let e): return e.healthError.map(describe) ?? "\(e)"
       }
@@ -370,7 +375,9 @@ struct RunContext {
   // MARK: - Steps
 
   mutating func perform(_ step: Step) throws {
-    func fail(_ expected: String, _ actual: String) -> StepFailure { StepFailure(step: step, expected: expected, actual: actual) }
+    func fail(_ expected: String, _ actual: String) -> StepFailure {
+      StepFailure(step: step, expected: expected, actual: actual)
+    }
     do {
       switch step.kind {
       case .install(let app, let devices):
@@ -427,7 +434,8 @@ struct RunContext {
           case .duration(let d): end = start.addingTimeInterval(d)
           case .time(let t): end = resolve(t)
           }
-          let input = SampleInput(uuid: uuid, type: spec.type, value: spec.value, start: start, end: end, metadata: spec.metadata)
+          let input = SampleInput(
+            uuid: uuid, type: spec.type, value: spec.value, start: start, end: end, metadata: spec.metadata)
           inputs.append(input)
           if let n = spec.name { savedInputs[n] = input }
         }
@@ -445,13 +453,18 @@ struct RunContext {
             value = .category(type.descriptor.categoryValues!.randomElement(using: &rng)!.value)
           }
           let duration = type.descriptor.isQuantity ? 0 : Double(Int.random(in: 1...30, using: &rng) * 60)
-          inputs.append(SampleInput(uuid: rng.uuid(), type: type, value: value, start: start, end: start.addingTimeInterval(duration),
-                                    metadata: type == SampleType.lookup(name: "menstrualFlow") ? [MetadataKey.menstrualCycleStart: .bool(false)] : [:]))
+          inputs.append(
+            SampleInput(
+              uuid: rng.uuid(), type: type, value: value, start: start, end: start.addingTimeInterval(duration),
+              metadata: type == SampleType.lookup(name: "menstrualFlow")
+                ? [MetadataKey.menstrualCycleStart: .bool(false)] : [:]))
         }
         let c = client(device)
         record(device, name, "save", try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
       case .resave(let device, let name, let sample, let changed):
-        guard var input = savedInputs[sample] else { throw fail("a saved sample named \(sample)", "no sample was saved under that name") }
+        guard var input = savedInputs[sample] else {
+          throw fail("a saved sample named \(sample)", "no sample was saved under that name")
+        }
         if let changed { input.value = changed }
         let c = client(device)
         let bundle = app(name).bundleID
@@ -460,9 +473,11 @@ struct RunContext {
         let range = rangeSpec.map { DateRange(start: resolve($0.start), end: resolve($0.end), options: $0.options) }
         let c = client(device)
         let bundle = app(name).bundleID
-        record(device, name, "deleteObjects", try capture { () throws(ClientError) in
-          _ = try c.deleteMatching(bundle, type: type, range: range)
-        })
+        record(
+          device, name, "deleteObjects",
+          try capture { () throws(ClientError) in
+            _ = try c.deleteMatching(bundle, type: type, range: range)
+          })
       case .delete(let device, let name, let sampleNames):
         let uuids = sampleNames.map { names[$0] ?? UUID() }
         let c = client(device)
@@ -496,7 +511,9 @@ struct RunContext {
         let status = pair.stop(device)
         clocks[device] = nil
         settleLink(after: device)
-        guard status == .exited(0) else { throw fail("the \(device) daemon to stop with exit 0", status.map { "\($0)" } ?? "it did not stop") }
+        guard status == .exited(0) else {
+          throw fail("the \(device) daemon to stop with exit 0", status.map { "\($0)" } ?? "it did not stop")
+        }
         pending[device] = nil
       case .restart(let device):
         try pair.restart(device, waitForLink: false)

@@ -87,7 +87,11 @@ package enum Suite {
     var result: [String] = []
     for name in (try? Posix.listDirectory(directory)) ?? [] where !name.hasPrefix(".") {
       let path = directory + "/" + name
-      if Posix.directoryExists(path) { result += scenarioFiles(in: path) } else if name.hasSuffix(".scenario") { result.append(path) }
+      if Posix.directoryExists(path) {
+        result += scenarioFiles(in: path)
+      } else if name.hasSuffix(".scenario") {
+        result.append(path)
+      }
     }
     return result.sorted()
   }

@@ -199,7 +199,8 @@ extension Step {
     case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _): return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
-      .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d), .stop(let d), .restart(let d),
+      .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
+      .stop(let d), .restart(let d),
       .tearJournal(let d), .cutJournal(let d, _):
       return Lane(d)
     case .watchSettings: return .phone

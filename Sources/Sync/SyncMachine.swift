@@ -263,14 +263,23 @@ package struct SyncMachine: Sendable {
       guard version == WireProtocol.version else {
         return [.close(reason: "peer speaks protocol version \(version), this daemon \(WireProtocol.version)")]
       }
-      guard peerDevice == device.peer else { return [.close(reason: "peer claims to be a \(peerDevice), expected the \(device.peer)")] }
-      return [.send(.proof(digest: PeerMessage.digest(secret: secret, role: "connector", nonce: nonce), device: device, nonce: myNonce))]
+      guard peerDevice == device.peer else {
+        return [.close(reason: "peer claims to be a \(peerDevice), expected the \(device.peer)")]
+      }
+      return [
+        .send(
+          .proof(
+            digest: PeerMessage.digest(secret: secret, role: "connector", nonce: nonce), device: device, nonce: myNonce)
+        )
+      ]
 
     case (.authenticating, .listener, .proof(let digest, let peerDevice, let nonce)):
       guard digest == PeerMessage.digest(secret: secret, role: "connector", nonce: myNonce) else {
         return [.close(reason: "pairing proof does not match: the connecting process does not hold the pairing secret")]
       }
-      guard peerDevice == device.peer else { return [.close(reason: "peer claims to be a \(peerDevice), expected the \(device.peer)")] }
+      guard peerDevice == device.peer else {
+        return [.close(reason: "peer claims to be a \(peerDevice), expected the \(device.peer)")]
+      }
       return [.send(.accept(digest: PeerMessage.digest(secret: secret, role: "listener", nonce: nonce)))] + establish()
 
     case (.authenticating, .connector, .accept(let digest)):
@@ -326,7 +335,9 @@ package struct SyncMachine: Sendable {
     case (.established, _, .ack(let seq, let ofLog)):
       // An acknowledgement of an older log of ours (in flight when it restarted) says nothing about this one.
       guard ofLog == logID else { return [] }
-      guard seq <= localLastSeq else { return [.close(reason: "peer acknowledged \(seq), beyond the newest entry \(localLastSeq)")] }
+      guard seq <= localLastSeq else {
+        return [.close(reason: "peer acknowledged \(seq), beyond the newest entry \(localLastSeq)")]
+      }
       guard seq > ackedUpTo else { return [] }
       ackedUpTo = seq
       return [.persistAck(seq)] + pump() + maybeCheck()
@@ -353,7 +364,9 @@ package struct SyncMachine: Sendable {
   private mutating func establish() -> [Directive] {
     phase = .established
     reconnectDelay = settings.initialReconnectDelay
-    return [.send(.resume(appliedUpTo: appliedFromPeer, ofLog: peerLogID, myLog: logID)), .linkChanged(connected: true)]
+    return [
+      .send(.resume(appliedUpTo: appliedFromPeer, ofLog: peerLogID, myLog: logID)), .linkChanged(connected: true),
+    ]
   }
 
   /// The connector asks for a store check when both sides look caught up on this connection (everything it logged

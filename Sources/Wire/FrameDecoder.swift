@@ -70,7 +70,8 @@ package struct FrameDecoder: Sendable {
       switch state {
       case .header:
         guard bufferedCount >= 4 else { return nil }
-        let length = Int(buffer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self)) })
+        let length = Int(
+          buffer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self)) })
         guard length <= maxFrameLength else {
           throw .frameTooLarge(length: length, limit: maxFrameLength, offset: streamOffset)
         }
@@ -93,7 +94,8 @@ package struct FrameDecoder: Sendable {
     switch state {
     case .header:
       guard bufferedCount >= 4 else { return false }
-      let length = Int(buffer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self)) })
+      let length = Int(
+        buffer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self)) })
       return length > maxFrameLength || bufferedCount - 4 >= length
     case .body(let length): return bufferedCount >= length
     }

@@ -11,17 +11,28 @@ extension Frame {
     var w = BinaryWriter(capacity: 128)
     switch self {
     case .request(let id, let request):
-      w.u8(MessageType.request.rawValue); w.u32(id); w.request(request)
+      w.u8(MessageType.request.rawValue)
+      w.u32(id)
+      w.request(request)
     case .response(let id, let result):
-      w.u8(MessageType.response.rawValue); w.u32(id)
+      w.u8(MessageType.response.rawValue)
+      w.u32(id)
       switch result {
-      case .success(let reply): w.u8(0); w.reply(reply)
-      case .failure(let error): w.u8(1); w.healthError(error)
+      case .success(let reply):
+        w.u8(0)
+        w.reply(reply)
+      case .failure(let error):
+        w.u8(1)
+        w.healthError(error)
       }
     case .interim(let id, let reply):
-      w.u8(MessageType.interim.rawValue); w.u32(id); w.reply(reply)
+      w.u8(MessageType.interim.rawValue)
+      w.u32(id)
+      w.reply(reply)
     case .event(let event):
-      w.u8(MessageType.event.rawValue); w.u32(0); w.event(event)
+      w.u8(MessageType.event.rawValue)
+      w.u32(0)
+      w.event(event)
     }
     return w.bytes
   }
@@ -36,7 +47,9 @@ extension Frame {
       catchingDecode { () throws(DecodeError) in
         var r = BinaryReader(buffer)
         let rawType = try r.u8()
-        guard let type = MessageType(rawValue: rawType) else { throw DecodeError(offset: 0, "unknown message type \(rawType)") }
+        guard let type = MessageType(rawValue: rawType) else {
+          throw DecodeError(offset: 0, "unknown message type \(rawType)")
+        }
         let id = try r.u32()
         let frame: Frame
         switch type {
@@ -76,7 +89,9 @@ extension BinaryWriter {
         w.bool(item.value)
       }
     case .cancel: u8(3)
-    case .failToPresent(let mode): u8(4); u8(mode == .error ? 0 : 1)
+    case .failToPresent(let mode):
+      u8(4)
+      u8(mode == .error ? 0 : 1)
     case .leaveApp: u8(5)
     }
   }
@@ -118,21 +133,36 @@ extension BinaryWriter {
   }
 
   mutating func syncStatus(_ s: DeviceSnapshot.SyncStatus) {
-    u64(s.lastSeq); u64(s.peerAcked); u64(s.appliedFromPeer); u32(UInt32(clamping: s.pendingEntries))
+    u64(s.lastSeq)
+    u64(s.peerAcked)
+    u64(s.appliedFromPeer)
+    u32(UInt32(clamping: s.pendingEntries))
     u32(UInt32(clamping: s.pendingItems))
-    u64(s.logID); u64(s.peerLogID); bool(s.verified); bool(s.diverged); u32(UInt32(clamping: s.conflicts))
+    u64(s.logID)
+    u64(s.peerLogID)
+    bool(s.verified)
+    bool(s.diverged)
+    u32(UInt32(clamping: s.conflicts))
   }
 
   mutating func linkStatus(_ l: LinkStatus) {
-    bool(l.enabled); bool(l.connected); bool(l.holding); f64(l.latency); syncStatus(l.sync)
+    bool(l.enabled)
+    bool(l.connected)
+    bool(l.holding)
+    f64(l.latency)
+    syncStatus(l.sync)
   }
 
   mutating func promptOutcome(_ o: PromptOutcome) {
     switch o {
     case .pending: u8(0)
-    case .answered(let changes): u8(1); array(changes) { $0.change($1) }
+    case .answered(let changes):
+      u8(1)
+      array(changes) { $0.change($1) }
     case .cancelled: u8(2)
-    case .failedToPresent(let mode): u8(3); u8(mode == .error ? 0 : 1)
+    case .failedToPresent(let mode):
+      u8(3)
+      u8(mode == .error ? 0 : 1)
     case .withdrawn: u8(4)
     case .dismissed: u8(5)
     }
@@ -166,56 +196,150 @@ extension BinaryWriter {
   mutating func reply(_ reply: Reply) {
     switch reply {
     case .ok: u8(0)
-    case .hello(let h): u8(1); u16(h.version); u8(h.device.rawValue); u32(UInt32(bitPattern: h.pid)); string(h.software)
-    case .authorization(let r): u8(2); callResult(r)
-    case .prompt(let p): u8(3); prompt(p)
-    case .status(let s): u8(4); u8(UInt8(s.rawValue))
-    case .requestStatus(let s): u8(5); u8(UInt8(s.rawValue))
-    case .samples(let s): u8(6); array(s) { $0.sample($1) }
-    case .statistics(let s): u8(7); statistics(s)
-    case .collection(let c): u8(8); array(c) { $0.statistics($1) }
+    case .hello(let h):
+      u8(1)
+      u16(h.version)
+      u8(h.device.rawValue)
+      u32(UInt32(bitPattern: h.pid))
+      string(h.software)
+    case .authorization(let r):
+      u8(2)
+      callResult(r)
+    case .prompt(let p):
+      u8(3)
+      prompt(p)
+    case .status(let s):
+      u8(4)
+      u8(UInt8(s.rawValue))
+    case .requestStatus(let s):
+      u8(5)
+      u8(UInt8(s.rawValue))
+    case .samples(let s):
+      u8(6)
+      array(s) { $0.sample($1) }
+    case .statistics(let s):
+      u8(7)
+      statistics(s)
+    case .collection(let c):
+      u8(8)
+      array(c) { $0.statistics($1) }
     case .anchored(let a):
-      u8(9); array(a.added) { $0.sample($1) }; array(a.deleted) { $0.tombstone($1) }; u64(a.newAnchor)
+      u8(9)
+      array(a.added) { $0.sample($1) }
+      array(a.deleted) { $0.tombstone($1) }
+      u64(a.newAnchor)
     case .snapshot(let s):
-      u8(10); deviceSnapshot(s.device); linkStatus(s.link); u32(UInt32(bitPattern: s.pid)); u32(UInt32(clamping: s.clients))
+      u8(10)
+      deviceSnapshot(s.device)
+      linkStatus(s.link)
+      u32(UInt32(bitPattern: s.pid))
+      u32(UInt32(clamping: s.clients))
     case .stored(let samples, let tombstones, let next):
       u8(11)
       array(samples) { $0.sample($1) }
       array(tombstones) { $0.tombstone($1) }
       optional(next) { $0.storedCursor($1) }
-    case .date(let d): u8(12); date(d)
-    case .link(let l): u8(13); linkStatus(l)
-    case .count(let n): u8(14); u64(UInt64(clamping: n))
+    case .date(let d):
+      u8(12)
+      date(d)
+    case .link(let l):
+      u8(13)
+      linkStatus(l)
+    case .count(let n):
+      u8(14)
+      u64(UInt64(clamping: n))
     }
   }
 
   mutating func request(_ request: Request) {
     switch request {
-    case .hello(let version, let client): u8(0); u16(version); string(client)
-    case .installApp(let a): u8(1); app(a)
-    case .uninstallApp(let id): u8(2); string(id)
-    case .requestAuthorization(let id, let share, let read): u8(3); string(id); types(share); types(read)
+    case .hello(let version, let client):
+      u8(0)
+      u16(version)
+      string(client)
+    case .installApp(let a):
+      u8(1)
+      app(a)
+    case .uninstallApp(let id):
+      u8(2)
+      string(id)
+    case .requestAuthorization(let id, let share, let read):
+      u8(3)
+      string(id)
+      types(share)
+      types(read)
     case .answerPrompt(let promptID, let id, let answer):
-      u8(4); optional(promptID) { $0.u64($1) }; optional(id) { $0.string($1) }; promptAnswer(answer)
-    case .authorizationStatus(let id, let type): u8(5); string(id); sampleType(type)
-    case .requestStatus(let id, let share, let read): u8(6); string(id); types(share); types(read)
-    case .save(let id, let samples): u8(7); string(id); array(samples) { $0.sampleInput($1) }
-    case .delete(let id, let uuids): u8(8); string(id); array(uuids) { $0.uuid($1) }
-    case .deleteMatching(let id, let type, let range): u8(24); string(id); sampleType(type); optional(range) { $0.dateRange($1) }
-    case .sampleQuery(let id, let q): u8(9); string(id); sampleQuery(q)
-    case .statistics(let id, let q): u8(10); string(id); statisticsQuery(q)
-    case .statisticsCollection(let id, let q): u8(11); string(id); statisticsQuery(q)
+      u8(4)
+      optional(promptID) { $0.u64($1) }
+      optional(id) { $0.string($1) }
+      promptAnswer(answer)
+    case .authorizationStatus(let id, let type):
+      u8(5)
+      string(id)
+      sampleType(type)
+    case .requestStatus(let id, let share, let read):
+      u8(6)
+      string(id)
+      types(share)
+      types(read)
+    case .save(let id, let samples):
+      u8(7)
+      string(id)
+      array(samples) { $0.sampleInput($1) }
+    case .delete(let id, let uuids):
+      u8(8)
+      string(id)
+      array(uuids) { $0.uuid($1) }
+    case .deleteMatching(let id, let type, let range):
+      u8(24)
+      string(id)
+      sampleType(type)
+      optional(range) { $0.dateRange($1) }
+    case .sampleQuery(let id, let q):
+      u8(9)
+      string(id)
+      sampleQuery(q)
+    case .statistics(let id, let q):
+      u8(10)
+      string(id)
+      statisticsQuery(q)
+    case .statisticsCollection(let id, let q):
+      u8(11)
+      string(id)
+      statisticsQuery(q)
     case .anchoredQuery(let id, let type, let anchor, let range, let limit):
-      u8(12); string(id); sampleType(type); u64(anchor); optional(range) { $0.dateRange($1) }; u32(UInt32(clamping: limit))
-    case .changeSettings(let id, let c): u8(13); string(id); settingsChange(c)
-    case .watchSettings(let id, let c): u8(14); string(id); settingsChange(c)
-    case .setClock(let d): u8(15); optional(d) { $0.date($1) }
-    case .advanceClock(let s): u8(16); f64(s)
-    case .setPolicy(let p): u8(17); policy(p)
+      u8(12)
+      string(id)
+      sampleType(type)
+      u64(anchor)
+      optional(range) { $0.dateRange($1) }
+      u32(UInt32(clamping: limit))
+    case .changeSettings(let id, let c):
+      u8(13)
+      string(id)
+      settingsChange(c)
+    case .watchSettings(let id, let c):
+      u8(14)
+      string(id)
+      settingsChange(c)
+    case .setClock(let d):
+      u8(15)
+      optional(d) { $0.date($1) }
+    case .advanceClock(let s):
+      u8(16)
+      f64(s)
+    case .setPolicy(let p):
+      u8(17)
+      policy(p)
     case .dump: u8(18)
     case .storedSamples(let type, let from, let limit):
-      u8(19); optional(type) { $0.sampleType($1) }; storedCursor(from); u32(UInt32(clamping: limit))
-    case .subscribe(let mask): u8(20); u32(mask.rawValue)
+      u8(19)
+      optional(type) { $0.sampleType($1) }
+      storedCursor(from)
+      u32(UInt32(clamping: limit))
+    case .subscribe(let mask):
+      u8(20)
+      u32(mask.rawValue)
     case .earliestPermittedSampleDate: u8(21)
     case .link(let command):
       u8(22)
@@ -224,7 +348,9 @@ extension BinaryWriter {
       case .disconnect: u8(1)
       case .hold: u8(2)
       case .release: u8(3)
-      case .latency(let s): u8(4); f64(s)
+      case .latency(let s):
+        u8(4)
+        f64(s)
       case .reconnectNow: u8(5)
       }
     case .ping: u8(23)
@@ -238,13 +364,30 @@ extension BinaryWriter {
 
   mutating func event(_ e: DaemonEvent) {
     switch e {
-    case .promptShown(let p): u8(0); prompt(p)
-    case .promptClosed(let id, let bundle, let outcome): u8(1); u64(id); string(bundle); string(outcome)
+    case .promptShown(let p):
+      u8(0)
+      prompt(p)
+    case .promptClosed(let id, let bundle, let outcome):
+      u8(1)
+      u64(id)
+      string(bundle)
+      string(outcome)
     case .samplesChanged(let t, let origin, let added, let deleted):
-      u8(2); types(t); u8(origin.rawValue); u32(UInt32(clamping: added)); u32(UInt32(clamping: deleted))
-    case .syncApplied(let upTo, let items): u8(3); u64(upTo); u32(UInt32(clamping: items))
-    case .peerAcknowledged(let seq): u8(4); u64(seq)
-    case .linkChanged(let connected): u8(5); bool(connected)
+      u8(2)
+      types(t)
+      u8(origin.rawValue)
+      u32(UInt32(clamping: added))
+      u32(UInt32(clamping: deleted))
+    case .syncApplied(let upTo, let items):
+      u8(3)
+      u64(upTo)
+      u32(UInt32(clamping: items))
+    case .peerAcknowledged(let seq):
+      u8(4)
+      u64(seq)
+    case .linkChanged(let connected):
+      u8(5)
+      bool(connected)
     }
   }
 }
@@ -280,7 +423,9 @@ extension BinaryReader {
   }
 
   mutating func sources() throws(DecodeError) -> Set<String>? {
-    try optional { r throws(DecodeError) in Set(try r.array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() }) }
+    try optional { r throws(DecodeError) in
+      Set(try r.array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() })
+    }
   }
 
   mutating func sampleQuery() throws(DecodeError) -> SampleQuery {
@@ -303,7 +448,8 @@ extension BinaryReader {
     let options = StatisticsOptions(rawValue: try u32())
     let interval = try optional { r throws(DecodeError) in try r.f64() }
     let anchor = try optional { r throws(DecodeError) in try r.date() }
-    return StatisticsQuery(type: type, range: range, sources: sources, options: options, interval: interval, anchor: anchor)
+    return StatisticsQuery(
+      type: type, range: range, sources: sources, options: options, interval: interval, anchor: anchor)
   }
 
   mutating func statistics(depth: Int = 0) throws(DecodeError) -> Statistics {
@@ -311,7 +457,9 @@ extension BinaryReader {
     s.sampleCount = Int(try u32())
     var values: [Double?] = []
     for _ in 0..<6 { values.append(try optional { r throws(DecodeError) in try r.f64() }) }
-    (s.sum, s.average, s.minimum, s.maximum, s.mostRecent, s.duration) = (values[0], values[1], values[2], values[3], values[4], values[5])
+    (s.sum, s.average, s.minimum, s.maximum, s.mostRecent, s.duration) = (
+      values[0], values[1], values[2], values[3], values[4], values[5]
+    )
     let parts = try array(minElementSize: 30) { r throws(DecodeError) -> (String, Statistics) in
       guard depth < 1 else { throw r.error("nested per-source statistics") }
       return (try r.bundle(), try r.statistics(depth: depth + 1))
@@ -337,7 +485,8 @@ extension BinaryReader {
   }
 
   mutating func linkStatus() throws(DecodeError) -> LinkStatus {
-    LinkStatus(enabled: try bool(), connected: try bool(), holding: try bool(), latency: try f64(), sync: try syncStatus())
+    LinkStatus(
+      enabled: try bool(), connected: try bool(), holding: try bool(), latency: try f64(), sync: try syncStatus())
   }
 
   mutating func promptOutcome() throws(DecodeError) -> PromptOutcome {
@@ -383,7 +532,10 @@ extension BinaryReader {
     switch try u8() {
     case 0: return .ok
     case 1:
-      return .hello(HelloInfo(version: try u16(), device: try device(), pid: Int32(bitPattern: try u32()), software: try string(maxLength: 256)))
+      return .hello(
+        HelloInfo(
+          version: try u16(), device: try device(), pid: Int32(bitPattern: try u32()),
+          software: try string(maxLength: 256)))
     case 2: return .authorization(try callResult())
     case 3: return .prompt(try prompt())
     case 4:
@@ -403,7 +555,10 @@ extension BinaryReader {
           added: try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() },
           deleted: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }, newAnchor: try u64()))
     case 10:
-      return .snapshot(DaemonSnapshot(device: try deviceSnapshot(), link: try linkStatus(), pid: Int32(bitPattern: try u32()), clients: Int(try u32())))
+      return .snapshot(
+        DaemonSnapshot(
+          device: try deviceSnapshot(), link: try linkStatus(), pid: Int32(bitPattern: try u32()),
+          clients: Int(try u32())))
     case 11:
       return .stored(
         samples: try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() },
@@ -425,18 +580,24 @@ extension BinaryReader {
     case 3: return .requestAuthorization(bundleID: try bundle(), share: try types(), read: try types())
     case 4:
       return .answerPrompt(
-        promptID: try optional { r throws(DecodeError) in try r.u64() }, bundleID: try optional { r throws(DecodeError) in try r.bundle() },
+        promptID: try optional { r throws(DecodeError) in try r.u64() },
+        bundleID: try optional { r throws(DecodeError) in try r.bundle() },
         answer: try promptAnswer())
     case 5: return .authorizationStatus(bundleID: try bundle(), type: try sampleType())
     case 6: return .requestStatus(bundleID: try bundle(), share: try types(), read: try types())
-    case 7: return .save(bundleID: try bundle(), samples: try array(minElementSize: 43) { r throws(DecodeError) in try r.sampleInput() })
-    case 8: return .delete(bundleID: try bundle(), uuids: try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() })
+    case 7:
+      return .save(
+        bundleID: try bundle(), samples: try array(minElementSize: 43) { r throws(DecodeError) in try r.sampleInput() })
+    case 8:
+      return .delete(
+        bundleID: try bundle(), uuids: try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() })
     case 9: return .sampleQuery(bundleID: try bundle(), query: try sampleQuery())
     case 10: return .statistics(bundleID: try bundle(), query: try statisticsQuery())
     case 11: return .statisticsCollection(bundleID: try bundle(), query: try statisticsQuery())
     case 12:
       return .anchoredQuery(
-        bundleID: try bundle(), type: try sampleType(), anchor: try u64(), range: try optional { r throws(DecodeError) in try r.dateRange() },
+        bundleID: try bundle(), type: try sampleType(), anchor: try u64(),
+        range: try optional { r throws(DecodeError) in try r.dateRange() },
         limit: Int(try u32()))
     case 13: return .changeSettings(bundleID: try bundle(), change: try settingsChange())
     case 14: return .watchSettings(bundleID: try bundle(), change: try settingsChange())
@@ -463,7 +624,8 @@ extension BinaryReader {
     case 23: return .ping
     case 24:
       return .deleteMatching(
-        bundleID: try bundle(), type: try sampleType(), range: try optional { r throws(DecodeError) in try r.dateRange() })
+        bundleID: try bundle(), type: try sampleType(),
+        range: try optional { r throws(DecodeError) in try r.dateRange() })
     case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
     }
   }
@@ -472,7 +634,8 @@ extension BinaryReader {
     switch try u8() {
     case 0: return .promptShown(try prompt())
     case 1: return .promptClosed(promptID: try u64(), bundleID: try bundle(), outcome: try string(maxLength: 4096))
-    case 2: return .samplesChanged(types: try types(), origin: try device(), added: Int(try u32()), deleted: Int(try u32()))
+    case 2:
+      return .samplesChanged(types: try types(), origin: try device(), added: Int(try u32()), deleted: Int(try u32()))
     case 3: return .syncApplied(upTo: try u64(), items: Int(try u32()))
     case 4: return .peerAcknowledged(try u64())
     case 5: return .linkChanged(connected: try bool())

@@ -38,19 +38,48 @@ package enum PeerMessage: Hashable, Sendable {
   package func encoded() -> [UInt8] {
     var w = BinaryWriter(capacity: 64)
     switch self {
-    case .challenge(let version, let device, let nonce): w.u8(1); w.u16(version); w.u8(device.rawValue); w.array(nonce) { $0.u8($1) }
+    case .challenge(let version, let device, let nonce):
+      w.u8(1)
+      w.u16(version)
+      w.u8(device.rawValue)
+      w.array(nonce) { $0.u8($1) }
     case .proof(let digest, let device, let nonce):
-      w.u8(2); w.array(digest) { $0.u8($1) }; w.u8(device.rawValue); w.array(nonce) { $0.u8($1) }
-    case .accept(let digest): w.u8(3); w.array(digest) { $0.u8($1) }
-    case .resume(let seq, let ofLog, let myLog): w.u8(4); w.u64(seq); w.u64(ofLog); w.u64(myLog)
-    case .entries(let entries): w.u8(5); w.array(entries) { $0.syncEntry($1) }
-    case .ack(let seq, let ofLog): w.u8(6); w.u64(seq); w.u64(ofLog)
-    case .newLog(let id): w.u8(7); w.u64(id)
+      w.u8(2)
+      w.array(digest) { $0.u8($1) }
+      w.u8(device.rawValue)
+      w.array(nonce) { $0.u8($1) }
+    case .accept(let digest):
+      w.u8(3)
+      w.array(digest) { $0.u8($1) }
+    case .resume(let seq, let ofLog, let myLog):
+      w.u8(4)
+      w.u64(seq)
+      w.u64(ofLog)
+      w.u64(myLog)
+    case .entries(let entries):
+      w.u8(5)
+      w.array(entries) { $0.syncEntry($1) }
+    case .ack(let seq, let ofLog):
+      w.u8(6)
+      w.u64(seq)
+      w.u64(ofLog)
+    case .newLog(let id):
+      w.u8(7)
+      w.u64(id)
     case .check(let check):
-      w.u8(8); w.cursors(check.cursors); w.i64(check.firstDay)
-      w.array(check.days) { w, d in w.i64(d.day); w.u64(d.sum); w.u64(d.count) }
+      w.u8(8)
+      w.cursors(check.cursors)
+      w.i64(check.firstDay)
+      w.array(check.days) { w, d in
+        w.i64(d.day)
+        w.u64(d.sum)
+        w.u64(d.count)
+      }
     case .checkResult(let result):
-      w.u8(9); w.u8(result.outcome.rawValue); w.cursors(result.checked); w.string(result.detail)
+      w.u8(9)
+      w.u8(result.outcome.rawValue)
+      w.cursors(result.checked)
+      w.string(result.detail)
     }
     return w.bytes
   }
@@ -83,8 +112,11 @@ package enum PeerMessage: Hashable, Sendable {
           message = .check(SyncCheck(cursors: cursors, firstDay: firstDay, days: days))
         case 9:
           let raw = try r.u8()
-          guard let outcome = SyncCheckResult.Outcome(rawValue: raw) else { throw r.error("unknown check outcome \(raw)") }
-          message = .checkResult(SyncCheckResult(outcome: outcome, checked: try r.cursors(), detail: try r.string(maxLength: 4096)))
+          guard let outcome = SyncCheckResult.Outcome(rawValue: raw) else {
+            throw r.error("unknown check outcome \(raw)")
+          }
+          message = .checkResult(
+            SyncCheckResult(outcome: outcome, checked: try r.cursors(), detail: try r.string(maxLength: 4096)))
         case let t: throw DecodeError(offset: 0, "unknown peer message tag \(t)")
         }
         try r.expectEnd("peer message")

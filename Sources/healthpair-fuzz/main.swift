@@ -14,7 +14,9 @@ import Posix
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let target = arguments.first, FuzzTargets.names.contains(target) else {
-  Posix.writeStandardError("usage: healthpair-fuzz <\(FuzzTargets.names.joined(separator: "|"))> [--runs <n>] [--seed <s>] [--write-corpus <dir>] [libFuzzer options]\n")
+  Posix.writeStandardError(
+    "usage: healthpair-fuzz <\(FuzzTargets.names.joined(separator: "|"))> [--runs <n>] [--seed <s>] [--write-corpus <dir>] [libFuzzer options]\n"
+  )
   exit(64)
 }
 arguments.removeFirst()
@@ -24,7 +26,9 @@ func scenarioFiles() -> [String] {
   var texts: [String] = []
   for group in names where Posix.directoryExists("Scenarios/" + group) {
     for file in (try? Posix.listDirectory("Scenarios/" + group)) ?? [] where file.hasSuffix(".scenario") {
-      if let bytes = try? Posix.readFile("Scenarios/\(group)/\(file)") { texts.append(String(decoding: bytes, as: UTF8.self)) }
+      if let bytes = try? Posix.readFile("Scenarios/\(group)/\(file)") {
+        texts.append(String(decoding: bytes, as: UTF8.self))
+      }
     }
   }
   return texts
@@ -42,7 +46,8 @@ if let index = arguments.firstIndex(of: "--write-corpus"), index + 1 < arguments
 #if LIBFUZZER
   @_silgen_name("LLVMFuzzerRunDriver")
   func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
   ) -> Int32
 
@@ -68,8 +73,13 @@ if let index = arguments.firstIndex(of: "--write-corpus"), index + 1 < arguments
   var seed: UInt64 = 1
   var i = 0
   while i < arguments.count {
-    if arguments[i] == "--runs", i + 1 < arguments.count, let n = Int(arguments[i + 1]) { runs = n; i += 1 }
-    else if arguments[i] == "--seed", i + 1 < arguments.count, let s = UInt64(arguments[i + 1]) { seed = s; i += 1 }
+    if arguments[i] == "--runs", i + 1 < arguments.count, let n = Int(arguments[i + 1]) {
+      runs = n
+      i += 1
+    } else if arguments[i] == "--seed", i + 1 < arguments.count, let s = UInt64(arguments[i + 1]) {
+      seed = s
+      i += 1
+    }
     i += 1
   }
   var mutator = Mutator(seed: seed)

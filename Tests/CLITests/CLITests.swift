@@ -11,7 +11,8 @@ import Testing
 /// Runs the built `healthpair` binary; returns its exit status, standard output and standard error.
 func healthpair(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
   let daemon = try locateDaemon()
-  let binary = daemon.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/healthpair"
+  let binary =
+    daemon.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/healthpair"
   let dir = try Posix.makeTemporaryDirectory(prefix: "hp-cli-out")
   defer { Posix.removeTree(dir) }
   let outFD = try Posix.open(dir + "/out", O_WRONLY | O_CREAT | O_TRUNC)
@@ -21,7 +22,10 @@ func healthpair(_ arguments: [String], stdin: String? = nil) throws -> (status: 
   Posix.close(errFD)
   let status = try Posix.wait(pid, block: true)
   let code: Int32 = if case .exited(let c) = status { c } else { -1 }
-  return (code, String(decoding: try Posix.readFile(dir + "/out"), as: UTF8.self), String(decoding: try Posix.readFile(dir + "/err"), as: UTF8.self))
+  return (
+    code, String(decoding: try Posix.readFile(dir + "/out"), as: UTF8.self),
+    String(decoding: try Posix.readFile(dir + "/err"), as: UTF8.self)
+  )
 }
 
 @Suite("Command line")
@@ -73,17 +77,31 @@ struct CLITests {
     #expect(up.out.contains("link   up"))
     let again = try healthpair(["up", "--dir", dir])
     #expect(again.status == 1 && again.err.contains("already running"))
-    #expect(try healthpair(["ctl", "phone", "install", "com.example.water", "--write-usage", "Logs water", "--read-usage", "Totals", "--dir", dir]).status == 0)
-    let request = try healthpair(["ctl", "phone", "request", "com.example.water", "--share", "dietaryWater", "--no-wait", "--dir", dir])
+    #expect(
+      try healthpair([
+        "ctl", "phone", "install", "com.example.water", "--write-usage", "Logs water", "--read-usage", "Totals",
+        "--dir", dir,
+      ]).status == 0)
+    let request = try healthpair([
+      "ctl", "phone", "request", "com.example.water", "--share", "dietaryWater", "--no-wait", "--dir", dir,
+    ])
     #expect(request.out.contains("sheet presented (#1) listing share dietaryWater"))
     #expect(try healthpair(["ctl", "phone", "answer", "allow", "--dir", dir]).status == 0)
-    #expect(try healthpair(["ctl", "phone", "save", "com.example.water", "dietaryWater", "1", "cup_us", "--at", "2026-01-05T08:00", "--dir", dir]).status == 0)
+    #expect(
+      try healthpair([
+        "ctl", "phone", "save", "com.example.water", "dietaryWater", "1", "cup_us", "--at", "2026-01-05T08:00", "--dir",
+        dir,
+      ]).status == 0)
     // Reading was never asked for: the query fails as healthd's does.
     let undecided = try healthpair(["ctl", "phone", "query", "com.example.water", "dietaryWater", "--dir", dir])
     #expect(undecided.status == 1 && undecided.err.contains("errorAuthorizationNotDetermined (5)"), "\(undecided.err)")
-    _ = try healthpair(["ctl", "phone", "request", "com.example.water", "--read", "dietaryWater", "--no-wait", "--dir", dir])
+    _ = try healthpair([
+      "ctl", "phone", "request", "com.example.water", "--read", "dietaryWater", "--no-wait", "--dir", dir,
+    ])
     #expect(try healthpair(["ctl", "phone", "answer", "allow", "--dir", dir]).status == 0)
-    let query = try healthpair(["ctl", "phone", "query", "com.example.water", "dietaryWater", "--unit", "fl_oz_us", "--dir", dir])
+    let query = try healthpair([
+      "ctl", "phone", "query", "com.example.water", "dietaryWater", "--unit", "fl_oz_us", "--dir", dir,
+    ])
     #expect(query.out.contains("dietaryWater 8 fl_oz_us"), "\(query.out)")
     let denied = try healthpair(["ctl", "phone", "save", "com.example.water", "stepCount", "10", "--dir", dir])
     #expect(denied.status == 1 && denied.err.contains("errorAuthorizationNotDetermined (5)"))

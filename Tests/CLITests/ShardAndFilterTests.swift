@@ -23,10 +23,11 @@ struct ShardAndFilterTests {
   }
 
   func titles(_ out: String) -> Set<String> {
-    Set(out.split(separator: "\n").compactMap { line in
-      guard let range = line.range(of: "shard member ") else { return nil }
-      return String(line[range.upperBound...].prefix { $0.isNumber })
-    })
+    Set(
+      out.split(separator: "\n").compactMap { line in
+        guard let range = line.range(of: "shard member ") else { return nil }
+        return String(line[range.upperBound...].prefix { $0.isNumber })
+      })
   }
 
   @Test func shardsAreDisjointDeterministicAndTogetherRunEverything() throws {

@@ -46,7 +46,8 @@ struct ChaosTests {
     defer { run.pair.shutdown() }
     var report = CampaignReport(seed: 1)
     // Decide the phone's churn type on the watch: what a crossing would look like.
-    let ticket = try run.pair.watch.beginAuthorization(Campaign.churn.bundleID, share: [Campaign.churnType[.phone]!], read: [])
+    let ticket = try run.pair.watch.beginAuthorization(
+      Campaign.churn.bundleID, share: [Campaign.churnType[.phone]!], read: [])
     _ = try ticket.waitFirst(timeout: 10)
     try run.pair.watch.answerPrompt(.allowAll)
     #expect(throws: ChaosFailure.self) { try run.healAndCheck(&report) }
@@ -96,11 +97,14 @@ struct ChaosTests {
 struct LoadTests {
   @Test func thirtyTwoClientsOnBothDevicesLoseNothing() async throws {
     let report = try await Posix.onOwnThread { LoadTest(clients: 32, seconds: 2, seed: 11).run() }
-    #expect(report.passed, "\(report.failures.joined(separator: "; ")) — reproduce: healthpair load --seconds 2 --seed 11")
+    #expect(
+      report.passed, "\(report.failures.joined(separator: "; ")) — reproduce: healthpair load --seconds 2 --seed 11")
     #expect(report.lostAcknowledgements == 0)
     #expect(report.errors.isEmpty)
     // Every kind of request ran, and the stores hold exactly what was saved minus what was deleted.
-    for kind in ["save", "sampleQuery", "statisticsCollection", "delete"] { #expect((report.operations[kind] ?? 0) > 0, "\(kind)") }
+    for kind in ["save", "sampleQuery", "statisticsCollection", "delete"] {
+      #expect((report.operations[kind] ?? 0) > 0, "\(kind)")
+    }
     #expect(report.storedSamples == report.savedSamples - report.deletedSamples)
     // Memory stays bounded: far below what an unbounded buffer or leak would reach in this run.
     #expect(report.peakResidentMiB.count == 2)

@@ -46,7 +46,9 @@ struct AbuseTests {
       #expect(try pair.phone.dump().clients == 64)
       #expect(pair.process(.phone)?.exitStatus == nil)
       // A new client while the limit is reached is refused with the same clear error, not left hanging.
-      #expect(throws: ClientError.self) { try DeviceClient(socketPath: pair.layout.socket(.phone), clientName: "late", timeout: 10) }
+      #expect(throws: ClientError.self) {
+        try DeviceClient(socketPath: pair.layout.socket(.phone), clientName: "late", timeout: 10)
+      }
       // Once the flood goes away, new clients are served again.
       flood.removeAll()
       try waitUntil("the flood's slots to be freed", probe: pair.phone) { try pair.phone.dump().clients == before }
@@ -66,10 +68,15 @@ struct AbuseTests {
       let hog = try RawConnection(pair.layout.socket(.phone))
       try hog.send(.request(id: 1, .hello(version: WireProtocol.version, client: "hog")))
       var burst: [UInt8] = []
-      for i in 0..<2000 { burst += Frame.request(id: UInt32(2 + i), .sampleQuery(bundleID: waterApp.bundleID, query: SampleQuery(type: water))).framed() }
+      for i in 0..<2000 {
+        burst += Frame.request(
+          id: UInt32(2 + i), .sampleQuery(bundleID: waterApp.bundleID, query: SampleQuery(type: water))
+        ).framed()
+      }
       try? hog.send(burst)  // fails once the daemon drops the hog: that is the point
       try waitUntil("the slow-client warning in the log", probe: pair.phone) {
-        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("client too slow")
+        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains(
+          "client too slow")
       }
       #expect(try hog.waitClosed())
       #expect(pair.process(.phone)?.exitStatus == nil)
@@ -84,7 +91,9 @@ struct AbuseTests {
     try withPair([]) { pair in
       try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       for batch in 0..<2 {
-        try pair.phone.save(waterApp.bundleID, (0..<5000).map { waterSample(1, at: t0.addingTimeInterval(-Double(batch * 5000 + $0) * 10)) })
+        try pair.phone.save(
+          waterApp.bundleID,
+          (0..<5000).map { waterSample(1, at: t0.addingTimeInterval(-Double(batch * 5000 + $0) * 10)) })
       }
       let flooder = try RawConnection(pair.layout.socket(.phone))
       try flooder.send(.request(id: 1, .hello(version: WireProtocol.version, client: "flooder")))
@@ -93,16 +102,22 @@ struct AbuseTests {
       let flood = 400
       let query = SampleQuery(type: water, limit: 1, sort: [SampleSort(.endDate, ascending: false)])
       var burst: [UInt8] = []
-      for i in 0..<flood { burst += Frame.request(id: UInt32(2 + i), .sampleQuery(bundleID: waterApp.bundleID, query: query)).framed() }
+      for i in 0..<flood {
+        burst += Frame.request(id: UInt32(2 + i), .sampleQuery(bundleID: waterApp.bundleID, query: query)).framed()
+      }
       try flooder.send(burst)
       // Another client's request is answered while most of the flood is still waiting: the daemon takes turns.
       _ = try pair.phone.call(.ping)
       let answeredSoFar = try flooder.framesAvailableNow()
-      #expect(answeredSoFar < flood / 2, "the flood was \(answeredSoFar) of \(flood) answered before another client's ping")
+      #expect(
+        answeredSoFar < flood / 2, "the flood was \(answeredSoFar) of \(flood) answered before another client's ping")
       // And the flood is answered in full, in order.
       var expected = UInt32(2 + answeredSoFar)
       while expected < UInt32(2 + flood) {
-        guard case .response(let id, .success)? = try flooder.nextFrame(timeout: 60) else { Issue.record("reply \(expected) missing"); return }
+        guard case .response(let id, .success)? = try flooder.nextFrame(timeout: 60) else {
+          Issue.record("reply \(expected) missing")
+          return
+        }
         #expect(id == expected)
         if id != expected { return }
         expected += 1
@@ -129,7 +144,10 @@ struct AbuseTests {
       }
       // Still the same connection, still served.
       try raw.send(.request(id: 9999, .ping))
-      guard case .response(9999, .success(.ok))? = try raw.nextFrame() else { Issue.record("the connection must stay usable"); return }
+      guard case .response(9999, .success(.ok))? = try raw.nextFrame() else {
+        Issue.record("the connection must stay usable")
+        return
+      }
       #expect(pair.process(.phone)?.exitStatus == nil)
     }
   }
@@ -189,7 +207,9 @@ struct AbuseTests {
       .statistics(bundleID: waterApp.bundleID, query: StatisticsQuery(type: water, options: .cumulativeSum)),
       .statistics(bundleID: waterApp.bundleID, query: StatisticsQuery(type: heartRate, options: .discreteAverage)),
       .statisticsCollection(
-        bundleID: waterApp.bundleID, query: StatisticsQuery(type: water, options: .cumulativeSum, interval: 3600, anchor: t0.addingTimeInterval(-7200))),
+        bundleID: waterApp.bundleID,
+        query: StatisticsQuery(
+          type: water, options: .cumulativeSum, interval: 3600, anchor: t0.addingTimeInterval(-7200))),
       .anchoredQuery(bundleID: waterApp.bundleID, type: water, anchor: 0, range: nil, limit: 0),
       .anchoredQuery(bundleID: waterApp.bundleID, type: heartRate, anchor: 0, range: nil, limit: 0),
       .delete(bundleID: waterApp.bundleID, uuids: [uuid]),
@@ -212,10 +232,16 @@ struct AbuseTests {
         let ticket = try pair.phone.beginAuthorization(waterApp.bundleID, share: [water], read: [water, heartRate])
         _ = try ticket.waitFirst(timeout: 10)
         try pair.phone.answerPrompt(
-          .choices([Permission(water, .share): true, Permission(water, .read): readAllowed, Permission(heartRate, .read): readAllowed]))
+          .choices([
+            Permission(water, .share): true, Permission(water, .read): readAllowed,
+            Permission(heartRate, .read): readAllowed,
+          ]))
         _ = try ticket.wait(timeout: 10)
         let decisions = try pair.phone.dump().device.app(waterApp.bundleID)?.decisions ?? []
-        #expect(decisions.contains { $0.permission == Permission(water, .read) && ($0.decision == .authorized) == readAllowed })
+        #expect(
+          decisions.contains {
+            $0.permission == Permission(water, .read) && ($0.decision == .authorized) == readAllowed
+          })
         return try appTranscript(pair)
       }
     }

@@ -27,7 +27,8 @@ struct HealingTests {
       for i in 0..<20 {
         let id = UUID()
         first.append(id)
-        try pair.phone.save(waterApp.bundleID, [waterSample(Double(i + 1), at: t0.addingTimeInterval(Double(i)), uuid: id)])
+        try pair.phone.save(
+          waterApp.bundleID, [waterSample(Double(i + 1), at: t0.addingTimeInterval(Double(i)), uuid: id)])
       }
       try pair.waitSynced(timeout: 20)
       #expect(try storedUUIDs(pair.watch) == Set(first))
@@ -65,7 +66,8 @@ struct HealingTests {
       for i in 0..<10 {
         let id = UUID()
         saved.append(id)
-        try pair.phone.save(waterApp.bundleID, [waterSample(Double(i + 1), at: t0.addingTimeInterval(Double(i)), uuid: id)])
+        try pair.phone.save(
+          waterApp.bundleID, [waterSample(Double(i + 1), at: t0.addingTimeInterval(Double(i)), uuid: id)])
       }
       try pair.waitSynced(timeout: 20)
       pair.kill(.phone)

@@ -45,7 +45,8 @@ struct LifecycleTests {
       let (readEnd, writeEnd) = try Posix.pipe()
       let errorPath = pair.layout.root + "/second.stderr"
       let errFD = try Posix.open(errorPath, O_WRONLY | O_CREAT | O_TRUNC)
-      let pid = try Posix.spawn(pair.daemon, ["--device", "phone", "--dir", pair.layout.directory(.phone)], stdout: writeEnd, stderr: errFD)
+      let pid = try Posix.spawn(
+        pair.daemon, ["--device", "phone", "--dir", pair.layout.directory(.phone)], stdout: writeEnd, stderr: errFD)
       Posix.close(writeEnd)
       Posix.close(errFD)
       Posix.close(readEnd)
@@ -104,15 +105,21 @@ struct LifecycleTests {
       try Posix.chmod(pair.layout.root, 0o755)
       try Posix.chmod(pair.layout.directory(.phone), 0o755)
       try Posix.chmod(pair.layout.socket(.phone), 0o666)
-      let binary = pair.daemon.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/healthpair"
+      let binary =
+        pair.daemon.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        + "/healthpair"
       let null = Posix.devNull()
       defer { Posix.close(null) }
       let pid = try Posix.spawn(
-        "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "ctl", "phone", "dump", "--dir", pair.layout.root],
+        "/usr/bin/setpriv",
+        [
+          "--reuid=65534", "--regid=65534", "--clear-groups", binary, "ctl", "phone", "dump", "--dir", pair.layout.root,
+        ],
         stdout: null, stderr: null)
       #expect(try Posix.wait(pid, block: true) == .exited(1), "the other user's client fails")
       try waitUntil("the refusal in the log", probe: pair.phone) {
-        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("refused a client of another user")
+        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains(
+          "refused a client of another user")
       }
       _ = try pair.phone.call(.ping)
     }
@@ -125,11 +132,23 @@ struct LifecycleTests {
       try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       for _ in 0..<50 { try pair.phone.save(waterApp.bundleID, [waterSample(1)]) }
       _ = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
-      #expect(throws: ClientError.self) { try pair.phone.save(waterApp.bundleID, [SampleInput(
-        uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: t0, end: t0.addingTimeInterval(-60))]) }
-      #expect(throws: ClientError.self) { try pair.phone.save(waterApp.bundleID, [SampleInput(
-        uuid: UUID(), type: SampleType.lookup(name: "stepCount")!, value: .quantity(1, unit: "count"), start: t0,
-        end: t0)]) }
+      #expect(throws: ClientError.self) {
+        try pair.phone.save(
+          waterApp.bundleID,
+          [
+            SampleInput(
+              uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: t0, end: t0.addingTimeInterval(-60))
+          ])
+      }
+      #expect(throws: ClientError.self) {
+        try pair.phone.save(
+          waterApp.bundleID,
+          [
+            SampleInput(
+              uuid: UUID(), type: SampleType.lookup(name: "stepCount")!, value: .quantity(1, unit: "count"), start: t0,
+              end: t0)
+          ])
+      }
       for _ in 0..<20 {
         _ = try pair.phone.dump()
         _ = try pair.phone.link(.reconnectNow)
@@ -184,22 +203,34 @@ struct LifecycleTests {
     try withPair { pair in
       let raw = try RawConnection(pair.layout.socket(.phone))
       try raw.send(.request(id: 1, .hello(version: WireProtocol.version, client: "raw")))
-      guard case .response(1, .success(.hello)) = try raw.nextFrame() else { Issue.record("hello"); return }
+      guard case .response(1, .success(.hello)) = try raw.nextFrame() else {
+        Issue.record("hello")
+        return
+      }
       // Unknown opcode 200, request id 7.
       try raw.send(FrameDecoder.frame([1, 7, 0, 0, 0, 200]))
-      guard case .response(7, .failure(let unknown))? = try raw.nextFrame() else { Issue.record("unknown opcode"); return }
+      guard case .response(7, .failure(let unknown))? = try raw.nextFrame() else {
+        Issue.record("unknown opcode")
+        return
+      }
       #expect(unknown.message.contains("unknown request opcode 200"))
       // A truncated save payload (id 8).
       var save = Frame.request(id: 8, .save(bundleID: waterApp.bundleID, samples: [waterSample(1)])).encoded()
       save.removeLast(10)
       try raw.send(FrameDecoder.frame(save))
-      guard case .response(8, .failure(let malformed))? = try raw.nextFrame() else { Issue.record("malformed"); return }
+      guard case .response(8, .failure(let malformed))? = try raw.nextFrame() else {
+        Issue.record("malformed")
+        return
+      }
       #expect(malformed.message.contains("offset"))
       // Garbage that is not even a request.
       try raw.send(FrameDecoder.frame([0xEE, 0xEE]))
       #expect(responseError(try raw.nextFrame()) != nil)
       try raw.send(.request(id: 9, .ping))
-      guard case .response(9, .success(.ok)) = try raw.nextFrame() else { Issue.record("the connection must stay usable"); return }
+      guard case .response(9, .success(.ok)) = try raw.nextFrame() else {
+        Issue.record("the connection must stay usable")
+        return
+      }
     }
   }
 
@@ -231,7 +262,8 @@ struct LifecycleTests {
       let samples = try pair.phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water))
       #expect(samples.map { $0.quantityValue! } == [250])
       try waitUntil("the warning in the log", probe: pair.phone) {
-        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains("vanished mid-frame")
+        String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains(
+          "vanished mid-frame")
       }
     }
   }
@@ -243,17 +275,23 @@ struct LifecycleTests {
       try pair.wait(for: "the link to drop", timeout: 10) { try !pair.phone.link(.reconnectNow).connected }
       let raw = try RawConnection(pair.layout.peerSocket)
       guard let challengeFrame = try raw.decoderNextPeer(), case .challenge(_, _, let nonce) = challengeFrame else {
-        Issue.record("expected a challenge"); return
+        Issue.record("expected a challenge")
+        return
       }
-      let forged = PeerMessage.proof(digest: PeerMessage.digest(secret: Array("guess".utf8), role: "connector", nonce: nonce), device: .watch, nonce: Array(repeating: 1, count: 32))
+      let forged = PeerMessage.proof(
+        digest: PeerMessage.digest(secret: Array("guess".utf8), role: "connector", nonce: nonce), device: .watch,
+        nonce: Array(repeating: 1, count: 32))
       try raw.send(FrameDecoder.frame(forged.encoded()))
-      let sample = Sample(uuid: UUID(), type: water, value: .quantity(1), start: t0, end: t0, source: SampleSource(bundleID: "evil", device: .watch))
+      let sample = Sample(
+        uuid: UUID(), type: water, value: .quantity(1), start: t0, end: t0,
+        source: SampleSource(bundleID: "evil", device: .watch))
       try? raw.send(FrameDecoder.frame(PeerMessage.entries([SyncEntry(seq: 1, payload: .samples([sample]))]).encoded()))
       #expect(try raw.waitClosed())
       #expect(try pair.phone.storedSamples().samples.isEmpty, "nothing was injected")
       // Entries sent before any handshake are refused too.
       let eager = try RawConnection(pair.layout.peerSocket)
-      try eager.send(FrameDecoder.frame(PeerMessage.entries([SyncEntry(seq: 1, payload: .samples([sample]))]).encoded()))
+      try eager.send(
+        FrameDecoder.frame(PeerMessage.entries([SyncEntry(seq: 1, payload: .samples([sample]))]).encoded()))
       #expect(try eager.waitClosed())
       #expect(try pair.phone.storedSamples().samples.isEmpty)
     }
@@ -271,7 +309,9 @@ extension RawConnection {
       guard now < deadline, Posix.waitReadable(fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
         throw PairError.timeout("a peer message")
       }
-      let result = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      let result = try buffer.withUnsafeMutableBytes { b in
+        try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get()
+      }
       guard case .bytes(let n) = result else { return nil }
       decoder.append(Array(buffer[0..<n]))
     }

@@ -23,9 +23,11 @@ struct DaemonSnapshotTests {
     try withPair { pair in
       try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       for batch in 0..<20 {
-        try pair.phone.save(waterApp.bundleID, (0..<1000).map { i in
-          waterSample(1, at: t0.addingTimeInterval(-Double(batch * 1000 + i) * 30))
-        })
+        try pair.phone.save(
+          waterApp.bundleID,
+          (0..<1000).map { i in
+            waterSample(1, at: t0.addingTimeInterval(-Double(batch * 1000 + i) * 30))
+          })
       }
       try pair.waitSynced(timeout: 30)
       let anchor = try pair.phone.anchoredQuery(waterApp.bundleID, type: water, anchor: 0).newAnchor
@@ -55,9 +57,11 @@ struct DaemonSnapshotTests {
     try withPair { pair in
       try grant(pair.phone, waterApp.bundleID, share: [water], read: [water])
       for batch in 0..<18 {
-        try pair.phone.save(waterApp.bundleID, (0..<1000).map { i in
-          waterSample(1, at: t0.addingTimeInterval(-Double(batch * 1000 + i)))
-        })
+        try pair.phone.save(
+          waterApp.bundleID,
+          (0..<1000).map { i in
+            waterSample(1, at: t0.addingTimeInterval(-Double(batch * 1000 + i)))
+          })
       }
       #expect(pair.stop(.phone) == .exited(0))
       let snapshotPath = SnapshotFile.path(forJournal: pair.layout.journal(.phone))

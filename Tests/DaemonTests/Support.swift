@@ -31,7 +31,9 @@ func withPair<T>(_ body: (Pair) throws -> T) throws -> T {
 }
 
 /// Requests authorization and answers the sheet that must appear.
-func grant(_ client: DeviceClient, _ app: String, share: [SampleType], read: [SampleType] = [], answer: PromptAnswer = .allowAll) throws {
+func grant(
+  _ client: DeviceClient, _ app: String, share: [SampleType], read: [SampleType] = [], answer: PromptAnswer = .allowAll
+) throws {
   let ticket = try client.beginAuthorization(app, share: share, read: read)
   guard case .interim(.prompt) = try ticket.waitFirst(timeout: 10) else {
     Issue.record("expected a sheet")
@@ -68,7 +70,8 @@ final class RawConnection {
   deinit { Posix.close(fd) }
 
   func send(_ bytes: [UInt8]) throws {
-    try bytes.withUnsafeBytes { buffer in try catching { () throws(SystemError) in try Posix.sendAll(fd, buffer) }.get() }
+    try bytes.withUnsafeBytes { buffer in try catching { () throws(SystemError) in try Posix.sendAll(fd, buffer) }.get()
+    }
   }
 
   func send(_ frame: Frame) throws { try send(frame.framed()) }
@@ -83,7 +86,9 @@ final class RawConnection {
       guard now < deadline, Posix.waitReadable(fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
         throw PairError.timeout("a frame from the daemon")
       }
-      let result = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      let result = try buffer.withUnsafeMutableBytes { b in
+        try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get()
+      }
       switch result {
       case .bytes(let n): decoder.append(Array(buffer[0..<n]))
       case .endOfFile: return nil
@@ -99,7 +104,9 @@ final class RawConnection {
     while true {
       while try decoder.next() != nil { count += 1 }
       guard Posix.waitReadable(fd, timeoutMilliseconds: 0) else { return count }
-      let result = try buffer.withUnsafeMutableBytes { b in try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get() }
+      let result = try buffer.withUnsafeMutableBytes { b in
+        try catching { () throws(SystemError) in try Posix.read(fd, into: b) }.get()
+      }
       guard case .bytes(let n) = result else { return count }
       decoder.append(Array(buffer[0..<n]))
     }
@@ -114,7 +121,9 @@ final class RawConnection {
       guard now < deadline, Posix.waitReadable(fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
         throw PairError.timeout("the daemon to close the connection")
       }
-      let result = buffer.withUnsafeMutableBytes { b in catching { () throws(SystemError) in try Posix.read(fd, into: b) } }
+      let result = buffer.withUnsafeMutableBytes { b in
+        catching { () throws(SystemError) in try Posix.read(fd, into: b) }
+      }
       switch result {
       case .success(.endOfFile): return true
       case .failure(let e) where e.errno == .connectionReset: return true

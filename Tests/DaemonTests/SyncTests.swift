@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Dispatch
+import FoundationEssentials
 import Synchronization
 import Testing
 
@@ -27,8 +27,10 @@ struct SyncIntegrationTests {
       for client in [pair.phone, pair.watch] {
         let stored = try client.storedSamples().samples
         #expect(Set(stored.map(\.uuid)) == [fromWatch, fromPhone])
-        #expect(stored.first { $0.uuid == fromWatch }?.source == SampleSource(bundleID: returnApp.bundleID, device: .watch))
-        #expect(stored.first { $0.uuid == fromPhone }?.source == SampleSource(bundleID: waterApp.bundleID, device: .phone))
+        #expect(
+          stored.first { $0.uuid == fromWatch }?.source == SampleSource(bundleID: returnApp.bundleID, device: .watch))
+        #expect(
+          stored.first { $0.uuid == fromPhone }?.source == SampleSource(bundleID: waterApp.bundleID, device: .phone))
       }
       // Authorization did not cross in either direction.
       #expect(try pair.phone.authorizationStatus(returnApp.bundleID, mindful) == .notDetermined)
@@ -71,7 +73,9 @@ struct SyncIntegrationTests {
         var waitedForRestart = false
         while !stop.load(ordering: .sequentiallyConsistent) {
           batch += 1
-          let samples = (0..<20).map { i in mindfulSample(minutes: 1, at: t0.addingTimeInterval(Double(batch * 100 + i))) }
+          let samples = (0..<20).map { i in
+            mindfulSample(minutes: 1, at: t0.addingTimeInterval(Double(batch * 100 + i)))
+          }
           do {
             guard let c = client else { throw ClientError.disconnected("not connected") }
             try c.save(returnApp.bundleID, samples)
@@ -80,7 +84,9 @@ struct SyncIntegrationTests {
             progress.signal()
           } catch {
             // The save is unacknowledged. If the watch itself died, wait until the test restarted it.
-            if (try? DeviceClient(socketPath: socket, clientName: "probe", timeout: 10)) == nil || client?.isClosed == true {
+            if (try? DeviceClient(socketPath: socket, clientName: "probe", timeout: 10)) == nil
+              || client?.isClosed == true
+            {
               if !waitedForRestart {
                 _ = restarted.wait(timeout: .now() + 30)
                 waitedForRestart = true
@@ -92,7 +98,10 @@ struct SyncIntegrationTests {
       }
       func waitForBatches(_ n: Int) {
         while batches.load(ordering: .sequentiallyConsistent) < n {
-          if progress.wait(timeout: .now() + 20) == .timedOut { Issue.record("the writer made no progress"); return }
+          if progress.wait(timeout: .now() + 20) == .timedOut {
+            Issue.record("the writer made no progress")
+            return
+          }
         }
       }
       // Kill after some batches are acknowledged, while the writer keeps going.
@@ -109,8 +118,10 @@ struct SyncIntegrationTests {
       let watch = try pair.watch.storedSamples().samples.map(\.uuid)
       #expect(Set(phone).count == phone.count, "no sample is stored twice on the phone")
       #expect(Set(watch).count == watch.count, "no sample is stored twice on the watch")
-      #expect(acked.isSubset(of: Set(phone)), "\(acked.subtracting(phone).count) acknowledged samples missing on the phone")
-      #expect(acked.isSubset(of: Set(watch)), "\(acked.subtracting(watch).count) acknowledged samples missing on the watch")
+      #expect(
+        acked.isSubset(of: Set(phone)), "\(acked.subtracting(phone).count) acknowledged samples missing on the phone")
+      #expect(
+        acked.isSubset(of: Set(watch)), "\(acked.subtracting(watch).count) acknowledged samples missing on the watch")
       #expect(Set(phone) == Set(watch), "the devices converge")
     }
   }
@@ -124,7 +135,10 @@ struct SyncIntegrationTests {
       #expect(try pair.watch.authorizationStatus(returnApp.bundleID, mindful) == .sharingDenied)
       // The watch still locks Return out while the change waits.
       let ticket = try pair.watch.beginAuthorization(returnApp.bundleID, share: [mindful], read: [])
-      guard case .final = try ticket.waitFirst(timeout: 10) else { Issue.record("no sheet while locked out"); return }
+      guard case .final = try ticket.waitFirst(timeout: 10) else {
+        Issue.record("no sheet while locked out")
+        return
+      }
       // The queued change survives a phone restart while the link is down.
       pair.kill(.phone)
       try pair.restart(.phone, waitForLink: false)
@@ -177,13 +191,19 @@ struct SyncIntegrationTests {
       _ = user.addListener { event in if case .promptShown(let p) = event { shown.withLock { $0.append(p) } } }
       try user.subscribe(.prompts)
       let ticket = try pair.phone.beginAuthorization(waterApp.bundleID, share: [water], read: [water])
-      guard case .interim(.prompt(let prompt)) = try ticket.waitFirst(timeout: 10) else { Issue.record("expected a sheet"); return }
+      guard case .interim(.prompt(let prompt)) = try ticket.waitFirst(timeout: 10) else {
+        Issue.record("expected a sheet")
+        return
+      }
       #expect(try user.dump().device.pendingPrompts == [prompt])
       try pair.wait(for: "the prompt event", timeout: 10) { !shown.withLock { $0 }.isEmpty }
       #expect(shown.withLock { $0 } == [prompt])
       #expect(ticket.result == nil, "still pending until the user answers")
       try user.answerPrompt(.cancel)
-      guard case .authorization(let result) = try ticket.wait(timeout: 10) else { Issue.record("expected a result"); return }
+      guard case .authorization(let result) = try ticket.wait(timeout: 10) else {
+        Issue.record("expected a result")
+        return
+      }
       #expect(result.success == false && result.error?.code == .errorUserCanceled)
     }
   }

@@ -13,10 +13,11 @@ struct FuzzTests {
   @Test func requestHandlingKeepsItsPropertiesUnderExtremeValues() async throws {
     let seeds = FuzzTargets.seeds("requests")
     let findings = try await Posix.onOwnThread {
-      var mutator = Mutator(seed: 20261130)
+      var mutator = Mutator(seed: 20_261_130)
       var findings: [String] = []
       for run in 0..<3000 where findings.count < 3 {
-        let input = run < seeds.count ? seeds[run] : (run % 4 == 0 ? mutator.random(maxLength: 256) : mutator.mutate(seeds))
+        let input =
+          run < seeds.count ? seeds[run] : (run % 4 == 0 ? mutator.random(maxLength: 256) : mutator.mutate(seeds))
         if let finding = RequestFuzz.finding(input) {
           findings.append("\(finding)\n  input (base64): \(Data(input).base64EncodedString())")
         }
@@ -32,7 +33,7 @@ struct FuzzTests {
     #expect(!seeds.isEmpty)
     // CPU-bound for seconds: on a thread of its own, not one of the cooperative pool's few.
     let ran = try await Posix.onOwnThread {
-      var mutator = Mutator(seed: 20261129)
+      var mutator = Mutator(seed: 20_261_129)
       for run in 0..<4000 {
         let input = run % 4 == 0 ? mutator.random(maxLength: 512) : mutator.mutate(seeds)
         FuzzTargets.run(target, input)
@@ -46,8 +47,11 @@ struct FuzzTests {
 
   /// Inputs libFuzzer found crashing, kept so they never come back. Each is the target and the input in base64.
   static let regressions: [(target: String, base64: String, note: String)] = [
-    ("messages", "AwMAAAAKAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMgC5ubm5ubm5ubm5ubm5ubm5uQAAAAAAAAAAAAEAAXL/Pw==",
-     "a dump reply whose u64 sample count exceeds Int.max trapped in Int(_:)"),
+    (
+      "messages",
+      "AwMAAAAKAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMgC5ubm5ubm5ubm5ubm5ubm5uQAAAAAAAAAAAAEAAXL/Pw==",
+      "a dump reply whose u64 sample count exceeds Int.max trapped in Int(_:)"
+    )
   ]
 
   @Test func foundCrashesStayFixed() throws {

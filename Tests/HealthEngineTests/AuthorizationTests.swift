@@ -9,7 +9,10 @@ struct PhoneAuthorizationTests {
   @Test func firstRequestPresentsASheetListingEveryUndecidedPermission() throws {
     var phone = makeDevice()
     let outcome = try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [water], wall: t0)
-    guard case .prompt(let prompt) = outcome else { Issue.record("expected a sheet"); return }
+    guard case .prompt(let prompt) = outcome else {
+      Issue.record("expected a sheet")
+      return
+    }
     #expect(prompt.permissions == [Permission(water, .share), Permission(water, .read)])
     #expect(phone.prompts.count == 1)
     #expect(try phone.authorizationStatus(waterApp.bundleID, water) == .notDetermined)
@@ -26,11 +29,20 @@ struct PhoneAuthorizationTests {
 
   @Test func dontAllowLooksLikeSuccessToTheApp() throws {
     var phone = makeDevice()
-    guard case .prompt(let prompt) = try phone.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0)
-    else { Issue.record("expected a sheet"); return }
+    guard
+      case .prompt(let prompt) = try phone.requestAuthorization(
+        returnApp.bundleID, share: [mindful], read: [], wall: t0)
+    else {
+      Issue.record("expected a sheet")
+      return
+    }
     let (completions, events) = try phone.answerPrompt(id: prompt.id, bundleID: nil, answer: .denyAll)
     #expect(completions.first?.result == .succeeded)
-    #expect(events == [.promptAnswered(bundleID: returnApp.bundleID, changes: [AuthorizationChange(Permission(mindful, .share), .denied)])])
+    #expect(
+      events == [
+        .promptAnswered(
+          bundleID: returnApp.bundleID, changes: [AuthorizationChange(Permission(mindful, .share), .denied)])
+      ])
     #expect(try phone.authorizationStatus(returnApp.bundleID, mindful) == .sharingDenied)
     #expect(try phone.requestStatus(returnApp.bundleID, share: [mindful], read: []) == .unnecessary)
   }
@@ -56,7 +68,8 @@ struct PhoneAuthorizationTests {
   @Test func choicesNamingAnUnlistedPermissionAreRejected() throws {
     var phone = makeDevice()
     guard case .prompt = try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0) else {
-      Issue.record("expected a sheet"); return
+      Issue.record("expected a sheet")
+      return
     }
     expectError(.unknownError, kind: .simulator) {
       _ = try phone.answerPrompt(id: nil, bundleID: nil, answer: .choices([Permission(steps, .share): true]))
@@ -74,7 +87,8 @@ struct PhoneAuthorizationTests {
     #expect(try phone.requestStatus(returnApp.bundleID, share: [mindful], read: []) == .shouldRequest)
     // The phone asks again next time.
     guard case .prompt = try phone.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) else {
-      Issue.record("the phone must present the sheet again after a cancel"); return
+      Issue.record("the phone must present the sheet again after a cancel")
+      return
     }
   }
 
@@ -89,15 +103,21 @@ struct PhoneAuthorizationTests {
     #expect(try phone.requestStatus(returnApp.bundleID, share: [mindful], read: []) == .shouldRequest)
     #expect(phone.promptHistory.last?.outcome == .failedToPresent(mode))
     guard case .prompt = try phone.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) else {
-      Issue.record("expected a sheet"); return
+      Issue.record("expected a sheet")
+      return
     }
   }
 
   @Test func incrementalRequestsListOnlyTheNewPermissions() throws {
     var phone = makeDevice()
     try phone.grant(waterApp.bundleID, share: [water])
-    guard case .prompt(let prompt) = try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [water], wall: t0)
-    else { Issue.record("expected a sheet for the new read permission"); return }
+    guard
+      case .prompt(let prompt) = try phone.requestAuthorization(
+        waterApp.bundleID, share: [water], read: [water], wall: t0)
+    else {
+      Issue.record("expected a sheet for the new read permission")
+      return
+    }
     #expect(prompt.permissions == [Permission(water, .read)])
   }
 
@@ -124,19 +144,34 @@ struct PhoneAuthorizationTests {
   }
 
   static let terminations: [Termination] = [
-    .init(name: "both sets empty", app: waterApp, share: [], read: [], message: "Must request authorization for at least one data type"),
-    .init(name: "share a read-only type", app: waterApp, share: [exercise, standHour], read: [],
-          message: "Authorization to share the following types is disallowed: HKQuantityTypeIdentifierAppleExerciseTime, HKCategoryTypeIdentifierAppleStandHour"),
-    .init(name: "share a correlation", app: waterApp, share: [bloodPressure], read: [],
-          message: "Authorization to share the following types is disallowed: HKCorrelationTypeIdentifierBloodPressure"),
-    .init(name: "read a correlation", app: waterApp, share: [], read: [bloodPressure],
-          message: "Authorization to read the following types is disallowed: HKCorrelationTypeIdentifierBloodPressure"),
-    .init(name: "missing NSHealthShareUsageDescription", app: returnApp, share: [], read: [mindful],
-          message: "NSHealthShareUsageDescription must be set in the app's Info.plist in order to request read authorization for the following types: HKCategoryTypeIdentifierMindfulSession"),
-    .init(name: "missing NSHealthUpdateUsageDescription",
-          app: AppRecord(bundleID: "com.example.reader", displayName: "Reader", writeUsageDescription: "  ", readUsageDescription: "reads"),
-          share: [water], read: [],
-          message: "NSHealthUpdateUsageDescription must be set in the app's Info.plist in order to request write authorization for the following types: HKQuantityTypeIdentifierDietaryWater"),
+    .init(
+      name: "both sets empty", app: waterApp, share: [], read: [],
+      message: "Must request authorization for at least one data type"),
+    .init(
+      name: "share a read-only type", app: waterApp, share: [exercise, standHour], read: [],
+      message:
+        "Authorization to share the following types is disallowed: HKQuantityTypeIdentifierAppleExerciseTime, HKCategoryTypeIdentifierAppleStandHour"
+    ),
+    .init(
+      name: "share a correlation", app: waterApp, share: [bloodPressure], read: [],
+      message: "Authorization to share the following types is disallowed: HKCorrelationTypeIdentifierBloodPressure"),
+    .init(
+      name: "read a correlation", app: waterApp, share: [], read: [bloodPressure],
+      message: "Authorization to read the following types is disallowed: HKCorrelationTypeIdentifierBloodPressure"),
+    .init(
+      name: "missing NSHealthShareUsageDescription", app: returnApp, share: [], read: [mindful],
+      message:
+        "NSHealthShareUsageDescription must be set in the app's Info.plist in order to request read authorization for the following types: HKCategoryTypeIdentifierMindfulSession"
+    ),
+    .init(
+      name: "missing NSHealthUpdateUsageDescription",
+      app: AppRecord(
+        bundleID: "com.example.reader", displayName: "Reader", writeUsageDescription: "  ",
+        readUsageDescription: "reads"),
+      share: [water], read: [],
+      message:
+        "NSHealthUpdateUsageDescription must be set in the app's Info.plist in order to request write authorization for the following types: HKQuantityTypeIdentifierDietaryWater"
+    ),
   ]
 
   @Test("Preconditions that would terminate the app", arguments: terminations)
@@ -170,9 +205,13 @@ struct PhoneAuthorizationTests {
 
   @Test func queuedSheetsCompleteWhenAnEarlierAnswerDecidedEverything() throws {
     var phone = makeDevice()
-    guard case .prompt(let first) = try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0),
+    guard
+      case .prompt(let first) = try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0),
       case .prompt(let second) = try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0)
-    else { Issue.record("expected two sheets"); return }
+    else {
+      Issue.record("expected two sheets")
+      return
+    }
     let (completions, _) = try phone.answerPrompt(id: first.id, bundleID: nil, answer: .allowAll)
     #expect(completions.map(\.prompt.id) == [first.id, second.id])
     #expect(completions.allSatisfy { $0.result == .succeeded })
@@ -181,7 +220,9 @@ struct PhoneAuthorizationTests {
 
   @Test func noPendingSheetIsASimulatorError() {
     var phone = makeDevice()
-    expectError(.unknownError, kind: .simulator) { _ = try phone.answerPrompt(id: nil, bundleID: nil, answer: .allowAll) }
+    expectError(.unknownError, kind: .simulator) {
+      _ = try phone.answerPrompt(id: nil, bundleID: nil, answer: .allowAll)
+    }
   }
 }
 
@@ -193,10 +234,14 @@ struct SettingsTests {
     _ = try phone.save(returnApp.bundleID, [mindfulInput(minutes: 10)], wall: t0)
     _ = try phone.changeSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: false))
     #expect(try phone.authorizationStatus(returnApp.bundleID, mindful) == .sharingDenied)
-    expectError(.errorAuthorizationDenied) { _ = try phone.save(returnApp.bundleID, [mindfulInput(minutes: 5)], wall: t0) }
+    expectError(.errorAuthorizationDenied) {
+      _ = try phone.save(returnApp.bundleID, [mindfulInput(minutes: 5)], wall: t0)
+    }
     #expect(phone.storedSamples(type: mindful, wall: t0).count == 1, "revoking keeps every sample")
     // No re-prompt after revocation: the request completes silently.
-    #expect(try phone.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) == .completed(.succeeded))
+    #expect(
+      try phone.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) == .completed(.succeeded)
+    )
     #expect(try phone.requestStatus(returnApp.bundleID, share: [mindful], read: []) == .unnecessary)
   }
 
@@ -244,9 +289,12 @@ struct WatchAuthorizationTests {
     var watch = makeDevice(.watch)
     try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
     #expect(watch.lockedOut.contains(returnApp.bundleID))
-    #expect(try watch.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) == .completed(.succeeded))
+    #expect(
+      try watch.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) == .completed(.succeeded)
+    )
     // Not even a newly requested type gets a sheet.
-    #expect(try watch.requestAuthorization(returnApp.bundleID, share: [steps], read: [], wall: t0) == .completed(.succeeded))
+    #expect(
+      try watch.requestAuthorization(returnApp.bundleID, share: [steps], read: [], wall: t0) == .completed(.succeeded))
     #expect(try watch.authorizationStatus(returnApp.bundleID, steps) == .notDetermined)
     #expect(try watch.requestStatus(returnApp.bundleID, share: [steps], read: []) == .unnecessary)
   }
@@ -258,7 +306,9 @@ struct WatchAuthorizationTests {
     #expect(completions.first?.result.error?.code == .errorUserCanceled)
     #expect(events == [.promptCancelled(bundleID: returnApp.bundleID)])
     #expect(try watch.authorizationStatus(returnApp.bundleID, mindful) == .notDetermined)
-    #expect(try watch.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) == .completed(.succeeded))
+    #expect(
+      try watch.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) == .completed(.succeeded)
+    )
   }
 
   @Test func presentationFailureDoesNotLockOut() throws {
@@ -267,7 +317,8 @@ struct WatchAuthorizationTests {
     _ = try watch.answerPrompt(id: nil, bundleID: nil, answer: .failToPresent(.error))
     #expect(!watch.lockedOut.contains(returnApp.bundleID))
     guard case .prompt = try watch.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) else {
-      Issue.record("expected a sheet"); return
+      Issue.record("expected a sheet")
+      return
     }
   }
 
@@ -275,7 +326,8 @@ struct WatchAuthorizationTests {
     var watch = makeDevice(.watch)
     try watch.grant(returnApp.bundleID, share: [mindful])
     guard case .prompt = try watch.requestAuthorization(returnApp.bundleID, share: [steps], read: [], wall: t0) else {
-      Issue.record("expected a sheet"); return
+      Issue.record("expected a sheet")
+      return
     }
   }
 
@@ -304,7 +356,8 @@ struct WatchAuthorizationTests {
     var watch = makeDevice(.watch)
     try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
     _ = try phone.queueWatchSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: true))
-    #expect(phone.decision(returnApp.bundleID, Permission(mindful, .share)) == nil, "the phone's own state is untouched")
+    #expect(
+      phone.decision(returnApp.bundleID, Permission(mindful, .share)) == nil, "the phone's own state is untouched")
     let entries = phone.outboundEntries(after: 0, maxItems: 100)
     _ = watch.receivePeerEntries(entries, wall: t0)
     #expect(try watch.authorizationStatus(returnApp.bundleID, mindful) == .sharingAuthorized)
@@ -318,7 +371,8 @@ struct WatchAuthorizationTests {
     _ = try phone.queueWatchSettings(returnApp.bundleID, .reset)
     _ = watch.receivePeerEntries(phone.outboundEntries(after: 0, maxItems: 100), wall: t0)
     guard case .prompt = try watch.requestAuthorization(returnApp.bundleID, share: [mindful], read: [], wall: t0) else {
-      Issue.record("expected a sheet after the reset"); return
+      Issue.record("expected a sheet after the reset")
+      return
     }
   }
 
@@ -327,7 +381,8 @@ struct WatchAuthorizationTests {
     _ = try watch.setPolicy(DevicePolicy(reprompt: .standard, retention: DevicePolicy.defaultWatchRetention))
     try watch.grant(returnApp.bundleID, share: [mindful], answer: .denyAll)
     guard case .prompt = try watch.requestAuthorization(returnApp.bundleID, share: [steps], read: [], wall: t0) else {
-      Issue.record("expected a sheet for a new type"); return
+      Issue.record("expected a sheet for a new type")
+      return
     }
   }
 
@@ -405,12 +460,13 @@ struct CompanionAuthorizationTests {
   @Test func replayRebuildsTheStamps() throws {
     var phone = try companion(.phone)
     var journal: [DeviceEvent] = []
-    let prompt = try #require(try {
-      switch try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0) {
-      case .prompt(let p): return p
-      case .completed: return nil
-      }
-    }())
+    let prompt = try #require(
+      try {
+        switch try phone.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0) {
+        case .prompt(let p): return p
+        case .completed: return nil
+        }
+      }())
     journal += try phone.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0).events
     #expect(journal.contains { if case .authorizationShared = $0 { true } else { false } })
     var replayed = DeviceState(device: .phone)

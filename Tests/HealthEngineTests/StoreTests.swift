@@ -20,34 +20,57 @@ struct VisibilityCase: Sendable, CustomTestStringConvertible {
 @Suite("Saving, deleting and reading")
 struct StoreTests {
   static let visibility: [VisibilityCase] = [
-    .init(name: "read + write: everything", read: .authorized, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
-    .init(name: "read only: everything", read: .authorized, share: .denied, revokeShareAfterSave: false, seesOwn: true, seesOthers: true),
-    .init(name: "write only: own data only", read: .denied, share: .authorized, revokeShareAfterSave: false, seesOwn: true, seesOthers: false),
     .init(
-      name: "write, read never asked: code 5", read: nil, share: .authorized, revokeShareAfterSave: false, seesOwn: false,
+      name: "read + write: everything", read: .authorized, share: .authorized, revokeShareAfterSave: false,
+      seesOwn: true, seesOthers: true),
+    .init(
+      name: "read only: everything", read: .authorized, share: .denied, revokeShareAfterSave: false, seesOwn: true,
+      seesOthers: true),
+    .init(
+      name: "write only: own data only", read: .denied, share: .authorized, revokeShareAfterSave: false, seesOwn: true,
+      seesOthers: false),
+    .init(
+      name: "write, read never asked: code 5", read: nil, share: .authorized, revokeShareAfterSave: false,
+      seesOwn: false,
       seesOthers: false, notDetermined: true),
-    .init(name: "write revoked, no read: nothing, not even own", read: .denied, share: .authorized, revokeShareAfterSave: true, seesOwn: false, seesOthers: false),
-    .init(name: "write revoked, read granted: everything", read: .authorized, share: .authorized, revokeShareAfterSave: true, seesOwn: true, seesOthers: true),
-    .init(name: "none: nothing", read: .denied, share: .denied, revokeShareAfterSave: false, seesOwn: false, seesOthers: false),
     .init(
-      name: "never asked: code 5", read: nil, share: nil, revokeShareAfterSave: false, seesOwn: false, seesOthers: false,
+      name: "write revoked, no read: nothing, not even own", read: .denied, share: .authorized,
+      revokeShareAfterSave: true, seesOwn: false, seesOthers: false),
+    .init(
+      name: "write revoked, read granted: everything", read: .authorized, share: .authorized,
+      revokeShareAfterSave: true, seesOwn: true, seesOthers: true),
+    .init(
+      name: "none: nothing", read: .denied, share: .denied, revokeShareAfterSave: false, seesOwn: false,
+      seesOthers: false),
+    .init(
+      name: "never asked: code 5", read: nil, share: nil, revokeShareAfterSave: false, seesOwn: false,
+      seesOthers: false,
       notDetermined: true),
   ]
 
   @Test("Read visibility (WWDC16-209)", arguments: visibility)
   func readVisibility(_ c: VisibilityCase) throws {
     var phone = makeDevice()
-    let other = AppRecord(bundleID: "com.other", displayName: "Other", writeUsageDescription: "w", readUsageDescription: "r")
+    let other = AppRecord(
+      bundleID: "com.other", displayName: "Other", writeUsageDescription: "w", readUsageDescription: "r")
     _ = try phone.install(other)
     try phone.grant(other.bundleID, share: [water])
     _ = try phone.save(other.bundleID, [waterInput(500)], wall: t0)
     var choices: [Permission: Bool] = [:]
     var share: Set<SampleType> = []
     var read: Set<SampleType> = []
-    if let s = c.share { share.insert(water); choices[Permission(water, .share)] = s == .authorized || c.revokeShareAfterSave }
-    if let r = c.read { read.insert(water); choices[Permission(water, .read)] = r == .authorized }
+    if let s = c.share {
+      share.insert(water)
+      choices[Permission(water, .share)] = s == .authorized || c.revokeShareAfterSave
+    }
+    if let r = c.read {
+      read.insert(water)
+      choices[Permission(water, .read)] = r == .authorized
+    }
     let ownUUID = UUID()
-    if !share.isEmpty || !read.isEmpty { try phone.grant(waterApp.bundleID, share: share, read: read, answer: .choices(choices)) }
+    if !share.isEmpty || !read.isEmpty {
+      try phone.grant(waterApp.bundleID, share: share, read: read, answer: .choices(choices))
+    }
     if phone.decision(waterApp.bundleID, Permission(water, .share)) == .authorized {
       _ = try phone.save(waterApp.bundleID, [waterInput(250, uuid: ownUUID)], wall: t0)
     }
@@ -66,7 +89,9 @@ struct StoreTests {
     #expect(seen.contains { $0.uuid == ownUUID } == (c.seesOwn && hasOwnSample))
     #expect(seen.contains { $0.source.bundleID == other.bundleID } == c.seesOthers)
     // A decided read permission is never an error, and status never reveals the read decision.
-    #expect(try phone.authorizationStatus(waterApp.bundleID, water) != .sharingAuthorized || c.share == .authorized && !c.revokeShareAfterSave)
+    #expect(
+      try phone.authorizationStatus(waterApp.bundleID, water) != .sharingAuthorized
+        || c.share == .authorized && !c.revokeShareAfterSave)
   }
 
   @Test func saveRequiresRequestedShareAndIsAllOrNothing() throws {
@@ -116,7 +141,10 @@ struct StoreTests {
     expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [own, UUID()], wall: t0) }
     #expect(phone.storedSamples(wall: t0).count == 2)
     let events = try phone.delete(waterApp.bundleID, [own], wall: t0)
-    guard case .samplesDeleted(let tombstones) = events.first else { Issue.record("expected a deletion event"); return }
+    guard case .samplesDeleted(let tombstones) = events.first else {
+      Issue.record("expected a deletion event")
+      return
+    }
     #expect(tombstones.map(\.uuid) == [own])
     #expect(phone.storedTombstones.map(\.uuid) == [own])
     expectError(.errorInvalidArgument) { _ = try phone.delete(waterApp.bundleID, [own], wall: t0) }
@@ -132,7 +160,9 @@ struct StoreTests {
     try watch.grant(returnApp.bundleID, share: [mindful])
     let eight = t0.addingTimeInterval(-8 * 86400)
     #expect(watch.earliestPermittedSampleDate(wall: t0) == t0.addingTimeInterval(-7 * 86400))
-    expectError(.errorInvalidArgument) { _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 10, at: eight)], wall: t0) }
+    expectError(.errorInvalidArgument) {
+      _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 10, at: eight)], wall: t0)
+    }
     _ = try watch.save(returnApp.bundleID, [mindfulInput(minutes: 10, at: t0.addingTimeInterval(-86400))], wall: t0)
     #expect(watch.storedSamples(wall: t0).count == 1)
     // Seven days later the sample falls out of the window and is pruned.
@@ -146,14 +176,20 @@ struct StoreTests {
     var phone = makeDevice()
     try phone.grant(waterApp.bundleID, share: [water], read: [water])
     // A: 07:30–08:30 (straddles 08:00), B: 08:00–08:00, C: 09:00–10:00, D: 10:00–10:00.
-    let a = SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: t0.addingTimeInterval(-1800), end: t0.addingTimeInterval(1800))
+    let a = SampleInput(
+      uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: t0.addingTimeInterval(-1800),
+      end: t0.addingTimeInterval(1800))
     let b = waterInput(2, at: t0)
-    let c = SampleInput(uuid: UUID(), type: water, value: .quantity(3, unit: "mL"), start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(7200))
+    let c = SampleInput(
+      uuid: UUID(), type: water, value: .quantity(3, unit: "mL"), start: t0.addingTimeInterval(3600),
+      end: t0.addingTimeInterval(7200))
     let d = waterInput(4, at: t0.addingTimeInterval(7200))
     _ = try phone.save(waterApp.bundleID, [a, b, c, d], wall: t0)
     func values(_ start: TimeInterval, _ end: TimeInterval, _ options: QueryOptions) throws -> [Double] {
       let range = DateRange(start: t0.addingTimeInterval(start), end: t0.addingTimeInterval(end), options: options)
-      return try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water, range: range), wall: t0).map { $0.quantityValue! }.sorted()
+      return try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water, range: range), wall: t0).map {
+        $0.quantityValue!
+      }.sorted()
     }
     // Default: endDate >= start AND startDate < end.
     #expect(try values(0, 7200, []) == [1, 2, 3])
@@ -167,14 +203,19 @@ struct StoreTests {
     var phone = makeDevice()
     try phone.grant(waterApp.bundleID, share: [water], read: [water])
     try phone.grant(returnApp.bundleID, share: [water])
-    for hour in [3.0, 1, 2] { _ = try phone.save(waterApp.bundleID, [waterInput(hour, at: t0.addingTimeInterval(hour * 3600))], wall: t0) }
+    for hour in [3.0, 1, 2] {
+      _ = try phone.save(waterApp.bundleID, [waterInput(hour, at: t0.addingTimeInterval(hour * 3600))], wall: t0)
+    }
     _ = try phone.save(returnApp.bundleID, [waterInput(9, at: t0)], wall: t0)
-    let defaultOrder = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0).map { $0.quantityValue! }
+    let defaultOrder = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water), wall: t0).map {
+      $0.quantityValue!
+    }
     #expect(defaultOrder == [9, 1, 2, 3])
     let descending = try phone.sampleQuery(
       waterApp.bundleID, SampleQuery(type: water, limit: 2, sort: [SampleSort(.endDate, ascending: false)]), wall: t0)
     #expect(descending.map { $0.quantityValue! } == [3, 2])
-    let mine = try phone.sampleQuery(waterApp.bundleID, SampleQuery(type: water, sources: [waterApp.bundleID]), wall: t0)
+    let mine = try phone.sampleQuery(
+      waterApp.bundleID, SampleQuery(type: water, sources: [waterApp.bundleID]), wall: t0)
     #expect(mine.count == 3)
   }
 
@@ -183,7 +224,8 @@ struct StoreTests {
     try phone.grant(waterApp.bundleID, share: [water, heartRate], read: [water, heartRate])
     _ = try phone.save(waterApp.bundleID, [waterInput(250), waterInput(500, at: t0.addingTimeInterval(60))], wall: t0)
     let day = DateRange(start: parseDate("2026-01-05")!, end: parseDate("2026-01-06")!)
-    let sum = try phone.statistics(waterApp.bundleID, StatisticsQuery(type: water, range: day, options: .cumulativeSum), wall: t0)
+    let sum = try phone.statistics(
+      waterApp.bundleID, StatisticsQuery(type: water, range: day, options: .cumulativeSum), wall: t0)
     #expect(sum.sum == 750)
     #expect(sum.sampleCount == 2)
     // Wrong kind of option for the type: an exception on a device.
@@ -202,7 +244,8 @@ struct StoreTests {
     }
     _ = try phone.save(waterApp.bundleID, bpm, wall: t0)
     let hr = try phone.statistics(
-      waterApp.bundleID, StatisticsQuery(type: heartRate, options: [.discreteAverage, .discreteMin, .discreteMax]), wall: t0)
+      waterApp.bundleID, StatisticsQuery(type: heartRate, options: [.discreteAverage, .discreteMin, .discreteMax]),
+      wall: t0)
     #expect(abs(hr.average! - 1.5) < 1e-12)  // 90 count/min in count/s
     #expect(abs(hr.minimum! - 1) < 1e-12)
     #expect(abs(hr.maximum! - 2) < 1e-12)
@@ -212,10 +255,15 @@ struct StoreTests {
     var phone = makeDevice()
     try phone.grant(waterApp.bundleID, share: [steps], read: [steps])
     let lateNight = parseDate("2026-01-05T23:00:00Z")!
-    let walk = SampleInput(uuid: UUID(), type: steps, value: .quantity(1000, unit: "count"), start: lateNight, end: lateNight.addingTimeInterval(7200))
-    _ = try phone.save(waterApp.bundleID, [walk, SampleInput(uuid: UUID(), type: steps, value: .quantity(10, unit: "count"), start: t0, end: t0)], wall: t0)
+    let walk = SampleInput(
+      uuid: UUID(), type: steps, value: .quantity(1000, unit: "count"), start: lateNight,
+      end: lateNight.addingTimeInterval(7200))
+    _ = try phone.save(
+      waterApp.bundleID,
+      [walk, SampleInput(uuid: UUID(), type: steps, value: .quantity(10, unit: "count"), start: t0, end: t0)], wall: t0)
     let query = StatisticsQuery(
-      type: steps, range: DateRange(start: parseDate("2026-01-04")!, end: parseDate("2026-01-07")!), options: .cumulativeSum,
+      type: steps, range: DateRange(start: parseDate("2026-01-04")!, end: parseDate("2026-01-07")!),
+      options: .cumulativeSum,
       interval: 86400, anchor: parseDate("2026-01-01")!)
     let buckets = try phone.statisticsCollection(waterApp.bundleID, query, wall: t0)
     #expect(buckets.map(\.start) == [parseDate("2026-01-04")!, parseDate("2026-01-05")!, parseDate("2026-01-06")!])
@@ -232,14 +280,18 @@ struct StoreTests {
     #expect(initial.deleted.isEmpty)
     _ = try phone.save(waterApp.bundleID, [waterInput(3)], wall: t0)
     _ = try phone.delete(waterApp.bundleID, [first], wall: t0)
-    let next = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: initial.newAnchor, range: nil, limit: 0, wall: t0)
+    let next = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: initial.newAnchor, range: nil, limit: 0, wall: t0)
     #expect(next.added.map { $0.quantityValue! } == [3])
     #expect(next.deleted.map(\.uuid) == [first])
-    let limited = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: initial.newAnchor, range: nil, limit: 1, wall: t0)
+    let limited = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: initial.newAnchor, range: nil, limit: 1, wall: t0)
     #expect(limited.added.count == 1 && limited.deleted.isEmpty)
-    let rest = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: limited.newAnchor, range: nil, limit: 0, wall: t0)
+    let rest = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: limited.newAnchor, range: nil, limit: 0, wall: t0)
     #expect(rest.added.isEmpty && rest.deleted.map(\.uuid) == [first])
-    let none = try phone.anchoredQuery(waterApp.bundleID, type: water, anchor: next.newAnchor, range: nil, limit: 0, wall: t0)
+    let none = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: next.newAnchor, range: nil, limit: 0, wall: t0)
     #expect(none.added.isEmpty && none.deleted.isEmpty)
   }
 }
@@ -282,7 +334,8 @@ struct EngineSyncTests {
     var phone = makeDevice(.phone)
     var watch = makeDevice(.watch)
     try phone.grant(waterApp.bundleID, share: [water])
-    _ = try phone.save(waterApp.bundleID, [waterInput(1, at: t0.addingTimeInterval(-30 * 86400)), waterInput(2)], wall: t0)
+    _ = try phone.save(
+      waterApp.bundleID, [waterInput(1, at: t0.addingTimeInterval(-30 * 86400)), waterInput(2)], wall: t0)
     _ = watch.receivePeerEntries(phone.outboundEntries(after: 0, maxItems: 100), wall: t0)
     #expect(watch.storedSamples(wall: t0).map { $0.quantityValue! } == [2])
   }
@@ -318,7 +371,10 @@ struct ReplayTests {
           }
         case 1, 2:
           let id = UUID(uuid: rng.uuid())
-          log += try live.save(waterApp.bundleID, [waterInput(Double(rng.next() % 500), at: t0.addingTimeInterval(-Double(rng.next() % 500_000)), uuid: id)], wall: t0)
+          log += try live.save(
+            waterApp.bundleID,
+            [waterInput(Double(rng.next() % 500), at: t0.addingTimeInterval(-Double(rng.next() % 500_000)), uuid: id)],
+            wall: t0)
           saved.append(id)
         case 3:
           if let id = saved.randomElement(using: &rng) { log += try live.delete(waterApp.bundleID, [id], wall: t0) }
@@ -327,7 +383,8 @@ struct ReplayTests {
         case 5:
           log += try live.queueWatchSettings(waterApp.bundleID, .reset)
         default:
-          log += try live.setPolicy(DevicePolicy(reprompt: rng.next() % 2 == 0 ? .strict : .standard, retention: 7 * 86400))
+          log += try live.setPolicy(
+            DevicePolicy(reprompt: rng.next() % 2 == 0 ? .strict : .standard, retention: 7 * 86400))
         }
       } catch {
         // Rejected operations change nothing and return no events.
@@ -383,7 +440,9 @@ struct TopKTests {
         let expected = Array(indexed.sorted(by: order).prefix(k))
         #expect(indexed.smallest(k, by: order).map(\.offset) == expected.map(\.offset), "size \(size), k \(k)")
         // With the first key given (descending element: the key is its negation), the result is the same.
-        #expect(indexed.smallest(k, key: { -Double($0.element) }, by: order).map(\.offset) == expected.map(\.offset), "keyed, size \(size), k \(k)")
+        #expect(
+          indexed.smallest(k, key: { -Double($0.element) }, by: order).map(\.offset) == expected.map(\.offset),
+          "keyed, size \(size), k \(k)")
       }
     }
   }
@@ -400,7 +459,12 @@ struct IndexPropertyTests {
     var device = makeDevice()
     _ = try device.requestAuthorization(waterApp.bundleID, share: [water], read: [water], wall: t0)
     _ = try device.answerPrompt(id: nil, bundleID: nil, answer: .allowAll)
-    struct Saved { var uuid: UUID; var start: Date; var end: Date; var order: Int }
+    struct Saved {
+      var uuid: UUID
+      var start: Date
+      var end: Date
+      var order: Int
+    }
     var live: [Saved] = []
     var order = 0
     for round in 0..<80 {
@@ -412,7 +476,9 @@ struct IndexPropertyTests {
         // Coarse dates, so equal dates are common; durations, so start order and end order differ.
         let start = t0.addingTimeInterval(-Double(rng.next() % 200) * 600)
         let end = start.addingTimeInterval(Double(rng.next() % 4) * 900)
-        return SampleInput(uuid: UUID(uuid: rng.uuid()), type: water, value: .quantity(Double(1 + rng.next() % 100), unit: "mL"), start: start, end: end)
+        return SampleInput(
+          uuid: UUID(uuid: rng.uuid()), type: water, value: .quantity(Double(1 + rng.next() % 100), unit: "mL"),
+          start: start, end: end)
       }
       _ = try device.save(waterApp.bundleID, batch, wall: t0)
       for input in batch {
@@ -425,7 +491,8 @@ struct IndexPropertyTests {
       let ascending = rng.next() % 2 == 0
       let byEnd = rng.next() % 2 == 0
       let query = SampleQuery(
-        type: water, range: DateRange(start: from, end: to), limit: limit, sort: [SampleSort(byEnd ? .endDate : .startDate, ascending: ascending)])
+        type: water, range: DateRange(start: from, end: to), limit: limit,
+        sort: [SampleSort(byEnd ? .endDate : .startDate, ascending: ascending)])
       let got = try device.sampleQuery(waterApp.bundleID, query, wall: t0).map(\.uuid)
       // HealthKit's default predicate: endDate >= start and startDate < end.
       var expected = live.filter { $0.end >= from && $0.start < to }.sorted { a, b in
@@ -434,7 +501,9 @@ struct IndexPropertyTests {
         return a.order < b.order
       }.map(\.uuid)
       if limit > 0 { expected = Array(expected.prefix(limit)) }
-      #expect(got == expected, "round \(round), limit \(limit), \(byEnd ? "end" : "start") \(ascending ? "ascending" : "descending")")
+      #expect(
+        got == expected,
+        "round \(round), limit \(limit), \(byEnd ? "end" : "start") \(ascending ? "ascending" : "descending")")
     }
   }
 }
@@ -445,12 +514,16 @@ struct HostileEngineInputTests {
   @Test func aCollectionWithAstronomicalBucketsIsAnInvalidArgument() throws {
     var phone = makeDevice()
     try phone.grant(returnApp.bundleID, share: [steps])
-    _ = try phone.save(returnApp.bundleID, [SampleInput(uuid: UUID(), type: steps, value: .quantity(5, unit: "count"), start: t0, end: t0)], wall: t0)
+    _ = try phone.save(
+      returnApp.bundleID,
+      [SampleInput(uuid: UUID(), type: steps, value: .quantity(5, unit: "count"), start: t0, end: t0)], wall: t0)
     // A tiny interval anchored far away: the bucket numbers do not fit an Int.
-    let far = StatisticsQuery(type: steps, options: .cumulativeSum, interval: 1e-300, anchor: Date(timeIntervalSinceReferenceDate: -1e300))
+    let far = StatisticsQuery(
+      type: steps, options: .cumulativeSum, interval: 1e-300, anchor: Date(timeIntervalSinceReferenceDate: -1e300))
     #expect(throws: HealthError.self) { _ = try phone.statisticsCollection(returnApp.bundleID, far, wall: t0) }
     let ranged = StatisticsQuery(
-      type: steps, range: DateRange(start: t0.addingTimeInterval(-86400), end: t0.addingTimeInterval(86400)), options: .cumulativeSum,
+      type: steps, range: DateRange(start: t0.addingTimeInterval(-86400), end: t0.addingTimeInterval(86400)),
+      options: .cumulativeSum,
       interval: 1e-6, anchor: t0)
     #expect(throws: HealthError.self) { _ = try phone.statisticsCollection(returnApp.bundleID, ranged, wall: t0) }
   }
@@ -523,8 +596,10 @@ struct OutOfRangeRequestTests {
     let input = SampleInput(uuid: UUID(), type: steps, value: .quantity(5, unit: "count"), start: t0, end: t0 + 60)
     _ = try phone.save(waterApp.bundleID, [input], wall: t0)
     let nan = Date(timeIntervalSinceReferenceDate: .nan)
-    for range in [DateRange(start: nan, end: nil), DateRange(start: nil, end: nan),
-                  DateRange(start: t0 - 60, end: Date(timeIntervalSinceReferenceDate: .infinity))] {
+    for range in [
+      DateRange(start: nan, end: nil), DateRange(start: nil, end: nan),
+      DateRange(start: t0 - 60, end: Date(timeIntervalSinceReferenceDate: .infinity)),
+    ] {
       // The statistics sum used to come back as NaN.
       expectError(.errorInvalidArgument) {
         let query = StatisticsQuery(type: steps, range: range, options: .cumulativeSum)
@@ -573,7 +648,8 @@ struct SyncIdentifierTests {
     var metadata: Metadata = [:]
     if let identifier { metadata[MetadataKey.syncIdentifier] = .string(identifier) }
     if let version { metadata[MetadataKey.syncVersion] = version }
-    return SampleInput(uuid: UUID(), type: water, value: .quantity(mL, unit: "mL"), start: t0, end: t0, metadata: metadata)
+    return SampleInput(
+      uuid: UUID(), type: water, value: .quantity(mL, unit: "mL"), start: t0, end: t0, metadata: metadata)
   }
 
   @Test func aGreaterVersionReplacesAndAnEqualOrLowerOneIsNotStored() throws {
@@ -582,7 +658,8 @@ struct SyncIdentifierTests {
     let v1 = drink(250, "a", .int(1))
     _ = try phone.save(waterApp.bundleID, [v1], wall: t0)
     let events = try phone.save(waterApp.bundleID, [drink(300, "a", .double(1.5))], wall: t0)
-    guard events.count == 2, case .samplesDeleted(let gone) = events[0], case .samplesSaved(let added) = events[1] else {
+    guard events.count == 2, case .samplesDeleted(let gone) = events[0], case .samplesSaved(let added) = events[1]
+    else {
       Issue.record("expected a deletion then a save, got \(events)")
       return
     }
@@ -590,7 +667,9 @@ struct SyncIdentifierTests {
     #expect(try phone.save(waterApp.bundleID, [drink(1, "a", .int(1)), drink(2, "a", .double(1.5))], wall: t0).isEmpty)
     #expect(phone.storedSamples(wall: t0).map(\.value) == [.quantity(300)])
     // Another identifier, and no identifier, are untouched; in one batch the greatest version wins.
-    _ = try phone.save(waterApp.bundleID, [drink(5, "b", .int(3)), drink(6, "b", .int(9)), drink(7, "b", .int(4)), drink(8, nil, nil)], wall: t0)
+    _ = try phone.save(
+      waterApp.bundleID, [drink(5, "b", .int(3)), drink(6, "b", .int(9)), drink(7, "b", .int(4)), drink(8, nil, nil)],
+      wall: t0)
     #expect(phone.storedSamples(wall: t0).map(\.value).sorted { "\($0)" < "\($1)" }.count == 3)
     #expect(phone.storedSamples(wall: t0).contains { $0.value == .quantity(6) })
   }
@@ -598,7 +677,8 @@ struct SyncIdentifierTests {
   @Test func anotherAppsIdentifierIsNotMatched() throws {
     var phone = makeDevice()
     try phone.grant(waterApp.bundleID, share: [water], read: [water])
-    let other = AppRecord(bundleID: "com.other", displayName: "Other", writeUsageDescription: "w", readUsageDescription: "r")
+    let other = AppRecord(
+      bundleID: "com.other", displayName: "Other", writeUsageDescription: "w", readUsageDescription: "r")
     _ = try phone.install(other)
     try phone.grant(other.bundleID, share: [water])
     _ = try phone.save(waterApp.bundleID, [drink(250, "a", .int(1))], wall: t0)

@@ -9,11 +9,13 @@ struct AuthorizationTests {
     try await withArticlePair { pair in
       let store = HKHealthStore()
       try await pair.phone.use(app: waterID) {
-        #expect(try await store.statusForAuthorizationRequest(toShare: [waterType], read: [waterType]) == .shouldRequest)
+        #expect(
+          try await store.statusForAuthorizationRequest(toShare: [waterType], read: [waterType]) == .shouldRequest)
         async let request: Void = store.requestAuthorization(toShare: [waterType], read: [waterType])
         let sheet = try await pair.phone.user.waitForSheet(app: waterID)
         #expect(sheet.share == [waterType] && sheet.read == [waterType])
-        #expect(store.authorizationStatus(for: waterType) == .notDetermined, "nothing is recorded while the sheet is up")
+        #expect(
+          store.authorizationStatus(for: waterType) == .notDetermined, "nothing is recorded while the sheet is up")
         try await pair.phone.user.allowAll()
         try await request
         #expect(store.authorizationStatus(for: waterType) == .sharingAuthorized)

@@ -14,7 +14,8 @@ struct CleanupTests {
   @Test(arguments: [false, true])
   func aTestProcessKilledMidPairLeavesNoDaemonAndNoDirectory(embeddedDaemon: Bool) throws {
     let here = try #require(Posix.executablePath())
-    let helper = here.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    let helper =
+      here.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
       + "/healthpair-pair-holder"
     try #require(Posix.exists(helper), "build the helper: swift build --build-tests")
     let output = try Posix.pipe()

@@ -51,7 +51,8 @@ struct HarnessTests {
 
   @Test func waitingForASheetThatNeverComesTimesOutAndAWrongChoiceIsRefused() async throws {
     try await withArticlePair { pair in
-      await #expect(throws: HealthPairTestingError.timeout(waitingFor: "a permission sheet on the phone", seconds: 0.2)) {
+      await #expect(throws: HealthPairTestingError.timeout(waitingFor: "a permission sheet on the phone", seconds: 0.2))
+      {
         try await pair.phone.user.waitForSheet(timeout: 0.2)
       }
       try await pair.phone.use(app: waterID) {
@@ -154,8 +155,8 @@ struct FailureReportTests {
 
   @Test func aFailingTestCanKeepItsPairsDirectory() async throws {
     let kept = Mutex<String?>(nil)
-    await #expect(throws: Deliberate.self) {
-      try await withHealthPair(HealthPairOptions(reportFailures: false, keepDirectoryOnFailure: true)) { pair in
+    #expect(throws: Deliberate.self) {
+      try withHealthPair(HealthPairOptions(reportFailures: false, keepDirectoryOnFailure: true)) { pair in
         kept.withLock { $0 = pair.directory }
         throw Deliberate()
       }
@@ -168,7 +169,7 @@ struct FailureReportTests {
 
   @Test func aPassingTestLeavesNothing() async throws {
     let used = Mutex<String?>(nil)
-    try await withHealthPair(HealthPairOptions(keepDirectoryOnFailure: true)) { pair in
+    try withHealthPair(HealthPairOptions(keepDirectoryOnFailure: true)) { pair in
       used.withLock { $0 = pair.directory }
     }
     let directory = try #require(used.withLock { $0 })

@@ -97,7 +97,8 @@ struct QueryTests {
         let early = try await statistics(store, waterType, predicate: firstHour, options: .cumulativeSum)
         #expect(early.sumQuantity()?.doubleValue(for: .literUnit(with: .milli)) == 250)
         #expect(early.sources == nil, "per-source results only with separateBySource")
-        let nothing = HKQuery.predicateForSamples(withStart: t0.addingTimeInterval(-7200), end: t0.addingTimeInterval(-3600))
+        let nothing = HKQuery.predicateForSamples(
+          withStart: t0.addingTimeInterval(-7200), end: t0.addingTimeInterval(-3600))
         await #expect { try await statistics(store, waterType, predicate: nothing, options: .cumulativeSum) } throws: {
           isHKError($0, .errorNoData)
         }
@@ -117,7 +118,9 @@ struct QueryTests {
             quantityType: waterType,
             quantitySamplePredicate: HKQuery.predicateForSamples(withStart: t0, end: t0.addingTimeInterval(4 * 3600)),
             options: .cumulativeSum, anchorDate: t0, intervalComponents: DateComponents(hour: 1))
-          query.initialResultsHandler = { _, collection, error in done(collection.map { .success($0) } ?? .failure(error!)) }
+          query.initialResultsHandler = { _, collection, error in
+            done(collection.map { .success($0) } ?? .failure(error!))
+          }
           return query
         }
         let mL = HKUnit.literUnit(with: .milli)
@@ -222,7 +225,9 @@ struct LongRunningQueryTests {
   @Test func anObserverQueryIgnoresChangesTheAppCannotSee() async throws {
     try await withArticlePair { pair in
       // Share granted, read denied: sees its own samples.
-      try await pair.phone.authorize(otherID, share: [waterType], read: [waterType]) { try await $0.choose(share: [waterType]) }
+      try await pair.phone.authorize(otherID, share: [waterType], read: [waterType]) {
+        try await $0.choose(share: [waterType])
+      }
       try await pair.phone.authorize(waterID, share: [waterType])
       let store = HKHealthStore()
       let fired = Mailbox<Int>()
@@ -272,10 +277,12 @@ struct LongRunningQueryTests {
       let store = HKHealthStore()
       let batches = Mailbox<[String]>()
       let query = HKAnchoredObjectQuery(type: mindfulType, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit) {
-        _, added, deleted, _, _ in batches.post(["initial"] + (added ?? []).map { "+\($0.uuid)" } + (deleted ?? []).map { "-\($0.uuid)" })
+        _, added, deleted, _, _ in
+        batches.post(["initial"] + (added ?? []).map { "+\($0.uuid)" } + (deleted ?? []).map { "-\($0.uuid)" })
       }
       query.updateHandler = { _, added, deleted, _, error in
-        batches.post((added ?? []).map { "+\($0.uuid)" } + (deleted ?? []).map { "-\($0.uuid)" } + (error.map { ["\($0)"] } ?? []))
+        batches.post(
+          (added ?? []).map { "+\($0.uuid)" } + (deleted ?? []).map { "-\($0.uuid)" } + (error.map { ["\($0)"] } ?? []))
       }
       pair.phone.use(app: dashboardID) { store.execute(query) }
       defer { store.stop(query) }
@@ -294,14 +301,17 @@ struct LongRunningQueryTests {
       let store = HKHealthStore()
       let sums = Mailbox<[Double]>()
       let query = HKStatisticsCollectionQuery(
-        quantityType: waterType, quantitySamplePredicate: HKQuery.predicateForSamples(withStart: t0, end: t0.addingTimeInterval(86_400)),
+        quantityType: waterType,
+        quantitySamplePredicate: HKQuery.predicateForSamples(withStart: t0, end: t0.addingTimeInterval(86_400)),
         options: .cumulativeSum, anchorDate: t0, intervalComponents: DateComponents(day: 1))
       let mL = HKUnit.literUnit(with: .milli)
       query.initialResultsHandler = { _, collection, _ in
         sums.post(collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: mL) } ?? [-1])
       }
       query.statisticsUpdateHandler = { _, changed, collection, _ in
-        sums.post([changed?.sumQuantity()?.doubleValue(for: mL) ?? -1] + (collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: mL) } ?? []))
+        sums.post(
+          [changed?.sumQuantity()?.doubleValue(for: mL) ?? -1]
+            + (collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: mL) } ?? []))
       }
       try await pair.phone.use(app: waterID) {
         store.execute(query)

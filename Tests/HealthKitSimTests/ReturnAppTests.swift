@@ -92,7 +92,9 @@ struct ReturnAppTests {
           #expect(await manager.saveMindfulSession(start: t0, end: t0.addingTimeInterval(600)))
           let kept = try pair.phone.storedSamples(of: mindfulType).map(\.uuid)
           try pair.phone.settings.revoke(share: mindfulType, of: returnID)
-          #expect(await manager.saveMindfulSession(start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(4200)) == false)
+          #expect(
+            await manager.saveMindfulSession(start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(4200))
+              == false)
           let error = try #require(manager.lastSaveError)
           #expect(isHKError(error, .errorAuthorizationDenied), "\(error)")
           #expect(manager.nextTapAction == .showSettingsHint)

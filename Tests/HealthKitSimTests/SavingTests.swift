@@ -60,7 +60,9 @@ struct SavingTests {
       let backwards = HKCategorySample(type: mindfulType, value: 0, start: t0, end: t0.addingTimeInterval(-60))
       #expect(await reason(backwards, as: returnID)?.contains("must be equal to or earlier than") == true)
       let nonzero = HKCategorySample(type: mindfulType, value: 3, start: t0, end: t0.addingTimeInterval(60))
-      #expect(await reason(nonzero, as: returnID) == "Value 3 is not compatible with type HKCategoryTypeIdentifierMindfulSession")
+      #expect(
+        await reason(nonzero, as: returnID)
+          == "Value 3 is not compatible with type HKCategoryTypeIdentifierMindfulSession")
       struct Opaque {}
       let badMetadata = water(1, metadata: ["thing": Opaque()])
       #expect(await reason(badMetadata, as: waterID)?.hasPrefix("Invalid class Opaque for metadata key: thing") == true)
@@ -96,10 +98,13 @@ struct SavingTests {
       pair.phone.use(app: otherID) { store.save([theirs]) { ok, error in done.post("saved \(ok) \(error == nil)") } }
       #expect(try await done.next() == "saved true true")
       pair.phone.use(app: waterID) {
-        store.delete(theirs) { ok, error in done.post("delete theirs \(ok) \((error as? HKError)?.code.rawValue ?? -1)") }
+        store.delete(theirs) { ok, error in done.post("delete theirs \(ok) \((error as? HKError)?.code.rawValue ?? -1)")
+        }
       }
       #expect(try await done.next() == "delete theirs false 3", "not found among its own objects (D6)")
-      pair.phone.use(app: waterID) { store.delete([mine]) { ok, error in done.post("delete mine \(ok) \(error == nil)") } }
+      pair.phone.use(app: waterID) {
+        store.delete([mine]) { ok, error in done.post("delete mine \(ok) \(error == nil)") }
+      }
       #expect(try await done.next() == "delete mine true true")
       #expect(try pair.phone.storedSamples().map(\.uuid) == [theirs.uuid])
       await pair.phone.use(app: waterID) {
@@ -138,12 +143,16 @@ struct DeleteObjectsTests {
       try await pair.phone.use(app: waterID) { try await store.save([early, late]) }
       try await pair.phone.use(app: otherID) { try await store.save(theirs) }
       let morning = HKQuery.predicateForSamples(withStart: t0.addingTimeInterval(-60), end: t0.addingTimeInterval(3600))
-      let deleted = try await pair.phone.use(app: waterID) { try await store.deleteObjects(of: waterType, predicate: morning) }
+      let deleted = try await pair.phone.use(app: waterID) {
+        try await store.deleteObjects(of: waterType, predicate: morning)
+      }
       #expect(deleted == 1)
       #expect(Set(try pair.phone.storedSamples().map(\.uuid)) == [late.uuid, theirs.uuid])
       let done = Mailbox<String>()
       pair.phone.use(app: waterID) {
-        store.deleteObjects(of: waterType, predicate: morning) { ok, count, error in done.post("\(ok) \(count) \(error == nil)") }
+        store.deleteObjects(of: waterType, predicate: morning) { ok, count, error in
+          done.post("\(ok) \(count) \(error == nil)")
+        }
       }
       #expect(try await done.next() == "true 0 true", "matching nothing succeeds with 0")
     }

@@ -22,7 +22,8 @@ let t0 = Date(timeIntervalSince1970: 1_767_600_000)
 extension HealthDevice {
   /// Installs Water (read + write), Return (write only), a read-only dashboard and another writer of water.
   func installArticleApps() throws {
-    try install(app: waterID, name: "Water", writeUsage: "Water logs what you drink.", readUsage: "Water shows today's total.")
+    try install(
+      app: waterID, name: "Water", writeUsage: "Water logs what you drink.", readUsage: "Water shows today's total.")
     try install(app: returnID, name: "Return", writeUsage: "Return saves your sessions as Mindful Minutes.")
     try install(app: dashboardID, name: "Dashboard", readUsage: "Dashboard shows your health data.")
     try install(app: otherID, name: "Other", writeUsage: "Other logs water too.", readUsage: "Other reads water.")

@@ -1,8 +1,9 @@
 import Foundation
 import HealthKitSim
-@testable import HealthModel
 import Synchronization
 import Testing
+
+@testable import HealthModel
 
 /// Collects the would-terminate reports of non-throwing APIs called in `body`.
 func terminations(_ body: () -> Void) -> [HKSimulatedTermination] {
@@ -20,7 +21,8 @@ struct ValueTypeTests {
   }
 
   @Test(arguments: [
-    (HKUnit.literUnit(with: .milli), "mL"), (.count().unitDivided(by: .minute()), "count/min"), (.kilocalorie(), "kcal"),
+    (HKUnit.literUnit(with: .milli), "mL"), (.count().unitDivided(by: .minute()), "count/min"),
+    (.kilocalorie(), "kcal"),
     (.gramUnit(with: .kilo), "kg"), (.meter().unitRaised(toPower: 2), "m^2"), (.second().reciprocal(), "s^-1"),
     (.fluidOunceUS(), "fl_oz_us"), (.degreeFahrenheit(), "degF"), (.secondUnit(with: .milli), "ms"),
     (.gramUnit(with: .kilo).unitDivided(by: .meter().unitRaised(toPower: 2)), "kg/m^2"), (.percent(), "%"),
@@ -49,7 +51,8 @@ struct ValueTypeTests {
     #expect(abs(cup.doubleValue(for: .fluidOunceUS()) - 8) < 1e-9)
     let rate = HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 60)
     #expect(abs(rate.doubleValue(for: HKUnit(from: "count/s")) - 1) < 1e-12)
-    #expect(abs(HKQuantity(unit: .degreeCelsius(), doubleValue: 100).doubleValue(for: .degreeFahrenheit()) - 212) < 1e-9)
+    #expect(
+      abs(HKQuantity(unit: .degreeCelsius(), doubleValue: 100).doubleValue(for: .degreeFahrenheit()) - 212) < 1e-9)
     #expect(cup.is(compatibleWith: .liter()))
     #expect(!cup.is(compatibleWith: .count()))
     #expect(cup.compare(HKQuantity(unit: .literUnit(with: .milli), doubleValue: 300)) == .orderedAscending)
@@ -124,7 +127,8 @@ struct ValueTypeTests {
     #expect(HKMetadataKeyWasUserEntered == "HKWasUserEntered")
     #expect(HKQuantityType(.dietaryWater) == HKObjectType.quantityType(forIdentifier: .dietaryWater))
     #expect(HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier("HKQuantityTypeIdentifierNope")) == nil)
-    #expect(HKObjectType.categoryType(forIdentifier: .sleepAnalysis)?.identifier == "HKCategoryTypeIdentifierSleepAnalysis")
+    #expect(
+      HKObjectType.categoryType(forIdentifier: .sleepAnalysis)?.identifier == "HKCategoryTypeIdentifierSleepAnalysis")
     let share: Set<HKSampleType> = [waterType, HKQuantityType(.dietaryWater), mindfulType]
     #expect(share.count == 2)
     let read: Set<HKObjectType> = share

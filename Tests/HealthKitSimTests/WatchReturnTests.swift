@@ -57,7 +57,9 @@ struct WatchReturnTests {
 
         try pair.watch.settings.revoke(share: mindfulType, of: returnID)
         try await pair.waitForSync()
-        #expect(await manager.saveMindfulSession(start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(4200)) == false)
+        #expect(
+          await manager.saveMindfulSession(start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(4200))
+            == false)
         let error = try #require(manager.lastSaveError)
         #expect(isHKError(error, .errorAuthorizationDenied), "\(error)")
         #expect(await manager.nextTapAction() == .showWatchAppInstruction)
@@ -73,8 +75,10 @@ struct WatchReturnTests {
         async let completed = manager.requestAuthorization()
         try await pair.watch.user.allowAll()
         #expect(await completed)
-        #expect(await manager.saveMindfulSession(start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(3600 + 600)))
-        #expect(await manager.saveMindfulSession(start: t0.addingTimeInterval(7200), end: t0.addingTimeInterval(7200 + 300)))
+        #expect(
+          await manager.saveMindfulSession(start: t0.addingTimeInterval(3600), end: t0.addingTimeInterval(3600 + 600)))
+        #expect(
+          await manager.saveMindfulSession(start: t0.addingTimeInterval(7200), end: t0.addingTimeInterval(7200 + 300)))
       }
       try await pair.waitForSync()
       // A reader on the phone (the Health app's view) adds up the day's sessions.

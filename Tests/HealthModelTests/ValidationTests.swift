@@ -13,7 +13,8 @@ struct ValidationTests {
   func input(_ type: String, _ value: SampleInput.Value, start: Date? = nil, end: Date? = nil, metadata: Metadata = [:])
     -> SampleInput
   {
-    SampleInput(uuid: UUID(), type: self.type(type), value: value, start: start ?? t0, end: end ?? t0, metadata: metadata)
+    SampleInput(
+      uuid: UUID(), type: self.type(type), value: value, start: start ?? t0, end: end ?? t0, metadata: metadata)
   }
 
   @Test func convertsToCanonicalUnitAndKeepsMetadata() throws {
@@ -37,28 +38,43 @@ struct ValidationTests {
   }
 
   static let violations: [Violation] = [
-    .init(name: "end before start", input: { $0.input("dietaryWater", .quantity(1, unit: "mL"), end: $0.t0.addingTimeInterval(-1)) },
-          exception: "NSInvalidArgumentException", messagePart: "must be equal to or earlier than endDate"),
-    .init(name: "incompatible unit", input: { $0.input("dietaryWater", .quantity(1, unit: "kg")) },
-          exception: "NSInvalidArgumentException", messagePart: "incompatible unit 'kg'"),
-    .init(name: "unparsable unit", input: { $0.input("dietaryWater", .quantity(1, unit: "floz")) },
-          exception: "NSInvalidArgumentException", messagePart: "Unable to parse unit string 'floz'"),
-    .init(name: "mindful value other than notApplicable", input: { $0.input("mindfulSession", .category(1)) },
-          exception: "_HKObjectValidationFailureException", messagePart: "Value 1 is not compatible with type HKCategoryTypeIdentifierMindfulSession"),
-    .init(name: "sleep value out of range", input: { $0.input("sleepAnalysis", .category(601)) },
-          exception: "_HKObjectValidationFailureException", messagePart: "Value 601 is not compatible"),
-    .init(name: "menstrual flow zero", input: { $0.input("menstrualFlow", .category(0), metadata: [MetadataKey.menstrualCycleStart: .bool(true)]) },
-          exception: "_HKObjectValidationFailureException", messagePart: "Value 0 is not compatible"),
-    .init(name: "menstrual flow missing cycle start", input: { $0.input("menstrualFlow", .category(2)) },
-          exception: "_HKObjectValidationFailureException", messagePart: "required keys: HKMetadataKeyMenstrualCycleStart"),
-    .init(name: "sync version without identifier", input: { $0.input("dietaryWater", .quantity(1, unit: "mL"), metadata: [MetadataKey.syncVersion: .int(1)]) },
-          exception: "_HKObjectValidationFailureException", messagePart: "HKMetadataKeySyncVersion may not be provided"),
-    .init(name: "distant future end", input: { $0.input("dietaryWater", .quantity(1, unit: "mL"), end: .distantFuture) },
-          exception: "_HKObjectValidationFailureException", messagePart: "distantFuture"),
-    .init(name: "category value on quantity type", input: { $0.input("stepCount", .category(0)) },
-          exception: "NSInvalidArgumentException", messagePart: "is a quantity type"),
-    .init(name: "quantity on category type", input: { $0.input("mindfulSession", .quantity(1, unit: "min")) },
-          exception: "NSInvalidArgumentException", messagePart: "is a category type"),
+    .init(
+      name: "end before start",
+      input: { $0.input("dietaryWater", .quantity(1, unit: "mL"), end: $0.t0.addingTimeInterval(-1)) },
+      exception: "NSInvalidArgumentException", messagePart: "must be equal to or earlier than endDate"),
+    .init(
+      name: "incompatible unit", input: { $0.input("dietaryWater", .quantity(1, unit: "kg")) },
+      exception: "NSInvalidArgumentException", messagePart: "incompatible unit 'kg'"),
+    .init(
+      name: "unparsable unit", input: { $0.input("dietaryWater", .quantity(1, unit: "floz")) },
+      exception: "NSInvalidArgumentException", messagePart: "Unable to parse unit string 'floz'"),
+    .init(
+      name: "mindful value other than notApplicable", input: { $0.input("mindfulSession", .category(1)) },
+      exception: "_HKObjectValidationFailureException",
+      messagePart: "Value 1 is not compatible with type HKCategoryTypeIdentifierMindfulSession"),
+    .init(
+      name: "sleep value out of range", input: { $0.input("sleepAnalysis", .category(601)) },
+      exception: "_HKObjectValidationFailureException", messagePart: "Value 601 is not compatible"),
+    .init(
+      name: "menstrual flow zero",
+      input: { $0.input("menstrualFlow", .category(0), metadata: [MetadataKey.menstrualCycleStart: .bool(true)]) },
+      exception: "_HKObjectValidationFailureException", messagePart: "Value 0 is not compatible"),
+    .init(
+      name: "menstrual flow missing cycle start", input: { $0.input("menstrualFlow", .category(2)) },
+      exception: "_HKObjectValidationFailureException", messagePart: "required keys: HKMetadataKeyMenstrualCycleStart"),
+    .init(
+      name: "sync version without identifier",
+      input: { $0.input("dietaryWater", .quantity(1, unit: "mL"), metadata: [MetadataKey.syncVersion: .int(1)]) },
+      exception: "_HKObjectValidationFailureException", messagePart: "HKMetadataKeySyncVersion may not be provided"),
+    .init(
+      name: "distant future end", input: { $0.input("dietaryWater", .quantity(1, unit: "mL"), end: .distantFuture) },
+      exception: "_HKObjectValidationFailureException", messagePart: "distantFuture"),
+    .init(
+      name: "category value on quantity type", input: { $0.input("stepCount", .category(0)) },
+      exception: "NSInvalidArgumentException", messagePart: "is a quantity type"),
+    .init(
+      name: "quantity on category type", input: { $0.input("mindfulSession", .quantity(1, unit: "min")) },
+      exception: "NSInvalidArgumentException", messagePart: "is a category type"),
   ]
 
   @Test("Construction violations would terminate the app", arguments: violations)
@@ -140,13 +156,16 @@ struct OutOfRangeValueTests {
   let t0 = parseDate("2026-01-05T08:00:00Z")!
 
   func save(_ amount: Double, _ unit: String, metadata: Metadata = [:]) -> Result<Sample, HealthError> {
-    let input = SampleInput(uuid: UUID(), type: water, value: .quantity(amount, unit: unit), start: t0, end: t0,
-                            metadata: metadata)
+    let input = SampleInput(
+      uuid: UUID(), type: water, value: .quantity(amount, unit: unit), start: t0, end: t0,
+      metadata: metadata)
     do throws(HealthError) { return .success(try input.validated(source: source)) } catch { return .failure(error) }
   }
 
-  func expectInvalidArgument(_ result: Result<Sample, HealthError>, _ messagePart: String,
-                             sourceLocation: SourceLocation = #_sourceLocation) {
+  func expectInvalidArgument(
+    _ result: Result<Sample, HealthError>, _ messagePart: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     guard case .failure(let error) = result else {
       Issue.record("expected errorInvalidArgument, stored \(result)", sourceLocation: sourceLocation)
       return
@@ -167,7 +186,10 @@ struct OutOfRangeValueTests {
   }
 
   @Test func aNonFiniteAmountStillWouldTerminate() {
-    guard case .failure(let error) = save(.nan, "L") else { Issue.record("NaN stored"); return }
+    guard case .failure(let error) = save(.nan, "L") else {
+      Issue.record("NaN stored")
+      return
+    }
     #expect(error.kind == .wouldTerminate)
     #expect(error.message.contains("must be finite"))
   }
@@ -178,8 +200,9 @@ struct OutOfRangeValueTests {
       (.quantity(.infinity, unit: "kg"), "inf kg"), (.quantity(.nan, unit: "kg"), "nan kg"),
       (.date(Date(timeIntervalSinceReferenceDate: .nan)), "<nan s since 1970>"),
     ] {
-      expectInvalidArgument(save(250, "mL", metadata: ["ok": .int(1), "bad": value]),
-                            "Invalid value \(shown)")
+      expectInvalidArgument(
+        save(250, "mL", metadata: ["ok": .int(1), "bad": value]),
+        "Invalid value \(shown)")
       expectInvalidArgument(save(250, "mL", metadata: ["bad": value]), "for metadata key: bad")
     }
   }
@@ -194,7 +217,10 @@ struct OutOfRangeValueTests {
 
   @Test func constructionErrorsComeBeforeTheRangeCheck() {
     // An incompatible unit terminates the app whatever the amount.
-    guard case .failure(let error) = save(1e308, "kg") else { Issue.record("stored"); return }
+    guard case .failure(let error) = save(1e308, "kg") else {
+      Issue.record("stored")
+      return
+    }
     #expect(error.kind == .wouldTerminate)
   }
 

@@ -10,7 +10,8 @@ import Testing
 let water = SampleType.lookup(name: "dietaryWater")!
 let mindful = SampleType.lookup(name: "mindfulSession")!
 let t0 = parseDate("2026-01-05T08:00:00Z")!
-let app = AppRecord(bundleID: "com.example.water", displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")
+let app = AppRecord(
+  bundleID: "com.example.water", displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")
 
 /// A temporary directory removed when the test ends.
 final class TempDir {
@@ -24,22 +25,36 @@ final class TempDir {
 func sampleEvents() -> [DeviceEvent] {
   let sample = Sample(
     uuid: UUID(), type: water, value: .quantity(250), start: t0, end: t0,
-    metadata: ["HKWasUserEntered": .bool(true), "n": .int(-3), "d": .double(1.5), "s": .string("é"), "t": .date(t0),
-               "q": .quantity(2, unit: "kg")],
+    metadata: [
+      "HKWasUserEntered": .bool(true), "n": .int(-3), "d": .double(1.5), "s": .string("é"), "t": .date(t0),
+      "q": .quantity(2, unit: "kg"),
+    ],
     source: SampleSource(bundleID: app.bundleID, device: .phone))
   let tombstone = Tombstone(uuid: sample.uuid, type: water, source: sample.source, deletedAt: t0)
-  let peerSample = Sample(uuid: UUID(), type: mindful, value: .category(0), start: t0, end: t0.addingTimeInterval(600),
-                          source: SampleSource(bundleID: "com.example.return", device: .watch))
+  let peerSample = Sample(
+    uuid: UUID(), type: mindful, value: .category(0), start: t0, end: t0.addingTimeInterval(600),
+    source: SampleSource(bundleID: "com.example.return", device: .watch))
   return [
     .clockSet(t0),
     .appInstalled(app),
-    .appInstalled(AppRecord(bundleID: "com.example.return", displayName: "Return", writeUsageDescription: "w", readUsageDescription: nil)),
-    .promptAnswered(bundleID: app.bundleID, changes: [AuthorizationChange(Permission(water, .share), .authorized), AuthorizationChange(Permission(water, .read), .denied)]),
+    .appInstalled(
+      AppRecord(
+        bundleID: "com.example.return", displayName: "Return", writeUsageDescription: "w", readUsageDescription: nil)),
+    .promptAnswered(
+      bundleID: app.bundleID,
+      changes: [
+        AuthorizationChange(Permission(water, .share), .authorized),
+        AuthorizationChange(Permission(water, .read), .denied),
+      ]),
     .promptCancelled(bundleID: "com.example.return"),
     .settingsChanged(bundleID: app.bundleID, change: .set(Permission(water, .read), on: true), viaWatchApp: false),
     .watchSettingsQueued(bundleID: "com.example.return", change: .turnAllOff),
     .samplesSaved([sample]),
-    .peerEntriesApplied([SyncEntry(seq: 1, payload: .samples([peerSample])), SyncEntry(seq: 2, payload: .watchSettings(bundleID: "x", change: .reset))], at: t0),
+    .peerEntriesApplied(
+      [
+        SyncEntry(seq: 1, payload: .samples([peerSample])),
+        SyncEntry(seq: 2, payload: .watchSettings(bundleID: "x", change: .reset)),
+      ], at: t0),
     .samplesDeleted([tombstone]),
     .peerAcknowledged(1),
     .policyChanged(DevicePolicy(reprompt: .strict, retention: 86400)),
@@ -206,21 +221,37 @@ struct JournalTests {
     }
     var badMagic = bytes
     badMagic[0] = UInt8(ascii: "X")
-    guard case .header(_, .badMagic) = try open(badMagic) else { Issue.record("bad magic"); return }
+    guard case .header(_, .badMagic) = try open(badMagic) else {
+      Issue.record("bad magic")
+      return
+    }
     var newer = bytes
     newer[8] = 3
-    guard case .header(_, .unsupportedVersion(3)) = try open(newer) else { Issue.record("version"); return }
+    guard case .header(_, .unsupportedVersion(3)) = try open(newer) else {
+      Issue.record("version")
+      return
+    }
     #expect(JournalError.header(path: "p", .unsupportedVersion(3)).description.contains("reads versions 1 to 2"))
-    guard case .header(_, .tooShort(5)) = try open(Array(bytes[0..<5])) else { Issue.record("short"); return }
-    guard case .header(_, .tooShort(20)) = try open(Array(bytes[0..<20])) else { Issue.record("short v2"); return }
-    guard case .wrongDevice(_, 1, 0) = try open(bytes, device: .watch) else { Issue.record("device"); return }
+    guard case .header(_, .tooShort(5)) = try open(Array(bytes[0..<5])) else {
+      Issue.record("short")
+      return
+    }
+    guard case .header(_, .tooShort(20)) = try open(Array(bytes[0..<20])) else {
+      Issue.record("short v2")
+      return
+    }
+    guard case .wrongDevice(_, 1, 0) = try open(bytes, device: .watch) else {
+      Issue.record("device")
+      return
+    }
     // A damaged salt would fail every record's checksum and make the whole journal look like a torn tail: the
     // file header's own checksum refuses it instead, and nothing is cut.
     for position in 12..<28 {
       var damaged = bytes
       damaged[position] ^= 0x10
       guard case .header(_, .checksumMismatch)? = try open(damaged) else {
-        Issue.record("a flipped header byte at \(position) must be refused"); return
+        Issue.record("a flipped header byte at \(position) must be refused")
+        return
       }
     }
   }
@@ -261,8 +292,10 @@ struct JournalTests {
       (.samplesSaved([infiniteMetadataQuantity]), "metadata quantity -inf is not finite"),
       (.clockSet(Date(timeIntervalSinceReferenceDate: .infinity)), "clock inf is not finite"),
       (.policyChanged(DevicePolicy(reprompt: .strict, retention: .nan)), "retention nan is not finite"),
-      (.samplesDeleted([Tombstone(uuid: base.uuid, type: water, source: source, deletedAt: nanDate)]),
-       "deletion date nan is not finite"),
+      (
+        .samplesDeleted([Tombstone(uuid: base.uuid, type: water, source: source, deletedAt: nanDate)]),
+        "deletion date nan is not finite"
+      ),
       (.peerEntriesApplied([SyncEntry(seq: 1, payload: .samples([infinite]))], at: t0), "quantity inf is not finite"),
     ]
     for (event, message) in cases {
@@ -291,8 +324,9 @@ struct JournalTests {
   }
 
   @Test func aSyncEntryCarryingANonFiniteValueIsRefusedOnDecode() throws {
-    var sample = Sample(uuid: UUID(), type: water, value: .quantity(1), start: t0, end: t0,
-                        source: SampleSource(bundleID: app.bundleID, device: .watch))
+    var sample = Sample(
+      uuid: UUID(), type: water, value: .quantity(1), start: t0, end: t0,
+      source: SampleSource(bundleID: app.bundleID, device: .watch))
     sample.end = Date(timeIntervalSinceReferenceDate: .infinity)
     var writer = BinaryWriter()
     writer.syncEntry(SyncEntry(seq: 3, payload: .samples([sample])))

@@ -18,7 +18,8 @@ let fixtureSalt: UInt64 = 0x0123_4567_89AB_CDEF
 
 /// ``JournalFixture/events`` as the version-1 writer (the build before format version 2) wrote them: checked in
 /// so a change to the event encoding or the version-1 framing fails a test.
-let version1Fixture = bytes(hex: """
+let version1Fixture = bytes(
+  hex: """
     48504a4f55524e4c01000000000000000a0000009366dc684a948d710b0100000080d385c7412b00000066a26043aa18
     2a570111000000636f6d2e6578616d706c652e7761746572050000005761746572010100000077010100000072220000
     00fc6d0c4265f0400f0311000000636f6d2e6578616d706c652e776174657202000000010000010100010288000000f7
@@ -32,7 +33,8 @@ let version1Fixture = bytes(hex: """
     """)
 
 /// ``JournalFixture/events`` in a version-2 journal with ``fixtureSalt``.
-let version2Fixture = bytes(hex: """
+let version2Fixture = bytes(
+  hex: """
     48504a4f55524e4c0200000000000000efcdab8967452301a244c1d00a0000009366dc6841e73b570b0100000080d385
     c7412b00000066a26043a16b9c710111000000636f6d2e6578616d706c652e7761746572050000005761746572010100
     00007701010000007222000000fc6d0c426e83f6290311000000636f6d2e6578616d706c652e77617465720200000001
@@ -178,7 +180,8 @@ struct JournalVersionTests {
       if framing.version == 1 {
         // The documented weakness of version 1 journals (docs/journal.md): the forgery reads as an intact record.
         guard case .corrupt(_, let damage, _)? = openError(path) else {
-          Issue.record("version 1 is expected to mistake the forgery for an intact record"); continue
+          Issue.record("version 1 is expected to mistake the forgery for an intact record")
+          continue
         }
         #expect(damage.offset == lastStart)
         continue

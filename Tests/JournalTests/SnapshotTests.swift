@@ -85,17 +85,23 @@ func phoneHistory(_ d: Driver, part: Int) throws {
       try d.run(d.device.state.answerPrompt(id: p.id, bundleID: nil, answer: .cancel).events)
     }
     // In date order, then a run out of order (a date index with an unsorted tail), metadata on some.
-    try d.save(waterApp.bundleID, (0..<300).map { i in
-      let metadata: Metadata = i % 10 == 0 ? ["n": .int(Int64(i)), "HKWasUserEntered": .bool(true)] : [:]
-      return waterAt(Double(i) * 600, Double(i % 7) * 50 + 1, id: uuid(i), metadata: metadata)
-    })
+    try d.save(
+      waterApp.bundleID,
+      (0..<300).map { i in
+        let metadata: Metadata = i % 10 == 0 ? ["n": .int(Int64(i)), "HKWasUserEntered": .bool(true)] : [:]
+        return waterAt(Double(i) * 600, Double(i % 7) * 50 + 1, id: uuid(i), metadata: metadata)
+      })
     try d.save(waterApp.bundleID, (300..<340).map { waterAt(Double(340 - $0) * 97 - 3600, 5, id: uuid($0)) })
-    try d.save(waterApp.bundleID, (0..<50).map { i in
-      input(steps, .quantity(Double(i * 10), unit: "count"), at: Double(i) * 3600, for: 1800, id: uuid(i, 1))
-    })
-    try d.save(returnApp.bundleID, (0..<10).map { i in
-      input(mindful, .category(0), at: Double(i) * 7200, for: 600, id: uuid(i, 2))
-    })
+    try d.save(
+      waterApp.bundleID,
+      (0..<50).map { i in
+        input(steps, .quantity(Double(i * 10), unit: "count"), at: Double(i) * 3600, for: 1800, id: uuid(i, 1))
+      })
+    try d.save(
+      returnApp.bundleID,
+      (0..<10).map { i in
+        input(mindful, .category(0), at: Double(i) * 7200, for: 600, id: uuid(i, 2))
+      })
     try d.delete(waterApp.bundleID, (0..<30).map { uuid($0 * 3) })
     try d.run(d.device.state.changeSettings(waterApp.bundleID, .set(Permission(steps, .read), on: false)))
     try d.run(d.device.state.queueWatchSettings(returnApp.bundleID, .set(Permission(mindful, .share), on: true)))
@@ -338,7 +344,7 @@ struct SnapshotTests {
     let snapshotPath = SnapshotFile.path(forJournal: path)
     var mutator = 0x5EED as UInt64
     for _ in 0..<40 {
-      mutator = mutator &* 6364136223846793005 &+ 1442695040888963407
+      mutator = mutator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       var bytes = snapshot
       let at = Int(mutator >> 33) % bytes.count
       bytes[at] ^= UInt8(1 << Int(mutator >> 60 & 7))
@@ -498,7 +504,9 @@ struct CompanionSnapshotTests {
     policy.authorization = .companion
     policy.watchSettings = .iPhoneOnly
     _ = try state.setPolicy(policy)
-    guard case .prompt(let prompt) = try state.requestAuthorization(waterApp.bundleID, share: [water], read: [water], wall: t0)
+    guard
+      case .prompt(let prompt) = try state.requestAuthorization(
+        waterApp.bundleID, share: [water], read: [water], wall: t0)
     else {
       Issue.record("expected a sheet")
       return

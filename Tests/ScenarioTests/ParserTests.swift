@@ -38,25 +38,38 @@ struct ParserTests {
     .init(source: "link: teleport", error: .unknownStep("teleport", suggestion: nil), line: 2, column: 7),
     // Semantic.
     .init(source: "phone: Watr requests", error: .unknownApp("Watr", suggestion: "Water"), line: 2, column: 8),
-    .init(source: "phone: Water requests share dietaryWatr", error: .unknownType("dietaryWatr", suggestion: "dietaryWater"), line: 2, column: 29),
-    .init(source: "phone: Water saves 250 mLL dietaryWater",
-          error: .invalidUnit("mLL", reason: "unknown unit 'mLL' at offset 0", suggestion: "mL"), line: 2, column: 24),
-    .init(source: "expect tablet: Water share dietaryWater is notDetermined",
-          error: .unknownDevice("tablet", suggestion: nil), line: 2, column: 8),
+    .init(
+      source: "phone: Water requests share dietaryWatr", error: .unknownType("dietaryWatr", suggestion: "dietaryWater"),
+      line: 2, column: 29),
+    .init(
+      source: "phone: Water saves 250 mLL dietaryWater",
+      error: .invalidUnit("mLL", reason: "unknown unit 'mLL' at offset 0", suggestion: "mL"), line: 2, column: 24),
+    .init(
+      source: "expect tablet: Water share dietaryWater is notDetermined",
+      error: .unknownDevice("tablet", suggestion: nil), line: 2, column: 8),
     .init(source: "phone: Water saves many mL dietaryWater", error: .invalidNumber("many"), line: 2, column: 20),
     .init(source: "phone: Water saves 250 mL dietaryWater at noon", error: .invalidDate("noon"), line: 2, column: 43),
     .init(source: "clock: advance soon", error: .invalidDuration("soon"), line: 2, column: 16),
-    .init(source: "phone: Water saves asleep sleepAnalysis",
-          error: .unknownCategoryValue("asleep", type: "sleepAnalysis", valid: ["inBed", "asleepUnspecified", "awake", "asleepCore", "asleepDeep", "asleepREM"]),
-          line: 2, column: 20),
-    .init(source: "expect phone: Water share dietaryWater is sharingAuthorised",
-          error: .unknownStatus("sharingAuthorised", valid: ["notDetermined", "sharingDenied", "sharingAuthorized"], suggestion: "sharingAuthorized"),
-          line: 2, column: 43),
-    .init(source: "expect phone: Water's last call failed with errorAuthorisationDenied",
-          error: .unknownErrorCode("errorAuthorisationDenied", suggestion: "errorAuthorizationDenied"), line: 2, column: 45),
+    .init(
+      source: "phone: Water saves asleep sleepAnalysis",
+      error: .unknownCategoryValue(
+        "asleep", type: "sleepAnalysis",
+        valid: ["inBed", "asleepUnspecified", "awake", "asleepCore", "asleepDeep", "asleepREM"]),
+      line: 2, column: 20),
+    .init(
+      source: "expect phone: Water share dietaryWater is sharingAuthorised",
+      error: .unknownStatus(
+        "sharingAuthorised", valid: ["notDetermined", "sharingDenied", "sharingAuthorized"],
+        suggestion: "sharingAuthorized"),
+      line: 2, column: 43),
+    .init(
+      source: "expect phone: Water's last call failed with errorAuthorisationDenied",
+      error: .unknownErrorCode("errorAuthorisationDenied", suggestion: "errorAuthorizationDenied"), line: 2, column: 45),
     .init(source: "phone: Water deletes drnk", error: .unknownSampleName("drnk", suggestion: nil), line: 2, column: 22),
     .init(source: "install Water as com.other on phone", error: .conflictingApp("Water"), line: 2, column: 9),
-    .init(source: "user on watch: in the Watch app resets Water", error: .phoneOnly("the iPhone's Watch app"), line: 2, column: 33),
+    .init(
+      source: "user on watch: in the Watch app resets Water", error: .phoneOnly("the iPhone's Watch app"), line: 2,
+      column: 33),
     .init(source: "seed minus-one", error: .invalidSeed("minus-one"), line: 2, column: 6),
   ]
 
@@ -71,24 +84,30 @@ struct ParserTests {
   }
 
   @Test func everyErrorInAFileIsReportedInOrder() {
-    let found = diagnose("usr on phone: allows all\nphone: Watr requests\nexpect phone: Water share stepCount is nope\n")
+    let found = diagnose(
+      "usr on phone: allows all\nphone: Watr requests\nexpect phone: Water share stepCount is nope\n")
     #expect(found.map(\.1) == [2, 3, 4])
-    #expect(found.map(\.0) == [
-      .unknownStep("usr", suggestion: "user"), .unknownApp("Watr", suggestion: "Water"),
-      .unknownStatus("nope", valid: ["notDetermined", "sharingDenied", "sharingAuthorized"], suggestion: nil),
-    ])
+    #expect(
+      found.map(\.0) == [
+        .unknownStep("usr", suggestion: "user"), .unknownApp("Watr", suggestion: "Water"),
+        .unknownStatus("nope", valid: ["notDetermined", "sharingDenied", "sharingAuthorized"], suggestion: nil),
+      ])
   }
 
   @Test func renderedDiagnosticsGolden() {
-    guard case .failure(let diagnostics) = ScenarioParser.parse("phone: Watr requests share dietaryWatr\n", file: "Scenarios/x.scenario") else {
+    guard
+      case .failure(let diagnostics) = ScenarioParser.parse(
+        "phone: Watr requests share dietaryWatr\n", file: "Scenarios/x.scenario")
+    else {
       Issue.record("expected errors")
       return
     }
-    #expect(diagnostics.description == """
-      Scenarios/x.scenario:1:8: error: unknown app 'Watr': install it in an earlier step
-      phone: Watr requests share dietaryWatr
-             ^~~~
-      """)
+    #expect(
+      diagnostics.description == """
+        Scenarios/x.scenario:1:8: error: unknown app 'Watr': install it in an earlier step
+        phone: Watr requests share dietaryWatr
+               ^~~~
+        """)
   }
 
   @Test func aScenarioParsesIntoTypedSteps() throws {
@@ -114,12 +133,18 @@ struct ParserTests {
     let mindful = SampleType.lookup(name: "mindfulSession")!
     #expect(scenario.steps[1].kind == .request(.watch, app: "Return", share: nil, read: nil))
     #expect(scenario.steps[2].kind == .answer(.watch, .choices([Permission(mindful, .share): true]), app: "Return"))
-    guard case .save(.watch, "Return", let specs) = scenario.steps[3].kind else { Issue.record("save"); return }
+    guard case .save(.watch, "Return", let specs) = scenario.steps[3].kind else {
+      Issue.record("save")
+      return
+    }
     #expect(specs[0].start == .timeOfDay(seconds: 8 * 3600))
     #expect(specs[0].end == .duration(600))
     #expect(specs[0].metadata == [MetadataKey.wasUserEntered: .bool(true)])
     #expect(specs[0].name == "s1")
-    guard case .expect(.seesSamples(.watch, "Return", mindful, let lines)) = scenario.steps[4].kind else { Issue.record("block"); return }
+    guard case .expect(.seesSamples(.watch, "Return", mindful, let lines)) = scenario.steps[4].kind else {
+      Issue.record("block")
+      return
+    }
     #expect(lines.count == 1 && lines[0].device == .watch && lines[0].location.line == 8)
     #expect(scenario.steps[5].kind == .expect(.diverged([Divergence(onlyOn: .watch, names: ["s1"])])))
   }
@@ -128,10 +153,12 @@ struct ParserTests {
     let loaded = Suite.load([scenariosDirectory])
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
     #expect(loaded.scenarios.count >= 40)
-    #expect(Set(loaded.scenarios.map(\.group)).isSuperset(of: [
-      "phone-authorization", "watch-reprompting", "read-privacy", "revocation", "sync-and-divergence", "faults-and-recovery",
-      "watch-retention", "invalid-calls",
-    ]))
+    #expect(
+      Set(loaded.scenarios.map(\.group)).isSuperset(of: [
+        "phone-authorization", "watch-reprompting", "read-privacy", "revocation", "sync-and-divergence",
+        "faults-and-recovery",
+        "watch-retention", "invalid-calls",
+      ]))
   }
 }
 
@@ -145,14 +172,19 @@ let scenariosDirectory: String = {
 struct RuleCoverageTests {
   /// (rule id, scenario paths) for each row of docs/behavior.md.
   static func rules() throws -> [(String, [String])] {
-    let path = scenariosDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/docs/behavior.md"
+    let path =
+      scenariosDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+      + "/docs/behavior.md"
     let text = String(decoding: try Posix.readFile(path), as: UTF8.self)
     return text.split(separator: "\n").compactMap { line -> (String, [String])? in
       let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
-      guard cells.count >= 5, cells[1].count <= 3, let first = cells[1].first, first.isUppercase, cells[1].dropFirst().allSatisfy(\.isNumber),
+      guard cells.count >= 5, cells[1].count <= 3, let first = cells[1].first, first.isUppercase,
+        cells[1].dropFirst().allSatisfy(\.isNumber),
         !cells[1].isEmpty
       else { return nil }
-      let refs = cells[cells.count - 2].split(separator: ",").map { String($0).trimmingWhitespace().filter { $0 != "`" } }.filter { !$0.isEmpty }
+      let refs = cells[cells.count - 2].split(separator: ",").map {
+        String($0).trimmingWhitespace().filter { $0 != "`" }
+      }.filter { !$0.isEmpty }
       return (cells[1], refs)
     }
   }
@@ -160,9 +192,10 @@ struct RuleCoverageTests {
   @Test func everyRuleNamesAnExistingScenarioAndEveryScenarioProvesARule() throws {
     let rules = try Self.rules()
     #expect(rules.count >= 50)
-    let files = Set(Suite.load([scenariosDirectory]).scenarios.map { file in
-      String(file.file.dropFirst(scenariosDirectory.count + 1).dropLast(".scenario".count))
-    })
+    let files = Set(
+      Suite.load([scenariosDirectory]).scenarios.map { file in
+        String(file.file.dropFirst(scenariosDirectory.count + 1).dropLast(".scenario".count))
+      })
     for (id, refs) in rules {
       #expect(!refs.isEmpty, "rule \(id) names no scenario")
       for ref in refs { #expect(files.contains(ref), "rule \(id) names \(ref), which does not exist") }

@@ -3,8 +3,8 @@ import FoundationXML
 import Testing
 
 @testable import HealthModel
-@testable import Render
 @testable import Posix
+@testable import Render
 @testable import Scenario
 
 @Suite("Scenario runner and reports")
@@ -14,7 +14,8 @@ struct RunnerTests {
   }
 
   @Test func aPassingScenarioPassesAgainstRealDaemons() throws {
-    let s = try scenario("""
+    let s = try scenario(
+      """
       install Return on phone and watch share mindfulSession
       watch: Return requests
       user on watch: doesn't allow
@@ -32,7 +33,8 @@ struct RunnerTests {
   }
 
   @Test func aFailingStepReportsWhereWhatAndBothDevices() throws {
-    let s = try scenario("""
+    let s = try scenario(
+      """
       install Water on phone share dietaryWater
       phone: Water requests
       user on phone: doesn't allow
@@ -40,7 +42,10 @@ struct RunnerTests {
       expect phone: Water share dietaryWater is sharingDenied
       """)
     let result = ScenarioRunner().run(s, seed: 9)
-    guard case .failed(let f) = result.status else { Issue.record("expected a failure"); return }
+    guard case .failed(let f) = result.status else {
+      Issue.record("expected a failure")
+      return
+    }
     #expect(f.location.line == 4)
     #expect(f.expected.contains("sharingAuthorized"))
     #expect(f.actual == "sharingDenied")
@@ -53,7 +58,8 @@ struct RunnerTests {
 
   @Test func theSameSeedGivesTheSameRun() throws {
     // Seeded values and times; sync under the runner's control, so the whole state is reproducible.
-    let s = try scenario("""
+    let s = try scenario(
+      """
       install Water on phone and watch share dietaryWater read dietaryWater
       sync: manual
       phone: Water requests
@@ -116,55 +122,60 @@ struct RunnerTests {
       stepsRun: 3, expectationsRun: 1),
     ScenarioResult(
       file: "Scenarios/b/bad.scenario", title: "It <fails> & \"shows\"", group: "b", seed: .max,
-      status: .failed(ScenarioFailure(
-        location: SourceLocation(file: "Scenarios/b/bad.scenario", line: 7, column: 1),
-        step: "expect phone: Water share dietaryWater is sharingAuthorized", expected: "sharingAuthorized", actual: "sharingDenied",
-        phone: ["app      com.example.water"], watch: ["apps     (none)"])),
+      status: .failed(
+        ScenarioFailure(
+          location: SourceLocation(file: "Scenarios/b/bad.scenario", line: 7, column: 1),
+          step: "expect phone: Water share dietaryWater is sharingAuthorized", expected: "sharingAuthorized",
+          actual: "sharingDenied",
+          phone: ["app      com.example.water"], watch: ["apps     (none)"])),
       duration: 0.02, stepsRun: 7, expectationsRun: 4),
   ]
 
   @Test func humanReportGolden() {
     let text = Reports.human(Self.results, seed: 5, jobs: 2, elapsed: 1.234, style: Style(enabled: false))
-    #expect(text == """
-      ✔ a  It works              3 steps, 1 expectation   12 ms
-      ✘ b  It <fails> & "shows"  7 steps, 4 expectations  20 ms
+    #expect(
+      text == """
+        ✔ a  It works              3 steps, 1 expectation   12 ms
+        ✘ b  It <fails> & "shows"  7 steps, 4 expectations  20 ms
 
-      FAILED  Scenarios/b/bad.scenario:7  It <fails> & "shows"
-        step      expect phone: Water share dietaryWater is sharingAuthorized
-        expected  sharingAuthorized
-        actual    sharingDenied
-        state
-          phone                      | watch
-          ---------------------------+----------------
-          app      com.example.water | apps     (none)
-        reproduce healthpair run Scenarios/b/bad.scenario --seed 18446744073709551615
+        FAILED  Scenarios/b/bad.scenario:7  It <fails> & "shows"
+          step      expect phone: Water share dietaryWater is sharingAuthorized
+          expected  sharingAuthorized
+          actual    sharingDenied
+          state
+            phone                      | watch
+            ---------------------------+----------------
+            app      com.example.water | apps     (none)
+          reproduce healthpair run Scenarios/b/bad.scenario --seed 18446744073709551615
 
-      2 scenarios, 10 steps, 5 expectations: 1 passed, 1 failed in 1.23 s (seed 5, 2 jobs)
+        2 scenarios, 10 steps, 5 expectations: 1 passed, 1 failed in 1.23 s (seed 5, 2 jobs)
 
-      """)
+        """)
   }
 
   @Test func junitReportGoldenAndWellFormed() throws {
     let xml = Reports.junit(Self.results, elapsed: 1.234)
-    #expect(xml.hasPrefix("""
-      <?xml version="1.0" encoding="UTF-8"?>
-      <testsuites name="healthpair" tests="2" failures="1" errors="0" time="1.234">
-        <testsuite name="a" tests="1" failures="0" errors="0" skipped="0" time="0.012">
-          <testcase classname="a" name="It works" file="Scenarios/a/ok.scenario" time="0.012">
-            <properties>
-              <property name="steps" value="3"/>
-              <property name="expectations" value="1"/>
-            </properties>
-          </testcase>
-        </testsuite>
-        <testsuite name="b" tests="1" failures="1" errors="0" skipped="0" time="0.020">
-          <testcase classname="b" name="It &lt;fails&gt; &amp; &quot;shows&quot;" file="Scenarios/b/bad.scenario" time="0.020">
-            <properties>
-              <property name="steps" value="7"/>
-              <property name="expectations" value="4"/>
-            </properties>
-            <failure message="Scenarios/b/bad.scenario:7: expect phone: Water share dietaryWater is sharingAuthorized: expected sharingAuthorized, actual sharingDenied" type="ScenarioFailure">
-      """))
+    #expect(
+      xml.hasPrefix(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="healthpair" tests="2" failures="1" errors="0" time="1.234">
+          <testsuite name="a" tests="1" failures="0" errors="0" skipped="0" time="0.012">
+            <testcase classname="a" name="It works" file="Scenarios/a/ok.scenario" time="0.012">
+              <properties>
+                <property name="steps" value="3"/>
+                <property name="expectations" value="1"/>
+              </properties>
+            </testcase>
+          </testsuite>
+          <testsuite name="b" tests="1" failures="1" errors="0" skipped="0" time="0.020">
+            <testcase classname="b" name="It &lt;fails&gt; &amp; &quot;shows&quot;" file="Scenarios/b/bad.scenario" time="0.020">
+              <properties>
+                <property name="steps" value="7"/>
+                <property name="expectations" value="4"/>
+              </properties>
+              <failure message="Scenarios/b/bad.scenario:7: expect phone: Water share dietaryWater is sharingAuthorized: expected sharingAuthorized, actual sharingDenied" type="ScenarioFailure">
+        """))
     let document = try XMLDocument(xmlString: xml)
     let root = try #require(document.rootElement())
     #expect(root.name == "testsuites")
@@ -180,22 +191,26 @@ struct RunnerTests {
 
   @Test func jsonReportGolden() {
     let json = Reports.json(Self.results, seed: 5, jobs: 2, elapsed: 1.234)
-    #expect(json.contains("""
-        "summary": {
-          "total": 2,
-          "passed": 1,
-          "failed": 1,
-          "steps": 10,
-          "expectations": 5
-        },
-      """))
+    #expect(
+      json.contains(
+        """
+          "summary": {
+            "total": 2,
+            "passed": 1,
+            "failed": 1,
+            "steps": 10,
+            "expectations": 5
+          },
+        """))
     #expect(json.contains("\"reproduce\": \"healthpair run Scenarios/b/bad.scenario --seed 18446744073709551615\""))
-    #expect(json.contains("""
-            "seed": 18446744073709551615,
-            "durationMs": 20,
-            "steps": 7,
-            "expectations": 4,
-      """), "the seed exact, not rounded through a Double")
+    #expect(
+      json.contains(
+        """
+              "seed": 18446744073709551615,
+              "durationMs": 20,
+              "steps": 7,
+              "expectations": 4,
+        """), "the seed exact, not rounded through a Double")
     #expect(json.contains("\"steps\": 3,\n      \"expectations\": 1,\n      \"trace\": []\n"))
     #expect(json.contains("\"title\": \"It <fails> & \\\"shows\\\"\""))
   }

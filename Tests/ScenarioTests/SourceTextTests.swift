@@ -99,11 +99,12 @@ struct SourceTextTests {
       Issue.record("expected an error")
       return
     }
-    #expect(d.description == """
-      Scenarios/x.scenario:2:18: error: invalid UTF-8 at byte offset 40 (0xE9): scenario files must be UTF-8
-      expect phone: caf\u{FFFD} is here
-                       ^
-      """)
+    #expect(
+      d.description == """
+        Scenarios/x.scenario:2:18: error: invalid UTF-8 at byte offset 40 (0xE9): scenario files must be UTF-8
+        expect phone: caf\u{FFFD} is here
+                         ^
+        """)
   }
 
   @Test func aLoneCarriageReturnIsALocatedError() {

@@ -21,7 +21,8 @@ func machine(
   settings.window = 4
   return SyncMachine(
     role: role, device: role == .listener ? .phone : .watch, secret: secret,
-    logID: log ?? (role == .listener ? phoneLog : watchLog), peerLogID: peerLog ?? (role == .listener ? watchLog : phoneLog),
+    logID: log ?? (role == .listener ? phoneLog : watchLog),
+    peerLogID: peerLog ?? (role == .listener ? watchLog : phoneLog),
     lastSeq: lastSeq, peerAcked: acked, appliedFromPeer: applied, settings: settings)
 }
 
@@ -35,7 +36,9 @@ func sent(_ directives: [SyncMachine.Directive]) -> [PeerMessage] {
 }
 
 /// Runs the handshake between two machines, delivering every message; returns the directives each produced.
-func connect(_ phone: inout SyncMachine, _ watch: inout SyncMachine) -> (phone: [SyncMachine.Directive], watch: [SyncMachine.Directive]) {
+func connect(_ phone: inout SyncMachine, _ watch: inout SyncMachine) -> (
+  phone: [SyncMachine.Directive], watch: [SyncMachine.Directive]
+) {
   var p = phone.handle(.opened(nonce: nonceA))
   var w = watch.handle(.opened(nonce: nonceB))
   var toWatch = sent(p)
@@ -79,7 +82,10 @@ struct SyncMachineTests {
     _ = impostor.handle(.opened(nonce: nonceB))
     let proof = sent(impostor.handle(.received(challenge[0])))
     let answer = phone.handle(.received(proof[0]))
-    guard case .close(let reason) = answer.first else { Issue.record("expected close, got \(answer)"); return }
+    guard case .close(let reason) = answer.first else {
+      Issue.record("expected close, got \(answer)")
+      return
+    }
     #expect(reason.contains("pairing proof does not match"))
     #expect(!phone.isConnected)
   }
@@ -91,7 +97,10 @@ struct SyncMachineTests {
     #expect(proof.count == 1)
     let forged = PeerMessage.digest(secret: Array("guess".utf8), role: "listener", nonce: nonceB)
     let answer = watch.handle(.received(.accept(digest: forged)))
-    guard case .close(let reason) = answer.first else { Issue.record("expected close, got \(answer)"); return }
+    guard case .close(let reason) = answer.first else {
+      Issue.record("expected close, got \(answer)")
+      return
+    }
     #expect(reason.contains("pairing proof does not match"))
     #expect(!watch.isConnected)
   }
@@ -99,10 +108,16 @@ struct SyncMachineTests {
   @Test func nothingButTheHandshakeIsAcceptedBeforeAuthentication() {
     var phone = machine(.listener)
     _ = phone.handle(.opened(nonce: nonceA))
-    for message: PeerMessage in [.entries([SyncEntry(seq: 1, payload: .watchSettings(bundleID: "x", change: .reset))]), .ack(1, ofLog: phoneLog), .resume(appliedUpTo: 0, ofLog: watchLog, myLog: phoneLog), .newLog(9)] {
+    for message: PeerMessage in [
+      .entries([SyncEntry(seq: 1, payload: .watchSettings(bundleID: "x", change: .reset))]), .ack(1, ofLog: phoneLog),
+      .resume(appliedUpTo: 0, ofLog: watchLog, myLog: phoneLog), .newLog(9),
+    ] {
       var copy = phone
       let d = copy.handle(.received(message))
-      guard case .close = d.first else { Issue.record("\(message) must close, got \(d)"); continue }
+      guard case .close = d.first else {
+        Issue.record("\(message) must close, got \(d)")
+        continue
+      }
       #expect(!d.contains { if case .apply = $0 { true } else { false } })
     }
   }
@@ -115,10 +130,12 @@ struct SyncMachineTests {
     #expect(p.contains(.persistAck(3)))
     #expect(p.contains(.sendEntries(fromSeq: 4, throughSeq: 7)))
     #expect(phone.handle(.localAppended(lastSeq: 12)).isEmpty, "the window is full")
-    #expect(phone.handle(.received(.ack(5, ofLog: phoneLog))) == [.persistAck(5), .sendEntries(fromSeq: 8, throughSeq: 9)])
+    #expect(
+      phone.handle(.received(.ack(5, ofLog: phoneLog))) == [.persistAck(5), .sendEntries(fromSeq: 8, throughSeq: 9)])
     #expect(phone.handle(.received(.ack(5, ofLog: phoneLog))).isEmpty, "a duplicate ack changes nothing")
     #expect(phone.handle(.received(.ack(9, ofLog: 0x999))).isEmpty, "an ack of another log changes nothing")
-    #expect(phone.handle(.received(.ack(9, ofLog: phoneLog))) == [.persistAck(9), .sendEntries(fromSeq: 10, throughSeq: 12)])
+    #expect(
+      phone.handle(.received(.ack(9, ofLog: phoneLog))) == [.persistAck(9), .sendEntries(fromSeq: 10, throughSeq: 12)])
   }
 
   @Test func receivedEntriesAreAppliedThenAcknowledged() {
@@ -133,7 +150,10 @@ struct SyncMachineTests {
     #expect(withoutChecks(watch.handle(.applied(upTo: 1))) == [.send(.ack(1, ofLog: phoneLog))])
     // A gap closes the link rather than applying out of order.
     let gap = [SyncEntry(seq: 5, payload: .watchSettings(bundleID: "a", change: .reset))]
-    guard case .close = watch.handle(.received(.entries(gap))).first else { Issue.record("a gap must close"); return }
+    guard case .close = watch.handle(.received(.entries(gap))).first else {
+      Issue.record("a gap must close")
+      return
+    }
   }
 
   @Test func pipelinedEntriesBeforeTheFirstIsAppliedAreNotAGap() {
@@ -150,7 +170,10 @@ struct SyncMachineTests {
     var phone2 = machine(.listener, lastSeq: 5)
     _ = connect(&phone2, &watch)
     let five = [SyncEntry(seq: 5, payload: .watchSettings(bundleID: "a", change: .reset))]
-    guard case .close = watch.handle(.received(.entries(five))).first else { Issue.record("a real gap must close"); return }
+    guard case .close = watch.handle(.received(.entries(five))).first else {
+      Issue.record("a real gap must close")
+      return
+    }
   }
 
   @Test func holdQueuesAndReleaseResumes() {
@@ -218,20 +241,30 @@ struct SyncMachineTests {
     }
     var phone3 = machine(.listener)
     _ = phone3.handle(.opened(nonce: nonceA))
-    guard case .close = phone3.handle(.opened(nonce: nonceB)).first else { Issue.record("a second transport must close"); return }
+    guard case .close = phone3.handle(.opened(nonce: nonceB)).first else {
+      Issue.record("a second transport must close")
+      return
+    }
   }
 
   @Test func aWrongDeviceOrVersionIsRefused() {
     var watch = machine(.connector)
     _ = watch.handle(.opened(nonce: nonceB))
-    guard case .close(let r1) = watch.handle(.received(.challenge(version: 99, device: .phone, nonce: nonceA))).first else {
-      Issue.record("version"); return
+    guard case .close(let r1) = watch.handle(.received(.challenge(version: 99, device: .phone, nonce: nonceA))).first
+    else {
+      Issue.record("version")
+      return
     }
     #expect(r1.contains("version"))
     var watch2 = machine(.connector)
     _ = watch2.handle(.opened(nonce: nonceB))
-    guard case .close(let r2) = watch2.handle(.received(.challenge(version: WireProtocol.version, device: .watch, nonce: nonceA))).first else {
-      Issue.record("device"); return
+    guard
+      case .close(let r2) = watch2.handle(
+        .received(.challenge(version: WireProtocol.version, device: .watch, nonce: nonceA))
+      ).first
+    else {
+      Issue.record("device")
+      return
     }
     #expect(r2.contains("expected the phone"))
   }
@@ -258,7 +291,12 @@ struct LinkedPair {
         switch directive {
         case .send(let m): queue.append((device.peer, m))
         case .sendEntries(let from, let through):
-          queue.append((device.peer, .entries((from...through).map { SyncEntry(seq: $0, payload: .watchSettings(bundleID: "x", change: .reset)) })))
+          queue.append(
+            (
+              device.peer,
+              .entries(
+                (from...through).map { SyncEntry(seq: $0, payload: .watchSettings(bundleID: "x", change: .reset)) })
+            ))
         case .apply(let entries):
           let next = self_.handle(device, .applied(upTo: entries.last!.seq))
           perform(device, next, &self_)
@@ -268,7 +306,8 @@ struct LinkedPair {
           let next = self_.handle(device, .logRestarted(logID: self_.nextLogID, lastSeq: 2))
           perform(device, next, &self_)
         case .adoptPeerLog(let id): self_.adoptions[device, default: []].append(id)
-        case .sendCheck(let cursors): queue.append((device.peer, .check(SyncCheck(cursors: cursors, firstDay: .min, days: []))))
+        case .sendCheck(let cursors):
+          queue.append((device.peer, .check(SyncCheck(cursors: cursors, firstDay: .min, days: []))))
         case .evaluateCheck(let check):
           let next = self_.handle(device, .checkEvaluated(check, difference: self_.differ()))
           perform(device, next, &self_)
@@ -374,7 +413,8 @@ struct SyncHealingTests {
     // Once the stores agree, the next check passes and the pair is no longer diverged.
     pair.differ = { nil }
     let p = pair.phone.handle(.control(.hold))
-    pair.run(phoneFirst: p + pair.phone.handle(.control(.release)), watchFirst: pair.watch.handle(.localAppended(lastSeq: 3)))
+    pair.run(
+      phoneFirst: p + pair.phone.handle(.control(.release)), watchFirst: pair.watch.handle(.localAppended(lastSeq: 3)))
     #expect(!pair.phone.isDiverged && pair.phone.isVerified && pair.watch.isVerified)
   }
 
@@ -382,7 +422,8 @@ struct SyncHealingTests {
     var phone = machine(.listener, lastSeq: 3)
     var watch = machine(.connector, applied: 3)
     _ = connect(&phone, &watch)
-    let stale = SyncCheck(cursors: SyncCursors(log: watchLog, lastSeq: 0, peerLog: phoneLog, applied: 1), firstDay: .min, days: [])
+    let stale = SyncCheck(
+      cursors: SyncCursors(log: watchLog, lastSeq: 0, peerLog: phoneLog, applied: 1), firstDay: .min, days: [])
     let d = phone.handle(.checkEvaluated(stale, difference: "anything"))
     let outcomes = sent(d).compactMap { message -> SyncCheckResult.Outcome? in
       if case .checkResult(let r) = message { return r.outcome }

@@ -29,7 +29,9 @@ struct FrameDecoderTests {
   @Test func anOversizedLengthIsRejectedBeforeBuffering() {
     var decoder = FrameDecoder(maxFrameLength: 16)
     decoder.append([0xFF, 0xFF, 0xFF, 0x7F])
-    #expect(throws: FrameDecoder.Failure.frameTooLarge(length: 0x7FFF_FFFF, limit: 16, offset: 0)) { try decoder.next() }
+    #expect(throws: FrameDecoder.Failure.frameTooLarge(length: 0x7FFF_FFFF, limit: 16, offset: 0)) {
+      try decoder.next()
+    }
   }
 
   @Test func leftoverBytesAtTheEndAreAnError() throws {
@@ -46,22 +48,37 @@ struct MessageCodingTests {
   static let sample = Sample(
     uuid: UUID(), type: water, value: .quantity(250), start: t0, end: t0, metadata: ["HKWasUserEntered": .bool(true)],
     source: SampleSource(bundleID: "com.example.water", device: .phone))
-  static let prompt = Prompt(id: 7, bundleID: "com.example.water", permissions: [Permission(water, .share)], shownAt: t0)
+  static let prompt = Prompt(
+    id: 7, bundleID: "com.example.water", permissions: [Permission(water, .share)], shownAt: t0)
 
   static let requests: [Request] = [
     .hello(version: 1, client: "test"),
     .installApp(AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: "w", readUsageDescription: nil)),
     .uninstallApp(bundleID: "a"),
     .requestAuthorization(bundleID: "a", share: [water], read: []),
-    .answerPrompt(promptID: 3, bundleID: nil, answer: .choices([Permission(water, .read): true, Permission(water, .share): false])),
+    .answerPrompt(
+      promptID: 3, bundleID: nil, answer: .choices([Permission(water, .read): true, Permission(water, .share): false])),
     .answerPrompt(promptID: nil, bundleID: "a", answer: .failToPresent(.silent)),
     .authorizationStatus(bundleID: "a", type: water),
     .requestStatus(bundleID: "a", share: [water], read: [water]),
-    .save(bundleID: "a", samples: [SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0, metadata: ["k": .string("v")])]),
+    .save(
+      bundleID: "a",
+      samples: [
+        SampleInput(
+          uuid: UUID(), type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0,
+          metadata: ["k": .string("v")])
+      ]),
     .delete(bundleID: "a", uuids: [UUID(), UUID()]),
-    .sampleQuery(bundleID: "a", query: SampleQuery(type: water, range: DateRange(start: t0, end: nil, options: .strictEndDate), sources: ["a"], limit: 3, sort: [SampleSort(.endDate, ascending: false)])),
+    .sampleQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: water, range: DateRange(start: t0, end: nil, options: .strictEndDate), sources: ["a"], limit: 3,
+        sort: [SampleSort(.endDate, ascending: false)])),
     .statistics(bundleID: "a", query: StatisticsQuery(type: water, options: [.cumulativeSum, .separateBySource])),
-    .statisticsCollection(bundleID: "a", query: StatisticsQuery(type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum, interval: 86400, anchor: t0)),
+    .statisticsCollection(
+      bundleID: "a",
+      query: StatisticsQuery(
+        type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum, interval: 86400, anchor: t0)),
     .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2),
     .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
     .watchSettings(bundleID: "a", change: .turnAllOff),
@@ -83,12 +100,16 @@ struct MessageCodingTests {
     stats.sum = 750
     stats.sampleCount = 2
     stats.bySource["a"] = stats
-    let sync = DeviceSnapshot.SyncStatus(lastSeq: 3, peerAcked: 2, appliedFromPeer: 1, pendingEntries: 1, pendingItems: 5)
+    let sync = DeviceSnapshot.SyncStatus(
+      lastSeq: 3, peerAcked: 2, appliedFromPeer: 1, pendingEntries: 1, pendingItems: 5)
     let link = LinkStatus(enabled: true, connected: false, holding: true, latency: 0.5, sync: sync)
     let snapshot = DeviceSnapshot(
       device: .watch, policy: .defaults(for: .watch), now: t0, virtualClock: true, earliestPermittedSampleDate: t0,
-      apps: [.init(record: AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: nil, readUsageDescription: "r"),
-                   decisions: [AuthorizationChange(Permission(water, .read), .denied)], lockedOut: true)],
+      apps: [
+        .init(
+          record: AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: nil, readUsageDescription: "r"),
+          decisions: [AuthorizationChange(Permission(water, .read), .denied)], lockedOut: true)
+      ],
       pendingPrompts: [prompt], promptHistory: [PromptRecord(prompt: prompt, outcome: .failedToPresent(.error))],
       sampleCounts: [water: 4], tombstoneCount: 1, changeCounter: 9, sync: sync)
     return [
@@ -96,11 +117,15 @@ struct MessageCodingTests {
       .authorization(AuthorizationCallResult(success: false, error: .healthKit(.errorUserCanceled, "cancelled"))),
       .prompt(prompt), .status(.sharingDenied), .requestStatus(.unnecessary), .samples([sample]), .statistics(stats),
       .collection([stats, Statistics(start: t0, end: t0)]),
-      .anchored(AnchoredResult(added: [sample], deleted: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)], newAnchor: 5)),
+      .anchored(
+        AnchoredResult(
+          added: [sample], deleted: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)],
+          newAnchor: 5)),
       .snapshot(DaemonSnapshot(device: snapshot, link: link, pid: 9, clients: 2)),
       .stored(samples: [sample], tombstones: [], next: nil),
-      .stored(samples: [], tombstones: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)],
-              next: StoredCursor(sample: 3, tombstone: 9)),
+      .stored(
+        samples: [], tombstones: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)],
+        next: StoredCursor(sample: 3, tombstone: 9)),
       .date(t0), .link(link),
     ]
   }()
@@ -127,17 +152,25 @@ struct MessageCodingTests {
       .challenge(version: 1, device: .phone, nonce: Array(repeating: 1, count: 32)),
       .proof(digest: Array(repeating: 2, count: 32), device: .watch, nonce: Array(repeating: 3, count: 32)),
       .accept(digest: Array(repeating: 4, count: 32)), .resume(appliedUpTo: 7, ofLog: 8, myLog: 9),
-      .entries([SyncEntry(seq: 1, payload: .samples([Self.sample])), SyncEntry(seq: 2, payload: .watchSettings(bundleID: "a", change: .reset))]),
+      .entries([
+        SyncEntry(seq: 1, payload: .samples([Self.sample])),
+        SyncEntry(seq: 2, payload: .watchSettings(bundleID: "a", change: .reset)),
+      ]),
       .ack(3, ofLog: 8), .newLog(0xFFFF_FFFF_FFFF_FFFF),
       .check(
         SyncCheck(
           cursors: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), firstDay: .min,
-          days: [SampleStore.DayDigest(day: -3, sum: .max, count: 2), SampleStore.DayDigest(day: 9_000, sum: 1, count: 1)])),
+          days: [
+            SampleStore.DayDigest(day: -3, sum: .max, count: 2), SampleStore.DayDigest(day: 9_000, sum: 1, count: 1),
+          ])),
       .checkResult(
-        SyncCheckResult(outcome: .notComparable, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")),
+        SyncCheckResult(
+          outcome: .notComparable, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")),
     ]
     for m in messages { #expect(try PeerMessage.decode(m.encoded()) == m) }
-    #expect(throws: DecodeError.self, "log identity 0 is reserved") { try PeerMessage.decode(PeerMessage.newLog(0).encoded()) }
+    #expect(throws: DecodeError.self, "log identity 0 is reserved") {
+      try PeerMessage.decode(PeerMessage.newLog(0).encoded())
+    }
     var unknownOutcome = PeerMessage.checkResult(
       SyncCheckResult(outcome: .match, checked: SyncCursors(log: 1, lastSeq: 1, peerLog: 1, applied: 1), detail: "")
     ).encoded()
@@ -160,10 +193,14 @@ struct MessageCodingTests {
   }
 
   @Test func sha256MatchesKnownVectors() {
-    func hex(_ b: [UInt8]) -> String { b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    func hex(_ b: [UInt8]) -> String {
+      b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
     #expect(hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-    #expect(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    #expect(
+      hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
   }
 }
 
@@ -174,7 +211,10 @@ struct HostileEncodingTests {
     var w = BinaryWriter()
     let water = SampleType.lookup(name: "mindfulSession")!
     let t = Date(timeIntervalSinceReferenceDate: 0)
-    w.sample(Sample(uuid: UUID(), type: water, value: .category(1 << 40), start: t, end: t, source: SampleSource(bundleID: "a", device: .phone)))
+    w.sample(
+      Sample(
+        uuid: UUID(), type: water, value: .category(1 << 40), start: t, end: t,
+        source: SampleSource(bundleID: "a", device: .phone)))
     w.bytes.withUnsafeBytes { buffer in
       var reader = BinaryReader(buffer)
       #expect(throws: DecodeError.self) { _ = try reader.sample() }

@@ -9,85 +9,85 @@ import HealthKitSim
 
 @MainActor
 class HealthKitManager {
-    static let shared = HealthKitManager()
-    let healthStore = HKHealthStore()
-    let mindfulType = HKCategoryType(.mindfulSession)
+  static let shared = HealthKitManager()
+  let healthStore = HKHealthStore()
+  let mindfulType = HKCategoryType(.mindfulSession)
 
-    /// Where `hasRequestedHealthKit` persists (`UserDefaults.standard` in the app; a private suite in tests).
-    let defaults: UserDefaults
-    /// The error of the last save that failed, for logging (and tests).
-    private(set) var lastSaveError: (any Error)?
+  /// Where `hasRequestedHealthKit` persists (`UserDefaults.standard` in the app; a private suite in tests).
+  let defaults: UserDefaults
+  /// The error of the last save that failed, for logging (and tests).
+  private(set) var lastSaveError: (any Error)?
 
-    /// A manager keeping its flag in `defaults`.
-    init(defaults: UserDefaults = .standard) {
-        self.defaults = defaults
+  /// A manager keeping its flag in `defaults`.
+  init(defaults: UserDefaults = .standard) {
+    self.defaults = defaults
+  }
+
+  /// The UserDefaults key of the flag.
+  static let hasRequestedKey = "hasRequestedHealthKit"
+
+  /// Whether Return has asked for HealthKit access and the user actually decided: what makes the second tap show
+  /// the Settings hint instead of the sheet.
+  var hasRequestedHealthKit: Bool {
+    get { defaults.bool(forKey: Self.hasRequestedKey) }
+    set { defaults.set(newValue, forKey: Self.hasRequestedKey) }
+  }
+
+  /// Whether HealthKit is available on this device.
+  var isAvailable: Bool { HKHealthStore.isHealthDataAvailable() }
+
+  /// The live share status of mindful sessions.
+  var authorizationStatus: HKAuthorizationStatus { healthStore.authorizationStatus(for: mindfulType) }
+
+  /// The types the SwiftUI `.healthDataAccessRequest` modifier is wired to.
+  var mindfulShareTypes: Set<HKSampleType> { [mindfulType] }
+
+  func saveMindfulSession(start: Date, end: Date) async -> Bool {
+    guard isAvailable else { return false }
+    guard end > start else { return false }
+
+    let sample = HKCategorySample(
+      type: mindfulType,
+      value: HKCategoryValue.notApplicable.rawValue,
+      start: start,
+      end: end
+    )
+    do {
+      try await healthStore.save(sample)
+      lastSaveError = nil
+      return true
+    } catch {
+      lastSaveError = error
+      return false
     }
+  }
 
-    /// The UserDefaults key of the flag.
-    static let hasRequestedKey = "hasRequestedHealthKit"
+  func requestAuthorization() async -> Bool {
+    guard isAvailable else { return false }
 
-    /// Whether Return has asked for HealthKit access and the user actually decided: what makes the second tap show
-    /// the Settings hint instead of the sheet.
-    var hasRequestedHealthKit: Bool {
-        get { defaults.bool(forKey: Self.hasRequestedKey) }
-        set { defaults.set(newValue, forKey: Self.hasRequestedKey) }
+    do {
+      try await healthStore.requestAuthorization(
+        toShare: [mindfulType],
+        read: []  // We only need write access
+      )
+      hasRequestedHealthKit = authorizationStatus != .notDetermined
+      return isAuthorizedToWrite()
+    } catch {
+      hasRequestedHealthKit = authorizationStatus != .notDetermined
+      return false
     }
+  }
 
-    /// Whether HealthKit is available on this device.
-    var isAvailable: Bool { HKHealthStore.isHealthDataAvailable() }
+  /// Records that an authorization attempt happened — only if the user really decided. A sheet that failed to
+  /// present leaves the status `notDetermined`, so the next tap asks again instead of locking the user out.
+  /// (The `.healthDataAccessRequest` path calls this when the modifier completes.)
+  func recordAuthorizationAttempt() {
+    hasRequestedHealthKit = authorizationStatus != .notDetermined  // ✓ checks real state
+  }
 
-    /// The live share status of mindful sessions.
-    var authorizationStatus: HKAuthorizationStatus { healthStore.authorizationStatus(for: mindfulType) }
-
-    /// The types the SwiftUI `.healthDataAccessRequest` modifier is wired to.
-    var mindfulShareTypes: Set<HKSampleType> { [mindfulType] }
-
-    func saveMindfulSession(start: Date, end: Date) async -> Bool {
-        guard isAvailable else { return false }
-        guard end > start else { return false }
-
-        let sample = HKCategorySample(
-            type: mindfulType,
-            value: HKCategoryValue.notApplicable.rawValue,
-            start: start,
-            end: end
-        )
-        do {
-            try await healthStore.save(sample)
-            lastSaveError = nil
-            return true
-        } catch {
-            lastSaveError = error
-            return false
-        }
-    }
-
-    func requestAuthorization() async -> Bool {
-        guard isAvailable else { return false }
-
-        do {
-            try await healthStore.requestAuthorization(
-                toShare: [mindfulType],
-                read: []  // We only need write access
-            )
-            hasRequestedHealthKit = authorizationStatus != .notDetermined
-            return isAuthorizedToWrite()
-        } catch {
-            hasRequestedHealthKit = authorizationStatus != .notDetermined
-            return false
-        }
-    }
-
-    /// Records that an authorization attempt happened — only if the user really decided. A sheet that failed to
-    /// present leaves the status `notDetermined`, so the next tap asks again instead of locking the user out.
-    /// (The `.healthDataAccessRequest` path calls this when the modifier completes.)
-    func recordAuthorizationAttempt() {
-        hasRequestedHealthKit = authorizationStatus != .notDetermined  // ✓ checks real state
-    }
-
-    /// Whether Return may save mindful sessions now.
-    func isAuthorizedToWrite() -> Bool {
-        guard isAvailable else { return false }
-        return healthStore.authorizationStatus(for: mindfulType) == .sharingAuthorized
-    }
+  /// Whether Return may save mindful sessions now.
+  func isAuthorizedToWrite() -> Bool {
+    guard isAvailable else { return false }
+    return healthStore.authorizationStatus(for: mindfulType) == .sharingAuthorized
+  }
 }

@@ -5,22 +5,22 @@ import HealthKitSim
 /// present counts as a refusal and the user is sent to Settings for a question they never saw.
 @MainActor
 final class NaiveHealthKitManager: HealthKitManager {
-    /// Requests access, then marks the attempt as done unconditionally.
-    override func requestAuthorization() async -> Bool {
-        guard isAvailable else { return false }
+  /// Requests access, then marks the attempt as done unconditionally.
+  override func requestAuthorization() async -> Bool {
+    guard isAvailable else { return false }
 
-        do {
-            try await healthStore.requestAuthorization(toShare: [mindfulType], read: [])
-            hasRequestedHealthKit = true  // ❌ wrong: treats transient failures as denial
-            return isAuthorizedToWrite()
-        } catch {
-            hasRequestedHealthKit = true  // ❌ wrong: treats transient failures as denial
-            return false
-        }
+    do {
+      try await healthStore.requestAuthorization(toShare: [mindfulType], read: [])
+      hasRequestedHealthKit = true  // ❌ wrong: treats transient failures as denial
+      return isAuthorizedToWrite()
+    } catch {
+      hasRequestedHealthKit = true  // ❌ wrong: treats transient failures as denial
+      return false
     }
+  }
 
-    /// Marks the attempt as done unconditionally.
-    override func recordAuthorizationAttempt() {
-        hasRequestedHealthKit = true  // ❌ wrong: treats transient failures as denial
-    }
+  /// Marks the attempt as done unconditionally.
+  override func recordAuthorizationAttempt() {
+    hasRequestedHealthKit = true  // ❌ wrong: treats transient failures as denial
+  }
 }
