@@ -55,12 +55,22 @@ extension DaemonSnapshot {
     return lines
   }
 
-  /// The snapshot as JSON.
-  package var json: JSON {
+  /// The snapshot as JSON (`status --json`, `ctl dump --json`).
+  package var json: JSON { json(includingRunIdentities: true) }
+
+  /// The snapshot as JSON; without run identities (the device and process id, the sync log identities), what is
+  /// left is the same from run to run, as scenario reports need.
+  package func json(includingRunIdentities: Bool) -> JSON {
     let d = device
-    return .object([
-      ("device", .string(d.device.description)),
-      ("pid", .int(Int(pid))),
+    let identities: [(String, JSON)] =
+      includingRunIdentities ? [("device", .string(d.device.description)), ("pid", .int(Int(pid)))] : []
+    let logIdentities: [(String, JSON)] =
+      includingRunIdentities
+      ? [
+        ("logID", .string(String(link.sync.logID, radix: 16))),
+        ("peerLogID", .string(String(link.sync.peerLogID, radix: 16))),
+      ] : []
+    return .object(identities + [
       ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
       (
         "policy",
@@ -99,7 +109,7 @@ extension DaemonSnapshot {
         .array(
           d.pendingPrompts.map { p in
             .object([
-              ("id", .int(Int(p.id))), ("bundleID", .string(p.bundleID)),
+              ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
               ("lists", .array(p.permissions.map { .string($0.description) })),
             ])
           })
@@ -110,10 +120,9 @@ extension DaemonSnapshot {
           ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
           ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
           ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
-          ("pendingItems", .int(link.sync.pendingItems)), ("logID", .string(String(link.sync.logID, radix: 16))),
-          ("peerLogID", .string(String(link.sync.peerLogID, radix: 16))), ("verified", .bool(link.sync.verified)),
+          ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
           ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
-        ])
+        ] + logIdentities)
       ),
     ])
   }

@@ -181,64 +181,7 @@ package enum Reports {
   }
 
   /// A device's state as JSON, without what differs from run to run (process id, sync log identities).
-  package static func stateJSON(_ snapshot: DaemonSnapshot) -> JSON {
-    let d = snapshot.device
-    let link = snapshot.link
-    return .object([
-      ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
-      (
-        "policy",
-        .object([
-          ("reprompt", .string(d.policy.reprompt.rawValue)),
-          ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
-        ])
-      ),
-      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
-      (
-        "apps",
-        .array(
-          d.apps.map { app in
-            .object([
-              ("bundleID", .string(app.record.bundleID)), ("name", .string(app.record.displayName)),
-              ("lockedOut", .bool(app.lockedOut)),
-              (
-                "permissions",
-                .array(
-                  app.decisions.map { change in
-                    .object([
-                      ("type", .string(change.permission.type.name)),
-                      ("direction", .string(change.permission.direction.description)),
-                      ("decision", .string(change.decision.description)),
-                    ])
-                  })
-              ),
-            ])
-          })
-      ),
-      ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
-      ("tombstones", .int(d.tombstoneCount)),
-      (
-        "pendingSheets",
-        .array(
-          d.pendingPrompts.map { p in
-            .object([
-              ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
-              ("lists", .array(p.permissions.map { .string($0.description) })),
-            ])
-          })
-      ),
-      (
-        "link",
-        .object([
-          ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
-          ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
-          ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
-          ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
-          ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
-        ])
-      ),
-    ])
-  }
+  package static func stateJSON(_ snapshot: DaemonSnapshot) -> JSON { snapshot.json(includingRunIdentities: false) }
 
   /// A trace entry as JSON: `step`, `lane`, `kind`, both clocks (null while a daemon is down), then the kind's
   /// own fields.
