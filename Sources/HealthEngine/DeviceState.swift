@@ -386,7 +386,8 @@ package struct DeviceState: Sendable {
     case nil:
       throw .healthKit(
         .errorAuthorizationNotDetermined,
-        "Authorization to share \(type.identifier) has not been requested (the app must request it before it can \(verb))"
+        "Authorization to share \(type.identifier) has not been requested "
+          + "(the app must request it before it can \(verb))"
       )
     }
   }
@@ -940,7 +941,8 @@ package struct DeviceState: Sendable {
     let counts = byDay[day] ?? (0, 0)
     let date = Date(timeIntervalSinceReferenceDate: Double(day) * 86_400)
     return
-      "stores differ on \(formatDate(date).prefix(10)): \(counts.mine) samples here, \(counts.theirs) on the \(device.peer)"
+      "stores differ on \(formatDate(date).prefix(10)): \(counts.mine) samples here, "
+        + "\(counts.theirs) on the \(device.peer)"
   }
 
   /// The part of a received payload that changes something here: items already stored identically (re-sends

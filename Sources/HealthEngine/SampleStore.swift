@@ -103,7 +103,8 @@ package struct SampleStore: Sendable {
   package private(set) var changeCounter: UInt64 = 0
   /// How many samples are live.
   package private(set) var liveCount = 0
-  /// Per UTC day of a live sample's end: the sum of its fingerprints and how many there are (see ``dayDigests(from:)``).
+  /// Per UTC day of a live sample's end: the sum of its fingerprints and how many there are
+  /// (see ``dayDigests(from:)``).
   private var days: [Int64: DayDigest] = [:]
   /// Each interned source's fingerprint, by source index.
   private var sourceFingerprints: [UInt64] = []

@@ -32,8 +32,8 @@ package struct UpCommand {
         --log-level <l>    debug, info (default), warning, error or fault.
 
       A pair's state is kept in <dir> between runs: 'up' says whether it resumed saved state (and how many samples
-      each device holds) or started empty. Creates <dir>/pairing.key (mode 0600), starts <dir>/phone and <dir>/watch, and waits until both answer on their
-      sockets and the peer link is up. Stop them with 'healthpair down'.
+      each device holds) or started empty. Creates <dir>/pairing.key (mode 0600), starts <dir>/phone and
+      <dir>/watch, and waits until both answer on their sockets and the peer link is up. Stop them with 'healthpair down'.
 
       If one daemon of the pair is still running (the other crashed or was killed), only the missing one is
       started, with the options the pair was started with (recorded in <dir>/launch.options; --fsync and

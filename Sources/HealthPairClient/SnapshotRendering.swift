@@ -18,7 +18,8 @@ extension DaemonSnapshot {
       "link     \(link.connected ? "up" : (link.enabled ? "down" : "disconnected"))\(link.holding ? " (holding)" : "")"
         + "\(link.latency > 0 ? " latency=\(formatDuration(link.latency))" : "")")
     lines.append(
-      "sync     logged=\(s.lastSeq) acked=\(s.peerAcked) applied-from-peer=\(s.appliedFromPeer) pending=\(s.pendingItems)"
+      "sync     logged=\(s.lastSeq) acked=\(s.peerAcked) applied-from-peer=\(s.appliedFromPeer) "
+        + "pending=\(s.pendingItems)"
     )
     let checks =
       s.diverged ? "DIVERGED (stores differ after re-sending)" : (s.verified ? "verified" : "not verified yet")
