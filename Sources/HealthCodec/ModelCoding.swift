@@ -8,10 +8,24 @@ import HealthModel
 extension BinaryWriter {
   /// `u16` type code.
   package mutating func sampleType(_ t: SampleType) { u16(t.code) }
-  /// `string` bundle id, `u8` device.
+  /// `string` bundle id, `u8` device; with ``SampleSource/details`` the device byte has bit 7 set and the details
+  /// follow: `string` name, optional `string` version, optional hardware (`u32` count of `string` key, `string`
+  /// value). A source without details is written exactly as before details existed (pinned journal fixtures).
   package mutating func source(_ s: SampleSource) {
     string(s.bundleID)
-    u8(s.device.rawValue)
+    guard let details = s.details else {
+      u8(s.device.rawValue)
+      return
+    }
+    u8(s.device.rawValue | 0x80)
+    string(details.name)
+    optional(details.version) { $0.string($1) }
+    optional(details.hardware) { writer, hardware in
+      writer.array(hardware.fields) { w, field in
+        w.string(field.key)
+        w.string(field.value)
+      }
+    }
   }
   /// `u8` tag (0 string, 1 bool, 2 int, 3 double, 4 date, 5 quantity) then the value.
   package mutating func metadataValue(_ v: MetadataValue) {
@@ -67,6 +81,50 @@ extension BinaryWriter {
     date(s.end)
     source(s.source)
     metadata(s.metadata)
+  }
+  /// A batch of imported samples with their sources listed once: `[source]`, then `u32` count and per sample uuid,
+  /// type, `u8` kind (0 quantity f64, 1 category i64), start, end, `u32` index into the sources, metadata. An export
+  /// has few sources and millions of samples; each sample would otherwise repeat its source's name, version and
+  /// hardware.
+  package mutating func importSamples(_ samples: [Sample]) {
+    var table: [SampleSource] = []
+    var lookup: [SampleSource: UInt32] = [:]
+    var indices: [UInt32] = []
+    indices.reserveCapacity(samples.count)
+    for sample in samples {
+      // Few sources, shared by reference: a linear scan compares pointers before hashing anything.
+      if table.count <= 16, let found = table.firstIndex(of: sample.source) {
+        indices.append(UInt32(found))
+        continue
+      }
+      let index: UInt32
+      if let known = lookup[sample.source] {
+        index = known
+      } else {
+        index = UInt32(table.count)
+        table.append(sample.source)
+        lookup[sample.source] = index
+      }
+      indices.append(index)
+    }
+    array(table) { $0.source($1) }
+    u32(UInt32(samples.count))
+    for (sample, index) in zip(samples, indices) {
+      uuid(sample.uuid)
+      sampleType(sample.type)
+      switch sample.value {
+      case .quantity(let v):
+        u8(0)
+        f64(v)
+      case .category(let c):
+        u8(1)
+        i64(Int64(c))
+      }
+      date(sample.start)
+      date(sample.end)
+      u32(index)
+      metadata(sample.metadata)
+    }
   }
   /// uuid, type, `u8` kind (0 quantity f64 + unit string, 1 category i64), start, end, metadata.
   package mutating func sampleInput(_ s: SampleInput) {
@@ -134,13 +192,21 @@ extension BinaryWriter {
     permission(d.permission)
     u8(d.decision?.rawValue ?? 0xFF)
   }
-  /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings) and the payload.
+  /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings, 3 companion decisions, 4 samples with their
+  /// sources listed once — see ``importSamples(_:)``) and the payload.
   package mutating func syncEntry(_ e: SyncEntry) {
     u64(e.seq)
     switch e.payload {
     case .samples(let s):
-      u8(0)
-      array(s) { $0.sample($1) }
+      // Imported samples carry their sources' details: listed once per entry (tag 4) rather than per sample.
+      // Samples without details keep tag 0, byte for byte as before.
+      if s.contains(where: { $0.source.details != nil }) {
+        u8(4)
+        importSamples(s)
+      } else {
+        u8(0)
+        array(s) { $0.sample($1) }
+      }
     case .deletions(let t):
       u8(1)
       array(t) { $0.tombstone($1) }
@@ -231,6 +297,17 @@ extension BinaryWriter {
       string(id)
       array(decisions) { $0.sharedDecision($1) }
       date(at)
+    case .importStaged(let id, let samples):
+      u8(16)
+      u64(id)
+      importSamples(samples)
+    case .importCommitted(let id, let at):
+      u8(17)
+      u64(id)
+      date(at)
+    case .importAbandoned(let id):
+      u8(18)
+      u64(id)
     }
   }
 }
@@ -248,9 +325,27 @@ extension BinaryReader {
     guard let device = DeviceKind(rawValue: raw) else { throw error("unknown device \(raw)") }
     return device
   }
-  /// Reads a source.
+  /// Reads a source (with its details when the device byte's bit 7 says they follow).
   package mutating func source() throws(DecodeError) -> SampleSource {
-    SampleSource(bundleID: try string(maxLength: 1024), device: try device())
+    let bundleID = try string(maxLength: 1024)
+    let raw = try u8()
+    guard let device = DeviceKind(rawValue: raw & 0x7F) else { throw error("unknown device \(raw)") }
+    guard raw & 0x80 != 0 else { return SampleSource(bundleID: bundleID, device: device) }
+    let name = try string(maxLength: StoredLimits.identifier)
+    let version = try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.identifier) }
+    let hardware = try optional { r throws(DecodeError) -> HardwareDetails in
+      let start = r.offset
+      let fields = try r.array(minElementSize: 8) { r throws(DecodeError) -> HardwareDetails.Field in
+        HardwareDetails.Field(
+          try r.string(maxLength: StoredLimits.identifier), try r.string(maxLength: StoredLimits.identifier))
+      }
+      guard fields.count <= HardwareDetails.maxFields else {
+        throw DecodeError(offset: r.reportBase + start, "\(fields.count) hardware fields (at most 32)")
+      }
+      return HardwareDetails(fields: fields)
+    }
+    return SampleSource(
+      bundleID: bundleID, device: device, details: SourceDetails(name: name, version: version, hardware: hardware))
   }
   /// Reads an `f64` that must be finite: stored values (journal records, sync entries, replies) never hold NaN or
   /// infinity, so one is refused where it sits rather than loaded into sums and clocks.
@@ -313,6 +408,44 @@ extension BinaryReader {
     let source = try source()
     return Sample(
       uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(finite: true), source: source)
+  }
+  /// Reads a batch of imported samples (see ``BinaryWriter/importSamples(_:)``).
+  package mutating func importSamples() throws(DecodeError) -> [Sample] {
+    let sources = try array(minElementSize: 5) { r throws(DecodeError) in try r.source() }
+    let countOffset = offset
+    let count = Int(try u32())
+    guard count <= remaining / 50 else {
+      throw DecodeError(offset: reportBase + countOffset, "import batch count \(count) exceeds the bytes left")
+    }
+    var samples: [Sample] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+      let id = try uuid()
+      let type = try sampleType()
+      let value: SampleValue
+      switch try u8() {
+      case 0: value = .quantity(try finiteF64("quantity"))
+      case 1:
+        let raw = try i64()
+        guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else {
+          throw error("category value \(raw) out of range")
+        }
+        value = .category(Int(raw))
+      case let tag: throw error("unknown sample value tag \(tag)")
+      }
+      let start = try finiteDate("start date")
+      let end = try finiteDate("end date")
+      let sourceOffset = offset
+      let index = Int(try u32())
+      guard index < sources.count else {
+        throw DecodeError(offset: reportBase + sourceOffset, "source index \(index) of \(sources.count)")
+      }
+      samples.append(
+        Sample(
+          uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(finite: true),
+          source: sources[index]))
+    }
+    return samples
   }
   /// Reads an input sample.
   package mutating func sampleInput() throws(DecodeError) -> SampleInput {
@@ -407,6 +540,7 @@ extension BinaryReader {
     case 3:
       let (id, decisions, at) = try sharedDecisions()
       return SyncEntry(seq: seq, payload: .authorization(bundleID: id, decisions: decisions, at: at))
+    case 4: return SyncEntry(seq: seq, payload: .samples(try importSamples()))
     case let tag: throw error("unknown sync payload tag \(tag)")
     }
   }
@@ -443,6 +577,13 @@ extension BinaryReader {
     return id
   }
 
+  /// Reads an import identity (never 0, which is reserved).
+  package mutating func importIdentity() throws(DecodeError) -> UInt64 {
+    let id = try u64()
+    guard id != 0 else { throw error("import identity 0 is reserved") }
+    return id
+  }
+
   /// Decodes a journal event.
   package mutating func event() throws(DecodeError) -> DeviceEvent {
     switch try u8() {
@@ -470,6 +611,13 @@ extension BinaryReader {
     case 15:
       let (id, decisions, at) = try sharedDecisions()
       return .authorizationShared(bundleID: id, decisions: decisions, at: at)
+    case 16:
+      let id = try importIdentity()
+      return .importStaged(id: id, samples: try importSamples())
+    case 17:
+      let id = try importIdentity()
+      return .importCommitted(id: id, at: try finiteDate("import commit date"))
+    case 18: return .importAbandoned(id: try importIdentity())
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

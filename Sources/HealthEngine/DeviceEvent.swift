@@ -38,6 +38,17 @@ package enum DeviceEvent: Hashable, Sendable {
   case peerLogAdopted(logID: UInt64)
   /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
   case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// One batch of an import in progress (already validated and converted): staged, invisible to queries and sync
+  /// until ``importCommitted(id:at:)`` names the same import. A journal that ends before the commit (the daemon
+  /// was killed mid-import) leaves the store exactly as it was.
+  case importStaged(id: UInt64, samples: [Sample])
+  /// Every batch staged under `id` becomes visible and durable at once, at `at` (device clock; decides the
+  /// retention floor): samples whose identifier the store already knows, and on a device with a retention window
+  /// samples that end before it, are left out (see ``DeviceState/commitImport(_:wall:)``).
+  case importCommitted(id: UInt64, at: Date)
+  /// The import `id` was given up (its client went away, or it was found unfinished at start-up): its staged
+  /// batches are dropped.
+  case importAbandoned(id: UInt64)
 }
 
 /// One entry of a device's outbound sync log.

@@ -35,6 +35,11 @@ package struct DeviceState: Sendable {
   package private(set) var syncConflictCount = 0
   /// How many conflicts ``syncConflicts`` keeps.
   package static let maxRecordedConflicts = 100
+  /// Imports in progress by import identifier (see ``stageImport(_:_:)``). Rebuilt by journal replay; never in a
+  /// snapshot (none is written while an import is staged).
+  package private(set) var stagedImports: [UInt64: StagedImport] = [:]
+  /// What applying the last ``DeviceEvent/importCommitted(id:at:)`` did.
+  package private(set) var lastImportOutcome: ImportOutcome?
   /// Sheets waiting for the user, first presented first.
   package private(set) var prompts: [Prompt] = []
   /// Every sheet shown since the daemon started, with its outcome (newest last, at most 1,000).
@@ -505,6 +510,104 @@ package struct DeviceState: Sendable {
     return commit([.samplesDeleted(tombstones)])
   }
 
+  // MARK: - Import
+
+  /// The most samples one import may stage (a 1 GB export holds about 3 million).
+  package static let maxImportSamples = 50_000_000
+
+  /// Stages one batch of an import: the samples are checked as `save` checks an app's objects (``Sample/check()``:
+  /// dates, values in the type's canonical unit, category values, required metadata, finite metadata) and kept out
+  /// of sight until ``commitImport(_:wall:)``. Samples keep the source the import gave them; no app needs to be
+  /// installed and no authorization applies (the import is the user's, like the Health app's own data).
+  /// - Throws: a simulator error for identifier 0, a source that could not be stored, or an import past
+  ///   ``maxImportSamples``; the errors of ``Sample/check()`` for a bad sample. Nothing is staged when any sample
+  ///   of the batch is refused.
+  package mutating func stageImport(_ id: UInt64, _ samples: [Sample]) throws(HealthError) -> [DeviceEvent] {
+    guard id != 0 else { throw .simulator("import identifier 0 is reserved") }
+    let staged = stagedImports[id]?.count ?? 0
+    guard staged + samples.count <= Self.maxImportSamples else {
+      throw .simulator("an import may stage at most \(Self.maxImportSamples) samples")
+    }
+    // A batch has a few sources, shared by reference: compared, not hashed.
+    var checkedSources: [SampleSource] = []
+    for (index, sample) in samples.enumerated() {
+      if !checkedSources.contains(sample.source) {
+        try Self.checkImportSource(sample.source)
+        checkedSources.append(sample.source)
+      }
+      do { try sample.check() } catch {
+        throw HealthError(
+          kind: error.kind, code: error.code, message: "imported sample \(index) (\(sample.uuid)): \(error.message)",
+          exception: error.exception)
+      }
+    }
+    return commit([.importStaged(id: id, samples: samples)])
+  }
+
+  /// Checks a source an import gives its samples: a bundle identifier and details the journal can hold.
+  private static func checkImportSource(_ source: SampleSource) throws(HealthError) {
+    guard !source.bundleID.isEmpty, !source.bundleID.contains(where: \.isWhitespace),
+      source.bundleID.utf8.count <= StoredLimits.identifier
+    else { throw .simulator("imported source bundle identifier '\(source.bundleID)' is not valid") }
+    guard let details = source.details else { return }
+    let texts =
+      [details.name, details.version ?? ""] + (details.hardware?.fields.flatMap { [$0.key, $0.value] } ?? [])
+    guard texts.allSatisfy({ $0.utf8.count <= StoredLimits.identifier }),
+      (details.hardware?.fields.count ?? 0) <= HardwareDetails.maxFields
+    else {
+      throw .simulator(
+        "imported source '\(details.name.prefix(64))': names, versions and hardware fields may have at most "
+          + "\(StoredLimits.identifier) bytes, and hardware at most \(HardwareDetails.maxFields) fields")
+    }
+  }
+
+  /// Makes every batch staged under `id` visible and durable at once (one journal record): samples whose
+  /// identifier the store already knows (imported before, or the same record twice) and, on a device with a
+  /// retention window, samples that end before it are left out and counted. Outbound sync carries what was added.
+  /// - Throws: a simulator error when nothing is staged under `id`.
+  package mutating func commitImport(_ id: UInt64, wall: Date) throws(HealthError) -> (
+    events: [DeviceEvent], outcome: ImportOutcome
+  ) {
+    guard stagedImports[id] != nil else { throw .simulator("no import \(id) is staged on the \(device)") }
+    let events = commit([.importCommitted(id: id, at: now(wall: wall))])
+    return (events, lastImportOutcome ?? ImportOutcome())
+  }
+
+  /// Gives up the import `id`: its staged samples are dropped. Nothing happens when none is staged.
+  package mutating func abandonImport(_ id: UInt64) -> [DeviceEvent] {
+    guard stagedImports[id] != nil else { return [] }
+    return commit([.importAbandoned(id: id)])
+  }
+
+  /// Applies a committed import: the staged samples in order, minus known identifiers and (with a retention
+  /// window) those ending before `at` − retention.
+  private mutating func applyImport(_ id: UInt64, at: Date) {
+    guard let staged = stagedImports.removeValue(forKey: id) else {
+      lastImportOutcome = ImportOutcome()
+      return
+    }
+    let floor = policy.retention.map { at.addingTimeInterval(-$0) }
+    var outcome = ImportOutcome()
+    let first = Int32(store.slots.count)
+    for batch in staged.batches {
+      for sample in batch {
+        if store.isKnown(sample.uuid) {
+          outcome.alreadyPresent += 1
+          continue
+        }
+        if let floor, sample.end < floor {
+          outcome.beforeRetention += 1
+          continue
+        }
+        store.insert(sample)
+        outcome.added[sample.type, default: 0] += 1
+      }
+    }
+    let count = Int32(store.slots.count) - first
+    if count > 0 { sync.appendSlots(start: first, count: count) }
+    lastImportOutcome = outcome
+  }
+
   // MARK: - Queries
 
   /// What an app's query of `type` may see (WWDC16-209): read granted → all; share granted → own; else nothing.
@@ -942,7 +1045,7 @@ package struct DeviceState: Sendable {
     let date = Date(timeIntervalSinceReferenceDate: Double(day) * 86_400)
     return
       "stores differ on \(formatDate(date).prefix(10)): \(counts.mine) samples here, "
-        + "\(counts.theirs) on the \(device.peer)"
+      + "\(counts.theirs) on the \(device.peer)"
   }
 
   /// The part of a received payload that changes something here: items already stored identically (re-sends
@@ -1027,6 +1130,14 @@ package struct DeviceState: Sendable {
         decisionStamps[AuthorizationKey(bundleID, item.permission)] = DecisionStamp(at: at, device: device)
       }
       sync.appendAuthorization(bundleID: bundleID, decisions: shared, at: at)
+    case .importStaged(let id, let samples):
+      // The batch is kept as it came (no per-sample copy).
+      stagedImports[id, default: StagedImport()].batches.append(samples)
+      stagedImports[id]!.count += samples.count
+    case .importCommitted(let id, let at):
+      applyImport(id, at: at)
+    case .importAbandoned(let id):
+      stagedImports[id] = nil
     }
   }
 
@@ -1088,6 +1199,34 @@ package struct DeviceState: Sendable {
       }
     }
   }
+}
+
+/// An import in progress: its staged batches, as they arrived.
+package struct StagedImport: Sendable {
+  /// The batches, in order.
+  package var batches: [[Sample]] = []
+  /// How many samples they hold.
+  package var count = 0
+}
+
+/// What committing an import did (``DeviceState/commitImport(_:wall:)``).
+package struct ImportOutcome: Hashable, Sendable {
+  /// Samples added, by type.
+  package var added: [SampleType: Int] = [:]
+  /// Samples left out because the store already knew their identifier (imported before, or twice in one file).
+  package var alreadyPresent = 0
+  /// Samples left out because they end before the device's retention window (the watch).
+  package var beforeRetention = 0
+
+  /// Creates an outcome.
+  package init(added: [SampleType: Int] = [:], alreadyPresent: Int = 0, beforeRetention: Int = 0) {
+    self.added = added
+    self.alreadyPresent = alreadyPresent
+    self.beforeRetention = beforeRetention
+  }
+
+  /// Samples added, all types.
+  package var addedCount: Int { added.values.reduce(0, +) }
 }
 
 /// The same sample identifier was saved with different contents on the two devices.

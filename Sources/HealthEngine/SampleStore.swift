@@ -95,6 +95,8 @@ package struct SampleStore: Sendable {
   private var metadataTable: [Metadata] = []
   private var sources: [SampleSource] = []
   private var sourceIndex: [SampleSource: UInt32] = [:]
+  /// The sources interned last (a cache in front of `sourceIndex`).
+  private var recentSources: [(source: SampleSource, index: UInt32)] = []
   private var types: [UInt16: TypeIndex] = [:]
   /// Every deletion recorded on this device.
   package private(set) var tombstones: [StoredTombstone] = []
@@ -242,7 +244,13 @@ package struct SampleStore: Sendable {
   }
 
   private mutating func intern(_ source: SampleSource) -> UInt32 {
-    if let index = sourceIndex[source] { return index }
+    // Samples come from a few sources at a time (a save, an imported batch): those are compared — pointers first,
+    // for imported ones — before anything is hashed.
+    for recent in recentSources where recent.source == source { return recent.index }
+    if let index = sourceIndex[source] {
+      remember(source, index)
+      return index
+    }
     let index = UInt32(sources.count)
     sources.append(source)
     var print = Fingerprint()
@@ -250,7 +258,13 @@ package struct SampleStore: Sendable {
     print.add(UInt64(source.device.rawValue) | 0x100)
     sourceFingerprints.append(print.value)
     sourceIndex[source] = index
+    remember(source, index)
     return index
+  }
+
+  private mutating func remember(_ source: SampleSource, _ index: UInt32) {
+    if recentSources.count == 8 { recentSources.removeFirst() }
+    recentSources.append((source, index))
   }
 
   /// Rebuilds the public sample value of a slot.

@@ -31,18 +31,26 @@ package enum MetadataValue: Hashable, Sendable, CustomStringConvertible {
 /// Metadata attached to a sample, keyed by HealthKit metadata key strings.
 package typealias Metadata = [String: MetadataValue]
 
-/// Who saved a sample: the app's bundle identifier and the device it was saved on.
+/// Who saved a sample: the app's bundle identifier and the device it was saved on, and — for samples imported from
+/// an Apple Health export — the source's name, version and hardware as the export recorded them.
 package struct SampleSource: Hashable, Sendable, CustomStringConvertible {
   /// The saving app's bundle identifier.
   package var bundleID: String
   /// The device the sample was saved on.
   package var device: DeviceKind
+  /// What an export said about the source (nil for samples apps saved through the simulator).
+  package var details: SourceDetails?
 
   /// Creates a source.
-  package init(bundleID: String, device: DeviceKind) {
+  package init(bundleID: String, device: DeviceKind, details: SourceDetails? = nil) {
     self.bundleID = bundleID
     self.device = device
+    self.details = details
   }
+
+  /// Whether the source is one of Apple's own (the Health app, an iPhone or an Apple Watch): its bundle identifier
+  /// is in Apple's `com.apple.` namespace.
+  package var isApple: Bool { bundleID.hasPrefix("com.apple.") }
 
   /// `bundle@device`.
   package var description: String { "\(bundleID)@\(device)" }

@@ -134,3 +134,113 @@ extension MetadataKey {
     byConstantName.first(where: { $0.value == key })?.key ?? key
   }
 }
+
+extension Sample {
+  /// Checks a sample already in stored form (its quantity in the type's canonical unit) the way
+  /// ``SampleInput/validated(source:)`` checks an app's object, with the same messages: finite, ordered dates within
+  /// the range a sample may carry, a value of the type's kind (a finite quantity no larger than
+  /// ``largestQuantityMagnitude``, or one of the type's category values), the required metadata keys, the sync
+  /// identifier rules and finite, parsable metadata values. Imports use it: it converts nothing and reads the
+  /// catalog through tables built once, so checking millions of samples costs a few comparisons each.
+  /// - Throws: ``HealthError`` describing the first violation.
+  package func check() throws(HealthError) {
+    let startSeconds = start.timeIntervalSinceReferenceDate
+    let endSeconds = end.timeIntervalSinceReferenceDate
+    guard startSeconds.isFinite, endSeconds.isFinite else {
+      throw .invalidArgumentException("sample dates must be finite")
+    }
+    guard start <= end else {
+      throw .invalidArgumentException(
+        "startDate (\(formatDate(start))) must be equal to or earlier than endDate (\(formatDate(end)))")
+    }
+    guard end < latestSampleDate else {
+      throw .validationException("Type HKSample can not have endDate of NSDate.distantFuture")
+    }
+    guard start >= earliestSampleDate else {
+      throw .validationException(
+        "Type HKSample can not have startDate before 0001-01-01 (was \(start.timeIntervalSince1970) s since 1970)")
+    }
+    let tables = CheckTables.shared
+    let code = Int(type.code)
+    switch value {
+    case .quantity(let amount):
+      guard type.isQuantity else { throw checkFailure(amount: amount, raw: nil) }
+      guard amount.isFinite, abs(amount) <= largestQuantityMagnitude else {
+        throw checkFailure(amount: amount, raw: nil)
+      }
+    case .category(let raw):
+      guard code < tables.categoryValues.count, let values = tables.categoryValues[code], values.contains(raw) else {
+        throw checkFailure(amount: nil, raw: raw)
+      }
+    }
+    if code < tables.requiredMetadata.count, let required = tables.requiredMetadata[code] {
+      for key in required where metadata[key] == nil {
+        let names = required.map { MetadataKey.constantName(of: $0) }.joined(separator: ", ")
+        throw .validationException(
+          "Type \(type.identifier) is missing a required metadata key (required keys: \(names))")
+      }
+    }
+    if metadata.isEmpty { return }
+    if metadata[MetadataKey.syncVersion] != nil, metadata[MetadataKey.syncIdentifier] == nil {
+      throw .validationException(
+        "HKMetadataKeySyncVersion may not be provided if HKMetadataKeySyncIdentifier is not provided in the metadata")
+    }
+    if let identifier = metadata[MetadataKey.syncIdentifier] {
+      guard case .string = identifier else {
+        throw .validationException("HKMetadataKeySyncIdentifier must be a string")
+      }
+      switch metadata[MetadataKey.syncVersion] {
+      case .int?, .double?: break
+      case nil:
+        throw .validationException(
+          "HKMetadataKeySyncVersion must be provided if HKMetadataKeySyncIdentifier is provided in the metadata")
+      default: throw .validationException("HKMetadataKeySyncVersion must be a number")
+      }
+    }
+    try metadata.checkValues()
+  }
+
+  /// The error for a value the type does not take (built from the catalog entry: the slow path).
+  private func checkFailure(amount: Double?, raw: Int?) -> HealthError {
+    let descriptor = type.descriptor
+    switch descriptor.kind {
+    case .correlation:
+      return .healthKit(
+        .errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
+    case .quantity(let canonical, _):
+      guard let amount else {
+        return .invalidArgumentException(
+          "\(descriptor.identifier) is a quantity type: a category sample cannot use it")
+      }
+      return .healthKit(
+        .errorInvalidArgument,
+        "Quantity \(formatNumber(amount)) \(canonical) is out of range for \(descriptor.identifier): the largest "
+          + "magnitude is 1e250 \(canonical)")
+    case .category:
+      guard let raw else {
+        return .invalidArgumentException(
+          "\(descriptor.identifier) is a category type: a quantity sample cannot use it")
+      }
+      return .validationException("Value \(raw) is not compatible with type \(descriptor.identifier)")
+    }
+  }
+}
+
+/// The parts of the catalog ``Sample/check()`` reads, by type code, built once.
+private struct CheckTables: Sendable {
+  /// Valid category values (nil: not a category type).
+  let categoryValues: [Set<Int>?]
+  /// Required metadata keys (nil: none).
+  let requiredMetadata: [[String]?]
+
+  static let shared: CheckTables = {
+    let size = Int(SampleType.catalog.map(\.code).max() ?? 0) + 1
+    var values = [Set<Int>?](repeating: nil, count: size)
+    var required = [[String]?](repeating: nil, count: size)
+    for entry in SampleType.catalog {
+      if let categoryValues = entry.categoryValues { values[Int(entry.code)] = Set(categoryValues.map(\.value)) }
+      if !entry.requiredMetadata.isEmpty { required[Int(entry.code)] = entry.requiredMetadata }
+    }
+    return CheckTables(categoryValues: values, requiredMetadata: required)
+  }()
+}

@@ -88,7 +88,20 @@ package final class DurableDevice {
     self.snapshotProblem = problem ?? recovery.resumeProblem.map { "\(snapshotPath ?? ""): \($0)" }
     self.snapshotEnd = resumedFrom?.position.end ?? journal.framing.headerSize
     self.snapshotBytes = resumedFrom?.bytes ?? 0
+    // An import whose commit never reached the journal (the daemon stopped mid-import) is given up, durably, so
+    // the store stays exactly as it was before it and later replays do not stage it again.
+    let unfinished = state.stagedImports.map { (id: $0.key, samples: $0.value.count) }.sorted { $0.id < $1.id }
+    if !unfinished.isEmpty {
+      var events: [DeviceEvent] = []
+      for item in unfinished { events += self.state.abandonImport(item.id) }
+      try persist(events)
+    }
+    self.abandonedImports = unfinished
   }
+
+  /// Imports found unfinished when the journal was opened (staged, never committed) and given up: their
+  /// identifiers and how many samples each had staged.
+  package private(set) var abandonedImports: [(id: UInt64, samples: Int)] = []
 
   /// Journal bytes appended since the newest snapshot (all of them when there is none).
   package var journalSinceSnapshot: Int { journal.size - snapshotEnd }
@@ -97,7 +110,8 @@ package final class DurableDevice {
   /// by ``SnapshotPolicy/minimumGrowth`` or half the last snapshot, whichever is more; at shutdown, once it grew
   /// by ``SnapshotPolicy/shutdownGrowth``. Never when snapshots are off or nothing changed.
   package func snapshotDue(atShutdown: Bool = false) -> Bool {
-    guard snapshotPath != nil, journalSinceSnapshot > 0 else { return false }
+    // A snapshot holds no staged import: its batches sit in journal records the snapshot would cover.
+    guard snapshotPath != nil, journalSinceSnapshot > 0, state.stagedImports.isEmpty else { return false }
     if atShutdown { return journalSinceSnapshot >= snapshotPolicy.shutdownGrowth }
     return journal.size >= retryAt && journalSinceSnapshot >= max(snapshotPolicy.minimumGrowth, snapshotBytes / 2)
   }
@@ -107,10 +121,11 @@ package final class DurableDevice {
   /// journaled lazily, docs/journal.md) and the journal is flushed to stable storage, so the snapshot is exactly
   /// the state its journal records rebuild and never outlives them in a power loss.
   /// - Throws: ``SnapshotError``; the previous snapshot stays, and none is due again until the journal has grown
-  ///   by another ``SnapshotPolicy/minimumGrowth``.
+  ///   by another ``SnapshotPolicy/minimumGrowth``. While an import is staged nothing is written (0 is returned):
+  ///   its batches sit in journal records the snapshot would cover, and a snapshot holds no staged import.
   @discardableResult
   package func writeSnapshot() throws(SnapshotError) -> Int {
-    guard let snapshotPath else { return 0 }
+    guard let snapshotPath, state.stagedImports.isEmpty else { return 0 }
     do throws(SnapshotError) {
       let position: JournalPosition
       do throws(JournalError) {
