@@ -120,6 +120,8 @@ package final class DeviceDaemon {
   private var helloDeadlines: [(due: UInt64, client: UInt64)] = []
   private var helloHead = 0
   private var pendingAuthorizations: [UInt64: (client: UInt64, request: UInt32)] = [:]
+  /// The connection each import in progress belongs to (an import is given up when its connection closes).
+  private var importOwners: [UInt64: UInt64] = [:]
   private var pendingEvents: [DeviceEvent] = []
   private var pendingBroadcasts: [DaemonEvent] = []
   private var needsAck = false
@@ -176,6 +178,11 @@ package final class DeviceDaemon {
     }
     if let problem = durable.snapshotProblem {
       log.log(.warning, "snapshot not used, the journal was replayed in full: \(problem)")
+    }
+    for unfinished in durable.abandonedImports {
+      log.log(
+        .warning, "an import interrupted before its commit was discarded; the store is as it was before it",
+        ["import": String(unfinished.id, radix: 16), "staged": "\(unfinished.samples)"])
     }
     // A log with no identity yet (a new journal, or one written before identities) starts one; so does a log that
     // --repair cut inside: records after the cut may have reached the peer, so its cursor cannot be trusted.
@@ -421,6 +428,14 @@ package final class DeviceDaemon {
 
   private func dropClient(_ connection: ClientConnection, reason: String?) {
     if let reason { log.log(.info, "client closed: \(reason)", ["client": "\(connection.id)"]) }
+    for (id, owner) in importOwners where owner == connection.id {
+      importOwners[id] = nil
+      let staged = durable.state.stagedImports[id]?.count ?? 0
+      record(durable.state.abandonImport(id))
+      log.log(
+        .warning, "import abandoned: its client went away before the commit",
+        ["import": String(id, radix: 16), "staged": "\(staged)", "client": "\(connection.id)"])
+    }
     pendingFrames.remove(connection.id)
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: connection.id)
     Posix.close(connection.fd)
@@ -462,10 +477,23 @@ package final class DeviceDaemon {
       connection.closeAfterFlush = true
       return
     }
+    switch request {
+    case .importBatch(let importID, _), .importCommit(let importID), .importAbort(let importID):
+      if let owner = importOwners[importID], owner != connection.id {
+        reply(.failure(.simulator("import \(String(importID, radix: 16)) belongs to another connection")))
+        return
+      }
+    default: break
+    }
     let context = RequestCore.Context(
       wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: Posix.processID, clients: clients.count,
       storedPageBudget: storedPageBudget)
     let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
+    switch request {
+    case .importBatch(let importID, _), .importCommit(let importID), .importAbort(let importID):
+      importOwners[importID] = durable.state.stagedImports[importID] != nil ? connection.id : nil
+    default: break
+    }
     pendingEvents += effects.events
     pendingBroadcasts += effects.notices
     for note in effects.notes where log.enabled(note.level) {
@@ -969,6 +997,11 @@ package final class DeviceDaemon {
       completeAuthorization(
         prompt, .failure(.simulator("the \(options.device) is shutting down")), outcome: "withdrawn")
     }
+    for id in durable.state.stagedImports.keys.sorted() {
+      log.log(.warning, "import abandoned: the \(options.device) is shutting down", ["import": String(id, radix: 16)])
+      record(durable.state.abandonImport(id))
+    }
+    importOwners.removeAll()
     let acked = durable.state.sync.peerAcked
     if acked > journaledAck { pendingEvents.append(.peerAcknowledged(acked)) }
     let committed = commit()

@@ -228,6 +228,45 @@ package enum RequestCore {
           sampleCost: { sample in size { $0.sample(sample) } },
           tombstoneCost: { tombstone in size { $0.tombstone(tombstone) } })
         answer = .reply(.success(.stored(samples: page.samples, tombstones: page.tombstones, next: page.next)))
+      case .importBatch(let id, let samples):
+        record(try state.stageImport(id, samples))
+        effects.notes.append(
+          Note(
+            level: .debug, message: "import batch staged",
+            fields: [
+              Field("import", String(id, radix: 16)), Field("samples", "\(samples.count)"),
+              Field("staged", "\(state.stagedImports[id]?.count ?? 0)"),
+            ]))
+        answer = .reply(.success(.ok))
+      case .importCommit(let id):
+        let staged = state.stagedImports[id]?.count ?? 0
+        let (events, outcome) = try state.commitImport(id, wall: wall)
+        record(events)
+        if outcome.addedCount > 0 {
+          effects.notices.append(
+            .samplesChanged(
+              types: outcome.added.keys.sorted(), origin: state.device, added: outcome.addedCount, deleted: 0))
+        }
+        effects.notes.append(
+          Note(
+            level: .info, message: "import committed",
+            fields: [
+              Field("import", String(id, radix: 16)), Field("staged", "\(staged)"),
+              Field("added", "\(outcome.addedCount)"), Field("already_present", "\(outcome.alreadyPresent)"),
+              Field("before_retention", "\(outcome.beforeRetention)"),
+            ]))
+        answer = .reply(.success(.imported(outcome)))
+      case .importAbort(let id):
+        let staged = state.stagedImports[id]?.count ?? 0
+        let events = state.abandonImport(id)
+        record(events)
+        if !events.isEmpty {
+          effects.notes.append(
+            Note(
+              level: .info, message: "import abandoned",
+              fields: [Field("import", String(id, radix: 16)), Field("staged", "\(staged)")]))
+        }
+        answer = .reply(.success(.ok))
       case .subscribe(let mask):
         answer = .subscribe(mask)
       case .earliestPermittedSampleDate:

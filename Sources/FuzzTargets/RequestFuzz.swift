@@ -13,7 +13,7 @@ import Wire
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
   /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
-  package static let kinds = 24
+  package static let kinds = 27
 
   /// Runs the requests the bytes describe; nil when every property held, else what broke.
   package static func finding(_ data: [UInt8]) -> String? {
@@ -180,6 +180,11 @@ package enum RequestFuzz {
     case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
     case 20: return .earliestPermittedSampleDate
     case 22: return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
+    case 24:
+      return .importBatch(
+        importID: c.pick(Palette.importIDs), samples: (0..<Int(c.byte() % 4)).map { _ in c.importedSample() })
+    case 25: return .importCommit(importID: c.pick(Palette.importIDs))
+    case 26: return .importAbort(importID: c.pick(Palette.importIDs))
     case 21:
       let commands: [LinkCommand] = [
         .connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles)),
@@ -212,6 +217,17 @@ package enum RequestFuzz {
       return DateRange(
         start: pick([nil] + Palette.dates), end: pick([nil] + Palette.dates),
         options: QueryOptions(rawValue: UInt32(byte() % 4)))
+    }
+
+    /// A sample as an import gives it: stored form, a source from the palette (with export details or not).
+    mutating func importedSample() -> Sample {
+      let type = pick(Palette.types)
+      let value: SampleValue = byte() & 1 == 0 ? .quantity(pick(Palette.doubles)) : .category(pick(Palette.ints) % 8)
+      let start = pick(Palette.dates)
+      return Sample(
+        uuid: pick(Palette.uuids), type: type, value: value, start: start,
+        end: byte() & 1 == 0 ? start : pick(Palette.dates), metadata: pick(Palette.metadata),
+        source: pick(Palette.sources))
     }
 
     mutating func sample() -> SampleInput {
@@ -260,6 +276,20 @@ package enum RequestFuzz {
       ["HKMetadataKeySyncIdentifier": .string("s")],
       ["k": .date(Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))],
       ["k": .string(String(repeating: "m", count: 10_000))],
+    ]
+    static let importIDs: [UInt64] = [0, 1, 2, .max]
+    static let sources: [SampleSource] = [
+      SampleSource(bundleID: "com.apple.Health", device: .phone, details: SourceDetails(name: "Health", version: "17")),
+      SampleSource(
+        bundleID: "com.apple.health.1", device: .watch,
+        details: SourceDetails(
+          name: "Watch", version: nil,
+          hardware: HardwareDetails(fields: [
+            .init("model", "Watch"), .init("name", String(repeating: "n", count: 2_000)),
+          ]))),
+      SampleSource(bundleID: "com.example.water", device: .phone),
+      SampleSource(bundleID: "", device: .phone, details: SourceDetails(name: "")),
+      SampleSource(bundleID: "bad id", device: .watch),
     ]
     static let granted = ["dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass"]
       .compactMap { SampleType.lookup(name: $0) }

@@ -149,6 +149,20 @@ package enum Posix {
     }
   }
 
+  /// Writes every byte at `offset` without moving the file position, looping over short writes. The C function is
+  /// `pwrite`.
+  package static func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, what: String? = nil)
+    throws(SystemError)
+  {
+    if let e = forced("write", what) { throw SystemError("pwrite", what ?? "fd \(fd)", e) }
+    var done = 0
+    while done < bytes.count {
+      let (n, e) = retrying { Glibc.pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+      if let e { throw SystemError("pwrite", what ?? "fd \(fd)", e) }
+      done += n
+    }
+  }
+
   /// Sends every byte on a blocking socket, looping over short sends; a closed peer is an `EPIPE` error, never a
   /// SIGPIPE. The C function is `send` with `MSG_NOSIGNAL`.
   package static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String? = nil) throws(SystemError) {

@@ -248,6 +248,14 @@ extension BinaryWriter {
     case .count(let n):
       u8(14)
       u64(UInt64(clamping: n))
+    case .imported(let outcome):
+      u8(15)
+      array(outcome.added.sorted { $0.key < $1.key }) { w, entry in
+        w.sampleType(entry.key)
+        w.u64(UInt64(clamping: entry.value))
+      }
+      u64(UInt64(clamping: outcome.alreadyPresent))
+      u64(UInt64(clamping: outcome.beforeRetention))
     }
   }
 
@@ -295,6 +303,16 @@ extension BinaryWriter {
       string(id)
       sampleType(type)
       optional(range) { $0.dateRange($1) }
+    case .importBatch(let id, let samples):
+      u8(25)
+      u64(id)
+      importSamples(samples)
+    case .importCommit(let id):
+      u8(26)
+      u64(id)
+    case .importAbort(let id):
+      u8(27)
+      u64(id)
     case .sampleQuery(let id, let q):
       u8(9)
       string(id)
@@ -567,6 +585,15 @@ extension BinaryReader {
     case 12: return .date(try date())
     case 13: return .link(try linkStatus())
     case 14: return .count(Int(clamping: try u64()))
+    case 15:
+      var added: [SampleType: Int] = [:]
+      let entries = try array(minElementSize: 10) { r throws(DecodeError) in
+        (try r.sampleType(), Int(clamping: try r.u64()))
+      }
+      for (type, count) in entries { added[type] = count }
+      return .imported(
+        ImportOutcome(
+          added: added, alreadyPresent: Int(clamping: try u64()), beforeRetention: Int(clamping: try u64())))
     case let t: throw error("unknown reply tag \(t)")
     }
   }
@@ -626,6 +653,11 @@ extension BinaryReader {
       return .deleteMatching(
         bundleID: try bundle(), type: try sampleType(),
         range: try optional { r throws(DecodeError) in try r.dateRange() })
+    case 25:
+      let id = try importIdentity()
+      return .importBatch(importID: id, samples: try importSamples())
+    case 26: return .importCommit(importID: try importIdentity())
+    case 27: return .importAbort(importID: try importIdentity())
     case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
     }
   }

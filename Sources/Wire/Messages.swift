@@ -123,6 +123,14 @@ package enum Request: Hashable, Sendable {
   case link(LinkCommand)
   /// Does nothing; answers `ok`.
   case ping
+  /// Stages one batch of the import `importID` (samples already converted, with the sources the import gives
+  /// them); nothing is visible until ``importCommit(importID:)``. The first batch opens the import on this
+  /// connection: it belongs to the connection, and is given up if the connection closes before the commit.
+  case importBatch(importID: UInt64, samples: [Sample])
+  /// Makes every batch of the import visible and durable at once; answers ``Reply/imported(_:)``.
+  case importCommit(importID: UInt64)
+  /// Gives the import up: its staged batches are dropped; answers `ok`.
+  case importAbort(importID: UInt64)
 }
 
 /// Information the daemon returns to `hello`.
@@ -221,6 +229,8 @@ package enum Reply: Hashable, Sendable {
   case link(LinkStatus)
   /// How many objects were affected (answer to `deleteMatching`).
   case count(Int)
+  /// What an import's commit added and left out (answer to `importCommit`).
+  case imported(ImportOutcome)
 }
 
 /// A pushed event.
@@ -280,6 +290,9 @@ extension Request {
     case .earliestPermittedSampleDate: "earliestPermittedSampleDate"
     case .link: "link"
     case .ping: "ping"
+    case .importBatch: "importBatch"
+    case .importCommit: "importCommit"
+    case .importAbort: "importAbort"
     }
   }
 }

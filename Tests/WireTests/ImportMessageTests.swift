@@ -1,0 +1,70 @@
+import FoundationEssentials
+import Testing
+
+@testable import HealthCodec
+@testable import HealthEngine
+@testable import HealthModel
+@testable import Wire
+
+@Suite("Import messages")
+struct ImportMessageTests {
+  static let details = SourceDetails(
+    name: "Robin’s Apple Watch", version: "11.2",
+    hardware: HardwareDetails(fields: [.init("name", "Apple Watch"), .init("model", "Watch")]))
+  static let samples: [Sample] = (0..<4).map { i in
+    Sample(
+      uuid: UUID(), type: water, value: .quantity(Double(i * 100)), start: t0, end: t0.addingTimeInterval(60),
+      metadata: i == 1 ? ["HKWasUserEntered": .bool(true)] : [:],
+      source: i == 2
+        ? SampleSource(bundleID: "com.example.water", device: .phone)
+        : SampleSource(bundleID: "com.apple.health.X", device: .watch, details: details))
+  }
+
+  @Test func importRequestsAndTheirReplyRoundTrip() throws {
+    for request: Request in [
+      .importBatch(importID: 9, samples: Self.samples), .importBatch(importID: 1, samples: []),
+      .importCommit(importID: 9), .importAbort(importID: .max),
+    ] {
+      #expect(try Frame.decode(Frame.request(id: 4, request).encoded()) == .request(id: 4, request))
+    }
+    let outcome = ImportOutcome(
+      added: [water: 3, SampleType.lookup(name: "heartRate")!: 1], alreadyPresent: 2,
+      beforeRetention: 5)
+    let reply = Frame.response(id: 4, .success(.imported(outcome)))
+    #expect(try Frame.decode(reply.encoded()) == reply)
+  }
+
+  @Test func importIdentityZeroAndBadSourceIndicesAreDecodeErrors() throws {
+    var zero = Frame.request(id: 1, .importCommit(importID: 5)).encoded()
+    zero.replaceSubrange(zero.count - 8..<zero.count, with: [UInt8](repeating: 0, count: 8))
+    #expect(throws: DecodeError.self) { try Frame.decode(zero) }
+    var writer = BinaryWriter()
+    writer.importSamples(Self.samples)
+    var bytes = writer.bytes
+    // The first sample's source index (after the source table, the count and 51 bytes of the sample) made 9.
+    let tableEnd: Int = {
+      var table = BinaryWriter()
+      table.array([Self.samples[0].source, Self.samples[2].source]) { $0.source($1) }
+      return table.bytes.count
+    }()
+    bytes[tableEnd + 4 + 43] = 9
+    #expect(throws: DecodeError.self) {
+      try bytes.withUnsafeBytes { buffer in
+        var reader = BinaryReader(buffer)
+        _ = try reader.importSamples()
+      }
+    }
+  }
+
+  @Test func syncEntriesOfImportedSamplesListTheirSourcesOnce() throws {
+    let entry = SyncEntry(seq: 3, payload: .samples(Self.samples))
+    let message = PeerMessage.entries([entry])
+    #expect(try PeerMessage.decode(message.encoded()) == message)
+    var writer = BinaryWriter()
+    writer.syncEntry(entry)
+    #expect(writer.bytes[8] == 4, "tag 4: samples with a source table")
+    var plain = BinaryWriter()
+    plain.syncEntry(SyncEntry(seq: 3, payload: .samples([Self.samples[2]])))
+    #expect(plain.bytes[8] == 0, "samples without export details keep tag 0")
+  }
+}
