@@ -16,6 +16,7 @@ let package = Package(
     .target(name: "HealthModel", swiftSettings: strict),
     .target(name: "HealthEngine", dependencies: ["HealthModel"], swiftSettings: strict),
     .target(name: "HealthCodec", dependencies: ["HealthModel", "HealthEngine"], swiftSettings: strict),
+    .target(name: "HealthExport", dependencies: ["HealthModel"], swiftSettings: strict),
     .target(name: "CPosix"),
     .target(name: "Posix", dependencies: ["CPosix"], swiftSettings: strict),
     .target(name: "Journal", dependencies: ["Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
@@ -25,16 +26,16 @@ let package = Package(
       name: "Daemon", dependencies: ["Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
+    .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
     .target(
-      name: "Scenario", dependencies: ["HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      name: "Scenario", dependencies: ["HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthExport", "HealthModel", "Posix"],
       swiftSettings: strict),
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
     .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(
       name: "HealthPairTesting",
-      dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Render", "Wire", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
     .target(
@@ -45,19 +46,20 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(name: "healthpair-fuzz", dependencies: ["FuzzTargets", "Posix"]),
     .target(
-      name: "Bench", dependencies: ["Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
+      name: "Bench", dependencies: ["Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
+    .testTarget(name: "HealthExportTests", dependencies: ["HealthExport", "HealthModel", "Posix"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
     .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),

@@ -1,0 +1,308 @@
+import FoundationEssentials
+import HealthModel
+
+/// The document type declaration of an export (HealthKit Export Version 14's elements), as HealthPair writes it.
+package let exportDoctype = """
+  <!DOCTYPE HealthData [
+  <!-- HealthKit Export Version: 14 -->
+  <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|
+    VisionPrescription)*)>
+  <!ATTLIST HealthData locale CDATA #REQUIRED>
+  <!ELEMENT ExportDate EMPTY>
+  <!ATTLIST ExportDate value CDATA #REQUIRED>
+  <!ELEMENT Me EMPTY>
+  <!ATTLIST Me
+    HKCharacteristicTypeIdentifierDateOfBirth CDATA #REQUIRED
+    HKCharacteristicTypeIdentifierBiologicalSex CDATA #REQUIRED
+    HKCharacteristicTypeIdentifierBloodType CDATA #REQUIRED
+    HKCharacteristicTypeIdentifierFitzpatrickSkinType CDATA #REQUIRED
+    HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse CDATA #REQUIRED>
+  <!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
+  <!ATTLIST Record
+    type CDATA #REQUIRED
+    unit CDATA #IMPLIED
+    value CDATA #IMPLIED
+    sourceName CDATA #REQUIRED
+    sourceVersion CDATA #IMPLIED
+    device CDATA #IMPLIED
+    creationDate CDATA #IMPLIED
+    startDate CDATA #REQUIRED
+    endDate CDATA #REQUIRED>
+  <!ELEMENT Correlation ((MetadataEntry|Record)*)>
+  <!ATTLIST Correlation
+    type CDATA #REQUIRED
+    sourceName CDATA #REQUIRED
+    sourceVersion CDATA #IMPLIED
+    device CDATA #IMPLIED
+    creationDate CDATA #IMPLIED
+    startDate CDATA #REQUIRED
+    endDate CDATA #REQUIRED>
+  <!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
+  <!ATTLIST Workout
+    workoutActivityType CDATA #REQUIRED
+    duration CDATA #IMPLIED
+    durationUnit CDATA #IMPLIED
+    totalDistance CDATA #IMPLIED
+    totalDistanceUnit CDATA #IMPLIED
+    totalEnergyBurned CDATA #IMPLIED
+    totalEnergyBurnedUnit CDATA #IMPLIED
+    sourceName CDATA #REQUIRED
+    sourceVersion CDATA #IMPLIED
+    device CDATA #IMPLIED
+    creationDate CDATA #IMPLIED
+    startDate CDATA #REQUIRED
+    endDate CDATA #REQUIRED>
+  <!ELEMENT WorkoutActivity ((MetadataEntry)*)>
+  <!ATTLIST WorkoutActivity
+    uuid CDATA #REQUIRED
+    startDate CDATA #REQUIRED
+    endDate CDATA #IMPLIED
+    duration CDATA #IMPLIED
+    durationUnit CDATA #IMPLIED>
+  <!ELEMENT WorkoutEvent ((MetadataEntry)*)>
+  <!ATTLIST WorkoutEvent
+    type CDATA #REQUIRED
+    date CDATA #REQUIRED
+    duration CDATA #IMPLIED
+    durationUnit CDATA #IMPLIED>
+  <!ELEMENT WorkoutStatistics EMPTY>
+  <!ATTLIST WorkoutStatistics
+    type CDATA #REQUIRED
+    startDate CDATA #REQUIRED
+    endDate CDATA #REQUIRED
+    average CDATA #IMPLIED
+    minimum CDATA #IMPLIED
+    maximum CDATA #IMPLIED
+    sum CDATA #IMPLIED
+    unit CDATA #IMPLIED>
+  <!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
+  <!ATTLIST WorkoutRoute
+    sourceName CDATA #REQUIRED
+    sourceVersion CDATA #IMPLIED
+    device CDATA #IMPLIED
+    creationDate CDATA #IMPLIED
+    startDate CDATA #REQUIRED
+    endDate CDATA #REQUIRED>
+  <!ELEMENT FileReference EMPTY>
+  <!ATTLIST FileReference path CDATA #REQUIRED>
+  <!ELEMENT ActivitySummary EMPTY>
+  <!ATTLIST ActivitySummary
+    dateComponents CDATA #IMPLIED
+    activeEnergyBurned CDATA #IMPLIED
+    activeEnergyBurnedGoal CDATA #IMPLIED
+    activeEnergyBurnedUnit CDATA #IMPLIED
+    appleMoveTime CDATA #IMPLIED
+    appleMoveTimeGoal CDATA #IMPLIED
+    appleExerciseTime CDATA #IMPLIED
+    appleExerciseTimeGoal CDATA #IMPLIED
+    appleStandHours CDATA #IMPLIED
+    appleStandHoursGoal CDATA #IMPLIED>
+  <!ELEMENT MetadataEntry EMPTY>
+  <!ATTLIST MetadataEntry key CDATA #REQUIRED value CDATA #REQUIRED>
+  <!ELEMENT HeartRateVariabilityMetadataList (InstantaneousBeatsPerMinute*)>
+  <!ELEMENT InstantaneousBeatsPerMinute EMPTY>
+  <!ATTLIST InstantaneousBeatsPerMinute bpm CDATA #REQUIRED time CDATA #REQUIRED>
+  <!ELEMENT ClinicalRecord EMPTY>
+  <!ATTLIST ClinicalRecord
+    type CDATA #REQUIRED
+    identifier CDATA #REQUIRED
+    sourceName CDATA #REQUIRED
+    sourceURL CDATA #REQUIRED
+    fhirVersion CDATA #REQUIRED
+    receivedDate CDATA #REQUIRED
+    resourceFilePath CDATA #REQUIRED>
+  <!ELEMENT Audiogram ((MetadataEntry|SensitivityPoint)*)>
+  <!ATTLIST Audiogram
+    type CDATA #REQUIRED
+    sourceName CDATA #REQUIRED
+    sourceVersion CDATA #IMPLIED
+    device CDATA #IMPLIED
+    creationDate CDATA #IMPLIED
+    startDate CDATA #REQUIRED
+    endDate CDATA #REQUIRED>
+  <!ELEMENT SensitivityPoint EMPTY>
+  <!ATTLIST SensitivityPoint
+    frequencyValue CDATA #REQUIRED
+    frequencyUnit CDATA #REQUIRED
+    leftEarValue CDATA #IMPLIED
+    leftEarUnit CDATA #IMPLIED
+    rightEarValue CDATA #IMPLIED
+    rightEarUnit CDATA #IMPLIED>
+  <!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>
+  <!ATTLIST VisionPrescription
+    type CDATA #REQUIRED
+    dateIssued CDATA #REQUIRED
+    expirationDate CDATA #IMPLIED
+    brand CDATA #IMPLIED>
+  <!ELEMENT RightEye EMPTY>
+  <!ELEMENT LeftEye EMPTY>
+  <!ELEMENT Attachment EMPTY>
+  <!ATTLIST Attachment identifier CDATA #IMPLIED>
+  ]>
+  """
+
+/// Writes an Apple Health export (`export.xml`) as a stream: the XML declaration, the DTD, `HealthData` with
+/// `ExportDate` and `Me`, then one `Record` per sample with its `MetadataEntry` children — the layout
+/// ``ExportReader`` reads back to the same samples.
+///
+/// Output goes out in chunks through `sink` (about 1 MiB each). Quantities are written in
+/// ``ExportUnits/preferred(for:)``
+/// when the written value reads back to exactly the stored one, else in the canonical unit; category values as
+/// their constant names (``CategoryNames``); dates in the chosen UTC offset. HealthPair does not keep an object's
+/// creation date (HealthKit does not show it to apps), so `creationDate` is written as the end date. A sample an
+/// app saved (no export details) is written with the app's bundle identifier as its source name and, for the
+/// device, the kind of Apple device it was saved on.
+package struct ExportWriter {
+  private var buffer: [UInt8] = []
+  private let sink: ([UInt8]) throws -> Void
+  private let offsetSeconds: Int
+  /// Records written.
+  package private(set) var records = 0
+
+  /// A writer sending its bytes to `sink`, with dates in the local time of `offsetSeconds` (a whole number of
+  /// minutes east of UTC).
+  package init(offsetSeconds: Int = 0, sink: @escaping ([UInt8]) throws -> Void) {
+    self.offsetSeconds = offsetSeconds
+    self.sink = sink
+    buffer.reserveCapacity(1 << 20)
+  }
+
+  /// Writes everything before the first record.
+  package mutating func begin(exportDate: Date, locale: String = "en_US") throws {
+    append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+    append(exportDoctype)
+    append("\n<HealthData locale=\"\(Self.escape(locale))\">\n")
+    let date = ExportDate.format(exportDate.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
+    append(" <ExportDate value=\"\(date)\"/>\n")
+    append(
+      " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"\""
+        + " HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexNotSet\""
+        + " HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeNotSet\""
+        + " HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\""
+        + " HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"\"/>\n")
+    try flushIfFull()
+  }
+
+  /// Writes one sample as a `Record`.
+  package mutating func write(_ sample: Sample) throws {
+    let type = sample.type
+    append(" <Record type=\"\(type.identifier)\" sourceName=\"")
+    let details = sample.source.details
+    append(Self.escape(details?.name ?? sample.source.bundleID))
+    append("\"")
+    if let version = details?.version { append(" sourceVersion=\"\(Self.escape(version))\"") }
+    let hardware =
+      details.map { $0.hardware }
+      ?? HardwareDetails(fields: [
+        .init("name", sample.source.device == .watch ? "Apple Watch" : "iPhone"), .init("manufacturer", "Apple Inc."),
+        .init("model", sample.source.device == .watch ? "Watch" : "iPhone"),
+      ])
+    if let hardware { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
+    let value: String
+    switch sample.value {
+    case .quantity(let amount):
+      let (text, unit) = Self.quantityText(amount, type: type)
+      append(" unit=\"\(Self.escape(unit))\"")
+      value = text
+    case .category(let raw):
+      value = CategoryNames.constant(for: type, value: raw)
+    }
+    let end = ExportDate.format(sample.end.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
+    append(" creationDate=\"\(end)\"")
+    append(
+      " startDate=\"\(ExportDate.format(sample.start.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds))\"")
+    append(" endDate=\"\(end)\" value=\"\(Self.escape(value))\"")
+    if sample.metadata.isEmpty {
+      append("/>\n")
+    } else {
+      append(">\n")
+      for key in sample.metadata.keys.sorted() {
+        let text = MetadataText.text(sample.metadata[key]!)
+        append("  <MetadataEntry key=\"\(Self.escape(key))\" value=\"\(Self.escape(text))\"/>\n")
+      }
+      append(" </Record>\n")
+    }
+    records += 1
+    try flushIfFull()
+  }
+
+  /// Closes the document and sends what is left.
+  package mutating func finish() throws {
+    append("</HealthData>\n")
+    try sink(buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+  private mutating func flushIfFull() throws {
+    if buffer.count >= 1 << 20 {
+      try sink(buffer)
+      buffer.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// A quantity's text and unit: in the preferred unit when the text reads back to exactly `amount` in the
+  /// canonical unit (tried with 12 and 15 significant digits, then the shortest exact form), else in the canonical
+  /// unit.
+  static func quantityText(_ amount: Double, type: SampleType) -> (value: String, unit: String) {
+    guard let canonical = type.descriptor.canonicalUnit else { return (ExportNumber.format(amount), "") }
+    let canonicalText = canonical.description
+    if let preferredText = ExportUnits.preferred(for: type), preferredText != canonicalText,
+      let preferred = try? HealthUnit.cached(preferredText),
+      let converted = try? canonical.convert(amount, to: preferred)
+    {
+      for candidate in [rounded(converted, digits: 12), rounded(converted, digits: 15), converted] {
+        let text = ExportNumber.format(candidate)
+        if let parsed = ExportNumber.parse(text), let back = try? preferred.convert(parsed, to: canonical),
+          back.bitPattern == amount.bitPattern
+        {
+          return (text, preferredText)
+        }
+      }
+    }
+    return (ExportNumber.format(amount), canonicalText)
+  }
+
+  /// `value` rounded to `digits` significant decimal digits.
+  static func rounded(_ value: Double, digits: Int) -> Double {
+    guard value.isFinite, value != 0 else { return value }
+    var magnitude = 0
+    var y = abs(value)
+    while y >= 10 {
+      y /= 10
+      magnitude += 1
+    }
+    while y < 1 {
+      y *= 10
+      magnitude -= 1
+    }
+    let shift = digits - 1 - magnitude
+    guard abs(shift) <= 300 else { return value }
+    var scale = 1.0
+    for _ in 0..<abs(shift) { scale *= 10 }
+    return shift >= 0 ? (value * scale).rounded() / scale : (value / scale).rounded() * scale
+  }
+
+  /// Escapes text for an attribute value: markup characters, and tab, CR and LF as character references (a reader
+  /// would turn literal ones into spaces).
+  static func escape(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 < 0x20 }) else {
+      return text
+    }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "\t": out += "&#9;"
+      case "\n": out += "&#10;"
+      case "\r": out += "&#13;"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}
