@@ -8,6 +8,9 @@ package enum BenchMain {
     if arguments.first == "--echo-server", arguments.count == 3, let size = Int(arguments[2]) {
       return runEchoServer(path: arguments[1], size: size)
     }
+    if arguments.first == "--import-child", arguments.count == 3 {
+      return runImportChild(socket: arguments[1], file: arguments[2])
+    }
     if arguments.contains("--help") {
       Posix.writeStandardOutput(
         """
@@ -19,8 +22,10 @@ package enum BenchMain {
           --json <file>      Where to write the JSON report (default: bench-results.json).
           --markdown         Also print the table as Markdown (for docs/performance.md).
           --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
-          --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scenarios
-                             (comma-separated).
+          --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, import,
+                             scenarios (comma-separated).
+          --import-records <n>
+                             Records in the synthetic export the import benchmark loads (default 2300000, ~1 GiB).
           --snapshot-samples <n>
                              Samples in the store the snapshot benchmark recovers (default 10000000).
 
@@ -32,7 +37,9 @@ package enum BenchMain {
     var markdown = false
     var scenarios: String?
     var only: Set<String> = []
-    let known: Set<String> = ["roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scenarios"]
+    let known: Set<String> = [
+      "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "import", "scenarios",
+    ]
     var index = 0
     while index < arguments.count {
       switch arguments[index] {
@@ -57,6 +64,12 @@ package enum BenchMain {
           return usage("--snapshot-samples takes a positive sample count")
         }
         sizes.snapshotStore = n
+      case "--import-records":
+        index += 1
+        guard index < arguments.count, let n = Int(arguments[index]), n > 0 else {
+          return usage("--import-records takes a positive record count")
+        }
+        sizes.importRecords = n
       case "--scenarios":
         index += 1
         guard index < arguments.count else { return usage("missing value for '--scenarios'") }

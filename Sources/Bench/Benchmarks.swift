@@ -51,6 +51,8 @@ package struct BenchSizes: Sendable {
   package var scenarioRuns = 20
   /// Query repetitions.
   package var queryRuns = 30
+  /// Records in the synthetic export the import benchmark loads (about 1 GiB).
+  package var importRecords = 2_300_000
   /// Creates the full-size configuration.
   package init() {}
   /// A tiny configuration that only checks the machinery.
@@ -64,6 +66,7 @@ package struct BenchSizes: Sendable {
     s.snapshotStore = 5000
     s.scenarioRuns = 2
     s.queryRuns = 3
+    s.importRecords = 2000
     return s
   }
 }
@@ -99,6 +102,10 @@ package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?
   if wanted("snapshot") {
     note("recovery from a snapshot vs the journal over \(sizes.snapshotStore) samples")
     metrics += try snapshotMetrics(daemon: daemon, samples: sizes.snapshotStore)
+  }
+  if wanted("import") {
+    note("import of a synthetic Apple Health export of \(sizes.importRecords) records")
+    metrics += try importMetrics(daemon: daemon, records: sizes.importRecords)
   }
   if wanted("scenarios") {
     note("scenario runner")

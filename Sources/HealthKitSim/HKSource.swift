@@ -2,7 +2,8 @@ import HealthModel
 
 /// The app that saved an object, identified by its bundle identifier; equal and hashed by bundle identifier.
 public final class HKSource: Hashable, CustomStringConvertible, Sendable {
-  /// The app's name. HealthKitSim reports the bundle identifier: the daemons do not sync apps' display names.
+  /// The app's name: the name an imported Apple Health export gave the source ("Alice’s Apple Watch"); otherwise
+  /// the bundle identifier (the daemons do not sync apps' display names).
   public let name: String
   /// The app's bundle identifier.
   public let bundleIdentifier: String

@@ -4,10 +4,11 @@ import HealthModel
 public final class HKSourceRevision: Hashable, CustomStringConvertible, Sendable {
   /// The app.
   public let source: HKSource
-  /// The app's version; HealthKitSim does not track versions (nil).
+  /// The app's version: the version an imported Apple Health export recorded for the source; nil for objects apps
+  /// save through HealthKitSim (it does not track app versions).
   public let version: String?
-  /// The kind of device the object was saved on: `"iPhone"` or `"Watch"` (HealthKitSim reports the kind only);
-  /// nil for an object that has not been saved.
+  /// The device the object was saved on: the hardware model an imported export recorded (`"Watch6,1"`), else
+  /// `"iPhone"` or `"Watch"` (HealthKitSim reports the kind only); nil for an object that has not been saved.
   public let productType: String?
 
   /// Creates a source revision.
@@ -17,11 +18,12 @@ public final class HKSourceRevision: Hashable, CustomStringConvertible, Sendable
     self.productType = productType
   }
 
-  /// The revision of a stored sample's source.
+  /// The revision of a stored sample's source (with the name, version and hardware model an imported export
+  /// recorded, when it came from one).
   package convenience init(_ source: SampleSource) {
     self.init(
-      source: HKSource(bundleIdentifier: source.bundleID), version: nil,
-      productType: source.device == .phone ? "iPhone" : "Watch")
+      source: HKSource(bundleIdentifier: source.bundleID, name: source.details?.name), version: source.details?.version,
+      productType: source.details?.hardware?.hardwareVersion ?? (source.device == .phone ? "iPhone" : "Watch"))
   }
 
   /// Equal when app, version and product type are.

@@ -9,7 +9,7 @@ package enum HealthPairCommandLine {
   /// Every subcommand, in help order.
   package static let commands: [CommandConfiguration] = [
     RunCommand.configuration, UpCommand.configuration, DownCommand.configuration, RestartCommand.configuration,
-    StatusCommand.configuration, CtlCommand.configuration,
+    StatusCommand.configuration, CtlCommand.configuration, ImportCommand.configuration, ExportCommand.configuration,
     ChaosCommand.configuration, LoadCommand.configuration, DemoCommand.configuration,
   ]
 
@@ -46,6 +46,8 @@ package enum HealthPairCommandLine {
       case "restart": return try RestartCommand(rest).run()
       case "status": return try StatusCommand(rest).run()
       case "ctl": return try CtlCommand(rest).run()
+      case "import": return try ImportCommand(rest).run()
+      case "export": return try ExportCommand(rest).run()
       case "chaos": return try ChaosCommand(rest).run()
       case "load": return try LoadCommand(rest).run()
       default:

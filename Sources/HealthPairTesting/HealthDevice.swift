@@ -1,5 +1,6 @@
 import Foundation
 import HealthEngine
+import HealthExport
 import HealthKitSim
 import HealthModel
 import HealthPairClient
@@ -204,6 +205,36 @@ public final class HealthDevice: Sendable {
   /// - Throws: ``HealthPairTestingError``.
   public func earliestPermittedSampleDate() throws(HealthPairTestingError) -> Date {
     try control("earliestPermittedSampleDate") { try $0.earliestPermittedSampleDate() }
+  }
+
+  // MARK: - Apple Health exports
+
+  /// Imports an Apple Health export (`export.zip` or `export.xml`) into this device, all or nothing: every `Record`
+  /// of a type HealthKitSim simulates becomes a stored sample with its source (name, version, device), dates, value
+  /// and metadata; Apple's sources are marked as such. Imported into the phone, the watch receives what sync and its
+  /// retention window give it. `sources` gives export source names a bundle identifier (so `app` finds its own
+  /// history: `["MyFitnessPal": "com.example.app"]`). See docs/import-export.md.
+  /// - Throws: ``HealthPairTestingError/importFailed(device:reason:)`` with the located error; the store is unchanged.
+  @discardableResult
+  public func importHealthExport(at path: String, sources: [String: String] = [:]) throws(HealthPairTestingError)
+    -> HealthExportImport
+  {
+    var options = ExportImportOptions()
+    options.mapping = SourceMapping(overrides: sources)
+    options.timeout = max(timeout, 60)
+    do {
+      return HealthExportImport(try HealthExportFiles.importExport(path: path, into: client, options: options))
+    } catch {
+      throw .importFailed(device: kind, reason: "\(error)")
+    }
+  }
+
+  /// Writes this device's samples as an Apple Health export at `path` (`export.xml`, or a zip archive holding
+  /// `apple_health_export/export.xml` when the name ends in `.zip`); returns how many records were written.
+  /// - Throws: ``HealthPairTestingError``.
+  @discardableResult
+  public func exportHealthData(to path: String) throws(HealthPairTestingError) -> Int {
+    try control("exportHealthData") { try HealthExportFiles.exportStore(from: $0, to: path) }
   }
 
   // MARK: - Lifecycle

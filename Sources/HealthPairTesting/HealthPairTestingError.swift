@@ -18,6 +18,9 @@ public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConve
   /// awaited the app's request before answering. The harness then made the sheet fail to present (the app's call
   /// ended with `HKError.unknownError`), and every later wait of the pair throws this error.
   case sheetNotAnswered(device: HealthDeviceKind, sheet: PermissionSheet, seconds: Double)
+  /// An Apple Health export could not be imported: the file (with `file:line:col` and byte offset) or the device
+  /// refused it. Nothing was imported.
+  case importFailed(device: HealthDeviceKind, reason: String)
 
   /// A one-line description.
   public var description: String {
@@ -27,6 +30,7 @@ public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConve
     case .deviceRefused(let device, let operation, let reason): "the \(device) refused \(operation): \(reason)"
     case .deviceUnreachable(let device, let reason): "cannot reach the \(device): \(reason)"
     case .unsupportedType(let identifier): "\(identifier) is not a type HealthKitSim simulates"
+    case .importFailed(let device, let reason): "nothing was imported into the \(device): \(reason)"
     case .sheetNotAnswered(let device, let sheet, let seconds):
       "nobody answered the \(device)'s permission sheet for \(sheet.app) (share: \(Self.list(sheet.share)); read: "
         + "\(Self.list(sheet.read))) within \(Self.seconds(seconds)). Likely mistake: the request was awaited before "

@@ -249,6 +249,24 @@ package enum Expectation: Hashable, Sendable {
   case queriesFail(DeviceKind, app: String, SampleType, HealthErrorCode)
   /// `<devices>: <n> sync conflicts`.
   case syncConflicts(Devices, Int)
+  /// `<device>: last import added <n> samples [, <m> already present] [, <k> before the retention window]`.
+  case lastImport(DeviceKind, added: Int, alreadyPresent: Int?, beforeRetention: Int?)
+  /// `<devices>: store has <n> [<type>] samples [from "<source>"] [with <key>=<value>…]`: samples of a source (its
+  /// name in an imported export, or its bundle identifier) and carrying these metadata values.
+  case storeCountMatching(Devices, SampleType?, Int, source: String?, metadata: Metadata)
+}
+
+/// An `import` step: an Apple Health export loaded into one device.
+package struct ImportStep: Hashable, Sendable {
+  /// The device.
+  package var device: DeviceKind
+  /// The file as written (relative to the scenario file's directory unless absolute).
+  package var path: String
+  /// `with source "<name>" as <bundle>` mappings.
+  package var sources: [String: String]
+  /// `fails [with "<text>"]`: the import must fail (its message containing the text, when given); nil when it
+  /// must succeed.
+  package var failure: String?
 }
 
 /// What a step does.
@@ -299,6 +317,11 @@ package enum StepKind: Hashable, Sendable {
   case tearJournal(DeviceKind)
   /// `cut <device> journal by <n> records`: drops a stopped daemon's last records at a record boundary.
   case cutJournal(DeviceKind, records: Int)
+  /// `import <file> on <device> …`: loads an Apple Health export (docs/import-export.md).
+  case importExport(ImportStep)
+  /// `export <device> to <name>`: writes the device's store as an Apple Health export named `name` in the pair's
+  /// temporary directory; a later `import <name>` reads that file.
+  case exportStore(DeviceKind, name: String)
   /// An expectation.
   case expect(Expectation)
 }

@@ -328,6 +328,36 @@ extension RunContext {
         case .failure(let error): throw fail(step, "\(name)'s \(kind) of \(type.name) to fail with \(code)", "\(error)")
         }
       }
+    case .lastImport(let device, let added, let alreadyPresent, let beforeRetention):
+      guard let report = lastImport[device] else {
+        throw fail(step, "an import into the \(device)", "no import ran on the \(device)")
+      }
+      let outcome = report.outcome
+      func describe(_ a: Int, _ p: Int?, _ r: Int?) -> String {
+        "\(a) added" + (p.map { ", \($0) already present" } ?? "")
+          + (r.map { ", \($0) before the retention window" } ?? "")
+      }
+      if outcome.addedCount != added || alreadyPresent.map({ $0 != outcome.alreadyPresent }) == true
+        || beforeRetention.map({ $0 != outcome.beforeRetention }) == true
+      {
+        throw fail(
+          step, describe(added, alreadyPresent, beforeRetention),
+          describe(outcome.addedCount, outcome.alreadyPresent, outcome.beforeRetention))
+      }
+    case .storeCountMatching(let devices, let type, let expected, let source, let metadata):
+      for device in devices.list {
+        let actual = try client(device).storedSamples(type: type).samples.filter { sample in
+          (source.map { sample.source.details?.name == $0 || sample.source.bundleID == $0 } ?? true)
+            && metadata.allSatisfy { sample.metadata[$0.key] == $0.value }
+        }.count
+        if actual != expected {
+          let from = source.map { " from \"\($0)\"" } ?? ""
+          let with =
+            metadata.isEmpty
+            ? "" : " with " + metadata.keys.sorted().map { "\($0)=\(metadata[$0]!)" }.joined(separator: " and ")
+          throw fail(step, "the \(device) stores \(expected) \(type?.name ?? "") samples\(from)\(with)", "\(actual)")
+        }
+      }
     case .syncConflicts(let devices, let expected):
       for device in devices.list {
         let actual = try client(device).dump().link.sync.conflicts

@@ -29,6 +29,25 @@ extension ParseState {
     if c.take("store") {
       return try parseStore(&c, devices: devices)
     }
+    if c.take("last", "import", "added") {
+      let device = try single(devices, c)
+      let added = try c.integer()
+      guard c.take("samples") || c.take("sample") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }
+      var alreadyPresent: Int?
+      var beforeRetention: Int?
+      while !c.atEnd {
+        _ = c.take("and")
+        let n = try c.integer()
+        if c.take("already", "present") {
+          alreadyPresent = n
+        } else if c.take("before", "the", "retention", "window") {
+          beforeRetention = n
+        } else {
+          throw c.error(.expected("'already present' or 'before the retention window'", found: c.peek?.text))
+        }
+      }
+      return .lastImport(device, added: added, alreadyPresent: alreadyPresent, beforeRetention: beforeRetention)
+    }
     if c.take("the", "last", "settings", "change", "was") {
       let device = try single(devices, c)
       let t = try c.word("'refused' or 'applied'")
@@ -276,6 +295,27 @@ extension ParseState {
       var type: SampleType?
       if let next = c.peek, !["sample", "samples"].contains(next.keyword) { type = try c.type() }
       guard c.take("sample") || c.take("samples") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }
+      var source: String?
+      var metadata: Metadata = [:]
+      if c.take("from") { source = try c.word("a source name (quoted) or bundle identifier").text }
+      if c.take("with") {
+        repeat {
+          let kv = try c.word("key=value metadata")
+          let parts = kv.text.split(separator: "=", maxSplits: 1)
+          guard parts.count == 2 else { throw c.error(.expected("key=value", found: kv.text), at: kv) }
+          let key = MetadataKey.byConstantName[String(parts[0])] ?? String(parts[0])
+          let raw = String(parts[1])
+          metadata[key] =
+            raw == "true"
+            ? .bool(true)
+            : raw == "false"
+              ? .bool(false) : Int64(raw).map { .int($0) } ?? Double(raw).map { .double($0) } ?? .string(raw)
+        } while c.take("and") || (c.peek.map { $0.text.contains("=") } ?? false)
+      }
+      if source != nil || !metadata.isEmpty {
+        try c.finish()
+        return .storeCountMatching(devices, type, n, source: source, metadata: metadata)
+      }
       try c.finish()
       return .storeCount(devices, type, n)
     }

@@ -20,6 +20,8 @@ import HealthModel
 //              |  "wait until synced" ["within" duration]
 //              |  ("kill -9" | "stop" | "restart") device
 //              |  "tear" device "journal" | "cut" device "journal by" n "records"
+//              |  "import" file "on" device ["with source" name "as" bundle]… ["fails" ["with" text]]
+//              |  "export" device "to" name
 //   action     := "requests" ["share" types] ["read" types]
 //              |  "saves" sample ("plus" sample)*        one batch: all saved or none
 //   sample     := value [unit] type [when] ["with" key=value…] ["as" name]
@@ -348,7 +350,7 @@ struct ParseState {
   static let stepWords = [
     "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait",
     "kill",
-    "stop", "restart", "tear", "cut", "expect",
+    "stop", "restart", "tear", "cut", "import", "export", "expect",
   ]
 
   mutating func parseLine(_ line: SourceLine, block: [SourceLine], into scenario: inout Scenario) throws -> Step? {
@@ -482,11 +484,46 @@ struct ParseState {
       let d = try c.device()
       try c.finish()
       return step(.restart(d))
+    case "import":
+      return step(.importExport(try parseImport(&c)))
+    case "export":
+      let device = try c.device()
+      try c.expect("to")
+      let name = try c.word("a file name such as phone.zip")
+      guard !name.text.contains("/"), name.text.hasSuffix(".xml") || name.text.hasSuffix(".zip") else {
+        throw c.error(.expected("a file name ending in .xml or .zip, without '/'", found: name.text), at: name)
+      }
+      try c.finish()
+      return step(.exportStore(device, name: name.text))
     case "expect":
       return step(.expect(try parseExpectation(&c, block: block)))
     default:
       throw c.error(.unknownStep(first.text, suggestion: suggest(first.text, from: Self.stepWords)), at: first)
     }
+  }
+
+  /// `import <file> on <device> [with source "<name>" as <bundle>]… [fails [with "<text>"]]`.
+  func parseImport(_ c: inout Cursor) throws(Diagnostic) -> ImportStep {
+    let file = try c.word("the export file (export.xml or export.zip, relative to this scenario)")
+    try c.expect("on")
+    let device = try c.device()
+    var sources: [String: String] = [:]
+    while c.take("with", "source") {
+      let name = try c.word("the source's name in the export (quoted)")
+      try c.expect("as")
+      let bundle = try c.word("a bundle identifier")
+      guard !bundle.quoted, bundle.text.contains(".") else {
+        throw c.error(.expected("a bundle identifier such as com.example.water", found: bundle.text), at: bundle)
+      }
+      sources[name.text] = bundle.text
+    }
+    var failure: String?
+    if c.take("fails") {
+      failure = ""
+      if c.take("with") { failure = try c.word("a quoted part of the error message").text }
+    }
+    try c.finish()
+    return ImportStep(device: device, path: file.text, sources: sources, failure: failure)
   }
 
   mutating func parseInstall(_ c: inout Cursor) throws(Diagnostic) -> StepKind {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HealthEngine
+import HealthExport
 import HealthModel
 import HealthPairClient
 import Journal
@@ -243,6 +244,10 @@ struct RunContext {
   var held: Set<DeviceKind> = []
   var latency = 0.0
   var settingsResult: [DeviceKind: Result<Void, HealthError>] = [:]
+  /// What each device's last `import` did.
+  var lastImport: [DeviceKind: ExportImportReport] = [:]
+  /// Files written by `export` steps, by the name the scenario gave them.
+  var exported: [String: String] = [:]
   /// Listens to the daemons' events for the trace.
   let recorder: TraceRecorder
   /// The trace so far.
@@ -543,6 +548,12 @@ struct RunContext {
           throw fail("a \(device) journal of at least \(records) records", "it has \(available)")
         }
         try JournalSurgery.dropLastRecords(path, count: records)
+      case .importExport(let importStep):
+        try performImport(importStep, step)
+      case .exportStore(let device, let name):
+        let path = pair.layout.root + "/" + name
+        _ = try HealthExportFiles.exportStore(from: client(device), to: path)
+        exported[name] = path
       case .expect(let expectation):
         try check(expectation, step)
       }
@@ -550,6 +561,39 @@ struct RunContext {
       throw failure
     } catch {
       throw fail("the step to run", "\(error)")
+    }
+  }
+
+  /// `import <file> on <device>`: the file is one an `export` step wrote under that name, else a path resolved
+  /// against the scenario file's directory; the step fails when
+  /// the import's outcome is not the one written (success, or `fails [with "<text>"]`).
+  mutating func performImport(_ importStep: ImportStep, _ step: Step) throws {
+    let directory = scenario.file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+      .joined(separator: "/")
+    let path =
+      exported[importStep.path]
+      ?? (importStep.path.hasPrefix("/") || directory.isEmpty ? importStep.path : directory + "/" + importStep.path)
+    var options = ExportImportOptions()
+    options.mapping = SourceMapping(overrides: importStep.sources)
+    options.timeout = max(timeout, 30)
+    do {
+      let report = try HealthExportFiles.importExport(path: path, into: client(importStep.device), options: options)
+      lastImport[importStep.device] = report
+      if let expected = importStep.failure {
+        throw StepFailure(
+          step: step, expected: "the import to fail" + (expected.isEmpty ? "" : " with \"\(expected)\""),
+          actual: "it added \(report.outcome.addedCount) samples")
+      }
+    } catch let failure as StepFailure {
+      throw failure
+    } catch {
+      let message = "\(error)"
+      guard let expected = importStep.failure else {
+        throw StepFailure(step: step, expected: "the import to succeed", actual: message)
+      }
+      if !expected.isEmpty && !message.contains(expected) {
+        throw StepFailure(step: step, expected: "the import to fail with \"\(expected)\"", actual: message)
+      }
     }
   }
 

@@ -204,6 +204,8 @@ extension Step {
       .tearJournal(let d), .cutJournal(let d, _):
       return Lane(d)
     case .watchSettings: return .phone
+    case .importExport(let step): return Lane(step.device)
+    case .exportStore(let device, _): return Lane(device)
     case .expect(let expectation): return expectation.lane
     }
   }
@@ -211,7 +213,7 @@ extension Step {
   /// What kind of step it is.
   package var category: StepCategory {
     switch kind {
-    case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode: .setup
+    case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .importExport, .exportStore: .setup
     case .request, .save, .saveRandom, .resave, .delete, .deleteAll: .app
     case .answer, .settings, .watchSettings: .user
     case .link, .waitSynced: .link
@@ -228,12 +230,12 @@ extension Expectation {
     case .shareStatus(let d, _, _, _), .hiddenRead(let d, _, _, _), .requestStatus(let d, _, _, _, _),
       .lockedOut(let d, _, _), .seesCount(let d, _, _, _, _), .seesTotal(let d, _, _, _, _, _),
       .storeCount(let d, _, _),
-      .storeHas(let d, _, _), .syncConflicts(let d, _):
+      .storeHas(let d, _, _), .syncConflicts(let d, _), .storeCountMatching(let d, _, _, _, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
       .seesSamples(let d, _, _, _), .statistic(let d, _, _, _, _, _, _), .statisticTerminates(let d, _, _, _),
       .settingsRefused(let d, _), .clock(let d, _), .daily(let d, _, _, _, _, _, _), .changes(let d, _, _, _, _),
-      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _):
+      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _), .lastImport(let d, _, _, _):
       return Lane(d)
     case .converged, .diverged, .linkUp: return .both
     }

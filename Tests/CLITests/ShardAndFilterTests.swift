@@ -67,7 +67,7 @@ struct ShardAndFilterTests {
 @Suite("Command line: one exit-code table")
 struct ExitCodeTests {
   /// docs: README "Exit codes" — usage 64 for every command.
-  @Test(arguments: ["demo", "run", "up", "down", "restart", "status", "ctl", "chaos", "load"])
+  @Test(arguments: ["demo", "run", "up", "down", "restart", "status", "ctl", "chaos", "load", "import", "export"])
   func anUnknownOptionIsAUsageErrorEverywhere(_ command: String) throws {
     let result = try healthpair([command, "--no-such-option"])
     #expect(result.status == 64, "\(command): \(result.status) \(result.err)")

@@ -1,0 +1,99 @@
+import FoundationEssentials
+import HealthEngine
+import HealthExport
+import HealthModel
+import HealthPairClient
+import Posix
+import Wire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// MARK: - 8. Import of an Apple Health export
+
+/// Imports a synthetic export of `records` records (about 1 GiB at full size, in the real schema) into a
+/// standalone phone daemon with the importer in a child process of its own, so its peak memory is the importer's
+/// alone. The baseline is reading the same file's bytes, measured in the same run.
+func importMetrics(daemon: String, records: Int) throws -> [Metric] {
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-import")
+  defer { Posix.removeTree(root) }
+  let file = root + "/export.xml"
+  let bytes = try HealthExportFiles.writeSynthetic(
+    SyntheticExport(records: records, days: 3 * 365, end: benchStart, seed: 11), to: file)
+  // Baseline: the file's bytes read once, 1 MiB at a time.
+  let readStart = now()
+  let input = try FileInput(path: file)
+  var buffer = [UInt8](repeating: 0, count: 1 << 20)
+  while try buffer.withUnsafeMutableBytes({ try input.read(into: $0) }) > 0 {}
+  let readSeconds = Double(now() - readStart) / 1e9
+  let process = try startDaemon(daemon: daemon, dir: root + "/pair")
+  defer {
+    process.signal(SIGKILL)
+    process.waitForExit(timeout: 10)
+  }
+  let socket = PairLayout(root: root + "/pair").socket(.phone)
+  let setup = try DeviceClient(socketPath: socket, clientName: "bench")
+  try setup.setClock(benchStart)
+  guard let exe = Posix.executablePath() else { throw PairError.timeout("the bench executable path") }
+  let (readEnd, writeEnd) = try Posix.pipe()
+  let child = try Posix.spawn(exe, ["--import-child", socket, file], stdout: writeEnd)
+  Posix.close(writeEnd)
+  var output: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 4096)
+  while Posix.waitReadable(readEnd, timeoutMilliseconds: 3_600_000) {
+    let r = try chunk.withUnsafeMutableBytes { b in
+      try catching { () throws(SystemError) in try Posix.read(readEnd, into: b) }.get()
+    }
+    guard case .bytes(let n) = r else { break }
+    output += chunk[0..<n]
+  }
+  Posix.close(readEnd)
+  _ = try? Posix.wait(child, block: true)
+  let fields = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
+  guard fields.count == 4 else {
+    throw PairError.timeout("the importer's report (it printed: \(String(decoding: output, as: UTF8.self)))")
+  }
+  let (read, added, seconds, peak) = (fields[0], fields[1], fields[2], fields[3])
+  let daemonPeak = Double(Posix.peakResidentBytes(of: process.pid) ?? 0)
+  setup.close()
+  let rate = read / max(seconds, 1e-9)
+  let megabytes = Double(bytes) / 1_048_576
+  func ratio(_ v: Double, _ e: Double) -> String { formatNumber((v / e * 100).rounded() / 100) + "×" }
+  return [
+    Metric(
+      name: "8. Import of a synthetic Apple Health export (\(Int(read)) records, \(Int(megabytes)) MB) into a phone "
+        + "daemon: records/s (baseline: reading the file's bytes)",
+      baseline: "\(formatNumber((megabytes / readSeconds).rounded())) MB/s",
+      value: "\(formatNumber(rate.rounded())) records/s", ratio: ratio(seconds, readSeconds) + " the read time",
+      target: "≥ 200,000 records/s", met: rate >= 200_000,
+      numbers: [
+        ("records", read), ("added", added), ("seconds", seconds), ("recordsPerSecond", rate),
+        ("fileBytes", Double(bytes)),
+        ("readSeconds", readSeconds),
+      ]),
+    Metric(
+      name: "8a. The importer's peak memory (resident) for that import; the daemon's beside it",
+      baseline: "\(formatNumber((daemonPeak / 1_048_576).rounded())) MB daemon",
+      value: "\(formatNumber((peak / 1_048_576).rounded())) MB", ratio: "", target: "≤ 300 MB",
+      met: peak <= 300 * 1_048_576,
+      numbers: [("importerPeakBytes", peak), ("daemonPeakBytes", daemonPeak)]),
+  ]
+}
+
+/// The importer child of ``importMetrics(daemon:records:)``: imports `file` into the daemon at `socket`, then prints
+/// `records-read added seconds peak-resident-bytes`.
+package func runImportChild(socket: String, file: String) -> Int32 {
+  do {
+    let client = try DeviceClient(socketPath: socket, clientName: "bench importer", timeout: 600)
+    defer { client.close() }
+    let report = try HealthExportFiles.importExport(path: file, into: client)
+    let peak = Posix.peakResidentBytes(of: Posix.processID) ?? 0
+    Posix.writeStandardOutput(
+      "\(report.summary.records) \(report.outcome.addedCount) \(report.seconds) \(peak)")
+    return 0
+  } catch {
+    Posix.writeStandardError("bench importer: \(error)\n")
+    return 1
+  }
+}

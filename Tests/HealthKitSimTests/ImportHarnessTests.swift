@@ -1,0 +1,40 @@
+import Foundation
+import HealthKitSim
+import HealthPairTesting
+import Testing
+
+private let fixture: String = {
+  var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+  parts.removeLast(3)
+  return parts.joined(separator: "/") + "/Scenarios/import-export/fixtures/export.zip"
+}()
+
+@Suite("HealthPairTesting: Apple Health exports")
+struct ImportHarnessTests {
+  @Test func anAppReadsTheImportedHistoryWithItsSources() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      let report = try pair.phone.importHealthExport(at: fixture, sources: ["Drink & Track": waterID])
+      #expect(report.added == 17 && report.records == 18)
+      #expect(report.skipped["Workout"] == 1 && report.skipped["Record HKDataTypeSleepDurationGoal"] == 1)
+      #expect(report.sources.first?.name == "Robin’s Apple Watch" && report.sources.first?.isApple == true)
+      #expect(report.sources.first { $0.name == "Drink & Track" }?.bundleIdentifier == waterID)
+      try pair.phone.install(app: waterID, writeUsage: "Water logs what you drink.", readUsage: "Water shows totals.")
+      try await pair.phone.use(app: waterID) {
+        async let asked: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: [waterType])
+        try await pair.phone.user.allowAll()
+        try await asked
+        let found = try await samples(HKHealthStore(), waterType)
+        #expect(found.count == 2)
+        #expect(found.allSatisfy { $0.sourceRevision.source.bundleIdentifier == waterID })
+        #expect(found.allSatisfy { $0.sourceRevision.source.name == "Drink & Track" })
+        #expect(found.allSatisfy { $0.sourceRevision.version == "4.2.0" })
+      }
+      try await pair.waitForSync()
+      #expect(try pair.watch.sampleCount() == 11, "the watch keeps the last 7 days")
+      // Importing again adds nothing; a missing file is a located error and changes nothing.
+      #expect(try pair.phone.importHealthExport(at: fixture).alreadyPresent == 17)
+      #expect(throws: HealthPairTestingError.self) { try pair.phone.importHealthExport(at: fixture + ".missing") }
+      #expect(try pair.phone.sampleCount() == 17)
+    }
+  }
+}
