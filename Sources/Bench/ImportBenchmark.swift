@@ -33,6 +33,7 @@ func importMetrics(daemon: String, records: Int) throws -> [Metric] {
     process.waitForExit(timeout: 10)
   }
   let socket = PairLayout(root: root + "/pair").socket(.phone)
+  let daemonCPUBefore = cpuSeconds(of: process.pid)
   let setup = try DeviceClient(socketPath: socket, clientName: "bench")
   try setup.setClock(benchStart)
   guard let exe = Posix.executablePath() else { throw PairError.timeout("the bench executable path") }
@@ -51,10 +52,11 @@ func importMetrics(daemon: String, records: Int) throws -> [Metric] {
   Posix.close(readEnd)
   _ = try? Posix.wait(child, block: true)
   let fields = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
-  guard fields.count == 4 else {
+  guard fields.count == 5 else {
     throw PairError.timeout("the importer's report (it printed: \(String(decoding: output, as: UTF8.self)))")
   }
-  let (read, added, seconds, peak) = (fields[0], fields[1], fields[2], fields[3])
+  let (read, added, seconds, peak, importerCPU) = (fields[0], fields[1], fields[2], fields[3], fields[4])
+  let daemonCPU = cpuSeconds(of: process.pid) - daemonCPUBefore
   let daemonPeak = Double(Posix.peakResidentBytes(of: process.pid) ?? 0)
   setup.close()
   let rate = read / max(seconds, 1e-9)
@@ -78,11 +80,18 @@ func importMetrics(daemon: String, records: Int) throws -> [Metric] {
       value: "\(formatNumber((peak / 1_048_576).rounded())) MB", ratio: "", target: "≤ 300 MB",
       met: peak <= 300 * 1_048_576,
       numbers: [("importerPeakBytes", peak), ("daemonPeakBytes", daemonPeak)]),
+    Metric(
+      name: "8b. CPU time per record of that import: the importer (parsing, sending) and the daemon (checking, "
+        + "journaling, committing), each on its own core; the rate the busier could sustain",
+      baseline: "\(us(importerCPU / read * 1e6)) importer",
+      value: "\(us(daemonCPU / max(added, 1) * 1e6)) daemon",
+      ratio: "\(formatNumber((read / max(importerCPU, daemonCPU, 1e-9)).rounded())) records/s", target: "reported",
+      met: nil, numbers: [("importerCPUSeconds", importerCPU), ("daemonCPUSeconds", daemonCPU)]),
   ]
 }
 
 /// The importer child of ``importMetrics(daemon:records:)``: imports `file` into the daemon at `socket`, then prints
-/// `records-read added seconds peak-resident-bytes`.
+/// `records-read added seconds peak-resident-bytes cpu-seconds`.
 package func runImportChild(socket: String, file: String) -> Int32 {
   do {
     let client = try DeviceClient(socketPath: socket, clientName: "bench importer", timeout: 600)
@@ -90,10 +99,22 @@ package func runImportChild(socket: String, file: String) -> Int32 {
     let report = try HealthExportFiles.importExport(path: file, into: client)
     let peak = Posix.peakResidentBytes(of: Posix.processID) ?? 0
     Posix.writeStandardOutput(
-      "\(report.summary.records) \(report.outcome.addedCount) \(report.seconds) \(peak)")
+      "\(report.summary.records) \(report.outcome.addedCount) \(report.seconds) \(peak) "
+        + "\(cpuSeconds(of: Posix.processID))")
     return 0
   } catch {
     Posix.writeStandardError("bench importer: \(error)\n")
     return 1
   }
+}
+
+/// User plus system CPU seconds a process has used (`/proc/<pid>/stat` fields 14 and 15).
+func cpuSeconds(of pid: pid_t) -> Double {
+  guard let bytes = try? Posix.readFile("/proc/\(pid)/stat") else { return 0 }
+  let text = String(decoding: bytes, as: UTF8.self)
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  guard let close = text.lastIndex(of: ")") else { return 0 }
+  let fields = text[text.index(after: close)...].split(separator: " ")
+  guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+  return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }

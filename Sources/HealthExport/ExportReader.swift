@@ -51,13 +51,13 @@ package struct ImportSummary: Hashable, Sendable {
 /// is counted in ``summary`` and skipped.
 ///
 /// A sample's identifier is derived from its content (type, value, dates, the source as the export names it, and
-/// metadata), so the same record always gets the same UUID: importing a file twice, or importing an export of what was imported, adds nothing the
-/// second time. Identical records in one file are one sample.
+/// metadata), so the same record always gets the same UUID: importing a file twice, or importing an export of what
+/// was imported, adds nothing the second time. Identical records in one file are one sample.
 ///
 /// Errors are located: malformed XML, an unknown or incompatible unit (with the nearest spelling), a date or value
 /// that does not parse, a record HealthKit would refuse.
-package final class ExportReader {
-  private let scanner: XMLScanner
+package struct ExportReader: ~Copyable {
+  private var scanner: XMLScanner
   private let mapping: SourceMapping
   /// What has been read so far (complete once ``next()`` returned nil).
   package private(set) var summary = ImportSummary()
@@ -75,17 +75,34 @@ package final class ExportReader {
     var hash: UInt64
     var index: Int
   }
+  /// How a unit converts to its type's canonical unit, with the arithmetic `HealthUnit.convert` uses (so a value
+  /// reads back bit for bit as it was written).
+  private struct UnitConversion {
+    var identity: Bool
+    var factor: Double
+    var offset: Double
+    var targetFactor: Double
+    var targetOffset: Double
+
+    @inline(__always) func apply(_ value: Double) -> Double {
+      identity ? value : (value * factor + offset - targetOffset) / targetFactor
+    }
+  }
   private var types = ByteCache<TypeEntry>()
-  private var units = ByteCache<Result<(unit: HealthUnit, identity: Bool), ExportError>>()
+  private var units = ByteCache<Result<UnitConversion, ExportError>>()
   private var categories = ByteCache<Int?>()
   private var sources: [UInt64: [SourceEntry]] = [:]
+  private var lastSource: SourceEntry?
   private var metadataKeys = ByteCache<String>()
   private var metadataValues = ByteCache<MetadataValue>()
+  /// Samples read per type code (folded into ``summary`` at the end, or when asked).
+  private var counts: [Int]
 
   /// Reads `input`, naming `file` in errors, mapping sources with `mapping`.
   package init(_ input: any ByteInput, file: String, mapping: SourceMapping = SourceMapping()) {
     scanner = XMLScanner(input, file: file)
     self.mapping = mapping
+    counts = [Int](repeating: 0, count: Int(SampleType.catalog.map(\.code).max() ?? 0) + 1)
   }
 
   /// Bytes of `export.xml` read so far.
@@ -93,7 +110,7 @@ package final class ExportReader {
 
   /// The next sample, or nil at the end of the export.
   /// - Throws: ``ExportError`` at the first problem, located.
-  package func next() throws(ExportError) -> Sample? {
+  package mutating func next() throws(ExportError) -> Sample? {
     if !started {
       started = true
       guard try scanner.next() == .startTag, scanner.nameIs("HealthData") else {
@@ -102,11 +119,16 @@ package final class ExportReader {
           "the root element is '<\(scanner.name)>', not '<HealthData>': not an Apple Health export")
       }
       if let locale = scanner.attribute("locale") { summary.locale = try scanner.string(locale) }
-      if scanner.isSelfClosing { return nil }
+      if scanner.isSelfClosing {
+        foldCounts()
+        return nil
+      }
     }
     while true {
       switch try scanner.next() {
-      case .endOfDocument: return nil
+      case .endOfDocument:
+        foldCounts()
+        return nil
       case .endTag: continue
       case .startTag:
         if scanner.nameIs("Record") {
@@ -117,54 +139,62 @@ package final class ExportReader {
             throw ExportError(.notAnExport, at: scanner.tokenLocation, "'<ExportDate>' has no 'value' attribute")
           }
           summary.exportDate = Date(timeIntervalSinceReferenceDate: try date(index))
-          try skipSubtree()
+          _ = try skipSubtree()
         } else if scanner.nameIs("Me") {
           summary.skip("Me", "characteristics")
-          try skipSubtree()
+          _ = try skipSubtree()
         } else if scanner.nameIs("Workout") {
           summary.skip("Workout", try detail("workoutActivityType"))
-          try skipSubtree()
+          _ = try skipSubtree()
         } else {
           let name = scanner.name
           let known = ["Correlation", "ActivitySummary", "ClinicalRecord", "Audiogram", "VisionPrescription"]
           summary.skip(name, known.contains(name) ? try detail("type") : "unknown element")
-          try skipSubtree()
+          _ = try skipSubtree()
         }
       }
     }
   }
 
-  private func detail(_ attribute: StaticString) throws(ExportError) -> String {
+  /// Moves the per-type counts into ``summary``.
+  private mutating func foldCounts() {
+    for (code, count) in counts.enumerated() where count > 0 {
+      if let type = SampleType.lookup(code: UInt16(code)) { summary.samples[type, default: 0] += count }
+      counts[code] = 0
+    }
+  }
+
+  private mutating func detail(_ attribute: StaticString) throws(ExportError) -> String {
     guard let index = scanner.attribute(attribute) else { return "" }
     return try scanner.string(index)
   }
 
-  /// Consumes the rest of the element just started; `child` sees each direct child's name.
-  private func skipSubtree(_ child: (XMLScanner) throws(ExportError) -> Void = { _ in }) throws(ExportError) {
-    if scanner.isSelfClosing { return }
+  /// Consumes the rest of the element just started; returns how many direct children it had.
+  private mutating func skipSubtree() throws(ExportError) -> Int {
+    if scanner.isSelfClosing { return 0 }
     let level = scanner.depth
+    var children = 0
     while true {
       switch try scanner.next() {
       case .startTag:
-        if scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) {
-          try child(scanner)
-        }
+        if scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) { children += 1 }
       case .endTag:
-        if scanner.depth < level { return }
+        if scanner.depth < level { return children }
       case .endOfDocument:
-        return
+        return children
       }
     }
   }
 
   // MARK: - Records
 
-  private func record() throws(ExportError) -> Sample? {
+  private mutating func record() throws(ExportError) -> Sample? {
     let recordLine = scanner.tokenLine
     let recordColumn = scanner.tokenColumn
     let recordOffset = scanner.tokenOffset
+    let file = scanner.file
     func location() -> ExportLocation {
-      ExportLocation(file: scanner.file, line: recordLine, column: recordColumn, offset: recordOffset)
+      ExportLocation(file: file, line: recordLine, column: recordColumn, offset: recordOffset)
     }
     let a = recordAttributes()
     guard let typeIndex = a.type else {
@@ -174,7 +204,7 @@ package final class ExportReader {
     guard case .known(let type) = entry, !type.descriptor.isCorrelation else {
       if case .unknown(let name) = entry { summary.skippedTypes[name, default: 0] += 1 }
       if case .known(let type) = entry { summary.skippedTypes[type.identifier, default: 0] += 1 }
-      try skipSubtree()
+      _ = try skipSubtree()
       return nil
     }
     guard let startIndex = a.startDate, let endIndex = a.endDate else {
@@ -191,44 +221,46 @@ package final class ExportReader {
       throw ExportError(.value, at: location(), "a '<Record>' of \(type.identifier) without a 'value' attribute")
     }
     let value: SampleValue
-    if let canonical = type.descriptor.canonicalUnit {
+    if type.isQuantity {
       guard let unitIndex = a.unit else {
         throw ExportError(.unit, at: location(), "a quantity '<Record>' of \(type.identifier) without a 'unit'")
       }
-      let amount = try scanner.withValue(valueIndex) { bytes throws(ExportError) -> Double in
-        guard let number = ExportNumber.parse(bytes) else {
-          throw ExportError(
-            .value, at: scanner.valueLocation(valueIndex),
-            "value '\(String(decoding: bytes, as: UTF8.self))' is not a number")
-        }
-        return number
+      let bytes = scanner.value(valueIndex)
+      guard let amount = ExportNumber.parse(bytes) else {
+        throw ExportError(
+          .value, at: scanner.valueLocation(valueIndex),
+          "value '\(String(decoding: bytes, as: UTF8.self))' is not a number")
       }
-      let unit = try unitEntry(unitIndex, type: type, canonical: canonical)
-      if unit.identity {
-        value = .quantity(amount)
-      } else {
-        value = .quantity((try? unit.unit.convert(amount, to: canonical)) ?? .nan)
-      }
+      value = .quantity(try unitConversion(unitIndex, type: type).apply(amount))
     } else {
       value = .category(try categoryValue(valueIndex, type: type))
     }
     var metadata: Metadata = [:]
     if !scanner.isSelfClosing {
-      try skipSubtree { scanner throws(ExportError) in
-        if scanner.nameIs("MetadataEntry") {
-          guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
-            throw ExportError(
-              .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
+      let level = scanner.depth
+      children: while true {
+        switch try scanner.next() {
+        case .startTag:
+          guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
+          if scanner.nameIs("MetadataEntry") {
+            guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
+              throw ExportError(
+                .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
+            }
+            let key = try metadataKey(keyIndex)
+            metadata[key] = try metadataValue(textIndex, key: key)
+            _ = try skipSubtree()
+          } else if scanner.nameIs("HeartRateVariabilityMetadataList") {
+            let beats = try skipSubtree()
+            summary.skip("InstantaneousBeatsPerMinute", "in HeartRateVariabilityMetadataList", count: beats)
+          } else {
+            summary.skip(scanner.name, "in Record")
+            _ = try skipSubtree()
           }
-          let key = try metadataKey(keyIndex)
-          metadata[key] = try metadataValue(textIndex, key: key)
-        } else if scanner.nameIs("HeartRateVariabilityMetadataList") {
-          var beats = 0
-          try skipSubtree { _ throws(ExportError) in beats += 1 }
-          summary.skip("InstantaneousBeatsPerMinute", "in HeartRateVariabilityMetadataList", count: beats)
-        } else {
-          summary.skip(scanner.name, "in Record")
-          try skipSubtree()
+        case .endTag:
+          if scanner.depth < level { break children }
+        case .endOfDocument:
+          break children
         }
       }
     }
@@ -248,7 +280,7 @@ package final class ExportReader {
     do { try sample.check() } catch {
       throw ExportError(.invalidRecord, at: location(), "a '<Record>' of \(type.identifier): \(error.message)")
     }
-    summary.samples[type, default: 0] += 1
+    counts[Int(type.code)] += 1
     summary.sources[source.index].samples += 1
     return sample
   }
@@ -293,9 +325,9 @@ package final class ExportReader {
   /// Metadata in a fixed order (sorted keys) and with typed values, so the hash does not depend on the order of
   /// `MetadataEntry` elements.
   static func hashMetadata(_ metadata: Metadata, into hash: inout Hash128) {
-    for key in metadata.keys.sorted() {
+    func add(_ key: String, _ value: MetadataValue) {
       hash.add(key)
-      switch metadata[key]! {
+      switch value {
       case .string(let s):
         hash.add(1)
         hash.add(s)
@@ -315,42 +347,50 @@ package final class ExportReader {
         hash.add(unit)
       }
     }
+    if metadata.count == 1, let (key, value) = metadata.first {
+      add(key, value)
+      return
+    }
+    for key in metadata.keys.sorted() { add(key, metadata[key]!) }
   }
 
-  private func date(_ index: Int) throws(ExportError) -> Double {
-    try scanner.withValue(index) { bytes throws(ExportError) -> Double in
-      guard let seconds = ExportDate.parse(bytes) else {
-        throw ExportError(
-          .date, at: scanner.valueLocation(index),
-          "'\(String(decoding: bytes, as: UTF8.self))' is not a date like 2024-03-01 08:15:00 +0100")
+  private mutating func date(_ index: Int) throws(ExportError) -> Double {
+    let bytes = scanner.value(index)
+    guard let seconds = ExportDate.parse(bytes) else {
+      throw ExportError(
+        .date, at: scanner.valueLocation(index),
+        "'\(String(decoding: bytes, as: UTF8.self))' is not a date like 2024-03-01 08:15:00 +0100")
+    }
+    return seconds
+  }
+
+  private mutating func typeEntry(_ index: Int) throws(ExportError) -> TypeEntry {
+    let bytes = scanner.rawValue(index)
+    if let hit = types.find(bytes) { return hit }
+    let name = try scanner.string(index)
+    let entry: TypeEntry = SampleType.lookup(name: name).map { .known($0) } ?? .unknown(name)
+    types.insert(scanner.rawValue(index), entry)
+    return entry
+  }
+
+  private mutating func unitConversion(_ index: Int, type: SampleType) throws(ExportError) -> UnitConversion {
+    let raw = scanner.rawValue(index)
+    let key = ByteCache<Int>.hash(raw, salt: UInt64(type.code))
+    let result: Result<UnitConversion, ExportError>
+    if let hit = units.find(raw, hash: key) {
+      result = hit
+    } else {
+      let text = try scanner.string(index)
+      let canonical = type.descriptor.canonicalUnit!
+      result = Self.resolveUnit(text, type: type, canonical: canonical, at: scanner.valueLocation(index)).map {
+        UnitConversion(
+          identity: $0.identity, factor: $0.unit.factor, offset: $0.unit.offset, targetFactor: canonical.factor,
+          targetOffset: canonical.offset)
       }
-      return seconds
-    }
-  }
-
-  private func typeEntry(_ index: Int) throws(ExportError) -> TypeEntry {
-    try scanner.withRawValue(index) { bytes throws(ExportError) -> TypeEntry in
-      if let hit = types.find(bytes) { return hit }
-      let name = try scanner.string(index)
-      let entry: TypeEntry = SampleType.lookup(name: name).map { .known($0) } ?? .unknown(name)
-      types.insert(bytes, entry)
-      return entry
-    }
-  }
-
-  private func unitEntry(_ index: Int, type: SampleType, canonical: HealthUnit) throws(ExportError) -> (
-    unit: HealthUnit, identity: Bool
-  ) {
-    let result = try scanner.withValue(index) { bytes -> Result<(unit: HealthUnit, identity: Bool), ExportError> in
-      let key = ByteCache<Int>.hash(bytes, salt: UInt64(type.code))
-      if let hit = units.find(bytes, hash: key) { return hit }
-      let text = String(decoding: bytes, as: UTF8.self)
-      let resolved = Self.resolveUnit(text, type: type, canonical: canonical, at: scanner.valueLocation(index))
-      units.insert(bytes, hash: key, resolved)
-      return resolved
+      units.insert(scanner.rawValue(index), hash: key, result)
     }
     switch result {
-    case .success(let unit): return unit
+    case .success(let conversion): return conversion
     case .failure(var error):
       error.location = scanner.valueLocation(index)
       throw error
@@ -387,67 +427,65 @@ package final class ExportReader {
     return .success((unit, unit == canonical))
   }
 
-  private func categoryValue(_ index: Int, type: SampleType) throws(ExportError) -> Int {
-    try scanner.withValue(index) { bytes throws(ExportError) -> Int in
-      let key = ByteCache<Int>.hash(bytes, salt: UInt64(type.code))
-      let value: Int?
-      if let hit = categories.find(bytes, hash: key) {
-        value = hit
-      } else {
-        value = CategoryNames.value(for: type, constant: String(decoding: bytes, as: UTF8.self))
-        categories.insert(bytes, hash: key, value)
-      }
-      guard let value else {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let valid = (type.descriptor.categoryValues ?? []).map { CategoryNames.constant(for: type, value: $0.value) }
-        let hint = suggest(text, from: valid).map { " (did you mean '\($0)'?)" } ?? ""
-        throw ExportError(
-          .value, at: scanner.valueLocation(index),
-          "'\(text)' is not a value of \(type.identifier)\(hint); it takes \(valid.joined(separator: ", "))")
-      }
-      return value
+  private mutating func categoryValue(_ index: Int, type: SampleType) throws(ExportError) -> Int {
+    let raw = scanner.rawValue(index)
+    let key = ByteCache<Int>.hash(raw, salt: UInt64(type.code))
+    let value: Int?
+    if let hit = categories.find(raw, hash: key) {
+      value = hit
+    } else {
+      value = CategoryNames.value(for: type, constant: try scanner.string(index))
+      categories.insert(scanner.rawValue(index), hash: key, value)
     }
+    guard let value else {
+      let text = try scanner.string(index)
+      let valid = (type.descriptor.categoryValues ?? []).map { CategoryNames.constant(for: type, value: $0.value) }
+      let hint = suggest(text, from: valid).map { " (did you mean '\($0)'?)" } ?? ""
+      throw ExportError(
+        .value, at: scanner.valueLocation(index),
+        "'\(text)' is not a value of \(type.identifier)\(hint); it takes \(valid.joined(separator: ", "))")
+    }
+    return value
   }
 
-  private func sourceEntry(_ nameIndex: Int, version versionIndex: Int?, device deviceIndex: Int?)
+  /// Whether the attribute `index` holds, as written, exactly `stored` (nil on both sides counts as equal).
+  private func same(_ stored: [UInt8]?, _ index: Int?, stripping: Bool = false) -> Bool {
+    guard let stored, let index else { return stored == nil && index == nil }
+    let raw = scanner.rawValue(index)
+    let b = stripping ? Self.withoutAddress(raw) : raw
+    return stored.count == b.count
+      && (b.isEmpty || stored.withUnsafeBufferPointer { memcmpBytes($0.baseAddress!, b.baseAddress!, b.count) })
+  }
+
+  private mutating func sourceEntry(_ nameIndex: Int, version versionIndex: Int?, device deviceIndex: Int?)
     throws(ExportError) -> SourceEntry
   {
+    // Consecutive records mostly share a source.
+    if let last = lastSource, same(last.name, nameIndex), same(last.version, versionIndex),
+      same(last.device, deviceIndex, stripping: true)
+    {
+      return last
+    }
     // Keyed on the attributes as written (equal bytes decode alike), without the device description's object
     // address, which varies per record.
-    var key: UInt64 = 0xCBF2_9CE4_8422_2325
-    func fold(_ bytes: UnsafeBufferPointer<UInt8>, _ tag: UInt64) {
-      key = ByteCache<Int>.hash(bytes, salt: (key ^ tag) &* 0x100_0000_01B3)
-    }
-    try scanner.withRawValue(nameIndex) { bytes throws(ExportError) in fold(bytes, 1) }
-    if let versionIndex { try scanner.withRawValue(versionIndex) { bytes throws(ExportError) in fold(bytes, 2) } }
-    if let deviceIndex {
-      try scanner.withRawValue(deviceIndex) { bytes throws(ExportError) in fold(Self.withoutAddress(bytes), 3) }
-    }
-    func same(_ stored: [UInt8]?, _ index: Int?, stripping: Bool = false) throws(ExportError) -> Bool {
-      guard let stored, let index else { return stored == nil && index == nil }
-      return try scanner.withRawValue(index) { raw throws(ExportError) -> Bool in
-        let b = stripping ? Self.withoutAddress(raw) : raw
-        return stored.count == b.count
-          && (b.isEmpty || stored.withUnsafeBufferPointer { memcmpBytes($0.baseAddress!, b.baseAddress!, b.count) })
-      }
-    }
+    var key = ByteCache<Int>.hash(scanner.rawValue(nameIndex), salt: 1)
+    if let versionIndex { key = ByteCache<Int>.hash(scanner.rawValue(versionIndex), salt: key ^ 2) }
+    if let deviceIndex { key = ByteCache<Int>.hash(Self.withoutAddress(scanner.rawValue(deviceIndex)), salt: key ^ 3) }
     if let candidates = sources[key] {
-      for candidate in candidates {
-        if try same(candidate.name, nameIndex), try same(candidate.version, versionIndex),
-          try same(candidate.device, deviceIndex, stripping: true)
-        {
-          return candidate
-        }
+      for candidate in candidates
+      where same(candidate.name, nameIndex) && same(candidate.version, versionIndex)
+        && same(candidate.device, deviceIndex, stripping: true)
+      {
+        lastSource = candidate
+        return candidate
       }
     }
-    func raw(_ index: Int?, stripping: Bool = false) throws(ExportError) -> [UInt8]? {
-      guard let index else { return nil }
-      return try scanner.withRawValue(index) { bytes throws(ExportError) in
-        Array(stripping ? Self.withoutAddress(bytes) : bytes)
-      }
-    }
+    let rawName = Array(scanner.rawValue(nameIndex))
+    let rawVersion = versionIndex.map { Array(scanner.rawValue($0)) }
+    let rawDevice = deviceIndex.map { Array(Self.withoutAddress(scanner.rawValue($0))) }
     let nameText = try scanner.string(nameIndex)
-    let versionText = try versionIndex.map { index throws(ExportError) in try scanner.string(index) }
+    var versionText: String?
+    if let versionIndex { versionText = try scanner.string(versionIndex) }
     var hardware: HardwareDetails?
     if let deviceIndex {
       let description = try scanner.string(deviceIndex)
@@ -457,30 +495,31 @@ package final class ExportReader {
       }
     }
     let source = mapping.source(name: nameText, version: versionText, hardware: hardware)
+    var entry: SourceEntry
     // The same source written differently (`&#8217;` for `’`): one source, under both spellings.
     if let known = sources.values.lazy.flatMap({ $0 }).first(where: { $0.source == source }) {
-      var alias = known
-      alias.name = try raw(nameIndex) ?? []
-      alias.version = try raw(versionIndex)
-      alias.device = try raw(deviceIndex, stripping: true)
-      sources[key, default: []].append(alias)
-      return alias
+      entry = known
+      entry.name = rawName
+      entry.version = rawVersion
+      entry.device = rawDevice
+    } else {
+      // What the export says, not what the mapping made of it: importing again with other `--source` names finds
+      // the same samples already present.
+      var sourceHash = Hash128()
+      sourceHash.add(nameText)
+      sourceHash.add(versionText ?? "")
+      for field in hardware?.fields ?? [] {
+        sourceHash.add(field.key)
+        sourceHash.add(field.value)
+      }
+      entry = SourceEntry(
+        name: rawName, version: rawVersion, device: rawDevice, source: source,
+        hash: withUnsafeBytes(of: sourceHash.uuid.uuid) { $0.loadUnaligned(as: UInt64.self) },
+        index: summary.sources.count)
+      summary.sources.append(ImportSummary.SourceCount(source: source, samples: 0))
     }
-    // What the export says, not what the mapping made of it: importing again with other `--source` names finds the
-    // same samples already present.
-    var sourceHash = Hash128()
-    sourceHash.add(nameText)
-    sourceHash.add(versionText ?? "")
-    for field in hardware?.fields ?? [] {
-      sourceHash.add(field.key)
-      sourceHash.add(field.value)
-    }
-    let entry = SourceEntry(
-      name: try raw(nameIndex) ?? [], version: try raw(versionIndex), device: try raw(deviceIndex, stripping: true),
-      source: source, hash: withUnsafeBytes(of: sourceHash.uuid.uuid) { $0.loadUnaligned(as: UInt64.self) },
-      index: summary.sources.count)
-    summary.sources.append(ImportSummary.SourceCount(source: source, samples: 0))
     sources[key, default: []].append(entry)
+    lastSource = entry
     return entry
   }
 
@@ -498,33 +537,33 @@ package final class ExportReader {
     return bytes
   }
 
-  private func metadataKey(_ index: Int) throws(ExportError) -> String {
-    try scanner.withValue(index) { bytes throws(ExportError) -> String in
-      if let hit = metadataKeys.find(bytes) { return hit }
-      guard let key = String(validating: bytes, as: UTF8.self), !key.isEmpty, bytes.count <= StoredLimits.identifier
-      else {
-        throw ExportError(
-          .value, at: scanner.valueLocation(index),
-          "a metadata key must be 1 to \(StoredLimits.identifier) bytes of UTF-8")
-      }
-      metadataKeys.insert(bytes, key)
-      return key
+  private mutating func metadataKey(_ index: Int) throws(ExportError) -> String {
+    let raw = scanner.rawValue(index)
+    if let hit = metadataKeys.find(raw) { return hit }
+    let bytes = scanner.value(index)
+    guard let key = String(validating: bytes, as: UTF8.self), !key.isEmpty, bytes.count <= StoredLimits.identifier
+    else {
+      throw ExportError(
+        .value, at: scanner.valueLocation(index),
+        "a metadata key must be 1 to \(StoredLimits.identifier) bytes of UTF-8")
     }
+    metadataKeys.insert(scanner.rawValue(index), key)
+    return key
   }
 
-  private func metadataValue(_ index: Int, key: String) throws(ExportError) -> MetadataValue {
-    try scanner.withValue(index) { bytes throws(ExportError) -> MetadataValue in
-      let hash = ByteCache<Int>.hash(bytes, salt: UInt64(truncatingIfNeeded: key.hashValue))
-      if bytes.count <= 64, let hit = metadataValues.find(bytes, hash: hash) { return hit }
-      guard let text = String(validating: bytes, as: UTF8.self), bytes.count <= StoredLimits.metadataString else {
-        throw ExportError(
-          .value, at: scanner.valueLocation(index),
-          "a metadata value must be at most \(StoredLimits.metadataString) bytes of UTF-8")
-      }
-      let value = MetadataText.value(key: key, text: text)
-      if bytes.count <= 64 { metadataValues.insert(bytes, hash: hash, value) }
-      return value
+  private mutating func metadataValue(_ index: Int, key: String) throws(ExportError) -> MetadataValue {
+    let raw = scanner.rawValue(index)
+    let hash = ByteCache<Int>.hash(raw, salt: UInt64(truncatingIfNeeded: key.hashValue))
+    if raw.count <= 64, let hit = metadataValues.find(raw, hash: hash) { return hit }
+    let bytes = scanner.value(index)
+    guard let text = String(validating: bytes, as: UTF8.self), bytes.count <= StoredLimits.metadataString else {
+      throw ExportError(
+        .value, at: scanner.valueLocation(index),
+        "a metadata value must be at most \(StoredLimits.metadataString) bytes of UTF-8")
     }
+    let value = MetadataText.value(key: key, text: text)
+    if raw.count <= 64 { metadataValues.insert(scanner.rawValue(index), hash: hash, value) }
+    return value
   }
 }
 

@@ -8,7 +8,10 @@
 /// longer than ``maxTokenLength`` is refused). Attribute values are views into that buffer, valid until the next
 /// call to ``next()``; entities are decoded only when a value is asked for. Every error carries the line, the column
 /// (in bytes) and the byte offset where it is.
-package final class XMLScanner {
+///
+/// A noncopyable struct (it owns its buffer): the reader that drives it holds it as a stored property, so neither
+/// pays for the dynamic exclusivity checks a class's properties need on every access.
+package struct XMLScanner: ~Copyable {
   /// What ``next()`` found.
   package enum Token: Equatable, Sendable {
     /// A start tag (also reported for an empty-element tag `<x/>`, with ``isSelfClosing`` set; no end tag follows).
@@ -41,6 +44,9 @@ package final class XMLScanner {
   private var input: any ByteInput
   private var storage: UnsafeMutablePointer<UInt8>
   private var capacity: Int
+  /// Where decoded attribute values are written (never longer than their raw form).
+  private var scratch: UnsafeMutablePointer<UInt8>
+  private var scratchCapacity = 256
   /// Valid bytes in `storage`.
   private var count = 0
   /// The next unread byte in `storage`.
@@ -78,9 +84,13 @@ package final class XMLScanner {
     self.file = file
     capacity = max(64, bufferSize)
     storage = .allocate(capacity: capacity)
+    scratch = .allocate(capacity: 256)
   }
 
-  deinit { storage.deallocate() }
+  deinit {
+    storage.deallocate()
+    scratch.deallocate()
+  }
 
   /// Open elements: 0 outside the root, 1 directly inside it.
   package var depth: Int { open.count }
@@ -124,13 +134,11 @@ package final class XMLScanner {
     return UnsafeBufferPointer(start: storage + a.nameStart, count: a.nameEnd - a.nameStart)
   }
 
-  /// Calls `body` with the bytes of attribute `index` as they are in the file (entities not replaced): equal raw
-  /// values decode to equal values, so caches key on these without decoding.
-  package func withRawValue<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(ExportError) -> R)
-    throws(ExportError) -> R
-  {
+  /// The bytes of attribute `index` as they are in the file (entities not replaced): equal raw values decode to
+  /// equal values, so caches key on these without decoding. Valid until the next call to ``next()``.
+  package func rawValue(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     let a = attributes[index]
-    return try body(UnsafeBufferPointer(start: storage + a.valueStart, count: a.valueEnd - a.valueStart))
+    return UnsafeBufferPointer(start: storage + a.valueStart, count: a.valueEnd - a.valueStart)
   }
 
   /// The name of attribute `index`.
@@ -140,28 +148,28 @@ package final class XMLScanner {
       decoding: UnsafeBufferPointer(start: storage + a.nameStart, count: a.nameEnd - a.nameStart), as: UTF8.self)
   }
 
-  /// Calls `body` with the decoded bytes of attribute `index` (entities replaced, literal whitespace normalized to
-  /// spaces as XML requires): a view into the buffer when nothing needed decoding.
-  package func withValue<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(ExportError) -> R)
-    throws(ExportError)
-    -> R
-  {
+  /// The decoded bytes of attribute `index` (entities replaced, literal whitespace normalized to spaces as XML
+  /// requires): a view into the buffer when nothing needed decoding, else into a scratch area. Valid until the next
+  /// call to ``value(_:)`` or ``next()``.
+  package mutating func value(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     let a = attributes[index]
     let raw = UnsafeBufferPointer(start: storage + a.valueStart, count: a.valueEnd - a.valueStart)
-    if !a.needsDecoding { return try body(raw) }
-    let decoded = decode(raw)
-    return try decoded.withUnsafeBufferPointer { buffer throws(ExportError) in try body(buffer) }
+    if !a.needsDecoding { return raw }
+    if raw.count > scratchCapacity {
+      scratch.deallocate()
+      scratchCapacity = raw.count * 2
+      scratch = .allocate(capacity: scratchCapacity)
+    }
+    return UnsafeBufferPointer(start: scratch, count: decode(raw, into: scratch))
   }
 
   /// The decoded value of attribute `index` as a string.
   /// - Throws: ``ExportError`` (`malformedXML`) when the value is not valid UTF-8.
-  package func string(_ index: Int) throws(ExportError) -> String {
-    try withValue(index) { bytes throws(ExportError) in
-      guard let text = String(validating: bytes, as: UTF8.self) else {
-        throw ExportError(.malformedXML, at: valueLocation(index), "attribute value is not valid UTF-8")
-      }
-      return text
+  package mutating func string(_ index: Int) throws(ExportError) -> String {
+    guard let text = String(validating: value(index), as: UTF8.self) else {
+      throw ExportError(.malformedXML, at: valueLocation(index), "attribute value is not valid UTF-8")
     }
+    return text
   }
 
   /// Where attribute `index`'s value starts (the byte after its opening quote).
@@ -173,7 +181,7 @@ package final class XMLScanner {
   /// the way).
   /// - Throws: ``ExportError`` (`malformedXML`) at the first thing that is not well-formed XML, or whatever the
   ///   input throws.
-  package func next() throws(ExportError) -> Token {
+  package mutating func next() throws(ExportError) -> Token {
     while true {
       if position >= count {
         if try !refill(keeping: position) { return try finishDocument() }
@@ -214,7 +222,7 @@ package final class XMLScanner {
 
   /// Consumes text up to the next `<` (or the end of what is buffered), counting lines. Only whitespace may stand
   /// outside the root element; text inside elements is ignored (exports have none).
-  private func scanText() throws(ExportError) {
+  private mutating func scanText() throws(ExportError) {
     let storage = self.storage
     let count = self.count
     var i = position
@@ -233,7 +241,7 @@ package final class XMLScanner {
     position = i
   }
 
-  private func scanMarkup() throws(ExportError) -> MarkupResult {
+  private mutating func scanMarkup() throws(ExportError) -> MarkupResult {
     let p = position
     guard p + 1 < count else { return .needMore }
     switch storage[p + 1] {
@@ -275,7 +283,7 @@ package final class XMLScanner {
     }
   }
 
-  private func scanStartTag(_ p: Int) throws(ExportError) -> MarkupResult {
+  private mutating func scanStartTag(_ p: Int) throws(ExportError) -> MarkupResult {
     let storage = self.storage
     let count = self.count
     var i = p + 1
@@ -342,16 +350,17 @@ package final class XMLScanner {
       guard i < count else { return .needMore }
       let valueEnd = i
       i += 1
-      var needsDecoding = false
-      if Self.hasSpecialBytes(storage, from: valueStart, to: valueEnd) {
-        for k in valueStart..<valueEnd {
-          let c = storage[k]
-          if c == UInt8(ascii: "<") { throw error(at: k, "'<' is not allowed in an attribute value") }
-          if c == UInt8(ascii: "&") || c == 0x09 || c == 0x0A || c == 0x0D { needsDecoding = true }
-          if c == 0x0A {
-            newlines += 1
-            lastNewline = k
-          }
+      // `<`, `&` or a control character: rare but for device descriptions (`&lt;&lt;HKDevice…`), so searched for
+      // eight bytes at a time rather than classified byte by byte.
+      let needsDecoding = Self.hasSpecialBytes(storage, from: valueStart, to: valueEnd)
+      if needsDecoding {
+        let lt = Self.find(UInt8(ascii: "<"), in: storage, from: valueStart, to: valueEnd)
+        if lt < valueEnd { throw error(at: lt, "'<' is not allowed in an attribute value") }
+        var k = Self.find(0x0A, in: storage, from: valueStart, to: valueEnd)
+        while k < valueEnd {
+          newlines += 1
+          lastNewline = k
+          k = Self.find(0x0A, in: storage, from: k + 1, to: valueEnd)
         }
       }
       let length = attributeEnd - attributeStart
@@ -427,7 +436,7 @@ package final class XMLScanner {
     return false
   }
 
-  private func scanEndTag(_ p: Int) throws(ExportError) -> MarkupResult {
+  private mutating func scanEndTag(_ p: Int) throws(ExportError) -> MarkupResult {
     var i = p + 2
     guard i < count else { return .needMore }
     guard isNameStart(storage[i]) else { throw error(at: i, "expected an element name after '</'") }
@@ -499,10 +508,8 @@ package final class XMLScanner {
     let storage = self.storage
     var i = start
     while i < end {
-      guard storage[i] == UInt8(ascii: "&") else {
-        i += 1
-        continue
-      }
+      i = Self.find(UInt8(ascii: "&"), in: storage, from: i, to: end)
+      guard i < end else { return }
       // The common ones first: &lt; &gt; (device descriptions hold them on every record), &amp; &quot; &apos;.
       if i + 3 < end, storage[i + 3] == UInt8(ascii: ";"), storage[i + 2] == UInt8(ascii: "t"),
         storage[i + 1] == UInt8(ascii: "l") || storage[i + 1] == UInt8(ascii: "g")
@@ -558,33 +565,38 @@ package final class XMLScanner {
     return allowed ? value : nil
   }
 
-  /// Replaces entities (already checked) and normalizes literal tab, CR and LF to spaces.
-  private func decode(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(raw.count)
+  /// Replaces entities (already checked) and normalizes literal tab, CR and LF to spaces, writing into `out`
+  /// (which has room for `raw.count` bytes: decoding never lengthens a value); returns the decoded length.
+  private func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    var n = 0
     var i = 0
     while i < raw.count {
       let b = raw[i]
       if b == 0x09 || b == 0x0A || b == 0x0D {
-        out.append(0x20)
+        out[n] = 0x20
+        n += 1
         i += 1
         continue
       }
       guard b == UInt8(ascii: "&"), let semicolon = raw[(i + 1)...].firstIndex(of: UInt8(ascii: ";")) else {
-        out.append(b)
+        out[n] = b
+        n += 1
         i += 1
         continue
       }
       let body = UnsafeBufferPointer(rebasing: raw[(i + 1)..<semicolon])
       if let scalar = Self.entityValue(body).flatMap(Unicode.Scalar.init) {
-        out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        for byte in String(Character(scalar)).utf8 {
+          out[n] = byte
+          n += 1
+        }
       }
       i = semicolon + 1
     }
-    return out
+    return n
   }
 
-  private func finishDocument() throws(ExportError) -> Token {
+  private mutating func finishDocument() throws(ExportError) -> Token {
     if let unclosed = open.last {
       throw ExportError(
         .malformedXML, at: location(ofIndex: count),
@@ -602,7 +614,7 @@ package final class XMLScanner {
 
   /// Moves the bytes from `keep` on to the front, grows the buffer when they fill it, and reads more. False at the
   /// end of the input.
-  private func refill(keeping keep: Int) throws(ExportError) -> Bool {
+  private mutating func refill(keeping keep: Int) throws(ExportError) -> Bool {
     if atEndOfInput { return false }
     if keep > 0 {
       let remaining = count - keep
@@ -639,14 +651,14 @@ package final class XMLScanner {
   }
 
   /// Records the location of a token starting at `p` (every line before it is counted).
-  private func markToken(_ p: Int) {
+  private mutating func markToken(_ p: Int) {
     tokenOffset = base + p
     tokenLine = line
     tokenColumn = base + p - lineStart + 1
   }
 
   /// Moves past a token `[from, to)`, counting its lines.
-  private func consume(upTo to: Int, from: Int) {
+  private mutating func consume(upTo to: Int, from: Int) {
     let storage = self.storage
     var i = from
     var lines = 0
@@ -709,14 +721,18 @@ package final class XMLScanner {
 
   @inline(__always) private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
 
+  // Name characters as bitmaps over the byte values 0-63 and 64-127 (every byte from 0x80 on, UTF-8, is allowed):
+  // letters, `_` and `:` start a name; digits, `-` and `.` may follow.
+  private static let nameStartLow: UInt64 = 1 << 58  // ':'
+  private static let nameStartHigh: UInt64 = 0x03FF_FFFF << 33 | 1 << 31 | 0x07FF_FFFE  // a-z, '_', A-Z
+  private static let nameCharLow: UInt64 = nameStartLow | 0x03FF << 48 | 1 << 46 | 1 << 45  // 0-9, '.', '-'
+
   @inline(__always) private func isNameStart(_ b: UInt8) -> Bool {
-    (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || b == UInt8(ascii: "_")
-      || b == UInt8(ascii: ":") || b >= 0x80
+    b >= 0x80 || (b < 64 ? Self.nameStartLow >> UInt64(b) : Self.nameStartHigh >> UInt64(b - 64)) & 1 == 1
   }
 
   @inline(__always) private func isNameChar(_ b: UInt8) -> Bool {
-    isNameStart(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
-      || b == UInt8(ascii: ".")
+    b >= 0x80 || (b < 64 ? Self.nameCharLow >> UInt64(b) : Self.nameStartHigh >> UInt64(b - 64)) & 1 == 1
   }
 }
 

@@ -126,7 +126,7 @@ package enum HealthExportFiles {
     let hello = try client.dump()
     if options.validateFirst {
       let (input, name, file) = try open(path)
-      let reader = ExportReader(input, file: name, mapping: options.mapping)
+      var reader = ExportReader(input, file: name, mapping: options.mapping)
       var count = 0
       while try reader.next() != nil {
         count += 1
@@ -138,7 +138,7 @@ package enum HealthExportFiles {
       }
     }
     let (input, name, file) = try open(path)
-    let reader = ExportReader(input, file: name, mapping: options.mapping)
+    var reader = ExportReader(input, file: name, mapping: options.mapping)
     var importID: UInt64 = 0
     while importID == 0 { importID = Posix.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
     var inFlight: [Ticket] = []

@@ -102,7 +102,7 @@ struct ImportTests {
   @Test func killingTheDaemonMidImportLeavesTheStoreAsItWasAfterRestart() throws {
     let directory = try Posix.makeTemporaryDirectory(prefix: "hp-kill")
     defer { Posix.removeTree(directory) }
-    let reader = ExportReader(try FileInput(path: try syntheticFile(3_000, in: directory)), file: "synthetic.xml")
+    var reader = ExportReader(try FileInput(path: try syntheticFile(3_000, in: directory)), file: "synthetic.xml")
     var samples: [Sample] = []
     while let sample = try reader.next() { samples.append(sample) }
     try withPair { pair in
@@ -131,7 +131,7 @@ struct ImportTests {
 
   @Test func anImportWhoseClientGoesAwayIsAbandonedAndBelongsToItsConnection() throws {
     let samples = try { () throws -> [Sample] in
-      let reader = ExportReader(try FileInput(path: fixture), file: "export.xml")
+      var reader = ExportReader(try FileInput(path: fixture), file: "export.xml")
       var out: [Sample] = []
       while let sample = try reader.next() { out.append(sample) }
       return out

@@ -35,7 +35,7 @@ func readAll(_ text: String, chunk: Int = .max, mapping: SourceMapping = SourceM
 func readAll(_ bytes: [UInt8], chunk: Int = .max, mapping: SourceMapping = SourceMapping(), file: String = "export.xml")
   throws(ExportError) -> (samples: [Sample], summary: ImportSummary)
 {
-  let reader = ExportReader(MemoryInput(bytes, chunk: chunk), file: file, mapping: mapping)
+  var reader = ExportReader(MemoryInput(bytes, chunk: chunk), file: file, mapping: mapping)
   var samples: [Sample] = []
   while let sample = try reader.next() { samples.append(sample) }
   return (samples, reader.summary)
@@ -61,4 +61,3 @@ func export(_ records: String) -> String {
 
   """
 }
-

@@ -5,7 +5,7 @@ import Testing
 
 /// Every tag of `text`: `<name attr=value …>`, `</name>`, `<name …/>`.
 private func tags(_ text: String, chunk: Int = .max, bufferSize: Int = 1 << 20) throws(ExportError) -> [String] {
-  let scanner = XMLScanner(MemoryInput(Array(text.utf8), chunk: chunk), file: "t.xml", bufferSize: bufferSize)
+  var scanner = XMLScanner(MemoryInput(Array(text.utf8), chunk: chunk), file: "t.xml", bufferSize: bufferSize)
   var out: [String] = []
   while true {
     switch try scanner.next() {
@@ -78,7 +78,7 @@ struct XMLScannerTests {
 
   @Test func locationsCountLinesColumnsInBytesAndOffsets() throws {
     let text = "<a>\n  <b/>\n  <c x=\"’\"/><d/>\n</a>"
-    let scanner = XMLScanner(MemoryInput(Array(text.utf8)), file: "t.xml")
+    var scanner = XMLScanner(MemoryInput(Array(text.utf8)), file: "t.xml")
     var seen: [String: ExportLocation] = [:]
     while try scanner.next() != .endOfDocument {
       if scanner.token == .startTag { seen[scanner.name] = scanner.tokenLocation }
