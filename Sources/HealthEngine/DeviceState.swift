@@ -582,14 +582,17 @@ package struct DeviceState: Sendable {
   /// Applies a committed import: the staged samples in order, minus known identifiers and (with a retention
   /// window) those ending before `at` − retention.
   private mutating func applyImport(_ id: UInt64, at: Date) {
-    guard let staged = stagedImports.removeValue(forKey: id) else {
+    guard var staged = stagedImports.removeValue(forKey: id) else {
       lastImportOutcome = ImportOutcome()
       return
     }
     let floor = policy.retention.map { at.addingTimeInterval(-$0) }
     var outcome = ImportOutcome()
     let first = Int32(store.slots.count)
-    for batch in staged.batches {
+    for index in staged.batches.indices {
+      // Each batch is released once stored: the staged samples and the store do not both peak at once.
+      var batch: [Sample] = []
+      swap(&batch, &staged.batches[index])
       for sample in batch {
         if store.isKnown(sample.uuid) {
           outcome.alreadyPresent += 1
