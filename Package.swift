@@ -25,6 +25,11 @@ let package = Package(
       name: "Daemon", dependencies: ["Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
+    // The deterministic pair simulator: the daemons' pure cores, journals as bytes, a seeded network.
+    .target(
+      name: "Simulation",
+      dependencies: ["Daemon", "Sync", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      swiftSettings: strict),
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
     .target(
@@ -48,7 +53,7 @@ let package = Package(
       name: "Bench", dependencies: ["Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Simulation", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
@@ -58,7 +63,7 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
-    .testTarget(name: "SyncTests", dependencies: ["Sync", "Wire", "HealthEngine", "HealthModel"]),
+    .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
     .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),
     .testTarget(
