@@ -244,6 +244,9 @@ extension Expectation {
 /// over step by step.
 ///
 /// Its own connections, because `Pair.wait` narrows the subscription of the pair's clients while it waits.
+///
+/// `@unchecked` because of `clients`, which only the thread running the scenario touches (attach, next, close); the
+/// listener closures the daemons' reader threads call touch only `received` (a mutex) and `arrived` (a semaphore).
 final class TraceRecorder: @unchecked Sendable {
   private let received = Mutex<[DeviceKind: [DaemonEvent]]>([:])
   private let arrived = DispatchSemaphore(value: 0)
