@@ -5,7 +5,7 @@ BIN := .build/debug
 SHELL := /bin/bash
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build run test test-html demo bench fuzz chaos load install clean
+.PHONY: all build run test test-html demo bench fuzz chaos simulate load install clean
 
 all: build
 
@@ -88,6 +88,13 @@ CHAOS_STEPS ?= 1000
 CHAOS_JOBS ?= $(JOBS)
 chaos: build
 	$(BIN)/healthpair chaos --seeds $(CHAOS_SEEDS) --steps $(CHAOS_STEPS) --jobs $(CHAOS_JOBS)
+
+## make simulate: the deterministic pair simulator, release build — SIM_SEEDS seeds of SIM_STEPS steps each.
+SIM_SEEDS ?= 10000
+SIM_STEPS ?= 1000
+simulate:
+	$(SWIFT) build -c release --product healthpair
+	.build/release/healthpair simulate --seeds $(SIM_SEEDS) --steps $(SIM_STEPS) --jobs $(JOBS)
 
 ## make load: LOAD_CLIENTS concurrent clients on both devices for LOAD_SECONDS while sync runs; nothing may be lost.
 LOAD_CLIENTS ?= 32
