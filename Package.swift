@@ -58,7 +58,7 @@ let package = Package(
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
-    .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+    .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "Posix"], exclude: ["Fixtures"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
     .testTarget(
       name: "DaemonTests",

@@ -637,7 +637,7 @@ package struct DeviceState: Sendable {
     let style = query.type.descriptor.aggregation!
     let rangeStart = query.range?.start?.timeIntervalSinceReferenceDate ?? -Double.infinity
     let rangeEnd = query.range?.end?.timeIntervalSinceReferenceDate ?? Double.infinity
-    var total = StatisticsAccumulator()
+    var total = StatisticsAccumulator(style: style)
     var bySource: [UInt32: StatisticsAccumulator] = [:]
     var first = Double.infinity
     var last = -Double.infinity
@@ -651,7 +651,7 @@ package struct DeviceState: Sendable {
       let (fraction, overlap) = Self.share(of: slot, in: rangeStart, rangeEnd)
       total.add(value: slot.value, start: slot.start, end: slot.end, fraction: fraction, overlap: overlap)
       if separate {
-        bySource[slot.source, default: StatisticsAccumulator()].add(
+        bySource[slot.source, default: StatisticsAccumulator(style: style)].add(
           value: slot.value, start: slot.start, end: slot.end, fraction: fraction, overlap: overlap)
       }
       first = min(first, slot.start)
@@ -744,7 +744,7 @@ package struct DeviceState: Sendable {
     }
     let bucketCount = Int(lastBucket - firstBucket) + 1
     let origin = anchor + firstBucket * interval
-    var buckets = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: bucketCount)
+    var buckets = [StatisticsAccumulator](repeating: StatisticsAccumulator(style: style), count: bucketCount)
     for index in visible {
       let slot = slots[index]
       let duration = slot.end - slot.start

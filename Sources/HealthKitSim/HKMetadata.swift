@@ -15,6 +15,28 @@ public let HKMetadataKeySyncIdentifier = MetadataKey.syncIdentifier
 public let HKMetadataKeySyncVersion = MetadataKey.syncVersion
 /// An identifier the app assigns to the sample (`String`).
 public let HKMetadataKeyExternalUUID = MetadataKey.externalUUID
+/// Why insulin was delivered (an ``HKInsulinDeliveryReason`` raw value); required on insulinDelivery samples.
+public let HKMetadataKeyInsulinDeliveryReason = MetadataKey.insulinDeliveryReason
+/// How a blood glucose reading relates to a meal (an ``HKBloodGlucoseMealTime`` raw value); optional.
+public let HKMetadataKeyBloodGlucoseMealTime = MetadataKey.bloodGlucoseMealTime
+/// Whether protection was used during sexual activity (`Bool`); optional on sexualActivity samples.
+public let HKMetadataKeySexualActivityProtectionUsed = MetadataKey.sexualActivityProtectionUsed
+
+/// The medical reason for an insulin dose (`HKMetadataKeyInsulinDeliveryReason`), with Apple's raw values.
+public enum HKInsulinDeliveryReason: Int, Hashable, Sendable, CaseIterable {
+  /// Basal insulin, for the body's base metabolic needs (1).
+  case basal = 1
+  /// Bolus insulin, for episodic needs such as a meal or a correction (2).
+  case bolus = 2
+}
+
+/// How a blood glucose reading relates to a meal (`HKMetadataKeyBloodGlucoseMealTime`), with Apple's raw values.
+public enum HKBloodGlucoseMealTime: Int, Hashable, Sendable, CaseIterable {
+  /// Measured just before a meal (1).
+  case preprandial = 1
+  /// Measured after a meal (2).
+  case postprandial = 2
+}
 
 /// Metadata as HealthKitSim stores it: converted to the simulator's values, or the first value HealthKit would
 /// refuse (kept so the `save` that uses the object can fail as a device would).

@@ -41,9 +41,10 @@ public class HKObjectType: Hashable, CustomStringConvertible, @unchecked Sendabl
   /// - Throws: ``HealthKitSimError/unsupported(_:)`` when the identifier is not in HealthKitSim's catalog.
   package func simulatedType() throws(HealthKitSimError) -> SampleType {
     guard let type = SampleType.lookup(name: identifier), type.identifier == identifier else {
+      let nearest = suggest(identifier, from: SampleType.catalog.map(\.identifier)).map { " (did you mean \($0)?)" }
       throw .unsupported(
-        "\(identifier) is not a type HealthKitSim simulates (it simulates "
-          + SampleType.all.map(\.identifier).joined(separator: ", ") + ")")
+        "\(identifier) is not a type HealthKitSim simulates\(nearest ?? ""): it simulates every quantity and "
+          + "category type of the iOS 26 SDK, blood pressure and food; see docs/behavior.md section T")
     }
     return type
   }

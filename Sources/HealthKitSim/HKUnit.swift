@@ -217,3 +217,34 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
   /// Hertz with a prefix (`kHz`).
   public static func hertzUnit(with prefix: HKMetricPrefix) -> HKUnit { unit(prefix.symbol + "Hz") }
 }
+
+/// The molar mass of glucose in grams per mole, for `HKUnit.moleUnit(with:molarMass:)` (`mmol<…>/L` readings).
+public let HKUnitMolarMassBloodGlucose = 180.15588000005408
+
+extension HKUnit {
+  // MARK: - Units of the newer type identifiers
+
+  /// Moles of a substance of the given molar mass, with a prefix (`mmol<180.15588000005408>`): a mass unit, so
+  /// `mmol<glucose>/L` converts to `mg/dL`.
+  public static func moleUnit(with prefix: HKMetricPrefix, molarMass gramsPerMole: Double) -> HKUnit {
+    HKUnit(from: "\(prefix.symbol)mol<\(gramsPerMole)>")
+  }
+  /// Moles of a substance of the given molar mass (`mol<…>`).
+  public static func moleUnit(withMolarMass gramsPerMole: Double) -> HKUnit {
+    moleUnit(with: .none, molarMass: gramsPerMole)
+  }
+  /// Siemens (`S`): electrodermal activity.
+  public static func siemen() -> HKUnit { HKUnit(from: "S") }
+  /// Siemens with a prefix (`mcS`).
+  public static func siemenUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "S") }
+  /// Watts (`W`): cycling and running power.
+  public static func watt() -> HKUnit { HKUnit(from: "W") }
+  /// Watts with a prefix (`kW`).
+  public static func wattUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "W") }
+  /// International units (`IU`): insulin.
+  public static func internationalUnit() -> HKUnit { HKUnit(from: "IU") }
+  /// A-weighted decibels of sound pressure level (`dBASPL`): audio exposure.
+  public static func decibelAWeightedSoundPressureLevel() -> HKUnit { HKUnit(from: "dBASPL") }
+  /// Apple's effort score (`appleEffortScore`): workout effort.
+  public static func appleEffortScore() -> HKUnit { HKUnit(from: "appleEffortScore") }
+}

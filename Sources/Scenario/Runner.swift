@@ -430,8 +430,10 @@ struct RunContext {
           inputs.append(
             SampleInput(
               uuid: rng.uuid(), type: type, value: value, start: start, end: start.addingTimeInterval(duration),
-              metadata: type == SampleType.lookup(name: "menstrualFlow")
-                ? [MetadataKey.menstrualCycleStart: .bool(false)] : [:]))
+              metadata: Dictionary(
+                uniqueKeysWithValues: type.descriptor.requiredMetadata.map { ($0, MetadataKey.generatedValue(for: $0)) }
+              )
+            ))
         }
         let c = client(device)
         record(device, name, "save", try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })

@@ -42,6 +42,20 @@ struct ParserTests {
       source: "phone: Water requests share dietaryWatr", error: .unknownType("dietaryWatr", suggestion: "dietaryWater"),
       line: 2, column: 29),
     .init(
+      source: "phone: Water requests read restingHeartRat",
+      error: .unknownType("restingHeartRat", suggestion: "restingHeartRate"), line: 2, column: 28),
+    .init(
+      source: "phone: Water saves 5 mmol<abc>/L bloodGlucose",
+      error: .invalidUnit(
+        "mmol<abc>/L",
+        reason: "molar mass 'abc' at offset 5 must be a positive number of grams per mole, as in "
+          + "mol<180.15588000005408>", suggestion: nil), line: 2, column: 22),
+    .init(
+      source: "phone: Water saves unbearable headache",
+      error: .unknownCategoryValue(
+        "unbearable", type: "headache", valid: ["unspecified", "notPresent", "mild", "moderate", "severe"]),
+      line: 2, column: 20),
+    .init(
       source: "phone: Water saves 250 mLL dietaryWater",
       error: .invalidUnit("mLL", reason: "unknown unit 'mLL' at offset 0", suggestion: "mL"), line: 2, column: 24),
     .init(
