@@ -99,6 +99,8 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   case notSupportedYet(String, instead: String)
   /// A sample identifier that is not a UUID.
   case invalidUUID(String)
+  /// `for` blocks, includes and example rows that would make more lines than a scenario can sensibly have.
+  case expansionTooLarge(limit: Int)
   /// Internal to the parser, never reported: an expectation about one device was written for `both`, so it is
   /// read once per device.
   case oneDeviceAtATime
@@ -154,6 +156,8 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notSupportedYet(let what, let instead): return "\(what) is not supported yet: \(instead)"
     case .invalidUUID(let u): return "invalid UUID '\(u)': expected e.g. 6F9619FF-8B86-4011-B42D-00C04FC964FF"
     case .oneDeviceAtATime: return "this expectation checks one device at a time"
+    case .expansionTooLarge(let limit):
+      return "'for' blocks, includes and example rows make more than \(limit) lines here: split the scenario"
     }
   }
 }

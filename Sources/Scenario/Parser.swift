@@ -120,6 +120,9 @@ import HealthModel
 package enum ScenarioParser {
   /// The clock every scenario starts at unless it sets one.
   package static let defaultStart = parseDate("2026-01-05T08:00:00Z")!
+  /// The most lines one file may expand to, every example row, `for` repetition and include counted: nested
+  /// blocks multiply, and a file must not keep the parser (or the fuzzer) busy for ever.
+  package static let lineBudget = 100_000
 
   /// Parses `text` as if read from `file` (a leading BOM and CRLF line ends are handled as in a file's bytes);
   /// returns the scenario (an outline's first example row) or every diagnostic, in line order.
@@ -140,10 +143,10 @@ package enum ScenarioParser {
   }
 
   /// Parses `file` into one scenario, or one per row of its `examples:` table (each runs on a pair of its own);
-  /// `include` lines read through `loader`.
-  package static func parseAll(bytes: [UInt8], file: String, loader: IncludeLoader = .fileSystem)
-    -> Result<[Scenario], Diagnostics>
-  {
+  /// `include` lines read through `loader`; at most `budget` lines once blocks, includes and rows are expanded.
+  package static func parseAll(
+    bytes: [UInt8], file: String, loader: IncludeLoader = .fileSystem, budget limit: Int = lineBudget
+  ) -> Result<[Scenario], Diagnostics> {
     let rawLines: [String]
     switch SourceText.lines(bytes, file: file) {
     case .success(let lines): rawLines = lines
@@ -157,12 +160,16 @@ package enum ScenarioParser {
     let baseName = file.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? file
     var seen = Set(diagnostics)
     var scenarios: [Scenario] = []
-    for row in outline.rows {
+    var budget: Int? = limit
+    for row in outline.rows where budget != nil {
       var state = ParseState(file: file, loader: loader)
+      state.budget = budget
+      state.limit = limit
       for value in row { state.variables[value.name] = value.value }
       var scenario = Scenario(file: file, title: baseName, seed: nil, steps: [], apps: [:], group: group)
       var found: [Diagnostic] = []
       state.parseBlock(lines, indent: 0, into: &scenario, diagnostics: &found, topLevel: true)
+      budget = state.budget
       for diagnostic in found where seen.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
       scenario.apps = state.apps
       scenario.example = row
@@ -413,6 +420,12 @@ struct ParseState {
   var includeStack: [String]
   /// Whether the `scenario:` line used a placeholder (an outline row's title then needs no suffix).
   var titleHadPlaceholder = false
+  /// Included files read so far (an include repeated by a `for` block or an outline row is read once).
+  var included: [String: Result<[SourceLine], Diagnostic>] = [:]
+  /// How many more lines may be parsed (`for` blocks, includes and example rows multiply them); nil once spent.
+  var budget: Int?
+  /// The budget the file started with (for the message).
+  var limit = ScenarioParser.lineBudget
 
   init(file: String, loader: IncludeLoader = .none) {
     self.file = file

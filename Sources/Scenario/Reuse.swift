@@ -176,9 +176,19 @@ extension ParseState {
   ) {
     var index = 0
     while index < lines.count {
+      guard let left = budget else { return }
       let raw = lines[index]
       index += 1
+      guard left > 0 else {
+        budget = nil
+        diagnostics.append(
+          diagnostic(
+            .expansionTooLarge(limit: limit), raw, column: raw.tokens[0].column,
+            length: raw.tokens[0].length))
+        return
+      }
       if raw.indent != indent {
+        budget = left - 1
         diagnostics.append(
           diagnostic(.strayIndentedLine, raw, column: raw.indent + 1, length: raw.text.count - raw.indent))
         continue
@@ -190,6 +200,7 @@ extension ParseState {
           index += 1
         }
       }
+      budget = left - 1 - block.count
       do {
         if Outline.isExamplesLine(raw) {
           // Read before any row is parsed (Outline.examples); only the scenario file's top level may have it.
@@ -269,7 +280,20 @@ extension ParseState {
     guard includeStack.count < 32 else {
       throw c.error(.misplaced("a 33rd nested include", belongs: "includes nest at most 32 deep"), at: target)
     }
-    guard let bytes = loader.read(path) else {
+    let here = SourceLocation(file: file, line: line.number, column: target.column)
+    var inner: [Diagnostic] = []
+    if included[path] == nil, let bytes = loader.read(path) {
+      switch SourceText.lines(bytes, file: path) {
+      case .failure(let d): included[path] = .failure(d)
+      case .success(let rawLines):
+        var problems: [Diagnostic] = []
+        let lines = SourceLine.tokenize(rawLines, file: path, diagnostics: &problems)
+        // An unterminated quote is reported with the file's other errors (once: diagnostics are de-duplicated).
+        inner += problems
+        included[path] = .success(lines)
+      }
+    }
+    guard let loaded = included[path] else {
       let directory = IncludeLoader.directory(of: path)
       let name = path.split(separator: "/").last.map(String.init) ?? path
       let near = suggest(name, from: loader.list(directory).filter { !$0.hasPrefix(".") }.sorted())
@@ -277,12 +301,9 @@ extension ParseState {
       throw c.error(
         .includeNotFound(target.text, suggestion: near.map { written.isEmpty ? $0 : written + "/" + $0 }), at: target)
     }
-    let here = SourceLocation(file: file, line: line.number, column: target.column)
-    var inner: [Diagnostic] = []
-    switch SourceText.lines(bytes, file: path) {
+    switch loaded {
     case .failure(let d): inner.append(d)
-    case .success(let rawLines):
-      let lines = SourceLine.tokenize(rawLines, file: path, diagnostics: &inner)
+    case .success(let lines):
       let saved = file
       file = path
       includeStack.append(path)

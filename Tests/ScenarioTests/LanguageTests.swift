@@ -544,6 +544,23 @@ struct LanguageFormTests {
     #expect(found.count == 1, "\(found)")
   }
 
+  @Test func nestedBlocksCannotExpandForEver() {
+    // Four nested blocks of ten values: ten thousand lines, over a budget of 2,000. The parser stops there with one
+    // error (the default budget is larger; the arithmetic is the same).
+    var text = header
+    for depth in 0..<4 {
+      text += String(repeating: "  ", count: depth) + "for v\(depth) in 0 1 2 3 4 5 6 7 8 9:\n"
+    }
+    text += String(repeating: "  ", count: 4) + "expect phone: Water share dietaryWater is notDetermined\n"
+    guard case .failure(let d) = ScenarioParser.parseAll(bytes: Array(text.utf8), file: "t.scenario", budget: 2_000)
+    else {
+      Issue.record("expected an error")
+      return
+    }
+    #expect(d.items.map(\.error) == [.expansionTooLarge(limit: 2_000)])
+    #expect(ScenarioParser.lineBudget >= 100_000)
+  }
+
   @Test func includesAreRelativeAndShareAppsAndNames() throws {
     let files = [
       "suite/shared/setup.steps":
