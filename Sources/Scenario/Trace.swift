@@ -194,8 +194,17 @@ extension String {
 
 extension Step {
   /// The lane the step belongs to.
+  package var lane: Lane { kind.lane }
+
+  /// What kind of step it is.
+  package var category: StepCategory { kind.category }
+}
+
+extension StepKind {
+  /// The lane of the devices the step concerns.
   package var lane: Lane {
-    switch kind {
+    switch self {
+    case .onBoth: return .both
     case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _): return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
@@ -210,7 +219,8 @@ extension Step {
 
   /// What kind of step it is.
   package var category: StepCategory {
-    switch kind {
+    switch self {
+    case .onBoth(let phone, _): phone.category
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode: .setup
     case .request, .save, .saveRandom, .resave, .delete, .deleteAll: .app
     case .answer, .settings, .watchSettings: .user
@@ -226,16 +236,16 @@ extension Expectation {
   var lane: Lane {
     switch self {
     case .shareStatus(let d, _, _, _), .hiddenRead(let d, _, _, _), .requestStatus(let d, _, _, _, _),
-      .lockedOut(let d, _, _), .seesCount(let d, _, _, _, _), .seesTotal(let d, _, _, _, _, _),
+      .lockedOut(let d, _, _), .seesCount(let d, _, _), .seesTotal(let d, _, _, _, _, _),
       .storeCount(let d, _, _),
       .storeHas(let d, _, _), .syncConflicts(let d, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
-      .seesSamples(let d, _, _, _), .statistic(let d, _, _, _, _, _, _), .statisticTerminates(let d, _, _, _),
-      .settingsRefused(let d, _), .clock(let d, _), .daily(let d, _, _, _, _, _, _), .changes(let d, _, _, _, _),
+      .seesSamples(let d, _, _), .sampleQuery(let d, _, _), .statistic(let d, _, _), .collection(let d, _, _),
+      .sheetHistory(let d, _, _), .settingsRefused(let d, _), .clock(let d, _), .changes(let d, _, _, _, _),
       .earliestPermitted(let d, _), .queriesFail(let d, _, _, _):
       return Lane(d)
-    case .converged, .diverged, .linkUp: return .both
+    case .converged, .diverged, .linkUp, .onBoth: return .both
     }
   }
 }

@@ -155,10 +155,11 @@ struct ParserTests {
     #expect(specs[0].end == .duration(600))
     #expect(specs[0].metadata == [MetadataKey.wasUserEntered: .bool(true)])
     #expect(specs[0].name == "s1")
-    guard case .expect(.seesSamples(.watch, "Return", mindful, let lines)) = scenario.steps[4].kind else {
+    guard case .expect(.seesSamples(.watch, let query, let lines)) = scenario.steps[4].kind else {
       Issue.record("block")
       return
     }
+    #expect(query == SampleQuerySpec(app: "Return", type: mindful))
     #expect(lines.count == 1 && lines[0].device == .watch && lines[0].location.line == 8)
     #expect(scenario.steps[5].kind == .expect(.diverged([Divergence(onlyOn: .watch, names: ["s1"])])))
   }
