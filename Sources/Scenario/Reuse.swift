@@ -318,8 +318,8 @@ extension ParseState {
   }
 
   /// The line with each `<name>` placeholder in scope replaced by its value, keeping the placeholder's column (a
-  /// value of several words becomes several words). An unquoted `<name>` nothing binds is an error; quoted text
-  /// keeps what it does not know.
+  /// value of several words becomes several words). An unquoted `<name>` nothing binds is an error at the start of a
+  /// word; quoted text, and a `<name>` inside a word (a unit's molar mass), keep what nothing binds.
   func substitute(_ line: SourceLine) throws(Diagnostic) -> SourceLine {
     guard line.text.contains("<") else { return line }
     var tokens: [Token] = []
@@ -340,7 +340,9 @@ extension ParseState {
         if let value = variables[name] {
           text += value
           changed = true
-        } else if token.quoted {
+        } else if token.quoted || open != token.text.startIndex {
+          // Quoted text, and a `<…>` inside a word (a molar mass: `mmol<180.15588000005408>/L`), keep what nothing
+          // binds.
           text += "<\(name)>"
         } else {
           let offset = token.text.distance(from: token.text.startIndex, to: open)
