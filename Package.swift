@@ -64,7 +64,8 @@ let package = Package(
       name: "DaemonTests",
       dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
-    .testTarget(name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
+    .testTarget(
+      name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),
     .testTarget(
       name: "HealthKitSimTests",
