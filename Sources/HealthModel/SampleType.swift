@@ -78,6 +78,10 @@ package struct SampleTypeDescriptor: Sendable {
     case category(values: [(value: Int, name: String)])
     /// A correlation type: HealthKit refuses authorization requests for it.
     case correlation
+    /// A characteristic type (`HKCharacteristicType`): one value the user sets in the Health app, read-only for apps
+    /// and not a sample type. `values` are the enumeration's cases with Apple's raw values (`notSet` 0 left out);
+    /// empty for the date of birth.
+    case characteristic(values: [(value: Int, name: String)])
   }
 
   /// The stable code (journal and wire).
@@ -86,7 +90,7 @@ package struct SampleTypeDescriptor: Sendable {
   package let name: String
   /// The full HealthKit identifier string.
   package let identifier: String
-  /// Quantity, category or correlation.
+  /// Quantity, category, correlation or characteristic.
   package let kind: Kind
   /// Whether apps may request share (write) permission; false for Apple-computed types.
   package let appsMayShare: Bool
@@ -112,13 +116,27 @@ package struct SampleTypeDescriptor: Sendable {
   }
   /// Whether this is a quantity type.
   package var isQuantity: Bool { aggregation != nil }
+  /// Whether this is a characteristic type (read-only, not a sample type: docs/behavior.md C1).
+  package var isCharacteristic: Bool {
+    if case .characteristic = kind { return true }
+    return false
+  }
+  /// The enumeration cases of a characteristic type (empty for the date of birth), nil for other kinds.
+  package var characteristicValues: [(value: Int, name: String)]? {
+    if case .characteristic(let values) = kind { return values }
+    return nil
+  }
+  /// Whether objects of the type are samples (quantity, category or correlation): what queries, saves and
+  /// `HKSampleType` accept.
+  package var isSampleType: Bool { !isCharacteristic }
 }
 
 extension SampleType {
   /// The catalog: one entry per type. Codes are stable and never reused.
   ///
   /// Sources: canonical units and aggregation styles from HKTypeIdentifiers.h; category values from
-  /// HKCategoryValues.h; read-only types from observed "Authorization to share … is disallowed" crashes.
+  /// HKCategoryValues.h; characteristic values from HKCharacteristicValues.h; read-only types from observed
+  /// "Authorization to share … is disallowed" crashes.
   package static let catalog: [SampleTypeDescriptor] = [
     .init(
       code: 1, name: "dietaryWater", identifier: "HKQuantityTypeIdentifierDietaryWater",
@@ -169,6 +187,31 @@ extension SampleType {
     .init(
       code: 41, name: "food", identifier: "HKCorrelationTypeIdentifierFood",
       kind: .correlation, appsMayShare: false, requiredMetadata: []),
+    // Characteristic types (codes 60–69): values from HKCharacteristicValues.h. Apps may only read them.
+    .init(
+      code: 60, name: "dateOfBirth", identifier: "HKCharacteristicTypeIdentifierDateOfBirth",
+      kind: .characteristic(values: []), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 61, name: "biologicalSex", identifier: "HKCharacteristicTypeIdentifierBiologicalSex",
+      kind: .characteristic(values: [(1, "female"), (2, "male"), (3, "other")]), appsMayShare: false,
+      requiredMetadata: []),
+    .init(
+      code: 62, name: "bloodType", identifier: "HKCharacteristicTypeIdentifierBloodType",
+      kind: .characteristic(values: [
+        (1, "aPositive"), (2, "aNegative"), (3, "bPositive"), (4, "bNegative"), (5, "abPositive"), (6, "abNegative"),
+        (7, "oPositive"), (8, "oNegative"),
+      ]), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 63, name: "fitzpatrickSkinType", identifier: "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+      kind: .characteristic(values: [(1, "I"), (2, "II"), (3, "III"), (4, "IV"), (5, "V"), (6, "VI")]),
+      appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 64, name: "wheelchairUse", identifier: "HKCharacteristicTypeIdentifierWheelchairUse",
+      kind: .characteristic(values: [(1, "no"), (2, "yes")]), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 65, name: "activityMoveMode", identifier: "HKCharacteristicTypeIdentifierActivityMoveMode",
+      kind: .characteristic(values: [(1, "activeEnergy"), (2, "appleMoveTime")]), appsMayShare: false,
+      requiredMetadata: []),
   ]
 }
 
