@@ -12,7 +12,9 @@ import HealthModel
 //                   ["without" ("share" | "read") "description"]*
 //              |  "uninstall" App "from" devices
 //              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none")
-//                   | "authorization" ("independent"|"companion") | "settings" ("on-watch"|"iphone-only"))
+//                   | "authorization" ("independent"|"companion") | "settings" ("on-watch"|"iphone-only")
+//                   | "units" ("us"|"metric"|"uk"))
+//              |  ("lock" | "unlock") devices             the watch: taken off / put back on the wrist
 //              |  "clock:" ("set" time | "advance" duration)
 //              |  device ":" App action
 //              |  "user on" device ":" user-action
@@ -29,6 +31,11 @@ import HealthModel
 //   when       := "at" time | "from" time ("for" duration | "to" time)
 //   user-action:= "allows all" | "doesn't allow" | "cancels" | "leaves the app" | "sheet fails to present" ["silently"]
 //              |  "allows" permission… | ("in Settings" | "in the Watch app") settings-change "for" App
+//              |  "sets" characteristic ["to"] (value | "notSet")     the Health app's health details
+//              |  "prefers" (unit | "the default unit") "for" type    the Health app's unit for a quantity type
+//   characteristic := dateOfBirth | biologicalSex | bloodType | fitzpatrickSkinType | wheelchairUse |
+//                     activityMoveMode | "date of birth" | "biological sex" | "blood type" | "skin type" |
+//                     "wheelchair use" | "move mode"          values: YYYY-MM-DD, or HealthKit's case names
 //   expect     := "expect" ("converged" | "diverged:" | "link is" ("up"|"down") | devices ":" expectation) [":"]
 //   devices    := "phone" | "watch" | "both" | "phone and watch"
 //   time       := YYYY-MM-DD | YYYY-MM-DDTHH:MM[:SS] | HH:MM | "now" [("+"|"-") duration] | "distantPast"
@@ -303,6 +310,43 @@ struct Cursor {
     return unit
   }
 
+  /// The multi-word names the scenario language accepts for characteristic types.
+  static let characteristicAliases: [([String], String)] = [
+    (["date", "of", "birth"], "dateOfBirth"), (["biological", "sex"], "biologicalSex"),
+    (["blood", "type"], "bloodType"),
+    (["fitzpatrick", "skin", "type"], "fitzpatrickSkinType"), (["skin", "type"], "fitzpatrickSkinType"),
+    (["wheelchair", "use"], "wheelchairUse"), (["move", "mode"], "activityMoveMode"),
+  ]
+
+  /// A characteristic type: its HealthKit name (`dateOfBirth`) or its words (`date of birth`).
+  mutating func characteristicType() throws(Diagnostic) -> SampleType {
+    for (words, name) in Cursor.characteristicAliases where index + words.count <= line.tokens.count {
+      if words.enumerated().allSatisfy({ line.tokens[index + $0.offset].keyword == $0.element }) {
+        index += words.count
+        return SampleType.lookup(name: name)!
+      }
+    }
+    let t = peek
+    let type = try self.type()
+    guard type.descriptor.isCharacteristic else {
+      throw error(
+        .expected("a characteristic type (dateOfBirth, biologicalSex, bloodType, …)", found: type.name), at: t)
+    }
+    return type
+  }
+
+  /// A value of a characteristic: `YYYY-MM-DD` for the date of birth, a case name otherwise; `notSet` is nil.
+  mutating func characteristicValue(_ type: SampleType) throws(Diagnostic) -> CharacteristicValue? {
+    let t = try word(type.descriptor.characteristicValues?.isEmpty == true ? "a date such as 1990-04-02" : "a value")
+    if t.keyword == "notset" { return nil }
+    guard let value = CharacteristicValue.parse(t.text, for: type) else {
+      let valid = type.descriptor.characteristicValues?.map(\.name) ?? []
+      if valid.isEmpty { throw error(.invalidDate(t.text), at: t) }
+      throw error(.unknownCategoryValue(t.text, type: type.name, valid: ["notSet"] + valid), at: t)
+    }
+    return value
+  }
+
   mutating func direction() throws(Diagnostic) -> Direction {
     let t = try word("'share' or 'read'")
     switch t.keyword {
@@ -348,7 +392,7 @@ struct ParseState {
   static let stepWords = [
     "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait",
     "kill",
-    "stop", "restart", "tear", "cut", "expect",
+    "stop", "restart", "tear", "cut", "expect", "lock", "unlock",
   ]
 
   mutating func parseLine(_ line: SourceLine, block: [SourceLine], into scenario: inout Scenario) throws -> Step? {
@@ -421,7 +465,16 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: nil, retention: nil, watchSettings: model))
       }
-      try c.expect("retention", what: "'reprompt', 'retention', 'authorization' or 'settings'")
+      if c.take("units") {
+        let names = UnitLocale.allCases.map(\.description)
+        let t = try c.word("'us', 'metric' or 'uk'")
+        guard let units = UnitLocale(name: t.keyword) else {
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        try c.finish()
+        return step(.policy(devices, reprompt: nil, retention: nil, units: units))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention', 'authorization', 'settings' or 'units'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))
@@ -482,6 +535,11 @@ struct ParseState {
       let d = try c.device()
       try c.finish()
       return step(.restart(d))
+    case "lock", "unlock":
+      // The device locks (the watch: off the wrist): protected health data becomes unavailable (behavior.md L1).
+      let devices = try c.devices()
+      try c.finish()
+      return step(.lock(devices, locked: first.keyword == "lock"))
     case "expect":
       return step(.expect(try parseExpectation(&c, block: block)))
     default:
@@ -724,6 +782,35 @@ struct ParseState {
       try c.finish()
       return .answer(device, .choices(Dictionary(uniqueKeysWithValues: permissions.map { ($0, true) })), app: app)
     }
+    if c.take("sets") || c.take("enters") {
+      // The Health app's health details (behavior.md C2): "sets date of birth 1990-04-02", "sets bloodType notSet".
+      let type = try c.characteristicType()
+      _ = c.take("to")
+      let value = try c.characteristicValue(type)
+      try c.finish()
+      return .userSetting(device, .characteristic(type, value))
+    }
+    if c.take("prefers") {
+      // The Health app's unit for a quantity type (behavior.md R6).
+      var unitText: String?
+      if !(c.take("the", "default", "unit") || c.take("default")) {
+        let t = try c.word("a unit such as lb")
+        c.index -= 1
+        _ = try c.unit(for: nil)
+        unitText = t.text
+      }
+      try c.expect("for")
+      let typeToken = c.peek
+      let type = try c.type()
+      guard let canonical = type.descriptor.canonicalUnit else {
+        throw c.error(.expected("a quantity type", found: type.name), at: typeToken)
+      }
+      if let unitText, let unit = try? HealthUnit(parsing: unitText), !unit.isCompatible(with: canonical) {
+        throw c.error(.incompatibleUnit(unit: unitText, type: type.name), at: typeToken)
+      }
+      try c.finish()
+      return .userSetting(device, .preferredUnit(type, unitText))
+    }
     let watchApp: Bool
     if c.take("in", "settings") {
       watchApp = false
@@ -732,7 +819,8 @@ struct ParseState {
     } else {
       throw c.error(
         .expected(
-          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'in Settings' or 'in the Watch app'",
+          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'sets', "
+            + "'prefers', 'in Settings' or 'in the Watch app'",
           found: c.peek?.text))
     }
     if watchApp && device != .phone { throw c.error(.phoneOnly("the iPhone's Watch app")) }
