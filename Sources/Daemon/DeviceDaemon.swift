@@ -891,7 +891,7 @@ extension DaemonEvent {
   var mask: EventMask {
     switch self {
     case .promptShown, .promptClosed: .prompts
-    case .samplesChanged: .samples
+    case .samplesChanged, .protectedDataChanged: .samples
     case .syncApplied, .peerAcknowledged: .sync
     case .linkChanged: .link
     }

@@ -13,7 +13,7 @@ import Wire
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
   /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
-  package static let kinds = 24
+  package static let kinds = 28
 
   /// Runs the requests the bytes describe; nil when every property held, else what broke.
   package static func finding(_ data: [UInt8]) -> String? {
@@ -185,6 +185,19 @@ package enum RequestFuzz {
         .connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles)),
       ]
       return .link(c.pick(commands))
+    case 24: return .setLocked(c.byte() & 1 == 0)
+    case 25: return .readCharacteristic(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
+    case 26: return .preferredUnits(bundleID: c.pick(Palette.bundles), types: c.types())
+    case 27:
+      let type = c.pick(Palette.types)
+      let values: [CharacteristicValue?] = [
+        nil, .value(1), .value(2), .value(0), .value(Int(Int32.max)), .dateOfBirth(year: 1990, month: 4, day: 2),
+        .dateOfBirth(year: 2023, month: 2, day: 29), .dateOfBirth(year: 0, month: 13, day: 40),
+      ]
+      let settings: [UserSetting] = [
+        .characteristic(type, c.pick(values)), .preferredUnit(type, c.pick([nil] + Palette.units)),
+      ]
+      return .changeUserSetting(c.pick(settings))
     default: return .ping
     }
   }

@@ -119,16 +119,19 @@ package struct DevicePolicy: Hashable, Sendable {
   /// Whether the watch has Settings → Health → Apps of its own (observed on recent watchOS) or only the iPhone's
   /// Watch app can change a watch app's permissions (the article's model). Meaningless on the phone.
   package var watchSettings: WatchSettingsModel
+  /// The locale model behind the default units `preferredUnits(for:)` returns (docs/behavior.md R6).
+  package var units: UnitLocale
 
   /// Creates a policy.
   package init(
     reprompt: RepromptPolicy, retention: Double?, authorization: AuthorizationModel = .independent,
-    watchSettings: WatchSettingsModel = .onWatch
+    watchSettings: WatchSettingsModel = .onWatch, units: UnitLocale = .us
   ) {
     self.reprompt = reprompt
     self.retention = retention
     self.authorization = authorization
     self.watchSettings = watchSettings
+    self.units = units
   }
 
   /// The default watch retention window: 7 days (HealthPair model; Apple says only "limited").

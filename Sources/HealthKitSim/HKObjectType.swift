@@ -49,12 +49,14 @@ public class HKObjectType: Hashable, CustomStringConvertible, @unchecked Sendabl
     return type
   }
 
-  /// The HealthKitSim type object for a catalog type: an `HKQuantityType`, `HKCategoryType` or `HKCorrelationType`.
+  /// The HealthKitSim type object for a catalog sample type: an `HKQuantityType`, `HKCategoryType` or
+  /// `HKCorrelationType`. (No sample has a characteristic type; one would get a plain `HKSampleType`.)
   package static func make(_ type: SampleType) -> HKSampleType {
     switch type.descriptor.kind {
     case .quantity: HKQuantityType(HKQuantityTypeIdentifier(type.identifier))
     case .category: HKCategoryType(HKCategoryTypeIdentifier(type.identifier))
     case .correlation: HKCorrelationType(HKCorrelationTypeIdentifier(type.identifier))
+    case .characteristic: HKSampleType(identifier: type.identifier)
     }
   }
 }

@@ -12,7 +12,9 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 /// carries no data: run a sample or anchored query to learn what changed.
 ///
 /// HealthKitSim calls the handler once right after `execute(_:)` (as devices are observed to), then once per batch
-/// of changes, until ``HKHealthStore/stop(_:)``.
+/// of changes, until ``HKHealthStore/stop(_:)``. While the device is locked nothing is delivered: a query started
+/// then, or changes made then, are delivered once when the device unlocks (healthd's deliver-on-unlock;
+/// docs/behavior.md L4).
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
   /// What the handler receives: the query, a completion block, or an error.
   public typealias Handler =
@@ -40,26 +42,40 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
       run.queue.async { [self] in fail(error) }
       return
     }
+    // Set when a delivery had to wait for the device to unlock (only touched on the query's queue).
+    let deferred = Mutex(false)
     run.queue.async { [self] in
       do {
         let initial = try ChangeFeed.changes(session, type: type, since: 0, filter: filter, limit: 0, api: api)
         anchor.withLock { $0 = initial.newAnchor }
         run.deliver { updateHandler(self, {}, nil) }
+      } catch  where ChangeFeed.isDeviceLocked(error) {
+        deferred.withLock { $0 = true }
       } catch {
         run.deliver { updateHandler(self, {}, error) }
       }
     }
-    feed.listen(type: type, run: run) { [self] in
+    let check = { @Sendable [self] (always: Bool) in
       do {
         let changes = try ChangeFeed.changes(
           session, type: type, since: anchor.withLock { $0 }, filter: filter, limit: 0, api: api)
         anchor.withLock { $0 = changes.newAnchor }
-        guard !changes.added.isEmpty || !changes.deleted.isEmpty else { return }
+        let changed = !changes.added.isEmpty || !changes.deleted.isEmpty
+        // A delivery owed since the lock happens at the unlock, or with the next change, whichever comes first.
+        let due = deferred.withLock { owed in
+          let due = changed || (always && owed)
+          if due { owed = false }
+          return due
+        }
+        guard due else { return }
         run.deliver { updateHandler(self, {}, nil) }
+      } catch  where ChangeFeed.isDeviceLocked(error) {
+        deferred.withLock { $0 = true }
       } catch {
         run.deliver { updateHandler(self, {}, error) }
       }
     }
+    feed.listen(type: type, run: run, onChange: { check(false) }, onUnlock: { check(true) })
   }
 
   override func fail(_ error: any Error) {

@@ -125,6 +125,8 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         let changed = after.lastIndex { !before.contains($0) }
         let statistics = changed.map { index in fresh.statistics().first { $0.startDate == after[index].start } }
         run.deliver { update(self, statistics ?? nil, fresh, nil) }
+      } catch  where ChangeFeed.isDeviceLocked(error) {
+        // Recomputed when the device unlocks (the feed calls this again then; behavior.md L4).
       } catch {
         run.deliver { update(self, nil, nil, error) }
       }

@@ -35,7 +35,13 @@ package struct CtlCommand {
         watch-settings <app> …     (phone) the same, in the iPhone's Watch app, for the watch
         clock set <date> | clock advance <duration> | clock real
         policy [--reprompt standard|strict] [--retention <duration>|none] [--authorization independent|companion]
-               [--settings on-watch|iphone-only]
+               [--settings on-watch|iphone-only] [--units us|metric|uk]
+        lock | unlock              Lock the device (the watch: take it off the wrist): queries fail with
+                                   errorDatabaseInaccessible, saves wait for unlock; unlock merges them.
+        characteristic <app> <type>            The app reads dateOfBirth, biologicalSex, bloodType, … (its answer).
+        set-characteristic <type> <value>|notSet   The user, in the Health app (dates: YYYY-MM-DD).
+        units <app> <type,type>    preferredUnits(for:) as the app gets it.
+        prefer-unit <type> <unit>|default      The user chooses a display unit in the Health app.
         samples [<type>]           The raw store (every app's samples) and tombstones.
         earliest                   earliestPermittedSampleDate()
         link connect|disconnect|hold|release|status | link latency <duration>
@@ -114,6 +120,15 @@ package struct CtlCommand {
     if let type = SampleType.lookup(name: name) { return type }
     let suggestion = suggest(name, from: SampleType.catalog.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
     throw args.error("unknown type '\(name)'\(suggestion)")
+  }
+
+  private func characteristicType(_ name: String, _ args: Arguments) throws(UsageError) -> SampleType {
+    let t = try type(name, args)
+    guard t.descriptor.isCharacteristic else {
+      let names = SampleType.catalog.filter(\.isCharacteristic).map(\.name).joined(separator: ", ")
+      throw args.error("\(t.name) is not a characteristic type: expected one of \(names)")
+    }
+    return t
   }
 
   private func types(_ list: String?, _ args: Arguments) throws(UsageError) -> [SampleType] {
@@ -323,6 +338,8 @@ package struct CtlCommand {
           throw args.error(
             "invalid value '\(valueText)' for \(t.name): expected one of \(values.map(\.name).joined(separator: ", "))")
         }
+      } else if t.descriptor.isCharacteristic {
+        throw args.error("\(t.name) is a characteristic type, not a sample type: the user sets it (set-characteristic)")
       } else {
         throw args.error("\(t.name) is a correlation type: HealthPair does not save correlations")
       }
@@ -449,9 +466,60 @@ package struct CtlCommand {
         }
         policy.watchSettings = model
       }
+      if let u = try args.option("units") {
+        guard let units = UnitLocale(name: u) else {
+          throw args.error("invalid unit locale '\(u)': expected us, metric or uk")
+        }
+        policy.units = units
+      }
       try args.finish()
       try client.setPolicy(policy)
-      out("policy: reprompt=\(policy.reprompt.rawValue) retention=\(policy.retention.map(formatDuration) ?? "none")\n")
+      out(
+        "policy: reprompt=\(policy.reprompt.rawValue) retention=\(policy.retention.map(formatDuration) ?? "none") "
+          + "units=\(policy.units)\n")
+    case "lock", "unlock":
+      try args.finish()
+      try client.setLocked(operation == "lock")
+      out("\(device) \(operation == "lock" ? "locked: protected health data unavailable" : "unlocked")\n")
+    case "characteristic":
+      let bundle = try args.required("app")
+      let t = try characteristicType(try args.required("type"), args)
+      try args.finish()
+      let value = try client.readCharacteristic(bundle, t)
+      out("\(t.name): \(value?.name(for: t) ?? "notSet")\n")
+    case "set-characteristic":
+      let t = try characteristicType(try args.required("type"), args)
+      let text = try args.required("value (or notSet)")
+      try args.finish()
+      var value: CharacteristicValue?
+      if text.lowercased() != "notset" {
+        guard let parsed = CharacteristicValue.parse(text, for: t) else {
+          let valid = t.descriptor.characteristicValues?.map(\.name) ?? []
+          throw args.error(
+            "invalid value '\(text)' for \(t.name): expected "
+              + (valid.isEmpty ? "a date such as 1990-04-02" : (["notSet"] + valid).joined(separator: ", ")))
+        }
+        value = parsed
+      }
+      try client.changeUserSetting(.characteristic(t, value))
+      out("\(t.name) set to \(value?.name(for: t) ?? "notSet") in the \(device)'s Health app\n")
+    case "units":
+      let bundle = try args.required("app")
+      let list = try types(try args.required("types"), args)
+      try args.finish()
+      for (t, unit) in try client.preferredUnits(bundle, list).sorted(by: { $0.key < $1.key }) {
+        out("\(t.name): \(unit)\n")
+      }
+    case "prefer-unit":
+      let t = try type(try args.required("type"), args)
+      let text = try args.required("unit (or default)")
+      try args.finish()
+      let unit: String? = text == "default" ? nil : text
+      if let unit {
+        do { _ = try HealthUnit(parsing: unit) } catch { throw args.error("invalid unit '\(unit)': \(error)") }
+      }
+      try client.changeUserSetting(.preferredUnit(t, unit))
+      out("\(t.name) shown in \(unit ?? "the locale's default unit") on the \(device)\n")
     case "samples":
       let t = try args.positional().map { name throws(UsageError) in try type(name, args) }
       try args.finish()
@@ -517,7 +585,7 @@ package struct CtlCommand {
       let operations = [
         "install", "uninstall", "request", "answer", "status", "request-status", "save", "delete", "query", "stats",
         "collection", "anchored", "settings", "watch-settings", "clock", "policy", "samples", "earliest", "link",
-        "dump", "events",
+        "dump", "events", "lock", "unlock", "characteristic", "set-characteristic", "units", "prefer-unit",
       ]
       let suggestion = suggest(operation, from: operations).map { " (did you mean '\($0)'?)" } ?? ""
       throw args.error("unknown operation '\(operation)'\(suggestion)")

@@ -169,4 +169,26 @@ extension DeviceClient {
   package func link(_ command: LinkCommand) throws(ClientError) -> LinkStatus {
     try expect(try call(.link(command)), "link status") { if case .link(let l) = $0 { l } else { nil } }
   }
+
+  /// Locks (true) or unlocks (false) the device; for the watch: takes it off (puts it back on) the wrist.
+  package func setLocked(_ locked: Bool) throws(ClientError) { _ = try call(.setLocked(locked)) }
+
+  /// An app reads a characteristic; nil is not set (or the read is denied).
+  package func readCharacteristic(_ bundleID: String, _ type: SampleType) throws(ClientError) -> CharacteristicValue? {
+    try expect(try call(.readCharacteristic(bundleID: bundleID, type: type)), "a characteristic") {
+      if case .characteristic(_, let value) = $0 { .some(value) } else { nil }
+    }
+  }
+
+  /// `preferredUnits(for:)`: a unit string per type.
+  package func preferredUnits(_ bundleID: String, _ types: [SampleType]) throws(ClientError) -> [SampleType: String] {
+    try expect(try call(.preferredUnits(bundleID: bundleID, types: types)), "units") {
+      if case .units(let units) = $0 { units } else { nil }
+    }
+  }
+
+  /// The user changes a value in the Health app (a characteristic, a preferred unit).
+  package func changeUserSetting(_ setting: UserSetting) throws(ClientError) {
+    _ = try call(.changeUserSetting(setting))
+  }
 }

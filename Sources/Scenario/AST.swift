@@ -312,6 +312,25 @@ package enum Expectation: Hashable, Sendable {
   case syncConflicts(Devices, Int)
   /// `expect both:` with an expectation about one device: checked on the phone, then on the watch.
   indirect case onBoth(phone: Expectation, watch: Expectation)
+  /// `<devices>: locked` / `unlocked`.
+  case locked(Devices, Bool)
+  /// `<device>: <n> samples wait for unlock`: the locked journal's size.
+  case waitingForUnlock(DeviceKind, Int)
+  /// `<App> reads <characteristic> as <value>|notSet` (nil: not set) or `<App>'s read of <characteristic> fails
+  /// with <code>`.
+  case characteristic(DeviceKind, app: String, SampleType, CharacteristicExpectation)
+  /// `<App>'s preferred unit for <type> is <unit>`.
+  case preferredUnit(DeviceKind, app: String, SampleType, String)
+  /// `<App>'s preferred units for <types> fail with <code>`.
+  case preferredUnitsFail(DeviceKind, app: String, [SampleType], HealthErrorCode)
+}
+
+/// What an app's read of a characteristic should give.
+package enum CharacteristicExpectation: Hashable, Sendable {
+  /// This value (nil: `notSet`, or a date of birth that throws because none is readable).
+  case value(CharacteristicValue?)
+  /// An HKError with this code.
+  case fails(HealthErrorCode)
 }
 
 /// What a step does.
@@ -323,7 +342,7 @@ package enum StepKind: Hashable, Sendable {
   /// Changes device policy.
   case policy(
     Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil,
-    watchSettings: WatchSettingsModel? = nil)
+    watchSettings: WatchSettingsModel? = nil, units: UnitLocale? = nil)
   /// Sets both virtual clocks.
   case clockSet(Date)
   /// Advances both virtual clocks.
@@ -362,6 +381,10 @@ package enum StepKind: Hashable, Sendable {
   case tearJournal(DeviceKind)
   /// `cut <device> journal by <n> records`: drops a stopped daemon's last records at a record boundary.
   case cutJournal(DeviceKind, records: Int)
+  /// `lock <devices>` / `unlock <devices>` (the watch: taken off, put back on the wrist).
+  case lock(Devices, locked: Bool)
+  /// `user on <device>: sets <characteristic> …` / `prefers <unit> for <type>`: a change in the Health app.
+  case userSetting(DeviceKind, UserSetting)
   /// An expectation.
   case expect(Expectation)
   /// `user on both:`: the step on the phone, then on the watch.

@@ -272,6 +272,55 @@ extension RunContext {
           throw fail(step, "\(expected) sync conflicts on the \(device)", "\(actual)")
         }
       }
+    case .locked(let devices, let expected):
+      for device in devices.list {
+        let actual = try client(device).dump().device.locked
+        if actual != expected {
+          throw fail(step, "the \(device) \(expected ? "locked" : "unlocked")", actual ? "locked" : "unlocked")
+        }
+      }
+    case .waitingForUnlock(let device, let expected):
+      let actual = try client(device).dump().device.lockedSamples
+      if actual != expected {
+        throw fail(
+          step, "\(expected) sample\(expected == 1 ? "" : "s") waiting for the \(device) to unlock", "\(actual)")
+      }
+    case .characteristic(let device, let name, let type, let expected):
+      let bundle = app(name).bundleID
+      let client = client(device)
+      let actual: CharacteristicExpectation
+      switch attempt({ () throws(ClientError) in try client.readCharacteristic(bundle, type) }) {
+      case .success(let value): actual = .value(value)
+      case .failure(let error):
+        guard let health = error.healthError, health.kind == .healthKit else {
+          throw fail(step, describe(expected, type), "\(error)")
+        }
+        actual = .fails(health.code)
+      }
+      if actual != expected { throw fail(step, describe(expected, type), describe(actual, type)) }
+    case .preferredUnit(let device, let name, let type, let expected):
+      let bundle = app(name).bundleID
+      let client = client(device)
+      switch attempt({ () throws(ClientError) in try client.preferredUnits(bundle, [type]) }) {
+      case .success(let units):
+        let actual = units[type] ?? "none"
+        let same = actual == expected || (try? HealthUnit(parsing: actual)) == (try? HealthUnit(parsing: expected))
+        if !same { throw fail(step, "\(name)'s preferred unit for \(type) = \(expected)", actual) }
+      case .failure(let error):
+        throw fail(step, "\(name)'s preferred unit for \(type) = \(expected)", "\(error)")
+      }
+    case .preferredUnitsFail(let device, let name, let types, let code):
+      let bundle = app(name).bundleID
+      let client = client(device)
+      let what = "\(name)'s preferredUnits(for: \(types.map(\.name).joined(separator: ", "))) to fail with \(code)"
+      switch attempt({ () throws(ClientError) in try client.preferredUnits(bundle, types) }) {
+      case .success(let units):
+        throw fail(
+          step, what,
+          "it returned " + units.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+      case .failure(let error) where error.healthError?.kind == .healthKit && error.healthError?.code == code: break
+      case .failure(let error): throw fail(step, what, "\(error)")
+      }
     case .linkUp(let expected):
       let phone = try client(.phone).link(.reconnectNow).connected
       let watch = try client(.watch).link(.reconnectNow).connected
@@ -286,6 +335,14 @@ extension RunContext {
           throw failure.on(device)
         }
       }
+    }
+  }
+
+  /// How a characteristic read is written in a failure: `reads female`, `fails with errorDatabaseInaccessible (6)`.
+  private func describe(_ expectation: CharacteristicExpectation, _ type: SampleType) -> String {
+    switch expectation {
+    case .value(let value): "reads \(value?.name(for: type) ?? "notSet")"
+    case .fails(let code): "fails with \(code) (\(code.rawValue))"
     }
   }
 

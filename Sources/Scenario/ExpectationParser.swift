@@ -44,6 +44,22 @@ extension ParseState {
   mutating func parseDeviceExpectation(_ c: inout Cursor, devices: Devices, block: [SourceLine]) throws(Diagnostic)
     -> Expectation
   {
+    if c.take("locked") || c.take("unlocked") {
+      let locked = c.line.tokens[c.index - 1].keyword == "locked"
+      try c.finish()
+      return .locked(devices, locked)
+    }
+    if let n = c.peek.flatMap({ Int($0.text) }), c.line.tokens.count > c.index + 1,
+      ["samples", "sample"].contains(c.line.tokens[c.index + 1].keyword)
+    {
+      // "2 samples wait for unlock": the locked journal (behavior.md L3).
+      c.index += 2
+      guard c.take("wait", "for", "unlock") || c.take("waits", "for", "unlock") else {
+        throw c.error(.expected("'wait for unlock'", found: c.peek?.text))
+      }
+      try c.finish()
+      return .waitingForUnlock(try single(devices, c), n)
+    }
     if c.take("store") {
       return try parseStore(&c, devices: devices)
     }
@@ -129,7 +145,42 @@ extension ParseState {
         let counts = try sheetCounts(&c)
         return .sheetHistory(device, app: app.name, counts)
       }
-      try c.expect("request", what: "'last call', 'queries of', 'sample query of', 'requests' or 'request'")
+      if c.take("read", "of") {
+        // "Water's read of dateOfBirth fails with errorAuthorizationNotDetermined" (behavior.md C3).
+        let type = try c.characteristicType()
+        guard c.take("fails", "with") || c.take("fail", "with") else {
+          throw c.error(.expected("'fails with <code>'", found: c.peek?.text))
+        }
+        let code = try errorCode(&c)
+        try c.finish()
+        return .characteristic(device, app: app.name, type, .fails(code))
+      }
+      if c.take("preferred", "unit", "for") {
+        let typeToken = c.peek
+        let type = try c.type()
+        guard type.descriptor.isQuantity else {
+          throw c.error(.expected("a quantity type", found: type.name), at: typeToken)
+        }
+        try c.expect("is")
+        let unitToken = c.peek
+        _ = try c.unit(for: type)
+        try c.finish()
+        return .preferredUnit(device, app: app.name, type, unitToken!.text)
+      }
+      if c.take("preferred", "units", "for") {
+        let types = try c.types(stoppingAt: ["fail", "fails"])
+        guard c.take("fail", "with") || c.take("fails", "with") else {
+          throw c.error(.expected("'fail with <code>'", found: c.peek?.text))
+        }
+        let code = try errorCode(&c)
+        try c.finish()
+        return .preferredUnitsFail(device, app: app.name, types, code)
+      }
+      try c.expect(
+        "request",
+        what:
+          "'last call', 'queries of', 'sample query of', 'requests', 'read of', 'preferred unit for', "
+          + "'preferred units for' or 'request'")
       if c.take("is", "pending") {
         try c.finish()
         return .lastCall(device, app: app.name, .pending)
@@ -198,6 +249,15 @@ extension ParseState {
       }
       return .requestStatus(devices, app: app.name, share: share, read: read, status)
     }
+    if c.take("reads") {
+      // "Water reads dateOfBirth as 1990-04-02", "… reads bloodType as notSet" (behavior.md C2).
+      let device = try single(devices, c)
+      let type = try c.characteristicType()
+      try c.expect("as")
+      let value = try c.characteristicValue(type)
+      try c.finish()
+      return .characteristic(device, app: app.name, type, .value(value))
+    }
     if c.take("is", "locked", "out") {
       try c.finish()
       return .lockedOut(devices, app: app.name, true)
@@ -226,7 +286,8 @@ extension ParseState {
     }
     throw c.error(
       .expected(
-        "an expectation ('share', 'read', 'request status', 'sees', 'is locked out', 'sum of', 'daily', or a possessive such as \(app.name)'s)",
+        "an expectation ('share', 'read', 'request status', 'sees', 'reads', 'is locked out', 'sum of', 'daily', "
+          + "or a possessive such as \(app.name)'s)",
         found: c.peek?.text))
   }
 

@@ -8,7 +8,7 @@ import HealthModel
 //   file        := line*                                        (at least one step, at least one expect)
 //   line        := setting | step | expect | reuse | block-line (block lines are indented under a line ending in ':')
 //   setting     := "scenario:" title | "seed" n | "sync:" ("manual" | "automatic")
-//   step        := install | uninstall | policy | clock | app-step | user-step | link-step | wait | fault
+//   step        := install | uninstall | policy | clock | lock | app-step | user-step | link-step | wait | fault
 //   reuse       := "include" file | "for" name "in" word… ":" | "examples:"   (each opens a block but include)
 //   devices     := "phone" | "watch" | "both" | "phone and watch"
 //   types       := type ("," type | "and" type | type)*         (HealthKit names: dietaryWater, mindfulSession, …)
@@ -25,6 +25,9 @@ import HealthModel
 //   outcome     := "is no data" | "fails with" code fragment* | "would terminate the app" ["with"] fragment*
 //   fragment    := '"' text '"'                                 (each must occur in the error's message)
 //   placeholder := "<" name ">"                                 (a "for" value or an "examples:" cell, anywhere)
+//   characteristic := dateOfBirth | biologicalSex | bloodType | fitzpatrickSkinType | wheelchairUse
+//                | activityMoveMode | "date of birth" | "biological sex" | "blood type" | "skin type"
+//                | "wheelchair use" | "move mode"
 //
 // Step forms (`expect <devices>:` or `expect` precedes an expectation; `+ lines` are the block under it):
 //
@@ -42,6 +45,8 @@ import HealthModel
 //   - policy <devices>: authorization independent|companion
 //   - policy <devices>: reprompt standard|strict
 //   - policy <devices>: retention <duration>|none
+//   - policy <devices>: units us|metric|uk
+//   - lock <devices> / unlock <devices>
 //   - clock: set <time>
 //   - clock: advance <duration>
 //
@@ -64,6 +69,8 @@ import HealthModel
 //   - user on <devices>: in Settings turns on|off <share|read> <type> for <App>
 //   - user on <devices>: in Settings turns off all for <App> / user on <devices>: in Settings resets <App>
 //   - user on phone: in the Watch app turns on|off <share|read> <type> for <App> (also turns off all for, resets)
+//   - user on <device>: sets <characteristic> [to] <value>|notSet
+//   - user on <device>: prefers <unit>|the default unit for <type>
 //
 //   The link and faults:
 //   - link: disconnect / link: reconnect
@@ -93,6 +100,12 @@ import HealthModel
 //   - <App>'s requests showed <n> sheets, answered <n>, cancelled <n>, <n> presentations failed
 //   - <n> sheets pending / no sheet pending
 //   - <App>'s queries of <type> fail with <code>
+//   - <App> reads <characteristic> as <value>|notSet
+//   - <App>'s read of <characteristic> fails with <code>
+//   - <App>'s preferred unit for <type> is <unit>
+//   - <App>'s preferred units for <types> fail with <code>
+//   - locked / unlocked
+//   - <n> samples wait for unlock
 //   - <n> sync conflicts
 //   - <App> is locked out / <App> is not locked out
 //   - <App> sees <n> <type> samples [query] / <App> sees no <type> samples [query]
@@ -378,6 +391,43 @@ struct Cursor {
     return unit
   }
 
+  /// The multi-word names the scenario language accepts for characteristic types.
+  static let characteristicAliases: [([String], String)] = [
+    (["date", "of", "birth"], "dateOfBirth"), (["biological", "sex"], "biologicalSex"),
+    (["blood", "type"], "bloodType"),
+    (["fitzpatrick", "skin", "type"], "fitzpatrickSkinType"), (["skin", "type"], "fitzpatrickSkinType"),
+    (["wheelchair", "use"], "wheelchairUse"), (["move", "mode"], "activityMoveMode"),
+  ]
+
+  /// A characteristic type: its HealthKit name (`dateOfBirth`) or its words (`date of birth`).
+  mutating func characteristicType() throws(Diagnostic) -> SampleType {
+    for (words, name) in Cursor.characteristicAliases where index + words.count <= line.tokens.count {
+      if words.enumerated().allSatisfy({ line.tokens[index + $0.offset].keyword == $0.element }) {
+        index += words.count
+        return SampleType.lookup(name: name)!
+      }
+    }
+    let t = peek
+    let type = try self.type()
+    guard type.descriptor.isCharacteristic else {
+      throw error(
+        .expected("a characteristic type (dateOfBirth, biologicalSex, bloodType, …)", found: type.name), at: t)
+    }
+    return type
+  }
+
+  /// A value of a characteristic: `YYYY-MM-DD` for the date of birth, a case name otherwise; `notSet` is nil.
+  mutating func characteristicValue(_ type: SampleType) throws(Diagnostic) -> CharacteristicValue? {
+    let t = try word(type.descriptor.characteristicValues?.isEmpty == true ? "a date such as 1990-04-02" : "a value")
+    if t.keyword == "notset" { return nil }
+    guard let value = CharacteristicValue.parse(t.text, for: type) else {
+      let valid = type.descriptor.characteristicValues?.map(\.name) ?? []
+      if valid.isEmpty { throw error(.invalidDate(t.text), at: t) }
+      throw error(.unknownCategoryValue(t.text, type: type.name, valid: ["notSet"] + valid), at: t)
+    }
+    return value
+  }
+
   mutating func direction() throws(Diagnostic) -> Direction {
     let t = try word("'share' or 'read'")
     switch t.keyword {
@@ -442,7 +492,7 @@ struct ParseState {
   static let stepWords = [
     "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait",
     "kill",
-    "stop", "restart", "tear", "cut", "expect",
+    "stop", "restart", "tear", "cut", "expect", "lock", "unlock",
   ]
 
   mutating func parseLine(_ line: SourceLine, block: [SourceLine], into scenario: inout Scenario) throws -> Step? {
@@ -517,7 +567,16 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: nil, retention: nil, watchSettings: model))
       }
-      try c.expect("retention", what: "'reprompt', 'retention', 'authorization' or 'settings'")
+      if c.take("units") {
+        let names = UnitLocale.allCases.map(\.description)
+        let t = try c.word("'us', 'metric' or 'uk'")
+        guard let units = UnitLocale(name: t.keyword) else {
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        try c.finish()
+        return step(.policy(devices, reprompt: nil, retention: nil, units: units))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention', 'authorization', 'settings' or 'units'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))
@@ -585,6 +644,11 @@ struct ParseState {
       let d = try c.device()
       try c.finish()
       return step(.restart(d))
+    case "lock", "unlock":
+      // The device locks (the watch: off the wrist): protected health data becomes unavailable (behavior.md L1).
+      let devices = try c.devices()
+      try c.finish()
+      return step(.lock(devices, locked: first.keyword == "lock"))
     case "expect":
       return step(.expect(try parseExpectation(&c, block: block)))
     default:
@@ -831,6 +895,35 @@ struct ParseState {
       try c.finish()
       return .answer(device, .choices(Dictionary(uniqueKeysWithValues: permissions.map { ($0, true) })), app: app)
     }
+    if c.take("sets") || c.take("enters") {
+      // The Health app's health details (behavior.md C2): "sets date of birth 1990-04-02", "sets bloodType notSet".
+      let type = try c.characteristicType()
+      _ = c.take("to")
+      let value = try c.characteristicValue(type)
+      try c.finish()
+      return .userSetting(device, .characteristic(type, value))
+    }
+    if c.take("prefers") {
+      // The Health app's unit for a quantity type (behavior.md R6).
+      var unitText: String?
+      if !(c.take("the", "default", "unit") || c.take("default")) {
+        let t = try c.word("a unit such as lb")
+        c.index -= 1
+        _ = try c.unit(for: nil)
+        unitText = t.text
+      }
+      try c.expect("for")
+      let typeToken = c.peek
+      let type = try c.type()
+      guard let canonical = type.descriptor.canonicalUnit else {
+        throw c.error(.expected("a quantity type", found: type.name), at: typeToken)
+      }
+      if let unitText, let unit = try? HealthUnit(parsing: unitText), !unit.isCompatible(with: canonical) {
+        throw c.error(.incompatibleUnit(unit: unitText, type: type.name), at: typeToken)
+      }
+      try c.finish()
+      return .userSetting(device, .preferredUnit(type, unitText))
+    }
     let watchApp: Bool
     if c.take("in", "settings") {
       watchApp = false
@@ -839,7 +932,8 @@ struct ParseState {
     } else {
       throw c.error(
         .expected(
-          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'in Settings' or 'in the Watch app'",
+          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'sets', "
+            + "'prefers', 'in Settings' or 'in the Watch app'",
           found: c.peek?.text))
     }
     if watchApp && device != .phone { throw c.error(.phoneOnly("the iPhone's Watch app")) }

@@ -415,15 +415,24 @@ struct RunContext {
         }
       case .uninstall(let name, let devices):
         for device in devices.list { try client(device).uninstallApp(app(name).bundleID) }
-      case .policy(let devices, let reprompt, let retention, let authorization, let watchSettings):
+      case .policy(let devices, let reprompt, let retention, let authorization, let watchSettings, let units):
         for device in devices.list {
           var policy = try client(device).dump().device.policy
           if let reprompt { policy.reprompt = reprompt }
           if let retention { policy.retention = retention }
           if let authorization { policy.authorization = authorization }
           if let watchSettings { policy.watchSettings = watchSettings }
+          if let units { policy.units = units }
           try client(device).setPolicy(policy)
         }
+      case .lock(let devices, let locked):
+        for device in devices.list {
+          try client(device).setLocked(locked)
+          // A sheet up when the device locked is dismissed: its request completed.
+          settle(device)
+        }
+      case .userSetting(let device, let setting):
+        try client(device).changeUserSetting(setting)
       case .clockSet(let date):
         now = date
         try setClocks(date)

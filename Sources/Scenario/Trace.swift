@@ -205,12 +205,12 @@ extension StepKind {
   package var lane: Lane {
     switch self {
     case .onBoth: return .both
-    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _): return Lane(d)
+    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _, _), .lock(let d, _): return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
-      .tearJournal(let d), .cutJournal(let d, _):
+      .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _):
       return Lane(d)
     case .watchSettings: return .phone
     case .expect(let expectation): return expectation.lane
@@ -223,7 +223,7 @@ extension StepKind {
     case .onBoth(let phone, _): phone.category
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode: .setup
     case .request, .save, .saveRandom, .resave, .delete, .deleteAll: .app
-    case .answer, .settings, .watchSettings: .user
+    case .answer, .settings, .watchSettings, .lock, .userSetting: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
     case .expect: .expect
@@ -238,12 +238,13 @@ extension Expectation {
     case .shareStatus(let d, _, _, _), .hiddenRead(let d, _, _, _), .requestStatus(let d, _, _, _, _),
       .lockedOut(let d, _, _), .seesCount(let d, _, _), .seesTotal(let d, _, _, _, _, _),
       .storeCount(let d, _, _),
-      .storeHas(let d, _, _), .syncConflicts(let d, _):
+      .storeHas(let d, _, _), .syncConflicts(let d, _), .locked(let d, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
       .seesSamples(let d, _, _), .sampleQuery(let d, _, _), .statistic(let d, _, _), .collection(let d, _, _),
       .sheetHistory(let d, _, _), .settingsRefused(let d, _), .clock(let d, _), .changes(let d, _, _, _, _),
-      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _):
+      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _), .waitingForUnlock(let d, _),
+      .characteristic(let d, _, _, _), .preferredUnit(let d, _, _, _), .preferredUnitsFail(let d, _, _, _):
       return Lane(d)
     case .converged, .diverged, .linkUp, .onBoth: return .both
     }
@@ -338,7 +339,7 @@ final class TraceRecorder: @unchecked Sendable {
         } else {
           append(.delivery(from: device.peer, to: device, upTo: upTo, items: items, added: added, deleted: deleted))
         }
-      case .peerAcknowledged, .linkChanged: break
+      case .peerAcknowledged, .linkChanged, .protectedDataChanged: break
       }
     }
     return entries

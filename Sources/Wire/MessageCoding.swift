@@ -191,6 +191,16 @@ extension BinaryWriter {
     u64(UInt64(s.tombstoneCount))
     u64(s.changeCounter)
     syncStatus(s.sync)
+    bool(s.locked)
+    u64(UInt64(s.lockedSamples))
+    array(s.characteristics.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.characteristicValue(item.value)
+    }
+    array(s.preferredUnits.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.string(item.value)
+    }
   }
 
   mutating func reply(_ reply: Reply) {
@@ -248,6 +258,17 @@ extension BinaryWriter {
     case .count(let n):
       u8(14)
       u64(UInt64(clamping: n))
+    // Tags 40–49: the device lock and the Health app (docs/protocol.md).
+    case .characteristic(let type, let value):
+      u8(40)
+      sampleType(type)
+      optional(value) { $0.characteristicValue($1) }
+    case .units(let units):
+      u8(41)
+      array(units.sorted { $0.key < $1.key }) { w, item in
+        w.sampleType(item.key)
+        w.string(item.value)
+      }
     }
   }
 
@@ -354,6 +375,21 @@ extension BinaryWriter {
       case .reconnectNow: u8(5)
       }
     case .ping: u8(23)
+    // Opcodes 40–49: the device lock and the Health app (docs/protocol.md).
+    case .setLocked(let locked):
+      u8(40)
+      bool(locked)
+    case .readCharacteristic(let id, let type):
+      u8(41)
+      string(id)
+      sampleType(type)
+    case .preferredUnits(let id, let t):
+      u8(42)
+      string(id)
+      types(t)
+    case .changeUserSetting(let setting):
+      u8(43)
+      userSetting(setting)
     }
   }
 
@@ -388,6 +424,9 @@ extension BinaryWriter {
     case .linkChanged(let connected):
       u8(5)
       bool(connected)
+    case .protectedDataChanged(let available):
+      u8(20)
+      bool(available)
     }
   }
 }
@@ -522,10 +561,39 @@ extension BinaryReader {
     let counts = try array(minElementSize: 10) { r throws(DecodeError) in (try r.sampleType(), try r.count64()) }
     var sampleCounts: [SampleType: Int] = [:]
     for (t, c) in counts { sampleCounts[t] = c }
-    return DeviceSnapshot(
+    var snapshot = DeviceSnapshot(
       device: device, policy: policy, now: now, virtualClock: virtualClock, earliestPermittedSampleDate: earliest,
       apps: apps, pendingPrompts: pending, promptHistory: history, sampleCounts: sampleCounts,
       tombstoneCount: try count64(), changeCounter: try u64(), sync: try syncStatus())
+    snapshot.locked = try bool()
+    snapshot.lockedSamples = try count64()
+    for (t, v) in try array(minElementSize: 4, { r throws(DecodeError) in try r.typedCharacteristic() }) {
+      snapshot.characteristics[t] = v
+    }
+    for (t, u) in try array(minElementSize: 6, { r throws(DecodeError) in try r.typedUnit() }) {
+      snapshot.preferredUnits[t] = u
+    }
+    return snapshot
+  }
+
+  /// A characteristic type and a value that fits it.
+  mutating func typedCharacteristic() throws(DecodeError) -> (SampleType, CharacteristicValue) {
+    let typeOffset = offset
+    let type = try sampleType()
+    guard type.descriptor.isCharacteristic else {
+      throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a characteristic type")
+    }
+    return (type, try characteristicValue(for: type))
+  }
+
+  /// A quantity type and a unit string.
+  mutating func typedUnit() throws(DecodeError) -> (SampleType, String) {
+    let typeOffset = offset
+    let type = try sampleType()
+    guard type.descriptor.isQuantity else {
+      throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a quantity type")
+    }
+    return (type, try string(maxLength: StoredLimits.unit))
   }
 
   mutating func reply() throws(DecodeError) -> Reply {
@@ -567,6 +635,17 @@ extension BinaryReader {
     case 12: return .date(try date())
     case 13: return .link(try linkStatus())
     case 14: return .count(Int(clamping: try u64()))
+    case 40:
+      let typeOffset = offset
+      let type = try sampleType()
+      guard type.descriptor.isCharacteristic else {
+        throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a characteristic type")
+      }
+      return .characteristic(type, try optional { r throws(DecodeError) in try r.characteristicValue(for: type) })
+    case 41:
+      var units: [SampleType: String] = [:]
+      for (t, u) in try array(minElementSize: 6, { r throws(DecodeError) in try r.typedUnit() }) { units[t] = u }
+      return .units(units)
     case let t: throw error("unknown reply tag \(t)")
     }
   }
@@ -626,6 +705,10 @@ extension BinaryReader {
       return .deleteMatching(
         bundleID: try bundle(), type: try sampleType(),
         range: try optional { r throws(DecodeError) in try r.dateRange() })
+    case 40: return .setLocked(try bool())
+    case 41: return .readCharacteristic(bundleID: try bundle(), type: try sampleType())
+    case 42: return .preferredUnits(bundleID: try bundle(), types: try types())
+    case 43: return .changeUserSetting(try userSetting())
     case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
     }
   }
@@ -639,6 +722,7 @@ extension BinaryReader {
     case 3: return .syncApplied(upTo: try u64(), items: Int(try u32()))
     case 4: return .peerAcknowledged(try u64())
     case 5: return .linkChanged(connected: try bool())
+    case 20: return .protectedDataChanged(available: try bool())
     case let t: throw error("unknown event tag \(t)")
     }
   }

@@ -123,6 +123,15 @@ package enum Request: Hashable, Sendable {
   case link(LinkCommand)
   /// Does nothing; answers `ok`.
   case ping
+  /// Locks (true) or unlocks (false) the device; the watch: taken off or put back on the wrist (behavior.md L1).
+  case setLocked(Bool)
+  /// An app reads a characteristic (`dateOfBirthComponents()`, `biologicalSex()`, …); answered by
+  /// ``Reply/characteristic(_:_:)``.
+  case readCharacteristic(bundleID: String, type: SampleType)
+  /// `preferredUnits(for:)`; answered by ``Reply/units(_:)``.
+  case preferredUnits(bundleID: String, types: [SampleType])
+  /// The user changes a value in the Health app: a characteristic or a preferred unit.
+  case changeUserSetting(UserSetting)
 }
 
 /// Information the daemon returns to `hello`.
@@ -221,6 +230,10 @@ package enum Reply: Hashable, Sendable {
   case link(LinkStatus)
   /// How many objects were affected (answer to `deleteMatching`).
   case count(Int)
+  /// A characteristic's value as the app reads it (nil: not set, or read denied).
+  case characteristic(SampleType, CharacteristicValue?)
+  /// `preferredUnits(for:)`: a unit string per type.
+  case units([SampleType: String])
 }
 
 /// A pushed event.
@@ -237,6 +250,9 @@ package enum DaemonEvent: Hashable, Sendable {
   case peerAcknowledged(UInt64)
   /// The link came up or went down.
   case linkChanged(connected: Bool)
+  /// The device locked (false) or unlocked (true): protected data became unavailable or available again
+  /// (observers deferred during the lock are delivered on unlock; behavior.md L4). Sent with sample changes.
+  case protectedDataChanged(available: Bool)
 }
 
 /// A decoded client-socket frame.
@@ -280,6 +296,10 @@ extension Request {
     case .earliestPermittedSampleDate: "earliestPermittedSampleDate"
     case .link: "link"
     case .ping: "ping"
+    case .setLocked(let locked): locked ? "lock" : "unlock"
+    case .readCharacteristic: "readCharacteristic"
+    case .preferredUnits: "preferredUnits"
+    case .changeUserSetting: "changeUserSetting"
     }
   }
 }

@@ -36,6 +36,7 @@ struct TypeCatalogTests {
         case .quantity: "HKQuantityTypeIdentifier"
         case .category: "HKCategoryTypeIdentifier"
         case .correlation: "HKCorrelationTypeIdentifier"
+        case .characteristic: "HKCharacteristicTypeIdentifier"
         }
       let member = declared.first { $0.name == entry.name }
       #expect(member?.kind == kind, "\(entry.name) must be declared as \(kind).\(entry.name)")
@@ -52,6 +53,9 @@ struct TypeCatalogTests {
         #expect(HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(entry.identifier)) != nil)
       case .correlation:
         #expect(HKObjectType.correlationType(forIdentifier: HKCorrelationTypeIdentifier(entry.identifier)) != nil)
+      case .characteristic:
+        #expect(
+          HKObjectType.characteristicType(forIdentifier: HKCharacteristicTypeIdentifier(entry.identifier)) != nil)
       }
     }
     #expect(HKQuantityType(.restingHeartRate).aggregationStyle == .discreteTemporallyWeighted)

@@ -34,11 +34,13 @@ struct CatalogTests {
     // A name must not be another entry's identifier either: lookup(name:) takes both.
     #expect(Set(entries.map(\.name)).isDisjoint(with: entries.map(\.identifier)))
     for entry in entries {
-      // 1–59 are the first types; 60–99 are reserved; new quantity types 100–299, new category types 300–459.
+      // 1–59 are the first types; characteristics 60–69; 70–99 reserved; new quantity types 100–299, new
+      // category types 300–459.
       switch entry.kind {
       case .quantity: #expect(entry.code < 60 || (100...299).contains(entry.code), "\(entry.name) \(entry.code)")
       case .category: #expect(entry.code < 60 || (300...459).contains(entry.code), "\(entry.name) \(entry.code)")
       case .correlation: #expect(entry.code < 60, "\(entry.name) \(entry.code)")
+      case .characteristic: #expect((60...69).contains(entry.code), "\(entry.name) \(entry.code)")
       }
     }
   }
@@ -50,6 +52,7 @@ struct CatalogTests {
         case .quantity: "HKQuantityTypeIdentifier"
         case .category: "HKCategoryTypeIdentifier"
         case .correlation: "HKCorrelationTypeIdentifier"
+        case .characteristic: "HKCharacteristicTypeIdentifier"
         }
       #expect(entry.identifier.hasPrefix(prefix), "\(entry.identifier)")
       // The Swift name lowercases the first letter (VO2Max and UVExposure lowercase their acronym).
@@ -78,6 +81,9 @@ struct CatalogTests {
           let member = try #require(SampleType.lookup(name: component), "\(entry.name) contains \(component)")
           #expect(member.descriptor.isQuantity, "\(entry.name) contains \(component), which is not a quantity type")
         }
+      case .characteristic(let values):
+        #expect(Set(values.map(\.value)).count == values.count, "\(entry.name): duplicate raw values")
+        #expect(!entry.appsMayShare, "\(entry.name): characteristics are read-only")
       }
       for key in entry.requiredMetadata {
         #expect(MetadataKey.constantName(of: key).hasPrefix("HKMetadataKey"), "\(entry.name) requires \(key)")
@@ -96,7 +102,8 @@ struct CatalogTests {
 
   @Test func readOnlyTypesAreTheDocumentedOnes() {
     // docs/behavior.md T3: Apple-documented read-only types, observed refusals and Apple-computed types.
-    let readOnly = Set(SampleType.catalog.filter { !$0.appsMayShare && !$0.isCorrelation }.map(\.name))
+    let readOnly = Set(
+      SampleType.catalog.filter { !$0.appsMayShare && !$0.isCorrelation && !$0.isCharacteristic }.map(\.name))
     #expect(
       readOnly == [
         "appleExerciseTime", "appleMoveTime", "appleStandTime", "appleWalkingSteadiness",

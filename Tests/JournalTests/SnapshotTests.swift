@@ -524,4 +524,48 @@ struct CompanionSnapshotTests {
     #expect(restored.differences(from: state) == [])
     #expect(restored.policy.authorization == .companion && restored.policy.watchSettings == .iPhoneOnly)
   }
+
+  @Test func theLockAndTheHealthAppsValuesAreCarried() throws {
+    var state = DeviceState(device: .watch)
+    _ = try state.setClock(t0)
+    _ = try state.install(waterApp)
+    _ = try state.setPolicy(DevicePolicy(reprompt: .strict, retention: 86_400 * 7, units: .metric))
+    let water = SampleType.lookup(name: "dietaryWater")!
+    let blood = SampleType.lookup(name: "bloodType")!
+    let birth = SampleType.lookup(name: "dateOfBirth")!
+    _ = try state.changeUserSetting(.characteristic(blood, .value(7)), wall: t0)
+    _ = try state.changeUserSetting(.characteristic(birth, .dateOfBirth(year: 1990, month: 4, day: 2)), wall: t0)
+    _ = try state.changeUserSetting(.preferredUnit(water, "L"), wall: t0)
+    guard
+      case .prompt(let prompt) = try state.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0)
+    else {
+      Issue.record("expected a sheet")
+      return
+    }
+    _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
+    _ = state.lock(wall: t0)
+    _ = try state.save(
+      waterApp.bundleID, [SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "L"), start: t0, end: t0)],
+      wall: t0)
+    #expect(state.isLocked && state.lockedJournal.count == 1 && state.userSettingStamps.count == 3)
+    var writer = BinaryWriter()
+    writer.deviceState(state) { (_: inout BinaryWriter) in }
+    let restored = try writer.bytes.withUnsafeBytes { buffer throws(DecodeError) in
+      var reader = BinaryReader(buffer)
+      return try reader.deviceState()
+    }
+    #expect(restored.differences(from: state) == [])
+    // A snapshot written before the lock existed ends after the store: unlocked, nothing set.
+    var plain = DeviceState(device: .phone)
+    _ = try plain.install(waterApp)
+    var old = BinaryWriter()
+    old.deviceState(plain) { (_: inout BinaryWriter) in }
+    let userSection = 1 + 4 + 4 + 4 + 4
+    let cut = Array(old.bytes.dropLast(userSection))
+    let restoredOld = try cut.withUnsafeBytes { buffer throws(DecodeError) in
+      var reader = BinaryReader(buffer)
+      return try reader.deviceState()
+    }
+    #expect(restoredOld.differences(from: plain) == [])
+  }
 }

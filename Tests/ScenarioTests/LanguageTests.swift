@@ -207,6 +207,14 @@ enum CaseNames {
     case .expect(.linkUp): ["linkUp"]
     case .expect(.queriesFail): ["queriesFail"]
     case .expect(.syncConflicts): ["syncConflicts"]
+    case .lock: ["lock"]
+    case .userSetting: ["userSetting"]
+    case .expect(.locked): ["locked"]
+    case .expect(.waitingForUnlock): ["waitingForUnlock"]
+    case .expect(.characteristic(_, _, _, .value)): ["characteristic"]
+    case .expect(.characteristic(_, _, _, .fails)): ["characteristic fails"]
+    case .expect(.preferredUnit): ["preferredUnit"]
+    case .expect(.preferredUnitsFail): ["preferredUnitsFail"]
     case .expect(.onBoth(let phone, let watch)): ["expect on both"] + of(.expect(phone)) + of(.expect(watch))
     case .onBoth(let phone, let watch): ["step on both"] + of(phone) + of(watch)
     }
@@ -220,7 +228,8 @@ enum CaseNames {
     "lastCall", "sheetShown", "noSheet", "pendingSheets", "lockedOut", "seesCount", "seesTotal", "seesSamples",
     "sampleQuery", "statistic", "statistic by source", "statistic outcome", "settingsRefused", "clock", "collection",
     "collection outcome", "sheetHistory", "changes", "storeCount", "storeHas", "earliestPermitted", "converged",
-    "diverged", "linkUp", "queriesFail", "syncConflicts", "expect on both",
+    "diverged", "linkUp", "queriesFail", "syncConflicts", "expect on both", "lock", "userSetting", "locked",
+    "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail",
   ]
 }
 
@@ -235,6 +244,8 @@ struct LanguageDocsTests {
     install Pulse on phone share heartRate read heartRate
     install Empty on phone
     install Stranger on phone share dietaryWater
+    install Profile on phone read bloodType dateOfBirth
+    install Scale on phone share bodyMass read bodyMass
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch

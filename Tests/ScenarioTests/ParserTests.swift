@@ -85,6 +85,32 @@ struct ParserTests {
       source: "user on watch: in the Watch app resets Water", error: .phoneOnly("the iPhone's Watch app"), line: 2,
       column: 33),
     .init(source: "seed minus-one", error: .invalidSeed("minus-one"), line: 2, column: 6),
+    // The device lock and the Health app.
+    .init(
+      source: "user on phone: sets bloodType to B+",
+      error: .unknownCategoryValue(
+        "B+", type: "bloodType",
+        valid: [
+          "notSet", "aPositive", "aNegative", "bPositive", "bNegative", "abPositive", "abNegative", "oPositive",
+          "oNegative",
+        ]),
+      line: 2, column: 34),
+    .init(
+      source: "user on phone: sets date of birth 1990-02-30", error: .invalidDate("1990-02-30"), line: 2, column: 35),
+    .init(
+      source: "user on phone: sets dietaryWater 3",
+      error: .expected("a characteristic type (dateOfBirth, biologicalSex, bloodType, …)", found: "dietaryWater"),
+      line: 2, column: 21),
+    .init(
+      source: "user on phone: prefers kg for dietaryWater", error: .incompatibleUnit(unit: "kg", type: "dietaryWater"),
+      line: 2, column: 31),
+    .init(
+      source: "policy phone: units imperial",
+      error: .unknownStatus("imperial", valid: ["us", "metric", "uk"], suggestion: nil), line: 2, column: 21),
+    .init(source: "lock tablet", error: .unknownDevice("tablet", suggestion: nil), line: 2, column: 6),
+    .init(
+      source: "expect phone: 2 samples wait forever", error: .expected("'wait for unlock'", found: "wait"), line: 2,
+      column: 25),
   ]
 
   @Test("Every error case is a typed diagnostic at the right spot", arguments: cases)

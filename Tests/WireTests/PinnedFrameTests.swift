@@ -63,6 +63,10 @@ struct PinnedFrameTests {
     .earliestPermittedSampleDate,
     .link(.latency(0.25)),
     .ping,
+    .setLocked(true),
+    .readCharacteristic(bundleID: "a", type: SampleType.lookup(name: "dateOfBirth")!),
+    .preferredUnits(bundleID: "a", types: [water]),
+    .changeUserSetting(.characteristic(SampleType.lookup(name: "bloodType")!, .value(8))),
   ]
 
   /// Every reply case, with fixed values.
@@ -93,6 +97,8 @@ struct PinnedFrameTests {
       .date(t0),
       .link(link),
       .count(12),
+      .characteristic(SampleType.lookup(name: "dateOfBirth")!, .dateOfBirth(year: 1990, month: 4, day: 2)),
+      .units([water: "fl_oz_us"]),
     ]
   }()
 
@@ -100,7 +106,7 @@ struct PinnedFrameTests {
   static let events: [DaemonEvent] = [
     .promptShown(prompt), .promptClosed(promptID: 1, bundleID: "a", outcome: "cancelled"),
     .samplesChanged(types: [water], origin: .watch, added: 2, deleted: 1), .syncApplied(upTo: 9, items: 3),
-    .peerAcknowledged(4), .linkChanged(connected: true),
+    .peerAcknowledged(4), .linkChanged(connected: true), .protectedDataChanged(available: false),
   ]
 
   /// Every peer message case.
@@ -112,6 +118,7 @@ struct PinnedFrameTests {
     .entries([
       SyncEntry(seq: 1, payload: .samples([sample])), SyncEntry(seq: 2, payload: .deletions([tombstone])),
       SyncEntry(seq: 3, payload: .watchSettings(bundleID: "a", change: .reset)),
+      SyncEntry(seq: 5, payload: .userSetting(.preferredUnit(water, "mL"), at: t0)),
       SyncEntry(
         seq: 4,
         payload: .authorization(bundleID: "a", decisions: [SharedDecision(Permission(water, .read), .authorized)], at: t0)
@@ -156,6 +163,10 @@ struct PinnedFrameTests {
     case .earliestPermittedSampleDate: "earliestPermittedSampleDate"
     case .link: "link"
     case .ping: "ping"
+    case .setLocked: "setLocked"
+    case .readCharacteristic: "readCharacteristic"
+    case .preferredUnits: "preferredUnits"
+    case .changeUserSetting: "changeUserSetting"
     }
   }
 
@@ -176,6 +187,8 @@ struct PinnedFrameTests {
     case .date: "date"
     case .link: "link"
     case .count: "count"
+    case .characteristic: "characteristic"
+    case .units: "units"
     }
   }
 
@@ -187,6 +200,7 @@ struct PinnedFrameTests {
     case .syncApplied: "syncApplied"
     case .peerAcknowledged: "peerAcknowledged"
     case .linkChanged: "linkChanged"
+    case .protectedDataChanged: "protectedDataChanged"
     }
   }
 
