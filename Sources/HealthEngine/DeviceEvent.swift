@@ -38,6 +38,9 @@ package enum DeviceEvent: Hashable, Sendable {
   case peerLogAdopted(logID: UInt64)
   /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
   case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// An app enabled background delivery of `type` at `frequency`, or disabled it (`frequency` nil) for `type`,
+  /// or for every type (`type` nil too).
+  case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
 }
 
 /// One entry of a device's outbound sync log.

@@ -32,6 +32,7 @@ extension DeviceState {
     check("syncConflicts", syncConflicts == other.syncConflicts)
     check("syncConflictCount", syncConflictCount == other.syncConflictCount)
     check("decisionStamps", decisionStamps == other.decisionStamps)
+    check("backgroundRegistrations", backgroundRegistrations == other.backgroundRegistrations)
     result += store.differences(from: other.store).map { "store.\($0)" }
     return result
   }

@@ -78,6 +78,8 @@ package struct SampleTypeDescriptor: Sendable {
     case category(values: [(value: Int, name: String)])
     /// A correlation type: HealthKit refuses authorization requests for it.
     case correlation
+    /// A special object type (workouts, clinical records, …; ObjectTypes.swift): requestable, never stored.
+    case object(ObjectKind)
   }
 
   /// The stable code (journal and wire).
@@ -169,7 +171,7 @@ extension SampleType {
     .init(
       code: 41, name: "food", identifier: "HKCorrelationTypeIdentifierFood",
       kind: .correlation, appsMayShare: false, requiredMetadata: []),
-  ]
+  ] + objectTypeCatalog
 }
 
 /// Well-known metadata keys (HKMetadata.h string values).

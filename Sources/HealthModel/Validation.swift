@@ -40,6 +40,9 @@ extension SampleInput {
     case (.correlation, _):
       throw .healthKit(
         .errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
+    case (.object, _):
+      throw .healthKit(
+        .errorInvalidArgument, "HealthPair does not store objects of type \(descriptor.identifier)")
     case (.quantity(let canonical, _), .quantity(let amount, let unitText)):
       let unit: HealthUnit
       do { unit = try HealthUnit.cached(unitText) } catch {
