@@ -65,8 +65,10 @@ package struct EventMask: OptionSet, Hashable, Sendable {
   package static let sync = EventMask(rawValue: 4)
   /// Link up/down.
   package static let link = EventMask(rawValue: 8)
+  /// Background deliveries (woken, completed, missed, stopped) and samples pruned by the retention window.
+  package static let background = EventMask(rawValue: 16)
   /// Everything.
-  package static let all: EventMask = [.prompts, .samples, .sync, .link]
+  package static let all: EventMask = [.prompts, .samples, .sync, .link, .background]
 }
 
 /// A request from a client to a device daemon. Every engine operation is reachable.
@@ -123,6 +125,14 @@ package enum Request: Hashable, Sendable {
   case link(LinkCommand)
   /// Does nothing; answers `ok`.
   case ping
+  /// `enableBackgroundDelivery(for:frequency:)`.
+  case enableBackgroundDelivery(bundleID: String, type: SampleType, frequency: UpdateFrequency)
+  /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` when `type` is nil.
+  case disableBackgroundDelivery(bundleID: String, type: SampleType?)
+  /// An observer query's completion handler, called for background delivery `delivery`.
+  case completeBackgroundDelivery(bundleID: String, delivery: UInt64)
+  /// The background delivery registrations of one app (or every app) and their recent events.
+  case backgroundDeliveries(bundleID: String?)
 }
 
 /// Information the daemon returns to `hello`.
@@ -221,6 +231,9 @@ package enum Reply: Hashable, Sendable {
   case link(LinkStatus)
   /// How many objects were affected (answer to `deleteMatching`).
   case count(Int)
+  /// Background delivery registrations and the events since the daemon started (answer to
+  /// `backgroundDeliveries`).
+  case backgroundDeliveries([BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent])
 }
 
 /// A pushed event.
@@ -237,6 +250,10 @@ package enum DaemonEvent: Hashable, Sendable {
   case peerAcknowledged(UInt64)
   /// The link came up or went down.
   case linkChanged(connected: Bool)
+  /// A background delivery was made (the app's observer queries of the type run), completed, missed or stopped.
+  case backgroundDelivery(BackgroundDeliveryEvent)
+  /// The retention window pruned samples of `type` that these apps could see (their observer queries fire).
+  case samplesPruned(type: SampleType, apps: [String])
 }
 
 /// A decoded client-socket frame.
@@ -280,6 +297,10 @@ extension Request {
     case .earliestPermittedSampleDate: "earliestPermittedSampleDate"
     case .link: "link"
     case .ping: "ping"
+    case .enableBackgroundDelivery: "enableBackgroundDelivery"
+    case .disableBackgroundDelivery: "disableBackgroundDelivery"
+    case .completeBackgroundDelivery: "completeBackgroundDelivery"
+    case .backgroundDeliveries: "backgroundDeliveries"
     }
   }
 }
