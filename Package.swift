@@ -10,6 +10,8 @@ let package = Package(
     .executable(name: "healthpaird", targets: ["healthpaird"]),
     .executable(name: "healthpair-bench", targets: ["healthpair-bench"]),
     .library(name: "HealthKitSim", targets: ["HealthKitSim"]),
+    // Linux only: depend on it with `condition: .when(platforms: [.linux])` so Apple builds keep the real framework.
+    .library(name: "HealthKit", targets: ["HealthKit"]),
     .library(name: "HealthPairTesting", targets: ["HealthPairTesting"]),
   ],
   targets: [
@@ -32,11 +34,14 @@ let package = Package(
       swiftSettings: strict),
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
     .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+    // `import HealthKit` on Linux: re-exports HealthKitSim, so published HealthKit code builds unchanged.
+    .target(name: "HealthKit", dependencies: ["HealthKitSim"]),
     .target(
       name: "HealthPairTesting",
       dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
+    .target(name: "PublishedStyles", dependencies: ["HealthKit"], path: "Sources/Examples/PublishedStyles"),
     .target(
       name: "Chaos", dependencies: ["Scenario", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
@@ -63,7 +68,10 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),
     .testTarget(
       name: "HealthKitSimTests",
-      dependencies: ["HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "HealthPairClient", "HealthModel", "Posix"]),
+      dependencies: [
+        "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient", "HealthModel",
+        "Posix",
+      ]),
     .testTarget(
       name: "ScenarioTests", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
