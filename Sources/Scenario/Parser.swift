@@ -9,10 +9,12 @@ import HealthModel
 //   line       := setting | step | expect | block-line
 //   setting    := "scenario:" words | "seed" n | "sync:" ("manual" | "automatic")
 //   step       := "install" App ["as" bundle] "on" devices ["share" types] ["read" types]
-//                   ["without" ("share" | "read") "description"]*
+//                   ["without" ("share" | "read") "description"]* ["with" entitlement ("and" entitlement)*]
+//   entitlement:= "background delivery" | "health records"
 //              |  "uninstall" App "from" devices
 //              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none")
-//                   | "authorization" ("independent"|"companion") | "settings" ("on-watch"|"iphone-only"))
+//                   | "authorization" ("independent"|"companion") | "settings" ("on-watch"|"iphone-only")
+//                   | "background window" duration "retry" duration)
 //              |  "clock:" ("set" time | "advance" duration)
 //              |  device ":" App action
 //              |  "user on" device ":" user-action
@@ -26,6 +28,9 @@ import HealthModel
 //              |  "saves" n "random" type "samples over" duration
 //              |  "resaves" name ["as" value [unit]]
 //              |  "deletes" name… | "deletes all" type ["from" time "to" time]
+//              |  "enables background delivery of" type [frequency] | "disables background delivery of" type
+//              |  "disables all background delivery" | "completes the background delivery of" type
+//   frequency  := "immediate" | "hourly" | "daily" | "weekly"
 //   when       := "at" time | "from" time ("for" duration | "to" time)
 //   user-action:= "allows all" | "doesn't allow" | "cancels" | "leaves the app" | "sheet fails to present" ["silently"]
 //              |  "allows" permission… | ("in Settings" | "in the Watch app") settings-change "for" App
@@ -421,7 +426,19 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: nil, retention: nil, watchSettings: model))
       }
-      try c.expect("retention", what: "'reprompt', 'retention', 'authorization' or 'settings'")
+      if c.take("background") {
+        try c.expect("window")
+        let window = try c.duration()
+        try c.expect("retry")
+        let retry = try c.duration()
+        try c.finish()
+        let model = BackgroundDeliveryModel(responseWindow: window, retryDelay: retry)
+        guard model.isValid else {
+          throw c.error(.expected("durations of at most 1 day", found: "\(formatDuration(window))"))
+        }
+        return step(.policy(devices, reprompt: nil, retention: nil, background: model))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention', 'authorization', 'settings' or 'background'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))
@@ -514,8 +531,18 @@ struct ParseState {
         let direction = try c.direction()
         try c.expect("description")
         if direction == .share { app.hasWriteDescription = false } else { app.hasReadDescription = false }
+      } else if c.take("with") {
+        repeat {
+          if c.take("background", "delivery") || c.take("background-delivery") {
+            app.entitlements.insert(.backgroundDelivery)
+          } else if c.take("health", "records") || c.take("health-records") {
+            app.entitlements.insert(.healthRecords)
+          } else {
+            throw c.error(.expected("'background delivery' or 'health records'", found: c.peek?.text))
+          }
+        } while c.take("and")
       } else {
-        throw c.error(.expected("'share', 'read' or 'without'", found: t.text), at: t)
+        throw c.error(.expected("'share', 'read', 'without' or 'with'", found: t.text), at: t)
       }
     }
     apps[app.name] = app
@@ -524,8 +551,37 @@ struct ParseState {
 
   mutating func parseAppAction(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
     let app = try c.app()
-    let verb = try c.word("'requests', 'saves', 'resaves' or 'deletes'")
+    let verb = try c.word("'requests', 'saves', 'resaves', 'deletes', 'enables', 'disables' or 'completes'")
     switch verb.keyword {
+    case "enables":
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      var frequency = UpdateFrequency.immediate
+      if let t = c.peek {
+        guard let parsed = UpdateFrequency(name: t.keyword) else {
+          let names = UpdateFrequency.allCases.map(\.description)
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        frequency = parsed
+        c.index += 1
+      }
+      try c.finish()
+      return .background(device, app: app.name, .enable(type, frequency))
+    case "disables":
+      if c.take("all", "background", "delivery") {
+        try c.finish()
+        return .background(device, app: app.name, .disable(nil))
+      }
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      try c.finish()
+      return .background(device, app: app.name, .disable(type))
+    case "completes":
+      _ = c.take("the")
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      try c.finish()
+      return .background(device, app: app.name, .complete(type))
     case "requests", "request":
       var share: [SampleType]?
       var read: [SampleType]?
@@ -578,7 +634,10 @@ struct ParseState {
       return .delete(device, app: app.name, names: names)
     default:
       throw c.error(
-        .unknownStep(verb.text, suggestion: suggest(verb.text, from: ["requests", "saves", "resaves", "deletes"])),
+        .unknownStep(
+          verb.text,
+          suggestion: suggest(
+            verb.text, from: ["requests", "saves", "resaves", "deletes", "enables", "disables", "completes"])),
         at: verb)
     }
   }
