@@ -411,7 +411,8 @@ extension BinaryReader {
     var background = BackgroundDeliveryModel.standard
     if raw & 16 != 0 {
       background = BackgroundDeliveryModel(
-        responseWindow: try finiteF64("background response window"), retryDelay: try finiteF64("background retry delay"))
+        responseWindow: try finiteF64("background response window"), retryDelay: try finiteF64("background retry delay")
+      )
     }
     return DevicePolicy(
       reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,

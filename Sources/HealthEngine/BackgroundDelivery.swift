@@ -253,7 +253,9 @@ extension DeviceState {
     -> [DeviceEvent]
   {
     _ = try installedAppRecord(bundleID)
-    let registered = backgroundRegistrations.keys.contains { $0.bundleID == bundleID && (type == nil || $0.type == type) }
+    let registered = backgroundRegistrations.keys.contains {
+      $0.bundleID == bundleID && (type == nil || $0.type == type)
+    }
     guard registered else { return [] }
     return commitEvents([.backgroundDeliveryChanged(bundleID: bundleID, type: type, frequency: nil)])
   }
@@ -396,10 +398,12 @@ extension DeviceState {
     if let outstanding = tracker.outstanding { return (outstanding.deadline, true) }
     guard !tracker.stopped, let pendingSince = tracker.pendingSince else { return nil }
     var due = pendingSince
-    if let last = tracker.lastWoken {
+    if let retryAt = tracker.retryAt {
+      // A retry follows the back-off, not the frequency: it is the same change, delivered again.
+      due = max(due, retryAt)
+    } else if let last = tracker.lastWoken {
       due = max(due, last.addingTimeInterval(effectiveFrequency(key.type, frequency).period))
     }
-    if let retryAt = tracker.retryAt { due = max(due, retryAt) }
     if device == .watch, let recent = background.wakes[key.bundleID],
       recent.count >= BackgroundDeliveryModel.watchHourlyBudget
     {

@@ -732,7 +732,8 @@ package struct DeviceState: Sendable {
     }
     let style = query.type.descriptor.aggregation!
     let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate
-    if query.options == .cumulativeSum, query.filter == nil, let start = query.range?.start, let end = query.range?.end {
+    if query.options == .cumulativeSum, query.filter == nil, let start = query.range?.start, let end = query.range?.end
+    {
       // The common daily-sum case: one pass straight into the buckets.
       let firstBucket = ((start.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.down)
       let lastBucket = max(firstBucket, ((end.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.up) - 1)
@@ -989,7 +990,7 @@ package struct DeviceState: Sendable {
     let date = Date(timeIntervalSinceReferenceDate: Double(day) * 86_400)
     return
       "stores differ on \(formatDate(date).prefix(10)): \(counts.mine) samples here, "
-        + "\(counts.theirs) on the \(device.peer)"
+      + "\(counts.theirs) on the \(device.peer)"
   }
 
   /// The part of a received payload that changes something here: items already stored identically (re-sends
@@ -1029,11 +1030,8 @@ package struct DeviceState: Sendable {
 
   /// Notes a sample change for the next background step (consecutive repeats are skipped cheaply).
   private mutating func noteChange(_ type: SampleType, _ bundleID: String, pruned: Bool = false) {
-    if pruned {
-      prunedSources[type, default: []].insert(bundleID)
-    } else if changedSources[type]?.contains(bundleID) != true {
-      changedSources[type, default: []].insert(bundleID)
-    }
+    if pruned { prunedSources[type, default: []].insert(bundleID) }
+    if changedSources[type]?.contains(bundleID) != true { changedSources[type, default: []].insert(bundleID) }
   }
 
   /// Applies one event. The only place durable state changes; journal replay calls it for every record.
@@ -1101,7 +1099,9 @@ package struct DeviceState: Sendable {
       if let type, let frequency {
         backgroundRegistrations[BackgroundKey(bundleID, type)] = frequency
       } else {
-        let removed = backgroundRegistrations.keys.filter { $0.bundleID == bundleID && (type == nil || $0.type == type) }
+        let removed = backgroundRegistrations.keys.filter {
+          $0.bundleID == bundleID && (type == nil || $0.type == type)
+        }
         for key in removed {
           backgroundRegistrations[key] = nil
           background.trackers[key] = nil

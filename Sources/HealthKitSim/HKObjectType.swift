@@ -64,7 +64,8 @@ public class HKObjectType: NSObject, @unchecked Sendable {
     case .quantity: HKQuantityType(HKQuantityTypeIdentifier(type.identifier))
     case .category: HKCategoryType(HKCategoryTypeIdentifier(type.identifier))
     case .correlation: HKCorrelationType(HKCorrelationTypeIdentifier(type.identifier))
-    case .object(let kind): objectType(kind, identifier: type.identifier) as? HKSampleType ?? HKSampleType(identifier: type.identifier)
+    case .object(let kind):
+      objectType(kind, identifier: type.identifier) as? HKSampleType ?? HKSampleType(identifier: type.identifier)
     }
   }
 }

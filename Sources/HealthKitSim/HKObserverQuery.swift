@@ -30,6 +30,22 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     super.init(objectType: sampleType, predicate: predicate)
   }
 
+  /// Creates a query of the first descriptor's type and predicate (HealthKitSim observes one type per query:
+  /// execute one query per descriptor to observe several).
+  public convenience init(
+    queryDescriptors: [HKQueryDescriptor],
+    updateHandler:
+      @escaping @Sendable (
+        HKObserverQuery, Set<HKSampleType>?, @escaping HKObserverQueryCompletionHandler, (any Error)?
+      ) -> Void
+  ) {
+    let first = queryDescriptors.first
+    let type = first?.sampleType ?? HKSampleType(identifier: "")
+    self.init(sampleType: type, predicate: first?.predicate) { query, completion, error in
+      updateHandler(query, error == nil ? [type] : nil, completion, error)
+    }
+  }
+
   override func start(_ session: Session) {
     let api = "HKObserverQuery"
     let anchor = Mutex<UInt64>(0)
@@ -112,7 +128,12 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
   private static func completion(_ session: Session, delivery id: UInt64) -> HKObserverQueryCompletionHandler {
     let called = Mutex(false)
     return {
-      guard !called.withLock({ (was: inout Bool) in defer { was = true }; return was }) else { return }
+      guard
+        !called.withLock({ (was: inout Bool) in
+          defer { was = true }
+          return was
+        })
+      else { return }
       do {
         _ = try session.call(
           .completeBackgroundDelivery(bundleID: session.bundleID, delivery: id),

@@ -95,7 +95,9 @@ public class HKQuery: NSObject, @unchecked Sendable {
   public static func predicateForObjects(
     withMetadataKey key: String, operatorType: NSComparisonPredicate.Operator, value: Any
   ) -> NSPredicate {
-    guard let op = ComparisonOperator(appleRawValue: operatorType.rawValue), let converted = MetadataPayload.value(value) else {
+    guard let op = ComparisonOperator(appleRawValue: operatorType.rawValue),
+      let converted = MetadataPayload.value(value)
+    else {
       return HealthKitSimPredicate(.constant(false))
     }
     return HealthKitSimPredicate(.metadata(key: key, .compare(op, converted)))
@@ -131,8 +133,15 @@ public class HKQuery: NSObject, @unchecked Sendable {
   public static func predicateForCategorySamples(
     with operatorType: NSComparisonPredicate.Operator, value: Int
   ) -> NSPredicate {
-    guard let op = ComparisonOperator(appleRawValue: operatorType.rawValue) else { return HealthKitSimPredicate(.constant(false)) }
+    guard let op = ComparisonOperator(appleRawValue: operatorType.rawValue) else {
+      return HealthKitSimPredicate(.constant(false))
+    }
     return HealthKitSimPredicate(.value(op, Double(value)))
+  }
+
+  /// Objects that are not part of a correlation: every object, since HealthPair stores no correlations.
+  public static func predicateForObjectsWithNoCorrelation() -> NSPredicate {
+    HealthKitSimPredicate(.constant(true))
   }
 
   /// Category samples with this value.
@@ -159,5 +168,21 @@ extension ComparisonOperator {
     case 5: self = .notEqualTo
     default: return nil
     }
+  }
+}
+
+/// A sample type and predicate for queries that take several (`HKObserverQuery(queryDescriptors:…)`,
+/// `HKAnchoredObjectQuery(queryDescriptors:…)`).
+public final class HKQueryDescriptor: NSObject, @unchecked Sendable {
+  /// The sample type.
+  public let sampleType: HKSampleType
+  /// The predicate, if any.
+  public let predicate: NSPredicate?
+
+  /// Creates a descriptor.
+  public init(sampleType: HKSampleType, predicate: NSPredicate?) {
+    self.sampleType = sampleType
+    self.predicate = predicate
+    super.init()
   }
 }

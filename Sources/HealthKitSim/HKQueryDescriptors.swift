@@ -226,7 +226,9 @@ public struct HKStatisticsCollectionQueryDescriptor: @unchecked Sendable {
     guard let query = query() else { throw HKError(.errorInvalidArgument, message: "not a quantity type") }
     return try await withCheckedThrowingContinuation { continuation in
       query.initialResultsHandler = { _, collection, error in
-        if let collection { continuation.resume(returning: collection) } else {
+        if let collection {
+          continuation.resume(returning: collection)
+        } else {
           continuation.resume(throwing: error ?? HKError(.unknownError))
         }
       }
@@ -242,7 +244,9 @@ public struct HKStatisticsCollectionQueryDescriptor: @unchecked Sendable {
         return
       }
       query.initialResultsHandler = { _, collection, error in
-        if let collection { continuation.yield(collection) } else {
+        if let collection {
+          continuation.yield(collection)
+        } else {
           continuation.finish(throwing: error ?? HKError(.unknownError))
         }
       }

@@ -121,57 +121,58 @@ extension SampleType {
   ///
   /// Sources: canonical units and aggregation styles from HKTypeIdentifiers.h; category values from
   /// HKCategoryValues.h; read-only types from observed "Authorization to share … is disallowed" crashes.
-  package static let catalog: [SampleTypeDescriptor] = [
-    .init(
-      code: 1, name: "dietaryWater", identifier: "HKQuantityTypeIdentifierDietaryWater",
-      kind: .quantity(canonicalUnit: "mL", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
-    .init(
-      code: 2, name: "stepCount", identifier: "HKQuantityTypeIdentifierStepCount",
-      kind: .quantity(canonicalUnit: "count", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
-    .init(
-      code: 3, name: "activeEnergyBurned", identifier: "HKQuantityTypeIdentifierActiveEnergyBurned",
-      kind: .quantity(canonicalUnit: "kcal", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
-    .init(
-      code: 4, name: "heartRate", identifier: "HKQuantityTypeIdentifierHeartRate",
-      kind: .quantity(canonicalUnit: "count/s", aggregation: .discreteTemporallyWeighted), appsMayShare: true,
-      requiredMetadata: []),
-    .init(
-      code: 5, name: "bodyMass", identifier: "HKQuantityTypeIdentifierBodyMass",
-      kind: .quantity(canonicalUnit: "kg", aggregation: .discreteArithmetic), appsMayShare: true,
-      requiredMetadata: []),
-    .init(
-      code: 6, name: "appleExerciseTime", identifier: "HKQuantityTypeIdentifierAppleExerciseTime",
-      kind: .quantity(canonicalUnit: "min", aggregation: .cumulative), appsMayShare: false, requiredMetadata: []),
-    .init(
-      code: 7, name: "heartRateVariabilitySDNN", identifier: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN",
-      kind: .quantity(canonicalUnit: "ms", aggregation: .discreteArithmetic), appsMayShare: true,
-      requiredMetadata: []),
-    .init(
-      code: 8, name: "distanceWalkingRunning", identifier: "HKQuantityTypeIdentifierDistanceWalkingRunning",
-      kind: .quantity(canonicalUnit: "m", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
-    .init(
-      code: 20, name: "mindfulSession", identifier: "HKCategoryTypeIdentifierMindfulSession",
-      kind: .category(values: [(0, "notApplicable")]), appsMayShare: true, requiredMetadata: []),
-    .init(
-      code: 21, name: "sleepAnalysis", identifier: "HKCategoryTypeIdentifierSleepAnalysis",
-      kind: .category(values: [
-        (0, "inBed"), (1, "asleepUnspecified"), (2, "awake"), (3, "asleepCore"), (4, "asleepDeep"),
-        (5, "asleepREM"),
-      ]), appsMayShare: true, requiredMetadata: []),
-    .init(
-      code: 22, name: "menstrualFlow", identifier: "HKCategoryTypeIdentifierMenstrualFlow",
-      kind: .category(values: [(1, "unspecified"), (2, "light"), (3, "medium"), (4, "heavy"), (5, "none")]),
-      appsMayShare: true, requiredMetadata: [MetadataKey.menstrualCycleStart]),
-    .init(
-      code: 23, name: "appleStandHour", identifier: "HKCategoryTypeIdentifierAppleStandHour",
-      kind: .category(values: [(0, "stood"), (1, "idle")]), appsMayShare: false, requiredMetadata: []),
-    .init(
-      code: 40, name: "bloodPressure", identifier: "HKCorrelationTypeIdentifierBloodPressure",
-      kind: .correlation, appsMayShare: false, requiredMetadata: []),
-    .init(
-      code: 41, name: "food", identifier: "HKCorrelationTypeIdentifierFood",
-      kind: .correlation, appsMayShare: false, requiredMetadata: []),
-  ] + objectTypeCatalog
+  package static let catalog: [SampleTypeDescriptor] =
+    [
+      .init(
+        code: 1, name: "dietaryWater", identifier: "HKQuantityTypeIdentifierDietaryWater",
+        kind: .quantity(canonicalUnit: "mL", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
+      .init(
+        code: 2, name: "stepCount", identifier: "HKQuantityTypeIdentifierStepCount",
+        kind: .quantity(canonicalUnit: "count", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
+      .init(
+        code: 3, name: "activeEnergyBurned", identifier: "HKQuantityTypeIdentifierActiveEnergyBurned",
+        kind: .quantity(canonicalUnit: "kcal", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
+      .init(
+        code: 4, name: "heartRate", identifier: "HKQuantityTypeIdentifierHeartRate",
+        kind: .quantity(canonicalUnit: "count/s", aggregation: .discreteTemporallyWeighted), appsMayShare: true,
+        requiredMetadata: []),
+      .init(
+        code: 5, name: "bodyMass", identifier: "HKQuantityTypeIdentifierBodyMass",
+        kind: .quantity(canonicalUnit: "kg", aggregation: .discreteArithmetic), appsMayShare: true,
+        requiredMetadata: []),
+      .init(
+        code: 6, name: "appleExerciseTime", identifier: "HKQuantityTypeIdentifierAppleExerciseTime",
+        kind: .quantity(canonicalUnit: "min", aggregation: .cumulative), appsMayShare: false, requiredMetadata: []),
+      .init(
+        code: 7, name: "heartRateVariabilitySDNN", identifier: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN",
+        kind: .quantity(canonicalUnit: "ms", aggregation: .discreteArithmetic), appsMayShare: true,
+        requiredMetadata: []),
+      .init(
+        code: 8, name: "distanceWalkingRunning", identifier: "HKQuantityTypeIdentifierDistanceWalkingRunning",
+        kind: .quantity(canonicalUnit: "m", aggregation: .cumulative), appsMayShare: true, requiredMetadata: []),
+      .init(
+        code: 20, name: "mindfulSession", identifier: "HKCategoryTypeIdentifierMindfulSession",
+        kind: .category(values: [(0, "notApplicable")]), appsMayShare: true, requiredMetadata: []),
+      .init(
+        code: 21, name: "sleepAnalysis", identifier: "HKCategoryTypeIdentifierSleepAnalysis",
+        kind: .category(values: [
+          (0, "inBed"), (1, "asleepUnspecified"), (2, "awake"), (3, "asleepCore"), (4, "asleepDeep"),
+          (5, "asleepREM"),
+        ]), appsMayShare: true, requiredMetadata: []),
+      .init(
+        code: 22, name: "menstrualFlow", identifier: "HKCategoryTypeIdentifierMenstrualFlow",
+        kind: .category(values: [(1, "unspecified"), (2, "light"), (3, "medium"), (4, "heavy"), (5, "none")]),
+        appsMayShare: true, requiredMetadata: [MetadataKey.menstrualCycleStart]),
+      .init(
+        code: 23, name: "appleStandHour", identifier: "HKCategoryTypeIdentifierAppleStandHour",
+        kind: .category(values: [(0, "stood"), (1, "idle")]), appsMayShare: false, requiredMetadata: []),
+      .init(
+        code: 40, name: "bloodPressure", identifier: "HKCorrelationTypeIdentifierBloodPressure",
+        kind: .correlation, appsMayShare: false, requiredMetadata: []),
+      .init(
+        code: 41, name: "food", identifier: "HKCorrelationTypeIdentifierFood",
+        kind: .correlation, appsMayShare: false, requiredMetadata: []),
+    ] + objectTypeCatalog
 }
 
 /// Well-known metadata keys (HKMetadata.h string values).

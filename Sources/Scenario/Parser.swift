@@ -524,9 +524,9 @@ struct ParseState {
     if apps[app.name] == nil { apps[app.name] = app }
     while let t = c.peek {
       if c.take("share") || c.take("writes") {
-        app.share = try c.types(stoppingAt: ["read", "without", "share"])
+        app.share = try c.types(stoppingAt: ["read", "without", "share", "with"])
       } else if c.take("read") || c.take("reads") {
-        app.read = try c.types(stoppingAt: ["share", "without", "read"])
+        app.read = try c.types(stoppingAt: ["share", "without", "read", "with"])
       } else if c.take("without") {
         let direction = try c.direction()
         try c.expect("description")

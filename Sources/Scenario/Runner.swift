@@ -556,17 +556,20 @@ struct RunContext {
         case .enable(let type, let frequency):
           record(
             device, name, "enableBackgroundDelivery",
-            try capture { () throws(ClientError) in try c.enableBackgroundDelivery(bundle, type, frequency: frequency) })
+            try capture { () throws(ClientError) in try c.enableBackgroundDelivery(bundle, type, frequency: frequency) }
+          )
         case .disable(let type):
           record(
             device, name, type == nil ? "disableAllBackgroundDelivery" : "disableBackgroundDelivery",
             try capture { () throws(ClientError) in try c.disableBackgroundDelivery(bundle, type) })
         case .complete(let type):
           // The app's observer query calls the completion handler of the delivery waiting for the type.
-          guard let waiting = try c.backgroundDeliveries(bundle).registrations.first(where: { $0.key.type == type })?
-            .waiting
+          guard
+            let waiting = try c.backgroundDeliveries(bundle).registrations.first(where: { $0.key.type == type })?
+              .waiting
           else {
-            throw fail("a background delivery of \(type.name) waiting for \(name)'s completion handler", "none is waiting")
+            throw fail(
+              "a background delivery of \(type.name) waiting for \(name)'s completion handler", "none is waiting")
           }
           record(
             device, name, "HKObserverQueryCompletionHandler",

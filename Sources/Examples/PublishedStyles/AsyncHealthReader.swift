@@ -83,7 +83,9 @@ public struct AsyncHealthReader: Sendable {
     let (store, type) = (self.store, self.type)
     return try await withCheckedThrowingContinuation { continuation in
       let query = HKSourceQuery(sampleType: type, samplePredicate: nil) { _, sources, error in
-        if let error { continuation.resume(throwing: error) } else {
+        if let error {
+          continuation.resume(throwing: error)
+        } else {
           continuation.resume(returning: Set((sources ?? []).map(\.bundleIdentifier)))
         }
       }

@@ -14,6 +14,12 @@ public final class StepSyncManager: NSObject, @unchecked Sendable {
     public var added: Int
     /// Samples deleted since the stored anchor.
     public var deleted: Int
+
+    /// A report.
+    public init(added: Int, deleted: Int) {
+      self.added = added
+      self.deleted = deleted
+    }
   }
 
   private let store = HKHealthStore()
