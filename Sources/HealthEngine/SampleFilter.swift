@@ -94,6 +94,15 @@ package enum MetadataCondition: Hashable, Sendable {
   case compare(ComparisonOperator, MetadataValue)
 }
 
+extension SampleFilter {
+  /// The sign of x − y; values converted between units count as equal within a relative 1e-12 (0.5 L is 500 mL
+  /// even though the conversion leaves 500.00000000000006).
+  static func sign(_ x: Double, _ y: Double, converted: Bool) -> Int {
+    if converted, abs(x - y) <= 1e-12 * max(abs(x), abs(y)) { return 0 }
+    return x < y ? -1 : x > y ? 1 : 0
+  }
+}
+
 /// A predicate on samples beyond a date range and sources, evaluated sample by sample: UUIDs, metadata, device
 /// properties, values, and their boolean combinations (`HKQuery`'s predicate factories, combined with
 /// `NSCompoundPredicate`).
@@ -156,7 +165,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
       guard case .quantity(let value) = sample.value, let canonical = sample.type.descriptor.canonicalUnit,
         let from = try? HealthUnit.cached(unit), let other = try? from.convert(amount, to: canonical)
       else { return false }
-      return op.holds(value < other ? -1 : value > other ? 1 : 0)
+      return op.holds(Self.sign(value, other, converted: true))
     }
   }
 
@@ -188,7 +197,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// quantities once converted to the same unit. Nil when they cannot be compared (a string and a number,
   /// quantities of different dimensions), which matches nothing — as `NSPredicate` comparing mismatched classes.
   package static func order(_ a: MetadataValue, _ b: MetadataValue) -> Int? {
-    func sign(_ x: Double, _ y: Double) -> Int { x < y ? -1 : x > y ? 1 : 0 }
+    func sign(_ x: Double, _ y: Double, converted: Bool = false) -> Int { Self.sign(x, y, converted: converted) }
     func number(_ v: MetadataValue) -> Double? {
       switch v {
       case .bool(let b): b ? 1 : 0
@@ -204,7 +213,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
       guard let ux = try? HealthUnit.cached(xu), let uy = try? HealthUnit.cached(yu),
         let converted = try? ux.convert(x, to: uy)
       else { return nil }
-      return sign(converted, y)
+      return sign(converted, y, converted: true)
     default:
       guard let x = number(a), let y = number(b) else { return nil }
       return sign(x, y)

@@ -55,7 +55,8 @@ public final class HKQuantity: NSObject, @unchecked Sendable {
     guard let other = object as? HKQuantity, let from = other.unit.parsed, let to = unit.parsed,
       let converted = try? from.convert(other.value, to: to)
     else { return false }
-    return converted == value
+    // Within a relative 1e-12: 0.25 L is 250 mL though the conversion leaves 250.00000000000003.
+    return abs(converted - value) <= 1e-12 * max(abs(converted), abs(value))
   }
   /// The dimension's hash: equal quantities measure the same dimension.
   public override var hash: Int { unit.parsed.map { "\($0.dimension)".hashValue } ?? unit.unitString.hashValue }

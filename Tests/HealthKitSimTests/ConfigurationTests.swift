@@ -39,6 +39,8 @@ struct ConfigurationTests {
   }
 
   @Test @MainActor func withoutHealthKitTheArticlesAppsSaySo() async throws {
+    await ProcessWideTarget.lock.acquire()
+    defer { Task { await ProcessWideTarget.lock.release() } }
     let service = HealthKitService()
     #expect(!service.isHealthDataAvailable)
     #expect(await WaterScreen(service: service).tapGlass(milliliters: 250) == .unavailable)

@@ -206,7 +206,7 @@ struct PublishedQueryTests {
       try await pair.phone.authorize(waterID, share: [waterType], read: [waterType])
       try await pair.phone.use(app: waterID) {
         let store = HKHealthStore()
-        try await store.save([water(250, at: t0), water(300, at: t0.addingTimeInterval(3600))])
+        try await store.save([water(250, at: t0), water(300, at: t0.addingTimeInterval(3660))])
         let newestFirst = HKSampleQueryDescriptor(
           predicates: [.quantitySample(type: waterType)],
           sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
