@@ -271,3 +271,24 @@ struct PublishedQueryTests {
     }
   }
 }
+
+@Suite("Background delivery on the real clock, against real daemons")
+struct RealClockBackgroundDeliveryTests {
+  @Test func withoutAVirtualClockTheDaemonTimesMissesAndRetriesItself() async throws {
+    try await withHealthPair { pair in
+      try pair.phone.install(
+        app: waterID, writeUsage: "Logs water.", readUsage: "Reads water.", entitlements: [.backgroundDelivery])
+      try pair.phone.setBackgroundDeliveryModel(responseWindow: 0.2, retryDelay: 0.2)
+      try await pair.phone.authorize(waterID, share: [waterType], read: [waterType])
+      try await pair.phone.use(app: waterID) {
+        try await HKHealthStore().enableBackgroundDelivery(for: waterType, frequency: .immediate)
+        try await HKHealthStore().save(water(250, at: Date()))
+      }
+      // Nobody answers: the daemon's own timer misses the delivery, retries twice with back-off, and stops.
+      try await pair.phone.waitForBackgroundDelivery(app: waterID, of: waterType, .stopped, timeout: 30)
+      #expect(
+        try pair.phone.backgroundDeliveryHistory(app: waterID).map(\.kind)
+          == [.woken, .missed, .woken, .missed, .woken, .missed, .stopped])
+    }
+  }
+}
