@@ -282,6 +282,26 @@ package enum RequestCore {
         effects.notes.append(
           Note(level: .info, message: "Health app value changed", fields: [Field("setting", setting.description)]))
         answer = .reply(.success(.ok))
+      case .enableBackgroundDelivery(let bundleID, let type, let frequency):
+        record(try state.enableBackgroundDelivery(bundleID, type, frequency))
+        answer = .reply(.success(.ok))
+      case .disableBackgroundDelivery(let bundleID, let type):
+        record(try state.disableBackgroundDelivery(bundleID, type))
+        answer = .reply(.success(.ok))
+      case .completeBackgroundDelivery(let bundleID, let delivery):
+        let waiting = try state.completeBackgroundDelivery(bundleID, id: delivery, wall: wall)
+        if let event = state.backgroundHistory.last, waiting {
+          effects.notices.append(.backgroundDelivery(event))
+        } else {
+          effects.notes.append(
+            Note(
+              level: .info, message: "background delivery completed late or twice",
+              fields: [Field("app", bundleID), Field("delivery", "\(delivery)")]))
+        }
+        answer = .reply(.success(.ok))
+      case .backgroundDeliveries(let bundleID):
+        let history = state.backgroundHistory.filter { bundleID == nil || $0.bundleID == bundleID }
+        answer = .reply(.success(.backgroundDeliveries(state.backgroundDeliveries(bundleID), history: history)))
       }
     } catch {
       if request.appCall == nil {
@@ -403,6 +423,12 @@ extension Request {
     case .readCharacteristic(let bundleID, let type): return (bundleID, [Field("type", type.name)])
     case .preferredUnits(let bundleID, let types):
       return (bundleID, [Field("types", types.map(\.name).joined(separator: ","))])
+    case .enableBackgroundDelivery(let bundleID, let type, let frequency):
+      return (bundleID, [Field("type", type.name), Field("frequency", "\(frequency)")])
+    case .disableBackgroundDelivery(let bundleID, let type):
+      return (bundleID, [Field("type", type?.name ?? "all")])
+    case .completeBackgroundDelivery(let bundleID, let delivery):
+      return (bundleID, [Field("delivery", "\(delivery)")])
     default: return nil
     }
   }

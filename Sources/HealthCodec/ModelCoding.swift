@@ -121,14 +121,20 @@ extension BinaryWriter {
     }
   }
   /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization, bit 2: no Health settings on the watch,
-  /// bits 4–5: the unit locale, 0 us, 1 metric, 2 uk), optional f64 retention. The defaults leave bits 1, 2, 4 and 5
-  /// clear, so a default policy is written exactly as before these models existed (the pinned journal fixtures
-  /// check it).
+  /// bits 4–5: the unit locale, 0 us, 1 metric, 2 uk; bit 6: a custom background-delivery model, whose response
+  /// window and retry delay follow the retention as two f64), optional f64 retention. The defaults leave bits 1, 2,
+  /// 4, 5 and 6 clear, so a default policy is written exactly as before these models existed (the pinned journal
+  /// fixtures check it).
   package mutating func policy(_ p: DevicePolicy) {
+    let customBackground = p.background != .standard
     u8(
       (p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0)
-        | (p.watchSettings == .iPhoneOnly ? 4 : 0) | (p.units.rawValue << 4))
+        | (p.watchSettings == .iPhoneOnly ? 4 : 0) | (p.units.rawValue << 4) | (customBackground ? 64 : 0))
     optional(p.retention) { $0.f64($1) }
+    if customBackground {
+      f64(p.background.responseWindow)
+      f64(p.background.retryDelay)
+    }
   }
   /// `u8` tag (0 date of birth: `i32` year, `u8` month, `u8` day; 1 enumeration: `i64` raw value).
   package mutating func characteristicValue(_ v: CharacteristicValue) {
@@ -211,9 +217,14 @@ extension BinaryWriter {
   /// Encodes a journal event: `u8` tag then its fields (docs/journal.md).
   package mutating func event(_ e: DeviceEvent) {
     switch e {
-    case .appInstalled(let a):
+    case .appInstalled(let a) where a.entitlements.isEmpty:
       u8(1)
       app(a)
+    case .appInstalled(let a):
+      // Apps with entitlements get their own tag, so tag 1 keeps the layout the pinned fixtures hold.
+      u8(16)
+      app(a)
+      entitlements(a.entitlements)
     case .appUninstalled(let id):
       u8(2)
       string(id)
@@ -277,7 +288,17 @@ extension BinaryWriter {
       u8(43)
       userSetting(setting)
       date(at)
+    case .backgroundDeliveryChanged(let id, let type, let frequency):
+      u8(17)
+      string(id)
+      optional(type) { $0.sampleType($1) }
+      optional(frequency) { $0.u8($1.rawValue) }
     }
+  }
+
+  /// `[u8]`: entitlement raw values, ascending.
+  package mutating func entitlements(_ e: Set<Entitlement>) {
+    array(e.sorted()) { $0.u8($1.rawValue) }
   }
 }
 
@@ -382,6 +403,21 @@ extension BinaryReader {
     Tombstone(
       uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try finiteDate("deletion date"))
   }
+  /// Reads entitlements (each known, none twice).
+  package mutating func entitlements() throws(DecodeError) -> Set<Entitlement> {
+    var result: Set<Entitlement> = []
+    for raw in try array(minElementSize: 1, { r throws(DecodeError) in try r.u8() }) {
+      guard let entitlement = Entitlement(rawValue: raw) else { throw error("unknown entitlement \(raw)") }
+      guard result.insert(entitlement).inserted else { throw error("entitlement \(entitlement) listed twice") }
+    }
+    return result
+  }
+  /// Reads an `HKUpdateFrequency` raw value.
+  package mutating func updateFrequency() throws(DecodeError) -> UpdateFrequency {
+    let raw = try u8()
+    guard let frequency = UpdateFrequency(rawValue: raw) else { throw error("unknown update frequency \(raw)") }
+    return frequency
+  }
   /// Reads an app record.
   package mutating func app() throws(DecodeError) -> AppRecord {
     AppRecord(
@@ -417,14 +453,20 @@ extension BinaryReader {
   /// Reads a device policy; a retention window must be finite.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
-    guard raw & 0b1100_1000 == 0, let units = UnitLocale(rawValue: raw >> 4) else {
+    guard raw & 0b1000_1000 == 0, let units = UnitLocale(rawValue: (raw >> 4) & 3) else {
       throw error("unknown policy flags \(raw)")
     }
     let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
+    var background = BackgroundDeliveryModel.standard
+    if raw & 64 != 0 {
+      background = BackgroundDeliveryModel(
+        responseWindow: try finiteF64("background response window"), retryDelay: try finiteF64("background retry delay")
+      )
+    }
     return DevicePolicy(
       reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,
       authorization: raw & 2 == 0 ? .independent : .companion, watchSettings: raw & 4 == 0 ? .onWatch : .iPhoneOnly,
-      units: units)
+      units: units, background: background)
   }
   /// Reads a characteristic value that fits `type` (a real date of birth, one of the type's cases).
   package mutating func characteristicValue(for type: SampleType) throws(DecodeError) -> CharacteristicValue {
@@ -575,6 +617,16 @@ extension BinaryReader {
     case 43:
       let setting = try userSetting()
       return .userSettingChanged(setting, at: try finiteDate("setting time"))
+    case 16:
+      var app = try app()
+      app.entitlements = try entitlements()
+      return .appInstalled(app)
+    case 17:
+      let id = try string(maxLength: 1024)
+      let type = try optional { r throws(DecodeError) in try r.sampleType() }
+      let frequency = try optional { r throws(DecodeError) in try r.updateFrequency() }
+      guard type != nil || frequency == nil else { throw error("a background delivery frequency needs a type") }
+      return .backgroundDeliveryChanged(bundleID: id, type: type, frequency: frequency)
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

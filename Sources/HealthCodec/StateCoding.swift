@@ -18,6 +18,9 @@ import HealthModel
 // store        := changeCounter u64 | sources [source] | metadata [metadata] | tombstones [tombstone, change u64] |
 //                 slotCount u64 | slot × slotCount | identifierCount u64 | bucketCount u64 | u64 × bucketCount |
 //                 dayDigests [day i64, sum u64, count u64] | startOrders [type u16, sortedCount u64, n u64, i32 × n]
+//                 | extras
+// extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
+//                 (written by every build since background delivery; a snapshot that ends before it has neither)
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
@@ -199,6 +202,16 @@ extension BinaryWriter {
       w.date(item.value.at)
       w.u8(item.value.device.rawValue)
     }
+    let entitled = state.apps.values.filter { !$0.entitlements.isEmpty }.sorted { $0.bundleID < $1.bundleID }
+    array(entitled) { w, app in
+      w.string(app.bundleID)
+      w.entitlements(app.entitlements)
+    }
+    array(state.backgroundRegistrations.sorted { $0.key < $1.key }) { w, entry in
+      w.string(entry.key.bundleID)
+      w.sampleType(entry.key.type)
+      w.u8(entry.value.rawValue)
+    }
     try flush(&self)
   }
 }
@@ -268,11 +281,29 @@ extension BinaryReader {
     } catch { throw self.error(error.message) }
     let store = try sampleStore()
     let userData = remaining > 0 ? try self.userData() : DeviceState.UserData()
+    var registrations: [BackgroundKey: UpdateFrequency] = [:]
+    if !isAtEnd {
+      let entitled = try array(minElementSize: 8) { r throws(DecodeError) in
+        (try r.string(maxLength: StoredLimits.identifier), try r.entitlements())
+      }
+      for (bundleID, entitlements) in entitled {
+        guard apps[bundleID] != nil else { throw error("entitlements of app '\(bundleID)', which is not installed") }
+        apps[bundleID]!.entitlements = entitlements
+      }
+      let listed = try array(minElementSize: 7) { r throws(DecodeError) in
+        (try r.string(maxLength: StoredLimits.identifier), try r.sampleType(), try r.updateFrequency())
+      }
+      for (bundleID, type, frequency) in listed {
+        guard registrations.updateValue(frequency, forKey: BackgroundKey(bundleID, type)) == nil else {
+          throw error("background delivery of \(type) for '\(bundleID)' listed twice")
+        }
+      }
+    }
     do {
       return try DeviceState(
         restoring: device, policy: policy, virtualNow: virtualNow, apps: apps, decisions: decisions,
         lockedOut: lockedOut, store: store, sync: ledger, syncConflicts: conflicts, syncConflictCount: conflictCount,
-        decisionStamps: stamps, userData: userData)
+        decisionStamps: stamps, userData: userData, backgroundRegistrations: registrations)
     } catch { throw self.error(error.message) }
   }
 

@@ -50,6 +50,9 @@ package enum DeviceEvent: Hashable, Sendable {
   /// The user changed a value in the Health app here at `at` (device clock): a characteristic or a preferred unit.
   /// It goes to the other device, where the later change wins (docs/behavior.md C4, R6).
   case userSettingChanged(UserSetting, at: Date)
+  /// An app enabled background delivery of `type` at `frequency`, or disabled it (`frequency` nil) for `type`,
+  /// or for every type (`type` nil too).
+  case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
 }
 
 /// One entry of a device's outbound sync log.

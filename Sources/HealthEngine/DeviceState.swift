@@ -53,6 +53,15 @@ package struct DeviceState: Sendable {
   /// Every sheet shown since the daemon started, with its outcome (newest last, at most 1,000).
   package private(set) var promptHistory: [PromptRecord] = []
   private var nextPromptID: UInt64 = 1
+  /// Background delivery registrations: which apps asked to be woken for which types, at what frequency (durable).
+  package internal(set) var backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:]
+  /// Background delivery's runtime state: deliveries waiting for their completion handler, misses, counters.
+  package internal(set) var background = BackgroundDeliveryRuntime()
+  /// Sample changes applied since the last background step: per type, the bundle identifiers of the changed
+  /// samples' sources (runtime; drained by ``backgroundStep(wall:)``).
+  var changedSources: [SampleType: Set<String>] = [:]
+  /// Samples the retention window pruned since the last background step, as ``changedSources``.
+  var prunedSources: [SampleType: Set<String>] = [:]
 
   /// Creates an empty device with its kind's default policy.
   package init(device: DeviceKind, policy: DevicePolicy? = nil) {
@@ -68,7 +77,8 @@ package struct DeviceState: Sendable {
     restoring device: DeviceKind, policy: DevicePolicy, virtualNow: Date?, apps: [String: AppRecord],
     decisions: [AuthorizationKey: Decision], lockedOut: Set<String>, store: SampleStore, sync: SyncLedger,
     syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:],
-    userData: UserData = UserData()
+    userData: UserData = UserData(),
+    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:]
   ) throws(StateRestoreError) {
     for entry in sync.pendingEntries {
       guard case .slots(let start, let count) = entry.payload else { continue }
@@ -106,6 +116,7 @@ package struct DeviceState: Sendable {
     self.characteristics = userData.characteristics
     self.preferredUnits = userData.preferredUnits
     self.userSettingStamps = userData.stamps
+    self.backgroundRegistrations = backgroundRegistrations
   }
 
   /// The durable state the lock and the Health app add to a device (what a snapshot carries besides the store and
@@ -158,6 +169,10 @@ package struct DeviceState: Sendable {
   }
 
   // MARK: - Apps
+
+  /// The installed app's record.
+  /// - Throws: a simulator error when it is not installed.
+  func installedAppRecord(_ bundleID: String) throws(HealthError) -> AppRecord { try installedApp(bundleID) }
 
   private func installedApp(_ bundleID: String) throws(HealthError) -> AppRecord {
     guard let app = apps[bundleID] else {
@@ -227,7 +242,13 @@ package struct DeviceState: Sendable {
         "Authorization to share the following types is disallowed: "
           + disallowedShare.map(\.identifier).joined(separator: ", "))
     }
-    let disallowedRead = read.filter { $0.descriptor.isCorrelation }.sorted()
+    // Correlation types, types read only through per-object authorization (vision prescriptions) and clinical types
+    // without the Health Records entitlement raise the same exception (behavior.md A11, A20, A21).
+    let disallowedRead = read.filter { type in
+      let descriptor = type.descriptor
+      return descriptor.isCorrelation || descriptor.requiresPerObjectAuthorization
+        || descriptor.readEntitlement.map { !app.entitlements.contains($0) } ?? false
+    }.sorted()
     if !disallowedRead.isEmpty {
       throw .invalidArgumentException(
         "Authorization to read the following types is disallowed: "
@@ -639,6 +660,7 @@ package struct DeviceState: Sendable {
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
     let floor = floor(wall: wall)
     let visibility = visibility(bundleID, query.type)
+    let allowed = passing(query.filter, query.type, query.range, floor, visibility, query.sources)
     var matches: [Int] = []
     if query.sort.count == 1 {
       // One sort key (the usual case): collect (key, change, index) while each slot is loaded, then order that
@@ -649,6 +671,7 @@ package struct DeviceState: Sendable {
       store.scanSlots(
         type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources
       ) { index, slot in
+        if let allowed, !allowed.contains(index) { return }
         let date = field == .startDate ? slot.start : slot.end
         keyed.append(SortKey(key: ascending ? date : -date, change: slot.change, index: Int32(index)))
       }
@@ -656,7 +679,7 @@ package struct DeviceState: Sendable {
       matches = ordered.map { Int($0.index) }
     } else {
       store.scan(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) {
-        matches.append($0)
+        if allowed?.contains($0) ?? true { matches.append($0) }
       }
       if !query.sort.isEmpty {
         let slots = store.slots
@@ -673,6 +696,20 @@ package struct DeviceState: Sendable {
     }
     if query.limit > 0 && matches.count > query.limit { matches.removeLast(matches.count - query.limit) }
     return matches.map { store.materialize($0) }
+  }
+
+  /// The visible slots of `type` that pass `filter`, or nil when there is no filter (everything passes). A separate
+  /// pass, so the scans that follow stay as they are: the cost is paid only by queries with such a predicate.
+  private mutating func passing(
+    _ filter: SampleFilter?, _ type: SampleType, _ range: DateRange?, _ floor: Double, _ visibility: Visibility,
+    _ sources: Set<String>?
+  ) -> Set<Int>? {
+    guard let filter else { return nil }
+    var candidates: [Int] = []
+    store.scan(type: type, range: range, floor: floor, visibility: visibility, sources: sources) {
+      candidates.append($0)
+    }
+    return Set(candidates.filter { filter.matches(store.materialize($0)) })
   }
 
   /// One sample's position in a single-key sort: the key (negated for descending), then the change number.
@@ -730,11 +767,14 @@ package struct DeviceState: Sendable {
     var first = Double.infinity
     var last = -Double.infinity
     let separate = query.options.contains(.separateBySource)
+    let allowed = passing(
+      query.filter, query.type, query.range, floor(wall: wall), visibility(bundleID, query.type), query.sources)
     let slots = store.slots
     store.scan(
       type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
       sources: query.sources
     ) { index in
+      if let allowed, !allowed.contains(index) { return }
       let slot = slots[index]
       let (fraction, overlap) = Self.share(of: slot, in: rangeStart, rangeEnd)
       total.add(value: slot.value, start: slot.start, end: slot.end, fraction: fraction, overlap: overlap)
@@ -780,7 +820,8 @@ package struct DeviceState: Sendable {
     }
     let style = query.type.descriptor.aggregation!
     let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate
-    if query.options == .cumulativeSum, let start = query.range?.start, let end = query.range?.end {
+    if query.options == .cumulativeSum, query.filter == nil, let start = query.range?.start, let end = query.range?.end
+    {
       // The common daily-sum case: one pass straight into the buckets.
       let firstBucket = ((start.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.down)
       let lastBucket = max(firstBucket, ((end.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.up) - 1)
@@ -809,10 +850,12 @@ package struct DeviceState: Sendable {
       }
     }
     var visible: [Int] = []
+    let allowed = passing(
+      query.filter, query.type, query.range, floor(wall: wall), visibility(bundleID, query.type), query.sources)
     store.scan(
       type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
       sources: query.sources
-    ) { visible.append($0) }
+    ) { if allowed?.contains($0) ?? true { visible.append($0) } }
     let slots = store.slots
     var from = query.range?.start?.timeIntervalSinceReferenceDate
     var to = query.range?.end?.timeIntervalSinceReferenceDate
@@ -1121,6 +1164,11 @@ package struct DeviceState: Sendable {
     if let retention = policy.retention, !(retention > 0 && retention <= Self.longestDuration) {
       throw .simulator("retention must be a positive duration of at most 1e12 s (got \(retention) s)")
     }
+    guard policy.background.isValid else {
+      throw .simulator(
+        "the background response window and retry delay must be positive durations of at most 1 day (got "
+          + "\(policy.background.responseWindow) s and \(policy.background.retryDelay) s)")
+    }
     return commit([.policyChanged(policy)])
   }
 
@@ -1232,6 +1280,15 @@ package struct DeviceState: Sendable {
     return events
   }
 
+  /// Applies and returns `events` (for operations defined in other files).
+  mutating func commitEvents(_ events: [DeviceEvent]) -> [DeviceEvent] { commit(events) }
+
+  /// Notes a sample change for the next background step (consecutive repeats are skipped cheaply).
+  private mutating func noteChange(_ type: SampleType, _ bundleID: String, pruned: Bool = false) {
+    if pruned { prunedSources[type, default: []].insert(bundleID) }
+    if changedSources[type]?.contains(bundleID) != true { changedSources[type, default: []].insert(bundleID) }
+  }
+
   /// Applies one event. The only place durable state changes; journal replay calls it for every record.
   package mutating func apply(_ event: DeviceEvent) {
     switch event {
@@ -1239,6 +1296,7 @@ package struct DeviceState: Sendable {
       apps[app.bundleID] = app
     case .appUninstalled(let bundleID):
       apps[bundleID] = nil
+      backgroundRegistrations = backgroundRegistrations.filter { $0.key.bundleID != bundleID }
       decisions = decisions.filter { $0.key.bundleID != bundleID }
       decisionStamps = decisionStamps.filter { $0.key.bundleID != bundleID }
       lockedOut.remove(bundleID)
@@ -1253,10 +1311,20 @@ package struct DeviceState: Sendable {
       sync.appendWatchSettings(bundleID: bundleID, change: change)
     case .samplesSaved(let samples):
       let first = Int32(store.slots.count)
-      for sample in samples { store.insert(sample) }
+      var last: (SampleType, String)?
+      for sample in samples {
+        store.insert(sample)
+        if last?.0 != sample.type || last?.1 != sample.source.bundleID {
+          noteChange(sample.type, sample.source.bundleID)
+          last = (sample.type, sample.source.bundleID)
+        }
+      }
       sync.appendSlots(start: first, count: Int32(samples.count))
     case .samplesDeleted(let tombstones):
-      for tombstone in tombstones { _ = store.delete(tombstone.uuid, at: tombstone.deletedAt) }
+      for tombstone in tombstones {
+        _ = store.delete(tombstone.uuid, at: tombstone.deletedAt)
+        noteChange(tombstone.type, tombstone.source.bundleID)
+      }
       sync.appendDeletions(tombstones)
     case .peerEntriesApplied(let entries, let at):
       let floor = policy.retention.map { at.addingTimeInterval(-$0) }
@@ -1295,12 +1363,26 @@ package struct DeviceState: Sendable {
       keep(setting)
       userSettingStamps[setting.key] = DecisionStamp(at: at, device: device)
       sync.appendUserSetting(setting, at: at)
+    case .backgroundDeliveryChanged(let bundleID, let type, let frequency):
+      if let type, let frequency {
+        backgroundRegistrations[BackgroundKey(bundleID, type)] = frequency
+      } else {
+        let removed = backgroundRegistrations.keys.filter {
+          $0.bundleID == bundleID && (type == nil || $0.type == type)
+        }
+        for key in removed {
+          backgroundRegistrations[key] = nil
+          background.trackers[key] = nil
+        }
+      }
     }
   }
 
   private mutating func pruneIfNeeded() {
     if let retention = policy.retention, let now = virtualNow {
-      store.prune(endingBefore: now.addingTimeInterval(-retention))
+      for (type, sources) in store.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        for source in sources { noteChange(type, source, pruned: true) }
+      }
     }
   }
 
@@ -1336,9 +1418,13 @@ package struct DeviceState: Sendable {
         }
         if let floor, sample.end < floor { continue }
         store.insert(sample)
+        noteChange(sample.type, sample.source.bundleID)
       }
     case .deletions(let tombstones):
-      for tombstone in tombstones { store.applyRemoteDeletion(tombstone) }
+      for tombstone in tombstones {
+        if !store.isTombstoned(tombstone.uuid) { noteChange(tombstone.type, tombstone.source.bundleID) }
+        store.applyRemoteDeletion(tombstone)
+      }
     case .watchSettings(let bundleID, let change):
       if device == .watch, apps[bundleID] != nil { applySettings(bundleID, change) }
     case .authorization(let bundleID, let shared, let at):

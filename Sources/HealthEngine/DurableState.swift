@@ -38,6 +38,7 @@ extension DeviceState {
     check("characteristics", characteristics == other.characteristics)
     check("preferredUnits", preferredUnits == other.preferredUnits)
     check("userSettingStamps", userSettingStamps == other.userSettingStamps)
+    check("backgroundRegistrations", backgroundRegistrations == other.backgroundRegistrations)
     result += store.differences(from: other.store).map { "store.\($0)" }
     return result
   }

@@ -49,6 +49,27 @@ struct ChangeFeed {
     (error as? HKError)?.code == .errorDatabaseInaccessible
   }
 
+  /// Registers `onEvent` to run on the query's queue for each pushed event `accepts` (called on the connection's
+  /// reader thread: it must only look at the event), until the query stops. In place when this returns.
+  func listen(
+    run: QueryRun, accepts: @escaping @Sendable (DaemonEvent) -> Bool,
+    onEvent: @escaping @Sendable (DaemonEvent) -> Void
+  ) {
+    let events = self.events
+    let token = events.addListener { event in
+      guard accepts(event) else { return }
+      run.queue.async { if run.isRunning { onEvent(event) } }
+    }
+    run.onStop { events.removeListener(token) }
+  }
+
+  /// The app's background delivery registration for `type`, if any.
+  static func registration(_ session: Session, type: SampleType, api: String) throws -> BackgroundDeliveryStatus? {
+    let reply = try session.call(.backgroundDeliveries(bundleID: session.bundleID), api: api)
+    guard case .backgroundDeliveries(let list, _) = reply else { throw session.unexpected(reply, api: api) }
+    return list.first { $0.key.type == type }
+  }
+
   /// The changes the app may see of `type` since `anchor` (0: every current sample), within `filter`.
   /// - Throws: the query's error, translated.
   static func changes(
@@ -58,9 +79,9 @@ struct ChangeFeed {
       .anchoredQuery(bundleID: session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit),
       api: api)
     guard case .anchored(var result) = reply else { throw session.unexpected(reply, api: api) }
-    if let sources = filter.sources {
-      result.added.removeAll { !sources.contains($0.source.bundleID) }
-      result.deleted.removeAll { !sources.contains($0.source.bundleID) }
+    if filter.sources != nil || filter.extra != nil {
+      result.added.removeAll { !filter.matches($0) }
+      result.deleted.removeAll { !filter.matches($0) }
     }
     return result
   }

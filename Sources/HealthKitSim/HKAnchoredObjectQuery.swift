@@ -28,6 +28,16 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     super.init(objectType: type, predicate: predicate)
   }
 
+  /// Creates a query of the first descriptor's type and predicate (HealthKitSim reads one type per query).
+  public convenience init(
+    queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, resultsHandler handler: @escaping Handler
+  ) {
+    let first = queryDescriptors.first
+    self.init(
+      type: first?.sampleType ?? HKSampleType(identifier: ""), predicate: first?.predicate, anchor: anchor,
+      limit: limit, resultsHandler: handler)
+  }
+
   /// Set before executing to keep the query running: called with each later batch of changes (changes made while
   /// the device is locked arrive when it unlocks).
   public var updateHandler: Handler? {

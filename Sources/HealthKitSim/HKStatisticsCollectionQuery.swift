@@ -86,7 +86,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
       let interval = try Self.seconds(of: intervalComponents)
       let query = StatisticsQuery(
         type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
-        options: options.simulated, interval: interval, anchor: anchorDate)
+        options: options.simulated, interval: interval, anchor: anchorDate, filter: try filter.get().extra)
       let reply = try session.call(.statisticsCollection(bundleID: session.bundleID, query: query), api: api)
       guard case .collection(let values) = reply else { throw session.unexpected(reply, api: api) }
       return HKStatisticsCollection(

@@ -83,6 +83,8 @@ package struct SampleTypeDescriptor: Sendable {
     /// and not a sample type. `values` are the enumeration's cases with Apple's raw values (`notSet` 0 left out);
     /// empty for the date of birth.
     case characteristic(values: [(value: Int, name: String)])
+    /// A special object type (workouts, clinical records, …; ObjectTypes.swift): requestable, never stored.
+    case object(ObjectKind)
   }
 
   /// The stable code (journal and wire).
@@ -132,9 +134,9 @@ package struct SampleTypeDescriptor: Sendable {
     if case .characteristic(let values) = kind { return values }
     return nil
   }
-  /// Whether objects of the type are samples (quantity, category or correlation): what queries, saves and
-  /// `HKSampleType` accept.
-  package var isSampleType: Bool { !isCharacteristic }
+  /// Whether the type is an `HKSampleType`: every type but the characteristic types and the activity summary type
+  /// (what queries, saves and `HKSampleType` accept; special object types are sample types with no objects stored).
+  package var isSampleType: Bool { !isCharacteristic && objectKind != .activitySummary }
 }
 
 extension SampleType {
@@ -147,7 +149,8 @@ extension SampleType {
   /// enumerations with Apple's raw values; required metadata keys are those HKMetadata.h calls required; a type
   /// apps may not share is one Apple's documentation calls read-only, one devices were observed to refuse
   /// ("Authorization to share the following types is disallowed"), or one Apple computes itself (T3).
-  /// Characteristic types (codes 60–69, section C) take their values from HKCharacteristicValues.h.
+  /// Characteristic types (codes 60–69, section C) take their values from HKCharacteristicValues.h; special object
+  /// types (workouts, clinical records, …, codes 70–99) are in ObjectTypes.swift.
   package static let catalog: [SampleTypeDescriptor] = [
     .init(
       code: 1, name: "dietaryWater", identifier: "HKQuantityTypeIdentifierDietaryWater",
@@ -406,7 +409,7 @@ extension SampleType {
       code: 65, name: "activityMoveMode", identifier: "HKCharacteristicTypeIdentifierActivityMoveMode",
       kind: .characteristic(values: [(1, "activeEnergy"), (2, "appleMoveTime")]), appsMayShare: false,
       requiredMetadata: []),
-  ]
+  ] + objectTypeCatalog
 }
 
 extension SampleTypeDescriptor {

@@ -45,6 +45,9 @@ extension SampleInput {
       throw .invalidArgumentException(
         "\(descriptor.identifier) is a characteristic type, not a sample type: its value is set by the user in the "
           + "Health app and cannot be saved as a sample")
+    case (.object, _):
+      throw .healthKit(
+        .errorInvalidArgument, "HealthPair does not store objects of type \(descriptor.identifier)")
     case (.quantity(let canonical, _), .quantity(let amount, let unitText)):
       let unit: HealthUnit
       do { unit = try HealthUnit.cached(unitText) } catch {

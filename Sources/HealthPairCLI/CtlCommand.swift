@@ -16,6 +16,7 @@ package struct CtlCommand {
     discussion: """
       OPERATIONS (apps are bundle identifiers; types are HealthKit names such as dietaryWater):
         install <app> [--name <name>] [--write-usage <text>] [--read-usage <text>]
+                [--entitlement background-delivery|health-records]…
         uninstall <app>
         request <app> [--share <t,t>] [--read <t,t>] [--no-wait]
                                    Prints the sheet if one is presented, then waits for the user's answer.
@@ -44,6 +45,8 @@ package struct CtlCommand {
         prefer-unit <type> <unit>|default      The user chooses a display unit in the Health app.
         samples [<type>]           The raw store (every app's samples) and tombstones.
         earliest                   earliestPermittedSampleDate()
+        background [<app>]         Background delivery registrations and their events.
+        background <app> enable <type> [immediate|hourly|daily|weekly] | disable <type>|all | complete <delivery>
         link connect|disconnect|hold|release|status | link latency <duration>
         dump [--json]              Full device state.
         events                     Print pushed events until interrupted (or until --timeout passes).
@@ -207,14 +210,65 @@ package struct CtlCommand {
     return parts.joined(separator: "  ")
   }
 
+  /// `background [<app>]`, `background <app> enable|disable|complete …`.
+  private func background(_ args: inout Arguments, _ client: DeviceClient) throws {
+    let bundle = try args.positional()
+    guard let bundle, let action = try args.positional() else {
+      try args.finish()
+      let (list, history) = try client.backgroundDeliveries(bundle)
+      for s in list {
+        var state = s.stopped ? "stopped" : s.waiting.map { "waiting for delivery #\($0)" } ?? "on"
+        if s.pending { state += ", changes pending" }
+        out(
+          "\(s.key.bundleID) \(s.key.type.name): \(s.frequency) (applied: \(s.effective)), \(state); woken \(s.woken), "
+            + "completed \(s.completed), misses in a row \(s.misses)\n")
+      }
+      for e in history { out("  \(formatDate(e.at)) \(e)\n") }
+      if list.isEmpty { out("no background delivery registrations\n") }
+      return
+    }
+    switch action {
+    case "enable":
+      let t = try type(try args.required("type"), args)
+      let name = try args.positional() ?? "immediate"
+      guard let frequency = UpdateFrequency(name: name) else {
+        throw args.error("unknown frequency '\(name)': expected immediate, hourly, daily or weekly")
+      }
+      try args.finish()
+      try client.enableBackgroundDelivery(bundle, t, frequency: frequency)
+      out("background delivery of \(t.name) enabled for \(bundle) (\(frequency))\n")
+    case "disable":
+      let which = try args.required("type or 'all'")
+      let t = which == "all" ? nil : try type(which, args)
+      try args.finish()
+      try client.disableBackgroundDelivery(bundle, t)
+      out("background delivery of \(t?.name ?? "every type") disabled for \(bundle)\n")
+    case "complete":
+      let text = try args.required("delivery number")
+      guard let delivery = UInt64(text) else { throw args.error("invalid delivery number '\(text)'") }
+      try args.finish()
+      try client.completeBackgroundDelivery(bundle, delivery: delivery)
+      out("completion handler of delivery #\(delivery) called\n")
+    default:
+      throw args.error("unknown background operation '\(action)': expected enable, disable or complete")
+    }
+  }
+
   private func perform(_ args: inout Arguments, _ client: DeviceClient) throws {
     switch operation {
     case "install":
       let bundle = try args.required("app")
+      var entitlements: Set<Entitlement> = []
+      for name in try args.options("entitlement") {
+        guard let entitlement = Entitlement(name: name) else {
+          throw args.error("unknown entitlement '\(name)': expected background-delivery or health-records")
+        }
+        entitlements.insert(entitlement)
+      }
       let app = AppRecord(
         bundleID: bundle, displayName: try args.option("name") ?? bundle,
         writeUsageDescription: try args.option("write-usage"),
-        readUsageDescription: try args.option("read-usage"))
+        readUsageDescription: try args.option("read-usage"), entitlements: entitlements)
       try args.finish()
       try client.installApp(app)
       out("installed \(bundle) on the \(device)\n")
@@ -532,6 +586,8 @@ package struct CtlCommand {
     case "earliest":
       try args.finish()
       out(formatDate(try client.earliestPermittedSampleDate()) + "\n")
+    case "background":
+      try background(&args, client)
     case "link":
       let how = try args.required("link operation")
       let command: LinkCommand?

@@ -192,3 +192,32 @@ extension DeviceClient {
     _ = try call(.changeUserSetting(setting))
   }
 }
+
+/// Background delivery (behavior.md section B).
+extension DeviceClient {
+  /// `enableBackgroundDelivery(for:frequency:)`.
+  package func enableBackgroundDelivery(_ bundleID: String, _ type: SampleType, frequency: UpdateFrequency)
+    throws(ClientError)
+  {
+    _ = try call(.enableBackgroundDelivery(bundleID: bundleID, type: type, frequency: frequency))
+  }
+
+  /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` when `type` is nil.
+  package func disableBackgroundDelivery(_ bundleID: String, _ type: SampleType?) throws(ClientError) {
+    _ = try call(.disableBackgroundDelivery(bundleID: bundleID, type: type))
+  }
+
+  /// Calls the completion handler of background delivery `delivery`.
+  package func completeBackgroundDelivery(_ bundleID: String, delivery: UInt64) throws(ClientError) {
+    _ = try call(.completeBackgroundDelivery(bundleID: bundleID, delivery: delivery))
+  }
+
+  /// The background delivery registrations of one app (or every app), and the events since the daemon started.
+  package func backgroundDeliveries(_ bundleID: String?) throws(ClientError) -> (
+    registrations: [BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent]
+  ) {
+    guard case .backgroundDeliveries(let list, let history) = try call(.backgroundDeliveries(bundleID: bundleID))
+    else { throw .protocolViolation("expected background deliveries") }
+    return (list, history)
+  }
+}

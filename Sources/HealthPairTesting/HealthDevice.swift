@@ -39,16 +39,18 @@ public final class HealthDevice: Sendable {
   // MARK: - Apps
 
   /// Installs an app with its Info.plist usage descriptions: `writeUsage` is `NSHealthUpdateUsageDescription`
-  /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read).
+  /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read)
+  /// — and the HealthKit entitlements it is signed with (background delivery, health records).
   /// - Throws: ``HealthPairTestingError``.
   public func install(
-    app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil
+    app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil,
+    entitlements: Set<HealthEntitlement> = []
   )
     throws(HealthPairTestingError)
   {
     let record = AppRecord(
       bundleID: bundleIdentifier, displayName: name ?? bundleIdentifier, writeUsageDescription: writeUsage,
-      readUsageDescription: readUsage)
+      readUsageDescription: readUsage, entitlements: Set(entitlements.map(\.simulated)))
     try control("install(app: \(bundleIdentifier))") { try $0.installApp(record) }
   }
 
@@ -168,11 +170,10 @@ public final class HealthDevice: Sendable {
   /// - Throws: ``HealthPairTestingError``.
   public func setPolicy(reprompt: RepromptPolicy, retention: TimeInterval?) throws(HealthPairTestingError) {
     try control("setPolicy") { client in
-      let current = try client.dump().device.policy
-      try client.setPolicy(
-        DevicePolicy(
-          reprompt: reprompt.simulated, retention: retention, authorization: current.authorization,
-          watchSettings: current.watchSettings, units: current.units))
+      var policy = try client.dump().device.policy
+      policy.reprompt = reprompt.simulated
+      policy.retention = retention
+      try client.setPolicy(policy)
     }
   }
 

@@ -42,13 +42,15 @@ package struct AppDeclaration: Hashable, Sendable {
   package var hasWriteDescription: Bool
   /// Whether the app's Info.plist has NSHealthShareUsageDescription.
   package var hasReadDescription: Bool
+  /// The entitlements it is signed with (`with background delivery`, `with health records`).
+  package var entitlements: Set<Entitlement> = []
 
   /// The app record the daemon installs.
   package var record: AppRecord {
     AppRecord(
       bundleID: bundleID, displayName: name,
       writeUsageDescription: hasWriteDescription ? "\(name) saves your health data." : nil,
-      readUsageDescription: hasReadDescription ? "\(name) shows your health data." : nil)
+      readUsageDescription: hasReadDescription ? "\(name) shows your health data." : nil, entitlements: entitlements)
   }
 }
 
@@ -255,6 +257,28 @@ package enum StatisticKind: String, Hashable, Sendable, CaseIterable {
   }
 }
 
+/// What `<App>'s background delivery of <type> is …` expects.
+package enum BackgroundState: Hashable, Sendable {
+  /// No registration.
+  case off
+  /// Registered and not stopped; with a frequency, the one the device applies.
+  case on(UpdateFrequency?)
+  /// Stopped after three misses in a row.
+  case stopped
+  /// A delivery waits for the completion handler.
+  case waiting
+}
+
+/// An app's background delivery call in a scenario.
+package enum BackgroundAction: Hashable, Sendable {
+  /// `enableBackgroundDelivery(for:frequency:)`.
+  case enable(SampleType, UpdateFrequency)
+  /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` (nil).
+  case disable(SampleType?)
+  /// The observer query's completion handler for the delivery waiting for the type.
+  case complete(SampleType)
+}
+
 /// An expectation about the devices.
 package enum Expectation: Hashable, Sendable {
   /// `authorizationStatus(for:)` as the app sees it.
@@ -323,6 +347,10 @@ package enum Expectation: Hashable, Sendable {
   case preferredUnit(DeviceKind, app: String, SampleType, String)
   /// `<App>'s preferred units for <types> fail with <code>`.
   case preferredUnitsFail(DeviceKind, app: String, [SampleType], HealthErrorCode)
+  /// `<App>'s background delivery of <type> is on|off|stopped|waiting` (behavior.md section B).
+  case backgroundState(Devices, app: String, SampleType, BackgroundState)
+  /// `<App>'s background deliveries of <type>: <n> woken, <n> completed, <n> missed` since the daemon started.
+  case backgroundCounts(Devices, app: String, SampleType, woken: Int, completed: Int, missed: Int)
 }
 
 /// What an app's read of a characteristic should give.
@@ -342,7 +370,7 @@ package enum StepKind: Hashable, Sendable {
   /// Changes device policy.
   case policy(
     Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil,
-    watchSettings: WatchSettingsModel? = nil, units: UnitLocale? = nil)
+    watchSettings: WatchSettingsModel? = nil, units: UnitLocale? = nil, background: BackgroundDeliveryModel? = nil)
   /// Sets both virtual clocks.
   case clockSet(Date)
   /// Advances both virtual clocks.
@@ -389,6 +417,8 @@ package enum StepKind: Hashable, Sendable {
   case expect(Expectation)
   /// `user on both:`: the step on the phone, then on the watch.
   indirect case onBoth(phone: StepKind, watch: StepKind)
+  /// An app's background delivery call (behavior.md section B).
+  case background(DeviceKind, app: String, BackgroundAction)
 }
 
 /// A step with where it came from.

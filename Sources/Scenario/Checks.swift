@@ -225,6 +225,47 @@ extension RunContext {
         "only on watch: " + wantedWatch.sorted().joined(separator: ", "),
       ]
       if wanted != actual { throw fail(step, wanted.joined(separator: "\n"), actual.joined(separator: "\n")) }
+    case .backgroundState(let devices, let name, let type, let expected):
+      for device in devices.list {
+        let status = try client(device).backgroundDeliveries(app(name).bundleID).registrations.first {
+          $0.key.type == type
+        }
+        let actual: String
+        switch status {
+        case nil: actual = "off"
+        case let s? where s.stopped: actual = "stopped"
+        case let s? where s.waiting != nil: actual = "waiting (on \(s.effective))"
+        case let s?: actual = "on \(s.effective)"
+        }
+        let ok: Bool
+        switch expected {
+        case .off: ok = status == nil
+        case .stopped: ok = status?.stopped == true
+        case .waiting: ok = status?.waiting != nil
+        case .on(let frequency):
+          ok = status.map { !$0.stopped && (frequency == nil || $0.effective == frequency) } ?? false
+        }
+        if !ok {
+          let what: String =
+            switch expected {
+            case .off: "off"
+            case .stopped: "stopped"
+            case .waiting: "waiting"
+            case .on(let f): f.map { "on \($0)" } ?? "on"
+            }
+          throw fail(step, "\(device): \(name)'s background delivery of \(type.name) is \(what)", actual)
+        }
+      }
+    case .backgroundCounts(let devices, let name, let type, let woken, let completed, let missed):
+      for device in devices.list {
+        let history = try client(device).backgroundDeliveries(app(name).bundleID).history.filter { $0.type == type }
+        func count(_ kind: BackgroundDeliveryEvent.Kind) -> Int { history.filter { $0.kind == kind }.count }
+        let actual = "\(count(.woken)) woken, \(count(.completed)) completed, \(count(.missed)) missed"
+        let expected = "\(woken) woken, \(completed) completed, \(missed) missed"
+        if actual != expected {
+          throw fail(step, "\(device): \(name)'s background deliveries of \(type.name): \(expected)", actual)
+        }
+      }
     case .queriesFail(let device, let name, let type, let code):
       let bundle = app(name).bundleID
       let client = client(device)

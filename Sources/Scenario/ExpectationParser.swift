@@ -176,11 +176,51 @@ extension ParseState {
         try c.finish()
         return .preferredUnitsFail(device, app: app.name, types, code)
       }
+      if c.take("background", "delivery", "of") {
+        let type = try c.type()
+        try c.expect("is")
+        let t = try c.word("'on', 'off', 'stopped' or 'waiting'")
+        var state: BackgroundState
+        switch t.keyword {
+        case "on":
+          state = .on(nil)
+          if let f = c.peek {
+            guard let frequency = UpdateFrequency(name: f.keyword) else {
+              let names = UpdateFrequency.allCases.map(\.description)
+              throw c.error(.unknownStatus(f.text, valid: names, suggestion: suggest(f.text, from: names)), at: f)
+            }
+            state = .on(frequency)
+            c.index += 1
+          }
+        case "off": state = .off
+        case "stopped": state = .stopped
+        case "waiting": state = .waiting
+        default:
+          let names = ["on", "off", "stopped", "waiting"]
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        try c.finish()
+        return .backgroundState(devices, app: app.name, type, state)
+      }
+      if c.take("background", "deliveries", "of") {
+        // "Steps's background deliveries of stepCount: 3 woken, 1 completed, 2 missed"
+        let type = try c.type()
+        try c.expect(":")
+        var counts: [String: Int] = [:]
+        for word in ["woken", "completed", "missed"] {
+          counts[word] = try c.integer()
+          try c.expect(word)
+        }
+        try c.finish()
+        return .backgroundCounts(
+          devices, app: app.name, type, woken: counts["woken"]!, completed: counts["completed"]!,
+          missed: counts["missed"]!)
+      }
       try c.expect(
         "request",
         what:
           "'last call', 'queries of', 'sample query of', 'requests', 'read of', 'preferred unit for', "
-          + "'preferred units for' or 'request'")
+          + "'preferred units for', 'background delivery of', 'background deliveries of' or 'request'")
       if c.take("is", "pending") {
         try c.finish()
         return .lastCall(device, app: app.name, .pending)

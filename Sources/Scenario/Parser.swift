@@ -28,6 +28,8 @@ import HealthModel
 //   characteristic := dateOfBirth | biologicalSex | bloodType | fitzpatrickSkinType | wheelchairUse
 //                | activityMoveMode | "date of birth" | "biological sex" | "blood type" | "skin type"
 //                | "wheelchair use" | "move mode"
+//   entitlement := "background delivery" | "health records"
+//   frequency   := "immediate" | "hourly" | "daily" | "weekly"
 //
 // Step forms (`expect <devices>:` or `expect` precedes an expectation; `+ lines` are the block under it):
 //
@@ -39,7 +41,7 @@ import HealthModel
 //
 //   Set-up:
 //   - install <App> [as <bundle>] on <devices> [share <types>] [read <types>] [without share description] [without read
-//       description]
+//       description] [with <entitlement> [and <entitlement>]]
 //   - uninstall <App> from <devices>
 //   - policy watch: settings on-watch|iphone-only
 //   - policy <devices>: authorization independent|companion
@@ -47,6 +49,7 @@ import HealthModel
 //   - policy <devices>: retention <duration>|none
 //   - policy <devices>: units us|metric|uk
 //   - lock <devices> / unlock <devices>
+//   - policy <devices>: background window <duration> retry <duration>
 //   - clock: set <time>
 //   - clock: advance <duration>
 //
@@ -58,6 +61,9 @@ import HealthModel
 //   - <device>: <App> deletes all <type> [range]
 //   - <device>: <App> resaves <name> [as <value> [<unit>]]
 //   - <device>: <App> deletes <name>…
+//   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
+//   - <device>: <App> disables background delivery of <type> / disables all background delivery
+//   - <device>: <App> completes the background delivery of <type>
 //
 //   The user:
 //   - user on <devices>: allows all [for <App>]
@@ -107,6 +113,8 @@ import HealthModel
 //   - locked / unlocked
 //   - <n> samples wait for unlock
 //   - <n> sync conflicts
+//   - <App>'s background delivery of <type> is on [<frequency>]|off|stopped|waiting
+//   - <App>'s background deliveries of <type>: <n> woken, <n> completed, <n> missed
 //   - <App> is locked out / <App> is not locked out
 //   - <App> sees <n> <type> samples [query] / <App> sees no <type> samples [query]
 //   - <App> sees <value> <unit> of <type> [on <date>]
@@ -576,7 +584,19 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: nil, retention: nil, units: units))
       }
-      try c.expect("retention", what: "'reprompt', 'retention', 'authorization', 'settings' or 'units'")
+      if c.take("background") {
+        try c.expect("window")
+        let window = try c.duration()
+        try c.expect("retry")
+        let retry = try c.duration()
+        try c.finish()
+        let model = BackgroundDeliveryModel(responseWindow: window, retryDelay: retry)
+        guard model.isValid else {
+          throw c.error(.expected("durations of at most 1 day", found: "\(formatDuration(window))"))
+        }
+        return step(.policy(devices, reprompt: nil, retention: nil, background: model))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention', 'authorization', 'settings', 'units' or 'background'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))
@@ -674,15 +694,25 @@ struct ParseState {
     if apps[app.name] == nil { apps[app.name] = app }
     while let t = c.peek {
       if c.take("share") || c.take("writes") {
-        app.share = try c.types(stoppingAt: ["read", "without", "share"])
+        app.share = try c.types(stoppingAt: ["read", "without", "share", "with"])
       } else if c.take("read") || c.take("reads") {
-        app.read = try c.types(stoppingAt: ["share", "without", "read"])
+        app.read = try c.types(stoppingAt: ["share", "without", "read", "with"])
       } else if c.take("without") {
         let direction = try c.direction()
         try c.expect("description")
         if direction == .share { app.hasWriteDescription = false } else { app.hasReadDescription = false }
+      } else if c.take("with") {
+        repeat {
+          if c.take("background", "delivery") || c.take("background-delivery") {
+            app.entitlements.insert(.backgroundDelivery)
+          } else if c.take("health", "records") || c.take("health-records") {
+            app.entitlements.insert(.healthRecords)
+          } else {
+            throw c.error(.expected("'background delivery' or 'health records'", found: c.peek?.text))
+          }
+        } while c.take("and")
       } else {
-        throw c.error(.expected("'share', 'read' or 'without'", found: t.text), at: t)
+        throw c.error(.expected("'share', 'read', 'without' or 'with'", found: t.text), at: t)
       }
     }
     apps[app.name] = app
@@ -691,8 +721,37 @@ struct ParseState {
 
   mutating func parseAppAction(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
     let app = try c.app()
-    let verb = try c.word("'requests', 'saves', 'resaves' or 'deletes'")
+    let verb = try c.word("'requests', 'saves', 'resaves', 'deletes', 'enables', 'disables' or 'completes'")
     switch verb.keyword {
+    case "enables":
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      var frequency = UpdateFrequency.immediate
+      if let t = c.peek {
+        guard let parsed = UpdateFrequency(name: t.keyword) else {
+          let names = UpdateFrequency.allCases.map(\.description)
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        frequency = parsed
+        c.index += 1
+      }
+      try c.finish()
+      return .background(device, app: app.name, .enable(type, frequency))
+    case "disables":
+      if c.take("all", "background", "delivery") {
+        try c.finish()
+        return .background(device, app: app.name, .disable(nil))
+      }
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      try c.finish()
+      return .background(device, app: app.name, .disable(type))
+    case "completes":
+      _ = c.take("the")
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      try c.finish()
+      return .background(device, app: app.name, .complete(type))
     case "requests", "request":
       var share: [SampleType]?
       var read: [SampleType]?
@@ -745,7 +804,10 @@ struct ParseState {
       return .delete(device, app: app.name, names: names)
     default:
       throw c.error(
-        .unknownStep(verb.text, suggestion: suggest(verb.text, from: ["requests", "saves", "resaves", "deletes"])),
+        .unknownStep(
+          verb.text,
+          suggestion: suggest(
+            verb.text, from: ["requests", "saves", "resaves", "deletes", "enables", "disables", "completes"])),
         at: verb)
     }
   }

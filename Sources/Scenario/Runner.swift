@@ -325,6 +325,9 @@ struct RunContext {
         case .sheetClosed(let bundle, let sheet, let outcome):
           entry.kind = .sheetClosed(app: appName(bundle), sheet: sheet, outcome: outcome)
           sheets.append(entry)
+        case .background(let bundle, let type, let event, let delivery, let attempt):
+          entry.kind = .background(app: appName(bundle), type: type, event: event, delivery: delivery, attempt: attempt)
+          others.append(entry)
         default:
           others.append(entry)
         }
@@ -415,7 +418,8 @@ struct RunContext {
         }
       case .uninstall(let name, let devices):
         for device in devices.list { try client(device).uninstallApp(app(name).bundleID) }
-      case .policy(let devices, let reprompt, let retention, let authorization, let watchSettings, let units):
+      case .policy(
+        let devices, let reprompt, let retention, let authorization, let watchSettings, let units, let background):
         for device in devices.list {
           var policy = try client(device).dump().device.policy
           if let reprompt { policy.reprompt = reprompt }
@@ -423,6 +427,7 @@ struct RunContext {
           if let authorization { policy.authorization = authorization }
           if let watchSettings { policy.watchSettings = watchSettings }
           if let units { policy.units = units }
+          if let background { policy.background = background }
           try client(device).setPolicy(policy)
         }
       case .lock(let devices, let locked):
@@ -587,6 +592,32 @@ struct RunContext {
         try JournalSurgery.dropLastRecords(path, count: records)
       case .expect(let expectation):
         try check(expectation, step)
+      case .background(let device, let name, let action):
+        let c = client(device)
+        let bundle = app(name).bundleID
+        switch action {
+        case .enable(let type, let frequency):
+          record(
+            device, name, "enableBackgroundDelivery",
+            try capture { () throws(ClientError) in try c.enableBackgroundDelivery(bundle, type, frequency: frequency) }
+          )
+        case .disable(let type):
+          record(
+            device, name, type == nil ? "disableAllBackgroundDelivery" : "disableBackgroundDelivery",
+            try capture { () throws(ClientError) in try c.disableBackgroundDelivery(bundle, type) })
+        case .complete(let type):
+          // The app's observer query calls the completion handler of the delivery waiting for the type.
+          guard
+            let waiting = try c.backgroundDeliveries(bundle).registrations.first(where: { $0.key.type == type })?
+              .waiting
+          else {
+            throw fail(
+              "a background delivery of \(type.name) waiting for \(name)'s completion handler", "none is waiting")
+          }
+          record(
+            device, name, "HKObserverQueryCompletionHandler",
+            try capture { () throws(ClientError) in try c.completeBackgroundDelivery(bundle, delivery: waiting) })
+        }
       }
     } catch let failure as StepFailure {
       throw failure

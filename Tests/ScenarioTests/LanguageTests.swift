@@ -215,6 +215,9 @@ enum CaseNames {
     case .expect(.characteristic(_, _, _, .fails)): ["characteristic fails"]
     case .expect(.preferredUnit): ["preferredUnit"]
     case .expect(.preferredUnitsFail): ["preferredUnitsFail"]
+    case .background: ["background"]
+    case .expect(.backgroundState): ["backgroundState"]
+    case .expect(.backgroundCounts): ["backgroundCounts"]
     case .expect(.onBoth(let phone, let watch)): ["expect on both"] + of(.expect(phone)) + of(.expect(watch))
     case .onBoth(let phone, let watch): ["step on both"] + of(phone) + of(watch)
     }
@@ -229,7 +232,8 @@ enum CaseNames {
     "sampleQuery", "statistic", "statistic by source", "statistic outcome", "settingsRefused", "clock", "collection",
     "collection outcome", "sheetHistory", "changes", "storeCount", "storeHas", "earliestPermitted", "converged",
     "diverged", "linkUp", "queriesFail", "syncConflicts", "expect on both", "lock", "userSetting", "locked",
-    "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail",
+    "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
+    "backgroundState", "backgroundCounts",
   ]
 }
 

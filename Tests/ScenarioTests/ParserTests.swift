@@ -111,7 +111,57 @@ struct ParserTests {
     .init(
       source: "expect phone: 2 samples wait forever", error: .expected("'wait for unlock'", found: "wait"), line: 2,
       column: 25),
+    // Background delivery and entitlements.
+    .init(
+      source: "phone: Water enables background delivery of dietaryWater hourli",
+      error: .unknownStatus("hourli", valid: ["immediate", "hourly", "daily", "weekly"], suggestion: "hourly"), line: 2,
+      column: 58),
+    .init(
+      source: "install Tracker on phone with background deliveries",
+      error: .expected("'background delivery' or 'health records'", found: "background"), line: 2, column: 31),
+    .init(
+      source: "expect phone: Water's background delivery of dietaryWater is of",
+      error: .unknownStatus("of", valid: ["on", "off", "stopped", "waiting"], suggestion: "on"), line: 2, column: 62),
+    .init(
+      source: "expect phone: Water's background deliveries of dietaryWater: 1 woken, 0 done, 0 missed",
+      error: .expected("'completed'", found: "done"), line: 2, column: 73),
+    .init(
+      source: "phone: Water completes background delivery of dietaryWatr",
+      error: .unknownType("dietaryWatr", suggestion: "dietaryWater"), line: 2, column: 47),
   ]
+
+  @Test func backgroundDeliveryStepsAndExpectationsParse() throws {
+    let text =
+      header + """
+        install Tracker on phone read dietaryWater with background delivery and health records
+        phone: Tracker enables background delivery of dietaryWater
+        phone: Tracker enables background delivery of stepCount weekly
+        policy both: background window 5m retry 10m
+        phone: Tracker completes the background delivery of dietaryWater
+        phone: Tracker disables background delivery of stepCount
+        phone: Tracker disables all background delivery
+        expect phone: Tracker's background delivery of dietaryWater is on hourly
+        expect phone: Tracker's background deliveries of dietaryWater: 3 woken, 1 completed, 2 missed
+
+        """
+    let scenario = try ScenarioParser.parse(text, file: "t.scenario").get()
+    #expect(scenario.apps["Tracker"]?.entitlements == [.backgroundDelivery, .healthRecords])
+    let water = SampleType.lookup(name: "dietaryWater")!
+    let steps = SampleType.lookup(name: "stepCount")!
+    #expect(
+      scenario.steps.dropFirst(2).map(\.kind) == [
+        .background(.phone, app: "Tracker", .enable(water, .immediate)),
+        .background(.phone, app: "Tracker", .enable(steps, .weekly)),
+        .policy(
+          .both, reprompt: nil, retention: nil,
+          background: BackgroundDeliveryModel(responseWindow: 300, retryDelay: 600)),
+        .background(.phone, app: "Tracker", .complete(water)),
+        .background(.phone, app: "Tracker", .disable(steps)),
+        .background(.phone, app: "Tracker", .disable(nil)),
+        .expect(.backgroundState(.one(.phone), app: "Tracker", water, .on(.hourly))),
+        .expect(.backgroundCounts(.one(.phone), app: "Tracker", water, woken: 3, completed: 1, missed: 2)),
+      ])
+  }
 
   @Test("Every error case is a typed diagnostic at the right spot", arguments: cases)
   func errorCase(_ c: ErrorCase) {

@@ -67,6 +67,10 @@ struct PinnedFrameTests {
     .readCharacteristic(bundleID: "a", type: SampleType.lookup(name: "dateOfBirth")!),
     .preferredUnits(bundleID: "a", types: [water]),
     .changeUserSetting(.characteristic(SampleType.lookup(name: "bloodType")!, .value(8))),
+    .enableBackgroundDelivery(bundleID: "a", type: water, frequency: .hourly),
+    .disableBackgroundDelivery(bundleID: "a", type: nil),
+    .completeBackgroundDelivery(bundleID: "a", delivery: 9),
+    .backgroundDeliveries(bundleID: "a"),
   ]
 
   /// Every reply case, with fixed values.
@@ -99,6 +103,13 @@ struct PinnedFrameTests {
       .count(12),
       .characteristic(SampleType.lookup(name: "dateOfBirth")!, .dateOfBirth(year: 1990, month: 4, day: 2)),
       .units([water: "fl_oz_us"]),
+      .backgroundDeliveries(
+        [
+          BackgroundDeliveryStatus(
+            key: BackgroundKey("a", water), frequency: .immediate, effective: .hourly, stopped: false, waiting: 4,
+            misses: 1, woken: 3, completed: 1, pending: true)
+        ],
+        history: [BackgroundDeliveryEvent(kind: .missed, id: 4, bundleID: "a", type: water, attempt: 2, at: t0)]),
     ]
   }()
 
@@ -107,6 +118,8 @@ struct PinnedFrameTests {
     .promptShown(prompt), .promptClosed(promptID: 1, bundleID: "a", outcome: "cancelled"),
     .samplesChanged(types: [water], origin: .watch, added: 2, deleted: 1), .syncApplied(upTo: 9, items: 3),
     .peerAcknowledged(4), .linkChanged(connected: true), .protectedDataChanged(available: false),
+    .backgroundDelivery(BackgroundDeliveryEvent(kind: .woken, id: 1, bundleID: "a", type: water, attempt: 1, at: t0)),
+    .samplesPruned(type: water, apps: ["a", "b"]),
   ]
 
   /// Every peer message case.
@@ -167,6 +180,10 @@ struct PinnedFrameTests {
     case .readCharacteristic: "readCharacteristic"
     case .preferredUnits: "preferredUnits"
     case .changeUserSetting: "changeUserSetting"
+    case .enableBackgroundDelivery: "enableBackgroundDelivery"
+    case .disableBackgroundDelivery: "disableBackgroundDelivery"
+    case .completeBackgroundDelivery: "completeBackgroundDelivery"
+    case .backgroundDeliveries: "backgroundDeliveries"
     }
   }
 
@@ -189,6 +206,7 @@ struct PinnedFrameTests {
     case .count: "count"
     case .characteristic: "characteristic"
     case .units: "units"
+    case .backgroundDeliveries: "backgroundDeliveries"
     }
   }
 
@@ -201,6 +219,8 @@ struct PinnedFrameTests {
     case .peerAcknowledged: "peerAcknowledged"
     case .linkChanged: "linkChanged"
     case .protectedDataChanged: "protectedDataChanged"
+    case .backgroundDelivery: "backgroundDelivery"
+    case .samplesPruned: "samplesPruned"
     }
   }
 

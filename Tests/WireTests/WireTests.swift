@@ -98,6 +98,28 @@ struct MessageCodingTests {
     .changeUserSetting(.characteristic(biologicalSex, nil)), .changeUserSetting(.preferredUnit(bodyMass, "lb")),
     .changeUserSetting(.preferredUnit(water, nil)),
     .setPolicy(DevicePolicy(reprompt: .standard, retention: nil, watchSettings: .iPhoneOnly, units: .uk)),
+    .installApp(
+      AppRecord(
+        bundleID: "a", displayName: "A", writeUsageDescription: nil, readUsageDescription: nil,
+        entitlements: [.backgroundDelivery])),
+    .enableBackgroundDelivery(bundleID: "a", type: water, frequency: .weekly),
+    .disableBackgroundDelivery(bundleID: "a", type: water), .disableBackgroundDelivery(bundleID: "a", type: nil),
+    .completeBackgroundDelivery(bundleID: "a", delivery: 9), .backgroundDeliveries(bundleID: nil),
+    .backgroundDeliveries(bundleID: "a"),
+    .sampleQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: water,
+        filter: .and([
+          .or([.uuids([UUID()]), .not(.sources(["b"]))]), .metadata(key: "k", .exists),
+          .metadata(key: "k", .oneOf([.bool(true), .quantity(1, unit: "mL")])),
+          .metadata(key: "k", .compare(.greaterThanOrEqualTo, .date(t0))), .device(.model, ["Watch"]),
+          .value(.notEqualTo, 2), .quantity(.lessThan, 0.5, unit: "L"), .constant(false),
+          .dates(DateRange(start: t0, end: nil, options: .strictStartDate)),
+        ]))),
+    .statistics(
+      bundleID: "a",
+      query: StatisticsQuery(type: water, options: .cumulativeSum, filter: .metadata(key: "k", .exists))),
   ]
 
   @Test("Every request round-trips", arguments: requests)
@@ -146,6 +168,13 @@ struct MessageCodingTests {
       .characteristic(biologicalSex, .value(2)), .characteristic(dateOfBirth, nil),
       .characteristic(dateOfBirth, .dateOfBirth(year: 2000, month: 2, day: 29)), .units([:]),
       .units([water: "mL", bodyMass: "lb"]),
+      .backgroundDeliveries(
+        [
+          BackgroundDeliveryStatus(
+            key: BackgroundKey("a", water), frequency: .immediate, effective: .hourly, stopped: false, waiting: 4,
+            misses: 1, woken: 3, completed: 1, pending: true)
+        ],
+        history: [BackgroundDeliveryEvent(kind: .missed, id: 4, bundleID: "a", type: water, attempt: 2, at: t0)]),
     ]
   }()
 
@@ -163,6 +192,9 @@ struct MessageCodingTests {
       .samplesChanged(types: [water], origin: .watch, added: 2, deleted: 1), .syncApplied(upTo: 9, items: 3),
       .peerAcknowledged(4), .linkChanged(connected: true), .protectedDataChanged(available: false),
       .protectedDataChanged(available: true),
+      .peerAcknowledged(4), .linkChanged(connected: true),
+      .backgroundDelivery(BackgroundDeliveryEvent(kind: .woken, id: 1, bundleID: "a", type: water, attempt: 1, at: t0)),
+      .samplesPruned(type: water, apps: ["a", "b"]),
     ]
     for event in events { #expect(try Frame.decode(Frame.event(event).encoded()) == .event(event)) }
   }
