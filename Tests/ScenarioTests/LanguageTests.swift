@@ -250,6 +250,7 @@ struct LanguageDocsTests {
     install Stranger on phone share dietaryWater
     install Profile on phone read bloodType dateOfBirth
     install Scale on phone share bodyMass read bodyMass
+    install Tracker on phone and watch read stepCount dietaryWater with background delivery
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch
