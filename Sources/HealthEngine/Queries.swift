@@ -1,6 +1,15 @@
 import FoundationEssentials
 import HealthModel
 
+// The C library's log10 and pow, for equivalent continuous levels (pure functions; no system call).
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A sort key of a sample query (`HKSampleSortIdentifierStartDate` / `EndDate`).
 package struct SampleSort: Hashable, Sendable {
   /// The date a sample query sorts by.
@@ -34,17 +43,20 @@ package struct SampleQuery: Hashable, Sendable {
   package var limit: Int
   /// Sort keys; with none, samples come in start-date order (HealthPair model: Apple does not document it).
   package var sort: [SampleSort]
+  /// Further conditions (metadata, identifiers, devices, values), applied before `limit`.
+  package var filter: SampleFilter?
 
   /// Creates a query.
   package init(
     type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, limit: Int = 0,
-    sort: [SampleSort] = []
+    sort: [SampleSort] = [], filter: SampleFilter? = nil
   ) {
     self.type = type
     self.range = range
     self.sources = sources
     self.limit = limit
     self.sort = sort
+    self.filter = filter
   }
 }
 
@@ -62,11 +74,13 @@ package struct StatisticsQuery: Hashable, Sendable {
   package var interval: Double?
   /// For collections: the date buckets are aligned to.
   package var anchor: Date?
+  /// Further conditions on the samples that contribute (metadata, identifiers, devices, values).
+  package var filter: SampleFilter?
 
   /// Creates a statistics query.
   package init(
     type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, options: StatisticsOptions,
-    interval: Double? = nil, anchor: Date? = nil
+    interval: Double? = nil, anchor: Date? = nil, filter: SampleFilter? = nil
   ) {
     self.type = type
     self.range = range
@@ -74,6 +88,7 @@ package struct StatisticsQuery: Hashable, Sendable {
     self.options = options
     self.interval = interval
     self.anchor = anchor
+    self.filter = filter
   }
 }
 
@@ -128,6 +143,8 @@ package struct AnchoredResult: Hashable, Sendable {
 
 /// Accumulates one statistics bucket.
 struct StatisticsAccumulator {
+  /// Whether averages are equivalent continuous levels (decibels, `discreteEquivalentContinuousLevel`).
+  let equivalentLevel: Bool
   var count = 0
   var sum = 0.0
   var weightedSum = 0.0
@@ -138,9 +155,18 @@ struct StatisticsAccumulator {
   var mostRecentEnd = -Double.infinity
   var mostRecentValue = 0.0
   var duration = 0.0
+  /// For equivalent levels: the highest level so far, and Σ 10^((level − highest) / 10) weighted by overlap
+  /// (`weightedEnergy`) and unweighted (`plainEnergy`) — scaled to the highest level so no power overflows.
+  var highestLevel = -Double.infinity
+  var weightedEnergy = 0.0
+  var plainEnergy = 0.0
+
+  /// An empty bucket for a type of the given aggregation style.
+  init(style: AggregationStyle) { equivalentLevel = style == .discreteEquivalentContinuousLevel }
 
   /// Adds a sample's contribution: `fraction` of its value for sums, its overlap in seconds for weights.
   mutating func add(value: Double, start: Double, end: Double, fraction: Double, overlap: Double) {
+    if equivalentLevel { addLevel(value, overlap: overlap) }
     count += 1
     sum += value * fraction
     plainSum += value
@@ -155,14 +181,37 @@ struct StatisticsAccumulator {
     duration += overlap
   }
 
+  /// Adds a level to the energy sums, rescaling them when it is the highest so far.
+  private mutating func addLevel(_ level: Double, overlap: Double) {
+    if level > highestLevel {
+      let scale = highestLevel.isFinite ? pow(10, (highestLevel - level) / 10) : 0
+      weightedEnergy *= scale
+      plainEnergy *= scale
+      highestLevel = level
+    }
+    let energy = pow(10, (level - highestLevel) / 10)
+    weightedEnergy += energy * overlap
+    plainEnergy += energy
+  }
+
+  /// The equivalent continuous level: 10·log10 of the mean energy, weighted by duration when samples have one
+  /// (IEC 61672-1's Leq), else by count.
+  private var equivalentContinuousLevel: Double {
+    let mean = weight > 0 ? weightedEnergy / weight : plainEnergy / Double(count)
+    return highestLevel + 10 * log10(mean)
+  }
+
   func result(start: Date, end: Date, options: StatisticsOptions, style: AggregationStyle) -> Statistics {
     var stats = Statistics(start: start, end: end)
     stats.sampleCount = count
     guard count > 0 else { return stats }
     if options.contains(.cumulativeSum) { stats.sum = sum }
     if options.contains(.discreteAverage) {
-      stats.average =
-        style == .discreteTemporallyWeighted && weight > 0 ? weightedSum / weight : plainSum / Double(count)
+      switch style {
+      case .discreteEquivalentContinuousLevel: stats.average = equivalentContinuousLevel
+      case .discreteTemporallyWeighted where weight > 0: stats.average = weightedSum / weight
+      default: stats.average = plainSum / Double(count)
+      }
     }
     if options.contains(.discreteMin) { stats.minimum = minimum }
     if options.contains(.discreteMax) { stats.maximum = maximum }

@@ -368,7 +368,11 @@ package struct ExportReader: ~Copyable {
     let bytes = scanner.rawValue(index)
     if let hit = types.find(bytes) { return hit }
     let name = try scanner.string(index)
-    let entry: TypeEntry = SampleType.lookup(name: name).map { .known($0) } ?? .unknown(name)
+    // Records hold quantity and category samples: another kind of type (a correlation, a characteristic or an object
+    // type under a record's name) is skipped like an unknown one.
+    let entry: TypeEntry =
+      SampleType.lookup(name: name).flatMap { $0.isQuantity || $0.descriptor.categoryValues != nil ? .known($0) : nil }
+      ?? .unknown(name)
     types.insert(scanner.rawValue(index), entry)
     return entry
   }

@@ -10,7 +10,7 @@ package enum HealthPairCommandLine {
   package static let commands: [CommandConfiguration] = [
     RunCommand.configuration, UpCommand.configuration, DownCommand.configuration, RestartCommand.configuration,
     StatusCommand.configuration, CtlCommand.configuration, ImportCommand.configuration, ExportCommand.configuration,
-    ChaosCommand.configuration, LoadCommand.configuration, DemoCommand.configuration,
+    ChaosCommand.configuration, SimulateCommand.configuration, LoadCommand.configuration, DemoCommand.configuration,
   ]
 
   /// The top-level help text.
@@ -49,6 +49,7 @@ package enum HealthPairCommandLine {
       case "import": return try ImportCommand(rest).run()
       case "export": return try ExportCommand(rest).run()
       case "chaos": return try ChaosCommand(rest).run()
+      case "simulate": return try SimulateCommand(rest).run()
       case "load": return try LoadCommand(rest).run()
       default:
         let known = commands.map(\.name)
