@@ -54,7 +54,9 @@ private func run(_ program: CommandProgram, _ arguments: [String]) -> (status: I
   return (status, out, err)
 }
 
-private var group: CommandProgram { CommandProgram(name: "tool", abstract: "A tool.", version: "1.2.3", subcommands: [Greet.self]) }
+private var group: CommandProgram {
+  CommandProgram(name: "tool", abstract: "A tool.", version: "1.2.3", subcommands: [Greet.self])
+}
 private var solo: CommandProgram { CommandProgram(command: Solo.self, version: "1.2.3") }
 
 @Suite("Command line: the shared command model")
