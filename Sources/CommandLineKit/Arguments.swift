@@ -103,9 +103,10 @@ package struct Arguments {
   package mutating func intOption(_ name: String, range: ClosedRange<Int>) throws(UsageError) -> Int? {
     guard let text = try option(name) else { return nil }
     guard let value = Int(text), range.contains(value) else {
-      throw error(
-        "invalid value '\(text)' for '--\(name)': expected an integer in \(range.lowerBound)...\(range.upperBound)",
-        at: consumed.last)
+      let expected =
+        range.upperBound == Int.max
+        ? "an integer of at least \(range.lowerBound)" : "an integer in \(range.lowerBound)...\(range.upperBound)"
+      throw error("invalid value '\(text)' for '--\(name)': expected \(expected)", at: consumed.last)
     }
     return value
   }

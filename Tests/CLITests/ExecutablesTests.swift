@@ -33,10 +33,11 @@ struct ExecutablesTests {
         "healthpaird", ["--device", "phone", "--dir", "/tmp/x", "--peer", "/tmp/p"],
         "error: '--peer' needs '--pairing-key'\n"
       ),
+      ("healthpair-bench", ["--only", "sink"], "error: unknown benchmark 'sink' (did you mean 'sync'?): expected "),
       (
-        "healthpair-bench", ["--only", "sink"],
-        "error: unknown benchmark 'sink' (did you mean 'sync'?): expected bigstore, roundtrip, scenarios, snapshot, "
-          + "start, sync, throughput\n  healthpair-bench --only sink\n" + "                          ^~~~\n"
+        "healthpair-bench", ["--snapshot-samples", "0"],
+        "error: invalid value '0' for '--snapshot-samples': expected an integer of at least 1\n"
+          + "  healthpair-bench --snapshot-samples 0\n" + "                                      ^\n"
       ),
       (
         "healthpair-fuzz", ["frame", "--runs", "1"],
