@@ -100,6 +100,9 @@ package final class DeviceDaemon {
     case peerHandshake(UInt64)
     /// The oldest `hello` deadline in `helloDeadlines` is due.
     case clientHellos
+    /// A background delivery is due, or its response window ends (real clock only; the commit that follows runs
+    /// the background step).
+    case background
   }
 
   private let options: DaemonOptions
@@ -215,6 +218,8 @@ package final class DeviceDaemon {
 
   /// Serves until SIGTERM or SIGINT, then shuts down cleanly; returns the exit status.
   package func run() -> Int32 {
+    // Changes replayed from the journal were delivered (or not) before the restart.
+    durable.state.discardChanges()
     if options.peerSocket != nil {
       var shell = self
       core.start(state: &durable.state, wall: wall, shell: &shell)
@@ -569,6 +574,7 @@ package final class DeviceDaemon {
       }
       pendingEvents.removeAll(keepingCapacity: true)
     }
+    runBackgroundStep()
     if !pendingBroadcasts.isEmpty {
       for connection in clients.values where !connection.subscriptions.isEmpty {
         for event in pendingBroadcasts where connection.subscriptions.contains(event.mask) {
@@ -831,6 +837,27 @@ package final class DeviceDaemon {
     }
   }
 
+  /// Delivers what background delivery has due (after this turn's changes are durable), queues the events for
+  /// subscribers, and, on the real clock, arms the timer for the next due time.
+  private func runBackgroundStep() {
+    let now = wall
+    let step = durable.state.backgroundStep(wall: now)
+    for item in step.pruned { pendingBroadcasts.append(.samplesPruned(type: item.type, apps: item.apps)) }
+    for event in step.events {
+      pendingBroadcasts.append(.backgroundDelivery(event))
+      let level: LogLevel = event.kind == .stopped || event.kind == .missed ? .warning : .info
+      if log.enabled(level) {
+        log.log(
+          level, "background delivery \(event.kind)",
+          ["app": event.bundleID, "type": event.type.name, "delivery": "\(event.id)", "attempt": "\(event.attempt)"])
+      }
+    }
+    timers.removeAll { $0.timer == .background }
+    if durable.state.virtualNow == nil, let due = durable.state.nextBackgroundDue() {
+      timers.append((Self.deadline(after: max(0, due.timeIntervalSince(now))), .background))
+    }
+  }
+
   private func nextTimeout() -> Int32 {
     guard let next = timers.map(\.due).min() else { return -1 }
     let now = Posix.monotonicNanoseconds()
@@ -857,6 +884,8 @@ package final class DeviceDaemon {
         peerHandshakeDue(generation)
       case .clientHellos:
         clientHellosDue(now: now)
+      case .background:
+        break
       }
     }
   }
@@ -891,9 +920,10 @@ extension DaemonEvent {
   var mask: EventMask {
     switch self {
     case .promptShown, .promptClosed: .prompts
-    case .samplesChanged: .samples
+    case .samplesChanged, .protectedDataChanged: .samples
     case .syncApplied, .peerAcknowledged: .sync
     case .linkChanged: .link
+    case .backgroundDelivery, .samplesPruned: .background
     }
   }
 }

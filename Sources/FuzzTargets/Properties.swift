@@ -54,7 +54,7 @@ package enum FuzzProperties {
       return (try? snapshotBytes(data).withUnsafeBytes { try SnapshotFile.decode($0, device: .watch, path: "fuzz") })
         != nil
     case "scenario":
-      if case .success = ScenarioParser.parse(bytes: data, file: "fuzz.scenario") { return true }
+      if case .success = ScenarioParser.parse(bytes: data, file: "fuzz.scenario", loader: .none) { return true }
       return false
     default: return false
     }
@@ -202,7 +202,10 @@ package enum FuzzProperties {
   }
 
   static func scenario(_ data: [UInt8]) -> String? {
-    guard case .failure(let diagnostics) = ScenarioParser.parse(bytes: data, file: "fuzz.scenario") else { return nil }
+    guard case .failure(let diagnostics) = ScenarioParser.parse(bytes: data, file: "fuzz.scenario", loader: .none)
+    else {
+      return nil
+    }
     guard !diagnostics.items.isEmpty else { return "scenario: a file was refused with no diagnostic" }
     _ = diagnostics.description  // rendering each diagnostic (its source line and caret) must not trap either
     let lines = data.split(separator: 10, omittingEmptySubsequences: false)

@@ -38,6 +38,21 @@ package enum DeviceEvent: Hashable, Sendable {
   case peerLogAdopted(logID: UInt64)
   /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
   case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// The device was locked at `at` (device clock; the watch: taken off the wrist): protected health data is
+  /// unavailable until ``deviceUnlocked(at:)`` (docs/behavior.md L1).
+  case deviceLocked(at: Date)
+  /// The device was unlocked at `at`: its locked journal is emptied; the samples it held follow as ``samplesSaved(_:)``
+  /// (and ``samplesDeleted(_:)`` for the sync-identifier replacements they make) in the same commit (L3).
+  case deviceUnlocked(at: Date)
+  /// Apps saved these samples while the device was locked: they wait in its locked journal (Apple's temporary file)
+  /// and reach the store, queries and the other device when it unlocks (L3).
+  case samplesSavedWhileLocked([Sample])
+  /// The user changed a value in the Health app here at `at` (device clock): a characteristic or a preferred unit.
+  /// It goes to the other device, where the later change wins (docs/behavior.md C4, R6).
+  case userSettingChanged(UserSetting, at: Date)
+  /// An app enabled background delivery of `type` at `frequency`, or disabled it (`frequency` nil) for `type`,
+  /// or for every type (`type` nil too).
+  case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
 }
 
 /// One entry of a device's outbound sync log.
@@ -54,7 +69,8 @@ package struct SyncEntry: Hashable, Sendable {
   }
 }
 
-/// What crosses the peer link: samples, deletions and Watch-app settings. Authorization never does.
+/// What crosses the peer link: samples, deletions, Watch-app settings, Health app values, and companion decisions
+/// (authorization crosses only under the companion model).
 package enum SyncPayload: Hashable, Sendable {
   /// Samples saved on the origin device.
   case samples([Sample])
@@ -64,13 +80,15 @@ package enum SyncPayload: Hashable, Sendable {
   case watchSettings(bundleID: String, change: SettingsChange)
   /// Companion decisions made on the origin device at `at` (its clock).
   case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// A Health app value the user changed on the origin device at `at` (its clock).
+  case userSetting(UserSetting, at: Date)
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
     switch self {
     case .samples(let s): s.count
     case .deletions(let t): t.count
-    case .watchSettings, .authorization: 1
+    case .watchSettings, .authorization, .userSetting: 1
     }
   }
 }

@@ -59,7 +59,8 @@ package enum MetadataPayload: Hashable, Sendable {
     self = .valid(converted)
   }
 
-  private static func value(_ any: Any) -> MetadataValue? {
+  /// The simulator's value for an app's metadata value, or nil for a class HealthKit refuses.
+  package static func value(_ any: Any) -> MetadataValue? {
     switch any {
     case let b as Bool: return .bool(b)
     case let i as Int: return .int(Int64(i))
@@ -88,11 +89,19 @@ package enum MetadataPayload: Hashable, Sendable {
     }
   }
 
+  /// The metadata with `device`'s properties under HealthKitSim's reserved keys (an invalid payload stays so).
+  package func adding(_ device: HKDevice?) -> MetadataPayload {
+    guard let device, case .valid(var metadata) = self else { return self }
+    for (property, value) in device.properties { metadata[property.metadataKey] = .string(value) }
+    return .valid(metadata)
+  }
+
   /// The metadata as an app reads it back: Bool, Int, Double, String, Date or HKQuantity values; nil when empty.
+  /// HealthKitSim's reserved device keys are left out.
   package var dictionary: [String: Any]? {
-    guard case .valid(let metadata) = self, !metadata.isEmpty else { return nil }
+    guard case .valid(let metadata) = self else { return nil }
     var result: [String: Any] = [:]
-    for (key, value) in metadata {
+    for (key, value) in metadata where !key.hasPrefix(MetadataKey.devicePrefix) {
       switch value {
       case .bool(let b): result[key] = b
       case .int(let i): result[key] = Int(i)
@@ -102,6 +111,6 @@ package enum MetadataPayload: Hashable, Sendable {
       case .quantity(let v, let unit): result[key] = HKQuantity(unit: HKUnit(from: unit), doubleValue: v)
       }
     }
-    return result
+    return result.isEmpty ? nil : result
   }
 }

@@ -453,3 +453,28 @@ public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable 
   /// Food: dietary quantity samples (`dietaryEnergyConsumed`, `dietaryProtein`, …).
   public static let food = HKCorrelationTypeIdentifier("HKCorrelationTypeIdentifierFood")
 }
+
+/// The identifier of a characteristic type (`HKCharacteristicTypeIdentifierDateOfBirth`).
+public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendable {
+  /// Apple's identifier string.
+  public let rawValue: String
+  /// Wraps an identifier string.
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// Wraps an identifier string.
+  public init(_ rawValue: String) { self.rawValue = rawValue }
+
+  /// The date of birth; read with ``HKHealthStore/dateOfBirthComponents()``.
+  public static let dateOfBirth = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierDateOfBirth")
+  /// The biological sex; read with ``HKHealthStore/biologicalSex()``.
+  public static let biologicalSex = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierBiologicalSex")
+  /// The blood type; read with ``HKHealthStore/bloodType()``.
+  public static let bloodType = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierBloodType")
+  /// The Fitzpatrick skin type; read with ``HKHealthStore/fitzpatrickSkinType()``.
+  public static let fitzpatrickSkinType = HKCharacteristicTypeIdentifier(
+    "HKCharacteristicTypeIdentifierFitzpatrickSkinType")
+  /// Whether the user uses a wheelchair; read with ``HKHealthStore/wheelchairUse()``.
+  public static let wheelchairUse = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierWheelchairUse")
+  /// What the move ring counts; read with ``HKHealthStore/activityMoveMode()``.
+  public static let activityMoveMode = HKCharacteristicTypeIdentifier(
+    "HKCharacteristicTypeIdentifierActivityMoveMode")
+}

@@ -1,3 +1,4 @@
+import Foundation
 import HealthModel
 
 /// A unit of measure, from a factory (`.literUnit(with: .milli)`, `.count().unitDivided(by: .minute())`) or from
@@ -6,7 +7,7 @@ import HealthModel
 /// A string that is not a unit would raise an exception on a device: ``init(from:)`` reports it to
 /// ``HealthKitSim/terminationHandler`` and returns an *invalid* unit that keeps the string; using it later fails the
 /// same way (a `save` with it fails with ``HKSimulatedTermination``).
-public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
+public final class HKUnit: NSObject, @unchecked Sendable {
   /// The parsed unit, or nil when the string did not parse.
   package let parsed: HealthUnit?
   /// The unit string; parsing it gives back an equal unit (`mL`, `count/min`, `kcal`).
@@ -16,11 +17,13 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
   package init(parsed: HealthUnit) {
     self.parsed = parsed
     self.unitString = parsed.description
+    super.init()
   }
 
   private init(invalid text: String) {
     self.parsed = nil
     self.unitString = text
+    super.init()
   }
 
   /// Parses a HealthKit unit string (`mL`, `count/min`, `kg/m^2`, `degF`).
@@ -37,12 +40,14 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
     }
   }
 
-  /// Two units are equal when their unit strings are.
-  public static func == (lhs: HKUnit, rhs: HKUnit) -> Bool { lhs.unitString == rhs.unitString }
-  /// Hashes the unit string.
-  public func hash(into hasher: inout Hasher) { hasher.combine(unitString) }
+  /// Two units are equal when their unit strings are (`==` and `isEqual(_:)` alike).
+  public override func isEqual(_ object: Any?) -> Bool { (object as? HKUnit)?.unitString == unitString }
+  /// The unit string's hash.
+  public override var hash: Int { unitString.hashValue }
   /// The unit string.
-  public var description: String { unitString }
+  public override var description: String { unitString }
+  /// As ``description``.
+  public override var debugDescription: String { unitString }
 
   /// Whether this is the dimensionless "null" unit (for example `count().unitDivided(by: count())`).
   public func isNull() -> Bool { parsed?.components.isEmpty ?? false }

@@ -79,6 +79,12 @@ package struct SampleTypeDescriptor: Sendable {
     /// A correlation type, with the short names of the quantity types its objects contain. HealthKit refuses
     /// authorization requests for it: apps request its component types instead.
     case correlation(components: [String])
+    /// A characteristic type (`HKCharacteristicType`): one value the user sets in the Health app, read-only for apps
+    /// and not a sample type. `values` are the enumeration's cases with Apple's raw values (`notSet` 0 left out);
+    /// empty for the date of birth.
+    case characteristic(values: [(value: Int, name: String)])
+    /// A special object type (workouts, clinical records, …; ObjectTypes.swift): requestable, never stored.
+    case object(ObjectKind)
   }
 
   /// The stable code (journal and wire).
@@ -87,7 +93,7 @@ package struct SampleTypeDescriptor: Sendable {
   package let name: String
   /// The full HealthKit identifier string.
   package let identifier: String
-  /// Quantity, category or correlation.
+  /// Quantity, category, correlation or characteristic.
   package let kind: Kind
   /// Whether apps may request share (write) permission; false for Apple-computed types.
   package let appsMayShare: Bool
@@ -118,6 +124,19 @@ package struct SampleTypeDescriptor: Sendable {
   }
   /// Whether this is a quantity type.
   package var isQuantity: Bool { aggregation != nil }
+  /// Whether this is a characteristic type (read-only, not a sample type: docs/behavior.md C1).
+  package var isCharacteristic: Bool {
+    if case .characteristic = kind { return true }
+    return false
+  }
+  /// The enumeration cases of a characteristic type (empty for the date of birth), nil for other kinds.
+  package var characteristicValues: [(value: Int, name: String)]? {
+    if case .characteristic(let values) = kind { return values }
+    return nil
+  }
+  /// Whether the type is an `HKSampleType`: every type but the characteristic types and the activity summary type
+  /// (what queries, saves and `HKSampleType` accept; special object types are sample types with no objects stored).
+  package var isSampleType: Bool { !isCharacteristic && objectKind != .activitySummary }
 }
 
 extension SampleType {
@@ -130,6 +149,8 @@ extension SampleType {
   /// enumerations with Apple's raw values; required metadata keys are those HKMetadata.h calls required; a type
   /// apps may not share is one Apple's documentation calls read-only, one devices were observed to refuse
   /// ("Authorization to share the following types is disallowed"), or one Apple computes itself (T3).
+  /// Characteristic types (codes 60–69, section C) take their values from HKCharacteristicValues.h; special object
+  /// types (workouts, clinical records, …, codes 70–99) are in ObjectTypes.swift.
   package static let catalog: [SampleTypeDescriptor] = [
     .init(
       code: 1, name: "dietaryWater", identifier: "HKQuantityTypeIdentifierDietaryWater",
@@ -363,7 +384,32 @@ extension SampleType {
     .category(363, "vaginalDryness", .severity),
     .category(364, "vomiting", .severity),
     .category(365, "wheezing", .severity),
-  ]
+    // Characteristic types (codes 60–69): values from HKCharacteristicValues.h. Apps may only read them.
+    .init(
+      code: 60, name: "dateOfBirth", identifier: "HKCharacteristicTypeIdentifierDateOfBirth",
+      kind: .characteristic(values: []), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 61, name: "biologicalSex", identifier: "HKCharacteristicTypeIdentifierBiologicalSex",
+      kind: .characteristic(values: [(1, "female"), (2, "male"), (3, "other")]), appsMayShare: false,
+      requiredMetadata: []),
+    .init(
+      code: 62, name: "bloodType", identifier: "HKCharacteristicTypeIdentifierBloodType",
+      kind: .characteristic(values: [
+        (1, "aPositive"), (2, "aNegative"), (3, "bPositive"), (4, "bNegative"), (5, "abPositive"), (6, "abNegative"),
+        (7, "oPositive"), (8, "oNegative"),
+      ]), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 63, name: "fitzpatrickSkinType", identifier: "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+      kind: .characteristic(values: [(1, "I"), (2, "II"), (3, "III"), (4, "IV"), (5, "V"), (6, "VI")]),
+      appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 64, name: "wheelchairUse", identifier: "HKCharacteristicTypeIdentifierWheelchairUse",
+      kind: .characteristic(values: [(1, "no"), (2, "yes")]), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 65, name: "activityMoveMode", identifier: "HKCharacteristicTypeIdentifierActivityMoveMode",
+      kind: .characteristic(values: [(1, "activeEnergy"), (2, "appleMoveTime")]), appsMayShare: false,
+      requiredMetadata: []),
+  ] + objectTypeCatalog
 }
 
 extension SampleTypeDescriptor {

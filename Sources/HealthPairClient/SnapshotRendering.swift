@@ -12,7 +12,19 @@ extension DaemonSnapshot {
     lines.append("clock    \(formatDate(d.now))\(d.virtualClock ? " (virtual)" : "")")
     lines.append(
       "policy   reprompt=\(d.policy.reprompt.rawValue) retention=\(d.policy.retention.map(formatDuration) ?? "none")"
-        + (d.policy.authorization == .companion ? " authorization=companion" : ""))
+        + (d.policy.authorization == .companion ? " authorization=companion" : "")
+        + (d.policy.units != .us ? " units=\(d.policy.units)" : ""))
+    if d.locked {
+      lines.append(
+        "lock     LOCKED: protected data unavailable"
+          + (d.lockedSamples > 0 ? "; \(d.lockedSamples) sample\(d.lockedSamples == 1 ? "" : "s") wait for unlock" : "")
+      )
+    }
+    if !d.characteristics.isEmpty || !d.preferredUnits.isEmpty {
+      let values = d.characteristics.sorted { $0.key < $1.key }.map { "\($0.key.name)=\($0.value.name(for: $0.key))" }
+      let units = d.preferredUnits.sorted { $0.key < $1.key }.map { "\($0.key.name) in \($0.value)" }
+      lines.append("health   " + (values + units).joined(separator: " "))
+    }
     let s = link.sync
     lines.append(
       "link     \(link.connected ? "up" : (link.enabled ? "down" : "disconnected"))\(link.holding ? " (holding)" : "")"
@@ -125,7 +137,19 @@ extension DaemonSnapshot {
           ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
         ] + logIdentities)
       ),
-    ])
+    ] + lockAndHealth(d))
+  }
+
+  /// The unit locale, the lock and the Health app's values, as `json(includingRunIdentities:)` adds them.
+  private func lockAndHealth(_ d: DeviceSnapshot) -> [(String, JSON)] {
+    let details = d.characteristics.sorted { $0.key < $1.key }.map { type, value in
+      (type.name, JSON.string(value.name(for: type)))
+    }
+    let units = d.preferredUnits.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.string($0.value)) }
+    return [
+      ("units", .string(d.policy.units.description)), ("locked", .bool(d.locked)),
+      ("lockedSamples", .int(d.lockedSamples)), ("healthDetails", .object(details)), ("preferredUnits", .object(units)),
+    ]
   }
 }
 

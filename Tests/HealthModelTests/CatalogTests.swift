@@ -17,7 +17,8 @@ struct CatalogTests {
   @Test func holdsExactlyTheCheckedInIdentifiers() throws {
     let expected = try checkedInIdentifiers()
     #expect(Set(expected).count == expected.count, "the fixture lists an identifier twice")
-    let catalog = Set(SampleType.catalog.map(\.identifier))
+    // The special object types (codes 70–99: workouts, clinical records, …) are checked by their own tests.
+    let catalog = Set(SampleType.catalog.filter { $0.objectKind == nil }.map(\.identifier))
     let missing = Set(expected).subtracting(catalog).sorted()
     let extra = catalog.subtracting(expected).sorted()
     #expect(missing.isEmpty, "not in the catalog: \(missing)")
@@ -34,22 +35,27 @@ struct CatalogTests {
     // A name must not be another entry's identifier either: lookup(name:) takes both.
     #expect(Set(entries.map(\.name)).isDisjoint(with: entries.map(\.identifier)))
     for entry in entries {
-      // 1–59 are the first types; 60–99 are reserved; new quantity types 100–299, new category types 300–459.
+      // 1–59 are the first types; characteristics 60–69; 70–99 reserved; new quantity types 100–299, new
+      // category types 300–459.
       switch entry.kind {
       case .quantity: #expect(entry.code < 60 || (100...299).contains(entry.code), "\(entry.name) \(entry.code)")
       case .category: #expect(entry.code < 60 || (300...459).contains(entry.code), "\(entry.name) \(entry.code)")
       case .correlation: #expect(entry.code < 60, "\(entry.name) \(entry.code)")
+      case .characteristic: #expect((60...69).contains(entry.code), "\(entry.name) \(entry.code)")
+      case .object: #expect((70...99).contains(entry.code), "\(entry.name) \(entry.code)")
       }
     }
   }
 
   @Test func identifiersFollowTheirKindAndName() {
-    for entry in SampleType.catalog {
+    for entry in SampleType.catalog where entry.objectKind == nil {
       let prefix =
         switch entry.kind {
         case .quantity: "HKQuantityTypeIdentifier"
         case .category: "HKCategoryTypeIdentifier"
         case .correlation: "HKCorrelationTypeIdentifier"
+        case .characteristic: "HKCharacteristicTypeIdentifier"
+        case .object: ""
         }
       #expect(entry.identifier.hasPrefix(prefix), "\(entry.identifier)")
       // The Swift name lowercases the first letter (VO2Max and UVExposure lowercase their acronym).
@@ -78,6 +84,10 @@ struct CatalogTests {
           let member = try #require(SampleType.lookup(name: component), "\(entry.name) contains \(component)")
           #expect(member.descriptor.isQuantity, "\(entry.name) contains \(component), which is not a quantity type")
         }
+      case .characteristic(let values):
+        #expect(Set(values.map(\.value)).count == values.count, "\(entry.name): duplicate raw values")
+        #expect(!entry.appsMayShare, "\(entry.name): characteristics are read-only")
+      case .object: break
       }
       for key in entry.requiredMetadata {
         #expect(MetadataKey.constantName(of: key).hasPrefix("HKMetadataKey"), "\(entry.name) requires \(key)")
@@ -96,7 +106,10 @@ struct CatalogTests {
 
   @Test func readOnlyTypesAreTheDocumentedOnes() {
     // docs/behavior.md T3: Apple-documented read-only types, observed refusals and Apple-computed types.
-    let readOnly = Set(SampleType.catalog.filter { !$0.appsMayShare && !$0.isCorrelation }.map(\.name))
+    let readOnly = Set(
+      SampleType.catalog.filter {
+        !$0.appsMayShare && !$0.isCorrelation && !$0.isCharacteristic && $0.objectKind == nil
+      }.map(\.name))
     #expect(
       readOnly == [
         "appleExerciseTime", "appleMoveTime", "appleStandTime", "appleWalkingSteadiness",
