@@ -134,7 +134,8 @@ struct PinnedFrameTests {
       SyncEntry(seq: 5, payload: .userSetting(.preferredUnit(water, "mL"), at: t0)),
       SyncEntry(
         seq: 4,
-        payload: .authorization(bundleID: "a", decisions: [SharedDecision(Permission(water, .read), .authorized)], at: t0)
+        payload: .authorization(
+          bundleID: "a", decisions: [SharedDecision(Permission(water, .read), .authorized)], at: t0)
       ),
     ]),
     .ack(3, ofLog: 8),
@@ -242,7 +243,9 @@ struct PinnedFrameTests {
   static var frames: [(key: String, bytes: [UInt8])] {
     var all: [(String, [UInt8])] = []
     for request in requests { all.append(("request.\(name(of: request))", Frame.request(id: 42, request).encoded())) }
-    for reply in replies { all.append(("response.\(name(of: reply))", Frame.response(id: 1, .success(reply)).encoded())) }
+    for reply in replies {
+      all.append(("response.\(name(of: reply))", Frame.response(id: 1, .success(reply)).encoded()))
+    }
     all.append(("interim.prompt", Frame.interim(id: 2, .prompt(prompt)).encoded()))
     for (i, error) in [
       HealthError.healthKit(.errorAuthorizationNotDetermined, "Authorization not determined"),
@@ -280,7 +283,8 @@ struct PinnedFrameTests {
   @Test("Each frame's bytes are the checked-in ones, and the checked-in bytes decode to the example")
   func framesMatchTheFixture() throws {
     let lines = Self.frames.map { "\($0.key) \(Self.hex($0.bytes))" }
-    let text = "# Wire protocol version \(WireProtocol.version): one frame body per line (see PinnedFrameTests).\n"
+    let text =
+      "# Wire protocol version \(WireProtocol.version): one frame body per line (see PinnedFrameTests).\n"
       + lines.joined(separator: "\n") + "\n"
     if ProcessInfo.processInfo.environment["HEALTHPAIR_UPDATE_FIXTURES"] == "1" {
       try text.write(to: Self.fixtureURL, atomically: true, encoding: .utf8)
