@@ -7,7 +7,7 @@ import Posix
 import Render
 
 /// `healthpair import <export.zip|export.xml>`: loads an Apple Health export into one device of a running pair.
-package struct ImportCommand {
+package struct ImportCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "import", abstract: "Load an Apple Health export (export.zip or export.xml) into a device of the pair.",
@@ -155,7 +155,7 @@ extension ExportImportReport {
 }
 
 /// `healthpair export`: writes a device's store as an Apple Health export, or a synthetic export.
-package struct ExportCommand {
+package struct ExportCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "export", abstract: "Write a device's samples as an Apple Health export (export.xml or export.zip).",

@@ -22,9 +22,10 @@ struct ExportReaderTests {
     #expect(summary.skippedElements["VisionPrescription"] == ["HKVisionPrescriptionTypeGlasses": 1])
     #expect(summary.skippedElements["InstantaneousBeatsPerMinute"] == ["in HeartRateVariabilityMetadataList": 3])
     // Five sources; the watch's name is written once as &#8217; and elsewhere as ’: one source.
-    #expect(summary.sources.map(\.source.details?.name) == [
-      "Robin’s Apple Watch", "Robin’s iPhone", "Health", "Drink & Track", "Sleep Diary",
-    ])
+    #expect(
+      summary.sources.map(\.source.details?.name) == [
+        "Robin’s Apple Watch", "Robin’s iPhone", "Health", "Drink & Track", "Sleep Diary",
+      ])
     #expect(summary.sources.map(\.samples) == [10, 2, 2, 2, 1])
     #expect(summary.sources.map(\.source.isApple) == [true, true, true, false, false])
     #expect(summary.sources.map(\.source.device) == [.watch, .phone, .phone, .phone, .phone])
@@ -80,20 +81,24 @@ struct ExportReaderTests {
     }
     let dates = #"startDate="2026-01-04 12:00:00 +0100" endDate="2026-01-04 12:10:00 +0100""#
     let incompatible = try #require(failure(#"unit="kg" \#(dates) value="3""#))
-    #expect(incompatible.kind == .unit && incompatible.message.contains("cannot express HKQuantityTypeIdentifierStepCount"))
+    #expect(
+      incompatible.kind == .unit && incompatible.message.contains("cannot express HKQuantityTypeIdentifierStepCount"))
     let attributes = #"unit="count" \#(dates) value="three""#
     let notANumber = try #require(failure(attributes))
     #expect(notANumber.kind == .value && notANumber.message.contains("'three' is not a number"))
     let line = #" <Record type="HKQuantityTypeIdentifierStepCount" sourceName="S" "# + attributes
     #expect(notANumber.location.column == line.utf8.count - "three\"".utf8.count + 1, "the value's first byte")
-    let badDate = try #require(failure(#"unit="count" startDate="yesterday" endDate="2026-01-04 12:10:00 +0100" value="3""#))
+    let badDate = try #require(
+      failure(#"unit="count" startDate="yesterday" endDate="2026-01-04 12:10:00 +0100" value="3""#))
     #expect(badDate.kind == .date && badDate.message.contains("'yesterday' is not a date"))
     let backwards = try #require(
       failure(#"unit="count" startDate="2026-01-04 12:10:00 +0100" endDate="2026-01-04 12:00:00 +0100" value="3""#))
     #expect(backwards.kind == .invalidRecord && backwards.message.contains("must be equal to or earlier than endDate"))
     let category = try #require(
-      failure(#"\#(dates) value="HKCategoryValueSleepAnalysisAsleepCor""#, type: "HKCategoryTypeIdentifierSleepAnalysis"))
-    #expect(category.kind == .value && category.message.contains("did you mean 'HKCategoryValueSleepAnalysisAsleepCore'"))
+      failure(
+        #"\#(dates) value="HKCategoryValueSleepAnalysisAsleepCor""#, type: "HKCategoryTypeIdentifierSleepAnalysis"))
+    #expect(
+      category.kind == .value && category.message.contains("did you mean 'HKCategoryValueSleepAnalysisAsleepCore'"))
     let missingFlag = try #require(
       failure(#"\#(dates) value="HKCategoryValueMenstrualFlowLight""#, type: "HKCategoryTypeIdentifierMenstrualFlow"))
     #expect(missingFlag.kind == .invalidRecord && missingFlag.message.contains("HKMetadataKeyMenstrualCycleStart"))

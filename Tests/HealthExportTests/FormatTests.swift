@@ -101,7 +101,8 @@ struct FormatTests {
     #expect(mapping.source(name: "Sam’s Apple Watch", version: "10.1", hardware: watchHardware) == watch)
     // A renamed iPhone is recognized by its version being the device's software version.
     let phoneHardware = HardwareDetails(fields: [
-      .init("name", "iPhone"), .init("manufacturer", "Apple Inc."), .init("model", "iPhone"), .init("software", "17.6.1"),
+      .init("name", "iPhone"), .init("manufacturer", "Apple Inc."), .init("model", "iPhone"),
+      .init("software", "17.6.1"),
     ])
     let renamed = mapping.source(name: "hellomyzn13", version: "17.6.1", hardware: phoneHardware)
     #expect(renamed.isApple && renamed.device == .phone)
@@ -112,14 +113,17 @@ struct FormatTests {
     #expect(mapping.source(name: "Santé", version: "17.2", hardware: nil).bundleID == "com.apple.Health")
     #expect(mapping.source(name: "Sleep Cycle", version: "4", hardware: nil).bundleID == "com.example.sleep")
     #expect(mapping.source(name: "com.example.water", version: nil, hardware: nil).bundleID == "com.example.water")
-    #expect(mapping.source(name: "One Drop", version: nil, hardware: nil).bundleID == "com.healthpair.imported.one-drop")
-    #expect(mapping.source(name: "健康日記", version: nil, hardware: nil).bundleID.hasPrefix("com.healthpair.imported.source-"))
+    #expect(
+      mapping.source(name: "One Drop", version: nil, hardware: nil).bundleID == "com.healthpair.imported.one-drop")
+    #expect(
+      mapping.source(name: "健康日記", version: nil, hardware: nil).bundleID.hasPrefix("com.healthpair.imported.source-"))
     #expect(SourceMapping.parseOverride("Sleep Cycle=com.x.y")! == ("Sleep Cycle", "com.x.y"))
     #expect(SourceMapping.parseOverride("no equals") == nil)
   }
 
   @Test func hardwareDescriptionsRoundTripWithoutTheirAddress() throws {
-    let text = "<<HKDevice: 0x3034fcbe0>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone16,1, "
+    let text =
+      "<<HKDevice: 0x3034fcbe0>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone16,1, "
       + "software:17.6.1, creation date:2024-08-31 17:17:55 +0000>"
     let hardware = try #require(HardwareDetails(exportDescription: text))
     #expect(hardware["creation date"] == "2024-08-31 17:17:55 +0000")

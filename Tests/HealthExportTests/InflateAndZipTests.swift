@@ -71,13 +71,19 @@ private struct FixedHuffmanEncoder {
   mutating func literal(_ byte: UInt8) { symbol(Int(byte)) }
 
   mutating func match(length: Int, distance: Int) {
-    let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163,
-      195, 227, 258]
+    let lengthBase = [
+      3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163,
+      195, 227, 258,
+    ]
     let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-      2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-    let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
-      13]
+    let distanceBase = [
+      1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
+      2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+    ]
+    let distanceExtra = [
+      0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+      13,
+    ]
     let li = lengthBase.lastIndex { $0 <= length }!
     symbol(257 + li)
     bits(length - lengthBase[li], lengthExtra[li])
@@ -102,7 +108,8 @@ struct InflateTests {
       + "6e502da856541ba9055913644d903541d6045913644d903541d6045913644d913545d6145953644d913545d6145953644d91"
       + "3545d60c593364cd903543d60c593364cdd80dfdfbafe70b")
   var dynamicText: [UInt8] {
-    Array((0..<40).map { "<Record type=\"HKQuantityTypeIdentifierHeartRate\" value=\"\(60 + $0 % 37)\"/>\n" }.joined().utf8)
+    Array(
+      (0..<40).map { "<Record type=\"HKQuantityTypeIdentifierHeartRate\" value=\"\(60 + $0 % 37)\"/>\n" }.joined().utf8)
   }
 
   @Test func dynamicHuffmanFromZlibAtEveryChunkSize() throws {
@@ -185,7 +192,9 @@ struct ZipTests {
     var archive = writer.beginEntry("apple_health_export/export.xml")
     payload.withUnsafeBytes { writer.add($0) }
     archive += payload
-    for patch in writer.finishEntry() { archive.replaceSubrange(patch.offset..<patch.offset + patch.bytes.count, with: patch.bytes) }
+    for patch in writer.finishEntry() {
+      archive.replaceSubrange(patch.offset..<patch.offset + patch.bytes.count, with: patch.bytes)
+    }
     archive += writer.finish()
     #expect(writer.offset == archive.count)
     let reader = ZipExportInput(MemoryInput(archive), file: "out.zip")
@@ -205,7 +214,9 @@ struct ZipTests {
   @Test func archivesWithoutAnExportAndOtherFilesAreRefused() throws {
     var writer = ZipWriter(year: 2026, month: 1, day: 5, hour: 8, minute: 0, second: 0)
     var archive = writer.beginEntry("apple_health_export/export_cda.xml")
-    for patch in writer.finishEntry() { archive.replaceSubrange(patch.offset..<patch.offset + patch.bytes.count, with: patch.bytes) }
+    for patch in writer.finishEntry() {
+      archive.replaceSubrange(patch.offset..<patch.offset + patch.bytes.count, with: patch.bytes)
+    }
     archive += writer.finish()
     func message(_ bytes: [UInt8]) -> String {
       do {
