@@ -238,9 +238,9 @@ package enum RequestCore {
               Field("staged", "\(state.stagedImports[id]?.count ?? 0)"),
             ]))
         answer = .reply(.success(.ok))
-      case .importCommit(let id):
+      case .importCommit(let id, let characteristics):
         let staged = state.stagedImports[id]?.count ?? 0
-        let (events, outcome) = try state.commitImport(id, wall: wall)
+        let (events, outcome) = try state.commitImport(id, wall: wall, characteristics: characteristics)
         record(events)
         if outcome.addedCount > 0 {
           effects.notices.append(
@@ -254,6 +254,7 @@ package enum RequestCore {
               Field("import", String(id, radix: 16)), Field("staged", "\(staged)"),
               Field("added", "\(outcome.addedCount)"), Field("already_present", "\(outcome.alreadyPresent)"),
               Field("before_retention", "\(outcome.beforeRetention)"),
+              Field("characteristics", "\(outcome.characteristicsSet)"),
             ]))
         answer = .reply(.success(.imported(outcome)))
       case .importAbort(let id):

@@ -220,7 +220,14 @@ package enum RequestFuzz {
     case 32:
       return .importBatch(
         importID: c.pick(Palette.importIDs), samples: (0..<Int(c.byte() % 4)).map { _ in c.importedSample() })
-    case 33: return .importCommit(importID: c.pick(Palette.importIDs))
+    case 33:
+      // The export's characteristics: valid, of no characteristic type, or a value the type does not take.
+      let characteristics: [[SampleType: CharacteristicValue]] = [
+        [:], [SampleType.lookup(name: "dateOfBirth")!: .dateOfBirth(year: 1990, month: 4, day: 2)],
+        [SampleType.lookup(name: "bloodType")!: .value(8), SampleType.lookup(name: "biologicalSex")!: .value(1)],
+        [SampleType.lookup(name: "bloodType")!: .value(99)], [c.pick(Palette.types): .value(1)],
+      ]
+      return .importCommit(importID: c.pick(Palette.importIDs), characteristics: c.pick(characteristics))
     case 34: return .importAbort(importID: c.pick(Palette.importIDs))
     default: return .ping
     }

@@ -207,6 +207,13 @@ extension BinaryWriter {
       i64(Int64(raw))
     }
   }
+  /// `[type | characteristic-value]`, by type: characteristics an import sets.
+  package mutating func characteristics(_ values: [SampleType: CharacteristicValue]) {
+    array(values.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.characteristicValue(item.value)
+    }
+  }
   /// `u8` kind (0 characteristic: type, optional value; 1 preferred unit: type, optional unit string).
   package mutating func userSetting(_ setting: UserSetting) {
     switch setting {
@@ -344,10 +351,11 @@ extension BinaryWriter {
       u8(30)
       u64(id)
       importSamples(samples)
-    case .importCommitted(let id, let at):
+    case .importCommitted(let id, let at, let characteristics):
       u8(31)
       u64(id)
       date(at)
+      self.characteristics(characteristics)
     case .importAbandoned(let id):
       u8(32)
       u64(id)
@@ -621,6 +629,25 @@ extension BinaryReader {
       throw DecodeError(offset: reportBase + start, error.message)
     }
   }
+  /// Reads `[type | characteristic-value]`: characteristic types, each once, with values that fit them.
+  package mutating func characteristics() throws(DecodeError) -> [SampleType: CharacteristicValue] {
+    var values: [SampleType: CharacteristicValue] = [:]
+    let start = offset
+    let list = try array(minElementSize: 4) { r throws(DecodeError) -> (SampleType, CharacteristicValue) in
+      let typeOffset = r.offset
+      let type = try r.sampleType()
+      guard type.descriptor.isCharacteristic else {
+        throw DecodeError(offset: r.reportBase + typeOffset, "\(type.name) is not a characteristic type")
+      }
+      return (type, try r.characteristicValue(for: type))
+    }
+    for (type, value) in list {
+      guard values.updateValue(value, forKey: type) == nil else {
+        throw DecodeError(offset: reportBase + start, "\(type.name) is listed twice")
+      }
+    }
+    return values
+  }
   /// Reads a Health app change: a characteristic of a characteristic type, a preferred unit that parses and
   /// measures its quantity type.
   package mutating func userSetting() throws(DecodeError) -> UserSetting {
@@ -757,7 +784,8 @@ extension BinaryReader {
       return .importStaged(id: id, samples: try importSamples())
     case 31:
       let id = try importIdentity()
-      return .importCommitted(id: id, at: try finiteDate("import commit date"))
+      let at = try finiteDate("import commit date")
+      return .importCommitted(id: id, at: at, characteristics: try characteristics())
     case 32: return .importAbandoned(id: try importIdentity())
     case 40: return .deviceLocked(at: try finiteDate("lock time"))
     case 41: return .deviceUnlocked(at: try finiteDate("unlock time"))

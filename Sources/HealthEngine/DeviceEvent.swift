@@ -39,13 +39,15 @@ package enum DeviceEvent: Hashable, Sendable {
   /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
   case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
   /// One batch of an import in progress (already validated and converted): staged, invisible to queries and sync
-  /// until ``importCommitted(id:at:)`` names the same import. A journal that ends before the commit (the daemon
+  /// until ``importCommitted(id:at:characteristics:)`` names the same import. A journal that ends before the commit (the daemon
   /// was killed mid-import) leaves the store exactly as it was.
   case importStaged(id: UInt64, samples: [Sample])
   /// Every batch staged under `id` becomes visible and durable at once, at `at` (device clock; decides the
   /// retention floor): samples whose identifier the store already knows, and on a device with a retention window
-  /// samples that end before it, are left out (see ``DeviceState/commitImport(_:wall:)``).
-  case importCommitted(id: UInt64, at: Date)
+  /// samples that end before it, are left out (see ``DeviceState/commitImport(_:wall:characteristics:)``).
+  /// The characteristics the export's `Me` set are part of the same commit (only those that change a value): they
+  /// are kept, stamped and sent to the other device as the user's Health app changes are.
+  case importCommitted(id: UInt64, at: Date, characteristics: [SampleType: CharacteristicValue] = [:])
   /// The import `id` was given up (its client went away, or it was found unfinished at start-up): its staged
   /// batches are dropped.
   case importAbandoned(id: UInt64)

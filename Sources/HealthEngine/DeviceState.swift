@@ -51,7 +51,7 @@ package struct DeviceState: Sendable {
   /// Imports in progress by import identifier (see ``stageImport(_:_:)``). Rebuilt by journal replay; never in a
   /// snapshot (none is written while an import is staged).
   package private(set) var stagedImports: [UInt64: StagedImport] = [:]
-  /// What applying the last ``DeviceEvent/importCommitted(id:at:)`` did.
+  /// What applying the last ``DeviceEvent/importCommitted(id:at:characteristics:)`` did.
   package private(set) var lastImportOutcome: ImportOutcome?
   /// Sheets waiting for the user, first presented first.
   package private(set) var prompts: [Prompt] = []
@@ -617,13 +617,14 @@ package struct DeviceState: Sendable {
 
   /// Stages one batch of an import: the samples are checked as `save` checks an app's objects (``Sample/check()``:
   /// dates, values in the type's canonical unit, category values, required metadata, finite metadata) and kept out
-  /// of sight until ``commitImport(_:wall:)``. Samples keep the source the import gave them; no app needs to be
+  /// of sight until ``commitImport(_:wall:characteristics:)``. Samples keep the source the import gave them; no app needs to be
   /// installed and no authorization applies (the import is the user's, like the Health app's own data).
-  /// - Throws: a simulator error for identifier 0, a source that could not be stored, or an import past
-  ///   ``maxImportSamples``; the errors of ``Sample/check()`` for a bad sample. Nothing is staged when any sample
-  ///   of the batch is refused.
+  /// - Throws: a simulator error for identifier 0, a source that could not be stored, an import past
+  ///   ``maxImportSamples``, or a locked device (L5); the errors of ``Sample/check()`` for a bad sample. Nothing is
+  ///   staged when any sample of the batch is refused.
   package mutating func stageImport(_ id: UInt64, _ samples: [Sample]) throws(HealthError) -> [DeviceEvent] {
     guard id != 0 else { throw .simulator("import identifier 0 is reserved") }
+    try requireUnlockedForUser("import an Apple Health export")
     let staged = stagedImports[id]?.count ?? 0
     guard staged + samples.count <= Self.maxImportSamples else {
       throw .simulator("an import may stage at most \(Self.maxImportSamples) samples")
@@ -663,13 +664,28 @@ package struct DeviceState: Sendable {
 
   /// Makes every batch staged under `id` visible and durable at once (one journal record): samples whose
   /// identifier the store already knows (imported before, or the same record twice) and, on a device with a
-  /// retention window, samples that end before it are left out and counted. Outbound sync carries what was added.
-  /// - Throws: a simulator error when nothing is staged under `id`.
-  package mutating func commitImport(_ id: UInt64, wall: Date) throws(HealthError) -> (
-    events: [DeviceEvent], outcome: ImportOutcome
-  ) {
-    guard stagedImports[id] != nil else { throw .simulator("no import \(id) is staged on the \(device)") }
-    let events = commit([.importCommitted(id: id, at: now(wall: wall))])
+  /// retention window, samples that end before it are left out and counted. The export's characteristics
+  /// (`Me`) are set in the same record, those that change a value only. Outbound sync carries what was added and
+  /// set (docs/behavior.md I7, I11).
+  /// - Throws: a simulator error when nothing is staged under `id` and no characteristic is given, for a value
+  ///   that is not a characteristic's, or while the device is locked (L5: the user cannot use the Health app).
+  package mutating func commitImport(
+    _ id: UInt64, wall: Date, characteristics: [SampleType: CharacteristicValue] = [:]
+  ) throws(HealthError) -> (events: [DeviceEvent], outcome: ImportOutcome) {
+    guard id != 0 else { throw .simulator("import identifier 0 is reserved") }
+    guard stagedImports[id] != nil || !characteristics.isEmpty else {
+      throw .simulator("no import \(id) is staged on the \(device)")
+    }
+    try requireUnlockedForUser("import an Apple Health export")
+    var changed: [SampleType: CharacteristicValue] = [:]
+    for (type, value) in characteristics {
+      guard type.descriptor.isCharacteristic else {
+        throw .simulator("\(type.name) is not a characteristic type (dateOfBirth, biologicalSex, bloodType, …)")
+      }
+      try value.validated(for: type)
+      if self.characteristics[type] != value { changed[type] = value }
+    }
+    let events = commit([.importCommitted(id: id, at: now(wall: wall), characteristics: changed)])
     return (events, lastImportOutcome ?? ImportOutcome())
   }
 
@@ -681,13 +697,21 @@ package struct DeviceState: Sendable {
 
   /// Applies a committed import: the staged samples in order, minus known identifiers and (with a retention
   /// window) those ending before `at` − retention.
-  private mutating func applyImport(_ id: UInt64, at: Date) {
+  private mutating func applyImport(_ id: UInt64, at: Date, characteristics: [SampleType: CharacteristicValue]) {
+    var outcome = ImportOutcome()
+    // The user's Health app values, as `userSettingChanged` applies them (kept, stamped, sent to the other device).
+    for (type, value) in characteristics.sorted(by: { $0.key < $1.key }) {
+      let setting = UserSetting.characteristic(type, value)
+      keep(setting)
+      userSettingStamps[setting.key] = DecisionStamp(at: at, device: device)
+      sync.appendUserSetting(setting, at: at)
+      outcome.characteristicsSet += 1
+    }
     guard var staged = stagedImports.removeValue(forKey: id) else {
-      lastImportOutcome = ImportOutcome()
+      lastImportOutcome = outcome
       return
     }
     let floor = policy.retention.map { at.addingTimeInterval(-$0) }
-    var outcome = ImportOutcome()
     let first = Int32(store.slots.count)
     for index in staged.batches.indices {
       // Each batch is released once stored: the staged samples and the store do not both peak at once.
@@ -1462,8 +1486,8 @@ package struct DeviceState: Sendable {
       // The batch is kept as it came (no per-sample copy).
       stagedImports[id, default: StagedImport()].batches.append(samples)
       stagedImports[id]!.count += samples.count
-    case .importCommitted(let id, let at):
-      applyImport(id, at: at)
+    case .importCommitted(let id, let at, let characteristics):
+      applyImport(id, at: at, characteristics: characteristics)
     case .importAbandoned(let id):
       stagedImports[id] = nil
     case .deviceLocked:
@@ -1572,7 +1596,7 @@ package struct StagedImport: Sendable {
   package var count = 0
 }
 
-/// What committing an import did (``DeviceState/commitImport(_:wall:)``).
+/// What committing an import did (``DeviceState/commitImport(_:wall:characteristics:)``).
 package struct ImportOutcome: Hashable, Sendable {
   /// Samples added, by type.
   package var added: [SampleType: Int] = [:]
@@ -1587,6 +1611,9 @@ package struct ImportOutcome: Hashable, Sendable {
     self.alreadyPresent = alreadyPresent
     self.beforeRetention = beforeRetention
   }
+
+  /// Characteristics the export's `Me` set that changed the device's values.
+  package var characteristicsSet = 0
 
   /// Samples added, all types.
   package var addedCount: Int { added.values.reduce(0, +) }

@@ -79,6 +79,32 @@ package enum DeviceProperty: UInt8, Sendable, Hashable, CaseIterable {
   }
 }
 
+extension DeviceProperty {
+  /// The property's key in the device description of an Apple Health export (`hardware` for the hardware version).
+  package var exportKey: String {
+    switch self {
+    case .name: "name"
+    case .manufacturer: "manufacturer"
+    case .model: "model"
+    case .hardwareVersion: "hardware"
+    case .firmwareVersion: "firmware"
+    case .softwareVersion: "software"
+    case .localIdentifier: "localIdentifier"
+    case .udiDeviceIdentifier: "UDIDeviceIdentifier"
+    }
+  }
+
+  /// The property of `sample`'s device: of the device an app gave the sample (its reserved metadata keys), else of
+  /// the device an imported Apple Health export described for the sample's source (docs/behavior.md I3).
+  package func value(of sample: Sample) -> String? {
+    if case .string(let value)? = sample.metadata[metadataKey] { return value }
+    guard let hardware = sample.source.details?.hardware,
+      !sample.metadata.keys.contains(where: { $0.hasPrefix(MetadataKey.devicePrefix) })
+    else { return nil }
+    return hardware[exportKey]
+  }
+}
+
 extension MetadataKey {
   /// The prefix of the reserved keys that carry a sample's `HKDevice` (one key per property).
   package static let devicePrefix = "_HealthPair.device."
@@ -152,7 +178,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
       case .compare(let op, let other): return Self.order(value, other).map(op.holds) ?? false
       }
     case .device(let property, let values):
-      guard case .string(let value)? = sample.metadata[property.metadataKey] else { return false }
+      guard let value = property.value(of: sample) else { return false }
       return values.contains(value)
     case .value(let op, let other):
       let value: Double =

@@ -22,12 +22,14 @@ package struct ImportSummary: Hashable, Sendable {
   package var samples: [SampleType: Int] = [:]
   /// `Record` types the catalog does not know, by identifier (skipped).
   package var skippedTypes: [String: Int] = [:]
-  /// Elements not imported — `Me`, `Workout`, `Correlation`, `ActivitySummary`, `ClinicalRecord`, `Audiogram`,
+  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, `Workout`, `Correlation`, `ActivitySummary`, `ClinicalRecord`, `Audiogram`,
   /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
   /// element's `type` or `workoutActivityType`; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
   /// The sources, in order of first appearance.
   package var sources: [SourceCount] = []
+  /// The characteristics `Me` sets (those it says are not set are left out).
+  package var characteristics: [SampleType: CharacteristicValue] = [:]
 
   /// Creates an empty summary.
   package init() {}
@@ -141,7 +143,7 @@ package struct ExportReader: ~Copyable {
           summary.exportDate = Date(timeIntervalSinceReferenceDate: try date(index))
           _ = try skipSubtree()
         } else if scanner.nameIs("Me") {
-          summary.skip("Me", "characteristics")
+          try me()
           _ = try skipSubtree()
         } else if scanner.nameIs("Workout") {
           summary.skip("Workout", try detail("workoutActivityType"))
@@ -153,6 +155,29 @@ package struct ExportReader: ~Copyable {
           _ = try skipSubtree()
         }
       }
+    }
+  }
+
+  /// Reads `Me`'s characteristics (``CharacteristicNames``); an attribute of a characteristic the catalog does not
+  /// hold is skipped and reported when it has a value (other than `None`).
+  private mutating func me() throws(ExportError) {
+    for index in 0..<scanner.attributeCount {
+      let name = scanner.attributeName(index)
+      let text = try scanner.string(index)
+      guard let type = SampleType.lookup(name: name), type.descriptor.isCharacteristic else {
+        // CardioFitnessMedicationsUse is "None" in exports of people who take none: nothing to carry.
+        if !text.isEmpty && text != "None" { summary.skip("Me", name) }
+        continue
+      }
+      guard let value = CharacteristicNames.value(for: type, text: text) else {
+        let valid = CharacteristicNames.constants(for: type)
+        let hint = suggest(text, from: valid).map { " (did you mean '\($0)'?)" } ?? ""
+        let takes = valid.isEmpty ? "a date, YYYY-MM-DD, or nothing" : valid.joined(separator: ", ")
+        throw ExportError(
+          .value, at: scanner.valueLocation(index),
+          "'\(text)' is not a value of \(type.identifier)\(hint); it takes \(takes)")
+      }
+      if let value { summary.characteristics[type] = value }
     }
   }
 
@@ -236,6 +261,7 @@ package struct ExportReader: ~Copyable {
       value = .category(try categoryValue(valueIndex, type: type))
     }
     var metadata: Metadata = [:]
+    var identifier: UUID?
     if !scanner.isSelfClosing {
       let level = scanner.depth
       children: while true {
@@ -248,7 +274,16 @@ package struct ExportReader: ~Copyable {
                 .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
             }
             let key = try metadataKey(keyIndex)
-            metadata[key] = try metadataValue(textIndex, key: key)
+            if key == ExportWriter.identifierKey {
+              // HealthPair's own exports keep an app-saved sample's identifier (I10).
+              let text = try scanner.string(textIndex)
+              guard let uuid = UUID(uuidString: text) else {
+                throw ExportError(.value, at: scanner.valueLocation(textIndex), "'\(text)' is not a UUID")
+              }
+              identifier = uuid
+            } else {
+              metadata[key] = try metadataValue(textIndex, key: key)
+            }
             _ = try skipSubtree()
           } else if scanner.nameIs("HeartRateVariabilityMetadataList") {
             let beats = try skipSubtree()
@@ -275,7 +310,7 @@ package struct ExportReader: ~Copyable {
     hash.add(source.hash)
     if !metadata.isEmpty { Self.hashMetadata(metadata, into: &hash) }
     let sample = Sample(
-      uuid: hash.uuid, type: type, value: value, start: Date(timeIntervalSinceReferenceDate: start),
+      uuid: identifier ?? hash.uuid, type: type, value: value, start: Date(timeIntervalSinceReferenceDate: start),
       end: Date(timeIntervalSinceReferenceDate: end), metadata: metadata, source: source.source)
     do { try sample.check() } catch {
       throw ExportError(.invalidRecord, at: location(), "a '<Record>' of \(type.identifier): \(error.message)")

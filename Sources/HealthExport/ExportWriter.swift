@@ -16,7 +16,9 @@ package let exportDoctype = """
     HKCharacteristicTypeIdentifierBiologicalSex CDATA #REQUIRED
     HKCharacteristicTypeIdentifierBloodType CDATA #REQUIRED
     HKCharacteristicTypeIdentifierFitzpatrickSkinType CDATA #REQUIRED
-    HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse CDATA #REQUIRED>
+    HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse CDATA #REQUIRED
+    HKCharacteristicTypeIdentifierWheelchairUse CDATA #IMPLIED
+    HKCharacteristicTypeIdentifierActivityMoveMode CDATA #IMPLIED>
   <!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
   <!ATTLIST Record
     type CDATA #REQUIRED
@@ -150,8 +152,8 @@ package let exportDoctype = """
 /// when the written value reads back to exactly the stored one, else in the canonical unit; category values as
 /// their constant names (``CategoryNames``); dates in the chosen UTC offset. HealthPair does not keep an object's
 /// creation date (HealthKit does not show it to apps), so `creationDate` is written as the end date. A sample an
-/// app saved (no export details) is written with the app's bundle identifier as its source name and, for the
-/// device, the kind of Apple device it was saved on.
+/// app saved (no export details) is written with the app's bundle identifier as its source name and, as its
+/// device, the `HKDevice` the app gave it (none when it gave none).
 package struct ExportWriter {
   private var buffer: [UInt8] = []
   private let sink: ([UInt8]) throws -> Void
@@ -167,19 +169,28 @@ package struct ExportWriter {
     buffer.reserveCapacity(1 << 20)
   }
 
-  /// Writes everything before the first record.
-  package mutating func begin(exportDate: Date, locale: String = "en_US") throws {
+  /// Writes everything before the first record: `Me` holds `characteristics` (the five attributes Apple's
+  /// `Me` has, `…NotSet` or empty when not set; wheelchair use and move mode, which Apple's DTD does not list,
+  /// only when set).
+  package mutating func begin(
+    exportDate: Date, locale: String = "en_US", characteristics: [SampleType: CharacteristicValue] = [:]
+  ) throws {
     append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
     append(exportDoctype)
     append("\n<HealthData locale=\"\(Self.escape(locale))\">\n")
     let date = ExportDate.format(exportDate.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
     append(" <ExportDate value=\"\(date)\"/>\n")
-    append(
-      " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"\""
-        + " HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexNotSet\""
-        + " HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeNotSet\""
-        + " HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\""
-        + " HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"\"/>\n")
+    append(" <Me")
+    for name in ["dateOfBirth", "biologicalSex", "bloodType", "fitzpatrickSkinType"] {
+      guard let type = SampleType.lookup(name: name) else { continue }
+      append(" \(type.identifier)=\"\(CharacteristicNames.text(for: type, value: characteristics[type]))\"")
+    }
+    append(" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"")
+    for name in ["wheelchairUse", "activityMoveMode"] {
+      guard let type = SampleType.lookup(name: name), let value = characteristics[type] else { continue }
+      append(" \(type.identifier)=\"\(CharacteristicNames.text(for: type, value: value))\"")
+    }
+    append("/>\n")
     try flushIfFull()
   }
 
@@ -191,13 +202,7 @@ package struct ExportWriter {
     append(Self.escape(details?.name ?? sample.source.bundleID))
     append("\"")
     if let version = details?.version { append(" sourceVersion=\"\(Self.escape(version))\"") }
-    let hardware =
-      details.map { $0.hardware }
-      ?? HardwareDetails(fields: [
-        .init("name", sample.source.device == .watch ? "Apple Watch" : "iPhone"), .init("manufacturer", "Apple Inc."),
-        .init("model", sample.source.device == .watch ? "Watch" : "iPhone"),
-      ])
-    if let hardware { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
+    if let hardware = Self.device(of: sample) { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
     let value: String
     switch sample.value {
     case .quantity(let amount):
@@ -212,11 +217,16 @@ package struct ExportWriter {
     append(
       " startDate=\"\(ExportDate.format(sample.start.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds))\"")
     append(" endDate=\"\(end)\" value=\"\(Self.escape(value))\"")
-    if sample.metadata.isEmpty {
+    // An app-saved sample's identifier is not derived from its content: it is written, so it reads back (I10).
+    let keepsIdentifier = details == nil
+    if !keepsIdentifier && !sample.metadata.keys.contains(where: { !$0.hasPrefix(Self.devicePrefix) }) {
       append("/>\n")
     } else {
       append(">\n")
-      for key in sample.metadata.keys.sorted() {
+      if keepsIdentifier {
+        append("  <MetadataEntry key=\"\(Self.identifierKey)\" value=\"\(sample.uuid.uuidString)\"/>\n")
+      }
+      for key in sample.metadata.keys.sorted() where !key.hasPrefix(Self.devicePrefix) {
         let text = MetadataText.text(sample.metadata[key]!)
         append("  <MetadataEntry key=\"\(Self.escape(key))\" value=\"\(Self.escape(text))\"/>\n")
       }
@@ -224,6 +234,31 @@ package struct ExportWriter {
     }
     records += 1
     try flushIfFull()
+  }
+
+  /// The `MetadataEntry` key under which HealthPair's exports keep the identifier of a sample an app saved (Apple's
+  /// exports carry no identifiers; an imported sample's is derived from its content, so it needs none).
+  package static let identifierKey = "_HealthPair.uuid"
+
+  /// The prefix of the metadata keys under which HealthKitSim keeps the `HKDevice` an app gave a sample
+  /// (`_HealthPair.device.model`, …; HealthEngine's `MetadataKey.devicePrefix`).
+  static let devicePrefix = "_HealthPair.device."
+  /// HealthKitSim's property names under ``devicePrefix``, with the keys an export's device description uses.
+  static let deviceKeys = [
+    ("name", "name"), ("manufacturer", "manufacturer"), ("model", "model"), ("hardwareVersion", "hardware"),
+    ("firmwareVersion", "firmware"), ("softwareVersion", "software"), ("localIdentifier", "localIdentifier"),
+    ("UDIDeviceIdentifier", "UDIDeviceIdentifier"),
+  ]
+
+  /// The device a `Record` names: the description an imported export gave the source, else the `HKDevice` the app
+  /// gave the sample (its reserved metadata), else none.
+  static func device(of sample: Sample) -> HardwareDetails? {
+    if let hardware = sample.source.details?.hardware { return hardware }
+    var fields: [HardwareDetails.Field] = []
+    for (property, key) in deviceKeys {
+      if case .string(let value)? = sample.metadata[devicePrefix + property] { fields.append(.init(key, value)) }
+    }
+    return fields.isEmpty ? nil : HardwareDetails(fields: fields)
   }
 
   /// Closes the document and sends what is left.

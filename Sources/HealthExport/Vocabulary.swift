@@ -48,6 +48,59 @@ package enum CategoryNames {
   private static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
 }
 
+/// How the `Me` element names characteristics: one attribute per characteristic type, named by its identifier
+/// (`HKCharacteristicTypeIdentifierBloodType`), whose value is the enumeration constant's name (`HKBloodTypeONegative`,
+/// `HKBiologicalSexFemale`, `HKFitzpatrickSkinTypeIII`; `…NotSet` or empty when the user set none) or, for the date
+/// of birth, `YYYY-MM-DD` (empty when not set). The enumeration is the identifier without
+/// `HKCharacteristicTypeIdentifier`, after `HK`; the case is the catalog's name with its leading lower-case letters
+/// capitalized — all of them for the blood groups (`abNegative` is `ABNegative`), the first otherwise.
+package enum CharacteristicNames {
+  /// The attribute value a characteristic's value is written as; nil is not set.
+  package static func text(for type: SampleType, value: CharacteristicValue?) -> String {
+    switch value {
+    case .dateOfBirth?: return value!.description
+    case .value(let raw)?:
+      guard let name = type.descriptor.characteristicValues?.first(where: { $0.value == raw })?.name else {
+        return String(raw)
+      }
+      return enumeration(of: type) + capitalized(name)
+    case nil:
+      return type.descriptor.characteristicValues?.isEmpty == false ? enumeration(of: type) + "NotSet" : ""
+    }
+  }
+
+  /// Reads an attribute value: `.some(nil)` when it says not set, nil when it is not a value of the type.
+  package static func value(for type: SampleType, text: String) -> CharacteristicValue?? {
+    guard let values = type.descriptor.characteristicValues else { return nil }
+    if text.isEmpty { return .some(nil) }
+    if values.isEmpty { return CharacteristicValue.parse(text, for: type).map { .some($0) } }
+    let prefix = enumeration(of: type)
+    guard text.hasPrefix(prefix) else { return nil }
+    let name = text.dropFirst(prefix.count).lowercased()
+    if name == "notset" { return .some(nil) }
+    return values.first { $0.name.lowercased() == name }.map { .some(.value($0.value)) }
+  }
+
+  /// The constants a type's values are written as, for a suggestion.
+  package static func constants(for type: SampleType) -> [String] {
+    guard let values = type.descriptor.characteristicValues else { return [] }
+    return values.isEmpty
+      ? [] : [enumeration(of: type) + "NotSet"] + values.map { enumeration(of: type) + capitalized($0.name) }
+  }
+
+  /// `HKBloodType` for `HKCharacteristicTypeIdentifierBloodType`.
+  private static func enumeration(of type: SampleType) -> String {
+    "HK" + type.identifier.trimmingPrefix("HKCharacteristicTypeIdentifier")
+  }
+
+  /// `ABNegative` for `abNegative`, `Female` for `female`, `III` for `III`.
+  private static func capitalized(_ name: String) -> String {
+    let lower = name.prefix { $0.isLowercase }
+    if lower.count <= 2, lower.count < name.count { return lower.uppercased() + name.dropFirst(lower.count) }
+    return name.prefix(1).uppercased() + name.dropFirst()
+  }
+}
+
 /// Metadata values in an export are text; this is how they become typed values again (a HealthPair model: the
 /// export does not say which type a value had).
 ///

@@ -79,6 +79,18 @@ public final class HKDevice: NSObject, @unchecked Sendable {
       udiDeviceIdentifier: value(.udiDeviceIdentifier))
   }
 
+  /// The device an imported Apple Health export described (`name:Apple Watch, manufacturer:Apple Inc., …`), or nil
+  /// when it has none of HKDevice's properties.
+  convenience init?(exportDevice: HardwareDetails) {
+    func value(_ property: DeviceProperty) -> String? { exportDevice[property.exportKey] }
+    guard DeviceProperty.allCases.contains(where: { value($0) != nil }) else { return nil }
+    self.init(
+      name: value(.name), manufacturer: value(.manufacturer), model: value(.model),
+      hardwareVersion: value(.hardwareVersion), firmwareVersion: value(.firmwareVersion),
+      softwareVersion: value(.softwareVersion), localIdentifier: value(.localIdentifier),
+      udiDeviceIdentifier: value(.udiDeviceIdentifier))
+  }
+
   /// Equal when every property is.
   public override func isEqual(_ object: Any?) -> Bool {
     guard let other = object as? HKDevice else { return false }

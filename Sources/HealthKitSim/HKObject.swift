@@ -26,9 +26,12 @@ public class HKObject: NSObject, @unchecked Sendable {
   /// carry the object's ``device`` are left out.
   public var metadata: [String: Any]? { metadataPayload.dictionary }
 
-  /// The device that recorded the data, when the app gave one to the initializer (`HKDevice.local()`); nil
-  /// otherwise, as for most app-saved objects on a device.
-  public var device: HKDevice? { HKDevice(metadata: metadataPayload) }
+  /// The device that recorded the data, when the app gave one to the initializer (`HKDevice.local()`), or the
+  /// device an imported Apple Health export described for the object's source; nil otherwise, as for most
+  /// app-saved objects on a device.
+  public var device: HKDevice? {
+    HKDevice(metadata: metadataPayload) ?? sourceRevision.exportDevice.flatMap { HKDevice(exportDevice: $0) }
+  }
 
   /// Two objects are equal when their UUIDs are.
   public override func isEqual(_ object: Any?) -> Bool { (object as? HKObject)?.uuid == uuid }

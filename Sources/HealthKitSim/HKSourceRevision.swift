@@ -12,12 +12,21 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
   /// The device the object was saved on: the hardware model an imported export recorded (`"Watch6,1"`), else
   /// `"iPhone"` or `"Watch"` (HealthKitSim reports the kind only); nil for an object that has not been saved.
   public let productType: String?
+  /// The device description an imported Apple Health export gave the source, which ``HKObject/device`` reads for
+  /// the source's samples; nil otherwise.
+  package let exportDevice: HardwareDetails?
 
   /// Creates a source revision.
-  public init(source: HKSource, version: String?, productType: String?) {
+  public convenience init(source: HKSource, version: String?, productType: String?) {
+    self.init(source: source, version: version, productType: productType, exportDevice: nil)
+  }
+
+  /// Creates a source revision with the device description an imported export recorded.
+  package init(source: HKSource, version: String?, productType: String?, exportDevice: HardwareDetails?) {
     self.source = source
     self.version = version
     self.productType = productType
+    self.exportDevice = exportDevice
     super.init()
   }
 
@@ -31,7 +40,8 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
   package convenience init(_ source: SampleSource) {
     self.init(
       source: HKSource(bundleIdentifier: source.bundleID, name: source.details?.name), version: source.details?.version,
-      productType: source.details?.hardware?.hardwareVersion ?? (source.device == .phone ? "iPhone" : "Watch"))
+      productType: source.details?.hardware?.hardwareVersion ?? (source.device == .phone ? "iPhone" : "Watch"),
+      exportDevice: source.details?.hardware)
   }
 
   /// Equal when app, version and product type are.

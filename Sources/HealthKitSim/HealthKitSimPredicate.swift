@@ -98,8 +98,12 @@ extension HKSample {
       return nil
     }
     let device: DeviceKind = sourceRevision.productType == "Watch" ? .watch : .phone
+    // An imported sample's source keeps the device its export described (device predicates read it).
+    let details = sourceRevision.exportDevice.map {
+      SourceDetails(name: sourceRevision.source.name, version: sourceRevision.version, hardware: $0)
+    }
     return Sample(
       uuid: uuid, type: type, value: value, start: startDate, end: endDate, metadata: metadata,
-      source: SampleSource(bundleID: sourceRevision.source.bundleIdentifier, device: device))
+      source: SampleSource(bundleID: sourceRevision.source.bundleIdentifier, device: device, details: details))
   }
 }

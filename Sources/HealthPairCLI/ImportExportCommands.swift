@@ -25,11 +25,13 @@ package struct ImportCommand: ParsableCommand {
 
       Every Record of a type HealthPair knows becomes a sample with its source (name, version, device), dates, unit
       (converted to the type's canonical unit), value and metadata; sources become the device's sources, Apple's own
-      (iPhone, Apple Watch, the Health app) marked as such (docs/behavior.md I1–I9). Workouts, correlations, activity
-      summaries, clinical records, audiograms, vision prescriptions, characteristics (Me) and records of unknown
-      types are skipped and reported by element and type. The import is all or nothing: the samples become visible
-      in one journal commit; a bad file, or the daemon stopping mid-import, leaves the store exactly as it was.
-      Importing into the phone lets the watch receive what sync and its retention window give it.
+      (iPhone, Apple Watch, the Health app) marked as such, and Me's characteristics (date of birth, biological sex,
+      blood type, skin type) become the Health app's values (docs/behavior.md I1–I11). Workouts, correlations,
+      activity summaries, clinical records, audiograms, vision prescriptions and records of unknown types are
+      skipped and reported by element and type. The import is all or nothing: samples and characteristics become
+      visible in one journal commit; a bad file, or the daemon stopping mid-import, leaves the store exactly as it
+      was. Importing into the phone lets the watch receive what sync and its retention window give it. A locked
+      device refuses imports (the user cannot use the Health app on it).
 
       Errors in the file are reported as file:line:col with the byte offset (exit status 2). A progress line is
       shown when standard output is a terminal.
@@ -119,7 +121,8 @@ final class ProgressLine: @unchecked Sendable {
 }
 
 extension ExportImportReport {
-  /// The report as JSON: device, seconds, records, added (by type), alreadyPresent, beforeRetention, sources,
+  /// The report as JSON: device, seconds, records, added (by type), alreadyPresent, beforeRetention,
+  /// characteristics (what `Me` set) and characteristicsSet (how many changed a value), sources,
   /// skippedTypes, skippedElements.
   var json: JSON {
     .object([
@@ -131,6 +134,12 @@ extension ExportImportReport {
       ("added", .object(outcome.added.sorted { $0.key < $1.key }.map { ($0.key.name, .int($0.value)) })),
       ("alreadyPresent", .int(outcome.alreadyPresent)),
       ("beforeRetention", .int(outcome.beforeRetention)),
+      (
+        "characteristics",
+        .object(
+          summary.characteristics.sorted { $0.key < $1.key }.map { ($0.key.name, .string($0.value.name(for: $0.key))) })
+      ),
+      ("characteristicsSet", .int(outcome.characteristicsSet)),
       (
         "sources",
         .array(
@@ -173,8 +182,9 @@ package struct ExportCommand: ParsableCommand {
 
       The file is export.xml, or a zip archive holding apple_health_export/export.xml (stored, not compressed) when
       its name ends in .zip — the layout 'healthpair import' reads back to the same samples, so a team can diff a
-      pair against an export. Records are written type by type, by start date; quantities in the unit the Health app
-      shows when that reads back exactly (else the canonical unit), category values by their constant names.
+      pair against an export. Me holds the device's characteristics. Records are written type by type, by start
+      date; quantities in the unit the Health app shows when that reads back exactly (else the canonical unit),
+      category values by their constant names, the device an import or an app gave a sample as its description.
       HealthPair keeps no creation date: creationDate is written as the end date.
       """)
 

@@ -167,8 +167,10 @@ package enum HealthExportFiles {
       for ticket in inFlight { _ = try ticket.wait(timeout: options.timeout) }
       inFlight.removeAll()
       var outcome = ImportOutcome()
-      if staged {
-        let reply = try client.call(.importCommit(importID: importID), timeout: options.timeout * 10)
+      let characteristics = reader.summary.characteristics
+      if staged || !characteristics.isEmpty {
+        let reply = try client.call(
+          .importCommit(importID: importID, characteristics: characteristics), timeout: options.timeout * 10)
         guard case .imported(let result) = reply else {
           throw ClientError.protocolViolation("expected an import outcome, got \(reply)")
         }
@@ -193,7 +195,7 @@ package enum HealthExportFiles {
   package static func exportStore(from client: DeviceClient, to path: String, offsetSeconds: Int = 0) throws -> Int {
     let snapshot = try client.dump()
     return try writeFile(path, offsetSeconds: offsetSeconds) { writer in
-      try writer.begin(exportDate: snapshot.device.now)
+      try writer.begin(exportDate: snapshot.device.now, characteristics: snapshot.device.characteristics)
       for type in SampleType.all where (snapshot.device.sampleCounts[type] ?? 0) > 0 {
         for sample in try client.storedSamples(type: type).samples { try writer.write(sample) }
       }
@@ -292,6 +294,15 @@ extension ExportImportReport {
         "  added        "
           + outcome.added.sorted { $0.key < $1.key }.map { "\($0.key.name) \(count($0.value))" }
           .joined(separator: ", "))
+    }
+    if !summary.characteristics.isEmpty {
+      let values = summary.characteristics.sorted { $0.key < $1.key }.map {
+        "\($0.key.name) \($0.value.name(for: $0.key))"
+      }
+      let changed =
+        outcome.characteristicsSet == summary.characteristics.count
+        ? "" : " (\(outcome.characteristicsSet) changed, the others already so)"
+      lines.append("  me           " + values.joined(separator: ", ") + changed)
     }
     for (i, entry) in summary.sources.enumerated() {
       let source = entry.source

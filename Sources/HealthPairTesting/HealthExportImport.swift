@@ -21,6 +21,9 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
   public let alreadyPresent: Int
   /// Samples left out because they end before the device's retention window (the watch).
   public let beforeRetentionWindow: Int
+  /// The characteristics the export's `Me` set that changed the device's values (an app with read access reads
+  /// them with `biologicalSex()`, `dateOfBirthComponents()`, …).
+  public let characteristicsSet: Int
   /// `Record` elements read.
   public let records: Int
   /// What was not imported, by element or record type (`Workout`, `Record HKDataTypeSleepDurationGoal`, …).
@@ -34,6 +37,7 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
     added = report.outcome.addedCount
     alreadyPresent = report.outcome.alreadyPresent
     beforeRetentionWindow = report.outcome.beforeRetention
+    characteristicsSet = report.outcome.characteristicsSet
     records = report.summary.records
     var skipped: [String: Int] = [:]
     for (type, count) in report.summary.skippedTypes { skipped["Record \(type)", default: 0] += count }

@@ -348,6 +348,7 @@ extension BinaryWriter {
       }
       u64(UInt64(clamping: outcome.alreadyPresent))
       u64(UInt64(clamping: outcome.beforeRetention))
+      u64(UInt64(clamping: outcome.characteristicsSet))
     // Tags 40–49: the device lock and the Health app (docs/protocol.md).
     case .characteristic(let type, let value):
       u8(40)
@@ -417,9 +418,10 @@ extension BinaryWriter {
       u8(30)
       u64(id)
       importSamples(samples)
-    case .importCommit(let id):
+    case .importCommit(let id, let characteristics):
       u8(31)
       u64(id)
+      self.characteristics(characteristics)
     case .importAbort(let id):
       u8(32)
       u64(id)
@@ -833,9 +835,10 @@ extension BinaryReader {
         (try r.sampleType(), Int(clamping: try r.u64()))
       }
       for (type, count) in entries { added[type] = count }
-      return .imported(
-        ImportOutcome(
-          added: added, alreadyPresent: Int(clamping: try u64()), beforeRetention: Int(clamping: try u64())))
+      var outcome = ImportOutcome(
+        added: added, alreadyPresent: Int(clamping: try u64()), beforeRetention: Int(clamping: try u64()))
+      outcome.characteristicsSet = Int(clamping: try u64())
+      return .imported(outcome)
     case 40:
       let typeOffset = offset
       let type = try sampleType()
@@ -916,7 +919,9 @@ extension BinaryReader {
     case 30:
       let id = try importIdentity()
       return .importBatch(importID: id, samples: try importSamples())
-    case 31: return .importCommit(importID: try importIdentity())
+    case 31:
+      let id = try importIdentity()
+      return .importCommit(importID: id, characteristics: try characteristics())
     case 32: return .importAbort(importID: try importIdentity())
     case 40: return .setLocked(try bool())
     case 41: return .readCharacteristic(bundleID: try bundle(), type: try sampleType())

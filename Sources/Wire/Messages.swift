@@ -130,7 +130,8 @@ package enum Request: Hashable, Sendable {
   /// connection: it belongs to the connection, and is given up if the connection closes before the commit.
   case importBatch(importID: UInt64, samples: [Sample])
   /// Makes every batch of the import visible and durable at once; answers ``Reply/imported(_:)``.
-  case importCommit(importID: UInt64)
+  /// The characteristics the export's `Me` set are applied in the same commit (an import may consist of them only).
+  case importCommit(importID: UInt64, characteristics: [SampleType: CharacteristicValue] = [:])
   /// Gives the import up: its staged batches are dropped; answers `ok`.
   case importAbort(importID: UInt64)
   /// Locks (true) or unlocks (false) the device; the watch: taken off or put back on the wrist (behavior.md L1).

@@ -13,7 +13,13 @@ struct ExportReaderTests {
     #expect(summary.locale == "en_GB")
     #expect(summary.exportDate == parseDate("2026-01-05T08:00:00Z"))
     #expect(summary.skippedTypes == ["HKDataTypeSleepDurationGoal": 1])
-    #expect(summary.skippedElements["Me"] == ["characteristics": 1])
+    #expect(summary.skippedElements["Me"] == nil, "Me's characteristics are read; an empty attribute is not skipped")
+    #expect(
+      summary.characteristics == [
+        SampleType.lookup(name: "dateOfBirth")!: .dateOfBirth(year: 1988, month: 6, day: 14),
+        SampleType.lookup(name: "biologicalSex")!: .value(1), SampleType.lookup(name: "bloodType")!: .value(8),
+        SampleType.lookup(name: "fitzpatrickSkinType")!: .value(3),
+      ])
     #expect(summary.skippedElements["Workout"] == ["HKWorkoutActivityTypeRunning": 1])
     #expect(summary.skippedElements["Correlation"] == ["HKCorrelationTypeIdentifierBloodPressure": 1])
     #expect(summary.skippedElements["ActivitySummary"] == ["": 1])
@@ -106,6 +112,45 @@ struct ExportReaderTests {
     #expect(noUnit.kind == .unit)
   }
 
+  @Test func meSetsWhatItSaysAndReportsWhatTheCatalogLacks() throws {
+    let me =
+      #" <Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexNotSet" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeABNegative" HKCharacteristicTypeIdentifierWheelchairUse="HKWheelchairUseYes" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="HKCardioFitnessMedicationsUseBetaBlockers"/>"#
+    let (_, summary) = try readAll(export(me))
+    #expect(
+      summary.characteristics == [
+        SampleType.lookup(name: "bloodType")!: .value(6), SampleType.lookup(name: "wheelchairUse")!: .value(2),
+      ], "not set and empty set nothing")
+    #expect(summary.skippedElements["Me"] == ["HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse": 1])
+    let badType = try #require(
+      readError(export(#" <Me HKCharacteristicTypeIdentifierBloodType="HKBloodTypeOPositiv"/>"#)))
+    #expect(badType.kind == .value && badType.message.contains("did you mean 'HKBloodTypeOPositive'"))
+    #expect((badType.location.line, badType.location.column) == (4, 47))
+    let badDate = try #require(
+      readError(export(#" <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-02-30"/>"#)))
+    #expect(badDate.kind == .value && badDate.message.contains("YYYY-MM-DD"))
+  }
+
+  @Test func characteristicConstantsAreApplesNames() {
+    func text(_ name: String, _ value: CharacteristicValue?) -> String {
+      CharacteristicNames.text(for: SampleType.lookup(name: name)!, value: value)
+    }
+    #expect(text("bloodType", .value(5)) == "HKBloodTypeABPositive")
+    #expect(text("bloodType", .value(2)) == "HKBloodTypeANegative")
+    #expect(text("bloodType", nil) == "HKBloodTypeNotSet")
+    #expect(text("biologicalSex", .value(3)) == "HKBiologicalSexOther")
+    #expect(text("fitzpatrickSkinType", .value(6)) == "HKFitzpatrickSkinTypeVI")
+    #expect(text("wheelchairUse", .value(1)) == "HKWheelchairUseNo")
+    #expect(text("activityMoveMode", .value(2)) == "HKActivityMoveModeAppleMoveTime")
+    #expect(text("dateOfBirth", .dateOfBirth(year: 1990, month: 4, day: 2)) == "1990-04-02")
+    #expect(text("dateOfBirth", nil) == "")
+    for type in SampleType.all where type.descriptor.isCharacteristic {
+      for value in type.descriptor.characteristicValues ?? [] {
+        let written = CharacteristicNames.text(for: type, value: .value(value.value))
+        #expect(CharacteristicNames.value(for: type, text: written) == .some(.value(value.value)), "\(written)")
+      }
+    }
+  }
+
   @Test func theRootMustBeHealthData() throws {
     let error = try #require(readError("<Health/>"))
     #expect(error.kind == .notAnExport && error.message.contains("not '<HealthData>'"))
@@ -135,26 +180,62 @@ struct ExportWriterTests {
         "when": .date(Date(timeIntervalSinceReferenceDate: 789_000_000)), "temp": .quantity(36.6, unit: "degC"),
       ],
       source: SampleSource(bundleID: "com.example.water", device: .watch))
+    // The watch's HKDevice.local(), kept as HealthKitSim keeps a device an app gives (reserved metadata keys).
+    var onTheWatch = saved
+    onTheWatch.uuid = UUID()
+    onTheWatch.value = .quantity(100)
+    for (key, value) in [("name", "Apple Watch"), ("manufacturer", "Apple Inc."), ("model", "Watch")] {
+      onTheWatch.metadata["_HealthPair.device." + key] = .string(value)
+    }
     var out: [UInt8] = []
     for offset in [0, 3600] {
       out = []
       var writer = ExportWriter(offsetSeconds: offset) { out += $0 }
       try writer.begin(exportDate: parseDate("2026-01-05T08:00:00Z")!)
-      for sample in original + [saved] { try writer.write(sample) }
+      for sample in original + [saved, onTheWatch] { try writer.write(sample) }
       try writer.finish()
       let (read, summary) = try readAll(out)
-      #expect(read.count == original.count + 1)
+      #expect(read.count == original.count + 2)
       #expect(Array(read.prefix(original.count)) == original, "offset \(offset)")
-      let back = try #require(read.last)
-      #expect(back.source.bundleID == "com.example.water" && back.source.device == .watch)
+      let back = read[original.count]
+      // No device was given: none is written, and the sample reads back as the phone's (the format has no kind).
+      #expect(back.source.bundleID == "com.example.water" && back.source.device == .phone)
+      #expect(back.source.details?.hardware == nil)
       #expect(back.value == saved.value && back.start == saved.start && back.end == saved.end)
       #expect(back.metadata == saved.metadata)
-      #expect(summary.skippedElements == ["Me": ["characteristics": 1]] && summary.skippedTypes.isEmpty)
+      #expect(back.uuid == saved.uuid, "an app-saved sample keeps its identifier through HealthPair's export")
+      let watch = read[original.count + 1]
+      #expect(watch.source.device == .watch && watch.source.details?.hardware?.model == "Watch")
+      #expect(watch.metadata == saved.metadata, "the device is the Record's device attribute, not metadata")
+      #expect(watch.uuid == onTheWatch.uuid)
+      #expect(summary.skippedElements.isEmpty && summary.skippedTypes.isEmpty)
     }
     let text = String(decoding: out, as: UTF8.self)
     #expect(text.contains(#"unit="count/min""#), "heart rate is written per minute")
     #expect(text.contains(#"value="HKCategoryValueSleepAnalysisAsleepCore""#))
     #expect(text.contains("+0100\""))
+  }
+
+  @Test func meCarriesEveryCharacteristicBack() throws {
+    var values: [SampleType: CharacteristicValue] = [:]
+    for (name, value) in [
+      ("dateOfBirth", CharacteristicValue.dateOfBirth(year: 1961, month: 2, day: 28)), ("biologicalSex", .value(2)),
+      ("bloodType", .value(5)), ("fitzpatrickSkinType", .value(1)), ("wheelchairUse", .value(2)),
+      ("activityMoveMode", .value(2)),
+    ] {
+      values[SampleType.lookup(name: name)!] = value
+    }
+    for subset in [values, [:], values.filter { $0.key.name == "bloodType" }] {
+      var out: [UInt8] = []
+      var writer = ExportWriter { out += $0 }
+      try writer.begin(exportDate: parseDate("2026-01-05T08:00:00Z")!, characteristics: subset)
+      try writer.finish()
+      let (_, summary) = try readAll(out)
+      #expect(summary.characteristics == subset)
+      #expect(summary.skippedElements.isEmpty)
+      let text = String(decoding: out, as: UTF8.self)
+      #expect(text.contains("HKCharacteristicTypeIdentifierWheelchairUse=") == (subset.count == 6))
+    }
   }
 
   @Test func syntheticExportsAreDeterministicAndReadCompletely() throws {

@@ -29,6 +29,28 @@ struct ImportHarnessTests {
         #expect(found.allSatisfy { $0.sourceRevision.source.name == "Drink & Track" })
         #expect(found.allSatisfy { $0.sourceRevision.version == "4.2.0" })
       }
+      #expect(report.characteristicsSet == 4, "Me: date of birth, sex, blood type, skin type")
+      let heartRateType = HKQuantityType(.heartRate)
+      let bloodType = HKCharacteristicType(.bloodType)
+      try pair.phone.install(app: "com.example.pulse", readUsage: "Pulse shows your heart rate.")
+      try await pair.phone.use(app: "com.example.pulse") {
+        let store = HKHealthStore()
+        async let asked: Void = store.requestAuthorization(toShare: [], read: [heartRateType, bloodType])
+        try await pair.phone.user.allowAll()
+        try await asked
+        #expect(try store.bloodType().bloodType == .oNegative)
+        let beats = try await samples(store, heartRateType)
+        let watch = try #require(beats.first { $0.sourceRevision.source.name == "Robin’s Apple Watch" })
+        // The export's device description is the sample's HKDevice, and device predicates find it.
+        #expect(watch.device?.name == "Apple Watch" && watch.device?.manufacturer == "Apple Inc.")
+        #expect(watch.device?.hardwareVersion == "Watch7,1" && watch.device?.softwareVersion == "11.2")
+        #expect(watch.sourceRevision.productType == "Watch7,1")
+        let byHardware = HKQuery.predicateForObjects(
+          withDeviceProperty: HKDevicePropertyKeyHardwareVersion, allowedValues: ["Watch7,1"])
+        let found = try await samples(store, heartRateType, predicate: byHardware)
+        #expect(!found.isEmpty && found.allSatisfy { $0.sourceRevision.source.name == "Robin’s Apple Watch" })
+        #expect(found.allSatisfy { byHardware.evaluate(with: $0) })
+      }
       try await pair.waitForSync()
       #expect(try pair.watch.sampleCount() == 11, "the watch keeps the last 7 days")
       // Importing again adds nothing; a missing file is a located error and changes nothing.

@@ -52,6 +52,47 @@ struct ImportJournalTests {
     #expect(try device.commitImport(8, wall: t0).outcome == ImportOutcome(alreadyPresent: 10))
   }
 
+  @Test func characteristicsAreSetInTheCommitAndTravelToTheOtherDevice() throws {
+    let bloodType = SampleType.lookup(name: "bloodType")!
+    let birth = SampleType.lookup(name: "dateOfBirth")!
+    let me: [SampleType: CharacteristicValue] = [
+      bloodType: .value(8), birth: .dateOfBirth(year: 1988, month: 6, day: 14),
+    ]
+    var phone = DeviceState(device: .phone)
+    _ = try phone.setClock(t0)
+    _ = try phone.stageImport(4, importedSamples(3))
+    let (events, outcome) = try phone.commitImport(4, wall: t0, characteristics: me)
+    #expect(events == [.importCommitted(id: 4, at: t0, characteristics: me)])
+    #expect(outcome.addedCount == 3 && outcome.characteristicsSet == 2)
+    #expect(phone.characteristics == me)
+    #expect(phone.sync.lastSeq == 3, "each characteristic and the samples go to the other device")
+    // An export with only Me imports too; values already set change nothing.
+    _ = try phone.changeUserSetting(.characteristic(bloodType, .value(1)), wall: t0)
+    let again = try phone.commitImport(5, wall: t0, characteristics: me)
+    #expect(again.outcome.characteristicsSet == 1 && again.outcome.addedCount == 0)
+    #expect(phone.characteristics[bloodType] == .value(8))
+    #expect(throws: HealthError.self) { _ = try phone.commitImport(6, wall: t0, characteristics: [water: .value(1)]) }
+    #expect(throws: HealthError.self) {
+      _ = try phone.commitImport(6, wall: t0, characteristics: [bloodType: .value(42)])
+    }
+    // Replaying the journal gives the same values.
+    var replayed = DeviceState(device: .phone)
+    for event in events { replayed.apply(event) }
+    #expect(replayed.characteristics == me)
+  }
+
+  @Test func aLockedDeviceRefusesImports() throws {
+    var phone = DeviceState(device: .phone)
+    _ = try phone.setClock(t0)
+    _ = try phone.stageImport(4, importedSamples(3))
+    _ = phone.lock(wall: t0)
+    #expect(throws: HealthError.self) { _ = try phone.stageImport(4, importedSamples(3)) }
+    #expect(throws: HealthError.self) { _ = try phone.commitImport(4, wall: t0) }
+    #expect(phone.store.liveCount == 0 && phone.stagedImports[4]?.count == 3)
+    _ = phone.unlock(wall: t0)
+    #expect(try phone.commitImport(4, wall: t0).outcome.addedCount == 3)
+  }
+
   @Test func theWatchLeavesOutWhatEndsBeforeItsRetentionWindow() throws {
     var watch = DeviceState(device: .watch)
     _ = try watch.setClock(t0)
@@ -79,6 +120,12 @@ struct ImportJournalTests {
     let samples = importedSamples(5)
     let events: [DeviceEvent] = [
       .importStaged(id: 1, samples: samples), .importCommitted(id: 1, at: t0), .importAbandoned(id: 2),
+      .importCommitted(
+        id: 3, at: t0,
+        characteristics: [
+          SampleType.lookup(name: "dateOfBirth")!: .dateOfBirth(year: 1988, month: 6, day: 14),
+          SampleType.lookup(name: "bloodType")!: .value(8),
+        ]),
       .samplesSaved(samples),
       .peerEntriesApplied([SyncEntry(seq: 1, payload: .samples(samples))], at: t0),
     ]

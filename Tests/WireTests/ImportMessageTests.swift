@@ -35,9 +35,22 @@ struct ImportMessageTests {
   }
 
   @Test func importIdentityZeroAndBadSourceIndicesAreDecodeErrors() throws {
+    // The identifier is followed by the characteristics' count (4 bytes).
     var zero = Frame.request(id: 1, .importCommit(importID: 5)).encoded()
-    zero.replaceSubrange(zero.count - 8..<zero.count, with: [UInt8](repeating: 0, count: 8))
+    zero.replaceSubrange(zero.count - 12..<zero.count - 4, with: [UInt8](repeating: 0, count: 8))
     #expect(throws: DecodeError.self) { try Frame.decode(zero) }
+    // Characteristics: only characteristic types, each once, with values that fit them.
+    let bloodType = SampleType.lookup(name: "bloodType")!
+    let me: [SampleType: CharacteristicValue] = [
+      bloodType: .value(8), SampleType.lookup(name: "dateOfBirth")!: .dateOfBirth(year: 1988, month: 6, day: 14),
+    ]
+    let commit = Frame.request(id: 2, .importCommit(importID: 5, characteristics: me))
+    #expect(try Frame.decode(commit.encoded()) == commit)
+    for bad in [[water: CharacteristicValue.value(1)], [bloodType: .value(42)]] {
+      #expect(throws: DecodeError.self) {
+        try Frame.decode(Frame.request(id: 3, .importCommit(importID: 5, characteristics: bad)).encoded())
+      }
+    }
     var writer = BinaryWriter()
     writer.importSamples(Self.samples)
     var bytes = writer.bytes

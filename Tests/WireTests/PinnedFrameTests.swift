@@ -80,7 +80,7 @@ struct PinnedFrameTests {
     .completeBackgroundDelivery(bundleID: "a", delivery: 9),
     .backgroundDeliveries(bundleID: "a"),
     .importBatch(importID: 5, samples: [imported, sample]),
-    .importCommit(importID: 5),
+    .importCommit(importID: 5, characteristics: [SampleType.lookup(name: "bloodType")!: .value(8)]),
     .importAbort(importID: 5),
   ]
 
