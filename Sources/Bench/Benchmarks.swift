@@ -522,9 +522,10 @@ func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric]
     let reply = try client.call(
       .statisticsCollection(
         bundleID: benchApp.bundleID,
-        query: StatisticsQuery(type: water, range: year, options: .cumulativeSum, interval: 86400, anchor: midnight)))
+        query: StatisticsQuery(
+          type: water, range: year, options: .cumulativeSum, interval: CalendarInterval(days: 1), anchor: midnight)))
     collectionTimes.append(Double(now() - c0) / 1e6)
-    if case .collection(let buckets) = reply { bucketCount = buckets.count }
+    if case .collection(let buckets, _) = reply { bucketCount = buckets.count }
     let d0 = now()
     let day = try client.call(
       .sampleQuery(

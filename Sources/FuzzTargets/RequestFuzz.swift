@@ -13,7 +13,7 @@ import Wire
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
   /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
-  package static let kinds = 24
+  package static let kinds = 25
 
   /// Runs the requests the bytes describe; nil when every property held, else what broke.
   package static func finding(_ data: [UInt8]) -> String? {
@@ -151,7 +151,7 @@ package enum RequestFuzz {
     case 9, 10:
       let query = StatisticsQuery(
         type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, Set(Palette.bundles)]),
-        options: StatisticsOptions(rawValue: UInt32(c.byte() % 64)), interval: c.pick([nil] + Palette.doubles),
+        options: StatisticsOptions(rawValue: UInt32(c.byte() % 128)), interval: c.pick([nil] + Palette.intervals),
         anchor: c.pick([nil] + Palette.dates))
       return kind == 9
         ? .statistics(bundleID: c.pick(Palette.bundles), query: query)
@@ -172,7 +172,9 @@ package enum RequestFuzz {
     case 15: return .advanceClock(seconds: c.pick(Palette.doubles))
     case 16:
       return .setPolicy(
-        DevicePolicy(reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles)))
+        DevicePolicy(
+          reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles),
+          timeZone: c.pick(Palette.zones)))
     case 17: return .dump
     case 18:
       let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
@@ -180,6 +182,11 @@ package enum RequestFuzz {
     case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
     case 20: return .earliestPermittedSampleDate
     case 22: return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
+    case 23:
+      let sources = (0..<Int(c.byte() % 4)).map { _ in
+        SampleSource(bundleID: c.pick(Palette.bundles), device: c.pick([.phone, .watch]))
+      }
+      return .setSourceOrder(type: c.pick(Palette.types), sources: sources)
     case 21:
       let commands: [LinkCommand] = [
         .connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles)),
@@ -245,6 +252,14 @@ package enum RequestFuzz {
       [t0, t0.addingTimeInterval(60), t0.addingTimeInterval(-8 * 86_400), .distantPast, .distantFuture]
       + doubles.map { Date(timeIntervalSinceReferenceDate: $0) } + doubles.map { t0.addingTimeInterval($0) }
     static let ints: [Int] = [0, 1, -1, 2, 5, 1_000, Int(Int32.max), Int(Int32.min), Int.max, Int.min]
+    static let intervals: [CalendarInterval] =
+      doubles.map { CalendarInterval.seconds($0) } + [
+        CalendarInterval(days: 1), CalendarInterval(days: 7), CalendarInterval(months: 1), CalendarInterval(months: 12),
+        CalendarInterval(months: 1, days: 1, seconds: 3_600), CalendarInterval(months: -1),
+        CalendarInterval(days: Int(Int32.max)), CalendarInterval(months: Int(Int32.min)),
+      ]
+    static let zones: [TimeZoneRule] = ["UTC", "Europe/Paris", "America/New_York", "Australia/Sydney", "UTC+05:30"]
+      .map { try! TimeZoneRule(identifier: $0) }
     static let unsigned: [UInt64] = [0, 1, 2, 5, 1_000, UInt64(Int.max), UInt64(Int.max) + 1, .max]
     static let uuids: [UUID] = (1...4).map { i in
       UUID(uuid: (UInt8(i), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))

@@ -120,21 +120,37 @@ extension BinaryWriter {
     case .reset: u8(2)
     }
   }
-  /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization, bit 2: no Health settings on the watch),
-  /// optional f64 retention. The defaults leave bits 1 and 2 clear, so a default policy is written exactly as
-  /// before these models existed (the pinned journal fixtures check it).
+  /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization, bit 2: no Health settings on the watch,
+  /// bit 6: a time zone other than UTC, bit 7: source orders), optional f64 retention, then the time zone's
+  /// identifier (bit 6) and the source orders (bit 7). The defaults leave bits 1, 2, 6 and 7 clear, so a default
+  /// policy is written exactly as before these models existed (the pinned journal fixtures check it).
   package mutating func policy(_ p: DevicePolicy) {
+    let hasZone = p.timeZone != .utc
+    let hasOrders = !p.sourceOrders.isEmpty
     u8(
       (p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0)
-        | (p.watchSettings == .iPhoneOnly ? 4 : 0))
+        | (p.watchSettings == .iPhoneOnly ? 4 : 0) | (hasZone ? 64 : 0) | (hasOrders ? 128 : 0))
     optional(p.retention) { $0.f64($1) }
+    if hasZone { string(p.timeZone.identifier) }
+    if hasOrders {
+      array(p.sourceOrders.sorted { $0.key < $1.key }) { w, entry in
+        w.sampleType(entry.key)
+        w.sourceOrder(entry.value)
+      }
+    }
+  }
+  /// [source], at date, `u8` device.
+  package mutating func sourceOrder(_ o: SourceOrder) {
+    array(o.sources) { $0.source($1) }
+    date(o.at)
+    u8(o.device.rawValue)
   }
   /// permission, `u8` decision (0xFF: forgotten).
   package mutating func sharedDecision(_ d: SharedDecision) {
     permission(d.permission)
     u8(d.decision?.rawValue ?? 0xFF)
   }
-  /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings) and the payload.
+  /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings, 3 decisions, 50 a source order) and the payload.
   package mutating func syncEntry(_ e: SyncEntry) {
     u64(e.seq)
     switch e.payload {
@@ -153,6 +169,10 @@ extension BinaryWriter {
       string(id)
       array(decisions) { $0.sharedDecision($1) }
       date(at)
+    case .sourceOrder(let type, let order):
+      u8(50)
+      sampleType(type)
+      sourceOrder(order)
     }
   }
   /// `u8` kind, `u8` code, message, optional exception name.
@@ -231,6 +251,11 @@ extension BinaryWriter {
       string(id)
       array(decisions) { $0.sharedDecision($1) }
       date(at)
+    // Tags 50–59: statistics settings (docs/journal.md).
+    case .sourceOrderChanged(let type, let order):
+      u8(50)
+      sampleType(type)
+      sourceOrder(order)
     }
   }
 }
@@ -368,14 +393,33 @@ extension BinaryReader {
     case let tag: throw error("unknown settings change tag \(tag)")
     }
   }
-  /// Reads a device policy; a retention window must be finite.
+  /// Reads a device policy; a retention window must be finite, a time zone one HealthPair knows.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
-    guard raw <= 7 else { throw error("unknown policy flags \(raw)") }
+    guard raw & 0b0011_1000 == 0 else { throw error("unknown policy flags \(raw)") }
     let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
+    var zone = TimeZoneRule.utc
+    if raw & 64 != 0 {
+      let name = try string(maxLength: 64)
+      do { zone = try TimeZoneRule(identifier: name) } catch { throw self.error("\(error)") }
+    }
+    var orders: [SampleType: SourceOrder] = [:]
+    if raw & 128 != 0 {
+      let entries = try array(minElementSize: 15) { r throws(DecodeError) in (try r.sampleType(), try r.sourceOrder()) }
+      for (type, order) in entries {
+        guard orders.updateValue(order, forKey: type) == nil else { throw error("two source orders for \(type)") }
+      }
+    }
     return DevicePolicy(
       reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,
-      authorization: raw & 2 == 0 ? .independent : .companion, watchSettings: raw & 4 == 0 ? .onWatch : .iPhoneOnly)
+      authorization: raw & 2 == 0 ? .independent : .companion, watchSettings: raw & 4 == 0 ? .onWatch : .iPhoneOnly,
+      timeZone: zone, sourceOrders: orders)
+  }
+  /// Reads a source order (at most ``SourceOrder/maxSources`` sources; its date finite).
+  package mutating func sourceOrder() throws(DecodeError) -> SourceOrder {
+    let sources = try array(minElementSize: 5) { r throws(DecodeError) in try r.source() }
+    guard sources.count <= SourceOrder.maxSources else { throw error("a source order of \(sources.count) sources") }
+    return SourceOrder(sources: sources, at: try finiteDate("source order date"), device: try device())
   }
   /// Reads a shared decision.
   package mutating func sharedDecision() throws(DecodeError) -> SharedDecision {
@@ -407,6 +451,8 @@ extension BinaryReader {
     case 3:
       let (id, decisions, at) = try sharedDecisions()
       return SyncEntry(seq: seq, payload: .authorization(bundleID: id, decisions: decisions, at: at))
+    case 50:
+      return SyncEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
     case let tag: throw error("unknown sync payload tag \(tag)")
     }
   }
@@ -470,6 +516,7 @@ extension BinaryReader {
     case 15:
       let (id, decisions, at) = try sharedDecisions()
       return .authorizationShared(bundleID: id, decisions: decisions, at: at)
+    case 50: return .sourceOrderChanged(try sampleType(), try sourceOrder())
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

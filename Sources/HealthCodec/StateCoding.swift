@@ -11,7 +11,7 @@ import HealthModel
 //                 stamps [bundleID string, permission, at date, device u8] | ledger | store
 // ledger       := logID u64 | peerLogID u64 | lastSeq u64 | peerAcked u64 | appliedFromPeer u64 | pending [entry]
 // entry        := seq u64 | tag u8 (0: start u32, count u32 | 1: [tombstone] | 2: bundleID string, settings-change |
-//                 3: bundleID string, [shared-decision], at date)
+//                 3: bundleID string, [shared-decision], at date | 50: type u16, source-order)
 // store        := changeCounter u64 | sources [source] | metadata [metadata] | tombstones [tombstone, change u64] |
 //                 slotCount u64 | slot × slotCount | identifierCount u64 | bucketCount u64 | u64 × bucketCount |
 //                 dayDigests [day i64, sum u64, count u64] | startOrders [type u16, sortedCount u64, n u64, i32 × n]
@@ -98,6 +98,10 @@ extension BinaryWriter {
         string(bundleID)
         array(decisions) { $0.sharedDecision($1) }
         date(at)
+      case .sourceOrder(let type, let order):
+        u8(50)
+        sampleType(type)
+        sourceOrder(order)
       }
       if bytes.count >= flushThreshold { try flush(&self) }
     }
@@ -261,6 +265,8 @@ extension BinaryReader {
     case 3:
       let (bundleID, decisions, at) = try sharedDecisions()
       return SyncLedger.StoredEntry(seq: seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
+    case 50:
+      return SyncLedger.StoredEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
     case let tag: throw error("unknown stored sync entry tag \(tag)")
     }
   }

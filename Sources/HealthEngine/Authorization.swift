@@ -119,17 +119,29 @@ package struct DevicePolicy: Hashable, Sendable {
   /// Whether the watch has Settings → Health → Apps of its own (observed on recent watchOS) or only the iPhone's
   /// Watch app can change a watch app's permissions (the article's model). Meaningless on the phone.
   package var watchSettings: WatchSettingsModel
+  /// The device's time zone: its local days and the calendar statistics collections use (docs/behavior.md K1).
+  /// UTC unless set; the pair shares one unless a device travels.
+  package var timeZone: TimeZoneRule
+  /// The Health app's data-source order per type, where the user changed it (docs/behavior.md P2); types not
+  /// listed use the default order.
+  package var sourceOrders: [SampleType: SourceOrder]
 
   /// Creates a policy.
   package init(
     reprompt: RepromptPolicy, retention: Double?, authorization: AuthorizationModel = .independent,
-    watchSettings: WatchSettingsModel = .onWatch
+    watchSettings: WatchSettingsModel = .onWatch, timeZone: TimeZoneRule = .utc,
+    sourceOrders: [SampleType: SourceOrder] = [:]
   ) {
     self.reprompt = reprompt
     self.retention = retention
     self.authorization = authorization
     self.watchSettings = watchSettings
+    self.timeZone = timeZone
+    self.sourceOrders = sourceOrders
   }
+
+  /// The calendar of the device's time zone.
+  package var calendar: LocalCalendar { LocalCalendar(timeZone) }
 
   /// The default watch retention window: 7 days (HealthPair model; Apple says only "limited").
   package static let defaultWatchRetention: Double = 7 * 86400

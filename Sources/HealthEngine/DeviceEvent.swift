@@ -38,6 +38,8 @@ package enum DeviceEvent: Hashable, Sendable {
   case peerLogAdopted(logID: UInt64)
   /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
   case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// The user set the Health app's data-source order of a type on this device (it travels to the other device).
+  case sourceOrderChanged(SampleType, SourceOrder)
 }
 
 /// One entry of a device's outbound sync log.
@@ -54,7 +56,7 @@ package struct SyncEntry: Hashable, Sendable {
   }
 }
 
-/// What crosses the peer link: samples, deletions and Watch-app settings. Authorization never does.
+/// What crosses the peer link: samples, deletions, Watch-app settings, companion decisions and data-source orders.
 package enum SyncPayload: Hashable, Sendable {
   /// Samples saved on the origin device.
   case samples([Sample])
@@ -64,13 +66,15 @@ package enum SyncPayload: Hashable, Sendable {
   case watchSettings(bundleID: String, change: SettingsChange)
   /// Companion decisions made on the origin device at `at` (its clock).
   case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// The data-source order of a type, set on the origin device (docs/behavior.md P2).
+  case sourceOrder(SampleType, SourceOrder)
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
     switch self {
     case .samples(let s): s.count
     case .deletions(let t): t.count
-    case .watchSettings, .authorization: 1
+    case .watchSettings, .authorization, .sourceOrder: 1
     }
   }
 }

@@ -58,15 +58,15 @@ package struct StatisticsQuery: Hashable, Sendable {
   package var sources: Set<String>?
   /// Which statistics to compute.
   package var options: StatisticsOptions
-  /// For collections: bucket length in seconds.
-  package var interval: Double?
+  /// For collections: the interval (`intervalComponents`), in the device's calendar.
+  package var interval: CalendarInterval?
   /// For collections: the date buckets are aligned to.
   package var anchor: Date?
 
   /// Creates a statistics query.
   package init(
     type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, options: StatisticsOptions,
-    interval: Double? = nil, anchor: Date? = nil
+    interval: CalendarInterval? = nil, anchor: Date? = nil
   ) {
     self.type = type
     self.range = range
@@ -95,6 +95,8 @@ package struct Statistics: Hashable, Sendable {
   package var maximum: Double?
   /// `mostRecentQuantity()`.
   package var mostRecent: Double?
+  /// `mostRecentQuantityDateInterval()`: the start and end of the most recent sample.
+  package var mostRecentDates: ClosedRange<Date>?
   /// `duration()`, in seconds.
   package var duration: Double?
   /// Per-source results when `separateBySource` was requested, keyed by bundle identifier.
@@ -123,51 +125,5 @@ package struct AnchoredResult: Hashable, Sendable {
     self.added = added
     self.deleted = deleted
     self.newAnchor = newAnchor
-  }
-}
-
-/// Accumulates one statistics bucket.
-struct StatisticsAccumulator {
-  var count = 0
-  var sum = 0.0
-  var weightedSum = 0.0
-  var weight = 0.0
-  var plainSum = 0.0
-  var minimum = Double.infinity
-  var maximum = -Double.infinity
-  var mostRecentEnd = -Double.infinity
-  var mostRecentValue = 0.0
-  var duration = 0.0
-
-  /// Adds a sample's contribution: `fraction` of its value for sums, its overlap in seconds for weights.
-  mutating func add(value: Double, start: Double, end: Double, fraction: Double, overlap: Double) {
-    count += 1
-    sum += value * fraction
-    plainSum += value
-    weightedSum += value * overlap
-    weight += overlap
-    minimum = Swift.min(minimum, value)
-    maximum = Swift.max(maximum, value)
-    if end >= mostRecentEnd {
-      mostRecentEnd = end
-      mostRecentValue = value
-    }
-    duration += overlap
-  }
-
-  func result(start: Date, end: Date, options: StatisticsOptions, style: AggregationStyle) -> Statistics {
-    var stats = Statistics(start: start, end: end)
-    stats.sampleCount = count
-    guard count > 0 else { return stats }
-    if options.contains(.cumulativeSum) { stats.sum = sum }
-    if options.contains(.discreteAverage) {
-      stats.average =
-        style == .discreteTemporallyWeighted && weight > 0 ? weightedSum / weight : plainSum / Double(count)
-    }
-    if options.contains(.discreteMin) { stats.minimum = minimum }
-    if options.contains(.discreteMax) { stats.maximum = maximum }
-    if options.contains(.mostRecent) { stats.mostRecent = mostRecentValue }
-    if options.contains(.duration) { stats.duration = duration }
-    return stats
   }
 }

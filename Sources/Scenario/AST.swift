@@ -70,10 +70,13 @@ package enum Devices: Hashable, Sendable, CustomStringConvertible {
 package enum TimeSpec: Hashable, Sendable {
   /// `now`, optionally offset (`now-2h`).
   case now(offset: Double)
-  /// A time of day on the virtual clock's current day (`08:30`).
+  /// A time of day on the virtual clock's current day in the device's time zone (`08:30`).
   case timeOfDay(seconds: Double)
-  /// An absolute date.
+  /// An absolute date (written with `Z`, or `distantPast`).
   case absolute(Date)
+  /// A date and time written without a zone, read in the device's time zone (`2026-01-05T08:30`); the value holds
+  /// the written fields as if they were UTC.
+  case local(Date)
 }
 
 /// A sample to save, as written.
@@ -228,8 +231,10 @@ package enum Expectation: Hashable, Sendable {
   case settingsRefused(DeviceKind, Bool)
   /// The device's clock.
   case clock(DeviceKind, TimeSpec)
-  /// A daily statistics collection.
-  case daily(DeviceKind, app: String, StatisticKind, SampleType, from: Date, to: Date, [ExpectedBucket])
+  /// A statistics collection by days, weeks or months of the device's calendar (`daily`, `weekly`, `monthly`).
+  case daily(
+    DeviceKind, app: String, StatisticKind, SampleType, from: Date, to: Date, [ExpectedBucket],
+    interval: CalendarInterval = CalendarInterval(days: 1))
   /// Changes an anchored query returns since the app's previous check.
   case changes(DeviceKind, app: String, SampleType, added: Int, deleted: Int)
   /// The raw store holds this many samples (of a type, or of every type).
@@ -261,8 +266,13 @@ package enum StepKind: Hashable, Sendable {
   case policy(
     Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil,
     watchSettings: WatchSettingsModel? = nil)
-  /// Sets both virtual clocks.
-  case clockSet(Date)
+  /// Sets both virtual clocks (a time without a zone is read in the phone's time zone).
+  case clockSet(TimeSpec)
+  /// `clock: time zone <zone> [on <devices>]` / `travel <devices> to <zone>`: the devices' time zone.
+  case timeZone(Devices, TimeZoneRule)
+  /// `user on phone: in Health orders <type> sources <source>…`: the Health app's data-source order (empty: the
+  /// default order).
+  case sourceOrder(DeviceKind, SampleType, [SourceSpec])
   /// Advances both virtual clocks.
   case clockAdvance(Double)
   /// Switches sync between automatic and manual (held until `wait until synced`).
@@ -301,6 +311,14 @@ package enum StepKind: Hashable, Sendable {
   case cutJournal(DeviceKind, records: Int)
   /// An expectation.
   case expect(Expectation)
+}
+
+/// A data source as a source order names it: an app, on one device or (nil) on both.
+package struct SourceSpec: Hashable, Sendable {
+  /// The app's name in the scenario.
+  package var app: String
+  /// The device, or nil for the app on both (the watch's first, as in the default order).
+  package var device: DeviceKind?
 }
 
 /// A step with where it came from.

@@ -15,10 +15,6 @@ extension RunContext {
     "\(formatNumber((value * 1e6).rounded() / 1e6)) \(unit)"
   }
 
-  private func dayRange(_ day: Date?) -> DateRange? {
-    day.map { DateRange(start: $0, end: $0.addingTimeInterval(86400)) }
-  }
-
   /// The name a scenario gave a UUID, or the UUID.
   private func name(of uuid: UUID) -> String { names.first { $0.value == uuid }?.key ?? uuid.uuidString.lowercased() }
 
@@ -127,8 +123,10 @@ extension RunContext {
         }
       }
     case .seesCount(let devices, let name, let type, let expected, let rangeSpec):
-      let range = rangeSpec.map { DateRange(start: resolve($0.start), end: resolve($0.end), options: $0.options) }
       for device in devices.list {
+        let range = rangeSpec.map {
+          DateRange(start: resolve($0.start, on: device), end: resolve($0.end, on: device), options: $0.options)
+        }
         let actual = try client(device).sampleQuery(app(name).bundleID, SampleQuery(type: type, range: range)).count
         if actual != expected {
           throw fail(step, "\(name) sees \(expected) \(type) samples on the \(device)", "\(actual)")
@@ -145,7 +143,7 @@ extension RunContext {
       let samples = try client(device).sampleQuery(app(name).bundleID, SampleQuery(type: type))
       let actual = samples.map { describeForBlock($0, like: expected.first) }
       let wanted = expected.map { line -> String in
-        var text = "\(line.value) at \(formatDate(resolve(line.at)))"
+        var text = "\(line.value) at \(formatDate(resolve(line.at, on: device)))"
         if let app = line.app { text += " from \(app)" }
         if let device = line.device { text += " on \(device)" }
         return text
@@ -163,7 +161,7 @@ extension RunContext {
       var actual: Double?
       let bundle = app(name).bundleID
       let client = client(device)
-      let query = StatisticsQuery(type: type, range: dayRange(day), options: kind.option)
+      let query = StatisticsQuery(type: type, range: dayRange(day, on: device), options: kind.option)
       switch attempt({ () throws(ClientError) in try client.statistics(bundle, query) }) {
       case .success(let stats):
         let raw: Double? =
@@ -208,17 +206,23 @@ extension RunContext {
       }
     case .clock(let device, let time):
       let actual = try client(device).dump().device.now
-      if actual != resolve(time) { throw fail(step, formatDate(resolve(time)), formatDate(actual)) }
-    case .daily(let device, let name, let kind, let type, let from, let to, let expected):
+      let expected = resolve(time, on: device)
+      if actual != expected { throw fail(step, formatDate(expected), formatDate(actual)) }
+    case .daily(let device, let name, let kind, let type, let from, let to, let expected, let interval):
+      // Intervals of the device's calendar anchored at local midnight of `from`, up to the one starting on `to`.
       let canonical = type.descriptor.canonicalUnit!
+      let calendar = calendar(device)
+      let anchor = calendar.date(localFieldsOf: from)
+      let last = calendar.date(localFieldsOf: to)
       let query = StatisticsQuery(
-        type: type, range: DateRange(start: from, end: to.addingTimeInterval(86400)), options: kind.option,
-        interval: 86400, anchor: from)
+        type: type, range: DateRange(start: anchor, end: calendar.adding(interval, times: 1, to: last)),
+        options: kind.option, interval: interval, anchor: anchor)
       let buckets = try client(device).statisticsCollection(app(name).bundleID, query)
+      func day(_ date: Date) -> String { String(calendar.local(date).description.prefix(10)) }
       func line(_ date: Date, _ value: Double?, _ unit: HealthUnit?) -> String {
-        "\(formatDate(date).prefix(10)) " + (value.map { show($0, unit ?? canonical) } ?? "none")
+        "\(day(date)) " + (value.map { show($0, unit ?? canonical) } ?? "none")
       }
-      let wanted = expected.map { line($0.start, $0.value, $0.unit) }
+      let wanted = expected.map { line(calendar.date(localFieldsOf: $0.start), $0.value, $0.unit) }
       let actual = buckets.enumerated().map { offset, bucket -> String in
         let unit = offset < expected.count ? expected[offset].unit ?? canonical : canonical
         let raw: Double? =
@@ -258,7 +262,7 @@ extension RunContext {
       }
     case .earliestPermitted(let device, let time):
       let actual = try client(device).earliestPermittedSampleDate()
-      let expected = resolve(time)
+      let expected = resolve(time, on: device)
       if actual != expected { throw fail(step, formatDate(expected), formatDate(actual)) }
     case .converged:
       let phone = try client(.phone).storedSamples()
@@ -316,7 +320,8 @@ extension RunContext {
               _ = try client.statisticsCollection(
                 bundle,
                 StatisticsQuery(
-                  type: type, options: options, interval: 86_400, anchor: Date(timeIntervalSinceReferenceDate: 0)))
+                  type: type, options: options, interval: CalendarInterval(days: 1),
+                  anchor: Date(timeIntervalSinceReferenceDate: 0)))
             }
           ))
       }
@@ -352,21 +357,22 @@ extension RunContext {
     let bundle = app(name).bundleID
     if let canonical = type.descriptor.canonicalUnit {
       let client = client(device)
-      let query = StatisticsQuery(type: type, range: dayRange(day), options: .cumulativeSum)
+      let query = StatisticsQuery(type: type, range: dayRange(day, on: device), options: .cumulativeSum)
       switch attempt({ () throws(ClientError) in try client.statistics(bundle, query) }) {
       case .success(let stats): return try canonical.convert(stats.sum ?? 0, to: unit)
       case .failure(let e) where e.healthError?.code == .errorNoData: return 0
       case .failure(let e): throw e
       }
     }
-    let samples = try client(device).sampleQuery(bundle, SampleQuery(type: type, range: dayRange(day)))
+    let range = dayRange(day, on: device)
+    let samples = try client(device).sampleQuery(bundle, SampleQuery(type: type, range: range))
     var seconds = 0.0
     for s in samples {
       var start = s.start
       var end = s.end
-      if let day {
-        start = max(start, day)
-        end = min(end, day.addingTimeInterval(86400))
+      if let range, let dayStart = range.start, let dayEnd = range.end {
+        start = max(start, dayStart)
+        end = min(end, dayEnd)
       }
       seconds += max(0, end.timeIntervalSince(start))
     }

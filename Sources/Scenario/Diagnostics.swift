@@ -81,6 +81,8 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   case phoneOnly(String)
   /// `seed` must be a non-negative integer.
   case invalidSeed(String)
+  /// A time zone HealthPair does not know.
+  case unknownTimeZone(String, suggestion: String?)
 
   /// A lowercase, one-phrase message without trailing period.
   package var description: String {
@@ -121,6 +123,9 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .conflictingApp(let a): return "app '\(a)' is already installed with another bundle identifier"
     case .phoneOnly(let what): return "\(what) exists only on the phone"
     case .invalidSeed(let s): return "invalid seed '\(s)': expected a non-negative integer"
+    case .unknownTimeZone(let z, let s):
+      return "unknown time zone '\(z)': expected UTC, a fixed offset such as UTC+05:30 or a zone such as "
+        + "Europe/Paris\(hint(s))"
     }
   }
 }

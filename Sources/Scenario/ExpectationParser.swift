@@ -175,7 +175,11 @@ extension ParseState {
     if c.take("sees") {
       return try parseSees(&c, devices: devices, app: app, block: block)
     }
-    if c.take("daily") {
+    let intervals: [(String, CalendarInterval)] = [
+      ("daily", CalendarInterval(days: 1)), ("weekly", CalendarInterval(days: 7)),
+      ("monthly", CalendarInterval(months: 1)),
+    ]
+    if let (_, interval) = intervals.first(where: { c.take($0.0) }) {
       let kind = try statistic(&c)
       try c.expect("of")
       let type = try c.type()
@@ -186,7 +190,8 @@ extension ParseState {
       try c.expect(":")
       try c.finish()
       return .daily(
-        try single(devices, c), app: app.name, kind, type, from: from, to: to, try parseBuckets(block, type: type, c))
+        try single(devices, c), app: app.name, kind, type, from: from, to: to, try parseBuckets(block, type: type, c),
+        interval: interval)
     }
     if let kind = try? statisticPeek(&c) {
       try c.expect("of")

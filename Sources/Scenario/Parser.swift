@@ -13,7 +13,8 @@ import HealthModel
 //              |  "uninstall" App "from" devices
 //              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none")
 //                   | "authorization" ("independent"|"companion") | "settings" ("on-watch"|"iphone-only"))
-//              |  "clock:" ("set" time | "advance" duration)
+//              |  "clock:" ("set" time | "advance" duration | "time zone" zone ["on" devices])
+//              |  "travel" devices "to" zone                 the devices' time zone (zone: UTC, UTC+05:30, Europe/Paris…)
 //              |  device ":" App action
 //              |  "user on" device ":" user-action
 //              |  "link:" link-action
@@ -29,9 +30,12 @@ import HealthModel
 //   when       := "at" time | "from" time ("for" duration | "to" time)
 //   user-action:= "allows all" | "doesn't allow" | "cancels" | "leaves the app" | "sheet fails to present" ["silently"]
 //              |  "allows" permission… | ("in Settings" | "in the Watch app") settings-change "for" App
+//              |  "in Health orders" type "sources" (source ("," source)* | "by default")
+//   source     := App ["on" device]                       (no device: the app on both, the watch's first)
 //   expect     := "expect" ("converged" | "diverged:" | "link is" ("up"|"down") | devices ":" expectation) [":"]
 //   devices    := "phone" | "watch" | "both" | "phone and watch"
-//   time       := YYYY-MM-DD | YYYY-MM-DDTHH:MM[:SS] | HH:MM | "now" [("+"|"-") duration] | "distantPast"
+//   time       := YYYY-MM-DD | YYYY-MM-DDTHH:MM[:SS][Z] | HH:MM | "now" [("+"|"-") duration] | "distantPast"
+//                 (without Z: the device's local time; dates are the device's local days)
 //
 // Lines indented under a line that ends in ':' form that line's block (expected samples, buckets, divergences).
 
@@ -263,7 +267,15 @@ struct Cursor {
       guard s >= 0, s < 60 else { return nil }
       return .timeOfDay(seconds: Double(h * 3600 + m * 60) + s)
     }
-    return parseDate(text).map { .absolute($0) }
+    return parseDate(text).map { text.hasSuffix("Z") ? .absolute($0) : .local($0) }
+  }
+
+  /// A time zone name (`Europe/Paris`, `UTC`, `UTC+05:30`).
+  mutating func timeZone() throws(Diagnostic) -> TimeZoneRule {
+    let t = try word("a time zone such as Europe/Paris or UTC+05:30")
+    do { return try TimeZoneRule(identifier: t.text) } catch {
+      throw self.error(.unknownTimeZone(t.text, suggestion: error.suggestion), at: t)
+    }
   }
 
   mutating func date() throws(Diagnostic) -> Date {
@@ -348,7 +360,7 @@ struct ParseState {
   static let stepWords = [
     "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait",
     "kill",
-    "stop", "restart", "tear", "cut", "expect",
+    "stop", "restart", "tear", "cut", "expect", "travel",
   ]
 
   mutating func parseLine(_ line: SourceLine, block: [SourceLine], into scenario: inout Scenario) throws -> Step? {
@@ -431,9 +443,15 @@ struct ParseState {
         let t = try c.word("a date")
         guard let d = parseDate(t.text) else { throw c.error(.invalidDate(t.text), at: t) }
         try c.finish()
-        return step(.clockSet(d))
+        return step(.clockSet(t.text.hasSuffix("Z") ? .absolute(d) : .local(d)))
       }
-      try c.expect("advance", what: "'set' or 'advance'")
+      if c.take("time", "zone") {
+        let zone = try c.timeZone()
+        let devices: Devices = c.take("on") ? try c.devices() : .both
+        try c.finish()
+        return step(.timeZone(devices, zone))
+      }
+      try c.expect("advance", what: "'set', 'advance' or 'time zone'")
       let d = try c.duration()
       try c.finish()
       return step(.clockAdvance(d))
@@ -482,6 +500,12 @@ struct ParseState {
       let d = try c.device()
       try c.finish()
       return step(.restart(d))
+    case "travel", "travels":
+      let devices = try c.devices()
+      try c.expect("to")
+      let zone = try c.timeZone()
+      try c.finish()
+      return step(.timeZone(devices, zone))
     case "expect":
       return step(.expect(try parseExpectation(&c, block: block)))
     default:
@@ -724,6 +748,23 @@ struct ParseState {
       try c.finish()
       return .answer(device, .choices(Dictionary(uniqueKeysWithValues: permissions.map { ($0, true) })), app: app)
     }
+    if c.take("in", "health") {
+      guard device == .phone else { throw c.error(.phoneOnly("the Health app's data sources")) }
+      try c.expect("orders", what: "'orders <type> sources …'")
+      let type = try c.type()
+      try c.expect("sources")
+      if c.take("by", "default") {
+        try c.finish()
+        return .sourceOrder(device, type, [])
+      }
+      var sources: [SourceSpec] = []
+      repeat {
+        let app = try c.app()
+        let on: DeviceKind? = c.take("on") ? try c.device() : nil
+        sources.append(SourceSpec(app: app.name, device: on))
+      } while c.peek != nil
+      return .sourceOrder(device, type, sources)
+    }
     let watchApp: Bool
     if c.take("in", "settings") {
       watchApp = false
@@ -732,7 +773,7 @@ struct ParseState {
     } else {
       throw c.error(
         .expected(
-          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'in Settings' or 'in the Watch app'",
+          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'in Settings', 'in the Watch app' or 'in Health'",
           found: c.peek?.text))
     }
     if watchApp && device != .phone { throw c.error(.phoneOnly("the iPhone's Watch app")) }

@@ -196,12 +196,12 @@ extension Step {
   /// The lane the step belongs to.
   package var lane: Lane {
     switch kind {
-    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _): return Lane(d)
+    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _), .timeZone(let d, _): return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
-      .tearJournal(let d), .cutJournal(let d, _):
+      .tearJournal(let d), .cutJournal(let d, _), .sourceOrder(let d, _, _):
       return Lane(d)
     case .watchSettings: return .phone
     case .expect(let expectation): return expectation.lane
@@ -211,9 +211,9 @@ extension Step {
   /// What kind of step it is.
   package var category: StepCategory {
     switch kind {
-    case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode: .setup
+    case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone: .setup
     case .request, .save, .saveRandom, .resave, .delete, .deleteAll: .app
-    case .answer, .settings, .watchSettings: .user
+    case .answer, .settings, .watchSettings, .sourceOrder: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
     case .expect: .expect
@@ -232,7 +232,7 @@ extension Expectation {
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
       .seesSamples(let d, _, _, _), .statistic(let d, _, _, _, _, _, _), .statisticTerminates(let d, _, _, _),
-      .settingsRefused(let d, _), .clock(let d, _), .daily(let d, _, _, _, _, _, _), .changes(let d, _, _, _, _),
+      .settingsRefused(let d, _), .clock(let d, _), .daily(let d, _, _, _, _, _, _, _), .changes(let d, _, _, _, _),
       .earliestPermitted(let d, _), .queriesFail(let d, _, _, _):
       return Lane(d)
     case .converged, .diverged, .linkUp: return .both

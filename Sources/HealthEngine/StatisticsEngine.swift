@@ -1,0 +1,476 @@
+import FoundationEssentials
+import HealthModel
+
+#if canImport(Glibc)
+  import Glibc  // exp and log (pure functions; no system calls)
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Statistics as healthd computes them: samples of several sources de-duplicated by the source order
+// (docs/behavior.md P1), split over calendar intervals in the device's time zone (K3), with the options each
+// aggregation style allows (Q3).
+
+/// The time ranges a statistics computation fills: bucket `i` is `[bounds[i], bounds[i+1])`, in seconds since the
+/// reference date. A statistics query has one window (possibly unbounded); a collection has its intervals.
+package struct StatisticsBuckets: Sendable {
+  /// The boundaries, one more than the buckets.
+  package let bounds: [Double]
+  /// Equal lengths from an origin (fixed-length intervals, or days in a zone without daylight saving time): a
+  /// bucket is found by division instead of a search.
+  package let uniform: (origin: Double, interval: Double)?
+  /// One window (`HKStatisticsQuery`): every matching instantaneous sample falls in it.
+  package let isSingleWindow: Bool
+
+  /// One window from `start` to `end` (either may be infinite).
+  package init(window start: Double, _ end: Double) {
+    bounds = [start, end]
+    uniform = nil
+    isSingleWindow = true
+  }
+
+  /// Buckets with these boundaries (at least two, increasing).
+  package init(bounds: [Double]) {
+    self.bounds = bounds
+    isSingleWindow = false
+    let interval = bounds[1] - bounds[0]
+    var equal = true
+    for i in 1..<bounds.count where bounds[i] != bounds[0] + Double(i) * interval {
+      equal = false
+      break
+    }
+    uniform = equal ? (bounds[0], interval) : nil
+  }
+
+  /// The number of buckets.
+  package var count: Int { bounds.count - 1 }
+
+  /// The bucket containing `t`, or nil outside them.
+  @inline(__always)
+  package func bucket(of t: Double) -> Int? {
+    if isSingleWindow { return 0 }
+    if let (origin, interval) = uniform {
+      let position = ((t - origin) / interval).rounded(.down)
+      guard position >= 0, position < Double(count) else { return nil }
+      return Int(position)
+    }
+    guard t >= bounds[0], t < bounds[count] else { return nil }
+    var low = 0
+    var high = count
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if bounds[middle] <= t { low = middle } else { high = middle }
+    }
+    return low
+  }
+
+  /// The first bucket a sample starting at `start` can overlap (bucket 0 for a sample that starts before them).
+  @inline(__always)
+  func firstBucket(from start: Double) -> Int? {
+    if start < bounds[0] { return 0 }
+    return bucket(of: start)
+  }
+}
+
+/// One visible sample as statistics see it.
+struct StatisticsItem {
+  var start: Double
+  var end: Double
+  var value: Double
+  /// Index into the store's source table.
+  var source: UInt32
+}
+
+/// Accumulates the statistics of one bucket.
+struct StatisticsAccumulator {
+  /// Samples that count in the bucket (after de-duplication).
+  var count = 0
+  /// Pro-rata sum of counted time.
+  var sum = 0.0
+  /// Value × counted seconds.
+  var weightedSum = 0.0
+  /// Counted seconds, per sample.
+  var weight = 0.0
+  /// Sum of counted samples' values.
+  var plainSum = 0.0
+  /// 10^(v/10) × counted seconds, for equivalent continuous levels.
+  var energyWeighted = 0.0
+  /// Sum of 10^(v/10), for equivalent continuous levels.
+  var energyPlain = 0.0
+  var minimum = Double.infinity
+  var maximum = -Double.infinity
+  var mostRecentEnd = -Double.infinity
+  var mostRecentStart = -Double.infinity
+  var mostRecentValue = 0.0
+  /// Time covered by counted samples (each instant once).
+  var duration = 0.0
+
+  /// A counted stretch of `length` seconds of a sample, `fraction` of its whole duration.
+  @inline(__always)
+  mutating func addPiece(value: Double, length: Double, fraction: Double, level: Bool) {
+    sum += value * fraction
+    weightedSum += value * length
+    weight += length
+    if level { energyWeighted += Self.energy(value) * length }
+  }
+
+  /// A sample that counts in the bucket (once per bucket).
+  @inline(__always)
+  mutating func countSample(value: Double, start: Double, end: Double, level: Bool) {
+    count += 1
+    plainSum += value
+    if level { energyPlain += Self.energy(value) }
+    minimum = Swift.min(minimum, value)
+    maximum = Swift.max(maximum, value)
+    if end > mostRecentEnd || (end == mostRecentEnd && start >= mostRecentStart) {
+      mostRecentEnd = end
+      mostRecentStart = start
+      mostRecentValue = value
+    }
+  }
+
+  /// The sound energy of a level in decibels.
+  static func energy(_ level: Double) -> Double { pow10(level / 10) }
+
+  static func pow10(_ x: Double) -> Double { exp(x * 2.302585092994046) }
+
+  func result(start: Date, end: Date, options: StatisticsOptions, style: AggregationStyle) -> Statistics {
+    var stats = Statistics(start: start, end: end)
+    stats.sampleCount = count
+    guard count > 0 else { return stats }
+    if options.contains(.cumulativeSum) { stats.sum = sum }
+    if options.contains(.discreteAverage) {
+      switch style {
+      case .discreteTemporallyWeighted where weight > 0: stats.average = weightedSum / weight
+      case .discreteEquivalentContinuousLevel:
+        let mean = weight > 0 ? energyWeighted / weight : energyPlain / Double(count)
+        stats.average = 10 * log(mean) / 2.302585092994046
+      default: stats.average = plainSum / Double(count)
+      }
+    }
+    if options.contains(.discreteMin) { stats.minimum = minimum }
+    if options.contains(.discreteMax) { stats.maximum = maximum }
+    if options.contains(.mostRecent) {
+      stats.mostRecent = mostRecentValue
+      stats.mostRecentDates =
+        Date(timeIntervalSinceReferenceDate: mostRecentStart)...Date(timeIntervalSinceReferenceDate: mostRecentEnd)
+    }
+    if options.contains(.duration) { stats.duration = duration }
+    return stats
+  }
+}
+
+/// Fills `buckets` from `items` (in start order), de-duplicating by `ranks` (per item; lower ranks win).
+///
+/// When every item has the same rank (one source) and the covered duration is not needed, each sample simply adds
+/// its overlap with each bucket. Otherwise time is cut at every sample start and end and every bucket boundary;
+/// in each piece the samples of the best-ranked source present count (all of that source's samples there), the
+/// others not; an instantaneous sample counts unless a better-ranked source has a sample covering its instant or
+/// an instantaneous one at the same instant (docs/behavior.md P1).
+func accumulate(
+  _ items: [StatisticsItem], ranks: [Int32], buckets: StatisticsBuckets, style: AggregationStyle, needsUnion: Bool
+) -> [StatisticsAccumulator] {
+  var result = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: buckets.count)
+  guard !items.isEmpty else { return result }
+  let level = style == .discreteEquivalentContinuousLevel
+  let oneSource = ranks.allSatisfy { $0 == ranks[0] }
+  let low = buckets.bounds[0]
+  let high = buckets.bounds[buckets.count]
+  if oneSource && !needsUnion {
+    for item in items {
+      let duration = item.end - item.start
+      if duration <= 0 {
+        guard let b = buckets.bucket(of: item.start) else { continue }
+        result[b].addPiece(value: item.value, length: 0, fraction: 1, level: level)
+        result[b].countSample(value: item.value, start: item.start, end: item.end, level: level)
+        continue
+      }
+      guard var b = buckets.firstBucket(from: item.start) else { continue }
+      while b < buckets.count {
+        let bucketStart = buckets.isSingleWindow ? low : buckets.bounds[b]
+        let bucketEnd = buckets.isSingleWindow ? high : buckets.bounds[b + 1]
+        if bucketStart >= item.end { break }
+        let overlap = min(item.end, bucketEnd) - max(item.start, bucketStart)
+        if overlap > 0 {
+          result[b].addPiece(value: item.value, length: overlap, fraction: overlap / duration, level: level)
+          result[b].countSample(value: item.value, start: item.start, end: item.end, level: level)
+          result[b].duration += overlap
+        }
+        b += 1
+      }
+    }
+    return result
+  }
+  // The sweep. Events at one instant: ends, then starts, then instantaneous samples; boundaries only cut.
+  struct Event {
+    var time: Double
+    var kind: UInt8
+    var index: Int32
+  }
+  var events: [Event] = []
+  events.reserveCapacity(items.count * 2 + buckets.bounds.count)
+  for (i, item) in items.enumerated() {
+    if item.end > item.start {
+      events.append(Event(time: item.end, kind: 0, index: Int32(i)))
+      events.append(Event(time: item.start, kind: 1, index: Int32(i)))
+    } else {
+      events.append(Event(time: item.start, kind: 2, index: Int32(i)))
+    }
+  }
+  for bound in buckets.bounds where bound.isFinite { events.append(Event(time: bound, kind: 3, index: -1)) }
+  events.sort { $0.time != $1.time ? $0.time < $1.time : $0.kind < $1.kind }
+  let rankCount = Int(ranks.max() ?? 0) + 1
+  var members = [[Int32]](repeating: [], count: rankCount)
+  var memberSlot = [Int32](repeating: -1, count: items.count)
+  var lastCounted = [Int](repeating: -1, count: items.count)
+
+  func best() -> Int? { members.firstIndex { !$0.isEmpty } }
+
+  func emit(_ a: Double, _ b: Double) {
+    let from = max(a, low)
+    let to = min(b, high)
+    guard to > from, let rank = best(), let bucket = buckets.bucket(of: from) else { return }
+    let length = to - from
+    for member in members[rank] {
+      let item = items[Int(member)]
+      result[bucket].addPiece(
+        value: item.value, length: length, fraction: length / (item.end - item.start), level: level)
+      if lastCounted[Int(member)] != bucket {
+        lastCounted[Int(member)] = bucket
+        result[bucket].countSample(value: item.value, start: item.start, end: item.end, level: level)
+      }
+    }
+    result[bucket].duration += length
+  }
+
+  var previous: Double?
+  var position = 0
+  while position < events.count {
+    let time = events[position].time
+    if let previous, time > previous { emit(previous, time) }
+    var groupEnd = position
+    while groupEnd < events.count, events[groupEnd].time == time { groupEnd += 1 }
+    var instants: [Int32] = []
+    for event in events[position..<groupEnd] {
+      let i = Int(event.index)
+      switch event.kind {
+      case 0:
+        let rank = Int(ranks[i])
+        let slot = Int(memberSlot[i])
+        let last = members[rank].removeLast()
+        if Int(last) != i {
+          members[rank][slot] = last
+          memberSlot[Int(last)] = Int32(slot)
+        }
+      case 1:
+        let rank = Int(ranks[i])
+        memberSlot[i] = Int32(members[rank].count)
+        members[rank].append(Int32(i))
+      case 2:
+        instants.append(Int32(i))
+      default:
+        break
+      }
+    }
+    if !instants.isEmpty {
+      let winner = min(best() ?? Int.max, Int(instants.map { ranks[Int($0)] }.min()!))
+      let bucket = buckets.bucket(of: time)
+      for i in instants where Int(ranks[Int(i)]) == winner {
+        guard let bucket else { continue }
+        let item = items[Int(i)]
+        result[bucket].addPiece(value: item.value, length: 0, fraction: 1, level: level)
+        result[bucket].countSample(value: item.value, start: item.start, end: item.end, level: level)
+      }
+    }
+    previous = time
+    position = groupEnd
+  }
+  return result
+}
+
+extension DeviceState {
+  /// Checks the options against the type as `-[HKQuantityType supportsStatisticOptions:]` does (docs/behavior.md
+  /// Q3): a cumulative type refuses `discreteAverage`, `discreteMin` and `discreteMax`; a discrete type refuses
+  /// `cumulativeSum`; `mostRecent`, `duration` and `separateBySource` suit both. The refusal is an exception on a
+  /// device (would terminate the app).
+  func checkStatisticsOptions(_ type: SampleType, _ options: StatisticsOptions) throws(HealthError) {
+    guard let style = type.descriptor.aggregation else {
+      throw .healthKit(.errorInvalidArgument, "Statistics need a quantity type; \(type.identifier) is not one")
+    }
+    let refused: [(StatisticsOptions, String)] =
+      style.isDiscrete
+      ? [(.cumulativeSum, "HKStatisticsOptionCumulativeSum")]
+      : [
+        (.discreteAverage, "HKStatisticsOptionDiscreteAverage"), (.discreteMin, "HKStatisticsOptionDiscreteMin"),
+        (.discreteMax, "HKStatisticsOptionDiscreteMax"),
+      ]
+    if let option = refused.first(where: { options.contains($0.0) }) {
+      let kind = style.isDiscrete ? "discrete" : "cumulative"
+      throw .invalidArgumentException(
+        "Statistics option \(option.1) is not compatible with \(kind) data type \(type.identifier)")
+    }
+  }
+
+  /// The visible samples of a statistics query, in start order, and each one's rank in the type's source order.
+  private mutating func statisticsItems(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
+    -> (items: [StatisticsItem], ranks: [Int32])
+  {
+    var items: [StatisticsItem] = []
+    store.scanSlots(
+      type: query.type, range: query.range,
+      floor: earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate,
+      visibility: visibility(bundleID, query.type), sources: query.sources
+    ) { _, slot in
+      items.append(StatisticsItem(start: slot.start, end: slot.end, value: slot.value, source: slot.source))
+    }
+    return (items, ranks(of: items, type: query.type))
+  }
+
+  /// Each item's rank under the type's source order (0 = highest priority).
+  private func ranks(of items: [StatisticsItem], type: SampleType) -> [Int32] {
+    var present: [UInt32] = []
+    var seen: Set<UInt32> = []
+    for item in items where seen.insert(item.source).inserted { present.append(item.source) }
+    if present.count <= 1 { return [Int32](repeating: 0, count: items.count) }
+    let ordered = SourceOrder.ranked(present.map { store.source(at: $0) }, by: policy.sourceOrders[type])
+    var rankOfSource: [UInt32: Int32] = [:]
+    for index in present {
+      rankOfSource[index] = Int32(ordered.firstIndex(of: store.source(at: index))!)
+    }
+    return items.map { rankOfSource[$0.source]! }
+  }
+
+  /// Per-app statistics (`separateBySource`): each app's samples on their own, its sources on the two devices
+  /// de-duplicated by the order between them, as healthd keeps one statistics record per bundle identifier.
+  private func statisticsBySource(
+    _ items: [StatisticsItem], ranks: [Int32], buckets: StatisticsBuckets, style: AggregationStyle,
+    needsUnion: Bool
+  ) -> [String: [StatisticsAccumulator]] {
+    var byApp: [String: [Int]] = [:]
+    for (i, item) in items.enumerated() { byApp[store.source(at: item.source).bundleID, default: []].append(i) }
+    var result: [String: [StatisticsAccumulator]] = [:]
+    for (bundle, indices) in byApp {
+      result[bundle] = accumulate(
+        indices.map { items[$0] }, ranks: indices.map { ranks[$0] }, buckets: buckets, style: style,
+        needsUnion: needsUnion)
+    }
+    return result
+  }
+
+  /// `HKStatisticsQuery`: one result over the range; errorNoData when no visible sample matches.
+  ///
+  /// A sample that only partly overlaps the range contributes the overlapping fraction of its value to sums
+  /// (HealthPair model, as HealthKit splits samples across statistics intervals); overlapping samples of several
+  /// sources are de-duplicated by the type's source order (P1).
+  package mutating func statistics(_ bundleID: String, _ query: StatisticsQuery, wall: Date) throws(HealthError)
+    -> Statistics
+  {
+    try queryable(bundleID, query.type, range: query.range)
+    try checkStatisticsOptions(query.type, query.options)
+    let style = query.type.descriptor.aggregation!
+    let rangeStart = query.range?.start?.timeIntervalSinceReferenceDate ?? -Double.infinity
+    let rangeEnd = query.range?.end?.timeIntervalSinceReferenceDate ?? Double.infinity
+    let (items, ranks) = statisticsItems(bundleID, query, wall: wall)
+    guard !items.isEmpty else {
+      throw .healthKit(.errorNoData, "No data available for the specified predicate (\(query.type.identifier))")
+    }
+    let buckets = StatisticsBuckets(window: rangeStart, rangeEnd)
+    let needsUnion = query.options.contains(.duration)
+    let total = accumulate(items, ranks: ranks, buckets: buckets, style: style, needsUnion: needsUnion)[0]
+    let first = items.map(\.start).min()!
+    let last = items.map(\.end).max()!
+    let start = Date(timeIntervalSinceReferenceDate: rangeStart.isFinite ? rangeStart : first)
+    let end = Date(timeIntervalSinceReferenceDate: rangeEnd.isFinite ? rangeEnd : last)
+    var result = total.result(start: start, end: end, options: query.options, style: style)
+    if query.options.contains(.separateBySource) {
+      let parts = statisticsBySource(items, ranks: ranks, buckets: buckets, style: style, needsUnion: needsUnion)
+      for (bundle, accumulators) in parts where accumulators[0].count > 0 {
+        result.bySource[bundle] = accumulators[0].result(start: start, end: end, options: query.options, style: style)
+      }
+    }
+    return result
+  }
+
+  /// `HKStatisticsCollectionQuery`: one result per interval of the device's calendar, counted from the anchor in
+  /// both directions (K3), empty intervals included; overlapping sources de-duplicated as for a statistics query.
+  package mutating func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
+    throws(HealthError) -> [Statistics]
+  {
+    try queryable(bundleID, query.type, range: query.range, anchor: query.anchor)
+    try checkStatisticsOptions(query.type, query.options)
+    guard let interval = query.interval, interval.isValid else {
+      throw .invalidArgumentException(
+        "HKStatisticsCollectionQuery needs intervalComponents that move time forward, of at most 10,000 years "
+          + "(got \(query.interval.map(\.description) ?? "none"))")
+    }
+    let style = query.type.descriptor.aggregation!
+    let calendar = policy.calendar
+    let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSince1970
+    let reference = LocalCalendar.referenceOffset
+    if query.options == .cumulativeSum, let start = query.range?.start, let end = query.range?.end {
+      // The common daily-sum case: one pass straight into the buckets while only one source shows up.
+      let buckets = try collectionBuckets(
+        from: start.timeIntervalSince1970, to: end.timeIntervalSince1970, anchor: anchor, interval, calendar)
+      var sums = [Double](repeating: 0, count: buckets.count)
+      var counts = [Int](repeating: 0, count: buckets.count)
+      let oneSource = store.sumIntoBuckets(
+        type: query.type, range: query.range,
+        floor: earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate,
+        visibility: visibility(bundleID, query.type), sources: query.sources, buckets: buckets, sums: &sums,
+        counts: &counts)
+      if oneSource {
+        return (0..<buckets.count).map { i in
+          var stats = Statistics(
+            start: Date(timeIntervalSinceReferenceDate: buckets.bounds[i]),
+            end: Date(timeIntervalSinceReferenceDate: buckets.bounds[i + 1]))
+          stats.sampleCount = counts[i]
+          if counts[i] > 0 { stats.sum = sums[i] }
+          return stats
+        }
+      }
+    }
+    let (items, ranks) = statisticsItems(bundleID, query, wall: wall)
+    var from = query.range?.start.map { $0.timeIntervalSince1970 }
+    var to = query.range?.end.map { $0.timeIntervalSince1970 }
+    if from == nil || to == nil {
+      guard !items.isEmpty else { return [] }
+      from = from ?? items.map(\.start).min()! + reference
+      to = to ?? items.map(\.end).max()! + reference
+    }
+    let buckets = try collectionBuckets(from: from!, to: to!, anchor: anchor, interval, calendar)
+    let needsUnion = query.options.contains(.duration)
+    let totals = accumulate(items, ranks: ranks, buckets: buckets, style: style, needsUnion: needsUnion)
+    let parts =
+      query.options.contains(.separateBySource)
+      ? statisticsBySource(items, ranks: ranks, buckets: buckets, style: style, needsUnion: needsUnion) : [:]
+    return totals.enumerated().map { i, accumulator in
+      let start = Date(timeIntervalSinceReferenceDate: buckets.bounds[i])
+      let end = Date(timeIntervalSinceReferenceDate: buckets.bounds[i + 1])
+      var stats = accumulator.result(start: start, end: end, options: query.options, style: style)
+      for (bundle, accumulators) in parts where accumulators[i].count > 0 {
+        stats.bySource[bundle] = accumulators[i].result(start: start, end: end, options: query.options, style: style)
+      }
+      return stats
+    }
+  }
+
+  /// The intervals covering `from…to` (Unix seconds): from the one containing `from` to the one containing the
+  /// last instant before `to`, at most 100,000 of them.
+  private func collectionBuckets(
+    from: Double, to: Double, anchor: Double, _ interval: CalendarInterval, _ calendar: LocalCalendar
+  ) throws(HealthError) -> StatisticsBuckets {
+    let first = calendar.indexUnix(from, anchor: anchor, interval: interval)
+    var last = max(first, calendar.indexUnix(to, anchor: anchor, interval: interval))
+    if last > first, calendar.addingUnix(interval, times: last, to: anchor) >= to { last -= 1 }
+    guard last - first < 100_000, abs(first) < 1_000_000_000 else {
+      throw .healthKit(
+        .errorInvalidArgument,
+        "the collection would have \(formatNumber(Double(last) - Double(first) + 1)) intervals (limit 100000)")
+    }
+    let reference = LocalCalendar.referenceOffset
+    let bounds = (first...(last + 1)).map { calendar.addingUnix(interval, times: $0, to: anchor) - reference }
+    return StatisticsBuckets(bounds: bounds)
+  }
+}
