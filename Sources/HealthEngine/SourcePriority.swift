@@ -26,10 +26,11 @@ package struct SourceOrder: Hashable, Sendable {
   /// The most sources one order lists.
   package static let maxSources = 64
 
-  /// Whether this order supersedes `other`: set later, or at the same instant on the iPhone.
+  /// Whether this order, arriving after `other`, supersedes it: set later; at the same instant, set on the same
+  /// device (it arrives in the order it was made) or on the iPhone.
   package func supersedes(_ other: SourceOrder) -> Bool {
     if at != other.at { return at > other.at }
-    return device == .phone && other.device == .watch
+    return device == other.device || device == .phone
   }
 
   /// The default order between two sources that no user order places (docs/behavior.md P3): by bundle
