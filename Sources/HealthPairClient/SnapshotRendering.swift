@@ -12,7 +12,12 @@ extension DaemonSnapshot {
     lines.append("clock    \(formatDate(d.now))\(d.virtualClock ? " (virtual)" : "")")
     lines.append(
       "policy   reprompt=\(d.policy.reprompt.rawValue) retention=\(d.policy.retention.map(formatDuration) ?? "none")"
-        + (d.policy.authorization == .companion ? " authorization=companion" : ""))
+        + (d.policy.authorization == .companion ? " authorization=companion" : "")
+        + (d.policy.timeZone == .utc ? "" : " zone=\(d.policy.timeZone)"))
+    for (type, order) in d.policy.sourceOrders.sorted(by: { $0.key < $1.key }) {
+      let list = order.sources.isEmpty ? "default" : order.sources.map(\.description).joined(separator: ", ")
+      lines.append("sources  \(type.name): \(list)")
+    }
     let s = link.sync
     lines.append(
       "link     \(link.connected ? "up" : (link.enabled ? "down" : "disconnected"))\(link.holding ? " (holding)" : "")"
@@ -78,6 +83,14 @@ extension DaemonSnapshot {
         .object([
           ("reprompt", .string(d.policy.reprompt.rawValue)),
           ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
+          ("timeZone", .string(d.policy.timeZone.identifier)),
+          (
+            "sourceOrders",
+            .object(
+              d.policy.sourceOrders.sorted { $0.key < $1.key }.map { type, order in
+                (type.name, .array(order.sources.map { JSON.string($0.description) }))
+              })
+          ),
         ])
       ),
       ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
