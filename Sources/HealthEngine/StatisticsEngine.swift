@@ -203,91 +203,120 @@ func accumulate(
     }
     return result
   }
-  // The sweep. Events at one instant: ends, then starts, then instantaneous samples; boundaries only cut.
-  struct Event {
-    var time: Double
-    var kind: UInt8
-    var index: Int32
+  // The sweep, in time order: the samples by start (the scan's order), the active samples' ends from a min-heap,
+  // the bucket boundaries. At one instant: ends, then starts, then instantaneous samples; boundaries only cut.
+  var items = items
+  var ranks = ranks
+  if zip(items, items.dropFirst()).contains(where: { $0.start > $1.start }) {
+    let order = items.indices.sorted { items[$0].start < items[$1].start }
+    items = order.map { items[$0] }
+    ranks = order.map { ranks[$0] }
   }
-  var events: [Event] = []
-  events.reserveCapacity(items.count * 2 + buckets.bounds.count)
-  for (i, item) in items.enumerated() {
-    if item.end > item.start {
-      events.append(Event(time: item.end, kind: 0, index: Int32(i)))
-      events.append(Event(time: item.start, kind: 1, index: Int32(i)))
-    } else {
-      events.append(Event(time: item.start, kind: 2, index: Int32(i)))
-    }
-  }
-  for bound in buckets.bounds where bound.isFinite { events.append(Event(time: bound, kind: 3, index: -1)) }
-  events.sort { $0.time != $1.time ? $0.time < $1.time : $0.kind < $1.kind }
-  let rankCount = Int(ranks.max() ?? 0) + 1
-  var members = [[Int32]](repeating: [], count: rankCount)
-  var memberSlot = [Int32](repeating: -1, count: items.count)
+  let bounds = buckets.bounds.filter(\.isFinite)
+  // The active samples (started, not ended, positive duration) and where each sits in `active`.
+  var active: [Int32] = []
+  var activeSlot = [Int32](repeating: -1, count: items.count)
   var lastCounted = [Int](repeating: -1, count: items.count)
-
-  func best() -> Int? { members.firstIndex { !$0.isEmpty } }
-
-  func emit(_ a: Double, _ b: Double) {
-    let from = max(a, low)
-    let to = min(b, high)
-    guard to > from, let rank = best(), let bucket = buckets.bucket(of: from) else { return }
-    let length = to - from
-    for member in members[rank] {
-      let item = items[Int(member)]
-      result[bucket].addPiece(
-        value: item.value, length: length, fraction: length / (item.end - item.start), level: level)
-      if lastCounted[Int(member)] != bucket {
-        lastCounted[Int(member)] = bucket
-        result[bucket].countSample(value: item.value, start: item.start, end: item.end, level: level)
-      }
-    }
-    result[bucket].duration += length
-  }
-
-  var previous: Double?
-  var position = 0
-  while position < events.count {
-    let time = events[position].time
-    if let previous, time > previous { emit(previous, time) }
-    var groupEnd = position
-    while groupEnd < events.count, events[groupEnd].time == time { groupEnd += 1 }
-    var instants: [Int32] = []
-    for event in events[position..<groupEnd] {
-      let i = Int(event.index)
-      switch event.kind {
-      case 0:
-        let rank = Int(ranks[i])
-        let slot = Int(memberSlot[i])
-        let last = members[rank].removeLast()
-        if Int(last) != i {
-          members[rank][slot] = last
-          memberSlot[Int(last)] = Int32(slot)
-        }
-      case 1:
-        let rank = Int(ranks[i])
-        memberSlot[i] = Int32(members[rank].count)
-        members[rank].append(Int32(i))
-      case 2:
-        instants.append(Int32(i))
-      default:
-        break
-      }
-    }
-    if !instants.isEmpty {
-      let winner = min(best() ?? Int.max, Int(instants.map { ranks[Int($0)] }.min()!))
-      let bucket = buckets.bucket(of: time)
-      for i in instants where Int(ranks[Int(i)]) == winner {
-        guard let bucket else { continue }
+  var ends = EndHeap()
+  var next = 0
+  var boundary = 0
+  var previous = -Double.infinity
+  var instants: [Int] = []
+  while next < items.count || !ends.isEmpty {
+    var time = Double.infinity
+    if next < items.count { time = items[next].start }
+    if let soonest = ends.minimum, soonest.end < time { time = soonest.end }
+    if boundary < bounds.count, bounds[boundary] < time { time = bounds[boundary] }
+    // The stretch since the previous instant: the best-ranked active source's samples count.
+    let from = max(previous, low)
+    let to = min(time, high)
+    if to > from, !active.isEmpty, let bucket = buckets.bucket(of: from) {
+      var rank = Int32.max
+      for i in active where ranks[Int(i)] < rank { rank = ranks[Int(i)] }
+      let length = to - from
+      for i in active where ranks[Int(i)] == rank {
         let item = items[Int(i)]
+        result[bucket].addPiece(
+          value: item.value, length: length, fraction: length / (item.end - item.start), level: level)
+        if lastCounted[Int(i)] != bucket {
+          lastCounted[Int(i)] = bucket
+          result[bucket].countSample(value: item.value, start: item.start, end: item.end, level: level)
+        }
+      }
+      result[bucket].duration += length
+    }
+    while let soonest = ends.minimum, soonest.end == time {
+      _ = ends.removeMinimum()
+      let slot = Int(activeSlot[Int(soonest.index)])
+      let last = active.removeLast()
+      if last != soonest.index {
+        active[slot] = last
+        activeSlot[Int(last)] = Int32(slot)
+      }
+    }
+    instants.removeAll(keepingCapacity: true)
+    while next < items.count, items[next].start == time {
+      let item = items[next]
+      if item.end > item.start {
+        activeSlot[next] = Int32(active.count)
+        active.append(Int32(next))
+        ends.insert(end: item.end, index: Int32(next))
+      } else {
+        instants.append(next)
+      }
+      next += 1
+    }
+    while boundary < bounds.count, bounds[boundary] <= time { boundary += 1 }
+    if !instants.isEmpty, let bucket = buckets.bucket(of: time) {
+      var winner = Int32.max
+      for i in active where ranks[Int(i)] < winner { winner = ranks[Int(i)] }
+      for i in instants where ranks[i] < winner { winner = ranks[i] }
+      for i in instants where ranks[i] == winner {
+        let item = items[i]
         result[bucket].addPiece(value: item.value, length: 0, fraction: 1, level: level)
         result[bucket].countSample(value: item.value, start: item.start, end: item.end, level: level)
       }
     }
     previous = time
-    position = groupEnd
   }
   return result
+}
+
+/// The ends of the samples active in the sweep, soonest first: a binary min-heap.
+struct EndHeap {
+  private var heap: [(end: Double, index: Int32)] = []
+
+  var isEmpty: Bool { heap.isEmpty }
+  var minimum: (end: Double, index: Int32)? { heap.first }
+
+  mutating func insert(end: Double, index: Int32) {
+    heap.append((end, index))
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard heap[child].end < heap[parent].end else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func removeMinimum() -> (end: Double, index: Int32)? {
+    guard !heap.isEmpty else { return nil }
+    heap.swapAt(0, heap.count - 1)
+    let minimum = heap.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count, heap[left].end < heap[smallest].end { smallest = left }
+      if right < heap.count, heap[right].end < heap[smallest].end { smallest = right }
+      if smallest == parent { break }
+      heap.swapAt(parent, smallest)
+      parent = smallest
+    }
+    return minimum
+  }
 }
 
 extension DeviceState {
@@ -330,16 +359,18 @@ extension DeviceState {
 
   /// Each item's rank under the type's source order (0 = highest priority).
   private func ranks(of items: [StatisticsItem], type: SampleType) -> [Int32] {
-    var present: [UInt32] = []
-    var seen: Set<UInt32> = []
-    for item in items where seen.insert(item.source).inserted { present.append(item.source) }
-    if present.count <= 1 { return [Int32](repeating: 0, count: items.count) }
-    let ordered = SourceOrder.ranked(present.map { store.source(at: $0) }, by: policy.sourceOrders[type])
-    var rankOfSource: [UInt32: Int32] = [:]
-    for index in present {
-      rankOfSource[index] = Int32(ordered.firstIndex(of: store.source(at: index))!)
+    guard let first = items.first?.source, items.contains(where: { $0.source != first }) else {
+      return [Int32](repeating: 0, count: items.count)
     }
-    return items.map { rankOfSource[$0.source]! }
+    var rankOfSource = [Int32](repeating: -1, count: Int(items.map(\.source).max()!) + 1)
+    var present: [UInt32] = []
+    for item in items where rankOfSource[Int(item.source)] == -1 {
+      rankOfSource[Int(item.source)] = 0
+      present.append(item.source)
+    }
+    let ordered = SourceOrder.ranked(present.map { store.source(at: $0) }, by: policy.sourceOrders[type])
+    for index in present { rankOfSource[Int(index)] = Int32(ordered.firstIndex(of: store.source(at: index))!) }
+    return items.map { rankOfSource[Int($0.source)] }
   }
 
   /// Per-app statistics (`separateBySource`): each app's samples on their own, its sources on the two devices

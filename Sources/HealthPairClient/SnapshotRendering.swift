@@ -76,69 +76,71 @@ extension DaemonSnapshot {
         ("logID", .string(String(link.sync.logID, radix: 16))),
         ("peerLogID", .string(String(link.sync.peerLogID, radix: 16))),
       ] : []
-    return .object(identities + [
-      ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
-      (
-        "policy",
-        .object([
-          ("reprompt", .string(d.policy.reprompt.rawValue)),
-          ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
-          ("timeZone", .string(d.policy.timeZone.identifier)),
-          (
-            "sourceOrders",
-            .object(
-              d.policy.sourceOrders.sorted { $0.key < $1.key }.map { type, order in
-                (type.name, .array(order.sources.map { JSON.string($0.description) }))
-              })
-          ),
-        ])
-      ),
-      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
-      (
-        "apps",
-        .array(
-          d.apps.map { app in
-            .object([
-              ("bundleID", .string(app.record.bundleID)),
-              ("displayName", .string(app.record.displayName)),
-              ("lockedOut", .bool(app.lockedOut)),
-              (
-                "permissions",
-                .array(
-                  app.decisions.map { change in
-                    .object([
-                      ("type", .string(change.permission.type.name)),
-                      ("direction", .string(change.permission.direction.description)),
-                      ("decision", .string(change.decision.description)),
-                    ])
-                  })
-              ),
-            ])
-          })
-      ),
-      ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
-      ("tombstones", .int(d.tombstoneCount)),
-      (
-        "pendingSheets",
-        .array(
-          d.pendingPrompts.map { p in
-            .object([
-              ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
-              ("lists", .array(p.permissions.map { .string($0.description) })),
-            ])
-          })
-      ),
-      (
-        "link",
-        .object([
-          ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
-          ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
-          ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
-          ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
-          ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
-        ] + logIdentities)
-      ),
-    ])
+    return .object(
+      identities + [
+        ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
+        (
+          "policy",
+          .object([
+            ("reprompt", .string(d.policy.reprompt.rawValue)),
+            ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
+            ("timeZone", .string(d.policy.timeZone.identifier)),
+            (
+              "sourceOrders",
+              .object(
+                d.policy.sourceOrders.sorted { $0.key < $1.key }.map { type, order in
+                  (type.name, .array(order.sources.map { JSON.string($0.description) }))
+                })
+            ),
+          ])
+        ),
+        ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
+        (
+          "apps",
+          .array(
+            d.apps.map { app in
+              .object([
+                ("bundleID", .string(app.record.bundleID)),
+                ("displayName", .string(app.record.displayName)),
+                ("lockedOut", .bool(app.lockedOut)),
+                (
+                  "permissions",
+                  .array(
+                    app.decisions.map { change in
+                      .object([
+                        ("type", .string(change.permission.type.name)),
+                        ("direction", .string(change.permission.direction.description)),
+                        ("decision", .string(change.decision.description)),
+                      ])
+                    })
+                ),
+              ])
+            })
+        ),
+        ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
+        ("tombstones", .int(d.tombstoneCount)),
+        (
+          "pendingSheets",
+          .array(
+            d.pendingPrompts.map { p in
+              .object([
+                ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
+                ("lists", .array(p.permissions.map { .string($0.description) })),
+              ])
+            })
+        ),
+        (
+          "link",
+          .object(
+            [
+              ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
+              ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
+              ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
+              ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
+              ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
+            ] + logIdentities)
+        ),
+      ])
   }
 }
 
