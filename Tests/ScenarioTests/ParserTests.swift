@@ -71,6 +71,13 @@ struct ParserTests {
       source: "user on watch: in the Watch app resets Water", error: .phoneOnly("the iPhone's Watch app"), line: 2,
       column: 33),
     .init(source: "seed minus-one", error: .invalidSeed("minus-one"), line: 2, column: 6),
+    .init(
+      source: "clock: time zone Europe/Pariss", error: .unknownTimeZone("Europe/Pariss", suggestion: "Europe/Paris"),
+      line: 2, column: 18),
+    .init(source: "travel watch to Mars", error: .unknownTimeZone("Mars", suggestion: nil), line: 2, column: 17),
+    .init(
+      source: "user on watch: in Health orders dietaryWater sources Water",
+      error: .phoneOnly("the Health app's data sources"), line: 2, column: 26),
   ]
 
   @Test("Every error case is a typed diagnostic at the right spot", arguments: cases)
@@ -147,6 +154,34 @@ struct ParserTests {
     }
     #expect(lines.count == 1 && lines[0].device == .watch && lines[0].location.line == 8)
     #expect(scenario.steps[5].kind == .expect(.diverged([Divergence(onlyOn: .watch, names: ["s1"])])))
+  }
+
+  @Test func timeZonesSourceOrdersAndLocalTimesParse() throws {
+    let text = """
+      clock: time zone Europe/Paris
+      travel watch to UTC+05:30
+      clock: set 2026-03-29T09:30
+      clock: set 2026-03-29T09:30Z
+      user on phone: in Health orders dietaryWater sources Water on watch, Water
+      user on phone: in Health orders dietaryWater sources by default
+      expect phone: Water monthly sum of dietaryWater from 2026-01-01 to 2026-02-01:
+        2026-01-01 none
+        2026-02-01 none
+      """
+    let steps = try ScenarioParser.parse(header + text, file: "t.scenario").get().steps.map(\.kind)
+    let water = SampleType.lookup(name: "dietaryWater")!
+    #expect(steps[1] == .timeZone(.both, try TimeZoneRule(identifier: "Europe/Paris")))
+    #expect(steps[2] == .timeZone(.one(.watch), try TimeZoneRule(identifier: "UTC+05:30")))
+    #expect(steps[3] == .clockSet(.local(parseDate("2026-03-29T09:30")!)))
+    #expect(steps[4] == .clockSet(.absolute(parseDate("2026-03-29T09:30")!)))
+    let both = [SourceSpec(app: "Water", device: .watch), SourceSpec(app: "Water", device: nil)]
+    #expect(steps[5] == .sourceOrder(.phone, water, both))
+    #expect(steps[6] == .sourceOrder(.phone, water, []))
+    guard case .expect(.daily(.phone, "Water", .sum, water, _, _, let buckets, let interval)) = steps[7] else {
+      Issue.record("monthly")
+      return
+    }
+    #expect(interval == CalendarInterval(months: 1) && buckets.count == 2)
   }
 
   @Test func theScenarioLibraryParses() throws {
