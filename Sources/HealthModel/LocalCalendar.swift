@@ -37,6 +37,22 @@ package struct CalendarInterval: Hashable, Sendable, CustomStringConvertible, Ex
     self.init(seconds: seconds)
   }
 
+  /// One `unit` of the calendar: `second`, `minute`, `hour` (elapsed time), `day`, `week`, `month`, `quarter` or
+  /// `year` (calendar units); nil for another word.
+  package init?(unit: String) {
+    switch unit {
+    case "second": self.init(seconds: 1)
+    case "minute": self.init(seconds: 60)
+    case "hour": self.init(seconds: 3600)
+    case "day": self.init(days: 1)
+    case "week": self.init(days: 7)
+    case "month": self.init(months: 1)
+    case "quarter": self.init(months: 3)
+    case "year": self.init(months: 12)
+    default: return nil
+    }
+  }
+
   /// A literal is a fixed length in seconds (`3600`).
   package init(floatLiteral value: Double) { self.init(seconds: value) }
 

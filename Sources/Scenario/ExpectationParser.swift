@@ -175,10 +175,9 @@ extension ParseState {
     if c.take("sees") {
       return try parseSees(&c, devices: devices, app: app, block: block)
     }
-    let intervals: [(String, CalendarInterval)] = [
-      ("daily", CalendarInterval(days: 1)), ("weekly", CalendarInterval(days: 7)),
-      ("monthly", CalendarInterval(months: 1)),
-    ]
+    let intervals = [("daily", "day"), ("weekly", "week"), ("monthly", "month")].map {
+      ($0.0, CalendarInterval(unit: $0.1)!)
+    }
     if let (_, interval) = intervals.first(where: { c.take($0.0) }) {
       let kind = try statistic(&c)
       try c.expect("of")
