@@ -489,6 +489,7 @@ package struct SampleStore: Sendable {
     let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
     var firstSource: UInt32?
     var oneSource = true
+    var cursor = StatisticsBuckets.Cursor()
     slots.withUnsafeBufferPointer { buffer in
       c.order.withUnsafeBufferPointer { order in
         buckets.bounds.withUnsafeBufferPointer { bounds in
@@ -509,13 +510,13 @@ package struct SampleStore: Sendable {
                 }
                 let duration = slot.end - slot.start
                 if duration <= 0 {
-                  if let bucket = buckets.bucket(of: slot.start) {
+                  if let bucket = cursor.bucket(of: slot.start, in: buckets) {
                     sums[bucket] += slot.value
                     counts[bucket] += 1
                   }
                   continue
                 }
-                guard var bucket = buckets.firstBucket(from: slot.start) else { continue }
+                guard var bucket = cursor.firstBucket(from: slot.start, in: buckets) else { continue }
                 while bucket < bucketCount {
                   let bucketStart = bounds[bucket]
                   if bucketStart >= slot.end { break }

@@ -72,6 +72,33 @@ package struct StatisticsBuckets: Sendable {
     if start < bounds[0] { return 0 }
     return bucket(of: start)
   }
+
+  /// Finds buckets for times that mostly come in increasing order (samples in start order, the sweep's
+  /// stretches): one step forward instead of a search over uneven boundaries.
+  package struct Cursor {
+    var index = 0
+
+    /// Creates a cursor at the first bucket.
+    package init() {}
+
+    /// The bucket containing `t`, or nil outside them.
+    @inline(__always)
+    package mutating func bucket(of t: Double, in buckets: StatisticsBuckets) -> Int? {
+      if buckets.isSingleWindow || buckets.uniform != nil { return buckets.bucket(of: t) }
+      let bounds = buckets.bounds
+      guard t >= bounds[0], t < bounds[buckets.count] else { return nil }
+      if t < bounds[index] { index = buckets.bucket(of: t)! }
+      while bounds[index + 1] <= t { index += 1 }
+      return index
+    }
+
+    /// The first bucket a sample starting at `start` can overlap (bucket 0 for one that starts before them).
+    @inline(__always)
+    package mutating func firstBucket(from start: Double, in buckets: StatisticsBuckets) -> Int? {
+      if start < buckets.bounds[0] { return 0 }
+      return bucket(of: start, in: buckets)
+    }
+  }
 }
 
 /// One visible sample as statistics see it.
@@ -178,16 +205,17 @@ func accumulate(
   let oneSource = ranks.allSatisfy { $0 == ranks[0] }
   let low = buckets.bounds[0]
   let high = buckets.bounds[buckets.count]
+  var cursor = StatisticsBuckets.Cursor()
   if oneSource && !needsUnion {
     for item in items {
       let duration = item.end - item.start
       if duration <= 0 {
-        guard let b = buckets.bucket(of: item.start) else { continue }
+        guard let b = cursor.bucket(of: item.start, in: buckets) else { continue }
         result[b].addPiece(value: item.value, length: 0, fraction: 1, level: level)
         result[b].countSample(value: item.value, start: item.start, end: item.end, level: level)
         continue
       }
-      guard var b = buckets.firstBucket(from: item.start) else { continue }
+      guard var b = cursor.firstBucket(from: item.start, in: buckets) else { continue }
       while b < buckets.count {
         let bucketStart = buckets.isSingleWindow ? low : buckets.bounds[b]
         let bucketEnd = buckets.isSingleWindow ? high : buckets.bounds[b + 1]
@@ -230,7 +258,7 @@ func accumulate(
     // The stretch since the previous instant: the best-ranked active source's samples count.
     let from = max(previous, low)
     let to = min(time, high)
-    if to > from, !active.isEmpty, let bucket = buckets.bucket(of: from) {
+    if to > from, !active.isEmpty, let bucket = cursor.bucket(of: from, in: buckets) {
       var rank = Int32.max
       for i in active where ranks[Int(i)] < rank { rank = ranks[Int(i)] }
       let length = to - from
@@ -267,7 +295,7 @@ func accumulate(
       next += 1
     }
     while boundary < bounds.count, bounds[boundary] <= time { boundary += 1 }
-    if !instants.isEmpty, let bucket = buckets.bucket(of: time) {
+    if !instants.isEmpty, let bucket = cursor.bucket(of: time, in: buckets) {
       var winner = Int32.max
       for i in active where ranks[Int(i)] < winner { winner = ranks[Int(i)] }
       for i in instants where ranks[i] < winner { winner = ranks[i] }
