@@ -5,7 +5,7 @@ BIN := .build/debug
 SHELL := /bin/bash
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build run test test-html demo bench fuzz chaos load install clean
+.PHONY: all build run test test-html downstream demo bench fuzz chaos simulate load install clean
 
 all: build
 
@@ -21,9 +21,10 @@ demo: build
 	$(BIN)/healthpair demo
 
 ## make test: every test (unit, real-process integration, the scenario suite), then the suite through the CLI,
-## then a smoke run of the benchmark binary (tiny sizes, no timing judged), then the HTML report in Chromium.
-## It ends with one closing line, "N passed, M failed": Swift Testing and XCTest tests, scenarios and the browser
-## check together (any failure stops it earlier, with the failing stage's own report last).
+## then a smoke run of the benchmark binary (tiny sizes, no timing judged), then the HTML report in Chromium, then
+## the downstream package check. It ends with one closing line, "N passed, M failed": Swift Testing and XCTest
+## tests, scenarios, the browser check and the downstream check together (any failure stops it earlier, with the
+## failing stage's own report last).
 test:
 	$(SWIFT) build --build-tests
 	set -o pipefail; $(SWIFT) test 2>&1 | tee $(BIN)/test-output.txt
@@ -31,11 +32,12 @@ test:
 	  | tee $(BIN)/scenarios-output.txt
 	$(BIN)/healthpair-bench --smoke --json $(BIN)/bench-smoke.json > /dev/null
 	@$(MAKE) --no-print-directory test-html
+	@$(MAKE) --no-print-directory downstream
 	@swift=$$(grep -Eo 'Test run with [0-9]+ tests?' $(BIN)/test-output.txt | tail -1 | grep -Eo '[0-9]+'); \
 	 xctest=$$(grep -Eo 'Executed [0-9]+ tests?' $(BIN)/test-output.txt | tail -1 | grep -Eo '[0-9]+'); \
 	 scenarios=$$(grep -Eo '[0-9]+ passed, [0-9]+ failed' $(BIN)/scenarios-output.txt | tail -1 | grep -Eo '^[0-9]+'); \
-	 echo; echo "make test: $${swift:-0} Swift Testing tests, $${xctest:-0} XCTest tests, $${scenarios:-0} scenarios, 1 browser check"; \
-	 echo "$$(( $${swift:-0} + $${xctest:-0} + $${scenarios:-0} + 1 )) passed, 0 failed"
+	 echo; echo "make test: $${swift:-0} Swift Testing tests, $${xctest:-0} XCTest tests, $${scenarios:-0} scenarios, 1 browser check, 1 downstream check"; \
+	 echo "$$(( $${swift:-0} + $${xctest:-0} + $${scenarios:-0} + 2 )) passed, 0 failed"
 
 ## make test-html: `healthpair run --html` in a real headless Chromium — the page renders with no console error,
 ## holds every scenario and highlights a deliberately failing step; screenshots and the page are left in
@@ -57,6 +59,12 @@ test-html:
 	HEALTHPAIR_BROWSER_TEST=1 HEALTHPAIR_HTML_ARTIFACTS=$(HTML_ARTIFACTS) \
 	  $(SWIFT) test --skip-build --filter HTMLReportBrowserTests
 	@test -s $(HTML_ARTIFACTS)/failing-scenario.png || { echo "make test-html: the browser test did not run" >&2; exit 1; }
+
+## make downstream: a package outside HealthPair (Examples/Downstream/StepsKit: published-style code with an
+## unedited `import HealthKit`) depending on this checkout as docs/testing-your-app.md says — `swift build` and
+## `swift test` in a fresh copy. Its build is kept in .build/downstream, so reruns compile only what changed.
+downstream:
+	HEALTHPAIR_DOWNSTREAM_BUILD=$(CURDIR)/.build/downstream Examples/Downstream/check.sh
 
 ## make bench: release build, every benchmark at full size; prints the table and writes bench-results.json.
 bench:
@@ -88,6 +96,13 @@ CHAOS_STEPS ?= 1000
 CHAOS_JOBS ?= $(JOBS)
 chaos: build
 	$(BIN)/healthpair chaos --seeds $(CHAOS_SEEDS) --steps $(CHAOS_STEPS) --jobs $(CHAOS_JOBS)
+
+## make simulate: the deterministic pair simulator, release build — SIM_SEEDS seeds of SIM_STEPS steps each.
+SIM_SEEDS ?= 10000
+SIM_STEPS ?= 1000
+simulate:
+	$(SWIFT) build -c release --product healthpair
+	.build/release/healthpair simulate --seeds $(SIM_SEEDS) --steps $(SIM_STEPS) --jobs $(JOBS)
 
 ## make load: LOAD_CLIENTS concurrent clients on both devices for LOAD_SECONDS while sync runs; nothing may be lost.
 LOAD_CLIENTS ?= 32

@@ -10,6 +10,8 @@ let package = Package(
     .executable(name: "healthpaird", targets: ["healthpaird"]),
     .executable(name: "healthpair-bench", targets: ["healthpair-bench"]),
     .library(name: "HealthKitSim", targets: ["HealthKitSim"]),
+    // Linux only: depend on it with `condition: .when(platforms: [.linux])` so Apple builds keep the real framework.
+    .library(name: "HealthKit", targets: ["HealthKit"]),
     .library(name: "HealthPairTesting", targets: ["HealthPairTesting"]),
   ],
   targets: [
@@ -18,57 +20,84 @@ let package = Package(
     .target(name: "HealthCodec", dependencies: ["HealthModel", "HealthEngine"], swiftSettings: strict),
     .target(name: "CPosix"),
     .target(name: "Posix", dependencies: ["CPosix"], swiftSettings: strict),
-    .target(name: "Journal", dependencies: ["Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
+    .target(
+      name: "Journal", dependencies: ["Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Wire", dependencies: ["HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Sync", dependencies: ["Wire", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(
       name: "Daemon", dependencies: ["Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
+    // The deterministic pair simulator: the daemons' pure cores, journals as bytes, a seeded network.
+    .target(
+      name: "Simulation",
+      dependencies: ["Daemon", "Sync", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      swiftSettings: strict),
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
     .target(
-      name: "Scenario", dependencies: ["HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      name: "Scenario",
+      dependencies: ["HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
     .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+    // `import HealthKit` on Linux: re-exports HealthKitSim, so published HealthKit code builds unchanged.
+    .target(name: "HealthKit", dependencies: ["HealthKitSim"]),
     .target(
       name: "HealthPairTesting",
-      dependencies: ["HealthKitSim", "HealthPairClient", "Daemon", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: [
+        "HealthKitSim", "HealthPairClient", "Daemon", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
+      ]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
     .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
+    .target(name: "PublishedStyles", dependencies: ["HealthKit"], path: "Sources/Examples/PublishedStyles"),
     .target(
-      name: "Chaos", dependencies: ["Scenario", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      name: "Chaos",
+      dependencies: ["Scenario", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix"],
       swiftSettings: strict),
     .target(
-      name: "FuzzTargets", dependencies: ["Scenario", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      name: "FuzzTargets",
+      dependencies: ["Scenario", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-fuzz", dependencies: ["FuzzTargets", "Posix"]),
     .target(
-      name: "Bench", dependencies: ["Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
+      name: "Bench",
+      dependencies: [
+        "Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel",
+        "Posix",
+      ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Simulation", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
-    .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+    .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "Posix"], exclude: ["Fixtures"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
-    .testTarget(name: "SyncTests", dependencies: ["Sync", "Wire", "HealthEngine", "HealthModel"]),
-    .testTarget(name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
+    .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
+    .testTarget(
+      name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),
     .testTarget(
       name: "HealthKitSimTests",
-      dependencies: ["HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "HealthPairClient", "HealthModel", "Posix"]),
+      dependencies: [
+        "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient",
+        "HealthModel",
+        "Posix",
+      ]),
     .testTarget(
-      name: "ScenarioTests", dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
-    .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
+      name: "ScenarioTests",
+      dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+    .testTarget(
+      name: "ChaosTests",
+      dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
-    .testTarget(name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
+    .testTarget(
+      name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -100,12 +100,18 @@ package final class DeviceDaemon {
     case peerHandshake(UInt64)
     /// The oldest `hello` deadline in `helloDeadlines` is due.
     case clientHellos
+    /// A background delivery is due, or its response window ends (real clock only; the commit that follows runs
+    /// the background step).
+    case background
   }
 
   private let options: DaemonOptions
   private let log: Logger
   private let durable: DurableDevice
-  private var machine: SyncMachine
+  /// The peer link's pure core (the sync machine and its bookkeeping); this class is its shell.
+  private var core: PeerCore
+  /// Log lines the core asked for while it held the state (written once it returns: the logger reads the state).
+  private var coreLogs: [(LogLevel, String)] = []
   private let epoll: Int32
   private let lockFD: Int32
   private var clientListener: Int32 = -1
@@ -122,15 +128,6 @@ package final class DeviceDaemon {
   private var pendingAuthorizations: [UInt64: (client: UInt64, request: UInt32)] = [:]
   private var pendingEvents: [DeviceEvent] = []
   private var pendingBroadcasts: [DaemonEvent] = []
-  private var needsAck = false
-  /// Store checks the peer asked for this turn, evaluated at commit.
-  private var pendingChecks: [SyncCheck] = []
-  /// The sync machine asked for a log restart this turn (performed at commit).
-  private var restartPending = false
-  /// The highest acknowledgement written to the journal; acknowledgements are persisted lazily (see journal.md).
-  private var journaledAck: UInt64 = 0
-  private static let ackPersistInterval: UInt64 = 64
-  private var notifiedSeq: UInt64 = 0
   private var running = true
   /// Whether the daemon stopped because its launcher exited (its lifeline ended).
   package private(set) var launcherExited = false
@@ -188,13 +185,9 @@ package final class DeviceDaemon {
       }
       if repaired { log.log(.warning, "sync log restarted after the repair: the store is re-sent to the peer") }
     }
-    let sync = durable.state.sync
-    machine = SyncMachine(
+    core = PeerCore(
       role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,
-      logID: sync.logID, peerLogID: sync.peerLogID, lastSeq: sync.lastSeq, peerAcked: sync.peerAcked,
-      appliedFromPeer: sync.appliedFromPeer)
-    notifiedSeq = sync.lastSeq
-    journaledAck = sync.peerAcked
+      sync: durable.state.sync)
     do {
       epoll = try Posix.epollCreate()
       signalFD = try Posix.signalDescriptor([SIGTERM, SIGINT])
@@ -225,7 +218,13 @@ package final class DeviceDaemon {
 
   /// Serves until SIGTERM or SIGINT, then shuts down cleanly; returns the exit status.
   package func run() -> Int32 {
-    if options.peerSocket != nil { perform(machine.start()) }
+    // Changes replayed from the journal were delivered (or not) before the restart.
+    durable.state.discardChanges()
+    if options.peerSocket != nil {
+      var shell = self
+      core.start(state: &durable.state, wall: wall, shell: &shell)
+      flushCoreLogs()
+    }
     var tokens = [UInt64](repeating: 0, count: 256)
     var events = [UInt32](repeating: 0, count: 256)
     while running {
@@ -487,7 +486,7 @@ package final class DeviceDaemon {
       connection.subscriptions = mask
       reply(.success(.ok))
     case .link(let command):
-      perform(machine.handle(.control(command)))
+      feed(.control(command))
       if case .latency = command { rescheduleDelayed() }
       reply(.success(.link(linkStatus)))
     }
@@ -538,19 +537,15 @@ package final class DeviceDaemon {
       pendingEntries: ledger.pendingCount, pendingItems: ledger.pendingItems)
     sync.logID = ledger.logID
     sync.peerLogID = ledger.peerLogID
-    sync.verified = machine.isVerified
-    sync.diverged = machine.isDiverged
+    sync.verified = core.machine.isVerified
+    sync.diverged = core.machine.isDiverged
     sync.conflicts = durable.state.syncConflictCount
     return LinkStatus(
-      enabled: machine.enabled, connected: machine.isConnected, holding: machine.holding, latency: machine.latency,
+      enabled: core.machine.enabled, connected: core.machine.isConnected, holding: core.machine.holding,
+      latency: core.machine.latency,
       sync: sync)
   }
 
-  private func record(_ events: [DeviceEvent]) {
-    guard !events.isEmpty else { return }
-    pendingEvents += events
-    pendingBroadcasts += RequestCore.notices(for: events, device: options.device)
-  }
 
   // MARK: - Commit
 
@@ -564,45 +559,22 @@ package final class DeviceDaemon {
       }
       pendingEvents.removeAll(keepingCapacity: true)
     }
-    if needsAck {
-      needsAck = false
-      perform(machine.handle(.applied(upTo: durable.state.sync.appliedFromPeer)))
-    }
-    let lastSeq = durable.state.sync.lastSeq
-    if lastSeq != notifiedSeq {
-      notifiedSeq = lastSeq
-      perform(machine.handle(.localAppended(lastSeq: lastSeq)))
-    }
-    if !pendingChecks.isEmpty {
-      let checks = pendingChecks
-      pendingChecks.removeAll()
-      for check in checks {
-        let difference = durable.state.compareDigests(check.days, firstDay: check.firstDay, wall: wall)
-        perform(machine.handle(.checkEvaluated(check, difference: difference)))
-      }
-    }
-    if restartPending {
-      restartPending = false
-      record(durable.state.restartSyncLog(logID: Self.freshLogID()))
-      do { try durable.persist(pendingEvents) } catch {
-        log.log(.fault, "journal append failed; stopping: \(error)")
-        return false
-      }
-      pendingEvents.removeAll(keepingCapacity: true)
-      let sync = durable.state.sync
-      notifiedSeq = sync.lastSeq
-      journaledAck = 0
-      log.log(.info, "sync log \(String(sync.logID, radix: 16)) started", ["entries": "\(sync.lastSeq)"])
-      perform(machine.handle(.logRestarted(logID: sync.logID, lastSeq: sync.lastSeq)))
+    var shell = self
+    let fed = core.afterCommit(state: &durable.state, wall: wall, shell: &shell)
+    flushCoreLogs()
+    guard fed else {
+      log.log(.fault, "journal append failed; stopping: the sync log could not be restarted durably")
+      return false
     }
     if !pendingEvents.isEmpty {
-      // Acknowledgements recorded while feeding sync above.
+      // Applied entries and acknowledgements recorded while feeding sync above.
       do { try durable.persist(pendingEvents) } catch {
         log.log(.fault, "journal append failed; stopping: \(error)")
         return false
       }
       pendingEvents.removeAll(keepingCapacity: true)
     }
+    runBackgroundStep()
     if !pendingBroadcasts.isEmpty {
       for connection in clients.values where !connection.subscriptions.isEmpty {
         for event in pendingBroadcasts where connection.subscriptions.contains(event.mask) {
@@ -653,7 +625,7 @@ package final class DeviceDaemon {
       if let current = peer {
         // An authenticated link is never displaced; one still in its handshake is, so a process that connected
         // and went silent cannot keep the real peer out until its deadline.
-        guard !current.authenticated && !machine.isConnected else {
+        guard !current.authenticated && !core.machine.isConnected else {
           log.log(.warning, "refused a second peer connection", ["pid": "\(pid)"])
           Posix.close(fd)
           continue
@@ -664,6 +636,8 @@ package final class DeviceDaemon {
         closePeer(reason: "displaced by a new connection before completing the handshake")
       }
       attachPeer(fd, pid: pid)
+      feed(.opened(nonce: Posix.randomBytes(32)))
+      flushCoreLogs()
     }
   }
 
@@ -678,32 +652,39 @@ package final class DeviceDaemon {
       try Posix.epollControl(
         epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: Token.peer)
     } catch {
-      log.log(.error, "cannot watch the peer: \(error)")
-    }
-    perform(machine.handle(.opened(nonce: Posix.randomBytes(32))))
-  }
-
-  private func connectPeer() {
-    guard peer == nil, let path = options.peerSocket else { return }
-    do {
-      let fd = try Posix.connectUnix(path)
-      Posix.setNonBlocking(fd)
-      log.log(.debug, "connected to the peer socket")
-      attachPeer(fd)
-    } catch {
-      log.log(.debug, "peer not reachable: \(error)")
-      perform(machine.handle(.closed))
+      coreLogs.append((.error, "cannot watch the peer: \(error)"))  // may run inside the core: logged after it
     }
   }
 
+  /// Closes the peer transport and tells the core.
   private func closePeer(reason: String?) {
-    guard let connection = peer else { return }
-    if let reason { log.log(.info, "peer link closed: \(reason)") }
+    if closeTransport(reason: reason) { feed(.closed) }
+    flushCoreLogs()
+  }
+
+  /// Closes the peer transport, if any, without telling the core; true when there was one.
+  private func closeTransport(reason: String?) -> Bool {
+    guard let connection = peer else { return false }
+    if let reason { coreLogs.append((.info, "peer link closed: \(reason)")) }  // may run inside the core
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: Token.peer)
     Posix.close(connection.fd)
     peer = nil
     timers.removeAll { $0.timer == .peerDelayed || $0.timer == .peerHandshake(connection.generation) }
-    perform(machine.handle(.closed))
+    return true
+  }
+
+  /// Feeds one input to the peer core, with this daemon as its shell.
+  private func feed(_ input: SyncMachine.Input) {
+    var shell = self
+    core.handle(input, state: &durable.state, wall: wall, shell: &shell)
+    flushCoreLogs()
+  }
+
+  /// Writes the log lines the core asked for while it held the state.
+  private func flushCoreLogs() {
+    guard !coreLogs.isEmpty else { return }
+    for (level, message) in coreLogs { log.log(level, message) }
+    coreLogs.removeAll()
   }
 
   private func peerReady(_ events: UInt32) {
@@ -724,7 +705,7 @@ package final class DeviceDaemon {
       case .success(.bytes(let n)):
         readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         while peer === connection {
-          if !connection.authenticated && machine.isConnected { peerAuthenticated(connection) }
+          if !connection.authenticated && core.machine.isConnected { peerAuthenticated(connection) }
           let body: [UInt8]?
           do { body = try connection.decoder.next() } catch {
             let when = connection.authenticated ? "" : ", before the pairing handshake completed"
@@ -738,7 +719,7 @@ package final class DeviceDaemon {
             closePeer(reason: "malformed message")
             return
           }
-          perform(machine.handle(.received(message)))
+          feed(.received(message))
         }
       case .success(.wouldBlock): return
       case .success(.endOfFile):
@@ -751,82 +732,12 @@ package final class DeviceDaemon {
     }
   }
 
-  private func perform(_ directives: [SyncMachine.Directive]) {
-    for directive in directives {
-      switch directive {
-      case .send(let message):
-        queuePeer(message)
-      case .sendEntries(let from, let through):
-        var after = from - 1
-        while after < through {
-          let entries = durable.state.outboundEntries(after: after, maxItems: SyncLedger.maxItemsPerEntry * 2).filter {
-            $0.seq <= through
-          }
-          guard let last = entries.last else { break }
-          queuePeer(.entries(entries))
-          after = last.seq
-        }
-      case .apply(let entries):
-        record(durable.state.receivePeerEntries(entries, wall: wall))
-        needsAck = true
-      case .persistAck(let seq):
-        // Applied in memory at once (trims the outbound log); journaled only every 64 entries or at shutdown.
-        // Losing a recent acknowledgement in a crash only makes the peer re-deliver entries it ignores.
-        let events = durable.state.receivePeerAck(seq)
-        if seq >= journaledAck + Self.ackPersistInterval {
-          record(events)
-          journaledAck = seq
-        } else if !events.isEmpty {
-          pendingBroadcasts.append(.peerAcknowledged(seq))
-        }
-      case .close(let reason):
-        closePeer(reason: reason)
-      case .connect:
-        connectPeer()
-      case .scheduleReconnect(let after):
-        timers.removeAll { $0.timer == .reconnect }
-        timers.append((Self.deadline(after: after), .reconnect))
-      case .linkChanged(let connected):
-        log.log(.info, connected ? "peer link up" : "peer link down")
-        pendingBroadcasts.append(.linkChanged(connected: connected))
-      case .adoptPeerLog(let id):
-        log.log(
-          .info, "the \(options.device.peer) started sync log \(String(id, radix: 16)); applying it from the start")
-        record(durable.state.adoptPeerLog(id))
-      case .restartLog(let reason):
-        // Done at commit, once this turn's events are durable, so the new log is journaled before it is announced.
-        log.log(.warning, "restarting the sync log: \(reason)")
-        restartPending = true
-      case .sendCheck(let cursors):
-        let check = SyncCheck(
-          cursors: cursors, firstDay: durable.state.syncCheckFirstDay(wall: wall),
-          days: durable.state.store.dayDigests(from: durable.state.syncCheckFirstDay(wall: wall)))
-        queuePeer(.check(check))
-      case .evaluateCheck(let check):
-        // Evaluated at commit, when the machine's cursors have caught up with this turn's saves and applies.
-        pendingChecks.append(check)
-      case .checkConcluded(let outcome, let detail):
-        switch outcome {
-        case .match: log.log(.debug, "store check passed", ["cursors": machine.cursors.description])
-        case .mismatch:
-          log.log(
-            machine.isDiverged ? .error : .warning,
-            machine.isDiverged
-              ? "stores still differ after re-sending; giving up until they agree: \(detail)"
-              : "store check failed: \(detail)")
-        case .notComparable: break
-        }
-        pendingBroadcasts.append(.syncApplied(upTo: durable.state.sync.appliedFromPeer, items: 0))
-      }
-    }
-  }
-
-  private func queuePeer(_ message: PeerMessage) {
+  private func queuePeer(_ message: PeerMessage, latency: Double) {
     guard let connection = peer else { return }
     let bytes = FrameDecoder.frame(message.encoded())
-    if machine.latency > 0 || !connection.delayed.isEmpty {
+    if latency > 0 || !connection.delayed.isEmpty {
       let now = Posix.monotonicNanoseconds()
-      let due = max(connection.delayed.last?.due ?? 0, Self.deadline(after: machine.latency, from: now))
+      let due = max(connection.delayed.last?.due ?? 0, Self.deadline(after: latency, from: now))
       connection.delayed.append((due, bytes))
       rescheduleDelayed()
     } else {
@@ -866,7 +777,7 @@ package final class DeviceDaemon {
   /// Closes the peer connection `generation` if its handshake has not completed by its deadline.
   private func peerHandshakeDue(_ generation: UInt64) {
     guard let connection = peer, connection.generation == generation, !connection.authenticated else { return }
-    if machine.isConnected {
+    if core.machine.isConnected {
       peerAuthenticated(connection)
       return
     }
@@ -926,6 +837,27 @@ package final class DeviceDaemon {
     }
   }
 
+  /// Delivers what background delivery has due (after this turn's changes are durable), queues the events for
+  /// subscribers, and, on the real clock, arms the timer for the next due time.
+  private func runBackgroundStep() {
+    let now = wall
+    let step = durable.state.backgroundStep(wall: now)
+    for item in step.pruned { pendingBroadcasts.append(.samplesPruned(type: item.type, apps: item.apps)) }
+    for event in step.events {
+      pendingBroadcasts.append(.backgroundDelivery(event))
+      let level: LogLevel = event.kind == .stopped || event.kind == .missed ? .warning : .info
+      if log.enabled(level) {
+        log.log(
+          level, "background delivery \(event.kind)",
+          ["app": event.bundleID, "type": event.type.name, "delivery": "\(event.id)", "attempt": "\(event.attempt)"])
+      }
+    }
+    timers.removeAll { $0.timer == .background }
+    if durable.state.virtualNow == nil, let due = durable.state.nextBackgroundDue() {
+      timers.append((Self.deadline(after: max(0, due.timeIntervalSince(now))), .background))
+    }
+  }
+
   private func nextTimeout() -> Int32 {
     guard let next = timers.map(\.due).min() else { return -1 }
     let now = Posix.monotonicNanoseconds()
@@ -940,7 +872,7 @@ package final class DeviceDaemon {
     for entry in due {
       switch entry.timer {
       case .reconnect:
-        perform(machine.handle(.reconnectTimer))
+        feed(.reconnectTimer)
       case .peerDelayed:
         guard let connection = peer else { continue }
         while let first = connection.delayed.first, first.due <= now {
@@ -952,6 +884,8 @@ package final class DeviceDaemon {
         peerHandshakeDue(generation)
       case .clientHellos:
         clientHellosDue(now: now)
+      case .background:
+        break
       }
     }
   }
@@ -969,8 +903,7 @@ package final class DeviceDaemon {
       completeAuthorization(
         prompt, .failure(.simulator("the \(options.device) is shutting down")), outcome: "withdrawn")
     }
-    let acked = durable.state.sync.peerAcked
-    if acked > journaledAck { pendingEvents.append(.peerAcknowledged(acked)) }
+    if let ack = core.shutdownAcknowledgement(state: durable.state) { pendingEvents.append(ack) }
     let committed = commit()
     do { try durable.journal.sync() } catch { log.log(.error, "final fsync failed: \(error)") }
     // Only when memory matches the journal: after a failed append it may be ahead.
@@ -987,11 +920,75 @@ extension DaemonEvent {
   var mask: EventMask {
     switch self {
     case .promptShown, .promptClosed: .prompts
-    case .samplesChanged: .samples
+    case .samplesChanged, .protectedDataChanged: .samples
     case .syncApplied, .peerAcknowledged: .sync
     case .linkChanged: .link
+    case .backgroundDelivery, .samplesPruned: .background
     }
   }
 }
 
 func format3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
+
+/// The daemon as the peer core's shell: sockets, the journal file and epoll timers.
+extension DeviceDaemon: PeerShell {
+  package func record(_ events: [DeviceEvent]) {
+    guard !events.isEmpty else { return }
+    pendingEvents += events
+    pendingBroadcasts += RequestCore.notices(for: events, device: options.device)
+  }
+
+  package func persistRecorded() -> Bool {
+    guard !pendingEvents.isEmpty else { return true }
+    do { try durable.persist(pendingEvents) } catch {
+      coreLogs.append((.fault, "journal append failed: \(error)"))
+      return false
+    }
+    pendingEvents.removeAll(keepingCapacity: true)
+    return true
+  }
+
+  package func send(_ message: PeerMessage, latency: Double) { queuePeer(message, latency: latency) }
+
+  package func close(reason: String) -> Bool { closeTransport(reason: reason) }
+
+  package func connect() -> PeerCore.ConnectOutcome {
+    guard peer == nil, let path = options.peerSocket else { return .alreadyOpen }
+    do {
+      let fd = try Posix.connectUnix(path)
+      Posix.setNonBlocking(fd)
+      coreLogs.append((.debug, "connected to the peer socket"))
+      attachPeer(fd)
+      return .opened(nonce: Posix.randomBytes(32))
+    } catch {
+      coreLogs.append((.debug, "peer not reachable: \(error)"))
+      return .unreachable
+    }
+  }
+
+  package func scheduleReconnect(after seconds: Double) {
+    timers.removeAll { $0.timer == .reconnect }
+    timers.append((Self.deadline(after: seconds), .reconnect))
+  }
+
+  package func notify(_ notice: PeerCore.Notice) {
+    switch notice {
+    case .linkChanged(let connected): pendingBroadcasts.append(.linkChanged(connected: connected))
+    case .peerAcknowledged(let seq): pendingBroadcasts.append(.peerAcknowledged(seq))
+    case .checkConcluded(let applied): pendingBroadcasts.append(.syncApplied(upTo: applied, items: 0))
+    }
+  }
+
+  package func logLine(_ level: PeerCore.LogLevel, _ message: @autoclosure () -> String) {
+    let mapped: LogLevel =
+      switch level {
+      case .debug: .debug
+      case .info: .info
+      case .warning: .warning
+      case .error: .error
+      }
+    coreLogs.append((mapped, message()))
+  }
+
+  package func freshLogID() -> UInt64 { Self.freshLogID() }
+}

@@ -250,6 +250,66 @@ package enum RequestCore {
         effects.notes.append(
           Note(level: command == .reconnectNow ? .debug : .info, message: "link control: \(command)", fields: []))
         answer = .link(command)
+      case .setLocked(true):
+        let (events, dismissed) = state.lock(wall: wall)
+        record(events)
+        for completion in dismissed {
+          let outcome =
+            state.promptHistory.last { $0.prompt.id == completion.prompt.id }?.outcome.description ?? "dismissed"
+          close(completion.prompt, .success(.authorization(completion.result)), outcome: outcome)
+        }
+        if !events.isEmpty {
+          effects.notices.append(.protectedDataChanged(available: false))
+          effects.notes.append(
+            Note(level: .info, message: "device locked: protected health data unavailable", fields: []))
+        }
+        answer = .reply(.success(.ok))
+      case .setLocked(false):
+        let events = state.unlock(wall: wall)
+        record(events)
+        if !events.isEmpty {
+          effects.notices.append(.protectedDataChanged(available: true))
+          let merged = events.reduce(0) { total, event in
+            if case .samplesSaved(let samples) = event { return total + samples.count }
+            return total
+          }
+          effects.notes.append(
+            Note(
+              level: .info, message: "device unlocked: protected health data available",
+              fields: [Field("merged", "\(merged)")]))
+        }
+        answer = .reply(.success(.ok))
+      case .readCharacteristic(let bundleID, let type):
+        answer = .reply(.success(.characteristic(type, try state.readCharacteristic(bundleID, type))))
+      case .preferredUnits(let bundleID, let types):
+        var units: [SampleType: String] = [:]
+        for item in try state.preferredUnits(bundleID, types) { units[item.type] = item.unit }
+        answer = .reply(.success(.units(units)))
+      case .changeUserSetting(let setting):
+        record(try state.changeUserSetting(setting, wall: wall))
+        effects.notes.append(
+          Note(level: .info, message: "Health app value changed", fields: [Field("setting", setting.description)]))
+        answer = .reply(.success(.ok))
+      case .enableBackgroundDelivery(let bundleID, let type, let frequency):
+        record(try state.enableBackgroundDelivery(bundleID, type, frequency))
+        answer = .reply(.success(.ok))
+      case .disableBackgroundDelivery(let bundleID, let type):
+        record(try state.disableBackgroundDelivery(bundleID, type))
+        answer = .reply(.success(.ok))
+      case .completeBackgroundDelivery(let bundleID, let delivery):
+        let waiting = try state.completeBackgroundDelivery(bundleID, id: delivery, wall: wall)
+        if let event = state.backgroundHistory.last, waiting {
+          effects.notices.append(.backgroundDelivery(event))
+        } else {
+          effects.notes.append(
+            Note(
+              level: .info, message: "background delivery completed late or twice",
+              fields: [Field("app", bundleID), Field("delivery", "\(delivery)")]))
+        }
+        answer = .reply(.success(.ok))
+      case .backgroundDeliveries(let bundleID):
+        let history = state.backgroundHistory.filter { bundleID == nil || $0.bundleID == bundleID }
+        answer = .reply(.success(.backgroundDeliveries(state.backgroundDeliveries(bundleID), history: history)))
       }
     } catch {
       if request.appCall == nil {
@@ -299,6 +359,11 @@ package enum RequestCore {
     case .collection(let buckets, let zone): return [Field("buckets", "\(buckets.count)"), Field("zone", zone)]
     case .anchored(let result):
       return [Field("added", "\(result.added.count)"), Field("deleted", "\(result.deleted.count)")]
+    case .characteristic(let type, let value): return [Field("value", value?.name(for: type) ?? "notSet")]
+    case .units(let units):
+      return [
+        Field("units", units.sorted { $0.key < $1.key }.map { "\($0.key.name)=\($0.value)" }.joined(separator: ","))
+      ]
     default: return []
     }
   }
@@ -324,7 +389,7 @@ package enum RequestCore {
           switch entry.payload {
           case .samples(let s): added += s.map(\.type)
           case .deletions(let t): deleted += t.map(\.type)
-          case .watchSettings, .authorization, .sourceOrder: break
+          case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
         }
         if !added.isEmpty || !deleted.isEmpty {
@@ -363,6 +428,15 @@ extension Request {
       return (bundleID, [Field("type", query.type.name)])
     case .anchoredQuery(let bundleID, let type, let anchor, _, _):
       return (bundleID, [Field("type", type.name), Field("anchor", "\(anchor)")])
+    case .readCharacteristic(let bundleID, let type): return (bundleID, [Field("type", type.name)])
+    case .preferredUnits(let bundleID, let types):
+      return (bundleID, [Field("types", types.map(\.name).joined(separator: ","))])
+    case .enableBackgroundDelivery(let bundleID, let type, let frequency):
+      return (bundleID, [Field("type", type.name), Field("frequency", "\(frequency)")])
+    case .disableBackgroundDelivery(let bundleID, let type):
+      return (bundleID, [Field("type", type?.name ?? "all")])
+    case .completeBackgroundDelivery(let bundleID, let delivery):
+      return (bundleID, [Field("delivery", "\(delivery)")])
     default: return nil
     }
   }

@@ -126,7 +126,7 @@ package enum FuzzTargets {
 
   /// The scenario parser, on the raw bytes of a file (encoding checks included).
   package static func scenario(_ data: [UInt8]) {
-    if case .failure(let diagnostics) = ScenarioParser.parse(bytes: data, file: "fuzz.scenario") {
+    if case .failure(let diagnostics) = ScenarioParser.parse(bytes: data, file: "fuzz.scenario", loader: .none) {
       _ = diagnostics.description
     }
   }

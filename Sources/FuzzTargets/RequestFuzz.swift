@@ -13,7 +13,7 @@ import Wire
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
   /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
-  package static let kinds = 25
+  package static let kinds = 33
 
   /// Runs the requests the bytes describe; nil when every property held, else what broke.
   package static func finding(_ data: [UInt8]) -> String? {
@@ -44,6 +44,8 @@ package enum RequestFuzz {
       steps += 1
       let request = make(&choices)
       let (_, effects) = RequestCore.handle(request, state: &state, context: context)
+      // What the daemon does at each commit: deliveries due, misses, retries (runtime only, nothing journaled).
+      _ = state.backgroundStep(wall: Palette.wall)
       for event in effects.events {
         var writer = BinaryWriter()
         writer.event(event)
@@ -108,6 +110,9 @@ package enum RequestFuzz {
     if live.storedTombstones != replayed.storedTombstones { return "replayed tombstones differ" }
     if live.sync != replayed.sync { return "the replayed sync ledger differs" }
     if live.syncConflictCount != replayed.syncConflictCount { return "replayed conflicts differ" }
+    if live.backgroundRegistrations != replayed.backgroundRegistrations {
+      return "replayed background delivery registrations differ"
+    }
     return nil
   }
 
@@ -125,7 +130,8 @@ package enum RequestFuzz {
       return .installApp(
         AppRecord(
           bundleID: c.pick(Palette.bundles), displayName: c.pick(Palette.strings),
-          writeUsageDescription: c.pick([nil, "w", ""]), readUsageDescription: c.pick([nil, "r", ""])))
+          writeUsageDescription: c.pick([nil, "w", ""]), readUsageDescription: c.pick([nil, "r", ""]),
+          entitlements: c.pick([[], [.backgroundDelivery], [.healthRecords], Set(Entitlement.allCases)])))
     case 1: return .uninstallApp(bundleID: c.pick(Palette.bundles))
     case 2: return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
     case 3:
@@ -147,12 +153,13 @@ package enum RequestFuzz {
         query: SampleQuery(
           type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, [], Set(Palette.bundles)]),
           limit: c.pick(Palette.ints),
-          sort: c.pick([[], [SampleSort(.endDate, ascending: false)], [SampleSort(.startDate, ascending: true)]])))
+          sort: c.pick([[], [SampleSort(.endDate, ascending: false)], [SampleSort(.startDate, ascending: true)]]),
+          filter: c.filter()))
     case 9, 10:
       let query = StatisticsQuery(
         type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, Set(Palette.bundles)]),
         options: StatisticsOptions(rawValue: UInt32(c.byte() % 128)), interval: c.pick([nil] + Palette.intervals),
-        anchor: c.pick([nil] + Palette.dates))
+        anchor: c.pick([nil] + Palette.dates), filter: c.filter())
       return kind == 9
         ? .statistics(bundleID: c.pick(Palette.bundles), query: query)
         : .statisticsCollection(bundleID: c.pick(Palette.bundles), query: query)
@@ -174,7 +181,10 @@ package enum RequestFuzz {
       return .setPolicy(
         DevicePolicy(
           reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles),
-          timeZone: c.pick(Palette.zones)))
+          background: c.pick([
+            .standard,
+            BackgroundDeliveryModel(responseWindow: c.pick(Palette.doubles), retryDelay: c.pick(Palette.doubles)),
+          ]), timeZone: c.pick(Palette.zones)))
     case 17: return .dump
     case 18:
       let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
@@ -182,16 +192,36 @@ package enum RequestFuzz {
     case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
     case 20: return .earliestPermittedSampleDate
     case 22: return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
-    case 23:
-      let sources = (0..<Int(c.byte() % 4)).map { _ in
-        SampleSource(bundleID: c.pick(Palette.bundles), device: c.pick([.phone, .watch]))
-      }
-      return .setSourceOrder(type: c.pick(Palette.types), sources: sources)
     case 21:
       let commands: [LinkCommand] = [
         .connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles)),
       ]
       return .link(c.pick(commands))
+    case 24: return .setLocked(c.byte() & 1 == 0)
+    case 25: return .readCharacteristic(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
+    case 26: return .preferredUnits(bundleID: c.pick(Palette.bundles), types: c.types())
+    case 27:
+      let type = c.pick(Palette.types)
+      let values: [CharacteristicValue?] = [
+        nil, .value(1), .value(2), .value(0), .value(Int(Int32.max)), .dateOfBirth(year: 1990, month: 4, day: 2),
+        .dateOfBirth(year: 2023, month: 2, day: 29), .dateOfBirth(year: 0, month: 13, day: 40),
+      ]
+      let settings: [UserSetting] = [
+        .characteristic(type, c.pick(values)), .preferredUnit(type, c.pick([nil] + Palette.units)),
+      ]
+      return .changeUserSetting(c.pick(settings))
+    case 28:
+      return .enableBackgroundDelivery(
+        bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), frequency: c.pick(UpdateFrequency.allCases))
+    case 29:
+      return .disableBackgroundDelivery(bundleID: c.pick(Palette.bundles), type: c.pick([nil] + Palette.types))
+    case 30: return .completeBackgroundDelivery(bundleID: c.pick(Palette.bundles), delivery: c.pick(Palette.unsigned))
+    case 31: return .backgroundDeliveries(bundleID: c.pick([nil] + Palette.bundles))
+    case 32:
+      let sources = (0..<Int(c.byte() % 4)).map { _ in
+        SampleSource(bundleID: c.pick(Palette.bundles), device: c.pick([.phone, .watch]))
+      }
+      return .setSourceOrder(type: c.pick(Palette.types), sources: sources)
     default: return .ping
     }
   }
@@ -219,6 +249,25 @@ package enum RequestFuzz {
       return DateRange(
         start: pick([nil] + Palette.dates), end: pick([nil] + Palette.dates),
         options: QueryOptions(rawValue: UInt32(byte() % 4)))
+    }
+
+    mutating func filter() -> SampleFilter? {
+      let leaves: [SampleFilter] = [
+        .constant(false), .uuids(Set(Palette.uuids.prefix(2))), .sources(["", "com.example.water"]),
+        .metadata(key: "HKWasUserEntered", .exists),
+        .metadata(key: "k", .oneOf([.double(.nan), .string(""), .quantity(1, unit: "bogus")])),
+        .metadata(key: "HKWasUserEntered", .compare(pick(ComparisonOperator.allCases), pick(Palette.metadataValues))),
+        .device(pick(DeviceProperty.allCases), ["iPhone", ""]),
+        .value(pick(ComparisonOperator.allCases), pick(Palette.doubles)),
+        .quantity(pick(ComparisonOperator.allCases), pick(Palette.doubles), unit: pick(Palette.units)),
+      ]
+      switch byte() % 5 {
+      case 0: return nil
+      case 1: return pick(leaves)
+      case 2: return .and([pick(leaves), pick(leaves)])
+      case 3: return .or([pick(leaves), .not(pick(leaves))])
+      default: return .not(.and([]))
+      }
     }
 
     mutating func sample() -> SampleInput {
@@ -276,12 +325,18 @@ package enum RequestFuzz {
       ["k": .date(Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))],
       ["k": .string(String(repeating: "m", count: 10_000))],
     ]
+    static let metadataValues: [MetadataValue] = [
+      .bool(true), .int(.min), .double(.nan), .double(.infinity), .string(""), .date(.distantPast),
+      .quantity(1, unit: "mL"), .quantity(.nan, unit: "bogus"),
+    ]
     static let granted = ["dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass"]
       .compactMap { SampleType.lookup(name: $0) }
     static let setUp: [Request] = [
       .setClock(t0),
       .installApp(
-        AppRecord(bundleID: bundles[0], displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r")),
+        AppRecord(
+          bundleID: bundles[0], displayName: "Water", writeUsageDescription: "w", readUsageDescription: "r",
+          entitlements: [.backgroundDelivery])),
       .requestAuthorization(bundleID: bundles[0], share: granted, read: granted),
     ]
   }

@@ -121,16 +121,23 @@ extension BinaryWriter {
     }
   }
   /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization, bit 2: no Health settings on the watch,
-  /// bit 6: a time zone other than UTC, bit 7: source orders), optional f64 retention, then the time zone's
-  /// identifier (bit 6) and the source orders (bit 7). The defaults leave bits 1, 2, 6 and 7 clear, so a default
-  /// policy is written exactly as before these models existed (the pinned journal fixtures check it).
+  /// bits 4–5: the unit locale, 0 us, 1 metric, 2 uk; bit 6: a custom background-delivery model, whose response
+  /// window and retry delay follow the retention as two f64; bit 3: a time zone other than UTC, whose identifier
+  /// follows; bit 7: source orders, which follow last), optional f64 retention. The defaults leave bits 1 to 7 clear,
+  /// so a default policy is written exactly as before these models existed (the pinned journal fixtures check it).
   package mutating func policy(_ p: DevicePolicy) {
+    let customBackground = p.background != .standard
     let hasZone = p.timeZone != .utc
     let hasOrders = !p.sourceOrders.isEmpty
     u8(
       (p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0)
-        | (p.watchSettings == .iPhoneOnly ? 4 : 0) | (hasZone ? 64 : 0) | (hasOrders ? 128 : 0))
+        | (p.watchSettings == .iPhoneOnly ? 4 : 0) | (hasZone ? 8 : 0) | (p.units.rawValue << 4)
+        | (customBackground ? 64 : 0) | (hasOrders ? 128 : 0))
     optional(p.retention) { $0.f64($1) }
+    if customBackground {
+      f64(p.background.responseWindow)
+      f64(p.background.retryDelay)
+    }
     if hasZone { string(p.timeZone.identifier) }
     if hasOrders {
       array(p.sourceOrders.sorted { $0.key < $1.key }) { w, entry in
@@ -145,12 +152,39 @@ extension BinaryWriter {
     date(o.at)
     u8(o.device.rawValue)
   }
+  /// `u8` tag (0 date of birth: `i32` year, `u8` month, `u8` day; 1 enumeration: `i64` raw value).
+  package mutating func characteristicValue(_ v: CharacteristicValue) {
+    switch v {
+    case .dateOfBirth(let y, let m, let d):
+      u8(0)
+      u32(UInt32(bitPattern: Int32(clamping: y)))
+      u8(UInt8(clamping: m))
+      u8(UInt8(clamping: d))
+    case .value(let raw):
+      u8(1)
+      i64(Int64(raw))
+    }
+  }
+  /// `u8` kind (0 characteristic: type, optional value; 1 preferred unit: type, optional unit string).
+  package mutating func userSetting(_ setting: UserSetting) {
+    switch setting {
+    case .characteristic(let t, let v):
+      u8(0)
+      sampleType(t)
+      optional(v) { $0.characteristicValue($1) }
+    case .preferredUnit(let t, let unit):
+      u8(1)
+      sampleType(t)
+      optional(unit) { $0.string($1) }
+    }
+  }
   /// permission, `u8` decision (0xFF: forgotten).
   package mutating func sharedDecision(_ d: SharedDecision) {
     permission(d.permission)
     u8(d.decision?.rawValue ?? 0xFF)
   }
-  /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings, 3 decisions, 50 a source order) and the payload.
+  /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings, 3 companion decisions, 10 a Health app value,
+  /// 50 a source order) and the payload.
   package mutating func syncEntry(_ e: SyncEntry) {
     u64(e.seq)
     switch e.payload {
@@ -168,6 +202,10 @@ extension BinaryWriter {
       u8(3)
       string(id)
       array(decisions) { $0.sharedDecision($1) }
+      date(at)
+    case .userSetting(let setting, let at):
+      u8(10)
+      userSetting(setting)
       date(at)
     case .sourceOrder(let type, let order):
       u8(50)
@@ -199,9 +237,14 @@ extension BinaryWriter {
   /// Encodes a journal event: `u8` tag then its fields (docs/journal.md).
   package mutating func event(_ e: DeviceEvent) {
     switch e {
-    case .appInstalled(let a):
+    case .appInstalled(let a) where a.entitlements.isEmpty:
       u8(1)
       app(a)
+    case .appInstalled(let a):
+      // Apps with entitlements get their own tag, so tag 1 keeps the layout the pinned fixtures hold.
+      u8(16)
+      app(a)
+      entitlements(a.entitlements)
     case .appUninstalled(let id):
       u8(2)
       string(id)
@@ -251,12 +294,36 @@ extension BinaryWriter {
       string(id)
       array(decisions) { $0.sharedDecision($1) }
       date(at)
+    // Tags 40–49: the device lock and the Health app's values (docs/journal.md).
+    case .deviceLocked(let at):
+      u8(40)
+      date(at)
+    case .deviceUnlocked(let at):
+      u8(41)
+      date(at)
+    case .samplesSavedWhileLocked(let s):
+      u8(42)
+      array(s) { $0.sample($1) }
+    case .userSettingChanged(let setting, let at):
+      u8(43)
+      userSetting(setting)
+      date(at)
+    case .backgroundDeliveryChanged(let id, let type, let frequency):
+      u8(17)
+      string(id)
+      optional(type) { $0.sampleType($1) }
+      optional(frequency) { $0.u8($1.rawValue) }
     // Tags 50–59: statistics settings (docs/journal.md).
     case .sourceOrderChanged(let type, let order):
       u8(50)
       sampleType(type)
       sourceOrder(order)
     }
+  }
+
+  /// `[u8]`: entitlement raw values, ascending.
+  package mutating func entitlements(_ e: Set<Entitlement>) {
+    array(e.sorted()) { $0.u8($1.rawValue) }
   }
 }
 
@@ -361,6 +428,21 @@ extension BinaryReader {
     Tombstone(
       uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try finiteDate("deletion date"))
   }
+  /// Reads entitlements (each known, none twice).
+  package mutating func entitlements() throws(DecodeError) -> Set<Entitlement> {
+    var result: Set<Entitlement> = []
+    for raw in try array(minElementSize: 1, { r throws(DecodeError) in try r.u8() }) {
+      guard let entitlement = Entitlement(rawValue: raw) else { throw error("unknown entitlement \(raw)") }
+      guard result.insert(entitlement).inserted else { throw error("entitlement \(entitlement) listed twice") }
+    }
+    return result
+  }
+  /// Reads an `HKUpdateFrequency` raw value.
+  package mutating func updateFrequency() throws(DecodeError) -> UpdateFrequency {
+    let raw = try u8()
+    guard let frequency = UpdateFrequency(rawValue: raw) else { throw error("unknown update frequency \(raw)") }
+    return frequency
+  }
   /// Reads an app record.
   package mutating func app() throws(DecodeError) -> AppRecord {
     AppRecord(
@@ -396,10 +478,16 @@ extension BinaryReader {
   /// Reads a device policy; a retention window must be finite, a time zone one HealthPair knows.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
-    guard raw & 0b0011_1000 == 0 else { throw error("unknown policy flags \(raw)") }
+    guard let units = UnitLocale(rawValue: (raw >> 4) & 3) else { throw error("unknown policy flags \(raw)") }
     let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
-    var zone = TimeZoneRule.utc
+    var background = BackgroundDeliveryModel.standard
     if raw & 64 != 0 {
+      background = BackgroundDeliveryModel(
+        responseWindow: try finiteF64("background response window"), retryDelay: try finiteF64("background retry delay")
+      )
+    }
+    var zone = TimeZoneRule.utc
+    if raw & 8 != 0 {
       let name = try string(maxLength: 64)
       do { zone = try TimeZoneRule(identifier: name) } catch { throw self.error("\(error)") }
     }
@@ -413,13 +501,60 @@ extension BinaryReader {
     return DevicePolicy(
       reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,
       authorization: raw & 2 == 0 ? .independent : .companion, watchSettings: raw & 4 == 0 ? .onWatch : .iPhoneOnly,
-      timeZone: zone, sourceOrders: orders)
+      units: units, background: background, timeZone: zone, sourceOrders: orders)
   }
   /// Reads a source order (at most ``SourceOrder/maxSources`` sources; its date finite).
   package mutating func sourceOrder() throws(DecodeError) -> SourceOrder {
     let sources = try array(minElementSize: 5) { r throws(DecodeError) in try r.source() }
     guard sources.count <= SourceOrder.maxSources else { throw error("a source order of \(sources.count) sources") }
     return SourceOrder(sources: sources, at: try finiteDate("source order date"), device: try device())
+  }
+  /// Reads a characteristic value that fits `type` (a real date of birth, one of the type's cases).
+  package mutating func characteristicValue(for type: SampleType) throws(DecodeError) -> CharacteristicValue {
+    let start = offset
+    let value: CharacteristicValue
+    switch try u8() {
+    case 0:
+      let year = Int(Int32(bitPattern: try u32()))
+      value = .dateOfBirth(year: year, month: Int(try u8()), day: Int(try u8()))
+    case 1:
+      let raw = try i64()
+      guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else {
+        throw error("characteristic value \(raw) out of range")
+      }
+      value = .value(Int(raw))
+    case let tag: throw error("unknown characteristic value tag \(tag)")
+    }
+    do { return try value.validated(for: type) } catch {
+      throw DecodeError(offset: reportBase + start, error.message)
+    }
+  }
+  /// Reads a Health app change: a characteristic of a characteristic type, a preferred unit that parses and
+  /// measures its quantity type.
+  package mutating func userSetting() throws(DecodeError) -> UserSetting {
+    let kind = try u8()
+    let typeOffset = offset
+    let type = try sampleType()
+    switch kind {
+    case 0:
+      guard type.descriptor.isCharacteristic else {
+        throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a characteristic type")
+      }
+      return .characteristic(type, try optional { r throws(DecodeError) in try r.characteristicValue(for: type) })
+    case 1:
+      guard let canonical = type.descriptor.canonicalUnit else {
+        throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a quantity type")
+      }
+      let unitOffset = offset
+      let unit = try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.unit) }
+      if let unit {
+        guard let parsed = try? HealthUnit(parsing: unit), parsed.isCompatible(with: canonical) else {
+          throw DecodeError(offset: reportBase + unitOffset, "unit '\(unit)' does not measure \(type.name)")
+        }
+      }
+      return .preferredUnit(type, unit)
+    case let tag: throw error("unknown Health app setting kind \(tag)")
+    }
   }
   /// Reads a shared decision.
   package mutating func sharedDecision() throws(DecodeError) -> SharedDecision {
@@ -451,6 +586,9 @@ extension BinaryReader {
     case 3:
       let (id, decisions, at) = try sharedDecisions()
       return SyncEntry(seq: seq, payload: .authorization(bundleID: id, decisions: decisions, at: at))
+    case 10:
+      let setting = try userSetting()
+      return SyncEntry(seq: seq, payload: .userSetting(setting, at: try finiteDate("setting time")))
     case 50:
       return SyncEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
     case let tag: throw error("unknown sync payload tag \(tag)")
@@ -516,6 +654,22 @@ extension BinaryReader {
     case 15:
       let (id, decisions, at) = try sharedDecisions()
       return .authorizationShared(bundleID: id, decisions: decisions, at: at)
+    case 40: return .deviceLocked(at: try finiteDate("lock time"))
+    case 41: return .deviceUnlocked(at: try finiteDate("unlock time"))
+    case 42: return .samplesSavedWhileLocked(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
+    case 43:
+      let setting = try userSetting()
+      return .userSettingChanged(setting, at: try finiteDate("setting time"))
+    case 16:
+      var app = try app()
+      app.entitlements = try entitlements()
+      return .appInstalled(app)
+    case 17:
+      let id = try string(maxLength: 1024)
+      let type = try optional { r throws(DecodeError) in try r.sampleType() }
+      let frequency = try optional { r throws(DecodeError) in try r.updateFrequency() }
+      guard type != nil || frequency == nil else { throw error("a background delivery frequency needs a type") }
+      return .backgroundDeliveryChanged(bundleID: id, type: type, frequency: frequency)
     case 50: return .sourceOrderChanged(try sampleType(), try sourceOrder())
     case let tag: throw error("unknown journal event tag \(tag)")
     }

@@ -8,13 +8,20 @@ import HealthModel
 //
 // state        := device u8 | policy | virtualNow date? | apps [app] | decisions [string, change] |
 //                 lockedOut [string] | conflicts [uuid, type u16, kept u8] | conflictCount u64 |
-//                 stamps [bundleID string, permission, at date, device u8] | ledger | store
+//                 stamps [bundleID string, permission, at date, device u8] | ledger | store | userData?
 // ledger       := logID u64 | peerLogID u64 | lastSeq u64 | peerAcked u64 | appliedFromPeer u64 | pending [entry]
 // entry        := seq u64 | tag u8 (0: start u32, count u32 | 1: [tombstone] | 2: bundleID string, settings-change |
-//                 3: bundleID string, [shared-decision], at date | 50: type u16, source-order)
+//                 3: bundleID string, [shared-decision], at date | 10: user-setting, at date |
+//                 50: type u16, source-order)
+// userData     := locked bool | lockedJournal [sample] | characteristics [type u16, characteristic-value] |
+//                 units [type u16, string] | settingStamps [kind u8, type u16, at date, device u8]
+//                 (absent in snapshots written before the device lock existed: unlocked, nothing set)
 // store        := changeCounter u64 | sources [source] | metadata [metadata] | tombstones [tombstone, change u64] |
 //                 slotCount u64 | slot × slotCount | identifierCount u64 | bucketCount u64 | u64 × bucketCount |
 //                 dayDigests [day i64, sum u64, count u64] | startOrders [type u16, sortedCount u64, n u64, i32 × n]
+//                 | extras
+// extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
+//                 (written by every build since background delivery; a snapshot that ends before it has neither)
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
@@ -98,6 +105,10 @@ extension BinaryWriter {
         string(bundleID)
         array(decisions) { $0.sharedDecision($1) }
         date(at)
+      case .userSetting(let setting, let at):
+        u8(10)
+        userSetting(setting)
+        date(at)
       case .sourceOrder(let type, let order):
         u8(50)
         sampleType(type)
@@ -173,6 +184,39 @@ extension BinaryWriter {
         if bytes.count >= flushThreshold { try flush(&self) }
       }
     }
+    let user = state.userData
+    bool(user.isLocked)
+    array(user.lockedJournal) { $0.sample($1) }
+    array(user.characteristics.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.characteristicValue(item.value)
+    }
+    array(user.preferredUnits.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.string(item.value)
+    }
+    array(user.stamps.sorted { $0.key < $1.key }) { w, item in
+      switch item.key {
+      case .characteristic(let t):
+        w.u8(0)
+        w.sampleType(t)
+      case .preferredUnit(let t):
+        w.u8(1)
+        w.sampleType(t)
+      }
+      w.date(item.value.at)
+      w.u8(item.value.device.rawValue)
+    }
+    let entitled = state.apps.values.filter { !$0.entitlements.isEmpty }.sorted { $0.bundleID < $1.bundleID }
+    array(entitled) { w, app in
+      w.string(app.bundleID)
+      w.entitlements(app.entitlements)
+    }
+    array(state.backgroundRegistrations.sorted { $0.key < $1.key }) { w, entry in
+      w.string(entry.key.bundleID)
+      w.sampleType(entry.key.type)
+      w.u8(entry.value.rawValue)
+    }
     try flush(&self)
   }
 }
@@ -241,12 +285,62 @@ extension BinaryReader {
         appliedFromPeer: appliedFromPeer, pending: pending)
     } catch { throw self.error(error.message) }
     let store = try sampleStore()
+    let userData = remaining > 0 ? try self.userData() : DeviceState.UserData()
+    var registrations: [BackgroundKey: UpdateFrequency] = [:]
+    if !isAtEnd {
+      let entitled = try array(minElementSize: 8) { r throws(DecodeError) in
+        (try r.string(maxLength: StoredLimits.identifier), try r.entitlements())
+      }
+      for (bundleID, entitlements) in entitled {
+        guard apps[bundleID] != nil else { throw error("entitlements of app '\(bundleID)', which is not installed") }
+        apps[bundleID]!.entitlements = entitlements
+      }
+      let listed = try array(minElementSize: 7) { r throws(DecodeError) in
+        (try r.string(maxLength: StoredLimits.identifier), try r.sampleType(), try r.updateFrequency())
+      }
+      for (bundleID, type, frequency) in listed {
+        guard registrations.updateValue(frequency, forKey: BackgroundKey(bundleID, type)) == nil else {
+          throw error("background delivery of \(type) for '\(bundleID)' listed twice")
+        }
+      }
+    }
     do {
       return try DeviceState(
         restoring: device, policy: policy, virtualNow: virtualNow, apps: apps, decisions: decisions,
         lockedOut: lockedOut, store: store, sync: ledger, syncConflicts: conflicts, syncConflictCount: conflictCount,
-        decisionStamps: stamps)
+        decisionStamps: stamps, userData: userData, backgroundRegistrations: registrations)
     } catch { throw self.error(error.message) }
+  }
+
+  /// The lock and Health app section (see the grammar above).
+  private mutating func userData() throws(DecodeError) -> DeviceState.UserData {
+    var data = DeviceState.UserData()
+    data.isLocked = try bool()
+    data.lockedJournal = try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() }
+    let characteristics = try array(minElementSize: 4) { r throws(DecodeError) -> (SampleType, CharacteristicValue) in
+      let type = try r.sampleType()
+      guard type.descriptor.isCharacteristic else { throw r.error("\(type.name) is not a characteristic type") }
+      return (type, try r.characteristicValue(for: type))
+    }
+    for (type, value) in characteristics { data.characteristics[type] = value }
+    let units = try array(minElementSize: 6) { r throws(DecodeError) -> (SampleType, String) in
+      let type = try r.sampleType()
+      return (type, try r.string(maxLength: StoredLimits.unit))
+    }
+    for (type, unit) in units { data.preferredUnits[type] = unit }
+    let stamps = try array(minElementSize: 12) { r throws(DecodeError) -> (UserSettingKey, DecisionStamp) in
+      let kind = try r.u8()
+      let type = try r.sampleType()
+      let key: UserSettingKey
+      switch kind {
+      case 0: key = .characteristic(type)
+      case 1: key = .preferredUnit(type)
+      default: throw r.error("unknown Health app setting kind \(kind)")
+      }
+      return (key, DecisionStamp(at: try r.finiteDate("setting time"), device: try r.device()))
+    }
+    for (key, stamp) in stamps { data.stamps[key] = stamp }
+    return data
   }
 
   private mutating func storedEntry() throws(DecodeError) -> SyncLedger.StoredEntry {
@@ -265,6 +359,9 @@ extension BinaryReader {
     case 3:
       let (bundleID, decisions, at) = try sharedDecisions()
       return SyncLedger.StoredEntry(seq: seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
+    case 10:
+      let setting = try userSetting()
+      return SyncLedger.StoredEntry(seq: seq, payload: .userSetting(setting, at: try finiteDate("setting time")))
     case 50:
       return SyncLedger.StoredEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
     case let tag: throw error("unknown stored sync entry tag \(tag)")

@@ -11,13 +11,20 @@ package struct AppRecord: Hashable, Sendable {
   package var writeUsageDescription: String?
   /// `NSHealthShareUsageDescription`: why the app reads; required to request read permission.
   package var readUsageDescription: String?
+  /// The HealthKit entitlements the app is signed with besides `com.apple.developer.healthkit` (background
+  /// delivery, health records).
+  package var entitlements: Set<Entitlement>
 
   /// Creates an app record.
-  package init(bundleID: String, displayName: String, writeUsageDescription: String?, readUsageDescription: String?) {
+  package init(
+    bundleID: String, displayName: String, writeUsageDescription: String?, readUsageDescription: String?,
+    entitlements: Set<Entitlement> = []
+  ) {
     self.bundleID = bundleID
     self.displayName = displayName
     self.writeUsageDescription = writeUsageDescription
     self.readUsageDescription = readUsageDescription
+    self.entitlements = entitlements
   }
 }
 
@@ -119,6 +126,10 @@ package struct DevicePolicy: Hashable, Sendable {
   /// Whether the watch has Settings → Health → Apps of its own (observed on recent watchOS) or only the iPhone's
   /// Watch app can change a watch app's permissions (the article's model). Meaningless on the phone.
   package var watchSettings: WatchSettingsModel
+  /// The locale model behind the default units `preferredUnits(for:)` returns (docs/behavior.md R6).
+  package var units: UnitLocale
+  /// Background delivery's response window and retry delay (behavior.md B5).
+  package var background: BackgroundDeliveryModel
   /// The device's time zone: its local days and the calendar statistics collections use (docs/behavior.md K1).
   /// UTC unless set; the pair shares one unless a device travels.
   package var timeZone: TimeZoneRule
@@ -129,13 +140,16 @@ package struct DevicePolicy: Hashable, Sendable {
   /// Creates a policy.
   package init(
     reprompt: RepromptPolicy, retention: Double?, authorization: AuthorizationModel = .independent,
-    watchSettings: WatchSettingsModel = .onWatch, timeZone: TimeZoneRule = .utc,
+    watchSettings: WatchSettingsModel = .onWatch, units: UnitLocale = .us,
+    background: BackgroundDeliveryModel = .standard, timeZone: TimeZoneRule = .utc,
     sourceOrders: [SampleType: SourceOrder] = [:]
   ) {
     self.reprompt = reprompt
     self.retention = retention
     self.authorization = authorization
     self.watchSettings = watchSettings
+    self.units = units
+    self.background = background
     self.timeZone = timeZone
     self.sourceOrders = sourceOrders
   }

@@ -38,6 +38,21 @@ package enum DeviceEvent: Hashable, Sendable {
   case peerLogAdopted(logID: UInt64)
   /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
   case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// The device was locked at `at` (device clock; the watch: taken off the wrist): protected health data is
+  /// unavailable until ``deviceUnlocked(at:)`` (docs/behavior.md L1).
+  case deviceLocked(at: Date)
+  /// The device was unlocked at `at`: its locked journal is emptied; the samples it held follow as ``samplesSaved(_:)``
+  /// (and ``samplesDeleted(_:)`` for the sync-identifier replacements they make) in the same commit (L3).
+  case deviceUnlocked(at: Date)
+  /// Apps saved these samples while the device was locked: they wait in its locked journal (Apple's temporary file)
+  /// and reach the store, queries and the other device when it unlocks (L3).
+  case samplesSavedWhileLocked([Sample])
+  /// The user changed a value in the Health app here at `at` (device clock): a characteristic or a preferred unit.
+  /// It goes to the other device, where the later change wins (docs/behavior.md C4, R6).
+  case userSettingChanged(UserSetting, at: Date)
+  /// An app enabled background delivery of `type` at `frequency`, or disabled it (`frequency` nil) for `type`,
+  /// or for every type (`type` nil too).
+  case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
   /// The user set the Health app's data-source order of a type on this device (it travels to the other device).
   case sourceOrderChanged(SampleType, SourceOrder)
 }
@@ -56,7 +71,8 @@ package struct SyncEntry: Hashable, Sendable {
   }
 }
 
-/// What crosses the peer link: samples, deletions, Watch-app settings, companion decisions and data-source orders.
+/// What crosses the peer link: samples, deletions, Watch-app settings, Health app values, data-source orders and
+/// companion decisions (authorization crosses only under the companion model).
 package enum SyncPayload: Hashable, Sendable {
   /// Samples saved on the origin device.
   case samples([Sample])
@@ -66,6 +82,8 @@ package enum SyncPayload: Hashable, Sendable {
   case watchSettings(bundleID: String, change: SettingsChange)
   /// Companion decisions made on the origin device at `at` (its clock).
   case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
+  /// A Health app value the user changed on the origin device at `at` (its clock).
+  case userSetting(UserSetting, at: Date)
   /// The data-source order of a type, set on the origin device (docs/behavior.md P2).
   case sourceOrder(SampleType, SourceOrder)
 
@@ -74,7 +92,7 @@ package enum SyncPayload: Hashable, Sendable {
     switch self {
     case .samples(let s): s.count
     case .deletions(let t): t.count
-    case .watchSettings, .authorization, .sourceOrder: 1
+    case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }
 }

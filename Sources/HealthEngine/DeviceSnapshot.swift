@@ -90,6 +90,14 @@ package struct DeviceSnapshot: Hashable, Sendable {
   package var changeCounter: UInt64
   /// Sync cursors.
   package var sync: SyncStatus
+  /// Whether the device is locked (the watch: off the wrist).
+  package var locked = false
+  /// Samples saved while locked, waiting to merge at unlock.
+  package var lockedSamples = 0
+  /// The characteristic values the user set in the Health app.
+  package var characteristics: [SampleType: CharacteristicValue] = [:]
+  /// The display units the user chose in the Health app.
+  package var preferredUnits: [SampleType: String] = [:]
 
   /// Creates a snapshot.
   package init(
@@ -134,7 +142,7 @@ extension DeviceState {
     for slot in store.slots where slot.live && slot.end >= floor {
       counts[SampleType(unchecked: slot.type), default: 0] += 1
     }
-    return DeviceSnapshot(
+    var snapshot = DeviceSnapshot(
       device: device, policy: policy, now: now(wall: wall), virtualClock: virtualNow != nil,
       earliestPermittedSampleDate: earliestPermittedSampleDate(wall: wall), apps: apps, pendingPrompts: prompts,
       promptHistory: promptHistory, sampleCounts: counts, tombstoneCount: store.tombstones.count,
@@ -142,6 +150,11 @@ extension DeviceState {
       sync: .init(
         lastSeq: sync.lastSeq, peerAcked: sync.peerAcked, appliedFromPeer: sync.appliedFromPeer,
         pendingEntries: sync.pendingCount, pendingItems: sync.pendingItems))
+    snapshot.locked = isLocked
+    snapshot.lockedSamples = lockedJournal.count
+    snapshot.characteristics = characteristics
+    snapshot.preferredUnits = preferredUnits
+    return snapshot
   }
 
   /// Every live sample in the store (within the retention window), optionally of one type, sorted by start then

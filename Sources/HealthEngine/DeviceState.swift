@@ -28,6 +28,19 @@ package struct DeviceState: Sendable {
   package private(set) var virtualNow: Date?
   /// Sync bookkeeping.
   package private(set) var sync = SyncLedger()
+  /// Whether the device is locked (the watch: off the wrist): protected health data is unavailable to apps
+  /// (docs/behavior.md L1).
+  package private(set) var isLocked = false
+  /// Samples apps saved while the device was locked, oldest first: Apple's temporary journal file, merged into the
+  /// store when the device unlocks (L3).
+  package private(set) var lockedJournal: [Sample] = []
+  /// The characteristic values the user set in the Health app (not set: absent; docs/behavior.md C2).
+  package private(set) var characteristics: [SampleType: CharacteristicValue] = [:]
+  /// The display unit the user chose per quantity type (absent: the locale's default; R6).
+  package private(set) var preferredUnits: [SampleType: String] = [:]
+  /// When and where each Health app value was last set, on this device or the other (the later change wins when
+  /// the devices' changes meet; C4).
+  package private(set) var userSettingStamps: [UserSettingKey: DecisionStamp] = [:]
   /// The most recent sync conflicts (the same identifier saved with different contents on both devices), at most
   /// ``maxRecordedConflicts``, oldest first; ``syncConflictCount`` counts all of them.
   package private(set) var syncConflicts: [SyncConflict] = []
@@ -40,6 +53,15 @@ package struct DeviceState: Sendable {
   /// Every sheet shown since the daemon started, with its outcome (newest last, at most 1,000).
   package private(set) var promptHistory: [PromptRecord] = []
   private var nextPromptID: UInt64 = 1
+  /// Background delivery registrations: which apps asked to be woken for which types, at what frequency (durable).
+  package internal(set) var backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:]
+  /// Background delivery's runtime state: deliveries waiting for their completion handler, misses, counters.
+  package internal(set) var background = BackgroundDeliveryRuntime()
+  /// Sample changes applied since the last background step: per type, the bundle identifiers of the changed
+  /// samples' sources (runtime; drained by ``backgroundStep(wall:)``).
+  var changedSources: [SampleType: Set<String>] = [:]
+  /// Samples the retention window pruned since the last background step, as ``changedSources``.
+  var prunedSources: [SampleType: Set<String>] = [:]
 
   /// Creates an empty device with its kind's default policy.
   package init(device: DeviceKind, policy: DevicePolicy? = nil) {
@@ -54,7 +76,9 @@ package struct DeviceState: Sendable {
   package init(
     restoring device: DeviceKind, policy: DevicePolicy, virtualNow: Date?, apps: [String: AppRecord],
     decisions: [AuthorizationKey: Decision], lockedOut: Set<String>, store: SampleStore, sync: SyncLedger,
-    syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:]
+    syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:],
+    userData: UserData = UserData(),
+    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:]
   ) throws(StateRestoreError) {
     for entry in sync.pendingEntries {
       guard case .slots(let start, let count) = entry.payload else { continue }
@@ -76,6 +100,57 @@ package struct DeviceState: Sendable {
     self.syncConflicts = syncConflicts
     self.syncConflictCount = syncConflictCount
     self.decisionStamps = decisionStamps
+    let keys =
+      Array(userData.stamps.keys) + userData.characteristics.keys.map { UserSettingKey.characteristic($0) }
+      + userData.preferredUnits.keys.map { UserSettingKey.preferredUnit($0) }
+    for key in keys {
+      switch key {
+      case .characteristic(let t) where !t.descriptor.isCharacteristic,
+        .preferredUnit(let t) where !t.descriptor.isQuantity:
+        throw StateRestoreError("\(key): the type is of the wrong kind")
+      default: break
+      }
+    }
+    self.isLocked = userData.isLocked
+    self.lockedJournal = userData.lockedJournal
+    self.characteristics = userData.characteristics
+    self.preferredUnits = userData.preferredUnits
+    self.userSettingStamps = userData.stamps
+    self.backgroundRegistrations = backgroundRegistrations
+  }
+
+  /// The durable state the lock and the Health app add to a device (what a snapshot carries besides the store and
+  /// authorization).
+  package struct UserData: Hashable, Sendable {
+    /// ``DeviceState/isLocked``.
+    package var isLocked = false
+    /// ``DeviceState/lockedJournal``.
+    package var lockedJournal: [Sample] = []
+    /// ``DeviceState/characteristics``.
+    package var characteristics: [SampleType: CharacteristicValue] = [:]
+    /// ``DeviceState/preferredUnits``.
+    package var preferredUnits: [SampleType: String] = [:]
+    /// ``DeviceState/userSettingStamps``.
+    package var stamps: [UserSettingKey: DecisionStamp] = [:]
+
+    /// Creates user data (empty by default: unlocked, nothing set).
+    package init(
+      isLocked: Bool = false, lockedJournal: [Sample] = [], characteristics: [SampleType: CharacteristicValue] = [:],
+      preferredUnits: [SampleType: String] = [:], stamps: [UserSettingKey: DecisionStamp] = [:]
+    ) {
+      self.isLocked = isLocked
+      self.lockedJournal = lockedJournal
+      self.characteristics = characteristics
+      self.preferredUnits = preferredUnits
+      self.stamps = stamps
+    }
+  }
+
+  /// The lock and Health app state, as a snapshot stores it.
+  package var userData: UserData {
+    UserData(
+      isLocked: isLocked, lockedJournal: lockedJournal, characteristics: characteristics,
+      preferredUnits: preferredUnits, stamps: userSettingStamps)
   }
 
   // MARK: - Time
@@ -94,6 +169,10 @@ package struct DeviceState: Sendable {
   }
 
   // MARK: - Apps
+
+  /// The installed app's record.
+  /// - Throws: a simulator error when it is not installed.
+  func installedAppRecord(_ bundleID: String) throws(HealthError) -> AppRecord { try installedApp(bundleID) }
 
   private func installedApp(_ bundleID: String) throws(HealthError) -> AppRecord {
     guard let app = apps[bundleID] else {
@@ -163,7 +242,13 @@ package struct DeviceState: Sendable {
         "Authorization to share the following types is disallowed: "
           + disallowedShare.map(\.identifier).joined(separator: ", "))
     }
-    let disallowedRead = read.filter { $0.descriptor.isCorrelation }.sorted()
+    // Correlation types, types read only through per-object authorization (vision prescriptions) and clinical types
+    // without the Health Records entitlement raise the same exception (behavior.md A11, A20, A21).
+    let disallowedRead = read.filter { type in
+      let descriptor = type.descriptor
+      return descriptor.isCorrelation || descriptor.requiresPerObjectAuthorization
+        || descriptor.readEntitlement.map { !app.entitlements.contains($0) } ?? false
+    }.sorted()
     if !disallowedRead.isEmpty {
       throw .invalidArgumentException(
         "Authorization to read the following types is disallowed: "
@@ -215,6 +300,9 @@ package struct DeviceState: Sendable {
     let listed = undecided(bundleID, share: share, read: read)
     if listed.isEmpty { return .completed(.succeeded) }
     if policy.reprompt == .strict && lockedOut.contains(bundleID) { return .completed(.succeeded) }
+    // A locked device runs no app in the foreground: the sheet cannot be presented, and fails as a sheet dismissed
+    // by leaving the app does (behavior.md L5, A17). Nothing is recorded.
+    if isLocked { return .completed(Self.dismissedResult(because: "the \(device) is locked")) }
     let prompt = Prompt(id: nextPromptID, bundleID: bundleID, permissions: listed, shownAt: now(wall: wall))
     nextPromptID += 1
     prompts.append(prompt)
@@ -276,11 +364,7 @@ package struct DeviceState: Sendable {
         success: false, error: .healthKit(.errorUserCanceled, "The user canceled the authorization request"))
     case .leaveApp:
       finish(prompt, .dismissed)
-      result = AuthorizationCallResult(
-        success: false,
-        error: .healthKit(
-          .errorAuthorizationNotDetermined,
-          "The authorization sheet was dismissed because the app went to the background"))
+      result = Self.dismissedResult(because: "the app went to the background")
     case .failToPresent(let mode):
       finish(prompt, .failedToPresent(mode))
       result =
@@ -306,6 +390,15 @@ package struct DeviceState: Sendable {
     return (completions, events)
   }
 
+  /// What a request whose sheet is dismissed (or cannot be presented) completes with: success = false and
+  /// `errorAuthorizationNotDetermined` (behavior.md A17, L5).
+  static func dismissedResult(because reason: String) -> AuthorizationCallResult {
+    AuthorizationCallResult(
+      success: false,
+      error: .healthKit(
+        .errorAuthorizationNotDetermined, "The authorization sheet was dismissed because \(reason)"))
+  }
+
   /// Withdraws every pending sheet (the daemon is stopping); returns them.
   package mutating func withdrawAllPrompts() -> [Prompt] {
     let all = prompts
@@ -326,6 +419,7 @@ package struct DeviceState: Sendable {
   package mutating func changeSettings(
     _ bundleID: String, _ change: SettingsChange, wall: Date = Date(timeIntervalSinceReferenceDate: 0)
   ) throws(HealthError) -> [DeviceEvent] {
+    try requireUnlockedForUser("change Settings → Privacy → Health")
     guard device == .phone || policy.watchSettings == .onWatch else {
       throw .simulator(
         "the watch has no Health settings of its own in the 'iphone-only' model: change a watch app's permissions "
@@ -368,6 +462,7 @@ package struct DeviceState: Sendable {
     -> [DeviceEvent]
   {
     guard device == .phone else { throw .simulator("the iPhone's Watch app exists only on the phone") }
+    try requireUnlockedForUser("use the iPhone's Watch app")
     guard !bundleID.isEmpty, bundleID.utf8.count <= StoredLimits.identifier else {
       throw .simulator(
         "bundle identifier of \(bundleID.utf8.count) bytes: 1 to \(StoredLimits.identifier) are accepted")
@@ -407,8 +502,8 @@ package struct DeviceState: Sendable {
     for sample in samples where checked.insert(sample.type).inserted {
       try requireShare(bundleID, sample.type, verb: "save")
     }
-    var seen: Set<UUID> = []
-    seen.reserveCapacity(samples.count)
+    var seen: Set<UUID> = Set(lockedJournal.map(\.uuid))
+    seen.reserveCapacity(lockedJournal.count + samples.count)
     for sample in samples {
       if store.isKnown(sample.uuid) || !seen.insert(sample.uuid).inserted {
         throw .healthKit(.errorInvalidArgument, "An object with UUID \(sample.uuid) is already stored")
@@ -423,6 +518,8 @@ package struct DeviceState: Sendable {
             + "\(formatDate(earliest)) on the \(device)")
       }
     }
+    // Locked: the samples wait in the locked journal; sync identifiers are resolved when they merge (L3).
+    if isLocked { return commit([.samplesSavedWhileLocked(samples)]) }
     let (kept, replaced) = applySyncVersions(samples, source: source, at: now(wall: wall))
     var events: [DeviceEvent] = []
     if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
@@ -464,6 +561,8 @@ package struct DeviceState: Sendable {
   package mutating func delete(_ bundleID: String, _ uuids: [UUID], wall: Date) throws(HealthError) -> [DeviceEvent] {
     _ = try installedApp(bundleID)
     guard !uuids.isEmpty else { throw .healthKit(.errorInvalidArgument, "Deleting an empty array of objects fails") }
+    // Finding the objects needs the protected store (L2).
+    try requireProtectedData()
     let at = now(wall: wall)
     var tombstones: [Tombstone] = []
     var seen: Set<UUID> = []
@@ -492,6 +591,7 @@ package struct DeviceState: Sendable {
     for date in [range?.start, range?.end].compactMap({ $0 }) where !date.timeIntervalSinceReferenceDate.isFinite {
       throw .healthKit(.errorInvalidArgument, "The predicate's dates must be finite")
     }
+    try requireProtectedData()
     let at = now(wall: wall)
     var matches: [(uuid: UUID, index: Int)] = []
     store.scanSlots(type: type, range: range, floor: floor(wall: wall), visibility: .own(bundleID: bundleID)) {
@@ -528,9 +628,18 @@ package struct DeviceState: Sendable {
       throw .healthKit(
         .errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
     }
+    if type.descriptor.isCharacteristic {
+      // HKSampleQuery and its kin take an HKSampleType; a characteristic type is not one (behavior.md C1).
+      throw .healthKit(
+        .errorInvalidArgument,
+        "\(type.identifier) is a characteristic type, not a sample type: read it with the HKHealthStore method for "
+          + "it (dateOfBirthComponents(), biologicalSex(), …)")
+    }
     guard decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil else {
       throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
     }
+    // Authorization records are readable while locked; the samples are not (behavior.md L2).
+    try requireProtectedData()
     // A NaN or infinite date would turn sums into NaN and bucket numbers into garbage.
     let dates = [
       (range?.start, "predicate's start date"), (range?.end, "predicate's end date"), (anchor, "anchorDate"),
@@ -551,6 +660,7 @@ package struct DeviceState: Sendable {
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
     let floor = floor(wall: wall)
     let visibility = visibility(bundleID, query.type)
+    let allowed = passing(query.filter, query.type, query.range, floor, visibility, query.sources)
     var matches: [Int] = []
     if query.sort.count == 1 {
       // One sort key (the usual case): collect (key, change, index) while each slot is loaded, then order that
@@ -561,6 +671,7 @@ package struct DeviceState: Sendable {
       store.scanSlots(
         type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources
       ) { index, slot in
+        if let allowed, !allowed.contains(index) { return }
         let date = field == .startDate ? slot.start : slot.end
         keyed.append(SortKey(key: ascending ? date : -date, change: slot.change, index: Int32(index)))
       }
@@ -568,7 +679,7 @@ package struct DeviceState: Sendable {
       matches = ordered.map { Int($0.index) }
     } else {
       store.scan(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) {
-        matches.append($0)
+        if allowed?.contains($0) ?? true { matches.append($0) }
       }
       if !query.sort.isEmpty {
         let slots = store.slots
@@ -585,6 +696,20 @@ package struct DeviceState: Sendable {
     }
     if query.limit > 0 && matches.count > query.limit { matches.removeLast(matches.count - query.limit) }
     return matches.map { store.materialize($0) }
+  }
+
+  /// The visible slots of `type` that pass `filter`, or nil when there is no filter (everything passes). A separate
+  /// pass, so the scans that follow stay as they are: the cost is paid only by queries with such a predicate.
+  mutating func passing(
+    _ filter: SampleFilter?, _ type: SampleType, _ range: DateRange?, _ floor: Double, _ visibility: Visibility,
+    _ sources: Set<String>?
+  ) -> Set<Int>? {
+    guard let filter else { return nil }
+    var candidates: [Int] = []
+    store.scan(type: type, range: range, floor: floor, visibility: visibility, sources: sources) {
+      candidates.append($0)
+    }
+    return Set(candidates.filter { filter.matches(store.materialize($0)) })
   }
 
   /// One sample's position in a single-key sort: the key (negated for descending), then the change number.
@@ -647,6 +772,171 @@ package struct DeviceState: Sendable {
       added: added.map { store.materialize($0.1) }, deleted: deleted.map(\.1), newAnchor: max(newAnchor, anchor))
   }
 
+  // MARK: - Device lock
+
+  /// Queries, deletions and Health app reads need the protected store (behavior.md L2).
+  private func requireProtectedData() throws(HealthError) {
+    guard !isLocked else {
+      throw .healthKit(
+        .errorDatabaseInaccessible, "Protected health data is inaccessible (the \(device) is locked)")
+    }
+  }
+
+  /// What the user does in Settings or the Health app needs an unlocked device.
+  private func requireUnlockedForUser(_ what: String) throws(HealthError) {
+    guard !isLocked else { throw .simulator("the \(device) is locked: unlock it before the user can \(what)") }
+  }
+
+  /// Locks the device (the watch: taken off the wrist). Protected health data becomes unavailable (L1, L2); a
+  /// sheet that is up is dismissed, as when the app goes to the background (A17): its call completes with
+  /// success = false and `errorAuthorizationNotDetermined`, nothing recorded. Locking a locked device does nothing.
+  package mutating func lock(wall: Date) -> (events: [DeviceEvent], dismissed: [PromptCompletion]) {
+    guard !isLocked else { return ([], []) }
+    let shown = prompts
+    var dismissed: [PromptCompletion] = []
+    for prompt in shown {
+      finish(prompt, .dismissed)
+      dismissed.append(PromptCompletion(prompt: prompt, result: Self.dismissedResult(because: "the \(device) locked")))
+    }
+    return (commit([.deviceLocked(at: now(wall: wall))]), dismissed)
+  }
+
+  /// Unlocks the device: protected data is available again and the samples saved while it was locked merge into the
+  /// store, in the order they were saved — sync identifiers are resolved then (D10), samples that ended before the
+  /// retention window by now are dropped — so queries, observers and the other device see them from now on (L3).
+  /// Unlocking an unlocked device does nothing.
+  package mutating func unlock(wall: Date) -> [DeviceEvent] {
+    guard isLocked else { return [] }
+    let at = now(wall: wall)
+    let floor = policy.retention.map { at.addingTimeInterval(-$0) }
+    var kept: [Sample] = []
+    var replaced: [Tombstone] = []
+    var keptBySyncIdentifier: [String: Int] = [:]
+    var seen: Set<UUID> = []
+    for sample in lockedJournal {
+      if let floor, sample.end < floor { continue }
+      guard !store.isKnown(sample.uuid), seen.insert(sample.uuid).inserted else { continue }
+      guard let identifier = sample.metadata.syncIdentifier else {
+        kept.append(sample)
+        continue
+      }
+      let key = sample.source.bundleID + "\u{0}" + identifier
+      let version = sample.metadata.syncVersion
+      if let earlier = keptBySyncIdentifier[key] {
+        if version > kept[earlier].metadata.syncVersion { kept[earlier] = sample }
+        continue
+      }
+      if let existing = store.liveSample(syncIdentifier: identifier, source: sample.source) {
+        guard version > existing.metadata.syncVersion else { continue }
+        replaced.append(Tombstone(uuid: existing.uuid, type: existing.type, source: existing.source, deletedAt: at))
+      }
+      keptBySyncIdentifier[key] = kept.count
+      kept.append(sample)
+    }
+    var events: [DeviceEvent] = [.deviceUnlocked(at: at)]
+    if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
+    if !kept.isEmpty { events.append(.samplesSaved(kept)) }
+    return commit(events)
+  }
+
+  // MARK: - The Health app: characteristics and preferred units
+
+  /// The user changes a value in the Health app on this device (a characteristic set or cleared, a preferred unit
+  /// chosen or reset); it travels to the other device (C4, R6).
+  /// - Throws: a simulator error on a locked device, for a type of the wrong kind, a value that does not fit the
+  ///   characteristic, or a unit that does not parse or measure the type.
+  package mutating func changeUserSetting(_ setting: UserSetting, wall: Date) throws(HealthError) -> [DeviceEvent] {
+    try requireUnlockedForUser("change \(setting.key) in the Health app")
+    switch setting {
+    case .characteristic(let type, let value):
+      guard type.descriptor.isCharacteristic else {
+        throw .simulator("\(type.name) is not a characteristic type (dateOfBirth, biologicalSex, bloodType, …)")
+      }
+      try value?.validated(for: type)
+    case .preferredUnit(let type, let unitText):
+      guard let canonical = type.descriptor.canonicalUnit else {
+        throw .simulator("\(type.name) is not a quantity type: only quantity types have a preferred unit")
+      }
+      if let unitText {
+        guard unitText.utf8.count <= StoredLimits.unit, let unit = try? HealthUnit(parsing: unitText) else {
+          throw .simulator("'\(unitText)' is not a unit HKUnit(from:) parses")
+        }
+        guard unit.isCompatible(with: canonical) else {
+          throw .simulator("\(unitText) does not measure \(type.name) (its canonical unit is \(canonical))")
+        }
+      }
+    }
+    return commit([.userSettingChanged(setting, at: now(wall: wall))])
+  }
+
+  /// Reads a characteristic for an app (`dateOfBirthComponents()`, `biologicalSex()`, …): nil is not set.
+  ///
+  /// A read permission never decided fails with `errorAuthorizationNotDetermined` (C3); a denied one reads as not
+  /// set, so the app cannot tell denial from absence (C2); a locked device fails with `errorDatabaseInaccessible`
+  /// (L2).
+  package func readCharacteristic(_ bundleID: String, _ type: SampleType) throws(HealthError) -> CharacteristicValue? {
+    _ = try installedApp(bundleID)
+    guard type.descriptor.isCharacteristic else {
+      throw .healthKit(.errorInvalidArgument, "\(type.identifier) is not a characteristic type")
+    }
+    // The move mode has no "not set" case: unset (or unreadable) is the default move mode (HealthPair model, C5).
+    let unset: CharacteristicValue? = type.name == "activityMoveMode" ? .value(1) : nil
+    switch decisions[AuthorizationKey(bundleID, Permission(type, .read))] {
+    case nil: throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
+    case .denied:
+      try requireProtectedData()
+      return unset
+    case .authorized:
+      try requireProtectedData()
+      return characteristics[type] ?? unset
+    }
+  }
+
+  /// `preferredUnits(for:)`: for each type, the unit the user chose in the Health app, else the locale's default
+  /// (``DevicePolicy/units``) — the default only, whatever the user chose, when the app was granted neither read nor
+  /// share for the type. Fails with `errorAuthorizationNotDetermined` when any type was never decided in either
+  /// direction, with `errorDatabaseInaccessible` on a locked device, with `errorInvalidArgument` for a type that is
+  /// not a quantity type (behavior.md R6).
+  package func preferredUnits(_ bundleID: String, _ types: [SampleType]) throws(HealthError)
+    -> [(type: SampleType, unit: String)]
+  {
+    _ = try installedApp(bundleID)
+    let types = Array(Set(types)).sorted()
+    if let other = types.first(where: { !$0.descriptor.isQuantity }) {
+      throw .healthKit(.errorInvalidArgument, "Object (\(other.identifier)) is not of class HKQuantityType")
+    }
+    func decision(_ type: SampleType, _ direction: Direction) -> Decision? {
+      decisions[AuthorizationKey(bundleID, Permission(type, direction))]
+    }
+    if types.contains(where: { decision($0, .read) == nil && decision($0, .share) == nil }) {
+      throw .healthKit(
+        .errorAuthorizationNotDetermined, "Authorization status is not determined for all types provided.")
+    }
+    try requireProtectedData()
+    return types.map { type in
+      let granted = decision(type, .read) == .authorized || decision(type, .share) == .authorized
+      let chosen = granted ? preferredUnits[type] : nil
+      return (type, chosen ?? policy.units.defaultUnit(for: type)!)
+    }
+  }
+
+  /// The values this device set itself, with when: what a restarted sync log re-sends.
+  private var ownUserSettings: [(setting: UserSetting, at: Date)] {
+    userSettingStamps.filter { $0.value.device == device }.sorted { $0.key < $1.key }.map { key, stamp in
+      switch key {
+      case .characteristic(let t): (.characteristic(t, characteristics[t]), stamp.at)
+      case .preferredUnit(let t): (.preferredUnit(t, preferredUnits[t]), stamp.at)
+      }
+    }
+  }
+
+  private mutating func keep(_ setting: UserSetting) {
+    switch setting {
+    case .characteristic(let t, let v): characteristics[t] = v
+    case .preferredUnit(let t, let u): preferredUnits[t] = u
+    }
+  }
+
   // MARK: - Clock and policy
 
   /// The dates the virtual clock may show: those a sample may carry, 0001-01-01 up to (not including)
@@ -687,6 +977,11 @@ package struct DeviceState: Sendable {
   package mutating func setPolicy(_ policy: DevicePolicy) throws(HealthError) -> [DeviceEvent] {
     if let retention = policy.retention, !(retention > 0 && retention <= Self.longestDuration) {
       throw .simulator("retention must be a positive duration of at most 1e12 s (got \(retention) s)")
+    }
+    guard policy.background.isValid else {
+      throw .simulator(
+        "the background response window and retry delay must be positive durations of at most 1 day (got "
+          + "\(policy.background.responseWindow) s and \(policy.background.retryDelay) s)")
     }
     return commit([.policyChanged(policy)])
   }
@@ -736,6 +1031,8 @@ package struct DeviceState: Sendable {
         SyncEntry(seq: stored.seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
       case .sourceOrder(let type, let order):
         SyncEntry(seq: stored.seq, payload: .sourceOrder(type, order))
+      case .userSetting(let setting, let at):
+        SyncEntry(seq: stored.seq, payload: .userSetting(setting, at: at))
       }
     }
   }
@@ -810,7 +1107,7 @@ package struct DeviceState: Sendable {
     case .deletions(let tombstones):
       let changing = tombstones.filter { !store.isTombstoned($0.uuid) }
       return changing.count == tombstones.count ? payload : .deletions(changing)
-    case .watchSettings, .authorization, .sourceOrder:
+    case .watchSettings, .authorization, .userSetting, .sourceOrder:
       return payload
     }
   }
@@ -828,6 +1125,15 @@ package struct DeviceState: Sendable {
     return events
   }
 
+  /// Applies and returns `events` (for operations defined in other files).
+  mutating func commitEvents(_ events: [DeviceEvent]) -> [DeviceEvent] { commit(events) }
+
+  /// Notes a sample change for the next background step (consecutive repeats are skipped cheaply).
+  private mutating func noteChange(_ type: SampleType, _ bundleID: String, pruned: Bool = false) {
+    if pruned { prunedSources[type, default: []].insert(bundleID) }
+    if changedSources[type]?.contains(bundleID) != true { changedSources[type, default: []].insert(bundleID) }
+  }
+
   /// Applies one event. The only place durable state changes; journal replay calls it for every record.
   package mutating func apply(_ event: DeviceEvent) {
     switch event {
@@ -835,6 +1141,7 @@ package struct DeviceState: Sendable {
       apps[app.bundleID] = app
     case .appUninstalled(let bundleID):
       apps[bundleID] = nil
+      backgroundRegistrations = backgroundRegistrations.filter { $0.key.bundleID != bundleID }
       decisions = decisions.filter { $0.key.bundleID != bundleID }
       decisionStamps = decisionStamps.filter { $0.key.bundleID != bundleID }
       lockedOut.remove(bundleID)
@@ -849,10 +1156,20 @@ package struct DeviceState: Sendable {
       sync.appendWatchSettings(bundleID: bundleID, change: change)
     case .samplesSaved(let samples):
       let first = Int32(store.slots.count)
-      for sample in samples { store.insert(sample) }
+      var last: (SampleType, String)?
+      for sample in samples {
+        store.insert(sample)
+        if last?.0 != sample.type || last?.1 != sample.source.bundleID {
+          noteChange(sample.type, sample.source.bundleID)
+          last = (sample.type, sample.source.bundleID)
+        }
+      }
       sync.appendSlots(start: first, count: Int32(samples.count))
     case .samplesDeleted(let tombstones):
-      for tombstone in tombstones { _ = store.delete(tombstone.uuid, at: tombstone.deletedAt) }
+      for tombstone in tombstones {
+        _ = store.delete(tombstone.uuid, at: tombstone.deletedAt)
+        noteChange(tombstone.type, tombstone.source.bundleID)
+      }
       sync.appendDeletions(tombstones)
     case .peerEntriesApplied(let entries, let at):
       let floor = policy.retention.map { at.addingTimeInterval(-$0) }
@@ -870,7 +1187,9 @@ package struct DeviceState: Sendable {
       if newPolicy.reprompt == .standard { lockedOut.removeAll() }
       pruneIfNeeded()
     case .syncLogRestarted(let logID):
-      sync.restart(logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone))
+      sync.restart(
+        logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone),
+        userSettings: ownUserSettings)
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
     case .authorizationShared(let bundleID, let shared, let at):
@@ -878,6 +1197,29 @@ package struct DeviceState: Sendable {
         decisionStamps[AuthorizationKey(bundleID, item.permission)] = DecisionStamp(at: at, device: device)
       }
       sync.appendAuthorization(bundleID: bundleID, decisions: shared, at: at)
+    case .deviceLocked:
+      isLocked = true
+    case .deviceUnlocked:
+      isLocked = false
+      lockedJournal = []
+    case .samplesSavedWhileLocked(let samples):
+      lockedJournal += samples
+    case .userSettingChanged(let setting, let at):
+      keep(setting)
+      userSettingStamps[setting.key] = DecisionStamp(at: at, device: device)
+      sync.appendUserSetting(setting, at: at)
+    case .backgroundDeliveryChanged(let bundleID, let type, let frequency):
+      if let type, let frequency {
+        backgroundRegistrations[BackgroundKey(bundleID, type)] = frequency
+      } else {
+        let removed = backgroundRegistrations.keys.filter {
+          $0.bundleID == bundleID && (type == nil || $0.type == type)
+        }
+        for key in removed {
+          backgroundRegistrations[key] = nil
+          background.trackers[key] = nil
+        }
+      }
     case .sourceOrderChanged(let type, let order):
       policy.sourceOrders[type] = order
       sync.appendSourceOrder(type, order)
@@ -886,7 +1228,9 @@ package struct DeviceState: Sendable {
 
   private mutating func pruneIfNeeded() {
     if let retention = policy.retention, let now = virtualNow {
-      store.prune(endingBefore: now.addingTimeInterval(-retention))
+      for (type, sources) in store.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        for source in sources { noteChange(type, source, pruned: true) }
+      }
     }
   }
 
@@ -922,9 +1266,13 @@ package struct DeviceState: Sendable {
         }
         if let floor, sample.end < floor { continue }
         store.insert(sample)
+        noteChange(sample.type, sample.source.bundleID)
       }
     case .deletions(let tombstones):
-      for tombstone in tombstones { store.applyRemoteDeletion(tombstone) }
+      for tombstone in tombstones {
+        if !store.isTombstoned(tombstone.uuid) { noteChange(tombstone.type, tombstone.source.bundleID) }
+        store.applyRemoteDeletion(tombstone)
+      }
     case .watchSettings(let bundleID, let change):
       if device == .watch, apps[bundleID] != nil { applySettings(bundleID, change) }
     case .authorization(let bundleID, let shared, let at):
@@ -940,6 +1288,12 @@ package struct DeviceState: Sendable {
         decisions[key] = item.decision
         decisionStamps[key] = stamp
       }
+    case .userSetting(let setting, let at):
+      // The later change wins (on the same instant, the iPhone's), whichever order they arrive in (C4, R6).
+      let stamp = DecisionStamp(at: at, device: device.peer)
+      if let local = userSettingStamps[setting.key], stamp < local { return }
+      keep(setting)
+      userSettingStamps[setting.key] = stamp
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).

@@ -17,7 +17,8 @@ extension DeviceState {
   /// The names of the durable fields in which two devices differ, the store's derived indexes included (empty
   /// when they are the same). Durable is everything journal replay rebuilds: apps, decisions, lock-outs, policy,
   /// virtual clock, the store (dead slots, change numbers, tombstones, metadata and source tables), the sync
-  /// ledger (identities, cursors, pending entries) and the sync conflicts. Pending sheets and their history are
+  /// ledger (identities, cursors, pending entries), the sync conflicts, the device lock and its locked journal, and
+  /// the Health app's values. Pending sheets and their history are
   /// runtime state and not compared.
   package func differences(from other: DeviceState) -> [String] {
     var result: [String] = []
@@ -32,6 +33,12 @@ extension DeviceState {
     check("syncConflicts", syncConflicts == other.syncConflicts)
     check("syncConflictCount", syncConflictCount == other.syncConflictCount)
     check("decisionStamps", decisionStamps == other.decisionStamps)
+    check("isLocked", isLocked == other.isLocked)
+    check("lockedJournal", lockedJournal == other.lockedJournal)
+    check("characteristics", characteristics == other.characteristics)
+    check("preferredUnits", preferredUnits == other.preferredUnits)
+    check("userSettingStamps", userSettingStamps == other.userSettingStamps)
+    check("backgroundRegistrations", backgroundRegistrations == other.backgroundRegistrations)
     result += store.differences(from: other.store).map { "store.\($0)" }
     return result
   }

@@ -1,6 +1,15 @@
 import FoundationEssentials
 import HealthModel
 
+// The C library's log10 and pow, for equivalent continuous levels (pure functions; no system call).
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A sort key of a sample query (`HKSampleSortIdentifierStartDate` / `EndDate`).
 package struct SampleSort: Hashable, Sendable {
   /// The date a sample query sorts by.
@@ -34,17 +43,20 @@ package struct SampleQuery: Hashable, Sendable {
   package var limit: Int
   /// Sort keys; with none, samples come in start-date order (HealthPair model: Apple does not document it).
   package var sort: [SampleSort]
+  /// Further conditions (metadata, identifiers, devices, values), applied before `limit`.
+  package var filter: SampleFilter?
 
   /// Creates a query.
   package init(
     type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, limit: Int = 0,
-    sort: [SampleSort] = []
+    sort: [SampleSort] = [], filter: SampleFilter? = nil
   ) {
     self.type = type
     self.range = range
     self.sources = sources
     self.limit = limit
     self.sort = sort
+    self.filter = filter
   }
 }
 
@@ -62,11 +74,13 @@ package struct StatisticsQuery: Hashable, Sendable {
   package var interval: CalendarInterval?
   /// For collections: the date buckets are aligned to.
   package var anchor: Date?
+  /// Further conditions on the samples that contribute (metadata, identifiers, devices, values).
+  package var filter: SampleFilter?
 
   /// Creates a statistics query.
   package init(
     type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, options: StatisticsOptions,
-    interval: CalendarInterval? = nil, anchor: Date? = nil
+    interval: CalendarInterval? = nil, anchor: Date? = nil, filter: SampleFilter? = nil
   ) {
     self.type = type
     self.range = range
@@ -74,6 +88,7 @@ package struct StatisticsQuery: Hashable, Sendable {
     self.options = options
     self.interval = interval
     self.anchor = anchor
+    self.filter = filter
   }
 }
 

@@ -209,10 +209,17 @@ package struct SampleStore: Sendable {
     record(tombstone)
   }
 
-  /// Drops live samples that end before `floor` (the watch's retention), without tombstones.
-  package mutating func prune(endingBefore floor: Date) {
+  /// Drops live samples that end before `floor` (the watch's retention), without tombstones; returns, per type, the
+  /// bundle identifiers of the dropped samples' sources.
+  @discardableResult
+  package mutating func prune(endingBefore floor: Date) -> [SampleType: Set<String>] {
     let limit = floor.timeIntervalSinceReferenceDate
-    for index in slots.indices where slots[index].live && slots[index].end < limit { kill(index) }
+    var dropped: [SampleType: Set<String>] = [:]
+    for index in slots.indices where slots[index].live && slots[index].end < limit {
+      kill(index)
+      dropped[SampleType(unchecked: slots[index].type), default: []].insert(source(ofSlot: index).bundleID)
+    }
+    return dropped
   }
 
   /// Replaces the live sample that has `sample`'s identifier with `sample` (a sync conflict the peer's copy won).

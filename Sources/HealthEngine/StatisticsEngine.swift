@@ -2,7 +2,7 @@ import FoundationEssentials
 import HealthModel
 
 #if canImport(Glibc)
-  import Glibc  // exp and log (pure functions; no system calls)
+  import Glibc  // pow and log10 (pure functions; no system calls)
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)
@@ -122,10 +122,12 @@ struct StatisticsAccumulator {
   var weight = 0.0
   /// Sum of counted samples' values.
   var plainSum = 0.0
-  /// 10^(v/10) × counted seconds, for equivalent continuous levels.
-  var energyWeighted = 0.0
-  /// Sum of 10^(v/10), for equivalent continuous levels.
-  var energyPlain = 0.0
+  /// For equivalent continuous levels: the highest level so far, and Σ 10^((level − highest) / 10) weighted by
+  /// counted seconds (`weightedEnergy`) and per counted sample (`plainEnergy`) — scaled to the highest level so no
+  /// power overflows.
+  var highestLevel = -Double.infinity
+  var weightedEnergy = 0.0
+  var plainEnergy = 0.0
   var minimum = Double.infinity
   var maximum = -Double.infinity
   var mostRecentEnd = -Double.infinity
@@ -140,7 +142,10 @@ struct StatisticsAccumulator {
     sum += value * fraction
     weightedSum += value * length
     weight += length
-    if level { energyWeighted += Self.energy(value) * length }
+    if level {
+      rescale(to: value)
+      weightedEnergy += pow(10, (value - highestLevel) / 10) * length
+    }
   }
 
   /// A sample that counts in the bucket (once per bucket).
@@ -148,7 +153,10 @@ struct StatisticsAccumulator {
   mutating func countSample(value: Double, start: Double, end: Double, level: Bool) {
     count += 1
     plainSum += value
-    if level { energyPlain += Self.energy(value) }
+    if level {
+      rescale(to: value)
+      plainEnergy += pow(10, (value - highestLevel) / 10)
+    }
     minimum = Swift.min(minimum, value)
     maximum = Swift.max(maximum, value)
     if end > mostRecentEnd || (end == mostRecentEnd && start >= mostRecentStart) {
@@ -158,10 +166,14 @@ struct StatisticsAccumulator {
     }
   }
 
-  /// The sound energy of a level in decibels.
-  static func energy(_ level: Double) -> Double { pow10(level / 10) }
-
-  static func pow10(_ x: Double) -> Double { exp(x * 2.302585092994046) }
+  /// Makes `level` the reference of the energy sums when it is the highest so far.
+  private mutating func rescale(to level: Double) {
+    guard level > highestLevel else { return }
+    let scale = highestLevel.isFinite ? pow(10, (highestLevel - level) / 10) : 0
+    weightedEnergy *= scale
+    plainEnergy *= scale
+    highestLevel = level
+  }
 
   func result(start: Date, end: Date, options: StatisticsOptions, style: AggregationStyle) -> Statistics {
     var stats = Statistics(start: start, end: end)
@@ -172,8 +184,9 @@ struct StatisticsAccumulator {
       switch style {
       case .discreteTemporallyWeighted where weight > 0: stats.average = weightedSum / weight
       case .discreteEquivalentContinuousLevel:
-        let mean = weight > 0 ? energyWeighted / weight : energyPlain / Double(count)
-        stats.average = 10 * log(mean) / 2.302585092994046
+        // IEC 61672-1's Leq: 10·log10 of the mean energy, weighted by time when samples have some, else by count.
+        let mean = weight > 0 ? weightedEnergy / weight : plainEnergy / Double(count)
+        stats.average = highestLevel + 10 * log10(mean)
       default: stats.average = plainSum / Double(count)
       }
     }
@@ -375,11 +388,14 @@ extension DeviceState {
     -> (items: [StatisticsItem], ranks: [Int32])
   {
     var items: [StatisticsItem] = []
+    let floor = earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
+    let visibility = visibility(bundleID, query.type)
+    // Predicate filters (UUIDs, metadata, devices, values) narrow the samples before anything is merged.
+    let allowed = passing(query.filter, query.type, query.range, floor, visibility, query.sources)
     store.scanSlots(
-      type: query.type, range: query.range,
-      floor: earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate,
-      visibility: visibility(bundleID, query.type), sources: query.sources
-    ) { _, slot in
+      type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources
+    ) { index, slot in
+      if let allowed, !allowed.contains(index) { return }
       items.append(StatisticsItem(start: slot.start, end: slot.end, value: slot.value, source: slot.source))
     }
     return (items, ranks(of: items, type: query.type))
@@ -468,7 +484,9 @@ extension DeviceState {
     let calendar = policy.calendar
     let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSince1970
     let reference = LocalCalendar.referenceOffset
-    if query.options == .cumulativeSum, let start = query.range?.start, let end = query.range?.end {
+    if query.options == .cumulativeSum, query.filter == nil, let start = query.range?.start,
+      let end = query.range?.end
+    {
       // The common daily-sum case: one pass straight into the buckets while only one source shows up.
       let buckets = try collectionBuckets(
         from: start.timeIntervalSince1970, to: end.timeIntervalSince1970, anchor: anchor, interval, calendar)

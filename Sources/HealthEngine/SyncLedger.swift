@@ -24,6 +24,8 @@ package struct SyncLedger: Hashable, Sendable {
     case watchSettings(bundleID: String, change: SettingsChange)
     /// Companion decisions made here.
     case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
+    /// A Health app value the user changed here.
+    case userSetting(UserSetting, at: Date)
     /// A data-source order set here.
     case sourceOrder(SampleType, SourceOrder)
 
@@ -32,7 +34,7 @@ package struct SyncLedger: Hashable, Sendable {
       switch self {
       case .slots(_, let count): Int(count)
       case .deletions(let t): t.count
-      case .watchSettings, .authorization, .sourceOrder: 1
+      case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
   }
@@ -127,6 +129,11 @@ package struct SyncLedger: Hashable, Sendable {
     appendOne(.authorization(bundleID: bundleID, decisions: decisions, at: at))
   }
 
+  /// Appends a Health app value the user changed.
+  package mutating func appendUserSetting(_ setting: UserSetting, at: Date) {
+    appendOne(.userSetting(setting, at: at))
+  }
+
   /// Appends a data-source order.
   package mutating func appendSourceOrder(_ type: SampleType, _ order: SourceOrder) {
     appendOne(.sourceOrder(type, order))
@@ -155,15 +162,17 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
   /// every live sample (as slot runs) and every deletion, then the Watch-app settings, companion decisions and
-  /// source orders still pending. Used when the peer's cursor into the old log cannot be trusted (this device's
-  /// journal lost records, or the stores were found to differ); the peer applies the re-send idempotently.
+  /// source orders still pending, then every Health app value the user set here (`userSettings`, with when each was
+  /// set). Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records, or the
+  /// stores were found to differ); the peer applies the re-send idempotently.
   package mutating func restart(
-    logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone]
+    logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone],
+    userSettings: [(setting: UserSetting, at: Date)] = []
   ) {
     let settings: [StoredPayload] = entries[head...].compactMap {
       switch $0.payload {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
-      case .slots, .deletions: return nil
+      case .slots, .deletions, .userSetting: return nil
       }
     }
     self.logID = logID
@@ -174,6 +183,7 @@ package struct SyncLedger: Hashable, Sendable {
     for run in liveRuns { appendSlots(start: run.start, count: run.count) }
     appendDeletions(tombstones)
     for payload in settings { appendOne(payload) }
+    for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }
 
   /// The peer started a new log: nothing of it is applied yet.

@@ -19,15 +19,55 @@ struct ChangeFeed {
   }
 
   /// Registers `onChange` to run on the query's queue each time samples of `type` are added or deleted on the
-  /// device (saved locally or synced from the other device), until the query stops. In place when this returns.
-  func listen(type: SampleType, run: QueryRun, onChange: @escaping @Sendable () -> Void) {
+  /// device (saved locally or synced from the other device), until the query stops; and `onUnlock` (else
+  /// `onChange`) each time the device unlocks, so work deferred while it was locked runs then (behavior.md L4). In
+  /// place when this returns.
+  func listen(
+    type: SampleType, run: QueryRun, onChange: @escaping @Sendable () -> Void,
+    onUnlock: (@Sendable () -> Void)? = nil
+  ) {
     let events = self.events
     let token = events.addListener { event in
       // Runs on the connection's reader thread: never call the daemon from here, only hop to the query's queue.
-      guard case .samplesChanged(let types, _, _, _) = event, types.contains(type) else { return }
-      run.queue.async { if run.isRunning { onChange() } }
+      switch event {
+      case .samplesChanged(let types, _, _, _) where types.contains(type):
+        run.queue.async { if run.isRunning { onChange() } }
+      case .protectedDataChanged(available: true):
+        let action = onUnlock ?? onChange
+        run.queue.async { if run.isRunning { action() } }
+      default:
+        return
+      }
     }
     run.onStop { events.removeListener(token) }
+  }
+
+  /// Whether `error` says the device is locked (`errorDatabaseInaccessible`): a long-running query's update then
+  /// waits for the unlock instead of reporting it, as healthd defers observer deliveries to the unlock
+  /// (behavior.md L4).
+  static func isDeviceLocked(_ error: any Error) -> Bool {
+    (error as? HKError)?.code == .errorDatabaseInaccessible
+  }
+
+  /// Registers `onEvent` to run on the query's queue for each pushed event `accepts` (called on the connection's
+  /// reader thread: it must only look at the event), until the query stops. In place when this returns.
+  func listen(
+    run: QueryRun, accepts: @escaping @Sendable (DaemonEvent) -> Bool,
+    onEvent: @escaping @Sendable (DaemonEvent) -> Void
+  ) {
+    let events = self.events
+    let token = events.addListener { event in
+      guard accepts(event) else { return }
+      run.queue.async { if run.isRunning { onEvent(event) } }
+    }
+    run.onStop { events.removeListener(token) }
+  }
+
+  /// The app's background delivery registration for `type`, if any.
+  static func registration(_ session: Session, type: SampleType, api: String) throws -> BackgroundDeliveryStatus? {
+    let reply = try session.call(.backgroundDeliveries(bundleID: session.bundleID), api: api)
+    guard case .backgroundDeliveries(let list, _) = reply else { throw session.unexpected(reply, api: api) }
+    return list.first { $0.key.type == type }
   }
 
   /// The changes the app may see of `type` since `anchor` (0: every current sample), within `filter`.
@@ -39,9 +79,9 @@ struct ChangeFeed {
       .anchoredQuery(bundleID: session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit),
       api: api)
     guard case .anchored(var result) = reply else { throw session.unexpected(reply, api: api) }
-    if let sources = filter.sources {
-      result.added.removeAll { !sources.contains($0.source.bundleID) }
-      result.deleted.removeAll { !sources.contains($0.source.bundleID) }
+    if filter.sources != nil || filter.extra != nil {
+      result.added.removeAll { !filter.matches($0) }
+      result.deleted.removeAll { !filter.matches($0) }
     }
     return result
   }

@@ -20,7 +20,7 @@ package final class Connections: Sendable {
   /// The connection to `socketPath` that receives `samplesChanged` events, connecting and subscribing if needed.
   /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
   package func events(_ socketPath: String) throws(HealthKitSimError) -> DeviceClient {
-    try cached(eventClients, socketPath, name: "HealthKitSim-events", subscribe: .samples)
+    try cached(eventClients, socketPath, name: "HealthKitSim-events", subscribe: [.samples, .background])
   }
 
   /// Replaces a connection found dead, and returns the new one.

@@ -9,13 +9,18 @@ import Synchronization
 /// The work runs on ``CompletionExecutor``, not on Swift's cooperative pool: completion-handler APIs are what
 /// synchronous code (XCTest, semaphores) calls, and that code often blocks a pool thread while it waits. On a
 /// two-core CI machine the pool has two threads; work queued behind blocked threads would never run.
+///
+/// The completion runs with the caller's target bound, so HealthKit calls it makes go to the same device and app.
 package func deliver<T: Sendable>(
   _ work: @escaping @Sendable () async throws -> T, to completion: @escaping @Sendable (Result<T, any Error>) -> Void
 ) {
+  let target = HealthKitSim.currentTarget
   Task.detached(executorPreference: CompletionExecutor.shared) {
     let result: Result<T, any Error>
     do { result = .success(try await work()) } catch { result = .failure(error) }
-    DispatchQueue(label: "HealthKitSim.completion").async { completion(result) }
+    DispatchQueue(label: "HealthKitSim.completion").async {
+      if let target { HealthKitSim.withTarget(target) { completion(result) } } else { completion(result) }
+    }
   }
 }
 

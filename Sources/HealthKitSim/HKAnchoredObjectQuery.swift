@@ -28,7 +28,18 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     super.init(objectType: type, predicate: predicate)
   }
 
-  /// Set before executing to keep the query running: called with each later batch of changes.
+  /// Creates a query of the first descriptor's type and predicate (HealthKitSim reads one type per query).
+  public convenience init(
+    queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, resultsHandler handler: @escaping Handler
+  ) {
+    let first = queryDescriptors.first
+    self.init(
+      type: first?.sampleType ?? HKSampleType(identifier: ""), predicate: first?.predicate, anchor: anchor,
+      limit: limit, resultsHandler: handler)
+  }
+
+  /// Set before executing to keep the query running: called with each later batch of changes (changes made while
+  /// the device is locked arrive when it unlocks).
   public var updateHandler: Handler? {
     get { update.withLock { $0 } }
     set { update.withLock { $0 = newValue } }
@@ -62,9 +73,14 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
       let result = Result {
         try ChangeFeed.changes(session, type: type, since: current.withLock { $0 }, filter: filter, limit: 0, api: api)
       }
-      if case .success(let changes) = result {
+      switch result {
+      case .success(let changes):
         current.withLock { $0 = changes.newAnchor }
         if changes.added.isEmpty && changes.deleted.isEmpty { return }
+      case .failure(let error) where ChangeFeed.isDeviceLocked(error):
+        // The changes are reported when the device unlocks (the feed calls this again then; behavior.md L4).
+        return
+      case .failure: break
       }
       run.deliver { Self.call(updates, self, result) }
     }

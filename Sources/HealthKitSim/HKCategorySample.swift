@@ -23,6 +23,20 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
       source: HKSample.unsavedSource)
   }
 
+  /// Creates a sample with a new UUID, recorded by `device` (kept with the sample: ``HKObject/device``).
+  public init(
+    type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date, device: HKDevice?,
+    metadata: [String: Any]?
+  ) {
+    self.value = value
+    self.categoryType = type
+    super.init(
+      uuid: UUID(), type: type, start: startDate, end: endDate,
+      metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
+  }
+
+  override var valueDescription: String? { String(value) }
+
   init(
     uuid: UUID, type: HKCategoryType, value: Int, start: Date, end: Date, metadata: MetadataPayload,
     source: HKSourceRevision

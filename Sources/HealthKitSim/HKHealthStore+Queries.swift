@@ -16,7 +16,9 @@ extension HKHealthStore {
       return
     }
     do {
-      query.start(try Session.current(api: "HKHealthStore.execute(_:)"))
+      let session = try Session.current(api: "HKHealthStore.execute(_:)")
+      query.run.target = session.target
+      query.start(session)
     } catch {
       query.run.queue.async { query.fail(error) }
     }

@@ -122,6 +122,10 @@ extension HKHealthStore {
   {
     let type = try objectType.simulatedType()
     let filter = try QueryFilter.decompose(predicate).get()
+    if filter.extra != nil {
+      throw HealthKitSimError.unsupported(
+        "HealthKitSim's deleteObjects(of:predicate:) takes date and source predicates (and their conjunction)")
+    }
     if let sources = filter.sources, !sources.contains(bundleID) { return nil }
     return .deleteMatching(bundleID: bundleID, type: type, range: filter.range)
   }

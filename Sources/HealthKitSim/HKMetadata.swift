@@ -15,6 +15,28 @@ public let HKMetadataKeySyncIdentifier = MetadataKey.syncIdentifier
 public let HKMetadataKeySyncVersion = MetadataKey.syncVersion
 /// An identifier the app assigns to the sample (`String`).
 public let HKMetadataKeyExternalUUID = MetadataKey.externalUUID
+/// Why insulin was delivered (an ``HKInsulinDeliveryReason`` raw value); required on insulinDelivery samples.
+public let HKMetadataKeyInsulinDeliveryReason = MetadataKey.insulinDeliveryReason
+/// How a blood glucose reading relates to a meal (an ``HKBloodGlucoseMealTime`` raw value); optional.
+public let HKMetadataKeyBloodGlucoseMealTime = MetadataKey.bloodGlucoseMealTime
+/// Whether protection was used during sexual activity (`Bool`); optional on sexualActivity samples.
+public let HKMetadataKeySexualActivityProtectionUsed = MetadataKey.sexualActivityProtectionUsed
+
+/// The medical reason for an insulin dose (`HKMetadataKeyInsulinDeliveryReason`), with Apple's raw values.
+public enum HKInsulinDeliveryReason: Int, Hashable, Sendable, CaseIterable {
+  /// Basal insulin, for the body's base metabolic needs (1).
+  case basal = 1
+  /// Bolus insulin, for episodic needs such as a meal or a correction (2).
+  case bolus = 2
+}
+
+/// How a blood glucose reading relates to a meal (`HKMetadataKeyBloodGlucoseMealTime`), with Apple's raw values.
+public enum HKBloodGlucoseMealTime: Int, Hashable, Sendable, CaseIterable {
+  /// Measured just before a meal (1).
+  case preprandial = 1
+  /// Measured after a meal (2).
+  case postprandial = 2
+}
 
 /// Metadata as HealthKitSim stores it: converted to the simulator's values, or the first value HealthKit would
 /// refuse (kept so the `save` that uses the object can fail as a device would).
@@ -37,7 +59,8 @@ package enum MetadataPayload: Hashable, Sendable {
     self = .valid(converted)
   }
 
-  private static func value(_ any: Any) -> MetadataValue? {
+  /// The simulator's value for an app's metadata value, or nil for a class HealthKit refuses.
+  package static func value(_ any: Any) -> MetadataValue? {
     switch any {
     case let b as Bool: return .bool(b)
     case let i as Int: return .int(Int64(i))
@@ -66,11 +89,19 @@ package enum MetadataPayload: Hashable, Sendable {
     }
   }
 
+  /// The metadata with `device`'s properties under HealthKitSim's reserved keys (an invalid payload stays so).
+  package func adding(_ device: HKDevice?) -> MetadataPayload {
+    guard let device, case .valid(var metadata) = self else { return self }
+    for (property, value) in device.properties { metadata[property.metadataKey] = .string(value) }
+    return .valid(metadata)
+  }
+
   /// The metadata as an app reads it back: Bool, Int, Double, String, Date or HKQuantity values; nil when empty.
+  /// HealthKitSim's reserved device keys are left out.
   package var dictionary: [String: Any]? {
-    guard case .valid(let metadata) = self, !metadata.isEmpty else { return nil }
+    guard case .valid(let metadata) = self else { return nil }
     var result: [String: Any] = [:]
-    for (key, value) in metadata {
+    for (key, value) in metadata where !key.hasPrefix(MetadataKey.devicePrefix) {
       switch value {
       case .bool(let b): result[key] = b
       case .int(let i): result[key] = Int(i)
@@ -80,6 +111,6 @@ package enum MetadataPayload: Hashable, Sendable {
       case .quantity(let v, let unit): result[key] = HKQuantity(unit: HKUnit(from: unit), doubleValue: v)
       }
     }
-    return result
+    return result.isEmpty ? nil : result
   }
 }

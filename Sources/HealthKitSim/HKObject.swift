@@ -1,11 +1,12 @@
 import Foundation
 import HealthModel
 
-/// A piece of HealthKit data with an identity: its UUID, metadata and source.
+/// A piece of HealthKit data with an identity: its UUID, metadata, source and device.
 ///
-/// Immutable and equal by UUID. Declared `@unchecked Sendable` because it is a non-final class (HealthKit's
-/// hierarchy needs subclasses); every stored property of it and of its subclasses is a `let` of a Sendable type.
-public class HKObject: Hashable, @unchecked Sendable {
+/// An immutable `NSObject`, equal (`==`, `isEqual(_:)`) and hashed by UUID. Declared `@unchecked Sendable` because
+/// it is a non-final class (HealthKit's hierarchy needs subclasses); every stored property of it and of its
+/// subclasses is a `let` of a Sendable type.
+public class HKObject: NSObject, @unchecked Sendable {
   /// The object's identifier, chosen when it is created and kept by the store and by sync.
   public let uuid: UUID
   /// Who saved the object: the calling app with no product type before it is saved; the saving app and device
@@ -18,15 +19,29 @@ public class HKObject: Hashable, @unchecked Sendable {
     self.uuid = uuid
     self.metadataPayload = metadata
     self.sourceRevision = sourceRevision
+    super.init()
   }
 
-  /// The metadata (`[HKMetadataKeyWasUserEntered: true]`), or nil when there is none.
+  /// The metadata (`[HKMetadataKeyWasUserEntered: true]`), or nil when there is none. The keys HealthKitSim uses to
+  /// carry the object's ``device`` are left out.
   public var metadata: [String: Any]? { metadataPayload.dictionary }
 
+  /// The device that recorded the data, when the app gave one to the initializer (`HKDevice.local()`); nil
+  /// otherwise, as for most app-saved objects on a device.
+  public var device: HKDevice? { HKDevice(metadata: metadataPayload) }
+
   /// Two objects are equal when their UUIDs are.
-  public static func == (lhs: HKObject, rhs: HKObject) -> Bool { lhs.uuid == rhs.uuid }
-  /// Hashes the UUID.
-  public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
+  public override func isEqual(_ object: Any?) -> Bool { (object as? HKObject)?.uuid == uuid }
+  /// The UUID's hash.
+  public override var hash: Int { uuid.hashValue }
+  /// The class and UUID.
+  public override var description: String { "\(type(of: self)) \(uuid.uuidString)" }
+  /// As ``description``, with the metadata.
+  public override var debugDescription: String {
+    guard let metadata, !metadata.isEmpty else { return description }
+    let pairs = metadata.keys.sorted().map { "\($0) = \(metadata[$0]!)" }
+    return description + " metadata: {" + pairs.joined(separator: ", ") + "}"
+  }
 
   /// The object as the daemon's `save` takes it.
   /// - Throws: ``HKSimulatedTermination`` for metadata HealthKit refuses; ``HealthKitSimError`` for an object the

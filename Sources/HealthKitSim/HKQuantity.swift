@@ -2,7 +2,10 @@ import Foundation
 import HealthModel
 
 /// An amount in a unit (`HKQuantity(unit: .literUnit(with: .milli), doubleValue: 250)`).
-public final class HKQuantity: CustomStringConvertible, Sendable {
+///
+/// An `NSObject`: two quantities are equal (`==`, `isEqual(_:)`) when their units are compatible and their values
+/// are the same once converted, as HealthKit compares them.
+public final class HKQuantity: NSObject, @unchecked Sendable {
   /// The unit the quantity was created with.
   package let unit: HKUnit
   /// The value in ``unit``.
@@ -12,6 +15,7 @@ public final class HKQuantity: CustomStringConvertible, Sendable {
   public init(unit: HKUnit, doubleValue value: Double) {
     self.unit = unit
     self.value = value
+    super.init()
   }
 
   /// The value converted to `unit`.
@@ -46,8 +50,20 @@ public final class HKQuantity: CustomStringConvertible, Sendable {
     return value < other ? .orderedAscending : value > other ? .orderedDescending : .orderedSame
   }
 
+  /// Equal when compatible and the same amount (never reported as an incompatible comparison).
+  public override func isEqual(_ object: Any?) -> Bool {
+    guard let other = object as? HKQuantity, let from = other.unit.parsed, let to = unit.parsed,
+      let converted = try? from.convert(other.value, to: to)
+    else { return false }
+    // Within a relative 1e-12: 0.25 L is 250 mL though the conversion leaves 250.00000000000003.
+    return abs(converted - value) <= 1e-12 * max(abs(converted), abs(value))
+  }
+  /// The dimension's hash: equal quantities measure the same dimension.
+  public override var hash: Int { unit.parsed.map { "\($0.dimension)".hashValue } ?? unit.unitString.hashValue }
   /// `250 mL`.
-  public var description: String { "\(formatNumber(value)) \(unit.unitString)" }
+  public override var description: String { "\(formatNumber(value)) \(unit.unitString)" }
+  /// As ``description``.
+  public override var debugDescription: String { description }
 
   private func report(_ reason: String) {
     HealthKitSim.reportTermination(.invalidArgument(reason, api: "HKQuantity"))

@@ -24,6 +24,18 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
       source: HKSample.unsavedSource)
   }
 
+  /// Creates a sample with a new UUID, recorded by `device` (kept with the sample: ``HKObject/device``).
+  public init(
+    type: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date, device: HKDevice?,
+    metadata: [String: Any]?
+  ) {
+    self.quantity = quantity
+    self.quantityType = type
+    super.init(
+      uuid: UUID(), type: type, start: startDate, end: endDate,
+      metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
+  }
+
   init(
     uuid: UUID, type: HKQuantityType, quantity: HKQuantity, start: Date, end: Date, metadata: MetadataPayload,
     source: HKSourceRevision
@@ -35,6 +47,8 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
 
   /// The number of quantities the sample aggregates; always 1 in HealthKitSim.
   public var count: Int { 1 }
+
+  override var valueDescription: String? { quantity.description }
 
   /// The sample as the daemon's `save` takes it; the daemon converts the quantity to the canonical unit.
   override package func sampleInput(api: String) throws -> SampleInput {

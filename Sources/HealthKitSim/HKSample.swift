@@ -20,6 +20,26 @@ public class HKSample: HKObject, @unchecked Sendable {
   /// Whether the sample has an open end; always false in HealthKitSim.
   public var hasUndeterminedDuration: Bool { false }
 
+  /// What HealthKit prints for a sample: its value (subclasses), UUID, source, device kind and interval
+  /// (`250 mL 5A0C… "com.example.water" (nil), "iPhone" (2026-01-05 08:00:00 +0000 - 2026-01-05 08:00:00 +0000)`).
+  public override var description: String {
+    let source = sourceRevision
+    let value = valueDescription.map { $0 + " " } ?? ""
+    return "\(value)\(uuid.uuidString) \"\(source.source.name)\" (\(source.version ?? "nil")), "
+      + "\"\(source.productType ?? "unsaved")\" (\(HKSample.print(startDate)) - \(HKSample.print(endDate)))"
+  }
+
+  /// The value part of ``description`` (`250 mL`, `1`), if any.
+  var valueDescription: String? { nil }
+
+  private static func print(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+    return formatter.string(from: date)
+  }
+
   /// The sort-key marker for an `NSSortDescriptor` key HealthKitSim does not know (a query using it fails).
   var unsupportedSortKey: Date { startDate }
 

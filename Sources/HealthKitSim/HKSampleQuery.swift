@@ -33,7 +33,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
       let result = Result { () throws -> [HKSample] in
         let query = SampleQuery(
           type: try objectType!.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
-          limit: limit, sort: try sort.get())
+          limit: limit, sort: try sort.get(), filter: try filter.get().extra)
         let reply = try session.call(.sampleQuery(bundleID: session.bundleID, query: query), api: api)
         guard case .samples(let samples) = reply else { throw session.unexpected(reply, api: api) }
         return samples.map(HKSample.make)

@@ -1,7 +1,9 @@
+import Foundation
 import HealthModel
 
-/// The app that saved an object, identified by its bundle identifier; equal and hashed by bundle identifier.
-public final class HKSource: Hashable, CustomStringConvertible, Sendable {
+/// The app that saved an object, identified by its bundle identifier; an `NSObject` equal (`==`, `isEqual(_:)`)
+/// and hashed by bundle identifier.
+public final class HKSource: NSObject, @unchecked Sendable {
   /// The app's name. HealthKitSim reports the bundle identifier: the daemons do not sync apps' display names.
   public let name: String
   /// The app's bundle identifier.
@@ -11,6 +13,7 @@ public final class HKSource: Hashable, CustomStringConvertible, Sendable {
   public init(bundleIdentifier: String, name: String? = nil) {
     self.bundleIdentifier = bundleIdentifier
     self.name = name ?? bundleIdentifier
+    super.init()
   }
 
   /// The source of the calling app: the bundle identifier of the current target (empty when none is configured).
@@ -19,9 +22,13 @@ public final class HKSource: Hashable, CustomStringConvertible, Sendable {
   }
 
   /// Two sources are equal when their bundle identifiers are.
-  public static func == (lhs: HKSource, rhs: HKSource) -> Bool { lhs.bundleIdentifier == rhs.bundleIdentifier }
-  /// Hashes the bundle identifier.
-  public func hash(into hasher: inout Hasher) { hasher.combine(bundleIdentifier) }
+  public override func isEqual(_ object: Any?) -> Bool {
+    (object as? HKSource)?.bundleIdentifier == bundleIdentifier
+  }
+  /// The bundle identifier's hash.
+  public override var hash: Int { bundleIdentifier.hashValue }
   /// The bundle identifier.
-  public var description: String { bundleIdentifier }
+  public override var description: String { bundleIdentifier }
+  /// `HKSource name (bundle identifier)`.
+  public override var debugDescription: String { "HKSource \(name) (\(bundleIdentifier))" }
 }

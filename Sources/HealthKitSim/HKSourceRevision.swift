@@ -1,7 +1,9 @@
+import Foundation
 import HealthModel
 
-/// Which app, on which kind of device, saved an object.
-public final class HKSourceRevision: Hashable, CustomStringConvertible, Sendable {
+/// Which app, on which kind of device, saved an object; an `NSObject` equal when app, version and product type
+/// are.
+public final class HKSourceRevision: NSObject, @unchecked Sendable {
   /// The app.
   public let source: HKSource
   /// The app's version; HealthKitSim does not track versions (nil).
@@ -15,6 +17,12 @@ public final class HKSourceRevision: Hashable, CustomStringConvertible, Sendable
     self.source = source
     self.version = version
     self.productType = productType
+    super.init()
+  }
+
+  /// Creates a source revision with no product type.
+  public convenience init(source: HKSource, version: String?) {
+    self.init(source: source, version: version, productType: nil)
   }
 
   /// The revision of a stored sample's source.
@@ -25,15 +33,20 @@ public final class HKSourceRevision: Hashable, CustomStringConvertible, Sendable
   }
 
   /// Equal when app, version and product type are.
-  public static func == (lhs: HKSourceRevision, rhs: HKSourceRevision) -> Bool {
-    lhs.source == rhs.source && lhs.version == rhs.version && lhs.productType == rhs.productType
+  public override func isEqual(_ object: Any?) -> Bool {
+    guard let other = object as? HKSourceRevision else { return false }
+    return source == other.source && version == other.version && productType == other.productType
   }
   /// Hashes app, version and product type.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(source)
+  public override var hash: Int {
+    var hasher = Hasher()
+    hasher.combine(source.bundleIdentifier)
     hasher.combine(version)
     hasher.combine(productType)
+    return hasher.finalize()
   }
   /// `bundle (productType)`.
-  public var description: String { "\(source) (\(productType ?? "unsaved"))" }
+  public override var description: String { "\(source) (\(productType ?? "unsaved"))" }
+  /// As ``description``.
+  public override var debugDescription: String { description }
 }

@@ -84,7 +84,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
       let interval = Self.interval(of: intervalComponents)
       let query = StatisticsQuery(
         type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
-        options: options.simulated, interval: interval, anchor: anchorDate)
+        options: options.simulated, interval: interval, anchor: anchorDate, filter: try filter.get().extra)
       let reply = try session.call(.statisticsCollection(bundleID: session.bundleID, query: query), api: api)
       guard case .collection(let values, let zone) = reply else { throw session.unexpected(reply, api: api) }
       return HKStatisticsCollection(
@@ -124,6 +124,8 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         let changed = after.lastIndex { !before.contains($0) }
         let statistics = changed.map { index in fresh.statistics().first { $0.startDate == after[index].start } }
         run.deliver { update(self, statistics ?? nil, fresh, nil) }
+      } catch  where ChangeFeed.isDeviceLocked(error) {
+        // Recomputed when the device unlocks (the feed calls this again then; behavior.md L4).
       } catch {
         run.deliver { update(self, nil, nil, error) }
       }

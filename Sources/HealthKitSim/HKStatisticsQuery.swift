@@ -29,7 +29,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
       let result = Result { () throws -> HKStatistics in
         let query = StatisticsQuery(
           type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
-          options: options.simulated)
+          options: options.simulated, filter: try filter.get().extra)
         let reply = try session.call(.statistics(bundleID: session.bundleID, query: query), api: api)
         guard case .statistics(let values) = reply else { throw session.unexpected(reply, api: api) }
         return HKStatistics(values, type: quantityType, separateBySource: options.contains(.separateBySource))

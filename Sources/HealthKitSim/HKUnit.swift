@@ -1,3 +1,4 @@
+import Foundation
 import HealthModel
 
 /// A unit of measure, from a factory (`.literUnit(with: .milli)`, `.count().unitDivided(by: .minute())`) or from
@@ -6,7 +7,7 @@ import HealthModel
 /// A string that is not a unit would raise an exception on a device: ``init(from:)`` reports it to
 /// ``HealthKitSim/terminationHandler`` and returns an *invalid* unit that keeps the string; using it later fails the
 /// same way (a `save` with it fails with ``HKSimulatedTermination``).
-public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
+public final class HKUnit: NSObject, @unchecked Sendable {
   /// The parsed unit, or nil when the string did not parse.
   package let parsed: HealthUnit?
   /// The unit string; parsing it gives back an equal unit (`mL`, `count/min`, `kcal`).
@@ -16,11 +17,13 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
   package init(parsed: HealthUnit) {
     self.parsed = parsed
     self.unitString = parsed.description
+    super.init()
   }
 
   private init(invalid text: String) {
     self.parsed = nil
     self.unitString = text
+    super.init()
   }
 
   /// Parses a HealthKit unit string (`mL`, `count/min`, `kg/m^2`, `degF`).
@@ -37,12 +40,14 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
     }
   }
 
-  /// Two units are equal when their unit strings are.
-  public static func == (lhs: HKUnit, rhs: HKUnit) -> Bool { lhs.unitString == rhs.unitString }
-  /// Hashes the unit string.
-  public func hash(into hasher: inout Hasher) { hasher.combine(unitString) }
+  /// Two units are equal when their unit strings are (`==` and `isEqual(_:)` alike).
+  public override func isEqual(_ object: Any?) -> Bool { (object as? HKUnit)?.unitString == unitString }
+  /// The unit string's hash.
+  public override var hash: Int { unitString.hashValue }
   /// The unit string.
-  public var description: String { unitString }
+  public override var description: String { unitString }
+  /// As ``description``.
+  public override var debugDescription: String { unitString }
 
   /// Whether this is the dimensionless "null" unit (for example `count().unitDivided(by: count())`).
   public func isNull() -> Bool { parsed?.components.isEmpty ?? false }
@@ -216,4 +221,35 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
   public static func hertz() -> HKUnit { unit("Hz") }
   /// Hertz with a prefix (`kHz`).
   public static func hertzUnit(with prefix: HKMetricPrefix) -> HKUnit { unit(prefix.symbol + "Hz") }
+}
+
+/// The molar mass of glucose in grams per mole, for `HKUnit.moleUnit(with:molarMass:)` (`mmol<…>/L` readings).
+public let HKUnitMolarMassBloodGlucose = 180.15588000005408
+
+extension HKUnit {
+  // MARK: - Units of the newer type identifiers
+
+  /// Moles of a substance of the given molar mass, with a prefix (`mmol<180.15588000005408>`): a mass unit, so
+  /// `mmol<glucose>/L` converts to `mg/dL`.
+  public static func moleUnit(with prefix: HKMetricPrefix, molarMass gramsPerMole: Double) -> HKUnit {
+    HKUnit(from: "\(prefix.symbol)mol<\(gramsPerMole)>")
+  }
+  /// Moles of a substance of the given molar mass (`mol<…>`).
+  public static func moleUnit(withMolarMass gramsPerMole: Double) -> HKUnit {
+    moleUnit(with: .none, molarMass: gramsPerMole)
+  }
+  /// Siemens (`S`): electrodermal activity.
+  public static func siemen() -> HKUnit { HKUnit(from: "S") }
+  /// Siemens with a prefix (`mcS`).
+  public static func siemenUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "S") }
+  /// Watts (`W`): cycling and running power.
+  public static func watt() -> HKUnit { HKUnit(from: "W") }
+  /// Watts with a prefix (`kW`).
+  public static func wattUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "W") }
+  /// International units (`IU`): insulin.
+  public static func internationalUnit() -> HKUnit { HKUnit(from: "IU") }
+  /// A-weighted decibels of sound pressure level (`dBASPL`): audio exposure.
+  public static func decibelAWeightedSoundPressureLevel() -> HKUnit { HKUnit(from: "dBASPL") }
+  /// Apple's effort score (`appleEffortScore`): workout effort.
+  public static func appleEffortScore() -> HKUnit { HKUnit(from: "appleEffortScore") }
 }

@@ -2,51 +2,96 @@ import Foundation
 import HealthEngine
 import HealthModel
 
-/// What a query's predicate asks the daemon to filter on: a date range and a set of source bundle identifiers.
+/// What a query's predicate asks the daemon to filter on: a date range and a set of source bundle identifiers
+/// (the fast paths the store indexes), and whatever else the predicate says (metadata, identifiers, devices,
+/// values, disjunctions, negations) as a ``SampleFilter`` evaluated sample by sample.
 struct QueryFilter: Hashable, Sendable {
   /// The date range, if any.
   var range: DateRange?
   /// The bundle identifiers of the sources to keep, if restricted.
   var sources: Set<String>?
+  /// The rest of the predicate, if any.
+  var extra: SampleFilter?
 
-  /// The conjunction of two filters.
-  /// - Throws: ``HealthKitSimError/unsupported(_:)`` for two date ranges with different options.
-  func and(_ other: QueryFilter) throws(HealthKitSimError) -> QueryFilter {
-    var result = self
-    if let b = other.range {
-      if let a = range {
-        guard a.options == b.options else {
-          throw .unsupported("HealthKitSim cannot combine date predicates with different options")
+  /// Splits a predicate's condition: top-level conjuncts that are a date range or sources go to the fast paths
+  /// (several ranges with the same options intersect; others stay in ``extra``), the rest to ``extra``.
+  init(_ node: SampleFilter) {
+    var rest: [SampleFilter] = []
+    func add(_ node: SampleFilter) {
+      switch node {
+      case .and(let parts): parts.forEach(add)
+      case .constant(true): break
+      case .dates(let b):
+        if let a = range {
+          guard a.options == b.options else {
+            rest.append(node)
+            return
+          }
+          range = DateRange(
+            start: [a.start, b.start].compactMap { $0 }.max(), end: [a.end, b.end].compactMap { $0 }.min(),
+            options: a.options)
+        } else {
+          range = b
         }
-        let start = [a.start, b.start].compactMap { $0 }.max()
-        let end = [a.end, b.end].compactMap { $0 }.min()
-        result.range = DateRange(start: start, end: end, options: a.options)
-      } else {
-        result.range = b
+      case .sources(let b): sources = sources.map { $0.intersection(b) } ?? b
+      default: rest.append(node)
       }
     }
-    if let b = other.sources { result.sources = sources.map { $0.intersection(b) } ?? b }
-    return result
+    add(node)
+    extra = rest.isEmpty ? nil : rest.count == 1 ? rest[0] : .and(rest)
   }
 
-  /// Decomposes a predicate built by `HKQuery`'s factory methods, optionally combined with
-  /// `NSCompoundPredicate(andPredicateWithSubpredicates:)`; `NSPredicate(value: true)` matches everything.
+  /// No restriction.
+  init() {}
+
+  /// A date range and sources.
+  init(range: DateRange? = nil, sources: Set<String>? = nil) {
+    self.range = range
+    self.sources = sources
+  }
+
+  /// Decomposes a predicate built by `HKQuery`'s factory methods, combined with `NSCompoundPredicate` (and, or,
+  /// not); `NSPredicate(value:)` is a constant.
   static func decompose(_ predicate: NSPredicate?) -> Result<QueryFilter, any Error> {
-    Result { try filter(of: predicate) }
+    Result { QueryFilter(try node(of: predicate)) }
   }
 
-  private static func filter(of predicate: NSPredicate?) throws -> QueryFilter {
-    guard let predicate else { return QueryFilter() }
-    if let ours = predicate as? HealthKitSimPredicate { return ours.filter }
-    if let compound = predicate as? NSCompoundPredicate, compound.compoundPredicateType == .and {
-      var result = QueryFilter()
-      for sub in compound.subpredicates { result = try result.and(try filter(of: sub)) }
-      return result
+  /// The condition a predicate expresses.
+  /// - Throws: ``HealthKitSimError/unsupported(_:)`` for a format-string or block predicate.
+  static func node(of predicate: NSPredicate?) throws -> SampleFilter {
+    guard let predicate else { return .constant(true) }
+    if let ours = predicate as? HealthKitSimPredicate { return ours.node }
+    if let compound = predicate as? NSCompoundPredicate {
+      let parts = try compound.subpredicates.map { try node(of: $0) }
+      switch compound.compoundPredicateType {
+      case .and: return .and(parts)
+      case .or: return .or(parts)
+      case .not:
+        guard parts.count == 1 else {
+          throw HealthKitSimError.unsupported("a NOT predicate must have exactly one subpredicate")
+        }
+        return .not(parts[0])
+      @unknown default:
+        throw HealthKitSimError.unsupported("unknown NSCompoundPredicate type")
+      }
     }
-    if isTruePredicate(predicate) { return QueryFilter() }
+    if isConstantPredicate(predicate, value: true) { return .constant(true) }
+    if isConstantPredicate(predicate, value: false) { return .constant(false) }
     throw HealthKitSimError.unsupported(
-      "HealthKitSim understands predicates made by HKQuery.predicateForSamples(withStart:end:options:) and "
-        + "HKQuery.predicateForObjects(from:), combined with NSCompoundPredicate(andPredicateWithSubpredicates:); "
-        + "not '\(predicate)'")
+      "HealthKitSim understands the predicates HKQuery's factory methods make (dates, sources, devices, "
+        + "metadata, identifiers, quantities, category values), combined with NSCompoundPredicate and NSPredicate"
+        + "(value:); not '\(predicate)'")
+  }
+
+  /// Whether a sample the daemon returned passes ``sources`` and ``extra`` (for queries filtered here).
+  func matches(_ sample: Sample) -> Bool {
+    if let sources, !sources.contains(sample.source.bundleID) { return false }
+    return extra?.matches(sample) ?? true
+  }
+
+  /// Whether a deletion passes ``sources`` and what of ``extra`` a deletion can be checked against.
+  func matches(_ tombstone: Tombstone) -> Bool {
+    if let sources, !sources.contains(tombstone.source.bundleID) { return false }
+    return extra?.matches(tombstone) ?? true
   }
 }

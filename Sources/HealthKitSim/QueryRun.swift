@@ -9,6 +9,7 @@ final class QueryRun: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private var state = State.idle
   private var cleanups: [@Sendable () -> Void] = []
+  private var boundTarget: HealthKitSim.Target?
   /// The serial queue the query works and calls its handlers on.
   let queue = DispatchQueue(label: "HealthKitSim.query")
 
@@ -28,12 +29,27 @@ final class QueryRun: @unchecked Sendable {
     return state == .running
   }
 
-  /// Runs `handler` unless the query was stopped; holds the lock meanwhile.
+  /// The target the query was executed with: its handlers run with it bound, so HealthKit calls they make (an
+  /// observer's handler running an anchored query) go to the same device and app, in parallel tests too.
+  var target: HealthKitSim.Target? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return boundTarget
+    }
+    set {
+      lock.lock()
+      boundTarget = newValue
+      lock.unlock()
+    }
+  }
+
+  /// Runs `handler` unless the query was stopped, with the query's target bound; holds the lock meanwhile.
   func deliver(_ handler: () -> Void) {
     lock.lock()
     defer { lock.unlock() }
     guard state == .running else { return }
-    handler()
+    if let boundTarget { HealthKitSim.withTarget(boundTarget, operation: handler) } else { handler() }
   }
 
   /// Registers work to do when the query stops (remove an event listener); runs it now if already stopped.

@@ -5,13 +5,19 @@ import Synchronization
 /// Grammar (HKUnit.h):
 /// ```
 /// unit      := product ( '/' product )?        only one '/'; multiplication binds first
-/// product   := factor ( ('.' | '*') factor )*
+/// product   := term ( ('.' | '*' | '·') term )*
+/// term      := factor | '(' factor ( ('.' | '*' | '·') factor )* ')'
 /// factor    := atom ( '^' '-'? digits )?
-/// atom      := prefix? si-symbol | symbol
+/// atom      := prefix? si-symbol | symbol | prefix? 'mol<' molar-mass '>'
 /// prefix    := da h k M G T d c m mc n p f
 /// ```
+/// HealthKit writes its own unit strings with `·` (`mL/min·kg`) and its headers with parentheses (`ml/(kg*min)`);
+/// both parse. `mol<180.15588000005408>` is a mole of a substance of that molar mass (grams per mole), so it is a
+/// mass: `mmol<180.15588000005408>/L` converts to `mg/dL`.
+///
 /// A unit reduces to a ``Dimension`` and a factor (and an offset, for `degC` and `degF`) relative to the base
-/// units g, m, s, K, count and %. Two units convert into each other exactly when their dimensions agree.
+/// units g, m, s, K, count, %, S, IU, dBASPL and appleEffortScore. Two units convert into each other exactly when
+/// their dimensions agree.
 package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
   /// One `prefix symbol ^ power` term of a unit string.
   package struct Component: Hashable, Sendable {
@@ -31,7 +37,7 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `prefix` and `symbol` name a unit the grammar knows.
     package var isValid: Bool {
-      guard let known = UnitParser.symbols[symbol] else { return false }
+      guard let known = UnitParser.symbol(named: symbol) else { return false }
       return prefix.isEmpty || (known.prefixable && UnitParser.prefixes[prefix] != nil)
     }
   }
@@ -50,10 +56,20 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     package var count: Int8 = 0
     /// Percent exponent.
     package var percent: Int8 = 0
+    /// Electrical conductance exponent (siemens, `S`): electrodermal activity.
+    package var conductance: Int8 = 0
+    /// International units exponent (`IU`): insulin. HealthKit converts IU into nothing else.
+    package var internationalUnit: Int8 = 0
+    /// Sound pressure level exponent (`dBASPL`, a logarithmic scale): audio exposure. HealthPair converts it into
+    /// nothing else (HealthKit's `dBASPL` → pascal conversion is logarithmic; see docs/behavior.md T6).
+    package var soundPressureLevel: Int8 = 0
+    /// Apple effort score exponent (`appleEffortScore`, unitless but its own kind).
+    package var effortScore: Int8 = 0
 
     /// Creates a dimension from exponents.
     package init(
-      mass: Int8 = 0, length: Int8 = 0, time: Int8 = 0, temperature: Int8 = 0, count: Int8 = 0, percent: Int8 = 0
+      mass: Int8 = 0, length: Int8 = 0, time: Int8 = 0, temperature: Int8 = 0, count: Int8 = 0, percent: Int8 = 0,
+      conductance: Int8 = 0, internationalUnit: Int8 = 0, soundPressureLevel: Int8 = 0, effortScore: Int8 = 0
     ) {
       self.mass = mass
       self.length = length
@@ -61,6 +77,10 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
       self.temperature = temperature
       self.count = count
       self.percent = percent
+      self.conductance = conductance
+      self.internationalUnit = internationalUnit
+      self.soundPressureLevel = soundPressureLevel
+      self.effortScore = effortScore
     }
 
     /// Time (seconds, minutes, …).
@@ -70,23 +90,33 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     package var description: String {
       let parts: [(String, Int8)] = [
         ("mass", mass), ("length", length), ("time", time), ("temperature", temperature), ("count", count),
-        ("percent", percent),
+        ("percent", percent), ("conductance", conductance), ("internationalUnit", internationalUnit),
+        ("soundPressureLevel", soundPressureLevel), ("effortScore", effortScore),
       ]
       let text = parts.filter { $0.1 != 0 }.map { $0.1 == 1 ? $0.0 : "\($0.0)^\($0.1)" }.joined(separator: "·")
       return text.isEmpty ? "dimensionless" : text
     }
 
-    /// The exponents in a fixed order (mass, length, time, temperature, count, percent).
+    /// The exponents in a fixed order (mass, length, time, temperature, count, percent, conductance,
+    /// international unit, sound pressure level, effort score).
     fileprivate var exponents: [Int] {
-      [Int(mass), Int(length), Int(time), Int(temperature), Int(count), Int(percent)]
+      [
+        Int(mass), Int(length), Int(time), Int(temperature), Int(count), Int(percent), Int(conductance),
+        Int(internationalUnit), Int(soundPressureLevel), Int(effortScore),
+      ]
     }
+
+    /// How many base dimensions there are (the length of ``exponents``).
+    fileprivate static let baseCount = 10
 
     /// Builds a dimension from exponents summed in `Int`; values beyond `Int8` are clamped (the parser refuses
     /// such units before they get here, see ``UnitError/outOfRange(_:)``).
     fileprivate init(clamping e: [Int]) {
       self.init(
         mass: Int8(clamping: e[0]), length: Int8(clamping: e[1]), time: Int8(clamping: e[2]),
-        temperature: Int8(clamping: e[3]), count: Int8(clamping: e[4]), percent: Int8(clamping: e[5]))
+        temperature: Int8(clamping: e[3]), count: Int8(clamping: e[4]), percent: Int8(clamping: e[5]),
+        conductance: Int8(clamping: e[6]), internationalUnit: Int8(clamping: e[7]),
+        soundPressureLevel: Int8(clamping: e[8]), effortScore: Int8(clamping: e[9]))
     }
   }
 
@@ -181,6 +211,10 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
   case incompatible(from: String, to: String)
   /// The terms multiply out to an exponent beyond ±127 or a scale that is zero or infinite in a `Double`.
   case outOfRange(String)
+  /// A `(` without its `)`, a `)` without its `(`, a group inside a group, a `/` or a power on a group.
+  case invalidGroup(offset: Int)
+  /// `mol<…>` whose molar mass is not a positive finite number of grams per mole.
+  case invalidMolarMass(String, offset: Int)
 
   /// The nearest spelling of an unknown unit, if one is close.
   package var suggestion: String? {
@@ -203,6 +237,10 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
     case .incompatible(let a, let b): "cannot convert '\(a)' to '\(b)': the units measure different quantities"
     case .outOfRange(let s):
       "'\(s)' is out of range: its powers multiply out beyond an exponent of 127 or a scale a Double can hold"
+    case .invalidGroup(let o):
+      "unbalanced or misplaced parenthesis at offset \(o) (a group holds a product only, once, without a power)"
+    case .invalidMolarMass(let s, let o):
+      "molar mass '\(s)' at offset \(o) must be a positive number of grams per mole, as in mol<180.15588000005408>"
     }
   }
 }
@@ -289,17 +327,40 @@ enum UnitParser {
       "inHg": s(pressure, 3_386_388.64),
       "degC": s(temperature, 1, offset: 273.15), "degF": s(temperature, 1 / 1.8, offset: 459.67 / 1.8),
       "count": s(HealthUnit.Dimension(count: 1), 1), "%": s(HealthUnit.Dimension(percent: 1), 1),
+      // Units the type catalog's canonical units need (HKUnit.h): siemens for electrodermal activity, watts for
+      // cycling and running power (W = J/s), international units for insulin, A-weighted decibels for audio
+      // exposure and Apple's effort score.
+      "S": s(HealthUnit.Dimension(conductance: 1), 1, true),
+      "W": s(HealthUnit.Dimension(mass: 1, length: 2, time: -3), 1000, true),
+      "IU": s(HealthUnit.Dimension(internationalUnit: 1), 1),
+      "dBASPL": s(HealthUnit.Dimension(soundPressureLevel: 1), 1),
+      "appleEffortScore": s(HealthUnit.Dimension(effortScore: 1), 1),
     ]
   }()
+
+  /// The symbol named `name`: one of ``symbols``, or a mole of a given molar mass (`mol<180.15588000005408>`),
+  /// which is that many grams.
+  static func symbol(named name: String) -> Symbol? {
+    if let known = symbols[name] { return known }
+    guard let mass = molarMass(name) else { return nil }
+    return Symbol(dimension: HealthUnit.Dimension(mass: 1), factor: mass, offset: 0, prefixable: true)
+  }
+
+  /// The molar mass of a `mol<…>` symbol, when it is one and the mass is a positive finite number.
+  static func molarMass(_ name: String) -> Double? {
+    guard name.hasPrefix("mol<"), name.hasSuffix(">"), name.count > 5 else { return nil }
+    guard let mass = Double(name.dropFirst(4).dropLast()), mass.isFinite, mass > 0 else { return nil }
+    return mass
+  }
 
   /// Multiplies out `components`: the exponents of the base dimensions (in `Int`, so nothing overflows), the
   /// factor to base units and the offset (only a lone `degC` or `degF` has one).
   static func reduce(_ components: [HealthUnit.Component]) -> (exponents: [Int], factor: Double, offset: Double) {
-    var exponents = [Int](repeating: 0, count: 6)
+    var exponents = [Int](repeating: 0, count: HealthUnit.Dimension.baseCount)
     var factor = 1.0
     var offset = 0.0
     for component in components {
-      guard let symbol = symbols[component.symbol] else { continue }
+      guard let symbol = symbol(named: component.symbol) else { continue }
       let prefixFactor = component.prefix.isEmpty ? 1 : prefixes[component.prefix] ?? 1
       // Powers are at most ±12 from the parser; clamping keeps hand-built components from overflowing.
       let power = max(-1000, min(1000, component.power))
@@ -310,9 +371,17 @@ enum UnitParser {
     return (exponents, factor, offset)
   }
 
-  /// Resolves one atom (`mL`, `min`, `kcal`) into prefix and symbol.
+  /// Resolves one atom (`mL`, `min`, `kcal`, `mmol<180.15588000005408>`) into prefix and symbol.
   static func resolve(_ atom: String) -> (prefix: String, symbol: String)? {
     if symbols[atom] != nil { return ("", atom) }
+    if let mole = atom.firstIndex(of: "<"), atom[..<mole].hasSuffix("mol") {
+      let symbolStart = atom.index(mole, offsetBy: -3)
+      let prefix = String(atom[..<symbolStart])
+      let symbol = String(atom[symbolStart...])
+      guard prefix.isEmpty || prefixes[prefix] != nil, let mass = molarMass(symbol) else { return nil }
+      // One spelling per molar mass, so equal units print equally: mol<180.1558800> is mol<180.15588>.
+      return (prefix, "mol<\(mass)>")
+    }
     for prefixLength in [2, 1] where atom.count > prefixLength {
       let prefix = String(atom.prefix(prefixLength))
       let rest = String(atom.dropFirst(prefixLength))
@@ -320,6 +389,9 @@ enum UnitParser {
     }
     return nil
   }
+
+  /// Characters that end an atom: the operators, the power sign and the parentheses.
+  private static let separators: Set<Character> = ["/", ".", "*", "·", "^", "(", ")"]
 
   static func parse(_ text: String) throws(UnitError) -> [HealthUnit.Component] {
     let chars = Array(text)
@@ -329,25 +401,61 @@ enum UnitParser {
     var sign = 1
     var sawDivision = false
     var expectTerm = true
+    // The offset of the open '(' while inside a group, and whether the group just closed (only an operator or the
+    // end may follow it).
+    var groupStart: Int?
+    var groupClosed = false
     while index < chars.count {
       let c = chars[index]
       if c == "/" {
         if sawDivision { throw .secondDivision(offset: index) }
+        if groupStart != nil { throw .invalidGroup(offset: index) }
         if expectTerm { throw .missingTerm(offset: index) }
         sawDivision = true
         sign = -1
         expectTerm = true
+        groupClosed = false
         index += 1
         continue
       }
-      if c == "." || c == "*" {
+      if c == "." || c == "*" || c == "·" {
         if expectTerm { throw .missingTerm(offset: index) }
         expectTerm = true
+        groupClosed = false
         index += 1
         continue
       }
+      if c == "(" {
+        if groupStart != nil || !expectTerm { throw .invalidGroup(offset: index) }
+        groupStart = index
+        index += 1
+        continue
+      }
+      if c == ")" {
+        guard groupStart != nil else { throw .invalidGroup(offset: index) }
+        if expectTerm { throw .missingTerm(offset: index) }
+        groupStart = nil
+        groupClosed = true
+        index += 1
+        if index < chars.count, chars[index] == "^" { throw .invalidGroup(offset: index) }
+        continue
+      }
+      if groupClosed { throw .missingTerm(offset: index) }
       let start = index
-      while index < chars.count, !"/.*^".contains(chars[index]) { index += 1 }
+      while index < chars.count, !separators.contains(chars[index]) {
+        if chars[index] == "<" {
+          // A molar mass: everything up to '>' belongs to the atom (it holds a '.').
+          guard let close = chars[index...].firstIndex(of: ">") else {
+            throw .invalidMolarMass(String(chars[(index + 1)...]), offset: index + 1)
+          }
+          let inner = String(chars[(index + 1)..<close])
+          guard let mass = Double(inner), mass.isFinite, mass > 0 else {
+            throw .invalidMolarMass(inner, offset: index + 1)
+          }
+          index = close
+        }
+        index += 1
+      }
       let atom = String(chars[start..<index])
       guard !atom.isEmpty, let (prefix, symbol) = resolve(atom) else { throw .unknownSymbol(atom, offset: start) }
       var power = 1
@@ -365,9 +473,10 @@ enum UnitParser {
       components.append(HealthUnit.Component(prefix: prefix, symbol: symbol, power: power * sign))
       expectTerm = false
     }
+    if let groupStart { throw .invalidGroup(offset: groupStart) }
     if expectTerm { throw .missingTerm(offset: chars.count) }
     if components.count > 1 || components[0].power != 1,
-      let offsetTerm = components.first(where: { symbols[$0.symbol]!.offset != 0 })
+      let offsetTerm = components.first(where: { symbol(named: $0.symbol)!.offset != 0 })
     {
       throw .offsetUnitInCompound(offsetTerm.symbol)
     }

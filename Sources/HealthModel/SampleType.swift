@@ -76,8 +76,15 @@ package struct SampleTypeDescriptor: Sendable {
     case quantity(canonicalUnit: String, aggregation: AggregationStyle)
     /// A category type, with its valid values and their HealthKit case names.
     case category(values: [(value: Int, name: String)])
-    /// A correlation type: HealthKit refuses authorization requests for it.
-    case correlation
+    /// A correlation type, with the short names of the quantity types its objects contain. HealthKit refuses
+    /// authorization requests for it: apps request its component types instead.
+    case correlation(components: [String])
+    /// A characteristic type (`HKCharacteristicType`): one value the user sets in the Health app, read-only for apps
+    /// and not a sample type. `values` are the enumeration's cases with Apple's raw values (`notSet` 0 left out);
+    /// empty for the date of birth.
+    case characteristic(values: [(value: Int, name: String)])
+    /// A special object type (workouts, clinical records, …; ObjectTypes.swift): requestable, never stored.
+    case object(ObjectKind)
   }
 
   /// The stable code (journal and wire).
@@ -86,7 +93,7 @@ package struct SampleTypeDescriptor: Sendable {
   package let name: String
   /// The full HealthKit identifier string.
   package let identifier: String
-  /// Quantity, category or correlation.
+  /// Quantity, category, correlation or characteristic.
   package let kind: Kind
   /// Whether apps may request share (write) permission; false for Apple-computed types.
   package let appsMayShare: Bool
@@ -110,15 +117,40 @@ package struct SampleTypeDescriptor: Sendable {
     if case .correlation = kind { return true }
     return false
   }
+  /// The short names of the quantity types a correlation's objects contain (empty for other kinds).
+  package var correlationComponents: [String] {
+    if case .correlation(let components) = kind { return components }
+    return []
+  }
   /// Whether this is a quantity type.
   package var isQuantity: Bool { aggregation != nil }
+  /// Whether this is a characteristic type (read-only, not a sample type: docs/behavior.md C1).
+  package var isCharacteristic: Bool {
+    if case .characteristic = kind { return true }
+    return false
+  }
+  /// The enumeration cases of a characteristic type (empty for the date of birth), nil for other kinds.
+  package var characteristicValues: [(value: Int, name: String)]? {
+    if case .characteristic(let values) = kind { return values }
+    return nil
+  }
+  /// Whether the type is an `HKSampleType`: every type but the characteristic types and the activity summary type
+  /// (what queries, saves and `HKSampleType` accept; special object types are sample types with no objects stored).
+  package var isSampleType: Bool { !isCharacteristic && objectKind != .activitySummary }
 }
 
 extension SampleType {
-  /// The catalog: one entry per type. Codes are stable and never reused.
+  /// The catalog: one entry per type. Codes are stable and never reused (they are in journals and on the wire):
+  /// 1–59 the first types, 60–99 reserved, 100–299 quantity types, 300–459 category types.
   ///
-  /// Sources: canonical units and aggregation styles from HKTypeIdentifiers.h; category values from
-  /// HKCategoryValues.h; read-only types from observed "Authorization to share … is disallowed" crashes.
+  /// Every quantity and category type identifier of the iOS 26 SDK is here (the list is checked against
+  /// Tests/HealthModelTests/Fixtures/hk-identifiers.txt). Sources (docs/behavior.md, section T): canonical units
+  /// and aggregation styles are the comments of HKTypeIdentifiers.h; category values are HKCategoryValues.h's
+  /// enumerations with Apple's raw values; required metadata keys are those HKMetadata.h calls required; a type
+  /// apps may not share is one Apple's documentation calls read-only, one devices were observed to refuse
+  /// ("Authorization to share the following types is disallowed"), or one Apple computes itself (T3).
+  /// Characteristic types (codes 60–69, section C) take their values from HKCharacteristicValues.h; special object
+  /// types (workouts, clinical records, …, codes 70–99) are in ObjectTypes.swift.
   package static let catalog: [SampleTypeDescriptor] = [
     .init(
       code: 1, name: "dietaryWater", identifier: "HKQuantityTypeIdentifierDietaryWater",
@@ -165,11 +197,323 @@ extension SampleType {
       kind: .category(values: [(0, "stood"), (1, "idle")]), appsMayShare: false, requiredMetadata: []),
     .init(
       code: 40, name: "bloodPressure", identifier: "HKCorrelationTypeIdentifierBloodPressure",
-      kind: .correlation, appsMayShare: false, requiredMetadata: []),
+      kind: .correlation(components: ["bloodPressureSystolic", "bloodPressureDiastolic"]), appsMayShare: false,
+      requiredMetadata: []),
     .init(
       code: 41, name: "food", identifier: "HKCorrelationTypeIdentifierFood",
-      kind: .correlation, appsMayShare: false, requiredMetadata: []),
+      kind: .correlation(components: SampleTypeDescriptor.dietaryTypes), appsMayShare: false, requiredMetadata: []),
+
+    // Quantity types (100–299), by name. Canonical unit and aggregation style from HKTypeIdentifiers.h.
+    .quantity(100, "appleMoveTime", "min", .cumulative, appsMayShare: false),
+    .quantity(101, "appleSleepingBreathingDisturbances", "count", .discreteArithmetic, appsMayShare: false),
+    .quantity(102, "appleSleepingWristTemperature", "degC", .discreteArithmetic, appsMayShare: false),
+    .quantity(103, "appleStandTime", "min", .cumulative, appsMayShare: false),
+    .quantity(104, "appleWalkingSteadiness", "%", .discreteArithmetic, appsMayShare: false),
+    .quantity(105, "atrialFibrillationBurden", "%", .discreteTemporallyWeighted, appsMayShare: false),
+    .quantity(106, "basalBodyTemperature", "degC", .discreteArithmetic),
+    .quantity(107, "basalEnergyBurned", "kcal", .cumulative),
+    .quantity(108, "bloodAlcoholContent", "%", .discreteArithmetic),
+    .quantity(109, "bloodGlucose", "mg/dL", .discreteArithmetic),
+    .quantity(110, "bloodPressureDiastolic", "mmHg", .discreteArithmetic),
+    .quantity(111, "bloodPressureSystolic", "mmHg", .discreteArithmetic),
+    .quantity(112, "bodyFatPercentage", "%", .discreteArithmetic),
+    .quantity(113, "bodyMassIndex", "count", .discreteArithmetic),
+    .quantity(114, "bodyTemperature", "degC", .discreteArithmetic),
+    .quantity(115, "crossCountrySkiingSpeed", "m/s", .discreteArithmetic),
+    .quantity(116, "cyclingCadence", "count/min", .discreteTemporallyWeighted),
+    .quantity(117, "cyclingFunctionalThresholdPower", "W", .discreteArithmetic),
+    .quantity(118, "cyclingPower", "W", .discreteTemporallyWeighted),
+    .quantity(119, "cyclingSpeed", "m/s", .discreteTemporallyWeighted),
+    .quantity(120, "dietaryBiotin", "g", .cumulative),
+    .quantity(121, "dietaryCaffeine", "g", .cumulative),
+    .quantity(122, "dietaryCalcium", "g", .cumulative),
+    .quantity(123, "dietaryCarbohydrates", "g", .cumulative),
+    .quantity(124, "dietaryChloride", "g", .cumulative),
+    .quantity(125, "dietaryCholesterol", "g", .cumulative),
+    .quantity(126, "dietaryChromium", "g", .cumulative),
+    .quantity(127, "dietaryCopper", "g", .cumulative),
+    .quantity(128, "dietaryEnergyConsumed", "kcal", .cumulative),
+    .quantity(129, "dietaryFatMonounsaturated", "g", .cumulative),
+    .quantity(130, "dietaryFatPolyunsaturated", "g", .cumulative),
+    .quantity(131, "dietaryFatSaturated", "g", .cumulative),
+    .quantity(132, "dietaryFatTotal", "g", .cumulative),
+    .quantity(133, "dietaryFiber", "g", .cumulative),
+    .quantity(134, "dietaryFolate", "g", .cumulative),
+    .quantity(135, "dietaryIodine", "g", .cumulative),
+    .quantity(136, "dietaryIron", "g", .cumulative),
+    .quantity(137, "dietaryMagnesium", "g", .cumulative),
+    .quantity(138, "dietaryManganese", "g", .cumulative),
+    .quantity(139, "dietaryMolybdenum", "g", .cumulative),
+    .quantity(140, "dietaryNiacin", "g", .cumulative),
+    .quantity(141, "dietaryPantothenicAcid", "g", .cumulative),
+    .quantity(142, "dietaryPhosphorus", "g", .cumulative),
+    .quantity(143, "dietaryPotassium", "g", .cumulative),
+    .quantity(144, "dietaryProtein", "g", .cumulative),
+    .quantity(145, "dietaryRiboflavin", "g", .cumulative),
+    .quantity(146, "dietarySelenium", "g", .cumulative),
+    .quantity(147, "dietarySodium", "g", .cumulative),
+    .quantity(148, "dietarySugar", "g", .cumulative),
+    .quantity(149, "dietaryThiamin", "g", .cumulative),
+    .quantity(150, "dietaryVitaminA", "g", .cumulative),
+    .quantity(151, "dietaryVitaminB12", "g", .cumulative),
+    .quantity(152, "dietaryVitaminB6", "g", .cumulative),
+    .quantity(153, "dietaryVitaminC", "g", .cumulative),
+    .quantity(154, "dietaryVitaminD", "g", .cumulative),
+    .quantity(155, "dietaryVitaminE", "g", .cumulative),
+    .quantity(156, "dietaryVitaminK", "g", .cumulative),
+    .quantity(157, "dietaryZinc", "g", .cumulative),
+    .quantity(158, "distanceCrossCountrySkiing", "m", .cumulative),
+    .quantity(159, "distanceCycling", "m", .cumulative),
+    .quantity(160, "distanceDownhillSnowSports", "m", .cumulative),
+    .quantity(161, "distancePaddleSports", "m", .cumulative),
+    .quantity(162, "distanceRowing", "m", .cumulative),
+    .quantity(163, "distanceSkatingSports", "m", .cumulative),
+    .quantity(164, "distanceSwimming", "m", .cumulative),
+    .quantity(165, "distanceWheelchair", "m", .cumulative),
+    .quantity(166, "electrodermalActivity", "S", .discreteArithmetic),
+    .quantity(167, "environmentalAudioExposure", "dBASPL", .discreteEquivalentContinuousLevel),
+    .quantity(168, "environmentalSoundReduction", "dBASPL", .discreteEquivalentContinuousLevel),
+    .quantity(169, "estimatedWorkoutEffortScore", "appleEffortScore", .discreteArithmetic),
+    .quantity(170, "flightsClimbed", "count", .cumulative),
+    .quantity(171, "forcedExpiratoryVolume1", "L", .discreteArithmetic),
+    .quantity(172, "forcedVitalCapacity", "L", .discreteArithmetic),
+    .quantity(173, "headphoneAudioExposure", "dBASPL", .discreteEquivalentContinuousLevel),
+    .quantity(174, "heartRateRecoveryOneMinute", "count/min", .discreteArithmetic),
+    .quantity(175, "height", "m", .discreteArithmetic),
+    .quantity(176, "inhalerUsage", "count", .cumulative),
+    .quantity(177, "insulinDelivery", "IU", .cumulative, requiredMetadata: [MetadataKey.insulinDeliveryReason]),
+    .quantity(178, "leanBodyMass", "kg", .discreteArithmetic),
+    .quantity(179, "nikeFuel", "count", .cumulative, appsMayShare: false),
+    .quantity(180, "numberOfAlcoholicBeverages", "count", .cumulative),
+    .quantity(181, "numberOfTimesFallen", "count", .cumulative),
+    .quantity(182, "oxygenSaturation", "%", .discreteArithmetic),
+    .quantity(183, "paddleSportsSpeed", "m/s", .discreteArithmetic),
+    .quantity(184, "peakExpiratoryFlowRate", "L/min", .discreteArithmetic),
+    .quantity(185, "peripheralPerfusionIndex", "%", .discreteArithmetic),
+    .quantity(186, "physicalEffort", "kcal/(kg*hr)", .discreteArithmetic),
+    .quantity(187, "pushCount", "count", .cumulative),
+    .quantity(188, "respiratoryRate", "count/s", .discreteArithmetic),
+    .quantity(189, "restingHeartRate", "count/min", .discreteTemporallyWeighted),
+    .quantity(190, "rowingSpeed", "m/s", .discreteArithmetic),
+    .quantity(191, "runningGroundContactTime", "ms", .discreteArithmetic),
+    .quantity(192, "runningPower", "W", .discreteArithmetic),
+    .quantity(193, "runningSpeed", "m/s", .discreteArithmetic),
+    .quantity(194, "runningStrideLength", "m", .discreteArithmetic),
+    .quantity(195, "runningVerticalOscillation", "cm", .discreteArithmetic),
+    .quantity(196, "sixMinuteWalkTestDistance", "m", .discreteArithmetic),
+    .quantity(197, "stairAscentSpeed", "m/s", .discreteArithmetic),
+    .quantity(198, "stairDescentSpeed", "m/s", .discreteArithmetic),
+    .quantity(199, "swimmingStrokeCount", "count", .cumulative),
+    .quantity(200, "timeInDaylight", "min", .cumulative),
+    .quantity(201, "underwaterDepth", "m", .discreteArithmetic),
+    .quantity(202, "uvExposure", "count", .discreteArithmetic, identifier: "HKQuantityTypeIdentifierUVExposure"),
+    .quantity(203, "vo2Max", "ml/(kg*min)", .discreteArithmetic, identifier: "HKQuantityTypeIdentifierVO2Max"),
+    .quantity(204, "waistCircumference", "m", .discreteArithmetic),
+    .quantity(205, "walkingAsymmetryPercentage", "%", .discreteArithmetic),
+    .quantity(206, "walkingDoubleSupportPercentage", "%", .discreteArithmetic),
+    .quantity(207, "walkingHeartRateAverage", "count/min", .discreteTemporallyWeighted, appsMayShare: false),
+    .quantity(208, "walkingSpeed", "m/s", .discreteArithmetic),
+    .quantity(209, "walkingStepLength", "m", .discreteArithmetic),
+    .quantity(210, "waterTemperature", "degC", .discreteArithmetic),
+    .quantity(211, "workoutEffortScore", "appleEffortScore", .discreteArithmetic),
+
+    // Category types (300–459), by name, with their value enumeration (HKCategoryValues.h).
+    .category(300, "abdominalCramps", .severity),
+    .category(301, "acne", .severity),
+    .category(302, "appetiteChanges", .appetiteChanges),
+    .category(303, "appleWalkingSteadinessEvent", .appleWalkingSteadinessEvent, appsMayShare: false),
+    .category(304, "audioExposureEvent", .audioExposureEvent, appsMayShare: false),
+    .category(305, "bladderIncontinence", .severity),
+    .category(306, "bleedingAfterPregnancy", .vaginalBleeding),
+    .category(307, "bleedingDuringPregnancy", .vaginalBleeding),
+    .category(308, "bloating", .severity),
+    .category(309, "breastPain", .severity),
+    .category(310, "cervicalMucusQuality", .cervicalMucusQuality),
+    .category(311, "chestTightnessOrPain", .severity),
+    .category(312, "chills", .severity),
+    .category(313, "constipation", .severity),
+    .category(314, "contraceptive", .contraceptive),
+    .category(315, "coughing", .severity),
+    .category(316, "diarrhea", .severity),
+    .category(317, "dizziness", .severity),
+    .category(318, "drySkin", .severity),
+    .category(319, "environmentalAudioExposureEvent", .environmentalAudioExposureEvent, appsMayShare: false),
+    .category(320, "fainting", .severity),
+    .category(321, "fatigue", .severity),
+    .category(322, "fever", .severity),
+    .category(323, "generalizedBodyAche", .severity),
+    .category(324, "hairLoss", .severity),
+    .category(325, "handwashingEvent", .notApplicable),
+    .category(326, "headache", .severity),
+    .category(327, "headphoneAudioExposureEvent", .headphoneAudioExposureEvent, appsMayShare: false),
+    .category(328, "heartburn", .severity),
+    .category(329, "highHeartRateEvent", .notApplicable, appsMayShare: false),
+    .category(330, "hotFlashes", .severity),
+    .category(331, "hypertensionEvent", .notApplicable, appsMayShare: false),
+    .category(332, "infrequentMenstrualCycles", .notApplicable, appsMayShare: false),
+    .category(333, "intermenstrualBleeding", .notApplicable),
+    .category(334, "irregularHeartRhythmEvent", .notApplicable, appsMayShare: false),
+    .category(335, "irregularMenstrualCycles", .notApplicable, appsMayShare: false),
+    .category(336, "lactation", .notApplicable),
+    .category(337, "lossOfSmell", .severity),
+    .category(338, "lossOfTaste", .severity),
+    .category(339, "lowCardioFitnessEvent", .lowCardioFitnessEvent, appsMayShare: false),
+    .category(340, "lowerBackPain", .severity),
+    .category(341, "lowHeartRateEvent", .notApplicable, appsMayShare: false),
+    .category(342, "memoryLapse", .severity),
+    .category(343, "moodChanges", .presence),
+    .category(344, "nausea", .severity),
+    .category(345, "nightSweats", .severity),
+    .category(346, "ovulationTestResult", .ovulationTestResult),
+    .category(347, "pelvicPain", .severity),
+    .category(348, "persistentIntermenstrualBleeding", .notApplicable, appsMayShare: false),
+    .category(349, "pregnancy", .notApplicable),
+    .category(350, "pregnancyTestResult", .pregnancyTestResult),
+    .category(351, "progesteroneTestResult", .progesteroneTestResult),
+    .category(352, "prolongedMenstrualPeriods", .notApplicable, appsMayShare: false),
+    .category(353, "rapidPoundingOrFlutteringHeartbeat", .severity),
+    .category(354, "runnyNose", .severity),
+    .category(355, "sexualActivity", .notApplicable),
+    .category(356, "shortnessOfBreath", .severity),
+    .category(357, "sinusCongestion", .severity),
+    .category(358, "skippedHeartbeat", .severity),
+    .category(359, "sleepApneaEvent", .notApplicable, appsMayShare: false),
+    .category(360, "sleepChanges", .presence),
+    .category(361, "soreThroat", .severity),
+    .category(362, "toothbrushingEvent", .notApplicable),
+    .category(363, "vaginalDryness", .severity),
+    .category(364, "vomiting", .severity),
+    .category(365, "wheezing", .severity),
+    // Characteristic types (codes 60–69): values from HKCharacteristicValues.h. Apps may only read them.
+    .init(
+      code: 60, name: "dateOfBirth", identifier: "HKCharacteristicTypeIdentifierDateOfBirth",
+      kind: .characteristic(values: []), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 61, name: "biologicalSex", identifier: "HKCharacteristicTypeIdentifierBiologicalSex",
+      kind: .characteristic(values: [(1, "female"), (2, "male"), (3, "other")]), appsMayShare: false,
+      requiredMetadata: []),
+    .init(
+      code: 62, name: "bloodType", identifier: "HKCharacteristicTypeIdentifierBloodType",
+      kind: .characteristic(values: [
+        (1, "aPositive"), (2, "aNegative"), (3, "bPositive"), (4, "bNegative"), (5, "abPositive"), (6, "abNegative"),
+        (7, "oPositive"), (8, "oNegative"),
+      ]), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 63, name: "fitzpatrickSkinType", identifier: "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+      kind: .characteristic(values: [(1, "I"), (2, "II"), (3, "III"), (4, "IV"), (5, "V"), (6, "VI")]),
+      appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 64, name: "wheelchairUse", identifier: "HKCharacteristicTypeIdentifierWheelchairUse",
+      kind: .characteristic(values: [(1, "no"), (2, "yes")]), appsMayShare: false, requiredMetadata: []),
+    .init(
+      code: 65, name: "activityMoveMode", identifier: "HKCharacteristicTypeIdentifierActivityMoveMode",
+      kind: .characteristic(values: [(1, "activeEnergy"), (2, "appleMoveTime")]), appsMayShare: false,
+      requiredMetadata: []),
+  ] + objectTypeCatalog
+}
+
+extension SampleTypeDescriptor {
+  /// A quantity type entry. The identifier is `HKQuantityTypeIdentifier` + the name with its first letter
+  /// capitalized, unless given (`vo2Max` is `HKQuantityTypeIdentifierVO2Max`).
+  static func quantity(
+    _ code: UInt16, _ name: String, _ canonicalUnit: String, _ aggregation: AggregationStyle,
+    identifier: String? = nil, appsMayShare: Bool = true, requiredMetadata: [String] = []
+  ) -> SampleTypeDescriptor {
+    SampleTypeDescriptor(
+      code: code, name: name, identifier: identifier ?? "HKQuantityTypeIdentifier" + capitalized(name),
+      kind: .quantity(canonicalUnit: canonicalUnit, aggregation: aggregation), appsMayShare: appsMayShare,
+      requiredMetadata: requiredMetadata)
+  }
+
+  /// A category type entry; the identifier is `HKCategoryTypeIdentifier` + the capitalized name.
+  static func category(
+    _ code: UInt16, _ name: String, _ values: CategoryValueSet, appsMayShare: Bool = true,
+    requiredMetadata: [String] = []
+  ) -> SampleTypeDescriptor {
+    SampleTypeDescriptor(
+      code: code, name: name, identifier: "HKCategoryTypeIdentifier" + capitalized(name),
+      kind: .category(values: values.values), appsMayShare: appsMayShare, requiredMetadata: requiredMetadata)
+  }
+
+  private static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
+
+  /// The dietary quantity types: what a `food` correlation may contain.
+  static let dietaryTypes: [String] = [
+    "dietaryBiotin", "dietaryCaffeine", "dietaryCalcium", "dietaryCarbohydrates", "dietaryChloride",
+    "dietaryCholesterol", "dietaryChromium", "dietaryCopper", "dietaryEnergyConsumed", "dietaryFatMonounsaturated",
+    "dietaryFatPolyunsaturated", "dietaryFatSaturated", "dietaryFatTotal", "dietaryFiber", "dietaryFolate",
+    "dietaryIodine", "dietaryIron", "dietaryMagnesium", "dietaryManganese", "dietaryMolybdenum", "dietaryNiacin",
+    "dietaryPantothenicAcid", "dietaryPhosphorus", "dietaryPotassium", "dietaryProtein", "dietaryRiboflavin",
+    "dietarySelenium", "dietarySodium", "dietarySugar", "dietaryThiamin", "dietaryVitaminA", "dietaryVitaminB12",
+    "dietaryVitaminB6", "dietaryVitaminC", "dietaryVitaminD", "dietaryVitaminE", "dietaryVitaminK", "dietaryWater",
+    "dietaryZinc",
   ]
+}
+
+/// HKCategoryValues.h's value enumerations, with Apple's raw values and Swift case names: what a category type's
+/// samples may hold.
+enum CategoryValueSet {
+  /// `HKCategoryValue`: types that carry no value.
+  case notApplicable
+  /// `HKCategoryValueSeverity`: most symptoms.
+  case severity
+  /// `HKCategoryValuePresence`: mood and sleep changes.
+  case presence
+  /// `HKCategoryValueAppetiteChanges`.
+  case appetiteChanges
+  /// `HKCategoryValueAppleWalkingSteadinessEvent`.
+  case appleWalkingSteadinessEvent
+  /// `HKCategoryValueCervicalMucusQuality` (0 is not a value: a device refuses it).
+  case cervicalMucusQuality
+  /// `HKCategoryValueContraceptive`.
+  case contraceptive
+  /// `HKCategoryValueEnvironmentalAudioExposureEvent`.
+  case environmentalAudioExposureEvent
+  /// `HKCategoryValueHeadphoneAudioExposureEvent`.
+  case headphoneAudioExposureEvent
+  /// `HKCategoryValueAudioExposureEvent` (deprecated with its type).
+  case audioExposureEvent
+  /// `HKCategoryValueLowCardioFitnessEvent`.
+  case lowCardioFitnessEvent
+  /// `HKCategoryValueOvulationTestResult` (the deprecated `positive` is `luteinizingHormoneSurge`, 2).
+  case ovulationTestResult
+  /// `HKCategoryValuePregnancyTestResult`.
+  case pregnancyTestResult
+  /// `HKCategoryValueProgesteroneTestResult`.
+  case progesteroneTestResult
+  /// `HKCategoryValueVaginalBleeding` (iOS 18; `HKCategoryValueMenstrualFlow` has the same values).
+  case vaginalBleeding
+
+  /// The raw values and case names.
+  var values: [(value: Int, name: String)] {
+    switch self {
+    case .notApplicable: [(0, "notApplicable")]
+    case .severity: [(0, "unspecified"), (1, "notPresent"), (2, "mild"), (3, "moderate"), (4, "severe")]
+    case .presence: [(0, "present"), (1, "notPresent")]
+    case .appetiteChanges: [(0, "unspecified"), (1, "noChange"), (2, "decreased"), (3, "increased")]
+    case .appleWalkingSteadinessEvent:
+      [
+        (1, "initialLow"), (2, "initialVeryLow"), (3, "repeatLow"), (4, "repeatVeryLow"),
+      ]
+    case .cervicalMucusQuality: [(1, "dry"), (2, "sticky"), (3, "creamy"), (4, "watery"), (5, "eggWhite")]
+    case .contraceptive:
+      [
+        (1, "unspecified"), (2, "implant"), (3, "injection"), (4, "intrauterineDevice"), (5, "intravaginalRing"),
+        (6, "oral"), (7, "patch"),
+      ]
+    case .environmentalAudioExposureEvent: [(1, "momentaryLimit")]
+    case .headphoneAudioExposureEvent: [(1, "sevenDayLimit")]
+    case .audioExposureEvent: [(1, "loudEnvironment")]
+    case .lowCardioFitnessEvent: [(1, "lowFitness")]
+    case .ovulationTestResult:
+      [
+        (1, "negative"), (2, "luteinizingHormoneSurge"), (3, "indeterminate"), (4, "estrogenSurge"),
+      ]
+    case .pregnancyTestResult: [(1, "negative"), (2, "positive"), (3, "indeterminate")]
+    case .progesteroneTestResult: [(1, "negative"), (2, "positive"), (3, "indeterminate")]
+    case .vaginalBleeding: [(1, "unspecified"), (2, "light"), (3, "medium"), (4, "heavy"), (5, "none")]
+    }
+  }
 }
 
 /// Well-known metadata keys (HKMetadata.h string values).
@@ -186,6 +530,12 @@ package enum MetadataKey {
   package static let syncVersion = "HKMetadataKeySyncVersion"
   /// `HKMetadataKeyExternalUUID`.
   package static let externalUUID = "HKExternalUUID"
+  /// `HKMetadataKeyInsulinDeliveryReason`: required on insulinDelivery samples (an `HKInsulinDeliveryReason`).
+  package static let insulinDeliveryReason = "HKInsulinDeliveryReason"
+  /// `HKMetadataKeyBloodGlucoseMealTime`: optional on bloodGlucose samples (an `HKBloodGlucoseMealTime`).
+  package static let bloodGlucoseMealTime = "HKBloodGlucoseMealTime"
+  /// `HKMetadataKeySexualActivityProtectionUsed`: optional on sexualActivity samples (a Bool).
+  package static let sexualActivityProtectionUsed = "HKSexualActivityProtectionUsed"
 
   /// Maps the Swift constant names users write (`HKMetadataKeyWasUserEntered`) to the key strings.
   package static let byConstantName: [String: String] = [
@@ -195,5 +545,18 @@ package enum MetadataKey {
     "HKMetadataKeySyncIdentifier": syncIdentifier,
     "HKMetadataKeySyncVersion": syncVersion,
     "HKMetadataKeyExternalUUID": externalUUID,
+    "HKMetadataKeyInsulinDeliveryReason": insulinDeliveryReason,
+    "HKMetadataKeyBloodGlucoseMealTime": bloodGlucoseMealTime,
+    "HKMetadataKeySexualActivityProtectionUsed": sexualActivityProtectionUsed,
   ]
+
+  /// A valid value for a required key, for samples the simulator generates itself (random samples): not the start
+  /// of a cycle; basal insulin.
+  package static func generatedValue(for key: String) -> MetadataValue {
+    switch key {
+    case menstrualCycleStart: .bool(false)
+    case insulinDeliveryReason: .int(1)
+    default: .bool(false)
+    }
+  }
 }

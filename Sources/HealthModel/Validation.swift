@@ -40,6 +40,14 @@ extension SampleInput {
     case (.correlation, _):
       throw .healthKit(
         .errorInvalidArgument, "HealthPair does not store correlation objects (\(descriptor.identifier))")
+    case (.characteristic, _):
+      // HKCharacteristicType is not an HKSampleType: no sample initializer accepts one (behavior.md C1).
+      throw .invalidArgumentException(
+        "\(descriptor.identifier) is a characteristic type, not a sample type: its value is set by the user in the "
+          + "Health app and cannot be saved as a sample")
+    case (.object, _):
+      throw .healthKit(
+        .errorInvalidArgument, "HealthPair does not store objects of type \(descriptor.identifier)")
     case (.quantity(let canonical, _), .quantity(let amount, let unitText)):
       let unit: HealthUnit
       do { unit = try HealthUnit.cached(unitText) } catch {

@@ -16,6 +16,7 @@ package struct CtlCommand {
     discussion: """
       OPERATIONS (apps are bundle identifiers; types are HealthKit names such as dietaryWater):
         install <app> [--name <name>] [--write-usage <text>] [--read-usage <text>]
+                [--entitlement background-delivery|health-records]…
         uninstall <app>
         request <app> [--share <t,t>] [--read <t,t>] [--no-wait]
                                    Prints the sheet if one is presented, then waits for the user's answer.
@@ -39,9 +40,18 @@ package struct CtlCommand {
         watch-settings <app> …     (phone) the same, in the iPhone's Watch app, for the watch
         clock set <date> | clock advance <duration> | clock real
         policy [--reprompt standard|strict] [--retention <duration>|none] [--authorization independent|companion]
-               [--settings on-watch|iphone-only] [--time-zone <zone>]   (zone: UTC, UTC+05:30, Europe/Paris…)
+               [--settings on-watch|iphone-only] [--units us|metric|uk] [--time-zone <zone>]
+                                   (zone: UTC, UTC+05:30, Europe/Paris…)
+        lock | unlock              Lock the device (the watch: take it off the wrist): queries fail with
+                                   errorDatabaseInaccessible, saves wait for unlock; unlock merges them.
+        characteristic <app> <type>            The app reads dateOfBirth, biologicalSex, bloodType, … (its answer).
+        set-characteristic <type> <value>|notSet   The user, in the Health app (dates: YYYY-MM-DD).
+        units <app> <type,type>    preferredUnits(for:) as the app gets it.
+        prefer-unit <type> <unit>|default      The user chooses a display unit in the Health app.
         samples [<type>]           The raw store (every app's samples) and tombstones.
         earliest                   earliestPermittedSampleDate()
+        background [<app>]         Background delivery registrations and their events.
+        background <app> enable <type> [immediate|hourly|daily|weekly] | disable <type>|all | complete <delivery>
         link connect|disconnect|hold|release|status | link latency <duration>
         dump [--json]              Full device state.
         events                     Print pushed events until interrupted (or until --timeout passes).
@@ -119,6 +129,15 @@ package struct CtlCommand {
     if let type = SampleType.lookup(name: name) { return type }
     let suggestion = suggest(name, from: SampleType.catalog.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
     throw args.error("unknown type '\(name)'\(suggestion)")
+  }
+
+  private func characteristicType(_ name: String, _ args: Arguments) throws(UsageError) -> SampleType {
+    let t = try type(name, args)
+    guard t.descriptor.isCharacteristic else {
+      let names = SampleType.catalog.filter(\.isCharacteristic).map(\.name).joined(separator: ", ")
+      throw args.error("\(t.name) is not a characteristic type: expected one of \(names)")
+    }
+    return t
   }
 
   private func types(_ list: String?, _ args: Arguments) throws(UsageError) -> [SampleType] {
@@ -204,14 +223,65 @@ package struct CtlCommand {
     return parts.joined(separator: "  ")
   }
 
+  /// `background [<app>]`, `background <app> enable|disable|complete …`.
+  private func background(_ args: inout Arguments, _ client: DeviceClient) throws {
+    let bundle = try args.positional()
+    guard let bundle, let action = try args.positional() else {
+      try args.finish()
+      let (list, history) = try client.backgroundDeliveries(bundle)
+      for s in list {
+        var state = s.stopped ? "stopped" : s.waiting.map { "waiting for delivery #\($0)" } ?? "on"
+        if s.pending { state += ", changes pending" }
+        out(
+          "\(s.key.bundleID) \(s.key.type.name): \(s.frequency) (applied: \(s.effective)), \(state); woken \(s.woken), "
+            + "completed \(s.completed), misses in a row \(s.misses)\n")
+      }
+      for e in history { out("  \(formatDate(e.at)) \(e)\n") }
+      if list.isEmpty { out("no background delivery registrations\n") }
+      return
+    }
+    switch action {
+    case "enable":
+      let t = try type(try args.required("type"), args)
+      let name = try args.positional() ?? "immediate"
+      guard let frequency = UpdateFrequency(name: name) else {
+        throw args.error("unknown frequency '\(name)': expected immediate, hourly, daily or weekly")
+      }
+      try args.finish()
+      try client.enableBackgroundDelivery(bundle, t, frequency: frequency)
+      out("background delivery of \(t.name) enabled for \(bundle) (\(frequency))\n")
+    case "disable":
+      let which = try args.required("type or 'all'")
+      let t = which == "all" ? nil : try type(which, args)
+      try args.finish()
+      try client.disableBackgroundDelivery(bundle, t)
+      out("background delivery of \(t?.name ?? "every type") disabled for \(bundle)\n")
+    case "complete":
+      let text = try args.required("delivery number")
+      guard let delivery = UInt64(text) else { throw args.error("invalid delivery number '\(text)'") }
+      try args.finish()
+      try client.completeBackgroundDelivery(bundle, delivery: delivery)
+      out("completion handler of delivery #\(delivery) called\n")
+    default:
+      throw args.error("unknown background operation '\(action)': expected enable, disable or complete")
+    }
+  }
+
   private func perform(_ args: inout Arguments, _ client: DeviceClient) throws {
     switch operation {
     case "install":
       let bundle = try args.required("app")
+      var entitlements: Set<Entitlement> = []
+      for name in try args.options("entitlement") {
+        guard let entitlement = Entitlement(name: name) else {
+          throw args.error("unknown entitlement '\(name)': expected background-delivery or health-records")
+        }
+        entitlements.insert(entitlement)
+      }
       let app = AppRecord(
         bundleID: bundle, displayName: try args.option("name") ?? bundle,
         writeUsageDescription: try args.option("write-usage"),
-        readUsageDescription: try args.option("read-usage"))
+        readUsageDescription: try args.option("read-usage"), entitlements: entitlements)
       try args.finish()
       try client.installApp(app)
       out("installed \(bundle) on the \(device)\n")
@@ -335,6 +405,8 @@ package struct CtlCommand {
           throw args.error(
             "invalid value '\(valueText)' for \(t.name): expected one of \(values.map(\.name).joined(separator: ", "))")
         }
+      } else if t.descriptor.isCharacteristic {
+        throw args.error("\(t.name) is a characteristic type, not a sample type: the user sets it (set-characteristic)")
       } else {
         throw args.error("\(t.name) is a correlation type: HealthPair does not save correlations")
       }
@@ -464,6 +536,12 @@ package struct CtlCommand {
         }
         policy.watchSettings = model
       }
+      if let u = try args.option("units") {
+        guard let units = UnitLocale(name: u) else {
+          throw args.error("invalid unit locale '\(u)': expected us, metric or uk")
+        }
+        policy.units = units
+      }
       if let z = try args.option("time-zone") {
         do { policy.timeZone = try TimeZoneRule(identifier: z) } catch { throw args.error("\(error)") }
       }
@@ -471,7 +549,50 @@ package struct CtlCommand {
       try client.setPolicy(policy)
       out(
         "policy: reprompt=\(policy.reprompt.rawValue) retention=\(policy.retention.map(formatDuration) ?? "none") "
-          + "time-zone=\(policy.timeZone)\n")
+          + "units=\(policy.units) time-zone=\(policy.timeZone)\n")
+    case "lock", "unlock":
+      try args.finish()
+      try client.setLocked(operation == "lock")
+      out("\(device) \(operation == "lock" ? "locked: protected health data unavailable" : "unlocked")\n")
+    case "characteristic":
+      let bundle = try args.required("app")
+      let t = try characteristicType(try args.required("type"), args)
+      try args.finish()
+      let value = try client.readCharacteristic(bundle, t)
+      out("\(t.name): \(value?.name(for: t) ?? "notSet")\n")
+    case "set-characteristic":
+      let t = try characteristicType(try args.required("type"), args)
+      let text = try args.required("value (or notSet)")
+      try args.finish()
+      var value: CharacteristicValue?
+      if text.lowercased() != "notset" {
+        guard let parsed = CharacteristicValue.parse(text, for: t) else {
+          let valid = t.descriptor.characteristicValues?.map(\.name) ?? []
+          throw args.error(
+            "invalid value '\(text)' for \(t.name): expected "
+              + (valid.isEmpty ? "a date such as 1990-04-02" : (["notSet"] + valid).joined(separator: ", ")))
+        }
+        value = parsed
+      }
+      try client.changeUserSetting(.characteristic(t, value))
+      out("\(t.name) set to \(value?.name(for: t) ?? "notSet") in the \(device)'s Health app\n")
+    case "units":
+      let bundle = try args.required("app")
+      let list = try types(try args.required("types"), args)
+      try args.finish()
+      for (t, unit) in try client.preferredUnits(bundle, list).sorted(by: { $0.key < $1.key }) {
+        out("\(t.name): \(unit)\n")
+      }
+    case "prefer-unit":
+      let t = try type(try args.required("type"), args)
+      let text = try args.required("unit (or default)")
+      try args.finish()
+      let unit: String? = text == "default" ? nil : text
+      if let unit {
+        do { _ = try HealthUnit(parsing: unit) } catch { throw args.error("invalid unit '\(unit)': \(error)") }
+      }
+      try client.changeUserSetting(.preferredUnit(t, unit))
+      out("\(t.name) shown in \(unit ?? "the locale's default unit") on the \(device)\n")
     case "source-order":
       let t = try type(try args.required("type"), args)
       let reset = args.flag("default")
@@ -502,6 +623,8 @@ package struct CtlCommand {
     case "earliest":
       try args.finish()
       out(formatDate(try client.earliestPermittedSampleDate()) + "\n")
+    case "background":
+      try background(&args, client)
     case "link":
       let how = try args.required("link operation")
       let command: LinkCommand?
@@ -555,7 +678,7 @@ package struct CtlCommand {
       let operations = [
         "install", "uninstall", "request", "answer", "status", "request-status", "save", "delete", "query", "stats",
         "collection", "anchored", "settings", "watch-settings", "clock", "policy", "samples", "earliest", "link",
-        "dump", "events",
+        "dump", "events", "lock", "unlock", "characteristic", "set-characteristic", "units", "prefer-unit",
       ]
       let suggestion = suggest(operation, from: operations).map { " (did you mean '\($0)'?)" } ?? ""
       throw args.error("unknown operation '\(operation)'\(suggestion)")

@@ -10,7 +10,7 @@ package enum HealthPairCommandLine {
   package static let commands: [CommandConfiguration] = [
     RunCommand.configuration, UpCommand.configuration, DownCommand.configuration, RestartCommand.configuration,
     StatusCommand.configuration, CtlCommand.configuration,
-    ChaosCommand.configuration, LoadCommand.configuration, DemoCommand.configuration,
+    ChaosCommand.configuration, SimulateCommand.configuration, LoadCommand.configuration, DemoCommand.configuration,
   ]
 
   /// The top-level help text.
@@ -47,6 +47,7 @@ package enum HealthPairCommandLine {
       case "status": return try StatusCommand(rest).run()
       case "ctl": return try CtlCommand(rest).run()
       case "chaos": return try ChaosCommand(rest).run()
+      case "simulate": return try SimulateCommand(rest).run()
       case "load": return try LoadCommand(rest).run()
       default:
         let known = commands.map(\.name)

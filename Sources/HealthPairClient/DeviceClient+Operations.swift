@@ -190,4 +190,55 @@ extension DeviceClient {
   package func link(_ command: LinkCommand) throws(ClientError) -> LinkStatus {
     try expect(try call(.link(command)), "link status") { if case .link(let l) = $0 { l } else { nil } }
   }
+
+  /// Locks (true) or unlocks (false) the device; for the watch: takes it off (puts it back on) the wrist.
+  package func setLocked(_ locked: Bool) throws(ClientError) { _ = try call(.setLocked(locked)) }
+
+  /// An app reads a characteristic; nil is not set (or the read is denied).
+  package func readCharacteristic(_ bundleID: String, _ type: SampleType) throws(ClientError) -> CharacteristicValue? {
+    try expect(try call(.readCharacteristic(bundleID: bundleID, type: type)), "a characteristic") {
+      if case .characteristic(_, let value) = $0 { .some(value) } else { nil }
+    }
+  }
+
+  /// `preferredUnits(for:)`: a unit string per type.
+  package func preferredUnits(_ bundleID: String, _ types: [SampleType]) throws(ClientError) -> [SampleType: String] {
+    try expect(try call(.preferredUnits(bundleID: bundleID, types: types)), "units") {
+      if case .units(let units) = $0 { units } else { nil }
+    }
+  }
+
+  /// The user changes a value in the Health app (a characteristic, a preferred unit).
+  package func changeUserSetting(_ setting: UserSetting) throws(ClientError) {
+    _ = try call(.changeUserSetting(setting))
+  }
+}
+
+/// Background delivery (behavior.md section B).
+extension DeviceClient {
+  /// `enableBackgroundDelivery(for:frequency:)`.
+  package func enableBackgroundDelivery(_ bundleID: String, _ type: SampleType, frequency: UpdateFrequency)
+    throws(ClientError)
+  {
+    _ = try call(.enableBackgroundDelivery(bundleID: bundleID, type: type, frequency: frequency))
+  }
+
+  /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` when `type` is nil.
+  package func disableBackgroundDelivery(_ bundleID: String, _ type: SampleType?) throws(ClientError) {
+    _ = try call(.disableBackgroundDelivery(bundleID: bundleID, type: type))
+  }
+
+  /// Calls the completion handler of background delivery `delivery`.
+  package func completeBackgroundDelivery(_ bundleID: String, delivery: UInt64) throws(ClientError) {
+    _ = try call(.completeBackgroundDelivery(bundleID: bundleID, delivery: delivery))
+  }
+
+  /// The background delivery registrations of one app (or every app), and the events since the daemon started.
+  package func backgroundDeliveries(_ bundleID: String?) throws(ClientError) -> (
+    registrations: [BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent]
+  ) {
+    guard case .backgroundDeliveries(let list, let history) = try call(.backgroundDeliveries(bundleID: bundleID))
+    else { throw .protocolViolation("expected background deliveries") }
+    return (list, history)
+  }
 }

@@ -43,7 +43,7 @@ package enum ClientError: Error, Sendable, CustomStringConvertible {
 }
 
 /// One request in flight: its interim notices (a sheet was presented) and its final answer.
-package final class Ticket: @unchecked Sendable {
+package final class Ticket: Sendable {
   // Guarded by `state`.
   private struct State {
     var interims: [Reply] = []
@@ -191,8 +191,12 @@ package final class Ticket: @unchecked Sendable {
 ///
 /// Thread-safe. Requests may be issued from any thread or task; a background thread reads responses, interim
 /// notices and events, and hands them to the matching ``Ticket`` or to the event listeners.
+///
+/// `@unchecked` only because ``device`` and ``daemonPID`` are written once, in `init`, before the instance can be
+/// shared; everything else mutable is behind `shared` (a mutex), `timeoutBits` (an atomic) or the socket handle's
+/// mutex.
 package final class DeviceClient: @unchecked Sendable {
-  // `shared` guards everything mutable; writes to the socket are serialised by `writeLock`.
+  // `shared` guards everything mutable; writes to the socket are serialised by the socket handle's mutex.
   private struct Shared {
     var nextID: UInt32 = 1
     var tickets: [UInt32: Ticket] = [:]
@@ -211,14 +215,18 @@ package final class DeviceClient: @unchecked Sendable {
   package private(set) var device: DeviceKind = .phone
   /// The daemon's process id.
   package private(set) var daemonPID: Int32 = 0
-  /// The default deadline for calls, seconds.
-  package var timeout: Double
+  /// The default deadline for calls, seconds (safe to change while other threads call).
+  package var timeout: Double {
+    get { Double(bitPattern: timeoutBits.load(ordering: .relaxed)) }
+    set { timeoutBits.store(newValue.bitPattern, ordering: .relaxed) }
+  }
+  private let timeoutBits: Atomic<UInt64>
 
   /// Connects to `socketPath` and says hello.
   /// - Throws: ``ClientError``.
   package init(socketPath: String, clientName: String, timeout: Double = 30) throws(ClientError) {
     self.socketPath = socketPath
-    self.timeout = timeout
+    timeoutBits = Atomic(timeout.bitPattern)
     let fd: Int32
     // The deadline also bounds the connect (a full listen backlog) and every write (a daemon that stopped reading).
     do { fd = try Posix.connectUnix(socketPath, sendTimeout: timeout) } catch { throw .connect(error) }
@@ -368,6 +376,9 @@ package final class DeviceClient: @unchecked Sendable {
 }
 
 /// A weak reference to a client, held by its reader thread so the client can be released.
+///
+/// `@unchecked` because a weak reference is a `var`: it is written only by `init` and read (atomically, by the
+/// runtime's weak-reference load) from the reader thread.
 private final class WeakClient: @unchecked Sendable {
   weak var client: DeviceClient?
   init(_ client: DeviceClient) { self.client = client }
@@ -375,7 +386,7 @@ private final class WeakClient: @unchecked Sendable {
 
 /// A client socket whose descriptor is closed exactly once, by the reader thread, under the same lock that
 /// guards `shutdown` and writes, so no call can reach a descriptor number the kernel has reused.
-private final class SocketHandle: @unchecked Sendable {
+private final class SocketHandle: Sendable {
   private let fd: Mutex<Int32?>
 
   init(_ fd: Int32) { self.fd = Mutex(fd) }

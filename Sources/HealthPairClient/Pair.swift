@@ -115,7 +115,7 @@ package struct LaunchOptions: Sendable {
 }
 
 /// A running daemon process started by this process.
-package final class DaemonProcess: @unchecked Sendable {
+package final class DaemonProcess: Sendable {
   /// The device.
   package let device: DeviceKind
   /// The process id.
@@ -327,7 +327,7 @@ package func waitForLink(_ client: DeviceClient, timeout: Double) throws(PairErr
 /// A daemon started with `--exit-with-parent` is signalled when the *thread* that spawned it exits (that is how
 /// `PR_SET_PDEATHSIG` works), so spawning from a short-lived worker or pool thread could stop it early. (Pairs now
 /// use the ``Lifeline``; the one thread still keeps spawns in order.)
-final class Spawner: @unchecked Sendable {
+final class Spawner: Sendable {
   static let shared = Spawner()
   private let jobs = Mutex<[@Sendable () -> Void]>([])
   private let wake = DispatchSemaphore(value: 0)
@@ -365,14 +365,15 @@ final class Spawner: @unchecked Sendable {
 }
 
 /// A running phone + watch pair: processes, clients, and the conditions tests wait on.
-package final class Pair: @unchecked Sendable {
+package final class Pair: Sendable {
   /// Where the pair's files are.
   package let layout: PairLayout
   /// The daemon executable.
   package let daemon: String
   /// How daemons are started.
   package let options: LaunchOptions
-  private var ownsDirectory: Bool
+  /// Whether shutting down removes the directory (cleared by ``keepDirectory()`` and ``release()``, from any thread).
+  private let ownsDirectory: Atomic<Bool>
   /// Whether this pair created its directory (its daemons then remove it if this process dies).
   private let createdDirectory: Bool
   private let state = Mutex<State>(State())
@@ -390,13 +391,13 @@ package final class Pair: @unchecked Sendable {
       if let root {
         try Posix.makeDirectory(root, mode: 0o700)
         self.layout = PairLayout(root: root)
-        ownsDirectory = false
+        ownsDirectory = Atomic(false)
       } else {
         TemporaryPairDirectories.sweepOnce()
         self.layout = PairLayout(root: try TemporaryPairDirectories.make())
-        ownsDirectory = true
+        ownsDirectory = Atomic(true)
       }
-      createdDirectory = ownsDirectory
+      createdDirectory = ownsDirectory.load(ordering: .relaxed)
       try Posix.chmod(layout.root, 0o700)
       if !Posix.exists(layout.pairingKey) {
         let secret = Posix.randomBytes(32).map { String($0, radix: 16).leftPadded(2) }.joined()
@@ -524,11 +525,11 @@ package final class Pair: @unchecked Sendable {
       process.signal(SIGKILL)
       process.waitForExit(timeout: 10)
     }
-    if ownsDirectory { Posix.removeTree(layout.root) }
+    if ownsDirectory.load(ordering: .acquiring) { Posix.removeTree(layout.root) }
   }
 
   /// Keeps the pair's directory when the pair shuts down (for post-mortems).
-  package func keepDirectory() { ownsDirectory = false }
+  package func keepDirectory() { ownsDirectory.store(false, ordering: .releasing) }
 
   /// Lets the daemons keep running after this object goes away (what `healthpair up` does).
   package func release() {
@@ -540,7 +541,7 @@ package final class Pair: @unchecked Sendable {
       return Array(s.clients.values)
     }
     for client in clients { client.close() }
-    ownsDirectory = false
+    ownsDirectory.store(false, ordering: .releasing)
   }
 
   deinit { shutdown() }

@@ -13,10 +13,22 @@ extension DaemonSnapshot {
     lines.append(
       "policy   reprompt=\(d.policy.reprompt.rawValue) retention=\(d.policy.retention.map(formatDuration) ?? "none")"
         + (d.policy.authorization == .companion ? " authorization=companion" : "")
+        + (d.policy.units != .us ? " units=\(d.policy.units)" : "")
         + (d.policy.timeZone == .utc ? "" : " zone=\(d.policy.timeZone)"))
     for (type, order) in d.policy.sourceOrders.sorted(by: { $0.key < $1.key }) {
       let list = order.sources.isEmpty ? "default" : order.sources.map(\.description).joined(separator: ", ")
       lines.append("sources  \(type.name): \(list)")
+    }
+    if d.locked {
+      lines.append(
+        "lock     LOCKED: protected data unavailable"
+          + (d.lockedSamples > 0 ? "; \(d.lockedSamples) sample\(d.lockedSamples == 1 ? "" : "s") wait for unlock" : "")
+      )
+    }
+    if !d.characteristics.isEmpty || !d.preferredUnits.isEmpty {
+      let values = d.characteristics.sorted { $0.key < $1.key }.map { "\($0.key.name)=\($0.value.name(for: $0.key))" }
+      let units = d.preferredUnits.sorted { $0.key < $1.key }.map { "\($0.key.name) in \($0.value)" }
+      lines.append("health   " + (values + units).joined(separator: " "))
     }
     let s = link.sync
     lines.append(
@@ -76,71 +88,81 @@ extension DaemonSnapshot {
         ("logID", .string(String(link.sync.logID, radix: 16))),
         ("peerLogID", .string(String(link.sync.peerLogID, radix: 16))),
       ] : []
-    return .object(
-      identities + [
-        ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
-        (
-          "policy",
-          .object([
-            ("reprompt", .string(d.policy.reprompt.rawValue)),
-            ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
-            ("timeZone", .string(d.policy.timeZone.identifier)),
-            (
-              "sourceOrders",
-              .object(
-                d.policy.sourceOrders.sorted { $0.key < $1.key }.map { type, order in
-                  (type.name, .array(order.sources.map { JSON.string($0.description) }))
-                })
-            ),
-          ])
-        ),
-        ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
-        (
-          "apps",
-          .array(
-            d.apps.map { app in
-              .object([
-                ("bundleID", .string(app.record.bundleID)),
-                ("displayName", .string(app.record.displayName)),
-                ("lockedOut", .bool(app.lockedOut)),
-                (
-                  "permissions",
-                  .array(
-                    app.decisions.map { change in
-                      .object([
-                        ("type", .string(change.permission.type.name)),
-                        ("direction", .string(change.permission.direction.description)),
-                        ("decision", .string(change.decision.description)),
-                      ])
-                    })
-                ),
-              ])
-            })
-        ),
-        ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
-        ("tombstones", .int(d.tombstoneCount)),
-        (
-          "pendingSheets",
-          .array(
-            d.pendingPrompts.map { p in
-              .object([
-                ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
-                ("lists", .array(p.permissions.map { .string($0.description) })),
-              ])
-            })
-        ),
-        (
-          "link",
-          .object(
-            [
-              ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
-              ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
-              ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
-              ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
-              ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
-            ] + logIdentities)
-        ),
-      ])
+    return .object(identities + [
+      ("clock", .object([("now", .string(formatDate(d.now))), ("virtual", .bool(d.virtualClock))])),
+      (
+        "policy",
+        .object([
+          ("reprompt", .string(d.policy.reprompt.rawValue)),
+          ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
+          ("timeZone", .string(d.policy.timeZone.identifier)),
+          (
+            "sourceOrders",
+            .object(
+              d.policy.sourceOrders.sorted { $0.key < $1.key }.map { type, order in
+                (type.name, .array(order.sources.map { JSON.string($0.description) }))
+              })
+          ),
+        ])
+      ),
+      ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),
+      (
+        "apps",
+        .array(
+          d.apps.map { app in
+            .object([
+              ("bundleID", .string(app.record.bundleID)),
+              ("displayName", .string(app.record.displayName)),
+              ("lockedOut", .bool(app.lockedOut)),
+              (
+                "permissions",
+                .array(
+                  app.decisions.map { change in
+                    .object([
+                      ("type", .string(change.permission.type.name)),
+                      ("direction", .string(change.permission.direction.description)),
+                      ("decision", .string(change.decision.description)),
+                    ])
+                  })
+              ),
+            ])
+          })
+      ),
+      ("sampleCounts", .object(d.sampleCounts.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.int($0.value)) })),
+      ("tombstones", .int(d.tombstoneCount)),
+      (
+        "pendingSheets",
+        .array(
+          d.pendingPrompts.map { p in
+            .object([
+              ("id", .unsigned(p.id)), ("bundleID", .string(p.bundleID)),
+              ("lists", .array(p.permissions.map { .string($0.description) })),
+            ])
+          })
+      ),
+      (
+        "link",
+        .object([
+          ("enabled", .bool(link.enabled)), ("connected", .bool(link.connected)), ("holding", .bool(link.holding)),
+          ("latencySeconds", .number(link.latency)), ("lastSeq", .unsigned(link.sync.lastSeq)),
+          ("peerAcked", .unsigned(link.sync.peerAcked)), ("appliedFromPeer", .unsigned(link.sync.appliedFromPeer)),
+          ("pendingItems", .int(link.sync.pendingItems)), ("verified", .bool(link.sync.verified)),
+          ("diverged", .bool(link.sync.diverged)), ("conflicts", .int(link.sync.conflicts)),
+        ] + logIdentities)
+      ),
+    ] + lockAndHealth(d))
+  }
+
+  /// The unit locale, the lock and the Health app's values, as `json(includingRunIdentities:)` adds them.
+  private func lockAndHealth(_ d: DeviceSnapshot) -> [(String, JSON)] {
+    let details = d.characteristics.sorted { $0.key < $1.key }.map { type, value in
+      (type.name, JSON.string(value.name(for: type)))
+    }
+    let units = d.preferredUnits.sorted { $0.key < $1.key }.map { ($0.key.name, JSON.string($0.value)) }
+    return [
+      ("units", .string(d.policy.units.description)), ("locked", .bool(d.locked)),
+      ("lockedSamples", .int(d.lockedSamples)), ("healthDetails", .object(details)), ("preferredUnits", .object(units)),
+    ]
   }
 }
 

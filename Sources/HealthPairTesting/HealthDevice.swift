@@ -39,16 +39,18 @@ public final class HealthDevice: Sendable {
   // MARK: - Apps
 
   /// Installs an app with its Info.plist usage descriptions: `writeUsage` is `NSHealthUpdateUsageDescription`
-  /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read).
+  /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read)
+  /// — and the HealthKit entitlements it is signed with (background delivery, health records).
   /// - Throws: ``HealthPairTestingError``.
   public func install(
-    app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil
+    app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil,
+    entitlements: Set<HealthEntitlement> = []
   )
     throws(HealthPairTestingError)
   {
     let record = AppRecord(
       bundleID: bundleIdentifier, displayName: name ?? bundleIdentifier, writeUsageDescription: writeUsage,
-      readUsageDescription: readUsage)
+      readUsageDescription: readUsage, entitlements: Set(entitlements.map(\.simulated)))
     try control("install(app: \(bundleIdentifier))") { try $0.installApp(record) }
   }
 
@@ -96,6 +98,34 @@ public final class HealthDevice: Sendable {
   /// iPhone's Watch app (My Watch → Privacy → Health), whose changes reach the watch over the link.
   public var settings: HealthSettings { HealthSettings(device: self) }
 
+  /// The Health app on this device: the user's health details (characteristics) and preferred units.
+  public var healthApp: HealthApp { HealthApp(device: self) }
+
+  // MARK: - Device lock
+
+  /// Locks the device — for the watch, takes it off the wrist (docs/behavior.md L1–L6). Until ``unlock()``, apps'
+  /// queries, deletions, characteristic reads and `preferredUnits(for:)` fail with `HKError.errorDatabaseInaccessible`;
+  /// saves succeed but wait in the device's locked journal; observer queries hold their deliveries; a sheet that is
+  /// up is dismissed (its request completes with `errorAuthorizationNotDetermined`). Locking a locked device does
+  /// nothing.
+  /// - Throws: ``HealthPairTestingError``.
+  public func lock() throws(HealthPairTestingError) {
+    try control("lock") { try $0.setLocked(true) }
+  }
+
+  /// Unlocks the device — for the watch, puts it back on the wrist: saves made while locked merge into the store
+  /// (and then sync), and observer queries get the deliveries they were owed.
+  /// - Throws: ``HealthPairTestingError``.
+  public func unlock() throws(HealthPairTestingError) {
+    try control("unlock") { try $0.setLocked(false) }
+  }
+
+  /// Whether the device is locked.
+  /// - Throws: ``HealthPairTestingError``.
+  public func isLocked() throws(HealthPairTestingError) -> Bool {
+    try control("isLocked") { try $0.dump().device.locked }
+  }
+
   // MARK: - Clock and policy
 
   /// Sets the device's virtual clock.
@@ -126,8 +156,18 @@ public final class HealthDevice: Sendable {
     }
   }
 
+  /// Chooses the locale model behind `preferredUnits(for:)`'s defaults (`us` unless set).
+  /// - Throws: ``HealthPairTestingError``.
+  public func setUnitLocale(_ locale: HealthUnitLocale) throws(HealthPairTestingError) {
+    try control("setPolicy") { client in
+      var policy = try client.dump().device.policy
+      policy.units = locale.simulated
+      try client.setPolicy(policy)
+    }
+  }
+
   /// Replaces the device's re-prompt policy and retention window (nil keeps every sample); the rest of its
-  /// policy (authorization model, time zone, source orders) stays.
+  /// policy (authorization model, unit locale, time zone, source orders) stays.
   /// - Throws: ``HealthPairTestingError``.
   public func setPolicy(reprompt: RepromptPolicy, retention: TimeInterval?) throws(HealthPairTestingError) {
     try control("setPolicy") { client in

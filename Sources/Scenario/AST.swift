@@ -16,6 +16,16 @@ package struct Scenario: Sendable {
   package var apps: [String: AppDeclaration]
   /// The topic: the name of the directory the file is in.
   package var group: String
+  /// For one row of an `examples:` table, the row's values by column name, in column order (empty otherwise).
+  package var example: [ExampleValue] = []
+}
+
+/// One cell of an `examples:` row: the column's name and the row's value.
+package struct ExampleValue: Hashable, Sendable {
+  /// The column (placeholder) name, without angle brackets.
+  package var name: String
+  /// The value substituted for `<name>`.
+  package var value: String
 }
 
 /// An app as a scenario declares it.
@@ -32,13 +42,15 @@ package struct AppDeclaration: Hashable, Sendable {
   package var hasWriteDescription: Bool
   /// Whether the app's Info.plist has NSHealthShareUsageDescription.
   package var hasReadDescription: Bool
+  /// The entitlements it is signed with (`with background delivery`, `with health records`).
+  package var entitlements: Set<Entitlement> = []
 
   /// The app record the daemon installs.
   package var record: AppRecord {
     AppRecord(
       bundleID: bundleID, displayName: name,
       writeUsageDescription: hasWriteDescription ? "\(name) saves your health data." : nil,
-      readUsageDescription: hasReadDescription ? "\(name) shows your health data." : nil)
+      readUsageDescription: hasReadDescription ? "\(name) shows your health data." : nil, entitlements: entitlements)
   }
 }
 
@@ -93,6 +105,8 @@ package struct SampleSpec: Hashable, Sendable {
   package var metadata: Metadata
   /// `as <name>`.
   package var name: String?
+  /// `uuid <UUID>`: the identifier to save it under (nil: one derived from the seed).
+  package var uuid: UUID? = nil
 
   /// How the end is given.
   package enum Either: Hashable, Sendable {
@@ -157,8 +171,8 @@ package struct ExpectedSample: Hashable, Sendable {
 
 /// One expected bucket of a statistics collection.
 package struct ExpectedBucket: Hashable, Sendable {
-  /// The bucket start.
-  package var start: Date
+  /// The bucket start (a date, or a time for hourly buckets).
+  package var start: TimeSpec
   /// The value in `unit`, or nil for an empty bucket.
   package var value: Double?
   /// The unit of the value.
@@ -167,26 +181,30 @@ package struct ExpectedBucket: Hashable, Sendable {
 
 /// What an app's last call ended with.
 package enum CallExpectation: Hashable, Sendable {
-  /// Succeeded (a request: completed with success = true).
+  /// Succeeded with no error (a request: completed with success = true and no error).
   case succeeded
-  /// Failed with this HKError code.
-  case failed(HealthErrorCode)
-  /// Would terminate the app on a device, optionally with a message fragment.
-  case wouldTerminate(String?)
+  /// Failed with an HKError — this code when given — whose message contains every fragment.
+  case failed(HealthErrorCode?, fragments: [String])
+  /// Would terminate the app on a device; the exception's message contains every fragment.
+  case wouldTerminate([String])
   /// Still pending (a sheet is up).
   case pending
 }
 
-/// Which statistic.
-package enum StatisticKind: String, Hashable, Sendable {
-  /// `sumQuantity()`.
+/// Which statistic (an `HKStatisticsOptions` option and the `HKStatistics` accessor that reads it).
+package enum StatisticKind: String, Hashable, Sendable, CaseIterable {
+  /// `cumulativeSum`: `sumQuantity()`.
   case sum
-  /// `averageQuantity()`.
+  /// `discreteAverage`: `averageQuantity()`.
   case average
-  /// `minimumQuantity()`.
+  /// `discreteMin`: `minimumQuantity()`.
   case min
-  /// `maximumQuantity()`.
+  /// `discreteMax`: `maximumQuantity()`.
   case max
+  /// `mostRecent`: `mostRecentQuantity()`.
+  case mostRecent
+  /// `duration`: `duration()`, the time the matching samples cover.
+  case duration
 
   /// The option that computes it.
   package var option: StatisticsOptions {
@@ -195,8 +213,73 @@ package enum StatisticKind: String, Hashable, Sendable {
     case .average: .discreteAverage
     case .min: .discreteMin
     case .max: .discreteMax
+    case .mostRecent: .mostRecent
+    case .duration: .duration
     }
   }
+
+  /// HealthKit's name of the option (`cumulativeSum`, `discreteAverage`, …).
+  package var optionName: String {
+    switch self {
+    case .sum: "cumulativeSum"
+    case .average: "discreteAverage"
+    case .min: "discreteMin"
+    case .max: "discreteMax"
+    case .mostRecent: "mostRecent"
+    case .duration: "duration"
+    }
+  }
+
+  /// The kind a word names: the short word (`sum`) or HealthKit's option name (`cumulativeSum`), any case.
+  package init?(word: String) {
+    let lower = word.lowercased()
+    guard
+      let kind = Self.allCases.first(where: { $0.rawValue.lowercased() == lower || $0.optionName.lowercased() == lower }
+      )
+    else { return nil }
+    self = kind
+  }
+
+  /// Every word that names a statistic, short words first.
+  package static let words: [String] =
+    allCases.map(\.rawValue)
+    + allCases.map(\.optionName).filter { name in
+      !allCases.contains { $0.rawValue == name }
+    }
+
+  /// The value this kind reads from a result (in the type's canonical unit; seconds for a duration).
+  package func value(of statistics: Statistics) -> Double? {
+    switch self {
+    case .sum: statistics.sum
+    case .average: statistics.average
+    case .min: statistics.minimum
+    case .max: statistics.maximum
+    case .mostRecent: statistics.mostRecent
+    case .duration: statistics.duration
+    }
+  }
+}
+
+/// What `<App>'s background delivery of <type> is …` expects.
+package enum BackgroundState: Hashable, Sendable {
+  /// No registration.
+  case off
+  /// Registered and not stopped; with a frequency, the one the device applies.
+  case on(UpdateFrequency?)
+  /// Stopped after three misses in a row.
+  case stopped
+  /// A delivery waits for the completion handler.
+  case waiting
+}
+
+/// An app's background delivery call in a scenario.
+package enum BackgroundAction: Hashable, Sendable {
+  /// `enableBackgroundDelivery(for:frequency:)`.
+  case enable(SampleType, UpdateFrequency)
+  /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` (nil).
+  case disable(SampleType?)
+  /// The observer query's completion handler for the delivery waiting for the type.
+  case complete(SampleType)
 }
 
 /// An expectation about the devices.
@@ -205,8 +288,8 @@ package enum Expectation: Hashable, Sendable {
   case shareStatus(Devices, app: String, SampleType, AuthorizationStatus)
   /// The hidden read decision (nil = undecided).
   case hiddenRead(Devices, app: String, SampleType, Decision?)
-  /// `getRequestStatusForAuthorization`.
-  case requestStatus(Devices, app: String, share: [SampleType], read: [SampleType], AuthorizationRequestStatus)
+  /// `getRequestStatusForAuthorization` (nil lists: the types the app declares on the device asked).
+  case requestStatus(Devices, app: String, share: [SampleType]?, read: [SampleType]?, AuthorizationRequestStatus)
   /// The app's last call on the device.
   case lastCall(DeviceKind, app: String, CallExpectation)
   /// The app's last request showed a sheet, listing these permissions (nil: don't check the list).
@@ -217,24 +300,24 @@ package enum Expectation: Hashable, Sendable {
   case pendingSheets(DeviceKind, Int)
   /// The strict re-prompt model's lockout.
   case lockedOut(Devices, app: String, Bool)
-  /// How many samples of the type the app's query returns (within a date predicate, if given).
-  case seesCount(Devices, app: String, SampleType, Int, range: RangeSpec?)
+  /// How many samples the app's sample query returns.
+  case seesCount(Devices, SampleQuerySpec, Int)
   /// The app's visible total over a day (quantities: sum; categories: duration).
   case seesTotal(Devices, app: String, SampleType, value: Double, unit: HealthUnit, day: Date?)
-  /// The exact samples the app's query returns, in order.
-  case seesSamples(DeviceKind, app: String, SampleType, [ExpectedSample])
-  /// A statistics query result (nil value: errorNoData).
-  case statistic(DeviceKind, app: String, StatisticKind, SampleType, value: Double?, unit: HealthUnit?, day: Date?)
-  /// A statistics query that would terminate the app (a statistic of the wrong kind for the type).
-  case statisticTerminates(DeviceKind, app: String, StatisticKind, SampleType)
+  /// The exact samples the app's sample query returns, in order.
+  case seesSamples(DeviceKind, SampleQuerySpec, [ExpectedSample])
+  /// A sample query that returns nothing, fails with a code or would terminate the app.
+  case sampleQuery(DeviceKind, SampleQuerySpec, QueryOutcome)
+  /// An `HKStatisticsQuery` and what it gives: a value, per-source values, no data, an error, an exception.
+  case statistic(DeviceKind, StatisticsSpec, StatisticsOutcome)
   /// The last Settings change sent to the device was refused (or applied).
   case settingsRefused(DeviceKind, Bool)
   /// The device's clock.
   case clock(DeviceKind, TimeSpec)
-  /// A statistics collection by days, weeks or months of the device's calendar (`daily`, `weekly`, `monthly`).
-  case daily(
-    DeviceKind, app: String, StatisticKind, SampleType, from: Date, to: Date, [ExpectedBucket],
-    interval: CalendarInterval = CalendarInterval(days: 1))
+  /// An `HKStatisticsCollectionQuery`: its buckets, or nothing in any bucket, an error, an exception.
+  case collection(DeviceKind, CollectionSpec, CollectionOutcome)
+  /// How the app's sheets on the device went: shown, answered, cancelled, failed to present.
+  case sheetHistory(DeviceKind, app: String, SheetCounts)
   /// Changes an anchored query returns since the app's previous check.
   case changes(DeviceKind, app: String, SampleType, added: Int, deleted: Int)
   /// The raw store holds this many samples (of a type, or of every type).
@@ -243,7 +326,7 @@ package enum Expectation: Hashable, Sendable {
   case storeHas(Devices, name: String, Bool)
   /// `earliestPermittedSampleDate()`.
   case earliestPermitted(DeviceKind, TimeSpec)
-  /// Both raw stores hold the same samples and tombstones.
+  /// Both raw stores hold the same samples — identifiers, values, dates, metadata, sources — and tombstones.
   case converged
   /// The stores differ exactly by these named samples.
   case diverged([Divergence])
@@ -254,6 +337,31 @@ package enum Expectation: Hashable, Sendable {
   case queriesFail(DeviceKind, app: String, SampleType, HealthErrorCode)
   /// `<devices>: <n> sync conflicts`.
   case syncConflicts(Devices, Int)
+  /// `expect both:` with an expectation about one device: checked on the phone, then on the watch.
+  indirect case onBoth(phone: Expectation, watch: Expectation)
+  /// `<devices>: locked` / `unlocked`.
+  case locked(Devices, Bool)
+  /// `<device>: <n> samples wait for unlock`: the locked journal's size.
+  case waitingForUnlock(DeviceKind, Int)
+  /// `<App> reads <characteristic> as <value>|notSet` (nil: not set) or `<App>'s read of <characteristic> fails
+  /// with <code>`.
+  case characteristic(DeviceKind, app: String, SampleType, CharacteristicExpectation)
+  /// `<App>'s preferred unit for <type> is <unit>`.
+  case preferredUnit(DeviceKind, app: String, SampleType, String)
+  /// `<App>'s preferred units for <types> fail with <code>`.
+  case preferredUnitsFail(DeviceKind, app: String, [SampleType], HealthErrorCode)
+  /// `<App>'s background delivery of <type> is on|off|stopped|waiting` (behavior.md section B).
+  case backgroundState(Devices, app: String, SampleType, BackgroundState)
+  /// `<App>'s background deliveries of <type>: <n> woken, <n> completed, <n> missed` since the daemon started.
+  case backgroundCounts(Devices, app: String, SampleType, woken: Int, completed: Int, missed: Int)
+}
+
+/// What an app's read of a characteristic should give.
+package enum CharacteristicExpectation: Hashable, Sendable {
+  /// This value (nil: `notSet`, or a date of birth that throws because none is readable).
+  case value(CharacteristicValue?)
+  /// An HKError with this code.
+  case fails(HealthErrorCode)
 }
 
 /// What a step does.
@@ -265,7 +373,7 @@ package enum StepKind: Hashable, Sendable {
   /// Changes device policy.
   case policy(
     Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil,
-    watchSettings: WatchSettingsModel? = nil)
+    watchSettings: WatchSettingsModel? = nil, units: UnitLocale? = nil, background: BackgroundDeliveryModel? = nil)
   /// Sets both virtual clocks (a time without a zone is read in the phone's time zone).
   case clockSet(TimeSpec)
   /// `clock: time zone <zone> [on <devices>]` / `travel <devices> to <zone>`: the devices' time zone.
@@ -309,8 +417,16 @@ package enum StepKind: Hashable, Sendable {
   case tearJournal(DeviceKind)
   /// `cut <device> journal by <n> records`: drops a stopped daemon's last records at a record boundary.
   case cutJournal(DeviceKind, records: Int)
+  /// `lock <devices>` / `unlock <devices>` (the watch: taken off, put back on the wrist).
+  case lock(Devices, locked: Bool)
+  /// `user on <device>: sets <characteristic> …` / `prefers <unit> for <type>`: a change in the Health app.
+  case userSetting(DeviceKind, UserSetting)
   /// An expectation.
   case expect(Expectation)
+  /// `user on both:`: the step on the phone, then on the watch.
+  indirect case onBoth(phone: StepKind, watch: StepKind)
+  /// An app's background delivery call (behavior.md section B).
+  case background(DeviceKind, app: String, BackgroundAction)
 }
 
 /// A data source as a source order names it: an app, on one device or (nil) on both.

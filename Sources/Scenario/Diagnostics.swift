@@ -84,6 +84,29 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A time zone HealthPair does not know.
   case unknownTimeZone(String, suggestion: String?)
 
+  // MARK: Reuse and new forms
+  /// A `<name>` placeholder no `for` block or `examples:` table binds.
+  case unknownPlaceholder(String, suggestion: String?)
+  /// A `for` variable or `examples:` column named twice.
+  case duplicateVariable(String)
+  /// An `examples:` row with another number of cells than the header.
+  case exampleRowWidth(expected: Int, found: Int)
+  /// An `include` whose file does not exist or cannot be read (the nearest file in that directory suggested).
+  case includeNotFound(String, suggestion: String?)
+  /// An `include` that includes itself, directly or through other files (the chain, outermost first).
+  case includeCycle([String])
+  /// A line that is valid elsewhere but not where it is (`what`, and where it belongs).
+  case misplaced(String, belongs: String)
+  /// A form the language has but the engine cannot evaluate yet (what, and what to use instead).
+  case notSupportedYet(String, instead: String)
+  /// A sample identifier that is not a UUID.
+  case invalidUUID(String)
+  /// `for` blocks, includes and example rows that would make more lines than a scenario can sensibly have.
+  case expansionTooLarge(limit: Int)
+  /// Internal to the parser, never reported: an expectation about one device was written for `both`, so it is
+  /// read once per device.
+  case oneDeviceAtATime
+
   /// A lowercase, one-phrase message without trailing period.
   package var description: String {
     func hint(_ s: String?) -> String { s.map { " (did you mean '\($0)'?)" } ?? "" }
@@ -126,6 +149,20 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownTimeZone(let z, let s):
       return "unknown time zone '\(z)': expected UTC, a fixed offset such as UTC+05:30 or a zone such as "
         + "Europe/Paris\(hint(s))"
+    case .unknownPlaceholder(let p, let s):
+      return "unknown placeholder '<\(p)>': bind it with 'for \(p) in …:' or an 'examples:' column"
+        + (s.map { " (did you mean '<\($0)>'?)" } ?? "")
+    case .duplicateVariable(let v): return "'\(v)' is already bound: give this variable another name"
+    case .exampleRowWidth(let expected, let found):
+      return "this example row has \(found) cell\(found == 1 ? "" : "s"); the header has \(expected)"
+    case .includeNotFound(let f, let s): return "cannot include '\(f)': no such file\(hint(s))"
+    case .includeCycle(let chain): return "include cycle: \(chain.joined(separator: " includes "))"
+    case .misplaced(let what, let belongs): return "\(what) is not allowed here: \(belongs)"
+    case .notSupportedYet(let what, let instead): return "\(what) is not supported yet: \(instead)"
+    case .invalidUUID(let u): return "invalid UUID '\(u)': expected e.g. 6F9619FF-8B86-4011-B42D-00C04FC964FF"
+    case .oneDeviceAtATime: return "this expectation checks one device at a time"
+    case .expansionTooLarge(let limit):
+      return "'for' blocks, includes and example rows make more than \(limit) lines here: split the scenario"
     }
   }
 }
@@ -140,6 +177,8 @@ package struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
   package var sourceLine: String
   /// How many characters the caret underline spans.
   package var length: Int
+  /// For an error in an included file: the `include` lines that led to it, innermost first.
+  package var includedFrom: [SourceLocation] = []
 
   /// Creates a diagnostic.
   package init(location: SourceLocation, error: ScenarioError, sourceLine: String, length: Int = 1) {
@@ -149,11 +188,13 @@ package struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
     self.length = max(1, length)
   }
 
-  /// `file:line:col: error: message`, the source line, and a caret under the spot.
+  /// `file:line:col: error: message`, the source line, a caret under the spot, and for an included file a
+  /// `note:` line per `include` that led there.
   package var description: String {
     let caret =
       String(repeating: " ", count: max(0, location.column - 1)) + "^" + String(repeating: "~", count: length - 1)
-    return "\(location): error: \(error)\n\(sourceLine)\n\(caret)"
+    let notes = includedFrom.map { "\n\($0): note: included from here" }.joined()
+    return "\(location): error: \(error)\n\(sourceLine)\n\(caret)\(notes)"
   }
 }
 

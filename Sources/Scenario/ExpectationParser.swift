@@ -26,6 +26,40 @@ extension ParseState {
     }
     let devices = try c.devices()
     try c.expect(":")
+    let start = c
+    do {
+      return try parseDeviceExpectation(&c, devices: devices, block: block)
+    } catch let failure where failure.error == .oneDeviceAtATime && devices == .both {
+      // `expect both:` with an expectation about one device: the phone's, then the watch's.
+      var phoneCursor = start
+      var watchCursor = start
+      let phone = try parseDeviceExpectation(&phoneCursor, devices: .one(.phone), block: block)
+      let watch = try parseDeviceExpectation(&watchCursor, devices: .one(.watch), block: block)
+      c = phoneCursor
+      return .onBoth(phone: phone, watch: watch)
+    }
+  }
+
+  /// An expectation after `expect <devices>:`.
+  mutating func parseDeviceExpectation(_ c: inout Cursor, devices: Devices, block: [SourceLine]) throws(Diagnostic)
+    -> Expectation
+  {
+    if c.take("locked") || c.take("unlocked") {
+      let locked = c.line.tokens[c.index - 1].keyword == "locked"
+      try c.finish()
+      return .locked(devices, locked)
+    }
+    if let n = c.peek.flatMap({ Int($0.text) }), c.line.tokens.count > c.index + 1,
+      ["samples", "sample"].contains(c.line.tokens[c.index + 1].keyword)
+    {
+      // "2 samples wait for unlock": the locked journal (behavior.md L3).
+      c.index += 2
+      guard c.take("wait", "for", "unlock") || c.take("waits", "for", "unlock") else {
+        throw c.error(.expected("'wait for unlock'", found: c.peek?.text))
+      }
+      try c.finish()
+      return .waitingForUnlock(try single(devices, c), n)
+    }
     if c.take("store") {
       return try parseStore(&c, devices: devices)
     }
@@ -96,7 +130,97 @@ extension ParseState {
         try c.finish()
         return .queriesFail(device, app: app.name, type, code)
       }
-      try c.expect("request", what: "'last call', 'queries of' or 'request'")
+      if c.take("sample", "query", "of") {
+        // "Water's sample query of dietaryWater [modifiers] fails with …": one query and how it ends.
+        var spec = SampleQuerySpec(app: app.name, type: try c.type())
+        try sampleModifiers(&c, &spec)
+        guard let outcome = try queryOutcome(&c) else {
+          throw c.error(
+            .expected("'is no data', 'fails with <code>' or 'would terminate the app'", found: c.peek?.text))
+        }
+        try c.finish()
+        return .sampleQuery(device, spec, outcome)
+      }
+      if c.take("requests") {
+        let counts = try sheetCounts(&c)
+        return .sheetHistory(device, app: app.name, counts)
+      }
+      if c.take("read", "of") {
+        // "Water's read of dateOfBirth fails with errorAuthorizationNotDetermined" (behavior.md C3).
+        let type = try c.characteristicType()
+        guard c.take("fails", "with") || c.take("fail", "with") else {
+          throw c.error(.expected("'fails with <code>'", found: c.peek?.text))
+        }
+        let code = try errorCode(&c)
+        try c.finish()
+        return .characteristic(device, app: app.name, type, .fails(code))
+      }
+      if c.take("preferred", "unit", "for") {
+        let typeToken = c.peek
+        let type = try c.type()
+        guard type.descriptor.isQuantity else {
+          throw c.error(.expected("a quantity type", found: type.name), at: typeToken)
+        }
+        try c.expect("is")
+        let unitToken = c.peek
+        _ = try c.unit(for: type)
+        try c.finish()
+        return .preferredUnit(device, app: app.name, type, unitToken!.text)
+      }
+      if c.take("preferred", "units", "for") {
+        let types = try c.types(stoppingAt: ["fail", "fails"])
+        guard c.take("fail", "with") || c.take("fails", "with") else {
+          throw c.error(.expected("'fail with <code>'", found: c.peek?.text))
+        }
+        let code = try errorCode(&c)
+        try c.finish()
+        return .preferredUnitsFail(device, app: app.name, types, code)
+      }
+      if c.take("background", "delivery", "of") {
+        let type = try c.type()
+        try c.expect("is")
+        let t = try c.word("'on', 'off', 'stopped' or 'waiting'")
+        var state: BackgroundState
+        switch t.keyword {
+        case "on":
+          state = .on(nil)
+          if let f = c.peek {
+            guard let frequency = UpdateFrequency(name: f.keyword) else {
+              let names = UpdateFrequency.allCases.map(\.description)
+              throw c.error(.unknownStatus(f.text, valid: names, suggestion: suggest(f.text, from: names)), at: f)
+            }
+            state = .on(frequency)
+            c.index += 1
+          }
+        case "off": state = .off
+        case "stopped": state = .stopped
+        case "waiting": state = .waiting
+        default:
+          let names = ["on", "off", "stopped", "waiting"]
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        try c.finish()
+        return .backgroundState(devices, app: app.name, type, state)
+      }
+      if c.take("background", "deliveries", "of") {
+        // "Steps's background deliveries of stepCount: 3 woken, 1 completed, 2 missed"
+        let type = try c.type()
+        try c.expect(":")
+        var counts: [String: Int] = [:]
+        for word in ["woken", "completed", "missed"] {
+          counts[word] = try c.integer()
+          try c.expect(word)
+        }
+        try c.finish()
+        return .backgroundCounts(
+          devices, app: app.name, type, woken: counts["woken"]!, completed: counts["completed"]!,
+          missed: counts["missed"]!)
+      }
+      try c.expect(
+        "request",
+        what:
+          "'last call', 'queries of', 'sample query of', 'requests', 'read of', 'preferred unit for', "
+          + "'preferred units for', 'background delivery of', 'background deliveries of' or 'request'")
       if c.take("is", "pending") {
         try c.finish()
         return .lastCall(device, app: app.name, .pending)
@@ -138,8 +262,8 @@ extension ParseState {
     }
     if c.take("request", "status") {
       _ = c.take("for")
-      var share: [SampleType] = []
-      var read: [SampleType] = []
+      var share: [SampleType]?
+      var read: [SampleType]?
       while !c.atEnd, c.peek?.keyword != "is" {
         if c.take("share") {
           share = try c.types(stoppingAt: ["read", "is", "share"])
@@ -149,9 +273,10 @@ extension ParseState {
           throw c.error(.expected("'share', 'read' or 'is'", found: c.peek?.text))
         }
       }
-      if share.isEmpty && read.isEmpty {
-        share = app.share
-        read = app.read
+      // Named types: those; none: the app's declaration on each device, when the step runs.
+      if share != nil || read != nil {
+        share = share ?? []
+        read = read ?? []
       }
       try c.expect("is")
       let t = try c.word("a request status")
@@ -164,6 +289,15 @@ extension ParseState {
       }
       return .requestStatus(devices, app: app.name, share: share, read: read, status)
     }
+    if c.take("reads") {
+      // "Water reads dateOfBirth as 1990-04-02", "… reads bloodType as notSet" (behavior.md C2).
+      let device = try single(devices, c)
+      let type = try c.characteristicType()
+      try c.expect("as")
+      let value = try c.characteristicValue(type)
+      try c.finish()
+      return .characteristic(device, app: app.name, type, .value(value))
+    }
     if c.take("is", "locked", "out") {
       try c.finish()
       return .lockedOut(devices, app: app.name, true)
@@ -175,97 +309,323 @@ extension ParseState {
     if c.take("sees") {
       return try parseSees(&c, devices: devices, app: app, block: block)
     }
-    let intervals = [("daily", "day"), ("weekly", "week"), ("monthly", "month")].map {
-      ($0.0, CalendarInterval(unit: $0.1)!)
-    }
-    if let (_, interval) = intervals.first(where: { c.take($0.0) }) {
+    if let t = c.peek, let interval = CollectionInterval.allCases.first(where: { $0.adverb == t.keyword }) {
+      // "daily sum of stepCount from … to …:": a collection by that interval.
+      c.index += 1
       let kind = try statistic(&c)
-      try c.expect("of")
-      let type = try c.type()
-      try c.expect("from")
-      let from = try c.date()
-      try c.expect("to")
-      let to = try c.date()
-      try c.expect(":")
-      try c.finish()
-      return .daily(
-        try single(devices, c), app: app.name, kind, type, from: from, to: to, try parseBuckets(block, type: type, c),
-        interval: interval)
+      return try parseStatistic(&c, devices: devices, app: app, kind: kind, interval: (interval, t), block: block)
     }
-    if let kind = try? statisticPeek(&c) {
-      try c.expect("of")
-      let type = try c.type()
-      guard type.descriptor.isQuantity else {
-        throw c.error(.expected("a quantity type for statistics", found: type.name))
-      }
-      var day: Date?
-      if c.take("on") { day = try c.date() }
-      if c.take("would", "terminate", "the", "app") {
-        try c.finish()
-        return .statisticTerminates(try single(devices, c), app: app.name, kind, type)
-      }
-      try c.expect("is")
-      if c.take("no", "data") {
-        try c.finish()
-        return .statistic(try single(devices, c), app: app.name, kind, type, value: nil, unit: nil, day: day)
-      }
-      let value = try c.number()
-      let unit = try c.unit(for: type)
-      try c.finish()
-      return .statistic(try single(devices, c), app: app.name, kind, type, value: value, unit: unit, day: day)
+    if let t = c.peek, let kind = StatisticKind(word: t.keyword) {
+      c.index += 1
+      return try parseStatistic(&c, devices: devices, app: app, kind: kind, interval: nil, block: block)
+    }
+    if let t = c.peek, c.line.tokens.count > c.index + 1, c.line.tokens[c.index + 1].keyword == "of" {
+      throw c.error(
+        .unknownStatus(t.text, valid: StatisticKind.words, suggestion: suggest(t.text, from: StatisticKind.words)),
+        at: t)
     }
     throw c.error(
       .expected(
-        "an expectation ('share', 'read', 'request status', 'sees', 'is locked out', 'sum of', 'daily', or a possessive such as \(app.name)'s)",
+        "an expectation ('share', 'read', 'request status', 'sees', 'reads', 'is locked out', 'sum of', 'daily', "
+          + "or a possessive such as \(app.name)'s)",
         found: c.peek?.text))
   }
 
-  func single(_ devices: Devices, _ c: Cursor) throws(Diagnostic) -> DeviceKind {
-    guard case .one(let d) = devices else {
-      throw c.error(.expected("one device (phone or watch) for this expectation", found: "both"))
+  /// `<statistic> of <type> [on <date> | from <time> to <time>] [from <App>…] [by source | by <interval>]` and
+  /// what it gives: a statistics query, or a collection when an interval is given (`interval`: one written before
+  /// the statistic, as in `daily sum of`).
+  mutating func parseStatistic(
+    _ c: inout Cursor, devices: Devices, app: AppDeclaration, kind: StatisticKind,
+    interval prefix: (CollectionInterval, Token)?, block: [SourceLine]
+  ) throws(Diagnostic) -> Expectation {
+    try c.expect("of")
+    let typeToken = c.peek
+    let type = try c.type()
+    guard type.descriptor.isQuantity else {
+      throw c.error(.expected("a quantity type for statistics", found: type.name), at: typeToken)
     }
+    var range: RangeSpec?
+    var sources: [String] = []
+    var interval = prefix
+    var bySource = false
+    while let t = c.peek {
+      if c.take("on") {
+        let day = try c.date()
+        // The device's local day (behavior.md K2): its local midnight to the next.
+        range = RangeSpec(start: .local(day), end: .local(day.addingTimeInterval(86_400)), options: [])
+      } else if t.keyword == "from" {
+        if c.line.tokens.count > c.index + 1, Cursor.time(c.line.tokens[c.index + 1].text) != nil {
+          range = try rangeSpec(&c)
+        } else {
+          c.index += 1
+          sources = try appNames(&c)
+        }
+      } else if c.take("separateBySource") || c.take("by", "source") || c.take("by", "sources") {
+        bySource = true
+      } else if c.take("by") {
+        let word = try c.word("an interval: hour, day, week or month")
+        let names = CollectionInterval.allCases.map(\.rawValue)
+        guard
+          let value = CollectionInterval(rawValue: word.keyword)
+            ?? CollectionInterval(rawValue: String(word.keyword.dropLast()))
+        else {
+          let valid = names + ["source"]
+          throw c.error(.unknownStatus(word.text, valid: valid, suggestion: suggest(word.text, from: valid)), at: word)
+        }
+        interval = (value, word)
+      } else {
+        break
+      }
+    }
+    let device = try single(devices, c)
+    if case (let interval, let token)? = interval {
+      if bySource {
+        throw c.error(
+          .notSupportedYet("'by source' in a collection", instead: "check per-source values with a statistics query"),
+          at: token)
+      }
+      guard let range else {
+        throw c.error(
+          .expected("'from <time> to <time>' for a collection by \(interval.rawValue)", found: c.peek?.text))
+      }
+      var spec = CollectionSpec(app: app.name, kind: kind, type: type, interval: interval, range: range)
+      spec.sources = sources
+      if let outcome = try queryOutcome(&c) {
+        try c.finish()
+        return .collection(device, spec, .failure(outcome))
+      }
+      try c.expect(
+        ":", what: "':' and a block of buckets, 'is no data', 'fails with <code>' or 'would terminate the app'")
+      try c.finish()
+      return .collection(device, spec, .buckets(try parseBuckets(block, kind: kind, type: type, c)))
+    }
+    var spec = StatisticsSpec(app: app.name, kind: kind, type: type)
+    spec.range = range
+    spec.sources = sources
+    if bySource {
+      try c.expect(":", what: "':' and a line per source")
+      try c.finish()
+      return .statistic(device, spec, .bySource(try parseSourceLines(block, kind: kind, type: type, c)))
+    }
+    if let outcome = try queryOutcome(&c) {
+      try c.finish()
+      return .statistic(device, spec, .failure(outcome))
+    }
+    try c.expect(
+      "is", what: "'is <value> <unit>', 'is no data', 'fails with <code>', 'would terminate the app' or 'by source:'")
+    let value = try c.number()
+    let unit = try statisticUnit(&c, kind: kind, type: type)
+    try c.finish()
+    return .statistic(device, spec, .value(value, unit))
+  }
+
+  /// The unit of a statistic's value: a time unit for `duration`, else one that measures the type.
+  func statisticUnit(_ c: inout Cursor, kind: StatisticKind, type: SampleType) throws(Diagnostic) -> HealthUnit {
+    guard kind == .duration else { return try c.unit(for: type) }
+    let token = c.peek
+    let unit = try c.unit(for: nil)
+    guard unit.dimension == HealthUnit.Dimension.duration else {
+      throw c.error(
+        .incompatibleUnit(unit: token?.text ?? "\(unit)", type: "durations (use a time unit such as min)"), at: token)
+    }
+    return unit
+  }
+
+  /// `is no data`, `fails with <code> ["<fragment>"…]` or `would terminate the app [with "<fragment>"…]`, or nil.
+  func queryOutcome(_ c: inout Cursor) throws(Diagnostic) -> QueryOutcome? {
+    if c.take("is", "no", "data") { return .noData }
+    if c.take("fails", "with") || c.take("fail", "with") {
+      return .fails(try errorCode(&c), fragments: try fragments(&c))
+    }
+    if c.take("would", "terminate", "the", "app") {
+      _ = c.take("with")
+      return .wouldTerminate(try fragments(&c))
+    }
+    return nil
+  }
+
+  /// An HKError code by name or raw value.
+  func errorCode(_ c: inout Cursor) throws(Diagnostic) -> HealthErrorCode {
+    let t = try c.word("an HKError code such as errorAuthorizationDenied")
+    guard let code = HealthErrorCode(name: t.text) else {
+      throw c.error(
+        .unknownErrorCode(t.text, suggestion: suggest(t.text, from: HealthErrorCode.allCases.map(\.description))),
+        at: t)
+    }
+    return code
+  }
+
+  /// Quoted message fragments up to the end of the line (every one must be in the message).
+  func fragments(_ c: inout Cursor) throws(Diagnostic) -> [String] {
+    var result: [String] = []
+    while let t = c.peek {
+      guard t.quoted else {
+        throw c.error(.expected("a quoted message fragment such as \"not determined\"", found: t.text), at: t)
+      }
+      result.append(t.text)
+      c.index += 1
+    }
+    return result
+  }
+
+  /// App names after `from`: `Water`, `Water and Return`, `Water, Return`.
+  func appNames(_ c: inout Cursor) throws(Diagnostic) -> [String] {
+    var names = [try c.app().name]
+    while let t = c.peek {
+      if t.keyword == "and", c.line.tokens.count > c.index + 1,
+        knownApp(c.line.tokens[c.index + 1].text) != nil
+      {
+        c.index += 1
+      } else if knownApp(t.text) == nil {
+        break
+      }
+      names.append(try c.app().name)
+    }
+    return names
+  }
+
+  /// The app a word names, if any.
+  func knownApp(_ word: String) -> AppDeclaration? {
+    apps[word] ?? apps.values.first { $0.name.lowercased() == word.lowercased() }
+  }
+
+  /// Sample-query modifiers, in any order: `from <time> to <time> [strictly …]`, `from <App>…`, `sorted by
+  /// startDate|endDate [descending] [then …]`, `limit <n>`, `with <key>=<value> [and …]`.
+  func sampleModifiers(_ c: inout Cursor, _ spec: inout SampleQuerySpec) throws(Diagnostic) {
+    while let t = c.peek {
+      if t.keyword == "from" {
+        if c.line.tokens.count > c.index + 1, Cursor.time(c.line.tokens[c.index + 1].text) != nil {
+          spec.range = try rangeSpec(&c)
+        } else {
+          c.index += 1
+          spec.sources = try appNames(&c)
+        }
+      } else if c.take("sorted", "by") {
+        repeat {
+          let key = try c.word("startDate or endDate")
+          let keys = ["startDate", "endDate"]
+          let field: SampleSort.Field
+          switch key.keyword {
+          case "startdate", "start": field = .startDate
+          case "enddate", "end": field = .endDate
+          default:
+            throw c.error(.unknownStatus(key.text, valid: keys, suggestion: suggest(key.text, from: keys)), at: key)
+          }
+          let descending = c.take("descending")
+          if !descending { _ = c.take("ascending") }
+          spec.sort.append(SampleSort(field, ascending: !descending))
+        } while c.take("then")
+      } else if c.take("limit") {
+        let token = c.peek
+        let n = try c.integer()
+        guard n >= 0 else {
+          throw c.error(.expected("a limit of 0 (no limit) or more", found: token?.text), at: token)
+        }
+        spec.limit = n
+      } else if c.take("with") {
+        repeat {
+          let kv = try c.word("key=value metadata")
+          let parts = kv.text.split(separator: "=", maxSplits: 1)
+          guard parts.count == 2, !kv.quoted else {
+            throw c.error(.expected("key=value, such as HKMetadataKeyWasUserEntered=true", found: kv.text), at: kv)
+          }
+          let key = MetadataKey.byConstantName[String(parts[0])] ?? String(parts[0])
+          spec.metadata.append(MetadataMatch(key: key, value: ParseState.metadataValue(String(parts[1]))))
+        } while c.take("and") || (c.peek.map { $0.text.contains("=") && !$0.quoted } ?? false)
+      } else {
+        return
+      }
+    }
+  }
+
+  /// A metadata value as written after `=`: `true`/`false`, an integer, a number, else a string.
+  static func metadataValue(_ raw: String) -> MetadataValue {
+    if raw == "true" { return .bool(true) }
+    if raw == "false" { return .bool(false) }
+    if let i = Int64(raw) { return .int(i) }
+    if let d = Double(raw) { return .double(d) }
+    return .string(raw)
+  }
+
+  /// `<App>'s requests …`: `showed <n> sheets`, `answered <n>`, `cancelled <n>`, `<n> presentations failed`, any
+  /// of them, in any order.
+  func sheetCounts(_ c: inout Cursor) throws(Diagnostic) -> SheetCounts {
+    var counts = SheetCounts()
+    let what = "'showed <n> sheets', 'answered <n>', 'cancelled <n>' or '<n> presentations failed'"
+    while !c.atEnd {
+      if c.take("and") { continue }
+      if c.take("showed") {
+        counts.shown = c.take("no") ? 0 : try c.integer()
+        guard c.take("sheets") || c.take("sheet") else { throw c.error(.expected("'sheets'", found: c.peek?.text)) }
+      } else if c.take("answered") {
+        counts.answered = try c.integer()
+      } else if c.take("cancelled") || c.take("canceled") {
+        counts.cancelled = try c.integer()
+      } else if let n = c.peek.flatMap({ Int($0.text) }) {
+        c.index += 1
+        if c.take("presentations", "failed") || c.take("presentation", "failed") || c.take("failed", "to", "present") {
+          counts.failed = n
+        } else if c.take("answered") {
+          counts.answered = n
+        } else if c.take("cancelled") || c.take("canceled") {
+          counts.cancelled = n
+        } else if c.take("sheets") || c.take("sheet") {
+          counts.shown = n
+        } else {
+          throw c.error(.expected("'presentations failed', 'answered' or 'cancelled'", found: c.peek?.text))
+        }
+      } else {
+        let t = c.peek!
+        let words = ["showed", "answered", "cancelled"]
+        if let near = suggest(t.text, from: words) {
+          throw c.error(.unknownStatus(t.text, valid: words, suggestion: near), at: t)
+        }
+        throw c.error(.expected(what, found: t.text), at: t)
+      }
+    }
+    if counts.isEmpty { throw c.error(.expected(what, found: nil)) }
+    return counts
+  }
+
+  /// The one device of an expectation that checks one at a time; for `both` it signals ``parseExpectation`` to read
+  /// the expectation once per device.
+  func single(_ devices: Devices, _ c: Cursor) throws(Diagnostic) -> DeviceKind {
+    guard case .one(let d) = devices else { throw c.error(.oneDeviceAtATime) }
     return d
   }
 
+  /// A statistic's name: `sum`, `average`, `min`, `max`, `mostRecent`, `duration` or HealthKit's option name.
   func statistic(_ c: inout Cursor) throws(Diagnostic) -> StatisticKind {
-    let t = try c.word("sum, average, min or max")
-    guard let kind = StatisticKind(rawValue: t.keyword) else {
+    let t = try c.word("a statistic such as sum or cumulativeSum")
+    guard let kind = StatisticKind(word: t.keyword) else {
       throw c.error(
-        .unknownStatus(
-          t.text, valid: ["sum", "average", "min", "max"],
-          suggestion: suggest(t.text, from: ["sum", "average", "min", "max"])), at: t)
+        .unknownStatus(t.text, valid: StatisticKind.words, suggestion: suggest(t.text, from: StatisticKind.words)),
+        at: t)
     }
     return kind
   }
 
-  func statisticPeek(_ c: inout Cursor) throws(Diagnostic) -> StatisticKind {
-    guard let t = c.peek, let kind = StatisticKind(rawValue: t.keyword) else {
-      throw c.error(.expected("a statistic", found: c.peek?.text))
-    }
-    c.index += 1
-    return kind
-  }
-
+  /// `succeeded`, `is pending`, `failed [with <code>] ["<fragment>"…]`, `would terminate the app [with
+  /// "<fragment>"…]`.
   func parseCallOutcome(_ c: inout Cursor) throws(Diagnostic) -> CallExpectation {
     if c.take("succeeded") { return .succeeded }
     if c.take("is", "pending") { return .pending }
-    if c.take("failed", "with") {
-      let t = try c.word("an HKError code such as errorAuthorizationDenied")
-      guard let code = HealthErrorCode(name: t.text) else {
-        throw c.error(
-          .unknownErrorCode(t.text, suggestion: suggest(t.text, from: HealthErrorCode.allCases.map(\.description))),
-          at: t)
-      }
-      return .failed(code)
+    if c.take("failed") {
+      var code: HealthErrorCode?
+      if c.take("with"), c.peek?.quoted != true { code = try errorCode(&c) }
+      return .failed(code, fragments: try fragments(&c))
+    }
+    if let t = c.peek, !t.quoted, t.keyword != "would", let near = suggest(t.text, from: ["succeeded", "failed"]) {
+      throw c.error(
+        .unknownStatus(
+          t.text, valid: ["succeeded", "failed", "would terminate the app", "is pending"],
+          suggestion: near), at: t)
     }
     try c.expect(
       "would", "terminate", "the", "app",
-      what: "'succeeded', 'failed with <code>', 'would terminate the app' or 'is pending'")
-    if c.take("with") {
-      let t = try c.word("a quoted message")
-      return .wouldTerminate(t.text)
-    }
-    return .wouldTerminate(nil)
+      what: "'succeeded', 'failed [with <code>]', 'would terminate the app' or 'is pending'")
+    _ = c.take("with")
+    return .wouldTerminate(try fragments(&c))
   }
 
   func parseStore(_ c: inout Cursor, devices: Devices) throws(Diagnostic) -> Expectation {
@@ -311,17 +671,19 @@ extension ParseState {
       return .changes(try single(devices, c), app: app.name, type, added: added, deleted: deleted)
     }
     if c.take("no") {
-      let type = try c.type()
+      var spec = SampleQuerySpec(app: app.name, type: try c.type())
       guard c.take("samples") || c.take("sample") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }
-      let range = try rangeSpec(&c)
+      try sampleModifiers(&c, &spec)
       try c.finish()
-      return .seesCount(devices, app: app.name, type, 0, range: range)
+      return .seesCount(devices, spec, 0)
     }
     if let t = c.peek, Cursor.sampleType(t) != nil {
-      let type = try c.type()
-      try c.expect(":")
+      var spec = SampleQuerySpec(app: app.name, type: try c.type())
+      try sampleModifiers(&c, &spec)
+      try c.expect(":", what: "':' and a block of samples")
       try c.finish()
-      return .seesSamples(try single(devices, c), app: app.name, type, try parseSampleLines(block, type: type, c))
+      let device = try single(devices, c)
+      return .seesSamples(device, spec, try parseSampleLines(block, type: spec.type, c))
     }
     let numberToken = c.peek
     let number = try c.number()
@@ -331,9 +693,10 @@ extension ParseState {
       }
       c.index += 1
       guard c.take("samples") || c.take("sample") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }
-      let range = try rangeSpec(&c)
+      var spec = SampleQuerySpec(app: app.name, type: type)
+      try sampleModifiers(&c, &spec)
       try c.finish()
-      return .seesCount(devices, app: app.name, type, count, range: range)
+      return .seesCount(devices, spec, count)
     }
     // "sees 750 mL of dietaryWater [on 2026-01-05]" or "sees 10 min of mindfulSession"
     let unitIndex = c.index
@@ -355,24 +718,40 @@ extension ParseState {
 
   func blockCursor(_ line: SourceLine) -> Cursor { Cursor(line, self) }
 
-  /// `from <time> to <time> [strictly starting] [strictly ending]`, or nothing.
+  /// `from <time> to <time> [strictly starting] [strictly ending]`, or nothing. A bare date after `to` means the end
+  /// of that day: `from 2026-01-04 to 2026-01-06` covers three days.
   func rangeSpec(_ c: inout Cursor) throws(Diagnostic) -> RangeSpec? {
     guard c.take("from") else { return nil }
     let start = try c.time()
     try c.expect("to")
-    let end = try c.time()
+    let endToken = c.peek
+    var end = try c.time()
+    if let endToken, ParseState.isBareDate(endToken.text), case .local(let day) = end {
+      end = .local(day.addingTimeInterval(86_400))  // the next local midnight
+    }
     var options: QueryOptions = []
-    while !c.atEnd {
+    while c.peek?.keyword == "strictly"
+      || (c.peek?.keyword == "and" && c.line.tokens.count > c.index + 1
+        && c.line.tokens[c.index + 1].keyword == "strictly")
+    {
+      _ = c.take("and")
       if c.take("strictly", "starting") {
         options.insert(.strictStartDate)
       } else if c.take("strictly", "ending") {
         options.insert(.strictEndDate)
       } else {
+        c.index += 1
         throw c.error(.expected("'strictly starting' or 'strictly ending'", found: c.peek?.text))
       }
-      _ = c.take("and")
     }
     return RangeSpec(start: start, end: end, options: options)
+  }
+
+  /// Whether `text` is a date without a time (`2026-01-06`).
+  static func isBareDate(_ text: String) -> Bool {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    return parts.count == 3 && parts[0].count == 4 && parts[1].count == 2 && parts[2].count == 2
+      && parts.allSatisfy { $0.allSatisfy(\.isNumber) }
   }
 
   func parseSampleLines(_ block: [SourceLine], type: SampleType, _ header: Cursor) throws(Diagnostic)
@@ -411,21 +790,48 @@ extension ParseState {
     return result
   }
 
-  func parseBuckets(_ block: [SourceLine], type: SampleType, _ header: Cursor) throws(Diagnostic) -> [ExpectedBucket] {
+  /// Bucket lines: `<start> <value> <unit>` or `<start> none`.
+  func parseBuckets(_ block: [SourceLine], kind: StatisticKind, type: SampleType, _ header: Cursor) throws(Diagnostic)
+    -> [ExpectedBucket]
+  {
     if block.isEmpty { throw header.error(.emptyBlock, at: header.line.tokens.last) }
     var result: [ExpectedBucket] = []
     for line in block {
       var c = blockCursor(line)
-      let date = try c.date()
+      let start = try c.time()
       if c.take("none") || c.take("-") {
         try c.finish()
-        result.append(ExpectedBucket(start: date, value: nil, unit: nil))
+        result.append(ExpectedBucket(start: start, value: nil, unit: nil))
         continue
       }
       let value = try c.number()
-      let unit = try c.unit(for: type)
+      let unit = try statisticUnit(&c, kind: kind, type: type)
       try c.finish()
-      result.append(ExpectedBucket(start: date, value: value, unit: unit))
+      result.append(ExpectedBucket(start: start, value: value, unit: unit))
+    }
+    return result
+  }
+
+  /// `by source:` lines: `<App> <value> <unit>`.
+  func parseSourceLines(_ block: [SourceLine], kind: StatisticKind, type: SampleType, _ header: Cursor)
+    throws(Diagnostic) -> [SourceValue]
+  {
+    if block.isEmpty { throw header.error(.emptyBlock, at: header.line.tokens.last) }
+    var result: [SourceValue] = []
+    for line in block {
+      var c = blockCursor(line)
+      let appToken = c.peek
+      let app = try c.app().name
+      if result.contains(where: { $0.app == app }) {
+        throw c.error(.expected("one line per source", found: app), at: appToken)
+      }
+      let value = try c.number()
+      let unit = try statisticUnit(&c, kind: kind, type: type)
+      try c.finish()
+      result.append(
+        SourceValue(
+          app: app, value: value, unit: unit,
+          location: SourceLocation(file: file, line: line.number, column: appToken?.column ?? 1)))
     }
     return result
   }

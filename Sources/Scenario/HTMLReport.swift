@@ -164,6 +164,8 @@ package enum HTMLReport {
         html += eventRow(entry, clockCell, "sheet closed")
       case .link(let up):
         html += eventRow(entry, clockCell, "link \(up ? "up" : "down")")
+      case .background(_, _, let event, _, _):
+        html += eventRow(entry, clockCell, "background \(event)")
       }
     }
     return html + "</div>\n"

@@ -25,6 +25,30 @@ package struct SourceLine: Sendable {
   package var indent: Int
   /// Words, split on whitespace and commas; `word:` yields `word` then `:`.
   package var tokens: [Token]
+  /// The text with its `<name>` placeholders replaced, when it had any (reports show it; diagnostics show ``text``).
+  package var shown: String? = nil
+
+  /// The non-blank lines of a file's text (`rawLines` from ``SourceText/lines(_:file:)``), tokenized; a line with
+  /// an unterminated quote becomes a diagnostic instead.
+  package static func tokenize(_ rawLines: [String], file: String, diagnostics: inout [Diagnostic]) -> [SourceLine] {
+    var lines: [SourceLine] = []
+    for (offset, raw) in rawLines.enumerated() {
+      let rawText = raw.replacingTabs()
+      let indent = rawText.prefix { $0 == " " }.count
+      do {
+        let tokens = try Lexer.tokenize(rawText)
+        if !tokens.isEmpty {
+          lines.append(SourceLine(number: offset + 1, text: rawText, indent: indent, tokens: tokens))
+        }
+      } catch {
+        diagnostics.append(
+          Diagnostic(
+            location: SourceLocation(file: file, line: offset + 1, column: error.column), error: .unterminatedString,
+            sourceLine: rawText))
+      }
+    }
+    return lines
+  }
 }
 
 /// Splits scenario text into lines of tokens. Comments start with `#` outside quotes and run to the end of the line.

@@ -2,121 +2,218 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 
-// Grammar (one step per line; `#` starts a comment; words are separated by spaces or commas; docs/scenario-language.md
-// has every step with an example):
+// Grammar: the same text as the "Grammar" section of docs/scenario-language.md; the step forms below are the
+// first column of its tables, in order (ScenarioTests check both, and that every example there parses).
 //
-//   file       := line*                            UTF-8 (optional BOM), LF or CRLF; >= 1 step and >= 1 expect
-//   line       := setting | step | expect | block-line
-//   setting    := "scenario:" words | "seed" n | "sync:" ("manual" | "automatic")
-//   step       := "install" App ["as" bundle] "on" devices ["share" types] ["read" types]
-//                   ["without" ("share" | "read") "description"]*
-//              |  "uninstall" App "from" devices
-//              |  "policy" devices ":" ("reprompt" ("standard"|"strict") | "retention" (duration|"none")
-//                   | "authorization" ("independent"|"companion") | "settings" ("on-watch"|"iphone-only"))
-//              |  "clock:" ("set" time | "advance" duration | "time zone" zone ["on" devices])
-//              |  "travel" devices "to" zone                 the devices' time zone (zone: UTC, UTC+05:30, Europe/Paris…)
-//              |  device ":" App action
-//              |  "user on" device ":" user-action
-//              |  "link:" link-action
-//              |  "wait until synced" ["within" duration]
-//              |  ("kill -9" | "stop" | "restart") device
-//              |  "tear" device "journal" | "cut" device "journal by" n "records"
-//   action     := "requests" ["share" types] ["read" types]
-//              |  "saves" sample ("plus" sample)*        one batch: all saved or none
-//   sample     := value [unit] type [when] ["with" key=value…] ["as" name]
-//              |  "saves" n "random" type "samples over" duration
-//              |  "resaves" name ["as" value [unit]]
-//              |  "deletes" name… | "deletes all" type ["from" time "to" time]
-//   when       := "at" time | "from" time ("for" duration | "to" time)
-//   user-action:= "allows all" | "doesn't allow" | "cancels" | "leaves the app" | "sheet fails to present" ["silently"]
-//              |  "allows" permission… | ("in Settings" | "in the Watch app") settings-change "for" App
-//              |  "in Health orders" type "sources" (source ("," source)* | "by default")
-//   source     := App ["on" device]                       (no device: the app on both, the watch's first)
-//   expect     := "expect" ("converged" | "diverged:" | "link is" ("up"|"down") | devices ":" expectation) [":"]
-//   devices    := "phone" | "watch" | "both" | "phone and watch"
-//   time       := YYYY-MM-DD | YYYY-MM-DDTHH:MM[:SS][Z] | HH:MM | "now" [("+"|"-") duration] | "distantPast"
-//                 (without Z: the device's local time; dates are the device's local days)
+//   file        := line*                                        (at least one step, at least one expect)
+//   line        := setting | step | expect | reuse | block-line (block lines are indented under a line ending in ':')
+//   setting     := "scenario:" title | "seed" n | "sync:" ("manual" | "automatic")
+//   step        := install | uninstall | policy | clock | lock | app-step | user-step | link-step | wait | fault
+//   reuse       := "include" file | "for" name "in" word… ":" | "examples:"   (each opens a block but include)
+//   devices     := "phone" | "watch" | "both" | "phone and watch"
+//   types       := type ("," type | "and" type | type)*         (HealthKit names: dietaryWater, mindfulSession, …)
+//   permission  := ("share" | "read") types
+//   time        := 2026-01-05 | 2026-01-05T08:30[:00][Z] | 08:30 (on the clock's current day) | now | now-2h | now+1d
+//                | distantPast                                (without Z: the device's local time and day)
+//   zone        := UTC | UTC+05:30 | UTC-3 | Europe/Paris | America/New_York | …   (behavior.md K1)
+//   range       := "from" time "to" time ["strictly starting"] ["strictly ending"]  (to a bare date: that day's end)
+//   duration    := 250ms | 30s | 10m | 2h | 7d | 1w | 1h30m
+//   value       := number unit | category-value | number      (a bare number after a category type is its raw value)
+//   statistic   := "sum" | "average" | "min" | "max" | "mostRecent" | "duration"
+//                | "cumulativeSum" | "discreteAverage" | "discreteMin" | "discreteMax"   (HealthKit's option names)
+//   query       := [range] ["from" App…] ["sorted by" ("startDate" | "endDate") ["descending"] ("then" …)*]
+//                  ["limit" n] ["with" key=value…]            (in any order; statistics take range and "from" App…)
+//   outcome     := "is no data" | "fails with" code fragment* | "would terminate the app" ["with"] fragment*
+//   fragment    := '"' text '"'                                 (each must occur in the error's message)
+//   placeholder := "<" name ">"                                 (a "for" value or an "examples:" cell, anywhere)
+//   characteristic := dateOfBirth | biologicalSex | bloodType | fitzpatrickSkinType | wheelchairUse
+//                | activityMoveMode | "date of birth" | "biological sex" | "blood type" | "skin type"
+//                | "wheelchair use" | "move mode"
+//   entitlement := "background delivery" | "health records"
+//   frequency   := "immediate" | "hourly" | "daily" | "weekly"
 //
-// Lines indented under a line that ends in ':' form that line's block (expected samples, buckets, divergences).
+// Step forms (`expect <devices>:` or `expect` precedes an expectation; `+ lines` are the block under it):
+//
+//   Settings:
+//   - scenario: <title>
+//   - seed <n>
+//   - sync: manual
+//   - sync: automatic
+//
+//   Set-up:
+//   - install <App> [as <bundle>] on <devices> [share <types>] [read <types>] [without share description] [without read
+//       description] [with <entitlement> [and <entitlement>]]
+//   - uninstall <App> from <devices>
+//   - policy watch: settings on-watch|iphone-only
+//   - policy <devices>: authorization independent|companion
+//   - policy <devices>: reprompt standard|strict
+//   - policy <devices>: retention <duration>|none
+//   - policy <devices>: units us|metric|uk
+//   - lock <devices> / unlock <devices>
+//   - policy <devices>: background window <duration> retry <duration>
+//   - clock: set <time>
+//   - clock: advance <duration>
+//   - clock: time zone <zone> [on <devices>]
+//   - travel <devices> to <zone>
+//
+//   The app:
+//   - <device>: <App> requests [share <types>] [read <types>]
+//   - <device>: <App> saves <value> <type> [when] [with <key>=<value>…] [uuid <UUID>] [as <name>]
+//   - <device>: <App> saves <sample> plus <sample>…
+//   - <device>: <App> saves <n> random <type> samples over <duration>
+//   - <device>: <App> deletes all <type> [range]
+//   - <device>: <App> resaves <name> [as <value> [<unit>]]
+//   - <device>: <App> deletes <name>…
+//   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
+//   - <device>: <App> disables background delivery of <type> / disables all background delivery
+//   - <device>: <App> completes the background delivery of <type>
+//
+//   The user:
+//   - user on <devices>: allows all [for <App>]
+//   - user on <devices>: doesn't allow [for <App>]
+//   - user on <devices>: allows <permission>… [for <App>]
+//   - user on <devices>: cancels [the sheet] [for <App>]
+//   - user on <devices>: leaves the app [for <App>]
+//   - user on <devices>: sheet fails to present [silently] [for <App>]
+//   - user on <devices>: in Settings turns on|off <share|read> <type> for <App>
+//   - user on <devices>: in Settings turns off all for <App> / user on <devices>: in Settings resets <App>
+//   - user on phone: in the Watch app turns on|off <share|read> <type> for <App> (also turns off all for, resets)
+//   - user on <device>: sets <characteristic> [to] <value>|notSet
+//   - user on <device>: prefers <unit>|the default unit for <type>
+//   - user on phone: in Health orders <type> sources <App> [on <device>]… / user on phone: in Health orders <type>
+//       sources by default
+//
+//   The link and faults:
+//   - link: disconnect / link: reconnect
+//   - link: hold [<device> to <device>] / link: release [<device> to <device>]
+//   - link: latency <duration>
+//   - wait until synced [within <duration>]
+//   - kill -9 <device>
+//   - stop <device>
+//   - restart <device>
+//   - tear <device> journal
+//   - cut <device> journal by <n> records
+//
+//   Reuse: includes and outlines:
+//   - include <file>
+//   - for <name> in <value>…: + lines
+//   - examples: + a header row and value rows
+//
+//   Expectations:
+//   - <App> share <type> is <status>
+//   - <App> read <type> is authorized|denied|undecided
+//   - <App> request status [for] [share <types>] [read <types>] is <status>
+//   - <App>'s last call succeeded
+//   - <App>'s last call failed [with <code>] ["<fragment>"…]
+//   - <App>'s last call would terminate the app [with "<fragment>"…]
+//   - <App>'s request is pending
+//   - <App>'s request showed a sheet [listing <permission>…] / <App>'s request showed no sheet
+//   - <App>'s requests showed <n> sheets, answered <n>, cancelled <n>, <n> presentations failed
+//   - <n> sheets pending / no sheet pending
+//   - <App>'s queries of <type> fail with <code>
+//   - <App> reads <characteristic> as <value>|notSet
+//   - <App>'s read of <characteristic> fails with <code>
+//   - <App>'s preferred unit for <type> is <unit>
+//   - <App>'s preferred units for <types> fail with <code>
+//   - locked / unlocked
+//   - <n> samples wait for unlock
+//   - <n> sync conflicts
+//   - <App>'s background delivery of <type> is on [<frequency>]|off|stopped|waiting
+//   - <App>'s background deliveries of <type>: <n> woken, <n> completed, <n> missed
+//   - <App> is locked out / <App> is not locked out
+//   - <App> sees <n> <type> samples [query] / <App> sees no <type> samples [query]
+//   - <App> sees <value> <unit> of <type> [on <date>]
+//   - <App> sees <type> [query]: + lines <value> at <time> [from <App>] [on <device>]
+//   - <App>'s sample query of <type> [query] <outcome>
+//   - <App> <statistic> of <type> [on <date> | range] [from <App>…] is <value> <unit>
+//   - <App> <statistic> of <type> [on <date> | range] [from <App>…] by source: + lines <App> <value> <unit>
+//   - <App> <statistic> of <type> [on <date> | range] [from <App>…] <outcome>
+//   - <App> <statistic> of <type> by hour|day|week|month <range> [from <App>…]: + lines <start> <value> <unit>|none
+//   - <App> <statistic> of <type> by hour|day|week|month <range> [from <App>…] <outcome>
+//   - <App> sees changes of <type>: <n> added, <n> deleted
+//   - store has <n> [<type>] samples / store has no samples / store has <name> / store lacks <name>
+//   - earliest permitted sample date is <time>
+//   - clock is <time>
+//   - the last settings change was refused|applied
+//   - expect converged
+//   - expect diverged: + lines only on <device>: <name>…
+//   - expect link is up|down
+//
+// Lines indented under a line that ends in ':' form that line's block (expected samples, buckets, sources,
+// divergences, the lines of a `for`, the rows of `examples:`).
 
 /// Parses scenario files into ``Scenario`` values, reporting every error in the file.
 package enum ScenarioParser {
   /// The clock every scenario starts at unless it sets one.
   package static let defaultStart = parseDate("2026-01-05T08:00:00Z")!
+  /// The most lines one file may expand to, every example row, `for` repetition and include counted: nested
+  /// blocks multiply, and a file must not keep the parser (or the fuzzer) busy for ever.
+  package static let lineBudget = 100_000
 
   /// Parses `text` as if read from `file` (a leading BOM and CRLF line ends are handled as in a file's bytes);
-  /// returns the scenario or every diagnostic, in line order.
-  package static func parse(_ text: String, file: String) -> Result<Scenario, Diagnostics> {
-    parse(bytes: Array(text.utf8), file: file)
+  /// returns the scenario (an outline's first example row) or every diagnostic, in line order.
+  package static func parse(_ text: String, file: String, loader: IncludeLoader = .fileSystem)
+    -> Result<Scenario, Diagnostics>
+  {
+    parse(bytes: Array(text.utf8), file: file, loader: loader)
   }
 
-  /// Parses the bytes of `file` (see ``SourceText`` for the encoding and line ends); returns the scenario or
-  /// every diagnostic, in line order. An encoding error is the only diagnostic: the lines it would split are
-  /// not trusted. A file that parses but has no step, or no expectation, is an error too: it would check nothing.
-  package static func parse(bytes: [UInt8], file: String) -> Result<Scenario, Diagnostics> {
+  /// Parses the bytes of `file` (see ``SourceText`` for the encoding and line ends); returns the scenario (an
+  /// outline's first example row: ``parseAll(bytes:file:loader:)`` gives every row) or every diagnostic, in line
+  /// order. An encoding error is the only diagnostic of its file: the lines it would split are not trusted. A file
+  /// that parses but has no step, or no expectation, is an error too: it would check nothing.
+  package static func parse(bytes: [UInt8], file: String, loader: IncludeLoader = .fileSystem)
+    -> Result<Scenario, Diagnostics>
+  {
+    parseAll(bytes: bytes, file: file, loader: loader).map { $0[0] }
+  }
+
+  /// Parses `file` into one scenario, or one per row of its `examples:` table (each runs on a pair of its own);
+  /// `include` lines read through `loader`; at most `budget` lines once blocks, includes and rows are expanded.
+  package static func parseAll(
+    bytes: [UInt8], file: String, loader: IncludeLoader = .fileSystem, budget limit: Int = lineBudget
+  ) -> Result<[Scenario], Diagnostics> {
+    let rawLines: [String]
     switch SourceText.lines(bytes, file: file) {
-    case .success(let lines): return parse(lines: lines, file: file)
+    case .success(let lines): rawLines = lines
     case .failure(let diagnostic): return .failure(Diagnostics(items: [diagnostic]))
     }
-  }
-
-  private static func parse(lines rawLines: [String], file: String) -> Result<Scenario, Diagnostics> {
-    var lines: [SourceLine] = []
     var diagnostics: [Diagnostic] = []
-    for (offset, raw) in rawLines.enumerated() {
-      let rawText = raw.replacingTabs()
-      let indent = rawText.prefix { $0 == " " }.count
-      do {
-        let tokens = try Lexer.tokenize(rawText)
-        if !tokens.isEmpty {
-          lines.append(SourceLine(number: offset + 1, text: rawText, indent: indent, tokens: tokens))
-        }
-      } catch {
-        diagnostics.append(
-          Diagnostic(
-            location: SourceLocation(file: file, line: offset + 1, column: error.column), error: .unterminatedString,
-            sourceLine: rawText))
-      }
-    }
+    let lines = SourceLine.tokenize(rawLines, file: file, diagnostics: &diagnostics)
+    let outline = Outline.examples(lines, file: file)
+    diagnostics += outline.diagnostics
     let group = file.split(separator: "/").dropLast().last.map(String.init) ?? "."
     let baseName = file.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? file
-    var state = ParseState(file: file)
-    var scenario = Scenario(file: file, title: baseName, seed: nil, steps: [], apps: [:], group: group)
-    var index = 0
-    while index < lines.count {
-      let line = lines[index]
-      index += 1
-      if line.indent > 0 {
-        diagnostics.append(
-          state.diagnostic(.strayIndentedLine, line, column: line.indent + 1, length: line.text.count - line.indent))
-        continue
+    var seen = Set(diagnostics)
+    var scenarios: [Scenario] = []
+    var budget: Int? = limit
+    for row in outline.rows where budget != nil {
+      var state = ParseState(file: file, loader: loader)
+      state.budget = budget
+      state.limit = limit
+      for value in row { state.variables[value.name] = value.value }
+      var scenario = Scenario(file: file, title: baseName, seed: nil, steps: [], apps: [:], group: group)
+      var found: [Diagnostic] = []
+      state.parseBlock(lines, indent: 0, into: &scenario, diagnostics: &found, topLevel: true)
+      budget = state.budget
+      for diagnostic in found where seen.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
+      scenario.apps = state.apps
+      scenario.example = row
+      if !row.isEmpty && !state.titleHadPlaceholder {
+        scenario.title += " (" + row.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + ")"
       }
-      var block: [SourceLine] = []
-      if line.tokens.last?.text == ":" {
-        while index < lines.count, lines[index].indent > 0 {
-          block.append(lines[index])
-          index += 1
-        }
-      }
-      do {
-        if let step = try state.parseLine(line, block: block, into: &scenario) { scenario.steps.append(step) }
-      } catch let diagnostic as Diagnostic {
-        diagnostics.append(diagnostic)
-      } catch {
-        diagnostics.append(state.diagnostic(.unknownStep(line.tokens[0].text, suggestion: nil), line, column: 1))
-      }
+      scenarios.append(scenario)
     }
-    scenario.apps = state.apps
     if !diagnostics.isEmpty { return .failure(Diagnostics(items: diagnostics.sorted { $0.location < $1.location })) }
     // A file that checks nothing must not pass: reported at the end of its last non-blank line.
-    if !scenario.steps.contains(where: \.isExpectation) {
+    if let empty = scenarios.first(where: { !$0.steps.contains(where: \.isExpectation) }) {
       let number = rawLines.lastIndex { !$0.trimmingWhitespace().isEmpty }.map { $0 + 1 } ?? 1
       let text = rawLines.indices.contains(number - 1) ? rawLines[number - 1].replacingTabs() : ""
       let location = SourceLocation(file: file, line: number, column: text.count + 1)
-      let error: ScenarioError = scenario.steps.isEmpty ? .noSteps : .noExpectations
+      let error: ScenarioError = empty.steps.isEmpty ? .noSteps : .noExpectations
       return .failure(Diagnostics(items: [Diagnostic(location: location, error: error, sourceLine: text)]))
     }
-    return .success(scenario)
+    return .success(scenarios)
   }
 }
 
@@ -315,6 +412,43 @@ struct Cursor {
     return unit
   }
 
+  /// The multi-word names the scenario language accepts for characteristic types.
+  static let characteristicAliases: [([String], String)] = [
+    (["date", "of", "birth"], "dateOfBirth"), (["biological", "sex"], "biologicalSex"),
+    (["blood", "type"], "bloodType"),
+    (["fitzpatrick", "skin", "type"], "fitzpatrickSkinType"), (["skin", "type"], "fitzpatrickSkinType"),
+    (["wheelchair", "use"], "wheelchairUse"), (["move", "mode"], "activityMoveMode"),
+  ]
+
+  /// A characteristic type: its HealthKit name (`dateOfBirth`) or its words (`date of birth`).
+  mutating func characteristicType() throws(Diagnostic) -> SampleType {
+    for (words, name) in Cursor.characteristicAliases where index + words.count <= line.tokens.count {
+      if words.enumerated().allSatisfy({ line.tokens[index + $0.offset].keyword == $0.element }) {
+        index += words.count
+        return SampleType.lookup(name: name)!
+      }
+    }
+    let t = peek
+    let type = try self.type()
+    guard type.descriptor.isCharacteristic else {
+      throw error(
+        .expected("a characteristic type (dateOfBirth, biologicalSex, bloodType, …)", found: type.name), at: t)
+    }
+    return type
+  }
+
+  /// A value of a characteristic: `YYYY-MM-DD` for the date of birth, a case name otherwise; `notSet` is nil.
+  mutating func characteristicValue(_ type: SampleType) throws(Diagnostic) -> CharacteristicValue? {
+    let t = try word(type.descriptor.characteristicValues?.isEmpty == true ? "a date such as 1990-04-02" : "a value")
+    if t.keyword == "notset" { return nil }
+    guard let value = CharacteristicValue.parse(t.text, for: type) else {
+      let valid = type.descriptor.characteristicValues?.map(\.name) ?? []
+      if valid.isEmpty { throw error(.invalidDate(t.text), at: t) }
+      throw error(.unknownCategoryValue(t.text, type: type.name, valid: ["notSet"] + valid), at: t)
+    }
+    return value
+  }
+
   mutating func direction() throws(Diagnostic) -> Direction {
     let t = try word("'share' or 'read'")
     switch t.keyword {
@@ -345,11 +479,30 @@ struct Cursor {
 
 /// What the parser knows while reading a file.
 struct ParseState {
-  let file: String
+  /// The file being read: the scenario, or an included file while its lines are parsed.
+  var file: String
   var apps: [String: AppDeclaration] = [:]
   var sampleNames: Set<String> = []
+  /// Where `include` reads files.
+  let loader: IncludeLoader
+  /// The values of the `<name>` placeholders in scope (`examples:` columns, `for` variables).
+  var variables: [String: String] = [:]
+  /// The files being included, outermost (the scenario) first: an include of one of them is a cycle.
+  var includeStack: [String]
+  /// Whether the `scenario:` line used a placeholder (an outline row's title then needs no suffix).
+  var titleHadPlaceholder = false
+  /// Included files read so far (an include repeated by a `for` block or an outline row is read once).
+  var included: [String: Result<[SourceLine], Diagnostic>] = [:]
+  /// How many more lines may be parsed (`for` blocks, includes and example rows multiply them); nil once spent.
+  var budget: Int?
+  /// The budget the file started with (for the message).
+  var limit = ScenarioParser.lineBudget
 
-  init(file: String) { self.file = file }
+  init(file: String, loader: IncludeLoader = .none) {
+    self.file = file
+    self.loader = loader
+    self.includeStack = [IncludeLoader.normalize(file)]
+  }
 
   func diagnostic(_ e: ScenarioError, _ line: SourceLine, column: Int, length: Int = 1) -> Diagnostic {
     Diagnostic(
@@ -360,20 +513,22 @@ struct ParseState {
   static let stepWords = [
     "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait",
     "kill",
-    "stop", "restart", "tear", "cut", "expect", "travel",
+    "stop", "restart", "tear", "cut", "expect", "lock", "unlock", "travel",
   ]
 
   mutating func parseLine(_ line: SourceLine, block: [SourceLine], into scenario: inout Scenario) throws -> Step? {
     var c = Cursor(line, self)
     let location = SourceLocation(file: file, line: line.number, column: line.tokens[0].column)
-    let text = line.text.trimmingWhitespace()
+    let text = (line.shown ?? line.text).trimmingWhitespace()
     func step(_ kind: StepKind) -> Step { Step(kind: kind, location: location, text: text) }
     let first = c.next()!
     switch first.keyword {
     case "scenario":
       try c.expect(":")
-      let colon = line.text.firstIndex(of: ":")!
-      scenario.title = String(line.text[line.text.index(after: colon)...]).trimmingWhitespace()
+      let shown = line.shown ?? line.text
+      let colon = shown.firstIndex(of: ":")!
+      scenario.title = String(shown[shown.index(after: colon)...]).trimmingWhitespace()
+      titleHadPlaceholder = line.shown != nil
       if scenario.title.isEmpty { throw c.error(.expected("a title", found: nil)) }
       return nil
     case "seed":
@@ -433,7 +588,28 @@ struct ParseState {
         try c.finish()
         return step(.policy(devices, reprompt: nil, retention: nil, watchSettings: model))
       }
-      try c.expect("retention", what: "'reprompt', 'retention', 'authorization' or 'settings'")
+      if c.take("units") {
+        let names = UnitLocale.allCases.map(\.description)
+        let t = try c.word("'us', 'metric' or 'uk'")
+        guard let units = UnitLocale(name: t.keyword) else {
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        try c.finish()
+        return step(.policy(devices, reprompt: nil, retention: nil, units: units))
+      }
+      if c.take("background") {
+        try c.expect("window")
+        let window = try c.duration()
+        try c.expect("retry")
+        let retry = try c.duration()
+        try c.finish()
+        let model = BackgroundDeliveryModel(responseWindow: window, retryDelay: retry)
+        guard model.isValid else {
+          throw c.error(.expected("durations of at most 1 day", found: "\(formatDuration(window))"))
+        }
+        return step(.policy(devices, reprompt: nil, retention: nil, background: model))
+      }
+      try c.expect("retention", what: "'reprompt', 'retention', 'authorization', 'settings', 'units' or 'background'")
       let retention: Double? = c.take("none") ? nil : try c.duration()
       try c.finish()
       return step(.policy(devices, reprompt: nil, retention: .some(retention)))
@@ -461,8 +637,15 @@ struct ParseState {
       return step(try parseAppAction(&c, device: device))
     case "user":
       try c.expect("on")
-      let device = try c.device()
+      let devices = try c.devices()
       try c.expect(":")
+      guard case .one(let device) = devices else {
+        // `user on both:`: the same answer on the phone, then on the watch.
+        var watchCursor = c
+        let phone = try parseUserAction(&c, device: .phone)
+        let watch = try parseUserAction(&watchCursor, device: .watch)
+        return step(.onBoth(phone: phone, watch: watch))
+      }
       return step(try parseUserAction(&c, device: device))
     case "link":
       try c.expect(":")
@@ -500,6 +683,11 @@ struct ParseState {
       let d = try c.device()
       try c.finish()
       return step(.restart(d))
+    case "lock", "unlock":
+      // The device locks (the watch: off the wrist): protected health data becomes unavailable (behavior.md L1).
+      let devices = try c.devices()
+      try c.finish()
+      return step(.lock(devices, locked: first.keyword == "lock"))
     case "travel", "travels":
       let devices = try c.devices()
       try c.expect("to")
@@ -531,15 +719,25 @@ struct ParseState {
     if apps[app.name] == nil { apps[app.name] = app }
     while let t = c.peek {
       if c.take("share") || c.take("writes") {
-        app.share = try c.types(stoppingAt: ["read", "without", "share"])
+        app.share = try c.types(stoppingAt: ["read", "without", "share", "with"])
       } else if c.take("read") || c.take("reads") {
-        app.read = try c.types(stoppingAt: ["share", "without", "read"])
+        app.read = try c.types(stoppingAt: ["share", "without", "read", "with"])
       } else if c.take("without") {
         let direction = try c.direction()
         try c.expect("description")
         if direction == .share { app.hasWriteDescription = false } else { app.hasReadDescription = false }
+      } else if c.take("with") {
+        repeat {
+          if c.take("background", "delivery") || c.take("background-delivery") {
+            app.entitlements.insert(.backgroundDelivery)
+          } else if c.take("health", "records") || c.take("health-records") {
+            app.entitlements.insert(.healthRecords)
+          } else {
+            throw c.error(.expected("'background delivery' or 'health records'", found: c.peek?.text))
+          }
+        } while c.take("and")
       } else {
-        throw c.error(.expected("'share', 'read' or 'without'", found: t.text), at: t)
+        throw c.error(.expected("'share', 'read', 'without' or 'with'", found: t.text), at: t)
       }
     }
     apps[app.name] = app
@@ -548,8 +746,37 @@ struct ParseState {
 
   mutating func parseAppAction(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
     let app = try c.app()
-    let verb = try c.word("'requests', 'saves', 'resaves' or 'deletes'")
+    let verb = try c.word("'requests', 'saves', 'resaves', 'deletes', 'enables', 'disables' or 'completes'")
     switch verb.keyword {
+    case "enables":
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      var frequency = UpdateFrequency.immediate
+      if let t = c.peek {
+        guard let parsed = UpdateFrequency(name: t.keyword) else {
+          let names = UpdateFrequency.allCases.map(\.description)
+          throw c.error(.unknownStatus(t.text, valid: names, suggestion: suggest(t.text, from: names)), at: t)
+        }
+        frequency = parsed
+        c.index += 1
+      }
+      try c.finish()
+      return .background(device, app: app.name, .enable(type, frequency))
+    case "disables":
+      if c.take("all", "background", "delivery") {
+        try c.finish()
+        return .background(device, app: app.name, .disable(nil))
+      }
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      try c.finish()
+      return .background(device, app: app.name, .disable(type))
+    case "completes":
+      _ = c.take("the")
+      try c.expect("background", "delivery", "of")
+      let type = try c.type()
+      try c.finish()
+      return .background(device, app: app.name, .complete(type))
     case "requests", "request":
       var share: [SampleType]?
       var read: [SampleType]?
@@ -602,7 +829,10 @@ struct ParseState {
       return .delete(device, app: app.name, names: names)
     default:
       throw c.error(
-        .unknownStep(verb.text, suggestion: suggest(verb.text, from: ["requests", "saves", "resaves", "deletes"])),
+        .unknownStep(
+          verb.text,
+          suggestion: suggest(
+            verb.text, from: ["requests", "saves", "resaves", "deletes", "enables", "disables", "completes"])),
         at: verb)
     }
   }
@@ -688,20 +918,24 @@ struct ParseState {
           let parts = kv.text.split(separator: "=", maxSplits: 1)
           guard parts.count == 2 else { throw c.error(.expected("key=value", found: kv.text), at: kv) }
           let key = MetadataKey.byConstantName[String(parts[0])] ?? String(parts[0])
-          let raw = String(parts[1])
-          spec.metadata[key] =
-            raw == "true"
-            ? .bool(true)
-            : raw == "false"
-              ? .bool(false) : Int64(raw).map { .int($0) } ?? Double(raw).map { .double($0) } ?? .string(raw)
+          spec.metadata[key] = ParseState.metadataValue(String(parts[1]))
         } while c.take("and") || (c.peek.map { $0.text.contains("=") } ?? false)
+      } else if c.take("uuid") {
+        // "uuid 6F9619FF-…": the identifier HealthKit would assign, chosen by the test (HealthPair model).
+        let t = try c.word("a UUID such as 6F9619FF-8B86-4011-B42D-00C04FC964FF")
+        guard let uuid = UUID(uuidString: t.text) else { throw c.error(.invalidUUID(t.text), at: t) }
+        spec.uuid = uuid
       } else if c.take("as") {
         let name = try c.sampleName(defined: true)
         if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
         sampleNames.insert(name)
         spec.name = name
       } else {
-        throw c.error(.expected("'at', 'from', 'for', 'with' or 'as'", found: t.text), at: t)
+        let clauses = ["at", "from", "for", "with", "uuid", "as", "plus"]
+        if let near = suggest(t.text, from: clauses), near != t.text {
+          throw c.error(.unknownStatus(t.text, valid: clauses, suggestion: near), at: t)
+        }
+        throw c.error(.expected("'at', 'from', 'for', 'with', 'uuid', 'as' or 'plus'", found: t.text), at: t)
       }
     }
     return spec
@@ -765,6 +999,35 @@ struct ParseState {
       } while c.peek != nil
       return .sourceOrder(device, type, sources)
     }
+    if c.take("sets") || c.take("enters") {
+      // The Health app's health details (behavior.md C2): "sets date of birth 1990-04-02", "sets bloodType notSet".
+      let type = try c.characteristicType()
+      _ = c.take("to")
+      let value = try c.characteristicValue(type)
+      try c.finish()
+      return .userSetting(device, .characteristic(type, value))
+    }
+    if c.take("prefers") {
+      // The Health app's unit for a quantity type (behavior.md R6).
+      var unitText: String?
+      if !(c.take("the", "default", "unit") || c.take("default")) {
+        let t = try c.word("a unit such as lb")
+        c.index -= 1
+        _ = try c.unit(for: nil)
+        unitText = t.text
+      }
+      try c.expect("for")
+      let typeToken = c.peek
+      let type = try c.type()
+      guard let canonical = type.descriptor.canonicalUnit else {
+        throw c.error(.expected("a quantity type", found: type.name), at: typeToken)
+      }
+      if let unitText, let unit = try? HealthUnit(parsing: unitText), !unit.isCompatible(with: canonical) {
+        throw c.error(.incompatibleUnit(unit: unitText, type: type.name), at: typeToken)
+      }
+      try c.finish()
+      return .userSetting(device, .preferredUnit(type, unitText))
+    }
     let watchApp: Bool
     if c.take("in", "settings") {
       watchApp = false
@@ -773,7 +1036,8 @@ struct ParseState {
     } else {
       throw c.error(
         .expected(
-          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'in Settings', 'in the Watch app' or 'in Health'",
+          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'sets', "
+            + "'prefers', 'in Settings', 'in the Watch app' or 'in Health'",
           found: c.peek?.text))
     }
     if watchApp && device != .phone { throw c.error(.phoneOnly("the iPhone's Watch app")) }

@@ -211,6 +211,11 @@ package enum Reports {
       fields.append(("up", .bool(up)))
     case .failure(let expected, let actual):
       fields += [("expected", .string(expected)), ("actual", .string(actual))]
+    case .background(let app, let type, let event, let delivery, let attempt):
+      fields += [
+        ("app", .string(app)), ("type", .string(type)), ("event", .string(event)), ("delivery", .unsigned(delivery)),
+        ("attempt", .int(attempt)),
+      ]
     }
     return .object(fields)
   }

@@ -66,32 +66,6 @@ package struct ScenarioResult: Sendable {
   package var reproduce: String { "healthpair run \(file) --seed \(seed)" }
 }
 
-/// A deterministic random generator (SplitMix64): the same seed yields the same sample identifiers and values.
-package struct SeededGenerator: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-  /// Creates a generator.
-  package init(seed: UInt64) { state = seed }
-  /// The next 64 random bits.
-  package mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  /// A random version-4 UUID.
-  package mutating func uuid() -> UUID {
-    var bytes = withUnsafeBytes(of: (next(), next())) { Array($0) }
-    bytes[6] = (bytes[6] & 0x0F) | 0x40
-    bytes[8] = (bytes[8] & 0x3F) | 0x80
-    return UUID(
-      uuid: (
-        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
-        bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-      ))
-  }
-}
-
 /// Runs one scenario against a fresh pair of real daemon processes.
 package struct ScenarioRunner: Sendable {
   /// The daemon executable (nil: locate it).
@@ -193,12 +167,49 @@ struct StepFailure: Error {
   var step: Step
   var expected: String
   var actual: String
+
+  /// The failure of a step's part on `device` (`expect both:`, `user on both:`), saying which device failed unless
+  /// the text already does.
+  func on(_ device: DeviceKind) -> StepFailure {
+    var failure = self
+    if !expected.hasPrefix("\(device)") && !expected.contains("the \(device)") {
+      failure.expected = "\(device): " + expected
+    }
+    return failure
+  }
 }
 
 /// What an app's last call did.
 enum CallRecord {
   case request(ticket: Ticket, sheet: Prompt?)
   case done(Result<Void, HealthError>)
+
+  /// How a call ended, as `expect … 's last call` sees it.
+  enum Ending {
+    /// A request whose sheet is still up.
+    case pending
+    /// Success with no error (a request: success = true and no error).
+    case succeeded
+    /// An error (nil: a request that completed with success = false and no error).
+    case failed(HealthError?)
+    /// The daemon did not answer as a device would (a transport problem, an unexpected reply).
+    case broken
+  }
+
+  /// How the call ended.
+  var ending: Ending {
+    switch self {
+    case .request(let ticket, _):
+      guard let result = ticket.result else { return .pending }
+      switch result {
+      case .success(.authorization(let r)): return r.success && r.error == nil ? .succeeded : .failed(r.error)
+      case .success: return .broken
+      case .failure(let e): return e.healthError.map { .failed($0) } ?? .broken
+      }
+    case .done(.success): return .succeeded
+    case .done(.failure(let e)): return .failed(e)
+    }
+  }
 
   var outcome: String {
     switch self {
@@ -245,6 +256,8 @@ struct RunContext {
   var held: Set<DeviceKind> = []
   var latency = 0.0
   var settingsResult: [DeviceKind: Result<Void, HealthError>] = [:]
+  /// Each device's apps as their last `install` there declared them (a watch may declare other types).
+  var installed: [DeviceKind: [String: AppDeclaration]] = [:]
   /// Listens to the daemons' events for the trace.
   let recorder: TraceRecorder
   /// The trace so far.
@@ -271,6 +284,10 @@ struct RunContext {
 
   func key(_ device: DeviceKind, _ app: String) -> String { "\(device)/\(app)" }
   func app(_ name: String) -> AppDeclaration { scenario.apps[name]! }
+  /// The app as installed on `device` (its own share and read declaration), else as the scenario last declared it.
+  func declared(_ name: String, on device: DeviceKind) -> AppDeclaration {
+    installed[device]?[name] ?? app(name)
+  }
   func client(_ device: DeviceKind) -> DeviceClient { pair.client(device) }
 
   /// Sets both virtual clocks to the scenario start (2026-01-05T08:00:00Z): runs never depend on the wall clock.
@@ -310,6 +327,9 @@ struct RunContext {
         case .sheetClosed(let bundle, let sheet, let outcome):
           entry.kind = .sheetClosed(app: appName(bundle), sheet: sheet, outcome: outcome)
           sheets.append(entry)
+        case .background(let bundle, let type, let event, let delivery, let attempt):
+          entry.kind = .background(app: appName(bundle), type: type, event: event, delivery: delivery, attempt: attempt)
+          others.append(entry)
         default:
           others.append(entry)
         }
@@ -391,24 +411,49 @@ struct RunContext {
   // MARK: - Steps
 
   mutating func perform(_ step: Step) throws {
+    try perform(step.kind, of: step)
+  }
+
+  /// Runs `kind` (the step itself, or its part on one device for `user on both:`).
+  mutating func perform(_ kind: StepKind, of step: Step) throws {
     func fail(_ expected: String, _ actual: String) -> StepFailure {
       StepFailure(step: step, expected: expected, actual: actual)
     }
     do {
-      switch step.kind {
+      switch kind {
+      case .onBoth(let phone, let watch):
+        for (device, part) in [(DeviceKind.phone, phone), (.watch, watch)] {
+          do { try perform(part, of: step) } catch let failure as StepFailure {
+            throw failure.on(device)
+          }
+        }
       case .install(let app, let devices):
-        for device in devices.list { try client(device).installApp(app.record) }
+        for device in devices.list {
+          try client(device).installApp(app.record)
+          installed[device, default: [:]][app.name] = app
+        }
       case .uninstall(let name, let devices):
         for device in devices.list { try client(device).uninstallApp(app(name).bundleID) }
-      case .policy(let devices, let reprompt, let retention, let authorization, let watchSettings):
+      case .policy(
+        let devices, let reprompt, let retention, let authorization, let watchSettings, let units, let background):
         for device in devices.list {
           var policy = try client(device).dump().device.policy
           if let reprompt { policy.reprompt = reprompt }
           if let retention { policy.retention = retention }
           if let authorization { policy.authorization = authorization }
           if let watchSettings { policy.watchSettings = watchSettings }
+          if let units { policy.units = units }
+          if let background { policy.background = background }
           try client(device).setPolicy(policy)
         }
+      case .lock(let devices, let locked):
+        for device in devices.list {
+          try client(device).setLocked(locked)
+          // A sheet up when the device locked is dismissed: its request completed.
+          settle(device)
+        }
+      case .userSetting(let device, let setting):
+        try client(device).changeUserSetting(setting)
       case .clockSet(let time):
         now = resolve(time)
         try setClocks(now)
@@ -433,7 +478,7 @@ struct RunContext {
         manualSync = manual
         for device in DeviceKind.allCases { try client(device).link(manual ? .hold : .release) }
       case .request(let device, let name, let share, let read):
-        let a = app(name)
+        let a = declared(name, on: device)
         let ticket = try client(device).beginAuthorization(a.bundleID, share: share ?? a.share, read: read ?? a.read)
         let timeout = self.timeout
         switch attempt({ () throws(ClientError) in try ticket.waitFirst(timeout: timeout) }) {
@@ -456,7 +501,7 @@ struct RunContext {
         let a = app(name)
         var inputs: [SampleInput] = []
         for spec in specs {
-          let uuid = rng.uuid()
+          let uuid = spec.uuid ?? rng.uuid()
           if let n = spec.name { names[n] = uuid }
           let start = resolve(spec.start, on: device)
           let end: Date
@@ -486,8 +531,10 @@ struct RunContext {
           inputs.append(
             SampleInput(
               uuid: rng.uuid(), type: type, value: value, start: start, end: start.addingTimeInterval(duration),
-              metadata: type == SampleType.lookup(name: "menstrualFlow")
-                ? [MetadataKey.menstrualCycleStart: .bool(false)] : [:]))
+              metadata: Dictionary(
+                uniqueKeysWithValues: type.descriptor.requiredMetadata.map { ($0, MetadataKey.generatedValue(for: $0)) }
+              )
+            ))
         }
         let c = client(device)
         record(device, name, "save", try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
@@ -577,6 +624,32 @@ struct RunContext {
         try JournalSurgery.dropLastRecords(path, count: records)
       case .expect(let expectation):
         try check(expectation, step)
+      case .background(let device, let name, let action):
+        let c = client(device)
+        let bundle = app(name).bundleID
+        switch action {
+        case .enable(let type, let frequency):
+          record(
+            device, name, "enableBackgroundDelivery",
+            try capture { () throws(ClientError) in try c.enableBackgroundDelivery(bundle, type, frequency: frequency) }
+          )
+        case .disable(let type):
+          record(
+            device, name, type == nil ? "disableAllBackgroundDelivery" : "disableBackgroundDelivery",
+            try capture { () throws(ClientError) in try c.disableBackgroundDelivery(bundle, type) })
+        case .complete(let type):
+          // The app's observer query calls the completion handler of the delivery waiting for the type.
+          guard
+            let waiting = try c.backgroundDeliveries(bundle).registrations.first(where: { $0.key.type == type })?
+              .waiting
+          else {
+            throw fail(
+              "a background delivery of \(type.name) waiting for \(name)'s completion handler", "none is waiting")
+          }
+          record(
+            device, name, "HKObserverQueryCompletionHandler",
+            try capture { () throws(ClientError) in try c.completeBackgroundDelivery(bundle, delivery: waiting) })
+        }
       }
     } catch let failure as StepFailure {
       throw failure

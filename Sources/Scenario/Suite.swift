@@ -75,8 +75,8 @@ package enum Suite {
       selected = selected.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
     }
     for (file, bytes) in selected {
-      switch ScenarioParser.parse(bytes: bytes, file: file) {
-      case .success(let scenario): loaded.scenarios.append(scenario)
+      switch ScenarioParser.parseAll(bytes: bytes, file: file, loader: .fileSystem) {
+      case .success(let scenarios): loaded.scenarios += scenarios
       case .failure(let diagnostics): loaded.diagnostics += diagnostics.items
       }
     }

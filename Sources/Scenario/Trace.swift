@@ -131,6 +131,9 @@ package struct TraceEntry: Sendable, Hashable {
     case link(up: Bool)
     /// The step failed: what it expected and what happened.
     case failure(expected: String, actual: String)
+    /// Background delivery woke an app for a type, or the app's completion handler was called, or a delivery was
+    /// missed, or delivery stopped (`event`: woken, completed, missed, stopped).
+    case background(app: String, type: String, event: String, delivery: UInt64, attempt: Int)
   }
 
   /// The step it belongs to: 1 for the first step, 0 before any.
@@ -163,6 +166,7 @@ package struct TraceEntry: Sendable, Hashable {
     case .delivery: "delivery"
     case .link: "link"
     case .failure: "failure"
+    case .background: "background"
     }
   }
 
@@ -183,6 +187,15 @@ package struct TraceEntry: Sendable, Hashable {
     case .link(let up): return "peer link \(up ? "up" : "down")"
     case .failure(let expected, let actual):
       return "FAILED: expected \(expected.oneLine), actual \(actual.oneLine)"
+    case .background(let app, let type, let event, let delivery, let attempt):
+      let what =
+        switch event {
+        case "woken": "woken for \(type) by background delivery"
+        case "completed": "completed background delivery of \(type)"
+        case "missed": "missed background delivery of \(type)"
+        default: "background delivery of \(type) stopped after 3 misses"
+        }
+      return "\(app) \(what) (#\(delivery), attempt \(attempt))"
     }
   }
 }
@@ -194,14 +207,26 @@ extension String {
 
 extension Step {
   /// The lane the step belongs to.
+  package var lane: Lane { kind.lane }
+
+  /// What kind of step it is.
+  package var category: StepCategory { kind.category }
+}
+
+extension StepKind {
+  /// The lane of the devices the step concerns.
   package var lane: Lane {
-    switch kind {
-    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _), .timeZone(let d, _): return Lane(d)
+    switch self {
+    case .onBoth: return .both
+    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _, _, _), .lock(let d, _),
+      .timeZone(let d, _):
+      return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
-      .tearJournal(let d), .cutJournal(let d, _), .sourceOrder(let d, _, _):
+      .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _),
+      .sourceOrder(let d, _, _):
       return Lane(d)
     case .watchSettings: return .phone
     case .expect(let expectation): return expectation.lane
@@ -210,10 +235,11 @@ extension Step {
 
   /// What kind of step it is.
   package var category: StepCategory {
-    switch kind {
+    switch self {
+    case .onBoth(let phone, _): phone.category
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone: .setup
-    case .request, .save, .saveRandom, .resave, .delete, .deleteAll: .app
-    case .answer, .settings, .watchSettings, .sourceOrder: .user
+    case .request, .save, .saveRandom, .resave, .delete, .deleteAll, .background: .app
+    case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
     case .expect: .expect
@@ -226,16 +252,18 @@ extension Expectation {
   var lane: Lane {
     switch self {
     case .shareStatus(let d, _, _, _), .hiddenRead(let d, _, _, _), .requestStatus(let d, _, _, _, _),
-      .lockedOut(let d, _, _), .seesCount(let d, _, _, _, _), .seesTotal(let d, _, _, _, _, _),
+      .lockedOut(let d, _, _), .seesCount(let d, _, _), .seesTotal(let d, _, _, _, _, _),
       .storeCount(let d, _, _),
-      .storeHas(let d, _, _), .syncConflicts(let d, _):
+      .storeHas(let d, _, _), .syncConflicts(let d, _), .locked(let d, _), .backgroundState(let d, _, _, _),
+      .backgroundCounts(let d, _, _, _, _, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
-      .seesSamples(let d, _, _, _), .statistic(let d, _, _, _, _, _, _), .statisticTerminates(let d, _, _, _),
-      .settingsRefused(let d, _), .clock(let d, _), .daily(let d, _, _, _, _, _, _, _), .changes(let d, _, _, _, _),
-      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _):
+      .seesSamples(let d, _, _), .sampleQuery(let d, _, _), .statistic(let d, _, _), .collection(let d, _, _),
+      .sheetHistory(let d, _, _), .settingsRefused(let d, _), .clock(let d, _), .changes(let d, _, _, _, _),
+      .earliestPermitted(let d, _), .queriesFail(let d, _, _, _), .waitingForUnlock(let d, _),
+      .characteristic(let d, _, _, _), .preferredUnit(let d, _, _, _), .preferredUnitsFail(let d, _, _, _):
       return Lane(d)
-    case .converged, .diverged, .linkUp: return .both
+    case .converged, .diverged, .linkUp, .onBoth: return .both
     }
   }
 }
@@ -244,6 +272,9 @@ extension Expectation {
 /// over step by step.
 ///
 /// Its own connections, because `Pair.wait` narrows the subscription of the pair's clients while it waits.
+///
+/// `@unchecked` because of `clients`, which only the thread running the scenario touches (attach, next, close); the
+/// listener closures the daemons' reader threads call touch only `received` (a mutex) and `arrived` (a semaphore).
 final class TraceRecorder: @unchecked Sendable {
   private let received = Mutex<[DeviceKind: [DaemonEvent]]>([:])
   private let arrived = DispatchSemaphore(value: 0)
@@ -325,7 +356,16 @@ final class TraceRecorder: @unchecked Sendable {
         } else {
           append(.delivery(from: device.peer, to: device, upTo: upTo, items: items, added: added, deleted: deleted))
         }
-      case .peerAcknowledged, .linkChanged: break
+      case .backgroundDelivery(let e):
+        let event =
+          switch e.kind {
+          case .woken: "woken"
+          case .completed: "completed"
+          case .missed: "missed"
+          case .stopped: "stopped"
+          }
+        append(.background(app: e.bundleID, type: e.type.name, event: event, delivery: e.id, attempt: e.attempt))
+      case .peerAcknowledged, .linkChanged, .samplesPruned, .protectedDataChanged: break
       }
     }
     return entries

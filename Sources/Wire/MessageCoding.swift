@@ -105,6 +105,85 @@ extension BinaryWriter {
       w.u8(s.field.rawValue)
       w.bool(s.ascending)
     }
+    optional(q.filter) { $0.sampleFilter($1) }
+  }
+
+  /// `u8` tag then the node: 0 constant bool | 1 and [filter] | 2 or [filter] | 3 not filter | 4 dates range |
+  /// 5 sources [string] | 6 uuids [uuid] | 7 metadata key string, condition (0 exists | 1 one of [value] |
+  /// 2 compare op u8, value) | 8 device property u8, [string] | 9 value op u8, f64 | 10 quantity op u8, f64, unit
+  /// string.
+  mutating func sampleFilter(_ f: SampleFilter) {
+    switch f {
+    case .constant(let b):
+      u8(0)
+      bool(b)
+    case .and(let parts):
+      u8(1)
+      array(parts) { $0.sampleFilter($1) }
+    case .or(let parts):
+      u8(2)
+      array(parts) { $0.sampleFilter($1) }
+    case .not(let part):
+      u8(3)
+      sampleFilter(part)
+    case .dates(let range):
+      u8(4)
+      dateRange(range)
+    case .sources(let bundles):
+      u8(5)
+      array(bundles.sorted()) { $0.string($1) }
+    case .uuids(let uuids):
+      u8(6)
+      array(uuids.sorted { $0.uuidString < $1.uuidString }) { $0.uuid($1) }
+    case .metadata(let key, let condition):
+      u8(7)
+      string(key)
+      switch condition {
+      case .exists: u8(0)
+      case .oneOf(let values):
+        u8(1)
+        array(values) { $0.metadataValue($1) }
+      case .compare(let op, let value):
+        u8(2)
+        u8(op.rawValue)
+        metadataValue(value)
+      }
+    case .device(let property, let values):
+      u8(8)
+      u8(property.rawValue)
+      array(values.sorted()) { $0.string($1) }
+    case .value(let op, let value):
+      u8(9)
+      u8(op.rawValue)
+      f64(value)
+    case .quantity(let op, let value, let unit):
+      u8(10)
+      u8(op.rawValue)
+      f64(value)
+      string(unit)
+    }
+  }
+
+  mutating func backgroundEvent(_ e: BackgroundDeliveryEvent) {
+    u8(e.kind.rawValue)
+    u64(e.id)
+    string(e.bundleID)
+    sampleType(e.type)
+    u8(UInt8(clamping: e.attempt))
+    date(e.at)
+  }
+
+  mutating func backgroundStatus(_ s: BackgroundDeliveryStatus) {
+    string(s.key.bundleID)
+    sampleType(s.key.type)
+    u8(s.frequency.rawValue)
+    u8(s.effective.rawValue)
+    bool(s.stopped)
+    optional(s.waiting) { $0.u64($1) }
+    u32(UInt32(clamping: s.misses))
+    u32(UInt32(clamping: s.woken))
+    u32(UInt32(clamping: s.completed))
+    bool(s.pending)
   }
 
   mutating func statisticsQuery(_ q: StatisticsQuery) {
@@ -118,6 +197,7 @@ extension BinaryWriter {
       w.f64(i.seconds)
     }
     optional(q.anchor) { $0.date($1) }
+    optional(q.filter) { $0.sampleFilter($1) }
   }
 
   mutating func statistics(_ s: Statistics) {
@@ -184,6 +264,7 @@ extension BinaryWriter {
     date(s.earliestPermittedSampleDate)
     array(s.apps) { w, a in
       w.app(a.record)
+      w.entitlements(a.record.entitlements)
       w.array(a.decisions) { $0.change($1) }
       w.bool(a.lockedOut)
     }
@@ -199,6 +280,16 @@ extension BinaryWriter {
     u64(UInt64(s.tombstoneCount))
     u64(s.changeCounter)
     syncStatus(s.sync)
+    bool(s.locked)
+    u64(UInt64(s.lockedSamples))
+    array(s.characteristics.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.characteristicValue(item.value)
+    }
+    array(s.preferredUnits.sorted { $0.key < $1.key }) { w, item in
+      w.sampleType(item.key)
+      w.string(item.value)
+    }
   }
 
   mutating func reply(_ reply: Reply) {
@@ -257,6 +348,22 @@ extension BinaryWriter {
     case .count(let n):
       u8(14)
       u64(UInt64(clamping: n))
+    // Tags 40–49: the device lock and the Health app (docs/protocol.md).
+    case .characteristic(let type, let value):
+      u8(40)
+      sampleType(type)
+      optional(value) { $0.characteristicValue($1) }
+    case .units(let units):
+      u8(41)
+      array(units.sorted { $0.key < $1.key }) { w, item in
+        w.sampleType(item.key)
+        w.string(item.value)
+      }
+    // Tags 50–59: background delivery (docs/protocol.md).
+    case .backgroundDeliveries(let list, let history):
+      u8(50)
+      array(list) { $0.backgroundStatus($1) }
+      array(history) { $0.backgroundEvent($1) }
     }
   }
 
@@ -269,6 +376,7 @@ extension BinaryWriter {
     case .installApp(let a):
       u8(1)
       app(a)
+      entitlements(a.entitlements)
     case .uninstallApp(let id):
       u8(2)
       string(id)
@@ -363,9 +471,41 @@ extension BinaryWriter {
       case .reconnectNow: u8(5)
       }
     case .ping: u8(23)
-    // Opcodes 50–59: statistics settings (docs/protocol.md).
-    case .setSourceOrder(let type, let sources):
+    // Opcodes 40–49: the device lock and the Health app (docs/protocol.md).
+    case .setLocked(let locked):
+      u8(40)
+      bool(locked)
+    case .readCharacteristic(let id, let type):
+      u8(41)
+      string(id)
+      sampleType(type)
+    case .preferredUnits(let id, let t):
+      u8(42)
+      string(id)
+      types(t)
+    case .changeUserSetting(let setting):
+      u8(43)
+      userSetting(setting)
+    // Opcodes 50–59: background delivery (docs/protocol.md).
+    case .enableBackgroundDelivery(let id, let type, let frequency):
       u8(50)
+      string(id)
+      sampleType(type)
+      u8(frequency.rawValue)
+    case .disableBackgroundDelivery(let id, let type):
+      u8(51)
+      string(id)
+      optional(type) { $0.sampleType($1) }
+    case .completeBackgroundDelivery(let id, let delivery):
+      u8(52)
+      string(id)
+      u64(delivery)
+    case .backgroundDeliveries(let id):
+      u8(53)
+      optional(id) { $0.string($1) }
+    // Opcodes 60–69: statistics settings (docs/protocol.md).
+    case .setSourceOrder(let type, let sources):
+      u8(60)
       sampleType(type)
       array(sources) { $0.source($1) }
     }
@@ -402,6 +542,16 @@ extension BinaryWriter {
     case .linkChanged(let connected):
       u8(5)
       bool(connected)
+    case .protectedDataChanged(let available):
+      u8(20)
+      bool(available)
+    case .backgroundDelivery(let e):
+      u8(22)
+      backgroundEvent(e)
+    case .samplesPruned(let type, let apps):
+      u8(23)
+      sampleType(type)
+      array(apps) { $0.string($1) }
     }
   }
 }
@@ -452,7 +602,64 @@ extension BinaryReader {
       guard let field = SampleSort.Field(rawValue: raw) else { throw r.error("unknown sort field \(raw)") }
       return SampleSort(field, ascending: try r.bool())
     }
-    return SampleQuery(type: type, range: range, sources: sources, limit: limit, sort: sort)
+    let filter = try optional { r throws(DecodeError) in try r.sampleFilter() }
+    return SampleQuery(type: type, range: range, sources: sources, limit: limit, sort: sort, filter: filter)
+  }
+
+  /// The deepest nesting of predicate nodes a filter may have.
+  static let maxFilterDepth = 32
+
+  mutating func sampleFilter(depth: Int = 0) throws(DecodeError) -> SampleFilter {
+    guard depth < Self.maxFilterDepth else { throw error("predicate nested deeper than \(Self.maxFilterDepth)") }
+    func op(_ r: inout BinaryReader) throws(DecodeError) -> ComparisonOperator {
+      let raw = try r.u8()
+      guard let op = ComparisonOperator(rawValue: raw) else { throw r.error("unknown comparison operator \(raw)") }
+      return op
+    }
+    switch try u8() {
+    case 0: return .constant(try bool())
+    case 1: return .and(try array(minElementSize: 2) { r throws(DecodeError) in try r.sampleFilter(depth: depth + 1) })
+    case 2: return .or(try array(minElementSize: 2) { r throws(DecodeError) in try r.sampleFilter(depth: depth + 1) })
+    case 3: return .not(try sampleFilter(depth: depth + 1))
+    case 4: return .dates(try dateRange())
+    case 5: return .sources(Set(try array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() }))
+    case 6: return .uuids(Set(try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }))
+    case 7:
+      let key = try string(maxLength: StoredLimits.identifier)
+      switch try u8() {
+      case 0: return .metadata(key: key, .exists)
+      case 1:
+        return .metadata(
+          key: key, .oneOf(try array(minElementSize: 2) { r throws(DecodeError) in try r.metadataValue() }))
+      case 2: return .metadata(key: key, .compare(try op(&self), try metadataValue()))
+      case let t: throw error("unknown metadata condition \(t)")
+      }
+    case 8:
+      let raw = try u8()
+      guard let property = DeviceProperty(rawValue: raw) else { throw error("unknown device property \(raw)") }
+      return .device(property, Set(try array(minElementSize: 4) { r throws(DecodeError) in try r.string() }))
+    case 9: return .value(try op(&self), try f64())
+    case 10: return .quantity(try op(&self), try f64(), unit: try string(maxLength: 256))
+    case let t: throw error("unknown predicate tag \(t)")
+    }
+  }
+
+  mutating func backgroundEvent() throws(DecodeError) -> BackgroundDeliveryEvent {
+    let raw = try u8()
+    guard let kind = BackgroundDeliveryEvent.Kind(rawValue: raw) else {
+      throw error("unknown background delivery event \(raw)")
+    }
+    return BackgroundDeliveryEvent(
+      kind: kind, id: try u64(), bundleID: try bundle(), type: try sampleType(), attempt: Int(try u8()),
+      at: try date())
+  }
+
+  mutating func backgroundStatus() throws(DecodeError) -> BackgroundDeliveryStatus {
+    let key = BackgroundKey(try bundle(), try sampleType())
+    return BackgroundDeliveryStatus(
+      key: key, frequency: try updateFrequency(), effective: try updateFrequency(), stopped: try bool(),
+      waiting: try optional { r throws(DecodeError) in try r.u64() }, misses: Int(try u32()), woken: Int(try u32()),
+      completed: Int(try u32()), pending: try bool())
   }
 
   mutating func statisticsQuery() throws(DecodeError) -> StatisticsQuery {
@@ -465,8 +672,10 @@ extension BinaryReader {
         months: Int(Int32(bitPattern: try r.u32())), days: Int(Int32(bitPattern: try r.u32())), seconds: try r.f64())
     }
     let anchor = try optional { r throws(DecodeError) in try r.date() }
+    let filter = try optional { r throws(DecodeError) in try r.sampleFilter() }
     return StatisticsQuery(
-      type: type, range: range, sources: sources, options: options, interval: interval, anchor: anchor)
+      type: type, range: range, sources: sources, options: options, interval: interval, anchor: anchor,
+      filter: filter)
   }
 
   mutating func statistics(depth: Int = 0) throws(DecodeError) -> Statistics {
@@ -533,9 +742,11 @@ extension BinaryReader {
     let now = try date()
     let virtualClock = try bool()
     let earliest = try date()
-    let apps = try array(minElementSize: 12) { r throws(DecodeError) in
-      DeviceSnapshot.AppState(
-        record: try r.app(), decisions: try r.array(minElementSize: 4) { r throws(DecodeError) in try r.change() },
+    let apps = try array(minElementSize: 16) { r throws(DecodeError) in
+      var record = try r.app()
+      record.entitlements = try r.entitlements()
+      return DeviceSnapshot.AppState(
+        record: record, decisions: try r.array(minElementSize: 4) { r throws(DecodeError) in try r.change() },
         lockedOut: try r.bool())
     }
     let pending = try array(minElementSize: 24) { r throws(DecodeError) in try r.prompt() }
@@ -545,10 +756,39 @@ extension BinaryReader {
     let counts = try array(minElementSize: 10) { r throws(DecodeError) in (try r.sampleType(), try r.count64()) }
     var sampleCounts: [SampleType: Int] = [:]
     for (t, c) in counts { sampleCounts[t] = c }
-    return DeviceSnapshot(
+    var snapshot = DeviceSnapshot(
       device: device, policy: policy, now: now, virtualClock: virtualClock, earliestPermittedSampleDate: earliest,
       apps: apps, pendingPrompts: pending, promptHistory: history, sampleCounts: sampleCounts,
       tombstoneCount: try count64(), changeCounter: try u64(), sync: try syncStatus())
+    snapshot.locked = try bool()
+    snapshot.lockedSamples = try count64()
+    for (t, v) in try array(minElementSize: 4, { r throws(DecodeError) in try r.typedCharacteristic() }) {
+      snapshot.characteristics[t] = v
+    }
+    for (t, u) in try array(minElementSize: 6, { r throws(DecodeError) in try r.typedUnit() }) {
+      snapshot.preferredUnits[t] = u
+    }
+    return snapshot
+  }
+
+  /// A characteristic type and a value that fits it.
+  mutating func typedCharacteristic() throws(DecodeError) -> (SampleType, CharacteristicValue) {
+    let typeOffset = offset
+    let type = try sampleType()
+    guard type.descriptor.isCharacteristic else {
+      throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a characteristic type")
+    }
+    return (type, try characteristicValue(for: type))
+  }
+
+  /// A quantity type and a unit string.
+  mutating func typedUnit() throws(DecodeError) -> (SampleType, String) {
+    let typeOffset = offset
+    let type = try sampleType()
+    guard type.descriptor.isQuantity else {
+      throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a quantity type")
+    }
+    return (type, try string(maxLength: StoredLimits.unit))
   }
 
   mutating func reply() throws(DecodeError) -> Reply {
@@ -593,6 +833,21 @@ extension BinaryReader {
     case 12: return .date(try date())
     case 13: return .link(try linkStatus())
     case 14: return .count(Int(clamping: try u64()))
+    case 40:
+      let typeOffset = offset
+      let type = try sampleType()
+      guard type.descriptor.isCharacteristic else {
+        throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a characteristic type")
+      }
+      return .characteristic(type, try optional { r throws(DecodeError) in try r.characteristicValue(for: type) })
+    case 41:
+      var units: [SampleType: String] = [:]
+      for (t, u) in try array(minElementSize: 6, { r throws(DecodeError) in try r.typedUnit() }) { units[t] = u }
+      return .units(units)
+    case 50:
+      return .backgroundDeliveries(
+        try array(minElementSize: 20) { r throws(DecodeError) in try r.backgroundStatus() },
+        history: try array(minElementSize: 20) { r throws(DecodeError) in try r.backgroundEvent() })
     case let t: throw error("unknown reply tag \(t)")
     }
   }
@@ -601,7 +856,10 @@ extension BinaryReader {
     let opcodeOffset = offset
     switch try u8() {
     case 0: return .hello(version: try u16(), client: try string(maxLength: 256))
-    case 1: return .installApp(try app())
+    case 1:
+      var app = try app()
+      app.entitlements = try entitlements()
+      return .installApp(app)
     case 2: return .uninstallApp(bundleID: try bundle())
     case 3: return .requestAuthorization(bundleID: try bundle(), share: try types(), read: try types())
     case 4:
@@ -652,7 +910,18 @@ extension BinaryReader {
       return .deleteMatching(
         bundleID: try bundle(), type: try sampleType(),
         range: try optional { r throws(DecodeError) in try r.dateRange() })
+    case 40: return .setLocked(try bool())
+    case 41: return .readCharacteristic(bundleID: try bundle(), type: try sampleType())
+    case 42: return .preferredUnits(bundleID: try bundle(), types: try types())
+    case 43: return .changeUserSetting(try userSetting())
     case 50:
+      return .enableBackgroundDelivery(bundleID: try bundle(), type: try sampleType(), frequency: try updateFrequency())
+    case 51:
+      return .disableBackgroundDelivery(
+        bundleID: try bundle(), type: try optional { r throws(DecodeError) in try r.sampleType() })
+    case 52: return .completeBackgroundDelivery(bundleID: try bundle(), delivery: try u64())
+    case 53: return .backgroundDeliveries(bundleID: try optional { r throws(DecodeError) in try r.bundle() })
+    case 60:
       return .setSourceOrder(
         type: try sampleType(), sources: try array(minElementSize: 5) { r throws(DecodeError) in try r.source() })
     case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
@@ -668,6 +937,11 @@ extension BinaryReader {
     case 3: return .syncApplied(upTo: try u64(), items: Int(try u32()))
     case 4: return .peerAcknowledged(try u64())
     case 5: return .linkChanged(connected: try bool())
+    case 20: return .protectedDataChanged(available: try bool())
+    case 22: return .backgroundDelivery(try backgroundEvent())
+    case 23:
+      return .samplesPruned(
+        type: try sampleType(), apps: try array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() })
     case let t: throw error("unknown event tag \(t)")
     }
   }

@@ -66,8 +66,10 @@ package struct EventMask: OptionSet, Hashable, Sendable {
   package static let sync = EventMask(rawValue: 4)
   /// Link up/down.
   package static let link = EventMask(rawValue: 8)
+  /// Background deliveries (woken, completed, missed, stopped) and samples pruned by the retention window.
+  package static let background = EventMask(rawValue: 16)
   /// Everything.
-  package static let all: EventMask = [.prompts, .samples, .sync, .link]
+  package static let all: EventMask = [.prompts, .samples, .sync, .link, .background]
 }
 
 /// A request from a client to a device daemon. Every engine operation is reachable.
@@ -124,6 +126,23 @@ package enum Request: Hashable, Sendable {
   case link(LinkCommand)
   /// Does nothing; answers `ok`.
   case ping
+  /// Locks (true) or unlocks (false) the device; the watch: taken off or put back on the wrist (behavior.md L1).
+  case setLocked(Bool)
+  /// An app reads a characteristic (`dateOfBirthComponents()`, `biologicalSex()`, …); answered by
+  /// ``Reply/characteristic(_:_:)``.
+  case readCharacteristic(bundleID: String, type: SampleType)
+  /// `preferredUnits(for:)`; answered by ``Reply/units(_:)``.
+  case preferredUnits(bundleID: String, types: [SampleType])
+  /// The user changes a value in the Health app: a characteristic or a preferred unit.
+  case changeUserSetting(UserSetting)
+  /// `enableBackgroundDelivery(for:frequency:)`.
+  case enableBackgroundDelivery(bundleID: String, type: SampleType, frequency: UpdateFrequency)
+  /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` when `type` is nil.
+  case disableBackgroundDelivery(bundleID: String, type: SampleType?)
+  /// An observer query's completion handler, called for background delivery `delivery`.
+  case completeBackgroundDelivery(bundleID: String, delivery: UInt64)
+  /// The background delivery registrations of one app (or every app) and their recent events.
+  case backgroundDeliveries(bundleID: String?)
   /// The user sets the Health app's data-source order of a type (phone only; it reaches the watch by sync).
   case setSourceOrder(type: SampleType, sources: [SampleSource])
 }
@@ -224,6 +243,13 @@ package enum Reply: Hashable, Sendable {
   case link(LinkStatus)
   /// How many objects were affected (answer to `deleteMatching`).
   case count(Int)
+  /// A characteristic's value as the app reads it (nil: not set, or read denied).
+  case characteristic(SampleType, CharacteristicValue?)
+  /// `preferredUnits(for:)`: a unit string per type.
+  case units([SampleType: String])
+  /// Background delivery registrations and the events since the daemon started (answer to
+  /// `backgroundDeliveries`).
+  case backgroundDeliveries([BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent])
 }
 
 /// A pushed event.
@@ -240,6 +266,13 @@ package enum DaemonEvent: Hashable, Sendable {
   case peerAcknowledged(UInt64)
   /// The link came up or went down.
   case linkChanged(connected: Bool)
+  /// The device locked (false) or unlocked (true): protected data became unavailable or available again
+  /// (observers deferred during the lock are delivered on unlock; behavior.md L4). Sent with sample changes.
+  case protectedDataChanged(available: Bool)
+  /// A background delivery was made (the app's observer queries of the type run), completed, missed or stopped.
+  case backgroundDelivery(BackgroundDeliveryEvent)
+  /// The retention window pruned samples of `type` that these apps could see (their observer queries fire).
+  case samplesPruned(type: SampleType, apps: [String])
 }
 
 /// A decoded client-socket frame.
@@ -283,6 +316,14 @@ extension Request {
     case .earliestPermittedSampleDate: "earliestPermittedSampleDate"
     case .link: "link"
     case .ping: "ping"
+    case .setLocked(let locked): locked ? "lock" : "unlock"
+    case .readCharacteristic: "readCharacteristic"
+    case .preferredUnits: "preferredUnits"
+    case .changeUserSetting: "changeUserSetting"
+    case .enableBackgroundDelivery: "enableBackgroundDelivery"
+    case .disableBackgroundDelivery: "disableBackgroundDelivery"
+    case .completeBackgroundDelivery: "completeBackgroundDelivery"
+    case .backgroundDeliveries: "backgroundDeliveries"
     case .setSourceOrder: "setSourceOrder"
     }
   }

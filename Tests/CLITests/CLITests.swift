@@ -105,6 +105,20 @@ struct CLITests {
     #expect(query.out.contains("dietaryWater 8 fl_oz_us"), "\(query.out)")
     let denied = try healthpair(["ctl", "phone", "save", "com.example.water", "stepCount", "10", "--dir", dir])
     #expect(denied.status == 1 && denied.err.contains("errorAuthorizationNotDetermined (5)"))
+    // The device lock and the Health app (behavior.md L2, C3, R6).
+    #expect(try healthpair(["ctl", "phone", "lock", "--dir", dir]).status == 0)
+    let locked = try healthpair(["ctl", "phone", "query", "com.example.water", "dietaryWater", "--dir", dir])
+    #expect(locked.status == 1 && locked.err.contains("errorDatabaseInaccessible (6)"), "\(locked.err)")
+    #expect(try healthpair(["ctl", "phone", "unlock", "--dir", dir]).status == 0)
+    #expect(
+      try healthpair(["ctl", "phone", "set-characteristic", "bloodType", "abNegative", "--dir", dir]).status == 0)
+    let blood = try healthpair(["ctl", "phone", "characteristic", "com.example.water", "bloodType", "--dir", dir])
+    #expect(blood.status == 1 && blood.err.contains("errorAuthorizationNotDetermined (5)"), "\(blood.err)")
+    #expect(try healthpair(["ctl", "phone", "prefer-unit", "dietaryWater", "L", "--dir", dir]).status == 0)
+    let units = try healthpair(["ctl", "phone", "units", "com.example.water", "dietaryWater", "--dir", dir])
+    #expect(units.out.contains("dietaryWater: L"), "\(units.out)")
+    let notCharacteristic = try healthpair(["ctl", "phone", "set-characteristic", "dietaryWater", "1", "--dir", dir])
+    #expect(notCharacteristic.status == 64 && notCharacteristic.err.contains("not a characteristic type"))
     let typo = try healthpair(["ctl", "phone", "status", "com.example.water", "dietaryWatr", "--dir", dir])
     #expect(typo.status == 64 && typo.err.contains("did you mean 'dietaryWater'?"))
     // Time zones and source orders (behavior.md K1, P2).

@@ -64,6 +64,50 @@ struct ShardAndFilterTests {
   }
 }
 
+@Suite("Command line: includes and outlines")
+struct IncludeAndOutlineTests {
+  @Test func includedFilesAreNotRunAndOutlinesRunOncePerRow() throws {
+    let dir = try Posix.makeTemporaryDirectory(prefix: "hp-include")
+    defer { Posix.removeTree(dir) }
+    let files = [
+      "shared/setup.steps": "install Water on phone and watch share dietaryWater\n",
+      "a.scenario": "scenario: included set-up\ninclude shared/setup.steps\nexpect both: Water is not locked out\n",
+      "o.scenario": """
+      scenario: outline on the <device>
+      examples:
+        device
+        phone
+        watch
+      include shared/setup.steps
+      <device>: Water requests
+      expect <device>: Water's request showed a sheet listing share dietaryWater
+
+      """,
+    ]
+    try Posix.makeDirectory(dir + "/shared", mode: 0o755)
+    for (name, text) in files { try Posix.writeFileAtomically("\(dir)/\(name)", Array(text.utf8)) }
+    let run = try healthpair(["run", dir])
+    #expect(run.status == 0, "\(run.out)\n\(run.err)")
+    #expect(run.out.contains("3 scenarios"), "the .steps file is not a scenario; the outline is two")
+    #expect(run.out.contains("outline on the phone") && run.out.contains("outline on the watch"))
+
+    try Posix.writeFileAtomically(
+      dir + "/broken.scenario", Array("include shared/setpu.steps\nexpect link is up\n".utf8))
+    try Posix.writeFileAtomically(dir + "/shared/bad.steps", Array("phone: Watr requests\n".utf8))
+    try Posix.writeFileAtomically(
+      dir + "/worse.scenario", Array("include shared/setup.steps\ninclude shared/bad.steps\nexpect link is up\n".utf8))
+    let broken = try healthpair(["run", dir])
+    #expect(broken.status == 2)
+    #expect(
+      broken.err.contains(
+        "broken.scenario:1:9: error: cannot include 'shared/setpu.steps': no such file (did you mean 'shared/setup.steps'?)"
+      ),
+      "\(broken.err)")
+    #expect(broken.err.contains("shared/bad.steps:1:8: error: unknown app 'Watr'"), "\(broken.err)")
+    #expect(broken.err.contains("worse.scenario:2:9: note: included from here"), "\(broken.err)")
+  }
+}
+
 @Suite("Command line: one exit-code table")
 struct ExitCodeTests {
   /// docs: README "Exit codes" — usage 64 for every command.

@@ -4,6 +4,10 @@ import Testing
 @testable import HealthEngine
 @testable import HealthModel
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One row of WWDC16 session 209's table, plus revocation after a grant.
 struct VisibilityCase: Sendable, CustomTestStringConvertible {
   let name: String
@@ -249,6 +253,32 @@ struct StoreTests {
     #expect(abs(hr.average! - 1.5) < 1e-12)  // 90 count/min in count/s
     #expect(abs(hr.minimum! - 1) < 1e-12)
     #expect(abs(hr.maximum! - 2) < 1e-12)
+  }
+
+  @Test func soundLevelsAverageAsEquivalentContinuousLevels() throws {
+    // discreteEquivalentContinuousLevel (audio exposure): Leq = 10·log10(mean of 10^(L/10)), weighted by duration.
+    let audio = SampleType.lookup(name: "environmentalAudioExposure")!
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [audio], read: [audio])
+    func level(_ dB: Double, at start: Date, minutes: Double) -> SampleInput {
+      SampleInput(
+        uuid: UUID(), type: audio, value: .quantity(dB, unit: "dBASPL"), start: start,
+        end: start.addingTimeInterval(minutes * 60))
+    }
+    _ = try phone.save(
+      waterApp.bundleID, [level(60, at: t0, minutes: 30), level(90, at: t0.addingTimeInterval(1800), minutes: 10)],
+      wall: t0)
+    let stats = try phone.statistics(
+      waterApp.bundleID, StatisticsQuery(type: audio, options: [.discreteAverage, .discreteMax]), wall: t0)
+    // (30 min × 10^6 + 10 min × 10^9) / 40 min → 10·log10(2.50075e8) ≈ 83.98 dBASPL, not the arithmetic 67.5.
+    let expected = 10 * log10((30 * 1e6 + 10 * 1e9) / 40)
+    #expect(abs(stats.average! - expected) < 1e-9)
+    #expect(stats.maximum == 90)
+    // Levels far beyond a Double's range of powers stay finite (D9 allows up to 1e250 in the canonical unit).
+    _ = try phone.save(waterApp.bundleID, [level(1e200, at: t0.addingTimeInterval(7200), minutes: 1)], wall: t0)
+    let huge = try phone.statistics(
+      waterApp.bundleID, StatisticsQuery(type: audio, options: .discreteAverage), wall: t0)
+    #expect(huge.average!.isFinite)
   }
 
   @Test func dailyCollectionProratesSamplesAcrossMidnight() throws {

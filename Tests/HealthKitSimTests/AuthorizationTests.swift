@@ -175,7 +175,8 @@ struct AuthorizationTests {
 
   @Test func aTypeOutsideTheCatalogIsUnsupported() async throws {
     try await withArticlePair { pair in
-      let unknown = HKQuantityType(HKQuantityTypeIdentifier("HKQuantityTypeIdentifierBodyTemperature"))
+      // An identifier of the iOS 27 beta SDK, outside the catalog (behavior.md T1).
+      let unknown = HKQuantityType(HKQuantityTypeIdentifier("HKQuantityTypeIdentifierHeartRateVariabilityRMSSD"))
       await pair.phone.use(app: waterID) {
         await #expect { try await HKHealthStore().requestAuthorization(toShare: [unknown], read: nil) } throws: {
           guard case .unsupported = $0 as? HealthKitSimError else { return false }

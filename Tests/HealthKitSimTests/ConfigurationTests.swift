@@ -11,7 +11,9 @@ import Testing
 struct ConfigurationTests {
   @Test func withNothingConfiguredHealthDataIsUnavailable() async throws {
     // Tests bind targets task-locally, so here nothing is configured (the process-wide target and the environment
-    // are never set by this suite).
+    // are set only by tests holding the process-wide target's lock).
+    await ProcessWideTarget.lock.acquire()
+    defer { Task { await ProcessWideTarget.lock.release() } }
     try #require(HealthKitSim.configuredTarget == nil)
     try #require(ProcessInfo.processInfo.environment[HealthKitSim.socketEnvironmentVariable] == nil)
     #expect(HealthKitSim.currentTarget == nil)
@@ -37,6 +39,8 @@ struct ConfigurationTests {
   }
 
   @Test @MainActor func withoutHealthKitTheArticlesAppsSaySo() async throws {
+    await ProcessWideTarget.lock.acquire()
+    defer { Task { await ProcessWideTarget.lock.release() } }
     let service = HealthKitService()
     #expect(!service.isHealthDataAvailable)
     #expect(await WaterScreen(service: service).tapGlass(milliliters: 250) == .unavailable)
@@ -99,6 +103,8 @@ struct ConfigurationTests {
   }
 
   @Test func aProcessWideTargetIsUsedOutsideTaskLocalsAndClearedWithItsPair() async throws {
+    await ProcessWideTarget.lock.acquire()
+    defer { Task { await ProcessWideTarget.lock.release() } }
     try await withArticlePair { pair in
       try await pair.phone.authorize(waterID, share: [waterType])
       pair.phone.useGlobally(app: waterID)

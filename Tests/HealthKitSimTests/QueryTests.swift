@@ -74,10 +74,11 @@ struct QueryTests {
         await #expect {
           try await samples(store, waterType, sort: [NSSortDescriptor(key: "quantity", ascending: true)])
         } throws: { isHKError($0, .errorInvalidArgument) }
-        let or = NSCompoundPredicate(orPredicateWithSubpredicates: [
-          HKQuery.predicateForSamples(withStart: t0, end: nil), NSPredicate(value: true),
+        // A block predicate would run app code on the daemon's side: HealthKitSim cannot send it.
+        let block = NSCompoundPredicate(orPredicateWithSubpredicates: [
+          HKQuery.predicateForSamples(withStart: t0, end: nil), NSPredicate(block: { _, _ in true }),
         ])
-        await #expect { try await samples(store, waterType, predicate: or) } throws: {
+        await #expect { try await samples(store, waterType, predicate: block) } throws: {
           guard case .unsupported = $0 as? HealthKitSimError else { return false }
           return true
         }

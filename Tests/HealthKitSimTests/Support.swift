@@ -152,3 +152,38 @@ func statistics(
     }
   }
 }
+
+/// Serializes the tests that set HealthKitSim's process-wide target (``HealthDevice/useGlobally(app:)``) or need it
+/// unset: every other test binds its target task-locally and is not affected.
+actor ProcessWideTarget {
+  /// The one lock.
+  static let lock = ProcessWideTarget()
+  private var busy = false
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  /// Waits until no other test holds the lock, then holds it.
+  func acquire() async {
+    guard busy else {
+      busy = true
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  /// Hands the lock to the next waiting test, or frees it.
+  func release() {
+    if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+  }
+}
+
+/// A UserDefaults suite of its own, for code that persists anchors; ``remove()`` deletes it.
+struct TemporaryDefaults {
+  /// The suite's name.
+  let name = "HealthPairTests-\(UUID().uuidString)"
+
+  /// The suite.
+  var defaults: UserDefaults { UserDefaults(suiteName: name)! }
+
+  /// Removes the suite's contents (and its file, if it was written).
+  func remove() { defaults.removePersistentDomain(forName: name) }
+}

@@ -55,6 +55,20 @@ struct UnitTests {
     .init(value: 1, from: "mi", expected: 1609.344, to: "m"),
     .init(value: 1, from: "km", expected: 1000, to: "m"),
     .init(value: 0.5, from: "%", expected: 0.5, to: "%"),
+    // The catalog's newer canonical units (HKUnit.h): parentheses, HealthKit's own '·', moles of glucose, watts.
+    .init(value: 45, from: "mL/min·kg", expected: 45, to: "ml/(kg*min)"),
+    .init(value: 1, from: "ml/(kg*min)", expected: 60, to: "mL/kg.hr"),
+    .init(value: 1, from: "kcal/(kg*hr)", expected: 1, to: "kcal/hr·kg"),
+    .init(value: 1, from: "mmol<180.15588000005408>/L", expected: 18.015588000005408, to: "mg/dL"),
+    .init(value: 100, from: "mg/dL", expected: 5.550748607260001, to: "mmol<180.15588000005408>/L"),
+    .init(value: 1, from: "mol<180.15588000005408>", expected: 180.15588000005408, to: "g"),
+    .init(value: 250, from: "W", expected: 250, to: "J/s"),
+    .init(value: 1, from: "kW", expected: 1000, to: "W"),
+    .init(value: 1, from: "S", expected: 1_000_000, to: "mcS"),
+    .init(value: 4, from: "IU", expected: 4, to: "IU"),
+    .init(value: 72, from: "dBASPL", expected: 72, to: "dBASPL"),
+    .init(value: 7, from: "appleEffortScore", expected: 7, to: "appleEffortScore"),
+    .init(value: 3, from: "m/s", expected: 10.8, to: "km/hr"),
   ]
 
   @Test("Converts with Apple's constants", arguments: conversions)
@@ -70,6 +84,8 @@ struct UnitTests {
     arguments: [
       "mL", "L", "count", "count/min", "count/s", "kcal", "kg", "lb", "st", "fl_oz_us", "fl_oz_imp", "cup_us", "pt_us",
       "min", "hr", "d", "degC", "degF", "%", "kg/m^2", "kg/m.s^2", "mcg", "dL", "mg/dL", "m.s^-1", "J", "Hz", "cal",
+      "ml/(kg*min)", "mL/min·kg", "kcal/(kg*hr)", "mmol<180.15588000005408>/L", "W", "mcS", "IU", "dBASPL",
+      "appleEffortScore",
     ])
   func roundTrips(_ text: String) throws {
     let unit = try HealthUnit(parsing: text)
@@ -77,6 +93,26 @@ struct UnitTests {
     #expect(try HealthUnit(parsing: printed) == unit)
     // A product written with '*' or negative powers prints canonically with '.' and '/'.
     #expect(!printed.contains("*"))
+  }
+
+  @Test func newUnitsHaveTheirOwnDimensions() throws {
+    let count = try HealthUnit(parsing: "count")
+    for text in ["S", "IU", "dBASPL", "appleEffortScore"] {
+      let unit = try HealthUnit(parsing: text)
+      #expect(!unit.isCompatible(with: count), "\(text)")
+      #expect(!unit.isCompatible(with: try HealthUnit(parsing: "%")), "\(text)")
+    }
+    #expect(try HealthUnit(parsing: "W").isCompatible(with: HealthUnit(parsing: "kcal/hr")))
+    #expect(try HealthUnit(parsing: "mmol<180.15588000005408>/L").isCompatible(with: HealthUnit(parsing: "mg/dL")))
+    #expect(try !HealthUnit(parsing: "mmol<180.15588000005408>/L").isCompatible(with: HealthUnit(parsing: "mL")))
+    #expect(try HealthUnit(parsing: "IU").dimension.description == "internationalUnit")
+  }
+
+  @Test func moleSpellingsAndGroupsPrintCanonically() throws {
+    #expect(try HealthUnit(parsing: "mmol<180.15588000005408>/L").description == "mmol<180.15588000005408>/L")
+    #expect(try HealthUnit(parsing: "mol<180.1558800>").description == "mol<180.15588>")
+    #expect(try HealthUnit(parsing: "ml/(kg*min)").description == "ml/kg.min")
+    #expect(try HealthUnit(parsing: "mL/min·kg").description == "mL/min.kg")
   }
 
   @Test func canonicalPrinting() throws {
@@ -99,6 +135,19 @@ struct UnitTests {
       ("degC/s", .offsetUnitInCompound("degC")),
       ("degF^2", .offsetUnitInCompound("degF")),
       ("kmin", .unknownSymbol("kmin", offset: 0)),
+      ("ml/(kg*min", .invalidGroup(offset: 3)),
+      ("kg)", .invalidGroup(offset: 2)),
+      ("((kg))", .invalidGroup(offset: 1)),
+      ("(kg)^2", .invalidGroup(offset: 4)),
+      ("(m/s)", .invalidGroup(offset: 2)),
+      ("kg/(m/s)", .secondDivision(offset: 5)),
+      ("kg(m)", .invalidGroup(offset: 2)),
+      ("(kg)m", .missingTerm(offset: 4)),
+      ("ml/()", .missingTerm(offset: 4)),
+      ("mol<abc>", .invalidMolarMass("abc", offset: 4)),
+      ("mol<-1>/L", .invalidMolarMass("-1", offset: 4)),
+      ("mmol<180", .invalidMolarMass("180", offset: 5)),
+      ("kIU", .unknownSymbol("kIU", offset: 0)),
     ])
   func parseErrors(_ text: String, _ expected: UnitError) {
     #expect(throws: expected) { try HealthUnit(parsing: text) }

@@ -75,6 +75,20 @@ struct ValidationTests {
     .init(
       name: "quantity on category type", input: { $0.input("mindfulSession", .quantity(1, unit: "min")) },
       exception: "NSInvalidArgumentException", messagePart: "is a category type"),
+    .init(
+      name: "insulin delivery missing its reason", input: { $0.input("insulinDelivery", .quantity(4, unit: "IU")) },
+      exception: "_HKObjectValidationFailureException",
+      messagePart: "required keys: HKMetadataKeyInsulinDeliveryReason"),
+    .init(
+      name: "cervical mucus zero", input: { $0.input("cervicalMucusQuality", .category(0)) },
+      exception: "_HKObjectValidationFailureException",
+      messagePart: "Value 0 is not compatible with type HKCategoryTypeIdentifierCervicalMucusQuality"),
+    .init(
+      name: "headache severity out of range", input: { $0.input("headache", .category(5)) },
+      exception: "_HKObjectValidationFailureException", messagePart: "Value 5 is not compatible"),
+    .init(
+      name: "blood glucose in a volume", input: { $0.input("bloodGlucose", .quantity(5, unit: "mL")) },
+      exception: "NSInvalidArgumentException", messagePart: "expected a unit compatible with 'mg/dL'"),
   ]
 
   @Test("Construction violations would terminate the app", arguments: violations)
@@ -89,6 +103,20 @@ struct ValidationTests {
       #expect(error.message.contains(v.messagePart), "\(error.message)")
       #expect(error.description.hasPrefix("this would terminate the app on a device"))
     }
+  }
+
+  @Test func newTypesConvertAndKeepTheirMetadata() throws {
+    let glucose = try input("bloodGlucose", .quantity(5.5, unit: "mmol<180.15588000005408>/L"))
+      .validated(source: source)
+    #expect(abs(glucose.quantityValue! - 99.0857340000297) < 1e-9)
+    let insulin = try input(
+      "insulinDelivery", .quantity(4, unit: "IU"), metadata: [MetadataKey.insulinDeliveryReason: .int(2)]
+    ).validated(source: source)
+    #expect(insulin.quantityValue == 4)
+    let vo2 = try input("vo2Max", .quantity(45, unit: "mL/min·kg")).validated(source: source)
+    #expect(abs(vo2.quantityValue! - 45) < 1e-9)
+    for value in 0...4 { _ = try input("headache", .category(value)).validated(source: source) }
+    _ = try input("environmentalAudioExposure", .quantity(72, unit: "dBASPL")).validated(source: source)
   }
 
   @Test func validCategoryValues() throws {

@@ -60,6 +60,17 @@ func sampleEvents() -> [DeviceEvent] {
     .policyChanged(DevicePolicy(reprompt: .strict, retention: 86400)),
     .clockSet(nil),
     .appUninstalled(bundleID: "com.example.return"),
+    // Background delivery: an app installed with entitlements (its own tag), registrations, a custom model.
+    .appInstalled(
+      AppRecord(
+        bundleID: "com.example.tracker", displayName: "Tracker", writeUsageDescription: nil, readUsageDescription: "r",
+        entitlements: [.backgroundDelivery, .healthRecords])),
+    .backgroundDeliveryChanged(bundleID: "com.example.tracker", type: water, frequency: .hourly),
+    .backgroundDeliveryChanged(bundleID: "com.example.tracker", type: water, frequency: nil),
+    .backgroundDeliveryChanged(bundleID: "com.example.tracker", type: nil, frequency: nil),
+    .policyChanged(
+      DevicePolicy(
+        reprompt: .standard, retention: nil, background: BackgroundDeliveryModel(responseWindow: 5, retryDelay: 7))),
   ]
 }
 

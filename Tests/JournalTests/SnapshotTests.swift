@@ -14,6 +14,9 @@ let returnApp = AppRecord(
   bundleID: "com.example.return", displayName: "Return", writeUsageDescription: "w", readUsageDescription: nil)
 let stepsApp = AppRecord(
   bundleID: "com.example.steps", displayName: "Steps", writeUsageDescription: "w", readUsageDescription: "r")
+let trackerApp = AppRecord(
+  bundleID: "com.example.tracker", displayName: "Tracker", writeUsageDescription: nil, readUsageDescription: "r",
+  entitlements: [.backgroundDelivery])
 
 /// A deterministic identifier: the same history gives the same samples.
 func uuid(_ n: Int, _ salt: UInt8 = 0) -> UUID {
@@ -75,8 +78,10 @@ func phoneHistory(_ d: Driver, part: Int) throws {
   switch part {
   case 0:
     try d.run(d.device.state.setClock(t0))
-    for app in [waterApp, returnApp, stepsApp] { try d.run(d.device.state.install(app)) }
+    for app in [waterApp, returnApp, stepsApp, trackerApp] { try d.run(d.device.state.install(app)) }
     try d.run(d.device.state.setPolicy(DevicePolicy(reprompt: .strict, retention: nil)))
+    try d.run(d.device.state.enableBackgroundDelivery(trackerApp.bundleID, water, .hourly))
+    try d.run(d.device.state.enableBackgroundDelivery(trackerApp.bundleID, steps, .weekly))
     try d.grant(waterApp.bundleID, share: [water, steps], read: [water, steps])
     try d.grant(returnApp.bundleID, share: [mindful], read: [], answer: .choices([Permission(mindful, .share): true]))
     let request = try d.device.state.requestAuthorization(
@@ -523,5 +528,82 @@ struct CompanionSnapshotTests {
     }
     #expect(restored.differences(from: state) == [])
     #expect(restored.policy.authorization == .companion && restored.policy.watchSettings == .iPhoneOnly)
+  }
+
+  @Test func theLockAndTheHealthAppsValuesAreCarried() throws {
+    var state = DeviceState(device: .watch)
+    _ = try state.setClock(t0)
+    _ = try state.install(waterApp)
+    _ = try state.setPolicy(DevicePolicy(reprompt: .strict, retention: 86_400 * 7, units: .metric))
+    let water = SampleType.lookup(name: "dietaryWater")!
+    let blood = SampleType.lookup(name: "bloodType")!
+    let birth = SampleType.lookup(name: "dateOfBirth")!
+    _ = try state.changeUserSetting(.characteristic(blood, .value(7)), wall: t0)
+    _ = try state.changeUserSetting(.characteristic(birth, .dateOfBirth(year: 1990, month: 4, day: 2)), wall: t0)
+    _ = try state.changeUserSetting(.preferredUnit(water, "L"), wall: t0)
+    guard
+      case .prompt(let prompt) = try state.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0)
+    else {
+      Issue.record("expected a sheet")
+      return
+    }
+    _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
+    _ = state.lock(wall: t0)
+    _ = try state.save(
+      waterApp.bundleID, [SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "L"), start: t0, end: t0)],
+      wall: t0)
+    #expect(state.isLocked && state.lockedJournal.count == 1 && state.userSettingStamps.count == 3)
+    var writer = BinaryWriter()
+    writer.deviceState(state) { (_: inout BinaryWriter) in }
+    let restored = try writer.bytes.withUnsafeBytes { buffer throws(DecodeError) in
+      var reader = BinaryReader(buffer)
+      return try reader.deviceState()
+    }
+    #expect(restored.differences(from: state) == [])
+    // A snapshot written before the lock existed ends after the store: unlocked, nothing set.
+    var plain = DeviceState(device: .phone)
+    _ = try plain.install(waterApp)
+    var old = BinaryWriter()
+    old.deviceState(plain) { (_: inout BinaryWriter) in }
+    // The user section, then the (empty) background delivery section after it (two empty arrays).
+    let userSection = 1 + 4 + 4 + 4 + 4
+    let backgroundSection = 4 + 4
+    let cut = Array(old.bytes.dropLast(userSection + backgroundSection))
+    let restoredOld = try cut.withUnsafeBytes { buffer throws(DecodeError) in
+      var reader = BinaryReader(buffer)
+      return try reader.deviceState()
+    }
+    #expect(restoredOld.differences(from: plain) == [])
+  }
+
+  @Test func entitlementsAndBackgroundRegistrationsAreSnapshottedAndOlderSnapshotsStillRead() throws {
+    var state = DeviceState(device: .phone)
+    _ = try state.setClock(t0)
+    _ = try state.install(waterApp)
+    func encode(_ state: DeviceState) -> [UInt8] {
+      var writer = BinaryWriter()
+      writer.deviceState(state) { (_: inout BinaryWriter) in }
+      return writer.bytes
+    }
+    func decode(_ bytes: [UInt8]) throws -> DeviceState {
+      try bytes.withUnsafeBytes { buffer throws(DecodeError) in
+        var reader = BinaryReader(buffer)
+        let state = try reader.deviceState()
+        try reader.expectEnd("state")
+        return state
+      }
+    }
+    // A snapshot written before background delivery ends where the two (empty) extra lists begin.
+    let plain = encode(state)
+    #expect(try decode(Array(plain.dropLast(8))).differences(from: state) == [])
+    _ = try state.install(trackerApp)
+    _ = try state.enableBackgroundDelivery(trackerApp.bundleID, water, .daily)
+    var policy = state.policy
+    policy.background = BackgroundDeliveryModel(responseWindow: 10, retryDelay: 20)
+    _ = try state.setPolicy(policy)
+    let restored = try decode(encode(state))
+    #expect(restored.differences(from: state) == [])
+    #expect(restored.apps[trackerApp.bundleID]?.entitlements == [.backgroundDelivery])
+    #expect(restored.policy.background.retryDelay == 20)
   }
 }

@@ -42,6 +42,20 @@ struct ParserTests {
       source: "phone: Water requests share dietaryWatr", error: .unknownType("dietaryWatr", suggestion: "dietaryWater"),
       line: 2, column: 29),
     .init(
+      source: "phone: Water requests read restingHeartRat",
+      error: .unknownType("restingHeartRat", suggestion: "restingHeartRate"), line: 2, column: 28),
+    .init(
+      source: "phone: Water saves 5 mmol<abc>/L bloodGlucose",
+      error: .invalidUnit(
+        "mmol<abc>/L",
+        reason: "molar mass 'abc' at offset 5 must be a positive number of grams per mole, as in "
+          + "mol<180.15588000005408>", suggestion: nil), line: 2, column: 22),
+    .init(
+      source: "phone: Water saves unbearable headache",
+      error: .unknownCategoryValue(
+        "unbearable", type: "headache", valid: ["unspecified", "notPresent", "mild", "moderate", "severe"]),
+      line: 2, column: 20),
+    .init(
       source: "phone: Water saves 250 mLL dietaryWater",
       error: .invalidUnit("mLL", reason: "unknown unit 'mLL' at offset 0", suggestion: "mL"), line: 2, column: 24),
     .init(
@@ -71,6 +85,49 @@ struct ParserTests {
       source: "user on watch: in the Watch app resets Water", error: .phoneOnly("the iPhone's Watch app"), line: 2,
       column: 33),
     .init(source: "seed minus-one", error: .invalidSeed("minus-one"), line: 2, column: 6),
+    // The device lock and the Health app.
+    .init(
+      source: "user on phone: sets bloodType to B+",
+      error: .unknownCategoryValue(
+        "B+", type: "bloodType",
+        valid: [
+          "notSet", "aPositive", "aNegative", "bPositive", "bNegative", "abPositive", "abNegative", "oPositive",
+          "oNegative",
+        ]),
+      line: 2, column: 34),
+    .init(
+      source: "user on phone: sets date of birth 1990-02-30", error: .invalidDate("1990-02-30"), line: 2, column: 35),
+    .init(
+      source: "user on phone: sets dietaryWater 3",
+      error: .expected("a characteristic type (dateOfBirth, biologicalSex, bloodType, …)", found: "dietaryWater"),
+      line: 2, column: 21),
+    .init(
+      source: "user on phone: prefers kg for dietaryWater", error: .incompatibleUnit(unit: "kg", type: "dietaryWater"),
+      line: 2, column: 31),
+    .init(
+      source: "policy phone: units imperial",
+      error: .unknownStatus("imperial", valid: ["us", "metric", "uk"], suggestion: nil), line: 2, column: 21),
+    .init(source: "lock tablet", error: .unknownDevice("tablet", suggestion: nil), line: 2, column: 6),
+    .init(
+      source: "expect phone: 2 samples wait forever", error: .expected("'wait for unlock'", found: "wait"), line: 2,
+      column: 25),
+    // Background delivery and entitlements.
+    .init(
+      source: "phone: Water enables background delivery of dietaryWater hourli",
+      error: .unknownStatus("hourli", valid: ["immediate", "hourly", "daily", "weekly"], suggestion: "hourly"), line: 2,
+      column: 58),
+    .init(
+      source: "install Tracker on phone with background deliveries",
+      error: .expected("'background delivery' or 'health records'", found: "background"), line: 2, column: 31),
+    .init(
+      source: "expect phone: Water's background delivery of dietaryWater is of",
+      error: .unknownStatus("of", valid: ["on", "off", "stopped", "waiting"], suggestion: "on"), line: 2, column: 62),
+    .init(
+      source: "expect phone: Water's background deliveries of dietaryWater: 1 woken, 0 done, 0 missed",
+      error: .expected("'completed'", found: "done"), line: 2, column: 73),
+    .init(
+      source: "phone: Water completes background delivery of dietaryWatr",
+      error: .unknownType("dietaryWatr", suggestion: "dietaryWater"), line: 2, column: 47),
     .init(
       source: "clock: time zone Europe/Pariss", error: .unknownTimeZone("Europe/Pariss", suggestion: "Europe/Paris"),
       line: 2, column: 18),
@@ -79,6 +136,39 @@ struct ParserTests {
       source: "user on watch: in Health orders dietaryWater sources Water",
       error: .phoneOnly("the Health app's data sources"), line: 2, column: 26),
   ]
+
+  @Test func backgroundDeliveryStepsAndExpectationsParse() throws {
+    let text =
+      header + """
+        install Tracker on phone read dietaryWater with background delivery and health records
+        phone: Tracker enables background delivery of dietaryWater
+        phone: Tracker enables background delivery of stepCount weekly
+        policy both: background window 5m retry 10m
+        phone: Tracker completes the background delivery of dietaryWater
+        phone: Tracker disables background delivery of stepCount
+        phone: Tracker disables all background delivery
+        expect phone: Tracker's background delivery of dietaryWater is on hourly
+        expect phone: Tracker's background deliveries of dietaryWater: 3 woken, 1 completed, 2 missed
+
+        """
+    let scenario = try ScenarioParser.parse(text, file: "t.scenario").get()
+    #expect(scenario.apps["Tracker"]?.entitlements == [.backgroundDelivery, .healthRecords])
+    let water = SampleType.lookup(name: "dietaryWater")!
+    let steps = SampleType.lookup(name: "stepCount")!
+    #expect(
+      scenario.steps.dropFirst(2).map(\.kind) == [
+        .background(.phone, app: "Tracker", .enable(water, .immediate)),
+        .background(.phone, app: "Tracker", .enable(steps, .weekly)),
+        .policy(
+          .both, reprompt: nil, retention: nil,
+          background: BackgroundDeliveryModel(responseWindow: 300, retryDelay: 600)),
+        .background(.phone, app: "Tracker", .complete(water)),
+        .background(.phone, app: "Tracker", .disable(steps)),
+        .background(.phone, app: "Tracker", .disable(nil)),
+        .expect(.backgroundState(.one(.phone), app: "Tracker", water, .on(.hourly))),
+        .expect(.backgroundCounts(.one(.phone), app: "Tracker", water, woken: 3, completed: 1, missed: 2)),
+      ])
+  }
 
   @Test("Every error case is a typed diagnostic at the right spot", arguments: cases)
   func errorCase(_ c: ErrorCase) {
@@ -148,10 +238,11 @@ struct ParserTests {
     #expect(specs[0].end == .duration(600))
     #expect(specs[0].metadata == [MetadataKey.wasUserEntered: .bool(true)])
     #expect(specs[0].name == "s1")
-    guard case .expect(.seesSamples(.watch, "Return", mindful, let lines)) = scenario.steps[4].kind else {
+    guard case .expect(.seesSamples(.watch, let query, let lines)) = scenario.steps[4].kind else {
       Issue.record("block")
       return
     }
+    #expect(query == SampleQuerySpec(app: "Return", type: mindful))
     #expect(lines.count == 1 && lines[0].device == .watch && lines[0].location.line == 8)
     #expect(scenario.steps[5].kind == .expect(.diverged([Divergence(onlyOn: .watch, names: ["s1"])])))
   }
@@ -177,11 +268,14 @@ struct ParserTests {
     let both = [SourceSpec(app: "Water", device: .watch), SourceSpec(app: "Water", device: nil)]
     #expect(steps[5] == .sourceOrder(.phone, water, both))
     #expect(steps[6] == .sourceOrder(.phone, water, []))
-    guard case .expect(.daily(.phone, "Water", .sum, water, _, _, let buckets, let interval)) = steps[7] else {
+    guard case .expect(.collection(.phone, let spec, .buckets(let buckets))) = steps[7] else {
       Issue.record("monthly")
       return
     }
-    #expect(interval == CalendarInterval(months: 1) && buckets.count == 2)
+    #expect(spec.interval.calendarInterval == CalendarInterval(months: 1) && buckets.count == 2)
+    // Dates without Z are the device's local ones: a bare end date is its local day's end.
+    #expect(spec.range.start == .local(parseDate("2026-01-01")!))
+    #expect(spec.range.end == .local(parseDate("2026-02-02")!))
   }
 
   @Test func theScenarioLibraryParses() throws {

@@ -7,6 +7,10 @@ import Testing
 @testable import Wire
 
 let water = SampleType.lookup(name: "dietaryWater")!
+let bodyMass = SampleType.lookup(name: "bodyMass")!
+let dateOfBirth = SampleType.lookup(name: "dateOfBirth")!
+let biologicalSex = SampleType.lookup(name: "biologicalSex")!
+let bloodType = SampleType.lookup(name: "bloodType")!
 let t0 = parseDate("2026-01-05T08:00:00Z")!
 
 @Suite("Frame decoder")
@@ -104,6 +108,34 @@ struct MessageCodingTests {
     .storedSamples(type: nil, from: StoredCursor(sample: 7, tombstone: 1 << 40), limit: 100), .subscribe(.all),
     .earliestPermittedSampleDate,
     .link(.latency(0.25)), .link(.hold), .link(.reconnectNow), .ping,
+    .setLocked(true), .setLocked(false), .readCharacteristic(bundleID: "a", type: biologicalSex),
+    .preferredUnits(bundleID: "a", types: [water, bodyMass]), .preferredUnits(bundleID: "a", types: []),
+    .changeUserSetting(.characteristic(dateOfBirth, .dateOfBirth(year: 1990, month: 4, day: 2))),
+    .changeUserSetting(.characteristic(biologicalSex, nil)), .changeUserSetting(.preferredUnit(bodyMass, "lb")),
+    .changeUserSetting(.preferredUnit(water, nil)),
+    .setPolicy(DevicePolicy(reprompt: .standard, retention: nil, watchSettings: .iPhoneOnly, units: .uk)),
+    .installApp(
+      AppRecord(
+        bundleID: "a", displayName: "A", writeUsageDescription: nil, readUsageDescription: nil,
+        entitlements: [.backgroundDelivery])),
+    .enableBackgroundDelivery(bundleID: "a", type: water, frequency: .weekly),
+    .disableBackgroundDelivery(bundleID: "a", type: water), .disableBackgroundDelivery(bundleID: "a", type: nil),
+    .completeBackgroundDelivery(bundleID: "a", delivery: 9), .backgroundDeliveries(bundleID: nil),
+    .backgroundDeliveries(bundleID: "a"),
+    .sampleQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: water,
+        filter: .and([
+          .or([.uuids([UUID()]), .not(.sources(["b"]))]), .metadata(key: "k", .exists),
+          .metadata(key: "k", .oneOf([.bool(true), .quantity(1, unit: "mL")])),
+          .metadata(key: "k", .compare(.greaterThanOrEqualTo, .date(t0))), .device(.model, ["Watch"]),
+          .value(.notEqualTo, 2), .quantity(.lessThan, 0.5, unit: "L"), .constant(false),
+          .dates(DateRange(start: t0, end: nil, options: .strictStartDate)),
+        ]))),
+    .statistics(
+      bundleID: "a",
+      query: StatisticsQuery(type: water, options: .cumulativeSum, filter: .metadata(key: "k", .exists))),
   ]
 
   @Test("Every request round-trips", arguments: requests)
@@ -131,6 +163,11 @@ struct MessageCodingTests {
       ],
       pendingPrompts: [prompt], promptHistory: [PromptRecord(prompt: prompt, outcome: .failedToPresent(.error))],
       sampleCounts: [water: 4], tombstoneCount: 1, changeCounter: 9, sync: sync)
+    var locked = snapshot
+    locked.locked = true
+    locked.lockedSamples = 3
+    locked.characteristics = [dateOfBirth: .dateOfBirth(year: 1990, month: 4, day: 2), biologicalSex: .value(3)]
+    locked.preferredUnits = [bodyMass: "st", water: "fl_oz_us"]
     return [
       .ok, .hello(HelloInfo(version: 1, device: .watch, pid: 123, software: "x")),
       .authorization(AuthorizationCallResult(success: false, error: .healthKit(.errorUserCanceled, "cancelled"))),
@@ -146,6 +183,17 @@ struct MessageCodingTests {
         samples: [], tombstones: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)],
         next: StoredCursor(sample: 3, tombstone: 9)),
       .date(t0), .link(link),
+      .snapshot(DaemonSnapshot(device: locked, link: link, pid: 9, clients: 2)),
+      .characteristic(biologicalSex, .value(2)), .characteristic(dateOfBirth, nil),
+      .characteristic(dateOfBirth, .dateOfBirth(year: 2000, month: 2, day: 29)), .units([:]),
+      .units([water: "mL", bodyMass: "lb"]),
+      .backgroundDeliveries(
+        [
+          BackgroundDeliveryStatus(
+            key: BackgroundKey("a", water), frequency: .immediate, effective: .hourly, stopped: false, waiting: 4,
+            misses: 1, woken: 3, completed: 1, pending: true)
+        ],
+        history: [BackgroundDeliveryEvent(kind: .missed, id: 4, bundleID: "a", type: water, attempt: 2, at: t0)]),
     ]
   }()
 
@@ -161,7 +209,11 @@ struct MessageCodingTests {
     let events: [DaemonEvent] = [
       .promptShown(Self.prompt), .promptClosed(promptID: 1, bundleID: "a", outcome: "cancelled"),
       .samplesChanged(types: [water], origin: .watch, added: 2, deleted: 1), .syncApplied(upTo: 9, items: 3),
+      .peerAcknowledged(4), .linkChanged(connected: true), .protectedDataChanged(available: false),
+      .protectedDataChanged(available: true),
       .peerAcknowledged(4), .linkChanged(connected: true),
+      .backgroundDelivery(BackgroundDeliveryEvent(kind: .woken, id: 1, bundleID: "a", type: water, attempt: 1, at: t0)),
+      .samplesPruned(type: water, apps: ["a", "b"]),
     ]
     for event in events { #expect(try Frame.decode(Frame.event(event).encoded()) == .event(event)) }
   }
@@ -174,8 +226,10 @@ struct MessageCodingTests {
       .entries([
         SyncEntry(seq: 1, payload: .samples([Self.sample])),
         SyncEntry(seq: 2, payload: .watchSettings(bundleID: "a", change: .reset)),
+        SyncEntry(seq: 3, payload: .userSetting(.characteristic(bloodType, .value(8)), at: t0)),
+        SyncEntry(seq: 4, payload: .userSetting(.preferredUnit(bodyMass, nil), at: t0)),
         SyncEntry(
-          seq: 3,
+          seq: 5,
           payload: .sourceOrder(
             water, SourceOrder(sources: [SampleSource(bundleID: "a", device: .watch)], at: t0, device: .phone))),
       ]),
@@ -224,6 +278,59 @@ struct MessageCodingTests {
     #expect(
       hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
         == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+}
+
+@Suite("Health app values on the wire")
+struct UserSettingCodingTests {
+  /// Encodes one setting as a `changeUserSetting` request and decodes it.
+  func decode(_ setting: UserSetting) throws -> Frame {
+    try Frame.decode(Frame.request(id: 1, .changeUserSetting(setting)).encoded())
+  }
+
+  @Test func valuesThatDoNotFitTheirTypeAreDecodeErrors() {
+    for bad: UserSetting in [
+      .characteristic(water, nil), .characteristic(dateOfBirth, .dateOfBirth(year: 1990, month: 2, day: 30)),
+      .characteristic(biologicalSex, .value(9)), .characteristic(bloodType, .dateOfBirth(year: 1, month: 1, day: 1)),
+      .preferredUnit(biologicalSex, "kg"), .preferredUnit(water, "kg"), .preferredUnit(water, "bogus"),
+    ] {
+      #expect(throws: DecodeError.self, "\(bad)") { try decode(bad) }
+    }
+  }
+
+  @Test func aDefaultPolicyIsWrittenAsBeforeAndUnitsUseBits4And5() throws {
+    var w = BinaryWriter()
+    w.policy(.defaults(for: .phone))
+    #expect(w.bytes == [0, 0])
+    var uk = BinaryWriter()
+    uk.policy(DevicePolicy(reprompt: .strict, retention: nil, units: .uk))
+    #expect(uk.bytes == [0b10_0001, 0])
+    for flags: UInt8 in [0b0000_1000, 0b0011_0000, 0b0100_0000, 0x80] {
+      #expect(throws: DecodeError.self) {
+        try [flags, 0].withUnsafeBytes { buffer throws(DecodeError) in
+          var r = BinaryReader(buffer)
+          return try r.policy()
+        }
+      }
+    }
+  }
+
+  @Test func journalEventsRoundTrip() throws {
+    let events: [DeviceEvent] = [
+      .deviceLocked(at: t0), .deviceUnlocked(at: t0.addingTimeInterval(60)),
+      .samplesSavedWhileLocked([MessageCodingTests.sample]),
+      .userSettingChanged(.characteristic(dateOfBirth, .dateOfBirth(year: 1985, month: 12, day: 31)), at: t0),
+      .userSettingChanged(.preferredUnit(water, "fl_oz_us"), at: t0),
+    ]
+    for event in events {
+      var w = BinaryWriter()
+      w.event(event)
+      let decoded = try w.bytes.withUnsafeBytes { buffer throws(DecodeError) in
+        var r = BinaryReader(buffer)
+        return try r.event()
+      }
+      #expect(decoded == event)
+    }
   }
 }
 

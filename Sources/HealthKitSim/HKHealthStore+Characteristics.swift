@@ -1,0 +1,140 @@
+import Foundation
+import HealthModel
+import HealthPairClient
+import Wire
+
+extension HKHealthStore {
+  // MARK: - Characteristics (docs/behavior.md C1–C5)
+
+  /// The user's date of birth, as they entered it in the Health app: Gregorian year, month and day.
+  ///
+  /// Request read permission for `HKCharacteristicType(.dateOfBirth)` first. A read never decided throws
+  /// `HKError(.errorAuthorizationNotDetermined)`; a locked device throws `HKError(.errorDatabaseInaccessible)`.
+  /// When no date is set — or the user denied the read, which the app cannot tell apart — HealthKit returns nil
+  /// without an error, which Swift turns into a thrown error: ``HKNilResultError`` here.
+  /// - Throws: ``HKError``; ``HKNilResultError``; ``HealthKitSimError``.
+  public func dateOfBirthComponents() throws -> DateComponents {
+    let api = "HKHealthStore.dateOfBirthComponents()"
+    guard case .dateOfBirth(let year, let month, let day)? = try characteristic(.dateOfBirth, api: api) else {
+      throw HKNilResultError(api: api)
+    }
+    var components = DateComponents()
+    components.calendar = Calendar(identifier: .gregorian)
+    components.year = year
+    components.month = month
+    components.day = day
+    return components
+  }
+
+  /// The user's biological sex; `.notSet` when not set or when the user denied the read (the app cannot tell).
+  /// - Throws: ``HKError`` (`errorAuthorizationNotDetermined` before asking, `errorDatabaseInaccessible` while the
+  ///   device is locked); ``HealthKitSimError``.
+  public func biologicalSex() throws -> HKBiologicalSexObject {
+    HKBiologicalSexObject(
+      HKBiologicalSex(rawValue: try raw(.biologicalSex, api: "HKHealthStore.biologicalSex()")) ?? .notSet)
+  }
+
+  /// The user's blood type; `.notSet` when not set or when the user denied the read.
+  /// - Throws: as ``biologicalSex()``.
+  public func bloodType() throws -> HKBloodTypeObject {
+    HKBloodTypeObject(HKBloodType(rawValue: try raw(.bloodType, api: "HKHealthStore.bloodType()")) ?? .notSet)
+  }
+
+  /// The user's Fitzpatrick skin type; `.notSet` when not set or when the user denied the read.
+  /// - Throws: as ``biologicalSex()``.
+  public func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
+    HKFitzpatrickSkinTypeObject(
+      HKFitzpatrickSkinType(rawValue: try raw(.fitzpatrickSkinType, api: "HKHealthStore.fitzpatrickSkinType()"))
+        ?? .notSet)
+  }
+
+  /// Whether the user uses a wheelchair; `.notSet` when not set or when the user denied the read.
+  /// - Throws: as ``biologicalSex()``.
+  public func wheelchairUse() throws -> HKWheelchairUseObject {
+    HKWheelchairUseObject(
+      HKWheelchairUse(rawValue: try raw(.wheelchairUse, api: "HKHealthStore.wheelchairUse()")) ?? .notSet)
+  }
+
+  /// What the user's move ring counts; `.activeEnergy` (the default move mode) when not set or not readable, since
+  /// the enumeration has no "not set" case (HealthPair model, docs/behavior.md C5).
+  /// - Throws: as ``biologicalSex()``.
+  public func activityMoveMode() throws -> HKActivityMoveModeObject {
+    HKActivityMoveModeObject(
+      HKActivityMoveMode(rawValue: try raw(.activityMoveMode, api: "HKHealthStore.activityMoveMode()"))
+        ?? .activeEnergy)
+  }
+
+  private func raw(_ identifier: HKCharacteristicTypeIdentifier, api: String) throws -> Int {
+    guard case .value(let raw)? = try characteristic(identifier, api: api) else { return 0 }
+    return raw
+  }
+
+  /// The daemon's answer for one characteristic (nil: not set, or not readable).
+  private func characteristic(_ identifier: HKCharacteristicTypeIdentifier, api: String) throws
+    -> CharacteristicValue?
+  {
+    let session = try Session.current(api: api)
+    let type = try HKCharacteristicType(identifier).simulatedType()
+    let reply = try session.call(.readCharacteristic(bundleID: session.bundleID, type: type), api: api)
+    guard case .characteristic(_, let value) = reply else { throw session.unexpected(reply, api: api) }
+    return value
+  }
+
+  // MARK: - Preferred units (docs/behavior.md R6)
+
+  /// The units the user prefers for `quantityTypes`: the unit chosen in the Health app, else the default of the
+  /// device's locale (for example pounds for body mass in the US); the default only, whatever the user chose, for a
+  /// type the app was granted neither read nor share permission for.
+  ///
+  /// - Throws: `HKError(.errorAuthorizationNotDetermined)` when the app never asked the user about one of the types
+  ///   (in either direction), `HKError(.errorDatabaseInaccessible)` while the device is locked;
+  ///   ``HealthKitSimError``.
+  public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
+    let api = "HKHealthStore.preferredUnits(for:)"
+    let session = try Session.current(api: api)
+    let request = try HKHealthStore.unitsRequest(session, quantityTypes)
+    return try HKHealthStore.units(session, try await session.callAsync(request, api: api), api: api)
+  }
+
+  /// Completion-handler form of ``preferredUnits(for:)``: `completion` receives the units (empty on error) and the
+  /// error, on a background queue.
+  public func preferredUnits(
+    for quantityTypes: Set<HKQuantityType>,
+    completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void
+  ) {
+    let api = "HKHealthStore.preferredUnits(for:completion:)"
+    let started = Result { () throws -> (Session, Ticket) in
+      let session = try Session.current(api: api)
+      return (session, try session.send(try HKHealthStore.unitsRequest(session, quantityTypes), api: api))
+    }
+    deliver({
+      let (session, ticket) = try started.get()
+      return try HKHealthStore.units(session, try await session.value(of: ticket, api: api), api: api)
+    }) { result in
+      switch result {
+      case .success(let units): completion(units, nil)
+      case .failure(let error): completion([:], error)
+      }
+    }
+  }
+
+  private static func unitsRequest(_ session: Session, _ types: Set<HKQuantityType>) throws(HealthKitSimError)
+    -> Request
+  {
+    var simulated: [SampleType] = []
+    for type in types { simulated.append(try type.simulatedType()) }
+    return .preferredUnits(bundleID: session.bundleID, types: simulated.sorted())
+  }
+
+  private static func units(_ session: Session, _ reply: Reply, api: String) throws -> [HKQuantityType: HKUnit] {
+    guard case .units(let units) = reply else { throw session.unexpected(reply, api: api) }
+    var result: [HKQuantityType: HKUnit] = [:]
+    for (type, unit) in units {
+      guard let parsed = try? HealthUnit(parsing: unit) else {
+        throw session.unexpected(reply, api: api)
+      }
+      result[HKQuantityType(HKQuantityTypeIdentifier(type.identifier))] = HKUnit(parsed: parsed)
+    }
+    return result
+  }
+}
