@@ -5,7 +5,7 @@ BIN := .build/debug
 SHELL := /bin/bash
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build run test test-html downstream demo bench fuzz chaos simulate load install clean
+.PHONY: all build run test line-length test-html downstream demo bench fuzz chaos simulate load install clean
 
 all: build
 
@@ -20,12 +20,12 @@ run: build
 demo: build
 	$(BIN)/healthpair demo
 
-## make test: every test (unit, real-process integration, the scenario suite), then the suite through the CLI,
-## then a smoke run of the benchmark binary (tiny sizes, no timing judged), then the HTML report in Chromium, then
-## the downstream package check. It ends with one closing line, "N passed, M failed": Swift Testing and XCTest
-## tests, scenarios, the browser check and the downstream check together (any failure stops it earlier, with the
-## failing stage's own report last).
-test:
+## make test: lines within 120 columns (make line-length), every test (unit, real-process integration, the scenario
+## suite), then the suite through the CLI, then a smoke run of the benchmark binary (tiny sizes, no timing judged),
+## then the HTML report in Chromium, then the downstream package check. It ends with one closing line, "N passed, M
+## failed": Swift Testing and XCTest tests, scenarios, the browser check and the downstream check together (any
+## failure stops it earlier, with the failing stage's own report last).
+test: line-length
 	$(SWIFT) build --build-tests
 	set -o pipefail; $(SWIFT) test 2>&1 | tee $(BIN)/test-output.txt
 	set -o pipefail; $(BIN)/healthpair run Scenarios --jobs $(JOBS) --junit $(BIN)/scenarios-junit.xml \
@@ -38,6 +38,12 @@ test:
 	 scenarios=$$(grep -Eo '[0-9]+ passed, [0-9]+ failed' $(BIN)/scenarios-output.txt | tail -1 | grep -Eo '^[0-9]+'); \
 	 echo; echo "make test: $${swift:-0} Swift Testing tests, $${xctest:-0} XCTest tests, $${scenarios:-0} scenarios, 1 browser check, 1 downstream check"; \
 	 echo "$$(( $${swift:-0} + $${xctest:-0} + $${scenarios:-0} + 2 )) passed, 0 failed"
+
+## make line-length: no line over the committed 120 columns (.swift-format) that the toolchain's formatter would
+## break. Only files with a line over 120 bytes go through `swift format lint` (about 2 s of CPU); see
+## scripts/check-line-length. To fix every finding at once: swift format -i -p -r Sources Tests
+line-length:
+	@SWIFT="$(SWIFT)" scripts/check-line-length
 
 ## make test-html: `healthpair run --html` in a real headless Chromium — the page renders with no console error,
 ## holds every scenario and highlights a deliberately failing step; screenshots and the page are left in

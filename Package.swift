@@ -18,6 +18,8 @@ let package = Package(
     .target(name: "HealthModel", swiftSettings: strict),
     .target(name: "HealthEngine", dependencies: ["HealthModel"], swiftSettings: strict),
     .target(name: "HealthCodec", dependencies: ["HealthModel", "HealthEngine"], swiftSettings: strict),
+    // The command model every executable shares: configuration, argument parser, help and dispatch (pure).
+    .target(name: "CommandLineKit", dependencies: ["HealthModel"], swiftSettings: strict),
     .target(name: "CPosix"),
     .target(name: "Posix", dependencies: ["CPosix"], swiftSettings: strict),
     .target(
@@ -25,7 +27,8 @@ let package = Package(
     .target(name: "Wire", dependencies: ["HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Sync", dependencies: ["Wire", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(
-      name: "Daemon", dependencies: ["Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"],
+      name: "Daemon",
+      dependencies: ["CommandLineKit", "Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
     // The deterministic pair simulator: the daemons' pure cores, journals as bytes, a seeded network.
@@ -57,31 +60,35 @@ let package = Package(
       swiftSettings: strict),
     .target(
       name: "FuzzTargets",
-      dependencies: ["Scenario", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      dependencies: [
+        "CommandLineKit", "Scenario", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix",
+      ],
       swiftSettings: strict),
-    .executableTarget(name: "healthpair-fuzz", dependencies: ["FuzzTargets", "Posix"]),
+    .executableTarget(name: "healthpair-fuzz", dependencies: ["CommandLineKit", "FuzzTargets", "HealthModel", "Posix"]),
     .target(
       name: "Bench",
       dependencies: [
-        "Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine", "HealthModel",
-        "Posix",
+        "CommandLineKit", "Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine",
+        "HealthModel", "Posix",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["Chaos", "Simulation", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
     .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "Posix"], exclude: ["Fixtures"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
+    .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(
       name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
-    .testTarget(name: "CLITests", dependencies: ["HealthPairClient", "HealthModel", "Posix"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["CommandLineKit", "HealthPairClient", "HealthModel", "Posix"], exclude: ["Golden"]),
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: [

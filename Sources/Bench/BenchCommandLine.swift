@@ -1,74 +1,96 @@
+import CommandLineKit
+import HealthModel
 import HealthPairClient
 import Posix
 
 /// `healthpair-bench`'s command line.
 package enum BenchMain {
+  /// The program: one command, with `--help` and `--version` answered the way every HealthPair executable does.
+  package static var program: CommandProgram {
+    CommandProgram(command: BenchCommand.self, version: HealthPairVersion.current)
+  }
+
   /// Runs with `arguments` (without the program name); returns the exit status.
   package static func main(_ arguments: [String]) -> Int32 {
-    if arguments.first == "--echo-server", arguments.count == 3, let size = Int(arguments[2]) {
-      return runEchoServer(path: arguments[1], size: size)
-    }
-    if arguments.contains("--help") {
-      Posix.writeStandardOutput(
-        """
-        USAGE: healthpair-bench [--smoke] [--json <file>] [--markdown] [--scenarios <dir>]
+    program.main(arguments, standardOutput: Posix.writeStandardOutput, standardError: Posix.writeStandardError)
+  }
+}
 
-        Measures HealthPair against baselines taken in the same run and prints metric, baseline, HealthPair, ratio,
-        target and whether it is met. Build in release mode first (make bench does).
-          --smoke            Tiny sizes: checks the machinery, not the performance.
-          --json <file>      Where to write the JSON report (default: bench-results.json).
-          --markdown         Also print the table as Markdown (for docs/performance.md).
-          --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
-          --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scenarios
-                             (comma-separated).
-          --snapshot-samples <n>
-                             Samples in the store the snapshot benchmark recovers (default 10000000).
+/// `healthpair-bench`: the benchmarks of docs/performance.md.
+package struct BenchCommand: ParsableCommand {
+  /// The benchmark groups `--only` selects from.
+  package static let groups = ["roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scenarios"]
 
-        """)
-      return 0
+  /// The command's description.
+  package static let configuration = CommandConfiguration(
+    program: "healthpair-bench",
+    abstract: "Measure HealthPair against baselines taken in the same run, and judge each result by its target.",
+    usage: "[--smoke] [--json <file>] [--markdown] [--scenarios <dir>] [--only <names>] [--snapshot-samples <n>]",
+    discussion: """
+      Prints metric, baseline, HealthPair, ratio, target and whether it is met. Build in release mode first
+      (make bench does).
+
+      OPTIONS:
+        --smoke            Tiny sizes: checks the machinery, not the performance (nothing is judged).
+        --json <file>      Where to write the JSON report (default: bench-results.json).
+        --markdown         Also print the table as Markdown (for docs/performance.md).
+        --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
+        --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scenarios
+                           (comma-separated; repeatable).
+        --snapshot-samples <n>
+                           Samples in the store the snapshot benchmark recovers (default 10000000).
+
+      EXIT STATUS: 0 every target met (or --smoke), 1 a target missed, 2 a benchmark could not run, 64 usage.
+      """)
+
+  /// How big each benchmark is.
+  package var sizes = BenchSizes()
+  /// Where the JSON report goes.
+  package var jsonPath = "bench-results.json"
+  /// Whether the table is also printed as Markdown.
+  package var markdown = false
+  /// The scenario directory to time, if any.
+  package var scenarios: String?
+  /// The groups to run (every group when empty).
+  package var only: Set<String> = []
+  /// `--echo-server <path> <size>`: this process is the echo baseline's server, spawned by a benchmark.
+  private var echoServer: (path: String, size: Int)?
+
+  /// Parses the arguments.
+  package init(_ arguments: [String]) throws {
+    var args = try Arguments(arguments, configuration: Self.configuration)
+    if let path = try args.option("echo-server") {
+      let text = try args.required("the echo message size")
+      guard let size = Int(text), size > 0 else { throw args.error("invalid echo message size '\(text)'") }
+      try args.finish()
+      echoServer = (path, size)
+      return
     }
-    var sizes = BenchSizes()
-    var jsonPath = "bench-results.json"
-    var markdown = false
-    var scenarios: String?
-    var only: Set<String> = []
-    let known: Set<String> = ["roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scenarios"]
-    var index = 0
-    while index < arguments.count {
-      switch arguments[index] {
-      case "--smoke": sizes = .smoke
-      case "--markdown": markdown = true
-      case "--json":
-        index += 1
-        guard index < arguments.count else { return usage("missing value for '--json'") }
-        jsonPath = arguments[index]
-      case "--only":
-        index += 1
-        guard index < arguments.count else { return usage("missing value for '--only'") }
-        for name in arguments[index].split(separator: ",").map(String.init) {
-          guard known.contains(name) else {
-            return usage("unknown benchmark '\(name)': expected \(known.sorted().joined(separator: ", "))")
-          }
-          only.insert(name)
+    if args.flag("smoke") { sizes = .smoke }
+    markdown = args.flag("markdown")
+    jsonPath = try args.option("json") ?? jsonPath
+    for list in try args.options("only") {
+      for name in list.split(separator: ",").map(String.init) {
+        guard Self.groups.contains(name) else {
+          let suggestion = suggest(name, from: Self.groups).map { " (did you mean '\($0)'?)" } ?? ""
+          throw args.error(
+            "unknown benchmark '\(name)'\(suggestion): expected \(Self.groups.sorted().joined(separator: ", "))")
         }
-      case "--snapshot-samples":
-        index += 1
-        guard index < arguments.count, let n = Int(arguments[index]), n > 0 else {
-          return usage("--snapshot-samples takes a positive sample count")
-        }
-        sizes.snapshotStore = n
-      case "--scenarios":
-        index += 1
-        guard index < arguments.count else { return usage("missing value for '--scenarios'") }
-        scenarios = arguments[index]
-      default: return usage("unknown argument '\(arguments[index])'")
+        only.insert(name)
       }
-      index += 1
     }
+    if let n = try args.intOption("snapshot-samples", range: 1...Int.max) { sizes.snapshotStore = n }
+    scenarios = try args.option("scenarios")
+    try args.finish()
+  }
+
+  /// Runs the benchmarks, prints the table and writes the JSON report.
+  package func run() -> Int32 {
+    if let echoServer { return runEchoServer(path: echoServer.path, size: echoServer.size) }
     do {
       let daemon = try locateDaemon()
       let metrics = try runBenchmarks(daemon: daemon, sizes: sizes, scenarios: scenarios, only: only)
-      let machine = machineDescription()
+      let machine = BenchMain.machineDescription()
       Posix.writeStandardOutput("\nMachine: \(machine)\n\n" + benchTable(metrics) + "\n")
       if markdown { Posix.writeStandardOutput("\n" + benchMarkdown(metrics)) }
       try Posix.writeFileAtomically(jsonPath, Array(benchJSON(metrics, machine: machine).utf8), mode: 0o644)
@@ -81,14 +103,9 @@ package enum BenchMain {
       return 2
     }
   }
+}
 
-  static func usage(_ message: String) -> Int32 {
-    Posix.writeStandardError(
-      "healthpair-bench: error: \(message)\nUSAGE: healthpair-bench [--smoke] [--json <file>] [--markdown] [--scenarios <dir>] [--only <names>]\n"
-    )
-    return 64
-  }
-
+extension BenchMain {
   /// CPU model, processor count and kernel, from /proc.
   static func machineDescription() -> String {
     let cpuinfo = (try? Posix.readFile("/proc/cpuinfo")).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -425,6 +425,8 @@ struct CampaignRun {
 
   /// Heals every fault, waits for sync, and checks the invariants.
   mutating func healAndCheck(_ report: inout CampaignReport) throws {
+    // A daemon that died outside the schedule is the finding itself, not a connection error while healing.
+    if let dead = unexpectedDeath() { throw ChaosFailure("the \(dead.0) daemon died unexpectedly (\(dead.1))") }
     for device in DeviceKind.allCases {
       let client = clients[device]![2]
       try client.link(.connect)

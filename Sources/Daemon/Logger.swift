@@ -47,7 +47,8 @@ package enum LogLevel: Int, Comparable, Sendable, CaseIterable {
 /// while the device's virtual clock is set, its reading follows the wall clock:
 /// `2026-11-29T14:15:58.123Z [virtual 2026-01-05T08:00:00Z] INFO    phone: …`.
 package final class Logger {
-  private let fd: Int32
+  /// The log file, closed when the logger goes.
+  private let file: FileDescriptor
   private let label: String
   /// The lowest level written.
   package let threshold: LogLevel
@@ -56,12 +57,10 @@ package final class Logger {
 
   /// Opens (appends to) `path`, creating it; a symbolic link there is refused, never followed.
   package init(path: String, label: String, threshold: LogLevel) throws(SystemError) {
-    fd = try Posix.openOwnFile(path, O_WRONLY | O_APPEND, mode: 0o600)
+    file = FileDescriptor(try Posix.openOwnFile(path, O_WRONLY | O_APPEND, mode: 0o600))
     self.label = label
     self.threshold = threshold
   }
-
-  deinit { Posix.close(fd) }
 
   /// Whether `level` would be written.
   package func enabled(_ level: LogLevel) -> Bool { level >= threshold }
@@ -87,7 +86,7 @@ package final class Logger {
     for (key, value) in metadata { line += " \(key)=\(value.contains(" ") ? "\"\(value)\"" : value)" }
     line += "\n"
     let bytes = Array(line.utf8)
-    bytes.withUnsafeBytes { _ = try? Posix.writeAll(fd, $0) }
+    bytes.withUnsafeBytes { _ = try? Posix.writeAll(file.rawValue, $0) }
   }
 }
 

@@ -12,15 +12,17 @@ package enum FuzzTargets {
   /// The targets' names.
   package static let names = ["frames", "messages", "journal", "snapshot", "scenario", "requests"]
 
-  /// Runs target `name` on `data`; false when the name is unknown.
+  /// Checks the target's properties on `data` (``FuzzProperties``), stopping the process on a finding so that
+  /// libFuzzer keeps the input, then runs target `name` on it; false when the name is unknown.
   @discardableResult
   package static func run(_ name: String, _ data: [UInt8]) -> Bool {
+    if let finding = FuzzProperties.finding(name, data) { fatalError(finding) }
     switch name {
     case "frames": frames(data)
     case "messages": messages(data)
     case "journal": journal(data)
     case "snapshot": snapshot(data)
-    case "scenario": scenario(data)
+    case "scenario": break  // parsed, and its diagnostics rendered, by FuzzProperties.scenario just above
     case "requests": if let finding = RequestFuzz.finding(data) { fatalError(finding) }
     default: return false
     }

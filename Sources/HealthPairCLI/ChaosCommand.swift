@@ -6,7 +6,7 @@ import Posix
 import Render
 
 /// `healthpair chaos`: seeded fault campaigns against real pairs, with invariants checked at the end.
-package struct ChaosCommand {
+package struct ChaosCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "chaos",

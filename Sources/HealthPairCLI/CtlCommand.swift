@@ -8,7 +8,7 @@ import Render
 import Wire
 
 /// `healthpair ctl <phone|watch> <operation> …`: every client operation, for driving a pair by hand.
-package struct CtlCommand {
+package struct CtlCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "ctl", abstract: "Drive one device by hand: install, request, answer, save, query, settings, clock, link…",

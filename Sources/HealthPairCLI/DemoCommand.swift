@@ -6,7 +6,7 @@ import Posix
 
 /// `healthpair demo`: a short, real run of the engine — two journaled devices in a temporary directory playing
 /// the article's story — printed step by step. It needs no daemons.
-package struct DemoCommand {
+package struct DemoCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "demo", abstract: "Play the article's story against the engine (two journaled devices, no daemons).",

@@ -6,7 +6,7 @@ import Render
 
 /// `healthpair load`: many concurrent clients on both devices of one pair for a bounded time, then a check that
 /// every acknowledgement held and the stores converged.
-package struct LoadCommand {
+package struct LoadCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "load",

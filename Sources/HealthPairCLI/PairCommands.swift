@@ -19,7 +19,7 @@ func pairDirectory(_ option: String?) -> String {
 let dirHelp = "  --dir <dir>        The pair's directory (default: $HEALTHPAIR_DIR, else ./.healthpair)."
 
 /// `healthpair up`: starts both daemons in the background and returns once they are ready and linked.
-package struct UpCommand {
+package struct UpCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "up", abstract: "Start the phone and watch daemons in the background, ready and linked.",
@@ -131,7 +131,7 @@ package struct UpCommand {
 }
 
 /// `healthpair restart <phone|watch>`: restarts one daemon of a pair and waits until it is linked again.
-package struct RestartCommand {
+package struct RestartCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "restart",
@@ -178,7 +178,7 @@ package struct RestartCommand {
 }
 
 /// `healthpair down`: stops both daemons (SIGTERM) and waits for them to exit.
-package struct DownCommand {
+package struct DownCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "down", abstract: "Stop the phone and watch daemons.", usage: "down [--dir <dir>]",
@@ -219,7 +219,7 @@ package struct DownCommand {
 }
 
 /// `healthpair status`: both devices side by side.
-package struct StatusCommand {
+package struct StatusCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "status",

@@ -5,7 +5,7 @@ import Render
 import Scenario
 
 /// `healthpair run`: runs scenario files against fresh daemon pairs.
-package struct RunCommand {
+package struct RunCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "run", abstract: "Run scenario files, each against a fresh phone + watch pair, and report.",

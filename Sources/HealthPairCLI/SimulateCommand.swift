@@ -5,7 +5,7 @@ import Render
 import Simulation
 
 /// `healthpair simulate`: the deterministic pair simulator over many seeds (docs/reliability.md).
-package struct SimulateCommand {
+package struct SimulateCommand: ParsableCommand {
   /// The command's description.
   package static let configuration = CommandConfiguration(
     name: "simulate",

@@ -113,30 +113,31 @@ package struct DaemonLocator: Sendable {
   }
 
   private static func runVersion(_ path: String, timeout: Double) -> Result<String, DaemonProbeFailure> {
-    let pipe: (read: Int32, write: Int32)
-    do { pipe = try Posix.pipe() } catch { return .failure(.system(error)) }
-    defer { Posix.close(pipe.read) }
-    let null = Posix.devNull()
-    defer { Posix.close(null) }
+    let ends: (read: Int32, write: Int32)
+    do { ends = try Posix.pipe() } catch { return .failure(.system(error)) }
+    // Owned: each is closed exactly once, on every way out.
+    let readEnd = FileDescriptor(ends.read)
+    let writeEnd = FileDescriptor(ends.write)
+    let null = FileDescriptor(Posix.devNull())
     let pid: pid_t
-    do { pid = try Posix.spawn(path, ["--version"], stdout: pipe.write, stderr: null, stdin: null) } catch {
-      Posix.close(pipe.write)
-      return .failure(.system(error))
-    }
-    Posix.close(pipe.write)
+    do {
+      pid = try Posix.spawn(path, ["--version"], stdout: writeEnd.rawValue, stderr: null.rawValue, stdin: null.rawValue)
+    } catch { return .failure(.system(error)) }
+    writeEnd.close()  // the child holds the other copy: its exit ends the stream
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 256)
     let deadline = Posix.monotonicNanoseconds() + UInt64(timeout * 1e9)
     reading: while output.count < 4096 {
       let now = Posix.monotonicNanoseconds()
-      guard now < deadline, Posix.waitReadable(pipe.read, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1)
+      guard now < deadline,
+        Posix.waitReadable(readEnd.rawValue, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1)
       else {
         try? Posix.kill(pid, SIGKILL)
         _ = try? Posix.wait(pid, block: true)
         return .failure(.noAnswer(seconds: timeout))
       }
       let read = buffer.withUnsafeMutableBytes { raw in
-        catching { () throws(SystemError) in try Posix.read(pipe.read, into: raw) }
+        catching { () throws(SystemError) in try Posix.read(readEnd.rawValue, into: raw) }
       }
       switch read {
       case .success(.bytes(let n)): output += buffer[0..<n]

@@ -201,6 +201,8 @@ package final class DeviceClient: @unchecked Sendable {
     var nextID: UInt32 = 1
     var tickets: [UInt32: Ticket] = [:]
     var closed: ClientError?
+    /// Why the daemon refused this connection (an error answering no request, sent before it closes).
+    var refusal: HealthError?
     var listeners: [UInt64: @Sendable (DaemonEvent) -> Void] = [:]
     var nextListener: UInt64 = 1
   }
@@ -234,7 +236,17 @@ package final class DeviceClient: @unchecked Sendable {
     let owner = WeakClient(self)
     let handle = socket
     Posix.startThread { DeviceClient.readLoop(fd, handle: handle, owner: owner) }
-    let reply = try call(.hello(version: WireProtocol.version, client: clientName))
+    let reply: Reply
+    do { reply = try call(.hello(version: WireProtocol.version, client: clientName)) } catch {
+      // A daemon that refuses the connection (too many clients) says why, then closes: whether the hello went out
+      // before that or failed against the closed socket, the refusal is the reason to report.
+      if case .disconnected = error, waitUntilClosed(timeout: timeout),
+        let refusal = shared.withLock({ $0.refusal })
+      {
+        throw .rejected(refusal)
+      }
+      throw error
+    }
     guard case .hello(let info) = reply else { throw .protocolViolation("unexpected answer to hello: \(reply)") }
     device = info.device
     daemonPID = info.pid
@@ -266,7 +278,8 @@ package final class DeviceClient: @unchecked Sendable {
       let failure = ClientError.disconnected("write failed: \(error)")
       _ = shared.withLock { $0.tickets.removeValue(forKey: ticket.id) }
       // Part of the frame may be out (a write that timed out): the stream is no longer in step, so it ends here.
-      socket.shutdown()
+      // A daemon that closed the connection has ended it already; the reader still reads what it sent first.
+      if error.errno != .brokenPipe && error.errno != .connectionReset { socket.shutdown() }
       throw failure
     }
     return ticket
@@ -339,11 +352,12 @@ package final class DeviceClient: @unchecked Sendable {
     }
     handle.closeFromReader()
     guard let client = owner.client else { return }
-    let failure = ClientError.disconnected(reason)
-    let tickets = client.shared.withLock { s -> [Ticket] in
+    // A refusal the daemon sent before closing is why the connection ended.
+    let (failure, tickets) = client.shared.withLock { s -> (ClientError, [Ticket]) in
+      let failure = s.refusal.map { ClientError.rejected($0) } ?? .disconnected(reason)
       s.closed = failure
       defer { s.tickets.removeAll() }
-      return Array(s.tickets.values)
+      return (failure, Array(s.tickets.values))
     }
     for ticket in tickets { ticket.deliver(.failure(failure)) }
     client.closedGate.signal()
@@ -359,6 +373,7 @@ package final class DeviceClient: @unchecked Sendable {
         // An answer to no request: the daemon refused the connection (for example, too many clients).
         let failure = ClientError.rejected(error)
         let all = shared.withLock { s -> [Ticket] in
+          s.refusal = error
           defer { s.tickets.removeAll() }
           return Array(s.tickets.values)
         }

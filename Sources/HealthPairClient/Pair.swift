@@ -161,12 +161,12 @@ package final class DaemonProcess: Sendable {
   ) throws(PairError) -> DaemonProcess {
     do {
       try Posix.makeDirectory(layout.directory(device), mode: 0o700)
-      let (readEnd, writeEnd) = try Posix.pipe()
-      defer { Posix.close(readEnd) }
-      let errFD = try Posix.openOwnFile(layout.stderr(device), O_WRONLY | O_TRUNC, mode: 0o600)
-      defer { Posix.close(errFD) }
-      let null = Posix.devNull()
-      defer { Posix.close(null) }
+      // Owned ends: each is closed exactly once, on every way out.
+      let ready = try Posix.pipe()
+      let readEnd = FileDescriptor(ready.read)
+      let writeEnd = FileDescriptor(ready.write)
+      let errFile = FileDescriptor(try Posix.openOwnFile(layout.stderr(device), O_WRONLY | O_TRUNC, mode: 0o600))
+      let null = FileDescriptor(Posix.devNull())
       var arguments = [
         "--device", device.description, "--dir", layout.directory(device), "--peer", layout.peerSocket,
         "--pairing-key", layout.pairingKey, "--log-level", options.logLevel,
@@ -182,6 +182,7 @@ package final class DaemonProcess: Sendable {
       arguments += options.extraArguments
       let pid: pid_t
       do {
+        let (stdout, stderr, stdin) = (writeEnd.rawValue, errFile.rawValue, null.rawValue)
         let detach = options.detach
         let argv = arguments
         let inherited = descriptors
@@ -190,14 +191,12 @@ package final class DaemonProcess: Sendable {
         let environment = embedded ? [Posix.embeddedDaemonVariable: "1"] : [:]
         pid = try Spawner.shared.run { () throws(SystemError) in
           try Posix.spawn(
-            path, argv, stdout: writeEnd, stderr: errFD, stdin: null, descriptors: inherited,
+            path, argv, stdout: stdout, stderr: stderr, stdin: stdin, descriptors: inherited,
             extraEnvironment: environment, newProcessGroup: detach)
         }
-      } catch {
-        Posix.close(writeEnd)
-        throw error
       }
-      Posix.close(writeEnd)
+      // Only the daemon holds the write end now: its exit is the end of the stream.
+      writeEnd.close()
       let process = DaemonProcess(device: device, pid: pid, isChild: true)
       var line: [UInt8] = []
       var byte = [UInt8](repeating: 0, count: 256)
@@ -209,11 +208,11 @@ package final class DaemonProcess: Sendable {
           process.waitForExit(timeout: 5)
           throw PairError.timeout("the \(device) daemon to become ready")
         }
-        guard Posix.waitReadable(readEnd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+        guard Posix.waitReadable(readEnd.rawValue, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
           continue
         }
         let result = try byte.withUnsafeMutableBytes { b in
-          catching { () throws(SystemError) in try Posix.read(readEnd, into: b) }
+          catching { () throws(SystemError) in try Posix.read(readEnd.rawValue, into: b) }
         }.get()
         guard case .bytes(let n) = result else {
           let status = process.waitForExit(timeout: 5)

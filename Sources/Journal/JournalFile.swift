@@ -79,7 +79,9 @@ package final class JournalFile {
   package let syncEachCommit: Bool
   /// How this file frames records: its version (a version-1 journal stays version 1) and salt.
   package let framing: JournalFormat.Framing
-  private let fd: Int32
+  /// The open journal, closed when the file object goes.
+  private let file: FileDescriptor
+  private var fd: Int32 { file.rawValue }
   /// The current length in bytes.
   package private(set) var size: Int
   /// The file header, as in the file.
@@ -90,11 +92,12 @@ package final class JournalFile {
   private var lastRecord: JournalPosition.LastRecord?
 
   private init(
-    path: String, fd: Int32, size: Int, framing: JournalFormat.Framing, syncEachCommit: Bool, header: [UInt8],
+    path: String, file: consuming FileDescriptor, size: Int, framing: JournalFormat.Framing, syncEachCommit: Bool,
+    header: [UInt8],
     records: Int, lastRecord: JournalPosition.LastRecord?
   ) {
     self.path = path
-    self.fd = fd
+    self.file = file
     self.size = size
     self.framing = framing
     self.syncEachCommit = syncEachCommit
@@ -127,8 +130,6 @@ package final class JournalFile {
       tailChecksum: CRC32C.checksum(tail))
   }
 
-  deinit { Posix.close(fd) }
-
   /// Opens (or creates) the journal at `path` for `device`, hands every intact record's payload to `replay` in
   /// order, cuts a torn tail, and returns the file positioned for appends. A symbolic link at `path` (dangling or
   /// not) is refused, never followed or created through (``Posix/openOwnFile(_:_:mode:)``).
@@ -149,10 +150,10 @@ package final class JournalFile {
     resume: JournalPosition? = nil, starting: (_ resumed: Bool) -> Void = { _ in },
     replay: (UnsafeRawBufferPointer, Int) throws(JournalError) -> Void
   ) throws(JournalError) -> (JournalFile, JournalRecovery) {
-    let fd: Int32
-    do { fd = try Posix.openOwnFile(path, O_RDWR, mode: 0o600) } catch { throw .io(error) }
-    var keep = false
-    defer { if !keep { Posix.close(fd) } }
+    // Owned: every way out of this function but the two returns of a JournalFile closes it.
+    let file: FileDescriptor
+    do { file = FileDescriptor(try Posix.openOwnFile(path, O_RDWR, mode: 0o600)) } catch { throw .io(error) }
+    let fd = file.rawValue
     let size: Int
     do { size = try Posix.fileSize(fd) } catch { throw .io(error) }
     if size == 0 {
@@ -169,11 +170,10 @@ package final class JournalFile {
         }.get()
         try Posix.fsync(fd, what: path)
       } catch { throw .io(error) }
-      keep = true
-      let file = JournalFile(
-        path: path, fd: fd, size: header.count, framing: framing, syncEachCommit: syncEachCommit, header: header,
+      let journal = JournalFile(
+        path: path, file: file, size: header.count, framing: framing, syncEachCommit: syncEachCommit, header: header,
         records: 0, lastRecord: nil)
-      return (file, recovery)
+      return (journal, recovery)
     }
     // Mapped, not copied: the pages are file-backed and go away with the mapping after replay.
     let buffer: UnsafeRawBufferPointer
@@ -216,11 +216,10 @@ package final class JournalFile {
       }
       _ = try Posix.seekToEnd(fd)
     } catch { throw .io(error) }
-    keep = true
-    let file = JournalFile(
-      path: path, fd: fd, size: validEnd, framing: framing, syncEachCommit: syncEachCommit, header: header,
+    let journal = JournalFile(
+      path: path, file: file, size: validEnd, framing: framing, syncEachCommit: syncEachCommit, header: header,
       records: recovery.records, lastRecord: lastRecord)
-    return (file, recovery)
+    return (journal, recovery)
   }
 
   /// Appends records framed with this file's ``framing`` (``JournalFormat/Framing/appendRecord(_:to:)``) in one

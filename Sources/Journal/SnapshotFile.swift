@@ -87,14 +87,11 @@ package enum SnapshotFile {
     -> Int
   {
     let temporary = path + ".tmp"
-    let fd: Int32
-    do { fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600) } catch { throw .io(error) }
+    let file: FileDescriptor  // closed on every way out
+    do { file = try Posix.openOwned(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600) } catch { throw .io(error) }
     var renamed = false
-    defer {
-      Posix.close(fd)
-      if !renamed { Posix.unlink(temporary) }
-    }
-    var sink = ChunkSink(fd: fd, path: temporary)
+    defer { if !renamed { Posix.unlink(temporary) } }
+    var sink = ChunkSink(fd: file.rawValue, path: temporary)
     do throws(SystemError) {
       try sink.append(header(device: state.device))
       var writer = BinaryWriter(capacity: 2 << 20)
@@ -104,7 +101,7 @@ package enum SnapshotFile {
         w.bytes.removeAll(keepingCapacity: true)
       }
       try sink.finish()
-      try Posix.fsync(fd, what: temporary)
+      try Posix.fsync(file.rawValue, what: temporary)
       try Posix.rename(temporary, to: path)
       renamed = true
       let slash = path.lastIndex(of: "/")
@@ -140,17 +137,16 @@ package enum SnapshotFile {
   /// Reads and verifies the snapshot at `path`; nil when there is none.
   /// - Throws: ``SnapshotError``: unreadable, torn, corrupt, another format version, or another device's.
   package static func read(path: String, device: DeviceKind) throws(SnapshotError) -> Loaded? {
-    let fd: Int32
-    do { fd = try Posix.open(path, O_RDONLY) } catch {
+    let file: FileDescriptor  // the mapping outlives it
+    do { file = try Posix.openOwned(path, O_RDONLY) } catch {
       if error.errno == .noSuchFile { return nil }
       throw .io(error)
     }
-    defer { Posix.close(fd) }
     let size: Int
     let buffer: UnsafeRawBufferPointer
     do {
-      size = try Posix.fileSize(fd)
-      buffer = try Posix.mapReadOnly(fd, size: size, what: path, populate: true)
+      size = try Posix.fileSize(file.rawValue)
+      buffer = try Posix.mapReadOnly(file.rawValue, size: size, what: path, populate: true)
     } catch { throw .io(error) }
     defer { Posix.unmap(buffer) }
     let (state, position) = try decode(buffer, device: device, path: path)
@@ -221,6 +217,7 @@ package enum SnapshotFile {
 
 /// Writes a stream of bytes to a file in whole chunks, recording each chunk's checksum, then the trailer.
 private struct ChunkSink {
+  /// The file, owned by ``SnapshotFile/write(_:position:to:)``.
   let fd: Int32
   let path: String
   var pending: [UInt8] = []

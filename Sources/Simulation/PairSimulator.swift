@@ -131,7 +131,9 @@ package struct PairSimulator {
 
   private mutating func runAll() {
     for device in [phone, watch] {
-      if let problem = device.boot(wall: wall, secret: Self.secret) { return fail("the \(device.kind) did not start: \(problem)") }
+      if let problem = device.boot(wall: wall, secret: Self.secret) {
+        return fail("the \(device.kind) did not start: \(problem)")
+      }
       setUp(device)
     }
     for device in [phone, watch] { device.setupEnd = device.journal.count }
@@ -152,7 +154,8 @@ package struct PairSimulator {
     let app = AppRecord(
       bundleID: Self.bundleID, displayName: "Simulated", writeUsageDescription: "w", readUsageDescription: "r")
     _ = request(device, .installApp(app))
-    if case .pending = request(device, .requestAuthorization(bundleID: Self.bundleID, share: [Self.water], read: [Self.water]))
+    if case .pending = request(
+      device, .requestAuthorization(bundleID: Self.bundleID, share: [Self.water], read: [Self.water]))
     {
       _ = request(device, .answerPrompt(promptID: nil, bundleID: Self.bundleID, answer: .allowAll))
     }
@@ -377,7 +380,9 @@ package struct PairSimulator {
     for uuid in deleted where phoneSet.contains(uuid) || watchSet.contains(uuid) {
       return fail("an acknowledged deletion (\(uuid)) is still stored")
     }
-    if phoneSet != watchSet { return fail("the stores differ in \(phoneSet.symmetricDifference(watchSet).count) samples") }
+    if phoneSet != watchSet {
+      return fail("the stores differ in \(phoneSet.symmetricDifference(watchSet).count) samples")
+    }
     if Set(phone.state.storedTombstones.map(\.uuid)) != Set(watch.state.storedTombstones.map(\.uuid)) {
       return fail("the deletions did not converge")
     }

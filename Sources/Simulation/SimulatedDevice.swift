@@ -168,7 +168,8 @@ final class SimulatedDevice: PeerShell {
       }
       var state = snapshot?.state ?? DeviceState(device: device)
       for (offset, length) in scan.records {
-        var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]), reportBase: offset)
+        var reader = BinaryReader(
+          UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]), reportBase: offset)
         do {
           let event = try reader.event()
           try reader.expectEnd("journal event")

@@ -127,7 +127,8 @@ package struct PeerCore {
       pendingChecks.removeAll()
       for check in checks {
         let difference = state.compareDigests(check.days, firstDay: check.firstDay, wall: wall)
-        perform(machine.handle(.checkEvaluated(check, difference: difference)), state: &state, wall: wall, shell: &shell)
+        perform(
+          machine.handle(.checkEvaluated(check, difference: difference)), state: &state, wall: wall, shell: &shell)
       }
     }
     if restartPending {
@@ -184,7 +185,8 @@ package struct PeerCore {
         if shell.close(reason: reason) { perform(machine.handle(.closed), state: &state, wall: wall, shell: &shell) }
       case .connect:
         switch shell.connect() {
-        case .opened(let nonce): perform(machine.handle(.opened(nonce: nonce)), state: &state, wall: wall, shell: &shell)
+        case .opened(let nonce):
+          perform(machine.handle(.opened(nonce: nonce)), state: &state, wall: wall, shell: &shell)
         case .unreachable: perform(machine.handle(.closed), state: &state, wall: wall, shell: &shell)
         case .alreadyOpen: break
         }

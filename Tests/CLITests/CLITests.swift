@@ -8,24 +8,36 @@ import Testing
   import Glibc
 #endif
 
-/// Runs the built `healthpair` binary; returns its exit status, standard output and standard error.
-func healthpair(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-  let daemon = try locateDaemon()
-  let binary =
-    daemon.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/healthpair"
+/// The directory holding the built executables (`.build/debug`): where the located `healthpaird` is.
+func buildDirectory() throws -> String {
+  try locateDaemon().split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+}
+
+/// Runs the built executable `name` (`healthpair`, `healthpaird`, `healthpair-bench`, `healthpair-fuzz`); returns
+/// its exit status, standard output and standard error.
+func runBuilt(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+  let binary = try buildDirectory() + "/" + name
   let dir = try Posix.makeTemporaryDirectory(prefix: "hp-cli-out")
   defer { Posix.removeTree(dir) }
-  let outFD = try Posix.open(dir + "/out", O_WRONLY | O_CREAT | O_TRUNC)
-  let errFD = try Posix.open(dir + "/err", O_WRONLY | O_CREAT | O_TRUNC)
-  let pid = try Posix.spawn(binary, arguments, stdout: outFD, stderr: errFD, extraEnvironment: ["NO_COLOR": "1"])
-  Posix.close(outFD)
-  Posix.close(errFD)
+  let pid: pid_t
+  do {
+    // Owned: closed here, in this process, once the child holds its copies (or the spawn failed).
+    let out = try Posix.openOwned(dir + "/out", O_WRONLY | O_CREAT | O_TRUNC)
+    let err = try Posix.openOwned(dir + "/err", O_WRONLY | O_CREAT | O_TRUNC)
+    pid = try Posix.spawn(
+      binary, arguments, stdout: out.rawValue, stderr: err.rawValue, extraEnvironment: ["NO_COLOR": "1"])
+  }
   let status = try Posix.wait(pid, block: true)
   let code: Int32 = if case .exited(let c) = status { c } else { -1 }
   return (
     code, String(decoding: try Posix.readFile(dir + "/out"), as: UTF8.self),
     String(decoding: try Posix.readFile(dir + "/err"), as: UTF8.self)
   )
+}
+
+/// Runs the built `healthpair` binary; returns its exit status, standard output and standard error.
+func healthpair(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+  try runBuilt("healthpair", arguments)
 }
 
 @Suite("Command line")

@@ -50,7 +50,10 @@ struct ChaosTests {
       Campaign.churn.bundleID, share: [Campaign.churnType[.phone]!], read: [])
     _ = try ticket.waitFirst(timeout: 10)
     try run.pair.watch.answerPrompt(.allowAll)
-    #expect(throws: ChaosFailure.self) { try run.healAndCheck(&report) }
+    let failure = #expect(throws: ChaosFailure.self) { try run.healAndCheck(&report) }
+    #expect(
+      failure?.description
+        == "the watch has a decision for \(Campaign.churnType[.phone]!.name), which only the phone requested")
   }
 
   @Test func theCheckerCatchesADeletionThatDidNotHold() throws {
@@ -71,7 +74,9 @@ struct ChaosTests {
     var report = CampaignReport(seed: 3)
     try run.perform(.save(.phone, app: 0, batches: 1, count: 2), &report)
     run.pair.kill(.watch)  // not through the schedule: nobody restarts it
-    #expect(throws: (any Error).self) { try run.healAndCheck(&report) }
+    #expect { try run.healAndCheck(&report) } throws: { error in
+      "\(error)".hasPrefix("the watch daemon died unexpectedly (")
+    }
     #expect(run.unexpectedDeath()?.0 == .watch)
   }
 
@@ -106,8 +111,8 @@ struct LoadTests {
       #expect((report.operations[kind] ?? 0) > 0, "\(kind)")
     }
     #expect(report.storedSamples == report.savedSamples - report.deletedSamples)
-    // Memory stays bounded: far below what an unbounded buffer or leak would reach in this run.
-    #expect(report.peakResidentMiB.count == 2)
-    #expect(report.peakResidentMiB.allSatisfy { $0 > 0 && $0 < 128 }, "\(report.peakResidentMiB)")
+    // Both daemons' peak memory is measured and reported (judged at full size by `make load` and the benchmarks,
+    // not here: a threshold on a busy machine's resident memory says nothing about behaviour).
+    #expect(report.peakResidentMiB.count == 2 && report.peakResidentMiB.allSatisfy { $0 > 0 })
   }
 }

@@ -43,6 +43,20 @@ func grant(
   _ = try ticket.wait(timeout: 10)
 }
 
+/// The error the daemon rejected `body`'s request with; records an issue (and returns nil) when `body` succeeded or
+/// failed any other way — a lost connection or a timeout is not a refusal.
+func rejection(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> HealthError? {
+  do {
+    try body()
+    Issue.record("expected the daemon to refuse the request", sourceLocation: sourceLocation)
+  } catch ClientError.rejected(let error) {
+    return error
+  } catch {
+    Issue.record("expected the daemon to refuse the request, got \(error)", sourceLocation: sourceLocation)
+  }
+  return nil
+}
+
 func waterSample(_ mL: Double, at date: Date = t0, uuid: UUID = UUID()) -> SampleInput {
   SampleInput(uuid: uuid, type: water, value: .quantity(mL, unit: "mL"), start: date, end: date)
 }
@@ -64,10 +78,11 @@ func waitUntil(_ what: String, timeout: Double = 20, probe: DeviceClient, _ cond
 
 /// A raw socket to a daemon, for sending bytes no well-behaved client would.
 final class RawConnection {
-  let fd: Int32
+  /// The socket, closed when the connection object goes.
+  let socket: FileDescriptor
+  var fd: Int32 { socket.rawValue }
   var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
-  init(_ path: String) throws { fd = try Posix.connectUnix(path) }
-  deinit { Posix.close(fd) }
+  init(_ path: String) throws { socket = FileDescriptor(try Posix.connectUnix(path)) }
 
   func send(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { buffer in try catching { () throws(SystemError) in try Posix.sendAll(fd, buffer) }.get()

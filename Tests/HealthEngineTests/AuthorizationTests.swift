@@ -187,7 +187,11 @@ struct PhoneAuthorizationTests {
     }
     #expect(phone.prompts.isEmpty)
     // getRequestStatus applies the same preconditions.
-    #expect(throws: HealthError.self) { try phone.requestStatus(t.app.bundleID, share: t.share, read: t.read) }
+    let statusError = #expect(throws: HealthError.self) {
+      try phone.requestStatus(t.app.bundleID, share: t.share, read: t.read)
+    }
+    #expect(statusError?.kind == .wouldTerminate && statusError?.exception == "NSInvalidArgumentException")
+    #expect(statusError?.message == t.message)
   }
 
   @Test func readingAnAppleComputedTypeIsAllowed() throws {

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
 import HealthKitSim
-import HealthPairTesting
 import Posix
 import Synchronization
 import Testing
+
+@testable import HealthPairTesting
 
 @Suite("HealthPairTesting: nothing hangs")
 struct DeadlineTests {
@@ -36,11 +37,11 @@ struct DeadlineTests {
   }
 
   /// The same mistake in a synchronous (XCTest-style) test — blocking on the completion before answering — fails at
-  /// the deadline. Run on a thread of its own, so the time measured is the harness's, not the test runner's.
+  /// the deadline: the harness ends the sheet, so the app's completion runs and the blocked wait returns, long
+  /// before the test's own 30 s bound on it.
   @Test func aBlockingWaitBeforeTheAnswerEndsAtTheDeadline() async throws {
-    let (error, seconds) = try await Posix.onOwnThread { () -> (HealthPairTestingError?, Double) in
-      let started = DispatchTime.now()
-      func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
+    let (error, waited) = try await Posix.onOwnThread { () -> (HealthPairTestingError?, DispatchTimeoutResult?) in
+      var waited: DispatchTimeoutResult?
       do {
         try withHealthPair(HealthPairOptions(timeout: 1, reportFailures: false)) { pair in
           try pair.phone.install(app: waterID, writeUsage: "Water logs what you drink.")
@@ -48,15 +49,15 @@ struct DeadlineTests {
           pair.phone.use(app: waterID) {
             HKHealthStore().requestAuthorization(toShare: [waterType], read: nil) { _, _ in done.signal() }
           }
-          _ = done.wait(timeout: .now() + 30)  // the mistake: waiting for the app before answering
+          waited = done.wait(timeout: .now() + 30)  // the mistake: waiting for the app before answering
           try pair.phone.user.allowAll()
         }
-        return (nil, elapsed())
+        return (nil, waited)
       } catch {
-        return (error as? HealthPairTestingError, elapsed())
+        return (error as? HealthPairTestingError, waited)
       }
     }
-    #expect(seconds < 5, "ended after \(seconds) s, not at the 1 s deadline")
+    #expect(waited == .success, "the app's completion ran because the harness ended the sheet")
     guard case .sheetNotAnswered(.phone, let sheet, 1)? = error else {
       Issue.record("expected sheetNotAnswered on the phone, got \(String(describing: error))")
       return
@@ -76,15 +77,29 @@ struct DeadlineTests {
         }
         recorded.withLock { $0 = pair.failure }
         #expect(try pair.watch.sheets(app: returnID).map(\.outcome) == [.failedToPresent])
-        let started = DispatchTime.now()
+        let expected = try #require(recorded.withLock { $0 })
         do {
           try await pair.watch.user.allowAll(timeout: 30)
           Issue.record("answering a sheet that is gone succeeded")
         } catch {
-          let expected = recorded.withLock { $0 }
-          #expect(expected != nil && (error as? HealthPairTestingError) == expected, "fails with the recorded error")
-          #expect(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds < 5_000_000_000, "and at once")
+          #expect((error as? HealthPairTestingError) == expected, "fails with the recorded error")
         }
+        // At once: with a failure recorded, a wait throws it before evaluating its condition even once, so it never
+        // waits for an event or its deadline.
+        let evaluated = Mutex(0)
+        await #expect(throws: expected) {
+          try await pair.waiter.wait(for: "anything", timeout: 30) { @Sendable () -> Bool? in
+            evaluated.withLock { $0 += 1 }
+            return nil
+          }
+        }
+        #expect(throws: expected) {
+          try pair.waiter.wait(for: "anything", timeout: 30) { () -> Bool? in
+            evaluated.withLock { $0 += 1 }
+            return nil
+          }
+        }
+        #expect(evaluated.withLock { $0 } == 0)
       }
     }
     guard case .sheetNotAnswered(.watch, let sheet, _)? = error else {

@@ -76,7 +76,8 @@ struct HarnessTests {
       #expect(try pair.link.isConnected() == false)
       let first = water(250)
       try await pair.phone.use(app: waterID) { try await HKHealthStore().save(first) }
-      await #expect(throws: HealthPairTestingError.self) { try await pair.waitForSync(timeout: 0.2) }
+      let notSynced = HealthPairTestingError.timeout(waitingFor: "the pair to sync", seconds: 0.2)
+      await #expect(throws: notSynced) { try await pair.waitForSync(timeout: 0.2) }
       #expect(try pair.watch.storedSamples().isEmpty)
       try pair.link.connect()
       try await pair.waitForSync()
@@ -85,7 +86,7 @@ struct HarnessTests {
       try pair.link.hold(.phone)
       let second = water(300, at: t0.addingTimeInterval(60))
       try await pair.phone.use(app: waterID) { try await HKHealthStore().save(second) }
-      await #expect(throws: HealthPairTestingError.self) { try await pair.waitForSync(timeout: 0.2) }
+      await #expect(throws: notSynced) { try await pair.waitForSync(timeout: 0.2) }
       try pair.link.release(.phone)
       try pair.link.setLatency(0.01)
       try await pair.waitForSync()

@@ -161,8 +161,10 @@ struct HostileValueTests {
   }
 
   @Test func aUnitPowerOfIntMinIsAnError() {
-    #expect(throws: UnitError.self) { try HealthUnit(parsing: "m^-9223372036854775808") }
-    #expect(throws: UnitError.self) { try HealthUnit(parsing: "m^13") }
+    #expect(throws: UnitError.invalidPower("-9223372036854775808", offset: 2)) {
+      try HealthUnit(parsing: "m^-9223372036854775808")
+    }
+    #expect(throws: UnitError.invalidPower("13", offset: 2)) { try HealthUnit(parsing: "m^13") }
     #expect((try? HealthUnit(parsing: "m^-2")) != nil)
   }
 
@@ -170,7 +172,8 @@ struct HostileValueTests {
     let water = SampleType.lookup(name: "dietaryWater")!
     let ancient = Date(timeIntervalSince1970: -1e15)
     let input = SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "mL"), start: ancient, end: ancient)
-    #expect(throws: HealthError.self) {
+    let message = "Type HKSample can not have startDate before 0001-01-01 (was -1000000000000000.0 s since 1970)"
+    #expect(throws: HealthError.validationException(message)) {
       _ = try input.validated(source: SampleSource(bundleID: "a", device: .phone))
     }
   }

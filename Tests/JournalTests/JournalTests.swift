@@ -404,7 +404,12 @@ struct JournalTests {
     let path = dir.file("fsync.journal")
     let device = try DurableDevice(path: path, device: .phone, syncEachCommit: true)
     Posix.injectFault("fsync", .noSpace, subjectContains: "fsync.journal")
-    #expect(throws: JournalError.self) { try device.persist([.clockSet(t0)]) }
+    let error = #expect(throws: JournalError.self) { try device.persist([.clockSet(t0)]) }
+    guard case .io(let failure)? = error else {
+      Issue.record("expected the fsync failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure == SystemError("fsync", path, .noSpace))
     try device.persist([.clockSet(t0)])
     #expect(try DurableDevice(path: path, device: .phone).recovery.records == 1)
   }

@@ -446,7 +446,17 @@ struct SnapshotTests {
     let victim = records[records.count - 3]
     bytes[victim.offset] ^= 0x40
     try Posix.writeFileAtomically(path, bytes)
-    #expect(throws: JournalError.self) { _ = try DurableDevice(path: path, device: .phone) }
+    let error = #expect(throws: JournalError.self) { _ = try DurableDevice(path: path, device: .phone) }
+    guard case .corrupt(let at, let damage, let bytesAfter)? = error else {
+      Issue.record("expected the damage to be refused as corruption, got \(String(describing: error))")
+      return
+    }
+    #expect(at == path && !damage.isTail && bytesAfter > 0)
+    #expect(damage.offset == victim.offset - JournalFormat.recordHeaderSize, "located at the damaged record")
+    guard case .checksumMismatch = damage.kind else {
+      Issue.record("expected a payload checksum mismatch, got \(damage)")
+      return
+    }
   }
 
   @Test func aFailedWriteLeavesThePreviousSnapshot() throws {
@@ -458,7 +468,13 @@ struct SnapshotTests {
     // Faults are process-wide: only operations no other test injects, on this test's own path.
     for operation in ["rename", "open"] {
       Posix.injectFault(operation, .noSpace, subjectContains: snapshotPath)
-      #expect(throws: SnapshotError.self) { try device.writeSnapshot() }
+      let failed = operation == "open" ? snapshotPath + ".tmp" : snapshotPath
+      let error = #expect(throws: SnapshotError.self) { try device.writeSnapshot() }
+      guard case .io(let failure)? = error else {
+        Issue.record("\(operation): expected the injected failure, got \(String(describing: error))")
+        continue
+      }
+      #expect(failure == SystemError(operation, failed, .noSpace))
       #expect(try Posix.readFile(snapshotPath) == snapshot, "\(operation)")
       #expect(!Posix.exists(snapshotPath + ".tmp"))
       #expect(!device.snapshotDue(), "no retry before the journal grows")

@@ -58,6 +58,7 @@ struct PairSimulatorTests {
     var options = SimulationOptions()
     options.steps = 77
     options.crashes = false
-    #expect(PairSimulator.reproduction(seed: 9, options: options) == "healthpair simulate --seed 9 --steps 77 --no-crashes")
+    #expect(
+      PairSimulator.reproduction(seed: 9, options: options) == "healthpair simulate --seed 9 --steps 77 --no-crashes")
   }
 }

@@ -149,7 +149,8 @@ struct PinnedFrameTests {
           water, SourceOrder(sources: [SampleSource(bundleID: "a", device: .watch)], at: t0, device: .phone))),
       SyncEntry(
         seq: 4,
-        payload: .authorization(bundleID: "a", decisions: [SharedDecision(Permission(water, .read), .authorized)], at: t0)
+        payload: .authorization(
+          bundleID: "a", decisions: [SharedDecision(Permission(water, .read), .authorized)], at: t0)
       ),
     ]),
     .ack(3, ofLog: 8),
@@ -258,7 +259,9 @@ struct PinnedFrameTests {
   static var frames: [(key: String, bytes: [UInt8])] {
     var all: [(String, [UInt8])] = []
     for request in requests { all.append(("request.\(name(of: request))", Frame.request(id: 42, request).encoded())) }
-    for reply in replies { all.append(("response.\(name(of: reply))", Frame.response(id: 1, .success(reply)).encoded())) }
+    for reply in replies {
+      all.append(("response.\(name(of: reply))", Frame.response(id: 1, .success(reply)).encoded()))
+    }
     all.append(("interim.prompt", Frame.interim(id: 2, .prompt(prompt)).encoded()))
     for (i, error) in [
       HealthError.healthKit(.errorAuthorizationNotDetermined, "Authorization not determined"),
@@ -296,7 +299,8 @@ struct PinnedFrameTests {
   @Test("Each frame's bytes are the checked-in ones, and the checked-in bytes decode to the example")
   func framesMatchTheFixture() throws {
     let lines = Self.frames.map { "\($0.key) \(Self.hex($0.bytes))" }
-    let text = "# Wire protocol version \(WireProtocol.version): one frame body per line (see PinnedFrameTests).\n"
+    let text =
+      "# Wire protocol version \(WireProtocol.version): one frame body per line (see PinnedFrameTests).\n"
       + lines.joined(separator: "\n") + "\n"
     if ProcessInfo.processInfo.environment["HEALTHPAIR_UPDATE_FIXTURES"] == "1" {
       try text.write(to: Self.fixtureURL, atomically: true, encoding: .utf8)

@@ -245,14 +245,14 @@ struct MessageCodingTests {
           outcome: .notComparable, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")),
     ]
     for m in messages { #expect(try PeerMessage.decode(m.encoded()) == m) }
-    #expect(throws: DecodeError.self, "log identity 0 is reserved") {
+    #expect(throws: DecodeError(offset: 9, "sync log identity 0 is reserved")) {
       try PeerMessage.decode(PeerMessage.newLog(0).encoded())
     }
     var unknownOutcome = PeerMessage.checkResult(
       SyncCheckResult(outcome: .match, checked: SyncCursors(log: 1, lastSeq: 1, peerLog: 1, applied: 1), detail: "")
     ).encoded()
     unknownOutcome[1] = 7
-    #expect(throws: DecodeError.self) { try PeerMessage.decode(unknownOutcome) }
+    #expect(throws: DecodeError(offset: 2, "unknown check outcome 7")) { try PeerMessage.decode(unknownOutcome) }
   }
 
   @Test func malformedInputIsATypedErrorWithAnOffset() {
@@ -260,13 +260,15 @@ struct MessageCodingTests {
     #expect(throws: DecodeError(offset: 5, "unknown request opcode 200")) { try Frame.decode([1, 1, 0, 0, 0, 200]) }
     var truncated = Frame.request(id: 1, .uninstallApp(bundleID: "com.example")).encoded()
     truncated.removeLast(3)
-    #expect(throws: DecodeError.self) { try Frame.decode(truncated) }
+    #expect(throws: DecodeError(offset: 10, "truncated string: need 11 bytes, 8 left")) { try Frame.decode(truncated) }
     var trailing = Frame.request(id: 1, .ping).encoded()
     trailing.append(0)
     #expect(throws: DecodeError(offset: 6, "1 unexpected trailing bytes after message")) { try Frame.decode(trailing) }
     // A count larger than the bytes left is refused before allocating.
     let hostile: [UInt8] = [1, 1, 0, 0, 0, 8, 1, 0, 0, 0, 0x61, 0xFF, 0xFF, 0xFF, 0x7F]
-    #expect(throws: DecodeError.self) { try Frame.decode(hostile) }
+    #expect(throws: DecodeError(offset: 11, "array count 2147483647 exceeds the 0 bytes left")) {
+      try Frame.decode(hostile)
+    }
   }
 
   @Test func sha256MatchesKnownVectors() {
@@ -347,7 +349,7 @@ struct HostileEncodingTests {
         source: SampleSource(bundleID: "a", device: .phone)))
     w.bytes.withUnsafeBytes { buffer in
       var reader = BinaryReader(buffer)
-      #expect(throws: DecodeError.self) { _ = try reader.sample() }
+      #expect(throws: DecodeError(offset: 27, "category value 1099511627776 out of range")) { _ = try reader.sample() }
     }
   }
 }

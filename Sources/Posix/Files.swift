@@ -1,0 +1,381 @@
+// Files and directories, standard streams, pipes and memory maps.
+import CPosix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Posix {
+  /// Opens a file. The corresponding C function is `open`.
+  package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> Int32 {
+    if let e = forced("open", path) { throw SystemError("open", path, e) }
+    let (fd, e) = retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    if let e { throw SystemError("open", path, e) }
+    return fd
+  }
+
+  /// Opens the regular file at `path`, creating it with `mode` when it does not exist, without ever following a
+  /// symbolic link there: for the daemon's own files (journal, log, lock), which must stay inside their `0700`
+  /// directory. An existing file is opened with `O_NOFOLLOW`; a missing one is created with `O_CREAT | O_EXCL |
+  /// O_NOFOLLOW`, which fails rather than create a link's target. A symbolic link (dangling or not) or anything
+  /// other than a regular file is refused with an error naming the path. `flags` must not contain `O_CREAT`.
+  /// C: `open`, `fstat`.
+  package static func openOwnFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> Int32 {
+    let linkNote = "refusing to open a symbolic link (HealthPair opens its own files only directly)"
+    var attempts = 0
+    while true {
+      attempts += 1
+      let fd: Int32
+      do { fd = try open(path, flags | O_NOFOLLOW, mode: mode) } catch {
+        if error.errno == .symbolicLink { throw SystemError("open", path, error.errno, note: linkNote) }
+        guard error.errno == .noSuchFile else { throw error }
+        do { fd = try open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode) } catch {
+          // EEXIST: a file or link appeared between the two calls (or a dangling link is there); look again.
+          if error.errno == .fileExists && attempts < 3 { continue }
+          if error.errno == .fileExists, let info = fileMode(path), info.isSymbolicLink {
+            throw SystemError("open", path, .symbolicLink, note: linkNote)
+          }
+          throw error
+        }
+      }
+      var st = stat()
+      guard Glibc.fstat(fd, &st) == 0 else {
+        let e = Errno.current
+        close(fd)
+        throw SystemError("fstat", path, e)
+      }
+      guard (st.st_mode & S_IFMT) == S_IFREG else {
+        close(fd)
+        let note = "refusing to open something other than a regular file"
+        throw SystemError("open", path, Errno(rawValue: EINVAL), note: note)
+      }
+      return fd
+    }
+  }
+
+  /// Closes a descriptor, ignoring errors (EINTR on close must not be retried). The C function is `close`.
+  package static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+  /// The outcome of a read on a possibly non-blocking descriptor.
+  package enum ReadResult: Equatable, Sendable {
+    /// This many bytes were read.
+    case bytes(Int)
+    /// The peer closed its end.
+    case endOfFile
+    /// Nothing to read now (non-blocking descriptor).
+    case wouldBlock
+  }
+
+  /// Reads into `buffer`. The corresponding C function is `read`.
+  package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> ReadResult {
+    let (n, e) = retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    if let e {
+      if e == .wouldBlock { return .wouldBlock }
+      throw SystemError("read", "fd \(fd)", e)
+    }
+    return n == 0 ? .endOfFile : .bytes(n)
+  }
+
+  /// Reads at `offset` without moving the file position. The corresponding C function is `pread`.
+  package static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError)
+    -> Int
+  {
+    let (n, e) = retrying { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    if let e { throw SystemError("pread", "fd \(fd)", e) }
+    return n
+  }
+
+  /// Writes every byte to a blocking descriptor, looping over short writes. The C function is `write`.
+  package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String? = nil) throws(SystemError) {
+    if let e = forced("write", what) { throw SystemError("write", what ?? "fd \(fd)", e) }
+    var offset = 0
+    while offset < bytes.count {
+      let (n, e) = retrying { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+      if let e { throw SystemError("write", what ?? "fd \(fd)", e) }
+      offset += n
+    }
+  }
+
+  /// Flushes a file to stable storage. The corresponding C function is `fsync`.
+  package static func fsync(_ fd: Int32, what: String? = nil) throws(SystemError) {
+    if let e = forced("fsync", what) { throw SystemError("fsync", what ?? "fd \(fd)", e) }
+    let (_, e) = retrying { Glibc.fsync(fd) }
+    if let e { throw SystemError("fsync", what ?? "fd \(fd)", e) }
+  }
+
+  /// Cuts a file to `length` bytes. The corresponding C function is `ftruncate`.
+  package static func truncate(_ fd: Int32, to length: Int, what: String? = nil) throws(SystemError) {
+    let (_, e) = retrying { Glibc.ftruncate(fd, off_t(length)) }
+    if let e { throw SystemError("ftruncate", what ?? "fd \(fd)", e) }
+  }
+
+  /// Moves the file position to the end and returns it. The corresponding C function is `lseek`.
+  package static func seekToEnd(_ fd: Int32) throws(SystemError) -> Int {
+    let (n, e) = retrying { Glibc.lseek(fd, 0, SEEK_END) }
+    if let e { throw SystemError("lseek", "fd \(fd)", e) }
+    return Int(n)
+  }
+
+  /// The size of an open file. The corresponding C function is `fstat`.
+  package static func fileSize(_ fd: Int32) throws(SystemError) -> Int {
+    var st = stat()
+    let (_, e) = retrying { Glibc.fstat(fd, &st) }
+    if let e { throw SystemError("fstat", "fd \(fd)", e) }
+    return Int(st.st_size)
+  }
+
+  /// The permission bits, owner and kind of a path itself (a symbolic link is not followed), or nil when it does
+  /// not exist. The C function is `lstat`.
+  package static func fileMode(_ path: String) -> (mode: mode_t, uid: uid_t, isSocket: Bool, isSymbolicLink: Bool)? {
+    var st = stat()
+    guard Glibc.lstat(path, &st) == 0 else { return nil }
+    return (st.st_mode & 0o7777, st.st_uid, (st.st_mode & S_IFMT) == S_IFSOCK, (st.st_mode & S_IFMT) == S_IFLNK)
+  }
+
+  /// Whether a path exists.
+  package static func exists(_ path: String) -> Bool { fileMode(path) != nil }
+
+  /// Reads a whole file. Built on `open`, `read`, `close`.
+  package static func readFile(_ path: String, limit: Int = 1 << 30) throws(SystemError) -> [UInt8] {
+    let fd = try open(path, O_RDONLY)
+    defer { close(fd) }
+    var result: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let r = try chunk.withUnsafeMutableBytes { buffer in
+        catching { () throws(SystemError) in try read(fd, into: buffer) }
+      }.get()
+      guard case .bytes(let n) = r else { break }
+      result.append(contentsOf: chunk[0..<n])
+      if result.count > limit { throw SystemError("read", path, Errno(rawValue: EFBIG)) }
+    }
+    return result
+  }
+
+  /// Writes a file through a temporary name and `rename`, so readers see all or nothing.
+  package static func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws(SystemError) {
+    let temporary = path + ".tmp.\(getpid())"
+    unlink(temporary)
+    let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
+    do throws(SystemError) {
+      try bytes.withUnsafeBytes { buffer in
+        catching { () throws(SystemError) in try writeAll(fd, buffer, what: temporary) }
+      }.get()
+      try fsync(fd, what: temporary)
+    } catch {
+      close(fd)
+      unlink(temporary)
+      throw error
+    }
+    close(fd)
+    guard Glibc.rename(temporary, path) == 0 else {
+      let e = Errno.current
+      unlink(temporary)
+      throw SystemError("rename", path, e)
+    }
+  }
+
+  /// Moves a file or directory tree to `destination` (which must not exist): `rename`, or across file systems a
+  /// copy of its regular files and directories (sockets and other special files are skipped) and removal.
+  package static func moveTree(_ source: String, to destination: String) throws(SystemError) {
+    if Glibc.rename(source, destination) == 0 { return }
+    let e = Errno.current
+    guard e == Errno(rawValue: EXDEV) else { throw SystemError("rename", "\(source) to \(destination)", e) }
+    try copyTree(source, to: destination)
+    removeTree(source)
+  }
+
+  private static func copyTree(_ source: String, to destination: String) throws(SystemError) {
+    var st = stat()
+    guard Glibc.lstat(source, &st) == 0 else { throw SystemError("lstat", source, .current) }
+    switch st.st_mode & S_IFMT {
+    case S_IFDIR:
+      try makeDirectory(destination, mode: st.st_mode & 0o7777)
+      for name in try listDirectory(source) { try copyTree(source + "/" + name, to: destination + "/" + name) }
+    case S_IFREG:
+      try writeFileAtomically(destination, try readFile(source), mode: st.st_mode & 0o7777)
+    default:
+      break
+    }
+  }
+
+  /// Creates a symbolic link at `path` pointing to `target` (tests plant them to check they are refused).
+  /// C: `symlink`.
+  package static func makeSymbolicLink(_ path: String, to target: String) throws(SystemError) {
+    if Glibc.symlink(target, path) != 0 { throw SystemError("symlink", path, .current) }
+  }
+
+  /// Renames `from` to `to`, replacing `to` atomically. The corresponding C function is `rename`.
+  package static func rename(_ from: String, to: String) throws(SystemError) {
+    if let e = forced("rename", to) { throw SystemError("rename", to, e) }
+    guard Glibc.rename(from, to) == 0 else { throw SystemError("rename", to, .current) }
+  }
+
+  /// Flushes a directory's entries (a rename or create inside it) to stable storage: `open(O_RDONLY)` of the
+  /// directory, `fsync`, `close`.
+  package static func syncDirectory(_ path: String) throws(SystemError) {
+    let fd = try open(path, O_RDONLY | O_DIRECTORY)
+    defer { close(fd) }
+    try fsync(fd, what: path)
+  }
+
+  /// Removes a file, ignoring a missing one. The corresponding C function is `unlink`.
+  package static func unlink(_ path: String) { _ = Glibc.unlink(path) }
+
+  /// Creates a directory (and its parents) with `mode`; an existing directory is fine. The C function is `mkdir`.
+  package static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
+    if exists(path) { return }
+    let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    if !parent.isEmpty && !exists(parent) { try makeDirectory(parent, mode: mode) }
+    if Glibc.mkdir(path, mode) != 0 {
+      let e = Errno.current
+      if e != .fileExists { throw SystemError("mkdir", path, e) }
+    }
+  }
+
+  /// Sets permission bits. The corresponding C function is `chmod`.
+  package static func chmod(_ path: String, _ mode: mode_t) throws(SystemError) {
+    if Glibc.chmod(path, mode) != 0 { throw SystemError("chmod", path, .current) }
+  }
+
+  /// Where temporary directories go: `$TMPDIR`, else `/tmp`.
+  package static var temporaryDirectoryBase: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
+
+  /// Creates a fresh private directory under `/tmp` (or `$TMPDIR`). The corresponding C function is `mkdtemp`.
+  package static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
+    let base = temporaryDirectoryBase
+    var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
+    let ok = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+    if !ok { throw SystemError("mkdtemp", base, .current) }
+    return string(fromNulTerminated: template)
+  }
+
+  /// Removes a directory tree (used for temporary pairs). Built on `opendir`, `unlink`, `rmdir`.
+  package static func removeTree(_ path: String) {
+    guard let dir = opendir(path) else {
+      unlink(path)
+      return
+    }
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name == "." || name == ".." { continue }
+      let child = path + "/" + name
+      if let info = fileMode(child), info.mode & 0o170000 == 0, isDirectory(child) {
+        removeTree(child)
+      } else if isDirectory(child) {
+        removeTree(child)
+      } else {
+        unlink(child)
+      }
+    }
+    closedir(dir)
+    _ = rmdir(path)
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return Glibc.lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// Lists the names in a directory.
+  package static func listDirectory(_ path: String) throws(SystemError) -> [String] {
+    guard let dir = opendir(path) else { throw SystemError("opendir", path, .current) }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  /// Whether a path names a directory.
+  package static func directoryExists(_ path: String) -> Bool { isDirectory(path) }
+
+  /// Takes an exclusive, non-blocking lock on a lock file (opened as ``openOwnFile(_:_:mode:)`` does: never
+  /// through a symbolic link) and writes our pid into it; the lock lasts as long as the returned descriptor is
+  /// open. Throws ``Errno/lockHeld`` when another process holds it. C: `flock`.
+  package static func lockFile(_ path: String) throws(SystemError) -> Int32 {
+    let fd = try openOwnFile(path, O_RDWR, mode: 0o600)
+    if cposix_flock(fd, 1) != 0 {
+      let e = Errno.current
+      close(fd)
+      throw SystemError("flock", path, e)
+    }
+    _ = Glibc.ftruncate(fd, 0)
+    let text = Array("\(getpid())\n".utf8)
+    _ = text.withUnsafeBytes { Glibc.pwrite(fd, $0.baseAddress, $0.count, 0) }
+    return fd
+  }
+
+  /// Whether another open descriptor holds a lock (``lockFile(_:)``) on the file at `path`; false when the file
+  /// does not exist. Takes and at once releases the lock when it is free. C: `open`, `flock`.
+  package static func isLockHeld(_ path: String) -> Bool {
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { return false }
+    defer { close(fd) }
+    if cposix_flock(fd, 1) != 0 { return Errno.current == .lockHeld }
+    _ = cposix_flock(fd, 0)
+    return false
+  }
+
+  // MARK: - Standard streams and pipes
+
+  /// Whether a descriptor is a terminal. C: `isatty`.
+  package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+  /// Writes a line to standard error without buffering.
+  package static func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+  }
+
+  /// Writes text to standard output without buffering.
+  package static func writeStandardOutput(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let n = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+        if n <= 0 { if errno == EINTR { continue } else { break } }
+        offset += n
+      }
+    }
+  }
+  /// Creates a pipe; both ends close on exec. C: `pipe2`.
+  package static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [0, 0]
+    if cposix_pipe(&fds) != 0 { throw SystemError("pipe2", nil, .current) }
+    return (fds[0], fds[1])
+  }
+
+  /// Opens `/dev/null` for writing.
+  package static func devNull() -> Int32 { Glibc.open("/dev/null", O_RDWR | O_CLOEXEC) }
+}
+
+// MARK: - Memory-mapped files
+
+extension Posix {
+  /// Maps the first `size` bytes of `fd` read-only (private). Release it with ``unmap(_:)``. C: `mmap`.
+  /// - Parameter populate: map every page up front (`MAP_POPULATE`), cheaper than a fault per page when the whole
+  ///   file is read.
+  package static func mapReadOnly(
+    _ fd: Int32, size: Int, what: String, populate: Bool = false
+  ) throws(SystemError) -> UnsafeRawBufferPointer {
+    if size == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    let flags = MAP_PRIVATE | (populate ? MAP_POPULATE : 0)
+    guard let pointer = mmap(nil, size, PROT_READ, flags, fd, 0), pointer != MAP_FAILED else {
+      throw SystemError("mmap", what, .current)
+    }
+    _ = madvise(pointer, size, MADV_SEQUENTIAL)
+    return UnsafeRawBufferPointer(start: pointer, count: size)
+  }
+
+  /// Unmaps a region from ``mapReadOnly(_:size:what:)``. C: `munmap`.
+  package static func unmap(_ region: UnsafeRawBufferPointer) {
+    if let base = region.baseAddress { _ = munmap(UnsafeMutableRawPointer(mutating: base), region.count) }
+  }
+}
