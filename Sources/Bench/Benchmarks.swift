@@ -47,6 +47,8 @@ package struct BenchSizes: Sendable {
   package var bigStore = 1_000_000
   /// Samples in the store recovered from a snapshot.
   package var snapshotStore = 10_000_000
+  /// Samples of the phone-and-watch store whose statistics are de-duplicated (half from each device).
+  package var dedupStore = 100_000
   /// Scenario repetitions.
   package var scenarioRuns = 20
   /// Query repetitions.
@@ -64,6 +66,7 @@ package struct BenchSizes: Sendable {
     s.starts = 3
     s.bigStore = 5000
     s.snapshotStore = 5000
+    s.dedupStore = 2000
     s.scenarioRuns = 2
     s.queryRuns = 3
     s.importRecords = 2000
@@ -98,6 +101,8 @@ package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?
   if wanted("bigstore") {
     note("recovery, queries and memory over \(sizes.bigStore) samples")
     metrics += try bigStoreMetrics(daemon: daemon, samples: sizes.bigStore, runs: sizes.queryRuns)
+    note("de-duplicated statistics over \(sizes.dedupStore) samples from both devices")
+    metrics.append(try dedupMetric(daemon: daemon, samples: sizes.dedupStore, runs: sizes.queryRuns))
   }
   if wanted("snapshot") {
     note("recovery from a snapshot vs the journal over \(sizes.snapshotStore) samples")
@@ -529,9 +534,10 @@ func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric]
     let reply = try client.call(
       .statisticsCollection(
         bundleID: benchApp.bundleID,
-        query: StatisticsQuery(type: water, range: year, options: .cumulativeSum, interval: 86400, anchor: midnight)))
+        query: StatisticsQuery(
+          type: water, range: year, options: .cumulativeSum, interval: CalendarInterval(days: 1), anchor: midnight)))
     collectionTimes.append(Double(now() - c0) / 1e6)
-    if case .collection(let buckets) = reply { bucketCount = buckets.count }
+    if case .collection(let buckets, _) = reply { bucketCount = buckets.count }
     let d0 = now()
     let day = try client.call(
       .sampleQuery(
@@ -566,10 +572,92 @@ func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric]
   ]
 }
 
+/// The time zone of the bench's phone: daily intervals follow its calendar (23- and 25-hour days in a year).
+let benchZone = try! TimeZoneRule(identifier: "Europe/Paris")
+
+/// 6c: a year of steps that both devices counted — the phone's own and the watch's, arrived by sync, each watch
+/// walk overlapping a phone walk by four fifths — summed per local day in Paris, de-duplicated by source order.
+func dedupMetric(daemon: String, samples: Int, runs: Int) throws -> Metric {
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-dedup")
+  defer { Posix.removeTree(root) }
+  let layout = PairLayout(root: root)
+  try Posix.makeDirectory(layout.directory(.phone), mode: 0o700)
+  let steps = SampleType.lookup(name: "stepCount")!
+  let phone = try DurableDevice(path: layout.journal(.phone), device: .phone)
+  var watch = DeviceState(device: .watch, policy: DevicePolicy(reprompt: .standard, retention: nil))
+  var policy = phone.state.policy
+  policy.timeZone = benchZone
+  try phone.persist(phone.state.setPolicy(policy))
+  try phone.persist(phone.state.setClock(benchStart))
+  try phone.persist(phone.state.install(benchApp))
+  _ = try watch.setClock(benchStart)
+  _ = try watch.install(benchApp)
+  guard
+    case .prompt(let phoneSheet) = try phone.state.requestAuthorization(
+      benchApp.bundleID, share: [steps], read: [steps], wall: benchStart),
+    case .prompt(let watchSheet) = try watch.requestAuthorization(
+      benchApp.bundleID, share: [steps], read: [steps], wall: benchStart)
+  else { throw PairError.timeout("a sheet") }
+  try phone.persist(phone.state.answerPrompt(id: phoneSheet.id, bundleID: nil, answer: .allowAll).events)
+  _ = try watch.answerPrompt(id: watchSheet.id, bundleID: nil, answer: .allowAll)
+  let year = 365 * 86400.0
+  let half = max(1, samples / 2)
+  func walk(_ i: Int, shift: Double) -> SampleInput {
+    var rng = SeededGenerator(seed: UInt64(i) &* 2 &+ (shift > 0 ? 2 : 1))
+    let start = benchStart.addingTimeInterval(-year + Double(i) * year / Double(half) + shift)
+    return SampleInput(
+      uuid: rng.uuid(), type: steps, value: .quantity(Double(20 + i % 80), unit: "count"), start: start,
+      end: start.addingTimeInterval(300))
+  }
+  var i = 0
+  while i < half {
+    let n = min(4096, half - i)
+    try phone.persist(phone.state.save(benchApp.bundleID, (i..<i + n).map { walk($0, shift: 0) }, wall: benchStart))
+    _ = try watch.save(benchApp.bundleID, (i..<i + n).map { walk($0, shift: 60) }, wall: benchStart)
+    i += n
+  }
+  var delivered: UInt64 = 0
+  while true {
+    let entries = watch.outboundEntries(after: delivered, maxItems: 4096)
+    guard let last = entries.last else { break }
+    try phone.persist(phone.state.receivePeerEntries(entries, wall: benchStart))
+    delivered = last.seq
+  }
+  try phone.persist(phone.state.receivePeerAck(phone.state.sync.lastSeq))
+  let process = try startDaemon(daemon: daemon, dir: root)
+  defer {
+    process.signal(SIGKILL)
+    process.waitForExit(timeout: 10)
+  }
+  let client = try DirectClient(layout.socket(.phone))
+  let calendar = LocalCalendar(benchZone)
+  let first = calendar.startOfDay(benchStart.addingTimeInterval(-year))
+  let query = StatisticsQuery(
+    type: steps, range: DateRange(start: first, end: benchStart), options: .cumulativeSum,
+    interval: CalendarInterval(days: 1), anchor: first)
+  var times: [Double] = []
+  var days = 0
+  for _ in 0..<runs {
+    let t0 = now()
+    let reply = try client.call(.statisticsCollection(bundleID: benchApp.bundleID, query: query))
+    times.append(Double(now() - t0) / 1e6)
+    if case .collection(let buckets, _) = reply { days = buckets.count }
+  }
+  let median = median(times)
+  return Metric(
+    name: "6c. Daily statistics collection over a year, phone and watch de-duplicated (\(days) local days in "
+      + "\(benchZone), \(2 * half) samples)",
+    baseline: "—", value: ms(median), ratio: "—", target: samples >= 100_000 ? "≤ 30 ms" : "(smoke)",
+    met: samples >= 100_000 ? median <= 30 : nil, numbers: [("medianMs", median), ("buckets", Double(days))])
+}
+
 /// Writes a phone journal in-process: the bench app granted water, `samples` water samples over a year in
 /// 4,096-sample saves, everything acknowledged by the watch. Returns the open device.
 func writeWaterStore(_ journal: String, samples: Int) throws -> DurableDevice {
   let device = try DurableDevice(path: journal, device: .phone)
+  var policy = device.state.policy
+  policy.timeZone = benchZone
+  try device.persist(device.state.setPolicy(policy))
   try device.persist(device.state.setClock(benchStart))
   try device.persist(device.state.install(benchApp))
   let outcome = try device.state.requestAuthorization(

@@ -219,7 +219,7 @@ struct LoadWorker: Sendable {
           bundleID: app,
           query: StatisticsQuery(
             type: Campaign.water, range: DateRange(start: dayStart, end: Campaign.start), options: .cumulativeSum,
-            interval: 3600, anchor: dayStart))
+            interval: .seconds(3600), anchor: dayStart))
       default:
         guard !live.isEmpty else { continue }
         kind = "delete"

@@ -184,7 +184,8 @@ package enum RequestCore {
       case .statistics(let bundleID, let query):
         answer = .reply(.success(.statistics(try state.statistics(bundleID, query, wall: wall))))
       case .statisticsCollection(let bundleID, let query):
-        answer = .reply(.success(.collection(try state.statisticsCollection(bundleID, query, wall: wall))))
+        let buckets = try state.statisticsCollection(bundleID, query, wall: wall)
+        answer = .reply(.success(.collection(buckets, timeZone: state.policy.timeZone.identifier)))
       case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit):
         let result = try state.anchoredQuery(
           bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
@@ -211,6 +212,13 @@ package enum RequestCore {
         answer = .reply(.success(.date(state.now(wall: wall))))
       case .setPolicy(let policy):
         record(try state.setPolicy(policy))
+        answer = .reply(.success(.ok))
+      case .setSourceOrder(let type, let sources):
+        record(try state.setSourceOrder(type, sources, wall: wall))
+        effects.notes.append(
+          Note(
+            level: .info, message: "source order changed",
+            fields: [Field("type", type.name), Field("order", sources.map(\.description).joined(separator: ","))]))
         answer = .reply(.success(.ok))
       case .dump:
         let snapshot = DaemonSnapshot(
@@ -388,7 +396,7 @@ package enum RequestCore {
     case .status(let status): return [Field("status", "\(status)")]
     case .requestStatus(let status): return [Field("status", "\(status)")]
     case .samples(let samples): return [Field("results", "\(samples.count)")]
-    case .collection(let buckets): return [Field("buckets", "\(buckets.count)")]
+    case .collection(let buckets, let zone): return [Field("buckets", "\(buckets.count)"), Field("zone", zone)]
     case .anchored(let result):
       return [Field("added", "\(result.added.count)"), Field("deleted", "\(result.deleted.count)")]
     case .characteristic(let type, let value): return [Field("value", value?.name(for: type) ?? "notSet")]
@@ -421,7 +429,7 @@ package enum RequestCore {
           switch entry.payload {
           case .samples(let s): added += s.map(\.type)
           case .deletions(let t): deleted += t.map(\.type)
-          case .watchSettings, .authorization, .userSetting: break
+          case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
         }
         if !added.isEmpty || !deleted.isEmpty {

@@ -157,7 +157,8 @@ package enum FuzzTargets {
           type: water, range: DateRange(start: t0, end: nil), limit: 5, sort: [SampleSort(.endDate, ascending: false)])),
       .statisticsCollection(
         bundleID: app.bundleID,
-        query: StatisticsQuery(type: water, options: .cumulativeSum, interval: 86400, anchor: t0)),
+        query: StatisticsQuery(type: water, options: .cumulativeSum, interval: CalendarInterval(days: 1), anchor: t0)),
+      .setSourceOrder(type: water, sources: [SampleSource(bundleID: app.bundleID, device: .watch)]),
       .link(.latency(0.1)), .dump,
     ]
     let events: [DeviceEvent] = [
@@ -169,6 +170,10 @@ package enum FuzzTargets {
       .watchSettingsQueued(bundleID: app.bundleID, change: .set(Permission(mindful, .share), on: true)),
       .policyChanged(DevicePolicy(reprompt: .standard, retention: 3600)), .syncLogRestarted(logID: 42),
       .peerLogAdopted(logID: 43),
+      .policyChanged(
+        DevicePolicy(reprompt: .standard, retention: nil, timeZone: try! TimeZoneRule(identifier: "Europe/Paris"))),
+      .sourceOrderChanged(
+        water, SourceOrder(sources: [SampleSource(bundleID: app.bundleID, device: .watch)], at: t0, device: .phone)),
     ]
     switch name {
     case "frames":

@@ -13,7 +13,7 @@ import Wire
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
   /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
-  package static let kinds = 35
+  package static let kinds = 36
 
   /// Runs the requests the bytes describe; nil when every property held, else what broke.
   package static func finding(_ data: [UInt8]) -> String? {
@@ -158,7 +158,7 @@ package enum RequestFuzz {
     case 9, 10:
       let query = StatisticsQuery(
         type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, Set(Palette.bundles)]),
-        options: StatisticsOptions(rawValue: UInt32(c.byte() % 64)), interval: c.pick([nil] + Palette.doubles),
+        options: StatisticsOptions(rawValue: UInt32(c.byte() % 128)), interval: c.pick([nil] + Palette.intervals),
         anchor: c.pick([nil] + Palette.dates), filter: c.filter())
       return kind == 9
         ? .statistics(bundleID: c.pick(Palette.bundles), query: query)
@@ -184,7 +184,7 @@ package enum RequestFuzz {
           background: c.pick([
             .standard,
             BackgroundDeliveryModel(responseWindow: c.pick(Palette.doubles), retryDelay: c.pick(Palette.doubles)),
-          ])))
+          ]), timeZone: c.pick(Palette.zones)))
     case 17: return .dump
     case 18:
       let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
@@ -218,9 +218,14 @@ package enum RequestFuzz {
     case 30: return .completeBackgroundDelivery(bundleID: c.pick(Palette.bundles), delivery: c.pick(Palette.unsigned))
     case 31: return .backgroundDeliveries(bundleID: c.pick([nil] + Palette.bundles))
     case 32:
+      let sources = (0..<Int(c.byte() % 4)).map { _ in
+        SampleSource(bundleID: c.pick(Palette.bundles), device: c.pick([.phone, .watch]))
+      }
+      return .setSourceOrder(type: c.pick(Palette.types), sources: sources)
+    case 33:
       return .importBatch(
         importID: c.pick(Palette.importIDs), samples: (0..<Int(c.byte() % 4)).map { _ in c.importedSample() })
-    case 33:
+    case 34:
       // The export's characteristics: valid, of no characteristic type, or a value the type does not take.
       let characteristics: [[SampleType: CharacteristicValue]] = [
         [:], [SampleType.lookup(name: "dateOfBirth")!: .dateOfBirth(year: 1990, month: 4, day: 2)],
@@ -228,7 +233,7 @@ package enum RequestFuzz {
         [SampleType.lookup(name: "bloodType")!: .value(99)], [c.pick(Palette.types): .value(1)],
       ]
       return .importCommit(importID: c.pick(Palette.importIDs), characteristics: c.pick(characteristics))
-    case 34: return .importAbort(importID: c.pick(Palette.importIDs))
+    case 35: return .importAbort(importID: c.pick(Palette.importIDs))
     default: return .ping
     }
   }
@@ -319,6 +324,14 @@ package enum RequestFuzz {
       [t0, t0.addingTimeInterval(60), t0.addingTimeInterval(-8 * 86_400), .distantPast, .distantFuture]
       + doubles.map { Date(timeIntervalSinceReferenceDate: $0) } + doubles.map { t0.addingTimeInterval($0) }
     static let ints: [Int] = [0, 1, -1, 2, 5, 1_000, Int(Int32.max), Int(Int32.min), Int.max, Int.min]
+    static let intervals: [CalendarInterval] =
+      doubles.map { CalendarInterval.seconds($0) } + [
+        CalendarInterval(days: 1), CalendarInterval(days: 7), CalendarInterval(months: 1), CalendarInterval(months: 12),
+        CalendarInterval(months: 1, days: 1, seconds: 3_600), CalendarInterval(months: -1),
+        CalendarInterval(days: Int(Int32.max)), CalendarInterval(months: Int(Int32.min)),
+      ]
+    static let zones: [TimeZoneRule] = ["UTC", "Europe/Paris", "America/New_York", "Australia/Sydney", "UTC+05:30"]
+      .map { try! TimeZoneRule(identifier: $0) }
     static let unsigned: [UInt64] = [0, 1, 2, 5, 1_000, UInt64(Int.max), UInt64(Int.max) + 1, .max]
     static let uuids: [UUID] = (1...4).map { i in
       UUID(uuid: (UInt8(i), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))

@@ -180,19 +180,35 @@ extension BinaryWriter {
   }
   /// `u8` flags (bit 0: reprompt strict, bit 1: companion authorization, bit 2: no Health settings on the watch,
   /// bits 4–5: the unit locale, 0 us, 1 metric, 2 uk; bit 6: a custom background-delivery model, whose response
-  /// window and retry delay follow the retention as two f64), optional f64 retention. The defaults leave bits 1, 2,
-  /// 4, 5 and 6 clear, so a default policy is written exactly as before these models existed (the pinned journal
-  /// fixtures check it).
+  /// window and retry delay follow the retention as two f64; bit 3: a time zone other than UTC, whose identifier
+  /// follows; bit 7: source orders, which follow last), optional f64 retention. The defaults leave bits 1 to 7 clear,
+  /// so a default policy is written exactly as before these models existed (the pinned journal fixtures check it).
   package mutating func policy(_ p: DevicePolicy) {
     let customBackground = p.background != .standard
+    let hasZone = p.timeZone != .utc
+    let hasOrders = !p.sourceOrders.isEmpty
     u8(
       (p.reprompt == .standard ? 0 : 1) | (p.authorization == .companion ? 2 : 0)
-        | (p.watchSettings == .iPhoneOnly ? 4 : 0) | (p.units.rawValue << 4) | (customBackground ? 64 : 0))
+        | (p.watchSettings == .iPhoneOnly ? 4 : 0) | (hasZone ? 8 : 0) | (p.units.rawValue << 4)
+        | (customBackground ? 64 : 0) | (hasOrders ? 128 : 0))
     optional(p.retention) { $0.f64($1) }
     if customBackground {
       f64(p.background.responseWindow)
       f64(p.background.retryDelay)
     }
+    if hasZone { string(p.timeZone.identifier) }
+    if hasOrders {
+      array(p.sourceOrders.sorted { $0.key < $1.key }) { w, entry in
+        w.sampleType(entry.key)
+        w.sourceOrder(entry.value)
+      }
+    }
+  }
+  /// [source], at date, `u8` device.
+  package mutating func sourceOrder(_ o: SourceOrder) {
+    array(o.sources) { $0.source($1) }
+    date(o.at)
+    u8(o.device.rawValue)
   }
   /// `u8` tag (0 date of birth: `i32` year, `u8` month, `u8` day; 1 enumeration: `i64` raw value).
   package mutating func characteristicValue(_ v: CharacteristicValue) {
@@ -233,7 +249,7 @@ extension BinaryWriter {
     u8(d.decision?.rawValue ?? 0xFF)
   }
   /// `u64` seq, `u8` tag (0 samples, 1 deletions, 2 watch settings, 3 companion decisions, 4 samples with their
-  /// sources listed once — see ``importSamples(_:)`` — 10 a Health app value) and the payload.
+  /// sources listed once — see ``importSamples(_:)`` — 10 a Health app value, 50 a source order) and the payload.
   package mutating func syncEntry(_ e: SyncEntry) {
     u64(e.seq)
     switch e.payload {
@@ -263,6 +279,10 @@ extension BinaryWriter {
       u8(10)
       userSetting(setting)
       date(at)
+    case .sourceOrder(let type, let order):
+      u8(50)
+      sampleType(type)
+      sourceOrder(order)
     }
   }
   /// `u8` kind, `u8` code, message, optional exception name.
@@ -378,6 +398,11 @@ extension BinaryWriter {
       string(id)
       optional(type) { $0.sampleType($1) }
       optional(frequency) { $0.u8($1.rawValue) }
+    // Tags 50–59: statistics settings (docs/journal.md).
+    case .sourceOrderChanged(let type, let order):
+      u8(50)
+      sampleType(type)
+      sourceOrder(order)
     }
   }
 
@@ -591,12 +616,10 @@ extension BinaryReader {
     case let tag: throw error("unknown settings change tag \(tag)")
     }
   }
-  /// Reads a device policy; a retention window must be finite.
+  /// Reads a device policy; a retention window must be finite, a time zone one HealthPair knows.
   package mutating func policy() throws(DecodeError) -> DevicePolicy {
     let raw = try u8()
-    guard raw & 0b1000_1000 == 0, let units = UnitLocale(rawValue: (raw >> 4) & 3) else {
-      throw error("unknown policy flags \(raw)")
-    }
+    guard let units = UnitLocale(rawValue: (raw >> 4) & 3) else { throw error("unknown policy flags \(raw)") }
     let retention = try optional { r throws(DecodeError) in try r.finiteF64("retention") }
     var background = BackgroundDeliveryModel.standard
     if raw & 64 != 0 {
@@ -604,10 +627,28 @@ extension BinaryReader {
         responseWindow: try finiteF64("background response window"), retryDelay: try finiteF64("background retry delay")
       )
     }
+    var zone = TimeZoneRule.utc
+    if raw & 8 != 0 {
+      let name = try string(maxLength: 64)
+      do { zone = try TimeZoneRule(identifier: name) } catch { throw self.error("\(error)") }
+    }
+    var orders: [SampleType: SourceOrder] = [:]
+    if raw & 128 != 0 {
+      let entries = try array(minElementSize: 15) { r throws(DecodeError) in (try r.sampleType(), try r.sourceOrder()) }
+      for (type, order) in entries {
+        guard orders.updateValue(order, forKey: type) == nil else { throw error("two source orders for \(type)") }
+      }
+    }
     return DevicePolicy(
       reprompt: raw & 1 == 0 ? .standard : .strict, retention: retention,
       authorization: raw & 2 == 0 ? .independent : .companion, watchSettings: raw & 4 == 0 ? .onWatch : .iPhoneOnly,
-      units: units, background: background)
+      units: units, background: background, timeZone: zone, sourceOrders: orders)
+  }
+  /// Reads a source order (at most ``SourceOrder/maxSources`` sources; its date finite).
+  package mutating func sourceOrder() throws(DecodeError) -> SourceOrder {
+    let sources = try array(minElementSize: 5) { r throws(DecodeError) in try r.source() }
+    guard sources.count <= SourceOrder.maxSources else { throw error("a source order of \(sources.count) sources") }
+    return SourceOrder(sources: sources, at: try finiteDate("source order date"), device: try device())
   }
   /// Reads a characteristic value that fits `type` (a real date of birth, one of the type's cases).
   package mutating func characteristicValue(for type: SampleType) throws(DecodeError) -> CharacteristicValue {
@@ -709,6 +750,8 @@ extension BinaryReader {
     case 10:
       let setting = try userSetting()
       return SyncEntry(seq: seq, payload: .userSetting(setting, at: try finiteDate("setting time")))
+    case 50:
+      return SyncEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
     case let tag: throw error("unknown sync payload tag \(tag)")
     }
   }
@@ -803,6 +846,7 @@ extension BinaryReader {
       let frequency = try optional { r throws(DecodeError) in try r.updateFrequency() }
       guard type != nil || frequency == nil else { throw error("a background delivery frequency needs a type") }
       return .backgroundDeliveryChanged(bundleID: id, type: type, frequency: frequency)
+    case 50: return .sourceOrderChanged(try sampleType(), try sourceOrder())
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

@@ -11,7 +11,8 @@ import HealthModel
 //                 stamps [bundleID string, permission, at date, device u8] | ledger | store | userData?
 // ledger       := logID u64 | peerLogID u64 | lastSeq u64 | peerAcked u64 | appliedFromPeer u64 | pending [entry]
 // entry        := seq u64 | tag u8 (0: start u32, count u32 | 1: [tombstone] | 2: bundleID string, settings-change |
-//                 3: bundleID string, [shared-decision], at date | 10: user-setting, at date)
+//                 3: bundleID string, [shared-decision], at date | 10: user-setting, at date |
+//                 50: type u16, source-order)
 // userData     := locked bool | lockedJournal [sample] | characteristics [type u16, characteristic-value] |
 //                 units [type u16, string] | settingStamps [kind u8, type u16, at date, device u8]
 //                 (absent in snapshots written before the device lock existed: unlocked, nothing set)
@@ -108,6 +109,10 @@ extension BinaryWriter {
         u8(10)
         userSetting(setting)
         date(at)
+      case .sourceOrder(let type, let order):
+        u8(50)
+        sampleType(type)
+        sourceOrder(order)
       }
       if bytes.count >= flushThreshold { try flush(&self) }
     }
@@ -357,6 +362,8 @@ extension BinaryReader {
     case 10:
       let setting = try userSetting()
       return SyncLedger.StoredEntry(seq: seq, payload: .userSetting(setting, at: try finiteDate("setting time")))
+    case 50:
+      return SyncLedger.StoredEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
     case let tag: throw error("unknown stored sync entry tag \(tag)")
     }
   }

@@ -130,12 +130,19 @@ package struct DevicePolicy: Hashable, Sendable {
   package var units: UnitLocale
   /// Background delivery's response window and retry delay (behavior.md B5).
   package var background: BackgroundDeliveryModel
+  /// The device's time zone: its local days and the calendar statistics collections use (docs/behavior.md K1).
+  /// UTC unless set; the pair shares one unless a device travels.
+  package var timeZone: TimeZoneRule
+  /// The Health app's data-source order per type, where the user changed it (docs/behavior.md P2); types not
+  /// listed use the default order.
+  package var sourceOrders: [SampleType: SourceOrder]
 
   /// Creates a policy.
   package init(
     reprompt: RepromptPolicy, retention: Double?, authorization: AuthorizationModel = .independent,
     watchSettings: WatchSettingsModel = .onWatch, units: UnitLocale = .us,
-    background: BackgroundDeliveryModel = .standard
+    background: BackgroundDeliveryModel = .standard, timeZone: TimeZoneRule = .utc,
+    sourceOrders: [SampleType: SourceOrder] = [:]
   ) {
     self.reprompt = reprompt
     self.retention = retention
@@ -143,7 +150,12 @@ package struct DevicePolicy: Hashable, Sendable {
     self.watchSettings = watchSettings
     self.units = units
     self.background = background
+    self.timeZone = timeZone
+    self.sourceOrders = sourceOrders
   }
+
+  /// The calendar of the device's time zone.
+  package var calendar: LocalCalendar { LocalCalendar(timeZone) }
 
   /// The default watch retention window: 7 days (HealthPair model; Apple says only "limited").
   package static let defaultWatchRetention: Double = 7 * 86400

@@ -66,6 +66,8 @@ package enum DeviceEvent: Hashable, Sendable {
   /// An app enabled background delivery of `type` at `frequency`, or disabled it (`frequency` nil) for `type`,
   /// or for every type (`type` nil too).
   case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
+  /// The user set the Health app's data-source order of a type on this device (it travels to the other device).
+  case sourceOrderChanged(SampleType, SourceOrder)
 }
 
 /// One entry of a device's outbound sync log.
@@ -82,8 +84,8 @@ package struct SyncEntry: Hashable, Sendable {
   }
 }
 
-/// What crosses the peer link: samples, deletions, Watch-app settings, Health app values, and companion decisions
-/// (authorization crosses only under the companion model).
+/// What crosses the peer link: samples, deletions, Watch-app settings, Health app values, data-source orders and
+/// companion decisions (authorization crosses only under the companion model).
 package enum SyncPayload: Hashable, Sendable {
   /// Samples saved on the origin device.
   case samples([Sample])
@@ -95,13 +97,15 @@ package enum SyncPayload: Hashable, Sendable {
   case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
   /// A Health app value the user changed on the origin device at `at` (its clock).
   case userSetting(UserSetting, at: Date)
+  /// The data-source order of a type, set on the origin device (docs/behavior.md P2).
+  case sourceOrder(SampleType, SourceOrder)
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
     switch self {
     case .samples(let s): s.count
     case .deletions(let t): t.count
-    case .watchSettings, .authorization, .userSetting: 1
+    case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }
 }

@@ -23,7 +23,7 @@ package struct DeviceState: Sendable {
   /// decision wins when the two devices' decisions meet).
   package private(set) var decisionStamps: [AuthorizationKey: DecisionStamp] = [:]
   /// The sample store.
-  package private(set) var store = SampleStore()
+  package internal(set) var store = SampleStore()
   /// The virtual clock, or nil when the device follows the real clock.
   package private(set) var virtualNow: Date?
   /// Sync bookkeeping.
@@ -750,7 +750,7 @@ package struct DeviceState: Sendable {
   /// had decided (never requested, or its sheet never answered) fails with code 5, whatever the share decision
   /// (docs/behavior.md R5). A decided read — granted or denied — runs, with R1–R4's visibility. Dates in the
   /// predicate and the anchor must be finite.
-  private func queryable(_ bundleID: String, _ type: SampleType, range: DateRange?, anchor: Date? = nil)
+  func queryable(_ bundleID: String, _ type: SampleType, range: DateRange?, anchor: Date? = nil)
     throws(HealthError)
   {
     _ = try installedApp(bundleID)
@@ -830,7 +830,7 @@ package struct DeviceState: Sendable {
 
   /// The visible slots of `type` that pass `filter`, or nil when there is no filter (everything passes). A separate
   /// pass, so the scans that follow stay as they are: the cost is paid only by queries with such a predicate.
-  private mutating func passing(
+  mutating func passing(
     _ filter: SampleFilter?, _ type: SampleType, _ range: DateRange?, _ floor: Double, _ visibility: Visibility,
     _ sources: Set<String>?
   ) -> Set<Int>? {
@@ -860,192 +860,6 @@ package struct DeviceState: Sendable {
       count += 1
     }
     return count
-  }
-
-  private func checkStatisticsOptions(_ type: SampleType, _ options: StatisticsOptions) throws(HealthError) {
-    guard let style = type.descriptor.aggregation else {
-      throw .healthKit(.errorInvalidArgument, "Statistics need a quantity type; \(type.identifier) is not one")
-    }
-    let wrong = style.isDiscrete ? options.intersection(.cumulativeOnly) : options.intersection(.discreteOnly)
-    if !wrong.isEmpty {
-      let names: [(StatisticsOptions, String)] = [
-        (.cumulativeSum, "HKStatisticsOptionCumulativeSum"), (.discreteAverage, "HKStatisticsOptionDiscreteAverage"),
-        (.discreteMin, "HKStatisticsOptionDiscreteMin"), (.discreteMax, "HKStatisticsOptionDiscreteMax"),
-        (.mostRecent, "HKStatisticsOptionMostRecent"),
-      ]
-      let option = names.first { wrong.contains($0.0) }!.1
-      throw .invalidArgumentException(
-        "Statistics option \(option) is not compatible with \(style.isDiscrete ? "discrete" : "cumulative") data type "
-          + type.identifier)
-    }
-  }
-
-  /// `HKStatisticsQuery`: one result over the range; errorNoData when no visible sample matches.
-  ///
-  /// A sample that only partly overlaps the range contributes the overlapping fraction of its value to sums
-  /// (HealthPair model, as HealthKit splits samples across statistics intervals).
-  package mutating func statistics(_ bundleID: String, _ query: StatisticsQuery, wall: Date) throws(HealthError)
-    -> Statistics
-  {
-    try queryable(bundleID, query.type, range: query.range)
-    try checkStatisticsOptions(query.type, query.options)
-    let style = query.type.descriptor.aggregation!
-    let rangeStart = query.range?.start?.timeIntervalSinceReferenceDate ?? -Double.infinity
-    let rangeEnd = query.range?.end?.timeIntervalSinceReferenceDate ?? Double.infinity
-    var total = StatisticsAccumulator(style: style)
-    var bySource: [UInt32: StatisticsAccumulator] = [:]
-    var first = Double.infinity
-    var last = -Double.infinity
-    let separate = query.options.contains(.separateBySource)
-    let allowed = passing(
-      query.filter, query.type, query.range, floor(wall: wall), visibility(bundleID, query.type), query.sources)
-    let slots = store.slots
-    store.scan(
-      type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
-      sources: query.sources
-    ) { index in
-      if let allowed, !allowed.contains(index) { return }
-      let slot = slots[index]
-      let (fraction, overlap) = Self.share(of: slot, in: rangeStart, rangeEnd)
-      total.add(value: slot.value, start: slot.start, end: slot.end, fraction: fraction, overlap: overlap)
-      if separate {
-        bySource[slot.source, default: StatisticsAccumulator(style: style)].add(
-          value: slot.value, start: slot.start, end: slot.end, fraction: fraction, overlap: overlap)
-      }
-      first = min(first, slot.start)
-      last = max(last, slot.end)
-    }
-    guard total.count > 0 else {
-      throw .healthKit(.errorNoData, "No data available for the specified predicate (\(query.type.identifier))")
-    }
-    let start = Date(timeIntervalSinceReferenceDate: rangeStart.isFinite ? rangeStart : first)
-    let end = Date(timeIntervalSinceReferenceDate: rangeEnd.isFinite ? rangeEnd : last)
-    var result = total.result(start: start, end: end, options: query.options, style: style)
-    for (sourceIndex, accumulator) in bySource {
-      let bundle = store.source(at: sourceIndex).bundleID
-      let partial = accumulator.result(start: start, end: end, options: query.options, style: style)
-      if var existing = result.bySource[bundle] {
-        // Same app on both devices: merge by recomputing from the two partial sums.
-        existing.sampleCount += partial.sampleCount
-        existing.sum = existing.sum.map { $0 + (partial.sum ?? 0) }
-        existing.minimum = zip2(existing.minimum, partial.minimum, min)
-        existing.maximum = zip2(existing.maximum, partial.maximum, max)
-        result.bySource[bundle] = existing
-      } else {
-        result.bySource[bundle] = partial
-      }
-    }
-    return result
-  }
-
-  /// `HKStatisticsCollectionQuery`: one result per interval bucket aligned to the anchor, empty buckets included.
-  package mutating func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
-    throws(HealthError) -> [Statistics]
-  {
-    try queryable(bundleID, query.type, range: query.range, anchor: query.anchor)
-    try checkStatisticsOptions(query.type, query.options)
-    guard let interval = query.interval, interval > 0, interval <= Self.longestDuration else {
-      throw .invalidArgumentException(
-        "HKStatisticsCollectionQuery needs a positive interval of at most 1e12 s (got \(query.interval ?? 0) s)")
-    }
-    let style = query.type.descriptor.aggregation!
-    let anchor = (query.anchor ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate
-    if query.options == .cumulativeSum, query.filter == nil, let start = query.range?.start, let end = query.range?.end
-    {
-      // The common daily-sum case: one pass straight into the buckets.
-      let firstBucket = ((start.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.down)
-      let lastBucket = max(firstBucket, ((end.timeIntervalSinceReferenceDate - anchor) / interval).rounded(.up) - 1)
-      guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite,
-        abs(firstBucket) < 1e15
-      else {
-        throw .healthKit(
-          .errorInvalidArgument,
-          "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
-      }
-      let bucketCount = Int(lastBucket - firstBucket) + 1
-      let origin = anchor + firstBucket * interval
-      var sums = [Double](repeating: 0, count: bucketCount)
-      var counts = [Int](repeating: 0, count: bucketCount)
-      store.sumIntoBuckets(
-        type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
-        sources: query.sources, origin: origin, interval: interval, sums: &sums, counts: &counts)
-      return (0..<bucketCount).map { i in
-        let start = origin + Double(i) * interval
-        var stats = Statistics(
-          start: Date(timeIntervalSinceReferenceDate: start),
-          end: Date(timeIntervalSinceReferenceDate: start + interval))
-        stats.sampleCount = counts[i]
-        if counts[i] > 0 { stats.sum = sums[i] }
-        return stats
-      }
-    }
-    var visible: [Int] = []
-    let allowed = passing(
-      query.filter, query.type, query.range, floor(wall: wall), visibility(bundleID, query.type), query.sources)
-    store.scan(
-      type: query.type, range: query.range, floor: floor(wall: wall), visibility: visibility(bundleID, query.type),
-      sources: query.sources
-    ) { if allowed?.contains($0) ?? true { visible.append($0) } }
-    let slots = store.slots
-    var from = query.range?.start?.timeIntervalSinceReferenceDate
-    var to = query.range?.end?.timeIntervalSinceReferenceDate
-    if from == nil || to == nil {
-      guard !visible.isEmpty else { return [] }
-      from = from ?? visible.map { slots[$0].start }.min()!
-      to = to ?? visible.map { slots[$0].end }.max()!
-    }
-    let firstBucket = ((from! - anchor) / interval).rounded(.down)
-    let lastBucket = max(firstBucket, ((to! - anchor) / interval).rounded(.up) - 1)
-    guard (lastBucket - firstBucket).isFinite, lastBucket - firstBucket < 100_000, firstBucket.isFinite,
-      abs(firstBucket) < 1e15
-    else {
-      throw .healthKit(
-        .errorInvalidArgument,
-        "the collection would have \(formatNumber(lastBucket - firstBucket + 1)) intervals (limit 100000)")
-    }
-    let bucketCount = Int(lastBucket - firstBucket) + 1
-    let origin = anchor + firstBucket * interval
-    var buckets = [StatisticsAccumulator](repeating: StatisticsAccumulator(style: style), count: bucketCount)
-    for index in visible {
-      let slot = slots[index]
-      let duration = slot.end - slot.start
-      let position = ((slot.start - origin) / interval).rounded(.down)
-      guard position.isFinite, position < Double(bucketCount), position > -1e15 else { continue }
-      if duration <= 0 {
-        let bucket = Int(position)
-        if bucket >= 0 && bucket < bucketCount {
-          buckets[bucket].add(value: slot.value, start: slot.start, end: slot.end, fraction: 1, overlap: 0)
-        }
-        continue
-      }
-      var bucket = max(0, Int(position))
-      while bucket < bucketCount {
-        let bucketStart = origin + Double(bucket) * interval
-        let bucketEnd = bucketStart + interval
-        if bucketStart >= slot.end { break }
-        let overlap = min(slot.end, bucketEnd) - max(slot.start, bucketStart)
-        if overlap > 0 {
-          buckets[bucket].add(
-            value: slot.value, start: slot.start, end: slot.end, fraction: overlap / duration, overlap: overlap)
-        }
-        bucket += 1
-      }
-    }
-    return buckets.enumerated().map { offset, accumulator in
-      let start = origin + Double(offset) * interval
-      return accumulator.result(
-        start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: start + interval),
-        options: query.options, style: style)
-    }
-  }
-
-  private static func share(of slot: SampleStore.Slot, in start: Double, _ end: Double) -> (
-    fraction: Double, overlap: Double
-  ) {
-    let duration = slot.end - slot.start
-    if duration <= 0 { return (1, 0) }
-    let overlap = min(slot.end, end) - max(slot.start, start)
-    return (max(0, overlap) / duration, max(0, overlap))
   }
 
   /// `HKAnchoredObjectQuery`: visible samples added and deletions recorded since `anchor` (0 = nil anchor, which
@@ -1302,6 +1116,35 @@ package struct DeviceState: Sendable {
     return commit([.policyChanged(policy)])
   }
 
+  /// The user sets the Health app's data-source order of `type` (Data Sources & Access → Edit): `sources` first,
+  /// in that order; the others follow in the default order (docs/behavior.md P2, P3). An empty list returns to the
+  /// default order. The order is stamped with this device's clock and travels to the other device, where the
+  /// later order wins.
+  /// - Throws: a simulator error on the watch (the Health app's source list is on the iPhone), for a correlation
+  ///   type, a repeated source or more than ``SourceOrder/maxSources``.
+  package mutating func setSourceOrder(_ type: SampleType, _ sources: [SampleSource], wall: Date) throws(HealthError)
+    -> [DeviceEvent]
+  {
+    guard device == .phone else {
+      throw .simulator(
+        "the watch has no Health app data sources to reorder: set the order on the iPhone, it reaches the watch")
+    }
+    guard !type.descriptor.isCorrelation else {
+      throw .simulator("\(type.identifier) is a correlation type: the Health app orders the sources of its parts")
+    }
+    guard sources.count <= SourceOrder.maxSources else {
+      throw .simulator("a source order lists at most \(SourceOrder.maxSources) sources (got \(sources.count))")
+    }
+    var seen: Set<SampleSource> = []
+    for source in sources {
+      guard !source.bundleID.isEmpty, source.bundleID.utf8.count <= StoredLimits.identifier else {
+        throw .simulator("bundle identifier of \(source.bundleID.utf8.count) bytes in a source order")
+      }
+      guard seen.insert(source).inserted else { throw .simulator("\(source) is listed twice in the source order") }
+    }
+    return commit([.sourceOrderChanged(type, SourceOrder(sources: sources, at: now(wall: wall), device: device))])
+  }
+
   // MARK: - Sync
 
   /// Outbound entries after `seq`, up to `maxItems` items, with their samples read back from the store.
@@ -1316,6 +1159,8 @@ package struct DeviceState: Sendable {
         SyncEntry(seq: stored.seq, payload: .watchSettings(bundleID: bundleID, change: change))
       case .authorization(let bundleID, let decisions, let at):
         SyncEntry(seq: stored.seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
+      case .sourceOrder(let type, let order):
+        SyncEntry(seq: stored.seq, payload: .sourceOrder(type, order))
       case .userSetting(let setting, let at):
         SyncEntry(seq: stored.seq, payload: .userSetting(setting, at: at))
       }
@@ -1392,7 +1237,7 @@ package struct DeviceState: Sendable {
     case .deletions(let tombstones):
       let changing = tombstones.filter { !store.isTombstoned($0.uuid) }
       return changing.count == tombstones.count ? payload : .deletions(changing)
-    case .watchSettings, .authorization, .userSetting:
+    case .watchSettings, .authorization, .userSetting, .sourceOrder:
       return payload
     }
   }
@@ -1513,6 +1358,9 @@ package struct DeviceState: Sendable {
           background.trackers[key] = nil
         }
       }
+    case .sourceOrderChanged(let type, let order):
+      policy.sourceOrders[type] = order
+      sync.appendSourceOrder(type, order)
     }
   }
 
@@ -1584,6 +1432,11 @@ package struct DeviceState: Sendable {
       if let local = userSettingStamps[setting.key], stamp < local { return }
       keep(setting)
       userSettingStamps[setting.key] = stamp
+    case .sourceOrder(let type, let order):
+      // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
+      // two devices' orders meet, the later one wins (at the same instant the iPhone's).
+      if let local = policy.sourceOrders[type], !order.supersedes(local) { return }
+      policy.sourceOrders[type] = order
     }
   }
 }
@@ -1633,15 +1486,6 @@ package struct SyncConflict: Hashable, Sendable {
     self.uuid = uuid
     self.type = type
     self.kept = kept
-  }
-}
-
-private func zip2(_ a: Double?, _ b: Double?, _ f: (Double, Double) -> Double) -> Double? {
-  switch (a, b) {
-  case (let x?, let y?): f(x, y)
-  case (let x?, nil): x
-  case (nil, let y?): y
-  case (nil, nil): nil
   }
 }
 

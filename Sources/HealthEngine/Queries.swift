@@ -70,8 +70,8 @@ package struct StatisticsQuery: Hashable, Sendable {
   package var sources: Set<String>?
   /// Which statistics to compute.
   package var options: StatisticsOptions
-  /// For collections: bucket length in seconds.
-  package var interval: Double?
+  /// For collections: the interval (`intervalComponents`), in the device's calendar.
+  package var interval: CalendarInterval?
   /// For collections: the date buckets are aligned to.
   package var anchor: Date?
   /// Further conditions on the samples that contribute (metadata, identifiers, devices, values).
@@ -80,7 +80,7 @@ package struct StatisticsQuery: Hashable, Sendable {
   /// Creates a statistics query.
   package init(
     type: SampleType, range: DateRange? = nil, sources: Set<String>? = nil, options: StatisticsOptions,
-    interval: Double? = nil, anchor: Date? = nil, filter: SampleFilter? = nil
+    interval: CalendarInterval? = nil, anchor: Date? = nil, filter: SampleFilter? = nil
   ) {
     self.type = type
     self.range = range
@@ -110,6 +110,8 @@ package struct Statistics: Hashable, Sendable {
   package var maximum: Double?
   /// `mostRecentQuantity()`.
   package var mostRecent: Double?
+  /// `mostRecentQuantityDateInterval()`: the start and end of the most recent sample.
+  package var mostRecentDates: ClosedRange<Date>?
   /// `duration()`, in seconds.
   package var duration: Double?
   /// Per-source results when `separateBySource` was requested, keyed by bundle identifier.
@@ -138,85 +140,5 @@ package struct AnchoredResult: Hashable, Sendable {
     self.added = added
     self.deleted = deleted
     self.newAnchor = newAnchor
-  }
-}
-
-/// Accumulates one statistics bucket.
-struct StatisticsAccumulator {
-  /// Whether averages are equivalent continuous levels (decibels, `discreteEquivalentContinuousLevel`).
-  let equivalentLevel: Bool
-  var count = 0
-  var sum = 0.0
-  var weightedSum = 0.0
-  var weight = 0.0
-  var plainSum = 0.0
-  var minimum = Double.infinity
-  var maximum = -Double.infinity
-  var mostRecentEnd = -Double.infinity
-  var mostRecentValue = 0.0
-  var duration = 0.0
-  /// For equivalent levels: the highest level so far, and Σ 10^((level − highest) / 10) weighted by overlap
-  /// (`weightedEnergy`) and unweighted (`plainEnergy`) — scaled to the highest level so no power overflows.
-  var highestLevel = -Double.infinity
-  var weightedEnergy = 0.0
-  var plainEnergy = 0.0
-
-  /// An empty bucket for a type of the given aggregation style.
-  init(style: AggregationStyle) { equivalentLevel = style == .discreteEquivalentContinuousLevel }
-
-  /// Adds a sample's contribution: `fraction` of its value for sums, its overlap in seconds for weights.
-  mutating func add(value: Double, start: Double, end: Double, fraction: Double, overlap: Double) {
-    if equivalentLevel { addLevel(value, overlap: overlap) }
-    count += 1
-    sum += value * fraction
-    plainSum += value
-    weightedSum += value * overlap
-    weight += overlap
-    minimum = Swift.min(minimum, value)
-    maximum = Swift.max(maximum, value)
-    if end >= mostRecentEnd {
-      mostRecentEnd = end
-      mostRecentValue = value
-    }
-    duration += overlap
-  }
-
-  /// Adds a level to the energy sums, rescaling them when it is the highest so far.
-  private mutating func addLevel(_ level: Double, overlap: Double) {
-    if level > highestLevel {
-      let scale = highestLevel.isFinite ? pow(10, (highestLevel - level) / 10) : 0
-      weightedEnergy *= scale
-      plainEnergy *= scale
-      highestLevel = level
-    }
-    let energy = pow(10, (level - highestLevel) / 10)
-    weightedEnergy += energy * overlap
-    plainEnergy += energy
-  }
-
-  /// The equivalent continuous level: 10·log10 of the mean energy, weighted by duration when samples have one
-  /// (IEC 61672-1's Leq), else by count.
-  private var equivalentContinuousLevel: Double {
-    let mean = weight > 0 ? weightedEnergy / weight : plainEnergy / Double(count)
-    return highestLevel + 10 * log10(mean)
-  }
-
-  func result(start: Date, end: Date, options: StatisticsOptions, style: AggregationStyle) -> Statistics {
-    var stats = Statistics(start: start, end: end)
-    stats.sampleCount = count
-    guard count > 0 else { return stats }
-    if options.contains(.cumulativeSum) { stats.sum = sum }
-    if options.contains(.discreteAverage) {
-      switch style {
-      case .discreteEquivalentContinuousLevel: stats.average = equivalentContinuousLevel
-      case .discreteTemporallyWeighted where weight > 0: stats.average = weightedSum / weight
-      default: stats.average = plainSum / Double(count)
-      }
-    }
-    if options.contains(.discreteMin) { stats.minimum = minimum }
-    if options.contains(.discreteMax) { stats.maximum = maximum }
-    if options.contains(.mostRecent) { stats.mostRecent = mostRecentValue }
-    if options.contains(.duration) { stats.duration = duration }
-    return stats
   }
 }

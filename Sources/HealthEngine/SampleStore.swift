@@ -496,55 +496,65 @@ package struct SampleStore: Sendable {
     }
   }
 
-  /// Sums visible samples into fixed-length buckets in one pass (the common `cumulativeSum` collection):
-  /// `sums[i]`/`counts[i]` cover `[origin + i·interval, origin + (i+1)·interval)`; a sample spanning buckets adds
-  /// to each in proportion to its overlap.
+  /// Sums visible samples into buckets in one pass (the common `cumulativeSum` collection): `sums[i]`/`counts[i]`
+  /// cover bucket `i`; a sample spanning buckets adds to each in proportion to its overlap. Returns false, leaving
+  /// the sums incomplete, as soon as a second source shows up: several sources must be de-duplicated
+  /// (docs/behavior.md P1), which the general path does.
   package mutating func sumIntoBuckets(
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>?,
-    origin: Double, interval: Double, sums: inout [Double], counts: inout [Int]
-  ) {
-    guard let c = candidates(type: type, range: range, visibility: visibility, sources: allowed) else { return }
+    buckets: StatisticsBuckets, sums: inout [Double], counts: inout [Int]
+  ) -> Bool {
+    guard let c = candidates(type: type, range: range, visibility: visibility, sources: allowed) else { return true }
     let checkOwn = !c.own.isEmpty
-    let bucketCount = sums.count
-    let inverse = 1 / interval
+    let bucketCount = buckets.count
     let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
+    var firstSource: UInt32?
+    var oneSource = true
+    var cursor = StatisticsBuckets.Cursor()
     slots.withUnsafeBufferPointer { buffer in
       c.order.withUnsafeBufferPointer { order in
-        sums.withUnsafeMutableBufferPointer { sums in
-          counts.withUnsafeMutableBufferPointer { counts in
-            for position in c.lower..<c.upper {
-              let slot = buffer[Int(order[position])]
-              if !slot.live || slot.end < floor { continue }
-              if checkOwn, !c.own.contains(slot.source) { continue }
-              if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
-              if !matcher.matches(start: slot.start, end: slot.end) { continue }
-              let duration = slot.end - slot.start
-              let position = ((slot.start - origin) * inverse).rounded(.down)
-              guard position.isFinite, position < Double(bucketCount), position > -1e15 else { continue }
-              var bucket = Int(position)
-              if duration <= 0 {
-                if bucket >= 0 && bucket < bucketCount {
-                  sums[bucket] += slot.value
-                  counts[bucket] += 1
+        buckets.bounds.withUnsafeBufferPointer { bounds in
+          sums.withUnsafeMutableBufferPointer { sums in
+            counts.withUnsafeMutableBufferPointer { counts in
+              for position in c.lower..<c.upper {
+                let slot = buffer[Int(order[position])]
+                if !slot.live || slot.end < floor { continue }
+                if checkOwn, !c.own.contains(slot.source) { continue }
+                if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
+                if !matcher.matches(start: slot.start, end: slot.end) { continue }
+                if slot.source != firstSource {
+                  if firstSource != nil {
+                    oneSource = false
+                    return
+                  }
+                  firstSource = slot.source
                 }
-                continue
-              }
-              bucket = max(0, bucket)
-              while bucket < bucketCount {
-                let bucketStart = origin + Double(bucket) * interval
-                if bucketStart >= slot.end { break }
-                let overlap = min(slot.end, bucketStart + interval) - max(slot.start, bucketStart)
-                if overlap > 0 {
-                  sums[bucket] += slot.value * overlap / duration
-                  counts[bucket] += 1
+                let duration = slot.end - slot.start
+                if duration <= 0 {
+                  if let bucket = cursor.bucket(of: slot.start, in: buckets) {
+                    sums[bucket] += slot.value
+                    counts[bucket] += 1
+                  }
+                  continue
                 }
-                bucket += 1
+                guard var bucket = cursor.firstBucket(from: slot.start, in: buckets) else { continue }
+                while bucket < bucketCount {
+                  let bucketStart = bounds[bucket]
+                  if bucketStart >= slot.end { break }
+                  let overlap = min(slot.end, bounds[bucket + 1]) - max(slot.start, bucketStart)
+                  if overlap > 0 {
+                    sums[bucket] += slot.value * overlap / duration
+                    counts[bucket] += 1
+                  }
+                  bucket += 1
+                }
               }
             }
           }
         }
       }
     }
+    return oneSource
   }
 
   /// Live samples of `type` with a change number above `anchor`, in change order, as slot indices.

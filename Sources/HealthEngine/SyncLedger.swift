@@ -26,13 +26,15 @@ package struct SyncLedger: Hashable, Sendable {
     case authorization(bundleID: String, decisions: [SharedDecision], at: Date)
     /// A Health app value the user changed here.
     case userSetting(UserSetting, at: Date)
+    /// A data-source order set here.
+    case sourceOrder(SampleType, SourceOrder)
 
     /// Items carried.
     package var itemCount: Int {
       switch self {
       case .slots(_, let count): Int(count)
       case .deletions(let t): t.count
-      case .watchSettings, .authorization, .userSetting: 1
+      case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
   }
@@ -132,6 +134,11 @@ package struct SyncLedger: Hashable, Sendable {
     appendOne(.userSetting(setting, at: at))
   }
 
+  /// Appends a data-source order.
+  package mutating func appendSourceOrder(_ type: SampleType, _ order: SourceOrder) {
+    appendOne(.sourceOrder(type, order))
+  }
+
   /// Appends a Watch-app settings change.
   package mutating func appendWatchSettings(bundleID: String, change: SettingsChange) {
     appendOne(.watchSettings(bundleID: bundleID, change: change))
@@ -154,17 +161,17 @@ package struct SyncLedger: Hashable, Sendable {
   }
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
-  /// every live sample (as slot runs) and every deletion, then the Watch-app settings and companion decisions still
-  /// pending, then every Health app value the user set here (`userSettings`, with when each was set). Used when the
-  /// peer's cursor into the old log cannot be trusted (this device's journal lost records, or the stores were found
-  /// to differ); the peer applies the re-send idempotently.
+  /// every live sample (as slot runs) and every deletion, then the Watch-app settings, companion decisions and
+  /// source orders still pending, then every Health app value the user set here (`userSettings`, with when each was
+  /// set). Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records, or the
+  /// stores were found to differ); the peer applies the re-send idempotently.
   package mutating func restart(
     logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone],
     userSettings: [(setting: UserSetting, at: Date)] = []
   ) {
     let settings: [StoredPayload] = entries[head...].compactMap {
       switch $0.payload {
-      case .watchSettings, .authorization: return $0.payload
+      case .watchSettings, .authorization, .sourceOrder: return $0.payload
       case .slots, .deletions, .userSetting: return nil
       }
     }

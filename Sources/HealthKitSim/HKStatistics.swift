@@ -5,7 +5,9 @@ import HealthModel
 /// The statistics of one time range (or one interval of a collection), in the type's canonical unit.
 ///
 /// Quantities that the query's options did not ask for are nil, as are all quantities of an empty interval.
-/// Statistics add every visible sample: HealthKitSim does not de-duplicate overlapping sources by priority.
+/// Overlapping samples of several sources are de-duplicated by the device's source order for the type, as the
+/// Health app's Data Sources order does (behavior.md P1); per-source results (`separateBySource`) are each app's
+/// own samples.
 public final class HKStatistics: Sendable {
   /// The quantity type.
   public let quantityType: HKQuantityType
@@ -47,8 +49,12 @@ public final class HKStatistics: Sendable {
   public func maximumQuantity() -> HKQuantity? { quantity(values.maximum) }
   /// The value of the sample that ends last (`mostRecent`).
   public func mostRecentQuantity() -> HKQuantity? { quantity(values.mostRecent) }
-  /// The total time the samples cover (`duration`), in seconds.
+  /// The total time the samples cover (`duration`), in seconds: overlapping time counts once.
   public func duration() -> HKQuantity? { values.duration.map { HKQuantity(unit: .second(), doubleValue: $0) } }
+  /// The start and end of the most recent sample (`mostRecent`).
+  public func mostRecentQuantityDateInterval() -> DateInterval? {
+    values.mostRecentDates.map { DateInterval(start: $0.lowerBound, end: $0.upperBound) }
+  }
 
   /// The sum of one source's samples (needs `separateBySource`).
   public func sumQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.sum) }
@@ -60,6 +66,14 @@ public final class HKStatistics: Sendable {
   public func maximumQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.maximum) }
   /// The most recent value of one source's samples (needs `separateBySource`).
   public func mostRecentQuantity(for source: HKSource) -> HKQuantity? { quantity(part(source)?.mostRecent) }
+  /// The start and end of one source's most recent sample (needs `separateBySource` and `mostRecent`).
+  public func mostRecentQuantityDateInterval(for source: HKSource) -> DateInterval? {
+    part(source)?.mostRecentDates.map { DateInterval(start: $0.lowerBound, end: $0.upperBound) }
+  }
+  /// The time one source's samples cover (needs `separateBySource` and `duration`).
+  public func duration(for source: HKSource) -> HKQuantity? {
+    part(source)?.duration.map { HKQuantity(unit: .second(), doubleValue: $0) }
+  }
 
   /// Whether no sample contributed (an empty interval of a collection).
   var isEmpty: Bool { values.sampleCount == 0 }

@@ -2,21 +2,24 @@ import Foundation
 import HealthEngine
 import HealthModel
 
-/// The statistics of a run of equal time intervals aligned to an anchor date, as a statistics collection query
-/// returns them.
+/// The statistics of a run of time intervals aligned to an anchor date in the device's calendar, as a statistics
+/// collection query returns them.
 public final class HKStatisticsCollection: Sendable {
   private let intervals: [HKStatistics]
   private let anchor: Date
-  private let interval: Double
+  private let interval: CalendarInterval
+  private let calendar: LocalCalendar
   private let quantityType: HKQuantityType
   private let separateBySource: Bool
 
   init(
-    _ values: [Statistics], type: HKQuantityType, anchor: Date, interval: Double, separateBySource: Bool
+    _ values: [Statistics], type: HKQuantityType, anchor: Date, interval: CalendarInterval, calendar: LocalCalendar,
+    separateBySource: Bool
   ) {
     self.intervals = values.map { HKStatistics($0, type: type, separateBySource: separateBySource) }
     self.anchor = anchor
     self.interval = interval
+    self.calendar = calendar
     self.quantityType = type
     self.separateBySource = separateBySource
   }
@@ -42,12 +45,12 @@ public final class HKStatisticsCollection: Sendable {
     var index = index(of: startDate)
     var emitted = 0
     while true {
-      let start = anchor.addingTimeInterval(Double(index) * interval)
+      let start = self.start(of: index)
       guard start < endDate, emitted < 1_000_000 else { return }
       let statistics =
         computed(at: index)
         ?? HKStatistics(
-          Statistics(start: start, end: start.addingTimeInterval(interval)), type: quantityType,
+          Statistics(start: start, end: self.start(of: index + 1)), type: quantityType,
           separateBySource: separateBySource)
       block(statistics, &stop)
       if stop.boolValue { return }
@@ -59,16 +62,17 @@ public final class HKStatisticsCollection: Sendable {
   /// The sources that contributed to any interval (needs `separateBySource`).
   public func sources() -> Set<HKSource> { Set(intervals.flatMap { $0.sources ?? [] }) }
 
+  private func start(of index: Int) -> Date { calendar.adding(interval, times: index, to: anchor) }
+
   private func index(of date: Date) -> Int {
-    let position = (date.timeIntervalSince(anchor) / interval).rounded(.down)
-    // Any date an app passes (distantFuture, a NaN) must give an index, not trap the conversion.
-    guard !position.isNaN else { return -1_000_000_000_000_000 }
-    return Int(max(-1e15, min(1e15, position)))
+    // Any date an app passes (distantFuture, a NaN) must give an index, not trap.
+    guard interval.isValid, date.timeIntervalSince1970.isFinite else { return -1_000_000_000 }
+    return calendar.index(of: date, anchor: anchor, interval: interval)
   }
 
   private func computed(at index: Int) -> HKStatistics? {
     guard let first = intervals.first else { return nil }
-    let offset = index - self.index(of: first.startDate.addingTimeInterval(interval / 2))
+    let offset = index - self.index(of: first.startDate)
     return intervals.indices.contains(offset) ? intervals[offset] : nil
   }
 }

@@ -4,12 +4,14 @@ import HealthModel
 import Synchronization
 import Wire
 
-/// Computes statistics per time interval (per day, per hour…) aligned to an anchor date; with a
+/// Computes statistics per time interval (per day, per hour, per month…) aligned to an anchor date; with a
 /// ``statisticsUpdateHandler`` it keeps running and recomputes when samples change, until stopped.
 ///
-/// `intervalComponents` is turned into a fixed length: seconds, minutes, hours, days and weeks add up; months,
-/// quarters and years have no fixed length and make the query fail with `HKError(.errorInvalidArgument)`. The
-/// simulated calendar is UTC.
+/// Intervals follow the device's calendar and time zone (behavior.md K3): `intervalComponents` may hold years,
+/// quarters, months, weeks, days, hours, minutes, seconds and nanoseconds; days and weeks keep the wall-clock time
+/// (a day across a daylight-saving change lasts 23 or 25 hours), months keep the day of the month (clamped to the
+/// month's length). Components that do not move time forward make the query fail as a device would terminate the
+/// app (``HKSimulatedTermination``).
 public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
   /// What the initial results handler receives.
   public typealias InitialResultsHandler =
@@ -57,25 +59,21 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     set { handlers.withLock { $0.update = newValue } }
   }
 
-  /// The interval length in seconds for `components`.
-  /// - Throws: `HKError(.errorInvalidArgument)` for months, quarters or years, or a length that is not positive.
-  static func seconds(of components: DateComponents) throws(HKError) -> Double {
-    for (value, name) in [(components.month, "months"), (components.quarter, "quarters"), (components.year, "years")]
-    where (value ?? 0) != 0 {
-      throw HKError(
-        .errorInvalidArgument,
-        message: "HealthKitSim needs intervals of fixed length: \(name) are not supported (use days or weeks)")
+  /// The engine's interval for `components`: years, quarters and months in months; weeks and days in days;
+  /// hours, minutes, seconds and nanoseconds in seconds. Other components (era, weekday, …) are ignored.
+  static func interval(of components: DateComponents) -> CalendarInterval {
+    func part(_ value: Int?, _ scale: Int) -> Int {
+      let (product, overflow) = (value ?? 0).multipliedReportingOverflow(by: scale)
+      return overflow ? Int.max / 4 : product
     }
-    var total = Double(components.nanosecond ?? 0) / 1e9
-    total += Double(components.second ?? 0)
-    total += Double(components.minute ?? 0) * 60
-    total += Double(components.hour ?? 0) * 3600
-    total += Double(components.day ?? 0) * 86400
-    total += (Double(components.weekOfYear ?? 0) + Double(components.weekOfMonth ?? 0)) * 604_800
-    guard total > 0 else {
-      throw HKError(.errorInvalidArgument, message: "intervalComponents must describe a positive length of time")
-    }
-    return total
+    let months = part(components.year, 12) &+ part(components.quarter, 3) &+ part(components.month, 1)
+    let days = part(components.weekOfYear, 7) &+ part(components.weekOfMonth, 7) &+ part(components.day, 1)
+    var seconds = Double(components.nanosecond ?? 0) / 1e9
+    seconds += Double(components.second ?? 0)
+    seconds += Double(components.minute ?? 0) * 60
+    seconds += Double(components.hour ?? 0) * 3600
+    return CalendarInterval(
+      months: max(-1 << 40, min(1 << 40, months)), days: max(-1 << 40, min(1 << 40, days)), seconds: seconds)
   }
 
   override func start(_ session: Session) {
@@ -83,14 +81,15 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     let (initial, update) = handlers.withLock { ($0.initial, $0.update) }
     let last = Mutex<HKStatisticsCollection?>(nil)
     let compute = { @Sendable [self] () throws -> HKStatisticsCollection in
-      let interval = try Self.seconds(of: intervalComponents)
+      let interval = Self.interval(of: intervalComponents)
       let query = StatisticsQuery(
         type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
         options: options.simulated, interval: interval, anchor: anchorDate, filter: try filter.get().extra)
       let reply = try session.call(.statisticsCollection(bundleID: session.bundleID, query: query), api: api)
-      guard case .collection(let values) = reply else { throw session.unexpected(reply, api: api) }
+      guard case .collection(let values, let zone) = reply else { throw session.unexpected(reply, api: api) }
       return HKStatisticsCollection(
         values, type: quantityType, anchor: anchorDate, interval: interval,
+        calendar: LocalCalendar((try? TimeZoneRule(identifier: zone)) ?? .utc),
         separateBySource: options.contains(.separateBySource))
     }
     let feed: ChangeFeed?

@@ -2,9 +2,10 @@ import HealthModel
 
 /// Which statistics a statistics query computes, with Apple's bit values.
 ///
-/// Cumulative types take `cumulativeSum`; discrete types take `discreteAverage`, `discreteMin`, `discreteMax` and
-/// `mostRecent`. Asking a type for the other kind raises an exception on a device: the query's handler receives
-/// ``HKSimulatedTermination``.
+/// Cumulative types refuse `discreteAverage`, `discreteMin` and `discreteMax`; discrete types refuse
+/// `cumulativeSum`; `mostRecent`, `duration` and `separateBySource` suit both (HealthKit's
+/// `supportsStatisticOptions:`, behavior.md Q3). A refused option raises an exception on a device: the query's
+/// handler receives ``HKSimulatedTermination``.
 public struct HKStatisticsOptions: OptionSet, Hashable, Sendable {
   /// The raw bit mask.
   public let rawValue: UInt
@@ -21,7 +22,7 @@ public struct HKStatisticsOptions: OptionSet, Hashable, Sendable {
   public static let discreteMax = HKStatisticsOptions(rawValue: 1 << 3)
   /// Sum of a cumulative type (`1 << 4`).
   public static let cumulativeSum = HKStatisticsOptions(rawValue: 1 << 4)
-  /// Most recent value of a discrete type (`1 << 5`).
+  /// Most recent value (`1 << 5`).
   public static let mostRecent = HKStatisticsOptions(rawValue: 1 << 5)
   /// Apple's deprecated name for ``mostRecent``.
   @available(*, deprecated, renamed: "mostRecent")

@@ -159,14 +159,14 @@ package struct StatisticsOptions: OptionSet, Sendable, Hashable {
   package static let discreteMax = StatisticsOptions(rawValue: 1 << 3)
   /// Sum of a cumulative type (`1 << 4`).
   package static let cumulativeSum = StatisticsOptions(rawValue: 1 << 4)
-  /// Most recent value of a discrete type (`1 << 5`).
+  /// Most recent value, of any type (`1 << 5`).
   package static let mostRecent = StatisticsOptions(rawValue: 1 << 5)
   /// Total duration covered (`1 << 6`).
   package static let duration = StatisticsOptions(rawValue: 1 << 6)
 
-  /// The options that only apply to discrete types.
-  package static let discreteOnly: StatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent]
-  /// The options that only apply to cumulative types.
+  /// The options a cumulative type refuses (`supportsStatisticOptions:`): they only apply to discrete types.
+  package static let discreteOnly: StatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax]
+  /// The options a discrete type refuses: they only apply to cumulative types.
   package static let cumulativeOnly: StatisticsOptions = [.cumulativeSum]
 }
 

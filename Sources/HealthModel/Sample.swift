@@ -228,7 +228,8 @@ package func parseDate(_ text: String) -> Date? {
 }
 
 // Howard Hinnant's civil-from-days algorithms (proleptic Gregorian calendar, UTC).
-private func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+package func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
   let y = m <= 2 ? y0 - 1 : y0
   let era = (y >= 0 ? y : y - 399) / 400
   let yoe = y - era * 400
@@ -237,7 +238,8 @@ private func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
   return era * 146097 + doe - 719468
 }
 
-private func civilFromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
+/// The proleptic Gregorian (year, month, day) of a day number counted from 1970-01-01.
+package func civilFromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
   let z = z0 + 719468
   let era = (z >= 0 ? z : z - 146096) / 146097
   let doe = z - era * 146097

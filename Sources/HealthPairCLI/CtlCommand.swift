@@ -28,15 +28,20 @@ package struct CtlCommand: ParsableCommand {
         delete <app> <uuid>…
         query <app> <type> [--start <date>] [--end <date>] [--strict-start] [--strict-end] [--limit <n>]
                            [--sort start|end|-start|-end] [--source <app>] [--unit <unit>]
-        stats <app> <type> [--sum] [--avg] [--min] [--max] [--start <date>] [--end <date>] [--unit <unit>]
-        collection <app> <type> --interval <d> [--anchor <date>] [--start <date>] [--end <date>] [--sum|--avg|…]
+        stats <app> <type> [--sum] [--avg] [--min] [--max] [--most-recent] [--duration] [--by-source]
+                           [--start <date>] [--end <date>] [--unit <unit>]
+        collection <app> <type> --interval <1h|1d|1w|1mo|1y…> [--anchor <date>] [--start <date>] [--end <date>]
+                           [--sum|--avg|…]   Intervals in the device's calendar and time zone.
+        source-order <type> <app@phone|app@watch>… | source-order <type> --default
+                                   (phone) The Health app's data-source order of the type; it reaches the watch.
         anchored <app> <type> [--anchor <n>] [--limit <n>]
         settings <app> <share|read> <type> <on|off>     (phone) Settings → Privacy → Health
         settings <app> all-off | reset
         watch-settings <app> …     (phone) the same, in the iPhone's Watch app, for the watch
         clock set <date> | clock advance <duration> | clock real
         policy [--reprompt standard|strict] [--retention <duration>|none] [--authorization independent|companion]
-               [--settings on-watch|iphone-only] [--units us|metric|uk]
+               [--settings on-watch|iphone-only] [--units us|metric|uk] [--time-zone <zone>]
+                                   (zone: UTC, UTC+05:30, Europe/Paris…)
         lock | unlock              Lock the device (the watch: take it off the wrist): queries fail with
                                    errorDatabaseInaccessible, saves wait for unlock; unlock merges them.
         characteristic <app> <type>            The app reads dateOfBirth, biologicalSex, bloodType, … (its answer).
@@ -58,6 +63,7 @@ package struct CtlCommand: ParsableCommand {
                                    events, stop listening (exit 0; default: never).
 
       Dates are UTC: 2026-01-05, 2026-01-05T08:00 or 2026-01-05T08:00:00Z. Durations: 250ms, 30s, 10m, 2h, 7d.
+      A collection's intervals and local days follow the device's time zone (policy --time-zone).
 
       EXAMPLES:
         healthpair ctl phone install com.example.water --write-usage "Logs water" --read-usage "Shows totals"
@@ -192,6 +198,7 @@ package struct CtlCommand: ParsableCommand {
     if args.flag("max") { options.insert(.discreteMax) }
     if args.flag("most-recent") { options.insert(.mostRecent) }
     if args.flag("by-source") { options.insert(.separateBySource) }
+    if args.flag("duration") { options.insert(.duration) }
     return options
   }
 
@@ -207,6 +214,12 @@ package struct CtlCommand: ParsableCommand {
     if let s = v(stats.minimum) { parts.append("min=\(s)") }
     if let s = v(stats.maximum) { parts.append("max=\(s)") }
     if let s = v(stats.mostRecent) { parts.append("most-recent=\(s)") }
+    if let d = stats.duration { parts.append("duration=\(formatDuration(d))") }
+    for (bundle, part) in stats.bySource.sorted(by: { $0.key < $1.key }) {
+      parts.append(
+        "[\(bundle): " + describe(part, type, unit: unit).split(separator: " ").dropFirst().joined(separator: " ") + "]"
+      )
+    }
     return parts.joined(separator: "  ")
   }
 
@@ -444,11 +457,14 @@ package struct CtlCommand: ParsableCommand {
       let r = try range(&args)
       var options = statisticsOptions(&args)
       let shown = try unit(&args)
-      var interval: Double?
+      var interval: CalendarInterval?
       var anchor: Date?
       if operation == "collection" {
         guard let i = try args.option("interval") else { throw args.error("missing '--interval'") }
-        interval = try duration(i, args)
+        guard let parsed = CalendarInterval(parsing: i) else {
+          throw args.error("invalid interval '\(i)': expected e.g. 1h, 30m, 1d, 1w, 1mo or 1y")
+        }
+        interval = parsed
         anchor = try date(try args.option("anchor"), args, "anchor")
       }
       try args.finish()
@@ -526,11 +542,14 @@ package struct CtlCommand: ParsableCommand {
         }
         policy.units = units
       }
+      if let z = try args.option("time-zone") {
+        do { policy.timeZone = try TimeZoneRule(identifier: z) } catch { throw args.error("\(error)") }
+      }
       try args.finish()
       try client.setPolicy(policy)
       out(
         "policy: reprompt=\(policy.reprompt.rawValue) retention=\(policy.retention.map(formatDuration) ?? "none") "
-          + "units=\(policy.units)\n")
+          + "units=\(policy.units) time-zone=\(policy.timeZone)\n")
     case "lock", "unlock":
       try args.finish()
       try client.setLocked(operation == "lock")
@@ -574,6 +593,24 @@ package struct CtlCommand: ParsableCommand {
       }
       try client.changeUserSetting(.preferredUnit(t, unit))
       out("\(t.name) shown in \(unit ?? "the locale's default unit") on the \(device)\n")
+    case "source-order":
+      let t = try type(try args.required("type"), args)
+      let reset = args.flag("default")
+      var sources: [SampleSource] = []
+      for text in try args.rest() {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, let on = DeviceKind(name: String(parts[1])) else {
+          throw args.error("invalid source '\(text)': expected <app>@phone or <app>@watch")
+        }
+        sources.append(SampleSource(bundleID: String(parts[0]), device: on))
+      }
+      guard reset != !sources.isEmpty else {
+        throw args.error("give the sources in order (<app>@phone, <app>@watch) or --default, not both")
+      }
+      try client.setSourceOrder(t, sources)
+      out(
+        reset
+          ? "\(t.name): default source order\n" : "\(t.name): \(sources.map(\.description).joined(separator: ", "))\n")
     case "samples":
       let t = try args.positional().map { name throws(UsageError) in try type(name, args) }
       try args.finish()

@@ -80,7 +80,16 @@ extension DeviceClient {
   /// Runs a statistics collection query.
   package func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError) -> [Statistics] {
     try expect(try call(.statisticsCollection(bundleID: bundleID, query: query)), "a collection") {
-      if case .collection(let c) = $0 { c } else { nil }
+      if case .collection(let c, _) = $0 { c } else { nil }
+    }
+  }
+
+  /// Runs a statistics collection query; also returns the time zone its intervals were computed in.
+  package func statisticsCollectionInZone(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError)
+    -> (statistics: [Statistics], timeZone: String)
+  {
+    try expect(try call(.statisticsCollection(bundleID: bundleID, query: query)), "a collection") {
+      if case .collection(let c, let zone) = $0 { (c, zone) } else { nil }
     }
   }
 
@@ -122,6 +131,18 @@ extension DeviceClient {
 
   /// Replaces the device policy.
   package func setPolicy(_ policy: DevicePolicy) throws(ClientError) { _ = try call(.setPolicy(policy)) }
+
+  /// Sets the device's time zone (the rest of its policy unchanged).
+  package func setTimeZone(_ zone: TimeZoneRule) throws(ClientError) {
+    var policy = try dump().device.policy
+    policy.timeZone = zone
+    try setPolicy(policy)
+  }
+
+  /// The user orders the Health app's data sources of a type (phone only; the order reaches the watch by sync).
+  package func setSourceOrder(_ type: SampleType, _ sources: [SampleSource]) throws(ClientError) {
+    _ = try call(.setSourceOrder(type: type, sources: sources))
+  }
 
   /// The daemon's full state.
   package func dump() throws(ClientError) -> DaemonSnapshot {

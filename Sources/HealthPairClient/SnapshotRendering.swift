@@ -13,7 +13,12 @@ extension DaemonSnapshot {
     lines.append(
       "policy   reprompt=\(d.policy.reprompt.rawValue) retention=\(d.policy.retention.map(formatDuration) ?? "none")"
         + (d.policy.authorization == .companion ? " authorization=companion" : "")
-        + (d.policy.units != .us ? " units=\(d.policy.units)" : ""))
+        + (d.policy.units != .us ? " units=\(d.policy.units)" : "")
+        + (d.policy.timeZone == .utc ? "" : " zone=\(d.policy.timeZone)"))
+    for (type, order) in d.policy.sourceOrders.sorted(by: { $0.key < $1.key }) {
+      let list = order.sources.isEmpty ? "default" : order.sources.map(\.description).joined(separator: ", ")
+      lines.append("sources  \(type.name): \(list)")
+    }
     if d.locked {
       lines.append(
         "lock     LOCKED: protected data unavailable"
@@ -90,6 +95,14 @@ extension DaemonSnapshot {
         .object([
           ("reprompt", .string(d.policy.reprompt.rawValue)),
           ("retentionSeconds", d.policy.retention.map { JSON.number($0) } ?? .null),
+          ("timeZone", .string(d.policy.timeZone.identifier)),
+          (
+            "sourceOrders",
+            .object(
+              d.policy.sourceOrders.sorted { $0.key < $1.key }.map { type, order in
+                (type.name, .array(order.sources.map { JSON.string($0.description) }))
+              })
+          ),
         ])
       ),
       ("earliestPermittedSampleDate", .string(formatDate(d.earliestPermittedSampleDate))),

@@ -167,7 +167,8 @@ public final class HealthDevice: Sendable {
     }
   }
 
-  /// Replaces the device's re-prompt policy and retention window (nil keeps every sample).
+  /// Replaces the device's re-prompt policy and retention window (nil keeps every sample); the rest of its
+  /// policy (authorization model, unit locale, time zone, source orders) stays.
   /// - Throws: ``HealthPairTestingError``.
   public func setPolicy(reprompt: RepromptPolicy, retention: TimeInterval?) throws(HealthPairTestingError) {
     try control("setPolicy") { client in
@@ -176,6 +177,41 @@ public final class HealthDevice: Sendable {
       policy.retention = retention
       try client.setPolicy(policy)
     }
+  }
+
+  // MARK: - Time zone
+
+  /// Sets the device's time zone — what its local days, "today" and statistics collections' calendar intervals
+  /// follow (behavior.md K1): `UTC`, a fixed offset such as `UTC+05:30`, or a named zone such as `Europe/Paris`
+  /// (HealthPair's table, docs/behavior.md K1). A device travels by changing it; ``HealthPair/setTimeZone(_:)``
+  /// sets both, as a paired watch follows its iPhone.
+  /// - Throws: ``HealthPairTestingError/deviceRefused(device:operation:reason:)`` for a zone HealthPair does not
+  ///   know (naming the nearest).
+  public func setTimeZone(_ identifier: String) throws(HealthPairTestingError) {
+    let zone: TimeZoneRule
+    do { zone = try TimeZoneRule(identifier: identifier) } catch {
+      throw .deviceRefused(device: kind, operation: "setTimeZone(\(identifier))", reason: error.description)
+    }
+    try control("setTimeZone(\(identifier))") { try $0.setTimeZone(zone) }
+  }
+
+  /// The device's time zone identifier (`UTC` until set).
+  /// - Throws: ``HealthPairTestingError``.
+  public func timeZoneIdentifier() throws(HealthPairTestingError) -> String {
+    try control("timeZone") { try $0.dump().device.policy.timeZone.identifier }
+  }
+
+  /// A Gregorian `Calendar` in the device's time zone, for a test's own "today" and day arithmetic (the app's
+  /// `Calendar.current` is the test process's). Foundation's time-zone database backs it; the device computes with
+  /// HealthPair's fixed rules, which agree for today's dates.
+  /// - Throws: ``HealthPairTestingError``.
+  public func calendar() throws(HealthPairTestingError) -> Calendar {
+    let zone = try control("calendar") { try $0.dump().device.policy.timeZone }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone =
+      TimeZone(identifier: zone.identifier) ?? TimeZone(secondsFromGMT: zone.standardOffset) ?? TimeZone(
+        secondsFromGMT: 0)!
+    return calendar
   }
 
   // MARK: - Inspection

@@ -48,6 +48,13 @@ public final class HealthPair: Sendable {
   /// The device of that kind.
   public func device(_ kind: HealthDeviceKind) -> HealthDevice { kind == .phone ? phone : watch }
 
+  /// Sets both devices' time zone: a paired watch follows its iPhone (behavior.md K1).
+  /// - Throws: ``HealthPairTestingError``.
+  public func setTimeZone(_ identifier: String) throws(HealthPairTestingError) {
+    try phone.setTimeZone(identifier)
+    try watch.setTimeZone(identifier)
+  }
+
   /// The pair's directory (sockets, journals and logs; removed at shutdown).
   public var directory: String { pair.layout.root }
 

@@ -82,10 +82,13 @@ package enum Devices: Hashable, Sendable, CustomStringConvertible {
 package enum TimeSpec: Hashable, Sendable {
   /// `now`, optionally offset (`now-2h`).
   case now(offset: Double)
-  /// A time of day on the virtual clock's current day (`08:30`).
+  /// A time of day on the virtual clock's current day in the device's time zone (`08:30`).
   case timeOfDay(seconds: Double)
-  /// An absolute date.
+  /// An absolute date (written with `Z`, or `distantPast`).
   case absolute(Date)
+  /// A date and time written without a zone, read in the device's time zone (`2026-01-05T08:30`); the value holds
+  /// the written fields as if they were UTC.
+  case local(Date)
 }
 
 /// A sample to save, as written.
@@ -389,8 +392,13 @@ package enum StepKind: Hashable, Sendable {
   case policy(
     Devices, reprompt: RepromptPolicy?, retention: Double??, authorization: AuthorizationModel? = nil,
     watchSettings: WatchSettingsModel? = nil, units: UnitLocale? = nil, background: BackgroundDeliveryModel? = nil)
-  /// Sets both virtual clocks.
-  case clockSet(Date)
+  /// Sets both virtual clocks (a time without a zone is read in the phone's time zone).
+  case clockSet(TimeSpec)
+  /// `clock: time zone <zone> [on <devices>]` / `travel <devices> to <zone>`: the devices' time zone.
+  case timeZone(Devices, TimeZoneRule)
+  /// `user on phone: in Health orders <type> sources <source>…`: the Health app's data-source order (empty: the
+  /// default order).
+  case sourceOrder(DeviceKind, SampleType, [SourceSpec])
   /// Advances both virtual clocks.
   case clockAdvance(Double)
   /// Switches sync between automatic and manual (held until `wait until synced`).
@@ -442,6 +450,14 @@ package enum StepKind: Hashable, Sendable {
   indirect case onBoth(phone: StepKind, watch: StepKind)
   /// An app's background delivery call (behavior.md section B).
   case background(DeviceKind, app: String, BackgroundAction)
+}
+
+/// A data source as a source order names it: an app, on one device or (nil) on both.
+package struct SourceSpec: Hashable, Sendable {
+  /// The app's name in the scenario.
+  package var app: String
+  /// The device, or nil for the app on both (the watch's first, as in the default order).
+  package var device: DeviceKind?
 }
 
 /// A step with where it came from.

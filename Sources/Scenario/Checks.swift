@@ -15,10 +15,6 @@ extension RunContext {
     "\(formatNumber((value * 1e6).rounded() / 1e6)) \(unit)"
   }
 
-  private func dayRange(_ day: Date?) -> DateRange? {
-    day.map { DateRange(start: $0, end: $0.addingTimeInterval(86400)) }
-  }
-
   /// The name a scenario gave a UUID, or the UUID.
   private func name(of uuid: UUID) -> String { names.first { $0.value == uuid }?.key ?? uuid.uuidString.lowercased() }
 
@@ -124,7 +120,7 @@ extension RunContext {
       let samples = try samples(device, spec, step, expecting: "\(expected.count) samples")
       let actual = samples.map { describeForBlock($0, like: expected.first) }
       let wanted = expected.map { line -> String in
-        var text = "\(line.value) at \(formatDate(resolve(line.at)))"
+        var text = "\(line.value) at \(formatDate(resolve(line.at, on: device)))"
         if let app = line.app { text += " from \(app)" }
         if let device = line.device { text += " on \(device)" }
         return text
@@ -161,7 +157,8 @@ extension RunContext {
       }
     case .clock(let device, let time):
       let actual = try client(device).dump().device.now
-      if actual != resolve(time) { throw fail(step, formatDate(resolve(time)), formatDate(actual)) }
+      let expected = resolve(time, on: device)
+      if actual != expected { throw fail(step, formatDate(expected), formatDate(actual)) }
     case .changes(let device, let name, let type, let added, let deleted):
       let anchorKey = key(device, name) + "/\(type.code)"
       let result = try client(device).anchoredQuery(app(name).bundleID, type: type, anchor: anchors[anchorKey] ?? 0)
@@ -189,7 +186,7 @@ extension RunContext {
       }
     case .earliestPermitted(let device, let time):
       let actual = try client(device).earliestPermittedSampleDate()
-      let expected = resolve(time)
+      let expected = resolve(time, on: device)
       if actual != expected { throw fail(step, formatDate(expected), formatDate(actual)) }
     case .converged:
       let phone = try client(.phone).storedSamples()
@@ -294,7 +291,8 @@ extension RunContext {
               _ = try client.statisticsCollection(
                 bundle,
                 StatisticsQuery(
-                  type: type, options: options, interval: 86_400, anchor: Date(timeIntervalSinceReferenceDate: 0)))
+                  type: type, options: options, interval: CalendarInterval(days: 1),
+                  anchor: Date(timeIntervalSinceReferenceDate: 0)))
             }
           ))
       }
@@ -424,21 +422,22 @@ extension RunContext {
     let bundle = app(name).bundleID
     if let canonical = type.descriptor.canonicalUnit {
       let client = client(device)
-      let query = StatisticsQuery(type: type, range: dayRange(day), options: .cumulativeSum)
+      let query = StatisticsQuery(type: type, range: dayRange(day, on: device), options: .cumulativeSum)
       switch attempt({ () throws(ClientError) in try client.statistics(bundle, query) }) {
       case .success(let stats): return try canonical.convert(stats.sum ?? 0, to: unit)
       case .failure(let e) where e.healthError?.code == .errorNoData: return 0
       case .failure(let e): throw e
       }
     }
-    let samples = try client(device).sampleQuery(bundle, SampleQuery(type: type, range: dayRange(day)))
+    let range = dayRange(day, on: device)
+    let samples = try client(device).sampleQuery(bundle, SampleQuery(type: type, range: range))
     var seconds = 0.0
     for s in samples {
       var start = s.start
       var end = s.end
-      if let day {
-        start = max(start, day)
-        end = min(end, day.addingTimeInterval(86400))
+      if let range, let dayStart = range.start, let dayEnd = range.end {
+        start = max(start, dayStart)
+        end = min(end, dayEnd)
       }
       seconds += max(0, end.timeIntervalSince(start))
     }
@@ -481,9 +480,9 @@ func attempt<T>(_ body: () throws(ClientError) -> T) -> Result<T, ClientError> {
 // MARK: - Queries, statistics, sheets, convergence
 
 extension RunContext {
-  /// A written range, resolved against the virtual clock.
-  func resolve(_ range: RangeSpec) -> DateRange {
-    DateRange(start: resolve(range.start), end: resolve(range.end), options: range.options)
+  /// A written range, resolved against the virtual clock in the device's time zone (behavior.md K2).
+  func resolve(_ range: RangeSpec, on device: DeviceKind) -> DateRange {
+    DateRange(start: resolve(range.start, on: device), end: resolve(range.end, on: device), options: range.options)
   }
 
   /// The bundle identifiers of `from <App>…` (nil: every source).
@@ -499,7 +498,7 @@ extension RunContext {
   func sampleQuery(_ device: DeviceKind, _ spec: SampleQuerySpec) throws(ClientError) -> [Sample] {
     let filtered = !spec.metadata.isEmpty
     let query = SampleQuery(
-      type: spec.type, range: spec.range.map(resolve), sources: sources(spec.sources),
+      type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
       limit: filtered ? 0 : spec.limit ?? 0, sort: spec.sort)
     var samples = try client(device).sampleQuery(app(spec.app).bundleID, query)
     if filtered {
@@ -599,7 +598,8 @@ extension RunContext {
     var options = spec.kind.option
     if case .bySource = expected { options.insert(.separateBySource) }
     let query = StatisticsQuery(
-      type: spec.type, range: spec.range.map(resolve), sources: sources(spec.sources), options: options)
+      type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
+      options: options)
     let bundle = app(spec.app).bundleID
     let client = client(device)
     let result = attempt { () throws(ClientError) in try client.statistics(bundle, query) }
@@ -664,19 +664,21 @@ extension RunContext {
   fileprivate mutating func checkCollection(
     _ device: DeviceKind, _ spec: CollectionSpec, _ expected: CollectionOutcome, _ step: Step
   ) throws {
-    let range = resolve(spec.range)
-    // The parser refuses intervals without a fixed length (months) until the engine has calendars.
-    let seconds = spec.interval.seconds ?? 86_400
+    // Intervals of the device's calendar counted from the range's start (behavior.md K3).
+    let range = resolve(spec.range, on: device)
+    let calendar = calendar(device)
     let query = StatisticsQuery(
-      type: spec.type, range: range, sources: sources(spec.sources), options: spec.kind.option, interval: seconds,
-      anchor: range.start)
+      type: spec.type, range: range, sources: sources(spec.sources), options: spec.kind.option,
+      interval: spec.interval.calendarInterval, anchor: range.start)
     let bundle = app(spec.app).bundleID
     let client = client(device)
     let result = attempt { () throws(ClientError) in try client.statisticsCollection(bundle, query) }
     let what = "\(spec.app)'s \(spec.interval.adverb) \(spec.kind.optionName) of \(spec.type) on the \(device)"
     func line(_ date: Date, _ value: Double?, _ unit: HealthUnit?) -> String {
-      let text = formatDate(date)
-      let shown = text.hasSuffix("T00:00:00Z") ? String(text.prefix(10)) : text
+      // The device's local date, and time unless it is midnight.
+      let local = calendar.local(date)
+      let text = local.description
+      let shown = local.secondsOfDay == 0 ? String(text.prefix(10)) : text
       return shown + " " + (value.map { show($0, unit ?? defaultUnit(spec.kind, spec.type)) } ?? "none")
     }
     switch expected {
@@ -693,7 +695,7 @@ extension RunContext {
         guard let health = error.healthError else { throw error }
         throw fail(step, what, show(health))
       }
-      let wanted = expected.map { line(resolve($0.start), $0.value, $0.unit) }
+      let wanted = expected.map { line(resolve($0.start, on: device), $0.value, $0.unit) }
       let actual = buckets.enumerated().map { offset, bucket -> String in
         let unit = offset < expected.count ? expected[offset].unit : nil
         let value = spec.kind.value(of: bucket).map {

@@ -81,6 +81,8 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   case phoneOnly(String)
   /// `seed` must be a non-negative integer.
   case invalidSeed(String)
+  /// A time zone HealthPair does not know.
+  case unknownTimeZone(String, suggestion: String?)
 
   // MARK: Reuse and new forms
   /// A `<name>` placeholder no `for` block or `examples:` table binds.
@@ -144,6 +146,9 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .conflictingApp(let a): return "app '\(a)' is already installed with another bundle identifier"
     case .phoneOnly(let what): return "\(what) exists only on the phone"
     case .invalidSeed(let s): return "invalid seed '\(s)': expected a non-negative integer"
+    case .unknownTimeZone(let z, let s):
+      return "unknown time zone '\(z)': expected UTC, a fixed offset such as UTC+05:30 or a zone such as "
+        + "Europe/Paris\(hint(s))"
     case .unknownPlaceholder(let p, let s):
       return "unknown placeholder '<\(p)>': bind it with 'for \(p) in …:' or an 'examples:' column"
         + (s.map { " (did you mean '<\($0)>'?)" } ?? "")

@@ -370,7 +370,8 @@ extension ParseState {
     while let t = c.peek {
       if c.take("on") {
         let day = try c.date()
-        range = RangeSpec(start: .absolute(day), end: .absolute(day.addingTimeInterval(86_400)), options: [])
+        // The device's local day (behavior.md K2): its local midnight to the next.
+        range = RangeSpec(start: .local(day), end: .local(day.addingTimeInterval(86_400)), options: [])
       } else if t.keyword == "from" {
         if c.line.tokens.count > c.index + 1, Cursor.time(c.line.tokens[c.index + 1].text) != nil {
           range = try rangeSpec(&c)
@@ -397,13 +398,6 @@ extension ParseState {
     }
     let device = try single(devices, c)
     if case (let interval, let token)? = interval {
-      guard interval.seconds != nil else {
-        throw c.error(
-          .notSupportedYet(
-            "a collection by \(interval.rawValue)",
-            instead: "HealthPair's calendar has fixed-length intervals only (hour, day, week) until calendars land"),
-          at: token)
-      }
       if bySource {
         throw c.error(
           .notSupportedYet("'by source' in a collection", instead: "check per-source values with a statistics query"),
@@ -772,8 +766,8 @@ extension ParseState {
     try c.expect("to")
     let endToken = c.peek
     var end = try c.time()
-    if let endToken, ParseState.isBareDate(endToken.text), case .absolute(let day) = end {
-      end = .absolute(day.addingTimeInterval(86_400))
+    if let endToken, ParseState.isBareDate(endToken.text), case .local(let day) = end {
+      end = .local(day.addingTimeInterval(86_400))  // the next local midnight
     }
     var options: QueryOptions = []
     while c.peek?.keyword == "strictly"

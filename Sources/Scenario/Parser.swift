@@ -15,7 +15,8 @@ import HealthModel
 //   types       := type ("," type | "and" type | type)*         (HealthKit names: dietaryWater, mindfulSession, …)
 //   permission  := ("share" | "read") types
 //   time        := 2026-01-05 | 2026-01-05T08:30[:00][Z] | 08:30 (on the clock's current day) | now | now-2h | now+1d
-//                | distantPast
+//                | distantPast                                (without Z: the device's local time and day)
+//   zone        := UTC | UTC+05:30 | UTC-3 | Europe/Paris | America/New_York | …   (behavior.md K1)
 //   range       := "from" time "to" time ["strictly starting"] ["strictly ending"]  (to a bare date: that day's end)
 //   duration    := 250ms | 30s | 10m | 2h | 7d | 1w | 1h30m
 //   value       := number unit | category-value | number      (a bare number after a category type is its raw value)
@@ -53,6 +54,8 @@ import HealthModel
 //   - policy <devices>: background window <duration> retry <duration>
 //   - clock: set <time>
 //   - clock: advance <duration>
+//   - clock: time zone <zone> [on <devices>]
+//   - travel <devices> to <zone>
 //   - import <file> on <device> [with source "<name>" as <bundle>]… [fails [with "<text>"]]
 //   - export <device> to <name>
 //
@@ -80,6 +83,8 @@ import HealthModel
 //   - user on phone: in the Watch app turns on|off <share|read> <type> for <App> (also turns off all for, resets)
 //   - user on <device>: sets <characteristic> [to] <value>|notSet
 //   - user on <device>: prefers <unit>|the default unit for <type>
+//   - user on phone: in Health orders <type> sources <App> [on <device>]… / user on phone: in Health orders <type>
+//       sources by default
 //
 //   The link and faults:
 //   - link: disconnect / link: reconnect
@@ -364,7 +369,15 @@ struct Cursor {
       guard s >= 0, s < 60 else { return nil }
       return .timeOfDay(seconds: Double(h * 3600 + m * 60) + s)
     }
-    return parseDate(text).map { .absolute($0) }
+    return parseDate(text).map { text.hasSuffix("Z") ? .absolute($0) : .local($0) }
+  }
+
+  /// A time zone name (`Europe/Paris`, `UTC`, `UTC+05:30`).
+  mutating func timeZone() throws(Diagnostic) -> TimeZoneRule {
+    let t = try word("a time zone such as Europe/Paris or UTC+05:30")
+    do { return try TimeZoneRule(identifier: t.text) } catch {
+      throw self.error(.unknownTimeZone(t.text, suggestion: error.suggestion), at: t)
+    }
   }
 
   mutating func date() throws(Diagnostic) -> Date {
@@ -505,7 +518,7 @@ struct ParseState {
   static let stepWords = [
     "scenario", "seed", "sync", "install", "uninstall", "policy", "clock", "phone", "watch", "user", "link", "wait",
     "kill",
-    "stop", "restart", "tear", "cut", "import", "export", "expect", "lock", "unlock",
+    "stop", "restart", "tear", "cut", "import", "export", "expect", "lock", "unlock", "travel",
   ]
 
   mutating func parseLine(_ line: SourceLine, block: [SourceLine], into scenario: inout Scenario) throws -> Step? {
@@ -611,9 +624,15 @@ struct ParseState {
         let t = try c.word("a date")
         guard let d = parseDate(t.text) else { throw c.error(.invalidDate(t.text), at: t) }
         try c.finish()
-        return step(.clockSet(d))
+        return step(.clockSet(t.text.hasSuffix("Z") ? .absolute(d) : .local(d)))
       }
-      try c.expect("advance", what: "'set' or 'advance'")
+      if c.take("time", "zone") {
+        let zone = try c.timeZone()
+        let devices: Devices = c.take("on") ? try c.devices() : .both
+        try c.finish()
+        return step(.timeZone(devices, zone))
+      }
+      try c.expect("advance", what: "'set', 'advance' or 'time zone'")
       let d = try c.duration()
       try c.finish()
       return step(.clockAdvance(d))
@@ -685,6 +704,12 @@ struct ParseState {
       let devices = try c.devices()
       try c.finish()
       return step(.lock(devices, locked: first.keyword == "lock"))
+    case "travel", "travels":
+      let devices = try c.devices()
+      try c.expect("to")
+      let zone = try c.timeZone()
+      try c.finish()
+      return step(.timeZone(devices, zone))
     case "expect":
       return step(.expect(try parseExpectation(&c, block: block)))
     default:
@@ -997,6 +1022,23 @@ struct ParseState {
       try c.finish()
       return .answer(device, .choices(Dictionary(uniqueKeysWithValues: permissions.map { ($0, true) })), app: app)
     }
+    if c.take("in", "health") {
+      guard device == .phone else { throw c.error(.phoneOnly("the Health app's data sources")) }
+      try c.expect("orders", what: "'orders <type> sources …'")
+      let type = try c.type()
+      try c.expect("sources")
+      if c.take("by", "default") {
+        try c.finish()
+        return .sourceOrder(device, type, [])
+      }
+      var sources: [SourceSpec] = []
+      repeat {
+        let app = try c.app()
+        let on: DeviceKind? = c.take("on") ? try c.device() : nil
+        sources.append(SourceSpec(app: app.name, device: on))
+      } while c.peek != nil
+      return .sourceOrder(device, type, sources)
+    }
     if c.take("sets") || c.take("enters") {
       // The Health app's health details (behavior.md C2): "sets date of birth 1990-04-02", "sets bloodType notSet".
       let type = try c.characteristicType()
@@ -1035,7 +1077,7 @@ struct ParseState {
       throw c.error(
         .expected(
           "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'sets', "
-            + "'prefers', 'in Settings' or 'in the Watch app'",
+            + "'prefers', 'in Settings', 'in the Watch app' or 'in Health'",
           found: c.peek?.text))
     }
     if watchApp && device != .phone { throw c.error(.phoneOnly("the iPhone's Watch app")) }

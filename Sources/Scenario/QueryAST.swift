@@ -116,15 +116,9 @@ package enum CollectionInterval: String, Hashable, Sendable, CaseIterable {
   /// One calendar month.
   case month
 
-  /// The interval's length in seconds, when it is a fixed length in HealthPair's calendar (UTC); nil for a month.
-  package var seconds: Double? {
-    switch self {
-    case .hour: 3600
-    case .day: 86_400
-    case .week: 7 * 86_400
-    case .month: nil
-    }
-  }
+  /// The interval in the device's calendar: an hour of elapsed time, a calendar day, 7 calendar days, a calendar
+  /// month (behavior.md K3).
+  package var calendarInterval: CalendarInterval { CalendarInterval(unit: rawValue)! }
 
   /// The adverb that names it before a statistic (`hourly sum of …`).
   package var adverb: String {

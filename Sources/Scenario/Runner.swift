@@ -244,6 +244,8 @@ struct RunContext {
   let timeout: Double
   var rng: SeededGenerator
   var now: Date
+  /// Each device's time zone, as the scenario set it (UTC until then).
+  var zones: [DeviceKind: TimeZoneRule] = [:]
   var manualSync = false
   var lastCall: [String: CallRecord] = [:]
   var pending: [DeviceKind: [(app: String, ticket: Ticket)]] = [:]
@@ -377,13 +379,27 @@ struct RunContext {
     calls.append(entry(Lane(device), .call(app: app, call: call, outcome: outcome)))
   }
 
-  func resolve(_ time: TimeSpec) -> Date {
+  /// The device's calendar: its time zone as the scenario set it (docs/behavior.md K1).
+  func calendar(_ device: DeviceKind) -> LocalCalendar { LocalCalendar(zones[device] ?? .utc) }
+
+  /// A time as the device reads it: times of day and dates without a zone are the device's local time (K2).
+  func resolve(_ time: TimeSpec, on device: DeviceKind = .phone) -> Date {
     switch time {
     case .now(let offset): return now.addingTimeInterval(offset)
     case .timeOfDay(let seconds):
-      let midnight = (now.timeIntervalSince1970 / 86400).rounded(.down) * 86400
-      return Date(timeIntervalSince1970: midnight + seconds)
+      let calendar = calendar(device)
+      return calendar.date(wallSeconds: calendar.wallSeconds(calendar.startOfDay(now)) + seconds)
     case .absolute(let d): return d
+    case .local(let d): return calendar(device).date(localFieldsOf: d)
+    }
+  }
+
+  /// The device's local day that `day` (a date written without a zone) names: local midnight to the next one.
+  func dayRange(_ day: Date?, on device: DeviceKind) -> DateRange? {
+    day.map { day in
+      let calendar = calendar(device)
+      let start = calendar.date(localFieldsOf: day)
+      return DateRange(start: start, end: calendar.startOfNextDay(start))
     }
   }
 
@@ -443,9 +459,23 @@ struct RunContext {
         }
       case .userSetting(let device, let setting):
         try client(device).changeUserSetting(setting)
-      case .clockSet(let date):
-        now = date
-        try setClocks(date)
+      case .clockSet(let time):
+        now = resolve(time)
+        try setClocks(now)
+      case .timeZone(let devices, let zone):
+        for device in devices.list {
+          try client(device).setTimeZone(zone)
+          zones[device] = zone
+        }
+      case .sourceOrder(let device, let type, let specs):
+        var sources: [SampleSource] = []
+        for spec in specs {
+          let bundle = app(spec.app).bundleID
+          for on in spec.device.map({ [$0] }) ?? [.watch, .phone] {
+            sources.append(SampleSource(bundleID: bundle, device: on))
+          }
+        }
+        try client(device).setSourceOrder(type, sources)
       case .clockAdvance(let seconds):
         now = now.addingTimeInterval(seconds)
         try setClocks(now)
@@ -478,11 +508,11 @@ struct RunContext {
         for spec in specs {
           let uuid = spec.uuid ?? rng.uuid()
           if let n = spec.name { names[n] = uuid }
-          let start = resolve(spec.start)
+          let start = resolve(spec.start, on: device)
           let end: Date
           switch spec.end {
           case .duration(let d): end = start.addingTimeInterval(d)
-          case .time(let t): end = resolve(t)
+          case .time(let t): end = resolve(t, on: device)
           }
           let input = SampleInput(
             uuid: uuid, type: spec.type, value: spec.value, start: start, end: end, metadata: spec.metadata)
@@ -522,7 +552,9 @@ struct RunContext {
         let bundle = app(name).bundleID
         record(device, name, "save", try capture { () throws(ClientError) in try c.save(bundle, [input]) })
       case .deleteAll(let device, let name, let type, let rangeSpec):
-        let range = rangeSpec.map { DateRange(start: resolve($0.start), end: resolve($0.end), options: $0.options) }
+        let range = rangeSpec.map {
+          DateRange(start: resolve($0.start, on: device), end: resolve($0.end, on: device), options: $0.options)
+        }
         let c = client(device)
         let bundle = app(name).bundleID
         record(

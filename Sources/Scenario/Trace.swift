@@ -218,12 +218,15 @@ extension StepKind {
   package var lane: Lane {
     switch self {
     case .onBoth: return .both
-    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _, _, _), .lock(let d, _): return Lane(d)
+    case .install(_, let d), .uninstall(_, let d), .policy(let d, _, _, _, _, _, _), .lock(let d, _),
+      .timeZone(let d, _):
+      return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
-      .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _):
+      .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _),
+      .sourceOrder(let d, _, _):
       return Lane(d)
     case .watchSettings: return .phone
     case .importExport(let step): return Lane(step.device)
@@ -236,9 +239,10 @@ extension StepKind {
   package var category: StepCategory {
     switch self {
     case .onBoth(let phone, _): phone.category
-    case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .importExport, .exportStore: .setup
+    case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone, .importExport, .exportStore:
+      .setup
     case .request, .save, .saveRandom, .resave, .delete, .deleteAll, .background: .app
-    case .answer, .settings, .watchSettings, .lock, .userSetting: .user
+    case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
     case .expect: .expect

@@ -191,7 +191,11 @@ extension BinaryWriter {
     optional(q.range) { $0.dateRange($1) }
     optional(q.sources.map { $0.sorted() }) { w, s in w.array(s) { $0.string($1) } }
     u32(q.options.rawValue)
-    optional(q.interval) { $0.f64($1) }
+    optional(q.interval) { w, i in
+      w.u32(UInt32(bitPattern: Int32(clamping: i.months)))
+      w.u32(UInt32(bitPattern: Int32(clamping: i.days)))
+      w.f64(i.seconds)
+    }
     optional(q.anchor) { $0.date($1) }
     optional(q.filter) { $0.sampleFilter($1) }
   }
@@ -201,6 +205,10 @@ extension BinaryWriter {
     date(s.end)
     u32(UInt32(clamping: s.sampleCount))
     for value in [s.sum, s.average, s.minimum, s.maximum, s.mostRecent, s.duration] { optional(value) { $0.f64($1) } }
+    optional(s.mostRecentDates) { w, dates in
+      w.date(dates.lowerBound)
+      w.date(dates.upperBound)
+    }
     array(s.bySource.sorted { $0.key < $1.key }) { w, item in
       w.string(item.key)
       w.statistics(item.value)
@@ -311,9 +319,10 @@ extension BinaryWriter {
     case .statistics(let s):
       u8(7)
       statistics(s)
-    case .collection(let c):
+    case .collection(let c, let zone):
       u8(8)
       array(c) { $0.statistics($1) }
+      string(zone)
     case .anchored(let a):
       u8(9)
       array(a.added) { $0.sample($1) }
@@ -516,6 +525,11 @@ extension BinaryWriter {
     case .backgroundDeliveries(let id):
       u8(53)
       optional(id) { $0.string($1) }
+    // Opcodes 60–69: statistics settings (docs/protocol.md).
+    case .setSourceOrder(let type, let sources):
+      u8(60)
+      sampleType(type)
+      array(sources) { $0.source($1) }
     }
   }
 
@@ -675,7 +689,10 @@ extension BinaryReader {
     let range = try optional { r throws(DecodeError) in try r.dateRange() }
     let sources = try sources()
     let options = StatisticsOptions(rawValue: try u32())
-    let interval = try optional { r throws(DecodeError) in try r.f64() }
+    let interval = try optional { r throws(DecodeError) in
+      CalendarInterval(
+        months: Int(Int32(bitPattern: try r.u32())), days: Int(Int32(bitPattern: try r.u32())), seconds: try r.f64())
+    }
     let anchor = try optional { r throws(DecodeError) in try r.date() }
     let filter = try optional { r throws(DecodeError) in try r.sampleFilter() }
     return StatisticsQuery(
@@ -691,7 +708,13 @@ extension BinaryReader {
     (s.sum, s.average, s.minimum, s.maximum, s.mostRecent, s.duration) = (
       values[0], values[1], values[2], values[3], values[4], values[5]
     )
-    let parts = try array(minElementSize: 30) { r throws(DecodeError) -> (String, Statistics) in
+    s.mostRecentDates = try optional { r throws(DecodeError) -> ClosedRange<Date> in
+      let start = try r.date()
+      let end = try r.date()
+      guard start <= end else { throw r.error("most recent sample ends before it starts") }
+      return start...end
+    }
+    let parts = try array(minElementSize: 31) { r throws(DecodeError) -> (String, Statistics) in
       guard depth < 1 else { throw r.error("nested per-source statistics") }
       return (try r.bundle(), try r.statistics(depth: depth + 1))
     }
@@ -810,7 +833,10 @@ extension BinaryReader {
       return .requestStatus(s)
     case 6: return .samples(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
     case 7: return .statistics(try statistics())
-    case 8: return .collection(try array(minElementSize: 30) { r throws(DecodeError) in try r.statistics() })
+    case 8:
+      return .collection(
+        try array(minElementSize: 31) { r throws(DecodeError) in try r.statistics() },
+        timeZone: try string(maxLength: 64))
     case 9:
       return .anchored(
         AnchoredResult(
@@ -934,6 +960,9 @@ extension BinaryReader {
         bundleID: try bundle(), type: try optional { r throws(DecodeError) in try r.sampleType() })
     case 52: return .completeBackgroundDelivery(bundleID: try bundle(), delivery: try u64())
     case 53: return .backgroundDeliveries(bundleID: try optional { r throws(DecodeError) in try r.bundle() })
+    case 60:
+      return .setSourceOrder(
+        type: try sampleType(), sources: try array(minElementSize: 5) { r throws(DecodeError) in try r.source() })
     case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
     }
   }

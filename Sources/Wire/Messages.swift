@@ -5,8 +5,9 @@ import HealthModel
 /// Constants of the client protocol (docs/protocol.md).
 package enum WireProtocol {
   /// The protocol version this build speaks; `hello` must carry it. Version 2: paged `storedSamples`, sync log
-  /// identities and store checks on the peer link.
-  package static let version: UInt16 = 2
+  /// identities and store checks on the peer link. Version 3: statistics collections in calendar intervals and
+  /// the device's time zone, source orders (requests and sync entries).
+  package static let version: UInt16 = 3
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).
@@ -151,6 +152,8 @@ package enum Request: Hashable, Sendable {
   case completeBackgroundDelivery(bundleID: String, delivery: UInt64)
   /// The background delivery registrations of one app (or every app) and their recent events.
   case backgroundDeliveries(bundleID: String?)
+  /// The user sets the Health app's data-source order of a type (phone only; it reaches the watch by sync).
+  case setSourceOrder(type: SampleType, sources: [SampleSource])
 }
 
 /// Information the daemon returns to `hello`.
@@ -234,8 +237,8 @@ package enum Reply: Hashable, Sendable {
   case samples([Sample])
   /// One statistics result.
   case statistics(Statistics)
-  /// A statistics collection.
-  case collection([Statistics])
+  /// A statistics collection, and the time zone its intervals were computed in.
+  case collection([Statistics], timeZone: String)
   /// Anchored query results.
   case anchored(AnchoredResult)
   /// `dump`.
@@ -335,6 +338,7 @@ extension Request {
     case .disableBackgroundDelivery: "disableBackgroundDelivery"
     case .completeBackgroundDelivery: "completeBackgroundDelivery"
     case .backgroundDeliveries: "backgroundDeliveries"
+    case .setSourceOrder: "setSourceOrder"
     }
   }
 }

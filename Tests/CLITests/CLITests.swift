@@ -133,7 +133,26 @@ struct CLITests {
     #expect(notCharacteristic.status == 64 && notCharacteristic.err.contains("not a characteristic type"))
     let typo = try healthpair(["ctl", "phone", "status", "com.example.water", "dietaryWatr", "--dir", dir])
     #expect(typo.status == 64 && typo.err.contains("did you mean 'dietaryWater'?"))
+    // Time zones and source orders (behavior.md K1, P2).
+    let zone = try healthpair(["ctl", "phone", "policy", "--time-zone", "Europe/Pariss", "--dir", dir])
+    #expect(zone.status == 64 && zone.err.contains("did you mean 'Europe/Paris'?"), "\(zone.err)")
+    let paris = try healthpair(["ctl", "phone", "policy", "--time-zone", "Europe/Paris", "--dir", dir])
+    #expect(paris.status == 0 && paris.out.contains("time-zone=Europe/Paris"), "\(paris.out)")
+    let order = try healthpair([
+      "ctl", "phone", "source-order", "dietaryWater", "com.example.water@watch", "com.example.water@phone", "--dir",
+      dir,
+    ])
+    #expect(order.status == 0 && order.out.contains("com.example.water@watch, com.example.water@phone"))
+    let onWatch = try healthpair(["ctl", "watch", "source-order", "dietaryWater", "--default", "--dir", dir])
+    #expect(onWatch.status == 1 && onWatch.err.contains("set the order on the iPhone"), "\(onWatch.err)")
+    let monthly = try healthpair([
+      "ctl", "phone", "collection", "com.example.water", "dietaryWater", "--interval", "1mo", "--anchor",
+      "2026-01-01", "--start", "2026-01-01", "--end", "2026-03-01", "--dir", dir,
+    ])
+    #expect(monthly.status == 0 && monthly.out.split(separator: "\n").count == 2, "\(monthly.out)")
     let status = try healthpair(["status", "--dir", dir])
+    #expect(status.out.contains("zone=Europe/Paris"))
+    #expect(status.out.contains("sources  dietaryWater: com.example.water@watch, com.example.water@phone"))
     #expect(status.out.contains("dietaryWater share=sharingAuthorized read=authorized"))
     #expect(status.out.contains("samples  dietaryWater=1"))
     let json = try healthpair(["status", "--json", "--dir", dir])

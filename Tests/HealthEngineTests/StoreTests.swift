@@ -655,7 +655,8 @@ struct OutOfRangeRequestTests {
     for interval in [1e300, Double.greatestFiniteMagnitude, .nan, 0] {
       // A bucket of 1.8e308 s used to end at an infinite date.
       let query = StatisticsQuery(
-        type: steps, range: DateRange(start: t0, end: t0 + 1), options: .cumulativeSum, interval: interval, anchor: t0)
+        type: steps, range: DateRange(start: t0, end: t0 + 1), options: .cumulativeSum, interval: .seconds(interval),
+        anchor: t0)
       expectError(.errorInvalidArgument, kind: .wouldTerminate) {
         _ = try phone.statisticsCollection(waterApp.bundleID, query, wall: t0)
       }

@@ -136,15 +136,26 @@ struct QueryTests {
         // Issue 10 item 1: a date far from the anchor used to trap converting its interval number to an Int.
         #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: 1e300)) == nil)
         #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: .nan)) == nil)
+        // Calendar intervals (behavior.md K3): a month from the anchor holds the whole morning.
+        let months: HKStatisticsCollection = try await run(store) { done in
+          let query = HKStatisticsCollectionQuery(
+            quantityType: waterType, quantitySamplePredicate: nil, options: .cumulativeSum, anchorDate: t0,
+            intervalComponents: DateComponents(month: 1))
+          query.initialResultsHandler = { _, c, e in done(c.map { .success($0) } ?? .failure(e!)) }
+          return query
+        }
+        #expect(months.statistics().map { $0.sumQuantity()?.doubleValue(for: mL) } == [1050])
+        #expect(months.statistics().first?.endDate == Calendar.utc.date(byAdding: .month, value: 1, to: t0))
+        // Components that do not move time forward would terminate the app.
         await #expect {
           let _: HKStatisticsCollection = try await run(store) { done in
             let query = HKStatisticsCollectionQuery(
               quantityType: waterType, quantitySamplePredicate: nil, options: .cumulativeSum, anchorDate: t0,
-              intervalComponents: DateComponents(month: 1))
+              intervalComponents: DateComponents(day: -1))
             query.initialResultsHandler = { _, c, e in done(c.map { .success($0) } ?? .failure(e!)) }
             return query
           }
-        } throws: { isHKError($0, .errorInvalidArgument) }
+        } throws: { $0 is HKSimulatedTermination }
       }
     }
   }
@@ -324,5 +335,14 @@ struct LongRunningQueryTests {
         #expect(try await sums.next() == [350, 350])
       }
     }
+  }
+}
+
+extension Calendar {
+  /// The Gregorian calendar in UTC, the devices' zone until a test sets another.
+  static var utc: Calendar {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return calendar
   }
 }

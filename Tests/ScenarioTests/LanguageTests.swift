@@ -161,6 +161,8 @@ enum CaseNames {
     case .policy: ["policy"]
     case .clockSet: ["clockSet"]
     case .clockAdvance: ["clockAdvance"]
+    case .timeZone: ["timeZone"]
+    case .sourceOrder: ["sourceOrder"]
     case .syncMode: ["syncMode"]
     case .request: ["request"]
     case .save(_, _, let specs): [specs.count > 1 ? "save plus" : "save"]
@@ -237,7 +239,8 @@ enum CaseNames {
     "collection outcome", "sheetHistory", "changes", "storeCount", "storeHas", "earliestPermitted", "converged",
     "diverged", "linkUp", "queriesFail", "syncConflicts", "expect on both", "lock", "userSetting", "locked",
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
-    "backgroundState", "backgroundCounts", "import", "export", "lastImport", "storeCountMatching",
+    "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
+    "storeCountMatching",
   ]
 }
 
@@ -330,12 +333,6 @@ struct LanguageFormTests {
       source: "expect phone: Water sum of dietaryWater by dya from 08:00 to 09:00:\n  08:00 1 mL",
       error: .unknownStatus("dya", valid: ["hour", "day", "week", "month", "source"], suggestion: "day"), line: 2,
       column: 44),
-    .init(
-      source: "expect phone: Water sum of dietaryWater by month from 2026-01-01 to 2026-03-31:\n  2026-01-01 1 mL",
-      error: .notSupportedYet(
-        "a collection by month",
-        instead: "HealthPair's calendar has fixed-length intervals only (hour, day, week) until calendars land"),
-      line: 2, column: 44),
     .init(
       source: "expect phone: Water sum of dietaryWater by day:\n  2026-01-05 1 mL",
       error: .expected("'from <time> to <time>' for a collection by day", found: ":"), line: 2, column: 47),
@@ -505,7 +502,7 @@ struct LanguageFormTests {
     }
     #expect(stats.kind == .sum && stats.type == water && stats.sources == ["Bottle"])
     // A bare date after 'to' is the end of that day.
-    #expect(stats.range?.end == .absolute(parseDate("2026-01-06")!))
+    #expect(stats.range?.end == .local(parseDate("2026-01-06")!))
     guard case .expect(.sheetHistory(.phone, "Water", let counts)) = scenario.steps[8].kind else {
       Issue.record("\(scenario.steps[8].kind)")
       return

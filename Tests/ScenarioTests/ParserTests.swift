@@ -128,6 +128,13 @@ struct ParserTests {
     .init(
       source: "phone: Water completes background delivery of dietaryWatr",
       error: .unknownType("dietaryWatr", suggestion: "dietaryWater"), line: 2, column: 47),
+    .init(
+      source: "clock: time zone Europe/Pariss", error: .unknownTimeZone("Europe/Pariss", suggestion: "Europe/Paris"),
+      line: 2, column: 18),
+    .init(source: "travel watch to Mars", error: .unknownTimeZone("Mars", suggestion: nil), line: 2, column: 17),
+    .init(
+      source: "user on watch: in Health orders dietaryWater sources Water",
+      error: .phoneOnly("the Health app's data sources"), line: 2, column: 26),
   ]
 
   @Test func backgroundDeliveryStepsAndExpectationsParse() throws {
@@ -238,6 +245,37 @@ struct ParserTests {
     #expect(query == SampleQuerySpec(app: "Return", type: mindful))
     #expect(lines.count == 1 && lines[0].device == .watch && lines[0].location.line == 8)
     #expect(scenario.steps[5].kind == .expect(.diverged([Divergence(onlyOn: .watch, names: ["s1"])])))
+  }
+
+  @Test func timeZonesSourceOrdersAndLocalTimesParse() throws {
+    let text = """
+      clock: time zone Europe/Paris
+      travel watch to UTC+05:30
+      clock: set 2026-03-29T09:30
+      clock: set 2026-03-29T09:30Z
+      user on phone: in Health orders dietaryWater sources Water on watch, Water
+      user on phone: in Health orders dietaryWater sources by default
+      expect phone: Water monthly sum of dietaryWater from 2026-01-01 to 2026-02-01:
+        2026-01-01 none
+        2026-02-01 none
+      """
+    let steps = try ScenarioParser.parse(header + text, file: "t.scenario").get().steps.map(\.kind)
+    let water = SampleType.lookup(name: "dietaryWater")!
+    #expect(steps[1] == .timeZone(.both, try TimeZoneRule(identifier: "Europe/Paris")))
+    #expect(steps[2] == .timeZone(.one(.watch), try TimeZoneRule(identifier: "UTC+05:30")))
+    #expect(steps[3] == .clockSet(.local(parseDate("2026-03-29T09:30")!)))
+    #expect(steps[4] == .clockSet(.absolute(parseDate("2026-03-29T09:30")!)))
+    let both = [SourceSpec(app: "Water", device: .watch), SourceSpec(app: "Water", device: nil)]
+    #expect(steps[5] == .sourceOrder(.phone, water, both))
+    #expect(steps[6] == .sourceOrder(.phone, water, []))
+    guard case .expect(.collection(.phone, let spec, .buckets(let buckets))) = steps[7] else {
+      Issue.record("monthly")
+      return
+    }
+    #expect(spec.interval.calendarInterval == CalendarInterval(months: 1) && buckets.count == 2)
+    // Dates without Z are the device's local ones: a bare end date is its local day's end.
+    #expect(spec.range.start == .local(parseDate("2026-01-01")!))
+    #expect(spec.range.end == .local(parseDate("2026-02-02")!))
   }
 
   @Test func theScenarioLibraryParses() throws {

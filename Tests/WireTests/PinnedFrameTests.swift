@@ -58,13 +58,19 @@ struct PinnedFrameTests {
     .statisticsCollection(
       bundleID: "a",
       query: StatisticsQuery(
-        type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum, interval: 86400, anchor: t0)),
+        type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum,
+        interval: CalendarInterval(months: 1, days: 7, seconds: 1), anchor: t0)),
     .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2),
     .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
     .watchSettings(bundleID: "a", change: .turnAllOff),
     .setClock(t0),
     .advanceClock(seconds: 60),
-    .setPolicy(DevicePolicy(reprompt: .strict, retention: 3600)),
+    .setPolicy(
+      DevicePolicy(
+        reprompt: .strict, retention: 3600, timeZone: try! TimeZoneRule(identifier: "Europe/Paris"),
+        sourceOrders: [
+          water: SourceOrder(sources: [SampleSource(bundleID: "a", device: .phone)], at: t0, device: .phone)
+        ])),
     .dump,
     .storedSamples(type: nil, from: StoredCursor(sample: 7, tombstone: 1 << 40), limit: 100),
     .subscribe(.all),
@@ -79,6 +85,9 @@ struct PinnedFrameTests {
     .disableBackgroundDelivery(bundleID: "a", type: nil),
     .completeBackgroundDelivery(bundleID: "a", delivery: 9),
     .backgroundDeliveries(bundleID: "a"),
+    .setSourceOrder(
+      type: water,
+      sources: [SampleSource(bundleID: "a", device: .watch), SampleSource(bundleID: "a", device: .phone)]),
     .importBatch(importID: 5, samples: [imported, sample]),
     .importCommit(importID: 5, characteristics: [SampleType.lookup(name: "bloodType")!: .value(8)]),
     .importAbort(importID: 5),
@@ -89,6 +98,8 @@ struct PinnedFrameTests {
     var stats = Statistics(start: t0, end: t0.addingTimeInterval(86400))
     stats.sum = 750
     stats.sampleCount = 2
+    stats.mostRecent = 3
+    stats.mostRecentDates = t0...t0.addingTimeInterval(60)
     let sync = DeviceSnapshot.SyncStatus(
       lastSeq: 3, peerAcked: 2, appliedFromPeer: 1, pendingEntries: 1, pendingItems: 5)
     let link = LinkStatus(enabled: true, connected: false, holding: true, latency: 0.5, sync: sync)
@@ -105,7 +116,7 @@ struct PinnedFrameTests {
       .requestStatus(.unnecessary),
       .samples([sample]),
       .statistics(stats),
-      .collection([stats]),
+      .collection([stats], timeZone: "Europe/Paris"),
       .anchored(AnchoredResult(added: [sample], deleted: [tombstone], newAnchor: 5)),
       .snapshot(DaemonSnapshot(device: snapshot, link: link, pid: 9, clients: 2)),
       .stored(samples: [sample], tombstones: [tombstone], next: StoredCursor(sample: 3, tombstone: 9)),
@@ -144,6 +155,10 @@ struct PinnedFrameTests {
       SyncEntry(seq: 1, payload: .samples([sample])), SyncEntry(seq: 2, payload: .deletions([tombstone])),
       SyncEntry(seq: 3, payload: .watchSettings(bundleID: "a", change: .reset)),
       SyncEntry(seq: 5, payload: .userSetting(.preferredUnit(water, "mL"), at: t0)),
+      SyncEntry(
+        seq: 6,
+        payload: .sourceOrder(
+          water, SourceOrder(sources: [SampleSource(bundleID: "a", device: .watch)], at: t0, device: .phone))),
       SyncEntry(
         seq: 4,
         payload: .authorization(
@@ -197,6 +212,7 @@ struct PinnedFrameTests {
     case .disableBackgroundDelivery: "disableBackgroundDelivery"
     case .completeBackgroundDelivery: "completeBackgroundDelivery"
     case .backgroundDeliveries: "backgroundDeliveries"
+    case .setSourceOrder: "setSourceOrder"
     case .importBatch: "importBatch"
     case .importCommit: "importCommit"
     case .importAbort: "importAbort"

@@ -83,11 +83,27 @@ struct MessageCodingTests {
       bundleID: "a",
       query: StatisticsQuery(
         type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum, interval: 86400, anchor: t0)),
+    .statisticsCollection(
+      bundleID: "a",
+      query: StatisticsQuery(
+        type: water, options: [.cumulativeSum, .duration], interval: CalendarInterval(months: 1, days: 7, seconds: 1),
+        anchor: t0)),
+    .setSourceOrder(
+      type: water,
+      sources: [SampleSource(bundleID: "a", device: .watch), SampleSource(bundleID: "a", device: .phone)]),
+    .setSourceOrder(type: water, sources: []),
     .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2),
     .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
     .watchSettings(bundleID: "a", change: .turnAllOff),
     .setClock(t0), .setClock(nil), .advanceClock(seconds: 60),
     .setPolicy(DevicePolicy(reprompt: .strict, retention: 3600)),
+    .setPolicy(
+      DevicePolicy(
+        reprompt: .standard, retention: nil, timeZone: try! TimeZoneRule(identifier: "Australia/Sydney"),
+        sourceOrders: [
+          water: SourceOrder(sources: [SampleSource(bundleID: "a", device: .phone)], at: t0, device: .phone),
+          SampleType.lookup(name: "stepCount")!: SourceOrder(sources: [], at: t0, device: .watch),
+        ])),
     .dump, .storedSamples(type: water, from: .start, limit: 0),
     .storedSamples(type: nil, from: StoredCursor(sample: 7, tombstone: 1 << 40), limit: 100), .subscribe(.all),
     .earliestPermittedSampleDate,
@@ -131,6 +147,9 @@ struct MessageCodingTests {
     var stats = Statistics(start: t0, end: t0.addingTimeInterval(86400))
     stats.sum = 750
     stats.sampleCount = 2
+    stats.mostRecent = 3
+    stats.mostRecentDates = t0...t0.addingTimeInterval(60)
+    stats.duration = 60
     stats.bySource["a"] = stats
     let sync = DeviceSnapshot.SyncStatus(
       lastSeq: 3, peerAcked: 2, appliedFromPeer: 1, pendingEntries: 1, pendingItems: 5)
@@ -153,7 +172,7 @@ struct MessageCodingTests {
       .ok, .hello(HelloInfo(version: 1, device: .watch, pid: 123, software: "x")),
       .authorization(AuthorizationCallResult(success: false, error: .healthKit(.errorUserCanceled, "cancelled"))),
       .prompt(prompt), .status(.sharingDenied), .requestStatus(.unnecessary), .samples([sample]), .statistics(stats),
-      .collection([stats, Statistics(start: t0, end: t0)]),
+      .collection([stats, Statistics(start: t0, end: t0)], timeZone: "Europe/Paris"),
       .anchored(
         AnchoredResult(
           added: [sample], deleted: [Tombstone(uuid: UUID(), type: water, source: sample.source, deletedAt: t0)],
@@ -209,6 +228,10 @@ struct MessageCodingTests {
         SyncEntry(seq: 2, payload: .watchSettings(bundleID: "a", change: .reset)),
         SyncEntry(seq: 3, payload: .userSetting(.characteristic(bloodType, .value(8)), at: t0)),
         SyncEntry(seq: 4, payload: .userSetting(.preferredUnit(bodyMass, nil), at: t0)),
+        SyncEntry(
+          seq: 5,
+          payload: .sourceOrder(
+            water, SourceOrder(sources: [SampleSource(bundleID: "a", device: .watch)], at: t0, device: .phone))),
       ]),
       .ack(3, ofLog: 8), .newLog(0xFFFF_FFFF_FFFF_FFFF),
       .check(
