@@ -73,7 +73,7 @@ let package = Package(
       name: "Bench",
       dependencies: [
         "CommandLineKit", "Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine",
-        "HealthExport", "HealthModel", "Posix",
+        "HealthExport", "HealthModel", "Posix", "HealthKitSim", "HealthPairTesting",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),

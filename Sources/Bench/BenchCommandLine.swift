@@ -20,7 +20,7 @@ package enum BenchMain {
 package struct BenchCommand: ParsableCommand {
   /// The benchmark groups `--only` selects from.
   package static let groups = [
-    "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "import", "scenarios",
+    "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "import", "scenarios", "userpath",
   ]
 
   /// The command's description.
@@ -39,7 +39,7 @@ package struct BenchCommand: ParsableCommand {
         --markdown         Also print the table as Markdown (for docs/performance.md).
         --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
         --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, import,
-                           scenarios (comma-separated; repeatable).
+                           scenarios, userpath (comma-separated; repeatable).
         --snapshot-samples <n>
                            Samples in the store the snapshot benchmark recovers (default 10000000).
         --import-records <n>

@@ -68,15 +68,20 @@ package struct Session: Sendable {
   /// - Throws: the request's error, translated; `CancellationError`;
   ///   ``HealthKitSimError/unreachable(socketPath:reason:)`` at the deadline.
   package func value(of ticket: Ticket, api: String, waitsForUser: Bool = false) async throws -> Reply {
+    // A call the daemon answers at once (all but a permission sheet) is read on this thread, as a blocking call is:
+    // one local round trip, bounded by the connection's deadline, with no hand-off from a reader thread and no
+    // suspension (docs/performance.md, metric 9).
+    if !waitsForUser {
+      if Task.isCancelled { throw CancellationError() }
+      do { return try ticket.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
+    }
     let outcome = Outcome()
-    var deadline: DispatchWorkItem?
+    var deadline: Deadlines.Token?
     if !waitsForUser {
       let seconds = client.timeout
-      let item = DispatchWorkItem {
+      deadline = Deadlines.shared.schedule(after: seconds) {
         outcome.resolve(.failure(ClientError.timeout(request: ticket.name, seconds: seconds)))
       }
-      DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
-      deadline = item
     }
     defer { deadline?.cancel() }
     do {
