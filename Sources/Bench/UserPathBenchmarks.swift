@@ -115,8 +115,8 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
   let target = HealthKitSim.Target(socketPath: socket, bundleIdentifier: benchApp.bundleID)
   let waterType = HKQuantityType(.dietaryWater)
   let unit = HKUnit.literUnit(with: .milli)
-  // A day holding 100 samples for the one-day queries (saved before any timing).
-  let day = benchStart.addingTimeInterval(-86400)
+  // A day holding 100 samples for the one-day queries (saved before any timing; the timed saves land later).
+  let day = benchStart.addingTimeInterval(-3 * 86400)
   try pair.phone.save(
     benchApp.bundleID,
     (0..<100).map { i in

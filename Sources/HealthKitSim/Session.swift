@@ -59,11 +59,13 @@ package struct Session: Sendable {
     }
   }
 
-  /// Awaits a ticket's final answer without blocking a thread, until the connection's deadline — or, for a request
-  /// that `waitsForUser` (a permission sheet), until the user answers, as on a device.
+  /// Awaits a ticket's final answer. A request the daemon answers at once is read on the awaiting thread (one local
+  /// round trip, as a blocking call; a task already cancelled gets `CancellationError` instead), until the
+  /// connection's deadline. A request that `waitsForUser` (a permission sheet) suspends without blocking a thread
+  /// until the user answers, as on a device.
   ///
-  /// Cancelling the awaiting task stops the wait with `CancellationError` (the request itself stays pending on the
-  /// device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a
+  /// Cancelling a task that awaits a sheet stops the wait with `CancellationError` (the request itself stays pending
+  /// on the device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a
   /// HealthPairTesting pair, a sheet nobody answers is ended by the harness at its deadline.
   /// - Throws: the request's error, translated; `CancellationError`;
   ///   ``HealthKitSimError/unreachable(socketPath:reason:)`` at the deadline.
