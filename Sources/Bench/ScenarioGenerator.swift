@@ -1,5 +1,5 @@
 import HealthModel
-import Scenario
+import ScenarioLanguage
 
 /// Writes valid, varied scenarios for the suite-size benchmark (11b): each one passes against a correct pair, and
 /// the mix — which device saves, how many samples, granted or denied, synced or not — follows a seeded

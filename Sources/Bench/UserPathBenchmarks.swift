@@ -7,6 +7,7 @@ import HealthPairClient
 import HealthPairTesting
 import Posix
 import Scenario
+import ScenarioLanguage
 import Synchronization
 import Wire
 
