@@ -107,6 +107,7 @@ let package = Package(
     .testTarget(
       name: "ChaosTests",
       dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
+    .testTarget(name: "BenchTests", dependencies: ["Bench", "Render", "HealthModel"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(
       name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
