@@ -74,7 +74,7 @@ struct ScalePoint {
 func scaleSample(_ stream: ScaleStream, index i: Int, count: Int, seed: UInt64) -> SampleInput {
   let year = 365 * 86400.0
   let slot = year / Double(max(count, 1))
-  var rng = SeededGenerator(seed: seed &* 1_000_003 &+ UInt64(i))
+  var rng = SeededGenerator(seed: seed << 40 | UInt64(i))
   let start = benchStart.addingTimeInterval(-year + (Double(i) + stream.shift) * slot)
   let value: Double
   switch stream.unit {

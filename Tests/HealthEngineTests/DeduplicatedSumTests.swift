@@ -50,7 +50,7 @@ import Testing
     for order in [[], [SampleSource(bundleID: pedometer.bundleID, device: .phone)]] {
       _ = try phone.setSourceOrder(steps, order, wall: t0)
       for hours in [24.0, 1] {
-        let interval = hours == 24 ? CalendarInterval(days: 1) : CalendarInterval(hours: 1)
+        let interval = hours == 24 ? CalendarInterval(days: 1) : CalendarInterval(seconds: 3600)
         // cumulativeSum alone takes the one-pass path; with separateBySource the general sweep runs.
         func run(_ options: StatisticsOptions) throws -> [Statistics] {
           try phone.statisticsCollection(
