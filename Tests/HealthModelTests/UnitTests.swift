@@ -227,3 +227,23 @@ struct UnitSuggestionTests {
     }
   }
 }
+
+@Suite("Number formatting")
+struct NumberFormattingTests {
+  @Test func roundedNumbersDropTrailingZeros() {
+    #expect(formatNumber(12.3456, decimals: 2) == "12.35")
+    #expect(formatNumber(10.0, decimals: 3) == "10")
+    #expect(formatNumber(0.5, decimals: 3) == "0.5")
+    #expect(formatNumber(-1.25, decimals: 1) == "-1.3")  // halves round away from zero
+    #expect(formatNumber(.infinity, decimals: 2) == formatNumber(.infinity))
+  }
+
+  @Test func fixedNumbersKeepEveryDecimal() {
+    #expect(formatFixed(1.5, decimals: 3) == "1.500")
+    #expect(formatFixed(0.0004, decimals: 3) == "0.000")
+    #expect(formatFixed(-0.25, decimals: 3) == "-0.250")
+    #expect(formatFixed(-0.0001, decimals: 2) == "0.00")
+    #expect(formatFixed(2.999, decimals: 2) == "3.00")
+    #expect(formatFixed(7, decimals: 0) == "7")
+  }
+}
