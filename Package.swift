@@ -39,10 +39,15 @@ let package = Package(
       swiftSettings: strict),
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
+    // The scenario language: lexer, parser, AST and located diagnostics — pure (what the fuzzer needs); it reads
+    // files only to follow `include`.
+    .target(name: "ScenarioLanguage", dependencies: ["HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    // The scenario runner: fresh pairs, steps played through the client, checks, reports.
     .target(
       name: "Scenario",
       dependencies: [
-        "HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthExport", "HealthModel", "Posix",
+        "ScenarioLanguage", "HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthExport",
+        "HealthModel", "Posix",
       ],
       swiftSettings: strict),
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
@@ -60,24 +65,28 @@ let package = Package(
     .target(name: "PublishedStyles", dependencies: ["HealthKit"], path: "Sources/Examples/PublishedStyles"),
     .target(
       name: "Chaos",
-      dependencies: ["Scenario", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      dependencies: [
+        "Scenario", "ScenarioLanguage", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix",
+      ],
       swiftSettings: strict),
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "CommandLineKit", "Scenario", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix",
+        "CommandLineKit", "ScenarioLanguage", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel",
+        "Posix",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-fuzz", dependencies: ["CommandLineKit", "FuzzTargets", "HealthModel", "Posix"]),
     .target(
       name: "Bench",
       dependencies: [
-        "CommandLineKit", "Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine",
+        "CommandLineKit", "Scenario", "ScenarioLanguage", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec",
+        "HealthEngine",
         "HealthExport", "HealthModel", "Posix",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
@@ -103,10 +112,12 @@ let package = Package(
       ]),
     .testTarget(
       name: "ScenarioTests",
-      dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: [
+        "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
+      ]),
     .testTarget(
       name: "ChaosTests",
-      dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: ["Chaos", "HealthPairClient", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(
       name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),

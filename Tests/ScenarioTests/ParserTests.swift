@@ -5,6 +5,7 @@ import Testing
 @testable import HealthModel
 @testable import Posix
 @testable import Scenario
+@testable import ScenarioLanguage
 
 let header = "install Water on phone and watch share dietaryWater read dietaryWater\n"
 
