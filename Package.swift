@@ -91,36 +91,38 @@ let package = Package(
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
-    .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "Posix"], exclude: ["Fixtures"]),
+    // What several test targets share: the repository's files and hex bytes (not a product).
+    .target(name: "TestSupport", dependencies: ["Posix"], path: "Tests/TestSupport"),
+    .testTarget(name: "HealthModelTests", dependencies: ["TestSupport", "HealthModel", "Posix"], exclude: ["Fixtures"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
-    .testTarget(name: "HealthExportTests", dependencies: ["HealthExport", "HealthModel", "Posix"]),
+    .testTarget(name: "HealthExportTests", dependencies: ["TestSupport", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
+      dependencies: ["TestSupport", "HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(
-      name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
+      name: "WireTests", dependencies: ["TestSupport", "Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
     .testTarget(
-      name: "CLITests", dependencies: ["CommandLineKit", "HealthPairClient", "HealthModel", "Posix"], exclude: ["Golden"]),
+      name: "CLITests", dependencies: ["TestSupport", "CommandLineKit", "HealthPairClient", "HealthModel", "Posix"], exclude: ["Golden"]),
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: [
-        "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient",
+        "TestSupport", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient",
         "HealthModel",
         "Posix",
       ]),
     .testTarget(
       name: "ScenarioTests",
       dependencies: [
-        "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
+        "TestSupport", "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
       ]),
     .testTarget(
       name: "ChaosTests",
       dependencies: ["Chaos", "HealthPairClient", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(
-      name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
+      name: "JournalTests", dependencies: ["TestSupport", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]
 )

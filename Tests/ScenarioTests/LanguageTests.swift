@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthEngine
@@ -7,15 +8,7 @@ import Testing
 @testable import Scenario
 @testable import ScenarioLanguage
 
-/// The repository's root, found from this file's path.
-private let repositoryRoot: String = {
-  let parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  return parts.dropLast(3).joined(separator: "/")
-}()
-
-private func read(_ relative: String) throws -> String {
-  String(decoding: try Posix.readFile(repositoryRoot + "/" + relative), as: UTF8.self)
-}
+private func read(_ relative: String) throws -> String { try Repository.read(relative) }
 
 /// docs/scenario-language.md and the grammar comment of Sources/ScenarioLanguage/Parser.swift, read the way the test compares
 /// them.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthEngine
@@ -293,10 +294,7 @@ struct ParserTests {
 }
 
 /// The repository's Scenarios/ directory, found from this file's path.
-let scenariosDirectory: String = {
-  let parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  return parts.dropLast(3).joined(separator: "/") + "/Scenarios"
-}()
+let scenariosDirectory = Repository.path("Scenarios")
 
 @Suite("Behaviour rules and scenarios")
 struct RuleCoverageTests {
