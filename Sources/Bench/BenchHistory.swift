@@ -90,10 +90,13 @@ package struct BenchHistory: Codable, Sendable, Equatable {
     guard let figure = metric.numbers.first?.0, let s = spread(of: Self.key(of: metric), figure: figure) else {
       return "—"
     }
-    let range =
-      s.runs == 1 || s.low == s.high
-      ? Self.format(s.low, figure: figure)
-      : "\(Self.format(s.low, figure: figure))–\(Self.format(s.high, figure: figure))"
+    let low = Self.format(s.low, figure: figure)
+    let high = Self.format(s.high, figure: figure)
+    // "8.4–14.4 ms": the unit once, after the range.
+    let parts = high.split(separator: " ")
+    let unit = parts.count == 2 ? " " + parts[1] : ""
+    let shortLow = !unit.isEmpty && low.hasSuffix(unit) ? String(low.dropLast(unit.count)) : low
+    let range = low == high ? low : "\(shortLow)–\(high)"
     let missed = s.missed > 0 ? ", missed in \(s.missed)" : ""
     return "\(range) (\(s.runs) run\(s.runs == 1 ? "" : "s")\(missed))"
   }
