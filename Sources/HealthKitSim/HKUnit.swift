@@ -7,6 +7,9 @@ import HealthModel
 /// A string that is not a unit would raise an exception on a device: ``init(from:)`` reports it to
 /// ``HealthKitSim/terminationHandler`` and returns an *invalid* unit that keeps the string; using it later fails the
 /// same way (a `save` with it fails with ``HKSimulatedTermination``).
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKUnit: NSObject, @unchecked Sendable {
   /// The parsed unit, or nil when the string did not parse.
   package let parsed: HealthUnit?
