@@ -128,7 +128,7 @@ package func runBenchmarks(
     metrics += try importMetrics(daemon: daemon, records: sizes.importRecords)
   }
   if wanted("userpath") {
-    metrics += try userPathMetrics(daemon: daemon, sizes: sizes.userPath, suite: scenarios)
+    metrics += try userPathMetrics(daemon: daemon, sizes: sizes.userPath, suite: scenarios, charts: charts)
   }
   if wanted("scenarios") {
     note("scenario runner")

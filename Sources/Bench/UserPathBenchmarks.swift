@@ -6,6 +6,7 @@ import HealthModel
 import HealthPairClient
 import HealthPairTesting
 import Posix
+import Render
 import Scenario
 import ScenarioLanguage
 import Synchronization
@@ -270,7 +271,7 @@ func pairStartMetrics(daemon: String, pairs: Int, starts: Int) throws -> [Metric
 }
 
 /// The suite rows (11a, 11b): the repository's scenarios and generated suites of growing size, two jobs.
-func suiteMetrics(daemon: String, suite: String?, counts: [Int]) throws -> [Metric] {
+func suiteMetrics(daemon: String, suite: String?, counts: [Int], charts: String? = nil) throws -> [Metric] {
   let runner = ScenarioRunner(daemon: daemon)
   var metrics: [Metric] = []
   if let suite {
@@ -289,6 +290,7 @@ func suiteMetrics(daemon: String, suite: String?, counts: [Int]) throws -> [Metr
   }
   var series: [(String, Double)] = []
   var last = (count: 0, seconds: 0.0, passed: 0)
+  var points: [(count: Int, seconds: Double)] = []
   for count in counts {
     let scenarios = try ScenarioGenerator(seed: 16).scenarios(count)
     let t0 = now()
@@ -299,8 +301,10 @@ func suiteMetrics(daemon: String, suite: String?, counts: [Int]) throws -> [Metr
       throw PairError.timeout("generated scenario \(failed.file) to pass: \(failed.status)")
     }
     series += [("suiteSeconds@\(count)", seconds), ("scenariosPerSecond@\(count)", Double(count) / seconds)]
+    points.append((count, seconds))
     last = (count, seconds, passed)
   }
+  if let charts, !points.isEmpty { try writeSuiteChart(points, to: charts) }
   if last.count > 0 {
     let rate = Double(last.count) / last.seconds
     metrics.append(
@@ -313,14 +317,30 @@ func suiteMetrics(daemon: String, suite: String?, counts: [Int]) throws -> [Metr
   return metrics
 }
 
+/// The suite-time chart (bench-suite.svg): seconds for a generated suite of 10…1,000 scenarios with two jobs, and
+/// the 150 scenarios/s target drawn as the time it allows at each size.
+func writeSuiteChart(_ points: [(count: Int, seconds: Double)], to directory: String) throws {
+  let svg = SVGChart(
+    title: "Generated scenario suites, --jobs 2: seconds against scenarios", xLabel: "scenarios",
+    yLabel: "seconds", xScale: .logarithmic, yScale: .logarithmic,
+    series: [
+      SVGChart.Series(name: "measured", points: points.map { .init(x: Double($0.count), y: $0.seconds) }),
+      SVGChart.Series(
+        name: "target (150 scenarios/s)", points: points.map { .init(x: Double($0.count), y: Double($0.count) / 150) }),
+    ])
+  try Posix.writeFileAtomically(directory + "/bench-suite.svg", Array(svg.render().utf8), mode: 0o644)
+}
+
 /// All of the user-path rows.
-package func userPathMetrics(daemon: String, sizes: UserPathSizes, suite: String?) throws -> [Metric] {
+package func userPathMetrics(daemon: String, sizes: UserPathSizes, suite: String?, charts: String? = nil) throws
+  -> [Metric]
+{
   func note(_ s: String) { Posix.writeStandardError("bench: \(s)\n") }
   note("HealthKitSim calls vs DeviceClient and raw echoes")
   var metrics = try healthKitSimCallMetrics(daemon: daemon, calls: sizes.calls)
   note("pair start-up as a test sees it")
   metrics += try pairStartMetrics(daemon: daemon, pairs: sizes.pairs, starts: sizes.starts)
   note("scenario suites")
-  metrics += try suiteMetrics(daemon: daemon, suite: suite, counts: sizes.generatedCounts)
+  metrics += try suiteMetrics(daemon: daemon, suite: suite, counts: sizes.generatedCounts, charts: charts)
   return metrics
 }
