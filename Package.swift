@@ -39,10 +39,15 @@ let package = Package(
       swiftSettings: strict),
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
+    // The scenario language: lexer, parser, AST and located diagnostics — pure (what the fuzzer needs); it reads
+    // files only to follow `include`.
+    .target(name: "ScenarioLanguage", dependencies: ["HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
+    // The scenario runner: fresh pairs, steps played through the client, checks, reports.
     .target(
       name: "Scenario",
       dependencies: [
-        "HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthExport", "HealthModel", "Posix",
+        "ScenarioLanguage", "HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthExport",
+        "HealthModel", "Posix",
       ],
       swiftSettings: strict),
     // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
@@ -60,56 +65,64 @@ let package = Package(
     .target(name: "PublishedStyles", dependencies: ["HealthKit"], path: "Sources/Examples/PublishedStyles"),
     .target(
       name: "Chaos",
-      dependencies: ["Scenario", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      dependencies: [
+        "Scenario", "ScenarioLanguage", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix",
+      ],
       swiftSettings: strict),
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "CommandLineKit", "Scenario", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel", "Posix",
+        "CommandLineKit", "ScenarioLanguage", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel",
+        "Posix",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-fuzz", dependencies: ["CommandLineKit", "FuzzTargets", "HealthModel", "Posix"]),
     .target(
       name: "Bench",
       dependencies: [
-        "CommandLineKit", "Scenario", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec", "HealthEngine",
+        "CommandLineKit", "Scenario", "ScenarioLanguage", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec",
+        "HealthEngine",
         "HealthExport", "HealthModel", "Posix",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
-    .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "Posix"], exclude: ["Fixtures"]),
+    // What several test targets share: the repository's files and hex bytes (not a product).
+    .target(name: "TestSupport", dependencies: ["Posix"], path: "Tests/TestSupport"),
+    .testTarget(name: "HealthModelTests", dependencies: ["TestSupport", "HealthModel", "Posix"], exclude: ["Fixtures"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
-    .testTarget(name: "HealthExportTests", dependencies: ["HealthExport", "HealthModel", "Posix"]),
+    .testTarget(name: "HealthExportTests", dependencies: ["TestSupport", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
+      dependencies: ["TestSupport", "HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(
-      name: "WireTests", dependencies: ["Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
+      name: "WireTests", dependencies: ["TestSupport", "Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
     .testTarget(
-      name: "CLITests", dependencies: ["CommandLineKit", "HealthPairClient", "HealthModel", "Posix"], exclude: ["Golden"]),
+      name: "CLITests", dependencies: ["TestSupport", "CommandLineKit", "HealthPairClient", "HealthModel", "Posix"], exclude: ["Golden"]),
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: [
-        "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient",
+        "TestSupport", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient",
         "HealthModel",
         "Posix",
       ]),
     .testTarget(
       name: "ScenarioTests",
-      dependencies: ["Scenario", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: [
+        "TestSupport", "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
+      ]),
     .testTarget(
       name: "ChaosTests",
-      dependencies: ["Chaos", "HealthPairClient", "Scenario", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: ["Chaos", "HealthPairClient", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(
-      name: "JournalTests", dependencies: ["Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
+      name: "JournalTests", dependencies: ["TestSupport", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),
   ],
   swiftLanguageModes: [.v6]
 )

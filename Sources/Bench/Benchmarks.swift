@@ -8,6 +8,7 @@ import Journal
 import Posix
 import Render
 import Scenario
+import ScenarioLanguage
 import Synchronization
 import Wire
 

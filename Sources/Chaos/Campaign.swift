@@ -6,6 +6,7 @@ import HealthPairClient
 import Journal
 import Posix
 import Scenario
+import ScenarioLanguage
 import Wire
 
 #if canImport(Glibc)

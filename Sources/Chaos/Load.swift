@@ -5,6 +5,7 @@ import HealthModel
 import HealthPairClient
 import Posix
 import Scenario
+import ScenarioLanguage
 import Wire
 
 /// A load run: many concurrent clients saving, querying and deleting on both devices of one pair for a bounded

@@ -3,7 +3,7 @@ import HealthCodec
 import HealthEngine
 import HealthModel
 import Journal
-import Scenario
+import ScenarioLanguage
 import Wire
 
 /// The fuzz targets: each takes arbitrary bytes and must return without crashing, hanging or allocating

@@ -3,7 +3,7 @@ import HealthCodec
 import HealthEngine
 import HealthModel
 import Journal
-import Scenario
+import ScenarioLanguage
 import Wire
 
 /// What each decoding target guarantees beyond not crashing, checked on every input (``FuzzTargets/run(_:_:)``

@@ -3,6 +3,7 @@ import HealthPairClient
 import Posix
 import Render
 import Scenario
+import ScenarioLanguage
 
 /// `healthpair run`: runs scenario files against fresh daemon pairs.
 package struct RunCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import ScenarioLanguage
 import Wire
 
 extension RunContext {

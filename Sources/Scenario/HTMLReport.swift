@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HealthEngine
 import HealthModel
+import ScenarioLanguage
 
 /// `healthpair run --html`: one self-contained page (inline CSS and script, nothing fetched) with a summary,
 /// filters by status and folder, and per scenario a timeline with a phone lane and a watch lane.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import Render
+import ScenarioLanguage
 import Wire
 
 /// Renders suite results for people (text), CI systems (JUnit XML) and tools (JSON).

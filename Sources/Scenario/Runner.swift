@@ -6,6 +6,7 @@ import HealthPairClient
 import Journal
 import Posix
 import Render
+import ScenarioLanguage
 import Wire
 
 /// Why a scenario did not pass.

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import HealthPairClient
 import Posix
+import ScenarioLanguage
 import Synchronization
 
 /// Finds, parses and runs scenario files.

@@ -1,12 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Posix
 
-/// The repository's root, from this file's path.
-private let repositoryRoot: String = {
-  #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-}()
 
 /// Every `*.scenario` file under `directory`.
 private func scenarioFiles(_ directory: String) throws -> [String] {
@@ -55,11 +52,11 @@ struct HTMLReportBrowserTests {
     let failing = work + "/failing/deliberate.scenario"
     try Posix.makeDirectory(work + "/failing")
     try Posix.writeFileAtomically(failing, Array(failingScenario.utf8))
-    let library = try scenarioFiles(repositoryRoot + "/Scenarios")
+    let library = try scenarioFiles(Repository.path("Scenarios"))
     let report = artifacts + "/report.html"
     let kept = work + "/kept"
     let run = try healthpair([
-      "run", repositoryRoot + "/Scenarios", failing, "--jobs", "\(max(2, Posix.processorCount))", "--html", report,
+      "run", Repository.path("Scenarios"), failing, "--jobs", "\(max(2, Posix.processorCount))", "--html", report,
       "--keep-failed", kept,
     ])
     #expect(run.status == 1, "only the deliberate failure fails:\n\(run.out)\(run.err)")

@@ -1,14 +1,11 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthModel
 @testable import Posix
 
-private let fixtures: String = {
-  var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  parts.removeLast(3)
-  return parts.joined(separator: "/") + "/Scenarios/import-export/fixtures"
-}()
+private let fixtures = Repository.exportFixtures
 
 @Suite("Command line: import and export")
 struct ImportCommandTests {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthEngine
@@ -8,14 +9,8 @@ import Testing
 @testable import Posix
 @testable import Wire
 
-/// The repository's root (this file is Tests/DaemonTests/ImportTests.swift).
-private let root: String = {
-  var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  parts.removeLast(3)
-  return parts.joined(separator: "/")
-}()
-private let fixture = root + "/Scenarios/import-export/fixtures/export.xml"
-private let fixtureZip = root + "/Scenarios/import-export/fixtures/export.zip"
+private let fixture = Repository.exportFixtures + "/export.xml"
+private let fixtureZip = Repository.exportFixtures + "/export.zip"
 
 /// A synthetic export of `records` records written to a temporary file.
 private func syntheticFile(_ records: Int, days: Int = 30, in directory: String) throws -> String {

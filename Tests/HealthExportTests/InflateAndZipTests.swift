@@ -1,16 +1,10 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthExport
 
-private func hex(_ text: String) -> [UInt8] {
-  var out: [UInt8] = []
-  var chars = Array(text.utf8).makeIterator()
-  while let a = chars.next(), let b = chars.next() {
-    out.append(UInt8(String(decoding: [a, b], as: UTF8.self), radix: 16)!)
-  }
-  return out
-}
+private func hex(_ text: String) -> [UInt8] { Hex.bytes(text) }
 
 /// Everything an input yields.
 private func drain(_ input: some ByteInput, chunk: Int = 1 << 16) throws(ExportError) -> [UInt8] {

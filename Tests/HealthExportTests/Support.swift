@@ -1,20 +1,14 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthExport
 @testable import HealthModel
 @testable import Posix
 
-/// The repository's root (this file is Tests/HealthExportTests/Support.swift).
-let repositoryRoot: String = {
-  var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  parts.removeLast(3)
-  return parts.joined(separator: "/")
-}()
-
 /// The hand-written fixture every element kind is in.
-let fixturePath = repositoryRoot + "/Scenarios/import-export/fixtures/export.xml"
-let fixtureZipPath = repositoryRoot + "/Scenarios/import-export/fixtures/export.zip"
+let fixturePath = Repository.exportFixtures + "/export.xml"
+let fixtureZipPath = Repository.exportFixtures + "/export.zip"
 
 /// A file's bytes.
 func bytes(of path: String) throws -> [UInt8] { try Posix.readFile(path) }

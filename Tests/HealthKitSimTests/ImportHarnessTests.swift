@@ -1,13 +1,10 @@
 import Foundation
 import HealthKitSim
 import HealthPairTesting
+import TestSupport
 import Testing
 
-private let fixture: String = {
-  var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  parts.removeLast(3)
-  return parts.joined(separator: "/") + "/Scenarios/import-export/fixtures/export.zip"
-}()
+private let fixture = Repository.exportFixtures + "/export.zip"
 
 @Suite("HealthPairTesting: Apple Health exports")
 struct ImportHarnessTests {

@@ -3,13 +3,12 @@ import HealthKitSim
 import HealthModel
 import HealthPairTesting
 import Posix
+import TestSupport
 import Testing
 
 /// The static members HKTypeIdentifiers.swift declares: (member name, identifier type, identifier string).
 func declaredTypeIdentifiers() throws -> [(name: String, kind: String, identifier: String)] {
-  let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-  let text = String(
-    decoding: try Posix.readFile(root + "/Sources/HealthKitSim/HKTypeIdentifiers.swift"), as: UTF8.self)
+  let text = try Repository.read("Sources/HealthKitSim/HKTypeIdentifiers.swift")
   // Members may wrap after "(": join the lines of each declaration before reading it.
   let joined = text.replacingOccurrences(of: "(\n", with: "(").replacingOccurrences(of: "\n    \"", with: "\"")
   var result: [(String, String, String)] = []

@@ -1,12 +1,12 @@
 import Posix
+import TestSupport
 import Testing
 
 @testable import HealthModel
 
 /// The checked-in list of HealthKit's type identifiers (Fixtures/hk-identifiers.txt), without comments.
 func checkedInIdentifiers() throws -> [String] {
-  let directory = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-  let text = String(decoding: try Posix.readFile(directory + "/Fixtures/hk-identifiers.txt"), as: UTF8.self)
+  let text = try Repository.read("Tests/HealthModelTests/Fixtures/hk-identifiers.txt")
   return text.split(separator: "\n").map { line in String(line.filter { !$0.isWhitespace }) }.filter {
     !$0.isEmpty && !$0.hasPrefix("#")
   }

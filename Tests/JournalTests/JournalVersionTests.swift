@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthCodec
@@ -8,10 +9,7 @@ import Testing
 @testable import Posix
 
 /// Bytes from a hex string (whitespace ignored).
-func bytes(hex: String) -> [UInt8] {
-  let digits = Array(hex.filter { !$0.isWhitespace })
-  return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
-}
+func bytes(hex: String) -> [UInt8] { Hex.bytes(hex) }
 
 /// The salt of the checked-in version-2 fixture.
 let fixtureSalt: UInt64 = 0x0123_4567_89AB_CDEF
@@ -49,7 +47,7 @@ let version2Fixture = bytes(
 
 /// Every byte of `fixture`, with the hex string the test would print for a new one.
 func expectBytes(_ actual: [UInt8], _ fixture: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
-  let hex = actual.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+  let hex = Hex.string(actual)
   #expect(actual == fixture, "the writer now produces \(hex)", sourceLocation: sourceLocation)
 }
 

@@ -4,6 +4,7 @@ import Testing
 @testable import HealthEngine
 @testable import HealthModel
 @testable import Scenario
+@testable import ScenarioLanguage
 
 @Suite("Scenario language: import steps and their expectations")
 struct ImportStepTests {

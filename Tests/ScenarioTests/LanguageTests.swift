@@ -1,22 +1,16 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthEngine
 @testable import HealthModel
 @testable import Posix
 @testable import Scenario
+@testable import ScenarioLanguage
 
-/// The repository's root, found from this file's path.
-private let repositoryRoot: String = {
-  let parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  return parts.dropLast(3).joined(separator: "/")
-}()
+private func read(_ relative: String) throws -> String { try Repository.read(relative) }
 
-private func read(_ relative: String) throws -> String {
-  String(decoding: try Posix.readFile(repositoryRoot + "/" + relative), as: UTF8.self)
-}
-
-/// docs/scenario-language.md and the grammar comment of Sources/Scenario/Parser.swift, read the way the test compares
+/// docs/scenario-language.md and the grammar comment of Sources/ScenarioLanguage/Parser.swift, read the way the test compares
 /// them.
 enum LanguageDocs {
   /// The lines of the docs' "Grammar" code block.
@@ -270,14 +264,14 @@ struct LanguageDocsTests {
 
   @Test func theGrammarCommentIsTheDocsGrammar() throws {
     let docs = LanguageDocs.docsGrammar(try read("docs/scenario-language.md"))
-    let comment = LanguageDocs.commentGrammar(try read("Sources/Scenario/Parser.swift"))
+    let comment = LanguageDocs.commentGrammar(try read("Sources/ScenarioLanguage/Parser.swift"))
     #expect(docs.count > 10)
     #expect(comment == docs, "docs/scenario-language.md's Grammar block and Parser.swift's comment differ")
   }
 
   @Test func theCommentListsExactlyTheDocsStepForms() throws {
     let docs = LanguageDocs.docsForms(try read("docs/scenario-language.md"))
-    let comment = LanguageDocs.commentForms(try read("Sources/Scenario/Parser.swift"))
+    let comment = LanguageDocs.commentForms(try read("Sources/ScenarioLanguage/Parser.swift"))
     #expect(docs.count >= 60)
     for form in docs where !comment.contains(form) { Issue.record("only in docs/scenario-language.md: \(form)") }
     for form in comment where !docs.contains(form) { Issue.record("only in Parser.swift's comment: \(form)") }

@@ -4,6 +4,7 @@ import Testing
 @testable import HealthEngine
 @testable import HealthModel
 @testable import Scenario
+@testable import ScenarioLanguage
 
 @Suite("Scenario parser: the device lock and the Health app")
 struct LockParserTests {

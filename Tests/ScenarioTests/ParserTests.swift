@@ -1,10 +1,12 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthEngine
 @testable import HealthModel
 @testable import Posix
 @testable import Scenario
+@testable import ScenarioLanguage
 
 let header = "install Water on phone and watch share dietaryWater read dietaryWater\n"
 
@@ -292,10 +294,7 @@ struct ParserTests {
 }
 
 /// The repository's Scenarios/ directory, found from this file's path.
-let scenariosDirectory: String = {
-  let parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-  return parts.dropLast(3).joined(separator: "/") + "/Scenarios"
-}()
+let scenariosDirectory = Repository.path("Scenarios")
 
 @Suite("Behaviour rules and scenarios")
 struct RuleCoverageTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Posix
 @testable import Scenario
+@testable import ScenarioLanguage
 
 /// A small valid scenario: two steps, one of them an expectation, and an error-free comment.
 private let lfText = """

@@ -6,6 +6,7 @@ import Testing
 @testable import Posix
 @testable import Render
 @testable import Scenario
+@testable import ScenarioLanguage
 
 @Suite("Scenario traces, --keep-failed and the HTML report")
 struct TraceTests {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HealthCodec
@@ -291,18 +292,9 @@ struct PinnedFrameTests {
     return all
   }
 
-  static let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/frames.txt")
+  static let fixtureURL = URL(fileURLWithPath: Repository.path("Tests/WireTests/Fixtures/frames.txt"))
 
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef")
-    var text = ""
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 15)])
-    }
-    return text
-  }
+  static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 
   @Test("Every case has an example (the exhaustive switches prove every case has a name)")
   func everyCaseHasAnExample() {
@@ -360,14 +352,7 @@ struct PinnedFrameTests {
     var result: [String: [UInt8]] = [:]
     for line in try String(contentsOf: fixtureURL, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
       let parts = line.split(separator: " ", maxSplits: 1)
-      let digits = Array((parts.count > 1 ? parts[1] : "").utf8)
-      var bytes: [UInt8] = []
-      var i = 0
-      while i + 1 < digits.count {
-        bytes.append(UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16)!)
-        i += 2
-      }
-      result[String(parts[0])] = bytes
+      result[String(parts[0])] = Hex.bytes(parts.count > 1 ? parts[1] : "")
     }
     return result
   }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import HealthCodec
@@ -272,9 +273,7 @@ struct MessageCodingTests {
   }
 
   @Test func sha256MatchesKnownVectors() {
-    func hex(_ b: [UInt8]) -> String {
-      b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-    }
+    func hex(_ b: [UInt8]) -> String { Hex.string(b) }
     #expect(hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     #expect(
