@@ -1,8 +1,8 @@
+import Dispatch
 import FoundationEssentials
 import HealthEngine
 import HealthExport
 import HealthModel
-import Dispatch
 import Posix
 import Synchronization
 import Wire
