@@ -222,7 +222,7 @@ package final class DeviceDaemon {
       [
         "pid": "\(Posix.processID)", "socket": options.socketPath, "records": "\(durable.recovery.records)",
         "snapshot_records": "\(durable.recovery.resumedRecords)",
-        "samples": "\(durable.state.store.liveCount)", "recovery_ms": String(format3(elapsed)),
+        "samples": "\(durable.state.store.liveCount)", "recovery_ms": formatNumber(elapsed, decimals: 3),
       ])
   }
 
@@ -261,7 +261,7 @@ package final class DeviceDaemon {
       let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e6
       log.log(
         .info, "snapshot written",
-        ["bytes": "\(bytes)", "records": "\(durable.journal.records)", "ms": String(format3(elapsed))])
+        ["bytes": "\(bytes)", "records": "\(durable.journal.records)", "ms": formatNumber(elapsed, decimals: 3)])
     } catch { log.log(.error, "cannot write a snapshot: \(error)") }
   }
 
@@ -824,7 +824,7 @@ package final class DeviceDaemon {
       peerAuthenticated(connection)
       return
     }
-    let limit = format3(options.handshakeTimeout)
+    let limit = formatNumber(options.handshakeTimeout, decimals: 3)
     log.log(
       .warning, "peer connection did not complete the pairing handshake within \(limit) s; closing it",
       ["pid": connection.pid.map { "\($0)" } ?? "?"])
@@ -843,7 +843,7 @@ package final class DeviceDaemon {
       let id = helloDeadlines[helloHead].client
       helloHead += 1
       guard let connection = clients[id], !connection.helloDone, !connection.closeAfterFlush else { continue }
-      let limit = format3(options.helloTimeout)
+      let limit = formatNumber(options.helloTimeout, decimals: 3)
       log.log(.warning, "closing client: no hello within \(limit) s", ["client": "\(id)", "pid": "\(connection.pid)"])
       connection.send(.response(id: 0, .failure(.simulator("no hello within \(limit) s; closing the connection"))))
       connection.closeAfterFlush = true
@@ -975,8 +975,6 @@ extension DaemonEvent {
     }
   }
 }
-
-func format3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
 
 /// The daemon as the peer core's shell: sockets, the journal file and epoll timers.
 extension DeviceDaemon: PeerShell {

@@ -67,6 +67,13 @@ extension BinaryWriter {
   }
   /// uuid, type, `u8` kind (0 quantity f64, 1 category i64), start, end, source, metadata.
   package mutating func sample(_ s: Sample) {
+    sampleBody(s)
+    source(s.source)
+    metadata(s.metadata)
+  }
+  /// What a stored and an imported sample share, before their source: uuid, type, `u8` kind (0 quantity f64,
+  /// 1 category i64), start, end.
+  private mutating func sampleBody(_ s: Sample) {
     uuid(s.uuid)
     sampleType(s.type)
     switch s.value {
@@ -79,8 +86,6 @@ extension BinaryWriter {
     }
     date(s.start)
     date(s.end)
-    source(s.source)
-    metadata(s.metadata)
   }
   /// A batch of imported samples with their sources listed once: `[source]`, then `u32` count and per sample uuid,
   /// type, `u8` kind (0 quantity f64, 1 category i64), start, end, `u32` index into the sources, metadata. An export
@@ -119,18 +124,7 @@ extension BinaryWriter {
     array(table) { $0.source($1) }
     u32(UInt32(samples.count))
     for (sample, index) in zip(samples, indices) {
-      uuid(sample.uuid)
-      sampleType(sample.type)
-      switch sample.value {
-      case .quantity(let v):
-        u8(0)
-        f64(v)
-      case .category(let c):
-        u8(1)
-        i64(Int64(c))
-      }
-      date(sample.start)
-      date(sample.end)
+      sampleBody(sample)
       u32(index)
       metadata(sample.metadata)
     }
@@ -499,6 +493,17 @@ extension BinaryReader {
   /// Reads a stored sample. Its value, dates and metadata numbers must be finite: `save` never accepts others, so
   /// one in a journal or from the peer (an older build's) is refused with its offset instead of being loaded.
   package mutating func sample() throws(DecodeError) -> Sample {
+    let body = try sampleBody()
+    let source = try source()
+    return Sample(
+      uuid: body.uuid, type: body.type, value: body.value, start: body.start, end: body.end,
+      metadata: try metadata(finite: true), source: source)
+  }
+  /// Reads what a stored and an imported sample share, before their source (see ``BinaryWriter/sample(_:)``): the
+  /// value and both dates must be finite and a category value an `Int32`.
+  private mutating func sampleBody() throws(DecodeError) -> (
+    uuid: UUID, type: SampleType, value: SampleValue, start: Date, end: Date
+  ) {
     let id = try uuid()
     let type = try sampleType()
     let value: SampleValue
@@ -512,11 +517,7 @@ extension BinaryReader {
       value = .category(Int(raw))
     case let tag: throw error("unknown sample value tag \(tag)")
     }
-    let start = try finiteDate("start date")
-    let end = try finiteDate("end date")
-    let source = try source()
-    return Sample(
-      uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(finite: true), source: source)
+    return (id, type, value, try finiteDate("start date"), try finiteDate("end date"))
   }
   /// Reads a batch of imported samples (see ``BinaryWriter/importSamples(_:)``).
   package mutating func importSamples() throws(DecodeError) -> [Sample] {
@@ -529,21 +530,7 @@ extension BinaryReader {
     var samples: [Sample] = []
     samples.reserveCapacity(count)
     for _ in 0..<count {
-      let id = try uuid()
-      let type = try sampleType()
-      let value: SampleValue
-      switch try u8() {
-      case 0: value = .quantity(try finiteF64("quantity"))
-      case 1:
-        let raw = try i64()
-        guard (-Int64(Int32.max)...Int64(Int32.max)).contains(raw) else {
-          throw error("category value \(raw) out of range")
-        }
-        value = .category(Int(raw))
-      case let tag: throw error("unknown sample value tag \(tag)")
-      }
-      let start = try finiteDate("start date")
-      let end = try finiteDate("end date")
+      let body = try sampleBody()
       let sourceOffset = offset
       let index = Int(try u32())
       guard index < sources.count else {
@@ -551,8 +538,8 @@ extension BinaryReader {
       }
       samples.append(
         Sample(
-          uuid: id, type: type, value: value, start: start, end: end, metadata: try metadata(finite: true),
-          source: sources[index]))
+          uuid: body.uuid, type: body.type, value: body.value, start: body.start, end: body.end,
+          metadata: try metadata(finite: true), source: sources[index]))
     }
     return samples
   }

@@ -56,12 +56,9 @@ extension BinaryWriter {
     policy(state.policy)
     optional(state.virtualNow) { $0.date($1) }
     array(state.apps.values.sorted { $0.bundleID < $1.bundleID }) { $0.app($1) }
-    let decisions = state.decisions.sorted { a, b in
-      a.key.bundleID != b.key.bundleID ? a.key.bundleID < b.key.bundleID : a.key.permission < b.key.permission
-    }
-    array(decisions) { w, entry in
-      w.string(entry.key.bundleID)
-      w.change(AuthorizationChange(entry.key.permission, entry.value))
+    sortedEntries(state.decisions, by: appThenPermission) { w, key, decision in
+      w.string(key.bundleID)
+      w.change(AuthorizationChange(key.permission, decision))
     }
     array(state.lockedOut.sorted()) { $0.string($1) }
     array(state.syncConflicts) { w, conflict in
@@ -70,14 +67,11 @@ extension BinaryWriter {
       w.u8(conflict.kept.rawValue)
     }
     u64(UInt64(state.syncConflictCount))
-    let stamps = state.decisionStamps.sorted { a, b in
-      a.key.bundleID != b.key.bundleID ? a.key.bundleID < b.key.bundleID : a.key.permission < b.key.permission
-    }
-    array(stamps) { w, entry in
-      w.string(entry.key.bundleID)
-      w.permission(entry.key.permission)
-      w.date(entry.value.at)
-      w.u8(entry.value.device.rawValue)
+    sortedEntries(state.decisionStamps, by: appThenPermission) { w, key, stamp in
+      w.string(key.bundleID)
+      w.permission(key.permission)
+      w.date(stamp.at)
+      w.u8(stamp.device.rawValue)
     }
     let ledger = state.sync
     u64(ledger.logID)
@@ -187,16 +181,16 @@ extension BinaryWriter {
     let user = state.userData
     bool(user.isLocked)
     array(user.lockedJournal) { $0.sample($1) }
-    array(user.characteristics.sorted { $0.key < $1.key }) { w, item in
-      w.sampleType(item.key)
-      w.characteristicValue(item.value)
+    sortedEntries(user.characteristics) { w, type, value in
+      w.sampleType(type)
+      w.characteristicValue(value)
     }
-    array(user.preferredUnits.sorted { $0.key < $1.key }) { w, item in
-      w.sampleType(item.key)
-      w.string(item.value)
+    sortedEntries(user.preferredUnits) { w, type, unit in
+      w.sampleType(type)
+      w.string(unit)
     }
-    array(user.stamps.sorted { $0.key < $1.key }) { w, item in
-      switch item.key {
+    sortedEntries(user.stamps) { w, key, stamp in
+      switch key {
       case .characteristic(let t):
         w.u8(0)
         w.sampleType(t)
@@ -204,21 +198,42 @@ extension BinaryWriter {
         w.u8(1)
         w.sampleType(t)
       }
-      w.date(item.value.at)
-      w.u8(item.value.device.rawValue)
+      w.date(stamp.at)
+      w.u8(stamp.device.rawValue)
     }
     let entitled = state.apps.values.filter { !$0.entitlements.isEmpty }.sorted { $0.bundleID < $1.bundleID }
     array(entitled) { w, app in
       w.string(app.bundleID)
       w.entitlements(app.entitlements)
     }
-    array(state.backgroundRegistrations.sorted { $0.key < $1.key }) { w, entry in
-      w.string(entry.key.bundleID)
-      w.sampleType(entry.key.type)
-      w.u8(entry.value.rawValue)
+    sortedEntries(state.backgroundRegistrations) { w, key, frequency in
+      w.string(key.bundleID)
+      w.sampleType(key.type)
+      w.u8(frequency.rawValue)
     }
     try flush(&self)
   }
+
+  /// Writes a dictionary as an array (`u32` count, then each entry) in the order `areInIncreasingOrder` gives its
+  /// keys, so equal states encode to equal bytes whatever the dictionary's iteration order.
+  private mutating func sortedEntries<Key, Value>(
+    _ dictionary: [Key: Value], by areInIncreasingOrder: (Key, Key) -> Bool,
+    _ entry: (inout BinaryWriter, Key, Value) -> Void
+  ) {
+    array(dictionary.sorted { areInIncreasingOrder($0.key, $1.key) }) { w, item in entry(&w, item.key, item.value) }
+  }
+
+  /// ``sortedEntries(_:by:_:)`` in the keys' own order.
+  private mutating func sortedEntries<Key: Comparable, Value>(
+    _ dictionary: [Key: Value], _ entry: (inout BinaryWriter, Key, Value) -> Void
+  ) {
+    sortedEntries(dictionary, by: <, entry)
+  }
+}
+
+/// Authorization keys by app, then permission: the order decisions and their stamps are written in.
+private func appThenPermission(_ a: AuthorizationKey, _ b: AuthorizationKey) -> Bool {
+  a.bundleID != b.bundleID ? a.bundleID < b.bundleID : a.permission < b.permission
 }
 
 /// Writes one slot's 64-byte record at `out`.

@@ -5,6 +5,8 @@ import Synchronization
 
 /// Returns the samples added and deleted since an anchor, and the anchor to continue from; with an
 /// ``updateHandler`` it keeps running and reports each later change (local saves and sync) until stopped.
+///
+/// `@unchecked Sendable` for the reason ``HKQuery`` gives; handlers set after `init` sit behind a `Mutex`.
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
   /// What both handlers receive: the query, added samples, deleted objects, the new anchor, or an error.
   public typealias Handler =

@@ -6,6 +6,8 @@ import HealthModel
 /// Construction never fails, as in HealthKit's signatures; an invalid sample (a value the type does not define, an
 /// end before the start, missing required metadata) makes the `save` that uses it fail with
 /// ``HKSimulatedTermination``, where a device would have terminated the app at construction.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
 public final class HKCategorySample: HKSample, @unchecked Sendable {
   /// The category value (`HKCategoryValue.notApplicable.rawValue` for mindful sessions).
   public let value: Int

@@ -6,6 +6,8 @@ import HealthModel
 /// Apps may only read it: it is an `HKObjectType` but not an `HKSampleType`, so it cannot be requested to share
 /// (`requestAuthorization(toShare:)` takes sample types) nor queried. Request it to read, then call the store's
 /// method for it (``HKHealthStore/biologicalSex()`` and the like).
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
   /// The type with this identifier. An identifier outside HealthKitSim's catalog makes later calls fail with
   /// ``HealthKitSimError/unsupported(_:)``.

@@ -2,6 +2,9 @@ import Foundation
 import HealthModel
 
 /// A sample that was deleted, as an anchored object query reports it: only its UUID (and no metadata).
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKDeletedObject: NSObject, @unchecked Sendable {
   /// The deleted sample's UUID.
   public let uuid: UUID

@@ -7,6 +7,9 @@ import HealthModel
 /// An `NSObject` equal when every property is. HealthKitSim keeps the device an app passes to a sample's
 /// initializer with the sample (under reserved metadata keys the app never sees), so ``HKObject/device`` reads it
 /// back on both devices and `HKQuery.predicateForObjects(withDeviceProperty:allowedValues:)` filters on it.
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKDevice: NSObject, @unchecked Sendable {
   /// The device's name (`iPhone`, `Apple Watch`).
   public let name: String?

@@ -74,4 +74,6 @@ public class HKObjectType: NSObject, @unchecked Sendable {
 }
 
 /// A type of sample data: a quantity, category or correlation type, or a workout, clinical, document… type.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public class HKSampleType: HKObjectType, @unchecked Sendable {}

@@ -19,6 +19,8 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 /// at the registered frequency — and its completion handler must be called (behavior.md section B). While the device
 /// is locked nothing is delivered: a query started then, or changes made then, are delivered once when the device
 /// unlocks (healthd's deliver-on-unlock; docs/behavior.md L4).
+///
+/// `@unchecked Sendable` for the reason ``HKQuery`` gives; handlers set after `init` sit behind a `Mutex`.
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
   /// What the handler receives: the query, a completion block, or an error.
   public typealias Handler =

@@ -5,6 +5,9 @@ import HealthModel
 ///
 /// An `NSObject`: two quantities are equal (`==`, `isEqual(_:)`) when their units are compatible and their values
 /// are the same once converted, as HealthKit compares them.
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKQuantity: NSObject, @unchecked Sendable {
   /// The unit the quantity was created with.
   package let unit: HKUnit

@@ -6,6 +6,8 @@ import HealthModel
 /// Construction never fails, as in HealthKit's signatures; an invalid sample (a unit incompatible with the type,
 /// an end before the start) makes the `save` that uses it fail with ``HKSimulatedTermination``, where a device
 /// would have terminated the app at construction.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
 public final class HKQuantitySample: HKSample, @unchecked Sendable {
   /// The quantity, in the unit it was created with (query results use the type's canonical unit).
   public let quantity: HKQuantity

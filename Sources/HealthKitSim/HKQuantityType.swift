@@ -17,6 +17,8 @@ public enum HKQuantityAggregationStyle: Int, Hashable, Sendable {
 }
 
 /// A type of quantity data (water, steps, heart rate): `HKQuantityType(.dietaryWater)`.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKQuantityType: HKSampleType, @unchecked Sendable {
   /// The type with this identifier. An identifier outside HealthKitSim's catalog makes later calls fail with
   /// ``HealthKitSimError/unsupported(_:)``.

@@ -173,6 +173,9 @@ extension ComparisonOperator {
 
 /// A sample type and predicate for queries that take several (`HKObserverQuery(queryDescriptors:…)`,
 /// `HKAnchoredObjectQuery(queryDescriptors:…)`).
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKQueryDescriptor: NSObject, @unchecked Sendable {
   /// The sample type.
   public let sampleType: HKSampleType

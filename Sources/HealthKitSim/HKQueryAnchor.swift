@@ -8,6 +8,9 @@ import Foundation
 /// `NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)` — in a file or in `UserDefaults`.
 /// The anchor is the device's change number, which the journal keeps: an unarchived anchor resumes an anchored
 /// query after the daemon restarted.
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable {
   /// The device's change number.
   let value: UInt64

@@ -7,6 +7,9 @@ import HealthModel
 // errors are the same.
 
 /// A sample type and a predicate, typed by the sample class the query returns.
+///
+/// `@unchecked Sendable`: `NSPredicate` and sort descriptors are not `Sendable` on Linux; it never mutates
+/// them, and its own fields are copied with the value.
 public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
   /// The sample type.
   public let sampleType: HKSampleType
@@ -48,6 +51,9 @@ private func run<T: Sendable>(
 }
 
 /// A sample query (`HKSampleQuery`) as a value: `try await descriptor.result(for: store)`.
+///
+/// `@unchecked Sendable`: `NSPredicate` and sort descriptors are not `Sendable` on Linux; it never mutates
+/// them, and its own fields are copied with the value.
 public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
   /// The types and predicates; the results of every one are merged.
   public var predicates: [HKSamplePredicate<Sample>]
@@ -85,8 +91,13 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
 }
 
 /// An anchored object query as a value: `result(for:)` once, or `results(for:)` for the changes as they happen.
+///
+/// `@unchecked Sendable`: `NSPredicate` and sort descriptors are not `Sendable` on Linux; it never mutates
+/// them, and its own fields are copied with the value.
 public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
   /// What one run returns.
+  ///
+  /// `@unchecked Sendable`: immutable, and its samples, deleted objects and anchor are immutable HealthKit objects.
   public struct Result: @unchecked Sendable {
     /// Samples added since the anchor.
     public let addedSamples: [Sample]
@@ -161,6 +172,9 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
 }
 
 /// A statistics query as a value.
+///
+/// `@unchecked Sendable`: `NSPredicate` and sort descriptors are not `Sendable` on Linux; it never mutates
+/// them, and its own fields are copied with the value.
 public struct HKStatisticsQueryDescriptor: @unchecked Sendable {
   /// The quantity type and predicate.
   public var predicate: HKSamplePredicate<HKQuantitySample>
@@ -192,6 +206,9 @@ public struct HKStatisticsQueryDescriptor: @unchecked Sendable {
 }
 
 /// A statistics collection query as a value.
+///
+/// `@unchecked Sendable`: `NSPredicate` and sort descriptors are not `Sendable` on Linux; it never mutates
+/// them, and its own fields are copied with the value.
 public struct HKStatisticsCollectionQueryDescriptor: @unchecked Sendable {
   /// The quantity type and predicate.
   public var predicate: HKSamplePredicate<HKQuantitySample>
@@ -260,6 +277,9 @@ public struct HKStatisticsCollectionQueryDescriptor: @unchecked Sendable {
 }
 
 /// A source query as a value.
+///
+/// `@unchecked Sendable`: `NSPredicate` and sort descriptors are not `Sendable` on Linux; it never mutates
+/// them, and its own fields are copied with the value.
 public struct HKSourceQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
   /// The type and predicate.
   public var predicate: HKSamplePredicate<Sample>

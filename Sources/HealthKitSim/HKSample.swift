@@ -2,6 +2,8 @@ import Foundation
 import HealthModel
 
 /// An object with a type and a time interval: the base of quantity and category samples.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
 public class HKSample: HKObject, @unchecked Sendable {
   /// The sample's type.
   public let sampleType: HKSampleType

@@ -7,6 +7,8 @@ import Wire
 ///
 /// Read privacy applies as on a device: with read permission the app sees every sample of the type; with only share
 /// permission, its own samples; with neither, none (an empty result, never an error).
+///
+/// `@unchecked Sendable` for the reason ``HKQuery`` gives; handlers set after `init` sit behind a `Mutex`.
 public final class HKSampleQuery: HKQuery, @unchecked Sendable {
   /// The maximum number of samples returned; ``HKObjectQueryNoLimit`` (0) for all.
   public let limit: Int

@@ -3,6 +3,9 @@ import HealthModel
 
 /// The app that saved an object, identified by its bundle identifier; an `NSObject` equal (`==`, `isEqual(_:)`)
 /// and hashed by bundle identifier.
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKSource: NSObject, @unchecked Sendable {
   /// The app's name: the name an imported Apple Health export gave the source ("Alice’s Apple Watch"); otherwise
   /// the bundle identifier (the daemons do not sync apps' display names).

@@ -7,6 +7,8 @@ import Wire
 /// with the set of sources.
 ///
 /// Read privacy applies as for sample queries: with only share permission the app finds itself at most.
+///
+/// `@unchecked Sendable` for the reason ``HKQuery`` gives; handlers set after `init` sit behind a `Mutex`.
 public final class HKSourceQuery: HKQuery, @unchecked Sendable {
   private let completionHandler: @Sendable (HKSourceQuery, Set<HKSource>?, (any Error)?) -> Void
 

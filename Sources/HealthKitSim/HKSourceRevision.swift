@@ -3,6 +3,9 @@ import HealthModel
 
 /// Which app, on which kind of device, saved an object; an `NSObject` equal when app, version and product type
 /// are.
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKSourceRevision: NSObject, @unchecked Sendable {
   /// The app.
   public let source: HKSource

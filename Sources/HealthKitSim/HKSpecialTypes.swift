@@ -57,21 +57,35 @@ public let HKDataTypeIdentifierHeartbeatSeries = "HKDataTypeIdentifierHeartbeatS
 public let HKVisionPrescriptionTypeIdentifier = "HKVisionPrescriptionTypeIdentifier"
 
 /// The workout type: `HKObjectType.workoutType()` (apps may share and read it).
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKWorkoutType: HKSampleType, @unchecked Sendable {}
 /// The activity summary type: `HKObjectType.activitySummaryType()`; not a sample type, and apps may only read it.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKActivitySummaryType: HKObjectType, @unchecked Sendable {}
 /// The electrocardiogram type: `HKObjectType.electrocardiogramType()`; read-only (only Apple's ECG app records
 /// them).
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKElectrocardiogramType: HKSampleType, @unchecked Sendable {}
 /// The audiogram type: `HKObjectType.audiogramSampleType()`.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKAudiogramSampleType: HKSampleType, @unchecked Sendable {}
 /// The vision prescription type: `HKObjectType.visionPrescriptionType()`; apps may share it, and read it only
 /// through per-object authorization.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKPrescriptionType: HKSampleType, @unchecked Sendable {}
 /// The State of Mind type: `HKObjectType.stateOfMindType()`.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKStateOfMindType: HKSampleType, @unchecked Sendable {}
 
 /// A series type: workout routes and heartbeat series.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKSeriesType: HKSampleType, @unchecked Sendable {
   /// The workout route type.
   public static func workoutRoute() -> HKSeriesType { HKSeriesType(identifier: HKWorkoutRouteTypeIdentifier) }
@@ -81,12 +95,16 @@ public final class HKSeriesType: HKSampleType, @unchecked Sendable {
 
 /// A clinical record type (`HKObjectType.clinicalType(forIdentifier:)`): read-only, and requesting to read it needs
 /// the Health Records entitlement (an app installed with `health-records`).
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKClinicalType: HKSampleType, @unchecked Sendable {
   /// The type with this identifier.
   public init(_ identifier: HKClinicalTypeIdentifier) { super.init(identifier: identifier.rawValue) }
 }
 
 /// A document type (`HKObjectType.documentType(forIdentifier: .CDA)`).
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObjectType`` gives.
 public final class HKDocumentType: HKSampleType, @unchecked Sendable {
   /// The type with this identifier.
   public init(_ identifier: HKDocumentTypeIdentifier) { super.init(identifier: identifier.rawValue) }

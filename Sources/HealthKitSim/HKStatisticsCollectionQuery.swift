@@ -12,6 +12,8 @@ import Wire
 /// (a day across a daylight-saving change lasts 23 or 25 hours), months keep the day of the month (clamped to the
 /// month's length). Components that do not move time forward make the query fail as a device would terminate the
 /// app (``HKSimulatedTermination``).
+///
+/// `@unchecked Sendable` for the reason ``HKQuery`` gives; handlers set after `init` sit behind a `Mutex`.
 public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
   /// What the initial results handler receives.
   public typealias InitialResultsHandler =

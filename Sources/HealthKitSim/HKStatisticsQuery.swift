@@ -5,6 +5,8 @@ import Wire
 
 /// Computes statistics (sum, average, min, max, most recent) over the samples of a quantity type that match a
 /// predicate; the handler is called once. With no matching sample the handler receives `HKError(.errorNoData)`.
+///
+/// `@unchecked Sendable` for the reason ``HKQuery`` gives; handlers set after `init` sit behind a `Mutex`.
 public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
   /// The statistics asked for.
   public let options: HKStatisticsOptions

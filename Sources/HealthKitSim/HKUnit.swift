@@ -7,6 +7,9 @@ import HealthModel
 /// A string that is not a unit would raise an exception on a device: ``init(from:)`` reports it to
 /// ``HealthKitSim/terminationHandler`` and returns an *invalid* unit that keeps the string; using it later fails the
 /// same way (a `save` with it fails with ``HKSimulatedTermination``).
+///
+/// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
+/// subclass cannot be checked by the compiler).
 public final class HKUnit: NSObject, @unchecked Sendable {
   /// The parsed unit, or nil when the string did not parse.
   package let parsed: HealthUnit?
@@ -186,6 +189,9 @@ public final class HKUnit: NSObject, @unchecked Sendable {
   public static func smallCalorie() -> HKUnit { unit("cal") }
   /// Large (food) calories (`Cal`, 4184 J).
   public static func largeCalorie() -> HKUnit { unit("Cal") }
+  /// Small calories (`cal`): HealthKit's original name for ``smallCalorie()``.
+  @available(*, deprecated, message: "use smallCalorie() or largeCalorie()")
+  public static func calorie() -> HKUnit { unit("cal") }
 
   // MARK: - Pressure
 
@@ -252,4 +258,28 @@ extension HKUnit {
   public static func decibelAWeightedSoundPressureLevel() -> HKUnit { HKUnit(from: "dBASPL") }
   /// Apple's effort score (`appleEffortScore`): workout effort.
   public static func appleEffortScore() -> HKUnit { HKUnit(from: "appleEffortScore") }
+
+  // MARK: - Hearing, vision, light and electrical units
+
+  /// Decibels of hearing level (`dBHL`): audiogram sensitivities, relative to the quietest sound a young, healthy
+  /// ear hears. Converts into no other unit.
+  public static func decibelHearingLevel() -> HKUnit { unit("dBHL") }
+  /// Volts (`V`): the difference in electrical potential, as in electrocardiogram voltages.
+  public static func volt() -> HKUnit { unit("V") }
+  /// Volts with a prefix (`mV`, `mcV`).
+  public static func voltUnit(with prefix: HKMetricPrefix) -> HKUnit { unit(prefix.symbol + "V") }
+  /// Radians (`rad`): angles. Converts into degrees.
+  public static func radianAngle() -> HKUnit { unit("rad") }
+  /// Radians with a prefix (`mrad`).
+  public static func radianAngleUnit(with prefix: HKMetricPrefix) -> HKUnit { unit(prefix.symbol + "rad") }
+  /// Degrees (`deg`, π/180 rad): angles, as a prescription's cylinder axis.
+  public static func degreeAngle() -> HKUnit { unit("deg") }
+  /// Lux (`lx`): illuminance.
+  public static func lux() -> HKUnit { unit("lx") }
+  /// Lux with a prefix (`klx`).
+  public static func luxUnit(with prefix: HKMetricPrefix) -> HKUnit { unit(prefix.symbol + "lx") }
+  /// Diopters (`D`): the optical power of a lens. Converts into no other unit.
+  public static func diopter() -> HKUnit { unit("D") }
+  /// Prism diopters (`pD`): the prismatic deviation of a lens. Converts into no other unit (not into angles).
+  public static func prismDiopter() -> HKUnit { unit("pD") }
 }

@@ -16,8 +16,8 @@ import Synchronization
 /// mass: `mmol<180.15588000005408>/L` converts to `mg/dL`.
 ///
 /// A unit reduces to a ``Dimension`` and a factor (and an offset, for `degC` and `degF`) relative to the base
-/// units g, m, s, K, count, %, S, IU, dBASPL and appleEffortScore. Two units convert into each other exactly when
-/// their dimensions agree.
+/// units g, m, s, K, count, %, S, IU, dBASPL, appleEffortScore, V, rad, lx, dBHL, D and pD. Two units convert into
+/// each other exactly when their dimensions agree (`deg` into `rad`, `mV` into `V`; never `D` into `m^-1`).
 package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
   /// One `prefix symbol ^ power` term of a unit string.
   package struct Component: Hashable, Sendable {
@@ -65,11 +65,27 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     package var soundPressureLevel: Int8 = 0
     /// Apple effort score exponent (`appleEffortScore`, unitless but its own kind).
     package var effortScore: Int8 = 0
+    /// Electric potential difference exponent (volts, `V`): electrocardiogram voltages. A dimension of its own, as
+    /// HealthKit's `electricPotentialDifference` (HealthPair has no ampere to reduce it to).
+    package var electricPotential: Int8 = 0
+    /// Plane angle exponent (radians, `rad`; `deg` is π/180 rad): vision prescription axes.
+    package var angle: Int8 = 0
+    /// Illuminance exponent (lux, `lx`).
+    package var illuminance: Int8 = 0
+    /// Hearing level exponent (`dBHL`, a logarithmic scale): audiogram sensitivities. Converts into nothing else.
+    package var hearingLevel: Int8 = 0
+    /// Lens power exponent (diopters, `D`): vision prescriptions. Its own dimension, as HealthKit's `diopter`.
+    package var diopter: Int8 = 0
+    /// Prismatic deviation exponent (prism diopters, `pD`): vision prescriptions. Its own dimension, as HealthKit's
+    /// `prismDiopter` (not an angle: a prism diopter is 100·tan of one, not proportional to it).
+    package var prismDiopter: Int8 = 0
 
     /// Creates a dimension from exponents.
     package init(
       mass: Int8 = 0, length: Int8 = 0, time: Int8 = 0, temperature: Int8 = 0, count: Int8 = 0, percent: Int8 = 0,
-      conductance: Int8 = 0, internationalUnit: Int8 = 0, soundPressureLevel: Int8 = 0, effortScore: Int8 = 0
+      conductance: Int8 = 0, internationalUnit: Int8 = 0, soundPressureLevel: Int8 = 0, effortScore: Int8 = 0,
+      electricPotential: Int8 = 0, angle: Int8 = 0, illuminance: Int8 = 0, hearingLevel: Int8 = 0,
+      diopter: Int8 = 0, prismDiopter: Int8 = 0
     ) {
       self.mass = mass
       self.length = length
@@ -81,6 +97,12 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
       self.internationalUnit = internationalUnit
       self.soundPressureLevel = soundPressureLevel
       self.effortScore = effortScore
+      self.electricPotential = electricPotential
+      self.angle = angle
+      self.illuminance = illuminance
+      self.hearingLevel = hearingLevel
+      self.diopter = diopter
+      self.prismDiopter = prismDiopter
     }
 
     /// Time (seconds, minutes, …).
@@ -92,22 +114,26 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
         ("mass", mass), ("length", length), ("time", time), ("temperature", temperature), ("count", count),
         ("percent", percent), ("conductance", conductance), ("internationalUnit", internationalUnit),
         ("soundPressureLevel", soundPressureLevel), ("effortScore", effortScore),
+        ("electricPotential", electricPotential), ("angle", angle), ("illuminance", illuminance),
+        ("hearingLevel", hearingLevel), ("diopter", diopter), ("prismDiopter", prismDiopter),
       ]
       let text = parts.filter { $0.1 != 0 }.map { $0.1 == 1 ? $0.0 : "\($0.0)^\($0.1)" }.joined(separator: "·")
       return text.isEmpty ? "dimensionless" : text
     }
 
     /// The exponents in a fixed order (mass, length, time, temperature, count, percent, conductance,
-    /// international unit, sound pressure level, effort score).
+    /// international unit, sound pressure level, effort score, electric potential, angle, illuminance, hearing
+    /// level, diopter, prism diopter).
     fileprivate var exponents: [Int] {
       [
         Int(mass), Int(length), Int(time), Int(temperature), Int(count), Int(percent), Int(conductance),
-        Int(internationalUnit), Int(soundPressureLevel), Int(effortScore),
+        Int(internationalUnit), Int(soundPressureLevel), Int(effortScore), Int(electricPotential), Int(angle),
+        Int(illuminance), Int(hearingLevel), Int(diopter), Int(prismDiopter),
       ]
     }
 
     /// How many base dimensions there are (the length of ``exponents``).
-    fileprivate static let baseCount = 10
+    fileprivate static let baseCount = 16
 
     /// Builds a dimension from exponents summed in `Int`; values beyond `Int8` are clamped (the parser refuses
     /// such units before they get here, see ``UnitError/outOfRange(_:)``).
@@ -116,7 +142,9 @@ package struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
         mass: Int8(clamping: e[0]), length: Int8(clamping: e[1]), time: Int8(clamping: e[2]),
         temperature: Int8(clamping: e[3]), count: Int8(clamping: e[4]), percent: Int8(clamping: e[5]),
         conductance: Int8(clamping: e[6]), internationalUnit: Int8(clamping: e[7]),
-        soundPressureLevel: Int8(clamping: e[8]), effortScore: Int8(clamping: e[9]))
+        soundPressureLevel: Int8(clamping: e[8]), effortScore: Int8(clamping: e[9]),
+        electricPotential: Int8(clamping: e[10]), angle: Int8(clamping: e[11]), illuminance: Int8(clamping: e[12]),
+        hearingLevel: Int8(clamping: e[13]), diopter: Int8(clamping: e[14]), prismDiopter: Int8(clamping: e[15]))
     }
   }
 
@@ -335,6 +363,16 @@ enum UnitParser {
       "IU": s(HealthUnit.Dimension(internationalUnit: 1), 1),
       "dBASPL": s(HealthUnit.Dimension(soundPressureLevel: 1), 1),
       "appleEffortScore": s(HealthUnit.Dimension(effortScore: 1), 1),
+      // The units of HKUnit's newer factories (volt(), radianAngle(), degreeAngle(), lux(), decibelHearingLevel(),
+      // diopter(), prismDiopter()): volts, radians and lux take prefixes (voltUnit(with:), …); a degree is π/180
+      // radians; hearing level, diopters and prism diopters measure nothing else.
+      "V": s(HealthUnit.Dimension(electricPotential: 1), 1, true),
+      "rad": s(HealthUnit.Dimension(angle: 1), 1, true),
+      "deg": s(HealthUnit.Dimension(angle: 1), Double.pi / 180),
+      "lx": s(HealthUnit.Dimension(illuminance: 1), 1, true),
+      "dBHL": s(HealthUnit.Dimension(hearingLevel: 1), 1),
+      "D": s(HealthUnit.Dimension(diopter: 1), 1),
+      "pD": s(HealthUnit.Dimension(prismDiopter: 1), 1),
     ]
   }()
 

@@ -177,6 +177,27 @@ package func formatNumber(_ value: Double) -> String {
   return text
 }
 
+/// `value` rounded to `decimals` places and shown as ``formatNumber(_:)`` shows numbers (`12.35`, `10`, never `10.0`):
+/// durations and rates in logs, messages and reports.
+package func formatNumber(_ value: Double, decimals: Int) -> String {
+  guard value.isFinite else { return formatNumber(value) }
+  var scale = 1.0
+  for _ in 0..<max(0, decimals) { scale *= 10 }
+  return formatNumber((value * scale).rounded() / scale)
+}
+
+/// `value` with exactly `decimals` digits after the point (`1.500`, `-0.250`): for columns that must line up.
+package func formatFixed(_ value: Double, decimals: Int) -> String {
+  guard value.isFinite, abs(value) < 1e15 else { return formatNumber(value) }
+  var scale: Int64 = 1
+  for _ in 0..<max(0, decimals) { scale *= 10 }
+  let units = Int64((abs(value) * Double(scale)).rounded())
+  let sign = value < 0 && units != 0 ? "-" : ""
+  guard decimals > 0 else { return sign + String(units) }
+  let fraction = String(units % scale + scale).dropFirst()
+  return sign + String(units / scale) + "." + fraction
+}
+
 /// Formats a date as ISO 8601 in UTC with seconds (`2026-01-05T08:00:00Z`), fractions only when present.
 package func formatDate(_ date: Date) -> String {
   let t = date.timeIntervalSince1970

@@ -1,6 +1,7 @@
 import Chaos
 import Dispatch
 import FoundationEssentials
+import HealthModel
 import HealthPairClient
 import Posix
 import Render
@@ -98,7 +99,7 @@ package struct ChaosCommand: ParsableCommand {
     out(table(rows) + "\n")
     let seconds = Double(Posix.monotonicNanoseconds() - started) / 1e9
     out(
-      "\(seeds) campaign\(seeds == 1 ? "" : "s") × \(steps) steps in \((seconds * 10).rounded() / 10) s: \(seeds - failed.count) passed, \(failed.count) failed\n"
+      "\(seeds) campaign\(seeds == 1 ? "" : "s") × \(steps) steps in \(formatNumber(seconds, decimals: 1)) s: \(seeds - failed.count) passed, \(failed.count) failed\n"
     )
     for report in failed {
       err(

@@ -1,5 +1,6 @@
 import Chaos
 import FoundationEssentials
+import HealthModel
 import HealthPairClient
 import Posix
 import Render
@@ -60,7 +61,7 @@ package struct LoadCommand: ParsableCommand {
 
   /// The report as a table and a summary.
   static func render(_ report: LoadReport) -> String {
-    func ms(_ v: Double?) -> String { v.map { String(format2($0)) } ?? "—" }
+    func ms(_ v: Double?) -> String { v.map { formatFixed($0, decimals: 2) } ?? "—" }
     var rows = [["operation", "count", "per second", "p50 ms", "p99 ms", "max ms"]]
     for kind in report.operations.keys.sorted() {
       let count = report.operations[kind] ?? 0
@@ -71,24 +72,14 @@ package struct LoadCommand: ParsableCommand {
       ])
     }
     var text = table(rows) + "\n"
-    text += "\(report.clients) clients for \(format2(report.elapsed)) s: \(report.totalOperations) requests answered, "
+    text += "\(report.clients) clients for \(formatFixed(report.elapsed, decimals: 2)) s: "
+    text += "\(report.totalOperations) requests answered, "
     text +=
       "\(report.savedSamples) samples saved, \(report.deletedSamples) deleted, \(report.storedSamples) stored after sync\n"
     text += "errors: \(report.errors.values.reduce(0, +)), lost acknowledgements: \(report.lostAcknowledgements), "
-    text +=
-      "sync drained in \(format2(report.syncDrainSeconds)) s, peak RSS phone \(format2(report.peakResidentMiB.first ?? 0)) MiB, "
-    text += "watch \(format2(report.peakResidentMiB.last ?? 0)) MiB\n"
+    let (phone, watch) = (report.peakResidentMiB.first ?? 0, report.peakResidentMiB.last ?? 0)
+    text += "sync drained in \(formatFixed(report.syncDrainSeconds, decimals: 2)) s, "
+    text += "peak RSS phone \(formatFixed(phone, decimals: 2)) MiB, watch \(formatFixed(watch, decimals: 2)) MiB\n"
     return text
   }
-}
-
-/// `v` with two decimals.
-func format2(_ v: Double) -> String {
-  let scaled = (v * 100).rounded() / 100
-  var s = String(scaled)
-  if let dot = s.firstIndex(of: ".") {
-    let decimals = s.distance(from: dot, to: s.endIndex) - 1
-    if decimals < 2 { s += String(repeating: "0", count: 2 - decimals) }
-  }
-  return s
 }

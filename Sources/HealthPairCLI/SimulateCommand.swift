@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import HealthModel
 import Posix
 import Render
 import Simulation
@@ -66,7 +67,7 @@ package struct SimulateCommand: ParsableCommand {
     let seconds = Double(Posix.monotonicNanoseconds() - started) / 1e9
     out(table(summary.rows) + "\n")
     out(
-      "\(seeds) seed\(seeds == 1 ? "" : "s") × \(options.steps) steps in \(format1(seconds)) s: "
+      "\(seeds) seed\(seeds == 1 ? "" : "s") × \(options.steps) steps in \(formatNumber(seconds, decimals: 1)) s: "
         + "\(seeds - summary.failures.count) passed, \(summary.failures.count) failed\n")
     for report in summary.failures.prefix(10) {
       err(
@@ -76,6 +77,4 @@ package struct SimulateCommand: ParsableCommand {
     if summary.failures.count > 10 { err("\n… and \(summary.failures.count - 10) more failed seeds\n") }
     return summary.failures.isEmpty ? 0 : 1
   }
-
-  private func format1(_ value: Double) -> String { String((value * 10).rounded() / 10) }
 }

@@ -206,7 +206,7 @@ package enum HTMLReport {
     return "<time title=\"\(escape(title))\">P \(short(phone))<br>W \(short(watch))</time>"
   }
 
-  private static func seconds(_ s: Double) -> String { "\((s * 100).rounded() / 100) s" }
+  private static func seconds(_ s: Double) -> String { formatNumber(s, decimals: 2) + " s" }
 
   private static func escape(_ s: String) -> String { Reports.escape(s) }
 

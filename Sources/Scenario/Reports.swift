@@ -92,7 +92,7 @@ package enum Reports {
   private static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
   private static func milliseconds(_ s: Double) -> String { "\(Int((s * 1000).rounded())) ms" }
-  private static func seconds(_ s: Double) -> String { "\((s * 100).rounded() / 100) s" }
+  private static func seconds(_ s: Double) -> String { formatNumber(s, decimals: 2) + " s" }
 
   /// JUnit XML: one `testsuite` per topic, one `testcase` per scenario with `steps` and `expectations`
   /// properties (the counts it ran), failures with `file:line`.
@@ -234,12 +234,7 @@ package enum Reports {
     ])
   }
 
-  private static func fixed(_ s: Double) -> String { String(format3(s)) }
-
-  private static func format3(_ v: Double) -> String {
-    let millis = Int((v * 1000).rounded())
-    return "\(millis / 1000).\(String(millis % 1000 + 1000).dropFirst())"
-  }
+  private static func fixed(_ s: Double) -> String { formatFixed(s, decimals: 3) }
 
   /// Escapes text for XML attributes and content.
   package static func escape(_ s: String) -> String {

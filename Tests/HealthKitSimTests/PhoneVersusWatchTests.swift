@@ -57,6 +57,59 @@ struct PhoneVersusWatchTests {
     }
   }
 
+  /// Behavior.md P6: reordering the sources is not a change of samples. Running statistics collection queries and
+  /// observer queries are not told, on the phone where the user reorders nor on the watch the order reaches; the
+  /// collection's next update (here the phone's next walk, synced to the watch) is computed with the new order.
+  @Test func aReorderAloneTellsNoRunningQueryOnEitherDevice() async throws {
+    try await withWalker { pair in
+      try await pair.phone.use(app: walkerID) { try await HKHealthStore().save(steps(5000, from: t0, minutes: 60)) }
+      try await pair.watch.use(app: walkerID) { try await HKHealthStore().save(steps(4800, from: t0, minutes: 60)) }
+      try await pair.waitForSync()
+      let count = HKUnit.count()
+      let store = HKHealthStore()
+      var running: [(collections: Mailbox<[Double]>, observers: Mailbox<String>, queries: [HKQuery])] = []
+      for device in [pair.phone, pair.watch] {
+        let collections = Mailbox<[Double]>()
+        let observers = Mailbox<String>()
+        let collection = HKStatisticsCollectionQuery(
+          quantityType: stepsType, quantitySamplePredicate: nil, options: .cumulativeSum, anchorDate: t0,
+          intervalComponents: DateComponents(hour: 1))
+        collection.initialResultsHandler = { _, result, _ in
+          collections.post(result?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: count) } ?? [-1])
+        }
+        collection.statisticsUpdateHandler = { _, _, result, _ in
+          collections.post(result?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: count) } ?? [-1])
+        }
+        let observer = HKObserverQuery(sampleType: stepsType, predicate: nil) { _, done, error in
+          observers.post(error.map { "\($0)" } ?? "told")
+          done()
+        }
+        device.use(app: walkerID) {
+          store.execute(collection)
+          store.execute(observer)
+        }
+        #expect(try await collections.next() == [4800], "the watch's samples win by default on the \(device.kind)")
+        #expect(try await observers.next() == "told", "an observer query's first call")
+        running.append((collections, observers, [collection, observer]))
+      }
+      defer { for query in running.flatMap(\.queries) { store.stop(query) } }
+      try pair.phone.user.orderDataSources(
+        of: stepsType, [HealthDataSource(app: walkerID, on: .phone), HealthDataSource(app: walkerID, on: .watch)])
+      try await pair.waitForSync()
+      // The next change of the type: events arrive in order, so anything the reorder had told would come first.
+      try await pair.phone.use(app: walkerID) {
+        try await HKHealthStore().save(steps(100, from: t0.addingTimeInterval(7200), minutes: 10))
+      }
+      try await pair.waitForSync()
+      for (device, query) in zip([pair.phone, pair.watch], running) {
+        #expect(try await query.collections.next() == [5000, 100], "recomputed in the new order on the \(device.kind)")
+        #expect(try await query.observers.next() == "told")
+        #expect(query.collections.all.count == 2, "initial results and one update on the \(device.kind)")
+        #expect(query.observers.all.count == 2, "the first call and one for the walk on the \(device.kind)")
+      }
+    }
+  }
+
   @Test func dailyIntervalsFollowTheDevicesTimeZone() async throws {
     try await withWalker { pair in
       try pair.setTimeZone("America/New_York")

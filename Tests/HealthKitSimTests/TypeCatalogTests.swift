@@ -99,6 +99,73 @@ struct TypeCatalogTests {
     #expect(HKBloodGlucoseMealTime.postprandial.rawValue == 2)
   }
 
+  /// The hand-written category value enums cover the catalog: every category type's values (names and raw values)
+  /// are exactly one enum's cases, and every enum is some type's values, so a value added, renamed or renumbered on
+  /// either side fails here.
+  @Test func everyCategoryTypesValuesAreAnEnum() throws {
+    func cases<E: CaseIterable & RawRepresentable>(_: E.Type) -> [String] where E.RawValue == Int {
+      E.allCases.map { "\($0.rawValue) \($0)" }
+    }
+    let enums: [String: [String]] = [
+      "HKCategoryValue": cases(HKCategoryValue.self),
+      "HKCategoryValueSleepAnalysis": cases(HKCategoryValueSleepAnalysis.self),
+      "HKCategoryValueAppleStandHour": cases(HKCategoryValueAppleStandHour.self),
+      "HKCategoryValueMenstrualFlow": cases(HKCategoryValueMenstrualFlow.self),
+      "HKCategoryValueVaginalBleeding": cases(HKCategoryValueVaginalBleeding.self),
+      "HKCategoryValueSeverity": cases(HKCategoryValueSeverity.self),
+      "HKCategoryValuePresence": cases(HKCategoryValuePresence.self),
+      "HKCategoryValueAppetiteChanges": cases(HKCategoryValueAppetiteChanges.self),
+      "HKCategoryValueAppleWalkingSteadinessEvent": cases(HKCategoryValueAppleWalkingSteadinessEvent.self),
+      "HKCategoryValueCervicalMucusQuality": cases(HKCategoryValueCervicalMucusQuality.self),
+      "HKCategoryValueContraceptive": cases(HKCategoryValueContraceptive.self),
+      "HKCategoryValueEnvironmentalAudioExposureEvent": cases(HKCategoryValueEnvironmentalAudioExposureEvent.self),
+      "HKCategoryValueHeadphoneAudioExposureEvent": cases(HKCategoryValueHeadphoneAudioExposureEvent.self),
+      "HKCategoryValueLowCardioFitnessEvent": cases(HKCategoryValueLowCardioFitnessEvent.self),
+      "HKCategoryValueOvulationTestResult": cases(HKCategoryValueOvulationTestResult.self),
+      "HKCategoryValuePregnancyTestResult": cases(HKCategoryValuePregnancyTestResult.self),
+      "HKCategoryValueProgesteroneTestResult": cases(HKCategoryValueProgesteroneTestResult.self),
+    ]
+    var used: Set<String> = []
+    for entry in SampleType.catalog {
+      // The deprecated audio exposure events' enum is deprecated itself: checked below without naming it.
+      guard let values = entry.categoryValues, entry.name != "audioExposureEvent" else { continue }
+      let signature = values.map { "\($0.value) \($0.name)" }
+      let matching = enums.filter { $0.value == signature }.map(\.key)
+      #expect(!matching.isEmpty, "\(entry.name)'s values \(signature) are no HealthKitSim enum's cases")
+      used.formUnion(matching)
+    }
+    let deprecated = try #require(SampleType.lookup(name: "audioExposureEvent")?.descriptor.categoryValues)
+    #expect(deprecated.map { "\($0.value) \($0.name)" } == ["1 loudEnvironment"])
+    #expect(used == Set(enums.keys), "enums no catalog type uses: \(Set(enums.keys).subtracting(used).sorted())")
+  }
+
+  /// The characteristic value enums are the catalog's characteristic values (names and raw values), with HealthKit's
+  /// `notSet` (0) besides, which the catalog does not list as a value (C2).
+  @Test func characteristicValueEnumsMatchTheCatalog() throws {
+    func values(_ type: String) throws -> [String] {
+      try #require(SampleType.lookup(name: type)?.descriptor.characteristicValues).map { "\($0.value) \($0.name)" }
+    }
+    func cases<E: CaseIterable & RawRepresentable>(_: E.Type) -> [String] where E.RawValue == Int {
+      E.allCases.filter { $0.rawValue != 0 }.map { "\($0.rawValue) \($0)" }
+    }
+    func notSet<E: CaseIterable & RawRepresentable>(_: E.Type) -> String? where E.RawValue == Int {
+      E.allCases.first { $0.rawValue == 0 }.map { "\($0)" }
+    }
+    #expect(try cases(HKBiologicalSex.self) == values("biologicalSex"))
+    #expect(try cases(HKBloodType.self) == values("bloodType"))
+    #expect(try cases(HKFitzpatrickSkinType.self) == values("fitzpatrickSkinType"))
+    #expect(try cases(HKWheelchairUse.self) == values("wheelchairUse"))
+    #expect(try cases(HKActivityMoveMode.self) == values("activityMoveMode"))
+    for notSetCase in [
+      notSet(HKBiologicalSex.self), notSet(HKBloodType.self), notSet(HKFitzpatrickSkinType.self),
+      notSet(HKWheelchairUse.self),
+    ] {
+      #expect(notSetCase == "notSet")
+    }
+    #expect(notSet(HKActivityMoveMode.self) == nil, "HKActivityMoveMode has no notSet case (C5)")
+    #expect(try values("dateOfBirth").isEmpty)
+  }
+
   @Test func anUnknownIdentifierSuggestsTheNearest() {
     let type = HKQuantityType(HKQuantityTypeIdentifier("HKQuantityTypeIdentifierRestingHeartRat"))
     #expect(throws: HealthKitSimError.self) { try type.simulatedType() }

@@ -27,6 +27,9 @@ struct ValueTypeTests {
     (.fluidOunceUS(), "fl_oz_us"), (.degreeFahrenheit(), "degF"), (.secondUnit(with: .milli), "ms"),
     (.gramUnit(with: .kilo).unitDivided(by: .meter().unitRaised(toPower: 2)), "kg/m^2"), (.percent(), "%"),
     (.literUnit(with: .micro), "mcL"), (.meterUnit(with: .deca), "dam"), (.jouleUnit(with: .kilo), "kJ"),
+    (.volt(), "V"), (.voltUnit(with: .milli), "mV"), (.radianAngle(), "rad"), (.radianAngleUnit(with: .milli), "mrad"),
+    (.degreeAngle(), "deg"), (.lux(), "lx"), (.luxUnit(with: .kilo), "klx"), (.decibelHearingLevel(), "dBHL"),
+    (.diopter(), "D"), (.prismDiopter(), "pD"), (.appleEffortScore(), "appleEffortScore"),
   ])
   func unitFactoriesSpellHealthKitsUnitStrings(unit: HKUnit, expected: String) {
     #expect(unit.unitString == expected)
@@ -60,6 +63,25 @@ struct ValueTypeTests {
     #expect(!waterType.is(compatibleWith: .kilocalorie()))
     #expect(waterType.aggregationStyle == .cumulative)
     #expect(heartRateType.aggregationStyle == .discreteTemporallyWeighted)
+  }
+
+  /// Issue 13: the units of HKUnit's hearing, vision, light and electrical factories convert within their own
+  /// dimension only (an angle between degrees and radians; a prism diopter is not an angle).
+  @Test func newerUnitsConvertWithinTheirDimension() {
+    let right = HKQuantity(unit: .degreeAngle(), doubleValue: 90)
+    #expect(abs(right.doubleValue(for: .radianAngle()) - Double.pi / 2) < 1e-12)
+    #expect(abs(HKQuantity(unit: .voltUnit(with: .milli), doubleValue: 1500).doubleValue(for: .volt()) - 1.5) < 1e-12)
+    #expect(abs(HKQuantity(unit: .luxUnit(with: .kilo), doubleValue: 2).doubleValue(for: .lux()) - 2000) < 1e-9)
+    #expect(!right.is(compatibleWith: .prismDiopter()))
+    #expect(!HKQuantity(unit: .diopter(), doubleValue: 2).is(compatibleWith: .meter().reciprocal()))
+    #expect(
+      !HKQuantity(unit: .decibelHearingLevel(), doubleValue: 20).is(
+        compatibleWith: .decibelAWeightedSoundPressureLevel()))
+    #expect(!HKQuantity(unit: .volt(), doubleValue: 1).is(compatibleWith: .watt()))
+    var value = 0.0
+    let reports = terminations { value = HKQuantity(unit: .diopter(), doubleValue: 2).doubleValue(for: .degreeAngle()) }
+    #expect(reports.count == 1)
+    #expect(value.isNaN)
   }
 
   @Test func whatWouldCrashADeviceGoesToTheTerminationHandler() {

@@ -69,6 +69,18 @@ struct UnitTests {
     .init(value: 72, from: "dBASPL", expected: 72, to: "dBASPL"),
     .init(value: 7, from: "appleEffortScore", expected: 7, to: "appleEffortScore"),
     .init(value: 3, from: "m/s", expected: 10.8, to: "km/hr"),
+    // HKUnit's hearing, vision, light and electrical units: angles convert between degrees and radians, volts and
+    // lux take prefixes, the rest measure only themselves.
+    .init(value: 180, from: "deg", expected: Double.pi, to: "rad"),
+    .init(value: 1, from: "rad", expected: 1000, to: "mrad"),
+    .init(value: 1, from: "rad", expected: 57.29577951308232, to: "deg"),
+    .init(value: 1.5, from: "V", expected: 1500, to: "mV"),
+    .init(value: 1, from: "mV", expected: 1000, to: "mcV"),
+    .init(value: 2, from: "klx", expected: 2000, to: "lx"),
+    .init(value: 25, from: "dBHL", expected: 25, to: "dBHL"),
+    .init(value: -2.5, from: "D", expected: -2.5, to: "D"),
+    .init(value: 0.5, from: "pD", expected: 0.5, to: "pD"),
+    .init(value: 90, from: "deg/s", expected: Double.pi / 2, to: "rad/s"),
   ]
 
   @Test("Converts with Apple's constants", arguments: conversions)
@@ -85,7 +97,7 @@ struct UnitTests {
       "mL", "L", "count", "count/min", "count/s", "kcal", "kg", "lb", "st", "fl_oz_us", "fl_oz_imp", "cup_us", "pt_us",
       "min", "hr", "d", "degC", "degF", "%", "kg/m^2", "kg/m.s^2", "mcg", "dL", "mg/dL", "m.s^-1", "J", "Hz", "cal",
       "ml/(kg*min)", "mL/min·kg", "kcal/(kg*hr)", "mmol<180.15588000005408>/L", "W", "mcS", "IU", "dBASPL",
-      "appleEffortScore",
+      "appleEffortScore", "V", "mV", "rad", "mrad", "deg", "lx", "klx", "dBHL", "D", "pD", "deg/s",
     ])
   func roundTrips(_ text: String) throws {
     let unit = try HealthUnit(parsing: text)
@@ -106,6 +118,16 @@ struct UnitTests {
     #expect(try HealthUnit(parsing: "mmol<180.15588000005408>/L").isCompatible(with: HealthUnit(parsing: "mg/dL")))
     #expect(try !HealthUnit(parsing: "mmol<180.15588000005408>/L").isCompatible(with: HealthUnit(parsing: "mL")))
     #expect(try HealthUnit(parsing: "IU").dimension.description == "internationalUnit")
+    for text in ["V", "rad", "lx", "dBHL", "D", "pD"] {
+      let unit = try HealthUnit(parsing: text)
+      for other in ["V", "rad", "lx", "dBHL", "D", "pD", "count", "%", "dBASPL", "S"] where other != text {
+        #expect(!unit.isCompatible(with: try HealthUnit(parsing: other)), "\(text) vs \(other)")
+      }
+    }
+    #expect(try !HealthUnit(parsing: "D").isCompatible(with: HealthUnit(parsing: "m^-1")))
+    #expect(try !HealthUnit(parsing: "V").isCompatible(with: HealthUnit(parsing: "W")))
+    #expect(try HealthUnit(parsing: "deg").isCompatible(with: HealthUnit(parsing: "mrad")))
+    #expect(try HealthUnit(parsing: "deg").dimension.description == "angle")
   }
 
   @Test func moleSpellingsAndGroupsPrintCanonically() throws {
@@ -148,6 +170,10 @@ struct UnitTests {
       ("mol<-1>/L", .invalidMolarMass("-1", offset: 4)),
       ("mmol<180", .invalidMolarMass("180", offset: 5)),
       ("kIU", .unknownSymbol("kIU", offset: 0)),
+      // Prefixes go only on the SI units: not on degrees, diopters, prism diopters or hearing levels.
+      ("mdeg", .unknownSymbol("mdeg", offset: 0)),
+      ("cD", .unknownSymbol("cD", offset: 0)),
+      ("kdBHL", .unknownSymbol("kdBHL", offset: 0)),
     ])
   func parseErrors(_ text: String, _ expected: UnitError) {
     #expect(throws: expected) { try HealthUnit(parsing: text) }
@@ -217,7 +243,10 @@ struct SampleTypeTests {
 @Suite("Unit suggestions")
 struct UnitSuggestionTests {
   @Test func anUnknownUnitSuggestsTheNearestSpelling() {
-    for (typo, meant) in [("mLL", "mL"), ("kcl", "kcal"), ("fl_oz", "fl_oz_us"), ("cup", "cup_us"), ("Kg", "kg")] {
+    for (typo, meant) in [
+      ("mLL", "mL"), ("kcl", "kcal"), ("fl_oz", "fl_oz_us"), ("cup", "cup_us"), ("Kg", "kg"),
+      ("dbHL", "dBHL"), ("kv", "kV"), ("lux", "lx"), ("RAD", "rad"),
+    ] {
       do {
         _ = try HealthUnit(parsing: typo)
         Issue.record("\(typo) parsed")
@@ -225,5 +254,25 @@ struct UnitSuggestionTests {
         #expect("\(error)".contains("did you mean '\(meant)'?"), "\(typo): \(error)")
       }
     }
+  }
+}
+
+@Suite("Number formatting")
+struct NumberFormattingTests {
+  @Test func roundedNumbersDropTrailingZeros() {
+    #expect(formatNumber(12.3456, decimals: 2) == "12.35")
+    #expect(formatNumber(10.0, decimals: 3) == "10")
+    #expect(formatNumber(0.5, decimals: 3) == "0.5")
+    #expect(formatNumber(-1.25, decimals: 1) == "-1.3")  // halves round away from zero
+    #expect(formatNumber(.infinity, decimals: 2) == formatNumber(.infinity))
+  }
+
+  @Test func fixedNumbersKeepEveryDecimal() {
+    #expect(formatFixed(1.5, decimals: 3) == "1.500")
+    #expect(formatFixed(0.0004, decimals: 3) == "0.000")
+    #expect(formatFixed(-0.25, decimals: 3) == "-0.250")
+    #expect(formatFixed(-0.0001, decimals: 2) == "0.00")
+    #expect(formatFixed(2.999, decimals: 2) == "3.00")
+    #expect(formatFixed(7, decimals: 0) == "7")
   }
 }
