@@ -75,7 +75,8 @@ downstream:
 ## make bench: release build, every benchmark at full size; prints the table and writes bench-results.json.
 bench:
 	$(SWIFT) build -c release
-	.build/release/healthpair-bench --scenarios Scenarios --json bench-results.json --markdown
+	.build/release/healthpair-bench --scenarios Scenarios --json bench-results.json --markdown \
+	  --charts docs --history docs/bench-history.json
 
 ## make fuzz: coverage-guided libFuzzer on each target in FUZZ_TARGETS for FUZZ_SECONDS each.
 ## Corpora live in .build/fuzz-corpus/<target>; a crash leaves its input in .build/fuzz-crashes/ and fails the run.

@@ -120,6 +120,7 @@ let package = Package(
     .testTarget(
       name: "ChaosTests",
       dependencies: ["Chaos", "HealthPairClient", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel", "Posix"]),
+    .testTarget(name: "BenchTests", dependencies: ["Bench", "Render", "HealthModel", "Posix"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(
       name: "JournalTests", dependencies: ["TestSupport", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"]),

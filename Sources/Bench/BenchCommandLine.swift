@@ -1,4 +1,5 @@
 import CommandLineKit
+import FoundationEssentials
 import HealthModel
 import HealthPairClient
 import Posix
@@ -20,7 +21,7 @@ package enum BenchMain {
 package struct BenchCommand: ParsableCommand {
   /// The benchmark groups `--only` selects from.
   package static let groups = [
-    "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "import", "scenarios",
+    "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import", "scenarios",
   ]
 
   /// The command's description.
@@ -28,7 +29,7 @@ package struct BenchCommand: ParsableCommand {
     program: "healthpair-bench",
     abstract: "Measure HealthPair against baselines taken in the same run, and judge each result by its target.",
     usage: "[--smoke] [--json <file>] [--markdown] [--scenarios <dir>] [--only <names>] [--snapshot-samples <n>] "
-      + "[--import-records <n>]",
+      + "[--scale-samples <n>] [--import-records <n>] [--charts <dir>] [--history <file>]",
     discussion: """
       Prints metric, baseline, HealthPair, ratio, target and whether it is met. Build in release mode first
       (make bench does).
@@ -38,10 +39,15 @@ package struct BenchCommand: ParsableCommand {
         --json <file>      Where to write the JSON report (default: bench-results.json).
         --markdown         Also print the table as Markdown (for docs/performance.md).
         --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
-        --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, import,
-                           scenarios (comma-separated; repeatable).
+        --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scale,
+                           clients, import, scenarios (comma-separated; repeatable).
         --snapshot-samples <n>
                            Samples in the store the snapshot benchmark recovers (default 10000000).
+        --scale-samples <n>
+                           The largest store of the scale ladder (default 10000000; 1000, 10000, ... up to it).
+        --charts <dir>     Write the growth charts (SVG) of the scale and clients groups into <dir>.
+        --history <file>   Append this run's figures to <file> (the last 10 runs are kept) and show each row's
+                           spread over them (make bench: docs/bench-history.json). Not with --smoke.
         --import-records <n>
                            Records in the synthetic export the import benchmark loads (default 2300000, ~1 GiB).
 
@@ -58,6 +64,10 @@ package struct BenchCommand: ParsableCommand {
   package var scenarios: String?
   /// The groups to run (every group when empty).
   package var only: Set<String> = []
+  /// Where the growth charts go, if anywhere.
+  package var charts: String?
+  /// The history file this run is appended to, if any.
+  package var history: String?
   /// `--echo-server <path> <size>`: this process is the echo baseline's server, spawned by a benchmark.
   private var echoServer: (path: String, size: Int)?
   /// `--import-child <socket> <file>`: this process is the import benchmark's importer, spawned by it.
@@ -94,6 +104,9 @@ package struct BenchCommand: ParsableCommand {
     }
     if let n = try args.intOption("snapshot-samples", range: 1...Int.max) { sizes.snapshotStore = n }
     if let n = try args.intOption("import-records", range: 1...Int.max) { sizes.importRecords = n }
+    if let n = try args.intOption("scale-samples", range: 1000...Int.max) { sizes.scaleStore = n }
+    charts = try args.option("charts")
+    history = try args.option("history")
     scenarios = try args.option("scenarios")
     try args.finish()
   }
@@ -104,14 +117,25 @@ package struct BenchCommand: ParsableCommand {
     if let importChild { return runImportChild(socket: importChild.socket, file: importChild.file) }
     do {
       let daemon = try locateDaemon()
-      let metrics = try runBenchmarks(daemon: daemon, sizes: sizes, scenarios: scenarios, only: only)
+      let smoke = sizes.throughputSamples < BenchSizes().throughputSamples
+      // Read the history first: a malformed file stops the run before it spends minutes measuring.
+      var past = try history.map { try BenchHistory.load($0) }
+      let metrics = try runBenchmarks(
+        daemon: daemon, sizes: sizes, scenarios: scenarios, only: only, charts: charts)
       let machine = BenchMain.machineDescription()
-      Posix.writeStandardOutput("\nMachine: \(machine)\n\n" + benchTable(metrics) + "\n")
-      if markdown { Posix.writeStandardOutput("\n" + benchMarkdown(metrics)) }
+      let load = loadAverage()
+      if let history, let old = past, !smoke {
+        let date = formatDate(Date(timeIntervalSince1970: Posix.wallClockSeconds().rounded()))
+        past = old.appending(BenchHistory.run(metrics, date: date, machine: machine, loadAverage: load))
+        try past?.save(to: history)
+      }
+      Posix.writeStandardOutput(
+        "\nMachine: \(machine); load average \(load)\n\n" + benchTable(metrics, history: past) + "\n")
+      if markdown { Posix.writeStandardOutput("\n" + benchMarkdown(metrics, history: past)) }
       try Posix.writeFileAtomically(jsonPath, Array(benchJSON(metrics, machine: machine).utf8), mode: 0o644)
       Posix.writeStandardOutput("\nJSON written to \(jsonPath)\n")
       // A smoke run checks the machinery; targets are judged only at full size (make bench, release build).
-      if sizes.throughputSamples < BenchSizes().throughputSamples { return 0 }
+      if smoke { return 0 }
       return metrics.contains { $0.met == false } ? 1 : 0
     } catch {
       Posix.writeStandardError("healthpair-bench: \(error)\n")

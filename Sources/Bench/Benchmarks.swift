@@ -48,6 +48,8 @@ package struct BenchSizes: Sendable {
   package var bigStore = 1_000_000
   /// Samples in the store recovered from a snapshot.
   package var snapshotStore = 10_000_000
+  /// The largest store of the scale ladder (a year of watch data; 1,000, 10,000, … up to it).
+  package var scaleStore = 10_000_000
   /// Samples of the phone-and-watch store whose statistics are de-duplicated (half from each device).
   package var dedupStore = 100_000
   /// Scenario repetitions.
@@ -67,6 +69,7 @@ package struct BenchSizes: Sendable {
     s.starts = 3
     s.bigStore = 5000
     s.snapshotStore = 5000
+    s.scaleStore = 2000
     s.dedupStore = 2000
     s.scenarioRuns = 2
     s.queryRuns = 3
@@ -77,9 +80,9 @@ package struct BenchSizes: Sendable {
 
 /// Runs every benchmark against the daemon binary at `daemon` and returns the metrics, printing progress to
 /// standard error.
-package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?, only: Set<String> = []) throws
-  -> [Metric]
-{
+package func runBenchmarks(
+  daemon: String, sizes: BenchSizes, scenarios: String?, only: Set<String> = [], charts: String? = nil
+) throws -> [Metric] {
   var metrics: [Metric] = []
   func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
   func note(_ s: String) { Posix.writeStandardError("bench: \(s)\n") }
@@ -108,6 +111,14 @@ package func runBenchmarks(daemon: String, sizes: BenchSizes, scenarios: String?
   if wanted("snapshot") {
     note("recovery from a snapshot vs the journal over \(sizes.snapshotStore) samples")
     metrics += try snapshotMetrics(daemon: daemon, samples: sizes.snapshotStore)
+  }
+  if wanted("scale") {
+    note("a year of watch data: the store's costs from 1,000 to \(sizes.scaleStore) samples")
+    metrics += try scaleMetrics(daemon: daemon, largest: sizes.scaleStore, runs: sizes.queryRuns, charts: charts)
+  }
+  if wanted("clients") {
+    note("save round trip with 1…64 concurrent clients")
+    metrics.append(try clientsMetric(daemon: daemon, rounds: sizes.roundTrips / 10, charts: charts))
   }
   if wanted("import") {
     note("import of a synthetic Apple Health export of \(sizes.importRecords) records")

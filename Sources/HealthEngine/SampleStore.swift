@@ -289,6 +289,9 @@ package struct SampleStore: Sendable {
   /// The interned source with this index.
   package func source(at index: UInt32) -> SampleSource { sources[Int(index)] }
 
+  /// How many entries the source table holds.
+  package var sourceCount: Int { sources.count }
+
   /// The source of a slot.
   package func source(ofSlot index: Int) -> SampleSource { sources[Int(slots[index].source)] }
 

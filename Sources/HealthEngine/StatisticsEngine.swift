@@ -423,6 +423,21 @@ extension DeviceState {
     return items.map { rankOfSource[Int($0.source)] }
   }
 
+  /// The rank of every entry of the store's source table under the type's source order (0 = highest priority),
+  /// as ``ranks(of:type:)`` ranks the sources of a query's items (the order is total, so ranking every source
+  /// orders any subset the same way).
+  private func sourceRanks(_ type: SampleType) -> [Int32] {
+    let keys = (0..<store.sourceCount).map { index in
+      let source = store.source(at: UInt32(index))
+      return SampleSource(bundleID: source.bundleID, device: source.device)
+    }
+    var position: [SampleSource: Int32] = [:]
+    for (i, key) in SourceOrder.ranked(Array(Set(keys)), by: policy.sourceOrders[type]).enumerated() {
+      position[key] = Int32(i)
+    }
+    return keys.map { position[$0]! }
+  }
+
   /// Per-app statistics (`separateBySource`): each app's samples on their own, its sources on the two devices
   /// de-duplicated by the order between them, as healthd keeps one statistics record per bundle identifier.
   private func statisticsBySource(
@@ -498,12 +513,20 @@ extension DeviceState {
         from: start.timeIntervalSince1970, to: end.timeIntervalSince1970, anchor: anchor, interval, calendar)
       var sums = [Double](repeating: 0, count: buckets.count)
       var counts = [Int](repeating: 0, count: buckets.count)
-      let oneSource = store.sumIntoBuckets(
-        type: query.type, range: query.range,
-        floor: earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate,
-        visibility: visibility(bundleID, query.type), sources: query.sources, buckets: buckets, sums: &sums,
-        counts: &counts)
-      if oneSource {
+      let floor = earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
+      let visibility = visibility(bundleID, query.type)
+      var done = store.sumIntoBuckets(
+        type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
+        buckets: buckets, sums: &sums, counts: &counts)
+      if !done {
+        // Several sources: the same pass, de-duplicating as it goes, unless the overlap is deep.
+        sums = [Double](repeating: 0, count: buckets.count)
+        counts = [Int](repeating: 0, count: buckets.count)
+        done = store.sumIntoBucketsDeduplicated(
+          type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
+          buckets: buckets, rank: sourceRanks(query.type), sums: &sums, counts: &counts)
+      }
+      if done {
         return (0..<buckets.count).map { i in
           var stats = Statistics(
             start: Date(timeIntervalSinceReferenceDate: buckets.bounds[i]),
