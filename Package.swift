@@ -81,8 +81,7 @@ let package = Package(
       name: "Bench",
       dependencies: [
         "CommandLineKit", "Scenario", "ScenarioLanguage", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec",
-        "HealthEngine",
-        "HealthExport", "HealthModel", "Posix",
+        "HealthEngine", "HealthExport", "HealthModel", "Posix", "HealthKitSim", "HealthPairTesting",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),

@@ -58,6 +58,8 @@ package struct BenchSizes: Sendable {
   package var queryRuns = 30
   /// Records in the synthetic export the import benchmark loads (about 1 GiB).
   package var importRecords = 2_300_000
+  /// Sizes of the user-path rows (HealthKitSim calls, pair start-up, suites).
+  package var userPath = UserPathSizes()
   /// Creates the full-size configuration.
   package init() {}
   /// A tiny configuration that only checks the machinery.
@@ -74,6 +76,7 @@ package struct BenchSizes: Sendable {
     s.scenarioRuns = 2
     s.queryRuns = 3
     s.importRecords = 2000
+    s.userPath = .smoke
     return s
   }
 }
@@ -123,6 +126,9 @@ package func runBenchmarks(
   if wanted("import") {
     note("import of a synthetic Apple Health export of \(sizes.importRecords) records")
     metrics += try importMetrics(daemon: daemon, records: sizes.importRecords)
+  }
+  if wanted("userpath") {
+    metrics += try userPathMetrics(daemon: daemon, sizes: sizes.userPath, suite: scenarios)
   }
   if wanted("scenarios") {
     note("scenario runner")

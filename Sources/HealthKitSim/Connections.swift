@@ -42,10 +42,12 @@ package final class Connections: Sendable {
   private func cached(
     _ table: borrowing Mutex<[String: DeviceClient]>, _ socketPath: String, name: String, subscribe mask: EventMask?
   ) throws(HealthKitSimError) -> DeviceClient {
+    // The hit is a dictionary lookup (every store call comes here); connections whose daemon went away (a pair that
+    // was shut down or restarted) are dropped on a miss, so the table stays as small as the live pairs.
     if let live = table.withLock({ t -> DeviceClient? in
-      // Drop connections whose daemon went away (a pair that was shut down or restarted).
+      if let hit = t[socketPath], !hit.isClosed { return hit }
       t = t.filter { !$0.value.isClosed }
-      return t[socketPath]
+      return nil
     }) {
       return live
     }

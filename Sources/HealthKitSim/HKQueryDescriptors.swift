@@ -75,14 +75,15 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
   /// - Throws: what the sample query's handler would receive.
   public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
     var samples: [Sample] = []
+    // Each query runs in the awaiting task — one round trip, its answer read on this thread — rather than through a
+    // handler on the query's queue and a continuation (two thread hand-offs; docs/performance.md, metric 9d).
+    let session = try Session.current(api: "HKSampleQueryDescriptor.result(for:)")
     for predicate in predicates {
-      let found: [HKSample] = try await run(healthStore) { done in
-        HKSampleQuery(
-          sampleType: predicate.sampleType, predicate: predicate.nsPredicate, limit: HKObjectQueryNoLimit,
-          sortDescriptors: nil
-        ) { _, samples, error in done(error.map { .failure($0) } ?? .success(samples ?? [])) }
-      }
-      samples += found.compactMap { $0 as? Sample }
+      let query = HKSampleQuery(
+        sampleType: predicate.sampleType, predicate: predicate.nsPredicate, limit: HKObjectQueryNoLimit,
+        sortDescriptors: nil
+      ) { _, _, _ in }
+      samples += try query.fetch(session).compactMap { $0 as? Sample }
     }
     if !sortDescriptors.isEmpty { samples.sort(using: sortDescriptors) }
     if let limit, limit > 0, samples.count > limit { samples.removeLast(samples.count - limit) }

@@ -29,17 +29,22 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     super.init(objectType: sampleType, predicate: predicate)
   }
 
+  /// Fetches the samples on the calling thread: one round trip to the daemon (what `start` does on the query's
+  /// queue, and what ``HKSampleQueryDescriptor/result(for:)`` does in the awaiting task).
+  /// - Throws: what the handler would receive.
+  func fetch(_ session: Session) throws -> [HKSample] {
+    let api = "HKSampleQuery"
+    let query = SampleQuery(
+      type: try objectType!.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
+      limit: limit, sort: try sort.get(), filter: try filter.get().extra)
+    let reply = try session.call(.sampleQuery(bundleID: session.bundleID, query: query), api: api)
+    guard case .samples(let samples) = reply else { throw session.unexpected(reply, api: api) }
+    return samples.map(HKSample.make)
+  }
+
   override func start(_ session: Session) {
     run.queue.async { [self] in
-      let api = "HKSampleQuery"
-      let result = Result { () throws -> [HKSample] in
-        let query = SampleQuery(
-          type: try objectType!.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
-          limit: limit, sort: try sort.get(), filter: try filter.get().extra)
-        let reply = try session.call(.sampleQuery(bundleID: session.bundleID, query: query), api: api)
-        guard case .samples(let samples) = reply else { throw session.unexpected(reply, api: api) }
-        return samples.map(HKSample.make)
-      }
+      let result = Result { () throws -> [HKSample] in try fetch(session) }
       run.deliver {
         switch result {
         case .success(let samples): resultsHandler(self, samples, nil)

@@ -59,24 +59,31 @@ package struct Session: Sendable {
     }
   }
 
-  /// Awaits a ticket's final answer without blocking a thread, until the connection's deadline — or, for a request
-  /// that `waitsForUser` (a permission sheet), until the user answers, as on a device.
+  /// Awaits a ticket's final answer. A request the daemon answers at once is read on the awaiting thread (one local
+  /// round trip, as a blocking call; a task already cancelled gets `CancellationError` instead), until the
+  /// connection's deadline. A request that `waitsForUser` (a permission sheet) suspends without blocking a thread
+  /// until the user answers, as on a device.
   ///
-  /// Cancelling the awaiting task stops the wait with `CancellationError` (the request itself stays pending on the
-  /// device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a
+  /// Cancelling a task that awaits a sheet stops the wait with `CancellationError` (the request itself stays pending
+  /// on the device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a
   /// HealthPairTesting pair, a sheet nobody answers is ended by the harness at its deadline.
   /// - Throws: the request's error, translated; `CancellationError`;
   ///   ``HealthKitSimError/unreachable(socketPath:reason:)`` at the deadline.
   package func value(of ticket: Ticket, api: String, waitsForUser: Bool = false) async throws -> Reply {
+    // A call the daemon answers at once (all but a permission sheet) is read on this thread, as a blocking call is:
+    // one local round trip, bounded by the connection's deadline, with no hand-off from a reader thread and no
+    // suspension (docs/performance.md, metric 9).
+    if !waitsForUser {
+      if Task.isCancelled { throw CancellationError() }
+      do { return try ticket.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
+    }
     let outcome = Outcome()
-    var deadline: DispatchWorkItem?
+    var deadline: Deadlines.Token?
     if !waitsForUser {
       let seconds = client.timeout
-      let item = DispatchWorkItem {
+      deadline = Deadlines.shared.schedule(after: seconds) {
         outcome.resolve(.failure(ClientError.timeout(request: ticket.name, seconds: seconds)))
       }
-      DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
-      deadline = item
     }
     defer { deadline?.cancel() }
     do {

@@ -52,16 +52,23 @@ package final class Ticket: Sendable {
     var callbacks: [@Sendable (Result<Reply, ClientError>) -> Void] = []
   }
   private let state = Mutex(State())
-  private let signal = DispatchSemaphore(value: 0)
+  /// Signalled when something arrives, and by a caller giving up the socket (see ``DeviceClient``'s reading).
+  let signal = DispatchSemaphore(value: 0)
   /// The request id.
   package let id: UInt32
   /// The request's name (for messages).
   package let name: String
+  /// The connection, so a caller waiting for this ticket can read the socket itself.
+  private let connection: WeakClient?
 
-  init(id: UInt32, name: String) {
+  init(id: UInt32, name: String, connection: WeakClient? = nil) {
     self.id = id
     self.name = name
+    self.connection = connection
   }
+
+  /// Wakes a caller waiting for this ticket without an answer, so it re-checks who reads the socket.
+  func nudge() { signal.signal() }
 
   func deliverInterim(_ reply: Reply) {
     let first = state.withLock { s -> CheckedContinuation<Reply, any Error>? in
@@ -100,6 +107,14 @@ package final class Ticket: Sendable {
 
   /// Waits for the first thing to arrive: an interim notice or the final answer.
   package func waitFirst(timeout: Double) throws(ClientError) -> First {
+    if let client = connection?.client {
+      return try client.waitForTicket(self, timeout: timeout, first: true)
+    }
+    return try waitFirstOnSignal(timeout: timeout)
+  }
+
+  /// Waits for the first thing to arrive, delivered by whoever reads the socket.
+  func waitFirstOnSignal(timeout: Double) throws(ClientError) -> First {
     let deadline = DispatchTime.now() + timeout
     while true {
       let snapshot = state.withLock { ($0.interims.first, $0.result) }
@@ -116,6 +131,17 @@ package final class Ticket: Sendable {
 
   /// Waits for the final answer.
   package func wait(timeout: Double) throws(ClientError) -> Reply {
+    if let client = connection?.client {
+      guard case .final(let reply) = try client.waitForTicket(self, timeout: timeout, first: false) else {
+        throw .protocolViolation("an interim notice where the final answer was awaited")
+      }
+      return reply
+    }
+    return try waitOnSignal(timeout: timeout)
+  }
+
+  /// Waits for the final answer, delivered by whoever reads the socket.
+  func waitOnSignal(timeout: Double) throws(ClientError) -> Reply {
     let deadline = DispatchTime.now() + timeout
     while true {
       if let result = state.withLock({ $0.result }) { return try result.get() }
@@ -129,15 +155,16 @@ package final class Ticket: Sendable {
   /// The final answer, if it has arrived.
   package var result: Result<Reply, ClientError>? { state.withLock { $0.result } }
 
-  /// Calls `body` with the final answer: at once if it has arrived, else on the connection's reader thread when it
-  /// does. Needs no thread or task of its own, so it works while every thread of Swift's cooperative pool is busy.
+  /// Calls `body` with the final answer: at once if it has arrived, else on whichever thread reads the connection
+  /// when it does (its reader thread, or a caller reading for its own answer). Needs no thread or task of its own, so
+  /// it works while every thread of Swift's cooperative pool is busy.
   package func whenDone(_ body: @escaping @Sendable (Result<Reply, ClientError>) -> Void) {
     let ready = state.withLock { s -> Result<Reply, ClientError>? in
       if let r = s.result { return r }
       s.callbacks.append(body)
       return nil
     }
-    if let ready { body(ready) }
+    if let ready { body(ready) } else { connection?.client?.serveInBackground() }
   }
 
   /// Interim notices received so far.
@@ -146,10 +173,12 @@ package final class Ticket: Sendable {
   /// Awaits the final answer, without blocking a thread, until `timeout` seconds have passed.
   /// - Throws: ``ClientError``, `.timeout` at the deadline.
   package func value(timeout: Double) async throws(ClientError) -> Reply {
+    if let done = result { return try done.get() }
     let once = ResumeOnce()
     let name = self.name
-    let deadline = DispatchWorkItem { once.resolve(.failure(.timeout(request: name, seconds: timeout))) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
+    let deadline = Deadlines.shared.schedule(after: timeout) {
+      once.resolve(.failure(.timeout(request: name, seconds: timeout)))
+    }
     defer { deadline.cancel() }
     typealias Waiting = CheckedContinuation<Result<Reply, ClientError>, Never>
     let result = await withCheckedContinuation { (continuation: Waiting) in
@@ -189,13 +218,22 @@ package final class Ticket: Sendable {
 
 /// A connection to one device daemon's client socket.
 ///
-/// Thread-safe. Requests may be issued from any thread or task; a background thread reads responses, interim
-/// notices and events, and hands them to the matching ``Ticket`` or to the event listeners.
+/// Thread-safe. Requests may be issued from any thread or task. Whoever waits reads: a caller blocked for its own
+/// answer (``call(_:timeout:)``, ``Ticket/wait(timeout:)``) takes the socket and reads until its answer arrives,
+/// handing whatever else it reads (other callers' answers, interim notices, events) to its owner — no thread
+/// hand-off on the way back. The connection's reader thread reads only while something needs it and no caller does:
+/// event listeners, answers awaited through callbacks or `async` (``Ticket/whenDone(_:)``), or a close to notice.
+/// Between calls it is parked, not blocked on the socket, so the next caller can read.
 ///
 /// `@unchecked` only because ``device`` and ``daemonPID`` are written once, in `init`, before the instance can be
-/// shared; everything else mutable is behind `shared` (a mutex), `timeoutBits` (an atomic) or the socket handle's
-/// mutex.
+/// shared; everything else mutable is behind `shared` (a mutex), `timeoutBits` (an atomic), the socket handle's
+/// mutex, or the read role (`Shared.reading`), which one thread holds at a time.
 package final class DeviceClient: @unchecked Sendable {
+  /// Who reads the socket now.
+  private enum Reader {
+    case nobody, thread, caller
+  }
+
   // `shared` guards everything mutable; writes to the socket are serialised by the socket handle's mutex.
   private struct Shared {
     var nextID: UInt32 = 1
@@ -205,11 +243,27 @@ package final class DeviceClient: @unchecked Sendable {
     var refusal: HealthError?
     var listeners: [UInt64: @Sendable (DaemonEvent) -> Void] = [:]
     var nextListener: UInt64 = 1
+    /// Who holds the read role.
+    var reading: Reader = .nobody
+    /// Tickets a caller is blocked on (by id, how many callers), who read for themselves.
+    var waited: [UInt32: Int] = [:]
+    /// Whether ``close()`` asked for the end to be noticed.
+    var closing = false
+    /// Whether the reader thread is parked (waiting on `threadWake`).
+    var threadParked = false
+
+    /// Whether the reader thread has work: listeners, answers nobody blocks on, or a close to notice.
+    var threadNeeded: Bool {
+      closed == nil && (closing || !listeners.isEmpty || tickets.keys.contains { waited[$0] == nil })
+    }
   }
 
   private let socket: SocketHandle
+  private let core: ReaderCore
   private let shared = Mutex(Shared())
-  /// Signalled once the reader thread has seen the connection end.
+  /// Wakes the parked reader thread.
+  private let threadWake: DispatchSemaphore
+  /// Signalled once the connection's end has been seen.
   private let closedGate = DispatchSemaphore(value: 0)
   /// The socket path.
   package let socketPath: String
@@ -223,6 +277,7 @@ package final class DeviceClient: @unchecked Sendable {
     set { timeoutBits.store(newValue.bitPattern, ordering: .relaxed) }
   }
   private let timeoutBits: Atomic<UInt64>
+  private var weakSelf: WeakClient!
 
   /// Connects to `socketPath` and says hello.
   /// - Throws: ``ClientError``.
@@ -233,9 +288,13 @@ package final class DeviceClient: @unchecked Sendable {
     // The deadline also bounds the connect (a full listen backlog) and every write (a daemon that stopped reading).
     do { fd = try Posix.connectUnix(socketPath, sendTimeout: timeout) } catch { throw .connect(error) }
     socket = SocketHandle(fd)
+    core = ReaderCore(fd: fd)
+    let wake = DispatchSemaphore(value: 0)
+    threadWake = wake
     let owner = WeakClient(self)
-    let handle = socket
-    Posix.startThread { DeviceClient.readLoop(fd, handle: handle, owner: owner) }
+    weakSelf = owner
+    let (handle, core) = (socket, core)
+    Posix.startThread { DeviceClient.threadLoop(core, handle: handle, owner: owner, wake: wake) }
     let reply: Reply
     do { reply = try call(.hello(version: WireProtocol.version, client: clientName)) } catch {
       // A daemon that refuses the connection (too many clients) says why, then closes: whether the hello went out
@@ -253,41 +312,66 @@ package final class DeviceClient: @unchecked Sendable {
   }
 
   deinit {
-    // The reader thread sees end-of-file, closes the descriptor and exits.
+    // The reader thread (woken if parked) sees end-of-file or its owner gone, closes the descriptor and exits.
     socket.shutdown()
+    threadWake.signal()
   }
 
   /// Closes the connection; pending tickets fail with `disconnected`.
   package func close() {
     socket.shutdown()
+    // Whoever reads sees end-of-file; if nobody does, the reader thread is woken to notice it.
+    if shared.withLock({ s -> Bool in
+      s.closing = true
+      return wakesThread(&s)
+    }) {
+      threadWake.signal()
+    }
   }
 
   /// Sends a request and returns its ticket.
   package func send(_ request: Request) throws(ClientError) -> Ticket {
-    let ticket = try shared.withLock { s throws(ClientError) -> Ticket in
+    try send(request, waited: false)
+  }
+
+  /// Sends a request; with `waited`, the caller will block on the ticket (and read for itself), so the reader thread
+  /// is not woken for it.
+  private func send(_ request: Request, waited: Bool) throws(ClientError) -> Ticket {
+    let (ticket, wake) = try shared.withLock { s throws(ClientError) -> (Ticket, Bool) in
       if let closed = s.closed { throw closed }
       let id = s.nextID
       s.nextID = s.nextID == UInt32.max ? 1 : s.nextID + 1
-      let ticket = Ticket(id: id, name: request.name)
+      let ticket = Ticket(id: id, name: request.name, connection: weakSelf)
       s.tickets[id] = ticket
-      return ticket
+      if waited { s.waited[id, default: 0] += 1 }
+      return (ticket, wakesThread(&s))
     }
+    if wake { threadWake.signal() }
     let bytes = Frame.request(id: ticket.id, request).framed()
     let written = socket.write(bytes, what: socketPath)
     if case .failure(let error) = written {
       let failure = ClientError.disconnected("write failed: \(error)")
-      _ = shared.withLock { $0.tickets.removeValue(forKey: ticket.id) }
+      shared.withLock { s in
+        s.tickets.removeValue(forKey: ticket.id)
+        if waited { s.waited[ticket.id] = nil }
+      }
       // Part of the frame may be out (a write that timed out): the stream is no longer in step, so it ends here.
       // A daemon that closed the connection has ended it already; the reader still reads what it sent first.
-      if error.errno != .brokenPipe && error.errno != .connectionReset { socket.shutdown() }
+      if error.errno != .brokenPipe && error.errno != .connectionReset { close() }
       throw failure
     }
     return ticket
   }
 
-  /// Sends a request and waits for its final answer.
+  /// Sends a request and waits for its final answer, reading the socket on this thread when nobody else does.
   package func call(_ request: Request, timeout: Double? = nil) throws(ClientError) -> Reply {
-    try send(request).wait(timeout: timeout ?? self.timeout)
+    let ticket = try send(request, waited: true)
+    let seconds = timeout ?? self.timeout
+    defer { unwait(ticket) }
+    guard case .final(let reply) = try awaitRegistered(ticket, timeout: seconds, first: false) else {
+      throw .protocolViolation("an interim notice where the final answer was awaited")
+    }
+    return reply
   }
 
   /// Sends a request and awaits its final answer, until `timeout` (the client's default when nil).
@@ -297,14 +381,17 @@ package final class DeviceClient: @unchecked Sendable {
   }
 
   /// Registers a listener for pushed events (call ``subscribe(_:)`` to choose which); returns a token for
-  /// ``removeListener(_:)``. Listeners run on the reader thread.
+  /// ``removeListener(_:)``. Listeners run on whichever thread reads the connection: never call the client from
+  /// one and wait for the answer there.
   package func addListener(_ listener: @escaping @Sendable (DaemonEvent) -> Void) -> UInt64 {
-    shared.withLock { s in
+    let (id, wake) = shared.withLock { s in
       let id = s.nextListener
       s.nextListener += 1
       s.listeners[id] = listener
-      return id
+      return (id, wakesThread(&s))
     }
+    if wake { threadWake.signal() }
+    return id
   }
 
   /// Removes a listener.
@@ -317,50 +404,179 @@ package final class DeviceClient: @unchecked Sendable {
   /// (forever when nil); true when it ended.
   package func waitUntilClosed(timeout: Double?) -> Bool {
     if isClosed { return true }
+    // Someone must be reading to see the end: a waiter is as good a reason to read as a listener.
+    let token = addListener { _ in }
+    defer { removeListener(token) }
     let deadline: DispatchTime = timeout.map { .now() + $0 } ?? .distantFuture
     guard closedGate.wait(timeout: deadline) == .success else { return isClosed }
     closedGate.signal()  // for the next waiter
     return true
   }
 
-  private static func readLoop(_ fd: Int32, handle: SocketHandle, owner: WeakClient) {
-    var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxReplyFrame)
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    var reason = "connection closed"
-    reading: while true {
-      let result = buffer.withUnsafeMutableBytes { raw in
-        catching { () throws(SystemError) in try Posix.read(fd, into: raw) }
+  /// Makes sure the reader thread serves answers awaited through callbacks (``Ticket/whenDone(_:)``).
+  func serveInBackground() {
+    if shared.withLock({ wakesThread(&$0) }) { threadWake.signal() }
+  }
+
+  /// Whether the parked reader thread must be woken now (it then stops counting as parked).
+  private func wakesThread(_ s: inout Shared) -> Bool {
+    guard s.threadParked, s.reading == .nobody, s.threadNeeded else { return false }
+    s.threadParked = false
+    return true
+  }
+
+  /// Waits for `ticket` as a caller (``Ticket/wait(timeout:)`` and ``Ticket/waitFirst(timeout:)`` come here).
+  func waitForTicket(_ ticket: Ticket, timeout: Double, first: Bool) throws(ClientError) -> Ticket.First {
+    let known = shared.withLock { s -> Bool in
+      guard s.tickets[ticket.id] === ticket else { return false }
+      s.waited[ticket.id, default: 0] += 1
+      return true
+    }
+    // An answered (or failed) ticket: what it got is there already.
+    guard known else {
+      return first ? try ticket.waitFirstOnSignal(timeout: timeout) : .final(try ticket.waitOnSignal(timeout: timeout))
+    }
+    defer { unwait(ticket) }
+    return try awaitRegistered(ticket, timeout: timeout, first: first)
+  }
+
+  /// Stops counting `ticket` as waited by this caller; wakes the reader thread if it now has work.
+  private func unwait(_ ticket: Ticket) {
+    let wake = shared.withLock { s -> Bool in
+      if let n = s.waited[ticket.id] { s.waited[ticket.id] = n > 1 ? n - 1 : nil }
+      return wakesThread(&s)
+    }
+    if wake { threadWake.signal() }
+  }
+
+  private func arrived(_ ticket: Ticket, first: Bool) throws(ClientError) -> Ticket.First? {
+    if let result = ticket.result { return .final(try result.get()) }
+    if first, let interim = ticket.interims.first { return .interim(interim) }
+    return nil
+  }
+
+  /// The caller's loop: take the socket when nobody reads it and read until the answer is there; otherwise wait to
+  /// be handed the answer (or nudged when the socket is free again).
+  private func awaitRegistered(_ ticket: Ticket, timeout: Double, first: Bool) throws(ClientError) -> Ticket.First {
+    let deadline = Posix.monotonicNanoseconds() &+ UInt64(max(0, timeout) * 1e9)
+    while true {
+      if let done = try arrived(ticket, first: first) { return done }
+      let now = Posix.monotonicNanoseconds()
+      guard now < deadline else { throw .timeout(request: ticket.name, seconds: timeout) }
+      let mine = shared.withLock { s -> Bool in
+        guard s.reading == .nobody, s.closed == nil else { return false }
+        s.reading = .caller
+        return true
       }
-      switch result {
-      case .success(.bytes(let n)):
-        buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        do {
-          while let body = try decoder.next() {
-            guard let client = owner.client else { break reading }
-            client.dispatch(try Frame.decode(body))
-          }
-        } catch {
-          reason = "undecodable frame from the daemon: \(error)"
-          break reading
+      if mine {
+        defer { releaseRead() }
+        while try arrived(ticket, first: first) == nil {
+          let now = Posix.monotonicNanoseconds()
+          guard now < deadline else { throw .timeout(request: ticket.name, seconds: timeout) }
+          let waitMs = Int32(min(UInt64(Int32.max - 1), (deadline - now) / 1_000_000 + 1))
+          guard Posix.waitReadable(core.fd, timeoutMilliseconds: waitMs) else { continue }
+          if !readOnce() { break }
         }
-      case .success(.endOfFile): break reading
-      case .success(.wouldBlock): continue
-      case .failure(let error):
-        reason = "\(error)"
-        break reading
+      } else {
+        let remaining = Double(deadline - now) / 1e9
+        _ = ticket.signal.wait(timeout: .now() + remaining)
       }
     }
-    handle.closeFromReader()
-    guard let client = owner.client else { return }
+  }
+
+  /// Gives up the read role: nudges another blocked caller (it may take the socket) and wakes the reader thread
+  /// if it has work.
+  private func releaseRead() {
+    let (next, wake) = shared.withLock { s -> (Ticket?, Bool) in
+      s.reading = .nobody
+      var other: Ticket?
+      for id in s.waited.keys where other == nil { other = s.tickets[id] }
+      return (other, wakesThread(&s))
+    }
+    next?.nudge()
+    if wake { threadWake.signal() }
+  }
+
+  /// Reads what is there once (the caller holds the read role) and dispatches every whole frame; false when the
+  /// connection ended (everything pending has then failed).
+  private func readOnce() -> Bool {
+    switch core.readOnce() {
+    case .frames(let frames):
+      for frame in frames { dispatch(frame) }
+      return true
+    case .nothing:
+      return true
+    case .ended(let reason, let frames):
+      for frame in frames { dispatch(frame) }
+      finish(reason)
+      return false
+    }
+  }
+
+  /// The connection ended: close the descriptor, fail what is pending, let the reader thread exit.
+  private func finish(_ reason: String) {
+    socket.closeFromReader()
     // A refusal the daemon sent before closing is why the connection ended.
-    let (failure, tickets) = client.shared.withLock { s -> (ClientError, [Ticket]) in
-      let failure = s.refusal.map { ClientError.rejected($0) } ?? .disconnected(reason)
+    let (failure, tickets, first) = shared.withLock { s -> (ClientError, [Ticket], Bool) in
+      let failure = s.closed ?? s.refusal.map { ClientError.rejected($0) } ?? .disconnected(reason)
+      let first = s.closed == nil
       s.closed = failure
       defer { s.tickets.removeAll() }
-      return (failure, Array(s.tickets.values))
+      return (failure, Array(s.tickets.values), first)
     }
     for ticket in tickets { ticket.deliver(.failure(failure)) }
-    client.closedGate.signal()
+    if first { closedGate.signal() }
+    threadWake.signal()
+  }
+
+  /// The reader thread: parked until it has work and the socket is free, then reads one batch at a time.
+  private static func threadLoop(_ core: ReaderCore, handle: SocketHandle, owner: WeakClient, wake: DispatchSemaphore) {
+    while true {
+      enum Step {
+        case read, park, exit
+      }
+      let step: Step
+      if let client = owner.client {
+        step = client.shared.withLock { s -> Step in
+          if s.closed != nil { return .exit }
+          guard s.reading == .nobody, s.threadNeeded else {
+            s.threadParked = true
+            return .park
+          }
+          s.reading = .thread
+          s.threadParked = false
+          return .read
+        }
+      } else {
+        step = .exit
+      }
+      switch step {
+      case .exit:
+        if owner.client == nil { handle.closeFromReader() }
+        return
+      case .park:
+        wake.wait()
+      case .read:
+        // Blocks until the daemon sends something or the connection ends; holds no reference to the client.
+        let outcome = core.readOnce()
+        guard let client = owner.client else {
+          handle.closeFromReader()
+          return
+        }
+        switch outcome {
+        case .frames(let frames):
+          for frame in frames { client.dispatch(frame) }
+          client.releaseRead()
+        case .nothing:
+          client.releaseRead()
+        case .ended(let reason, let frames):
+          for frame in frames { client.dispatch(frame) }
+          client.finish(reason)
+          client.shared.withLock { $0.reading = .nobody }
+          return
+        }
+      }
+    }
   }
 
   private func dispatch(_ frame: Frame) {
@@ -390,11 +606,50 @@ package final class DeviceClient: @unchecked Sendable {
   }
 }
 
-/// A weak reference to a client, held by its reader thread so the client can be released.
+/// The socket's read side: the frame decoder and buffer, used only by the thread holding the read role.
+///
+/// `@unchecked` because its state is mutable without a lock: the read role (``DeviceClient``'s `Shared.reading`,
+/// taken and given up under the client's mutex) makes one thread at a time its user, and the mutex orders them.
+private final class ReaderCore: @unchecked Sendable {
+  let fd: Int32
+  private var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxReplyFrame)
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+
+  init(fd: Int32) { self.fd = fd }
+
+  enum Outcome {
+    case frames([Frame])
+    case nothing
+    case ended(String, [Frame])
+  }
+
+  /// One `read` (blocking until something is there) and the whole frames it completes.
+  func readOnce() -> Outcome {
+    let result = buffer.withUnsafeMutableBytes { raw in
+      catching { () throws(SystemError) in try Posix.read(fd, into: raw) }
+    }
+    switch result {
+    case .success(.bytes(let n)):
+      buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+      var frames: [Frame] = []
+      do {
+        while let body = try decoder.next() { frames.append(try Frame.decode(body)) }
+      } catch {
+        return .ended("undecodable frame from the daemon: \(error)", frames)
+      }
+      return frames.isEmpty ? .nothing : .frames(frames)
+    case .success(.endOfFile): return .ended("connection closed", [])
+    case .success(.wouldBlock): return .nothing
+    case .failure(let error): return .ended("\(error)", [])
+    }
+  }
+}
+
+/// A weak reference to a client, held by its reader thread and its tickets so the client can be released.
 ///
 /// `@unchecked` because a weak reference is a `var`: it is written only by `init` and read (atomically, by the
-/// runtime's weak-reference load) from the reader thread.
-private final class WeakClient: @unchecked Sendable {
+/// runtime's weak-reference load) from the reader thread and waiting callers.
+final class WeakClient: @unchecked Sendable {
   weak var client: DeviceClient?
   init(_ client: DeviceClient) { self.client = client }
 }

@@ -527,6 +527,26 @@ package final class Pair: Sendable {
     if ownsDirectory.load(ordering: .acquiring) { Posix.removeTree(layout.root) }
   }
 
+  /// Whether shutting down keeps the directory (``keepDirectory()``, ``release()``, or a directory given at launch).
+  package var keepsDirectory: Bool { !ownsDirectory.load(ordering: .acquiring) }
+
+  /// Ends the pair at once: closes the connections, kills both daemons with SIGKILL, reaps them and removes the
+  /// directory if this pair owns it — for a pair whose journals nobody will read again (a graceful stop flushes
+  /// and may write a snapshot first: ``shutdown()``).
+  package func discard() {
+    let (processes, clients) = state.withLock { s in
+      defer {
+        s.processes.removeAll()
+        s.clients.removeAll()
+      }
+      return (Array(s.processes.values), Array(s.clients.values))
+    }
+    for client in clients { client.close() }
+    for process in processes where process.exitStatus == nil { process.signal(SIGKILL) }
+    for process in processes { process.waitForExit(timeout: 10) }
+    if ownsDirectory.load(ordering: .acquiring) { Posix.removeTree(layout.root) }
+  }
+
   /// Keeps the pair's directory when the pair shuts down (for post-mortems).
   package func keepDirectory() { ownsDirectory.store(false, ordering: .releasing) }
 

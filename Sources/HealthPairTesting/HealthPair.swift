@@ -29,7 +29,7 @@ public final class HealthPair: Sendable {
   /// Launches a pair and applies `options`.
   /// - Throws: ``HealthPairTestingError/launchFailed(_:)``.
   init(options: HealthPairOptions) throws(HealthPairTestingError) {
-    do { pair = try Pair() } catch { throw .launchFailed(error.description) }
+    do { pair = try PreparedPairs.shared.take() } catch { throw .launchFailed(error.description) }
     self.options = options
     watchdog = SheetWatchdog(
       sockets: [.phone: pair.layout.socket(.phone), .watch: pair.layout.socket(.watch)], timeout: options.timeout)
@@ -135,7 +135,8 @@ public final class HealthPair: Sendable {
     }
     watchdog.stop()
     waiter.close()
-    pair.shutdown()
+    // Killed and removed at once (prepared pairs, docs/testing-your-app.md); a kept directory stops gracefully.
+    PreparedPairs.shared.retire(pair)
     // HealthKitSim's cached connections to these daemons are closed now rather than on their next use.
     Connections.shared.forget(phone.socketPath)
     Connections.shared.forget(watch.socketPath)

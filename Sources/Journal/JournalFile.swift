@@ -168,7 +168,9 @@ package final class JournalFile {
         try header.withUnsafeBytes { buffer in
           catching { () throws(SystemError) in try Posix.writeAll(fd, buffer, what: path) }
         }.get()
-        try Posix.fsync(fd, what: path)
+        // Durable before ready only with `syncEachCommit`: without it no append is, and this `fsync` was most of a
+        // fresh daemon's start (docs/journal.md, "Durability").
+        if syncEachCommit { try Posix.fsync(fd, what: path) }
       } catch { throw .io(error) }
       let journal = JournalFile(
         path: path, file: file, size: header.count, framing: framing, syncEachCommit: syncEachCommit, header: header,

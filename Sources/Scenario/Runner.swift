@@ -100,7 +100,7 @@ package struct ScenarioRunner: Sendable {
     }
     let pair: Pair
     do {
-      pair = try Pair(daemon: daemon)
+      pair = try PreparedPairs.shared.take(daemon: daemon)
     } catch {
       result.status = .failed(
         ScenarioFailure(
@@ -136,7 +136,7 @@ package struct ScenarioRunner: Sendable {
     result.trace = context.trace
     let failed = !result.passed && destination != nil
     if failed { pair.keepDirectory() }
-    pair.shutdown()
+    PreparedPairs.shared.retire(pair)
     result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
     if failed, let destination { keep(&result, pair: pair, at: destination) }
     return result

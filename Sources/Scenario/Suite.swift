@@ -141,6 +141,12 @@ package enum Suite {
     let next = Atomic<Int>(0)
     let done = DispatchSemaphore(value: 0)
     let workers = max(1, min(jobs, total))
+    // Pairs are prepared ahead for the scenarios still to run, and none is left waiting at the end.
+    PreparedPairs.shared.expect(total)
+    defer {
+      PreparedPairs.shared.expect(nil)
+      PreparedPairs.shared.drain()
+    }
     for _ in 0..<workers {
       Posix.startThread {
         while true {

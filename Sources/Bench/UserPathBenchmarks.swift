@@ -1,0 +1,326 @@
+import Dispatch
+import FoundationEssentials
+import HealthEngine
+import HealthKitSim
+import HealthModel
+import HealthPairClient
+import HealthPairTesting
+import Posix
+import Scenario
+import ScenarioLanguage
+import Synchronization
+import Wire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// MARK: - 9–11. What a user's test run feels (issue #16 §1–§3)
+
+/// Sizes of the user-path benchmarks (`--only userpath`).
+package struct UserPathSizes: Sendable {
+  /// Calls timed per figure (HealthKitSim save and query, DeviceClient, echoes).
+  package var calls = 4_000
+  /// Empty `withHealthPair` bodies and runner pairs timed.
+  package var pairs = 40
+  /// Daemon and `/bin/true` starts timed.
+  package var starts = 40
+  /// The generated suites' sizes (the suite-time-against-count series).
+  package var generatedCounts = [10, 100, 1_000]
+  /// Creates the full-size configuration.
+  package init() {}
+  /// Tiny sizes: checks the machinery only.
+  package static var smoke: UserPathSizes {
+    var s = UserPathSizes()
+    s.calls = 100
+    s.pairs = 2
+    s.starts = 3
+    s.generatedCounts = [4]
+    return s
+  }
+}
+
+/// Runs `body` on Swift's cooperative pool (where a Swift Testing test body runs) and blocks until it finishes.
+func onPool<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+  let done = DispatchSemaphore(value: 0)
+  let result = Mutex<Result<T, any Error>?>(nil)
+  Task.detached {
+    let outcome: Result<T, any Error>
+    do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+    result.withLock { $0 = outcome }
+    done.signal()
+  }
+  done.wait()
+  return try result.withLock { $0! }.get()
+}
+
+/// Times `count` calls of `body` (after a tenth as many warm-up calls) inside one task; microseconds per call.
+func timedAsync(_ count: Int, _ body: @Sendable (Int) async throws -> Void) async rethrows -> [Double] {
+  for i in 0..<max(1, count / 10) { try await body(-1 - i) }
+  var times: [Double] = []
+  times.reserveCapacity(count)
+  for i in 0..<count {
+    let t0 = now()
+    try await body(i)
+    times.append(micros(now() - t0))
+  }
+  return times
+}
+
+/// Echo round trips of `size` bytes to an echo child, timed from a task on the cooperative pool; with `pinnedCPU`
+/// the echo child and the timing thread share that CPU (the timing then runs on the calling thread).
+func echoTimes(root: String, size: Int, count: Int, pinnedCPU: Int?) throws -> [Double] {
+  let path = root + "/echo-\(pinnedCPU.map(String.init) ?? "free").sock"
+  if let pinnedCPU { _ = Posix.pinToCPU(pinnedCPU) }
+  defer { if pinnedCPU != nil { Posix.unpin() } }
+  let server = try EchoServer(path: path, messageSize: size)
+  defer { server.stop() }
+  let fd = try Posix.connectUnix(path)
+  defer { Posix.close(fd) }
+  Posix.setReceiveTimeout(fd, seconds: 60)
+  @Sendable func once() throws {
+    var message = [UInt8](repeating: 7, count: size)
+    try message.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(fd, b) }.get() }
+    var got = 0
+    while got < size {
+      let r = try message.withUnsafeMutableBytes { b in
+        try catching { () throws(SystemError) in
+          try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
+        }.get()
+      }
+      guard case .bytes(let n) = r else {
+        throw ClientError.disconnected("the echo server closed or stayed silent for 60 s")
+      }
+      got += n
+    }
+  }
+  if pinnedCPU != nil {
+    var counter = 0
+    return try timed(count, &counter) { _ in try once() }
+  }
+  return try onPool { try await timedAsync(count) { _ in try once() } }
+}
+
+func ratioText(_ v: Double, _ base: Double) -> String {
+  base > 0 ? formatNumber((v / base * 100).rounded() / 100) + "×" : "—"
+}
+
+/// The HealthKitSim call rows (9a–9e).
+func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
+  let pair = try preparedPair(daemon: daemon)
+  defer {
+    Connections.shared.forget(pair.layout.socket(.phone))
+    pair.shutdown()
+  }
+  let socket = pair.layout.socket(.phone)
+  let target = HealthKitSim.Target(socketPath: socket, bundleIdentifier: benchApp.bundleID)
+  let waterType = HKQuantityType(.dietaryWater)
+  let unit = HKUnit.literUnit(with: .milli)
+  // A day holding 100 samples for the one-day queries (saved before any timing; the timed saves land later).
+  let day = benchStart.addingTimeInterval(-3 * 86400)
+  try pair.phone.save(
+    benchApp.bundleID,
+    (0..<100).map { i in
+      var s = sample(10_000_000 + i)
+      s.start = day.addingTimeInterval(Double(i) * 600)
+      s.end = s.start
+      return s
+    })
+  let dayQuery = SampleQuery(type: water, range: DateRange(start: day, end: day.addingTimeInterval(86400)))
+
+  // DeviceClient's own round trip (a blocking call, as the test harness makes it), alternating with HealthKitSim.
+  let client = pair.phone
+  var counter = 20_000_000
+  let blocks = 8
+  let perBlock = max(1, calls / blocks)
+  var clientSave: [Double] = []
+  var clientQuery: [Double] = []
+  var simSave: [Double] = []
+  var simQuery: [Double] = []
+  for _ in 0..<blocks {
+    clientSave += try timed(perBlock, &counter) { i in try client.save(benchApp.bundleID, [sample(i)]) }
+    let base = counter
+    simSave += try onPool {
+      try await HealthKitSim.withTarget(target) {
+        let store = HKHealthStore()
+        return try await timedAsync(perBlock) { i in
+          let at = benchStart.addingTimeInterval(-Double(base + i + 20) * 0.001)
+          try await store.save(
+            HKQuantitySample(type: waterType, quantity: HKQuantity(unit: unit, doubleValue: 250), start: at, end: at))
+        }
+      }
+    }
+    counter += perBlock + perBlock / 10 + 40
+    clientQuery += try timed(max(1, perBlock / 4), &counter) { _ in
+      _ = try client.sampleQuery(benchApp.bundleID, dayQuery)
+    }
+    simQuery += try onPool {
+      try await HealthKitSim.withTarget(target) {
+        let store = HKHealthStore()
+        let predicate = HKQuery.predicateForSamples(withStart: day, end: day.addingTimeInterval(86400))
+        let descriptor = HKSampleQueryDescriptor(
+          predicates: [.quantitySample(type: waterType, predicate: predicate)], sortDescriptors: [])
+        return try await timedAsync(max(1, perBlock / 4)) { _ in
+          let found = try await descriptor.result(for: store)
+          guard found.count == 100 else { throw PairError.timeout("a one-day query returning 100 samples") }
+        }
+      }
+    }
+  }
+  // Raw Unix-socket echoes of the save's frame size, measured the same ways in the same run.
+  let size = Frame.request(id: 1, .save(bundleID: benchApp.bundleID, samples: [sample(0)])).framed().count
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-echo")
+  defer { Posix.removeTree(root) }
+  let freeEcho = try echoTimes(root: root, size: size, count: calls, pinnedCPU: nil)
+  let pinnedEcho = try echoTimes(root: root, size: size, count: calls, pinnedCPU: 0)
+  let (cs, cq, ss, sq) = (median(clientSave), median(clientQuery), median(simSave), median(simQuery))
+  let (fe, pe) = (median(freeEcho), median(pinnedEcho))
+  func spread(_ prefix: String, _ v: [Double]) -> [(String, Double)] {
+    [
+      ("\(prefix)MedianMicros", median(v)), ("\(prefix)P10Micros", percentile(v, 0.1)),
+      ("\(prefix)P90Micros", percentile(v, 0.9)),
+    ]
+  }
+  let full = calls >= UserPathSizes().calls
+  return [
+    Metric(
+      name: "9a. HealthKitSim async save of one sample (linked pair, from a task) vs DeviceClient's own round trip",
+      baseline: us(cs), value: us(ss), ratio: ratioText(ss, cs), target: "≤ 1.25×",
+      met: full ? ss <= 1.25 * cs : nil, numbers: spread("sim", simSave) + spread("client", clientSave)),
+    Metric(
+      name: "9b. The same HealthKitSim save vs a raw UDS echo of \(size) B from a task, both unpinned",
+      baseline: us(fe), value: us(ss), ratio: ratioText(ss, fe), target: "≤ 2×", met: full ? ss <= 2 * fe : nil,
+      numbers: spread("echo", freeEcho)),
+    Metric(
+      name: "9c. Raw UDS echo unpinned vs pinned to one core (what waking another vCPU costs)",
+      baseline: us(pe), value: us(fe), ratio: ratioText(fe, pe), target: "reported", met: nil,
+      numbers: spread("pinnedEcho", pinnedEcho)),
+    Metric(
+      name: "9d. HealthKitSim one-day HKSampleQuery (100 samples) vs DeviceClient's sample query",
+      baseline: us(cq), value: us(sq), ratio: ratioText(sq, cq), target: "≤ 1.25×",
+      met: full ? sq <= 1.25 * cq : nil, numbers: spread("simQuery", simQuery) + spread("clientQuery", clientQuery)),
+  ]
+}
+
+/// The pair start-up rows (10a–10c): an empty `withHealthPair`, the runner's per-scenario pair, a daemon start.
+func pairStartMetrics(daemon: String, pairs: Int, starts: Int) throws -> [Metric] {
+  var trueTimes: [Double] = []
+  for _ in 0..<starts {
+    let t0 = now()
+    let pid = try Posix.spawn("/bin/true", [])
+    _ = try Posix.wait(pid, block: true)
+    trueTimes.append(Double(now() - t0) / 1e6)
+  }
+  var daemonTimes: [Double] = []
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-start")
+  defer { Posix.removeTree(root) }
+  for i in 0..<starts {
+    let t0 = now()
+    let process = try startDaemon(daemon: daemon, dir: "\(root)/d\(i)")
+    daemonTimes.append(Double(now() - t0) / 1e6)
+    process.signal(SIGKILL)
+    process.waitForExit(timeout: 10)
+  }
+  // What a test sees: an empty body, pair after pair (amortized: total over count).
+  var empty: [Double] = []
+  let e0 = now()
+  for _ in 0..<pairs {
+    let t0 = now()
+    try withHealthPair { _ in }
+    empty.append(Double(now() - t0) / 1e6)
+  }
+  let emptyAmortized = Double(now() - e0) / 1e6 / Double(max(1, pairs))
+  // The runner's per-scenario pair: a scenario whose one step is an expectation.
+  let minimal = try ScenarioParser.parse(
+    "scenario: Minimal\nexpect phone: store has 0 dietaryWater samples\n", file: "bench/minimal.scenario"
+  ).get()
+  let runner = ScenarioRunner(daemon: daemon)
+  var runnerTimes: [Double] = []
+  let r0 = now()
+  for _ in 0..<pairs {
+    let result = runner.run(minimal, seed: 1)
+    guard result.passed else { throw PairError.timeout("the minimal scenario to pass: \(result.status)") }
+    runnerTimes.append(result.duration * 1000)
+  }
+  let runnerAmortized = Double(now() - r0) / 1e6 / Double(max(1, pairs))
+  let (t, d) = (median(trueTimes), median(daemonTimes))
+  let full = pairs >= UserPathSizes().pairs
+  return [
+    Metric(
+      name: "10a. withHealthPair { _ in } with an empty body, median (amortized over \(pairs) in a row)",
+      baseline: "—", value: "\(ms(median(empty))) (\(ms(emptyAmortized)))", ratio: "—", target: "≤ 3 ms",
+      met: full ? median(empty) <= 3 && emptyAmortized <= 3 : nil,
+      numbers: [
+        ("medianMs", median(empty)), ("amortizedMs", emptyAmortized), ("p10Ms", percentile(empty, 0.1)),
+        ("p90Ms", percentile(empty, 0.9)),
+      ]),
+    Metric(
+      name: "10b. The runner's per-scenario pair (a one-expectation scenario), median (amortized)", baseline: "—",
+      value: "\(ms(median(runnerTimes))) (\(ms(runnerAmortized)))", ratio: "—", target: "≤ 3 ms",
+      met: full ? median(runnerTimes) <= 3 && runnerAmortized <= 3 : nil,
+      numbers: [
+        ("medianMs", median(runnerTimes)), ("amortizedMs", runnerAmortized),
+        ("p90Ms", percentile(runnerTimes, 0.9)),
+      ]),
+    Metric(
+      name: "10c. Daemon start to ready (empty store) vs spawning /bin/true", baseline: ms(t), value: ms(d),
+      ratio: ratioText(d, t), target: "≤ 3×", met: full ? d <= 3 * t : nil,
+      numbers: [("daemonMedianMs", d), ("trueMedianMs", t), ("daemonP90Ms", percentile(daemonTimes, 0.9))]),
+  ]
+}
+
+/// The suite rows (11a, 11b): the repository's scenarios and generated suites of growing size, two jobs.
+func suiteMetrics(daemon: String, suite: String?, counts: [Int]) throws -> [Metric] {
+  let runner = ScenarioRunner(daemon: daemon)
+  var metrics: [Metric] = []
+  if let suite {
+    let loaded = Suite.load([suite])
+    let t0 = now()
+    let results = Suite.run(loaded.scenarios, seed: 1, jobs: 2, runner: runner)
+    let seconds = Double(now() - t0) / 1e9
+    let rate = Double(results.count) / seconds
+    let passed = results.filter(\.passed).count
+    metrics.append(
+      Metric(
+        name: "11a. The repository's Scenarios/ suite (\(results.count) scenarios), --jobs 2", baseline: "—",
+        value: "\(formatNumber(rate.rounded())) scenarios/s (\(ms(seconds * 1000)), \(passed) passed)",
+        ratio: "—", target: "≥ 150/s", met: results.count >= 50 ? rate >= 150 && passed == results.count : nil,
+        numbers: [("scenariosPerSecond", rate), ("seconds", seconds), ("scenarios", Double(results.count))]))
+  }
+  var series: [(String, Double)] = []
+  var last = (count: 0, seconds: 0.0, passed: 0)
+  for count in counts {
+    let scenarios = try ScenarioGenerator(seed: 16).scenarios(count)
+    let t0 = now()
+    let results = Suite.run(scenarios, seed: 1, jobs: 2, runner: runner)
+    let seconds = Double(now() - t0) / 1e9
+    let passed = results.filter(\.passed).count
+    if let failed = results.first(where: { !$0.passed }) {
+      throw PairError.timeout("generated scenario \(failed.file) to pass: \(failed.status)")
+    }
+    series += [("suiteSeconds@\(count)", seconds), ("scenariosPerSecond@\(count)", Double(count) / seconds)]
+    last = (count, seconds, passed)
+  }
+  if last.count > 0 {
+    let rate = Double(last.count) / last.seconds
+    metrics.append(
+      Metric(
+        name: "11b. A generated suite of \(formatNumber(Double(last.count))) scenarios, --jobs 2 "
+          + "(series: \(counts.map { formatNumber(Double($0)) }.joined(separator: ", ")))",
+        baseline: "—", value: "\(formatNumber(rate.rounded())) scenarios/s (\(ms(last.seconds * 1000)))",
+        ratio: "—", target: "reported", met: nil, numbers: series))
+  }
+  return metrics
+}
+
+/// All of the user-path rows.
+package func userPathMetrics(daemon: String, sizes: UserPathSizes, suite: String?) throws -> [Metric] {
+  func note(_ s: String) { Posix.writeStandardError("bench: \(s)\n") }
+  note("HealthKitSim calls vs DeviceClient and raw echoes")
+  var metrics = try healthKitSimCallMetrics(daemon: daemon, calls: sizes.calls)
+  note("pair start-up as a test sees it")
+  metrics += try pairStartMetrics(daemon: daemon, pairs: sizes.pairs, starts: sizes.starts)
+  note("scenario suites")
+  metrics += try suiteMetrics(daemon: daemon, suite: suite, counts: sizes.generatedCounts)
+  return metrics
+}

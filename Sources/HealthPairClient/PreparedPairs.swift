@@ -1,0 +1,198 @@
+import Dispatch
+import HealthEngine
+import HealthModel
+import Posix
+import Synchronization
+
+/// Pairs launched ahead of need, so a test (``take(daemon:)``) gets a fresh, linked pair without waiting for two
+/// daemons to start and link, and hands it back (``retire(_:)``) without a graceful stop nobody needs.
+///
+/// The model (docs/testing-your-app.md, "Prepared pairs"):
+/// - **Fresh and unshared.** Each prepared pair is a complete `Pair` — its own temporary directory, its own two
+///   daemons, linked — on which nothing has been done; ``take(daemon:)`` hands each one out once, and a retired pair
+///   is stopped and removed, never reused. A pair whose daemon died or whose connection closed while it waited is
+///   discarded, not handed out.
+/// - **Ahead, in the background.** Taking a pair starts preparing its replacement on a thread of its own, so it
+///   launches while the test runs. Up to ``depth`` pairs per daemon executable wait (default 2).
+/// - **Cleaned up.** A retired pair's daemons are killed and reaped and its directory removed before ``retire(_:)``
+///   returns (a kept directory stops gracefully instead). Whatever is still running when the process exits —
+///   prepared pairs nobody took, or everything after a crash or SIGKILL — is ended by the pair's lifeline: each
+///   daemon reads end-of-file when the launching process is gone, stops and removes its pair's directory
+///   (`--remove-when-orphaned`), and the next process's first pair sweeps what a worse moment left
+///   (``TemporaryPairDirectories``).
+/// - **Off switch.** `HEALTHPAIR_PREPARED_PAIRS=0` (or `off`) turns it off: every pair is launched on demand and
+///   stopped in place, as before; a number sets ``depth``.
+package final class PreparedPairs: Sendable {
+  /// The process's pool.
+  package static let shared = PreparedPairs(depth: PreparedPairs.configuredDepth())
+
+  /// The environment variable that sets the depth (`0` or `off` turns preparation off).
+  package static let environmentVariable = "HEALTHPAIR_PREPARED_PAIRS"
+
+  /// How many pairs wait per daemon executable; 0 means no preparation (launch on demand, stop in place).
+  package let depth: Int
+
+  private struct State {
+    var ready: [String: [Pair]] = [:]
+    var preparing: [String: Int] = [:]
+    /// Pairs still to be taken, when a caller said (``expect(_:)``): no more than that are prepared.
+    var remaining: Int?
+    /// Pairs handed out, launched inline, and discarded (for tests and the bench).
+    var counts = Counts()
+  }
+  private let state = Mutex(State())
+  /// Signalled whenever a preparation ends (with a pair or a failure).
+  private let arrived = DispatchSemaphore(value: 0)
+
+  /// What the pool has done so far.
+  package struct Counts: Sendable, Equatable {
+    /// Pairs handed out that were prepared ahead.
+    package var prepared = 0
+    /// Pairs launched on demand because none was ready or being prepared.
+    package var launchedInline = 0
+    /// Prepared pairs found dead when taken, and stopped.
+    package var discarded = 0
+    /// No pairs yet.
+    package init() {}
+  }
+
+  /// A pool keeping `depth` pairs ready per daemon.
+  package init(depth: Int) { self.depth = max(0, depth) }
+
+  /// The depth `HEALTHPAIR_PREPARED_PAIRS` asks for: 2 when unset; 0 for `0`, `off`, `no` or `false`.
+  package static func configuredDepth(_ value: String? = Posix.environment(environmentVariable)) -> Int {
+    guard let value = value?.trimmingWhitespace().lowercased(), !value.isEmpty else { return 2 }
+    if ["off", "no", "false"].contains(value) { return 0 }
+    return min(8, max(0, Int(value) ?? 2))
+  }
+
+  /// What the pool has done so far.
+  package var counts: Counts { state.withLock { $0.counts } }
+
+  /// Pairs prepared and waiting, over every daemon.
+  package var waiting: Int { state.withLock { $0.ready.values.reduce(0) { $0 + $1.count } } }
+
+  /// The pairs prepared and waiting (for tests of the pool; taking one from here would share it).
+  package var waitingPairs: [Pair] { state.withLock { $0.ready.values.flatMap { $0 } } }
+
+  /// Blocks until at least `count` pairs wait or nothing is being prepared, or `timeout` seconds pass; true when
+  /// `count` wait. For tests of the pool (takers wait in ``take(daemon:)``).
+  package func waitUntilWaiting(_ count: Int, timeout: Double) -> Bool {
+    let deadline = DispatchTime.now() + timeout
+    while true {
+      let (ready, preparing) = state.withLock { s in
+        (s.ready.values.reduce(0) { $0 + $1.count }, s.preparing.values.reduce(0, +))
+      }
+      if ready >= count { return true }
+      if preparing == 0 || arrived.wait(timeout: deadline) == .timedOut { return false }
+    }
+  }
+
+  /// A fresh, linked pair of `daemon` (located when nil) that nobody else has or will get, with default launch
+  /// options; starts preparing its replacement.
+  /// - Throws: ``PairError`` when no pair could be launched.
+  package func take(daemon given: String? = nil) throws(PairError) -> Pair {
+    let daemon: String
+    if let given { daemon = given } else { daemon = try locateDaemon() }
+    guard depth > 0 else { return try Pair(daemon: daemon) }
+    while true {
+      enum Next {
+        case use(Pair)
+        case wait
+        case launch
+      }
+      let next = state.withLock { s -> Next in
+        if var ready = s.ready[daemon], !ready.isEmpty {
+          let pair = ready.removeFirst()
+          s.ready[daemon] = ready
+          return .use(pair)
+        }
+        return s.preparing[daemon, default: 0] > 0 ? .wait : .launch
+      }
+      switch next {
+      case .use(let pair):
+        guard Self.isAlive(pair) else {
+          state.withLock { $0.counts.discarded += 1 }
+          retire(pair)
+          continue
+        }
+        state.withLock { s in
+          s.counts.prepared += 1
+          s.remaining = s.remaining.map { max(0, $0 - 1) }
+        }
+        refill(daemon)
+        return pair
+      case .wait:
+        // A preparation is under way; its end (a pair or a failure) signals. The deadline only guards against a
+        // preparer that never ends; then this caller launches its own.
+        if arrived.wait(timeout: .now() + LaunchOptions().readyTimeout * 2) == .timedOut {
+          state.withLock { $0.counts.launchedInline += 1 }
+          return try Pair(daemon: daemon)
+        }
+      case .launch:
+        state.withLock { s in
+          s.counts.launchedInline += 1
+          s.remaining = s.remaining.map { max(0, $0 - 1) }
+        }
+        refill(daemon)
+        return try Pair(daemon: daemon)
+      }
+    }
+  }
+
+  /// Ends a pair that was used: with preparation on, ``Pair/discard()`` (SIGKILL, reap, remove the directory — no
+  /// graceful stop, whose journal flush and snapshot nobody will read); a pair keeping its directory, or any pair
+  /// with preparation off, stops gracefully (``Pair/shutdown()``). Either way both daemons are gone and the
+  /// directory removed (unless kept) when this returns.
+  package func retire(_ pair: Pair) {
+    if depth == 0 || pair.keepsDirectory { pair.shutdown() } else { pair.discard() }
+  }
+
+  /// Says how many more pairs this process will take (nil: unknown), so no more than that are prepared; a suite
+  /// runner knows its count.
+  package func expect(_ count: Int?) {
+    state.withLock { $0.remaining = count }
+  }
+
+  /// Stops every waiting pair, after letting preparations under way finish (a suite runner calls this when it is
+  /// done; a process that just exits leaves them to the lifeline).
+  package func drain() {
+    while true {
+      let (pairs, preparing) = state.withLock { s -> ([Pair], Int) in
+        defer { s.ready = [:] }
+        return (s.ready.values.flatMap { $0 }, s.preparing.values.reduce(0, +))
+      }
+      for pair in pairs { pair.discard() }
+      guard preparing > 0 else { return }
+      if arrived.wait(timeout: .now() + LaunchOptions().readyTimeout * 2) == .timedOut { return }
+    }
+  }
+
+  /// Starts preparing pairs of `daemon` until `depth` are ready or under way.
+  private func refill(_ daemon: String) {
+    let wanted = state.withLock { s -> Int in
+      let missing =
+        min(depth, s.remaining ?? depth) - s.ready[daemon, default: []].count - s.preparing[daemon, default: 0]
+      guard missing > 0 else { return 0 }
+      s.preparing[daemon, default: 0] += missing
+      return missing
+    }
+    for _ in 0..<wanted {
+      Posix.startThread { [self] in
+        let pair = try? Pair(daemon: daemon)
+        state.withLock { s in
+          s.preparing[daemon, default: 1] -= 1
+          if let pair { s.ready[daemon, default: []].append(pair) }
+        }
+        arrived.signal()
+      }
+    }
+  }
+
+  /// Whether both daemons still run and both connections are open.
+  private static func isAlive(_ pair: Pair) -> Bool {
+    DeviceKind.allCases.allSatisfy { device in
+      pair.process(device)?.exitStatus == nil && !pair.client(device).isClosed
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import HealthEngine
+import HealthModel
+import HealthPairClient
+import Posix
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The prepared-pair pool's guarantees: every pair handed out is fresh and used once, nothing of one pair reaches
+/// another, a dead prepared pair is never handed out, and retired or drained pairs leave no process or directory.
+@Suite("Prepared pairs: fresh, unshared, cleaned up")
+struct PreparedPairsTests {
+  private static let water = SampleType.lookup(name: "dietaryWater")!
+  private static let app = AppRecord(
+    bundleID: "com.example.pool", displayName: "Pool", writeUsageDescription: "w", readUsageDescription: "r")
+
+  private static func pids(_ pair: Pair) -> [Int32] { DeviceKind.allCases.compactMap { pair.process($0)?.pid } }
+
+  private static func gone(_ pair: Pair, root: String, pids: [Int32]) -> Bool {
+    pids.allSatisfy { Posix.waitForExit($0, timeoutMilliseconds: 10_000) } && !Posix.exists(root)
+  }
+
+  @Test func eachPairIsFreshAndHandedOutOnce() throws {
+    let pool = PreparedPairs(depth: 1)
+    let daemon = try locateDaemon()
+    let first = try pool.take(daemon: daemon)
+    #expect(pool.counts.launchedInline == 1)
+    // Something done on the first pair, while its replacement is prepared.
+    try first.phone.installApp(Self.app)
+    let second = try pool.take(daemon: daemon)
+    #expect(pool.counts.prepared == 1, "the second pair was prepared while the first was in use")
+    #expect(first.layout.root != second.layout.root)
+    #expect(Set(Self.pids(first)).isDisjoint(with: Self.pids(second)))
+    #expect(try first.phone.dump().device.apps.contains { $0.record.bundleID == Self.app.bundleID })
+    #expect(try second.phone.dump().device.apps.isEmpty, "nothing of the first pair reaches the second")
+    #expect(try second.phone.link(.reconnectNow).connected && second.watch.link(.reconnectNow).connected)
+    for pair in [first, second] {
+      let (root, pids) = (pair.layout.root, Self.pids(pair))
+      pool.retire(pair)
+      #expect(Self.gone(pair, root: root, pids: pids), "a retired pair's daemons and directory are gone")
+    }
+    let waiting = pool.waitUntilWaiting(1, timeout: 30) ? pool.waitingPairs : []
+    let leftovers = waiting.map { ($0.layout.root, Self.pids($0)) }
+    pool.drain()
+    #expect(pool.waitingPairs.isEmpty)
+    for (root, pids) in leftovers {
+      #expect(pids.allSatisfy { Posix.waitForExit($0, timeoutMilliseconds: 10_000) } && !Posix.exists(root))
+    }
+  }
+
+  @Test func aPreparedPairWhoseDaemonDiedIsNotHandedOut() throws {
+    let pool = PreparedPairs(depth: 1)
+    let daemon = try locateDaemon()
+    let first = try pool.take(daemon: daemon)
+    defer { pool.retire(first) }
+    try #require(pool.waitUntilWaiting(1, timeout: 30))
+    let doomed = try #require(pool.waitingPairs.first)
+    let doomedRoot = doomed.layout.root
+    let phone = try #require(doomed.process(.phone))
+    phone.signal(SIGKILL)
+    #expect(phone.waitForExit(timeout: 10) != nil)
+    let taken = try pool.take(daemon: daemon)
+    defer { pool.retire(taken) }
+    #expect(taken.layout.root != doomedRoot)
+    #expect(pool.counts.discarded == 1)
+    #expect(!Posix.exists(doomedRoot), "the discarded pair's directory is removed")
+    #expect(try taken.phone.link(.reconnectNow).connected)
+    pool.drain()
+  }
+
+  @Test func turnedOffEveryPairIsLaunchedOnDemandAndNoneWaits() throws {
+    let pool = PreparedPairs(depth: 0)
+    let pair = try pool.take(daemon: try locateDaemon())
+    #expect(pool.waitingPairs.isEmpty && pool.counts == PreparedPairs.Counts())
+    let (root, pids) = (pair.layout.root, Self.pids(pair))
+    pool.retire(pair)
+    #expect(Self.gone(pair, root: root, pids: pids))
+  }
+
+  @Test func theEnvironmentVariableSetsTheDepth() {
+    #expect(PreparedPairs.configuredDepth(nil) == 2)
+    #expect(PreparedPairs.configuredDepth("") == 2)
+    #expect(PreparedPairs.configuredDepth("0") == 0)
+    #expect(PreparedPairs.configuredDepth(" off ") == 0)
+    #expect(PreparedPairs.configuredDepth("FALSE") == 0)
+    #expect(PreparedPairs.configuredDepth("3") == 3)
+    #expect(PreparedPairs.configuredDepth("99") == 8)
+    #expect(PreparedPairs.configuredDepth("many") == 2)
+  }
+}
