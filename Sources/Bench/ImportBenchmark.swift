@@ -52,11 +52,16 @@ func importMetrics(daemon: String, records: Int) throws -> [Metric] {
   Posix.close(readEnd)
   _ = try? Posix.wait(child, block: true)
   let fields = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
-  guard fields.count == 5 else {
+  guard fields.count == 7 else {
     throw PairError.timeout("the importer's report (it printed: \(String(decoding: output, as: UTF8.self)))")
   }
   let (read, added, seconds, peak, importerCPU) = (fields[0], fields[1], fields[2], fields[3], fields[4])
+  // The importer's threads: the main one (encoding, sending), and those that had ended when it reported — the
+  // parsing thread (the connection's reader thread, still running then, is in neither).
+  let (mainCPU, parserCPU) = (fields[5], fields[6])
   let daemonCPU = cpuSeconds(of: process.pid) - daemonCPUBefore
+  // On two cores shared by all three, at best half of everything's CPU time per core.
+  let shared = (importerCPU + daemonCPU) / 2
   let daemonPeak = Double(Posix.peakResidentBytes(of: process.pid) ?? 0)
   setup.close()
   let rate = read / max(seconds, 1e-9)
@@ -87,20 +92,37 @@ func importMetrics(daemon: String, records: Int) throws -> [Metric] {
       value: "\(us(daemonCPU / max(added, 1) * 1e6)) daemon",
       ratio: "\(formatNumber((read / max(importerCPU, daemonCPU, 1e-9)).rounded())) records/s", target: "reported",
       met: nil, numbers: [("importerCPUSeconds", importerCPU), ("daemonCPUSeconds", daemonCPU)]),
+    Metric(
+      name: "8c. CPU time per record of the importer's two threads (parsing; encoding and sending) and the daemon: "
+        + "the rate the busiest could sustain on a core of its own, and on two cores shared by all",
+      baseline: "\(us(parserCPU / read * 1e6)) parsing, \(us(mainCPU / read * 1e6)) sending",
+      value: "\(formatNumber((read / max(parserCPU, mainCPU, daemonCPU, 1e-9)).rounded())) records/s",
+      ratio: "\(formatNumber((read / max(parserCPU, mainCPU, daemonCPU, shared, 1e-9)).rounded())) records/s "
+        + "on two cores",
+      target: "reported", met: nil,
+      numbers: [("importerParsingCPUSeconds", parserCPU), ("importerMainThreadCPUSeconds", mainCPU)]),
   ]
 }
 
 /// The importer child of ``importMetrics(daemon:records:)``: imports `file` into the daemon at `socket`, then prints
-/// `records-read added seconds peak-resident-bytes cpu-seconds`.
+/// `records-read added seconds peak-resident-bytes cpu-seconds main-thread-cpu-seconds ended-threads-cpu-seconds`.
 package func runImportChild(socket: String, file: String) -> Int32 {
   do {
     let client = try DeviceClient(socketPath: socket, clientName: "bench importer", timeout: 600)
     defer { client.close() }
     let report = try HealthExportFiles.importExport(path: file, into: client)
     let peak = Posix.peakResidentBytes(of: Posix.processID) ?? 0
+    let pid = Posix.processID
+    let total = cpuSeconds(of: pid)
+    // Threads still running (this one, the connection's reader); the rest of the total is the parsing thread's,
+    // which has ended.
+    let live = ((try? Posix.listDirectory("/proc/\(pid)/task")) ?? []).reduce(0.0) {
+      $0 + cpuSeconds(statPath: "/proc/\(pid)/task/\($1)/stat")
+    }
+    let main = cpuSeconds(statPath: "/proc/\(pid)/task/\(pid)/stat")
     Posix.writeStandardOutput(
-      "\(report.summary.records) \(report.outcome.addedCount) \(report.seconds) \(peak) "
-        + "\(cpuSeconds(of: Posix.processID))")
+      "\(report.summary.records) \(report.outcome.addedCount) \(report.seconds) \(peak) \(total) \(main) "
+        + "\(max(0, total - live))")
     return 0
   } catch {
     Posix.writeStandardError("bench importer: \(error)\n")
@@ -109,8 +131,11 @@ package func runImportChild(socket: String, file: String) -> Int32 {
 }
 
 /// User plus system CPU seconds a process has used (`/proc/<pid>/stat` fields 14 and 15).
-func cpuSeconds(of pid: pid_t) -> Double {
-  guard let bytes = try? Posix.readFile("/proc/\(pid)/stat") else { return 0 }
+func cpuSeconds(of pid: pid_t) -> Double { cpuSeconds(statPath: "/proc/\(pid)/stat") }
+
+/// User plus system CPU seconds from a `stat` file of `/proc` (a process's, or one thread's under `task/`).
+func cpuSeconds(statPath: String) -> Double {
+  guard let bytes = try? Posix.readFile(statPath) else { return 0 }
   let text = String(decoding: bytes, as: UTF8.self)
   // Fields after the command name, which is in parentheses and may hold spaces.
   guard let close = text.lastIndex(of: ")") else { return 0 }

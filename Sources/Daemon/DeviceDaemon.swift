@@ -129,6 +129,9 @@ package final class DeviceDaemon {
   /// The connection each import in progress belongs to (an import is given up when its connection closes).
   private var importOwners: [UInt64: UInt64] = [:]
   private var pendingEvents: [DeviceEvent] = []
+  /// Journal payloads of `pendingEvents` already encoded, by index: an `importStaged` event's is the bytes of the
+  /// `importBatch` request it came from (see `DurableDevice.encode(_:framing:encoded:into:)`).
+  private var pendingEncoded: [Int: ArraySlice<UInt8>] = [:]
   private var pendingBroadcasts: [DaemonEvent] = []
   private var running = true
   /// Whether the daemon stopped because its launcher exited (its lifeline ended).
@@ -420,7 +423,7 @@ package final class DeviceDaemon {
         connection.send(.response(id: 0, .failure(.simulator("clients may only send requests"))))
         continue
       }
-      handle(connection, id: id, request)
+      handle(connection, id: id, request, body: body)
       if connection.closeAfterFlush { return true }
     }
   }
@@ -445,7 +448,8 @@ package final class DeviceDaemon {
 
   private var wall: Date { Date(timeIntervalSince1970: Posix.wallClockSeconds()) }
 
-  private func handle(_ connection: ClientConnection, id: UInt32, _ request: Request) {
+  /// Handles one request; `body` is its frame body, as it arrived.
+  private func handle(_ connection: ClientConnection, id: UInt32, _ request: Request, body: [UInt8]) {
     if log.enabled(.debug) {
       log.log(.debug, "request \(request.name)", ["client": "\(connection.id)", "id": "\(id)"])
     }
@@ -492,6 +496,15 @@ package final class DeviceDaemon {
     case .importBatch(let importID, _), .importCommit(let importID, _), .importAbort(let importID):
       importOwners[importID] = durable.state.stagedImports[importID] != nil ? connection.id : nil
     default: break
+    }
+    // A staged batch is journaled as the request's bytes: after the message type and request id, an `importBatch`
+    // is encoded exactly as its `importStaged` record (opcode and tag 30, the import id, the samples), and
+    // `Frame.decode` read the body to its end.
+    if case .importBatch(let importID, let samples) = request, effects.events.count == 1,
+      case .importStaged(let stagedID, let staged) = effects.events[0], stagedID == importID,
+      staged.count == samples.count, body.count > 5, body[5] == 30
+    {
+      pendingEncoded[pendingEvents.count] = body[5...]
     }
     pendingEvents += effects.events
     pendingBroadcasts += effects.notices
@@ -581,11 +594,12 @@ package final class DeviceDaemon {
   /// failure: the daemon must stop, since its memory is ahead of its disk.
   private func commit() -> Bool {
     if !pendingEvents.isEmpty {
-      do { try durable.persist(pendingEvents) } catch {
+      do { try durable.persist(pendingEvents, encoded: pendingEncoded) } catch {
         log.log(.fault, "journal append failed; stopping without acknowledging: \(error)")
         return false
       }
       pendingEvents.removeAll(keepingCapacity: true)
+      pendingEncoded.removeAll()
     }
     var shell = self
     let fed = core.afterCommit(state: &durable.state, wall: wall, shell: &shell)
@@ -596,11 +610,12 @@ package final class DeviceDaemon {
     }
     if !pendingEvents.isEmpty {
       // Applied entries and acknowledgements recorded while feeding sync above.
-      do { try durable.persist(pendingEvents) } catch {
+      do { try durable.persist(pendingEvents, encoded: pendingEncoded) } catch {
         log.log(.fault, "journal append failed; stopping: \(error)")
         return false
       }
       pendingEvents.removeAll(keepingCapacity: true)
+      pendingEncoded.removeAll()
     }
     runBackgroundStep()
     if !pendingBroadcasts.isEmpty {
@@ -971,11 +986,12 @@ extension DeviceDaemon: PeerShell {
 
   package func persistRecorded() -> Bool {
     guard !pendingEvents.isEmpty else { return true }
-    do { try durable.persist(pendingEvents) } catch {
+    do { try durable.persist(pendingEvents, encoded: pendingEncoded) } catch {
       coreLogs.append((.fault, "journal append failed: \(error)"))
       return false
     }
     pendingEvents.removeAll(keepingCapacity: true)
+    pendingEncoded.removeAll()
     return true
   }
 

@@ -96,9 +96,17 @@ extension BinaryWriter {
     var lookup: [SampleSource: UInt32] = [:]
     var indices: [UInt32] = []
     indices.reserveCapacity(samples.count)
+    var last = -1
     for sample in samples {
+      // Consecutive samples mostly share a source: the last one is compared first (equal sources share their
+      // strings, so that comparison is of pointers; a different source's strings would be compared byte by byte).
+      if last >= 0, table[last] == sample.source {
+        indices.append(UInt32(last))
+        continue
+      }
       // Few sources, shared by reference: a linear scan compares pointers before hashing anything.
       if table.count <= 16, let found = table.firstIndex(of: sample.source) {
+        last = found
         indices.append(UInt32(found))
         continue
       }
@@ -110,6 +118,7 @@ extension BinaryWriter {
         table.append(sample.source)
         lookup[sample.source] = index
       }
+      last = Int(index)
       indices.append(index)
     }
     array(table) { $0.source($1) }

@@ -631,11 +631,14 @@ package struct DeviceState: Sendable {
     }
     // A batch has a few sources, shared by reference: compared, not hashed.
     var checkedSources: [SampleSource] = []
+    var lastSource: SampleSource?
     for (index, sample) in samples.enumerated() {
-      if !checkedSources.contains(sample.source) {
+      // Consecutive samples mostly share a source: compared with the last one first.
+      if sample.source != lastSource, !checkedSources.contains(sample.source) {
         try Self.checkImportSource(sample.source)
         checkedSources.append(sample.source)
       }
+      lastSource = sample.source
       do { try sample.check() } catch {
         throw HealthError(
           kind: error.kind, code: error.code, message: "imported sample \(index) (\(sample.uuid)): \(error.message)",
@@ -713,6 +716,8 @@ package struct DeviceState: Sendable {
     }
     let floor = policy.retention.map { at.addingTimeInterval(-$0) }
     let first = Int32(store.slots.count)
+    // Counted by type code, folded into the outcome at the end (not a dictionary update per sample).
+    var addedByCode: [Int] = []
     for index in staged.batches.indices {
       // Each batch is released once stored: the staged samples and the store do not both peak at once.
       var batch: [Sample] = []
@@ -727,8 +732,13 @@ package struct DeviceState: Sendable {
           continue
         }
         store.insert(sample)
-        outcome.added[sample.type, default: 0] += 1
+        let code = Int(sample.type.code)
+        if code >= addedByCode.count { addedByCode += [Int](repeating: 0, count: code + 1 - addedByCode.count) }
+        addedByCode[code] += 1
       }
+    }
+    for (code, added) in addedByCode.enumerated() where added > 0 {
+      outcome.added[SampleType(unchecked: UInt16(code)), default: 0] += added
     }
     let count = Int32(store.slots.count) - first
     if count > 0 { sync.appendSlots(start: first, count: count) }

@@ -64,6 +64,9 @@ package struct XMLScanner: ~Copyable {
   private var nameEnd = 0
   private var attributes: [Attribute] = []
   private var open: [OpenElement] = []
+  /// The name last opened at each depth: an element opened with the same name (most are) shares its bytes instead
+  /// of allocating a copy.
+  private var recentNames: [[UInt8]] = []
   private var sawRoot = false
   private var rootClosed = false
   private var started = false
@@ -382,10 +385,18 @@ package struct XMLScanner: ~Copyable {
     isSelfClosing = selfClosing
     sawRoot = true
     if !selfClosing {
-      open.append(
-        OpenElement(
-          name: Array(UnsafeBufferPointer(start: storage + start, count: end - start)), line: tokenLine,
-          column: tokenColumn))
+      let level = open.count
+      let length = end - start
+      let name: [UInt8]
+      if level < recentNames.count, recentNames[level].count == length,
+        recentNames[level].withUnsafeBufferPointer({ memcmpBytes($0.baseAddress!, storage + start, length) })
+      {
+        name = recentNames[level]
+      } else {
+        name = Array(UnsafeBufferPointer(start: storage + start, count: length))
+        if level < recentNames.count { recentNames[level] = name } else if level < 64 { recentNames.append(name) }
+      }
+      open.append(OpenElement(name: name, line: tokenLine, column: tokenColumn))
     } else if open.isEmpty {
       rootClosed = true
     }

@@ -1,8 +1,10 @@
+import Dispatch
 import FoundationEssentials
 import HealthEngine
 import HealthExport
 import HealthModel
 import Posix
+import Synchronization
 import Wire
 
 #if canImport(Glibc)
@@ -137,8 +139,11 @@ package enum HealthExportFiles {
         }
       }
     }
-    let (input, name, file) = try open(path)
-    var reader = ExportReader(input, file: name, mapping: options.mapping)
+    // The file is read and parsed on a thread of its own while this one encodes and sends the batches: on a
+    // machine with cores to spare the two halves of the importer's work overlap (docs/performance.md, metric 8).
+    let reading = PipelinedExportReader.start(
+      path: path, mapping: options.mapping, batchSize: options.batchSize, depth: 2)
+    defer { reading.stop() }
     var importID: UInt64 = 0
     while importID == 0 { importID = Posix.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
     var inFlight: [Ticket] = []
@@ -151,23 +156,23 @@ package enum HealthExportFiles {
       }
     }
     do {
-      var batch: [Sample] = []
-      batch.reserveCapacity(options.batchSize)
-      while let sample = try reader.next() {
-        batch.append(sample)
-        if batch.count == options.batchSize {
+      var summary = ImportSummary()
+      var fileSize = 0
+      batches: while true {
+        switch try reading.next() {
+        case .batch(let batch, let read):
           try send(batch)
-          batch.removeAll(keepingCapacity: true)
-          progress?(
-            ExportImportProgress(
-              fileBytes: file.bytesRead, fileSize: file.size, records: reader.summary.records, validating: false))
+          progress?(read)
+        case .end(let complete, let size):
+          summary = complete
+          fileSize = size
+          break batches
         }
       }
-      if !batch.isEmpty { try send(batch) }
       for ticket in inFlight { _ = try ticket.wait(timeout: options.timeout) }
       inFlight.removeAll()
       var outcome = ImportOutcome()
-      let characteristics = reader.summary.characteristics
+      let characteristics = summary.characteristics
       if staged || !characteristics.isEmpty {
         let reply = try client.call(
           .importCommit(importID: importID, characteristics: characteristics), timeout: options.timeout * 10)
@@ -177,7 +182,7 @@ package enum HealthExportFiles {
         outcome = result
       }
       return ExportImportReport(
-        summary: reader.summary, outcome: outcome, device: hello.device.device, fileBytes: file.size,
+        summary: summary, outcome: outcome, device: hello.device.device, fileBytes: fileSize,
         seconds: Double(Posix.monotonicNanoseconds() - started) / 1e9)
     } catch {
       // Give the staged batches up at once (the daemon would also drop them when this connection closes).
@@ -322,5 +327,110 @@ extension ExportImportReport {
     }
     for (i, line) in skipped.enumerated() { lines.append((i == 0 ? "  skipped      " : "               ") + line) }
     return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// Reads an export on a thread of its own and hands its samples over in batches, through a queue of at most `depth`
+/// batches (so memory stays bounded however far the reader could run ahead): the importer's parsing and its encoding
+/// and sending run at once, each on a core when the machine has two free.
+///
+/// `@unchecked` only because Dispatch's semaphores are not declared `Sendable` on every platform; they are made to
+/// be shared between threads, and everything else mutable is behind `queue` (a mutex).
+private final class PipelinedExportReader: @unchecked Sendable {
+  /// What the reading thread hands over.
+  enum Item: Sendable {
+    /// The next batch of samples, and how far the file had been read when it was complete.
+    case batch([Sample], ExportImportProgress)
+    /// The export was read to its end: what it held and skipped, and the file's size.
+    case end(ImportSummary, fileSize: Int)
+  }
+
+  private enum Entry: Sendable {
+    case item(Item)
+    case failure(ExportError)
+  }
+
+  private struct Queue {
+    var entries: [Entry] = []
+    var stopped = false
+  }
+
+  private let queue = Mutex(Queue())
+  /// Entries waiting in `queue`.
+  private let available = DispatchSemaphore(value: 0)
+  /// Room left in `queue`.
+  private let space: DispatchSemaphore
+  /// Signalled once, when the reading thread has returned.
+  private let finished = DispatchSemaphore(value: 0)
+
+  private init(depth: Int) { space = DispatchSemaphore(value: max(1, depth)) }
+
+  /// Opens the export at `path` and starts reading it on a new thread, `batchSize` samples a batch.
+  static func start(path: String, mapping: SourceMapping, batchSize: Int, depth: Int) -> PipelinedExportReader {
+    let reader = PipelinedExportReader(depth: depth)
+    Posix.startThread { reader.produce(path: path, mapping: mapping, batchSize: max(1, batchSize)) }
+    return reader
+  }
+
+  /// The next batch, or the end of the export.
+  /// - Throws: the ``ExportError`` that stopped the reading thread (the file could not be opened, was malformed…).
+  func next() throws(ExportError) -> Item {
+    available.wait()
+    let entry = queue.withLock { $0.entries.removeFirst() }
+    space.signal()
+    switch entry {
+    case .item(let item): return item
+    case .failure(let error): throw error
+    }
+  }
+
+  /// Stops the reading thread (it gives up at its next batch) and waits until it has returned. Called once.
+  func stop() {
+    queue.withLock {
+      $0.stopped = true
+      $0.entries.removeAll()
+    }
+    space.signal()
+    finished.wait()
+  }
+
+  private func produce(path: String, mapping: SourceMapping, batchSize: Int) {
+    defer { finished.signal() }
+    do throws(ExportError) {
+      let (input, name, file) = try HealthExportFiles.open(path)
+      var reader = ExportReader(input, file: name, mapping: mapping)
+      var batch: [Sample] = []
+      batch.reserveCapacity(batchSize)
+      while let sample = try reader.next() {
+        batch.append(sample)
+        if batch.count == batchSize {
+          let read = ExportImportProgress(
+            fileBytes: file.bytesRead, fileSize: file.size, records: reader.summary.records, validating: false)
+          guard put(.item(.batch(batch, read))) else { return }
+          batch = []
+          batch.reserveCapacity(batchSize)
+        }
+      }
+      if !batch.isEmpty {
+        let read = ExportImportProgress(
+          fileBytes: file.bytesRead, fileSize: file.size, records: reader.summary.records, validating: false)
+        guard put(.item(.batch(batch, read))) else { return }
+      }
+      _ = put(.item(.end(reader.summary, fileSize: file.size)))
+    } catch {
+      _ = put(.failure(error))
+    }
+  }
+
+  /// Queues `entry`, waiting for room; false once the consumer has stopped.
+  private func put(_ entry: Entry) -> Bool {
+    space.wait()
+    let accepted = queue.withLock { queue -> Bool in
+      guard !queue.stopped else { return false }
+      queue.entries.append(entry)
+      return true
+    }
+    if accepted { available.signal() }
+    return accepted
   }
 }

@@ -144,25 +144,38 @@ package final class DurableDevice {
 
   /// Frames `events` as journal records with `framing`, appended to `buffer` (for batching several operations
   /// into one write).
-  package static func encode(_ events: [DeviceEvent], framing: JournalFormat.Framing, into buffer: inout [UInt8]) {
+  ///
+  /// `encoded` gives, by index into `events`, the record payload of an ``DeviceEvent/importStaged(id:samples:)``
+  /// event already in its journal encoding — the daemon passes the bytes of the `importBatch` request the event came
+  /// from, which are that encoding byte for byte (docs/journal.md), so a batch is not encoded a second time. Any
+  /// other event, or an index that holds another kind of event, is encoded here.
+  package static func encode(
+    _ events: [DeviceEvent], framing: JournalFormat.Framing, encoded: [Int: ArraySlice<UInt8>] = [:],
+    into buffer: inout [UInt8]
+  ) {
     var writer = BinaryWriter(capacity: 512)
-    for event in events {
+    for (index, event) in events.enumerated() {
+      if let payload = encoded[index], case .importStaged = event {
+        payload.withUnsafeBytes { framing.appendRecord($0, to: &buffer) }
+        continue
+      }
       writer.bytes.removeAll(keepingCapacity: true)
       writer.event(event)
       writer.bytes.withUnsafeBytes { framing.appendRecord($0, to: &buffer) }
     }
   }
 
-  /// Frames `events` as records of this device's journal, appended to `buffer`.
-  package func encode(_ events: [DeviceEvent], into buffer: inout [UInt8]) {
-    Self.encode(events, framing: journal.framing, into: &buffer)
+  /// Frames `events` as records of this device's journal, appended to `buffer` (`encoded` as in
+  /// ``encode(_:framing:encoded:into:)``).
+  package func encode(_ events: [DeviceEvent], encoded: [Int: ArraySlice<UInt8>] = [:], into buffer: inout [UInt8]) {
+    Self.encode(events, framing: journal.framing, encoded: encoded, into: &buffer)
   }
 
-  /// Appends `events` to the journal in one write.
-  package func persist(_ events: [DeviceEvent]) throws(JournalError) {
+  /// Appends `events` to the journal in one write (`encoded` as in ``encode(_:framing:encoded:into:)``).
+  package func persist(_ events: [DeviceEvent], encoded: [Int: ArraySlice<UInt8>] = [:]) throws(JournalError) {
     if events.isEmpty { return }
     var buffer: [UInt8] = []
-    encode(events, into: &buffer)
+    encode(events, encoded: encoded, into: &buffer)
     try journal.append(buffer)
   }
 

@@ -33,6 +33,25 @@ private func importedSamples(_ count: Int, start: Date = t0, step: Double = 60) 
 
 @Suite("Imports in the engine and the journal: staged, committed in one record, abandoned")
 struct ImportJournalTests {
+  /// A staged batch handed over already encoded (as the daemon does with the request's bytes) is framed as it is;
+  /// the journal bytes are those of encoding every event here, and an index holding another kind of event is
+  /// encoded, not replaced.
+  @Test func preEncodedStagedBatchesAreFramedAsGiven() throws {
+    let framing = JournalFormat.Framing.version2(device: 0, salt: 9)
+    let samples = importedSamples(40)
+    let events: [DeviceEvent] = [
+      .importStaged(id: 3, samples: samples), .importCommitted(id: 3, at: t0), .importStaged(id: 4, samples: []),
+    ]
+    var payload = BinaryWriter()
+    payload.event(events[0])
+    var plain: [UInt8] = []
+    DurableDevice.encode(events, framing: framing, into: &plain)
+    var given: [UInt8] = []
+    DurableDevice.encode(
+      events, framing: framing, encoded: [0: payload.bytes[...], 1: [0xEE][...]], into: &given)
+    #expect(given == plain)
+  }
+
   @Test func stagedSamplesStayInvisibleUntilTheCommit() throws {
     var device = DeviceState(device: .phone)
     _ = try device.setClock(t0)

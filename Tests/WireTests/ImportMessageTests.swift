@@ -34,6 +34,27 @@ struct ImportMessageTests {
     #expect(try Frame.decode(reply.encoded()) == reply)
   }
 
+  /// The daemon journals a staged batch as the `importBatch` request's bytes (DeviceDaemon, `pendingEncoded`): after
+  /// the message type and the request id, the request must be byte for byte the `importStaged` journal record, and
+  /// that record must read back as the event.
+  @Test func anImportBatchRequestIsItsJournalRecordAfterTheFrameHeader() throws {
+    for samples in [Self.samples, [], Array(Self.samples.reversed())] {
+      let body = Frame.request(id: 0x0102_0304, .importBatch(importID: 77, samples: samples)).encoded()
+      var event = BinaryWriter()
+      event.event(.importStaged(id: 77, samples: samples))
+      #expect(Array(body[5...]) == event.bytes)
+      let decoded = try event.bytes.withUnsafeBytes { buffer throws(DecodeError) in
+        var reader = BinaryReader(buffer)
+        return try reader.event()
+      }
+      guard case .importStaged(let id, let read) = decoded else {
+        Issue.record("decoded \(decoded)")
+        continue
+      }
+      #expect(id == 77 && read == samples)
+    }
+  }
+
   @Test func importIdentityZeroAndBadSourceIndicesAreDecodeErrors() throws {
     // The identifier is followed by the characteristics' count (4 bytes).
     var zero = Frame.request(id: 1, .importCommit(importID: 5)).encoded()
