@@ -67,6 +67,8 @@ package struct SyncLedger: Hashable, Sendable {
   package private(set) var appliedFromPeer: UInt64 = 0
   private var entries: [StoredEntry] = []
   private var head = 0
+  /// The items of `entries[head...]`, kept as they change: the daemon reads it for every request's context.
+  private var pendingItemTotal = 0
 
   /// Creates an empty ledger.
   package init() {}
@@ -92,6 +94,7 @@ package struct SyncLedger: Hashable, Sendable {
     self.peerAcked = peerAcked
     self.appliedFromPeer = appliedFromPeer
     self.entries = pending
+    self.pendingItemTotal = pending.reduce(0) { $0 + $1.payload.itemCount }
   }
 
   /// The entries the peer has not acknowledged, oldest first.
@@ -104,7 +107,7 @@ package struct SyncLedger: Hashable, Sendable {
   package var pendingCount: Int { entries.count - head }
 
   /// Items (samples, tombstones, settings) not yet acknowledged.
-  package var pendingItems: Int { entries[head...].reduce(0) { $0 + $1.payload.itemCount } }
+  package var pendingItems: Int { pendingItemTotal }
 
   /// Appends outbound samples saved into store slots `start..<start+count`, in entries of at most
   /// ``maxItemsPerEntry``.
@@ -147,13 +150,17 @@ package struct SyncLedger: Hashable, Sendable {
   private mutating func appendOne(_ payload: StoredPayload) {
     lastSeq += 1
     entries.append(StoredEntry(seq: lastSeq, payload: payload))
+    pendingItemTotal += payload.itemCount
   }
 
   /// Records the peer's acknowledgement and forgets what it covers.
   package mutating func acknowledge(upTo seq: UInt64) {
     guard seq > peerAcked else { return }
     peerAcked = min(seq, lastSeq)
-    while head < entries.count, entries[head].seq <= peerAcked { head += 1 }
+    while head < entries.count, entries[head].seq <= peerAcked {
+      pendingItemTotal -= entries[head].payload.itemCount
+      head += 1
+    }
     if head > 1024, head * 2 > entries.count {
       entries.removeFirst(head)
       head = 0
@@ -180,6 +187,7 @@ package struct SyncLedger: Hashable, Sendable {
     peerAcked = 0
     entries = []
     head = 0
+    pendingItemTotal = 0
     for run in liveRuns { appendSlots(start: run.start, count: run.count) }
     appendDeletions(tombstones)
     for payload in settings { appendOne(payload) }
