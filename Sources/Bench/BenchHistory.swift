@@ -63,7 +63,7 @@ package struct BenchHistory: Codable, Sendable, Equatable {
     Run(
       date: date, machine: machine, loadAverage: loadAverage,
       metrics: metrics.compactMap { m in
-        m.numbers.first.map { Entry(key: key(of: m), figure: $0.0, value: $0.1, met: m.met) }
+        m.headlineNumber.map { Entry(key: key(of: m), figure: $0.0, value: $0.1, met: m.met) }
       })
   }
 
@@ -87,7 +87,7 @@ package struct BenchHistory: Codable, Sendable, Equatable {
 
   /// The spread column of a metric: "8.4–14.4 ms (7 runs)", with the misses counted.
   package func spreadText(of metric: Metric) -> String {
-    guard let figure = metric.numbers.first?.0, let s = spread(of: Self.key(of: metric), figure: figure) else {
+    guard let figure = metric.headlineNumber?.0, let s = spread(of: Self.key(of: metric), figure: figure) else {
       return "—"
     }
     let low = Self.format(s.low, figure: figure)
@@ -181,4 +181,12 @@ package func benchMarkdown(_ metrics: [Metric], history: BenchHistory?) -> Strin
 func loadAverage() -> String {
   guard let bytes = try? Posix.readFile("/proc/loadavg") else { return "?" }
   return String(decoding: bytes, as: UTF8.self).split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+extension Metric {
+  /// The row's own figure: the number named by `headline`, else the first.
+  package var headlineNumber: (String, Double)? {
+    guard let headline else { return numbers.first }
+    return numbers.first { $0.0 == headline } ?? numbers.first
+  }
 }

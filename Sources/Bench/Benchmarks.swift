@@ -32,6 +32,8 @@ package struct Metric: Sendable {
   package var met: Bool?
   /// Raw numbers for the JSON report.
   package var numbers: [(String, Double)]
+  /// Which of `numbers` is the row's own figure, the one the history's spread follows (nil: the first).
+  package var headline: String? = nil
 }
 
 /// Sizes of a benchmark run; `smoke` makes everything tiny (for the test suite).
@@ -339,12 +341,13 @@ func roundTripMetric(daemon: String, count: Int) throws -> [Metric] {
       numbers: [
         ("echoMedianMicros", e1), ("echoP99Micros", percentile(same.echo, 0.99)), ("saveMedianMicros", s1),
         ("saveP99Micros", percentile(same.save, 0.99)), ("payloadBytes", Double(same.size)),
-      ]),
+      ], headline: "saveMedianMicros"),
     Metric(
       name: "1a. The same, client and servers on different cores (both pay the vCPU wake-up)", baseline: us(e2),
       value: us(s2),
       ratio: ratio(s2, e2), target: "≤ 3×", met: s2 <= 3 * e2,
-      numbers: [("echoMedianMicros", e2), ("saveMedianMicros", s2), ("saveP99Micros", percentile(cross.save, 0.99))]),
+      numbers: [("echoMedianMicros", e2), ("saveMedianMicros", s2), ("saveP99Micros", percentile(cross.save, 0.99))],
+      headline: "saveMedianMicros"),
     Metric(
       name: "1b. The same save in a linked pair through DeviceClient, unpinned (what HealthKitSim sees)",
       baseline: us(e1), value: us(w),

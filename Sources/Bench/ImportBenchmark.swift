@@ -78,7 +78,7 @@ func importMetrics(daemon: String, records: Int) throws -> [Metric] {
         ("records", read), ("added", added), ("seconds", seconds), ("recordsPerSecond", rate),
         ("fileBytes", Double(bytes)),
         ("readSeconds", readSeconds),
-      ]),
+      ], headline: "recordsPerSecond"),
     Metric(
       name: "8a. The importer's peak memory (resident) for that import; the daemon's beside it",
       baseline: "\(formatNumber((daemonPeak / 1_048_576).rounded())) MB daemon",

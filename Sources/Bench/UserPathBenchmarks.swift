@@ -191,11 +191,11 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
     Metric(
       name: "9b. The same HealthKitSim save vs a raw UDS echo of \(size) B from a task, both unpinned",
       baseline: us(fe), value: us(ss), ratio: ratioText(ss, fe), target: "≤ 2×", met: full ? ss <= 2 * fe : nil,
-      numbers: spread("echo", freeEcho)),
+      numbers: spread("echo", freeEcho) + [("simMedianMicros", ss)], headline: "simMedianMicros"),
     Metric(
       name: "9c. Raw UDS echo unpinned vs pinned to one core (what waking another vCPU costs)",
       baseline: us(pe), value: us(fe), ratio: ratioText(fe, pe), target: "reported", met: nil,
-      numbers: spread("pinnedEcho", pinnedEcho)),
+      numbers: spread("pinnedEcho", pinnedEcho) + [("echoMedianMicros", fe)], headline: "echoMedianMicros"),
     Metric(
       name: "9d. HealthKitSim one-day HKSampleQuery (100 samples) vs DeviceClient's sample query",
       baseline: us(cq), value: us(sq), ratio: ratioText(sq, cq), target: "≤ 1.25×",
@@ -312,7 +312,7 @@ func suiteMetrics(daemon: String, suite: String?, counts: [Int], charts: String?
         name: "11b. A generated suite of \(formatNumber(Double(last.count))) scenarios, --jobs 2 "
           + "(series: \(counts.map { formatNumber(Double($0)) }.joined(separator: ", ")))",
         baseline: "—", value: "\(formatNumber(rate.rounded())) scenarios/s (\(ms(last.seconds * 1000)))",
-        ratio: "—", target: "reported", met: nil, numbers: series))
+        ratio: "—", target: "reported", met: nil, numbers: series, headline: "scenariosPerSecond@\(last.count)"))
   }
   return metrics
 }

@@ -47,6 +47,19 @@ struct BenchHistoryTests {
     #expect(Self.history([5]).spreadText(of: m) == "5 ms (1 run)")
   }
 
+  @Test("a row whose baseline comes first follows its headline figure, not the baseline")
+  func headline() {
+    var m = Metric(
+      name: "1. Save round trip vs echo", baseline: "16 µs", value: "56 µs", ratio: "3.5×", target: "≤ 3×", met: false,
+      numbers: [("echoMedianMicros", 16), ("saveMedianMicros", 56)], headline: "saveMedianMicros")
+    #expect(m.headlineNumber?.0 == "saveMedianMicros")
+    let run = BenchHistory.run([m], date: "d", machine: "m", loadAverage: "1 1 1")
+    #expect(run.metrics.map(\.figure) == ["saveMedianMicros"] && run.metrics.map(\.value) == [56])
+    #expect(BenchHistory().appending(run).spreadText(of: m) == "56 µs (1 run, missed in 1)")
+    m.headline = nil
+    #expect(m.headlineNumber?.0 == "echoMedianMicros")
+  }
+
   @Test("figures print with the unit their name implies")
   func units() {
     #expect(BenchHistory.format(1.1326, figure: "seconds") == "1132.6 ms")
