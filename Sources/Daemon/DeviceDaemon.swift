@@ -184,16 +184,18 @@ package final class DeviceDaemon {
         .warning, "an import interrupted before its commit was discarded; the store is as it was before it",
         ["import": String(unfinished.id, radix: 16), "staged": "\(unfinished.samples)"])
     }
-    // A log with no identity yet (a new journal, or one written before identities) starts one; so does a log that
-    // --repair cut inside: records after the cut may have reached the peer, so its cursor cannot be trusted.
-    let repaired = durable.recovery.truncated.map { !$0.damage.isTail } ?? false
+    // A log with no identity yet (a new journal, or one written before identities) starts one; so does a log whose
+    // journal was cut — a torn tail, or damage --repair cut inside: the records lost may have reached the peer, and
+    // entries numbered after them would reuse their sequence numbers, so the peer's cursor cannot be trusted
+    // (found by `healthpair simulate --seed 9044`).
+    let repaired = durable.recovery.truncated != nil
     if durable.state.sync.logID == 0 || repaired {
       let events = durable.state.restartSyncLog(logID: Self.freshLogID())
       do { try durable.persist(events) } catch {
         log.log(.error, "cannot start the sync log: \(error)")
         throw .journal(error)
       }
-      if repaired { log.log(.warning, "sync log restarted after the repair: the store is re-sent to the peer") }
+      if repaired { log.log(.warning, "sync log restarted after the cut: the store is re-sent to the peer") }
     }
     core = PeerCore(
       role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,

@@ -52,6 +52,7 @@ final class SimulatedDevice: PeerShell {
   /// there is none, then start the link. Returns what stopped it, or nil.
   func boot(wall: Date, secret: [UInt8]) -> String? {
     let replayed: DeviceState
+    var tailCut = false
     // A snapshot the journal no longer reaches (a torn tail cut before its end) is not used, as on disk.
     let resume = snapshot.flatMap { $0.end <= journal.count ? $0 : nil }
     snapshot = resume
@@ -59,12 +60,15 @@ final class SimulatedDevice: PeerShell {
     case .failure(let problem): return problem.message
     case .success(let (restored, validEnd)):
       replayed = restored
-      if validEnd < journal.count { journal.removeSubrange(validEnd...) }
+      tailCut = validEnd < journal.count
+      if tailCut { journal.removeSubrange(validEnd...) }
     }
     sinceSnapshot = journal.count - (resume?.end ?? 0)
     state = replayed
     recorded = []
-    if state.sync.logID == 0 {
+    // As the daemon does: a journal whose tail was cut may have lost entries the peer already applied, so its log
+    // restarts under a new identity before anything new is numbered in it.
+    if state.sync.logID == 0 || tailCut {
       record(state.restartSyncLog(logID: freshLogID()))
       guard persistRecorded() else { return "the journal refused the new sync log" }
     }

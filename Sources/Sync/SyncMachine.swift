@@ -137,6 +137,10 @@ package struct SyncMachine: Sendable {
   package private(set) var peerLogID: UInt64
   /// Newest local outbound sequence number.
   package private(set) var localLastSeq: UInt64
+  /// The newest entry of this log the peer can have seen: what the journal held when this machine was created, then
+  /// every entry sent since. A peer that resumes beyond it applied entries this device's journal lost — even when
+  /// new entries, appended after the restart and not yet sent, reuse their numbers.
+  package private(set) var servedUpTo: UInt64
   /// Highest peer sequence number applied here.
   package private(set) var appliedFromPeer: UInt64
   /// Highest peer sequence number handed to the shell for applying on this connection (applied or not yet).
@@ -163,6 +167,7 @@ package struct SyncMachine: Sendable {
     self.logID = logID
     self.peerLogID = peerLogID
     self.localLastSeq = lastSeq
+    self.servedUpTo = lastSeq
     self.ackedUpTo = peerAcked
     self.appliedFromPeer = appliedFromPeer
     self.receivedUpTo = appliedFromPeer
@@ -225,6 +230,7 @@ package struct SyncMachine: Sendable {
     case .logRestarted(let id, let lastSeq):
       logID = id
       localLastSeq = lastSeq
+      servedUpTo = 0
       ackedUpTo = 0
       sentUpTo = 0
       guard phase == .established else { return [] }
@@ -301,11 +307,11 @@ package struct SyncMachine: Sendable {
       peerResumed = true
       // A cursor into an older log of ours counts as nothing applied.
       let resumeAt = ofLog == logID ? appliedUpTo : 0
-      if ofLog == logID && appliedUpTo > localLastSeq {
+      if ofLog == logID && appliedUpTo > servedUpTo {
         return directives + [
           .restartLog(
-            reason: "the \(device.peer) applied entry \(appliedUpTo) of this log, but the newest entry here is "
-              + "\(localLastSeq): this device's journal lost records")
+            reason: "the \(device.peer) applied entry \(appliedUpTo) of this log, but the newest entry it can have "
+              + "seen is \(servedUpTo): this device's journal lost records")
         ]
       }
       if resumeAt < ackedUpTo {
@@ -409,6 +415,7 @@ package struct SyncMachine: Sendable {
     let through = min(localLastSeq, limit)
     let from = sentUpTo + 1
     sentUpTo = through
+    servedUpTo = max(servedUpTo, through)
     return [.sendEntries(fromSeq: from, throughSeq: through)]
   }
 

@@ -80,7 +80,7 @@ struct HealingTests {
       // The repair cut records that had reached the watch (what the phone holds right now depends on how far the
       // reconciliation already got, so the log says what happened).
       let log = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self)
-      #expect(log.contains("journal damage cut off") && log.contains("sync log restarted after the repair"))
+      #expect(log.contains("journal damage cut off") && log.contains("sync log restarted after the cut"))
       let after = UUID()
       try pair.phone.save(waterApp.bundleID, [waterSample(5, at: t0.addingTimeInterval(50), uuid: after)])
       try pair.waitSynced(timeout: 20)
