@@ -199,7 +199,7 @@ package final class DeviceDaemon {
     }
     core = PeerCore(
       role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,
-      sync: durable.state.sync)
+      sync: durable.state.sync, journalWasCut: repaired)
     do {
       epoll = try Posix.epollCreate()
       signalFD = try Posix.signalDescriptor([SIGTERM, SIGINT])

@@ -73,7 +73,8 @@ final class SimulatedDevice: PeerShell {
       guard persistRecorded() else { return "the journal refused the new sync log" }
     }
     core = PeerCore(
-      role: kind == .phone ? .listener : .connector, device: kind, secret: secret, sync: state.sync)
+      role: kind == .phone ? .listener : .connector, device: kind, secret: secret, sync: state.sync,
+      journalWasCut: tailCut)
     var shell = self
     core.start(state: &state, wall: wall, shell: &shell)
     return nil

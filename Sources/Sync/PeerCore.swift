@@ -85,14 +85,16 @@ package struct PeerCore {
   /// The newest local sequence number the machine was told about.
   private var notifiedSeq: UInt64
 
-  /// A core for a device whose durable sync cursors are `sync`.
+  /// A core for a device whose durable sync cursors are `sync`; `journalWasCut` when its journal lost a tail at
+  /// start (the link then asks the peer to re-send everything: ``SyncMachine/resendRequested``).
   package init(
     role: SyncMachine.Role, device: DeviceKind, secret: [UInt8], sync: SyncLedger,
-    settings: SyncMachine.Settings = SyncMachine.Settings()
+    settings: SyncMachine.Settings = SyncMachine.Settings(), journalWasCut: Bool = false
   ) {
     machine = SyncMachine(
       role: role, device: device, secret: secret, logID: sync.logID, peerLogID: sync.peerLogID, lastSeq: sync.lastSeq,
       peerAcked: sync.peerAcked, appliedFromPeer: sync.appliedFromPeer, settings: settings)
+    machine.resendRequested = journalWasCut
     notifiedSeq = sync.lastSeq
     journaledAck = sync.peerAcked
   }

@@ -127,6 +127,10 @@ package struct SyncMachine: Sendable {
   package private(set) var latency = 0.0
   /// Whether the peer told us where to resume.
   package private(set) var peerResumed = false
+  /// Set when this device's journal was cut at start: its resume asks for the peer's log from the start, so what the
+  /// peer holds of this device's own lost changes (a deletion it applied) comes back in the re-send the peer's
+  /// restarted log carries. Cleared when the peer starts a new log.
+  package var resendRequested = false
   /// Highest sequence number sent on this connection.
   package private(set) var sentUpTo: UInt64 = 0
   /// Highest sequence number the peer acknowledged.
@@ -349,6 +353,7 @@ package struct SyncMachine: Sendable {
       return [.persistAck(seq)] + pump() + maybeCheck()
 
     case (.established, _, .newLog(let id)):
+      resendRequested = false
       guard id != peerLogID else { return [] }
       peerLogID = id
       appliedFromPeer = 0
@@ -371,7 +376,8 @@ package struct SyncMachine: Sendable {
     phase = .established
     reconnectDelay = settings.initialReconnectDelay
     return [
-      .send(.resume(appliedUpTo: appliedFromPeer, ofLog: peerLogID, myLog: logID)), .linkChanged(connected: true),
+      .send(.resume(appliedUpTo: resendRequested ? 0 : appliedFromPeer, ofLog: peerLogID, myLog: logID)),
+      .linkChanged(connected: true),
     ]
   }
 
