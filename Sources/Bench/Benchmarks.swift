@@ -259,6 +259,23 @@ struct RoundTrips {
   var size: Int
 }
 
+/// One round trip to an ``EchoServer`` on `fd`: sends `message`, then reads `reply.count` bytes back into `reply`.
+func echoRoundTrip(_ fd: Int32, sending message: [UInt8], into reply: inout [UInt8]) throws {
+  try message.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(fd, b) }.get() }
+  var got = 0
+  while got < reply.count {
+    let r = try reply.withUnsafeMutableBytes { b in
+      try catching { () throws(SystemError) in
+        try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
+      }.get()
+    }
+    guard case .bytes(let n) = r else {
+      throw ClientError.disconnected("the echo server closed or stayed silent for 60 s")
+    }
+    got += n
+  }
+}
+
 /// Measures echo and save round trips in alternating blocks. The servers are started while this thread is pinned
 /// to `serverCPU` (they inherit it); the client then runs pinned to `clientCPU`. With two CPUs, "same core" and
 /// "cross core" differ by the cost of waking an idle vCPU, which in a VM is tens of microseconds.
@@ -289,21 +306,7 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
   defer { Posix.close(echoFD) }
   Posix.setReceiveTimeout(echoFD, seconds: 60)
   var reply = [UInt8](repeating: 0, count: size)
-  func echoOnce() throws {
-    try probe.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(echoFD, b) }.get() }
-    var got = 0
-    while got < size {
-      let r = try reply.withUnsafeMutableBytes { b in
-        try catching { () throws(SystemError) in
-          try Posix.read(echoFD, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
-        }.get()
-      }
-      guard case .bytes(let n) = r else {
-        throw ClientError.disconnected("the echo server closed or stayed silent for 60 s")
-      }
-      got += n
-    }
-  }
+  func echoOnce() throws { try echoRoundTrip(echoFD, sending: probe, into: &reply) }
   var result = RoundTrips(echo: [], save: [], size: size)
   var counter = 1_000_000 * (clientCPU * 2 + serverCPU + 1)
   let blocks = 10

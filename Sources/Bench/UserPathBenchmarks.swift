@@ -79,21 +79,10 @@ func echoTimes(root: String, size: Int, count: Int, pinnedCPU: Int?) throws -> [
   let fd = try Posix.connectUnix(path)
   defer { Posix.close(fd) }
   Posix.setReceiveTimeout(fd, seconds: 60)
+  let message = [UInt8](repeating: 7, count: size)
   @Sendable func once() throws {
-    var message = [UInt8](repeating: 7, count: size)
-    try message.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(fd, b) }.get() }
-    var got = 0
-    while got < size {
-      let r = try message.withUnsafeMutableBytes { b in
-        try catching { () throws(SystemError) in
-          try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
-        }.get()
-      }
-      guard case .bytes(let n) = r else {
-        throw ClientError.disconnected("the echo server closed or stayed silent for 60 s")
-      }
-      got += n
-    }
+    var reply = [UInt8](repeating: 0, count: size)
+    try echoRoundTrip(fd, sending: message, into: &reply)
   }
   if pinnedCPU != nil {
     var counter = 0
