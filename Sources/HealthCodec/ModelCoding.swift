@@ -406,6 +406,12 @@ extension BinaryWriter {
       u8(50)
       sampleType(type)
       sourceOrder(order)
+    // Tags 70–74: sync requests (docs/journal.md).
+    case .peerResendRequested:
+      u8(70)
+    case .peerResendAnswered(let id):
+      u8(71)
+      u64(id)
     }
   }
 
@@ -843,6 +849,8 @@ extension BinaryReader {
       guard type != nil || frequency == nil else { throw error("a background delivery frequency needs a type") }
       return .backgroundDeliveryChanged(bundleID: id, type: type, frequency: frequency)
     case 50: return .sourceOrderChanged(try sampleType(), try sourceOrder())
+    case 70: return .peerResendRequested
+    case 71: return .peerResendAnswered(logID: try logIdentity())
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

@@ -21,7 +21,9 @@ import HealthModel
 //                 dayDigests [day i64, sum u64, count u64] | startOrders [type u16, sortedCount u64, n u64, i32 × n]
 //                 | extras
 // extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
+//                 | resend?
 //                 (written by every build since background delivery; a snapshot that ends before it has neither)
+// resend       := u8 1, written only while the ledger's re-send request is pending (absent: none)
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
@@ -211,6 +213,7 @@ extension BinaryWriter {
       w.sampleType(key.type)
       w.u8(frequency.rawValue)
     }
+    if state.sync.resendRequested { u8(1) }
     try flush(&self)
   }
 
@@ -293,7 +296,7 @@ extension BinaryReader {
     let peerAcked = try u64()
     let appliedFromPeer = try u64()
     let pending = try array(minElementSize: 9) { r throws(DecodeError) in try r.storedEntry() }
-    let ledger: SyncLedger
+    var ledger: SyncLedger
     do {
       ledger = try SyncLedger(
         restoringLogID: logID, peerLogID: peerLogID, lastSeq: lastSeq, peerAcked: peerAcked,
@@ -317,6 +320,12 @@ extension BinaryReader {
         guard registrations.updateValue(frequency, forKey: BackgroundKey(bundleID, type)) == nil else {
           throw error("background delivery of \(type) for '\(bundleID)' listed twice")
         }
+      }
+      // The optional re-send request: a 1; anything else is left for the caller's check for trailing bytes.
+      var probe = self
+      if !isAtEnd, try probe.u8() == 1 {
+        self = probe
+        ledger.requestResend()
       }
     }
     do {

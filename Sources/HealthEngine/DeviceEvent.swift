@@ -68,6 +68,12 @@ package enum DeviceEvent: Hashable, Sendable {
   case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
   /// The user set the Health app's data-source order of a type on this device (it travels to the other device).
   case sourceOrderChanged(SampleType, SourceOrder)
+  /// This device's journal lost records the peer may hold (a deletion it applied is in no log): the link asks the
+  /// peer to re-send everything it holds until the peer answers with a new log (``SyncLedger/resendRequested``).
+  case peerResendRequested
+  /// The peer started a new log in answer to ``peerResendRequested``: the cursor into it starts from 0 and the
+  /// request is answered.
+  case peerResendAnswered(logID: UInt64)
 }
 
 /// One entry of a device's outbound sync log.

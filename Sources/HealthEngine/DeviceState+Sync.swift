@@ -55,6 +55,20 @@ extension DeviceState {
     return commit([.peerLogAdopted(logID: logID)])
   }
 
+  /// Records that this device's journal lost records the peer may hold, so the link asks the peer for everything it
+  /// holds until it answers (docs/protocol.md, "Asking for a re-send"). Nothing when the request is already pending.
+  package mutating func requestPeerResend() -> [DeviceEvent] {
+    guard !sync.resendRequested else { return [] }
+    return commit([.peerResendRequested])
+  }
+
+  /// Adopts the peer's new log as the answer to this device's re-send request: the cursor into it starts from 0 and
+  /// the request is cleared.
+  package mutating func adoptResentPeerLog(_ logID: UInt64) -> [DeviceEvent] {
+    guard logID != 0, sync.resendRequested || logID != sync.peerLogID else { return [] }
+    return commit([.peerResendAnswered(logID: logID)])
+  }
+
   /// The first UTC day a sync check compares on this device: the first whole day inside its retention window, or
   /// every day when it keeps everything.
   package func syncCheckFirstDay(wall: Date) -> Int64 {

@@ -247,6 +247,10 @@ package struct DeviceState: Sendable {
         userSettings: ownUserSettings)
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
+    case .peerResendRequested:
+      sync.requestResend()
+    case .peerResendAnswered(let logID):
+      sync.adoptPeerLog(logID, answeringResend: true)
     case .authorizationShared(let bundleID, let shared, let at):
       for item in shared {
         decisionStamps[AuthorizationKey(bundleID, item.permission)] = DecisionStamp(at: at, device: device)

@@ -65,6 +65,9 @@ package struct SyncLedger: Hashable, Sendable {
   package private(set) var peerAcked: UInt64 = 0
   /// Everything from the peer up to here is applied.
   package private(set) var appliedFromPeer: UInt64 = 0
+  /// This device's journal lost records the peer may hold, and the peer has not yet answered the request to re-send
+  /// everything it holds with a new log (docs/protocol.md, "Log identities and healing").
+  package private(set) var resendRequested = false
   private var entries: [StoredEntry] = []
   private var head = 0
   /// The items of `entries[head...]`, kept as they change: the daemon reads it for every request's context.
@@ -78,7 +81,7 @@ package struct SyncLedger: Hashable, Sendable {
   /// - Throws: ``StateRestoreError`` when the cursors and entries do not fit together.
   package init(
     restoringLogID logID: UInt64, peerLogID: UInt64, lastSeq: UInt64, peerAcked: UInt64, appliedFromPeer: UInt64,
-    pending: [StoredEntry]
+    pending: [StoredEntry], resendRequested: Bool = false
   ) throws(StateRestoreError) {
     guard peerAcked <= lastSeq, UInt64(pending.count) == lastSeq - peerAcked else {
       throw StateRestoreError(
@@ -93,6 +96,7 @@ package struct SyncLedger: Hashable, Sendable {
     self.lastSeq = lastSeq
     self.peerAcked = peerAcked
     self.appliedFromPeer = appliedFromPeer
+    self.resendRequested = resendRequested
     self.entries = pending
     self.pendingItemTotal = pending.reduce(0) { $0 + $1.payload.itemCount }
   }
@@ -194,11 +198,16 @@ package struct SyncLedger: Hashable, Sendable {
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }
 
-  /// The peer started a new log: nothing of it is applied yet.
-  package mutating func adoptPeerLog(_ id: UInt64) {
+  /// The peer started a new log: nothing of it is applied yet. `answeringResend` when it answers
+  /// ``resendRequested``, which it clears.
+  package mutating func adoptPeerLog(_ id: UInt64, answeringResend: Bool = false) {
     peerLogID = id
     appliedFromPeer = 0
+    if answeringResend { resendRequested = false }
   }
+
+  /// Records that this device asks the peer to re-send everything it holds.
+  package mutating func requestResend() { resendRequested = true }
 
   /// Records that peer entries up to `seq` are applied.
   package mutating func markApplied(upTo seq: UInt64) { appliedFromPeer = max(appliedFromPeer, seq) }
@@ -222,7 +231,7 @@ package struct SyncLedger: Hashable, Sendable {
   /// Two ledgers are equal when their cursors and pending entries are.
   package static func == (a: SyncLedger, b: SyncLedger) -> Bool {
     a.logID == b.logID && a.peerLogID == b.peerLogID && a.lastSeq == b.lastSeq && a.peerAcked == b.peerAcked
-      && a.appliedFromPeer == b.appliedFromPeer
+      && a.appliedFromPeer == b.appliedFromPeer && a.resendRequested == b.resendRequested
       && Array(a.entries[a.head...]) == Array(b.entries[b.head...])
   }
 
@@ -232,5 +241,6 @@ package struct SyncLedger: Hashable, Sendable {
     hasher.combine(lastSeq)
     hasher.combine(peerAcked)
     hasher.combine(appliedFromPeer)
+    hasher.combine(resendRequested)
   }
 }

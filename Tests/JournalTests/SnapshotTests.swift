@@ -251,6 +251,36 @@ struct SnapshotTests {
     expectSameObservations(&a, &b)
   }
 
+  /// A device whose journal lost records asks the peer for everything it holds (docs/protocol.md): the request is
+  /// journaled and snapshotted, so it outlives any number of restarts, until the peer's new log answers it.
+  @Test func aResendRequestSurvivesReplayAndSnapshotsUntilAnswered() throws {
+    let dir = try TempDir()
+    let path = dir.file("watch.journal")
+    do {
+      let device = try DurableDevice(path: path, device: .watch)
+      try device.persist(device.state.restartSyncLog(logID: 0x51))
+      try device.persist(device.state.adoptPeerLog(0x60))
+      try device.persist(device.state.requestPeerResend())
+      #expect(device.state.requestPeerResend().isEmpty, "asked once")
+      #expect(try device.writeSnapshot() > 0)
+    }
+    let restored = try DurableDevice(path: path, device: .watch)
+    let replayed = try DurableDevice(path: path, device: .watch, snapshots: false)
+    #expect(restored.snapshotProblem == nil && restored.state.sync.resendRequested)
+    #expect(replayed.state.sync.resendRequested && replayed.state.sync.peerLogID == 0x60)
+    // Adopting a log some other way leaves the request standing; the answer clears it.
+    try restored.persist(restored.state.adoptPeerLog(0x61))
+    #expect(restored.state.sync.resendRequested)
+    try restored.persist(restored.state.adoptResentPeerLog(0x62))
+    #expect(!restored.state.sync.resendRequested && restored.state.sync.peerLogID == 0x62)
+    #expect(restored.state.sync.appliedFromPeer == 0)
+    _ = try restored.writeSnapshot()
+    let answered = try DurableDevice(path: path, device: .watch)
+    let answeredReplay = try DurableDevice(path: path, device: .watch, snapshots: false)
+    #expect(!answered.state.sync.resendRequested && answered.state.sync.peerLogID == 0x62)
+    #expect(answered.state.differences(from: answeredReplay.state) == [])
+  }
+
   func expectSameObservations(
     _ a: inout DeviceState, _ b: inout DeviceState, sourceLocation: SourceLocation = #_sourceLocation
   ) {
