@@ -190,7 +190,10 @@ package final class DeviceDaemon {
     // (found by `healthpair simulate --seed 9044`).
     let repaired = durable.recovery.truncated != nil
     if durable.state.sync.logID == 0 || repaired {
-      let events = durable.state.restartSyncLog(logID: Self.freshLogID())
+      var events = durable.state.restartSyncLog(logID: Self.freshLogID())
+      // The cut may also have lost changes made here that the peer applied and holds in no log (a deletion): ask for
+      // everything the peer holds until it answers (docs/protocol.md, "Asking for a re-send").
+      if repaired { events += durable.state.requestPeerResend() }
       do { try durable.persist(events) } catch {
         log.log(.error, "cannot start the sync log: \(error)")
         throw .journal(error)
@@ -199,7 +202,7 @@ package final class DeviceDaemon {
     }
     core = PeerCore(
       role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,
-      sync: durable.state.sync, journalWasCut: repaired)
+      sync: durable.state.sync)
     do {
       epoll = try Posix.epollCreate()
       signalFD = try Posix.signalDescriptor([SIGTERM, SIGINT])

@@ -169,7 +169,7 @@ package enum FuzzTargets {
       .peerEntriesApplied([SyncEntry(seq: 1, payload: .samples([sample]))], at: t0), .peerAcknowledged(1),
       .watchSettingsQueued(bundleID: app.bundleID, change: .set(Permission(mindful, .share), on: true)),
       .policyChanged(DevicePolicy(reprompt: .standard, retention: 3600)), .syncLogRestarted(logID: 42),
-      .peerLogAdopted(logID: 43),
+      .peerLogAdopted(logID: 43), .peerResendRequested, .peerResendAnswered(logID: 44),
       .policyChanged(
         DevicePolicy(reprompt: .standard, retention: nil, timeZone: try! TimeZoneRule(identifier: "Europe/Paris"))),
       .sourceOrderChanged(
@@ -186,7 +186,7 @@ package enum FuzzTargets {
         Frame.event(.linkChanged(connected: true)).encoded(),
         PeerMessage.entries([SyncEntry(seq: 4, payload: .samples([sample]))]).encoded(),
         PeerMessage.ack(9, ofLog: 5).encoded(), PeerMessage.resume(appliedUpTo: 3, ofLog: 5, myLog: 6).encoded(),
-        PeerMessage.newLog(7).encoded(),
+        PeerMessage.newLog(7).encoded(), PeerMessage.resendAll.encoded(),
         PeerMessage.check(
           SyncCheck(
             cursors: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), firstDay: 9_000,

@@ -70,11 +70,12 @@ final class SimulatedDevice: PeerShell {
     // restarts under a new identity before anything new is numbered in it.
     if state.sync.logID == 0 || tailCut {
       record(state.restartSyncLog(logID: freshLogID()))
+      // What the cut lost may include changes the peer applied and holds in no log: ask for everything it holds.
+      if tailCut { record(state.requestPeerResend()) }
       guard persistRecorded() else { return "the journal refused the new sync log" }
     }
     core = PeerCore(
-      role: kind == .phone ? .listener : .connector, device: kind, secret: secret, sync: state.sync,
-      journalWasCut: tailCut)
+      role: kind == .phone ? .listener : .connector, device: kind, secret: secret, sync: state.sync)
     var shell = self
     core.start(state: &state, wall: wall, shell: &shell)
     return nil

@@ -85,16 +85,16 @@ package struct PeerCore {
   /// The newest local sequence number the machine was told about.
   private var notifiedSeq: UInt64
 
-  /// A core for a device whose durable sync cursors are `sync`; `journalWasCut` when its journal lost a tail at
-  /// start (the link then asks the peer to re-send everything: ``SyncMachine/resendRequested``).
+  /// A core for a device whose durable sync cursors are `sync` (a re-send request it holds goes out on the first
+  /// connection: ``SyncMachine/resendRequested``).
   package init(
     role: SyncMachine.Role, device: DeviceKind, secret: [UInt8], sync: SyncLedger,
-    settings: SyncMachine.Settings = SyncMachine.Settings(), journalWasCut: Bool = false
+    settings: SyncMachine.Settings = SyncMachine.Settings()
   ) {
     machine = SyncMachine(
       role: role, device: device, secret: secret, logID: sync.logID, peerLogID: sync.peerLogID, lastSeq: sync.lastSeq,
-      peerAcked: sync.peerAcked, appliedFromPeer: sync.appliedFromPeer, settings: settings)
-    machine.resendRequested = journalWasCut
+      peerAcked: sync.peerAcked, appliedFromPeer: sync.appliedFromPeer, resendRequested: sync.resendRequested,
+      settings: settings)
     notifiedSeq = sync.lastSeq
     journaledAck = sync.peerAcked
   }
@@ -201,6 +201,17 @@ package struct PeerCore {
         shell.logLine(
           .info, "the \(machine.device.peer) started sync log \(String(id, radix: 16)); applying it from the start")
         shell.record(state.adoptPeerLog(id))
+      case .requestResend:
+        shell.logLine(
+          .warning,
+          "this device's journal lost records: asking the \(machine.device.peer) to re-send everything it holds")
+        shell.record(state.requestPeerResend())
+      case .adoptResentLog(let id):
+        shell.logLine(
+          .info,
+          "the \(machine.device.peer) answered the re-send request with sync log \(String(id, radix: 16)); applying it "
+            + "from the start")
+        shell.record(state.adoptResentPeerLog(id))
       case .restartLog(let reason):
         // Done after the commit, once this turn's events are durable, so the new log is journaled before it is
         // announced.

@@ -16,6 +16,9 @@ import Wire
 /// - a peer cursor that cannot be served (it points past this log's end, or before entries already dropped as
 ///   acknowledged) restarts this side's log under a new identity, re-sending everything, instead of flapping or
 ///   skipping entries; the peer adopts the new log in band;
+/// - a side whose journal lost records asks the peer, durably, to re-send everything it holds (``resendRequested``):
+///   the request goes out after every `resume` until the peer answers it with a new log, which re-sends the peer's
+///   whole store — including what it had received from this side and this side lost;
 /// - whenever both sides look caught up, the connector asks for a check of both stores' day digests; a mismatch
 ///   makes both sides re-send, at most ``Settings/maxRepairs`` times in a row before the pair is reported diverged.
 package struct SyncMachine: Sendable {
@@ -98,6 +101,12 @@ package struct SyncMachine: Sendable {
     case linkChanged(connected: Bool)
     /// The peer's log has a new identity: journal the adoption (its cursor starts from 0) before applying more.
     case adoptPeerLog(UInt64)
+    /// This device's journal lost records the peer may hold: journal a request that the peer re-send everything it
+    /// holds (kept across restarts until answered). The machine sends ``PeerMessage/resendAll`` itself.
+    case requestResend
+    /// The peer started a new log after this side asked for a re-send: journal its adoption (its cursor starts
+    /// from 0) and that the request is answered, before applying more.
+    case adoptResentLog(UInt64)
     /// This side's log cannot serve the peer: restart it under a fresh identity (re-sending every live sample and
     /// deletion), journal that, then feed ``Input/logRestarted(logID:lastSeq:)``.
     case restartLog(reason: String)
@@ -127,10 +136,13 @@ package struct SyncMachine: Sendable {
   package private(set) var latency = 0.0
   /// Whether the peer told us where to resume.
   package private(set) var peerResumed = false
-  /// Set when this device's journal was cut at start: its resume asks for the peer's log from the start, so what the
-  /// peer holds of this device's own lost changes (a deletion it applied) comes back in the re-send the peer's
-  /// restarted log carries. Cleared when the peer starts a new log.
-  package var resendRequested = false
+  /// This device's journal lost records (a torn tail cut at start, or a peer that applied entries this log no
+  /// longer has), so the peer may hold changes this device made and lost — a deletion it applied — which are in no
+  /// log: after every `resume` this side sends ``PeerMessage/resendAll``, and the peer answers by restarting its log,
+  /// which re-sends its whole store. Durable (``SyncLedger/resendRequested``); cleared by the first `newLog` that
+  /// arrives on a connection the request went out on (that log started after the peer applied everything this side
+  /// had sent before it lost records).
+  package private(set) var resendRequested: Bool
   /// Highest sequence number sent on this connection.
   package private(set) var sentUpTo: UInt64 = 0
   /// Highest sequence number the peer acknowledged.
@@ -162,7 +174,7 @@ package struct SyncMachine: Sendable {
   /// Creates a machine from the durable cursors the journal restored.
   package init(
     role: Role, device: DeviceKind, secret: [UInt8], logID: UInt64, peerLogID: UInt64, lastSeq: UInt64,
-    peerAcked: UInt64, appliedFromPeer: UInt64, settings: Settings = Settings()
+    peerAcked: UInt64, appliedFromPeer: UInt64, resendRequested: Bool = false, settings: Settings = Settings()
   ) {
     self.role = role
     self.device = device
@@ -175,6 +187,7 @@ package struct SyncMachine: Sendable {
     self.ackedUpTo = peerAcked
     self.appliedFromPeer = appliedFromPeer
     self.receivedUpTo = appliedFromPeer
+    self.resendRequested = resendRequested
     self.reconnectDelay = settings.initialReconnectDelay
   }
 
@@ -186,8 +199,9 @@ package struct SyncMachine: Sendable {
     SyncCursors(log: logID, lastSeq: localLastSeq, peerLog: peerLogID, applied: appliedFromPeer)
   }
 
-  /// Whether the last passing store check was at exactly the current cursors.
-  package var isVerified: Bool { verified == cursors }
+  /// Whether the last passing store check was at exactly the current cursors (never while a re-send this side asked
+  /// for is unanswered: the stores' digests do not cover deletions).
+  package var isVerified: Bool { verified == cursors && !resendRequested }
 
   /// Whether store checks kept failing after ``Settings/maxRepairs`` re-sends: the stores differ and HealthPair
   /// stopped trying until a check passes.
@@ -312,7 +326,13 @@ package struct SyncMachine: Sendable {
       // A cursor into an older log of ours counts as nothing applied.
       let resumeAt = ofLog == logID ? appliedUpTo : 0
       if ofLog == logID && appliedUpTo > servedUpTo {
-        return directives + [
+        // The lost records may include changes the peer applied and holds nowhere in its own log: ask for them too.
+        var restart = directives
+        if !resendRequested {
+          resendRequested = true
+          restart += [.requestResend, .send(.resendAll)]
+        }
+        return restart + [
           .restartLog(
             reason: "the \(device.peer) applied entry \(appliedUpTo) of this log, but the newest entry it can have "
               + "seen is \(servedUpTo): this device's journal lost records")
@@ -353,12 +373,22 @@ package struct SyncMachine: Sendable {
       return [.persistAck(seq)] + pump() + maybeCheck()
 
     case (.established, _, .newLog(let id)):
-      resendRequested = false
       guard id != peerLogID else { return [] }
       peerLogID = id
       appliedFromPeer = 0
       receivedUpTo = 0
-      return [.adoptPeerLog(id)]
+      // The request went out at this connection's start, so the peer started this log after it applied everything
+      // this side sent before it lost records: the log re-sends all of it.
+      guard resendRequested else { return [.adoptPeerLog(id)] }
+      resendRequested = false
+      return [.adoptResentLog(id)]
+
+    case (.established, _, .resendAll) where peerResumed:
+      return [
+        .restartLog(
+          reason: "the \(device.peer)'s journal lost records: re-sending everything this device holds, with what it "
+            + "received from the \(device.peer)")
+      ]
 
     case (.established, .listener, .check(let check)) where peerResumed:
       return [.evaluateCheck(check)]
@@ -375,17 +405,16 @@ package struct SyncMachine: Sendable {
   private mutating func establish() -> [Directive] {
     phase = .established
     reconnectDelay = settings.initialReconnectDelay
-    return [
-      .send(.resume(appliedUpTo: resendRequested ? 0 : appliedFromPeer, ofLog: peerLogID, myLog: logID)),
-      .linkChanged(connected: true),
-    ]
+    var directives: [Directive] = [.send(.resume(appliedUpTo: appliedFromPeer, ofLog: peerLogID, myLog: logID))]
+    if resendRequested { directives.append(.send(.resendAll)) }
+    return directives + [.linkChanged(connected: true)]
   }
 
   /// The connector asks for a store check when both sides look caught up on this connection (everything it logged
   /// is acknowledged, everything it received is applied) and the cursors moved since it last asked.
   private mutating func maybeCheck() -> [Directive] {
-    guard role == .connector, phase == .established, peerResumed, enabled, !holding, ackedUpTo == localLastSeq,
-      receivedUpTo == appliedFromPeer, lastCheckSent != cursors
+    guard role == .connector, phase == .established, peerResumed, enabled, !holding, !resendRequested,
+      ackedUpTo == localLastSeq, receivedUpTo == appliedFromPeer, lastCheckSent != cursors
     else { return [] }
     lastCheckSent = cursors
     return [.sendCheck(cursors)]
@@ -464,6 +493,7 @@ package struct SyncMachine: Sendable {
     case .entries: "entries"
     case .ack: "ack"
     case .newLog: "newLog"
+    case .resendAll: "resendAll"
     case .check: "check"
     case .checkResult: "checkResult"
     }

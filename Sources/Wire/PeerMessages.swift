@@ -7,7 +7,8 @@ import HealthModel
 /// The listener (phone) opens with a `challenge`; the connector (watch) answers with a `proof` of the pairing
 /// secret and its own nonce; the listener answers with its `accept` proof. Only then do both sides exchange
 /// `resume` (what each has applied from the other, and of which log) and start sending `entries` and `ack`s. A side
-/// whose log restarts says `newLog` in band; the connector asks for a `check` of both stores whenever the two are
+/// whose log restarts says `newLog` in band; a side whose journal lost records asks with `resendAll` for everything
+/// the other holds (answered by a `newLog`); the connector asks for a `check` of both stores whenever the two are
 /// caught up, and the listener answers with a `checkResult`.
 package enum PeerMessage: Hashable, Sendable {
   /// Listener → connector: protocol version, listener's device, 32-byte nonce.
@@ -28,6 +29,9 @@ package enum PeerMessage: Hashable, Sendable {
   case check(SyncCheck)
   /// Listener → connector: the verdict on a ``SyncCheck``.
   case checkResult(SyncCheckResult)
+  /// "My journal lost records: restart your log so that it re-sends everything you hold, including what you received
+  /// from me." Sent after `resume` on every connection until a `newLog` answers it.
+  case resendAll
 
   /// The proof for `nonce` given the shared `secret` and the prover's role.
   package static func digest(secret: [UInt8], role: String, nonce: [UInt8]) -> [UInt8] {
@@ -80,6 +84,8 @@ package enum PeerMessage: Hashable, Sendable {
       w.u8(result.outcome.rawValue)
       w.cursors(result.checked)
       w.string(result.detail)
+    case .resendAll:
+      w.u8(10)
     }
     return w.bytes
   }
@@ -117,6 +123,7 @@ package enum PeerMessage: Hashable, Sendable {
           }
           message = .checkResult(
             SyncCheckResult(outcome: outcome, checked: try r.cursors(), detail: try r.string(maxLength: 4096)))
+        case 10: message = .resendAll
         case let t: throw DecodeError(offset: 0, "unknown peer message tag \(t)")
         }
         try r.expectEnd("peer message")

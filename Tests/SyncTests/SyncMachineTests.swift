@@ -15,7 +15,7 @@ let watchLog: UInt64 = 0x200
 
 func machine(
   _ role: SyncMachine.Role, secret: [UInt8] = secret, lastSeq: UInt64 = 0, acked: UInt64 = 0, applied: UInt64 = 0,
-  log: UInt64? = nil, peerLog: UInt64? = nil
+  log: UInt64? = nil, peerLog: UInt64? = nil, resend: Bool = false
 ) -> SyncMachine {
   var settings = SyncMachine.Settings()
   settings.window = 4
@@ -23,7 +23,7 @@ func machine(
     role: role, device: role == .listener ? .phone : .watch, secret: secret,
     logID: log ?? (role == .listener ? phoneLog : watchLog),
     peerLogID: peerLog ?? (role == .listener ? watchLog : phoneLog),
-    lastSeq: lastSeq, peerAcked: acked, appliedFromPeer: applied, settings: settings)
+    lastSeq: lastSeq, peerAcked: acked, appliedFromPeer: applied, resendRequested: resend, settings: settings)
 }
 
 /// The directives other than store checks (which have their own tests).
@@ -281,6 +281,10 @@ struct LinkedPair {
   var differ: () -> String? = { nil }
   var restarts: [DeviceKind: Int] = [:]
   var adoptions: [DeviceKind: [UInt64]] = [:]
+  /// Logs adopted as the answer to this side's re-send request.
+  var answers: [DeviceKind: [UInt64]] = [:]
+  /// Re-send requests journaled.
+  var requests: [DeviceKind: Int] = [:]
   var concluded: [DeviceKind: [SyncCheckResult.Outcome]] = [:]
   var nextLogID: UInt64 = 0x1000
 
@@ -306,6 +310,10 @@ struct LinkedPair {
           let next = self_.handle(device, .logRestarted(logID: self_.nextLogID, lastSeq: 2))
           perform(device, next, &self_)
         case .adoptPeerLog(let id): self_.adoptions[device, default: []].append(id)
+        case .adoptResentLog(let id):
+          self_.adoptions[device, default: []].append(id)
+          self_.answers[device, default: []].append(id)
+        case .requestResend: self_.requests[device, default: 0] += 1
         case .sendCheck(let cursors):
           queue.append((device.peer, .check(SyncCheck(cursors: cursors, firstDay: .min, days: []))))
         case .evaluateCheck(let check):
@@ -345,8 +353,10 @@ struct SyncHealingTests {
     var pair = LinkedPair(phone: machine(.listener, lastSeq: 8, acked: 8), watch: machine(.connector, applied: 20))
     pair.connect()
     #expect(pair.restarts[.phone] == 1, "the phone restarts its log instead of refusing the link")
-    #expect(pair.restarts[.watch] == nil)
     #expect(pair.adoptions[.watch] == [pair.phone.logID], "the watch adopts the new log in band")
+    // What the phone's journal lost may include its own changes the watch applied: it asks for them back.
+    #expect(pair.requests[.phone] == 1 && pair.restarts[.watch] == 1, "the watch re-sends everything it holds")
+    #expect(pair.answers[.phone] == [pair.watch.logID] && !pair.phone.resendRequested)
     #expect(pair.watch.peerLogID == pair.phone.logID && pair.phone.logID != phoneLog)
     #expect(pair.watch.appliedFromPeer == 2, "the re-sent log was applied from its first entry")
     #expect(pair.phone.isConnected && pair.watch.isConnected, "no flapping")
@@ -359,6 +369,53 @@ struct SyncHealingTests {
     pair.connect()
     #expect(pair.restarts[.phone] == 1)
     #expect(pair.watch.appliedFromPeer == 2)
+  }
+
+  @Test func aSideWhoseJournalLostRecordsGetsThePeersWholeStoreEvenFromALogWithNothingAcknowledged() {
+    // The watch's journal was cut at start; the phone's log has nothing acknowledged, so a resume from 0 alone would
+    // only send that log again — not the watch's own deletions the phone applied (healthpair simulate --seed 4900).
+    var pair = LinkedPair(phone: machine(.listener, lastSeq: 3), watch: machine(.connector, applied: 3, resend: true))
+    pair.connect()
+    #expect(pair.restarts[.phone] == 1, "the phone restarts its log: a re-send of everything it holds")
+    #expect(pair.restarts[.watch] == nil && pair.requests[.phone] == nil)
+    #expect(pair.answers[.watch] == [pair.phone.logID] && !pair.watch.resendRequested, "the new log answers it")
+    #expect(pair.watch.appliedFromPeer == 2, "the re-sent log was applied from its first entry")
+    #expect(pair.phone.isVerified && pair.watch.isVerified)
+  }
+
+  @Test func theRequestGoesOutAfterEveryResumeUntilANewLogAnswersIt() {
+    var phone = machine(.listener, lastSeq: 3)
+    var watch = machine(.connector, applied: 3, resend: true)
+    let (p, w) = connect(&phone, &watch)
+    let resume = PeerMessage.resume(appliedUpTo: 3, ofLog: phoneLog, myLog: watchLog)
+    #expect(sent(w).filter { $0 == resume || $0 == .resendAll } == [resume, .resendAll], "resume first, then ask")
+    #expect(p.contains { if case .restartLog = $0 { true } else { false } })
+    #expect(!watch.isVerified, "never verified while the request is unanswered (digests do not cover deletions)")
+    // The link drops before the phone's new log arrives: the request stands and goes out again.
+    _ = phone.handle(.closed)
+    _ = watch.handle(.closed)
+    #expect(watch.resendRequested)
+    var phone2 = machine(.listener, lastSeq: 3)
+    let (_, again) = connect(&phone2, &watch)
+    #expect(sent(again).contains(.resendAll))
+    #expect(!again.contains { if case .sendCheck = $0 { true } else { false } }, "no store check meanwhile")
+    #expect(watch.handle(.received(.newLog(0x901))) == [.adoptResentLog(0x901)])
+    #expect(!watch.resendRequested)
+    #expect(watch.handle(.received(.newLog(0x902))) == [.adoptPeerLog(0x902)], "a later new log is an ordinary one")
+    // Adopting a log the peer's resume names does not answer a request: that log may be older than the request.
+    var watch3 = machine(.connector, applied: 3, peerLog: 0x55, resend: true)
+    var phone3 = machine(.listener, lastSeq: 3)
+    let (_, w3) = connect(&phone3, &watch3)
+    #expect(w3.contains(.adoptPeerLog(phoneLog)) && watch3.resendRequested)
+  }
+
+  @Test func aRequestBeforeTheResumeIsAProtocolViolation() {
+    var phone = machine(.listener)
+    _ = phone.handle(.opened(nonce: nonceA))
+    guard case .close = phone.handle(.received(.resendAll)).first else {
+      Issue.record("resendAll while authenticating must close")
+      return
+    }
   }
 
   @Test func aCursorIntoAnOlderLogCountsAsNothingApplied() {

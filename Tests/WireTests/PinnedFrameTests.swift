@@ -175,6 +175,7 @@ struct PinnedFrameTests {
     .checkResult(
       SyncCheckResult(outcome: .mismatch, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")
     ),
+    .resendAll,
   ]
 
   /// A name per case; no `default:`, so a new case needs an example before this compiles.
@@ -269,6 +270,7 @@ struct PinnedFrameTests {
     case .newLog: "newLog"
     case .check: "check"
     case .checkResult: "checkResult"
+    case .resendAll: "resendAll"
     }
   }
 
