@@ -5,9 +5,10 @@ import HealthModel
 extension DeviceState {
   // MARK: - Sync
 
-  /// Outbound entries after `seq`, up to `maxItems` items, with their samples read back from the store.
-  package func outboundEntries(after seq: UInt64, maxItems: Int) -> [SyncEntry] {
-    sync.storedEntries(after: seq, maxItems: maxItems).map { stored in
+  /// Outbound entries after `seq` and up to `last`, at most `maxItems` items (at least one entry when any is
+  /// pending), with their samples read back from the store.
+  package func outboundEntries(after seq: UInt64, through last: UInt64 = .max, maxItems: Int) -> [SyncEntry] {
+    sync.storedEntries(after: seq, through: last, maxItems: maxItems).map { stored in
       switch stored.payload {
       case .slots(let start, let count):
         SyncEntry(seq: stored.seq, payload: .samples((Int(start)..<Int(start + count)).map { store.materialize($0) }))

@@ -212,15 +212,16 @@ package struct SyncLedger: Hashable, Sendable {
   /// Records that peer entries up to `seq` are applied.
   package mutating func markApplied(upTo seq: UInt64) { appliedFromPeer = max(appliedFromPeer, seq) }
 
-  /// Stored outbound entries after `seq`, up to `maxItems` items (at least one entry when any is pending).
-  package func storedEntries(after seq: UInt64, maxItems: Int) -> [StoredEntry] {
-    guard seq < lastSeq, let first = entries[head...].first else { return [] }
+  /// Stored outbound entries after `seq` and up to `last`, at most `maxItems` items (at least one entry when any is
+  /// pending).
+  package func storedEntries(after seq: UInt64, through last: UInt64 = .max, maxItems: Int) -> [StoredEntry] {
+    guard seq < lastSeq, seq < last, let first = entries[head...].first else { return [] }
     var index = head + Int(max(seq, first.seq - 1) - (first.seq - 1))
     var result: [StoredEntry] = []
     var items = 0
     while index < entries.count {
       let entry = entries[index]
-      if !result.isEmpty, items + entry.payload.itemCount > maxItems { break }
+      if entry.seq > last || (!result.isEmpty && items + entry.payload.itemCount > maxItems) { break }
       result.append(entry)
       items += entry.payload.itemCount
       index += 1

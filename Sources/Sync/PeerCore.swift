@@ -164,9 +164,8 @@ package struct PeerCore {
       case .sendEntries(let from, let through):
         var after = from - 1
         while after < through {
-          let entries = state.outboundEntries(after: after, maxItems: SyncLedger.maxItemsPerEntry * 2).filter {
-            $0.seq <= through
-          }
+          // Bounded by `through`: entries past the window are neither materialized nor sent.
+          let entries = state.outboundEntries(after: after, through: through, maxItems: SyncLedger.maxItemsPerEntry * 2)
           guard let last = entries.last else { break }
           shell.send(.entries(entries), latency: machine.latency)
           after = last.seq
