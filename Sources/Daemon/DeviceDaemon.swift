@@ -525,7 +525,7 @@ package final class DeviceDaemon {
     // `Frame.decode` read the body to its end.
     if case .importBatch(let importID, let samples) = request, effects.events.count == 1,
       case .importStaged(let stagedID, let staged) = effects.events[0], stagedID == importID,
-      staged.count == samples.count, body.count > 5, body[5] == 30
+      staged.count == samples.count, body.count > 5, body[5] == RequestOpcode.importBatch.rawValue
     {
       pendingEncoded[pendingEvents.count] = body[5...]
     }
