@@ -52,6 +52,21 @@ package enum LinkCommand: Hashable, Sendable {
   case reconnectNow
 }
 
+extension LinkCommand: CustomStringConvertible {
+  /// The command as Swift would print the case (`hold`, `latency(0.25)`), without the reflection that printing a
+  /// type with no description costs on every logged link command.
+  package var description: String {
+    switch self {
+    case .connect: "connect"
+    case .disconnect: "disconnect"
+    case .hold: "hold"
+    case .release: "release"
+    case .latency(let seconds): "latency(\(seconds))"
+    case .reconnectNow: "reconnectNow"
+    }
+  }
+}
+
 /// Which pushed events a subscriber wants.
 package struct EventMask: OptionSet, Hashable, Sendable {
   /// The raw bits.

@@ -373,3 +373,11 @@ struct PinnedFrameTests {
     return result
   }
 }
+
+@Suite("Link commands in log lines")
+struct LinkCommandDescriptionTests {
+  @Test func theyPrintAsTheirCases() {
+    let printed = [LinkCommand.connect, .disconnect, .hold, .release, .latency(0.25), .reconnectNow].map { "\($0)" }
+    #expect(printed == ["connect", "disconnect", "hold", "release", "latency(0.25)", "reconnectNow"])
+  }
+}
