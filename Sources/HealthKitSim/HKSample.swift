@@ -53,61 +53,19 @@ public class HKSample: HKObject, @unchecked Sendable {
   /// The HealthKitSim object for a stored sample: an `HKQuantitySample` in the type's canonical unit, or an
   /// `HKCategorySample`.
   package static func make(_ sample: Sample) -> HKSample {
-    make(sample, kind: TypeObjects(sample.type), source: HKSourceRevision(sample.source))
-  }
-
-  /// The HealthKitSim objects for stored samples, in order — what a query hands its app. Samples of one type share
-  /// its type object and unit, and samples of one source its source revision (all immutable, equal to what
-  /// ``make(_:)-swift.type.method`` builds), so a day of one app's samples builds those once, not once per sample.
-  package static func make(_ samples: [Sample]) -> [HKSample] {
-    var kinds: [(type: SampleType, objects: TypeObjects)] = []
-    var sources: [(source: SampleSource, revision: HKSourceRevision)] = []
-    var result: [HKSample] = []
-    result.reserveCapacity(samples.count)
-    for sample in samples {
-      let kind: TypeObjects
-      if let known = kinds.first(where: { $0.type == sample.type }) {
-        kind = known.objects
-      } else {
-        kind = TypeObjects(sample.type)
-        kinds.append((sample.type, kind))
-      }
-      let revision: HKSourceRevision
-      // A linear search: a query's results come from a handful of sources (a cap keeps a pathological mix linear).
-      if let known = sources.first(where: { $0.source == sample.source }) {
-        revision = known.revision
-      } else {
-        revision = HKSourceRevision(sample.source)
-        if sources.count < 32 { sources.append((sample.source, revision)) }
-      }
-      result.append(make(sample, kind: kind, source: revision))
-    }
-    return result
-  }
-
-  /// A catalog type's HealthKitSim type object and, for a quantity type, its canonical unit.
-  struct TypeObjects {
-    let type: HKSampleType
-    let unit: HKUnit?
-
-    init(_ type: SampleType) {
-      self.type = HKObjectType.make(type)
-      unit = (self.type as? HKQuantityType).map { $0.canonicalUnit ?? .count() }
-    }
-  }
-
-  private static func make(_ sample: Sample, kind: TypeObjects, source: HKSourceRevision) -> HKSample {
+    let type = HKObjectType.make(sample.type)
+    let source = HKSourceRevision(sample.source)
     switch sample.value {
     case .quantity(let value):
+      let quantityType = type as! HKQuantityType
+      let unit = quantityType.canonicalUnit ?? .count()
       return HKQuantitySample(
-        uuid: sample.uuid, type: kind.type as! HKQuantityType,
-        quantity: HKQuantity(unit: kind.unit ?? .count(), doubleValue: value), start: sample.start, end: sample.end,
-        metadata: .valid(sample.metadata), source: source)
+        uuid: sample.uuid, type: quantityType, quantity: HKQuantity(unit: unit, doubleValue: value),
+        start: sample.start, end: sample.end, metadata: .valid(sample.metadata), source: source)
     case .category(let value):
       return HKCategorySample(
-        uuid: sample.uuid, type: kind.type as! HKCategoryType, value: value, start: sample.start, end: sample.end,
+        uuid: sample.uuid, type: type as! HKCategoryType, value: value, start: sample.start, end: sample.end,
         metadata: .valid(sample.metadata), source: source)
     }
   }
-
 }
