@@ -136,21 +136,6 @@ package enum PeerMessage: Hashable, Sendable {
   }
 }
 
-extension LinkCommand: CustomStringConvertible {
-  /// The command as a log line names it (`hold`, `latency(0.5)`): written out, since interpolating an enum without a
-  /// description reflects over it, which cost the request core more than the command itself.
-  package var description: String {
-    switch self {
-    case .connect: "connect"
-    case .disconnect: "disconnect"
-    case .hold: "hold"
-    case .release: "release"
-    case .latency(let seconds): "latency(\(seconds))"
-    case .reconnectNow: "reconnectNow"
-    }
-  }
-}
-
 /// Where one side's sync stands: its own log and how far it applied the peer's.
 package struct SyncCursors: Hashable, Sendable, CustomStringConvertible {
   /// The identity of this side's outbound log.
