@@ -368,12 +368,12 @@ package struct PairSimulator {
     let phoneSamples = Self.liveSamples(phone.state, wall: wall)
     let watchSamples = Self.liveSamples(watch.state, wall: wall)
     report.storedSamples = phoneSamples.count
-    for (name, samples) in [("phone", phoneSamples), ("watch", watchSamples)]
-    where Set(samples.map(\.uuid)).count != samples.count {
-      return fail("a UUID is stored twice on the \(name)")
-    }
     let phoneSet = Set(phoneSamples.map(\.uuid))
     let watchSet = Set(watchSamples.map(\.uuid))
+    for (name, samples, set) in [("phone", phoneSamples, phoneSet), ("watch", watchSamples, watchSet)]
+    where set.count != samples.count {
+      return fail("a UUID is stored twice on the \(name)")
+    }
     for uuid in savedOrder where !deleted.contains(uuid) {
       if !phoneSet.contains(uuid) || !watchSet.contains(uuid) {
         return fail(

@@ -36,7 +36,7 @@ final class SimulatedDevice: PeerShell {
   private var sinceSnapshot = 0
   /// Journal growth that makes a new snapshot due. Small, so that a crash replays few records (taking a snapshot
   /// costs only the copy-on-write of what the next turn changes).
-  static let snapshotInterval = 4 << 10
+  static let snapshotInterval = 2 << 10
 
   /// A device with an empty journal; ``boot(wall:)`` brings it up.
   init(kind: DeviceKind, seed: UInt64, network: SimulatedNetwork) {
