@@ -105,8 +105,14 @@ final class SimulatedDevice: PeerShell {
     guard persistRecorded() else { return false }
     var shell = self
     guard core.afterCommit(state: &state, wall: wall, shell: &shell), persistRecorded() else { return false }
-    // Like the daemon, a snapshot is taken between loop turns (the core holds the state during its calls).
+    // Like the daemon, a snapshot is taken between loop turns (the core holds the state during its calls), after
+    // journaling the acknowledgement the ledger holds, as `DurableDevice.writeSnapshot` does: acknowledgements are
+    // applied in memory before they are journaled, and a snapshot must hold nothing its journal does not.
     if sinceSnapshot >= Self.snapshotInterval {
+      if state.sync.peerAcked > 0 {
+        record([.peerAcknowledged(state.sync.peerAcked)])
+        guard persistRecorded() else { return false }
+      }
       snapshot = (state, journal.count)
       sinceSnapshot = 0
     }
