@@ -154,6 +154,17 @@ package enum Request: Hashable, Sendable {
   case backgroundDeliveries(bundleID: String?)
   /// The user sets the Health app's data-source order of a type (phone only; it reaches the watch by sync).
   case setSourceOrder(type: SampleType, sources: [SampleSource])
+  /// `save(_:)` of objects some of which are correlations: the correlations with their members and the plain
+  /// samples, all or nothing (docs/behavior.md T10); answers `ok`.
+  case saveCorrelations(bundleID: String, correlations: [CorrelationInput], samples: [SampleInput])
+  /// `HKCorrelationQuery` (and `HKSampleQuery` of a correlation type); answered by ``Reply/correlations(_:)``.
+  case correlationQuery(bundleID: String, query: CorrelationQuery)
+  /// Stages correlations of the import `importID` (their members arrive as samples in its batches); visible with
+  /// the rest at ``importCommit(importID:characteristics:)``; answers `ok`.
+  case importCorrelations(importID: UInt64, correlations: [Correlation])
+  /// Every live correlation stored on the device (of one type, or all), with its live members, whatever app saved
+  /// it (for exports and tests, as ``storedSamples(type:from:limit:)``); answered by ``Reply/correlations(_:)``.
+  case storedCorrelations(type: SampleType?)
 }
 
 /// Information the daemon returns to `hello`.
@@ -261,6 +272,8 @@ package enum Reply: Hashable, Sendable {
   /// Background delivery registrations and the events since the daemon started (answer to
   /// `backgroundDeliveries`).
   case backgroundDeliveries([BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent])
+  /// Correlations with the members the app may see (answer to `correlationQuery`).
+  case correlations([CorrelationResult])
 }
 
 /// A pushed event.
@@ -339,6 +352,10 @@ extension Request {
     case .completeBackgroundDelivery: "completeBackgroundDelivery"
     case .backgroundDeliveries: "backgroundDeliveries"
     case .setSourceOrder: "setSourceOrder"
+    case .saveCorrelations: "saveCorrelations"
+    case .correlationQuery: "correlationQuery"
+    case .importCorrelations: "importCorrelations"
+    case .storedCorrelations: "storedCorrelations"
     }
   }
 }
