@@ -1,0 +1,172 @@
+import FoundationEssentials
+import HealthModel
+
+/// `DeviceState`: what an app may see, and sample, count and anchored queries.
+extension DeviceState {
+  // MARK: - Queries
+
+  /// What an app's query of `type` may see (WWDC16-209): read granted → all; share granted → own; else nothing.
+  package func visibility(_ bundleID: String, _ type: SampleType) -> Visibility {
+    if decisions[AuthorizationKey(bundleID, Permission(type, .read))] == .authorized { return .all }
+    if decisions[AuthorizationKey(bundleID, Permission(type, .share))] == .authorized {
+      return .own(bundleID: bundleID)
+    }
+    return .none
+  }
+
+  /// healthd validates a query's configuration before running it: a type whose read permission the app never
+  /// had decided (never requested, or its sheet never answered) fails with code 5, whatever the share decision
+  /// (docs/behavior.md R5). A decided read — granted or denied — runs, with R1–R4's visibility. Dates in the
+  /// predicate and the anchor must be finite.
+  func queryable(_ bundleID: String, _ type: SampleType, range: DateRange?, anchor: Date? = nil)
+    throws(HealthError)
+  {
+    _ = try installedApp(bundleID)
+    if type.descriptor.isCorrelation {
+      throw .healthKit(
+        .errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
+    }
+    if type.descriptor.isCharacteristic {
+      // HKSampleQuery and its kin take an HKSampleType; a characteristic type is not one (behavior.md C1).
+      throw .healthKit(
+        .errorInvalidArgument,
+        "\(type.identifier) is a characteristic type, not a sample type: read it with the HKHealthStore method for "
+          + "it (dateOfBirthComponents(), biologicalSex(), …)")
+    }
+    guard decisions[AuthorizationKey(bundleID, Permission(type, .read))] != nil else {
+      throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
+    }
+    // Authorization records are readable while locked; the samples are not (behavior.md L2).
+    try requireProtectedData()
+    // A NaN or infinite date would turn sums into NaN and bucket numbers into garbage.
+    let dates = [
+      (range?.start, "predicate's start date"), (range?.end, "predicate's end date"), (anchor, "anchorDate"),
+    ]
+    for (date, name) in dates {
+      if let date, !date.timeIntervalSinceReferenceDate.isFinite {
+        throw .healthKit(.errorInvalidArgument, "The \(name) must be a finite date (was \(formatDate(date)))")
+      }
+    }
+  }
+
+  /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. A denied read is an empty (or
+  /// own-only) result, never an error; a read never decided fails with code 5.
+  package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
+    -> [Sample]
+  {
+    try queryable(bundleID, query.type, range: query.range)
+    guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    let floor = floor(wall: wall)
+    let visibility = visibility(bundleID, query.type)
+    let allowed = passing(query.filter, query.type, query.range, floor, visibility, query.sources)
+    var matches: [Int] = []
+    if query.sort.count == 1 {
+      // One sort key (the usual case): collect (key, change, index) while each slot is loaded, then order that
+      // compact array; "the latest 50" selects without sorting everything.
+      let field = query.sort[0].field
+      let ascending = query.sort[0].ascending
+      var keyed: [SortKey] = []
+      store.scanSlots(
+        type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources
+      ) { index, slot in
+        if let allowed, !allowed.contains(index) { return }
+        let date = field == .startDate ? slot.start : slot.end
+        keyed.append(SortKey(key: ascending ? date : -date, change: slot.change, index: Int32(index)))
+      }
+      let ordered = query.limit > 0 ? keyed.smallest(query.limit, key: { $0.key }, by: <) : keyed.sorted(by: <)
+      matches = ordered.map { Int($0.index) }
+    } else {
+      store.scan(type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources) {
+        if allowed?.contains($0) ?? true { matches.append($0) }
+      }
+      if !query.sort.isEmpty {
+        let slots = store.slots
+        let sort = query.sort
+        matches.sort { a, b in
+          for key in sort {
+            let va = key.field == .startDate ? slots[a].start : slots[a].end
+            let vb = key.field == .startDate ? slots[b].start : slots[b].end
+            if va != vb { return key.ascending ? va < vb : va > vb }
+          }
+          return slots[a].change < slots[b].change
+        }
+      }
+    }
+    if query.limit > 0 && matches.count > query.limit { matches.removeLast(matches.count - query.limit) }
+    return matches.map { store.materialize($0) }
+  }
+
+  /// The visible slots of `type` that pass `filter`, or nil when there is no filter (everything passes). A separate
+  /// pass, so the scans that follow stay as they are: the cost is paid only by queries with such a predicate.
+  mutating func passing(
+    _ filter: SampleFilter?, _ type: SampleType, _ range: DateRange?, _ floor: Double, _ visibility: Visibility,
+    _ sources: Set<String>?
+  ) -> Set<Int>? {
+    guard let filter else { return nil }
+    var candidates: [Int] = []
+    store.scan(type: type, range: range, floor: floor, visibility: visibility, sources: sources) {
+      candidates.append($0)
+    }
+    return Set(candidates.filter { filter.matches(store.materialize($0)) })
+  }
+
+  /// One sample's position in a single-key sort: the key (negated for descending), then the change number.
+  private struct SortKey: Comparable {
+    var key: Double
+    var change: UInt64
+    var index: Int32
+    static func < (a: SortKey, b: SortKey) -> Bool { a.key != b.key ? a.key < b.key : a.change < b.change }
+  }
+
+  /// The number of samples of `type` the app may see in `range` (no materialisation).
+  package mutating func visibleCount(_ bundleID: String, _ type: SampleType, range: DateRange?, wall: Date)
+    throws(HealthError) -> Int
+  {
+    try queryable(bundleID, type, range: range)
+    var count = 0
+    store.scan(type: type, range: range, floor: floor(wall: wall), visibility: visibility(bundleID, type)) { _ in
+      count += 1
+    }
+    return count
+  }
+
+  /// `HKAnchoredObjectQuery`: visible samples added and deletions recorded since `anchor` (0 = nil anchor, which
+  /// returns every current sample and no deletions), at most `limit` changes (0 = no limit).
+  package func anchoredQuery(
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, wall: Date
+  ) throws(HealthError) -> AnchoredResult {
+    try queryable(bundleID, type, range: range)
+    let visibility = visibility(bundleID, type)
+    let floor = floor(wall: wall)
+    func visible(_ source: SampleSource) -> Bool {
+      switch visibility {
+      case .all: true
+      case .own(let app): source.bundleID == app
+      case .none: false
+      }
+    }
+    var added: [(UInt64, Int)] = []
+    let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
+    for slotIndex in store.slotsChanged(type: type, after: anchor) {
+      let slot = store.slots[Int(slotIndex)]
+      guard slot.live, slot.end >= floor, visible(store.source(ofSlot: Int(slotIndex))) else { continue }
+      if !matcher.matches(start: slot.start, end: slot.end) { continue }
+      added.append((slot.change, Int(slotIndex)))
+    }
+    var deleted: [(UInt64, Tombstone)] = []
+    if anchor > 0 {
+      for stored in store.tombstonesChanged(type: type, after: anchor) where visible(stored.tombstone.source) {
+        deleted.append((stored.change, stored.tombstone))
+      }
+    }
+    var newAnchor = store.changeCounter
+    if limit > 0 && added.count + deleted.count > limit {
+      let cutoff = (added.map(\.0) + deleted.map(\.0)).sorted()[limit - 1]
+      added.removeAll { $0.0 > cutoff }
+      deleted.removeAll { $0.0 > cutoff }
+      newAnchor = cutoff
+    }
+    return AnchoredResult(
+      added: added.map { store.materialize($0.1) }, deleted: deleted.map(\.1), newAnchor: max(newAnchor, anchor))
+  }
+}
