@@ -147,7 +147,7 @@ extension DeviceState {
     }
     var checked: Set<SampleType> = []
     for sample in samples where checked.insert(sample.type).inserted {
-      try requireSharePermission(bundleID, sample.type, verb: "save")
+      try requireShare(bundleID, sample.type, verb: "save")
     }
     var seen: Set<UUID> = []
     for uuid in samples.map(\.uuid) + correlations.map(\.uuid) {
@@ -196,7 +196,7 @@ extension DeviceState {
         "samplePredicates names \(condition.type.identifier), which a correlation of type \(type.identifier) "
           + "cannot contain")
     }
-    try requireProtectedDataAvailable()
+    try requireProtectedData()
     let dates = [query.base.range] + query.members.map(\.range)
     for range in dates.compactMap({ $0 }) {
       for date in [range.start, range.end].compactMap({ $0 }) where !date.timeIntervalSinceReferenceDate.isFinite {
@@ -268,7 +268,7 @@ extension DeviceState {
     }
     var checked: Set<SampleType> = []
     for member in correlation.members.compactMap({ store.liveSample($0) }) where checked.insert(member.type).inserted {
-      try requireSharePermission(bundleID, member.type, verb: "delete")
+      try requireShare(bundleID, member.type, verb: "delete")
     }
     return Tombstone(uuid: uuid, type: correlation.type, source: correlation.source, deletedAt: at)
   }
@@ -310,30 +310,5 @@ extension DeviceState {
       try correlation.metadata.checkValues()
     }
     return commitEvents([.importCorrelationsStaged(id: id, correlations)])
-  }
-}
-
-extension DeviceState {
-  /// Saving and deleting need share permission for the type (docs/behavior.md D1, D7): 4 when it is off, 5 when it
-  /// was never requested.
-  func requireSharePermission(_ bundleID: String, _ type: SampleType, verb: String) throws(HealthError) {
-    switch decision(bundleID, Permission(type, .share)) {
-    case .authorized: return
-    case .denied:
-      throw .healthKit(
-        .errorAuthorizationDenied, "Not authorized to \(verb) \(type.identifier) (share permission is off)")
-    case nil:
-      throw .healthKit(
-        .errorAuthorizationNotDetermined,
-        "Authorization to share \(type.identifier) has not been requested "
-          + "(the app must request it before it can \(verb))")
-    }
-  }
-
-  /// Queries need the protected store (docs/behavior.md L2).
-  func requireProtectedDataAvailable() throws(HealthError) {
-    guard !isLocked else {
-      throw .healthKit(.errorDatabaseInaccessible, "Protected health data is inaccessible (the \(device) is locked)")
-    }
   }
 }
