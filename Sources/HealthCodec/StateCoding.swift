@@ -23,8 +23,8 @@ import HealthModel
 // extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
 //                 (written by every build since background delivery; a snapshot that ends before it has neither)
 //                 | correlations?
-// correlations := live [correlation] | deleted [tombstone]   (only when the device holds correlations; a snapshot
-//                 that ends before it has none — so the snapshot version did not change)
+// correlations := live [correlation] | deleted [tombstone]   (written by every build since correlations; a snapshot
+//                 that ends before it, from an earlier build, has none — so the snapshot version did not change)
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
@@ -220,11 +220,8 @@ extension BinaryWriter {
       w.sampleType(key.type)
       w.u8(frequency.rawValue)
     }
-    // Written only when the device holds correlations, so a snapshot without them keeps its earlier bytes.
-    if !state.correlationStore.isEmpty {
-      array(state.correlationStore.ordered) { $0.correlation($1) }
-      array(state.correlationStore.orderedDeletions) { $0.tombstone($1) }
-    }
+    array(state.correlationStore.ordered) { $0.correlation($1) }
+    array(state.correlationStore.orderedDeletions) { $0.tombstone($1) }
     try flush(&self)
   }
 

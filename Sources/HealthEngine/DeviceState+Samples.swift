@@ -259,14 +259,16 @@ extension DeviceState {
     // the same identifier): the second copy is not "already present" (docs/behavior.md I13). Only imports with
     // correlations pay for the lookup.
     let members = Set(staged.correlations.flatMap(\.members))
-    var membersAdded: Set<UUID> = []
+    var membersSeen: Set<UUID> = []
     for index in staged.batches.indices {
       // Each batch is released once stored: the staged samples and the store do not both peak at once.
       var batch: [Sample] = []
       swap(&batch, &staged.batches[index])
       for sample in batch {
         if store.isKnown(sample.uuid) {
-          if membersAdded.isEmpty || !membersAdded.contains(sample.uuid) { outcome.alreadyPresent += 1 }
+          if members.isEmpty || !members.contains(sample.uuid) || membersSeen.insert(sample.uuid).inserted {
+            outcome.alreadyPresent += 1
+          }
           continue
         }
         if let floor, sample.end < floor {
@@ -274,7 +276,7 @@ extension DeviceState {
           continue
         }
         store.insert(sample)
-        if !members.isEmpty, members.contains(sample.uuid) { membersAdded.insert(sample.uuid) }
+        if !members.isEmpty, members.contains(sample.uuid) { membersSeen.insert(sample.uuid) }
         let code = Int(sample.type.code)
         if code >= addedByCode.count { addedByCode += [Int](repeating: 0, count: code + 1 - addedByCode.count) }
         addedByCode[code] += 1
