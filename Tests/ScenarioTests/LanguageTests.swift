@@ -254,6 +254,7 @@ struct LanguageDocsTests {
     install Profile on phone read bloodType dateOfBirth
     install Scale on phone share bodyMass read bodyMass
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
+    install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch
