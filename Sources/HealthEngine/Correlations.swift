@@ -304,9 +304,17 @@ extension DeviceState {
       throw .simulator("the \(device) is locked: unlock it before the user can import an Apple Health export")
     }
     for correlation in correlations {
-      guard correlation.type.descriptor.isCorrelation, correlation.start <= correlation.end else {
+      // What a journal or the peer link reads back: a correlation type, finite dates in order within the dates a
+      // sample may have, members listed once, finite metadata.
+      let start = correlation.start.timeIntervalSinceReferenceDate
+      let end = correlation.end.timeIntervalSinceReferenceDate
+      guard correlation.type.descriptor.isCorrelation, start.isFinite, end.isFinite, start <= end,
+        correlation.start >= earliestSampleDate, correlation.end < latestSampleDate,
+        !correlation.members.isEmpty, Set(correlation.members).count == correlation.members.count
+      else {
         throw .healthKit(.errorInvalidArgument, "correlation \(correlation.uuid) is not a valid correlation")
       }
+      try Self.checkImportSource(correlation.source)
       try correlation.metadata.checkValues()
     }
     return commitEvents([.importCorrelationsStaged(id: id, correlations)])

@@ -53,23 +53,6 @@ struct ImportTests {
       _ = try HealthExportFiles.importExport(path: try syntheticFile(2_000, in: directory), into: pair.phone)
       #expect(try HealthExportFiles.exportStore(from: pair.phone, to: directory + "/out.zip", offsetSeconds: 3600) > 0)
       #expect(try HealthExportFiles.exportStore(from: pair.phone, to: directory + "/out.xml") > 0)
-      // An app's own blood pressure, with its identifier, beside the imported one.
-      try pair.phone.installApp(
-        AppRecord(bundleID: "com.example.bp", displayName: "BP", writeUsageDescription: "w", readUsageDescription: "r"))
-      let parts = ["bloodPressureSystolic", "bloodPressureDiastolic"].map { SampleType.lookup(name: $0)! }
-      try grant(pair.phone, "com.example.bp", share: parts, read: parts)
-      let at = try pair.phone.dump().device.now
-      try pair.phone.saveCorrelations(
-        "com.example.bp",
-        [
-          CorrelationInput(
-            uuid: UUID(), type: SampleType.lookup(name: "bloodPressure")!, start: at, end: at,
-            members: zip(parts, [132.0, 85]).map {
-              SampleInput(uuid: UUID(), type: $0.0, value: .quantity($0.1, unit: "mmHg"), start: at, end: at)
-            })
-        ])
-      #expect(try HealthExportFiles.exportStore(from: pair.phone, to: directory + "/out.zip", offsetSeconds: 3600) > 0)
-      #expect(try HealthExportFiles.exportStore(from: pair.phone, to: directory + "/out.xml") > 0)
       return (try pair.phone.storedSamples().samples, try pair.phone.storedCorrelations())
     }
     #expect(first.1.count == 1, "the fixture's blood pressure")
