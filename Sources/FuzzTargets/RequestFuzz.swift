@@ -356,8 +356,10 @@ package enum RequestFuzz {
     static let strings = ["Water", "", String(repeating: "w", count: 5_000)]
     static let types: [SampleType] = SampleType.all
     static let correlationTypes = ["bloodPressure", "food"].map { SampleType.lookup(name: $0)! }
-    static let memberTypes = ["bloodPressureSystolic", "bloodPressureDiastolic", "dietaryWater", "dietaryEnergyConsumed"]
-      .map { SampleType.lookup(name: $0)! }
+    static let memberTypes = [
+      "bloodPressureSystolic", "bloodPressureDiastolic", "dietaryWater", "dietaryEnergyConsumed",
+    ]
+    .map { SampleType.lookup(name: $0)! }
     static let units = [
       "mL", "L", "count", "count/min", "kcal", "degF", "min", "fl_oz_us", "mL/kg", "bogus", "", "L/L/L",
     ]
@@ -415,7 +417,7 @@ package enum RequestFuzz {
       "dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass",
       "bloodPressureSystolic", "bloodPressureDiastolic",
     ]
-      .compactMap { SampleType.lookup(name: $0) }
+    .compactMap { SampleType.lookup(name: $0) }
     static let setUp: [Request] = [
       .setClock(t0),
       .installApp(

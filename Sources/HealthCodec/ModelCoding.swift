@@ -608,7 +608,8 @@ extension BinaryReader {
     let metadata = try metadata(finite: true)
     let members = try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }
     guard Set(members).count == members.count else { throw error("correlation \(id) lists a member twice") }
-    return Correlation(uuid: id, type: type, start: start, end: end, metadata: metadata, source: source, members: members)
+    return Correlation(
+      uuid: id, type: type, start: start, end: end, metadata: metadata, source: source, members: members)
   }
   /// Reads entitlements (each known, none twice).
   package mutating func entitlements() throws(DecodeError) -> Set<Entitlement> {
@@ -795,7 +796,8 @@ extension BinaryReader {
       return SyncEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
     case 75:
       return SyncEntry(
-        seq: seq, payload: .correlations(try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() }))
+        seq: seq, payload: .correlations(try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() })
+      )
     case 76:
       return SyncEntry(
         seq: seq,

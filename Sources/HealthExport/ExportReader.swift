@@ -22,8 +22,9 @@ package struct ImportSummary: Hashable, Sendable {
   package var samples: [SampleType: Int] = [:]
   /// `Record` types the catalog does not know, by identifier (skipped).
   package var skippedTypes: [String: Int] = [:]
-  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, `Workout`,
-  /// `ActivitySummary`, `ClinicalRecord`, `Audiogram`, `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
+  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, `Workout`, a
+  /// `Correlation` whose records do not make one, `ActivitySummary`, `ClinicalRecord`, `Audiogram`,
+  /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
   /// element's `type` or `workoutActivityType`; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
   /// The sources, in order of first appearance.

@@ -213,8 +213,8 @@ package struct ExportWriter {
     if let hardware = details?.hardware { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
     let end = ExportDate.format(correlation.end.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
     append(" creationDate=\"\(end)\"")
-    append(
-      " startDate=\"\(ExportDate.format(correlation.start.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds))\"")
+    let start = ExportDate.format(correlation.start.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
+    append(" startDate=\"\(start)\"")
     append(" endDate=\"\(end)\">\n")
     if details == nil {
       append("  <MetadataEntry key=\"\(Self.identifierKey)\" value=\"\(correlation.uuid.uuidString)\"/>\n")

@@ -18,9 +18,10 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
   public let objects: Set<HKSample>
 
   /// Creates a correlation with a new UUID and no metadata.
-  public convenience init(type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date,
-    objects: Set<HKSample>)
-  {
+  public convenience init(
+    type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date,
+    objects: Set<HKSample>
+  ) {
     self.init(type: correlationType, start: startDate, end: endDate, objects: objects, metadata: nil)
   }
 

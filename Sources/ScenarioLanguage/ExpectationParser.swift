@@ -737,7 +737,9 @@ extension ParseState {
         var objects: Int?
         if c.take("with") {
           objects = try c.integer()
-          guard c.take("objects") || c.take("object") else { throw c.error(.expected("'objects'", found: c.peek?.text)) }
+          guard c.take("objects") || c.take("object") else {
+            throw c.error(.expected("'objects'", found: c.peek?.text))
+          }
           try c.expect("each")
         }
         var spec = SampleQuerySpec(app: app.name, type: type)

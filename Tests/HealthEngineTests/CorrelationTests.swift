@@ -65,16 +65,24 @@ struct CorrelationTests {
     var device = try bpDevice()
     var missing = reading(121, 79)
     missing.members.removeLast()
-    expectError(.errorInvalidArgument) { _ = try device.saveCorrelations(bpApp.bundleID, [missing], samples: [], wall: t0) }
+    expectError(.errorInvalidArgument) {
+      _ = try device.saveCorrelations(bpApp.bundleID, [missing], samples: [], wall: t0)
+    }
     var twice = reading(121, 79)
     twice.members.append(part(systolic, 130))
-    expectError(.errorInvalidArgument) { _ = try device.saveCorrelations(bpApp.bundleID, [twice], samples: [], wall: t0) }
+    expectError(.errorInvalidArgument) {
+      _ = try device.saveCorrelations(bpApp.bundleID, [twice], samples: [], wall: t0)
+    }
     var stray = reading(121, 79)
     stray.members.append(waterInput(250))
-    expectError(.errorInvalidArgument) { _ = try device.saveCorrelations(bpApp.bundleID, [stray], samples: [], wall: t0) }
+    expectError(.errorInvalidArgument) {
+      _ = try device.saveCorrelations(bpApp.bundleID, [stray], samples: [], wall: t0)
+    }
     var empty = reading(121, 79)
     empty.members = []
-    expectError(.errorInvalidArgument) { _ = try device.saveCorrelations(bpApp.bundleID, [empty], samples: [], wall: t0) }
+    expectError(.errorInvalidArgument) {
+      _ = try device.saveCorrelations(bpApp.bundleID, [empty], samples: [], wall: t0)
+    }
     var backwards = reading(121, 79)
     backwards.start = t0.addingTimeInterval(60)
     expectError(.errorInvalidArgument, kind: .wouldTerminate) {
@@ -111,7 +119,9 @@ struct CorrelationTests {
     _ = try device.saveCorrelations(bpApp.bundleID, [reading(121, 79)], samples: [], wall: t0)
     let query = CorrelationQuery(base: SampleQuery(type: bloodPressure))
     // Never asked to read a part: code 5 (R5).
-    expectError(.errorAuthorizationNotDetermined) { _ = try device.correlationQuery(waterApp.bundleID, query, wall: t0) }
+    expectError(.errorAuthorizationNotDetermined) {
+      _ = try device.correlationQuery(waterApp.bundleID, query, wall: t0)
+    }
     // Read of the systolic part only: the correlation with that part.
     try device.grant(waterApp.bundleID, read: [systolic])
     let seen = try device.correlationQuery(waterApp.bundleID, query, wall: t0)
@@ -184,7 +194,8 @@ struct CorrelationTests {
     // A restarted log re-sends the live correlations.
     _ = phone.restartSyncLog(logID: 7)
     let resent = phone.outboundEntries(after: 0, maxItems: 10_000)
-    #expect(resent.contains { if case .correlations(let c) = $0.payload { c.map(\.uuid) == [old.uuid] } else { false } })
+    #expect(
+      resent.contains { if case .correlations(let c) = $0.payload { c.map(\.uuid) == [old.uuid] } else { false } })
     // The watch prunes what leaves its window.
     var watch2 = try bpDevice(.watch)
     _ = try watch2.saveCorrelations(bpApp.bundleID, [reading(121, 79)], samples: [], wall: t0)

@@ -9,7 +9,9 @@ import Testing
 @Suite("Published-style blood pressure (HKCorrelation), against real daemons")
 struct BloodPressureTests {
   static let cuffID = "com.example.cuff"
-  static let parts: Set<HKSampleType> = [HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic)]
+  static let parts: Set<HKSampleType> = [
+    HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic),
+  ]
 
   @Test func aReadingIsSavedAsOneCorrelationReadBackDeletedAndSyncedToTheWatch() async throws {
     try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
@@ -61,7 +63,8 @@ struct BloodPressureTests {
       try await pair.phone.authorize(Self.cuffID, share: Self.parts, read: Set(Self.parts.map { $0 as HKObjectType }))
       try await pair.phone.use(app: Self.cuffID) {
         let systolic = HKQuantitySample(
-          type: HKQuantityType(.bloodPressureSystolic), quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
+          type: HKQuantityType(.bloodPressureSystolic),
+          quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
           start: t0, end: t0)
         let lonely = HKCorrelation(type: HKCorrelationType(.bloodPressure), start: t0, end: t0, objects: [systolic])
         await #expect(throws: HKError.self) { try await HKHealthStore().save(lonely) }
