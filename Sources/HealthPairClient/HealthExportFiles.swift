@@ -307,6 +307,12 @@ extension ExportImportReport {
           + outcome.added.sorted { $0.key < $1.key }.map { "\($0.key.name) \(count($0.value))" }
           .joined(separator: ", "))
     }
+    if !summary.correlations.isEmpty {
+      let byType = Dictionary(grouping: summary.correlations, by: \.type).sorted { $0.key < $1.key }
+      lines.append(
+        "  correlations " + byType.map { "\($0.key.name) \(count($0.value.count))" }.joined(separator: ", ")
+          + " (read; their records are samples above)")
+    }
     if !summary.characteristics.isEmpty {
       let values = summary.characteristics.sorted { $0.key < $1.key }.map {
         "\($0.key.name) \($0.value.name(for: $0.key))"
