@@ -42,6 +42,12 @@ struct BloodPressureTests {
           predicates: [.quantitySample(type: HKQuantityType(.bloodPressureSystolic))], sortDescriptors: []
         ).result(for: HKHealthStore())
         #expect(systolic.count == 2)
+        let both = try await HKSampleQueryDescriptor(
+          predicates: [.correlation(type: HKCorrelationType(.bloodPressure))],
+          sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)]
+        ).result(for: HKHealthStore())
+        #expect(both.map(\.uuid) == [second, first])
+        #expect(both.allSatisfy { $0.objects.count == 2 })
         let deleted = Mailbox<Bool>()
         log.delete(first) { success, _ in deleted.post(success) }
         #expect(try await deleted.next())
