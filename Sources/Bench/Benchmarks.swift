@@ -222,18 +222,17 @@ func preparedPair(daemon: String) throws -> Pair {
 
 /// A minimal blocking client: one request, one response, on the calling thread (no reader thread).
 final class DirectClient {
-  let fd: Int32
+  private let socket: FileDescriptor
+  var fd: Int32 { socket.rawValue }
   var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
   var buffer = [UInt8](repeating: 0, count: 1 << 18)
   var nextID: UInt32 = 1
 
   init(_ path: String) throws {
-    fd = try Posix.connectUnix(path)
-    Posix.setReceiveTimeout(fd, seconds: 60)
+    socket = try Posix.connectUnix(path)
+    Posix.setReceiveTimeout(socket.rawValue, seconds: 60)
     _ = try call(.hello(version: WireProtocol.version, client: "bench"))
   }
-
-  deinit { Posix.close(fd) }
 
   func send(_ frame: [UInt8]) throws {
     try frame.withUnsafeBytes { b in try catching { () throws(SystemError) in try Posix.sendAll(fd, b) }.get() }
@@ -334,8 +333,8 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
       .framed())
   _ = try client.receive()
   _ = try client.call(.answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll))
-  let echoFD = try Posix.connectUnix(root + "/echo.sock")
-  defer { Posix.close(echoFD) }
+  let echoSocket = try Posix.connectUnix(root + "/echo.sock")
+  let echoFD = echoSocket.rawValue
   Posix.setReceiveTimeout(echoFD, seconds: 60)
   var reply = [UInt8](repeating: 0, count: size)
   func echoOnce() throws { try echoRoundTrip(echoFD, sending: probe, into: &reply) }
@@ -414,12 +413,14 @@ final class EchoServer {
 
 /// The echo server's body (runs in the child): accept one connection, echo `size`-byte messages.
 package func runEchoServer(path: String, size: Int) -> Int32 {
-  guard let listener = try? Posix.listenUnix(path) else { return 1 }
+  guard let listening = try? Posix.listenUnix(path) else { return 1 }
+  let listener = listening.rawValue
   Posix.setNonBlocking(listener, false)
   Posix.writeStandardOutput("ready\n")
-  guard Posix.waitReadable(listener, timeoutMilliseconds: 30_000), let fd = try? Posix.accept(listener) else {
+  guard Posix.waitReadable(listener, timeoutMilliseconds: 30_000), let connection = try? Posix.accept(listener) else {
     return 1
   }
+  let fd = connection.rawValue
   Posix.setNonBlocking(fd, false)
   var buffer = [UInt8](repeating: 0, count: size)
   while true {

@@ -76,8 +76,8 @@ func echoTimes(root: String, size: Int, count: Int, pinnedCPU: Int?) throws -> [
   defer { if pinnedCPU != nil { Posix.unpin() } }
   let server = try EchoServer(path: path, messageSize: size)
   defer { server.stop() }
-  let fd = try Posix.connectUnix(path)
-  defer { Posix.close(fd) }
+  let socket = try Posix.connectUnix(path)
+  let fd = socket.rawValue
   Posix.setReceiveTimeout(fd, seconds: 60)
   let message = [UInt8](repeating: 7, count: size)
   @Sendable func once() throws {

@@ -43,7 +43,10 @@ struct Outbox {
 /// One client connection: its decoder, its outbox and its session state.
 final class ClientConnection {
   let id: UInt64
-  let fd: Int32
+  /// The connection's socket, closed when the daemon lets go of this object.
+  private let socket: FileDescriptor
+  /// The socket's descriptor, for the calls that take one.
+  var fd: Int32 { socket.rawValue }
   let pid: Int32
   /// Small until `hello` (``WireProtocol/maxHandshakeFrame``), then ``WireProtocol/maxClientFrame``.
   var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxHandshakeFrame)
@@ -57,18 +60,25 @@ final class ClientConnection {
   /// the daemon serves them on later turns and reads nothing more from the socket meanwhile.
   var framesPending = false
 
-  init(id: UInt64, fd: Int32, pid: Int32) {
+  init(id: UInt64, socket: consuming FileDescriptor, pid: Int32) {
     self.id = id
-    self.fd = fd
+    self.socket = socket
     self.pid = pid
   }
+
+  /// Ends the conversation now (both directions; the client reads end of file) even if something still holds
+  /// this object; the descriptor itself closes with the object.
+  func hangUp() { Posix.shutdown(fd) }
 
   func send(_ frame: Frame) { outbox.append(frame.framed()) }
 }
 
 /// The peer link's transport: decoder, outbox, and the latency queue.
 final class PeerConnection {
-  let fd: Int32
+  /// The link's socket, closed when the daemon lets go of this object.
+  private let socket: FileDescriptor
+  /// The socket's descriptor, for the calls that take one.
+  var fd: Int32 { socket.rawValue }
   /// Which connection this is (for its handshake deadline timer).
   let generation: UInt64
   /// The connecting process (accepted connections only), for logs.
@@ -82,9 +92,23 @@ final class PeerConnection {
   var delayed: [(due: UInt64, bytes: [UInt8])] = []
   var watchingWrites = false
 
-  init(fd: Int32, generation: UInt64, pid: Int32?) {
-    self.fd = fd
+  init(socket: consuming FileDescriptor, generation: UInt64, pid: Int32?) {
+    self.socket = socket
     self.generation = generation
     self.pid = pid
   }
+
+  /// Ends the link now (the peer reads end of file); the descriptor itself closes with the object.
+  func hangUp() { Posix.shutdown(fd) }
+}
+
+/// A connection just accepted from a process of the daemon's own user: its socket (owned) and the process id.
+struct Accepted: ~Copyable {
+  /// The accepted socket; closes when this value goes unless handed on with ``take()``.
+  let socket: FileDescriptor
+  /// The connecting process.
+  let pid: Int32
+
+  /// Hands the socket on to its connection.
+  consuming func take() -> FileDescriptor { socket }
 }

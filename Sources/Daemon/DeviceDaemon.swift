@@ -112,11 +112,20 @@ package final class DeviceDaemon {
   private var core: PeerCore
   /// Log lines the core asked for while it held the state (written once it returns: the logger reads the state).
   private var coreLogs: [(LogLevel, String)] = []
-  private let epoll: Int32
-  private let lockFD: Int32
-  private var clientListener: Int32 = -1
-  private var peerListener: Int32 = -1
-  private let signalFD: Int32
+  // Every descriptor the daemon opens is owned (`FileDescriptor`): each closes exactly once, when its owner goes
+  // (a connection dropped from `clients`, the peer replaced, the daemon itself), never by hand.
+  private let epollFile: FileDescriptor
+  private var epoll: Int32 { epollFile.rawValue }
+  /// Held for the daemon's life: the lock that keeps a second daemon out of this directory.
+  private let lockFile: FileDescriptor
+  private let clientListenerFile: FileDescriptor
+  private var clientListener: Int32 { clientListenerFile.rawValue }
+  /// The phone's peer listener (nil on the watch, which connects).
+  private let peerListenerFile: FileDescriptor?
+  /// `peerListenerFile`'s descriptor, or -1.
+  private let peerListener: Int32
+  private let signalFile: FileDescriptor
+  private var signalFD: Int32 { signalFile.rawValue }
   private var clients: [UInt64: ClientConnection] = [:]
   private var nextClientID = Token.firstClient
   private var peer: PeerConnection?
@@ -151,7 +160,7 @@ package final class DeviceDaemon {
       try Posix.makeDirectory(options.directory, mode: 0o700)
       try Posix.chmod(options.directory, 0o700)
     } catch { throw .system(error) }
-    do { lockFD = try Posix.lockFile(options.lockPath) } catch {
+    do { lockFile = try Posix.lockFile(options.lockPath) } catch {
       if error.errno == .lockHeld {
         let pid =
           (try? Posix.readFile(options.lockPath)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
@@ -201,19 +210,31 @@ package final class DeviceDaemon {
       role: options.device == .phone ? .listener : .connector, device: options.device, secret: options.pairingKey,
       sync: durable.state.sync, journalWasCut: repaired)
     do {
-      epoll = try Posix.epollCreate()
-      signalFD = try Posix.signalDescriptor([SIGTERM, SIGINT])
-      try Posix.epollControl(epoll, .add, signalFD, events: Posix.PollEvents.readable, token: Token.signals)
-      if let lifeline = options.lifeline {
-        try Posix.epollControl(epoll, .add, lifeline, events: Posix.PollEvents.readable, token: Token.lifeline)
-      }
-      if options.device == .phone, let peerPath = options.peerSocket {
-        peerListener = try Posix.listenUnix(peerPath)
-        try Posix.epollControl(epoll, .add, peerListener, events: Posix.PollEvents.readable, token: Token.peerListener)
-      }
-      clientListener = try Posix.listenUnix(options.socketPath)
+      let epoll = try Posix.epollCreate()
+      let signals = try Posix.signalDescriptor([SIGTERM, SIGINT])
       try Posix.epollControl(
-        epoll, .add, clientListener, events: Posix.PollEvents.readable, token: Token.clientListener)
+        epoll.rawValue, .add, signals.rawValue, events: Posix.PollEvents.readable, token: Token.signals)
+      if let lifeline = options.lifeline {
+        try Posix.epollControl(
+          epoll.rawValue, .add, lifeline, events: Posix.PollEvents.readable, token: Token.lifeline)
+      }
+      var peerListener: FileDescriptor? = nil
+      var peerListenerRaw: Int32 = -1
+      if options.device == .phone, let peerPath = options.peerSocket {
+        let listener = try Posix.listenUnix(peerPath)
+        peerListenerRaw = listener.rawValue
+        try Posix.epollControl(
+          epoll.rawValue, .add, peerListenerRaw, events: Posix.PollEvents.readable, token: Token.peerListener)
+        peerListener = consume listener
+      }
+      let clientListener = try Posix.listenUnix(options.socketPath)
+      try Posix.epollControl(
+        epoll.rawValue, .add, clientListener.rawValue, events: Posix.PollEvents.readable, token: Token.clientListener)
+      epollFile = consume epoll
+      signalFile = consume signals
+      peerListenerFile = consume peerListener
+      self.peerListener = peerListenerRaw
+      clientListenerFile = consume clientListener
     } catch {
       log.log(.error, "cannot listen: \(error)")
       throw .system(error)
@@ -291,36 +312,36 @@ package final class DeviceDaemon {
 
   /// The next waiting connection on `listener` from a process of this daemon's user, with its pid; connections
   /// from other users are logged and closed on the way. Nil when none is waiting (or accept failed, logged).
-  private func acceptSameUser(_ listener: Int32, _ what: String) -> (fd: Int32, pid: Int32)? {
+  private func acceptSameUser(_ listener: Int32, _ what: String) -> Accepted? {
     while true {
-      let fd: Int32?
-      do { fd = try Posix.accept(listener) } catch {
+      let accepted: FileDescriptor?
+      do { accepted = try Posix.accept(listener) } catch {
         log.log(.error, "\(what) accept failed: \(error)")
         return nil
       }
-      guard let fd else { return nil }
-      guard let credentials = try? Posix.peerCredentials(fd), credentials.uid == uid else {
+      guard let socket = accepted else { return nil }
+      guard let credentials = try? Posix.peerCredentials(socket.rawValue), credentials.uid == uid else {
         log.log(.warning, "refused a \(what) of another user")
-        Posix.close(fd)
-        continue
+        continue  // `socket` closes here
       }
-      return (fd, credentials.pid)
+      return Accepted(socket: socket, pid: credentials.pid)
     }
   }
 
   private func acceptClients() {
-    while let (fd, pid) = acceptSameUser(clientListener, "client") {
+    while let accepted = acceptSameUser(clientListener, "client") {
+      let pid = accepted.pid
       if clients.count >= options.maxClients {
         log.log(.warning, "refused a client: \(options.maxClients) connections already open", ["pid": "\(pid)"])
         let refusal = Frame.response(id: 0, .failure(.simulator("too many connections (limit \(options.maxClients))")))
           .framed()
-        refusal.withUnsafeBytes { _ = try? Posix.sendSome(fd, $0) }
-        Posix.close(fd)
-        continue
+        refusal.withUnsafeBytes { _ = try? Posix.sendSome(accepted.socket.rawValue, $0) }
+        continue  // the refused socket closes here
       }
       let id = nextClientID
       nextClientID += 1
-      let connection = ClientConnection(id: id, fd: fd, pid: pid)
+      let connection = ClientConnection(id: id, socket: accepted.take(), pid: pid)
+      let fd = connection.fd
       clients[id] = connection
       scheduleHelloDeadline(id)
       do {
@@ -442,7 +463,7 @@ package final class DeviceDaemon {
     }
     pendingFrames.remove(connection.id)
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: connection.id)
-    Posix.close(connection.fd)
+    connection.hangUp()
     clients[connection.id] = nil
   }
 
@@ -504,7 +525,7 @@ package final class DeviceDaemon {
     // `Frame.decode` read the body to its end.
     if case .importBatch(let importID, let samples) = request, effects.events.count == 1,
       case .importStaged(let stagedID, let staged) = effects.events[0], stagedID == importID,
-      staged.count == samples.count, body.count > 5, body[5] == 30
+      staged.count == samples.count, body.count > 5, body[5] == RequestOpcode.importBatch.rawValue
     {
       pendingEncoded[pendingEvents.count] = body[5...]
     }
@@ -666,29 +687,30 @@ package final class DeviceDaemon {
   // MARK: - Peer link
 
   private func acceptPeer() {
-    while let (fd, pid) = acceptSameUser(peerListener, "peer connection") {
+    while let accepted = acceptSameUser(peerListener, "peer connection") {
+      let pid = accepted.pid
       if let current = peer {
         // An authenticated link is never displaced; one still in its handshake is, so a process that connected
         // and went silent cannot keep the real peer out until its deadline.
         guard !current.authenticated && !core.machine.isConnected else {
           log.log(.warning, "refused a second peer connection", ["pid": "\(pid)"])
-          Posix.close(fd)
-          continue
+          continue  // the refused socket closes here
         }
         log.log(
           .warning, "a new peer connection displaces one still in its handshake",
           ["pid": "\(pid)", "displaced_pid": current.pid.map { "\($0)" } ?? "?"])
         closePeer(reason: "displaced by a new connection before completing the handshake")
       }
-      attachPeer(fd, pid: pid)
+      attachPeer(accepted.take(), pid: pid)
       feed(.opened(nonce: Posix.randomBytes(32)))
       flushCoreLogs()
     }
   }
 
-  private func attachPeer(_ fd: Int32, pid: Int32? = nil) {
+  private func attachPeer(_ socket: consuming FileDescriptor, pid: Int32? = nil) {
     peerGeneration += 1
-    let connection = PeerConnection(fd: fd, generation: peerGeneration, pid: pid)
+    let connection = PeerConnection(socket: socket, generation: peerGeneration, pid: pid)
+    let fd = connection.fd
     Posix.setBufferSizes(fd, bytes: 4 << 20)
     peer = connection
     let due = Self.deadline(after: options.handshakeTimeout)
@@ -712,7 +734,7 @@ package final class DeviceDaemon {
     guard let connection = peer else { return false }
     if let reason { coreLogs.append((.info, "peer link closed: \(reason)")) }  // may run inside the core
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: Token.peer)
-    Posix.close(connection.fd)
+    connection.hangUp()
     peer = nil
     timers.removeAll { $0.timer == .peerDelayed || $0.timer == .peerHandshake(connection.generation) }
     return true
@@ -938,12 +960,9 @@ package final class DeviceDaemon {
   // MARK: - Shutdown
 
   private func shutdown() -> Int32 {
-    Posix.close(clientListener)
+    // The listening sockets close with the daemon; their names go now, so nobody new connects.
     Posix.unlink(options.socketPath)
-    if peerListener >= 0, let path = options.peerSocket {
-      Posix.close(peerListener)
-      Posix.unlink(path)
-    }
+    if peerListener >= 0, let path = options.peerSocket { Posix.unlink(path) }
     for prompt in durable.state.withdrawAllPrompts() {
       completeAuthorization(
         prompt, .failure(.simulator("the \(options.device) is shutting down")), outcome: "withdrawn")
@@ -958,8 +977,8 @@ package final class DeviceDaemon {
     do { try durable.journal.sync() } catch { log.log(.error, "final fsync failed: \(error)") }
     // Only when memory matches the journal: after a failed append it may be ahead.
     if committed, durable.snapshotDue(atShutdown: true) { writeSnapshot() }
-    for connection in clients.values { Posix.close(connection.fd) }
-    if let peer { Posix.close(peer.fd) }
+    for connection in clients.values { connection.hangUp() }
+    peer?.hangUp()
     log.log(.info, "stopped")
     return 0
   }
@@ -1004,10 +1023,10 @@ extension DeviceDaemon: PeerShell {
   package func connect() -> PeerCore.ConnectOutcome {
     guard peer == nil, let path = options.peerSocket else { return .alreadyOpen }
     do {
-      let fd = try Posix.connectUnix(path)
-      Posix.setNonBlocking(fd)
+      let socket = try Posix.connectUnix(path)
+      Posix.setNonBlocking(socket.rawValue)
       coreLogs.append((.debug, "connected to the peer socket"))
-      attachPeer(fd)
+      attachPeer(socket)
       return .opened(nonce: Posix.randomBytes(32))
     } catch {
       coreLogs.append((.debug, "peer not reachable: \(error)"))

@@ -12,8 +12,11 @@ import Wire
 /// Beyond "never crashes", it checks what makes a journal trustworthy: every event a request produced survives its
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
-  /// The request kinds the generator draws from (every `Request` but `hello`, which the connection answers).
-  package static let kinds = 36
+  /// The requests the generator draws from: every opcode but `hello`, which the connection answers. The generator
+  /// switches over the opcode without a `default:`, so a new request does not compile until it is generated here.
+  package static let opcodes = RequestOpcode.allCases.filter { $0 != .hello }
+  /// How many request kinds there are (the seed corpus has one seed per kind).
+  package static var kinds: Int { opcodes.count }
 
   /// Runs the requests the bytes describe; nil when every property held, else what broke.
   package static func finding(_ data: [UInt8]) -> String? {
@@ -124,17 +127,18 @@ package enum RequestFuzz {
 
   /// One well-formed request with fields from the palettes.
   static func make(_ c: inout Choices) -> Request {
-    let kind = Int(c.byte()) % kinds
-    switch kind {
-    case 0:
+    let opcode = opcodes[Int(c.byte()) % opcodes.count]
+    switch opcode {
+    case .installApp:
       return .installApp(
         AppRecord(
           bundleID: c.pick(Palette.bundles), displayName: c.pick(Palette.strings),
           writeUsageDescription: c.pick([nil, "w", ""]), readUsageDescription: c.pick([nil, "r", ""]),
           entitlements: c.pick([[], [.backgroundDelivery], [.healthRecords], Set(Entitlement.allCases)])))
-    case 1: return .uninstallApp(bundleID: c.pick(Palette.bundles))
-    case 2: return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
-    case 3:
+    case .uninstallApp: return .uninstallApp(bundleID: c.pick(Palette.bundles))
+    case .requestAuthorization:
+      return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
+    case .answerPrompt:
       let answers: [PromptAnswer] = [
         .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent), .leaveApp,
         .choices([Permission(c.pick(Palette.types), .share): true, Permission(c.pick(Palette.types), .read): false]),
@@ -142,12 +146,14 @@ package enum RequestFuzz {
       return .answerPrompt(
         promptID: c.pick([nil, 0, 1, 2, UInt64.max]), bundleID: c.pick([nil] + Palette.bundles), answer: c.pick(answers)
       )
-    case 4: return .authorizationStatus(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
-    case 5: return .requestStatus(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
-    case 6:
+    case .authorizationStatus:
+      return .authorizationStatus(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
+    case .requestStatus: return .requestStatus(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
+    case .save:
       return .save(bundleID: c.pick(Palette.bundles), samples: (0..<(1 + Int(c.byte() % 3))).map { _ in c.sample() })
-    case 7: return .delete(bundleID: c.pick(Palette.bundles), uuids: [c.pick(Palette.uuids), c.pick(Palette.uuids)])
-    case 8:
+    case .delete:
+      return .delete(bundleID: c.pick(Palette.bundles), uuids: [c.pick(Palette.uuids), c.pick(Palette.uuids)])
+    case .sampleQuery:
       return .sampleQuery(
         bundleID: c.pick(Palette.bundles),
         query: SampleQuery(
@@ -155,29 +161,29 @@ package enum RequestFuzz {
           limit: c.pick(Palette.ints),
           sort: c.pick([[], [SampleSort(.endDate, ascending: false)], [SampleSort(.startDate, ascending: true)]]),
           filter: c.filter()))
-    case 9, 10:
+    case .statistics, .statisticsCollection:
       let query = StatisticsQuery(
         type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, Set(Palette.bundles)]),
         options: StatisticsOptions(rawValue: UInt32(c.byte() % 128)), interval: c.pick([nil] + Palette.intervals),
         anchor: c.pick([nil] + Palette.dates), filter: c.filter())
-      return kind == 9
+      return opcode == .statistics
         ? .statistics(bundleID: c.pick(Palette.bundles), query: query)
         : .statisticsCollection(bundleID: c.pick(Palette.bundles), query: query)
-    case 11:
+    case .anchoredQuery:
       return .anchoredQuery(
         bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), anchor: c.pick(Palette.unsigned),
         range: c.range(),
         limit: c.pick(Palette.ints))
-    case 12, 13:
+    case .changeSettings, .watchSettings:
       let changes: [SettingsChange] = [
         .set(Permission(c.pick(Palette.types), c.pick([.share, .read])), on: c.byte() & 1 == 0), .turnAllOff, .reset,
       ]
-      return kind == 12
+      return opcode == .changeSettings
         ? .changeSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
         : .watchSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
-    case 14: return .setClock(c.pick([nil] + Palette.dates))
-    case 15: return .advanceClock(seconds: c.pick(Palette.doubles))
-    case 16:
+    case .setClock: return .setClock(c.pick([nil] + Palette.dates))
+    case .advanceClock: return .advanceClock(seconds: c.pick(Palette.doubles))
+    case .setPolicy:
       return .setPolicy(
         DevicePolicy(
           reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles),
@@ -185,22 +191,23 @@ package enum RequestFuzz {
             .standard,
             BackgroundDeliveryModel(responseWindow: c.pick(Palette.doubles), retryDelay: c.pick(Palette.doubles)),
           ]), timeZone: c.pick(Palette.zones)))
-    case 17: return .dump
-    case 18:
+    case .dump: return .dump
+    case .storedSamples:
       let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
       return .storedSamples(type: c.pick([nil] + Palette.types), from: from, limit: c.pick(Palette.ints))
-    case 19: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
-    case 20: return .earliestPermittedSampleDate
-    case 22: return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
-    case 21:
+    case .subscribe: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
+    case .earliestPermittedSampleDate: return .earliestPermittedSampleDate
+    case .deleteMatching:
+      return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
+    case .link:
       let commands: [LinkCommand] = [
         .connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles)),
       ]
       return .link(c.pick(commands))
-    case 24: return .setLocked(c.byte() & 1 == 0)
-    case 25: return .readCharacteristic(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
-    case 26: return .preferredUnits(bundleID: c.pick(Palette.bundles), types: c.types())
-    case 27:
+    case .setLocked: return .setLocked(c.byte() & 1 == 0)
+    case .readCharacteristic: return .readCharacteristic(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
+    case .preferredUnits: return .preferredUnits(bundleID: c.pick(Palette.bundles), types: c.types())
+    case .changeUserSetting:
       let type = c.pick(Palette.types)
       let values: [CharacteristicValue?] = [
         nil, .value(1), .value(2), .value(0), .value(Int(Int32.max)), .dateOfBirth(year: 1990, month: 4, day: 2),
@@ -210,22 +217,23 @@ package enum RequestFuzz {
         .characteristic(type, c.pick(values)), .preferredUnit(type, c.pick([nil] + Palette.units)),
       ]
       return .changeUserSetting(c.pick(settings))
-    case 28:
+    case .enableBackgroundDelivery:
       return .enableBackgroundDelivery(
         bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), frequency: c.pick(UpdateFrequency.allCases))
-    case 29:
+    case .disableBackgroundDelivery:
       return .disableBackgroundDelivery(bundleID: c.pick(Palette.bundles), type: c.pick([nil] + Palette.types))
-    case 30: return .completeBackgroundDelivery(bundleID: c.pick(Palette.bundles), delivery: c.pick(Palette.unsigned))
-    case 31: return .backgroundDeliveries(bundleID: c.pick([nil] + Palette.bundles))
-    case 32:
+    case .completeBackgroundDelivery:
+      return .completeBackgroundDelivery(bundleID: c.pick(Palette.bundles), delivery: c.pick(Palette.unsigned))
+    case .backgroundDeliveries: return .backgroundDeliveries(bundleID: c.pick([nil] + Palette.bundles))
+    case .setSourceOrder:
       let sources = (0..<Int(c.byte() % 4)).map { _ in
         SampleSource(bundleID: c.pick(Palette.bundles), device: c.pick([.phone, .watch]))
       }
       return .setSourceOrder(type: c.pick(Palette.types), sources: sources)
-    case 33:
+    case .importBatch:
       return .importBatch(
         importID: c.pick(Palette.importIDs), samples: (0..<Int(c.byte() % 4)).map { _ in c.importedSample() })
-    case 34:
+    case .importCommit:
       // The export's characteristics: valid, of no characteristic type, or a value the type does not take.
       let characteristics: [[SampleType: CharacteristicValue]] = [
         [:], [SampleType.lookup(name: "dateOfBirth")!: .dateOfBirth(year: 1990, month: 4, day: 2)],
@@ -233,8 +241,8 @@ package enum RequestFuzz {
         [SampleType.lookup(name: "bloodType")!: .value(99)], [c.pick(Palette.types): .value(1)],
       ]
       return .importCommit(importID: c.pick(Palette.importIDs), characteristics: c.pick(characteristics))
-    case 35: return .importAbort(importID: c.pick(Palette.importIDs))
-    default: return .ping
+    case .importAbort: return .importAbort(importID: c.pick(Palette.importIDs))
+    case .hello, .ping: return .ping
     }
   }
 

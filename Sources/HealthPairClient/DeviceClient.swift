@@ -286,7 +286,8 @@ package final class DeviceClient: @unchecked Sendable {
     timeoutBits = Atomic(timeout.bitPattern)
     let fd: Int32
     // The deadline also bounds the connect (a full listen backlog) and every write (a daemon that stopped reading).
-    do { fd = try Posix.connectUnix(socketPath, sendTimeout: timeout) } catch { throw .connect(error) }
+    // `SocketHandle` owns the descriptor from here (closed once, under its lock, by `close()`).
+    do { fd = try Posix.connectUnix(socketPath, sendTimeout: timeout).take() } catch { throw .connect(error) }
     socket = SocketHandle(fd)
     core = ReaderCore(fd: fd)
     let wake = DispatchSemaphore(value: 0)

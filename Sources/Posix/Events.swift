@@ -30,11 +30,11 @@ extension Posix {
     case modify = 3
   }
 
-  /// Creates an epoll instance. C: `epoll_create1`.
-  package static func epollCreate() throws(SystemError) -> Int32 {
+  /// Creates an epoll instance the caller owns. C: `epoll_create1`.
+  package static func epollCreate() throws(SystemError) -> FileDescriptor {
     let fd = cposix_epoll_create()
     if fd < 0 { throw SystemError("epoll_create1", nil, .current) }
-    return fd
+    return FileDescriptor(fd)
   }
 
   /// Registers, changes or removes interest in a descriptor. C: `epoll_ctl`.
@@ -68,10 +68,10 @@ extension Posix {
   }
 
   /// Creates a non-blocking eventfd (a wake-up counter). C: `eventfd`.
-  package static func eventCounter() throws(SystemError) -> Int32 {
+  package static func eventCounter() throws(SystemError) -> FileDescriptor {
     let fd = cposix_eventfd()
     if fd < 0 { throw SystemError("eventfd", nil, .current) }
-    return fd
+    return FileDescriptor(fd)
   }
 
   /// Adds one to an eventfd.
@@ -87,10 +87,10 @@ extension Posix {
   }
 
   /// Blocks `signals` for normal delivery and returns a non-blocking signalfd that reports them. C: `signalfd`.
-  package static func signalDescriptor(_ signals: [Int32]) throws(SystemError) -> Int32 {
+  package static func signalDescriptor(_ signals: [Int32]) throws(SystemError) -> FileDescriptor {
     let fd = signals.withUnsafeBufferPointer { cposix_signalfd($0.baseAddress, Int32($0.count)) }
     if fd < 0 { throw SystemError("signalfd", nil, .current) }
-    return fd
+    return FileDescriptor(fd)
   }
 
   /// Reads one pending signal number from a signalfd, or nil.

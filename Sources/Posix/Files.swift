@@ -313,17 +313,14 @@ extension Posix {
   /// Takes an exclusive, non-blocking lock on a lock file (opened as ``openOwnFile(_:_:mode:)`` does: never
   /// through a symbolic link) and writes our pid into it; the lock lasts as long as the returned descriptor is
   /// open. Throws ``Errno/lockHeld`` when another process holds it. C: `flock`.
-  package static func lockFile(_ path: String) throws(SystemError) -> Int32 {
-    let fd = try openOwnFile(path, O_RDWR, mode: 0o600)
-    if cposix_flock(fd, 1) != 0 {
-      let e = Errno.current
-      close(fd)
-      throw SystemError("flock", path, e)
-    }
+  package static func lockFile(_ path: String) throws(SystemError) -> FileDescriptor {
+    let file = FileDescriptor(try openOwnFile(path, O_RDWR, mode: 0o600))
+    let fd = file.rawValue
+    if cposix_flock(fd, 1) != 0 { throw SystemError("flock", path, .current) }
     _ = Glibc.ftruncate(fd, 0)
     let text = Array("\(getpid())\n".utf8)
     _ = text.withUnsafeBytes { Glibc.pwrite(fd, $0.baseAddress, $0.count, 0) }
-    return fd
+    return file
   }
 
   /// Whether another open descriptor holds a lock (``lockFile(_:)``) on the file at `path`; false when the file

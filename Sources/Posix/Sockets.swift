@@ -28,43 +28,36 @@ extension Posix {
   /// Creates a non-blocking Unix stream socket listening at `path` with mode `0600`. A stale socket file (nobody
   /// listening) is removed first; a live one is an `EADDRINUSE` error, and so is anything else at `path` (a
   /// symbolic link, a regular file), which is never removed or followed. C: `socket`, `bind`, `listen`.
-  package static func listenUnix(_ path: String, backlog: Int32 = 512) throws(SystemError) -> Int32 {
+  package static func listenUnix(_ path: String, backlog: Int32 = 512) throws(SystemError) -> FileDescriptor {
     if let info = fileMode(path) {
       guard info.isSocket else {
         let what = info.isSymbolicLink ? "a symbolic link" : "a file that is not a socket"
         throw SystemError("bind", path, .addressInUse, note: "refusing to replace \(what) with the socket")
       }
-      if let probe = try? connectUnix(path) {
-        close(probe)
+      if (try? connectUnix(path)) != nil {  // someone answered (the probe closes here)
         throw SystemError("bind", path, .addressInUse)
       }
       unlink(path)
     }
-    let fd = Glibc.socket(
+    let raw = Glibc.socket(
       AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    if fd < 0 { throw SystemError("socket", path, .current) }
+    if raw < 0 { throw SystemError("socket", path, .current) }
+    let socket = FileDescriptor(raw)  // closed on every error path below
     let previous = umask(0o177)
-    let bound = try withAddress(path) { Glibc.bind(fd, $0, $1) }
+    let bound = try withAddress(path) { Glibc.bind(raw, $0, $1) }
     umask(previous)
-    if bound != 0 {
-      let e = Errno.current
-      close(fd)
-      throw SystemError("bind", path, e)
-    }
-    if Glibc.listen(fd, backlog) != 0 {
-      let e = Errno.current
-      close(fd)
-      throw SystemError("listen", path, e)
-    }
-    return fd
+    if bound != 0 { throw SystemError("bind", path, .current) }
+    if Glibc.listen(raw, backlog) != 0 { throw SystemError("listen", path, .current) }
+    return socket
   }
 
   /// Connects a blocking Unix stream socket to `path`. With `sendTimeout`, the connect (which blocks while the
   /// listener's backlog is full) and every later send on the socket give up after that many seconds with `EAGAIN`.
   /// C: `socket`, `setsockopt(SO_SNDTIMEO)`, `connect`.
-  package static func connectUnix(_ path: String, sendTimeout: Double? = nil) throws(SystemError) -> Int32 {
+  package static func connectUnix(_ path: String, sendTimeout: Double? = nil) throws(SystemError) -> FileDescriptor {
     let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     if fd < 0 { throw SystemError("socket", path, .current) }
+    let socket = FileDescriptor(fd)  // closed on every error path below
     if let sendTimeout {
       let whole = max(0, sendTimeout.rounded(.down))
       var tv = timeval(tv_sec: Int(whole), tv_usec: Int(((sendTimeout - whole) * 1e6).rounded()))
@@ -72,25 +65,22 @@ extension Posix {
       _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
     let (_, e) = try retryingConnect(fd, path)
-    if let e {
-      close(fd)
-      throw SystemError("connect", path, e)
-    }
-    return fd
+    if let e { throw SystemError("connect", path, e) }
+    return socket
   }
 
   private static func retryingConnect(_ fd: Int32, _ path: String) throws(SystemError) -> (Int32, Errno?) {
     try withAddress(path) { address, length in retrying { Glibc.connect(fd, address, length) } }
   }
 
-  /// Accepts a connection as a non-blocking socket; nil when none is waiting. C: `accept4`.
-  package static func accept(_ fd: Int32) throws(SystemError) -> Int32? {
+  /// Accepts a connection as a non-blocking socket the caller owns; nil when none is waiting. C: `accept4`.
+  package static func accept(_ fd: Int32) throws(SystemError) -> FileDescriptor? {
     let (client, e) = retrying { cposix_accept4(fd) }
     if let e {
       if e == .wouldBlock || e.rawValue == ECONNABORTED { return nil }
       throw SystemError("accept4", "fd \(fd)", e)
     }
-    return client
+    return FileDescriptor(client)
   }
 
   /// Switches a descriptor to non-blocking mode. C: `fcntl`.

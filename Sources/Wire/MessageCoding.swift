@@ -314,64 +314,50 @@ extension BinaryWriter {
   }
 
   mutating func reply(_ reply: Reply) {
+    u8(reply.tag.rawValue)
     switch reply {
-    case .ok: u8(0)
+    case .ok: break
     case .hello(let h):
-      u8(1)
       u16(h.version)
       u8(h.device.rawValue)
       u32(UInt32(bitPattern: h.pid))
       string(h.software)
     case .authorization(let r):
-      u8(2)
       callResult(r)
     case .prompt(let p):
-      u8(3)
       prompt(p)
     case .status(let s):
-      u8(4)
       u8(UInt8(s.rawValue))
     case .requestStatus(let s):
-      u8(5)
       u8(UInt8(s.rawValue))
     case .samples(let s):
-      u8(6)
       importSamples(s)
     case .statistics(let s):
-      u8(7)
       statistics(s)
     case .collection(let c, let zone):
-      u8(8)
       array(c) { $0.statistics($1) }
       string(zone)
     case .anchored(let a):
-      u8(9)
       importSamples(a.added)
       array(a.deleted) { $0.tombstone($1) }
       u64(a.newAnchor)
     case .snapshot(let s):
-      u8(10)
       deviceSnapshot(s.device)
       linkStatus(s.link)
       u32(UInt32(bitPattern: s.pid))
       u32(UInt32(clamping: s.clients))
     case .stored(let samples, let tombstones, let next):
-      u8(11)
       array(samples) { $0.sample($1) }
       array(tombstones) { $0.tombstone($1) }
       optional(next) { $0.storedCursor($1) }
     case .date(let d):
-      u8(12)
       date(d)
     case .link(let l):
-      u8(13)
       linkStatus(l)
     case .count(let n):
-      u8(14)
       u64(UInt64(clamping: n))
     // Tags 30–39: imports (docs/protocol.md).
     case .imported(let outcome):
-      u8(30)
       array(outcome.added.sorted { $0.key < $1.key }) { w, entry in
         w.sampleType(entry.key)
         w.u64(UInt64(clamping: entry.value))
@@ -381,128 +367,101 @@ extension BinaryWriter {
       u64(UInt64(clamping: outcome.characteristicsSet))
     // Tags 40–49: the device lock and the Health app (docs/protocol.md).
     case .characteristic(let type, let value):
-      u8(40)
       sampleType(type)
       optional(value) { $0.characteristicValue($1) }
     case .units(let units):
-      u8(41)
       array(units.sorted { $0.key < $1.key }) { w, item in
         w.sampleType(item.key)
         w.string(item.value)
       }
     // Tags 50–59: background delivery (docs/protocol.md).
     case .backgroundDeliveries(let list, let history):
-      u8(50)
       array(list) { $0.backgroundStatus($1) }
       array(history) { $0.backgroundEvent($1) }
     }
   }
 
   mutating func request(_ request: Request) {
+    u8(request.opcode.rawValue)
     switch request {
     case .hello(let version, let client):
-      u8(0)
       u16(version)
       string(client)
     case .installApp(let a):
-      u8(1)
       app(a)
       entitlements(a.entitlements)
     case .uninstallApp(let id):
-      u8(2)
       string(id)
     case .requestAuthorization(let id, let share, let read):
-      u8(3)
       string(id)
       types(share)
       types(read)
     case .answerPrompt(let promptID, let id, let answer):
-      u8(4)
       optional(promptID) { $0.u64($1) }
       optional(id) { $0.string($1) }
       promptAnswer(answer)
     case .authorizationStatus(let id, let type):
-      u8(5)
       string(id)
       sampleType(type)
     case .requestStatus(let id, let share, let read):
-      u8(6)
       string(id)
       types(share)
       types(read)
     case .save(let id, let samples):
-      u8(7)
       string(id)
       array(samples) { $0.sampleInput($1) }
     case .delete(let id, let uuids):
-      u8(8)
       string(id)
       array(uuids) { $0.uuid($1) }
     case .deleteMatching(let id, let type, let range):
-      u8(24)
       string(id)
       sampleType(type)
       optional(range) { $0.dateRange($1) }
     // Opcodes 30–39: imports.
     case .importBatch(let id, let samples):
-      u8(30)
       u64(id)
       importSamples(samples)
     case .importCommit(let id, let characteristics):
-      u8(31)
       u64(id)
       self.characteristics(characteristics)
     case .importAbort(let id):
-      u8(32)
       u64(id)
     case .sampleQuery(let id, let q):
-      u8(9)
       string(id)
       sampleQuery(q)
     case .statistics(let id, let q):
-      u8(10)
       string(id)
       statisticsQuery(q)
     case .statisticsCollection(let id, let q):
-      u8(11)
       string(id)
       statisticsQuery(q)
     case .anchoredQuery(let id, let type, let anchor, let range, let limit):
-      u8(12)
       string(id)
       sampleType(type)
       u64(anchor)
       optional(range) { $0.dateRange($1) }
       u32(UInt32(clamping: limit))
     case .changeSettings(let id, let c):
-      u8(13)
       string(id)
       settingsChange(c)
     case .watchSettings(let id, let c):
-      u8(14)
       string(id)
       settingsChange(c)
     case .setClock(let d):
-      u8(15)
       optional(d) { $0.date($1) }
     case .advanceClock(let s):
-      u8(16)
       f64(s)
     case .setPolicy(let p):
-      u8(17)
       policy(p)
-    case .dump: u8(18)
+    case .dump: break
     case .storedSamples(let type, let from, let limit):
-      u8(19)
       optional(type) { $0.sampleType($1) }
       storedCursor(from)
       u32(UInt32(clamping: limit))
     case .subscribe(let mask):
-      u8(20)
       u32(mask.rawValue)
-    case .earliestPermittedSampleDate: u8(21)
+    case .earliestPermittedSampleDate: break
     case .link(let command):
-      u8(22)
       switch command {
       case .connect: u8(0)
       case .disconnect: u8(1)
@@ -513,42 +472,33 @@ extension BinaryWriter {
         f64(s)
       case .reconnectNow: u8(5)
       }
-    case .ping: u8(23)
+    case .ping: break
     // Opcodes 40–49: the device lock and the Health app (docs/protocol.md).
     case .setLocked(let locked):
-      u8(40)
       bool(locked)
     case .readCharacteristic(let id, let type):
-      u8(41)
       string(id)
       sampleType(type)
     case .preferredUnits(let id, let t):
-      u8(42)
       string(id)
       types(t)
     case .changeUserSetting(let setting):
-      u8(43)
       userSetting(setting)
     // Opcodes 50–59: background delivery (docs/protocol.md).
     case .enableBackgroundDelivery(let id, let type, let frequency):
-      u8(50)
       string(id)
       sampleType(type)
       u8(frequency.rawValue)
     case .disableBackgroundDelivery(let id, let type):
-      u8(51)
       string(id)
       optional(type) { $0.sampleType($1) }
     case .completeBackgroundDelivery(let id, let delivery):
-      u8(52)
       string(id)
       u64(delivery)
     case .backgroundDeliveries(let id):
-      u8(53)
       optional(id) { $0.string($1) }
     // Opcodes 60–69: statistics settings (docs/protocol.md).
     case .setSourceOrder(let type, let sources):
-      u8(60)
       sampleType(type)
       array(sources) { $0.source($1) }
     }
@@ -560,39 +510,31 @@ extension BinaryWriter {
   }
 
   mutating func event(_ e: DaemonEvent) {
+    u8(e.tag.rawValue)
     switch e {
     case .promptShown(let p):
-      u8(0)
       prompt(p)
     case .promptClosed(let id, let bundle, let outcome):
-      u8(1)
       u64(id)
       string(bundle)
       string(outcome)
     case .samplesChanged(let t, let origin, let added, let deleted):
-      u8(2)
       types(t)
       u8(origin.rawValue)
       u32(UInt32(clamping: added))
       u32(UInt32(clamping: deleted))
     case .syncApplied(let upTo, let items):
-      u8(3)
       u64(upTo)
       u32(UInt32(clamping: items))
     case .peerAcknowledged(let seq):
-      u8(4)
       u64(seq)
     case .linkChanged(let connected):
-      u8(5)
       bool(connected)
     case .protectedDataChanged(let available):
-      u8(20)
       bool(available)
     case .backgroundDelivery(let e):
-      u8(22)
       backgroundEvent(e)
     case .samplesPruned(let type, let apps):
-      u8(23)
       sampleType(type)
       array(apps) { $0.string($1) }
     }
@@ -835,48 +777,53 @@ extension BinaryReader {
   }
 
   mutating func reply() throws(DecodeError) -> Reply {
-    switch try u8() {
-    case 0: return .ok
-    case 1:
+    let tagOffset = offset
+    let raw = try u8()
+    guard let tag = ReplyTag(rawValue: raw) else {
+      throw DecodeError(offset: reportBase + tagOffset, "unknown reply tag \(raw)")
+    }
+    switch tag {
+    case .ok: return .ok
+    case .hello:
       return .hello(
         HelloInfo(
           version: try u16(), device: try device(), pid: Int32(bitPattern: try u32()),
           software: try string(maxLength: 256)))
-    case 2: return .authorization(try callResult())
-    case 3: return .prompt(try prompt())
-    case 4:
+    case .authorization: return .authorization(try callResult())
+    case .prompt: return .prompt(try prompt())
+    case .status:
       let raw = try u8()
       guard let s = AuthorizationStatus(rawValue: Int(raw)) else { throw error("unknown authorization status \(raw)") }
       return .status(s)
-    case 5:
+    case .requestStatus:
       let raw = try u8()
       guard let s = AuthorizationRequestStatus(rawValue: Int(raw)) else { throw error("unknown request status \(raw)") }
       return .requestStatus(s)
-    case 6: return .samples(try importSamples())
-    case 7: return .statistics(try statistics())
-    case 8:
+    case .samples: return .samples(try importSamples())
+    case .statistics: return .statistics(try statistics())
+    case .collection:
       return .collection(
         try array(minElementSize: 31) { r throws(DecodeError) in try r.statistics() },
         timeZone: try string(maxLength: 64))
-    case 9:
+    case .anchored:
       return .anchored(
         AnchoredResult(
           added: try importSamples(),
           deleted: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }, newAnchor: try u64()))
-    case 10:
+    case .snapshot:
       return .snapshot(
         DaemonSnapshot(
           device: try deviceSnapshot(), link: try linkStatus(), pid: Int32(bitPattern: try u32()),
           clients: Int(try u32())))
-    case 11:
+    case .stored:
       return .stored(
         samples: try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() },
         tombstones: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
         next: try optional { r throws(DecodeError) in try r.storedCursor() })
-    case 12: return .date(try date())
-    case 13: return .link(try linkStatus())
-    case 14: return .count(Int(clamping: try u64()))
-    case 30:
+    case .date: return .date(try date())
+    case .link: return .link(try linkStatus())
+    case .count: return .count(Int(clamping: try u64()))
+    case .imported:
       var added: [SampleType: Int] = [:]
       let entries = try array(minElementSize: 10) { r throws(DecodeError) in
         (try r.sampleType(), Int(clamping: try r.u64()))
@@ -886,69 +833,73 @@ extension BinaryReader {
         added: added, alreadyPresent: Int(clamping: try u64()), beforeRetention: Int(clamping: try u64()))
       outcome.characteristicsSet = Int(clamping: try u64())
       return .imported(outcome)
-    case 40:
+    case .characteristic:
       let typeOffset = offset
       let type = try sampleType()
       guard type.descriptor.isCharacteristic else {
         throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a characteristic type")
       }
       return .characteristic(type, try optional { r throws(DecodeError) in try r.characteristicValue(for: type) })
-    case 41:
+    case .units:
       var units: [SampleType: String] = [:]
       for (t, u) in try array(minElementSize: 6, { r throws(DecodeError) in try r.typedUnit() }) { units[t] = u }
       return .units(units)
-    case 50:
+    case .backgroundDeliveries:
       return .backgroundDeliveries(
         try array(minElementSize: 20) { r throws(DecodeError) in try r.backgroundStatus() },
         history: try array(minElementSize: 20) { r throws(DecodeError) in try r.backgroundEvent() })
-    case let t: throw error("unknown reply tag \(t)")
     }
   }
 
   mutating func request() throws(DecodeError) -> Request {
     let opcodeOffset = offset
-    switch try u8() {
-    case 0: return .hello(version: try u16(), client: try string(maxLength: 256))
-    case 1:
+    let raw = try u8()
+    guard let opcode = RequestOpcode(rawValue: raw) else {
+      throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(raw)")
+    }
+    switch opcode {
+    case .hello: return .hello(version: try u16(), client: try string(maxLength: 256))
+    case .installApp:
       var app = try app()
       app.entitlements = try entitlements()
       return .installApp(app)
-    case 2: return .uninstallApp(bundleID: try bundle())
-    case 3: return .requestAuthorization(bundleID: try bundle(), share: try types(), read: try types())
-    case 4:
+    case .uninstallApp: return .uninstallApp(bundleID: try bundle())
+    case .requestAuthorization:
+      return .requestAuthorization(bundleID: try bundle(), share: try types(), read: try types())
+    case .answerPrompt:
       return .answerPrompt(
         promptID: try optional { r throws(DecodeError) in try r.u64() },
         bundleID: try optional { r throws(DecodeError) in try r.bundle() },
         answer: try promptAnswer())
-    case 5: return .authorizationStatus(bundleID: try bundle(), type: try sampleType())
-    case 6: return .requestStatus(bundleID: try bundle(), share: try types(), read: try types())
-    case 7:
+    case .authorizationStatus: return .authorizationStatus(bundleID: try bundle(), type: try sampleType())
+    case .requestStatus: return .requestStatus(bundleID: try bundle(), share: try types(), read: try types())
+    case .save:
       return .save(
         bundleID: try bundle(), samples: try array(minElementSize: 43) { r throws(DecodeError) in try r.sampleInput() })
-    case 8:
+    case .delete:
       return .delete(
         bundleID: try bundle(), uuids: try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() })
-    case 9: return .sampleQuery(bundleID: try bundle(), query: try sampleQuery())
-    case 10: return .statistics(bundleID: try bundle(), query: try statisticsQuery())
-    case 11: return .statisticsCollection(bundleID: try bundle(), query: try statisticsQuery())
-    case 12:
+    case .sampleQuery: return .sampleQuery(bundleID: try bundle(), query: try sampleQuery())
+    case .statistics: return .statistics(bundleID: try bundle(), query: try statisticsQuery())
+    case .statisticsCollection: return .statisticsCollection(bundleID: try bundle(), query: try statisticsQuery())
+    case .anchoredQuery:
       return .anchoredQuery(
         bundleID: try bundle(), type: try sampleType(), anchor: try u64(),
         range: try optional { r throws(DecodeError) in try r.dateRange() },
         limit: Int(try u32()))
-    case 13: return .changeSettings(bundleID: try bundle(), change: try settingsChange())
-    case 14: return .watchSettings(bundleID: try bundle(), change: try settingsChange())
-    case 15: return .setClock(try optional { r throws(DecodeError) in try r.date() })
-    case 16: return .advanceClock(seconds: try f64())
-    case 17: return .setPolicy(try policy())
-    case 18: return .dump
-    case 19:
+    case .changeSettings: return .changeSettings(bundleID: try bundle(), change: try settingsChange())
+    case .watchSettings: return .watchSettings(bundleID: try bundle(), change: try settingsChange())
+    case .setClock: return .setClock(try optional { r throws(DecodeError) in try r.date() })
+    case .advanceClock: return .advanceClock(seconds: try f64())
+    case .setPolicy: return .setPolicy(try policy())
+    case .dump: return .dump
+    case .storedSamples:
       return .storedSamples(
         type: try optional { r throws(DecodeError) in try r.sampleType() }, from: try storedCursor(),
         limit: Int(try u32()))
-    case 20: return .subscribe(EventMask(rawValue: try u32()))
-    case 21: return .earliestPermittedSampleDate
-    case 22:
+    case .subscribe: return .subscribe(EventMask(rawValue: try u32()))
+    case .earliestPermittedSampleDate: return .earliestPermittedSampleDate
+    case .link:
       switch try u8() {
       case 0: return .link(.connect)
       case 1: return .link(.disconnect)
@@ -958,51 +909,56 @@ extension BinaryReader {
       case 5: return .link(.reconnectNow)
       case let t: throw error("unknown link command \(t)")
       }
-    case 23: return .ping
-    case 24:
+    case .ping: return .ping
+    case .deleteMatching:
       return .deleteMatching(
         bundleID: try bundle(), type: try sampleType(),
         range: try optional { r throws(DecodeError) in try r.dateRange() })
-    case 30:
+    case .importBatch:
       let id = try importIdentity()
       return .importBatch(importID: id, samples: try importSamples())
-    case 31:
+    case .importCommit:
       let id = try importIdentity()
       return .importCommit(importID: id, characteristics: try characteristics())
-    case 32: return .importAbort(importID: try importIdentity())
-    case 40: return .setLocked(try bool())
-    case 41: return .readCharacteristic(bundleID: try bundle(), type: try sampleType())
-    case 42: return .preferredUnits(bundleID: try bundle(), types: try types())
-    case 43: return .changeUserSetting(try userSetting())
-    case 50:
+    case .importAbort: return .importAbort(importID: try importIdentity())
+    case .setLocked: return .setLocked(try bool())
+    case .readCharacteristic: return .readCharacteristic(bundleID: try bundle(), type: try sampleType())
+    case .preferredUnits: return .preferredUnits(bundleID: try bundle(), types: try types())
+    case .changeUserSetting: return .changeUserSetting(try userSetting())
+    case .enableBackgroundDelivery:
       return .enableBackgroundDelivery(bundleID: try bundle(), type: try sampleType(), frequency: try updateFrequency())
-    case 51:
+    case .disableBackgroundDelivery:
       return .disableBackgroundDelivery(
         bundleID: try bundle(), type: try optional { r throws(DecodeError) in try r.sampleType() })
-    case 52: return .completeBackgroundDelivery(bundleID: try bundle(), delivery: try u64())
-    case 53: return .backgroundDeliveries(bundleID: try optional { r throws(DecodeError) in try r.bundle() })
-    case 60:
+    case .completeBackgroundDelivery: return .completeBackgroundDelivery(bundleID: try bundle(), delivery: try u64())
+    case .backgroundDeliveries:
+      return .backgroundDeliveries(bundleID: try optional { r throws(DecodeError) in try r.bundle() })
+    case .setSourceOrder:
       return .setSourceOrder(
         type: try sampleType(), sources: try array(minElementSize: 5) { r throws(DecodeError) in try r.source() })
-    case let op: throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(op)")
     }
   }
 
   mutating func daemonEvent() throws(DecodeError) -> DaemonEvent {
-    switch try u8() {
-    case 0: return .promptShown(try prompt())
-    case 1: return .promptClosed(promptID: try u64(), bundleID: try bundle(), outcome: try string(maxLength: 4096))
-    case 2:
+    let tagOffset = offset
+    let raw = try u8()
+    guard let tag = EventTag(rawValue: raw) else {
+      throw DecodeError(offset: reportBase + tagOffset, "unknown event tag \(raw)")
+    }
+    switch tag {
+    case .promptShown: return .promptShown(try prompt())
+    case .promptClosed:
+      return .promptClosed(promptID: try u64(), bundleID: try bundle(), outcome: try string(maxLength: 4096))
+    case .samplesChanged:
       return .samplesChanged(types: try types(), origin: try device(), added: Int(try u32()), deleted: Int(try u32()))
-    case 3: return .syncApplied(upTo: try u64(), items: Int(try u32()))
-    case 4: return .peerAcknowledged(try u64())
-    case 5: return .linkChanged(connected: try bool())
-    case 20: return .protectedDataChanged(available: try bool())
-    case 22: return .backgroundDelivery(try backgroundEvent())
-    case 23:
+    case .syncApplied: return .syncApplied(upTo: try u64(), items: Int(try u32()))
+    case .peerAcknowledged: return .peerAcknowledged(try u64())
+    case .linkChanged: return .linkChanged(connected: try bool())
+    case .protectedDataChanged: return .protectedDataChanged(available: try bool())
+    case .backgroundDelivery: return .backgroundDelivery(try backgroundEvent())
+    case .samplesPruned:
       return .samplesPruned(
         type: try sampleType(), apps: try array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() })
-    case let t: throw error("unknown event tag \(t)")
     }
   }
 }

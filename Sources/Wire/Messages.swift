@@ -53,6 +53,21 @@ package enum LinkCommand: Hashable, Sendable {
   case reconnectNow
 }
 
+extension LinkCommand: CustomStringConvertible {
+  /// The command as Swift would print the case (`hold`, `latency(0.25)`), without the reflection that printing a
+  /// type with no description costs on every logged link command.
+  package var description: String {
+    switch self {
+    case .connect: "connect"
+    case .disconnect: "disconnect"
+    case .hold: "hold"
+    case .release: "release"
+    case .latency(let seconds): "latency(\(seconds))"
+    case .reconnectNow: "reconnectNow"
+    }
+  }
+}
+
 /// Which pushed events a subscriber wants.
 package struct EventMask: OptionSet, Hashable, Sendable {
   /// The raw bits.
@@ -71,6 +86,131 @@ package struct EventMask: OptionSet, Hashable, Sendable {
   package static let background = EventMask(rawValue: 16)
   /// Everything.
   package static let all: EventMask = [.prompts, .samples, .sync, .link, .background]
+}
+
+/// Every client request's opcode: its first byte on the wire (docs/protocol.md). The list is exhaustive —
+/// `Request.opcode`, the encoder and the decoder switch over it without a `default:` — so a request added to
+/// `Request` and forgotten in the coding does not compile, and the pinned-frame tests walk `allCases`.
+package enum RequestOpcode: UInt8, CaseIterable, Sendable {
+  /// ``Request/hello``.
+  case hello = 0
+  /// ``Request/installApp``.
+  case installApp = 1
+  /// ``Request/uninstallApp``.
+  case uninstallApp = 2
+  /// ``Request/requestAuthorization``.
+  case requestAuthorization = 3
+  /// ``Request/answerPrompt``.
+  case answerPrompt = 4
+  /// ``Request/authorizationStatus``.
+  case authorizationStatus = 5
+  /// ``Request/requestStatus``.
+  case requestStatus = 6
+  /// ``Request/save``.
+  case save = 7
+  /// ``Request/delete``.
+  case delete = 8
+  /// ``Request/sampleQuery``.
+  case sampleQuery = 9
+  /// ``Request/statistics``.
+  case statistics = 10
+  /// ``Request/statisticsCollection``.
+  case statisticsCollection = 11
+  /// ``Request/anchoredQuery``.
+  case anchoredQuery = 12
+  /// ``Request/changeSettings``.
+  case changeSettings = 13
+  /// ``Request/watchSettings``.
+  case watchSettings = 14
+  /// ``Request/setClock``.
+  case setClock = 15
+  /// ``Request/advanceClock``.
+  case advanceClock = 16
+  /// ``Request/setPolicy``.
+  case setPolicy = 17
+  /// ``Request/dump``.
+  case dump = 18
+  /// ``Request/storedSamples``.
+  case storedSamples = 19
+  /// ``Request/subscribe``.
+  case subscribe = 20
+  /// ``Request/earliestPermittedSampleDate``.
+  case earliestPermittedSampleDate = 21
+  /// ``Request/link``.
+  case link = 22
+  /// ``Request/ping``.
+  case ping = 23
+  /// ``Request/deleteMatching``.
+  case deleteMatching = 24
+  /// ``Request/importBatch``.
+  case importBatch = 30
+  /// ``Request/importCommit``.
+  case importCommit = 31
+  /// ``Request/importAbort``.
+  case importAbort = 32
+  /// ``Request/setLocked``.
+  case setLocked = 40
+  /// ``Request/readCharacteristic``.
+  case readCharacteristic = 41
+  /// ``Request/preferredUnits``.
+  case preferredUnits = 42
+  /// ``Request/changeUserSetting``.
+  case changeUserSetting = 43
+  /// ``Request/enableBackgroundDelivery``.
+  case enableBackgroundDelivery = 50
+  /// ``Request/disableBackgroundDelivery``.
+  case disableBackgroundDelivery = 51
+  /// ``Request/completeBackgroundDelivery``.
+  case completeBackgroundDelivery = 52
+  /// ``Request/backgroundDeliveries``.
+  case backgroundDeliveries = 53
+  /// ``Request/setSourceOrder``.
+  case setSourceOrder = 60
+}
+
+extension Request {
+  /// The request's opcode.
+  package var opcode: RequestOpcode {
+    switch self {
+    case .hello: .hello
+    case .installApp: .installApp
+    case .uninstallApp: .uninstallApp
+    case .requestAuthorization: .requestAuthorization
+    case .answerPrompt: .answerPrompt
+    case .authorizationStatus: .authorizationStatus
+    case .requestStatus: .requestStatus
+    case .save: .save
+    case .delete: .delete
+    case .deleteMatching: .deleteMatching
+    case .importBatch: .importBatch
+    case .importCommit: .importCommit
+    case .importAbort: .importAbort
+    case .sampleQuery: .sampleQuery
+    case .statistics: .statistics
+    case .statisticsCollection: .statisticsCollection
+    case .anchoredQuery: .anchoredQuery
+    case .changeSettings: .changeSettings
+    case .watchSettings: .watchSettings
+    case .setClock: .setClock
+    case .advanceClock: .advanceClock
+    case .setPolicy: .setPolicy
+    case .dump: .dump
+    case .storedSamples: .storedSamples
+    case .subscribe: .subscribe
+    case .earliestPermittedSampleDate: .earliestPermittedSampleDate
+    case .link: .link
+    case .ping: .ping
+    case .setLocked: .setLocked
+    case .readCharacteristic: .readCharacteristic
+    case .preferredUnits: .preferredUnits
+    case .changeUserSetting: .changeUserSetting
+    case .enableBackgroundDelivery: .enableBackgroundDelivery
+    case .disableBackgroundDelivery: .disableBackgroundDelivery
+    case .completeBackgroundDelivery: .completeBackgroundDelivery
+    case .backgroundDeliveries: .backgroundDeliveries
+    case .setSourceOrder: .setSourceOrder
+    }
+  }
 }
 
 /// A request from a client to a device daemon. Every engine operation is reachable.
@@ -220,6 +360,75 @@ package struct DaemonSnapshot: Hashable, Sendable {
   }
 }
 
+/// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
+package enum ReplyTag: UInt8, CaseIterable, Sendable {
+  /// ``Reply/ok``.
+  case ok = 0
+  /// ``Reply/hello``.
+  case hello = 1
+  /// ``Reply/authorization``.
+  case authorization = 2
+  /// ``Reply/prompt``.
+  case prompt = 3
+  /// ``Reply/status``.
+  case status = 4
+  /// ``Reply/requestStatus``.
+  case requestStatus = 5
+  /// ``Reply/samples``.
+  case samples = 6
+  /// ``Reply/statistics``.
+  case statistics = 7
+  /// ``Reply/collection``.
+  case collection = 8
+  /// ``Reply/anchored``.
+  case anchored = 9
+  /// ``Reply/snapshot``.
+  case snapshot = 10
+  /// ``Reply/stored``.
+  case stored = 11
+  /// ``Reply/date``.
+  case date = 12
+  /// ``Reply/link``.
+  case link = 13
+  /// ``Reply/count``.
+  case count = 14
+  /// ``Reply/imported``.
+  case imported = 30
+  /// ``Reply/characteristic``.
+  case characteristic = 40
+  /// ``Reply/units``.
+  case units = 41
+  /// ``Reply/backgroundDeliveries``.
+  case backgroundDeliveries = 50
+}
+
+extension Reply {
+  /// The reply's tag.
+  package var tag: ReplyTag {
+    switch self {
+    case .ok: .ok
+    case .hello: .hello
+    case .authorization: .authorization
+    case .prompt: .prompt
+    case .status: .status
+    case .requestStatus: .requestStatus
+    case .samples: .samples
+    case .statistics: .statistics
+    case .collection: .collection
+    case .anchored: .anchored
+    case .snapshot: .snapshot
+    case .stored: .stored
+    case .date: .date
+    case .link: .link
+    case .count: .count
+    case .imported: .imported
+    case .characteristic: .characteristic
+    case .units: .units
+    case .backgroundDeliveries: .backgroundDeliveries
+    }
+  }
+}
+
 /// A successful answer; the tag tells which.
 package enum Reply: Hashable, Sendable {
   /// Done, nothing to return.
@@ -262,6 +471,45 @@ package enum Reply: Hashable, Sendable {
   /// Background delivery registrations and the events since the daemon started (answer to
   /// `backgroundDeliveries`).
   case backgroundDeliveries([BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent])
+}
+
+/// Every pushed event's tag (docs/protocol.md); exhaustive like ``RequestOpcode``.
+package enum EventTag: UInt8, CaseIterable, Sendable {
+  /// ``DaemonEvent/promptShown``.
+  case promptShown = 0
+  /// ``DaemonEvent/promptClosed``.
+  case promptClosed = 1
+  /// ``DaemonEvent/samplesChanged``.
+  case samplesChanged = 2
+  /// ``DaemonEvent/syncApplied``.
+  case syncApplied = 3
+  /// ``DaemonEvent/peerAcknowledged``.
+  case peerAcknowledged = 4
+  /// ``DaemonEvent/linkChanged``.
+  case linkChanged = 5
+  /// ``DaemonEvent/protectedDataChanged``.
+  case protectedDataChanged = 20
+  /// ``DaemonEvent/backgroundDelivery``.
+  case backgroundDelivery = 22
+  /// ``DaemonEvent/samplesPruned``.
+  case samplesPruned = 23
+}
+
+extension DaemonEvent {
+  /// The event's tag.
+  package var tag: EventTag {
+    switch self {
+    case .promptShown: .promptShown
+    case .promptClosed: .promptClosed
+    case .samplesChanged: .samplesChanged
+    case .syncApplied: .syncApplied
+    case .peerAcknowledged: .peerAcknowledged
+    case .linkChanged: .linkChanged
+    case .protectedDataChanged: .protectedDataChanged
+    case .backgroundDelivery: .backgroundDelivery
+    case .samplesPruned: .samplesPruned
+    }
+  }
 }
 
 /// A pushed event.

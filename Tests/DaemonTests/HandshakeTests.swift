@@ -117,8 +117,8 @@ struct HandshakeTests {
     let layout = PairLayout(root: root)
     try Posix.makeDirectory(layout.directory(.phone), mode: 0o700)
     try Posix.writeFileAtomically(layout.pairingKey, Array("0123456789abcdef0123456789abcdef".utf8))
-    let listener = try Posix.listenUnix(layout.peerSocket)
-    defer { Posix.close(listener) }
+    let listening = try Posix.listenUnix(layout.peerSocket)
+    let listener = listening.rawValue
     var options = LaunchOptions()
     options.extraArguments = ["--handshake-timeout", "0.3"]
     let watch = try DaemonProcess.start(.watch, layout: layout, daemon: try locateDaemon(), options: options)
@@ -127,7 +127,7 @@ struct HandshakeTests {
       watch.waitForExit(timeout: 10)
     }
     /// The next connection the watch makes to the fake phone.
-    func nextConnection() throws -> Int32 {
+    func nextConnection() throws -> FileDescriptor {
       let deadline = Posix.monotonicNanoseconds() + 20_000_000_000
       while Posix.monotonicNanoseconds() < deadline {
         if let fd = try Posix.accept(listener) { return fd }
@@ -135,8 +135,8 @@ struct HandshakeTests {
       }
       throw PairError.timeout("the watch to connect")
     }
-    let first = try nextConnection()
-    defer { Posix.close(first) }
+    let firstSocket = try nextConnection()
+    let first = firstSocket.rawValue
     // The fake phone stays silent; the watch gives up on it at its deadline and tries again.
     #expect(Posix.waitReadable(first, timeoutMilliseconds: 20_000), "the watch never closed the silent connection")
     var byte = [UInt8](repeating: 0, count: 1)
@@ -144,8 +144,7 @@ struct HandshakeTests {
       catching { () throws(SystemError) in try Posix.read(first, into: b) }
     }
     #expect(result == .success(.endOfFile))
-    let second = try nextConnection()
-    Posix.close(second)
+    try nextConnection().close()
     let log = String(decoding: try Posix.readFile(layout.log(.watch)), as: UTF8.self)
     #expect(log.contains("did not complete the pairing handshake within 0.3 s"), "\(log)")
   }

@@ -82,7 +82,7 @@ final class RawConnection {
   let socket: FileDescriptor
   var fd: Int32 { socket.rawValue }
   var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxPeerFrame)
-  init(_ path: String) throws { socket = FileDescriptor(try Posix.connectUnix(path)) }
+  init(_ path: String) throws { socket = try Posix.connectUnix(path) }
 
   func send(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { buffer in try catching { () throws(SystemError) in try Posix.sendAll(fd, buffer) }.get()

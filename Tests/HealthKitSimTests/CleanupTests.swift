@@ -64,8 +64,8 @@ struct CleanupTests {
     let locked = "\(base)/\(TemporaryPairDirectories.prefix)\(gone)-ghijkl"
     let unrelated = "\(base)/healthpair-demo-abcdef"
     for path in [dead, alive, locked, unrelated] { try Posix.makeDirectory(path + "/phone") }
-    let lock = try Posix.lockFile(locked + "/phone/phone.lock")  // a daemon still running in it
-    defer { Posix.close(lock) }
+    let lock = try Posix.lockFile(locked + "/phone/phone.lock")  // a daemon still running in it, held to the end
+    defer { _ = lock.rawValue }
     #expect(TemporaryPairDirectories.sweep(in: base) == [dead])
     #expect(!Posix.exists(dead) && Posix.exists(alive) && Posix.exists(locked) && Posix.exists(unrelated))
   }

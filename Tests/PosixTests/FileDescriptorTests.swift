@@ -98,4 +98,33 @@ struct FileDescriptorTests {
     let missing = directory + "/missing"
     #expect(throws: SystemError("open", missing, .noSuchFile)) { _ = try Posix.openOwned(missing, O_RDONLY) }
   }
+
+  @Test func socketsAreOwnedToo() throws {
+    // Listening, connecting and accepting hand out owned descriptors: the accepted side reads end of file once
+    // the connecting side's value goes, with nobody calling close.
+    let directory = try Posix.makeTemporaryDirectory(prefix: "hp-fd")
+    defer { Posix.removeTree(directory) }
+    let listener = try Posix.listenUnix(directory + "/socket")
+    var accepted: FileDescriptor?
+    do {
+      let client = try Posix.connectUnix(directory + "/socket")
+      #expect(identity(client.rawValue) != nil)
+      #expect(Posix.waitReadable(listener.rawValue, timeoutMilliseconds: 10_000))
+      accepted = try Posix.accept(listener.rawValue)
+    }
+    guard let server = accepted else {
+      Issue.record("nothing to accept")
+      return
+    }
+    #expect(Posix.waitReadable(server.rawValue, timeoutMilliseconds: 10_000), "the client's socket never closed")
+    var byte = [UInt8](repeating: 0, count: 1)
+    let result = byte.withUnsafeMutableBytes { b in
+      catching { () throws(SystemError) in try Posix.read(server.rawValue, into: b) }
+    }
+    #expect(result == .success(.endOfFile), "the client's socket closed with its scope")
+    #expect(
+      throws: SystemError("bind", directory + "/socket", .addressInUse),
+      "a live listener keeps its name (and the probe that found it closes)"
+    ) { _ = try Posix.listenUnix(directory + "/socket") }
+  }
 }

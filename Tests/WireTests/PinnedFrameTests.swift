@@ -299,6 +299,22 @@ struct PinnedFrameTests {
   @Test("Every case has an example (the exhaustive switches prove every case has a name)")
   func everyCaseHasAnExample() {
     #expect(Set(Self.requests.map(Self.name(of:))).count == Self.requests.count)
+    // Complete, not just distinct: one example per opcode, named as the opcode is, and written as its first byte.
+    #expect(Set(Self.requests.map(\.opcode)) == Set(RequestOpcode.allCases))
+    for request in Self.requests {
+      #expect(Self.name(of: request) == "\(request.opcode)")
+      #expect(Frame.request(id: 1, request).encoded()[5] == request.opcode.rawValue)
+    }
+    #expect(Set(Self.replies.map(\.tag)) == Set(ReplyTag.allCases))
+    for reply in Self.replies {
+      #expect(Self.name(of: reply) == "\(reply.tag)")
+      #expect(Frame.response(id: 1, .success(reply)).encoded()[6] == reply.tag.rawValue)
+    }
+    #expect(Set(Self.events.map(\.tag)) == Set(EventTag.allCases))
+    for event in Self.events {
+      #expect(Self.name(of: event) == "\(event.tag)")
+      #expect(Frame.event(event).encoded()[5] == event.tag.rawValue)
+    }
     #expect(Set(Self.replies.map(Self.name(of:))).count == Self.replies.count)
     #expect(Set(Self.events.map(Self.name(of:))).count == Self.events.count)
     #expect(Set(Self.peerMessages.map(Self.name(of:))).count == Self.peerMessages.count)
@@ -355,5 +371,13 @@ struct PinnedFrameTests {
       result[String(parts[0])] = Hex.bytes(parts.count > 1 ? parts[1] : "")
     }
     return result
+  }
+}
+
+@Suite("Link commands in log lines")
+struct LinkCommandDescriptionTests {
+  @Test func theyPrintAsTheirCases() {
+    let printed = [LinkCommand.connect, .disconnect, .hold, .release, .latency(0.25), .reconnectNow].map { "\($0)" }
+    #expect(printed == ["connect", "disconnect", "hold", "release", "latency(0.25)", "reconnectNow"])
   }
 }
