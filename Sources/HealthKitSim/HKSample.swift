@@ -79,8 +79,9 @@ public class HKSample: HKObject, @unchecked Sendable {
       switch sample.value {
       case .quantity(let value):
         return HKQuantitySample(
-          uuid: sample.uuid, type: type as! HKQuantityType, quantity: HKQuantity(unit: unit ?? .count(), doubleValue: value),
-          start: sample.start, end: sample.end, metadata: .valid(sample.metadata), source: source)
+          uuid: sample.uuid, type: type as! HKQuantityType,
+          quantity: HKQuantity(unit: unit ?? .count(), doubleValue: value), start: sample.start, end: sample.end,
+          metadata: .valid(sample.metadata), source: source)
       case .category(let value):
         return HKCategorySample(
           uuid: sample.uuid, type: type as! HKCategoryType, value: value, start: sample.start, end: sample.end,

@@ -30,8 +30,9 @@ struct DateOrderTests {
   }
 
   /// Every scan of `store` over a few ranges, against the brute-force order.
-  static func check(_ store: SampleStore, _ rng: inout SeededGenerator, sourceLocation: SourceLocation = #_sourceLocation)
-  {
+  static func check(
+    _ store: SampleStore, _ rng: inout SeededGenerator, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     for _ in 0..<8 {
       let a = Double(rng.next() % 100_000)
       let b = a + Double(rng.next() % 20_000)
