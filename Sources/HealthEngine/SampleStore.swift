@@ -84,6 +84,8 @@ package struct SampleStore: Sendable {
     var tail: [Int32] = []
     /// Out-of-order inserts not yet settled, in insertion order.
     var pending: [Int32] = []
+    /// The start of `byStart`'s last entry (kept here so an insert reads no slot and copies no index).
+    var lastStart = -Double.infinity
     var maxDuration = 0.0
     var live = 0
     var tombstones: [Int32] = []
@@ -91,11 +93,19 @@ package struct SampleStore: Sendable {
     /// How many slots the date order holds.
     var dateOrderCount: Int { byStart.count + tail.count + pending.count }
 
-    mutating func append(_ slot: Int32, inOrder: Bool, duration: Double) {
+    /// Adds a slot; returns true when it is the first out-of-order insert since the last settle. A slot that
+    /// starts at or after `byStart`'s last entry sorts after it (its change number is the highest) and extends it.
+    mutating func append(_ slot: Int32, start: Double, duration: Double) -> Bool {
       insertion.append(slot)
-      if inOrder { byStart.append(slot) } else { pending.append(slot) }
       maxDuration = max(maxDuration, duration)
       live += 1
+      if start >= lastStart {
+        byStart.append(slot)
+        lastStart = start
+        return false
+      }
+      pending.append(slot)
+      return pending.count == 1
     }
   }
 
@@ -200,9 +210,9 @@ package struct SampleStore: Sendable {
     // every insert (quadratic). A slot that sorts after the last of `byStart` (its change number is the
     // highest, so an equal start does) extends it; any other waits in `pending` for the next settle.
     let code = sample.type.code
-    let inOrder = types[code]?.byStart.last.map { slots[Int($0)].start <= start } ?? true
-    if !inOrder, types[code]?.pending.isEmpty ?? true { unsettled.append(code) }
-    types[code, default: TypeIndex()].append(slotIndex, inOrder: inOrder, duration: end - start)
+    if types[code, default: TypeIndex()].append(slotIndex, start: start, duration: end - start) {
+      unsettled.append(code)
+    }
     liveCount += 1
     return changeCounter
   }
@@ -221,8 +231,9 @@ package struct SampleStore: Sendable {
       index.pending = []
       index.tail = mergedByDate(index.tail[...], pending[...])
       if index.tail.count > Self.tailLimit(for: index.byStart.count) {
-        index.byStart = mergedByDate(index.byStart[...], index.tail[...])
+        merge(index.tail, into: &index.byStart)
         index.tail = []
+        index.lastStart = slots[Int(index.byStart[index.byStart.count - 1])].start
       }
       types[code] = index
     }
@@ -233,6 +244,60 @@ package struct SampleStore: Sendable {
   /// copies the whole run, a longer tail costs each settle and each query that reads it more (HealthPair's
   /// choice: about 8·√n, at least 4,096 — amortized, O(√n) work per out-of-order insert either way).
   package static func tailLimit(for count: Int) -> Int { max(4096, 8 * Int(Double(count).squareRoot())) }
+
+  /// Merges `run` (in date order) into `main` (in date order) in place, from the back: each entry of `run` finds
+  /// its place by a galloping search down from the last place, and the entries of `main` after it move up in one
+  /// overlapping copy; those before the first place are not touched, and nothing is allocated beyond `main`'s growth.
+  private func merge(_ run: [Int32], into main: inout [Int32]) {
+    guard !run.isEmpty else { return }
+    let placed = main.count
+    main.append(contentsOf: run)  // room; overwritten below
+    slots.withUnsafeBufferPointer { slots in
+      run.withUnsafeBufferPointer { run in
+        main.withUnsafeMutableBufferPointer { out in
+          /// Whether slot `x` sorts before slot `y`.
+          func before(_ x: Int32, _ y: Int32) -> Bool {
+            let sx = slots[Int(x)]
+            let sy = slots[Int(y)]
+            return sx.start != sy.start ? sx.start < sy.start : sx.change < sy.change
+          }
+          let base = out.baseAddress!
+          var i = placed  // out[0..<i]: entries of `main` not yet moved
+          var k = out.count  // out[k...]: final
+          for j in stride(from: run.count - 1, through: 0, by: -1) {
+            let x = run[j]
+            // The first position in out[0..<i] whose entry sorts after x: probe i-1, i-2, i-4, … then bisect.
+            var low = 0
+            var high = i
+            var probe = i - 1
+            var step = 1
+            while probe >= 0 {
+              if before(out[probe], x) {
+                low = probe + 1
+                break
+              }
+              high = probe
+              probe -= step
+              step <<= 1
+            }
+            while low < high {
+              let mid = (low + high) / 2
+              if before(out[mid], x) { low = mid + 1 } else { high = mid }
+            }
+            let moving = i - low
+            if moving > 0 {
+              UnsafeMutableRawPointer(base + (k - moving)).copyMemory(
+                from: base + low, byteCount: moving * MemoryLayout<Int32>.stride)
+              k -= moving
+              i = low
+            }
+            k -= 1
+            base[k] = x
+          }
+        }
+      }
+    }
+  }
 
   /// Slot indices in date order: start, then change number (unique, so the order is total).
   private func sortedByDate(_ indices: [Int32]) -> [Int32] {
@@ -867,8 +932,13 @@ extension SampleStore {
         }
       }
       // An older snapshot may hold an unsorted tail: it waits for the settle below, as inserts out of order do.
-      indexes[t].byStart = Array(startOrder.order[..<startOrder.sortedCount])
-      indexes[t].pending = Array(startOrder.order[startOrder.sortedCount...])
+      if startOrder.sortedCount == startOrder.order.count {
+        indexes[t].byStart = startOrder.order  // shared with the contents, not copied
+      } else {
+        indexes[t].byStart = Array(startOrder.order[..<startOrder.sortedCount])
+        indexes[t].pending = Array(startOrder.order[startOrder.sortedCount...])
+      }
+      indexes[t].lastStart = indexes[t].byStart.last.map { slots[Int($0)].start } ?? -.infinity
       if !indexes[t].pending.isEmpty { unsettled.append(startOrder.type) }
     }
     for (t, code) in codes.enumerated() {
