@@ -504,7 +504,8 @@ package final class DeviceDaemon {
       return
     }
     switch request {
-    case .importBatch(let importID, _), .importCommit(let importID, _), .importAbort(let importID):
+    case .importBatch(let importID, _), .importCommit(let importID, _), .importAbort(let importID),
+      .importCorrelations(let importID, _):
       if let owner = importOwners[importID], owner != connection.id {
         reply(.failure(.simulator("import \(String(importID, radix: 16)) belongs to another connection")))
         return
@@ -516,7 +517,8 @@ package final class DeviceDaemon {
       storedPageBudget: storedPageBudget)
     let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
     switch request {
-    case .importBatch(let importID, _), .importCommit(let importID, _), .importAbort(let importID):
+    case .importBatch(let importID, _), .importCommit(let importID, _), .importAbort(let importID),
+      .importCorrelations(let importID, _):
       importOwners[importID] = durable.state.stagedImports[importID] != nil ? connection.id : nil
     default: break
     }

@@ -181,6 +181,16 @@ package enum RequestCore {
         answer = .reply(.success(.count(count)))
       case .sampleQuery(let bundleID, let query):
         answer = .reply(.success(.samples(try state.sampleQuery(bundleID, query, wall: wall))))
+      case .saveCorrelations(let bundleID, let correlations, let samples):
+        record(try state.saveCorrelations(bundleID, correlations, samples: samples, wall: wall))
+        answer = .reply(.success(.ok))
+      case .correlationQuery(let bundleID, let query):
+        answer = .reply(.success(.correlations(try state.correlationQuery(bundleID, query, wall: wall))))
+      case .storedCorrelations(let type):
+        answer = .reply(.success(.correlations(state.storedCorrelations(type: type))))
+      case .importCorrelations(let id, let correlations):
+        record(try state.stageImportCorrelations(id, correlations))
+        answer = .reply(.success(.ok))
       case .statistics(let bundleID, let query):
         answer = .reply(.success(.statistics(try state.statistics(bundleID, query, wall: wall))))
       case .statisticsCollection(let bundleID, let query):
@@ -417,9 +427,13 @@ package enum RequestCore {
       case .samplesSaved(let samples):
         notices.append(
           .samplesChanged(types: distinct(samples.map(\.type)), origin: device, added: samples.count, deleted: 0))
-      case .samplesDeleted(let tombstones):
+      case .samplesDeleted(let tombstones), .correlationsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
+      case .correlationsSaved(let correlations):
+        notices.append(
+          .samplesChanged(
+            types: distinct(correlations.map(\.type)), origin: device, added: correlations.count, deleted: 0))
       case .peerEntriesApplied(let entries, _):
         var added: [SampleType] = []
         var deleted: [SampleType] = []
@@ -429,6 +443,8 @@ package enum RequestCore {
           switch entry.payload {
           case .samples(let s): added += s.map(\.type)
           case .deletions(let t): deleted += t.map(\.type)
+          case .correlations(let c): added += c.map(\.type)
+          case .correlationDeletions(let t): deleted += t.map(\.type)
           case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
         }
@@ -462,6 +478,9 @@ extension Request {
     case .authorizationStatus(let bundleID, let type): return (bundleID, [Field("type", type.name)])
     case .requestStatus(let bundleID, _, _): return (bundleID, [])
     case .save(let bundleID, let samples): return (bundleID, [Field("samples", "\(samples.count)")])
+    case .saveCorrelations(let bundleID, let correlations, let samples):
+      return (bundleID, [Field("correlations", "\(correlations.count)"), Field("samples", "\(samples.count)")])
+    case .correlationQuery(let bundleID, let query): return (bundleID, [Field("type", query.base.type.name)])
     case .delete(let bundleID, let uuids): return (bundleID, [Field("uuids", "\(uuids.count)")])
     case .sampleQuery(let bundleID, let query): return (bundleID, [Field("type", query.type.name)])
     case .statistics(let bundleID, let query), .statisticsCollection(let bundleID, let query):

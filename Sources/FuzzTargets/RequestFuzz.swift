@@ -242,6 +242,31 @@ package enum RequestFuzz {
       ]
       return .importCommit(importID: c.pick(Palette.importIDs), characteristics: c.pick(characteristics))
     case .importAbort: return .importAbort(importID: c.pick(Palette.importIDs))
+    case .saveCorrelations:
+      let correlations = (0..<Int(c.byte() % 3)).map { _ in c.correlationInput() }
+      return .saveCorrelations(
+        bundleID: c.pick(Palette.bundles), correlations: correlations,
+        samples: (0..<Int(c.byte() % 2)).map { _ in c.sample() })
+    case .correlationQuery:
+      let base = SampleQuery(
+        type: c.pick(Palette.correlationTypes + [c.pick(Palette.types)]), range: c.range(),
+        sources: c.pick([nil, [], Set(Palette.bundles)]), limit: c.pick(Palette.ints),
+        sort: c.pick([[], [SampleSort(.endDate, ascending: false)]]), filter: c.filter())
+      let members = (0..<Int(c.byte() % 3)).map { _ in
+        CorrelationQuery.MemberCondition(type: c.pick(Palette.memberTypes), range: c.range(), filter: c.filter())
+      }
+      return .correlationQuery(bundleID: c.pick(Palette.bundles), query: CorrelationQuery(base: base, members: members))
+    case .importCorrelations:
+      let correlations = (0..<Int(c.byte() % 3)).map { _ in
+        let start = c.pick(Palette.dates)
+        return Correlation(
+          uuid: c.pick(Palette.uuids), type: c.pick(Palette.correlationTypes), start: start,
+          end: c.byte() & 1 == 0 ? start : c.pick(Palette.dates), metadata: c.pick(Palette.metadata),
+          source: c.pick(Palette.sources), members: Array(Set([c.pick(Palette.uuids), c.pick(Palette.uuids)])))
+      }
+      return .importCorrelations(importID: c.pick(Palette.importIDs), correlations: correlations)
+    case .storedCorrelations:
+      return .storedCorrelations(type: c.pick([nil] + Palette.correlationTypes + [c.pick(Palette.types)]))
     case .hello, .ping: return .ping
     }
   }
@@ -301,6 +326,23 @@ package enum RequestFuzz {
       }
     }
 
+    /// A correlation an app saves: a blood pressure or food entry with well-formed or stray members.
+    mutating func correlationInput() -> CorrelationInput {
+      let start = pick(Palette.dates)
+      var members = (0..<Int(byte() % 3)).map { _ in sample() }
+      if byte() & 1 == 0 {
+        for name in ["bloodPressureSystolic", "bloodPressureDiastolic"] {
+          members.append(
+            SampleInput(
+              uuid: pick(Palette.uuids), type: SampleType.lookup(name: name)!, value: .quantity(120, unit: "mmHg"),
+              start: start, end: start))
+        }
+      }
+      return CorrelationInput(
+        uuid: pick(Palette.uuids), type: pick(Palette.correlationTypes + [pick(Palette.types)]), start: start,
+        end: byte() & 1 == 0 ? start : pick(Palette.dates), metadata: pick(Palette.metadata), members: members)
+    }
+
     mutating func sample() -> SampleInput {
       let type = pick(Palette.types)
       let value: SampleInput.Value =
@@ -321,6 +363,11 @@ package enum RequestFuzz {
     static let bundles = ["com.example.water", "com.example.other", "", String(repeating: "x", count: 2_000), "é.app"]
     static let strings = ["Water", "", String(repeating: "w", count: 5_000)]
     static let types: [SampleType] = SampleType.all
+    static let correlationTypes = ["bloodPressure", "food"].map { SampleType.lookup(name: $0)! }
+    static let memberTypes = [
+      "bloodPressureSystolic", "bloodPressureDiastolic", "dietaryWater", "dietaryEnergyConsumed",
+    ]
+    .map { SampleType.lookup(name: $0)! }
     static let units = [
       "mL", "L", "count", "count/min", "kcal", "degF", "min", "fl_oz_us", "mL/kg", "bogus", "", "L/L/L",
     ]
@@ -374,8 +421,11 @@ package enum RequestFuzz {
       .bool(true), .int(.min), .double(.nan), .double(.infinity), .string(""), .date(.distantPast),
       .quantity(1, unit: "mL"), .quantity(.nan, unit: "bogus"),
     ]
-    static let granted = ["dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass"]
-      .compactMap { SampleType.lookup(name: $0) }
+    static let granted = [
+      "dietaryWater", "mindfulSession", "stepCount", "heartRate", "sleepAnalysis", "bodyMass",
+      "bloodPressureSystolic", "bloodPressureDiastolic",
+    ]
+    .compactMap { SampleType.lookup(name: $0) }
     static let setUp: [Request] = [
       .setClock(t0),
       .installApp(

@@ -157,6 +157,16 @@ extension BinaryWriter {
     source(t.source)
     date(t.deletedAt)
   }
+  /// uuid, type `u16` (a correlation type), start, end, source, metadata, `[uuid]` members.
+  package mutating func correlation(_ c: Correlation) {
+    uuid(c.uuid)
+    sampleType(c.type)
+    date(c.start)
+    date(c.end)
+    source(c.source)
+    metadata(c.metadata)
+    array(c.members) { $0.uuid($1) }
+  }
   /// bundle id, display name, optional write and read usage descriptions.
   package mutating func app(_ a: AppRecord) {
     string(a.bundleID)
@@ -290,6 +300,12 @@ extension BinaryWriter {
       u8(50)
       sampleType(type)
       sourceOrder(order)
+    case .correlations(let c):
+      u8(75)
+      array(c) { $0.correlation($1) }
+    case .correlationDeletions(let t):
+      u8(76)
+      array(t) { $0.tombstone($1) }
     }
   }
   /// `u8` kind, `u8` code, message, optional exception name.
@@ -410,6 +426,17 @@ extension BinaryWriter {
       u8(50)
       sampleType(type)
       sourceOrder(order)
+    // Tags 75–79: correlations (docs/journal.md).
+    case .correlationsSaved(let c):
+      u8(75)
+      array(c) { $0.correlation($1) }
+    case .correlationsDeleted(let t):
+      u8(76)
+      array(t) { $0.tombstone($1) }
+    case .importCorrelationsStaged(let id, let c):
+      u8(77)
+      u64(id)
+      array(c) { $0.correlation($1) }
     }
   }
 
@@ -568,6 +595,25 @@ extension BinaryReader {
   package mutating func tombstone() throws(DecodeError) -> Tombstone {
     Tombstone(
       uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try finiteDate("deletion date"))
+  }
+  /// Reads a correlation: its type must be a correlation type, its dates finite and in order, its members listed
+  /// once each.
+  package mutating func correlation() throws(DecodeError) -> Correlation {
+    let id = try uuid()
+    let typeOffset = offset
+    let type = try sampleType()
+    guard type.descriptor.isCorrelation else {
+      throw DecodeError(offset: reportBase + typeOffset, "\(type.name) is not a correlation type")
+    }
+    let start = try finiteDate("start date")
+    let end = try finiteDate("end date")
+    guard start <= end else { throw error("correlation \(id) ends before it starts") }
+    let source = try source()
+    let metadata = try metadata(finite: true)
+    let members = try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }
+    guard Set(members).count == members.count else { throw error("correlation \(id) lists a member twice") }
+    return Correlation(
+      uuid: id, type: type, start: start, end: end, metadata: metadata, source: source, members: members)
   }
   /// Reads entitlements (each known, none twice).
   package mutating func entitlements() throws(DecodeError) -> Set<Entitlement> {
@@ -752,6 +798,14 @@ extension BinaryReader {
       return SyncEntry(seq: seq, payload: .userSetting(setting, at: try finiteDate("setting time")))
     case 50:
       return SyncEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
+    case 75:
+      return SyncEntry(
+        seq: seq, payload: .correlations(try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() })
+      )
+    case 76:
+      return SyncEntry(
+        seq: seq,
+        payload: .correlationDeletions(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }))
     case let tag: throw error("unknown sync payload tag \(tag)")
     }
   }
@@ -847,6 +901,12 @@ extension BinaryReader {
       guard type != nil || frequency == nil else { throw error("a background delivery frequency needs a type") }
       return .backgroundDeliveryChanged(bundleID: id, type: type, frequency: frequency)
     case 50: return .sourceOrderChanged(try sampleType(), try sourceOrder())
+    case 75: return .correlationsSaved(try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() })
+    case 76: return .correlationsDeleted(try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() })
+    case 77:
+      let id = try importIdentity()
+      return .importCorrelationsStaged(
+        id: id, try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() })
     case let tag: throw error("unknown journal event tag \(tag)")
     }
   }

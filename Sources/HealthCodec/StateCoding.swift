@@ -12,7 +12,7 @@ import HealthModel
 // ledger       := logID u64 | peerLogID u64 | lastSeq u64 | peerAcked u64 | appliedFromPeer u64 | pending [entry]
 // entry        := seq u64 | tag u8 (0: start u32, count u32 | 1: [tombstone] | 2: bundleID string, settings-change |
 //                 3: bundleID string, [shared-decision], at date | 10: user-setting, at date |
-//                 50: type u16, source-order)
+//                 50: type u16, source-order | 75: [correlation] | 76: [tombstone])
 // userData     := locked bool | lockedJournal [sample] | characteristics [type u16, characteristic-value] |
 //                 units [type u16, string] | settingStamps [kind u8, type u16, at date, device u8]
 //                 (absent in snapshots written before the device lock existed: unlocked, nothing set)
@@ -22,6 +22,9 @@ import HealthModel
 //                 | extras
 // extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
 //                 (written by every build since background delivery; a snapshot that ends before it has neither)
+//                 | correlations?
+// correlations := live [correlation] | deleted [tombstone]   (written by every build since correlations; a snapshot
+//                 that ends before it, from an earlier build, has none — so the snapshot version did not change)
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
@@ -107,6 +110,12 @@ extension BinaryWriter {
         u8(50)
         sampleType(type)
         sourceOrder(order)
+      case .correlations(let correlations):
+        u8(75)
+        array(correlations) { $0.correlation($1) }
+      case .correlationDeletions(let tombstones):
+        u8(76)
+        array(tombstones) { $0.tombstone($1) }
       }
       if bytes.count >= flushThreshold { try flush(&self) }
     }
@@ -211,6 +220,8 @@ extension BinaryWriter {
       w.sampleType(key.type)
       w.u8(frequency.rawValue)
     }
+    array(state.correlationStore.ordered) { $0.correlation($1) }
+    array(state.correlationStore.orderedDeletions) { $0.tombstone($1) }
     try flush(&self)
   }
 
@@ -302,6 +313,7 @@ extension BinaryReader {
     let store = try sampleStore()
     let userData = remaining > 0 ? try self.userData() : DeviceState.UserData()
     var registrations: [BackgroundKey: UpdateFrequency] = [:]
+    var correlations = CorrelationStore()
     if !isAtEnd {
       let entitled = try array(minElementSize: 8) { r throws(DecodeError) in
         (try r.string(maxLength: StoredLimits.identifier), try r.entitlements())
@@ -318,12 +330,20 @@ extension BinaryReader {
           throw error("background delivery of \(type) for '\(bundleID)' listed twice")
         }
       }
+      if !isAtEnd {
+        let live = try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() }
+        let deleted = try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }
+        do { correlations = try CorrelationStore(restoring: live, deleted: deleted) } catch {
+          throw self.error(error.message)
+        }
+      }
     }
     do {
       return try DeviceState(
         restoring: device, policy: policy, virtualNow: virtualNow, apps: apps, decisions: decisions,
         lockedOut: lockedOut, store: store, sync: ledger, syncConflicts: conflicts, syncConflictCount: conflictCount,
-        decisionStamps: stamps, userData: userData, backgroundRegistrations: registrations)
+        decisionStamps: stamps, userData: userData, backgroundRegistrations: registrations,
+        correlations: correlations)
     } catch { throw self.error(error.message) }
   }
 
@@ -379,6 +399,12 @@ extension BinaryReader {
       return SyncLedger.StoredEntry(seq: seq, payload: .userSetting(setting, at: try finiteDate("setting time")))
     case 50:
       return SyncLedger.StoredEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
+    case 75:
+      let correlations = try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() }
+      return SyncLedger.StoredEntry(seq: seq, payload: .correlations(correlations))
+    case 76:
+      let tombstones = try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }
+      return SyncLedger.StoredEntry(seq: seq, payload: .correlationDeletions(tombstones))
     case let tag: throw error("unknown stored sync entry tag \(tag)")
     }
   }

@@ -68,6 +68,14 @@ package enum DeviceEvent: Hashable, Sendable {
   case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
   /// The user set the Health app's data-source order of a type on this device (it travels to the other device).
   case sourceOrderChanged(SampleType, SourceOrder)
+  /// Apps on this device saved correlations; their members are saved by a ``samplesSaved(_:)`` earlier in the same
+  /// commit (docs/behavior.md T10).
+  case correlationsSaved([Correlation])
+  /// Apps on this device deleted correlations (their members stay; T12).
+  case correlationsDeleted([Tombstone])
+  /// Correlations of the import `id`, staged like its batches (their members are in them) and made visible by its
+  /// ``importCommitted(id:at:characteristics:)`` (docs/behavior.md I13).
+  case importCorrelationsStaged(id: UInt64, [Correlation])
 }
 
 /// One entry of a device's outbound sync log.
@@ -99,12 +107,18 @@ package enum SyncPayload: Hashable, Sendable {
   case userSetting(UserSetting, at: Date)
   /// The data-source order of a type, set on the origin device (docs/behavior.md P2).
   case sourceOrder(SampleType, SourceOrder)
+  /// Correlations saved on the origin device (their members travel in an earlier ``samples(_:)`` entry).
+  case correlations([Correlation])
+  /// Correlations deleted on the origin device.
+  case correlationDeletions([Tombstone])
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
     switch self {
     case .samples(let s): s.count
     case .deletions(let t): t.count
+    case .correlations(let c): c.count
+    case .correlationDeletions(let t): t.count
     case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }

@@ -24,7 +24,8 @@ extension DeviceState {
     _ = try installedApp(bundleID)
     if type.descriptor.isCorrelation {
       throw .healthKit(
-        .errorInvalidArgument, "HealthPair does not support queries of correlation type \(type.identifier)")
+        .errorInvalidArgument,
+        "\(type.identifier) is a correlation type: query it with a correlation query (HKCorrelationQuery)")
     }
     if type.descriptor.isCharacteristic {
       // HKSampleQuery and its kin take an HKSampleType; a characteristic type is not one (behavior.md C1).

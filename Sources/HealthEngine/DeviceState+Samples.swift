@@ -98,8 +98,14 @@ extension DeviceState {
     try requireProtectedData()
     let at = now(wall: wall)
     var tombstones: [Tombstone] = []
+    var correlationTombstones: [Tombstone] = []
     var seen: Set<UUID> = []
     for uuid in uuids where seen.insert(uuid).inserted {
+      // A correlation is deleted on its own; its members stay (docs/behavior.md T12).
+      if let tombstone = try correlationTombstone(bundleID, uuid, at: at) {
+        correlationTombstones.append(tombstone)
+        continue
+      }
       // healthd looks for the objects among the app's own sources only: another app's object and one that does
       // not exist fail alike, so an app cannot probe for other apps' data (behavior.md D6).
       guard let sample = store.liveSample(uuid), sample.end.timeIntervalSinceReferenceDate >= floor(wall: wall),
@@ -110,7 +116,10 @@ extension DeviceState {
       try requireShare(bundleID, sample.type, verb: "delete")
       tombstones.append(Tombstone(uuid: uuid, type: sample.type, source: sample.source, deletedAt: at))
     }
-    return commit([.samplesDeleted(tombstones)])
+    if correlationTombstones.isEmpty { return commit([.samplesDeleted(tombstones)]) }
+    var events: [DeviceEvent] = [.correlationsDeleted(correlationTombstones)]
+    if !tombstones.isEmpty { events.append(.samplesDeleted(tombstones)) }
+    return commit(events)
   }
 
   /// `deleteObjects(of:predicate:)`: deletes the app's own live objects of `type` whose dates pass `range`; the
@@ -246,13 +255,20 @@ extension DeviceState {
     let first = Int32(store.slots.count)
     // Counted by type code, folded into the outcome at the end (not a dictionary update per sample).
     var addedByCode: [Int] = []
+    // A correlation's members come twice in Apple's exports (inside it and at the top level, the same content, so
+    // the same identifier): the second copy is not "already present" (docs/behavior.md I13). Only imports with
+    // correlations pay for the lookup.
+    let members = Set(staged.correlations.flatMap(\.members))
+    var membersSeen: Set<UUID> = []
     for index in staged.batches.indices {
       // Each batch is released once stored: the staged samples and the store do not both peak at once.
       var batch: [Sample] = []
       swap(&batch, &staged.batches[index])
       for sample in batch {
         if store.isKnown(sample.uuid) {
-          outcome.alreadyPresent += 1
+          if members.isEmpty || !members.contains(sample.uuid) || membersSeen.insert(sample.uuid).inserted {
+            outcome.alreadyPresent += 1
+          }
           continue
         }
         if let floor, sample.end < floor {
@@ -260,6 +276,7 @@ extension DeviceState {
           continue
         }
         store.insert(sample)
+        if !members.isEmpty, members.contains(sample.uuid) { membersSeen.insert(sample.uuid) }
         let code = Int(sample.type.code)
         if code >= addedByCode.count { addedByCode += [Int](repeating: 0, count: code + 1 - addedByCode.count) }
         addedByCode[code] += 1
@@ -270,6 +287,15 @@ extension DeviceState {
     }
     let count = Int32(store.slots.count) - first
     if count > 0 { sync.appendSlots(start: first, count: count) }
+    // Correlations after their members: those already known, or ending before the retention window, are left out.
+    let floorDate = policy.retention.map { at.addingTimeInterval(-$0) }
+    var correlations: [Correlation] = []
+    for correlation in staged.correlations where !correlationStore.isKnown(correlation.uuid) {
+      if let floorDate, correlation.end < floorDate { continue }
+      correlationStore.insert(correlation)
+      correlations.append(correlation)
+    }
+    if !correlations.isEmpty { sync.appendCorrelations(correlations) }
     lastImportOutcome = outcome
   }
 }

@@ -21,6 +21,10 @@ extension DeviceState {
         SyncEntry(seq: stored.seq, payload: .sourceOrder(type, order))
       case .userSetting(let setting, let at):
         SyncEntry(seq: stored.seq, payload: .userSetting(setting, at: at))
+      case .correlations(let correlations):
+        SyncEntry(seq: stored.seq, payload: .correlations(correlations))
+      case .correlationDeletions(let tombstones):
+        SyncEntry(seq: stored.seq, payload: .correlationDeletions(tombstones))
       }
     }
   }
@@ -95,6 +99,14 @@ extension DeviceState {
     case .deletions(let tombstones):
       let changing = tombstones.filter { !store.isTombstoned($0.uuid) }
       return changing.count == tombstones.count ? payload : .deletions(changing)
+    case .correlations(let correlations):
+      let changing = correlations.filter { c in
+        !correlationStore.isKnown(c.uuid) && (floor.map { c.end >= $0 } ?? true)
+      }
+      return changing.count == correlations.count ? payload : .correlations(changing)
+    case .correlationDeletions(let tombstones):
+      let changing = tombstones.filter { correlationStore.deleted[$0.uuid] == nil }
+      return changing.count == tombstones.count ? payload : .correlationDeletions(changing)
     case .watchSettings, .authorization, .userSetting, .sourceOrder:
       return payload
     }

@@ -24,6 +24,8 @@ package struct DeviceState: Sendable {
   package internal(set) var decisionStamps: [AuthorizationKey: DecisionStamp] = [:]
   /// The sample store.
   package internal(set) var store = SampleStore()
+  /// The correlations (blood pressure, food) whose members are in ``store`` (docs/behavior.md T8–T13).
+  package internal(set) var correlationStore = CorrelationStore()
   /// The virtual clock, or nil when the device follows the real clock.
   package internal(set) var virtualNow: Date?
   /// Sync bookkeeping.
@@ -83,7 +85,7 @@ package struct DeviceState: Sendable {
     decisions: [AuthorizationKey: Decision], lockedOut: Set<String>, store: SampleStore, sync: SyncLedger,
     syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:],
     userData: UserData = UserData(),
-    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:]
+    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:], correlations: CorrelationStore = CorrelationStore()
   ) throws(StateRestoreError) {
     for entry in sync.pendingEntries {
       guard case .slots(let start, let count) = entry.payload else { continue }
@@ -122,6 +124,7 @@ package struct DeviceState: Sendable {
     self.preferredUnits = userData.preferredUnits
     self.userSettingStamps = userData.stamps
     self.backgroundRegistrations = backgroundRegistrations
+    self.correlationStore = correlations
   }
 
   /// The durable state the lock and the Health app add to a device (what a snapshot carries besides the store and
@@ -246,7 +249,7 @@ package struct DeviceState: Sendable {
     case .syncLogRestarted(let logID):
       sync.restart(
         logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone),
-        userSettings: ownUserSettings)
+        userSettings: ownUserSettings, correlations: correlationStore)
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
     case .authorizationShared(let bundleID, let shared, let at):
@@ -288,6 +291,14 @@ package struct DeviceState: Sendable {
     case .sourceOrderChanged(let type, let order):
       policy.sourceOrders[type] = order
       sync.appendSourceOrder(type, order)
+    case .correlationsSaved(let correlations):
+      for correlation in correlations { correlationStore.insert(correlation) }
+      sync.appendCorrelations(correlations)
+    case .correlationsDeleted(let tombstones):
+      for tombstone in tombstones { correlationStore.delete(tombstone) }
+      sync.appendCorrelationDeletions(tombstones)
+    case .importCorrelationsStaged(let id, let correlations):
+      stagedImports[id, default: StagedImport()].correlations += correlations
     }
   }
 
@@ -296,6 +307,7 @@ package struct DeviceState: Sendable {
       for (type, sources) in store.prune(endingBefore: now.addingTimeInterval(-retention)) {
         for source in sources { noteChange(type, source, pruned: true) }
       }
+      correlationStore.prune(endingBefore: now.addingTimeInterval(-retention))
     }
   }
 
@@ -359,6 +371,18 @@ package struct DeviceState: Sendable {
       if let local = userSettingStamps[setting.key], stamp < local { return }
       keep(setting)
       userSettingStamps[setting.key] = stamp
+    case .correlations(let correlations):
+      // Their members came in an earlier entry of the same log; a correlation older than the retention window is
+      // left out as its members were (W7).
+      for correlation in correlations where !correlationStore.isKnown(correlation.uuid) {
+        if let floor, correlation.end < floor { continue }
+        correlationStore.insert(correlation)
+        noteChange(correlation.type, correlation.source.bundleID)
+      }
+    case .correlationDeletions(let tombstones):
+      for tombstone in tombstones where correlationStore.delete(tombstone) {
+        noteChange(tombstone.type, tombstone.source.bundleID)
+      }
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).
@@ -374,6 +398,8 @@ package struct StagedImport: Sendable {
   package var batches: [[Sample]] = []
   /// How many samples they hold.
   package var count = 0
+  /// The correlations staged with them (their members are in the batches; docs/behavior.md I13).
+  package var correlations: [Correlation] = []
 }
 
 /// What committing an import did (``DeviceState/commitImport(_:wall:characteristics:)``).

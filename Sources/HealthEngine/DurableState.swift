@@ -39,6 +39,7 @@ extension DeviceState {
     check("preferredUnits", preferredUnits == other.preferredUnits)
     check("userSettingStamps", userSettingStamps == other.userSettingStamps)
     check("backgroundRegistrations", backgroundRegistrations == other.backgroundRegistrations)
+    check("correlations", correlationStore == other.correlationStore)
     result += store.differences(from: other.store).map { "store.\($0)" }
     return result
   }

@@ -28,12 +28,18 @@ package struct SyncLedger: Hashable, Sendable {
     case userSetting(UserSetting, at: Date)
     /// A data-source order set here.
     case sourceOrder(SampleType, SourceOrder)
+    /// Correlations saved here (their members are in an earlier slots entry).
+    case correlations([Correlation])
+    /// Correlations deleted here.
+    case correlationDeletions([Tombstone])
 
     /// Items carried.
     package var itemCount: Int {
       switch self {
       case .slots(_, let count): Int(count)
       case .deletions(let t): t.count
+      case .correlations(let c): c.count
+      case .correlationDeletions(let t): t.count
       case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
@@ -127,6 +133,21 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
+  /// Appends saved correlations, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendCorrelations(_ correlations: [Correlation]) {
+    for chunk in stride(from: 0, to: correlations.count, by: Self.maxItemsPerEntry) {
+      appendOne(.correlations(Array(correlations[chunk..<min(chunk + Self.maxItemsPerEntry, correlations.count)])))
+    }
+  }
+
+  /// Appends correlation deletions, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendCorrelationDeletions(_ tombstones: [Tombstone]) {
+    for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
+      appendOne(
+        .correlationDeletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
+    }
+  }
+
   /// Appends companion decisions.
   package mutating func appendAuthorization(bundleID: String, decisions: [SharedDecision], at: Date) {
     appendOne(.authorization(bundleID: bundleID, decisions: decisions, at: at))
@@ -174,12 +195,12 @@ package struct SyncLedger: Hashable, Sendable {
   /// stores were found to differ); the peer applies the re-send idempotently.
   package mutating func restart(
     logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone],
-    userSettings: [(setting: UserSetting, at: Date)] = []
+    userSettings: [(setting: UserSetting, at: Date)] = [], correlations: CorrelationStore = CorrelationStore()
   ) {
     let settings: [StoredPayload] = entries[head...].compactMap {
       switch $0.payload {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
-      case .slots, .deletions, .userSetting: return nil
+      case .slots, .deletions, .userSetting, .correlations, .correlationDeletions: return nil
       }
     }
     self.logID = logID
@@ -190,6 +211,8 @@ package struct SyncLedger: Hashable, Sendable {
     pendingItemTotal = 0
     for run in liveRuns { appendSlots(start: run.start, count: run.count) }
     appendDeletions(tombstones)
+    appendCorrelations(correlations.ordered)
+    appendCorrelationDeletions(correlations.orderedDeletions)
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }

@@ -22,7 +22,8 @@ package struct ImportSummary: Hashable, Sendable {
   package var samples: [SampleType: Int] = [:]
   /// `Record` types the catalog does not know, by identifier (skipped).
   package var skippedTypes: [String: Int] = [:]
-  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, `Workout`, `Correlation`, `ActivitySummary`, `ClinicalRecord`, `Audiogram`,
+  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, `Workout`, a
+  /// `Correlation` whose records do not make one, `ActivitySummary`, `ClinicalRecord`, `Audiogram`,
   /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
   /// element's `type` or `workoutActivityType`; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
@@ -30,6 +31,9 @@ package struct ImportSummary: Hashable, Sendable {
   package var sources: [SourceCount] = []
   /// The characteristics `Me` sets (those it says are not set are left out).
   package var characteristics: [SampleType: CharacteristicValue] = [:]
+  /// The `Correlation` elements read (blood pressure, food), by their members' identifiers: the members are read
+  /// as samples too (docs/behavior.md I13).
+  package var correlations: [Correlation] = []
 
   /// Creates an empty summary.
   package init() {}
@@ -99,6 +103,8 @@ package struct ExportReader: ~Copyable {
   private var metadataValues = ByteCache<MetadataValue>()
   /// Samples read per type code (folded into ``summary`` at the end, or when asked).
   private var counts: [Int]
+  /// The members of the correlation just read, handed out by ``next()`` before it reads on.
+  private var pendingMembers: [Sample] = []
 
   /// Reads `input`, naming `file` in errors, mapping sources with `mapping`.
   package init(_ input: any ByteInput, file: String, mapping: SourceMapping = SourceMapping()) {
@@ -113,6 +119,7 @@ package struct ExportReader: ~Copyable {
   /// The next sample, or nil at the end of the export.
   /// - Throws: ``ExportError`` at the first problem, located.
   package mutating func next() throws(ExportError) -> Sample? {
+    if let member = pendingMembers.popLast() { return member }
     if !started {
       started = true
       guard try scanner.next() == .startTag, scanner.nameIs("HealthData") else {
@@ -148,9 +155,11 @@ package struct ExportReader: ~Copyable {
         } else if scanner.nameIs("Workout") {
           summary.skip("Workout", try detail("workoutActivityType"))
           _ = try skipSubtree()
+        } else if scanner.nameIs("Correlation") {
+          if let member = try correlation() { return member }
         } else {
           let name = scanner.name
-          let known = ["Correlation", "ActivitySummary", "ClinicalRecord", "Audiogram", "VisionPrescription"]
+          let known = ["ActivitySummary", "ClinicalRecord", "Audiogram", "VisionPrescription"]
           summary.skip(name, known.contains(name) ? try detail("type") : "unknown element")
           _ = try skipSubtree()
         }
@@ -211,9 +220,106 @@ package struct ExportReader: ~Copyable {
     }
   }
 
+  // MARK: - Correlations
+
+  /// Reads a `Correlation` (docs/behavior.md I13): its attributes as a record's (without value and unit), its
+  /// `MetadataEntry`s, and its `Record`s, which become samples as top-level records do — with the same content, so
+  /// the same identifiers as the copies Apple writes at the top level: a member is stored once. The correlation's
+  /// identifier derives from its type, dates, source, metadata and members (or is HealthPair's `_HealthPair.uuid`).
+  /// Returns the first member (the others follow from ``next()``); nil when there is none to hand out.
+  private mutating func correlation() throws(ExportError) -> Sample? {
+    let location = scanner.tokenLocation
+    let a = recordAttributes()
+    guard let typeIndex = a.type else {
+      throw ExportError(.notAnExport, at: location, "a '<Correlation>' without a 'type' attribute")
+    }
+    let typeName = try scanner.string(typeIndex)
+    guard let type = SampleType.lookup(name: typeName), type.descriptor.isCorrelation else {
+      summary.skip("Correlation", typeName)
+      _ = try skipSubtree()
+      return nil
+    }
+    guard let startIndex = a.startDate, let endIndex = a.endDate else {
+      throw ExportError(.notAnExport, at: location, "a '<Correlation>' needs 'startDate' and 'endDate' attributes")
+    }
+    let start = try date(startIndex)
+    let end = try date(endIndex)
+    if let creation = a.creationDate { _ = try date(creation) }
+    guard let sourceIndex = a.sourceName else {
+      throw ExportError(.notAnExport, at: location, "a '<Correlation>' without a 'sourceName' attribute")
+    }
+    let source = try sourceEntry(sourceIndex, version: a.sourceVersion, device: a.device)
+    var metadata: Metadata = [:]
+    var identifier: UUID?
+    var members: [Sample] = []
+    if !scanner.isSelfClosing {
+      let level = scanner.depth
+      children: while true {
+        switch try scanner.next() {
+        case .startTag:
+          guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
+          if scanner.nameIs("MetadataEntry") {
+            guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
+              throw ExportError(
+                .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
+            }
+            let key = try metadataKey(keyIndex)
+            if key == ExportWriter.identifierKey {
+              let text = try scanner.string(textIndex)
+              guard let uuid = UUID(uuidString: text) else {
+                throw ExportError(.value, at: scanner.valueLocation(textIndex), "'\(text)' is not a UUID")
+              }
+              identifier = uuid
+            } else {
+              metadata[key] = try metadataValue(textIndex, key: key)
+            }
+            _ = try skipSubtree()
+          } else if scanner.nameIs("Record") {
+            if let member = try record(counted: false) { members.append(member) }
+          } else {
+            summary.skip(scanner.name, "in Correlation")
+            _ = try skipSubtree()
+          }
+        case .endTag:
+          if scanner.depth < level { break children }
+        case .endOfDocument:
+          break children
+        }
+      }
+    }
+    // Members of types the catalog does not hold were skipped; what is left must still make a correlation.
+    var unique: [Sample] = []
+    for member in members where !unique.contains(where: { $0.uuid == member.uuid }) { unique.append(member) }
+    // One that does not (a blood pressure without its diastolic record, say) is skipped and reported by type, its
+    // records with it, as before correlations were imported.
+    guard (try? CorrelationInput.checkMembers(of: type, unique.map(\.type))) != nil, start <= end else {
+      summary.skip("Correlation", type.identifier)
+      return nil
+    }
+    var hash = Hash128()
+    hash.add(UInt64(type.code) | 0x1_0000)
+    hash.add(start.bitPattern)
+    hash.add(end.bitPattern)
+    hash.add(source.hash)
+    if !metadata.isEmpty { Self.hashMetadata(metadata, into: &hash) }
+    for uuid in unique.map(\.uuid.uuidString).sorted() { hash.add(uuid) }
+    let correlation = Correlation(
+      uuid: identifier ?? hash.uuid, type: type, start: Date(timeIntervalSinceReferenceDate: start),
+      end: Date(timeIntervalSinceReferenceDate: end), metadata: metadata, source: source.source,
+      members: unique.map(\.uuid))
+    do { try metadata.checkValues() } catch {
+      throw ExportError(.invalidRecord, at: location, "a '<Correlation>' of \(type.identifier): \(error.message)")
+    }
+    summary.correlations.append(correlation)
+    pendingMembers = unique.reversed()
+    return pendingMembers.popLast()
+  }
+
   // MARK: - Records
 
-  private mutating func record() throws(ExportError) -> Sample? {
+  /// Reads a `Record`; `counted` is false for a correlation's member (Apple writes it at the top level too, where
+  /// it is counted).
+  private mutating func record(counted: Bool = true) throws(ExportError) -> Sample? {
     let recordLine = scanner.tokenLine
     let recordColumn = scanner.tokenColumn
     let recordOffset = scanner.tokenOffset
@@ -315,8 +421,10 @@ package struct ExportReader: ~Copyable {
     do { try sample.check() } catch {
       throw ExportError(.invalidRecord, at: location(), "a '<Record>' of \(type.identifier): \(error.message)")
     }
-    counts[Int(type.code)] += 1
-    summary.sources[source.index].samples += 1
+    if counted {
+      counts[Int(type.code)] += 1
+      summary.sources[source.index].samples += 1
+    }
     return sample
   }
 

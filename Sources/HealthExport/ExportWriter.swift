@@ -196,8 +196,41 @@ package struct ExportWriter {
 
   /// Writes one sample as a `Record`.
   package mutating func write(_ sample: Sample) throws {
+    record(sample, indent: " ")
+    records += 1
+    try flushIfFull()
+  }
+
+  /// Writes a correlation as a `Correlation` holding its metadata and its members as `Record`s (which are also
+  /// written at the top level, as Apple's exports do; docs/behavior.md I13). The identifier of a correlation an app
+  /// saved is kept as for samples (`_HealthPair.uuid`).
+  package mutating func write(_ correlation: Correlation, members: [Sample]) throws {
+    append(" <Correlation type=\"\(correlation.type.identifier)\" sourceName=\"")
+    let details = correlation.source.details
+    append(Self.escape(details?.name ?? correlation.source.bundleID))
+    append("\"")
+    if let version = details?.version { append(" sourceVersion=\"\(Self.escape(version))\"") }
+    if let hardware = details?.hardware { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
+    let end = ExportDate.format(correlation.end.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
+    append(" creationDate=\"\(end)\"")
+    let start = ExportDate.format(correlation.start.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
+    append(" startDate=\"\(start)\"")
+    append(" endDate=\"\(end)\">\n")
+    if details == nil {
+      append("  <MetadataEntry key=\"\(Self.identifierKey)\" value=\"\(correlation.uuid.uuidString)\"/>\n")
+    }
+    for key in correlation.metadata.keys.sorted() where !key.hasPrefix(Self.devicePrefix) {
+      let text = MetadataText.text(correlation.metadata[key]!)
+      append("  <MetadataEntry key=\"\(Self.escape(key))\" value=\"\(Self.escape(text))\"/>\n")
+    }
+    for member in members { record(member, indent: "  ") }
+    append(" </Correlation>\n")
+    try flushIfFull()
+  }
+
+  private mutating func record(_ sample: Sample, indent: String) {
     let type = sample.type
-    append(" <Record type=\"\(type.identifier)\" sourceName=\"")
+    append(indent + "<Record type=\"\(type.identifier)\" sourceName=\"")
     let details = sample.source.details
     append(Self.escape(details?.name ?? sample.source.bundleID))
     append("\"")
@@ -224,16 +257,14 @@ package struct ExportWriter {
     } else {
       append(">\n")
       if keepsIdentifier {
-        append("  <MetadataEntry key=\"\(Self.identifierKey)\" value=\"\(sample.uuid.uuidString)\"/>\n")
+        append(indent + " <MetadataEntry key=\"\(Self.identifierKey)\" value=\"\(sample.uuid.uuidString)\"/>\n")
       }
       for key in sample.metadata.keys.sorted() where !key.hasPrefix(Self.devicePrefix) {
         let text = MetadataText.text(sample.metadata[key]!)
-        append("  <MetadataEntry key=\"\(Self.escape(key))\" value=\"\(Self.escape(text))\"/>\n")
+        append(indent + " <MetadataEntry key=\"\(Self.escape(key))\" value=\"\(Self.escape(text))\"/>\n")
       }
-      append(" </Record>\n")
+      append(indent + "</Record>\n")
     }
-    records += 1
-    try flushIfFull()
   }
 
   /// The `MetadataEntry` key under which HealthPair's exports keep the identifier of a sample an app saved (Apple's

@@ -17,8 +17,25 @@ extension HKHealthStore {
   public func save(_ objects: [HKObject]) async throws {
     let api = "HKHealthStore.save(_:)"
     let session = try Session.current(api: api)
-    let inputs = try objects.map { try $0.sampleInput(api: api) }
-    _ = try await session.callAsync(.save(bundleID: session.bundleID, samples: inputs), api: api)
+    _ = try await session.callAsync(try Self.saveRequest(objects, bundleID: session.bundleID, api: api), api: api)
+  }
+
+  /// The request that saves `objects`: `save` for samples, `saveCorrelations` when any is an ``HKCorrelation`` (its
+  /// objects are saved with it, all or nothing; docs/behavior.md T10).
+  static func saveRequest(_ objects: [HKObject], bundleID: String, api: String) throws -> Request {
+    guard objects.contains(where: { $0 is HKCorrelation }) else {
+      return .save(bundleID: bundleID, samples: try objects.map { try $0.sampleInput(api: api) })
+    }
+    var correlations: [CorrelationInput] = []
+    var samples: [SampleInput] = []
+    for object in objects {
+      if let correlation = object as? HKCorrelation {
+        correlations.append(try correlation.correlationInput(api: api))
+      } else {
+        samples.append(try object.sampleInput(api: api))
+      }
+    }
+    return .saveCorrelations(bundleID: bundleID, correlations: correlations, samples: samples)
   }
 
   /// Saves one object; `completion` receives whether it was saved and the error, on a background queue.
@@ -32,8 +49,8 @@ extension HKHealthStore {
     let api = "HKHealthStore.save(_:withCompletion:)"
     let started = Result { () throws -> (Session, Ticket) in
       let session = try Session.current(api: api)
-      let inputs = try objects.map { try $0.sampleInput(api: api) }
-      return (session, try session.send(.save(bundleID: session.bundleID, samples: inputs), api: api))
+      let request = try Self.saveRequest(objects, bundleID: session.bundleID, api: api)
+      return (session, try session.send(request, api: api))
     }
     deliver({
       let (session, ticket) = try started.get()

@@ -139,7 +139,8 @@ public class HKQuery: NSObject, @unchecked Sendable {
     return HealthKitSimPredicate(.value(op, Double(value)))
   }
 
-  /// Objects that are not part of a correlation: every object, since HealthPair stores no correlations.
+  /// Objects that are not part of a correlation. HealthKitSim does not apply it yet: it matches every object, a
+  /// correlation's members too (docs/behavior.md T11).
   public static func predicateForObjectsWithNoCorrelation() -> NSPredicate {
     HealthKitSimPredicate(.constant(true))
   }

@@ -36,6 +36,13 @@ extension HKSamplePredicate where Sample == HKCategorySample {
   }
 }
 
+extension HKSamplePredicate where Sample == HKCorrelation {
+  /// Correlations of `type` matching `predicate` (iOS 15.4; docs/behavior.md T11).
+  public static func correlation(type: HKCorrelationType, predicate: NSPredicate? = nil) -> Self {
+    Self(type, predicate)
+  }
+}
+
 extension HKSamplePredicate where Sample == HKSample {
   /// Samples of any type matching `predicate`.
   public static func sample(type: HKSampleType, predicate: NSPredicate? = nil) -> Self { Self(type, predicate) }

@@ -34,6 +34,11 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
   /// - Throws: what the handler would receive.
   func fetch(_ session: Session) throws -> [HKSample] {
     let api = "HKSampleQuery"
+    if objectType is HKCorrelationType {
+      // A sample query of a correlation type returns HKCorrelation objects (docs/behavior.md T11).
+      return try HKCorrelation.fetch(
+        session, type: objectType!, filter: try filter.get(), members: [], limit: limit, sort: try sort.get(), api: api)
+    }
     let query = SampleQuery(
       type: try objectType!.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
       limit: limit, sort: try sort.get(), filter: try filter.get().extra)

@@ -70,6 +70,29 @@ extension DeviceClient {
     }
   }
 
+  /// Saves correlations with their members, and plain samples, in one all-or-nothing `save` (docs/behavior.md T10).
+  package func saveCorrelations(
+    _ bundleID: String, _ correlations: [CorrelationInput], samples: [SampleInput] = []
+  ) throws(ClientError) {
+    _ = try call(.saveCorrelations(bundleID: bundleID, correlations: correlations, samples: samples))
+  }
+
+  /// Runs a correlation query (`HKCorrelationQuery`): correlations with the members the app may see.
+  package func correlationQuery(_ bundleID: String, _ query: CorrelationQuery) throws(ClientError)
+    -> [CorrelationResult]
+  {
+    try expect(try call(.correlationQuery(bundleID: bundleID, query: query)), "correlations") {
+      if case .correlations(let c) = $0 { c } else { nil }
+    }
+  }
+
+  /// Every live correlation on the device (of one type, or all) with its live members, whatever app saved it.
+  package func storedCorrelations(type: SampleType? = nil) throws(ClientError) -> [CorrelationResult] {
+    try expect(try call(.storedCorrelations(type: type)), "correlations") {
+      if case .correlations(let c) = $0 { c } else { nil }
+    }
+  }
+
   /// Runs a statistics query.
   package func statistics(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError) -> Statistics {
     try expect(try call(.statistics(bundleID: bundleID, query: query)), "statistics") {

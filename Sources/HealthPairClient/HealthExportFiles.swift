@@ -171,6 +171,12 @@ package enum HealthExportFiles {
       }
       for ticket in inFlight { _ = try ticket.wait(timeout: options.timeout) }
       inFlight.removeAll()
+      // The correlations, once their members are staged (docs/behavior.md I13).
+      for start in stride(from: 0, to: summary.correlations.count, by: options.batchSize) {
+        let chunk = Array(summary.correlations[start..<min(start + options.batchSize, summary.correlations.count)])
+        _ = try client.call(.importCorrelations(importID: importID, correlations: chunk), timeout: options.timeout)
+        staged = true
+      }
       var outcome = ImportOutcome()
       let characteristics = summary.characteristics
       if staged || !characteristics.isEmpty {
@@ -204,6 +210,7 @@ package enum HealthExportFiles {
       for type in SampleType.all where (snapshot.device.sampleCounts[type] ?? 0) > 0 {
         for sample in try client.storedSamples(type: type).samples { try writer.write(sample) }
       }
+      for result in try client.storedCorrelations() { try writer.write(result.correlation, members: result.objects) }
       try writer.finish()
       return writer.records
     }
@@ -299,6 +306,12 @@ extension ExportImportReport {
         "  added        "
           + outcome.added.sorted { $0.key < $1.key }.map { "\($0.key.name) \(count($0.value))" }
           .joined(separator: ", "))
+    }
+    if !summary.correlations.isEmpty {
+      let byType = Dictionary(grouping: summary.correlations, by: \.type).sorted { $0.key < $1.key }
+      lines.append(
+        "  correlations " + byType.map { "\($0.key.name) \(count($0.value.count))" }.joined(separator: ", ")
+          + " (read; their records are samples above)")
     }
     if !summary.characteristics.isEmpty {
       let values = summary.characteristics.sorted { $0.key < $1.key }.map {

@@ -110,6 +110,32 @@ extension RunContext {
           throw fail(step, "\(spec.app) sees \(expected) \(spec.type) samples on the \(device)", "\(actual.count)")
         }
       }
+    case .seesCorrelations(let devices, let spec, let expected, let objectsEach):
+      for device in devices.list {
+        let query = CorrelationQuery(
+          base: SampleQuery(
+            type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
+            limit: spec.limit ?? 0, sort: spec.sort))
+        let bundle = app(spec.app).bundleID
+        let results: [CorrelationResult]
+        switch attempt({ () throws(ClientError) in try client(device).correlationQuery(bundle, query) }) {
+        case .success(let r): results = r
+        case .failure(let error):
+          guard let health = error.healthError else { throw error }
+          throw fail(
+            step, "\(spec.app)'s correlation query of \(spec.type) on the \(device) to return \(expected)",
+            show(health))
+        }
+        if results.count != expected {
+          throw fail(
+            step, "\(spec.app) sees \(expected) \(spec.type) correlations on the \(device)", "\(results.count)")
+        }
+        if let objectsEach, let odd = results.first(where: { $0.objects.count != objectsEach }) {
+          throw fail(
+            step, "\(objectsEach) objects in each \(spec.type) correlation on the \(device)",
+            "\(odd.objects.count) in \(odd.correlation.uuid)")
+        }
+      }
     case .seesTotal(let devices, let name, let type, let value, let unit, let day):
       for device in devices.list {
         let actual = try visibleTotal(device, name, type, unit: unit, day: day)

@@ -522,6 +522,30 @@ struct RunContext {
         }
         let c = client(device)
         record(device, name, "save", try capture { () throws(ClientError) in try c.save(a.bundleID, inputs) })
+      case .saveCorrelation(let device, let name, let spec):
+        let a = app(name)
+        var members: [SampleInput] = []
+        for member in spec.members {
+          let uuid = member.uuid ?? rng.uuid()
+          if let n = member.name { names[n] = uuid }
+          let start = resolve(member.start, on: device)
+          let end: Date
+          switch member.end {
+          case .duration(let d): end = start.addingTimeInterval(d)
+          case .time(let t): end = resolve(t, on: device)
+          }
+          members.append(
+            SampleInput(
+              uuid: uuid, type: member.type, value: member.value, start: start, end: end, metadata: member.metadata))
+        }
+        let uuid = rng.uuid()
+        if let n = spec.name { names[n] = uuid }
+        let input = CorrelationInput(
+          uuid: uuid, type: spec.type, start: members.map(\.start).min() ?? now, end: members.map(\.end).max() ?? now,
+          metadata: spec.metadata, members: members)
+        let c = client(device)
+        record(
+          device, name, "save", try capture { () throws(ClientError) in try c.saveCorrelations(a.bundleID, [input]) })
       case .saveRandom(let device, let name, let count, let type, let over):
         let a = app(name)
         var inputs: [SampleInput] = []

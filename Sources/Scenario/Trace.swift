@@ -223,7 +223,8 @@ extension StepKind {
       .timeZone(let d, _):
       return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
-    case .request(let d, _, _, _), .save(let d, _, _), .saveRandom(let d, _, _, _, _), .resave(let d, _, _, _),
+    case .request(let d, _, _, _), .save(let d, _, _), .saveCorrelation(let d, _, _), .saveRandom(let d, _, _, _, _),
+      .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
       .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _),
@@ -242,7 +243,7 @@ extension StepKind {
     case .onBoth(let phone, _): phone.category
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone, .importExport, .exportStore:
       .setup
-    case .request, .save, .saveRandom, .resave, .delete, .deleteAll, .background: .app
+    case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background: .app
     case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
@@ -256,7 +257,8 @@ extension Expectation {
   var lane: Lane {
     switch self {
     case .shareStatus(let d, _, _, _), .hiddenRead(let d, _, _, _), .requestStatus(let d, _, _, _, _),
-      .lockedOut(let d, _, _), .seesCount(let d, _, _), .seesTotal(let d, _, _, _, _, _),
+      .lockedOut(let d, _, _), .seesCount(let d, _, _), .seesCorrelations(let d, _, _, _),
+      .seesTotal(let d, _, _, _, _, _),
       .storeCount(let d, _, _),
       .storeHas(let d, _, _), .syncConflicts(let d, _), .locked(let d, _), .backgroundState(let d, _, _, _),
       .backgroundCounts(let d, _, _, _, _, _), .storeCountMatching(let d, _, _, _, _):

@@ -91,6 +91,27 @@ package enum TimeSpec: Hashable, Sendable {
   case local(Date)
 }
 
+/// A correlation to save, as written: its type, name, metadata and members. Its dates are its members' (the
+/// earliest start to the latest end).
+package struct CorrelationSpec: Hashable, Sendable {
+  /// The correlation type.
+  package var type: SampleType
+  /// `as <name>`.
+  package var name: String?
+  /// `with <key>=<value>…`: the correlation's own metadata.
+  package var metadata: Metadata
+  /// The members (`of <sample> plus <sample>…`).
+  package var members: [SampleSpec]
+
+  /// Creates a spec.
+  package init(type: SampleType, name: String?, metadata: Metadata, members: [SampleSpec]) {
+    self.type = type
+    self.name = name
+    self.metadata = metadata
+    self.members = members
+  }
+}
+
 /// A sample to save, as written.
 package struct SampleSpec: Hashable, Sendable {
   /// The type.
@@ -322,6 +343,9 @@ package enum Expectation: Hashable, Sendable {
   case changes(DeviceKind, app: String, SampleType, added: Int, deleted: Int)
   /// The raw store holds this many samples (of a type, or of every type).
   case storeCount(Devices, SampleType?, Int)
+  /// `<App> sees <n> <type> correlations [with <m> objects each] [query]`: a correlation query's result count (and
+  /// how many objects each correlation holds).
+  case seesCorrelations(Devices, SampleQuerySpec, Int, objectsEach: Int?)
   /// The raw store holds (or lacks) a named sample.
   case storeHas(Devices, name: String, Bool)
   /// `earliestPermittedSampleDate()`.
@@ -407,6 +431,8 @@ package enum StepKind: Hashable, Sendable {
   case request(DeviceKind, app: String, share: [SampleType]?, read: [SampleType]?)
   /// An app saves samples.
   case save(DeviceKind, app: String, [SampleSpec])
+  /// An app saves a correlation with its member samples (`as <name>` names the correlation; behavior.md T10).
+  case saveCorrelation(DeviceKind, app: String, CorrelationSpec)
   /// An app saves seeded random samples.
   case saveRandom(DeviceKind, app: String, count: Int, type: SampleType, over: Double)
   /// An app saves a named sample again (same UUID).

@@ -732,6 +732,21 @@ extension ParseState {
         throw c.error(.invalidNumber(numberToken?.text ?? ""), at: numberToken)
       }
       c.index += 1
+      if c.take("correlations") || c.take("correlation") {
+        // "sees 1 bloodPressure correlation with 2 objects each": a correlation query (behavior.md T11).
+        var objects: Int?
+        if c.take("with") {
+          objects = try c.integer()
+          guard c.take("objects") || c.take("object") else {
+            throw c.error(.expected("'objects'", found: c.peek?.text))
+          }
+          try c.expect("each")
+        }
+        var spec = SampleQuerySpec(app: app.name, type: type)
+        try sampleModifiers(&c, &spec)
+        try c.finish()
+        return .seesCorrelations(devices, spec, count, objectsEach: objects)
+      }
       guard c.take("samples") || c.take("sample") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }
       var spec = SampleQuerySpec(app: app.name, type: type)
       try sampleModifiers(&c, &spec)

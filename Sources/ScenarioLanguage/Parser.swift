@@ -63,6 +63,7 @@ import HealthModel
 //   - <device>: <App> requests [share <types>] [read <types>]
 //   - <device>: <App> saves <value> <type> [when] [with <key>=<value>…] [uuid <UUID>] [as <name>]
 //   - <device>: <App> saves <sample> plus <sample>…
+//   - <device>: <App> saves <type> correlation [as <name>] [with <key>=<value>…] of <sample> plus <sample>…
 //   - <device>: <App> saves <n> random <type> samples over <duration>
 //   - <device>: <App> deletes all <type> [range]
 //   - <device>: <App> resaves <name> [as <value> [<unit>]]
@@ -125,6 +126,7 @@ import HealthModel
 //   - <App>'s background deliveries of <type>: <n> woken, <n> completed, <n> missed
 //   - <App> is locked out / <App> is not locked out
 //   - <App> sees <n> <type> samples [query] / <App> sees no <type> samples [query]
+//   - <App> sees <n> <type> correlations [with <n> objects each] [query]
 //   - <App> sees <value> <unit> of <type> [on <date>]
 //   - <App> sees <type> [query]: + lines <value> at <time> [from <App>] [on <device>]
 //   - <App>'s sample query of <type> [query] <outcome>
@@ -890,6 +892,35 @@ struct ParseState {
       try c.finish()
       guard count > 0, count <= 1_000_000 else { throw c.error(.invalidNumber(String(count))) }
       return .saveRandom(device, app: app.name, count: count, type: type, over: over)
+    }
+    // "saves bloodPressure correlation as reading of 120 mmHg bloodPressureSystolic plus 80 mmHg …"
+    if let t = c.peek, let type = Cursor.sampleType(t), type.descriptor.isCorrelation,
+      c.line.tokens.count > c.index + 1, c.line.tokens[c.index + 1].keyword == "correlation"
+    {
+      c.index += 2
+      var spec = CorrelationSpec(type: type, name: nil, metadata: [:], members: [])
+      while !c.take("of") {
+        if c.take("as") {
+          let name = try c.sampleName(defined: true)
+          if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
+          sampleNames.insert(name)
+          spec.name = name
+        } else if c.take("with") {
+          repeat {
+            let kv = try c.word("key=value metadata")
+            let parts = kv.text.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { throw c.error(.expected("key=value", found: kv.text), at: kv) }
+            let key = MetadataKey.byConstantName[String(parts[0])] ?? String(parts[0])
+            spec.metadata[key] = ParseState.metadataValue(String(parts[1]))
+          } while c.take("and") || (c.peek.map { $0.text.contains("=") } ?? false)
+        } else {
+          throw c.error(.expected("'as', 'with' or 'of' and the correlation's samples", found: c.peek?.text))
+        }
+      }
+      spec.members = [try parseSampleSpec(&c)]
+      while c.take("plus") { spec.members.append(try parseSampleSpec(&c)) }
+      try c.finish()
+      return .saveCorrelation(device, app: app.name, spec)
     }
     var specs: [SampleSpec] = [try parseSampleSpec(&c)]
     while c.take("plus") { specs.append(try parseSampleSpec(&c)) }

@@ -378,6 +378,11 @@ extension BinaryWriter {
     case .backgroundDeliveries(let list, let history):
       array(list) { $0.backgroundStatus($1) }
       array(history) { $0.backgroundEvent($1) }
+    case .correlations(let results):
+      array(results) { w, result in
+        w.correlation(result.correlation)
+        w.array(result.objects) { $0.sample($1) }
+      }
     }
   }
 
@@ -501,6 +506,31 @@ extension BinaryWriter {
     case .setSourceOrder(let type, let sources):
       sampleType(type)
       array(sources) { $0.source($1) }
+    // Opcodes 85–89: correlations (docs/protocol.md).
+    case .saveCorrelations(let id, let correlations, let samples):
+      string(id)
+      array(correlations) { w, c in
+        w.uuid(c.uuid)
+        w.sampleType(c.type)
+        w.date(c.start)
+        w.date(c.end)
+        w.metadata(c.metadata)
+        w.array(c.members) { $0.sampleInput($1) }
+      }
+      array(samples) { $0.sampleInput($1) }
+    case .correlationQuery(let id, let q):
+      string(id)
+      sampleQuery(q.base)
+      array(q.members) { w, m in
+        w.sampleType(m.type)
+        w.optional(m.range) { $0.dateRange($1) }
+        w.optional(m.filter) { $0.sampleFilter($1) }
+      }
+    case .importCorrelations(let id, let correlations):
+      u64(id)
+      array(correlations) { $0.correlation($1) }
+    case .storedCorrelations(let type):
+      optional(type) { $0.sampleType($1) }
     }
   }
 
@@ -848,6 +878,13 @@ extension BinaryReader {
       return .backgroundDeliveries(
         try array(minElementSize: 20) { r throws(DecodeError) in try r.backgroundStatus() },
         history: try array(minElementSize: 20) { r throws(DecodeError) in try r.backgroundEvent() })
+    case .correlations:
+      return .correlations(
+        try array(minElementSize: 51) { r throws(DecodeError) in
+          CorrelationResult(
+            correlation: try r.correlation(),
+            objects: try r.array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
+        })
     }
   }
 
@@ -936,6 +973,32 @@ extension BinaryReader {
     case .setSourceOrder:
       return .setSourceOrder(
         type: try sampleType(), sources: try array(minElementSize: 5) { r throws(DecodeError) in try r.source() })
+    case .saveCorrelations:
+      let id = try bundle()
+      let correlations = try array(minElementSize: 42) { r throws(DecodeError) -> CorrelationInput in
+        CorrelationInput(
+          uuid: try r.uuid(), type: try r.sampleType(), start: try r.date(), end: try r.date(),
+          metadata: try r.metadata(),
+          members: try r.array(minElementSize: 43) { r throws(DecodeError) in try r.sampleInput() })
+      }
+      return .saveCorrelations(
+        bundleID: id, correlations: correlations,
+        samples: try array(minElementSize: 43) { r throws(DecodeError) in try r.sampleInput() })
+    case .correlationQuery:
+      let id = try bundle()
+      let base = try sampleQuery()
+      let members = try array(minElementSize: 4) { r throws(DecodeError) in
+        CorrelationQuery.MemberCondition(
+          type: try r.sampleType(), range: try r.optional { r throws(DecodeError) in try r.dateRange() },
+          filter: try r.optional { r throws(DecodeError) in try r.sampleFilter() })
+      }
+      return .correlationQuery(bundleID: id, query: CorrelationQuery(base: base, members: members))
+    case .importCorrelations:
+      let id = try importIdentity()
+      return .importCorrelations(
+        importID: id, correlations: try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() })
+    case .storedCorrelations:
+      return .storedCorrelations(type: try optional { r throws(DecodeError) in try r.sampleType() })
     }
   }
 

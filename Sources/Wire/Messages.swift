@@ -166,6 +166,14 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case backgroundDeliveries = 53
   /// ``Request/setSourceOrder``.
   case setSourceOrder = 60
+  /// ``Request/saveCorrelations``.
+  case saveCorrelations = 85
+  /// ``Request/correlationQuery``.
+  case correlationQuery = 86
+  /// ``Request/importCorrelations``.
+  case importCorrelations = 87
+  /// ``Request/storedCorrelations``.
+  case storedCorrelations = 88
 }
 
 extension Request {
@@ -209,6 +217,10 @@ extension Request {
     case .completeBackgroundDelivery: .completeBackgroundDelivery
     case .backgroundDeliveries: .backgroundDeliveries
     case .setSourceOrder: .setSourceOrder
+    case .saveCorrelations: .saveCorrelations
+    case .correlationQuery: .correlationQuery
+    case .importCorrelations: .importCorrelations
+    case .storedCorrelations: .storedCorrelations
     }
   }
 }
@@ -295,6 +307,17 @@ package enum Request: Hashable, Sendable {
   case backgroundDeliveries(bundleID: String?)
   /// The user sets the Health app's data-source order of a type (phone only; it reaches the watch by sync).
   case setSourceOrder(type: SampleType, sources: [SampleSource])
+  /// `save(_:)` of objects some of which are correlations: the correlations with their members and the plain
+  /// samples, all or nothing (docs/behavior.md T10); answers `ok`.
+  case saveCorrelations(bundleID: String, correlations: [CorrelationInput], samples: [SampleInput])
+  /// `HKCorrelationQuery` (and `HKSampleQuery` of a correlation type); answered by ``Reply/correlations(_:)``.
+  case correlationQuery(bundleID: String, query: CorrelationQuery)
+  /// Stages correlations of the import `importID` (their members arrive as samples in its batches); visible with
+  /// the rest at ``importCommit(importID:characteristics:)``; answers `ok`.
+  case importCorrelations(importID: UInt64, correlations: [Correlation])
+  /// Every live correlation stored on the device (of one type, or all), with its live members, whatever app saved
+  /// it (for exports and tests, as ``storedSamples(type:from:limit:)``); answered by ``Reply/correlations(_:)``.
+  case storedCorrelations(type: SampleType?)
 }
 
 /// Information the daemon returns to `hello`.
@@ -400,6 +423,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case units = 41
   /// ``Reply/backgroundDeliveries``.
   case backgroundDeliveries = 50
+  /// ``Reply/correlations``.
+  case correlations = 70
 }
 
 extension Reply {
@@ -425,6 +450,7 @@ extension Reply {
     case .characteristic: .characteristic
     case .units: .units
     case .backgroundDeliveries: .backgroundDeliveries
+    case .correlations: .correlations
     }
   }
 }
@@ -471,6 +497,8 @@ package enum Reply: Hashable, Sendable {
   /// Background delivery registrations and the events since the daemon started (answer to
   /// `backgroundDeliveries`).
   case backgroundDeliveries([BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent])
+  /// Correlations with the members the app may see (answer to `correlationQuery`).
+  case correlations([CorrelationResult])
 }
 
 /// Every pushed event's tag (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -588,6 +616,10 @@ extension Request {
     case .completeBackgroundDelivery: "completeBackgroundDelivery"
     case .backgroundDeliveries: "backgroundDeliveries"
     case .setSourceOrder: "setSourceOrder"
+    case .saveCorrelations: "saveCorrelations"
+    case .correlationQuery: "correlationQuery"
+    case .importCorrelations: "importCorrelations"
+    case .storedCorrelations: "storedCorrelations"
     }
   }
 }

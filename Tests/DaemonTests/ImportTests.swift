@@ -24,12 +24,16 @@ struct ImportTests {
   @Test func theFixtureImportsIntoThePhoneAndTheWatchGetsItsWindow() throws {
     try withPair { pair in
       let report = try HealthExportFiles.importExport(path: fixture, into: pair.phone)
-      #expect(report.outcome.addedCount == 17 && report.device == .phone)
-      #expect(try pair.phone.storedSamples().samples.count == 17)
+      #expect(report.outcome.addedCount == 19 && report.device == .phone)
+      #expect(report.outcome.alreadyPresent == 0, "the blood pressure's records, also at the top level, count once")
+      #expect(try pair.phone.storedSamples().samples.count == 19)
+      let correlations = try pair.phone.storedCorrelations()
+      #expect(correlations.count == 1 && correlations[0].objects.count == 2)
       try pair.waitSynced(timeout: 20)
-      #expect(try pair.watch.storedSamples().samples.count == 11, "the 11 samples ending in the watch's 7 days")
+      #expect(try pair.watch.storedSamples().samples.count == 13, "the 13 samples ending in the watch's 7 days")
+      #expect(try pair.watch.storedCorrelations() == correlations, "the blood pressure reaches the watch")
       let sources = Set(try pair.watch.storedSamples().samples.map { $0.source.details?.name ?? "" })
-      #expect(sources == ["Robin’s Apple Watch", "Robin’s iPhone", "Drink & Track"])
+      #expect(sources == ["Robin’s Apple Watch", "Robin’s iPhone", "Drink & Track", "Health"])
     }
   }
 
@@ -37,7 +41,7 @@ struct ImportTests {
     try withPair { pair in
       _ = try HealthExportFiles.importExport(path: fixture, into: pair.phone)
       let again = try HealthExportFiles.importExport(path: fixtureZip, into: pair.phone)
-      #expect(again.outcome.addedCount == 0 && again.outcome.alreadyPresent == 17)
+      #expect(again.outcome.addedCount == 0 && again.outcome.alreadyPresent == 19)
     }
   }
 
@@ -49,15 +53,17 @@ struct ImportTests {
       _ = try HealthExportFiles.importExport(path: try syntheticFile(2_000, in: directory), into: pair.phone)
       #expect(try HealthExportFiles.exportStore(from: pair.phone, to: directory + "/out.zip", offsetSeconds: 3600) > 0)
       #expect(try HealthExportFiles.exportStore(from: pair.phone, to: directory + "/out.xml") > 0)
-      return try pair.phone.storedSamples().samples
+      return (try pair.phone.storedSamples().samples, try pair.phone.storedCorrelations())
     }
+    #expect(first.1.count == 1, "the fixture's blood pressure")
     for file in ["out.zip", "out.xml"] {
       let second = try withPair { pair in
         _ = try HealthExportFiles.importExport(path: directory + "/" + file, into: pair.phone)
-        return try pair.phone.storedSamples().samples
+        return (try pair.phone.storedSamples().samples, try pair.phone.storedCorrelations())
       }
-      #expect(second.count == first.count)
-      #expect(second == first, "identifiers, values, dates, sources with their details and metadata")
+      #expect(second.0.count == first.0.count)
+      #expect(second.0 == first.0, "identifiers, values, dates, sources with their details and metadata")
+      #expect(second.1 == first.1, "correlations with their identifiers, dates, metadata, sources and members")
     }
   }
 
@@ -150,9 +156,10 @@ struct ImportTests {
   @Test func importingIntoTheWatchKeepsOnlyItsWindowAndSyncsToThePhone() throws {
     try withPair { pair in
       let report = try HealthExportFiles.importExport(path: fixtureZip, into: pair.watch)
-      #expect(report.outcome.addedCount == 11 && report.outcome.beforeRetention == 6)
+      #expect(report.outcome.addedCount == 13 && report.outcome.beforeRetention == 6)
       try pair.waitSynced(timeout: 20)
-      #expect(try pair.phone.storedSamples().samples.count == 11)
+      #expect(try pair.phone.storedSamples().samples.count == 13)
+      #expect(try pair.phone.storedCorrelations().count == 1, "the watch's blood pressure reaches the phone")
     }
   }
 }

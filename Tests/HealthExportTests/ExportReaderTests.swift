@@ -8,8 +8,9 @@ import Testing
 struct ExportReaderTests {
   @Test func theFixtureImportsEveryKnownRecordAndReportsEverythingElse() throws {
     let (samples, summary) = try readAll(try bytes(of: fixturePath))
-    #expect(samples.count == 17)
-    #expect(summary.records == 18)
+    // The blood pressure's two records come twice, inside its Correlation and at the top level: one sample each.
+    #expect(samples.count == 21)
+    #expect(summary.records == 20)
     #expect(summary.locale == "en_GB")
     #expect(summary.exportDate == parseDate("2026-01-05T08:00:00Z"))
     #expect(summary.skippedTypes == ["HKDataTypeSleepDurationGoal": 1])
@@ -21,7 +22,11 @@ struct ExportReaderTests {
         SampleType.lookup(name: "fitzpatrickSkinType")!: .value(3),
       ])
     #expect(summary.skippedElements["Workout"] == ["HKWorkoutActivityTypeRunning": 1])
-    #expect(summary.skippedElements["Correlation"] == ["HKCorrelationTypeIdentifierBloodPressure": 1])
+    #expect(summary.skippedElements["Correlation"] == nil, "a blood pressure with both records is imported")
+    let correlation = try #require(summary.correlations.first)
+    #expect(summary.correlations.count == 1 && correlation.type.name == "bloodPressure")
+    #expect(Set(correlation.members) == Set(samples.filter { $0.type.name.hasPrefix("bloodPressure") }.map(\.uuid)))
+    #expect(correlation.metadata == ["HKWasUserEntered": .bool(true)])
     #expect(summary.skippedElements["ActivitySummary"] == ["": 1])
     #expect(summary.skippedElements["ClinicalRecord"] == ["HKClinicalTypeIdentifierLabResultRecord": 1])
     #expect(summary.skippedElements["Audiogram"] == ["HKDataTypeIdentifierAudiogram": 1])
@@ -32,10 +37,10 @@ struct ExportReaderTests {
       summary.sources.map(\.source.details?.name) == [
         "Robin’s Apple Watch", "Robin’s iPhone", "Health", "Drink & Track", "Sleep Diary",
       ])
-    #expect(summary.sources.map(\.samples) == [10, 2, 2, 2, 1])
+    #expect(summary.sources.map(\.samples) == [10, 2, 4, 2, 1])
     #expect(summary.sources.map(\.source.isApple) == [true, true, true, false, false])
     #expect(summary.sources.map(\.source.device) == [.watch, .phone, .phone, .phone, .phone])
-    #expect(Set(samples.map(\.uuid)).count == 17)
+    #expect(Set(samples.map(\.uuid)).count == 19)
   }
 
   @Test func valuesUnitsDatesAndMetadataAreConverted() throws {

@@ -11,7 +11,7 @@ struct ImportHarnessTests {
   @Test func anAppReadsTheImportedHistoryWithItsSources() async throws {
     try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
       let report = try pair.phone.importHealthExport(at: fixture, sources: ["Drink & Track": waterID])
-      #expect(report.added == 17 && report.records == 18)
+      #expect(report.added == 19 && report.records == 20)
       #expect(report.skipped["Workout"] == 1 && report.skipped["Record HKDataTypeSleepDurationGoal"] == 1)
       #expect(report.sources.first?.name == "Robin’s Apple Watch" && report.sources.first?.isApple == true)
       #expect(report.sources.first { $0.name == "Drink & Track" }?.bundleIdentifier == waterID)
@@ -49,11 +49,11 @@ struct ImportHarnessTests {
         #expect(found.allSatisfy { byHardware.evaluate(with: $0) })
       }
       try await pair.waitForSync()
-      #expect(try pair.watch.sampleCount() == 11, "the watch keeps the last 7 days")
+      #expect(try pair.watch.sampleCount() == 13, "the watch keeps the last 7 days")
       // Importing again adds nothing; a missing file is a located error and changes nothing.
-      #expect(try pair.phone.importHealthExport(at: fixture).alreadyPresent == 17)
+      #expect(try pair.phone.importHealthExport(at: fixture).alreadyPresent == 19)
       #expect(throws: HealthPairTestingError.self) { try pair.phone.importHealthExport(at: fixture + ".missing") }
-      #expect(try pair.phone.sampleCount() == 17)
+      #expect(try pair.phone.sampleCount() == 19)
     }
   }
 }

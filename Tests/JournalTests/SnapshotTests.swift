@@ -586,10 +586,12 @@ struct CompanionSnapshotTests {
     _ = try plain.install(waterApp)
     var old = BinaryWriter()
     old.deviceState(plain) { (_: inout BinaryWriter) in }
-    // The user section, then the (empty) background delivery section after it (two empty arrays).
+    // The user section, then the (empty) background delivery and correlation sections after it (two empty arrays
+    // each).
     let userSection = 1 + 4 + 4 + 4 + 4
     let backgroundSection = 4 + 4
-    let cut = Array(old.bytes.dropLast(userSection + backgroundSection))
+    let correlationSection = 4 + 4
+    let cut = Array(old.bytes.dropLast(userSection + backgroundSection + correlationSection))
     let restoredOld = try cut.withUnsafeBytes { buffer throws(DecodeError) in
       var reader = BinaryReader(buffer)
       return try reader.deviceState()
@@ -614,8 +616,10 @@ struct CompanionSnapshotTests {
         return state
       }
     }
-    // A snapshot written before background delivery ends where the two (empty) extra lists begin.
+    // A snapshot written before background delivery ends where the two (empty) extra lists begin; one written
+    // before correlations, where the two (empty) correlation lists begin.
     let plain = encode(state)
+    #expect(try decode(Array(plain.dropLast(16))).differences(from: state) == [])
     #expect(try decode(Array(plain.dropLast(8))).differences(from: state) == [])
     _ = try state.install(trackerApp)
     _ = try state.enableBackgroundDelivery(trackerApp.bundleID, water, .daily)

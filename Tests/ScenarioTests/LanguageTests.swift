@@ -160,6 +160,7 @@ enum CaseNames {
     case .syncMode: ["syncMode"]
     case .request: ["request"]
     case .save(_, _, let specs): [specs.count > 1 ? "save plus" : "save"]
+    case .saveCorrelation: ["saveCorrelation"]
     case .saveRandom: ["saveRandom"]
     case .resave: ["resave"]
     case .delete: ["delete"]
@@ -183,6 +184,7 @@ enum CaseNames {
     case .expect(.pendingSheets): ["pendingSheets"]
     case .expect(.lockedOut): ["lockedOut"]
     case .expect(.seesCount): ["seesCount"]
+    case .expect(.seesCorrelations): ["seesCorrelations"]
     case .expect(.seesTotal): ["seesTotal"]
     case .expect(.seesSamples): ["seesSamples"]
     case .expect(.sampleQuery): ["sampleQuery"]
@@ -234,7 +236,7 @@ enum CaseNames {
     "diverged", "linkUp", "queriesFail", "syncConflicts", "expect on both", "lock", "userSetting", "locked",
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
     "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
-    "storeCountMatching",
+    "storeCountMatching", "saveCorrelation", "seesCorrelations",
   ]
 }
 
@@ -252,6 +254,7 @@ struct LanguageDocsTests {
     install Profile on phone read bloodType dateOfBirth
     install Scale on phone share bodyMass read bodyMass
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
+    install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch

@@ -92,7 +92,29 @@ struct PinnedFrameTests {
     .importBatch(importID: 5, samples: [imported, sample]),
     .importCommit(importID: 5, characteristics: [SampleType.lookup(name: "bloodType")!: .value(8)]),
     .importAbort(importID: 5),
+    .saveCorrelations(
+      bundleID: "a",
+      correlations: [
+        CorrelationInput(
+          uuid: u2, type: bloodPressure, start: t0, end: t0, metadata: ["HKWasUserEntered": .bool(true)],
+          members: [
+            SampleInput(uuid: u1, type: systolic, value: .quantity(120, unit: "mmHg"), start: t0, end: t0)
+          ])
+      ],
+      samples: []),
+    .correlationQuery(
+      bundleID: "a",
+      query: CorrelationQuery(
+        base: SampleQuery(type: bloodPressure, range: DateRange(start: t0, end: nil), limit: 2),
+        members: [CorrelationQuery.MemberCondition(type: systolic, filter: .value(.greaterThan, 140))])),
+    .importCorrelations(importID: 5, correlations: [correlation]),
+    .storedCorrelations(type: bloodPressure),
   ]
+  static let bloodPressure = SampleType.lookup(name: "bloodPressure")!
+  static let systolic = SampleType.lookup(name: "bloodPressureSystolic")!
+  static let correlation = Correlation(
+    uuid: u2, type: bloodPressure, start: t0, end: t0, metadata: ["HKWasUserEntered": .bool(true)], source: source,
+    members: [u1])
 
   /// Every reply case, with fixed values.
   static let replies: [Reply] = {
@@ -134,6 +156,7 @@ struct PinnedFrameTests {
         ],
         history: [BackgroundDeliveryEvent(kind: .missed, id: 4, bundleID: "a", type: water, attempt: 2, at: t0)]),
       .imported(ImportOutcome(added: [water: 3], alreadyPresent: 2, beforeRetention: 1)),
+      .correlations([CorrelationResult(correlation: correlation, objects: [sample])]),
     ]
   }()
 
@@ -217,6 +240,10 @@ struct PinnedFrameTests {
     case .importBatch: "importBatch"
     case .importCommit: "importCommit"
     case .importAbort: "importAbort"
+    case .saveCorrelations: "saveCorrelations"
+    case .correlationQuery: "correlationQuery"
+    case .importCorrelations: "importCorrelations"
+    case .storedCorrelations: "storedCorrelations"
     }
   }
 
@@ -241,6 +268,7 @@ struct PinnedFrameTests {
     case .units: "units"
     case .backgroundDeliveries: "backgroundDeliveries"
     case .imported: "imported"
+    case .correlations: "correlations"
     }
   }
 
