@@ -30,7 +30,7 @@ package struct BenchCommand: ParsableCommand {
     program: "healthpair-bench",
     abstract: "Measure HealthPair against baselines taken in the same run, and judge each result by its target.",
     usage: "[--smoke] [--json <file>] [--markdown] [--scenarios <dir>] [--only <names>] [--snapshot-samples <n>] "
-      + "[--scale-samples <n>] [--import-records <n>] [--charts <dir>] [--history <file>]",
+      + "[--scale-samples <n>] [--query-runs <n>] [--import-records <n>] [--charts <dir>] [--history <file>]",
     discussion: """
       Prints metric, baseline, HealthPair, ratio, target and whether it is met. Build in release mode first
       (make bench does).
@@ -46,6 +46,7 @@ package struct BenchCommand: ParsableCommand {
                            Samples in the store the snapshot benchmark recovers (default 10000000).
         --scale-samples <n>
                            The largest store of the scale ladder (default 10000000; 1000, 10000, ... up to it).
+        --query-runs <n>   Timed calls of each query row (default 30; more for a profile).
         --charts <dir>     Write the growth charts (SVG) of the scale and clients groups into <dir>.
         --history <file>   Append this run's figures to <file> (the last 10 runs are kept) and show each row's
                            spread over them (make bench: docs/bench-history.json). Not with --smoke.
@@ -106,6 +107,7 @@ package struct BenchCommand: ParsableCommand {
     if let n = try args.intOption("snapshot-samples", range: 1...Int.max) { sizes.snapshotStore = n }
     if let n = try args.intOption("import-records", range: 1...Int.max) { sizes.importRecords = n }
     if let n = try args.intOption("scale-samples", range: 1000...Int.max) { sizes.scaleStore = n }
+    if let n = try args.intOption("query-runs", range: 1...1_000_000) { sizes.queryRuns = n }
     charts = try args.option("charts")
     history = try args.option("history")
     scenarios = try args.option("scenarios")

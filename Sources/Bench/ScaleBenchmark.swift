@@ -66,7 +66,10 @@ struct ScalePoint {
   var dailyCPUMs: Double
   var days: Int
   var dayMs: Double
+  /// The daemon's CPU time per one-day query (median of the calls, nanosecond clock).
   var dayCPUMs: Double
+  /// The client thread's CPU time per one-day query (sending, reading and decoding the reply; median).
+  var dayClientCPUMs: Double
   var dayReturned: Int
 }
 
@@ -180,19 +183,20 @@ func measureScale(daemon: String, samples: Int, runs: Int) throws -> ScalePoint 
   let dailyCPU = cpuSeconds(of: process.pid) - dailyCPU0
   var dayTimes: [Double] = []
   var returned = 0
-  let dayCPU0 = cpuSeconds(of: process.pid)
+  var dayCPU = QueryCPU()
   for _ in 0..<runs {
+    let cost = QueryCost(daemon: process.pid)
     let q0 = now()
     let reply = try client.call(.sampleQuery(bundleID: benchApp.bundleID, query: oneDay))
     dayTimes.append(Double(now() - q0) / 1e6)
+    cost.record(into: &dayCPU)
     if case .samples(let s) = reply { returned = s.count }
   }
-  let dayCPU = cpuSeconds(of: process.pid) - dayCPU0
   return ScalePoint(
     samples: samples, snapshotBytes: snapshotBytes, usedSnapshot: !log.contains("snapshot not used"),
     recoveryMs: recoveryMs, recoveryCPUMs: recoveryCPU * 1000, residentMiB: resident, dailyMs: median(dailyTimes),
     dailyCPUMs: dailyCPU * 1000 / Double(max(runs, 1)), days: days, dayMs: median(dayTimes),
-    dayCPUMs: dayCPU * 1000 / Double(max(runs, 1)), dayReturned: returned)
+    dayCPUMs: median(dayCPU.daemon) / 1000, dayClientCPUMs: median(dayCPU.client) / 1000, dayReturned: returned)
 }
 
 /// The scale rows (judged at 10,000,000 samples) and the growth charts' series, measured at each size of the
@@ -233,11 +237,14 @@ func scaleMetrics(daemon: String, largest: Int, runs: Int, charts: String?) thro
         + ladder("cpuMs", \.dailyCPUMs)),
     Metric(
       name: "S4. Heart-rate sample query for one local day (\(top.dayReturned) samples returned), median; ratio "
-        + "column: \(cpuNote)",
-      baseline: "—", value: ms(top.dayMs), ratio: "CPU \(ms(top.dayCPUMs))", target: judged ? "≤ 2 ms" : "reported",
-      met: judged ? top.dayMs <= 2 : nil,
-      numbers: [("medianMs", top.dayMs), ("cpuMs", top.dayCPUMs), ("returned", Double(top.dayReturned))]
-        + ladder("medianMs", \.dayMs) + ladder("cpuMs", \.dayCPUMs)),
+        + "column: CPU per query, daemon + client (medians)",
+      baseline: "—", value: ms(top.dayMs), ratio: "CPU \(ms(top.dayCPUMs)) + \(ms(top.dayClientCPUMs))",
+      target: judged ? "≤ 2 ms" : "reported", met: judged ? top.dayMs <= 2 : nil,
+      numbers: [
+        ("medianMs", top.dayMs), ("cpuMs", top.dayCPUMs), ("clientCPUMs", top.dayClientCPUMs),
+        ("returned", Double(top.dayReturned)),
+      ]
+        + ladder("medianMs", \.dayMs) + ladder("cpuMs", \.dayCPUMs) + ladder("clientCPUMs", \.dayClientCPUMs)),
   ]
 }
 

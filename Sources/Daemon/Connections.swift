@@ -12,8 +12,10 @@ struct Outbox {
 
   mutating func append(_ more: [UInt8]) {
     if start == bytes.count {
-      bytes.removeAll(keepingCapacity: true)
+      // Empty (the usual case: a reply to a client waiting for it): take the frame as it is, not a copy of it.
+      bytes = more
       start = 0
+      return
     }
     bytes.append(contentsOf: more)
   }

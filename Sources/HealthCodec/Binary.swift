@@ -34,17 +34,25 @@ package struct BinaryWriter: Sendable {
 
   /// Writes one byte.
   @inline(__always) package mutating func u8(_ v: UInt8) { bytes.append(v) }
+  // The integers are appended a byte at a time: an `append` of one byte is inlined to a capacity check and a
+  // store, where `append(contentsOf:)` of a few bytes is a generic call per field (a profile of a reply of
+  // thousands of samples spent most of its encoding there).
   /// Writes a `u16`.
   @inline(__always) package mutating func u16(_ v: UInt16) {
-    withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(truncatingIfNeeded: v))
+    bytes.append(UInt8(truncatingIfNeeded: v &>> 8))
   }
   /// Writes a `u32`.
   @inline(__always) package mutating func u32(_ v: UInt32) {
-    withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(truncatingIfNeeded: v))
+    bytes.append(UInt8(truncatingIfNeeded: v &>> 8))
+    bytes.append(UInt8(truncatingIfNeeded: v &>> 16))
+    bytes.append(UInt8(truncatingIfNeeded: v &>> 24))
   }
   /// Writes a `u64`.
   @inline(__always) package mutating func u64(_ v: UInt64) {
-    withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+    u32(UInt32(truncatingIfNeeded: v))
+    u32(UInt32(truncatingIfNeeded: v &>> 32))
   }
   /// Writes an `i64`.
   @inline(__always) package mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
@@ -63,9 +71,11 @@ package struct BinaryWriter: Sendable {
     }
   }
   /// Writes 16 raw bytes.
-  package mutating func uuid(_ v: UUID) { withUnsafeBytes(of: v.uuid) { bytes.append(contentsOf: $0) } }
+  package mutating func uuid(_ v: UUID) {
+    withUnsafeBytes(of: v.uuid) { bytes.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
+  }
   /// Writes an optional: presence byte, then the value.
-  package mutating func optional<T>(_ v: T?, _ write: (inout BinaryWriter, T) -> Void) {
+  @inlinable package mutating func optional<T>(_ v: T?, _ write: (inout BinaryWriter, T) -> Void) {
     if let v {
       u8(1)
       write(&self, v)
@@ -74,7 +84,7 @@ package struct BinaryWriter: Sendable {
     }
   }
   /// Writes an array: count, then each element.
-  package mutating func array<C: Collection>(_ items: C, _ write: (inout BinaryWriter, C.Element) -> Void) {
+  @inlinable package mutating func array<C: Collection>(_ items: C, _ write: (inout BinaryWriter, C.Element) -> Void) {
     u32(UInt32(items.count))
     for item in items { write(&self, item) }
   }

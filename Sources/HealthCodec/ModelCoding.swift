@@ -97,36 +97,40 @@ extension BinaryWriter {
     var indices: [UInt32] = []
     indices.reserveCapacity(samples.count)
     var last = -1
-    for sample in samples {
+    for i in samples.indices {
+      let source = samples[i].source
       // Consecutive samples mostly share a source: the last one is compared first (equal sources share their
       // strings, so that comparison is of pointers; a different source's strings would be compared byte by byte).
-      if last >= 0, table[last] == sample.source {
+      if last >= 0, table[last] == source {
         indices.append(UInt32(last))
         continue
       }
       // Few sources, shared by reference: a linear scan compares pointers before hashing anything.
-      if table.count <= 16, let found = table.firstIndex(of: sample.source) {
+      if table.count <= 16, let found = table.firstIndex(of: source) {
         last = found
         indices.append(UInt32(found))
         continue
       }
       let index: UInt32
-      if let known = lookup[sample.source] {
+      if let known = lookup[source] {
         index = known
       } else {
         index = UInt32(table.count)
-        table.append(sample.source)
-        lookup[sample.source] = index
+        table.append(source)
+        lookup[source] = index
       }
       last = Int(index)
       indices.append(index)
     }
     array(table) { $0.source($1) }
     u32(UInt32(samples.count))
-    for (sample, index) in zip(samples, indices) {
-      sampleBody(sample)
-      u32(index)
-      metadata(sample.metadata)
+    // Read in place: iterating a zip would copy (retain and release) each sample.
+    samples.withUnsafeBufferPointer { samples in
+      for i in samples.indices {
+        sampleBody(samples[i])
+        u32(indices[i])
+        metadata(samples[i].metadata)
+      }
     }
   }
   /// uuid, type, `u8` kind (0 quantity f64 + unit string, 1 category i64), start, end, metadata.

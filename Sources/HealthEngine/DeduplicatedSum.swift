@@ -16,7 +16,7 @@ extension SampleStore {
   /// `rank[source]` is each source-table entry's rank (lower wins). One pass over the start-ordered slots, with
   /// the few samples active at a time in a small array. Returns false, leaving the sums incomplete, when more
   /// than ``maxOverlapForFastSum`` samples overlap.
-  package mutating func sumIntoBucketsDeduplicated(
+  package func sumIntoBucketsDeduplicated(
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>?,
     buckets: StatisticsBuckets, rank: [Int32], sums: inout [Double], counts: inout [Int]
   ) -> Bool {

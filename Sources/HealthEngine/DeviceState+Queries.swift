@@ -52,7 +52,7 @@ extension DeviceState {
 
   /// `HKSampleQuery`: the samples the app may see, filtered, sorted and limited. A denied read is an empty (or
   /// own-only) result, never an error; a read never decided fails with code 5.
-  package mutating func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
+  package func sampleQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
     -> [Sample]
   {
     try queryable(bundleID, query.type, range: query.range)
@@ -99,7 +99,7 @@ extension DeviceState {
 
   /// The visible slots of `type` that pass `filter`, or nil when there is no filter (everything passes). A separate
   /// pass, so the scans that follow stay as they are: the cost is paid only by queries with such a predicate.
-  mutating func passing(
+  func passing(
     _ filter: SampleFilter?, _ type: SampleType, _ range: DateRange?, _ floor: Double, _ visibility: Visibility,
     _ sources: Set<String>?
   ) -> Set<Int>? {
@@ -120,7 +120,7 @@ extension DeviceState {
   }
 
   /// The number of samples of `type` the app may see in `range` (no materialisation).
-  package mutating func visibleCount(_ bundleID: String, _ type: SampleType, range: DateRange?, wall: Date)
+  package func visibleCount(_ bundleID: String, _ type: SampleType, range: DateRange?, wall: Date)
     throws(HealthError) -> Int
   {
     try queryable(bundleID, type, range: range)

@@ -192,8 +192,10 @@ package struct DeviceState: Sendable {
     if changedSources[type]?.contains(bundleID) != true { changedSources[type, default: []].insert(bundleID) }
   }
 
-  /// Applies one event. The only place durable state changes; journal replay calls it for every record.
+  /// Applies one event. The only place durable state changes; journal replay calls it for every record. Samples
+  /// it inserted out of date order are sorted into the store's date index before it returns, so queries only read.
   package mutating func apply(_ event: DeviceEvent) {
+    defer { store.settle() }
     switch event {
     case .appInstalled(let app):
       apps[app.bundleID] = app

@@ -15,9 +15,9 @@ package enum Visibility: Hashable, Sendable {
 ///
 /// Samples live in one contiguous slot array (64 bytes each) with interned sources and a side table for metadata,
 /// so a million samples stay well under 100 MB. Each type keeps its slots in insertion order (for anchored
-/// queries) and sorted by start date (for date-range queries; the sort is redone lazily only after an
-/// out-of-order insert). Every insert and delete gets the next change number, which anchored queries use as the
-/// anchor.
+/// queries) and sorted by start date (for date-range queries: inserts in date order extend the sorted run, others
+/// are sorted in by ``settle()`` after each applied event). Every insert and delete gets the next change number,
+/// which anchored queries use as the anchor. Queries only read: none of them sorts or caches anything.
 package struct SampleStore: Sendable {
   /// One stored sample.
   package struct Slot: Sendable {
@@ -71,21 +71,41 @@ package struct SampleStore: Sendable {
     }
   }
 
+  /// One type's indexes. The date order is kept in two sorted runs and an unsorted batch: `byStart` holds most of
+  /// the type, `tail` the recent out-of-order inserts, `pending` the out-of-order inserts since the last
+  /// ``SampleStore/settle()``. Inserts in date order (the usual case) append to `byStart`; a settle sorts
+  /// `pending` into `tail`, and merges `tail` into `byStart` once it passes ``SampleStore/tailLimit(for:)``, so
+  /// no query ever sorts or writes: queries are reads.
   fileprivate struct TypeIndex: Sendable {
     var insertion: [Int32] = []
+    /// Slot indices in date order (start, then change number).
     var byStart: [Int32] = []
-    /// How many leading entries of `byStart` are in order; inserts out of order leave a tail to merge lazily.
-    var sortedCount = 0
+    /// Out-of-order inserts already settled, in date order, each ordered before `byStart`'s last entry.
+    var tail: [Int32] = []
+    /// Out-of-order inserts not yet settled, in insertion order.
+    var pending: [Int32] = []
+    /// The start of `byStart`'s last entry (kept here so an insert reads no slot and copies no index).
+    var lastStart = -Double.infinity
     var maxDuration = 0.0
     var live = 0
     var tombstones: [Int32] = []
 
-    mutating func append(_ slot: Int32, start: Double, duration: Double, after previousStart: Double?) {
-      if sortedCount == byStart.count && (previousStart ?? -.infinity) <= start { sortedCount += 1 }
+    /// How many slots the date order holds.
+    var dateOrderCount: Int { byStart.count + tail.count + pending.count }
+
+    /// Adds a slot; returns true when it is the first out-of-order insert since the last settle. A slot that
+    /// starts at or after `byStart`'s last entry sorts after it (its change number is the highest) and extends it.
+    mutating func append(_ slot: Int32, start: Double, duration: Double) -> Bool {
       insertion.append(slot)
-      byStart.append(slot)
       maxDuration = max(maxDuration, duration)
       live += 1
+      if start >= lastStart {
+        byStart.append(slot)
+        lastStart = start
+        return false
+      }
+      pending.append(slot)
+      return pending.count == 1
     }
   }
 
@@ -112,6 +132,8 @@ package struct SampleStore: Sendable {
   private var sourceFingerprints: [UInt64] = []
   /// The live slot carrying each (source, `HKMetadataKeySyncIdentifier`) pair.
   private var syncIndex: [SyncKey: Int32] = [:]
+  /// The types whose date order has out-of-order inserts waiting for ``settle()``.
+  private var unsettled: [UInt16] = []
 
   private struct SyncKey: Hashable, Sendable {
     var source: UInt32
@@ -185,12 +207,162 @@ package struct SampleStore: Sendable {
       syncIndex[SyncKey(source: slots[Int(slotIndex)].source, identifier: identifier)] = slotIndex
     }
     // Mutated in place through the dictionary's accessor: copying the index out would copy its arrays on
-    // every insert (quadratic).
-    let previousStart = types[sample.type.code]?.byStart.last.map { slots[Int($0)].start }
-    types[sample.type.code, default: TypeIndex()].append(
-      slotIndex, start: start, duration: end - start, after: previousStart)
+    // every insert (quadratic). A slot that sorts after the last of `byStart` (its change number is the
+    // highest, so an equal start does) extends it; any other waits in `pending` for the next settle.
+    let code = sample.type.code
+    if types[code, default: TypeIndex()].append(slotIndex, start: start, duration: end - start) {
+      unsettled.append(code)
+    }
     liveCount += 1
     return changeCounter
+  }
+
+  /// Brings every date order up to date after inserts out of date order: each type's unsorted inserts are sorted
+  /// and merged into its tail, and a tail longer than ``tailLimit(for:)`` into the main run. The engine calls it
+  /// after applying each event (a save, a sync batch, an import's commit, a replayed record), so a batch of
+  /// out-of-order inserts is sorted once; a query never does it, and reads a store that was not settled correctly
+  /// (only more slowly).
+  package mutating func settle() {
+    guard !unsettled.isEmpty else { return }
+    for code in unsettled {
+      guard var index = types[code] else { continue }
+      types[code] = nil  // avoid a copy while merging
+      let pending = sortedByDate(index.pending)
+      index.pending = []
+      index.tail = mergedByDate(index.tail[...], pending[...])
+      if index.tail.count > Self.tailLimit(for: index.byStart.count) {
+        merge(index.tail, into: &index.byStart)
+        index.tail = []
+        index.lastStart = slots[Int(index.byStart[index.byStart.count - 1])].start
+      }
+      types[code] = index
+    }
+    unsettled.removeAll(keepingCapacity: true)
+  }
+
+  /// How long a type's settled tail may grow before it is merged into a main run of `count` slots: a merge
+  /// copies the whole run, a longer tail costs each settle and each query that reads it more (HealthPair's
+  /// choice: about 8·√n, at least 4,096 — amortized, O(√n) work per out-of-order insert either way).
+  package static func tailLimit(for count: Int) -> Int { max(4096, 8 * Int(Double(count).squareRoot())) }
+
+  /// Merges `run` (in date order) into `main` (in date order) in place, from the back: each entry of `run` finds
+  /// its place by a galloping search down from the last place, and the entries of `main` after it move up in one
+  /// overlapping copy; those before the first place are not touched, and nothing is allocated beyond `main`'s growth.
+  private func merge(_ run: [Int32], into main: inout [Int32]) {
+    guard !run.isEmpty else { return }
+    let placed = main.count
+    main.append(contentsOf: run)  // room; overwritten below
+    slots.withUnsafeBufferPointer { slots in
+      run.withUnsafeBufferPointer { run in
+        main.withUnsafeMutableBufferPointer { out in
+          /// Whether slot `x` sorts before slot `y`.
+          func before(_ x: Int32, _ y: Int32) -> Bool {
+            let sx = slots[Int(x)]
+            let sy = slots[Int(y)]
+            return sx.start != sy.start ? sx.start < sy.start : sx.change < sy.change
+          }
+          let base = out.baseAddress!
+          var i = placed  // out[0..<i]: entries of `main` not yet moved
+          var k = out.count  // out[k...]: final
+          for j in stride(from: run.count - 1, through: 0, by: -1) {
+            let x = run[j]
+            // The first position in out[0..<i] whose entry sorts after x: probe i-1, i-2, i-4, … then bisect.
+            var low = 0
+            var high = i
+            var probe = i - 1
+            var step = 1
+            while probe >= 0 {
+              if before(out[probe], x) {
+                low = probe + 1
+                break
+              }
+              high = probe
+              probe -= step
+              step <<= 1
+            }
+            while low < high {
+              let mid = (low + high) / 2
+              if before(out[mid], x) { low = mid + 1 } else { high = mid }
+            }
+            let moving = i - low
+            if moving > 0 {
+              UnsafeMutableRawPointer(base + (k - moving)).copyMemory(
+                from: base + low, byteCount: moving * MemoryLayout<Int32>.stride)
+              k -= moving
+              i = low
+            }
+            k -= 1
+            base[k] = x
+          }
+        }
+      }
+    }
+  }
+
+  /// Slot indices in date order: start, then change number (unique, so the order is total).
+  private func sortedByDate(_ indices: [Int32]) -> [Int32] {
+    slots.withUnsafeBufferPointer { slots in
+      indices.sorted { a, b in
+        let sa = slots[Int(a)]
+        let sb = slots[Int(b)]
+        return sa.start != sb.start ? sa.start < sb.start : sa.change < sb.change
+      }
+    }
+  }
+
+  /// Two runs in date order merged into one. Each entry of `b` (usually the shorter run) finds its place in `a`
+  /// by a galloping search from the last place, and the stretch of `a` before it is copied in bulk: merging a few
+  /// entries into a long run costs a copy of the run and a few comparisons per entry, not a comparison (two slot
+  /// reads) per entry of the run.
+  private func mergedByDate(_ a: ArraySlice<Int32>, _ b: ArraySlice<Int32>) -> [Int32] {
+    if b.isEmpty { return Array(a) }
+    if a.isEmpty { return Array(b) }
+    return slots.withUnsafeBufferPointer { slots in
+      a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in
+          [Int32](unsafeUninitializedCapacity: a.count + b.count) { out, initialized in
+            /// Whether slot `x` sorts before slot `y` (start, then change number: never equal for two slots).
+            func before(_ x: Int32, _ y: Int32) -> Bool {
+              let sx = slots[Int(x)]
+              let sy = slots[Int(y)]
+              return sx.start != sy.start ? sx.start < sy.start : sx.change < sy.change
+            }
+            let source = a.baseAddress!
+            let target = out.baseAddress!
+            var i = 0
+            var k = 0
+            for x in b {
+              // The first position from i whose entry sorts after x: probe i, i+1, i+3, i+7, … then bisect.
+              var low = i
+              var probe = i
+              var step = 1
+              while probe < a.count && before(a[probe], x) {
+                low = probe + 1
+                probe += step
+                step <<= 1
+              }
+              var high = min(probe, a.count)
+              while low < high {
+                let mid = (low + high) / 2
+                if before(a[mid], x) { low = mid + 1 } else { high = mid }
+              }
+              if low > i {
+                (target + k).initialize(from: source + i, count: low - i)
+                k += low - i
+                i = low
+              }
+              (target + k).initialize(to: x)
+              k += 1
+            }
+            if i < a.count {
+              (target + k).initialize(from: source + i, count: a.count - i)
+              k += a.count - i
+            }
+            initialized = k
+          }
+        }
+      }
+    }
   }
 
   /// Deletes a live sample, recording a tombstone; returns nil when no live sample has the identifier.
@@ -395,8 +567,10 @@ package struct SampleStore: Sendable {
     package var allowed: [UInt32]?
   }
 
-  /// Computes the candidates for a scan, sorting the type's start index first if an insert left it unsorted.
-  package mutating func candidates(
+  /// Computes the candidates for a scan: the window of the type's date order that can match the range. A read:
+  /// when out-of-order inserts sit in the tail (or, unsettled, in `pending`) within the window, the window is
+  /// merged into a new array; otherwise it is the main run itself.
+  package func candidates(
     type: SampleType, range: DateRange?, visibility: Visibility, sources allowed: Set<String>?
   ) -> Candidates? {
     let own: [UInt32]
@@ -410,63 +584,51 @@ package struct SampleStore: Sendable {
     let allowedSources: [UInt32]? = allowed.map { names in
       sources.indices.filter { names.contains(sources[$0].bundleID) }.map { UInt32($0) }
     }
-    guard var index = types[type.code] else { return nil }
-    if index.sortedCount < index.byStart.count {
-      types[type.code] = nil  // avoid a copy while sorting
-      index.byStart = mergeUnsortedTail(index.byStart, sortedCount: index.sortedCount)
-      index.sortedCount = index.byStart.count
-      types[type.code] = index
-    }
-    let order = index.byStart
-    var lower = 0
-    var upper = order.count
+    guard let index = types[type.code] else { return nil }
+    // The window's bounds as predicates on a slot's start, true from some position of a run in date order on.
+    var atOrAfterLower: ((Double) -> Bool)?
+    var atOrAfterUpper: ((Double) -> Bool)?
     if let range {
       if let s = range.start?.timeIntervalSinceReferenceDate {
         let bound = range.options.contains(.strictStartDate) ? s : s - index.maxDuration
-        lower = firstIndex(in: order, where: { self.slots[Int($0)].start >= bound })
+        atOrAfterLower = { $0 >= bound }
       }
       if let e = range.end?.timeIntervalSinceReferenceDate {
-        let inclusive = range.options.contains(.strictEndDate)
-        upper = firstIndex(
-          in: order, where: { inclusive ? self.slots[Int($0)].start > e : self.slots[Int($0)].start >= e })
+        atOrAfterUpper = range.options.contains(.strictEndDate) ? { $0 > e } : { $0 >= e }
       }
     }
-    if lower >= upper { return nil }
-    return Candidates(order: order, lower: lower, upper: upper, own: own, allowed: allowedSources)
+    func window(_ run: [Int32]) -> Range<Int> {
+      let lower = atOrAfterLower.map { p in firstIndex(in: run, where: { p(self.slots[Int($0)].start) }) } ?? 0
+      let upper = atOrAfterUpper.map { p in firstIndex(in: run, where: { p(self.slots[Int($0)].start) }) } ?? run.count
+      return lower..<max(lower, upper)
+    }
+    let main = window(index.byStart)
+    var extra = index.tail[window(index.tail)]
+    if !index.pending.isEmpty {
+      // Not settled (a caller between inserts): the unsorted inserts in the window, sorted here, never stored.
+      let inWindow = index.pending.filter { slot in
+        let start = self.slots[Int(slot)].start
+        return !(atOrAfterUpper?(start) ?? false) && (atOrAfterLower?(start) ?? true)
+      }
+      extra = mergedByDate(extra, sortedByDate(inWindow)[...])[...]
+    }
+    if extra.isEmpty {
+      if main.isEmpty { return nil }
+      return Candidates(
+        order: index.byStart, lower: main.lowerBound, upper: main.upperBound, own: own, allowed: allowedSources)
+    }
+    let merged = mergedByDate(index.byStart[main], extra)
+    return Candidates(order: merged, lower: 0, upper: merged.count, own: own, allowed: allowedSources)
   }
 
-  /// `order` with its tail (from `sortedCount`) sorted and merged into the sorted prefix: O(t log t + n) for a
-  /// tail of t out-of-order inserts, instead of re-sorting all n.
-  private func mergeUnsortedTail(_ order: [Int32], sortedCount: Int) -> [Int32] {
-    slots.withUnsafeBufferPointer { slots in
-      func less(_ a: Int32, _ b: Int32) -> Bool {
-        let sa = slots[Int(a)]
-        let sb = slots[Int(b)]
-        return sa.start != sb.start ? sa.start < sb.start : sa.change < sb.change
-      }
-      let tail = order[sortedCount...].sorted(by: less)
-      var merged: [Int32] = []
-      merged.reserveCapacity(order.count)
-      var i = 0
-      var j = 0
-      while i < sortedCount && j < tail.count {
-        if less(tail[j], order[i]) {
-          merged.append(tail[j])
-          j += 1
-        } else {
-          merged.append(order[i])
-          i += 1
-        }
-      }
-      merged += order[i..<sortedCount]
-      merged += tail[j...]
-      return merged
-    }
+  /// The whole date order of a type index, its runs merged (what a snapshot keeps settled, and what stores compare).
+  private func mergedDateOrder(_ index: TypeIndex) -> [Int32] {
+    mergedByDate(index.byStart[...], mergedByDate(index.tail[...], sortedByDate(index.pending)[...])[...])
   }
 
   /// Calls `body` with the slot index of every live sample of `type` the visibility allows, ending at or after
   /// `floor`, whose dates pass `range`, in start-date order.
-  package mutating func scan(
+  package func scan(
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
     _ body: (Int) -> Void
   ) {
@@ -477,7 +639,7 @@ package struct SampleStore: Sendable {
 
   /// ``scan(type:range:floor:visibility:sources:_:)`` that also hands `body` the slot it already loaded, so callers
   /// needing the dates do not fetch each slot a second time (the store is walked in date order, not memory order).
-  package mutating func scanSlots(
+  package func scanSlots(
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>? = nil,
     _ body: (Int, borrowing Slot) -> Void
   ) {
@@ -503,7 +665,7 @@ package struct SampleStore: Sendable {
   /// cover bucket `i`; a sample spanning buckets adds to each in proportion to its overlap. Returns false, leaving
   /// the sums incomplete, as soon as a second source shows up: several sources must be de-duplicated
   /// (docs/behavior.md P1), which the general path does.
-  package mutating func sumIntoBuckets(
+  package func sumIntoBuckets(
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>?,
     buckets: StatisticsBuckets, sums: inout [Double], counts: inout [Int]
   ) -> Bool {
@@ -589,7 +751,8 @@ package struct SampleStore: Sendable {
 
 extension SampleStore {
   /// One type's date index as a snapshot keeps it: slot indices by start date, of which the first `sortedCount`
-  /// are in order (the rest is the out-of-order tail the next scan merges).
+  /// are in order. This build writes them all in order; a snapshot of an older build may hold an unsorted rest,
+  /// which the restore sorts in.
   package struct StartOrder: Hashable, Sendable {
     /// The type code.
     package var type: UInt16
@@ -650,8 +813,11 @@ extension SampleStore {
   /// The store's durable contents (shares storage with the store; nothing is copied).
   package var contents: Contents {
     let orders = types.keys.sorted().compactMap { code -> StartOrder? in
-      guard let index = types[code], !index.byStart.isEmpty else { return nil }
-      return StartOrder(type: code, order: index.byStart, sortedCount: index.sortedCount)
+      guard let index = types[code], index.dateOrderCount > 0 else { return nil }
+      // Written settled and merged: the main run as it is (shared, not copied) unless inserts out of order are
+      // waiting in the tail.
+      let order = index.tail.isEmpty && index.pending.isEmpty ? index.byStart : mergedDateOrder(index)
+      return StartOrder(type: code, order: order, sortedCount: order.count)
     }
     return Contents(
       slots: slots, metadata: metadataTable, sources: sources, tombstones: tombstones, changeCounter: changeCounter,
@@ -745,7 +911,7 @@ extension SampleStore {
     var seen = [UInt64](repeating: 0, count: slots.count / 64 + 1)
     for startOrder in c.startOrders {
       let t = Int(position[Int(startOrder.type)])
-      guard t >= 0, indexes[t].byStart.isEmpty, startOrder.order.count == indexes[t].insertion.count else {
+      guard t >= 0, indexes[t].dateOrderCount == 0, startOrder.order.count == indexes[t].insertion.count else {
         throw StateRestoreError("the date index of type code \(startOrder.type) does not match its slots")
       }
       guard startOrder.sortedCount >= 0, startOrder.sortedCount <= startOrder.order.count else {
@@ -765,15 +931,23 @@ extension SampleStore {
           previousStart = slots[i].start
         }
       }
-      indexes[t].byStart = startOrder.order
-      indexes[t].sortedCount = startOrder.sortedCount
+      // An older snapshot may hold an unsorted tail: it waits for the settle below, as inserts out of order do.
+      if startOrder.sortedCount == startOrder.order.count {
+        indexes[t].byStart = startOrder.order  // shared with the contents, not copied
+      } else {
+        indexes[t].byStart = Array(startOrder.order[..<startOrder.sortedCount])
+        indexes[t].pending = Array(startOrder.order[startOrder.sortedCount...])
+      }
+      indexes[t].lastStart = indexes[t].byStart.last.map { slots[Int($0)].start } ?? -.infinity
+      if !indexes[t].pending.isEmpty { unsettled.append(startOrder.type) }
     }
     for (t, code) in codes.enumerated() {
-      guard indexes[t].byStart.count == indexes[t].insertion.count else {
+      guard indexes[t].dateOrderCount == indexes[t].insertion.count else {
         throw StateRestoreError("type code \(code) has slots but no date index")
       }
       types[code] = indexes[t]
     }
+    settle()
     rebuildSyncIndex()
   }
 
@@ -795,8 +969,8 @@ extension SampleStore {
     check("sources", sources == other.sources)
     check("sourceIndex", sourceIndex == other.sourceIndex)
     check("sourceFingerprints", sourceFingerprints == other.sourceFingerprints)
-    // A date index compares by its merged order: a query merges an out-of-order tail in memory (not journaled),
-    // so a live store and its replay may hold the same index merged and unmerged.
+    // A date index compares by its merged order: when a tail is merged into the main run depends on the batches
+    // the inserts came in, so a live store and its restore may hold the same order in different runs.
     check(
       "types",
       types.keys.sorted() == other.types.keys.sorted()
@@ -805,8 +979,7 @@ extension SampleStore {
           return mine.insertion == theirs.insertion && mine.maxDuration == theirs.maxDuration
             && mine.live == theirs.live
             && mine.tombstones == theirs.tombstones
-            && mergeUnsortedTail(mine.byStart, sortedCount: mine.sortedCount)
-              == other.mergeUnsortedTail(theirs.byStart, sortedCount: theirs.sortedCount)
+            && mergedDateOrder(mine) == other.mergedDateOrder(theirs)
         })
     check(
       "tombstones",

@@ -384,7 +384,7 @@ extension DeviceState {
   }
 
   /// The visible samples of a statistics query, in start order, and each one's rank in the type's source order.
-  private mutating func statisticsItems(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
+  private func statisticsItems(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
     -> (items: [StatisticsItem], ranks: [Int32])
   {
     var items: [StatisticsItem] = []
@@ -460,7 +460,7 @@ extension DeviceState {
   /// A sample that only partly overlaps the range contributes the overlapping fraction of its value to sums
   /// (HealthPair model, as HealthKit splits samples across statistics intervals); overlapping samples of several
   /// sources are de-duplicated by the type's source order (P1).
-  package mutating func statistics(_ bundleID: String, _ query: StatisticsQuery, wall: Date) throws(HealthError)
+  package func statistics(_ bundleID: String, _ query: StatisticsQuery, wall: Date) throws(HealthError)
     -> Statistics
   {
     try queryable(bundleID, query.type, range: query.range)
@@ -491,7 +491,7 @@ extension DeviceState {
 
   /// `HKStatisticsCollectionQuery`: one result per interval of the device's calendar, counted from the anchor in
   /// both directions (K3), empty intervals included; overlapping sources de-duplicated as for a statistics query.
-  package mutating func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
+  package func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery, wall: Date)
     throws(HealthError) -> [Statistics]
   {
     try queryable(bundleID, query.type, range: query.range, anchor: query.anchor)

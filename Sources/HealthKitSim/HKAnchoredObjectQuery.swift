@@ -98,7 +98,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     switch result {
     case .success(let changes):
       handler(
-        query, changes.added.map(HKSample.make), changes.deleted.map(HKDeletedObject.init),
+        query, HKSample.make(changes.added), changes.deleted.map(HKDeletedObject.init),
         HKQueryAnchor(changes.newAnchor), nil)
     case .failure(let error):
       handler(query, nil, nil, nil, error)

@@ -53,19 +53,57 @@ public class HKSample: HKObject, @unchecked Sendable {
   /// The HealthKitSim object for a stored sample: an `HKQuantitySample` in the type's canonical unit, or an
   /// `HKCategorySample`.
   package static func make(_ sample: Sample) -> HKSample {
-    let type = HKObjectType.make(sample.type)
-    let source = HKSourceRevision(sample.source)
-    switch sample.value {
-    case .quantity(let value):
-      let quantityType = type as! HKQuantityType
-      let unit = quantityType.canonicalUnit ?? .count()
-      return HKQuantitySample(
-        uuid: sample.uuid, type: quantityType, quantity: HKQuantity(unit: unit, doubleValue: value),
-        start: sample.start, end: sample.end, metadata: .valid(sample.metadata), source: source)
-    case .category(let value):
-      return HKCategorySample(
-        uuid: sample.uuid, type: type as! HKCategoryType, value: value, start: sample.start, end: sample.end,
-        metadata: .valid(sample.metadata), source: source)
+    var maker = Maker()
+    return maker.make(sample)
+  }
+
+  /// The HealthKitSim objects for a query's samples, in order. The samples of one reply share a few types and
+  /// sources: each type object, canonical unit and source revision is made once and shared by the samples that
+  /// have it (immutable objects, as HealthKit's are), instead of once per sample.
+  package static func make(_ samples: [Sample]) -> [HKSample] {
+    var maker = Maker()
+    var objects: [HKSample] = []
+    objects.reserveCapacity(samples.count)
+    for sample in samples { objects.append(maker.make(sample)) }
+    return objects
+  }
+
+  /// Makes sample objects, remembering the last type and the last few sources it made objects for.
+  struct Maker {
+    private var lastType: (code: UInt16, type: HKSampleType, unit: HKUnit?)?
+    private var sources: [(source: SampleSource, revision: HKSourceRevision)] = []
+
+    mutating func make(_ sample: Sample) -> HKSample {
+      let (type, unit) = objectType(sample.type)
+      let source = revision(sample.source)
+      switch sample.value {
+      case .quantity(let value):
+        return HKQuantitySample(
+          uuid: sample.uuid, type: type as! HKQuantityType,
+          quantity: HKQuantity(unit: unit ?? .count(), doubleValue: value), start: sample.start, end: sample.end,
+          metadata: .valid(sample.metadata), source: source)
+      case .category(let value):
+        return HKCategorySample(
+          uuid: sample.uuid, type: type as! HKCategoryType, value: value, start: sample.start, end: sample.end,
+          metadata: .valid(sample.metadata), source: source)
+      }
+    }
+
+    private mutating func objectType(_ type: SampleType) -> (HKSampleType, HKUnit?) {
+      if let last = lastType, last.code == type.code { return (last.type, last.unit) }
+      let object = HKObjectType.make(type)
+      let unit = (object as? HKQuantityType)?.canonicalUnit
+      lastType = (type.code, object, unit)
+      return (object, unit)
+    }
+
+    private mutating func revision(_ source: SampleSource) -> HKSourceRevision {
+      // Samples decoded from one reply share their source's storage, so this comparison is mostly of pointers.
+      for known in sources where known.source == source { return known.revision }
+      let revision = HKSourceRevision(source)
+      if sources.count == 8 { sources.removeFirst() }
+      sources.append((source, revision))
+      return revision
     }
   }
 }

@@ -44,7 +44,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
       limit: limit, sort: try sort.get(), filter: try filter.get().extra)
     let reply = try session.call(.sampleQuery(bundleID: session.bundleID, query: query), api: api)
     guard case .samples(let samples) = reply else { throw session.unexpected(reply, api: api) }
-    return samples.map(HKSample.make)
+    return HKSample.make(samples)
   }
 
   override func start(_ session: Session) {

@@ -614,7 +614,8 @@ package final class DeviceClient: @unchecked Sendable {
 private final class ReaderCore: @unchecked Sendable {
   let fd: Int32
   private var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxReplyFrame)
-  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  /// 256 KiB: a reply of a few thousand samples arrives in one or two reads, not four or more.
+  private var buffer = [UInt8](repeating: 0, count: 1 << 18)
 
   init(fd: Int32) { self.fd = fd }
 

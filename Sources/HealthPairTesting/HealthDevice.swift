@@ -266,7 +266,7 @@ public final class HealthDevice: Sendable {
   public func storedSamples(of type: HKSampleType? = nil) throws(HealthPairTestingError) -> [HKSample] {
     let simulated: SampleType?
     do { simulated = try type?.simulatedType() } catch { throw .unsupportedType(type?.identifier ?? "") }
-    return try control("storedSamples") { try $0.storedSamples(type: simulated).samples.map(HKSample.make) }
+    return try control("storedSamples") { HKSample.make(try $0.storedSamples(type: simulated).samples) }
   }
 
   /// How many samples the device stores (optionally of one type), whoever saved them.

@@ -8,7 +8,32 @@ import HealthModel
 extension Frame {
   /// Encodes the frame body (without the length prefix).
   package func encoded() -> [UInt8] {
-    var w = BinaryWriter(capacity: 128)
+    var w = BinaryWriter(capacity: capacityHint)
+    write(into: &w)
+    return w.bytes
+  }
+
+  /// Encodes the frame with its length prefix: the body is written after four bytes patched at the end, so a
+  /// large reply is not copied a second time to prefix it.
+  package func framed() -> [UInt8] {
+    var w = BinaryWriter(capacity: 4 + capacityHint)
+    w.u32(0)
+    write(into: &w)
+    w.patchU32(UInt32(w.bytes.count - 4), at: 0)
+    return w.bytes
+  }
+
+  /// About how many bytes the body takes: a sample reply reserves its size up front instead of growing through a
+  /// dozen reallocations and copies.
+  private var capacityHint: Int {
+    switch self {
+    case .response(_, .success(.samples(let samples))): 64 + samples.count * 64
+    case .response(_, .success(.anchored(let result))): 64 + result.added.count * 64 + result.deleted.count * 40
+    default: 128
+    }
+  }
+
+  private func write(into w: inout BinaryWriter) {
     switch self {
     case .request(let id, let request):
       w.u8(MessageType.request.rawValue)
@@ -34,11 +59,7 @@ extension Frame {
       w.u32(0)
       w.event(event)
     }
-    return w.bytes
   }
-
-  /// Encodes the frame with its length prefix.
-  package func framed() -> [UInt8] { FrameDecoder.frame(encoded()) }
 
   /// Decodes a frame body.
   /// - Throws: ``DecodeError`` with the offset of the first bad byte.
@@ -310,14 +331,14 @@ extension BinaryWriter {
     case .requestStatus(let s):
       u8(UInt8(s.rawValue))
     case .samples(let s):
-      array(s) { $0.sample($1) }
+      importSamples(s)
     case .statistics(let s):
       statistics(s)
     case .collection(let c, let zone):
       array(c) { $0.statistics($1) }
       string(zone)
     case .anchored(let a):
-      array(a.added) { $0.sample($1) }
+      importSamples(a.added)
       array(a.deleted) { $0.tombstone($1) }
       u64(a.newAnchor)
     case .snapshot(let s):
@@ -808,7 +829,7 @@ extension BinaryReader {
       let raw = try u8()
       guard let s = AuthorizationRequestStatus(rawValue: Int(raw)) else { throw error("unknown request status \(raw)") }
       return .requestStatus(s)
-    case .samples: return .samples(try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() })
+    case .samples: return .samples(try importSamples())
     case .statistics: return .statistics(try statistics())
     case .collection:
       return .collection(
@@ -817,7 +838,7 @@ extension BinaryReader {
     case .anchored:
       return .anchored(
         AnchoredResult(
-          added: try array(minElementSize: 50) { r throws(DecodeError) in try r.sample() },
+          added: try importSamples(),
           deleted: try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }, newAnchor: try u64()))
     case .snapshot:
       return .snapshot(

@@ -6,8 +6,9 @@ import HealthModel
 package enum WireProtocol {
   /// The protocol version this build speaks; `hello` must carry it. Version 2: paged `storedSamples`, sync log
   /// identities and store checks on the peer link. Version 3: statistics collections in calendar intervals and
-  /// the device's time zone, source orders (requests and sync entries).
-  package static let version: UInt16 = 3
+  /// the device's time zone, source orders (requests and sync entries). Version 4: the samples of a query reply
+  /// (`samples`, `anchored`) list their sources once, as import batches do.
+  package static let version: UInt16 = 4
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).

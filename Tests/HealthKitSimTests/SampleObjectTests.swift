@@ -1,0 +1,45 @@
+import Foundation
+import HealthKitSim
+import Testing
+
+@testable import HealthModel
+
+@Suite("Query results as HealthKitSim objects (no daemon)")
+struct SampleObjectTests {
+  @Test func aBatchBuildsWhatOneByOneBuildsAndSharesWhatIsImmutable() throws {
+    let water = try #require(SampleType.lookup(name: "dietaryWater"))
+    let sleep = try #require(SampleType.lookup(name: "sleepAnalysis"))
+    let phone = SampleSource(bundleID: "com.example.water", device: .phone)
+    let watch = SampleSource(bundleID: "com.example.water", device: .watch)
+    let other = SampleSource(
+      bundleID: "com.example.other", device: .phone, details: SourceDetails(name: "Other", version: "2"))
+    let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    let samples = (0..<9).map { i in
+      let source = [phone, watch, other][i % 3]
+      return i % 4 == 3
+        ? Sample(uuid: UUID(), type: sleep, value: .category(1), start: t0, end: t0 + 60, source: source)
+        : Sample(
+          uuid: UUID(), type: water, value: .quantity(Double(i)), start: t0 + Double(i), end: t0 + Double(i),
+          metadata: ["n": .int(Int64(i))], source: source)
+    }
+    let batch = HKSample.make(samples)
+    let single = samples.map { HKSample.make($0) }
+    #expect(batch.count == samples.count)
+    for (b, s) in zip(batch, single) {
+      #expect(b.description == s.description)
+      #expect(b.sampleType == s.sampleType)
+      #expect(b.sourceRevision == s.sourceRevision)
+      #expect(b.sourceRevision.productType == s.sourceRevision.productType)
+      #expect(String(describing: b.metadata) == String(describing: s.metadata))
+      let mL = HKUnit.literUnit(with: .milli)
+      let bValue = (b as? HKQuantitySample)?.quantity.doubleValue(for: mL)
+      let sValue = (s as? HKQuantitySample)?.quantity.doubleValue(for: mL)
+      #expect(bValue == sValue)
+      #expect((b as? HKCategorySample)?.value == (s as? HKCategorySample)?.value)
+    }
+    // One revision per source, shared by its samples; different sources keep different revisions.
+    #expect(batch[0].sourceRevision === batch[6].sourceRevision)
+    #expect(batch[0].sourceRevision !== batch[1].sourceRevision)
+    #expect(batch[1].sourceRevision.productType == "Watch" && batch[2].sourceRevision.source.name == "Other")
+  }
+}
