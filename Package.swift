@@ -93,7 +93,7 @@ let package = Package(
     // What several test targets share: the repository's files and hex bytes (not a product).
     .target(name: "TestSupport", dependencies: ["Posix"], path: "Tests/TestSupport"),
     .testTarget(name: "HealthModelTests", dependencies: ["TestSupport", "HealthModel", "Posix"], exclude: ["Fixtures"]),
-    .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel"]),
+    .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel", "HealthCodec"]),
     .testTarget(name: "HealthExportTests", dependencies: ["TestSupport", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(
