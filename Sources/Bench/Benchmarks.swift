@@ -644,15 +644,10 @@ func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric]
 /// The time zone of the bench's phone: daily intervals follow its calendar (23- and 25-hour days in a year).
 let benchZone = try! TimeZoneRule(identifier: "Europe/Paris")
 
-/// 6c: a year of steps that both devices counted — the phone's own and the watch's, arrived by sync, each watch
-/// walk overlapping a phone walk by four fifths — summed per local day in Paris, de-duplicated by source order.
-func dedupMetric(daemon: String, samples: Int, runs: Int) throws -> Metric {
-  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-dedup")
-  defer { Posix.removeTree(root) }
-  let layout = PairLayout(root: root)
-  try Posix.makeDirectory(layout.directory(.phone), mode: 0o700)
-  let steps = SampleType.lookup(name: "stepCount")!
-  let phone = try DurableDevice(path: layout.journal(.phone), device: .phone)
+/// A phone journal at `path` and a watch state (no retention) set up alike for the store benchmarks: the phone in
+/// ``benchZone``, both clocks at ``benchStart``, the bench app installed on both.
+func benchDevices(phoneJournal path: String) throws -> (phone: DurableDevice, watch: DeviceState) {
+  let phone = try DurableDevice(path: path, device: .phone)
   var watch = DeviceState(device: .watch, policy: DevicePolicy(reprompt: .standard, retention: nil))
   var policy = phone.state.policy
   policy.timeZone = benchZone
@@ -661,6 +656,18 @@ func dedupMetric(daemon: String, samples: Int, runs: Int) throws -> Metric {
   try phone.persist(phone.state.install(benchApp))
   _ = try watch.setClock(benchStart)
   _ = try watch.install(benchApp)
+  return (phone, watch)
+}
+
+/// 6c: a year of steps that both devices counted — the phone's own and the watch's, arrived by sync, each watch
+/// walk overlapping a phone walk by four fifths — summed per local day in Paris, de-duplicated by source order.
+func dedupMetric(daemon: String, samples: Int, runs: Int) throws -> Metric {
+  let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-dedup")
+  defer { Posix.removeTree(root) }
+  let layout = PairLayout(root: root)
+  try Posix.makeDirectory(layout.directory(.phone), mode: 0o700)
+  let steps = SampleType.lookup(name: "stepCount")!
+  var (phone, watch) = try benchDevices(phoneJournal: layout.journal(.phone))
   guard
     case .prompt(let phoneSheet) = try phone.state.requestAuthorization(
       benchApp.bundleID, share: [steps], read: [steps], wall: benchStart),

@@ -93,15 +93,7 @@ func scaleSample(_ stream: ScaleStream, index i: Int, count: Int, seed: UInt64) 
 /// Writes the phone's journal of `samples` model-year samples (the watch's arrive by sync, as on a real pair) and
 /// a snapshot of it, as a clean shutdown leaves them. Returns the snapshot's size.
 func writeScaleStore(_ journal: String, samples: Int) throws -> Int {
-  let phone = try DurableDevice(path: journal, device: .phone)
-  var watch = DeviceState(device: .watch, policy: DevicePolicy(reprompt: .standard, retention: nil))
-  var policy = phone.state.policy
-  policy.timeZone = benchZone
-  try phone.persist(phone.state.setPolicy(policy))
-  try phone.persist(phone.state.setClock(benchStart))
-  try phone.persist(phone.state.install(benchApp))
-  _ = try watch.setClock(benchStart)
-  _ = try watch.install(benchApp)
+  var (phone, watch) = try benchDevices(phoneJournal: journal)
   let types = Set(scaleStreams.map(\.type))
   guard
     case .prompt(let phoneSheet) = try phone.state.requestAuthorization(

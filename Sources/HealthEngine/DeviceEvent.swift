@@ -39,8 +39,8 @@ package enum DeviceEvent: Hashable, Sendable {
   /// Under the companion model, decisions made here at `at` (device clock) go to the other device.
   case authorizationShared(bundleID: String, decisions: [SharedDecision], at: Date)
   /// One batch of an import in progress (already validated and converted): staged, invisible to queries and sync
-  /// until ``importCommitted(id:at:characteristics:)`` names the same import. A journal that ends before the commit (the daemon
-  /// was killed mid-import) leaves the store exactly as it was.
+  /// until ``importCommitted(id:at:characteristics:)`` names the same import. A journal that ends before the
+  /// commit (the daemon was killed mid-import) leaves the store exactly as it was.
   case importStaged(id: UInt64, samples: [Sample])
   /// Every batch staged under `id` becomes visible and durable at once, at `at` (device clock; decides the
   /// retention floor): samples whose identifier the store already knows, and on a device with a retention window

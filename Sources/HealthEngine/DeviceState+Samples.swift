@@ -154,8 +154,9 @@ extension DeviceState {
 
   /// Stages one batch of an import: the samples are checked as `save` checks an app's objects (``Sample/check()``:
   /// dates, values in the type's canonical unit, category values, required metadata, finite metadata) and kept out
-  /// of sight until ``commitImport(_:wall:characteristics:)``. Samples keep the source the import gave them; no app needs to be
-  /// installed and no authorization applies (the import is the user's, like the Health app's own data).
+  /// of sight until ``commitImport(_:wall:characteristics:)``. Samples keep the source the import gave them; no
+  /// app needs to be installed and no authorization applies (the import is the user's, like the Health app's own
+  /// data).
   /// - Throws: a simulator error for identifier 0, a source that could not be stored, an import past
   ///   ``maxImportSamples``, or a locked device (L5); the errors of ``Sample/check()`` for a bad sample. Nothing is
   ///   staged when any sample of the batch is refused.

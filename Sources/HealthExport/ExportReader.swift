@@ -259,21 +259,7 @@ package struct ExportReader: ~Copyable {
         case .startTag:
           guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
           if scanner.nameIs("MetadataEntry") {
-            guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
-              throw ExportError(
-                .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
-            }
-            let key = try metadataKey(keyIndex)
-            if key == ExportWriter.identifierKey {
-              let text = try scanner.string(textIndex)
-              guard let uuid = UUID(uuidString: text) else {
-                throw ExportError(.value, at: scanner.valueLocation(textIndex), "'\(text)' is not a UUID")
-              }
-              identifier = uuid
-            } else {
-              metadata[key] = try metadataValue(textIndex, key: key)
-            }
-            _ = try skipSubtree()
+            try metadataEntry(into: &metadata, identifier: &identifier)
           } else if scanner.nameIs("Record") {
             if let member = try record(counted: false) { members.append(member) }
           } else {
@@ -375,22 +361,7 @@ package struct ExportReader: ~Copyable {
         case .startTag:
           guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
           if scanner.nameIs("MetadataEntry") {
-            guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
-              throw ExportError(
-                .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
-            }
-            let key = try metadataKey(keyIndex)
-            if key == ExportWriter.identifierKey {
-              // HealthPair's own exports keep an app-saved sample's identifier (I10).
-              let text = try scanner.string(textIndex)
-              guard let uuid = UUID(uuidString: text) else {
-                throw ExportError(.value, at: scanner.valueLocation(textIndex), "'\(text)' is not a UUID")
-              }
-              identifier = uuid
-            } else {
-              metadata[key] = try metadataValue(textIndex, key: key)
-            }
-            _ = try skipSubtree()
+            try metadataEntry(into: &metadata, identifier: &identifier)
           } else if scanner.nameIs("HeartRateVariabilityMetadataList") {
             let beats = try skipSubtree()
             summary.skip("InstantaneousBeatsPerMinute", "in HeartRateVariabilityMetadataList", count: beats)
@@ -682,6 +653,28 @@ package struct ExportReader: ~Copyable {
       i += 1
     }
     return bytes
+  }
+
+  /// Reads the `<MetadataEntry>` the scanner is at (a child of a `Record` or a `Correlation`) into `metadata`, or,
+  /// for HealthPair's own identifier key, into `identifier`: HealthPair's exports keep an app-saved object's
+  /// identifier (I10).
+  @inline(__always)
+  private mutating func metadataEntry(into metadata: inout Metadata, identifier: inout UUID?) throws(ExportError) {
+    guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
+      throw ExportError(
+        .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
+    }
+    let key = try metadataKey(keyIndex)
+    if key == ExportWriter.identifierKey {
+      let text = try scanner.string(textIndex)
+      guard let uuid = UUID(uuidString: text) else {
+        throw ExportError(.value, at: scanner.valueLocation(textIndex), "'\(text)' is not a UUID")
+      }
+      identifier = uuid
+    } else {
+      metadata[key] = try metadataValue(textIndex, key: key)
+    }
+    _ = try skipSubtree()
   }
 
   private mutating func metadataKey(_ index: Int) throws(ExportError) -> String {
