@@ -134,6 +134,8 @@ package struct SampleStore: Sendable {
   private var syncIndex: [SyncKey: Int32] = [:]
   /// The types whose date order has out-of-order inserts waiting for ``settle()``.
   private var unsettled: [UInt16] = []
+  /// Per cumulative type, its statistics summary (StatisticsSummary.swift): derived, never stored.
+  var summaries: [UInt16: StatisticsSummary] = [:]
 
   private struct SyncKey: Hashable, Sendable {
     var source: UInt32
@@ -203,6 +205,7 @@ package struct SampleStore: Sendable {
         metadataIndex: metadataIndex, source: intern(sample.source), type: sample.type.code, live: true))
     byUUID.set(sample.uuid, slotIndex, in: slots)
     account(Int(slotIndex), sign: 1)
+    noteSummaryChange(type: sample.type.code, start: start, end: end)
     if let identifier = sample.metadata.syncIdentifier {
       syncIndex[SyncKey(source: slots[Int(slotIndex)].source, identifier: identifier)] = slotIndex
     }
@@ -405,6 +408,7 @@ package struct SampleStore: Sendable {
   private mutating func kill(_ index: Int) {
     account(index, sign: -1)
     let slot = slots[index]
+    noteSummaryChange(type: slot.type, start: slot.start, end: slot.end)
     if slot.metadataIndex >= 0, let identifier = metadataTable[Int(slot.metadataIndex)].syncIdentifier {
       let key = SyncKey(source: slot.source, identifier: identifier)
       if syncIndex[key] == Int32(index) { syncIndex[key] = nil }
@@ -460,6 +464,19 @@ package struct SampleStore: Sendable {
 
   /// The interned source with this index.
   package func source(at index: UInt32) -> SampleSource { sources[Int(index)] }
+
+  /// The longest duration of a sample of `type` ever stored (0 when none).
+  func maxDuration(of type: SampleType) -> Double { types[type.code]?.maxDuration ?? 0 }
+
+  /// The rank of every entry of the source table under `order` (0 = highest priority; docs/behavior.md P1–P3).
+  /// Entries that differ only in what an imported export said of them (version, hardware) are one source, with one
+  /// rank; the order is total, so ranking every source orders any subset the same way.
+  package func sourceRanks(order: SourceOrder?) -> [Int32] {
+    let keys = sources.map { SampleSource(bundleID: $0.bundleID, device: $0.device) }
+    var position: [SampleSource: Int32] = [:]
+    for (i, key) in SourceOrder.ranked(Array(Set(keys)), by: order).enumerated() { position[key] = Int32(i) }
+    return keys.map { position[$0]! }
+  }
 
   /// How many entries the source table holds.
   package var sourceCount: Int { sources.count }
@@ -659,67 +676,6 @@ package struct SampleStore: Sendable {
         }
       }
     }
-  }
-
-  /// Sums visible samples into buckets in one pass (the common `cumulativeSum` collection): `sums[i]`/`counts[i]`
-  /// cover bucket `i`; a sample spanning buckets adds to each in proportion to its overlap. Returns false, leaving
-  /// the sums incomplete, as soon as a second source shows up: several sources must be de-duplicated
-  /// (docs/behavior.md P1), which the general path does.
-  package func sumIntoBuckets(
-    type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>?,
-    buckets: StatisticsBuckets, sums: inout [Double], counts: inout [Int]
-  ) -> Bool {
-    guard let c = candidates(type: type, range: range, visibility: visibility, sources: allowed) else { return true }
-    let checkOwn = !c.own.isEmpty
-    let bucketCount = buckets.count
-    let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
-    var firstSource: UInt32?
-    var oneSource = true
-    var cursor = StatisticsBuckets.Cursor()
-    slots.withUnsafeBufferPointer { buffer in
-      c.order.withUnsafeBufferPointer { order in
-        buckets.bounds.withUnsafeBufferPointer { bounds in
-          sums.withUnsafeMutableBufferPointer { sums in
-            counts.withUnsafeMutableBufferPointer { counts in
-              for position in c.lower..<c.upper {
-                let slot = buffer[Int(order[position])]
-                if !slot.live || slot.end < floor { continue }
-                if checkOwn, !c.own.contains(slot.source) { continue }
-                if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
-                if !matcher.matches(start: slot.start, end: slot.end) { continue }
-                if slot.source != firstSource {
-                  if firstSource != nil {
-                    oneSource = false
-                    return
-                  }
-                  firstSource = slot.source
-                }
-                let duration = slot.end - slot.start
-                if duration <= 0 {
-                  if let bucket = cursor.bucket(of: slot.start, in: buckets) {
-                    sums[bucket] += slot.value
-                    counts[bucket] += 1
-                  }
-                  continue
-                }
-                guard var bucket = cursor.firstBucket(from: slot.start, in: buckets) else { continue }
-                while bucket < bucketCount {
-                  let bucketStart = bounds[bucket]
-                  if bucketStart >= slot.end { break }
-                  let overlap = min(slot.end, bounds[bucket + 1]) - max(slot.start, bucketStart)
-                  if overlap > 0 {
-                    sums[bucket] += slot.value * overlap / duration
-                    counts[bucket] += 1
-                  }
-                  bucket += 1
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    return oneSource
   }
 
   /// Live samples of `type` with a change number above `anchor`, in change order, as slot indices.
@@ -946,6 +902,8 @@ extension SampleStore {
         throw StateRestoreError("type code \(code) has slots but no date index")
       }
       types[code] = indexes[t]
+      // Built by the owner's first refresh (``refreshSummaries(orders:)``), which knows the source orders.
+      if indexes[t].live > 0, Self.summarizes(SampleType(unchecked: code)) { summaries[code] = StatisticsSummary() }
     }
     settle()
     rebuildSyncIndex()

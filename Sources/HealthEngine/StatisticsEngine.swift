@@ -424,19 +424,62 @@ extension DeviceState {
   }
 
   /// The rank of every entry of the store's source table under the type's source order (0 = highest priority),
-  /// as ``ranks(of:type:)`` ranks the sources of a query's items (the order is total, so ranking every source
-  /// orders any subset the same way).
-  private func sourceRanks(_ type: SampleType) -> [Int32] {
-    let keys = (0..<store.sourceCount).map { index in
-      let source = store.source(at: UInt32(index))
-      return SampleSource(bundleID: source.bundleID, device: source.device)
+  /// as ``ranks(of:type:)`` ranks the sources of a query's items.
+  private func sourceRanks(_ type: SampleType) -> [Int32] { store.sourceRanks(order: policy.sourceOrders[type]) }
+
+  /// A `cumulativeSum` collection's sums and counts per bucket (`bounds`, reference seconds), de-duplicated by the
+  /// source order: each bucket from the type's summary when it can give it exactly (`summary`, the query sees every
+  /// sample, no source predicate, the bucket lies within the predicate's dates on grain boundaries, the floor is
+  /// not after it), the rest by a scan through the same grain sweep — the two agree to the bit. Nil when too many
+  /// samples overlap for the grain sweep.
+  package func grainSums(
+    _ bundleID: String, _ query: StatisticsQuery, buckets bounds: [Double], wall: Date, summary: Bool
+  ) -> (sums: [Double], counts: [Int])? {
+    let floor = earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
+    let visibility = visibility(bundleID, query.type)
+    let rank = sourceRanks(query.type)
+    let count = bounds.count - 1
+    guard summary, visibility == .all, query.sources == nil, let range = query.range, range.options.isEmpty,
+      store.summaryUsable(query.type, order: policy.sourceOrders[query.type])
+    else {
+      return store.sumByGrains(
+        type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
+        buckets: bounds, rank: rank)
     }
-    var position: [SampleSource: Int32] = [:]
-    for (i, key) in SourceOrder.ranked(Array(Set(keys)), by: policy.sourceOrders[type]).enumerated() {
-      position[key] = Int32(i)
+    let rangeStart = range.start?.timeIntervalSinceReferenceDate ?? -.infinity
+    let rangeEnd = range.end?.timeIntervalSinceReferenceDate ?? .infinity
+    var sums = [Double](repeating: 0, count: count)
+    var counts = [Int](repeating: 0, count: count)
+    var served = [Bool](repeating: false, count: count)
+    for k in 0..<count where bounds[k] >= rangeStart && bounds[k + 1] <= rangeEnd && floor <= bounds[k] {
+      guard let (sum, n) = store.summarized(type: query.type, from: bounds[k], to: bounds[k + 1]) else { continue }
+      sums[k] = sum
+      counts[k] = n
+      served[k] = true
     }
-    return keys.map { position[$0]! }
+    var k = 0
+    while k < count {
+      if served[k] {
+        k += 1
+        continue
+      }
+      var j = k
+      while j < count, !served[j] { j += 1 }
+      guard
+        let part = store.sumByGrains(
+          type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
+          buckets: Array(bounds[k...j]), rank: rank)
+      else { return nil }
+      sums.replaceSubrange(k..<j, with: part.sums)
+      counts.replaceSubrange(k..<j, with: part.counts)
+      k = j
+    }
+    return (sums, counts)
   }
+
+  /// Brings the store's statistics summaries up to date with its samples and the source orders (after every
+  /// applied event, and after a restore).
+  mutating func refreshStatisticsSummaries() { store.refreshSummaries(orders: policy.sourceOrders) }
 
   /// Per-app statistics (`separateBySource`): each app's samples on their own, its sources on the two devices
   /// de-duplicated by the order between them, as healthd keeps one statistics record per bundle identifier.
@@ -508,25 +551,10 @@ extension DeviceState {
     if query.options == .cumulativeSum, query.filter == nil, let start = query.range?.start,
       let end = query.range?.end
     {
-      // The common daily-sum case: one pass straight into the buckets while only one source shows up.
+      // The common daily sum: grain by grain, from the type's summary where it is exact (StatisticsSummary.swift).
       let buckets = try collectionBuckets(
         from: start.timeIntervalSince1970, to: end.timeIntervalSince1970, anchor: anchor, interval, calendar)
-      var sums = [Double](repeating: 0, count: buckets.count)
-      var counts = [Int](repeating: 0, count: buckets.count)
-      let floor = earliestPermittedSampleDate(wall: wall).timeIntervalSinceReferenceDate
-      let visibility = visibility(bundleID, query.type)
-      var done = store.sumIntoBuckets(
-        type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
-        buckets: buckets, sums: &sums, counts: &counts)
-      if !done {
-        // Several sources: the same pass, de-duplicating as it goes, unless the overlap is deep.
-        sums = [Double](repeating: 0, count: buckets.count)
-        counts = [Int](repeating: 0, count: buckets.count)
-        done = store.sumIntoBucketsDeduplicated(
-          type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
-          buckets: buckets, rank: sourceRanks(query.type), sums: &sums, counts: &counts)
-      }
-      if done {
+      if let (sums, counts) = grainSums(bundleID, query, buckets: buckets.bounds, wall: wall, summary: true) {
         return (0..<buckets.count).map { i in
           var stats = Statistics(
             start: Date(timeIntervalSinceReferenceDate: buckets.bounds[i]),

@@ -4,8 +4,9 @@ import Testing
 @testable import HealthEngine
 @testable import HealthModel
 
-/// The one-pass de-duplicated daily sum (``SampleStore/sumIntoBucketsDeduplicated``) against the general sweep it
-/// stands in for: the same sums and counts on random samples of several sources.
+/// The grain sweep of `cumulativeSum` collections (``SampleStore/sumByGrains``, and the statistics summaries built by
+/// it) against the general sweep it stands in for: the same counts, and sums within rounding, on random samples of
+/// several sources.
 @Suite struct DeduplicatedSumTests {
   let walker = AppRecord(
     bundleID: "com.example.walker", displayName: "Walker", writeUsageDescription: "Counts steps.",
@@ -51,7 +52,7 @@ import Testing
       _ = try phone.setSourceOrder(steps, order, wall: t0)
       for hours in [24.0, 1] {
         let interval = hours == 24 ? CalendarInterval(days: 1) : CalendarInterval(seconds: 3600)
-        // cumulativeSum alone takes the one-pass path; with separateBySource the general sweep runs.
+        // cumulativeSum alone takes the grain path; with separateBySource the general sweep runs.
         func run(_ options: StatisticsOptions) throws -> [Statistics] {
           try phone.statisticsCollection(
             walker.bundleID,
@@ -73,7 +74,7 @@ import Testing
   }
 
   @Test func deepOverlapFallsBackToTheGeneralSweep() throws {
-    // More samples at one instant than the one-pass sum follows: the general sweep answers, the same way.
+    // More samples at one instant than the grain sweep follows: the general sweep answers, the same way.
     var phone = makeDevice(.phone, apps: [walker, pedometer])
     for app in [walker, pedometer] { try phone.grant(app.bundleID, share: [steps], read: [steps]) }
     let n = SampleStore.maxOverlapForFastSum + 10

@@ -1,0 +1,514 @@
+import FoundationEssentials
+import HealthModel
+
+// Daily sums without touching every sample (docs/performance.md, "A summary of every 15 minutes"): the common
+// collection (cumulativeSum only, no predicate filter, no source predicate) is computed per 15-minute grain, and
+// each cumulative type keeps those grains' de-duplicated partial sums up to date as samples come and go, so a year
+// of daily totals adds 35,000 grains instead of sweeping millions of samples. Both the summary and the scan that
+// stands in for it (uneven boundaries, an app that sees only its own samples, a floor, a source predicate) run the
+// same sweep and fold the same grain partials in the same order, so their results are identical to the bit.
+
+/// The grain of statistics summaries: 15 minutes, counted from the reference date (2001-01-01T00:00:00Z). Every
+/// time zone's local midnight and hour fall on a grain boundary (zones differ from UTC by multiples of 15 minutes).
+package enum StatisticsGrain {
+  /// The grain's length in seconds.
+  package static let seconds = 900.0
+  /// Grains per summary page.
+  static let pageSize = 1024
+
+  /// The grain containing `t` (seconds since the reference date, finite): the division's rounding is corrected, so
+  /// `start(of: index(of: t)) <= t < start(of: index(of: t) + 1)` holds exactly.
+  @inline(__always)
+  static func index(of t: Double) -> Int64 {
+    var g = Int64((t / seconds).rounded(.down))
+    if start(of: g) > t {
+      g -= 1
+    } else if start(of: g + 1) <= t {
+      g += 1
+    }
+    return g
+  }
+
+  /// The start of grain `g`.
+  @inline(__always)
+  static func start(of g: Int64) -> Double { Double(g) * seconds }
+
+  /// The grain that starts exactly at `t`, if one does (and `t` is in the range a grain index can express).
+  static func grain(startingAt t: Double) -> Int64? {
+    guard t.isFinite, abs(t) < 1e15 else { return nil }
+    let g = index(of: t)
+    return start(of: g) == t ? g : nil
+  }
+}
+
+/// What a sweep tells its sink: a counted piece of a sample (part of a stretch where its source is the best-ranked
+/// present, or an instantaneous sample that counts).
+protocol GrainSink {
+  /// `amount` of a sample's value counts in grain `grain` of bucket `bucket`; the sample last counted in
+  /// `previousGrain` (Int64.min: never) and `newInBucket` says whether this is its first piece in the bucket.
+  mutating func piece(grain: Int64, bucket: Int, amount: Double, previousGrain: Int64, newInBucket: Bool)
+}
+
+/// The de-duplicating sweep both the summaries and the scans run (docs/behavior.md P1): samples arrive in start
+/// order; time is cut at every start, end, grain boundary and bucket boundary; in each stretch the samples of the
+/// best-ranked source present count, each adding value × stretch ÷ its duration; an instantaneous sample counts
+/// unless a better-ranked source is active at its instant or has an instantaneous sample there. Active samples keep
+/// their start order (removal preserves it), so the pieces of a grain come in the same order whichever window of
+/// samples the sweep is given, as long as it holds every sample overlapping the grain.
+struct GrainSweep<Sink: GrainSink> {
+  /// A sample with a duration that has started and not ended.
+  struct Active {
+    var start: Double
+    var end: Double
+    var value: Double
+    var rank: Int32
+    var lastGrain = Int64.min
+    var lastBucket = -1
+  }
+
+  /// The most samples that may overlap at one instant; deeper overlap stops the sweep (``add`` returns false).
+  static var maxOverlap: Int { SampleStore.maxOverlapForFastSum }
+
+  var sink: Sink
+  /// Bucket boundaries (finite, increasing): stretches are clipped to `bounds.first…bounds.last` and cut at each.
+  /// Empty: one bucket (0) without limits.
+  let bounds: [Double]
+  let low: Double
+  let high: Double
+  var active: [Active] = []
+  var instants: [(value: Double, rank: Int32)] = []
+  var previous = -Double.infinity
+  /// The bucket containing `previous` (or the next one when `previous` is before them).
+  var bucket = 0
+
+  /// A sweep into `sink` over buckets with these boundaries (at least two), or, with none, over one bucket from
+  /// `low` to `high`: pieces outside are not counted, and grains are cut only within.
+  init(sink: Sink, bounds: [Double], low: Double = -.infinity, high: Double = .infinity) {
+    self.sink = sink
+    self.bounds = bounds
+    self.low = bounds.first ?? low
+    self.high = bounds.last ?? high
+    active.reserveCapacity(Self.maxOverlap)
+  }
+
+  /// Adds the next sample in start order; false when more than ``maxOverlap`` samples overlap.
+  @inline(__always)
+  mutating func add(start: Double, end: Double, value: Double, rank: Int32) -> Bool {
+    advance(to: start)
+    if end > start {
+      guard active.count < Self.maxOverlap else { return false }
+      active.append(Active(start: start, end: end, value: value, rank: rank))
+    } else {
+      instants.append((value, rank))
+    }
+    return true
+  }
+
+  /// Runs the sweep to its end: every active sample ends.
+  mutating func finish() { advance(to: .infinity) }
+
+  /// The next cut after `t` that is not a sample's: the next grain boundary or bucket boundary.
+  @inline(__always)
+  private mutating func nextBoundary(after t: Double) -> Double {
+    if t < low { return low }
+    guard t < high else { return .infinity }
+    let next = StatisticsGrain.start(of: StatisticsGrain.index(of: t) + 1)
+    guard !bounds.isEmpty else { return next }
+    moveBucket(to: t)
+    return min(next, bounds[bucket + 1])
+  }
+
+  /// Moves `bucket` to the bucket containing `t` (t ≥ low).
+  @inline(__always)
+  private mutating func moveBucket(to t: Double) {
+    while bucket + 1 < bounds.count - 1, bounds[bucket + 1] <= t { bucket += 1 }
+  }
+
+  /// Moves the sweep to `time`: judges the instants waiting at the current instant, then counts every stretch up
+  /// to `time`, cut at the ends and boundaries before it, removing the samples that end.
+  @inline(__always)
+  private mutating func advance(to time: Double) {
+    if time == previous { return }
+    flushInstants()
+    while !active.isEmpty {
+      var next = time
+      for a in active where a.end < next { next = a.end }
+      next = min(next, nextBoundary(after: previous))
+      countStretch(to: next)
+      previous = next
+      if active.contains(where: { $0.end == next }) { active.removeAll { $0.end == next } }
+      if next == time { return }
+    }
+    previous = time
+  }
+
+  /// Counts the stretch from `previous` to `to` (within one grain and one bucket) for the best-ranked source.
+  @inline(__always)
+  private mutating func countStretch(to: Double) {
+    let from = max(previous, low)
+    let end = min(to, high)
+    guard end > from else { return }
+    if !bounds.isEmpty { moveBucket(to: from) }
+    let grain = StatisticsGrain.index(of: from)
+    var best = Int32.max
+    for a in active where a.rank < best { best = a.rank }
+    let length = end - from
+    for i in active.indices where active[i].rank == best {
+      let newInBucket = active[i].lastBucket != bucket
+      sink.piece(
+        grain: grain, bucket: bucket, amount: active[i].value * (length / (active[i].end - active[i].start)),
+        previousGrain: active[i].lastGrain, newInBucket: newInBucket)
+      active[i].lastGrain = grain
+      active[i].lastBucket = bucket
+    }
+  }
+
+  /// Judges the instantaneous samples at `previous`: those of the best rank among them and the active samples count.
+  @inline(__always)
+  private mutating func flushInstants() {
+    guard !instants.isEmpty else { return }
+    defer { instants.removeAll(keepingCapacity: true) }
+    guard previous >= low, previous < high else { return }
+    if !bounds.isEmpty { moveBucket(to: previous) }
+    let grain = StatisticsGrain.index(of: previous)
+    var best = Int32.max
+    for a in active where a.rank < best { best = a.rank }
+    for i in instants where i.rank < best { best = i.rank }
+    for i in instants where i.rank == best {
+      sink.piece(grain: grain, bucket: bucket, amount: i.value, previousGrain: .min, newInBucket: true)
+    }
+  }
+}
+
+/// A scan's sink: each grain's pieces (within a bucket) add up to a partial sum, and each bucket's sum is its
+/// touched partials added in time order; a sample counts once per bucket.
+struct BucketSink: GrainSink {
+  var sums: [Double]
+  var counts: [Int]
+  var partial = 0.0
+  var partialGrain = Int64.min
+  var partialBucket = -1
+
+  init(buckets: Int) {
+    sums = [Double](repeating: 0, count: buckets)
+    counts = [Int](repeating: 0, count: buckets)
+  }
+
+  @inline(__always)
+  mutating func piece(grain: Int64, bucket: Int, amount: Double, previousGrain: Int64, newInBucket: Bool) {
+    if grain != partialGrain || bucket != partialBucket {
+      flush()
+      partialGrain = grain
+      partialBucket = bucket
+    }
+    partial += amount
+    if newInBucket { counts[bucket] += 1 }
+  }
+
+  /// Adds the open partial to its bucket.
+  mutating func flush() {
+    guard partialBucket >= 0 else { return }
+    sums[partialBucket] += partial
+    partial = 0
+    partialBucket = -1
+    partialGrain = .min
+  }
+}
+
+/// One cumulative type's summary: for every grain, the de-duplicated partial sum of the samples overlapping it
+/// (as a scan computes it), how many samples count in it, how many of those also counted in the grain before, and
+/// whether one of them counted earlier but not in the grain before (a gap, which the count formula cannot see).
+package struct StatisticsSummary: Sendable {
+  /// 1,024 consecutive grains.
+  struct Page: Sendable {
+    var sums = [Double](repeating: 0, count: StatisticsGrain.pageSize)
+    var counted = [Int32](repeating: 0, count: StatisticsGrain.pageSize)
+    var continuing = [Int32](repeating: 0, count: StatisticsGrain.pageSize)
+    var gaps = [Bool](repeating: false, count: StatisticsGrain.pageSize)
+  }
+
+  var pages: [Int64: Page] = [:]
+  /// Grain ranges whose samples changed since the last refresh.
+  var dirty: [ClosedRange<Int64>] = []
+  /// The source order the partials were computed under (nil: the default order).
+  var order: SourceOrder?
+  /// Whether the partials were ever computed.
+  var built = false
+  /// More than ``GrainSweep/maxOverlap`` samples overlapped somewhere, or samples spanning more than ``maxGrains``
+  /// changed at once: the summary is not used until it is rebuilt (after a change of the source order, or a
+  /// restart).
+  var deep = false
+
+  /// The most grains one recomputation covers (about 30 years): a summary of samples spanning more is not kept.
+  static let maxGrains: Int64 = 1 << 20
+
+  /// Whether a query may use it: built, clean, not deep, under the type's current source order.
+  func usable(order current: SourceOrder?) -> Bool { built && dirty.isEmpty && !deep && order == current }
+
+  /// Records changed grains, extending the last range when they overlap or nearly touch it.
+  mutating func noteDirty(_ range: ClosedRange<Int64>) {
+    if dirty.count >= 4096 {
+      // Changes all over the type's span (an import out of date order): one rebuild costs less than many refreshes.
+      built = false
+      return
+    }
+    if let last = dirty.last, range.lowerBound >= last.lowerBound, range.lowerBound <= last.upperBound &+ 96 {
+      dirty[dirty.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+    } else {
+      dirty.append(range)
+    }
+  }
+}
+
+/// A summary refresh's sink: the grains `first…` of a window, in plain arrays.
+struct SummarySink: GrainSink {
+  let first: Int64
+  var sums: [Double]
+  var counted: [Int32]
+  var continuing: [Int32]
+  var gaps: [Bool]
+
+  init(first: Int64, count: Int) {
+    self.first = first
+    sums = [Double](repeating: 0, count: count)
+    counted = [Int32](repeating: 0, count: count)
+    continuing = [Int32](repeating: 0, count: count)
+    gaps = [Bool](repeating: false, count: count)
+  }
+
+  @inline(__always)
+  mutating func piece(grain: Int64, bucket: Int, amount: Double, previousGrain: Int64, newInBucket: Bool) {
+    let i = Int(grain - first)
+    guard i >= 0, i < sums.count else { return }
+    sums[i] += amount
+    guard previousGrain != grain else { return }
+    counted[i] += 1
+    if previousGrain == grain - 1 {
+      continuing[i] += 1
+    } else if previousGrain != .min {
+      gaps[i] = true
+    }
+  }
+}
+
+extension SampleStore {
+  /// The most samples of one type that may overlap at one instant for the grain sweep (``GrainSweep``); deeper
+  /// overlap makes a scan return nil, and the general sweep (``accumulate``), whose cost does not grow with it,
+  /// answers, and it keeps a summary from being used.
+  package static let maxOverlapForFastSum = 64
+
+  /// Whether statistics summaries are kept for `type`: cumulative quantity types (sums).
+  static func summarizes(_ type: SampleType) -> Bool { type.descriptor.aggregation == .cumulative }
+
+  /// Notes that a sample of `type` spanning `start…end` was added or removed: its grains need recomputing. Samples
+  /// saved in date order extend the last range noted.
+  mutating func noteSummaryChange(type code: UInt16, start: Double, end: Double) {
+    guard let type = SampleType.lookup(code: code), Self.summarizes(type), start.isFinite, end.isFinite else {
+      return
+    }
+    let low = StatisticsGrain.index(of: start)
+    let high = StatisticsGrain.index(of: max(start, end))
+    summaries[code, default: StatisticsSummary()].noteDirty(low...high)
+  }
+
+  /// Brings every summary up to date: a summary computed under another source order (or never) is rebuilt from all
+  /// of its type's samples; otherwise the grains that changed are recomputed. `orders` are the device's source
+  /// orders by type (docs/behavior.md P2). The owner calls it after every applied event.
+  package mutating func refreshSummaries(orders: [SampleType: SourceOrder]) {
+    guard !summaries.isEmpty else { return }
+    for code in Array(summaries.keys) {
+      let type = SampleType(unchecked: code)
+      let current = orders[type]
+      guard var summary = summaries[code] else { continue }
+      let rebuild = !summary.built || summary.order != current
+      if !rebuild && summary.dirty.isEmpty { continue }
+      summaries[code] = nil  // no copy of the pages while they change
+      let rank = sourceRanks(order: current)
+      if rebuild {
+        summary = StatisticsSummary()
+        summary.order = current
+        summary.built = true
+        for range in coveredGrains(of: type) where !recompute(&summary, type: type, grains: range, rank: rank) {
+          summary.deep = true
+          break
+        }
+      } else if !summary.deep {
+        for range in Self.merged(summary.dirty) where !recompute(&summary, type: type, grains: range, rank: rank) {
+          summary.deep = true
+          break
+        }
+      }
+      summary.dirty = []
+      summaries[code] = summary
+    }
+  }
+
+  /// Ranges sorted and merged where they overlap or nearly touch (a day of grains apart).
+  static func merged(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
+    var result: [ClosedRange<Int64>] = []
+    for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = result.last, range.lowerBound <= last.upperBound &+ 96 {
+        result[result.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+      } else {
+        result.append(range)
+      }
+    }
+    return result
+  }
+
+  /// The grains the live samples of a type cover, as ranges merged where they nearly touch.
+  private func coveredGrains(of type: SampleType) -> [ClosedRange<Int64>] {
+    guard let c = candidates(type: type, range: nil, visibility: .all, sources: nil) else { return [] }
+    var ranges: [ClosedRange<Int64>] = []
+    slots.withUnsafeBufferPointer { buffer in
+      for position in c.lower..<c.upper {
+        let slot = buffer[Int(c.order[position])]
+        guard slot.live else { continue }
+        let range = StatisticsGrain.index(of: slot.start)...StatisticsGrain.index(of: slot.end)
+        if let last = ranges.last, range.lowerBound <= last.upperBound &+ 96 {
+          if range.upperBound > last.upperBound { ranges[ranges.count - 1] = last.lowerBound...range.upperBound }
+        } else {
+          ranges.append(range)
+        }
+      }
+    }
+    return ranges
+  }
+
+  /// Recomputes grains `grains` of `summary` from the live samples of `type`; false when too many overlap.
+  ///
+  /// The sweep starts a longest sample's duration before the first grain, so a sample active there is followed
+  /// from its start (which grains it counted in before decides the grain's continuing count and gap).
+  private func recompute(
+    _ summary: inout StatisticsSummary, type: SampleType, grains: ClosedRange<Int64>, rank: [Int32]
+  ) -> Bool {
+    guard grains.upperBound - grains.lowerBound < StatisticsSummary.maxGrains else { return false }
+    let from = StatisticsGrain.start(of: grains.lowerBound)
+    let to = StatisticsGrain.start(of: grains.upperBound + 1)
+    let lead = StatisticsGrain.index(of: from - maxDuration(of: type))
+    let count = Int(grains.upperBound - grains.lowerBound + 1)
+    var sweep = GrainSweep(
+      sink: SummarySink(first: grains.lowerBound, count: count), bounds: [], low: StatisticsGrain.start(of: lead),
+      high: to)
+    // Every sample overlapping the lead: the ones masking a sample active at `from` before it are among them.
+    let window = DateRange(
+      start: Date(timeIntervalSinceReferenceDate: StatisticsGrain.start(of: lead)),
+      end: Date(timeIntervalSinceReferenceDate: to))
+    if let c = candidates(type: type, range: window, visibility: .all, sources: nil) {
+      let matcher = window.matcher
+      var complete = true
+      slots.withUnsafeBufferPointer { buffer in
+        c.order.withUnsafeBufferPointer { order in
+          for position in c.lower..<c.upper {
+            let slot = buffer[Int(order[position])]
+            if !slot.live || !matcher.matches(start: slot.start, end: slot.end) { continue }
+            guard sweep.add(start: slot.start, end: slot.end, value: slot.value, rank: rank[Int(slot.source)]) else {
+              complete = false
+              return
+            }
+          }
+        }
+      }
+      guard complete else { return false }
+      sweep.finish()
+    }
+    let sink = sweep.sink
+    let size = Int64(StatisticsGrain.pageSize)
+    var g = grains.lowerBound
+    while g <= grains.upperBound {
+      let page = g >= 0 ? g / size : (g - size + 1) / size
+      let pageEnd = min(grains.upperBound, (page + 1) * size - 1)
+      let offset = Int(g - page * size)
+      let n = Int(pageEnd - g + 1)
+      let source = Int(g - grains.lowerBound)
+      let empty = (source..<source + n).allSatisfy { sink.counted[$0] == 0 }
+      if empty && summary.pages[page] == nil {
+        g = pageEnd + 1
+        continue
+      }
+      var target = summary.pages.removeValue(forKey: page) ?? StatisticsSummary.Page()
+      for k in 0..<n {
+        target.sums[offset + k] = sink.sums[source + k]
+        target.counted[offset + k] = sink.counted[source + k]
+        target.continuing[offset + k] = sink.continuing[source + k]
+        target.gaps[offset + k] = sink.gaps[source + k]
+      }
+      summary.pages[page] = target
+      g = pageEnd + 1
+    }
+    return true
+  }
+
+  /// Adds bucket `bucket`'s sum and count from `type`'s summary, when the summary can give them exactly: the
+  /// bucket's bounds `from…to` are grain boundaries and no sample counting in it has a gap. Returns nil otherwise.
+  func summarized(type: SampleType, from: Double, to: Double) -> (sum: Double, count: Int)? {
+    guard let summary = summaries[type.code], let first = StatisticsGrain.grain(startingAt: from),
+      let end = StatisticsGrain.grain(startingAt: to), end > first
+    else { return nil }
+    let size = Int64(StatisticsGrain.pageSize)
+    var sum = 0.0
+    var count = 0
+    var g = first
+    while g < end {
+      let page = g >= 0 ? g / size : (g - size + 1) / size
+      let pageEnd = min(end, (page + 1) * size)
+      guard let p = summary.pages[page] else {
+        g = pageEnd
+        continue
+      }
+      for k in Int(g - page * size)..<Int(pageEnd - page * size) where p.counted[k] > 0 {
+        if page * size + Int64(k) > first {
+          // A sample counted in the grain before is counted once; one that skipped grains cannot be told apart.
+          if p.gaps[k] { return nil }
+          count -= Int(p.continuing[k])
+        }
+        sum += p.sums[k]
+        count += Int(p.counted[k])
+      }
+      g = pageEnd
+    }
+    return (sum, count)
+  }
+
+  /// Whether `type` has a summary a query may use under `order`.
+  func summaryUsable(_ type: SampleType, order: SourceOrder?) -> Bool {
+    summaries[type.code]?.usable(order: order) ?? false
+  }
+
+  /// Sums visible samples into `buckets` by the same sweep as the summaries (de-duplicating sources by `rank`, per
+  /// source-table entry): the samples matching `range` that overlap `window` (the buckets' span, or part of it).
+  /// Returns nil when more than ``GrainSweep/maxOverlap`` samples overlap (the general sweep takes over).
+  package func sumByGrains(
+    type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>?,
+    buckets: [Double], rank: [Int32]
+  ) -> (sums: [Double], counts: [Int])? {
+    var sweep = GrainSweep(sink: BucketSink(buckets: buckets.count - 1), bounds: buckets)
+    let window = DateRange(
+      start: Date(timeIntervalSinceReferenceDate: buckets[0]),
+      end: Date(timeIntervalSinceReferenceDate: buckets[buckets.count - 1]))
+    if let c = candidates(type: type, range: window, visibility: visibility, sources: allowed) {
+      let checkOwn = !c.own.isEmpty
+      let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
+      var complete = true
+      slots.withUnsafeBufferPointer { buffer in
+        c.order.withUnsafeBufferPointer { order in
+          for position in c.lower..<c.upper {
+            let slot = buffer[Int(order[position])]
+            if !slot.live || slot.end < floor { continue }
+            if checkOwn, !c.own.contains(slot.source) { continue }
+            if let allowedSources = c.allowed, !allowedSources.contains(slot.source) { continue }
+            if !matcher.matches(start: slot.start, end: slot.end) { continue }
+            guard sweep.add(start: slot.start, end: slot.end, value: slot.value, rank: rank[Int(slot.source)]) else {
+              complete = false
+              return
+            }
+          }
+        }
+      }
+      guard complete else { return nil }
+      sweep.finish()
+    }
+    sweep.sink.flush()
+    return (sweep.sink.sums, sweep.sink.counts)
+  }
+}
