@@ -439,12 +439,13 @@ extension DeviceState {
     let visibility = visibility(bundleID, query.type)
     let rank = sourceRanks(query.type)
     let count = bounds.count - 1
-    guard summary, visibility == .all, query.sources == nil, let range = query.range, range.options.isEmpty,
-      store.summaryUsable(query.type, order: policy.sourceOrders[query.type])
+    let cutsGrains = SampleStore.cutsGrains(from: bounds[0], to: bounds[count])
+    guard summary, cutsGrains, visibility == .all, query.sources == nil, let range = query.range,
+      range.options.isEmpty, store.summaryUsable(query.type, order: policy.sourceOrders[query.type])
     else {
       return store.sumByGrains(
         type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
-        buckets: bounds, rank: rank)
+        buckets: bounds, rank: rank, cutsGrains: cutsGrains)
     }
     let rangeStart = range.start?.timeIntervalSinceReferenceDate ?? -.infinity
     let rangeEnd = range.end?.timeIntervalSinceReferenceDate ?? .infinity
@@ -468,7 +469,7 @@ extension DeviceState {
       guard
         let part = store.sumByGrains(
           type: query.type, range: query.range, floor: floor, visibility: visibility, sources: query.sources,
-          buckets: Array(bounds[k...j]), rank: rank)
+          buckets: Array(bounds[k...j]), rank: rank, cutsGrains: true)
       else { return nil }
       sums.replaceSubrange(k..<j, with: part.sums)
       counts.replaceSubrange(k..<j, with: part.counts)

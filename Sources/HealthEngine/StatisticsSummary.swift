@@ -18,9 +18,12 @@ package enum StatisticsGrain {
 
   /// The grain containing `t` (seconds since the reference date, finite): the division's rounding is corrected, so
   /// `start(of: index(of: t)) <= t < start(of: index(of: t) + 1)` holds exactly.
+  /// Times beyond ±``limit`` (and NaN) are clamped, never trapped on; a summary never holds them (``inRange(_:)``).
   @inline(__always)
   static func index(of t: Double) -> Int64 {
-    var g = Int64((t / seconds).rounded(.down))
+    guard t > -limit else { return Int64(-limit / seconds) }
+    guard t < limit else { return Int64(limit / seconds) }
+    var g = Int64((t * (1 / seconds)).rounded(.down))  // the product is corrected below, like a quotient would be
     if start(of: g) > t {
       g -= 1
     } else if start(of: g + 1) <= t {
@@ -33,9 +36,16 @@ package enum StatisticsGrain {
   @inline(__always)
   static func start(of g: Int64) -> Double { Double(g) * seconds }
 
+  /// How far from the reference date (either way, seconds) grains are counted: far beyond any valid sample date.
+  static let limit = 1e15
+
+  /// Whether `t` lies where grains are counted.
+  @inline(__always)
+  static func inRange(_ t: Double) -> Bool { t > -limit && t < limit }
+
   /// The grain that starts exactly at `t`, if one does (and `t` is in the range a grain index can express).
   static func grain(startingAt t: Double) -> Int64? {
-    guard t.isFinite, abs(t) < 1e15 else { return nil }
+    guard inRange(t) else { return nil }
     let g = index(of: t)
     return start(of: g) == t ? g : nil
   }
@@ -80,12 +90,20 @@ struct GrainSweep<Sink: GrainSink> {
   var previous = -Double.infinity
   /// The bucket containing `previous` (or the next one when `previous` is before them).
   var bucket = 0
+  /// The grain containing `previous`, as the last ``nextBoundary(after:)`` found it.
+  var grainOfPrevious: Int64 = 0
+
+  /// Whether stretches are cut at grain boundaries (a summary's sweep, and scans of at most
+  /// ``StatisticsSummary/maxGrains`` grains: beyond that a stretch is cut at bucket boundaries only, so the cuts
+  /// stay bounded whatever the span).
+  let cutsGrains: Bool
 
   /// A sweep into `sink` over buckets with these boundaries (at least two), or, with none, over one bucket from
   /// `low` to `high`: pieces outside are not counted, and grains are cut only within.
-  init(sink: Sink, bounds: [Double], low: Double = -.infinity, high: Double = .infinity) {
+  init(sink: Sink, bounds: [Double], low: Double = -.infinity, high: Double = .infinity, cutsGrains: Bool = true) {
     self.sink = sink
     self.bounds = bounds
+    self.cutsGrains = cutsGrains
     self.low = bounds.first ?? low
     self.high = bounds.last ?? high
     active.reserveCapacity(Self.maxOverlap)
@@ -112,7 +130,8 @@ struct GrainSweep<Sink: GrainSink> {
   private mutating func nextBoundary(after t: Double) -> Double {
     if t < low { return low }
     guard t < high else { return .infinity }
-    let next = StatisticsGrain.start(of: StatisticsGrain.index(of: t) + 1)
+    grainOfPrevious = StatisticsGrain.index(of: t)
+    let next = cutsGrains ? StatisticsGrain.start(of: grainOfPrevious + 1) : .infinity
     guard !bounds.isEmpty else { return next }
     moveBucket(to: t)
     return min(next, bounds[bucket + 1])
@@ -136,7 +155,13 @@ struct GrainSweep<Sink: GrainSink> {
       next = min(next, nextBoundary(after: previous))
       countStretch(to: next)
       previous = next
-      if active.contains(where: { $0.end == next }) { active.removeAll { $0.end == next } }
+      // The samples that end here leave; the others keep their order.
+      var kept = 0
+      for i in active.indices where active[i].end != next {
+        if kept != i { active[kept] = active[i] }
+        kept += 1
+      }
+      if kept < active.count { active.removeLast(active.count - kept) }
       if next == time { return }
     }
     previous = time
@@ -149,7 +174,8 @@ struct GrainSweep<Sink: GrainSink> {
     let end = min(to, high)
     guard end > from else { return }
     if !bounds.isEmpty { moveBucket(to: from) }
-    let grain = StatisticsGrain.index(of: from)
+    // A stretch that counts starts at `previous`, whose grain ``nextBoundary(after:)`` just found.
+    let grain = grainOfPrevious
     var best = Int32.max
     for a in active where a.rank < best { best = a.rank }
     let length = end - from
@@ -241,6 +267,8 @@ package struct StatisticsSummary: Sendable {
 
   /// The most grains one recomputation covers (about 30 years): a summary of samples spanning more is not kept.
   static let maxGrains: Int64 = 1 << 20
+  /// The most pages a summary holds (``maxGrains`` of them; 17 MiB): a type whose samples cover more has none.
+  static let maxPages = Int(maxGrains) / StatisticsGrain.pageSize
 
   /// Whether a query may use it: built, clean, not deep, under the type's current source order.
   func usable(order current: SourceOrder?) -> Bool { built && dirty.isEmpty && !deep && order == current }
@@ -291,6 +319,45 @@ struct SummarySink: GrainSink {
   }
 }
 
+/// A full rebuild's sink: straight into a summary's pages, one page open at a time (pieces come in time order).
+/// Stops writing, and says so, past ``StatisticsSummary/maxPages`` pages.
+struct PageSink: GrainSink {
+  var pages: [Int64: StatisticsSummary.Page] = [:]
+  var open = StatisticsSummary.Page()
+  var openIndex = Int64.min
+  var overflow = false
+
+  @inline(__always)
+  mutating func piece(grain: Int64, bucket: Int, amount: Double, previousGrain: Int64, newInBucket: Bool) {
+    let index = grain >> 10  // pageSize 1,024; an arithmetic shift rounds down for earlier grains too
+    if index != openIndex {
+      close()
+      guard pages.count < StatisticsSummary.maxPages else {
+        overflow = true
+        return
+      }
+      openIndex = index
+      open = pages.removeValue(forKey: index) ?? StatisticsSummary.Page()
+    }
+    let k = Int(grain & 1023)
+    open.sums[k] += amount
+    guard previousGrain != grain else { return }
+    open.counted[k] += 1
+    if previousGrain == grain - 1 {
+      open.continuing[k] += 1
+    } else if previousGrain != .min {
+      open.gaps[k] = true
+    }
+  }
+
+  /// Stores the open page.
+  mutating func close() {
+    guard openIndex != .min, !overflow else { return }
+    pages[openIndex] = open
+    openIndex = .min
+  }
+}
+
 extension SampleStore {
   /// The most samples of one type that may overlap at one instant for the grain sweep (``GrainSweep``); deeper
   /// overlap makes a scan return nil, and the general sweep (``accumulate``), whose cost does not grow with it,
@@ -303,7 +370,10 @@ extension SampleStore {
   /// Notes that a sample of `type` spanning `start…end` was added or removed: its grains need recomputing. Samples
   /// saved in date order extend the last range noted.
   mutating func noteSummaryChange(type code: UInt16, start: Double, end: Double) {
-    guard let type = SampleType.lookup(code: code), Self.summarizes(type), start.isFinite, end.isFinite else {
+    guard let type = SampleType.lookup(code: code), Self.summarizes(type) else { return }
+    guard StatisticsGrain.inRange(start), StatisticsGrain.inRange(end) else {
+      // Dates no valid sample has (a hostile journal or peer): the summary is not used until it is rebuilt.
+      summaries[code, default: StatisticsSummary()].deep = true
       return
     }
     let low = StatisticsGrain.index(of: start)
@@ -328,10 +398,7 @@ extension SampleStore {
         summary = StatisticsSummary()
         summary.order = current
         summary.built = true
-        for range in coveredGrains(of: type) where !recompute(&summary, type: type, grains: range, rank: rank) {
-          summary.deep = true
-          break
-        }
+        summary.deep = !rebuild(&summary, type: type, rank: rank)
       } else if !summary.deep {
         for range in Self.merged(summary.dirty) where !recompute(&summary, type: type, grains: range, rank: rank) {
           summary.deep = true
@@ -356,23 +423,35 @@ extension SampleStore {
     return result
   }
 
-  /// The grains the live samples of a type cover, as ranges merged where they nearly touch.
-  private func coveredGrains(of type: SampleType) -> [ClosedRange<Int64>] {
-    guard let c = candidates(type: type, range: nil, visibility: .all, sources: nil) else { return [] }
-    var ranges: [ClosedRange<Int64>] = []
-    slots.withUnsafeBufferPointer { buffer in
-      for position in c.lower..<c.upper {
-        let slot = buffer[Int(c.order[position])]
-        guard slot.live else { continue }
-        let range = StatisticsGrain.index(of: slot.start)...StatisticsGrain.index(of: slot.end)
-        if let last = ranges.last, range.lowerBound <= last.upperBound &+ 96 {
-          if range.upperBound > last.upperBound { ranges[ranges.count - 1] = last.lowerBound...range.upperBound }
-        } else {
-          ranges.append(range)
+  /// Computes every grain of `summary` from all live samples of `type` in one sweep; false when a sample lies where
+  /// grains are not counted, lasts longer than ``StatisticsSummary/maxGrains`` grains, too many overlap, or they
+  /// cover more than ``StatisticsSummary/maxPages`` pages.
+  private func rebuild(_ summary: inout StatisticsSummary, type: SampleType, rank: [Int32]) -> Bool {
+    guard maxDuration(of: type) / StatisticsGrain.seconds < Double(StatisticsSummary.maxGrains) else { return false }
+    var sweep = GrainSweep(sink: PageSink(), bounds: [])
+    if let c = candidates(type: type, range: nil, visibility: .all, sources: nil) {
+      var complete = true
+      slots.withUnsafeBufferPointer { buffer in
+        c.order.withUnsafeBufferPointer { order in
+          for position in c.lower..<c.upper {
+            let slot = buffer[Int(order[position])]
+            guard slot.live else { continue }
+            guard StatisticsGrain.inRange(slot.start), StatisticsGrain.inRange(slot.end),
+              sweep.add(start: slot.start, end: slot.end, value: slot.value, rank: rank[Int(slot.source)])
+            else {
+              complete = false
+              return
+            }
+          }
         }
       }
+      guard complete else { return false }
+      sweep.finish()
     }
-    return ranges
+    sweep.sink.close()
+    guard !sweep.sink.overflow else { return false }
+    summary.pages = sweep.sink.pages
+    return true
   }
 
   /// Recomputes grains `grains` of `summary` from the live samples of `type`; false when too many overlap.
@@ -382,10 +461,10 @@ extension SampleStore {
   private func recompute(
     _ summary: inout StatisticsSummary, type: SampleType, grains: ClosedRange<Int64>, rank: [Int32]
   ) -> Bool {
-    guard grains.upperBound - grains.lowerBound < StatisticsSummary.maxGrains else { return false }
     let from = StatisticsGrain.start(of: grains.lowerBound)
     let to = StatisticsGrain.start(of: grains.upperBound + 1)
     let lead = StatisticsGrain.index(of: from - maxDuration(of: type))
+    guard grains.upperBound - lead < StatisticsSummary.maxGrains else { return false }
     let count = Int(grains.upperBound - grains.lowerBound + 1)
     var sweep = GrainSweep(
       sink: SummarySink(first: grains.lowerBound, count: count), bounds: [], low: StatisticsGrain.start(of: lead),
@@ -470,6 +549,12 @@ extension SampleStore {
     return (sum, count)
   }
 
+  /// Whether buckets spanning `from…to` are few enough grains to be cut at grains (``GrainSweep/cutsGrains``) and
+  /// served from summaries.
+  static func cutsGrains(from: Double, to: Double) -> Bool {
+    (to - from) / StatisticsGrain.seconds <= Double(StatisticsSummary.maxGrains)
+  }
+
   /// Whether `type` has a summary a query may use under `order`.
   func summaryUsable(_ type: SampleType, order: SourceOrder?) -> Bool {
     summaries[type.code]?.usable(order: order) ?? false
@@ -478,11 +563,12 @@ extension SampleStore {
   /// Sums visible samples into `buckets` by the same sweep as the summaries (de-duplicating sources by `rank`, per
   /// source-table entry): the samples matching `range` that overlap `window` (the buckets' span, or part of it).
   /// Returns nil when more than ``GrainSweep/maxOverlap`` samples overlap (the general sweep takes over).
+  /// `cutsGrains`: whether stretches are cut at grains (``GrainSweep/cutsGrains``).
   package func sumByGrains(
     type: SampleType, range: DateRange?, floor: Double, visibility: Visibility, sources allowed: Set<String>?,
-    buckets: [Double], rank: [Int32]
+    buckets: [Double], rank: [Int32], cutsGrains: Bool
   ) -> (sums: [Double], counts: [Int])? {
-    var sweep = GrainSweep(sink: BucketSink(buckets: buckets.count - 1), bounds: buckets)
+    var sweep = GrainSweep(sink: BucketSink(buckets: buckets.count - 1), bounds: buckets, cutsGrains: cutsGrains)
     let window = DateRange(
       start: Date(timeIntervalSinceReferenceDate: buckets[0]),
       end: Date(timeIntervalSinceReferenceDate: buckets[buckets.count - 1]))
