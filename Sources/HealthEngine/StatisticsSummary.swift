@@ -398,7 +398,7 @@ extension SampleStore {
         summary = StatisticsSummary()
         summary.order = current
         summary.built = true
-        summary.deep = !rebuild(&summary, type: type, rank: rank)
+        summary.deep = !recomputeAll(&summary, type: type, rank: rank)
       } else if !summary.deep {
         for range in Self.merged(summary.dirty) where !recompute(&summary, type: type, grains: range, rank: rank) {
           summary.deep = true
@@ -426,7 +426,7 @@ extension SampleStore {
   /// Computes every grain of `summary` from all live samples of `type` in one sweep; false when a sample lies where
   /// grains are not counted, lasts longer than ``StatisticsSummary/maxGrains`` grains, too many overlap, or they
   /// cover more than ``StatisticsSummary/maxPages`` pages.
-  private func rebuild(_ summary: inout StatisticsSummary, type: SampleType, rank: [Int32]) -> Bool {
+  private func recomputeAll(_ summary: inout StatisticsSummary, type: SampleType, rank: [Int32]) -> Bool {
     guard maxDuration(of: type) / StatisticsGrain.seconds < Double(StatisticsSummary.maxGrains) else { return false }
     var sweep = GrainSweep(sink: PageSink(), bounds: [])
     if let c = candidates(type: type, range: nil, visibility: .all, sources: nil) {
