@@ -97,7 +97,9 @@ struct ZygoteTests {
       #expect(value == -1 && detail == EINVAL)
     }
     // Unknown processes are unknown.
-    #expect(throws: SystemError.self) { _ = try Posix.zygoteStatus(control: control, pid: 1, timeoutMilliseconds: 5000) }
+    #expect(throws: SystemError.self) {
+      _ = try Posix.zygoteStatus(control: control, pid: 1, timeoutMilliseconds: 5000)
+    }
     // And it still forks: a `--version` child exits 0 and the zygote reports it.
     let forked = try Posix.zygoteSpawn(
       control: control, arguments: ["--version"], stdin: null.rawValue, stdout: null.rawValue, stderr: null.rawValue,
