@@ -206,21 +206,6 @@ extension DaemonMain {
     }
   }
 
-  /// Starts a throwaway daemon in a temporary directory and drops it before it serves (no thread is started), so
-  /// the code, tables and type metadata every start needs — argument parsing, the journal and its checksum tables,
-  /// the engine, the listening sockets — are loaded once here, in the zygote, instead of in every forked daemon.
-  static func warmUp() {
-    guard let root = try? Posix.makeTemporaryDirectory(prefix: "healthpaird-zygote") else { return }
-    defer { Posix.removeTree(root) }
-    for device in ["phone", "watch"] {
-      guard let command = try? DaemonCommand(["--device", device, "--dir", "\(root)/\(device)", "--log-level", "info"])
-      else { continue }
-      var options = command.options
-      options.peerSocket = nil
-      _ = try? DeviceDaemon(options: options)
-    }
-  }
-
   /// Removes a device directory the dead launcher owned, then the pair's root once nothing but the pairing key
   /// (`key`) is left in it. Each daemon removes its own directory before looking, so whichever looks last sees both
   /// gone.
