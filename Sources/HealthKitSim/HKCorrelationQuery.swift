@@ -74,8 +74,6 @@ extension HKCorrelation {
       type: try type.simulatedType(), range: filter.range, sources: filter.sources, limit: limit, sort: sort,
       filter: filter.extra)
     let query = CorrelationQuery(base: base, members: members)
-    let reply = try session.call(.correlationQuery(bundleID: session.bundleID, query: query), api: api)
-    guard case .correlations(let results) = reply else { throw session.unexpected(reply, api: api) }
-    return results.map(HKCorrelation.make)
+    return try session.perform(.correlationQuery(session.bundleID, query), api: api).map(HKCorrelation.make)
   }
 }

@@ -87,8 +87,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
       let query = StatisticsQuery(
         type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
         options: options.simulated, interval: interval, anchor: anchorDate, filter: try filter.get().extra)
-      let reply = try session.call(.statisticsCollection(bundleID: session.bundleID, query: query), api: api)
-      guard case .collection(let values, let zone) = reply else { throw session.unexpected(reply, api: api) }
+      let (values, zone) = try session.perform(.statisticsCollection(session.bundleID, query), api: api)
       return HKStatisticsCollection(
         values, type: quantityType, anchor: anchorDate, interval: interval,
         calendar: LocalCalendar((try? TimeZoneRule(identifier: zone)) ?? .utc),

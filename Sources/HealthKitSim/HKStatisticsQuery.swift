@@ -32,8 +32,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         let query = StatisticsQuery(
           type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
           options: options.simulated, filter: try filter.get().extra)
-        let reply = try session.call(.statistics(bundleID: session.bundleID, query: query), api: api)
-        guard case .statistics(let values) = reply else { throw session.unexpected(reply, api: api) }
+        let values = try session.perform(.statistics(session.bundleID, query), api: api)
         return HKStatistics(values, type: quantityType, separateBySource: options.contains(.separateBySource))
       }
       run.deliver {
