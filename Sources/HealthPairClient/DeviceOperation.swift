@@ -32,6 +32,9 @@ package struct DeviceOperation<Value>: Sendable {
     return value
   }
 
+  /// Whether `reply` is the kind of answer this operation expects (its value can be taken from it).
+  package func accepts(_ reply: Reply) -> Bool { extract(reply) != nil }
+
   /// The request framed for the wire with request id `id`, for clients that pipeline frames themselves (the
   /// benchmarks' direct socket client).
   package func frame(id: UInt32) -> [UInt8] { Frame.request(id: id, request).framed() }
