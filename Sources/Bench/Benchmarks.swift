@@ -330,7 +330,8 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
   let client = try DirectClient(PairLayout(root: root).socket(.phone))
   try client.call(.setClock(benchStart))
   try client.call(.installApp(benchApp))
-  try client.send(DeviceOperation.requestAuthorization(benchApp.bundleID, share: [water], read: [water]).frame(id: 999_999))
+  try client.send(
+    DeviceOperation.requestAuthorization(benchApp.bundleID, share: [water], read: [water]).frame(id: 999_999))
   _ = try client.receive()
   try client.call(.answerPrompt(.allowAll))
   let echoSocket = try Posix.connectUnix(root + "/echo.sock")

@@ -288,7 +288,8 @@ func measureClients(daemon: String, clients: Int, rounds: Int) throws -> [Double
   let setup = try DirectClient(path)
   try setup.call(.setClock(benchStart))
   try setup.call(.installApp(benchApp))
-  try setup.send(DeviceOperation.requestAuthorization(benchApp.bundleID, share: [water], read: [water]).frame(id: 999_999))
+  try setup.send(
+    DeviceOperation.requestAuthorization(benchApp.bundleID, share: [water], read: [water]).frame(id: 999_999))
   _ = try setup.receive()
   try setup.call(.answerPrompt(.allowAll))
   let connections = try (0..<clients).map { _ in try DirectClient(path) }

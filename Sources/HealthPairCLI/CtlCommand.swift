@@ -307,7 +307,8 @@ package struct CtlCommand: ParsableCommand {
               + "cancel; change its permissions in Settings or the iPhone's Watch app to ask again\n")
         }
       case .sheet(let prompt):
-        out("sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n")
+        out(
+          "sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n")
         if noWait { return }
         out("waiting for the user (healthpair ctl \(device) answer allow|deny|cancel|fail)…\n")
         let seconds = timeout ?? Self.defaultAnswerTimeout

@@ -138,7 +138,9 @@ extension DeviceClient {
 
   /// Advances the virtual clock; returns the device's time.
   @discardableResult
-  package func advanceClock(seconds: Double) throws(ClientError) -> Date { try perform(.advanceClock(seconds: seconds)) }
+  package func advanceClock(seconds: Double) throws(ClientError) -> Date {
+    try perform(.advanceClock(seconds: seconds))
+  }
 
   /// Replaces the device policy.
   package func setPolicy(_ policy: DevicePolicy) throws(ClientError) { try perform(.setPolicy(policy)) }
