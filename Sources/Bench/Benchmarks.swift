@@ -129,8 +129,11 @@ package func runBenchmarks(
     note("import of a synthetic Apple Health export of \(sizes.importRecords) records")
     metrics += try importMetrics(daemon: daemon, records: sizes.importRecords)
   }
-  if wanted("userpath") {
-    metrics += try userPathMetrics(daemon: daemon, sizes: sizes.userPath, suite: scenarios, charts: charts)
+  // `userpath` is its three parts: HealthKitSim calls (9), pair start-up (10) and the suite (11).
+  let parts = ["calls", "pairs", "suite"].filter { wanted($0) || wanted("userpath") }
+  if !parts.isEmpty {
+    metrics += try userPathMetrics(
+      daemon: daemon, sizes: sizes.userPath, suite: scenarios, charts: charts, parts: Set(parts))
   }
   if wanted("scenarios") {
     note("scenario runner")
@@ -547,8 +550,9 @@ func startMetric(daemon: String, starts: Int) throws -> Metric {
 }
 
 /// Spawns a stand-alone phone daemon in `dir` and waits for its ready line.
-func startDaemon(daemon: String, dir: String) throws -> DaemonProcess {
+func startDaemon(daemon: String, dir: String, forked: Bool = true) throws -> DaemonProcess {
   var options = LaunchOptions()
+  options.useZygote = forked
   options.logLevel = "warning"
   options.readyTimeout = 60
   // No peer: the start measured is the device itself.
