@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Fetches the correlations of one type (blood pressure, food) that match a predicate and, per member type, a
 /// sample predicate (`samplePredicates`: a correlation matches when it holds a member of that type matching it);

@@ -2,7 +2,6 @@ import Foundation
 import HealthEngine
 import HealthModel
 import HealthPairClient
-import Wire
 
 extension HKHealthStore {
   /// Asks the user for permission to save `typesToShare` and read `typesToRead`.

@@ -2,7 +2,6 @@ import Foundation
 import HealthEngine
 import HealthModel
 import HealthPairClient
-import Wire
 
 /// How often background delivery may wake the app (`HKUpdateFrequency`), with Apple's raw values.
 public enum HKUpdateFrequency: Int, Sendable, Hashable {

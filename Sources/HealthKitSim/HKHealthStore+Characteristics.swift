@@ -1,7 +1,6 @@
 import Foundation
 import HealthModel
 import HealthPairClient
-import Wire
 
 extension HKHealthStore {
   // MARK: - Characteristics (docs/behavior.md C1–C5)

@@ -1,7 +1,6 @@
 import Foundation
 import HealthModel
 import HealthPairClient
-import Wire
 
 extension HKHealthStore {
   /// Saves one object.

@@ -1,6 +1,5 @@
 import Foundation
 import HealthModel
-import Wire
 
 /// The access point to the simulated HealthKit store of one device, for one app.
 ///

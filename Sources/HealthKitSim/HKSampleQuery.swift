@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Fetches the samples of one type that match a predicate, sorted and limited; the handler is called once.
 ///

@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Finds the apps that saved samples of a type the app may see (matching a predicate); the handler is called once
 /// with the set of sources.

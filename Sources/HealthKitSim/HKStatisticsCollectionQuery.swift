@@ -2,7 +2,6 @@ import Foundation
 import HealthEngine
 import HealthModel
 import Synchronization
-import Wire
 
 /// Computes statistics per time interval (per day, per hour, per month…) aligned to an anchor date; with a
 /// ``statisticsUpdateHandler`` it keeps running and recomputes when samples change, until stopped.

@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Computes statistics (sum, average, min, max, most recent) over the samples of a quantity type that match a
 /// predicate; the handler is called once. With no matching sample the handler receives `HKError(.errorNoData)`.
