@@ -219,9 +219,11 @@ func pairStartMetrics(daemon: String, pairs: Int, starts: Int) throws -> [Metric
   // process, the zygote and the daemons it forked and reaped — is what a loaded machine does not inflate.
   var empty: [Double] = []
   let zygote = DaemonZygote.shared(for: daemon)?.pid
-  func cpuNow() -> UInt64 {
-    (Posix.cpuNanosecondsWithReapedChildren(ofProcess: Posix.processID) ?? 0)
-      + (zygote.flatMap { Posix.cpuNanosecondsWithReapedChildren(ofProcess: $0) } ?? 0)
+  func cpuNow() -> (launcher: UInt64, daemons: UInt64) {
+    (
+      Posix.cpuNanosecondsWithReapedChildren(ofProcess: Posix.processID) ?? 0,
+      zygote.flatMap { Posix.cpuNanosecondsWithReapedChildren(ofProcess: $0) } ?? 0
+    )
   }
   try withHealthPair { _ in }
   PreparedPairs.shared.drain()
@@ -235,7 +237,9 @@ func pairStartMetrics(daemon: String, pairs: Int, starts: Int) throws -> [Metric
   let emptyAmortized = Double(now() - e0) / 1e6 / Double(max(1, pairs))
   // Discarding a pair waits for its daemons' exits, which the zygote reaps (so its count includes them).
   PreparedPairs.shared.drain()
-  let cpuPerPair = Double(cpuNow() - c0) / 1e6 / Double(max(1, pairs))
+  let c1 = cpuNow()
+  let launcherCPU = Double(c1.launcher - c0.launcher) / 1e6 / Double(max(1, pairs))
+  let daemonsCPU = Double(c1.daemons - c0.daemons) / 1e6 / Double(max(1, pairs))
   // The runner's per-scenario pair: a scenario whose one step is an expectation.
   let minimal = try ScenarioParser.parse(
     "scenario: Minimal\nexpect phone: store has 0 dietaryWater samples\n", file: "bench/minimal.scenario"
@@ -258,7 +262,8 @@ func pairStartMetrics(daemon: String, pairs: Int, starts: Int) throws -> [Metric
       met: full ? median(empty) <= 3 && emptyAmortized <= 3 : nil,
       numbers: [
         ("medianMs", median(empty)), ("amortizedMs", emptyAmortized), ("p10Ms", percentile(empty, 0.1)),
-        ("p90Ms", percentile(empty, 0.9)), ("cpuPerPairMs", cpuPerPair),
+        ("p90Ms", percentile(empty, 0.9)), ("cpuPerPairMs", launcherCPU + daemonsCPU),
+        ("launcherCPUPerPairMs", launcherCPU), ("daemonsCPUPerPairMs", daemonsCPU),
       ]),
     Metric(
       name: "10b. The runner's per-scenario pair (a one-expectation scenario), median (amortized)", baseline: "—",

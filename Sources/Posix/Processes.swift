@@ -208,12 +208,7 @@ extension Posix {
     let fd = cposix_pidfd_open(pid)
     if fd < 0 { return !isAlive(pid) }
     defer { close(fd) }
-    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    while true {
-      let n = poll(&pfd, 1, timeoutMilliseconds)
-      if n < 0 && errno == EINTR { continue }
-      return n > 0
-    }
+    return pidfdExited(fd, timeoutMilliseconds: timeoutMilliseconds)
   }
 }
 

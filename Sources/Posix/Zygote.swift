@@ -91,14 +91,9 @@ extension Posix {
     }
   }
 
-  /// Waits up to `timeoutMilliseconds` (0: just looks) for the process `pidfd` refers to to exit; true once it has.
-  /// C: `poll`.
+  /// Waits up to `timeoutMilliseconds` (0: just looks) for the process `pidfd` refers to to exit; true once it has
+  /// (a pidfd polls readable then). C: `poll`.
   package static func pidfdExited(_ pidfd: Int32, timeoutMilliseconds: Int32) -> Bool {
-    var pfd = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-    while true {
-      let n = poll(&pfd, 1, timeoutMilliseconds)
-      if n < 0 && errno == EINTR { continue }
-      return n > 0
-    }
+    waitReadable(pidfd, timeoutMilliseconds: timeoutMilliseconds)
   }
 }
