@@ -158,7 +158,7 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
     }
   }
   // Raw Unix-socket echoes of the save's frame size, measured the same ways in the same run.
-  let size = Frame.request(id: 1, .save(bundleID: benchApp.bundleID, samples: [sample(0)])).framed().count
+  let size = DeviceOperation.save(benchApp.bundleID, [sample(0)]).frame(id: 1).count
   let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-echo")
   defer { Posix.removeTree(root) }
   let freeEcho = try echoTimes(root: root, size: size, count: calls, pinnedCPU: nil)

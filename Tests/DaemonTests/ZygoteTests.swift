@@ -31,7 +31,7 @@ struct ZygoteTests {
     #expect(parent(of: watch.pid) == zygote.pid)
     #expect(phone.pid != watch.pid && phone.pid != zygote.pid)
     // Each is a whole daemon of its own: it serves, and stops with its own status.
-    _ = try pair.phone.call(.ping)
+    try pair.phone.ping()
     #expect(phone.exitStatus == nil, "still running")
     #expect(pair.stop(.phone) == .exited(0), "SIGTERM stops it cleanly, and the zygote reports the status")
     #expect(phone.exitStatus == .exited(0), "the status is kept")
@@ -42,7 +42,7 @@ struct ZygoteTests {
     let restarted = try #require(pair.process(.phone))
     #expect(restarted.wasForked && restarted.pid != phone.pid)
     #expect(parent(of: restarted.pid) == zygote.pid)
-    _ = try pair.phone.call(.ping)
+    try pair.phone.ping()
   }
 
   @Test func aDaemonThatCannotStartReportsItsStatusAndStderrThroughTheZygote() throws {
