@@ -385,8 +385,13 @@ extension SampleStore {
   /// of its type's samples; otherwise the grains that changed are recomputed. `orders` are the device's source
   /// orders by type (docs/behavior.md P2). The owner calls it after every applied event.
   package mutating func refreshSummaries(orders: [SampleType: SourceOrder]) {
-    guard !summaries.isEmpty else { return }
-    for code in Array(summaries.keys) {
+    // Most events change no summary: find the ones that need work without allocating.
+    var work: [UInt16] = []
+    for (code, summary) in summaries
+    where !summary.built || !summary.dirty.isEmpty || summary.order != orders[SampleType(unchecked: code)] {
+      work.append(code)
+    }
+    for code in work {
       let type = SampleType(unchecked: code)
       let current = orders[type]
       guard var summary = summaries[code] else { continue }
