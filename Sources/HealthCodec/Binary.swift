@@ -222,8 +222,9 @@ package struct BinaryReader {
     case let b: throw DecodeError(offset: reportBase + offset - 1, "invalid optional flag \(b)")
     }
   }
-  /// Reads an array whose elements each take at least `minElementSize` bytes.
-  package mutating func array<T>(
+  /// Reads an array whose elements each take at least `minElementSize` bytes. Inlinable, so callers in other
+  /// modules get it specialized for their element type (no generic metadata looked up per call).
+  @inlinable package mutating func array<T>(
     minElementSize: Int = 1, _ read: (inout BinaryReader) throws(DecodeError) -> T
   ) throws(DecodeError) -> [T] {
     let start = offset

@@ -340,6 +340,7 @@ package struct DeviceState: Sendable {
   mutating func applyPeerPayload(_ payload: SyncPayload, floor: Date?) {
     switch payload {
     case .samples(let samples):
+      var noted: (SampleType, String)?  // the change last noted: a run of one app's samples of a type notes it once
       for sample in samples {
         if store.isKnown(sample.uuid) {
           if let mine = store.liveSample(sample.uuid), mine != sample { resolveConflict(mine: mine, theirs: sample) }
@@ -347,11 +348,18 @@ package struct DeviceState: Sendable {
         }
         if let floor, sample.end < floor { continue }
         store.insert(sample)
-        noteChange(sample.type, sample.source.bundleID)
+        if noted?.0 != sample.type || noted?.1 != sample.source.bundleID {
+          noteChange(sample.type, sample.source.bundleID)
+          noted = (sample.type, sample.source.bundleID)
+        }
       }
     case .deletions(let tombstones):
+      var noted: (SampleType, String)?
       for tombstone in tombstones {
-        if !store.isTombstoned(tombstone.uuid) { noteChange(tombstone.type, tombstone.source.bundleID) }
+        if !store.isTombstoned(tombstone.uuid), noted?.0 != tombstone.type || noted?.1 != tombstone.source.bundleID {
+          noteChange(tombstone.type, tombstone.source.bundleID)
+          noted = (tombstone.type, tombstone.source.bundleID)
+        }
         store.applyRemoteDeletion(tombstone)
       }
     case .watchSettings(let bundleID, let change):
