@@ -69,6 +69,9 @@ package struct DeviceState: Sendable {
   var changedSources: [SampleType: Set<String>] = [:]
   /// Samples the retention window pruned since the last background step, as ``changedSources``.
   var prunedSources: [SampleType: Set<String>] = [:]
+  /// The change ``noteChange(_:_:pruned:)`` recorded last, while it is in ``changedSources``: a repeat is
+  /// recognised without hashing (runtime, cleared with ``changedSources``).
+  var lastNotedChange: (type: SampleType, bundleID: String)?
 
   /// Creates an empty device with its kind's default policy.
   package init(device: DeviceKind, policy: DevicePolicy? = nil) {
@@ -189,7 +192,9 @@ package struct DeviceState: Sendable {
   /// Notes a sample change for the next background step (consecutive repeats are skipped cheaply).
   mutating func noteChange(_ type: SampleType, _ bundleID: String, pruned: Bool = false) {
     if pruned { prunedSources[type, default: []].insert(bundleID) }
+    if let last = lastNotedChange, last.type == type, last.bundleID == bundleID { return }
     if changedSources[type]?.contains(bundleID) != true { changedSources[type, default: []].insert(bundleID) }
+    lastNotedChange = (type, bundleID)
   }
 
   /// Applies one event. The only place durable state changes; journal replay calls it for every record. Samples

@@ -570,15 +570,21 @@ package struct SampleStore: Sendable {
     let slot = slots[index]
     let day = Self.day(of: slot.end)
     let print = fingerprint(of: slot)
-    var digest = days[day] ?? DayDigest(day: day, sum: 0, count: 0)
     if sign > 0 {
-      digest.sum &+= print
-      digest.count += 1
-    } else {
-      digest.sum &-= print
-      digest.count -= 1
+      // In place through the dictionary's accessor: one lookup.
+      Self.add(print, to: &days[day, default: DayDigest(day: day, sum: 0, count: 0)])
+      return
     }
+    var digest = days[day] ?? DayDigest(day: day, sum: 0, count: 0)
+    digest.sum &-= print
+    digest.count -= 1
     days[day] = digest.count == 0 ? nil : digest
+  }
+
+  /// Counts a live sample's fingerprint in its day's digest.
+  private static func add(_ print: UInt64, to digest: inout DayDigest) {
+    digest.sum &+= print
+    digest.count += 1
   }
 
   // MARK: - Scans
