@@ -22,7 +22,7 @@ package struct BenchCommand: ParsableCommand {
   /// The benchmark groups `--only` selects from.
   package static let groups = [
     "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import", "scenarios",
-    "userpath",
+    "userpath", "calls", "pairs", "suite",
   ]
 
   /// The command's description.
@@ -41,7 +41,8 @@ package struct BenchCommand: ParsableCommand {
         --markdown         Also print the table as Markdown (for docs/performance.md).
         --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
         --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scale,
-                           clients, import, scenarios, userpath (comma-separated; repeatable).
+                           clients, import, scenarios, userpath (comma-separated; repeatable); userpath
+                           is calls (rows 9), pairs (10) and suite (11), which can also be run alone.
         --snapshot-samples <n>
                            Samples in the store the snapshot benchmark recovers (default 10000000).
         --scale-samples <n>

@@ -129,8 +129,11 @@ package func runBenchmarks(
     note("import of a synthetic Apple Health export of \(sizes.importRecords) records")
     metrics += try importMetrics(daemon: daemon, records: sizes.importRecords)
   }
-  if wanted("userpath") {
-    metrics += try userPathMetrics(daemon: daemon, sizes: sizes.userPath, suite: scenarios, charts: charts)
+  // `userpath` is its three parts: HealthKitSim calls (9), pair start-up (10) and the suite (11).
+  let parts = ["calls", "pairs", "suite"].filter { wanted($0) || wanted("userpath") }
+  if !parts.isEmpty {
+    metrics += try userPathMetrics(
+      daemon: daemon, sizes: sizes.userPath, suite: scenarios, charts: charts, parts: Set(parts))
   }
   if wanted("scenarios") {
     note("scenario runner")
@@ -231,7 +234,7 @@ final class DirectClient {
   init(_ path: String) throws {
     socket = try Posix.connectUnix(path)
     Posix.setReceiveTimeout(socket.rawValue, seconds: 60)
-    _ = try call(.hello(version: WireProtocol.version, client: "bench"))
+    _ = try call(.hello(client: "bench"))
   }
 
   func send(_ frame: [UInt8]) throws {
@@ -252,12 +255,14 @@ final class DirectClient {
     }
   }
 
-  func call(_ request: Request) throws -> Reply {
+  /// Performs `operation`: sends its frame and reads until its answer.
+  @discardableResult
+  func call<Value>(_ operation: DeviceOperation<Value>) throws -> Value {
     let id = nextID
     nextID += 1
-    try send(Frame.request(id: id, request).framed())
+    try send(operation.frame(id: id))
     while true {
-      if case .response(id, let result) = try receive() { return try result.get() }
+      if case .response(id, let result) = try receive() { return try operation.value(from: try result.get()) }
     }
   }
 }
@@ -320,19 +325,18 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
     process.signal(SIGKILL)
     process.waitForExit(timeout: 10)
   }
-  let probe = Frame.request(id: 1, .save(bundleID: benchApp.bundleID, samples: [sample(0)])).framed()
+  let probe = DeviceOperation.save(benchApp.bundleID, [sample(0)]).frame(id: 1)
   let size = probe.count
   let echo = try EchoServer(path: root + "/echo.sock", messageSize: size)
   defer { echo.stop() }
   Posix.pinToCPU(clientCPU)
   let client = try DirectClient(PairLayout(root: root).socket(.phone))
-  _ = try client.call(.setClock(benchStart))
-  _ = try client.call(.installApp(benchApp))
+  try client.call(.setClock(benchStart))
+  try client.call(.installApp(benchApp))
   try client.send(
-    Frame.request(id: 999_999, .requestAuthorization(bundleID: benchApp.bundleID, share: [water], read: [water]))
-      .framed())
+    DeviceOperation.requestAuthorization(benchApp.bundleID, share: [water], read: [water]).frame(id: 999_999))
   _ = try client.receive()
-  _ = try client.call(.answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll))
+  try client.call(.answerPrompt(.allowAll))
   let echoSocket = try Posix.connectUnix(root + "/echo.sock")
   let echoFD = echoSocket.rawValue
   Posix.setReceiveTimeout(echoFD, seconds: 60)
@@ -345,7 +349,7 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
   for _ in 0..<blocks {
     result.echo += try timed(perBlock, &counter) { _ in try echoOnce() }
     result.save += try timed(perBlock, &counter) { i in
-      _ = try client.call(.save(bundleID: benchApp.bundleID, samples: [sample(i)]))
+      try client.call(.save(benchApp.bundleID, [sample(i)]))
     }
   }
   return result
@@ -448,9 +452,7 @@ func throughputMetric(daemon: String, samples: Int) throws -> Metric {
   let batch = 1000
   let batches = max(1, samples / batch)
   let frames = (0..<batches).map { b in
-    Frame.request(
-      id: UInt32(b + 100), .save(bundleID: benchApp.bundleID, samples: (0..<batch).map { sample(b * batch + $0) })
-    ).framed()
+    DeviceOperation.save(benchApp.bundleID, (0..<batch).map { sample(b * batch + $0) }).frame(id: UInt32(b + 100))
   }
   let inFlight = 8
   let t0 = now()
@@ -483,10 +485,8 @@ func syncMetric(daemon: String, samples: Int) throws -> Metric {
   let batch = 4096
   let batches = (samples + batch - 1) / batch
   let frames = (0..<batches).map { b in
-    Frame.request(
-      id: UInt32(b + 100),
-      .save(bundleID: benchApp.bundleID, samples: (b * batch..<min(samples, (b + 1) * batch)).map { sample($0) })
-    ).framed()
+    DeviceOperation.save(benchApp.bundleID, (b * batch..<min(samples, (b + 1) * batch)).map { sample($0) })
+      .frame(id: UInt32(b + 100))
   }
   let gate = DispatchSemaphore(value: 0)
   let token = pair.phone.addListener { event in if case .syncApplied = event { gate.signal() } }
@@ -550,8 +550,9 @@ func startMetric(daemon: String, starts: Int) throws -> Metric {
 }
 
 /// Spawns a stand-alone phone daemon in `dir` and waits for its ready line.
-func startDaemon(daemon: String, dir: String) throws -> DaemonProcess {
+func startDaemon(daemon: String, dir: String, forked: Bool = true) throws -> DaemonProcess {
   var options = LaunchOptions()
+  options.useZygote = forked
   options.logLevel = "warning"
   options.readyTimeout = 60
   // No peer: the start measured is the device itself.
@@ -591,22 +592,22 @@ func bigStoreMetrics(daemon: String, samples: Int, runs: Int) throws -> [Metric]
   var daySamples = 0
   for _ in 0..<runs {
     let c0 = now()
-    let reply = try client.call(
+    let buckets = try client.call(
       .statisticsCollection(
-        bundleID: benchApp.bundleID,
-        query: StatisticsQuery(
+        benchApp.bundleID,
+        StatisticsQuery(
           type: water, range: year, options: .cumulativeSum, interval: CalendarInterval(days: 1), anchor: midnight)))
     collectionTimes.append(Double(now() - c0) / 1e6)
-    if case .collection(let buckets, _) = reply { bucketCount = buckets.count }
+    bucketCount = buckets.statistics.count
     let cost = QueryCost(daemon: process.pid)
     let d0 = now()
     let day = try client.call(
       .sampleQuery(
-        bundleID: benchApp.bundleID,
-        query: SampleQuery(type: water, range: DateRange(start: midnight, end: midnight.addingTimeInterval(86400)))))
+        benchApp.bundleID,
+        SampleQuery(type: water, range: DateRange(start: midnight, end: midnight.addingTimeInterval(86400)))))
     dayTimes.append(Double(now() - d0) / 1e6)
     cost.record(into: &dayCPU)
-    if case .samples(let s) = day { daySamples = s.count }
+    daySamples = day.count
   }
   let collection = median(collectionTimes)
   let dayQuery = median(dayTimes)
@@ -715,9 +716,9 @@ func dedupMetric(daemon: String, samples: Int, runs: Int) throws -> Metric {
   var days = 0
   for _ in 0..<runs {
     let t0 = now()
-    let reply = try client.call(.statisticsCollection(bundleID: benchApp.bundleID, query: query))
+    let buckets = try client.call(.statisticsCollection(benchApp.bundleID, query))
     times.append(Double(now() - t0) / 1e6)
-    if case .collection(let buckets, _) = reply { days = buckets.count }
+    days = buckets.statistics.count
   }
   let median = median(times)
   return Metric(

@@ -161,16 +161,16 @@ func measureScale(daemon: String, samples: Int, runs: Int) throws -> ScalePoint 
     type: heartRate, range: DateRange(start: dayStart, end: calendar.startOfDay(dayStart.addingTimeInterval(30 * 3600)))
   )
   // One untimed call of each warms the caches the first query pays for.
-  _ = try client.call(.statisticsCollection(bundleID: benchApp.bundleID, query: daily))
-  _ = try client.call(.sampleQuery(bundleID: benchApp.bundleID, query: oneDay))
+  try client.call(.statisticsCollection(benchApp.bundleID, daily))
+  try client.call(.sampleQuery(benchApp.bundleID, oneDay))
   var dailyTimes: [Double] = []
   var days = 0
   let dailyCPU0 = cpuSeconds(of: process.pid)
   for _ in 0..<runs {
     let q0 = now()
-    let reply = try client.call(.statisticsCollection(bundleID: benchApp.bundleID, query: daily))
+    let buckets = try client.call(.statisticsCollection(benchApp.bundleID, daily))
     dailyTimes.append(Double(now() - q0) / 1e6)
-    if case .collection(let buckets, _) = reply { days = buckets.count }
+    days = buckets.statistics.count
   }
   let dailyCPU = cpuSeconds(of: process.pid) - dailyCPU0
   var dayTimes: [Double] = []
@@ -179,10 +179,10 @@ func measureScale(daemon: String, samples: Int, runs: Int) throws -> ScalePoint 
   for _ in 0..<runs {
     let cost = QueryCost(daemon: process.pid)
     let q0 = now()
-    let reply = try client.call(.sampleQuery(bundleID: benchApp.bundleID, query: oneDay))
+    let found = try client.call(.sampleQuery(benchApp.bundleID, oneDay))
     dayTimes.append(Double(now() - q0) / 1e6)
     cost.record(into: &dayCPU)
-    if case .samples(let s) = reply { returned = s.count }
+    returned = found.count
   }
   return ScalePoint(
     samples: samples, snapshotBytes: snapshotBytes, usedSnapshot: !log.contains("snapshot not used"),
@@ -286,13 +286,12 @@ func measureClients(daemon: String, clients: Int, rounds: Int) throws -> [Double
   }
   let path = PairLayout(root: root).socket(.phone)
   let setup = try DirectClient(path)
-  _ = try setup.call(.setClock(benchStart))
-  _ = try setup.call(.installApp(benchApp))
+  try setup.call(.setClock(benchStart))
+  try setup.call(.installApp(benchApp))
   try setup.send(
-    Frame.request(id: 999_999, .requestAuthorization(bundleID: benchApp.bundleID, share: [water], read: [water]))
-      .framed())
+    DeviceOperation.requestAuthorization(benchApp.bundleID, share: [water], read: [water]).frame(id: 999_999))
   _ = try setup.receive()
-  _ = try setup.call(.answerPrompt(promptID: nil, bundleID: nil, answer: .allowAll))
+  try setup.call(.answerPrompt(.allowAll))
   let connections = try (0..<clients).map { _ in try DirectClient(path) }
   var counter = 10_000_000
   var times: [Double] = []
@@ -301,7 +300,7 @@ func measureClients(daemon: String, clients: Int, rounds: Int) throws -> [Double
       counter += 1
       let id = c.nextID
       c.nextID += 1
-      return Frame.request(id: id, .save(bundleID: benchApp.bundleID, samples: [sample(counter)])).framed()
+      return DeviceOperation.save(benchApp.bundleID, [sample(counter)]).frame(id: id)
     }
     let t0 = now()
     for (c, frame) in zip(connections, frames) { try c.send(frame) }

@@ -229,7 +229,7 @@ package struct Campaign {
 
 /// A request whose answer is collected later (so kills can land while it is in flight).
 struct Outstanding {
-  var ticket: Ticket
+  var pending: PendingOperation<Void>
   var device: DeviceKind
   var app: Int
   var uuids: [UUID]
@@ -300,7 +300,7 @@ struct CampaignRun {
   mutating func collect(wait: Bool, _ report: inout CampaignReport) {
     var still: [Outstanding] = []
     for item in outstanding {
-      let result = wait ? Result { () throws(ClientError) in try item.ticket.wait(timeout: 20) } : item.ticket.result
+      let result = wait ? Result { () throws(ClientError) in try item.pending.wait(timeout: 20) } : item.pending.result
       guard let result else {
         still.append(item)
         continue
@@ -341,12 +341,12 @@ struct CampaignRun {
               start: at, end: at))
         }
         let client = clients[device]![b % 3]
-        guard let ticket = try? client.send(.save(bundleID: Campaign.apps[app].bundleID, samples: inputs)) else {
+        guard let pending = try? client.start(.save(Campaign.apps[app].bundleID, inputs)) else {
           report.unacknowledgedSamples += inputs.count
           continue
         }
         outstanding.append(
-          Outstanding(ticket: ticket, device: device, app: app, uuids: inputs.map(\.uuid), isDelete: false))
+          Outstanding(pending: pending, device: device, app: app, uuids: inputs.map(\.uuid), isDelete: false))
       }
     case .delete(let device, let app, let count):
       let draws = (0..<count).map { _ in choices.next() }
@@ -355,14 +355,14 @@ struct CampaignRun {
       let chosen = Set(draws.map { candidates[Int($0 % UInt64(candidates.count))] }).sorted {
         $0.uuidString < $1.uuidString
       }
-      if let ticket = try? clients[device]![0].send(.delete(bundleID: Campaign.apps[app].bundleID, uuids: chosen)) {
-        outstanding.append(Outstanding(ticket: ticket, device: device, app: app, uuids: chosen, isDelete: true))
+      if let pending = try? clients[device]![0].start(.delete(Campaign.apps[app].bundleID, chosen)) {
+        outstanding.append(Outstanding(pending: pending, device: device, app: app, uuids: chosen, isDelete: true))
       }
     case .authorize(let device, let answer):
       let client = clients[device]![1]
       let type = Campaign.churnType[device]!
       let ticket = try client.beginAuthorization(Campaign.churn.bundleID, share: [type], read: [type])
-      if case .interim = try ticket.waitFirst(timeout: 20) {
+      if case .sheet = try ticket.waitFirst(timeout: 20) {
         let answers: [PromptAnswer] = [.allowAll, .denyAll, .cancel, .failToPresent(.error)]
         try client.answerPrompt(answers[answer], bundleID: Campaign.churn.bundleID)
         _ = try? ticket.wait(timeout: 20)

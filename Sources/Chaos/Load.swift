@@ -194,7 +194,7 @@ struct LoadWorker: Sendable {
     while Posix.monotonicNanoseconds() < deadline {
       let roll = rng.next() % 10
       let kind: String
-      let request: Request
+      let call: () throws(ClientError) -> Void
       var uuids: [UUID] = []
       switch roll {
       case 0..<5:
@@ -207,30 +207,29 @@ struct LoadWorker: Sendable {
             end: at)
         }
         uuids = inputs.map(\.uuid)
-        request = .save(bundleID: app, samples: inputs)
+        call = { () throws(ClientError) in try client.save(app, inputs) }
       case 5..<7:
         kind = "sampleQuery"
-        request = .sampleQuery(
-          bundleID: app,
-          query: SampleQuery(type: Campaign.water, limit: 50, sort: [SampleSort(.endDate, ascending: false)]))
+        let query = SampleQuery(type: Campaign.water, limit: 50, sort: [SampleSort(.endDate, ascending: false)])
+        call = { () throws(ClientError) in _ = try client.sampleQuery(app, query) }
       case 7..<9:
         kind = "statisticsCollection"
         let dayStart = Campaign.start.addingTimeInterval(-86_400)
-        request = .statisticsCollection(
-          bundleID: app,
-          query: StatisticsQuery(
-            type: Campaign.water, range: DateRange(start: dayStart, end: Campaign.start), options: .cumulativeSum,
-            interval: .seconds(3600), anchor: dayStart))
+        let query = StatisticsQuery(
+          type: Campaign.water, range: DateRange(start: dayStart, end: Campaign.start), options: .cumulativeSum,
+          interval: .seconds(3600), anchor: dayStart)
+        call = { () throws(ClientError) in _ = try client.statisticsCollection(app, query) }
       default:
         guard !live.isEmpty else { continue }
         kind = "delete"
         let victim = live.remove(at: Int(rng.next() % UInt64(live.count)))
         uuids = [victim]
-        request = .delete(bundleID: app, uuids: uuids)
+        let victims = uuids
+        call = { () throws(ClientError) in try client.delete(app, victims) }
       }
       let t = Posix.monotonicNanoseconds()
       do {
-        _ = try client.call(request)
+        try call()
         result.latencies[kind, default: []].append(Double(Posix.monotonicNanoseconds() - t) / 1e9)
         result.operations[kind, default: 0] += 1
         switch kind {

@@ -54,6 +54,10 @@ package struct DaemonCommand: ParsableCommand {
                                  With --lifeline, <root> containing --dir: when the lifeline ends (the launcher exited
                                  without stopping this daemon), remove --dir after stopping, then <root> once it
                                  holds nothing but the pairing key (the other device's daemon removed its own).
+        --zygote <fd>            Instead of being a device, fork devices: serve the launcher's spawn requests on
+                                 descriptor <fd> (a SOCK_SEQPACKET socket) until it closes. Each request carries
+                                 a device's arguments and its standard descriptors; the new process is this one,
+                                 already loaded, so it starts in a fraction of an exec. The test harness uses it.
         --version                Print the version and exit.
         --help                   Show this help.
 
@@ -70,6 +74,8 @@ package struct DaemonCommand: ParsableCommand {
   package var parent: Int32?
   /// `--remove-when-orphaned`.
   package var orphanRoot: String?
+  /// `--zygote`: the control socket to serve spawn requests on, instead of being a device.
+  package var zygote: Int32?
 
   /// Parses the arguments.
   package init(_ arguments: [String]) throws {
@@ -105,7 +111,15 @@ package struct DaemonCommand: ParsableCommand {
     let maxBacklog = try number("max-client-backlog", 4096...(1 << 34), "a byte count in 4096...17179869184")
     let handshakeTimeout = try number("handshake-timeout", 0.01...3600.0, "a number of seconds in 0.01...3600")
     let helloTimeout = try number("hello-timeout", 0.01...3600.0, "a number of seconds in 0.01...3600")
+    zygote = try number("zygote", 3...Int32.max, "a descriptor above 2")
     try args.finish()
+    if zygote != nil {
+      guard deviceName == nil, directory == nil, peer == nil else {
+        throw args.error("'--zygote' forks devices and takes no device options ('--device', '--dir', '--peer')")
+      }
+      options = DaemonOptions(device: .phone, directory: "", peerSocket: nil, pairingKey: [])
+      return
+    }
     guard let deviceName else { throw args.error("missing '--device'") }
     guard let device = DeviceKind(name: deviceName) else {
       throw args.error("invalid value '\(deviceName)' for '--device': expected 'phone' or 'watch'")
@@ -134,6 +148,7 @@ package struct DaemonCommand: ParsableCommand {
 
   /// Reads the pairing key, starts the daemon, prints the ready line and serves until stopped.
   package func run() -> Int32 {
+    if let zygote { return DaemonMain.serveAsZygote(control: zygote) }
     var options = self.options
     let device = options.device
     if options.peerSocket != nil, let keyFile {
@@ -171,6 +186,26 @@ package struct DaemonCommand: ParsableCommand {
 }
 
 extension DaemonMain {
+  /// Serves as the zygote (`--zygote`): forks a daemon for each spawn request on `control`, each running
+  /// ``main(_:)`` with the request's arguments, until the launcher closes the socket. This process stays
+  /// single-threaded (nothing here starts a thread), so every fork is a whole, loaded daemon-to-be.
+  static func serveAsZygote(control: Int32) -> Int32 {
+    warmUp()
+    do {
+      try Posix.serveAsZygote(control: control, program: "healthpaird") { argc, argv in
+        var arguments: [String] = []
+        for index in 1..<max(1, Int(argc)) {
+          if let argument = argv?[index] { arguments.append(String(cString: argument)) }
+        }
+        return DaemonMain.main(arguments)
+      }
+      return 0
+    } catch {
+      Posix.writeStandardError("healthpaird: cannot serve as a zygote: \(error)\n")
+      return 71
+    }
+  }
+
   /// Removes a device directory the dead launcher owned, then the pair's root once nothing but the pairing key
   /// (`key`) is left in it. Each daemon removes its own directory before looking, so whichever looks last sees both
   /// gone.

@@ -143,6 +143,9 @@ package final class DeviceDaemon {
   private var pendingEncoded: [Int: ArraySlice<UInt8>] = [:]
   private var pendingBroadcasts: [DaemonEvent] = []
   private var running = true
+  /// The event buffers of ``turn(maximumWaitMilliseconds:)``.
+  private var turnTokens = [UInt64](repeating: 0, count: 256)
+  private var turnEvents = [UInt32](repeating: 0, count: 256)
   /// Whether the daemon stopped because its launcher exited (its lifeline ended).
   package private(set) var launcherExited = false
   private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -254,6 +257,15 @@ package final class DeviceDaemon {
 
   /// Serves until SIGTERM or SIGINT, then shuts down cleanly; returns the exit status.
   package func run() -> Int32 {
+    begin()
+    while running {
+      if let failed = turn(maximumWaitMilliseconds: nil) { return failed }
+    }
+    return shutdown()
+  }
+
+  /// Starts serving: forgets the changes replayed from the journal and starts the peer link. ``run()`` calls it.
+  package func begin() {
     // Changes replayed from the journal were delivered (or not) before the restart.
     durable.state.discardChanges()
     if options.peerSocket != nil {
@@ -261,22 +273,28 @@ package final class DeviceDaemon {
       core.start(state: &durable.state, wall: wall, shell: &shell)
       flushCoreLogs()
     }
-    var tokens = [UInt64](repeating: 0, count: 256)
-    var events = [UInt32](repeating: 0, count: 256)
-    while running {
-      let timeout = pendingFrames.isEmpty ? nextTimeout() : 0
-      let ready: Int
-      do { ready = try Posix.epollWait(epoll, tokens: &tokens, events: &events, timeoutMilliseconds: timeout) } catch {
-        log.log(.fault, "epoll_wait failed: \(error)")
-        return 70
-      }
-      for i in 0..<ready { dispatch(token: tokens[i], events: events[i]) }
-      servePendingFrames()
-      fireTimers()
-      if !commit() { return 74 }
-      if durable.snapshotDue() { writeSnapshot() }
+  }
+
+  /// One turn of the event loop: waits for readiness (at most `maximumWaitMilliseconds`, or until the next timer
+  /// when nil), serves what is ready, fires due timers, commits and acknowledges. Nil while the daemon runs on; an
+  /// exit status when it cannot (epoll or the journal failed). ``run()`` turns until stopped; the zygote's warm-up
+  /// turns two daemons by hand on one thread.
+  package func turn(maximumWaitMilliseconds: Int32?) -> Int32? {
+    var timeout = pendingFrames.isEmpty ? nextTimeout() : 0  // -1: no timer, wait for readiness
+    if let limit = maximumWaitMilliseconds, timeout < 0 || timeout > limit { timeout = limit }
+    let ready: Int
+    do {
+      ready = try Posix.epollWait(epoll, tokens: &turnTokens, events: &turnEvents, timeoutMilliseconds: timeout)
+    } catch {
+      log.log(.fault, "epoll_wait failed: \(error)")
+      return 70
     }
-    return shutdown()
+    for i in 0..<ready { dispatch(token: turnTokens[i], events: turnEvents[i]) }
+    servePendingFrames()
+    fireTimers()
+    if !commit() { return 74 }
+    if durable.snapshotDue() { writeSnapshot() }
+    return nil
   }
 
   /// Writes a snapshot (docs/journal.md#snapshots); a failure is logged and leaves the previous one in place.

@@ -65,8 +65,7 @@ struct ChangeFeed {
 
   /// The app's background delivery registration for `type`, if any.
   static func registration(_ session: Session, type: SampleType, api: String) throws -> BackgroundDeliveryStatus? {
-    let reply = try session.call(.backgroundDeliveries(bundleID: session.bundleID), api: api)
-    guard case .backgroundDeliveries(let list, _) = reply else { throw session.unexpected(reply, api: api) }
+    let list = try session.perform(.backgroundDeliveries(session.bundleID), api: api).registrations
     return list.first { $0.key.type == type }
   }
 
@@ -75,10 +74,8 @@ struct ChangeFeed {
   static func changes(
     _ session: Session, type: SampleType, since anchor: UInt64, filter: QueryFilter, limit: Int, api: String
   ) throws -> AnchoredResult {
-    let reply = try session.call(
-      .anchoredQuery(bundleID: session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit),
-      api: api)
-    guard case .anchored(var result) = reply else { throw session.unexpected(reply, api: api) }
+    var result = try session.perform(
+      .anchoredQuery(session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit), api: api)
     if filter.sources != nil || filter.extra != nil {
       result.added.removeAll { !filter.matches($0) }
       result.deleted.removeAll { !filter.matches($0) }

@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Fetches the correlations of one type (blood pressure, food) that match a predicate and, per member type, a
 /// sample predicate (`samplePredicates`: a correlation matches when it holds a member of that type matching it);
@@ -74,8 +73,6 @@ extension HKCorrelation {
       type: try type.simulatedType(), range: filter.range, sources: filter.sources, limit: limit, sort: sort,
       filter: filter.extra)
     let query = CorrelationQuery(base: base, members: members)
-    let reply = try session.call(.correlationQuery(bundleID: session.bundleID, query: query), api: api)
-    guard case .correlations(let results) = reply else { throw session.unexpected(reply, api: api) }
-    return results.map(HKCorrelation.make)
+    return try session.perform(.correlationQuery(session.bundleID, query), api: api).map(HKCorrelation.make)
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import HealthEngine
 import HealthModel
 import HealthPairClient
-import Wire
 
 extension HKHealthStore {
   /// Asks the user for permission to save `typesToShare` and read `typesToRead`.
@@ -17,9 +17,8 @@ extension HKHealthStore {
   {
     let api = "HKHealthStore.requestAuthorization(toShare:read:)"
     let session = try Session.current(api: api)
-    let ticket = try session.send(try authorizationRequest(session, typesToShare, typesToRead), api: api)
-    let reply = try await session.value(of: ticket, api: api, waitsForUser: true)
-    try HKHealthStore.authorizationOutcome(session, reply, api: api)
+    let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
+    try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
   }
 
   /// Asks the user for permission; `completion` receives HealthKit's `success` (never "granted") and the error.
@@ -31,14 +30,14 @@ extension HKHealthStore {
     completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
     let api = "HKHealthStore.requestAuthorization(toShare:read:completion:)"
-    let started = Result { () throws -> (Session, Ticket) in
+    let started = Result { () throws -> (Session, PendingOperation<AuthorizationCallResult>) in
       let session = try Session.current(api: api)
-      return (session, try session.send(try authorizationRequest(session, typesToShare, typesToRead), api: api))
+      return (session, try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api))
     }
     deliver({
-      let (session, ticket) = try started.get()
-      let reply = try await session.value(of: ticket, api: api, waitsForUser: true)
-      try HKHealthStore.authorizationOutcome(session, reply, api: api)
+      let (session, pending) = try started.get()
+      try HKHealthStore.authorizationOutcome(
+        try await session.value(of: pending, api: api, waitsForUser: true), api: api)
     }) { result in
       switch result {
       case .success: completion(true, nil)
@@ -57,9 +56,8 @@ extension HKHealthStore {
   {
     let api = "HKHealthStore.statusForAuthorizationRequest(toShare:read:)"
     let session = try Session.current(api: api)
-    let ticket = try session.send(try requestStatusRequest(session, typesToShare, typesToRead), api: api)
-    let reply = try await session.value(of: ticket, api: api)
-    return try HKHealthStore.requestStatus(session, reply, api: api)
+    let pending = try session.start(try requestStatusOperation(session, typesToShare, typesToRead), api: api)
+    return HKHealthStore.requestStatus(try await session.value(of: pending, api: api))
   }
 
   /// Completion-handler form of ``statusForAuthorizationRequest(toShare:read:)``; on error the status is `unknown`.
@@ -68,14 +66,13 @@ extension HKHealthStore {
     completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
   ) {
     let api = "HKHealthStore.getRequestStatusForAuthorization(toShare:read:completion:)"
-    let started = Result { () throws -> (Session, Ticket) in
+    let started = Result { () throws -> (Session, PendingOperation<AuthorizationRequestStatus>) in
       let session = try Session.current(api: api)
-      return (session, try session.send(try requestStatusRequest(session, typesToShare, typesToRead), api: api))
+      return (session, try session.start(try requestStatusOperation(session, typesToShare, typesToRead), api: api))
     }
     deliver({
-      let (session, ticket) = try started.get()
-      let reply = try await session.value(of: ticket, api: api)
-      return try HKHealthStore.requestStatus(session, reply, api: api)
+      let (session, pending) = try started.get()
+      return HKHealthStore.requestStatus(try await session.value(of: pending, api: api))
     }) { result in
       switch result {
       case .success(let status): completion(status, nil)
@@ -90,33 +87,27 @@ extension HKHealthStore {
     return result.sorted()
   }
 
-  private func authorizationRequest(_ session: Session, _ share: Set<HKSampleType>?, _ read: Set<HKObjectType>?)
-    throws(HealthKitSimError) -> Request
+  private func authorizationOperation(_ session: Session, _ share: Set<HKSampleType>?, _ read: Set<HKObjectType>?)
+    throws(HealthKitSimError) -> DeviceOperation<AuthorizationCallResult>
   {
     .requestAuthorization(
-      bundleID: session.bundleID, share: try simulated((share ?? []).map { $0 as HKObjectType }),
-      read: try simulated(read ?? []))
+      session.bundleID, share: try simulated((share ?? []).map { $0 as HKObjectType }), read: try simulated(read ?? []))
   }
 
-  private func requestStatusRequest(_ session: Session, _ share: Set<HKSampleType>, _ read: Set<HKObjectType>)
-    throws(HealthKitSimError) -> Request
+  private func requestStatusOperation(_ session: Session, _ share: Set<HKSampleType>, _ read: Set<HKObjectType>)
+    throws(HealthKitSimError) -> DeviceOperation<AuthorizationRequestStatus>
   {
-    .requestStatus(
-      bundleID: session.bundleID, share: try simulated(share.map { $0 as HKObjectType }), read: try simulated(read))
+    .requestStatus(session.bundleID, share: try simulated(share.map { $0 as HKObjectType }), read: try simulated(read))
   }
 
-  private static func authorizationOutcome(_ session: Session, _ reply: Reply, api: String) throws {
-    guard case .authorization(let result) = reply else { throw session.unexpected(reply, api: api) }
+  private static func authorizationOutcome(_ result: AuthorizationCallResult, api: String) throws {
     guard result.success else {
       throw result.error.map { Session.translate($0, api: api) }
         ?? HKError(.unknownError, message: "The authorization request did not succeed")
     }
   }
 
-  private static func requestStatus(_ session: Session, _ reply: Reply, api: String) throws
-    -> HKAuthorizationRequestStatus
-  {
-    guard case .requestStatus(let status) = reply else { throw session.unexpected(reply, api: api) }
-    return HKAuthorizationRequestStatus(rawValue: status.rawValue) ?? .unknown
+  private static func requestStatus(_ status: AuthorizationRequestStatus) -> HKAuthorizationRequestStatus {
+    HKAuthorizationRequestStatus(rawValue: status.rawValue) ?? .unknown
   }
 }

@@ -2,7 +2,6 @@ import Foundation
 import HealthEngine
 import HealthModel
 import HealthPairClient
-import Wire
 
 /// How often background delivery may wake the app (`HKUpdateFrequency`), with Apple's raw values.
 public enum HKUpdateFrequency: Int, Sendable, Hashable {
@@ -32,10 +31,8 @@ extension HKHealthStore {
   public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
     let api = "HKHealthStore.enableBackgroundDelivery(for:frequency:)"
     let session = try Session.current(api: api)
-    _ = try await session.callAsync(
-      .enableBackgroundDelivery(
-        bundleID: session.bundleID, type: try type.simulatedType(), frequency: frequency.simulated),
-      api: api)
+    try await session.performAsync(
+      .enableBackgroundDelivery(session.bundleID, try type.simulatedType(), frequency: frequency.simulated), api: api)
   }
 
   /// Completion-handler form of ``enableBackgroundDelivery(for:frequency:)``; `completion` runs on a background
@@ -46,8 +43,7 @@ extension HKHealthStore {
   ) {
     let api = "HKHealthStore.enableBackgroundDelivery(for:frequency:withCompletion:)"
     send(api, completion) { session in
-      .enableBackgroundDelivery(
-        bundleID: session.bundleID, type: try type.simulatedType(), frequency: frequency.simulated)
+      .enableBackgroundDelivery(session.bundleID, try type.simulatedType(), frequency: frequency.simulated)
     }
   }
 
@@ -56,8 +52,7 @@ extension HKHealthStore {
   public func disableBackgroundDelivery(for type: HKObjectType) async throws {
     let api = "HKHealthStore.disableBackgroundDelivery(for:)"
     let session = try Session.current(api: api)
-    _ = try await session.callAsync(
-      .disableBackgroundDelivery(bundleID: session.bundleID, type: try type.simulatedType()), api: api)
+    try await session.performAsync(.disableBackgroundDelivery(session.bundleID, try type.simulatedType()), api: api)
   }
 
   /// Completion-handler form of ``disableBackgroundDelivery(for:)``.
@@ -66,7 +61,7 @@ extension HKHealthStore {
   ) {
     let api = "HKHealthStore.disableBackgroundDelivery(for:withCompletion:)"
     send(api, completion) { session in
-      .disableBackgroundDelivery(bundleID: session.bundleID, type: try type.simulatedType())
+      .disableBackgroundDelivery(session.bundleID, try type.simulatedType())
     }
   }
 
@@ -75,28 +70,28 @@ extension HKHealthStore {
   public func disableAllBackgroundDelivery() async throws {
     let api = "HKHealthStore.disableAllBackgroundDelivery()"
     let session = try Session.current(api: api)
-    _ = try await session.callAsync(.disableBackgroundDelivery(bundleID: session.bundleID, type: nil), api: api)
+    try await session.performAsync(.disableBackgroundDelivery(session.bundleID, nil), api: api)
   }
 
   /// Completion-handler form of ``disableAllBackgroundDelivery()``.
   public func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
     let api = "HKHealthStore.disableAllBackgroundDelivery(completion:)"
-    send(api, completion) { session in .disableBackgroundDelivery(bundleID: session.bundleID, type: nil) }
+    send(api, completion) { session in .disableBackgroundDelivery(session.bundleID, nil) }
   }
 
-  /// Sends the request `make` builds now (on the calling thread, so the target is the caller's) and reports
+  /// Sends the operation `make` builds now (on the calling thread, so the target is the caller's) and reports
   /// success or the error to `completion` on a background queue.
   private func send(
     _ api: String, _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void,
-    _ make: (Session) throws -> Request
+    _ make: (Session) throws -> DeviceOperation<Void>
   ) {
-    let started = Result { () throws -> (Session, Ticket) in
+    let started = Result { () throws -> (Session, PendingOperation<Void>) in
       let session = try Session.current(api: api)
-      return (session, try session.send(try make(session), api: api))
+      return (session, try session.start(try make(session), api: api))
     }
     deliver({
-      let (session, ticket) = try started.get()
-      _ = try await session.value(of: ticket, api: api)
+      let (session, pending) = try started.get()
+      try await session.value(of: pending, api: api)
     }) { result in completion(result.isSuccess, result.failure) }
   }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import HealthModel
 import HealthPairClient
-import Wire
 
 extension HKHealthStore {
   // MARK: - Characteristics (docs/behavior.md C1–C5)
@@ -75,9 +74,7 @@ extension HKHealthStore {
   {
     let session = try Session.current(api: api)
     let type = try HKCharacteristicType(identifier).simulatedType()
-    let reply = try session.call(.readCharacteristic(bundleID: session.bundleID, type: type), api: api)
-    guard case .characteristic(_, let value) = reply else { throw session.unexpected(reply, api: api) }
-    return value
+    return try session.perform(.readCharacteristic(session.bundleID, type), api: api)
   }
 
   // MARK: - Preferred units (docs/behavior.md R6)
@@ -92,8 +89,8 @@ extension HKHealthStore {
   public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
     let api = "HKHealthStore.preferredUnits(for:)"
     let session = try Session.current(api: api)
-    let request = try HKHealthStore.unitsRequest(session, quantityTypes)
-    return try HKHealthStore.units(session, try await session.callAsync(request, api: api), api: api)
+    let operation = try HKHealthStore.unitsOperation(session, quantityTypes)
+    return try HKHealthStore.units(session, try await session.performAsync(operation, api: api), api: api)
   }
 
   /// Completion-handler form of ``preferredUnits(for:)``: `completion` receives the units (empty on error) and the
@@ -103,13 +100,13 @@ extension HKHealthStore {
     completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void
   ) {
     let api = "HKHealthStore.preferredUnits(for:completion:)"
-    let started = Result { () throws -> (Session, Ticket) in
+    let started = Result { () throws -> (Session, PendingOperation<[SampleType: String]>) in
       let session = try Session.current(api: api)
-      return (session, try session.send(try HKHealthStore.unitsRequest(session, quantityTypes), api: api))
+      return (session, try session.start(try HKHealthStore.unitsOperation(session, quantityTypes), api: api))
     }
     deliver({
-      let (session, ticket) = try started.get()
-      return try HKHealthStore.units(session, try await session.value(of: ticket, api: api), api: api)
+      let (session, pending) = try started.get()
+      return try HKHealthStore.units(session, try await session.value(of: pending, api: api), api: api)
     }) { result in
       switch result {
       case .success(let units): completion(units, nil)
@@ -118,20 +115,21 @@ extension HKHealthStore {
     }
   }
 
-  private static func unitsRequest(_ session: Session, _ types: Set<HKQuantityType>) throws(HealthKitSimError)
-    -> Request
+  private static func unitsOperation(_ session: Session, _ types: Set<HKQuantityType>) throws(HealthKitSimError)
+    -> DeviceOperation<[SampleType: String]>
   {
     var simulated: [SampleType] = []
     for type in types { simulated.append(try type.simulatedType()) }
-    return .preferredUnits(bundleID: session.bundleID, types: simulated.sorted())
+    return .preferredUnits(session.bundleID, simulated.sorted())
   }
 
-  private static func units(_ session: Session, _ reply: Reply, api: String) throws -> [HKQuantityType: HKUnit] {
-    guard case .units(let units) = reply else { throw session.unexpected(reply, api: api) }
+  private static func units(_ session: Session, _ units: [SampleType: String], api: String) throws
+    -> [HKQuantityType: HKUnit]
+  {
     var result: [HKQuantityType: HKUnit] = [:]
     for (type, unit) in units {
       guard let parsed = try? HealthUnit(parsing: unit) else {
-        throw session.unexpected(reply, api: api)
+        throw session.unexpected("the unit '\(unit)' for \(type.name)", api: api)
       }
       result[HKQuantityType(HKQuantityTypeIdentifier(type.identifier))] = HKUnit(parsed: parsed)
     }

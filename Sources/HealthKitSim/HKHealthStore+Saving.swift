@@ -1,7 +1,6 @@
 import Foundation
 import HealthModel
 import HealthPairClient
-import Wire
 
 extension HKHealthStore {
   /// Saves one object.
@@ -17,14 +16,14 @@ extension HKHealthStore {
   public func save(_ objects: [HKObject]) async throws {
     let api = "HKHealthStore.save(_:)"
     let session = try Session.current(api: api)
-    _ = try await session.callAsync(try Self.saveRequest(objects, bundleID: session.bundleID, api: api), api: api)
+    try await session.performAsync(try Self.saveOperation(objects, bundleID: session.bundleID, api: api), api: api)
   }
 
-  /// The request that saves `objects`: `save` for samples, `saveCorrelations` when any is an ``HKCorrelation`` (its
-  /// objects are saved with it, all or nothing; docs/behavior.md T10).
-  static func saveRequest(_ objects: [HKObject], bundleID: String, api: String) throws -> Request {
+  /// The operation that saves `objects`: `save` for samples, `saveCorrelations` when any is an ``HKCorrelation``
+  /// (its objects are saved with it, all or nothing; docs/behavior.md T10).
+  static func saveOperation(_ objects: [HKObject], bundleID: String, api: String) throws -> DeviceOperation<Void> {
     guard objects.contains(where: { $0 is HKCorrelation }) else {
-      return .save(bundleID: bundleID, samples: try objects.map { try $0.sampleInput(api: api) })
+      return .save(bundleID, try objects.map { try $0.sampleInput(api: api) })
     }
     var correlations: [CorrelationInput] = []
     var samples: [SampleInput] = []
@@ -35,7 +34,7 @@ extension HKHealthStore {
         samples.append(try object.sampleInput(api: api))
       }
     }
-    return .saveCorrelations(bundleID: bundleID, correlations: correlations, samples: samples)
+    return .saveCorrelations(bundleID, correlations, samples: samples)
   }
 
   /// Saves one object; `completion` receives whether it was saved and the error, on a background queue.
@@ -47,14 +46,14 @@ extension HKHealthStore {
   /// queue.
   public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
     let api = "HKHealthStore.save(_:withCompletion:)"
-    let started = Result { () throws -> (Session, Ticket) in
+    let started = Result { () throws -> (Session, PendingOperation<Void>) in
       let session = try Session.current(api: api)
-      let request = try Self.saveRequest(objects, bundleID: session.bundleID, api: api)
-      return (session, try session.send(request, api: api))
+      let operation = try Self.saveOperation(objects, bundleID: session.bundleID, api: api)
+      return (session, try session.start(operation, api: api))
     }
     deliver({
-      let (session, ticket) = try started.get()
-      _ = try await session.value(of: ticket, api: api)
+      let (session, pending) = try started.get()
+      try await session.value(of: pending, api: api)
     }) { result in completion(result.isSuccess, result.failure) }
   }
 
@@ -70,7 +69,7 @@ extension HKHealthStore {
   public func delete(_ objects: [HKObject]) async throws {
     let api = "HKHealthStore.delete(_:)"
     let session = try Session.current(api: api)
-    _ = try await session.callAsync(.delete(bundleID: session.bundleID, uuids: objects.map(\.uuid)), api: api)
+    try await session.performAsync(.delete(session.bundleID, objects.map(\.uuid)), api: api)
   }
 
   /// Deletes one object; `completion` receives whether it was deleted and the error, on a background queue.
@@ -85,13 +84,13 @@ extension HKHealthStore {
   ) {
     let api = "HKHealthStore.delete(_:withCompletion:)"
     let uuids = objects.map(\.uuid)
-    let started = Result { () throws -> (Session, Ticket) in
+    let started = Result { () throws -> (Session, PendingOperation<Void>) in
       let session = try Session.current(api: api)
-      return (session, try session.send(.delete(bundleID: session.bundleID, uuids: uuids), api: api))
+      return (session, try session.start(.delete(session.bundleID, uuids), api: api))
     }
     deliver({
-      let (session, ticket) = try started.get()
-      _ = try await session.value(of: ticket, api: api)
+      let (session, pending) = try started.get()
+      try await session.value(of: pending, api: api)
     }) { result in completion(result.isSuccess, result.failure) }
   }
 }
@@ -104,9 +103,8 @@ extension HKHealthStore {
   public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
     let api = "HKHealthStore.deleteObjects(of:predicate:)"
     let session = try Session.current(api: api)
-    guard let request = try Self.deleteRequest(objectType, predicate, bundleID: session.bundleID) else { return 0 }
-    guard case .count(let n) = try await session.callAsync(request, api: api) else { return 0 }
-    return n
+    guard let operation = try Self.deleteOperation(objectType, predicate, bundleID: session.bundleID) else { return 0 }
+    return try await session.performAsync(operation, api: api)
   }
 
   /// Deletes the app's own objects of `objectType` that match `predicate`; `completion` receives whether the call
@@ -116,15 +114,16 @@ extension HKHealthStore {
     withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
   ) {
     let api = "HKHealthStore.deleteObjects(of:predicate:withCompletion:)"
-    let started = Result { () throws -> (Session, Ticket)? in
+    let started = Result { () throws -> (Session, PendingOperation<Int>)? in
       let session = try Session.current(api: api)
-      guard let request = try Self.deleteRequest(objectType, predicate, bundleID: session.bundleID) else { return nil }
-      return (session, try session.send(request, api: api))
+      guard let operation = try Self.deleteOperation(objectType, predicate, bundleID: session.bundleID) else {
+        return nil
+      }
+      return (session, try session.start(operation, api: api))
     }
     deliver({ () async throws -> Int in
-      guard let (session, ticket) = try started.get() else { return 0 }
-      guard case .count(let n) = try await session.value(of: ticket, api: api) else { return 0 }
-      return n
+      guard let (session, pending) = try started.get() else { return 0 }
+      return try await session.value(of: pending, api: api)
     }) { result in
       switch result {
       case .success(let n): completion(true, n, nil)
@@ -133,9 +132,9 @@ extension HKHealthStore {
     }
   }
 
-  /// The request for a predicate delete, or nil when the predicate's sources exclude the app (nothing to do).
-  private static func deleteRequest(_ objectType: HKObjectType, _ predicate: NSPredicate, bundleID: String) throws
-    -> Request?
+  /// The operation for a predicate delete, or nil when the predicate's sources exclude the app (nothing to do).
+  private static func deleteOperation(_ objectType: HKObjectType, _ predicate: NSPredicate, bundleID: String) throws
+    -> DeviceOperation<Int>?
   {
     let type = try objectType.simulatedType()
     let filter = try QueryFilter.decompose(predicate).get()
@@ -144,7 +143,7 @@ extension HKHealthStore {
         "HealthKitSim's deleteObjects(of:predicate:) takes date and source predicates (and their conjunction)")
     }
     if let sources = filter.sources, !sources.contains(bundleID) { return nil }
-    return .deleteMatching(bundleID: bundleID, type: type, range: filter.range)
+    return .deleteMatching(bundleID, type: type, range: filter.range)
   }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import HealthModel
-import Wire
 
 /// The access point to the simulated HealthKit store of one device, for one app.
 ///
@@ -31,9 +30,7 @@ public final class HKHealthStore: Sendable {
     guard HealthKitSim.currentTarget != nil else { return .notDetermined }
     do {
       let session = try Session.current(api: api)
-      let reply = try session.call(
-        .authorizationStatus(bundleID: session.bundleID, type: try type.simulatedType()), api: api)
-      guard case .status(let status) = reply else { throw session.unexpected(reply, api: api) }
+      let status = try session.perform(.authorizationStatus(session.bundleID, try type.simulatedType()), api: api)
       return HKAuthorizationStatus(rawValue: status.rawValue) ?? .notDetermined
     } catch {
       report(error, api: api)
@@ -51,9 +48,7 @@ public final class HKHealthStore: Sendable {
     guard HealthKitSim.currentTarget != nil else { return .distantPast }
     do {
       let session = try Session.current(api: api)
-      let reply = try session.call(.earliestPermittedSampleDate, api: api)
-      guard case .date(let date) = reply else { throw session.unexpected(reply, api: api) }
-      return date
+      return try session.perform(.earliestPermittedSampleDate, api: api)
     } catch {
       report(error, api: api)
       return .distantPast

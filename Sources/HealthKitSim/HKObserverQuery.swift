@@ -156,9 +156,8 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
         })
       else { return }
       do {
-        _ = try session.call(
-          .completeBackgroundDelivery(bundleID: session.bundleID, delivery: id),
-          api: "HKObserverQueryCompletionHandler")
+        try session.perform(
+          .completeBackgroundDelivery(session.bundleID, delivery: id), api: "HKObserverQueryCompletionHandler")
       } catch let error as HealthKitSimError {
         HealthKitSim.reportIssue(error)
       } catch {

@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Fetches the samples of one type that match a predicate, sorted and limited; the handler is called once.
 ///
@@ -42,9 +41,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     let query = SampleQuery(
       type: try objectType!.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
       limit: limit, sort: try sort.get(), filter: try filter.get().extra)
-    let reply = try session.call(.sampleQuery(bundleID: session.bundleID, query: query), api: api)
-    guard case .samples(let samples) = reply else { throw session.unexpected(reply, api: api) }
-    return HKSample.make(samples)
+    return HKSample.make(try session.perform(.sampleQuery(session.bundleID, query), api: api))
   }
 
   override func start(_ session: Session) {

@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Finds the apps that saved samples of a type the app may see (matching a predicate); the handler is called once
 /// with the set of sources.
@@ -41,8 +40,7 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
   static func sources(_ session: Session, type: SampleType, filter: QueryFilter) throws -> Set<HKSource> {
     let api = "HKSourceQuery"
     let query = SampleQuery(type: type, range: filter.range, sources: filter.sources, filter: filter.extra)
-    let reply = try session.call(.sampleQuery(bundleID: session.bundleID, query: query), api: api)
-    guard case .samples(let samples) = reply else { throw session.unexpected(reply, api: api) }
+    let samples = try session.perform(.sampleQuery(session.bundleID, query), api: api)
     return Set(samples.map { HKSource(bundleIdentifier: $0.source.bundleID) })
   }
 }

@@ -2,7 +2,6 @@ import Foundation
 import HealthEngine
 import HealthModel
 import Synchronization
-import Wire
 
 /// Computes statistics per time interval (per day, per hour, per month…) aligned to an anchor date; with a
 /// ``statisticsUpdateHandler`` it keeps running and recomputes when samples change, until stopped.
@@ -87,8 +86,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
       let query = StatisticsQuery(
         type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
         options: options.simulated, interval: interval, anchor: anchorDate, filter: try filter.get().extra)
-      let reply = try session.call(.statisticsCollection(bundleID: session.bundleID, query: query), api: api)
-      guard case .collection(let values, let zone) = reply else { throw session.unexpected(reply, api: api) }
+      let (values, zone) = try session.perform(.statisticsCollection(session.bundleID, query), api: api)
       return HKStatisticsCollection(
         values, type: quantityType, anchor: anchorDate, interval: interval,
         calendar: LocalCalendar((try? TimeZoneRule(identifier: zone)) ?? .utc),

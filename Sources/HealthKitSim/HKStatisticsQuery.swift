@@ -1,7 +1,6 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Wire
 
 /// Computes statistics (sum, average, min, max, most recent) over the samples of a quantity type that match a
 /// predicate; the handler is called once. With no matching sample the handler receives `HKError(.errorNoData)`.
@@ -32,8 +31,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         let query = StatisticsQuery(
           type: try quantityType.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
           options: options.simulated, filter: try filter.get().extra)
-        let reply = try session.call(.statistics(bundleID: session.bundleID, query: query), api: api)
-        guard case .statistics(let values) = reply else { throw session.unexpected(reply, api: api) }
+        let values = try session.perform(.statistics(session.bundleID, query), api: api)
         return HKStatistics(values, type: quantityType, separateBySource: options.contains(.separateBySource))
       }
       run.deliver {

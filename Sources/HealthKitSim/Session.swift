@@ -29,28 +29,31 @@ package struct Session: Sendable {
     return Session(target: target, client: try Connections.shared.client(target.socketPath))
   }
 
-  /// Sends `request` and waits for its final answer (a local socket round trip).
+  /// Performs `operation` and waits for its final answer (a local socket round trip).
   /// - Throws: the request's error, translated (``HKError``, ``HKSimulatedTermination``, ``HealthKitSimError``).
-  package func call(_ request: Request, api: String) throws -> Reply {
-    let (ticket, client) = try sendReturningClient(request, api: api)
-    do { return try ticket.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
+  package func perform<Value>(_ operation: DeviceOperation<Value>, api: String) throws -> Value {
+    let (pending, client) = try startReturningClient(operation, api: api)
+    do { return try pending.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
   }
 
-  /// Sends `request` now and returns its ticket, so requests keep the caller's order.
+  /// Sends `operation` now and returns it pending, so requests keep the caller's order; await it with
+  /// ``value(of:api:waitsForUser:)``.
   /// - Throws: the send's error, translated.
-  package func send(_ request: Request, api: String) throws -> Ticket {
-    try sendReturningClient(request, api: api).ticket
+  package func start<Value>(_ operation: DeviceOperation<Value>, api: String) throws -> PendingOperation<Value> {
+    try startReturningClient(operation, api: api).pending
   }
 
   /// Sends on the cached connection; when the write fails because the daemon went away (restarted) before the
   /// connection noticed, the request was never delivered, so it is sent once more on a fresh connection.
-  private func sendReturningClient(_ request: Request, api: String) throws -> (ticket: Ticket, client: DeviceClient) {
+  private func startReturningClient<Value>(_ operation: DeviceOperation<Value>, api: String) throws -> (
+    pending: PendingOperation<Value>, client: DeviceClient
+  ) {
     do {
-      return (try client.send(request), client)
+      return (try client.start(operation), client)
     } catch .disconnected {
       do {
         let fresh = try Connections.shared.replace(client, at: target.socketPath)
-        return (try fresh.send(request), fresh)
+        return (try fresh.start(operation), fresh)
       } catch {
         throw translate(error, api: api)
       }
@@ -59,7 +62,7 @@ package struct Session: Sendable {
     }
   }
 
-  /// Awaits a ticket's final answer. A request the daemon answers at once is read on the awaiting thread (one local
+  /// Awaits the final answer of an operation sent with ``start(_:api:)``, and returns its value. A request the daemon answers at once is read on the awaiting thread (one local
   /// round trip, as a blocking call; a task already cancelled gets `CancellationError` instead), until the
   /// connection's deadline. A request that `waitsForUser` (a permission sheet) suspends without blocking a thread
   /// until the user answers, as on a device.
@@ -69,7 +72,15 @@ package struct Session: Sendable {
   /// HealthPairTesting pair, a sheet nobody answers is ended by the harness at its deadline.
   /// - Throws: the request's error, translated; `CancellationError`;
   ///   ``HealthKitSimError/unreachable(socketPath:reason:)`` at the deadline.
-  package func value(of ticket: Ticket, api: String, waitsForUser: Bool = false) async throws -> Reply {
+  package func value<Value>(
+    of pending: PendingOperation<Value>, api: String, waitsForUser: Bool = false
+  ) async throws -> Value {
+    let reply = try await reply(to: pending.ticket, api: api, waitsForUser: waitsForUser)
+    do { return try pending.operation.value(from: reply) } catch { throw translate(error, api: api) }
+  }
+
+  /// The final answer to `ticket`, awaited as ``value(of:api:waitsForUser:)`` describes.
+  private func reply(to ticket: Ticket, api: String, waitsForUser: Bool) async throws -> Reply {
     // A call the daemon answers at once (all but a permission sheet) is read on this thread, as a blocking call is:
     // one local round trip, bounded by the connection's deadline, with no hand-off from a reader thread and no
     // suspension (docs/performance.md, metric 9).
@@ -127,10 +138,10 @@ package struct Session: Sendable {
     }
   }
 
-  /// Sends `request` and awaits its final answer.
+  /// Performs `operation` and awaits its final answer.
   /// - Throws: the request's error, translated.
-  package func callAsync(_ request: Request, api: String) async throws -> Reply {
-    try await value(of: try send(request, api: api), api: api)
+  package func performAsync<Value>(_ operation: DeviceOperation<Value>, api: String) async throws -> Value {
+    try await value(of: try start(operation, api: api), api: api)
   }
 
   /// The device's event connection (subscribed to sample changes).
@@ -158,8 +169,8 @@ package struct Session: Sendable {
     }
   }
 
-  /// The error for a reply of the wrong kind.
-  package func unexpected(_ reply: Reply, api: String) -> HealthKitSimError {
-    .unreachable(socketPath: target.socketPath, reason: "unexpected answer to \(api): \(reply)")
+  /// The error for an answer HealthKitSim cannot use (`what` describes it).
+  package func unexpected(_ what: String, api: String) -> HealthKitSimError {
+    .unreachable(socketPath: target.socketPath, reason: "unexpected answer to \(api): \(what)")
   }
 }

@@ -296,26 +296,23 @@ package struct CtlCommand: ParsableCommand {
       let read = try types(try args.option("read"), args)
       let noWait = args.flag("no-wait")
       try args.finish()
-      let ticket = try client.beginAuthorization(bundle, share: share, read: read)
-      switch try ticket.waitFirst(timeout: client.timeout) {
-      case .final(let reply):
-        out("completed without a sheet: \(describeAuthorization(reply))\n")
+      let request = try client.beginAuthorization(bundle, share: share, read: read)
+      switch try request.waitFirst(timeout: client.timeout) {
+      case .final(let result):
+        out("completed without a sheet: \(describeAuthorization(result))\n")
         // Say why when it is the watch's lockout rather than decisions already made (W1).
         if let app = try client.dump().device.app(bundle), app.lockedOut {
           out(
             "note: no sheet because the \(device)'s strict re-prompt model locked \(bundle) out after a denial or "
               + "cancel; change its permissions in Settings or the iPhone's Watch app to ask again\n")
         }
-      case .interim(let reply):
-        if case .prompt(let prompt) = reply {
-          out(
-            "sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n"
-          )
-        }
+      case .sheet(let prompt):
+        out(
+          "sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n")
         if noWait { return }
         out("waiting for the user (healthpair ctl \(device) answer allow|deny|cancel|fail)…\n")
         let seconds = timeout ?? Self.defaultAnswerTimeout
-        switch catching({ () throws(ClientError) in try ticket.wait(timeout: seconds) }) {
+        switch catching({ () throws(ClientError) in try request.wait(timeout: seconds) }) {
         case .success(let final): out("completed: \(describeAuthorization(final))\n")
         case .failure(.timeout):
           err(
@@ -690,9 +687,8 @@ package struct CtlCommand: ParsableCommand {
     seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
   }
 
-  private func describeAuthorization(_ reply: Reply) -> String {
-    guard case .authorization(let result) = reply else { return "\(reply)" }
-    return "success=\(result.success)" + (result.error.map { " error=\($0)" } ?? "")
+  private func describeAuthorization(_ result: AuthorizationCallResult) -> String {
+    "success=\(result.success)" + (result.error.map { " error=\($0)" } ?? "")
   }
 }
 

@@ -3,117 +3,114 @@ import HealthEngine
 import HealthModel
 import Wire
 
-/// Typed wrappers over ``DeviceClient/call(_:timeout:)``: one per operation, unwrapping the expected reply.
+/// Performing operations: the only way a caller outside this module reaches a daemon.
 extension DeviceClient {
-  private func expect<T>(_ reply: Reply, _ what: String, _ extract: (Reply) -> T?) throws(ClientError) -> T {
-    guard let value = extract(reply) else { throw .protocolViolation("expected \(what), got \(reply)") }
-    return value
+  /// Performs `operation`: sends its request and waits for its final answer, reading the socket on this thread when
+  /// nobody else does, until `timeout` (the client's default when nil).
+  /// - Throws: ``ClientError``; `protocolViolation` for an answer of another kind than the operation expects.
+  package func perform<Value>(_ operation: DeviceOperation<Value>, timeout: Double? = nil) throws(ClientError)
+    -> Value
+  {
+    try operation.value(from: try call(operation.request, timeout: timeout))
   }
 
-  /// Installs or updates an app.
-  package func installApp(_ app: AppRecord) throws(ClientError) { _ = try call(.installApp(app)) }
-  /// Uninstalls an app.
-  package func uninstallApp(_ bundleID: String) throws(ClientError) { _ = try call(.uninstallApp(bundleID: bundleID)) }
-
-  /// Starts `requestAuthorization`; wait on the ticket with `waitFirst` (a presented sheet arrives as an interim
-  /// `.prompt`) and `wait` (the final `.authorization`).
-  package func beginAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError)
-    -> Ticket
+  /// Performs `operation` and awaits its final answer without blocking a thread, until `timeout` (the client's
+  /// default when nil).
+  /// - Throws: ``ClientError``.
+  package func performAsync<Value>(_ operation: DeviceOperation<Value>, timeout: Double? = nil)
+    async throws(ClientError) -> Value
   {
-    try send(.requestAuthorization(bundleID: bundleID, share: share, read: read))
+    try operation.value(from: try await callAsync(operation.request, timeout: timeout))
+  }
+
+  /// Sends `operation`'s request now and returns it pending: wait for it later (requests keep the order they were
+  /// started in), or read its interim sheet first.
+  /// - Throws: ``ClientError`` when the request cannot be sent.
+  package func start<Value>(_ operation: DeviceOperation<Value>) throws(ClientError) -> PendingOperation<Value> {
+    PendingOperation(ticket: try send(operation.request), operation: operation)
+  }
+}
+
+/// Named spellings of the common operations (each is `perform` of the ``DeviceOperation`` of the same name), and
+/// the few that combine several requests.
+extension DeviceClient {
+  /// Installs or updates an app.
+  package func installApp(_ app: AppRecord) throws(ClientError) { try perform(.installApp(app)) }
+  /// Uninstalls an app.
+  package func uninstallApp(_ bundleID: String) throws(ClientError) { try perform(.uninstallApp(bundleID)) }
+
+  /// Starts `requestAuthorization`; wait with `waitFirst` (a presented sheet arrives first) and `wait` (the
+  /// completion).
+  package func beginAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError)
+    -> PendingOperation<AuthorizationCallResult>
+  {
+    try start(.requestAuthorization(bundleID, share: share, read: read))
   }
 
   /// The user answers the pending sheet.
   package func answerPrompt(_ answer: PromptAnswer, promptID: UInt64? = nil, bundleID: String? = nil)
     throws(ClientError)
   {
-    _ = try call(.answerPrompt(promptID: promptID, bundleID: bundleID, answer: answer))
+    try perform(.answerPrompt(answer, promptID: promptID, bundleID: bundleID))
   }
 
   /// `authorizationStatus(for:)`.
   package func authorizationStatus(_ bundleID: String, _ type: SampleType) throws(ClientError) -> AuthorizationStatus {
-    try expect(try call(.authorizationStatus(bundleID: bundleID, type: type)), "a status") {
-      if case .status(let s) = $0 { s } else { nil }
-    }
+    try perform(.authorizationStatus(bundleID, type))
   }
 
   /// `getRequestStatusForAuthorization`.
   package func requestStatus(_ bundleID: String, share: [SampleType], read: [SampleType]) throws(ClientError)
     -> AuthorizationRequestStatus
   {
-    try expect(try call(.requestStatus(bundleID: bundleID, share: share, read: read)), "a request status") {
-      if case .requestStatus(let s) = $0 { s } else { nil }
-    }
+    try perform(.requestStatus(bundleID, share: share, read: read))
   }
 
   /// Saves a batch.
   package func save(_ bundleID: String, _ samples: [SampleInput]) throws(ClientError) {
-    _ = try call(.save(bundleID: bundleID, samples: samples))
+    try perform(.save(bundleID, samples))
   }
   /// Deletes a batch.
-  package func delete(_ bundleID: String, _ uuids: [UUID]) throws(ClientError) {
-    _ = try call(.delete(bundleID: bundleID, uuids: uuids))
-  }
+  package func delete(_ bundleID: String, _ uuids: [UUID]) throws(ClientError) { try perform(.delete(bundleID, uuids)) }
 
   /// Deletes the app's own objects of a type in a date range; returns how many.
   package func deleteMatching(_ bundleID: String, type: SampleType, range: DateRange? = nil) throws(ClientError) -> Int
   {
-    try expect(try call(.deleteMatching(bundleID: bundleID, type: type, range: range)), "count") {
-      if case .count(let n) = $0 { n } else { nil }
-    }
+    try perform(.deleteMatching(bundleID, type: type, range: range))
   }
 
   /// Runs a sample query.
   package func sampleQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [Sample] {
-    try expect(try call(.sampleQuery(bundleID: bundleID, query: query)), "samples") {
-      if case .samples(let s) = $0 { s } else { nil }
-    }
+    try perform(.sampleQuery(bundleID, query))
   }
 
   /// Saves correlations with their members, and plain samples, in one all-or-nothing `save` (docs/behavior.md T10).
   package func saveCorrelations(
     _ bundleID: String, _ correlations: [CorrelationInput], samples: [SampleInput] = []
   ) throws(ClientError) {
-    _ = try call(.saveCorrelations(bundleID: bundleID, correlations: correlations, samples: samples))
+    try perform(.saveCorrelations(bundleID, correlations, samples: samples))
   }
 
   /// Runs a correlation query (`HKCorrelationQuery`): correlations with the members the app may see.
   package func correlationQuery(_ bundleID: String, _ query: CorrelationQuery) throws(ClientError)
     -> [CorrelationResult]
   {
-    try expect(try call(.correlationQuery(bundleID: bundleID, query: query)), "correlations") {
-      if case .correlations(let c) = $0 { c } else { nil }
-    }
+    try perform(.correlationQuery(bundleID, query))
   }
 
   /// Every live correlation on the device (of one type, or all) with its live members, whatever app saved it.
   package func storedCorrelations(type: SampleType? = nil) throws(ClientError) -> [CorrelationResult] {
-    try expect(try call(.storedCorrelations(type: type)), "correlations") {
-      if case .correlations(let c) = $0 { c } else { nil }
-    }
+    try perform(.storedCorrelations(type: type))
   }
 
   /// Runs a statistics query.
   package func statistics(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError) -> Statistics {
-    try expect(try call(.statistics(bundleID: bundleID, query: query)), "statistics") {
-      if case .statistics(let s) = $0 { s } else { nil }
-    }
+    try perform(.statistics(bundleID, query))
   }
 
   /// Runs a statistics collection query.
   package func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError) -> [Statistics] {
-    try expect(try call(.statisticsCollection(bundleID: bundleID, query: query)), "a collection") {
-      if case .collection(let c, _) = $0 { c } else { nil }
-    }
-  }
-
-  /// Runs a statistics collection query; also returns the time zone its intervals were computed in.
-  package func statisticsCollectionInZone(_ bundleID: String, _ query: StatisticsQuery) throws(ClientError)
-    -> (statistics: [Statistics], timeZone: String)
-  {
-    try expect(try call(.statisticsCollection(bundleID: bundleID, query: query)), "a collection") {
-      if case .collection(let c, let zone) = $0 { (c, zone) } else { nil }
-    }
+    try perform(.statisticsCollection(bundleID, query)).statistics
   }
 
   /// Runs an anchored object query.
@@ -122,38 +119,31 @@ extension DeviceClient {
   )
     throws(ClientError) -> AnchoredResult
   {
-    try expect(
-      try call(.anchoredQuery(bundleID: bundleID, type: type, anchor: anchor, range: range, limit: limit)),
-      "anchored results"
-    ) {
-      if case .anchored(let a) = $0 { a } else { nil }
-    }
+    try perform(.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit))
   }
 
   /// Settings → Privacy → Health (phone).
   package func changeSettings(_ bundleID: String, _ change: SettingsChange) throws(ClientError) {
-    _ = try call(.changeSettings(bundleID: bundleID, change: change))
+    try perform(.changeSettings(bundleID, change))
   }
 
   /// The iPhone's Watch app (phone; applied by the watch).
   package func watchSettings(_ bundleID: String, _ change: SettingsChange) throws(ClientError) {
-    _ = try call(.watchSettings(bundleID: bundleID, change: change))
+    try perform(.watchSettings(bundleID, change))
   }
 
   /// Sets the virtual clock; returns the device's time.
   @discardableResult
-  package func setClock(_ date: Date?) throws(ClientError) -> Date {
-    try expect(try call(.setClock(date)), "a date") { if case .date(let d) = $0 { d } else { nil } }
-  }
+  package func setClock(_ date: Date?) throws(ClientError) -> Date { try perform(.setClock(date)) }
 
   /// Advances the virtual clock; returns the device's time.
   @discardableResult
   package func advanceClock(seconds: Double) throws(ClientError) -> Date {
-    try expect(try call(.advanceClock(seconds: seconds)), "a date") { if case .date(let d) = $0 { d } else { nil } }
+    try perform(.advanceClock(seconds: seconds))
   }
 
   /// Replaces the device policy.
-  package func setPolicy(_ policy: DevicePolicy) throws(ClientError) { _ = try call(.setPolicy(policy)) }
+  package func setPolicy(_ policy: DevicePolicy) throws(ClientError) { try perform(.setPolicy(policy)) }
 
   /// Sets the device's time zone (the rest of its policy unchanged).
   package func setTimeZone(_ zone: TimeZoneRule) throws(ClientError) {
@@ -164,13 +154,11 @@ extension DeviceClient {
 
   /// The user orders the Health app's data sources of a type (phone only; the order reaches the watch by sync).
   package func setSourceOrder(_ type: SampleType, _ sources: [SampleSource]) throws(ClientError) {
-    _ = try call(.setSourceOrder(type: type, sources: sources))
+    try perform(.setSourceOrder(type, sources))
   }
 
   /// The daemon's full state.
-  package func dump() throws(ClientError) -> DaemonSnapshot {
-    try expect(try call(.dump), "a snapshot") { if case .snapshot(let s) = $0 { s } else { nil } }
-  }
+  package func dump() throws(ClientError) -> DaemonSnapshot { try perform(.dump) }
 
   /// The raw store: every live sample (optionally of one type) sorted by start then identifier, and every
   /// tombstone in deletion order. Read page by page (`pageLimit` items each; 0 lets the daemon fill each page up to
@@ -182,15 +170,13 @@ extension DeviceClient {
     var tombstones: [Tombstone] = []
     var cursor: StoredCursor? = .start
     while let from = cursor {
-      let page = try expect(try call(.storedSamples(type: type, from: from, limit: pageLimit)), "stored samples") {
-        if case .stored(let s, let t, let next) = $0 { (s, t, next) } else { nil }
-      }
-      guard page.0.count + page.1.count > 0 || page.2 == nil else {
+      let page = try perform(.storedSamples(type: type, from: from, limit: pageLimit))
+      guard page.samples.count + page.tombstones.count > 0 || page.next == nil else {
         throw .protocolViolation("an empty storedSamples page that is not the last")
       }
-      samples += page.0
-      tombstones += page.1
-      cursor = page.2
+      samples += page.samples
+      tombstones += page.tombstones
+      cursor = page.next
     }
     if !tombstones.isEmpty {
       let deleted = Set(tombstones.map(\.uuid))
@@ -201,39 +187,34 @@ extension DeviceClient {
   }
 
   /// Chooses which events this connection receives.
-  package func subscribe(_ mask: EventMask) throws(ClientError) { _ = try call(.subscribe(mask)) }
+  package func subscribe(_ mask: EventMask) throws(ClientError) { try perform(.subscribe(mask)) }
+
+  /// A round trip that changes nothing: once it is answered, every event the daemon pushed before has arrived.
+  package func ping() throws(ClientError) { try perform(.ping) }
 
   /// `earliestPermittedSampleDate()`.
-  package func earliestPermittedSampleDate() throws(ClientError) -> Date {
-    try expect(try call(.earliestPermittedSampleDate), "a date") { if case .date(let d) = $0 { d } else { nil } }
-  }
+  package func earliestPermittedSampleDate() throws(ClientError) -> Date { try perform(.earliestPermittedSampleDate) }
 
   /// Controls the peer link; returns its status.
   @discardableResult
-  package func link(_ command: LinkCommand) throws(ClientError) -> LinkStatus {
-    try expect(try call(.link(command)), "link status") { if case .link(let l) = $0 { l } else { nil } }
-  }
+  package func link(_ command: LinkCommand) throws(ClientError) -> LinkStatus { try perform(.link(command)) }
 
   /// Locks (true) or unlocks (false) the device; for the watch: takes it off (puts it back on) the wrist.
-  package func setLocked(_ locked: Bool) throws(ClientError) { _ = try call(.setLocked(locked)) }
+  package func setLocked(_ locked: Bool) throws(ClientError) { try perform(.setLocked(locked)) }
 
   /// An app reads a characteristic; nil is not set (or the read is denied).
   package func readCharacteristic(_ bundleID: String, _ type: SampleType) throws(ClientError) -> CharacteristicValue? {
-    try expect(try call(.readCharacteristic(bundleID: bundleID, type: type)), "a characteristic") {
-      if case .characteristic(_, let value) = $0 { .some(value) } else { nil }
-    }
+    try perform(.readCharacteristic(bundleID, type))
   }
 
   /// `preferredUnits(for:)`: a unit string per type.
   package func preferredUnits(_ bundleID: String, _ types: [SampleType]) throws(ClientError) -> [SampleType: String] {
-    try expect(try call(.preferredUnits(bundleID: bundleID, types: types)), "units") {
-      if case .units(let units) = $0 { units } else { nil }
-    }
+    try perform(.preferredUnits(bundleID, types))
   }
 
   /// The user changes a value in the Health app (a characteristic, a preferred unit).
   package func changeUserSetting(_ setting: UserSetting) throws(ClientError) {
-    _ = try call(.changeUserSetting(setting))
+    try perform(.changeUserSetting(setting))
   }
 }
 
@@ -243,25 +224,23 @@ extension DeviceClient {
   package func enableBackgroundDelivery(_ bundleID: String, _ type: SampleType, frequency: UpdateFrequency)
     throws(ClientError)
   {
-    _ = try call(.enableBackgroundDelivery(bundleID: bundleID, type: type, frequency: frequency))
+    try perform(.enableBackgroundDelivery(bundleID, type, frequency: frequency))
   }
 
   /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` when `type` is nil.
   package func disableBackgroundDelivery(_ bundleID: String, _ type: SampleType?) throws(ClientError) {
-    _ = try call(.disableBackgroundDelivery(bundleID: bundleID, type: type))
+    try perform(.disableBackgroundDelivery(bundleID, type))
   }
 
   /// Calls the completion handler of background delivery `delivery`.
   package func completeBackgroundDelivery(_ bundleID: String, delivery: UInt64) throws(ClientError) {
-    _ = try call(.completeBackgroundDelivery(bundleID: bundleID, delivery: delivery))
+    try perform(.completeBackgroundDelivery(bundleID, delivery: delivery))
   }
 
   /// The background delivery registrations of one app (or every app), and the events since the daemon started.
   package func backgroundDeliveries(_ bundleID: String?) throws(ClientError) -> (
     registrations: [BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent]
   ) {
-    guard case .backgroundDeliveries(let list, let history) = try call(.backgroundDeliveries(bundleID: bundleID))
-    else { throw .protocolViolation("expected background deliveries") }
-    return (list, history)
+    try perform(.backgroundDeliveries(bundleID))
   }
 }

@@ -219,7 +219,7 @@ package final class Ticket: Sendable {
 /// A connection to one device daemon's client socket.
 ///
 /// Thread-safe. Requests may be issued from any thread or task. Whoever waits reads: a caller blocked for its own
-/// answer (``call(_:timeout:)``, ``Ticket/wait(timeout:)``) takes the socket and reads until its answer arrives,
+/// answer (``perform(_:timeout:)``, ``PendingOperation/wait(timeout:)``) takes the socket and reads until its answer arrives,
 /// handing whatever else it reads (other callers' answers, interim notices, events) to its owner — no thread
 /// hand-off on the way back. The connection's reader thread reads only while something needs it and no caller does:
 /// event listeners, answers awaited through callbacks or `async` (``Ticket/whenDone(_:)``), or a close to notice.
@@ -296,8 +296,8 @@ package final class DeviceClient: @unchecked Sendable {
     weakSelf = owner
     let (handle, core) = (socket, core)
     Posix.startThread { DeviceClient.threadLoop(core, handle: handle, owner: owner, wake: wake) }
-    let reply: Reply
-    do { reply = try call(.hello(version: WireProtocol.version, client: clientName)) } catch {
+    let info: HelloInfo
+    do { info = try perform(.hello(client: clientName)) } catch {
       // A daemon that refuses the connection (too many clients) says why, then closes: whether the hello went out
       // before that or failed against the closed socket, the refusal is the reason to report.
       if case .disconnected = error, waitUntilClosed(timeout: timeout),
@@ -307,7 +307,6 @@ package final class DeviceClient: @unchecked Sendable {
       }
       throw error
     }
-    guard case .hello(let info) = reply else { throw .protocolViolation("unexpected answer to hello: \(reply)") }
     device = info.device
     daemonPID = info.pid
   }
@@ -330,8 +329,9 @@ package final class DeviceClient: @unchecked Sendable {
     }
   }
 
-  /// Sends a request and returns its ticket.
-  package func send(_ request: Request) throws(ClientError) -> Ticket {
+  /// Sends a request and returns its ticket. Internal: callers outside this module start a ``DeviceOperation``
+  /// (``start(_:)``), so every request they make is one of its definitions.
+  func send(_ request: Request) throws(ClientError) -> Ticket {
     try send(request, waited: false)
   }
 
@@ -365,7 +365,8 @@ package final class DeviceClient: @unchecked Sendable {
   }
 
   /// Sends a request and waits for its final answer, reading the socket on this thread when nobody else does.
-  package func call(_ request: Request, timeout: Double? = nil) throws(ClientError) -> Reply {
+  /// Internal: callers outside this module ``perform(_:timeout:)`` a ``DeviceOperation``.
+  func call(_ request: Request, timeout: Double? = nil) throws(ClientError) -> Reply {
     let ticket = try send(request, waited: true)
     let seconds = timeout ?? self.timeout
     defer { unwait(ticket) }
@@ -376,8 +377,8 @@ package final class DeviceClient: @unchecked Sendable {
   }
 
   /// Sends a request and awaits its final answer, until `timeout` (the client's default when nil).
-  /// - Throws: ``ClientError``.
-  package func callAsync(_ request: Request, timeout: Double? = nil) async throws(ClientError) -> Reply {
+  /// - Throws: ``ClientError``. Internal: callers outside this module use ``performAsync(_:timeout:)``.
+  func callAsync(_ request: Request, timeout: Double? = nil) async throws(ClientError) -> Reply {
     try await send(request).value(timeout: timeout ?? self.timeout)
   }
 

@@ -146,13 +146,13 @@ package enum HealthExportFiles {
     defer { reading.stop() }
     var importID: UInt64 = 0
     while importID == 0 { importID = Posix.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
-    var inFlight: [Ticket] = []
+    var inFlight: [PendingOperation<Void>] = []
     var staged = false
     func send(_ batch: [Sample]) throws {
-      inFlight.append(try client.send(.importBatch(importID: importID, samples: batch)))
+      inFlight.append(try client.start(.importBatch(importID, batch)))
       staged = true
       while inFlight.count > max(0, options.batchesInFlight - 1) {
-        _ = try inFlight.removeFirst().wait(timeout: options.timeout)
+        try inFlight.removeFirst().wait(timeout: options.timeout)
       }
     }
     do {
@@ -169,30 +169,26 @@ package enum HealthExportFiles {
           break batches
         }
       }
-      for ticket in inFlight { _ = try ticket.wait(timeout: options.timeout) }
+      for pending in inFlight { try pending.wait(timeout: options.timeout) }
       inFlight.removeAll()
       // The correlations, once their members are staged (docs/behavior.md I13).
       for start in stride(from: 0, to: summary.correlations.count, by: options.batchSize) {
         let chunk = Array(summary.correlations[start..<min(start + options.batchSize, summary.correlations.count)])
-        _ = try client.call(.importCorrelations(importID: importID, correlations: chunk), timeout: options.timeout)
+        try client.perform(.importCorrelations(importID, chunk), timeout: options.timeout)
         staged = true
       }
       var outcome = ImportOutcome()
       let characteristics = summary.characteristics
       if staged || !characteristics.isEmpty {
-        let reply = try client.call(
-          .importCommit(importID: importID, characteristics: characteristics), timeout: options.timeout * 10)
-        guard case .imported(let result) = reply else {
-          throw ClientError.protocolViolation("expected an import outcome, got \(reply)")
-        }
-        outcome = result
+        outcome = try client.perform(
+          .importCommit(importID, characteristics: characteristics), timeout: options.timeout * 10)
       }
       return ExportImportReport(
         summary: summary, outcome: outcome, device: hello.device.device, fileBytes: fileSize,
         seconds: Double(Posix.monotonicNanoseconds() - started) / 1e9)
     } catch {
       // Give the staged batches up at once (the daemon would also drop them when this connection closes).
-      if staged { _ = try? client.send(.importAbort(importID: importID)).wait(timeout: 5) }
+      if staged { try? client.start(.importAbort(importID)).wait(timeout: 5) }
       throw error
     }
   }

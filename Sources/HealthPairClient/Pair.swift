@@ -88,6 +88,9 @@ package struct LaunchOptions: Sendable {
   package var readyTimeout = 20.0
   /// Extra arguments for both daemons.
   package var extraArguments: [String] = []
+  /// Fork daemons from a ``DaemonZygote`` (when ``DaemonZygote/isEnabled(_:)`` and not ``detach``); false always
+  /// spawns (`exec`), which the start-up benchmark measures as the cold start.
+  package var useZygote = true
   /// Creates default options.
   package init() {}
 
@@ -122,32 +125,70 @@ package final class DaemonProcess: Sendable {
   package let pid: pid_t
   private let reaped = Mutex<Posix.ExitStatus?>(nil)
   private let isChild: Bool
+  /// For a daemon a zygote forked: the zygote (which knows its exit status) and a pidfd (to signal and wait on it).
+  private let forked: Forked?
+
+  /// A daemon a ``DaemonZygote`` forked.
+  private final class Forked: Sendable {
+    let zygote: DaemonZygote
+    let pidfd: FileDescriptor
+    init(zygote: DaemonZygote, pidfd: consuming FileDescriptor) {
+      self.zygote = zygote
+      self.pidfd = pidfd
+    }
+  }
 
   init(device: DeviceKind, pid: pid_t, isChild: Bool) {
     self.device = device
     self.pid = pid
     self.isChild = isChild
+    forked = nil
   }
 
-  /// Sends a signal.
-  package func signal(_ signal: Int32) { try? Posix.kill(pid, signal) }
+  private init(device: DeviceKind, pid: pid_t, zygote: DaemonZygote, pidfd: consuming FileDescriptor) {
+    self.device = device
+    self.pid = pid
+    isChild = false
+    forked = Forked(zygote: zygote, pidfd: pidfd)
+  }
 
-  /// Waits up to `timeout` seconds for the process to exit; returns how it ended (nil for a non-child or on
-  /// timeout).
+  /// Whether a zygote forked this daemon (rather than `posix_spawn`).
+  package var wasForked: Bool { forked != nil }
+
+  /// Sends a signal.
+  package func signal(_ signal: Int32) {
+    if let forked { try? Posix.pidfdSignal(forked.pidfd.rawValue, signal) } else { try? Posix.kill(pid, signal) }
+  }
+
+  /// Waits up to `timeout` seconds for the process to exit; returns how it ended (nil for a process that is neither
+  /// this one's child nor a zygote's, or on timeout).
   @discardableResult
   package func waitForExit(timeout: Double) -> Posix.ExitStatus? {
     if let done = reaped.withLock({ $0 }) { return done }
-    guard Posix.waitForExit(pid, timeoutMilliseconds: Int32(timeout * 1000)) else { return nil }
-    guard isChild, let status = try? Posix.wait(pid, block: true) else { return nil }
-    reaped.withLock { $0 = status }
-    return status
+    let milliseconds = Int32(min(timeout, 1e6) * 1000)
+    if let forked {
+      guard Posix.pidfdExited(forked.pidfd.rawValue, timeoutMilliseconds: milliseconds) else { return nil }
+      return record(forked.zygote.exitStatus(of: pid))
+    }
+    guard Posix.waitForExit(pid, timeoutMilliseconds: milliseconds) else { return nil }
+    guard isChild else { return nil }
+    return record(try? Posix.wait(pid, block: true))
   }
 
   /// How the process ended, if it has (reaps a child without blocking).
   package var exitStatus: Posix.ExitStatus? {
     if let done = reaped.withLock({ $0 }) { return done }
-    guard isChild, let status = try? Posix.wait(pid, block: false) else { return nil }
-    reaped.withLock { $0 = status }
+    if let forked {
+      guard Posix.pidfdExited(forked.pidfd.rawValue, timeoutMilliseconds: 0) else { return nil }
+      return record(forked.zygote.exitStatus(of: pid))
+    }
+    guard isChild else { return nil }
+    return record(try? Posix.wait(pid, block: false))
+  }
+
+  /// Keeps `status` (once known) for later calls.
+  private func record(_ status: Posix.ExitStatus?) -> Posix.ExitStatus? {
+    if let status { reaped.withLock { $0 = status } }
     return status
   }
 
@@ -180,8 +221,20 @@ package final class DaemonProcess: Sendable {
         if ownsRoot { arguments += ["--remove-when-orphaned", layout.root] }
       }
       arguments += options.extraArguments
-      let pid: pid_t
-      do {
+      // A zygote forks the daemon when one runs (a fraction of an exec); otherwise, or if it fails, spawn.
+      var forked: DaemonProcess?
+      if options.useZygote, !options.detach, let zygote = DaemonZygote.shared(for: daemon) {
+        do {
+          let spawned = try zygote.spawn(
+            arguments, stdin: null.rawValue, stdout: writeEnd.rawValue, stderr: errFile.rawValue,
+            timeout: options.readyTimeout)
+          forked = DaemonProcess(device: device, pid: spawned.pid, zygote: zygote, pidfd: spawned.pidfd)
+        } catch {}
+      }
+      let process: DaemonProcess
+      if let forked {
+        process = forked
+      } else {
         let (stdout, stderr, stdin) = (writeEnd.rawValue, errFile.rawValue, null.rawValue)
         let detach = options.detach
         let argv = arguments
@@ -189,15 +242,15 @@ package final class DaemonProcess: Sendable {
         let embedded = daemon == Posix.executablePath()
         let path = embedded ? Posix.ownExecutable : daemon
         let environment = embedded ? [Posix.embeddedDaemonVariable: "1"] : [:]
-        pid = try Spawner.shared.run { () throws(SystemError) in
+        let pid = try Spawner.shared.run { () throws(SystemError) in
           try Posix.spawn(
             path, argv, stdout: stdout, stderr: stderr, stdin: stdin, descriptors: inherited,
             extraEnvironment: environment, newProcessGroup: detach)
         }
+        process = DaemonProcess(device: device, pid: pid, isChild: true)
       }
       // Only the daemon holds the write end now: its exit is the end of the stream.
       writeEnd.close()
-      let process = DaemonProcess(device: device, pid: pid, isChild: true)
       var line: [UInt8] = []
       var byte = [UInt8](repeating: 0, count: 256)
       let deadline = Posix.monotonicNanoseconds() + UInt64(options.readyTimeout * 1e9)

@@ -4,7 +4,11 @@ import Synchronization
 
 /// The temporary directories of pairs launched without a directory (every HealthPairTesting pair).
 ///
-/// Each is `$TMPDIR/healthpair-<pid>-XXXXXX`, named after the launching process. Three layers remove it:
+/// Each is `<base>/healthpair-<pid>-XXXXXX`, named after the launching process, where the base is (``base``):
+/// `$HEALTHPAIR_TMPDIR` when set; else `/dev/shm` when it is a writable memory file system with at least 512 MiB
+/// free; else `$TMPDIR`, else `/tmp`. A pair's files live only as long as its test, so memory is the right place:
+/// creating and removing a pair's dozen files on a disk file system costs about 10 ms (ext4 allocates and
+/// journals each inode), on tmpfs about 0.4 ms (docs/performance.md, "Pair start-up"). Three layers remove it:
 /// the pair's shutdown; its daemons, when the launcher dies without stopping them (`--remove-when-orphaned`: each
 /// removes its device's directory, the last one the rest); and, for what a crash at a worse moment leaves (the
 /// launcher killed before its daemons started, or the daemons killed with it), the first pair a later process
@@ -13,10 +17,35 @@ package enum TemporaryPairDirectories {
   /// The name prefix, before the launcher's pid.
   package static let prefix = "healthpair-"
 
-  /// Creates a fresh directory named after this process.
+  /// Creates a fresh directory named after this process, under ``base``.
   /// - Throws: `SystemError` from `mkdtemp`.
   package static func make() throws(SystemError) -> String {
-    try Posix.makeTemporaryDirectory(prefix: "\(prefix)\(Posix.processID)")
+    try Posix.makeTemporaryDirectory(prefix: "\(prefix)\(Posix.processID)", in: base)
+  }
+
+  /// The environment variable that names where pair directories go, overriding the choice of ``base``.
+  package static let baseVariable = "HEALTHPAIR_TMPDIR"
+
+  /// Where this process's pair directories go (chosen once; see the type's description).
+  package static let base = chooseBase(
+    explicit: Posix.environment(baseVariable), memory: memoryBase, fallback: Posix.temporaryDirectoryBase,
+    available: { Posix.isWritableDirectory($0) ? Posix.availableBytes(onFileSystemOf: $0) : nil })
+
+  /// The memory file system tried first.
+  package static let memoryBase = "/dev/shm"
+
+  /// The free space the memory file system needs to be used (a container's default `/dev/shm` is 64 MiB: too
+  /// small for a suite's stores, so such a machine uses the disk).
+  package static let memoryMinimumBytes: UInt64 = 512 << 20
+
+  /// The base for pair directories: `explicit` when set (and not empty), else `memory` when `available` says it is
+  /// usable with ``memoryMinimumBytes`` free, else `fallback`.
+  package static func chooseBase(
+    explicit: String?, memory: String, fallback: String, available: (String) -> UInt64?
+  ) -> String {
+    if let explicit, !explicit.isEmpty { return explicit }
+    if let free = available(memory), free >= memoryMinimumBytes { return memory }
+    return fallback
   }
 
   private static let swept = Mutex(false)
@@ -27,14 +56,17 @@ package enum TemporaryPairDirectories {
       defer { done = true }
       return !done
     }
-    if first { sweep() }
+    guard first else { return }
+    sweep()
+    // Directories an earlier process left where pairs went before (the disk, when memory was not used or full).
+    if base != Posix.temporaryDirectoryBase { sweep(in: Posix.temporaryDirectoryBase) }
   }
 
   /// Removes the directories under `base` that this user's earlier, no longer running processes left; returns
   /// their paths. A directory whose launcher runs (or whose pid was reused), or where a daemon still holds its
   /// lock, is left alone.
   @discardableResult
-  package static func sweep(in base: String = Posix.temporaryDirectoryBase) -> [String] {
+  package static func sweep(in base: String = TemporaryPairDirectories.base) -> [String] {
     guard let names = try? Posix.listDirectory(base) else { return [] }
     var removed: [String] = []
     for name in names {

@@ -23,7 +23,7 @@ final class SheetWatchdog: Sendable {
   private struct State {
     var clients: [HealthDeviceKind: DeviceClient] = [:]
     var shown: [HealthDeviceKind: [UInt64: Shown]] = [:]
-    var reconnect: Set<HealthDeviceKind> = Set(HealthDeviceKind.allCases)
+    var reconnect: Set<HealthDeviceKind> = []
     var failure: HealthPairTestingError?
     var stopped = false
   }
@@ -34,10 +34,12 @@ final class SheetWatchdog: Sendable {
   /// How long a sheet may stay up unanswered, seconds.
   let timeout: Double
 
-  /// Starts watching the devices listening on `sockets`.
+  /// Starts watching the devices listening on `sockets`, a fresh pair's: connected before this returns, so no
+  /// sheet can be up yet and none is missed.
   init(sockets: [HealthDeviceKind: String], timeout: Double) {
     self.sockets = sockets
     self.timeout = timeout
+    for device in HealthDeviceKind.allCases { connect(device, lookForShownSheets: false) }
     Posix.startThread { [self] in run() }
   }
 
@@ -68,7 +70,7 @@ final class SheetWatchdog: Sendable {
         return (s.stopped, s.reconnect)
       }
       if stopped { return }
-      for device in devices { connect(device) }
+      for device in devices { connect(device, lookForShownSheets: true) }
       // Idle until a sheet appears, a restart is reported or the pair stops; else until the oldest sheet is due.
       let due = state.withLock { s in s.shown.values.flatMap(\.values).map(\.since).min() }
       _ = wake.wait(timeout: due.map { $0 + timeout } ?? .distantFuture)
@@ -76,7 +78,9 @@ final class SheetWatchdog: Sendable {
     }
   }
 
-  private func connect(_ device: HealthDeviceKind) {
+  /// Connects to `device` and subscribes to its sheets; after a restart (`lookForShownSheets`), also takes the
+  /// sheets already up from a dump.
+  private func connect(_ device: HealthDeviceKind, lookForShownSheets: Bool) {
     guard let socket = sockets[device] else { return }
     let client: DeviceClient
     do {
@@ -91,7 +95,7 @@ final class SheetWatchdog: Sendable {
       }
       return
     }
-    let pending = (try? client.dump().device.pendingPrompts) ?? []
+    let pending = lookForShownSheets ? (try? client.dump().device.pendingPrompts) ?? [] : []
     let now = DispatchTime.now()
     let stale = state.withLock { s -> DeviceClient? in
       if s.stopped { return client }

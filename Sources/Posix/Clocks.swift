@@ -44,6 +44,24 @@ extension Posix {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
   }
 
+  /// CPU time a process and the children it has reaped have used, in nanoseconds (`utime`, `stime`, `cutime` and
+  /// `cstime` in `/proc/<pid>/stat`, clock ticks). For a zygote, this counts the daemons it forked once they ended.
+  package static func cpuNanosecondsWithReapedChildren(ofProcess pid: Int32) -> UInt64? {
+    guard let bytes = try? readFile("/proc/\(pid)/stat"), let close = bytes.lastIndex(of: UInt8(ascii: ")")) else {
+      return nil
+    }
+    // After the command's closing parenthesis: state (index 0) ... utime is field 14 of the line, index 11 here.
+    let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+    guard fields.count > 14 else { return nil }
+    var ticks: UInt64 = 0
+    for index in 11...14 {
+      guard let value = UInt64(String(decoding: fields[index], as: UTF8.self)) else { return nil }
+      ticks += value
+    }
+    let perSecond = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+    return ticks * (1_000_000_000 / perSecond)
+  }
+
   /// CPU time the calling thread has used so far, in nanoseconds. C: `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`.
   package static func threadCPUNanoseconds() -> UInt64 {
     var ts = timespec()

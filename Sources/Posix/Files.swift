@@ -255,9 +255,23 @@ extension Posix {
   /// Where temporary directories go: `$TMPDIR`, else `/tmp`.
   package static var temporaryDirectoryBase: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
 
-  /// Creates a fresh private directory under `/tmp` (or `$TMPDIR`). The corresponding C function is `mkdtemp`.
-  package static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
-    let base = temporaryDirectoryBase
+  /// Whether this process may create files in directory `path`. C: `access(W_OK | X_OK)`.
+  package static func isWritableDirectory(_ path: String) -> Bool {
+    isDirectory(path) && access(path, W_OK | X_OK) == 0
+  }
+
+  /// The bytes an unprivileged process may still write on the file system holding `path`. C: `statvfs`.
+  package static func availableBytes(onFileSystemOf path: String) -> UInt64? {
+    var info = statvfs()
+    guard statvfs(path, &info) == 0 else { return nil }
+    return UInt64(info.f_bavail) * UInt64(info.f_frsize)
+  }
+
+  /// Creates a fresh private directory under `base` (default `/tmp` or `$TMPDIR`). The corresponding C function is
+  /// `mkdtemp`.
+  package static func makeTemporaryDirectory(prefix: String, in base: String = temporaryDirectoryBase)
+    throws(SystemError) -> String
+  {
     var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
     let ok = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
     if !ok { throw SystemError("mkdtemp", base, .current) }

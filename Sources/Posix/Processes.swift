@@ -16,11 +16,24 @@ extension Posix {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
-    if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
-    if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
-    for (child, ours) in descriptors.sorted(by: { $0.key < $1.key }) {
-      posix_spawn_file_actions_adddup2(&actions, ours, child)
+    var mapping: [(ours: Int32, child: Int32)] = []
+    if let stdin { mapping.append((stdin, 0)) }
+    if let stdout { mapping.append((stdout, 1)) }
+    if let stderr { mapping.append((stderr, 2)) }
+    for (child, ours) in descriptors.sorted(by: { $0.key < $1.key }) { mapping.append((ours, child)) }
+    // The child's dup2s run in order, so a descriptor of ours that is also a child number could be overwritten
+    // before it is copied (or, copied onto itself, keep close-on-exec): such sources are first copied above them.
+    let targets = Set(mapping.map(\.child))
+    var copies: [Int32] = []
+    defer { copies.forEach { close($0) } }
+    for (ours, child) in mapping {
+      var source = ours
+      if targets.contains(ours) {
+        source = fcntl(ours, F_DUPFD_CLOEXEC, (targets.max() ?? 2) + 1)
+        if source < 0 { throw SystemError("fcntl(F_DUPFD_CLOEXEC)", "fd \(ours)", .current) }
+        copies.append(source)
+      }
+      posix_spawn_file_actions_adddup2(&actions, source, child)
     }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -195,12 +208,7 @@ extension Posix {
     let fd = cposix_pidfd_open(pid)
     if fd < 0 { return !isAlive(pid) }
     defer { close(fd) }
-    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    while true {
-      let n = poll(&pfd, 1, timeoutMilliseconds)
-      if n < 0 && errno == EINTR { continue }
-      return n > 0
-    }
+    return pidfdExited(fd, timeoutMilliseconds: timeoutMilliseconds)
   }
 }
 

@@ -183,7 +183,7 @@ struct StepFailure: Error {
 
 /// What an app's last call did.
 enum CallRecord {
-  case request(ticket: Ticket, sheet: Prompt?)
+  case request(PendingOperation<AuthorizationCallResult>, sheet: Prompt?)
   case done(Result<Void, HealthError>)
 
   /// How a call ended, as `expect … 's last call` sees it.
@@ -201,11 +201,10 @@ enum CallRecord {
   /// How the call ended.
   var ending: Ending {
     switch self {
-    case .request(let ticket, _):
-      guard let result = ticket.result else { return .pending }
+    case .request(let pending, _):
+      guard let result = pending.result else { return .pending }
       switch result {
-      case .success(.authorization(let r)): return r.success && r.error == nil ? .succeeded : .failed(r.error)
-      case .success: return .broken
+      case .success(let r): return r.success && r.error == nil ? .succeeded : .failed(r.error)
       case .failure(let e): return e.healthError.map { .failed($0) } ?? .broken
       }
     case .done(.success): return .succeeded
@@ -215,13 +214,12 @@ enum CallRecord {
 
   var outcome: String {
     switch self {
-    case .request(let ticket, _):
-      guard let result = ticket.result else { return "pending (the sheet is up)" }
+    case .request(let pending, _):
+      guard let result = pending.result else { return "pending (the sheet is up)" }
       switch result {
-      case .success(.authorization(let r)):
+      case .success(let r):
         return r.success
           ? "succeeded (success = true)" : "failed with \(r.error.map { "\($0.code)" } ?? "no error") (success = false)"
-      case .success(let other): return "unexpected reply \(other)"
       case .failure(let e): return e.healthError.map(describe) ?? "\(e)"
       }
     case .done(.success): return "succeeded"
@@ -249,7 +247,7 @@ struct RunContext {
   var zones: [DeviceKind: TimeZoneRule] = [:]
   var manualSync = false
   var lastCall: [String: CallRecord] = [:]
-  var pending: [DeviceKind: [(app: String, ticket: Ticket)]] = [:]
+  var pending: [DeviceKind: [(app: String, request: PendingOperation<AuthorizationCallResult>)]] = [:]
   var names: [String: UUID] = [:]
   var anchors: [String: UInt64] = [:]
   var savedInputs: [String: SampleInput] = [:]
@@ -485,22 +483,20 @@ struct RunContext {
         for device in DeviceKind.allCases { try client(device).link(manual ? .hold : .release) }
       case .request(let device, let name, let share, let read):
         let a = declared(name, on: device)
-        let ticket = try client(device).beginAuthorization(a.bundleID, share: share ?? a.share, read: read ?? a.read)
+        let request = try client(device).beginAuthorization(a.bundleID, share: share ?? a.share, read: read ?? a.read)
         let timeout = self.timeout
-        switch attempt({ () throws(ClientError) in try ticket.waitFirst(timeout: timeout) }) {
-        case .success(.interim(.prompt(let prompt))):
-          lastCall[key(device, name)] = .request(ticket: ticket, sheet: prompt)
-          pending[device, default: []].append((name, ticket))
+        switch attempt({ () throws(ClientError) in try request.waitFirst(timeout: timeout) }) {
+        case .success(.sheet(let prompt)):
+          lastCall[key(device, name)] = .request(request, sheet: prompt)
+          pending[device, default: []].append((name, request))
           traceCall(device, name, "requestAuthorization", CallOutcome(result: .pending))
-        case .success(let first):
-          lastCall[key(device, name)] = .request(ticket: ticket, sheet: nil)
-          if case .final(.authorization(let r)) = first {
-            traceCall(device, name, "requestAuthorization", CallOutcome(authorization: r))
-          }
+        case .success(.final(let r)):
+          lastCall[key(device, name)] = .request(request, sheet: nil)
+          traceCall(device, name, "requestAuthorization", CallOutcome(authorization: r))
         case .failure(let error):
           // A rejected request (a condition that would terminate the app, an unknown app): the call's outcome.
           guard let health = error.healthError else { throw error }
-          lastCall[key(device, name)] = .request(ticket: ticket, sheet: nil)
+          lastCall[key(device, name)] = .request(request, sheet: nil)
           traceCall(device, name, "requestAuthorization", CallOutcome(error: health))
         }
       case .save(let device, let name, let specs):
@@ -745,19 +741,16 @@ struct RunContext {
   /// Drops the pending requests that completed (their answers arrived before the answer's own reply), noting how
   /// each completed.
   mutating func settle(_ device: DeviceKind) {
-    for (app, ticket) in pending[device] ?? [] {
-      switch ticket.result {
+    for (app, request) in pending[device] ?? [] {
+      switch request.result {
       case nil: continue
-      case .success(.authorization(let r)):
+      case .success(let r):
         traceCall(device, app, "requestAuthorization", CallOutcome(authorization: r))
-      case .success(let other):
-        let unexpected = HealthError.simulator("unexpected reply \(other)")
-        traceCall(device, app, "requestAuthorization", CallOutcome(error: unexpected))
       case .failure(let e):
         traceCall(device, app, "requestAuthorization", CallOutcome(error: e.healthError ?? .simulator("\(e)")))
       }
     }
-    pending[device]?.removeAll { $0.ticket.result != nil }
+    pending[device]?.removeAll { $0.request.result != nil }
   }
 
   mutating func link(_ action: LinkAction) throws {

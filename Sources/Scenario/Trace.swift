@@ -317,7 +317,7 @@ final class TraceRecorder: @unchecked Sendable {
   /// Every event pushed so far, per device. A round trip on each connection first: a daemon pushes an event
   /// before it answers any later request, so everything the step caused has arrived.
   func collect() -> [DeviceKind: [DaemonEvent]] {
-    for device in [DeviceKind.phone, .watch] { _ = try? clients[device]?.call(.ping) }
+    for device in [DeviceKind.phone, .watch] { try? clients[device]?.ping() }
     return received.withLock { events in
       defer { events.removeAll() }
       return events

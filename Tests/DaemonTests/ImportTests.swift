@@ -111,7 +111,7 @@ struct ImportTests {
       let before = try pair.phone.storedSamples().samples
       // Stage batches by hand, then kill -9 the daemon before the commit.
       for start in stride(from: 0, to: 2_000, by: 500) {
-        _ = try pair.phone.call(.importBatch(importID: 77, samples: Array(samples[start..<start + 500])))
+        try pair.phone.perform(.importBatch(77, Array(samples[start..<start + 500])))
       }
       let staged = try Posix.readFile(pair.layout.journal(.phone)).count
       #expect(staged > 100_000, "the staged batches are in the journal")
@@ -120,7 +120,7 @@ struct ImportTests {
       #expect(try pair.phone.storedSamples().samples == before)
       let log = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self)
       #expect(log.contains("an import interrupted before its commit was discarded"))
-      #expect(throws: ClientError.self) { _ = try pair.phone.call(.importCommit(importID: 77)) }
+      #expect(throws: ClientError.self) { _ = try pair.phone.perform(.importCommit(77)) }
       // A clean import after it works, and survives another restart.
       let report = try HealthExportFiles.importExport(path: directory + "/synthetic.xml", into: pair.phone)
       #expect(report.outcome.addedCount == samples.count)
@@ -139,17 +139,17 @@ struct ImportTests {
     }()
     try withPair { pair in
       let other = try DeviceClient(socketPath: pair.layout.socket(.phone), clientName: "importer")
-      _ = try other.call(.importBatch(importID: 5, samples: samples))
+      try other.perform(.importBatch(5, samples))
       // Another connection cannot commit or add to it.
-      #expect(throws: ClientError.self) { _ = try pair.phone.call(.importCommit(importID: 5)) }
-      #expect(throws: ClientError.self) { _ = try pair.phone.call(.importBatch(importID: 5, samples: samples)) }
+      #expect(throws: ClientError.self) { _ = try pair.phone.perform(.importCommit(5)) }
+      #expect(throws: ClientError.self) { try pair.phone.perform(.importBatch(5, samples)) }
       other.close()
       try waitUntil("the import to be abandoned", probe: pair.phone) {
         String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self)
           .contains("import abandoned: its client went away")
       }
       #expect(try pair.phone.storedSamples().samples.isEmpty)
-      #expect(throws: ClientError.self) { _ = try pair.phone.call(.importCommit(importID: 5)) }
+      #expect(throws: ClientError.self) { _ = try pair.phone.perform(.importCommit(5)) }
     }
   }
 

@@ -55,7 +55,7 @@ struct LifecycleTests {
       let message = String(decoding: try Posix.readFile(errorPath), as: UTF8.self)
       #expect(message.contains("another phone daemon is already running"), "\(message)")
       // The first daemon is unaffected.
-      _ = try pair.phone.call(.ping)
+      try pair.phone.ping()
     }
   }
 
@@ -122,7 +122,7 @@ struct LifecycleTests {
         String(decoding: (try? Posix.readFile(pair.layout.log(.phone))) ?? [], as: UTF8.self).contains(
           "refused a client of another user")
       }
-      _ = try pair.phone.call(.ping)
+      try pair.phone.ping()
     }
   }
 
@@ -155,7 +155,7 @@ struct LifecycleTests {
       for _ in 0..<20 {
         _ = try pair.phone.dump()
         _ = try pair.phone.link(.reconnectNow)
-        _ = try pair.phone.call(.ping)
+        try pair.phone.ping()
       }
       let lines = String(decoding: try Posix.readFile(pair.layout.log(.phone)), as: UTF8.self).split(separator: "\n")
       let calls = lines.filter { $0.contains(" phone: call ") }

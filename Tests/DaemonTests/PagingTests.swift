@@ -33,7 +33,7 @@ struct PagingTests {
       #expect(stored.samples.map(\.uuid) == expected.map(\.uuid))
       #expect(Set(stored.samples.map(\.uuid)) == Set(batch.dropFirst(10).map(\.uuid)))
       // The same connection is still served.
-      _ = try pair.phone.call(.ping)
+      try pair.phone.ping()
       // Pages of a given size, by type too.
       #expect(try pair.phone.storedSamples(type: water, pageLimit: 777).samples.map(\.uuid) == expected.map(\.uuid))
       #expect(try pair.phone.storedSamples(type: mindful).samples.isEmpty)
@@ -73,8 +73,9 @@ struct PagingTests {
   @Test func aReadOverlappingWritesSeesEachSampleOnceAndDropsTheDeletedOnes() throws {
     try withPair(extraArguments: []) { pair in
       let batch = try saveMany(pair, count: 3000)
-      let first = try pair.phone.call(.storedSamples(type: nil, from: .start, limit: 1000))
-      guard case .stored(let page, _, let next?) = first else {
+      let first = try pair.phone.perform(.storedSamples(from: .start, limit: 1000))
+      let page = first.samples
+      guard let next = first.next else {
         Issue.record("expected a first page with more to come")
         return
       }
@@ -86,14 +87,10 @@ struct PagingTests {
       var tombstones: [Tombstone] = []
       var cursor: StoredCursor? = next
       while let from = cursor {
-        let reply = try pair.phone.call(.storedSamples(type: nil, from: from, limit: 1000))
-        guard case .stored(let s, let t, let more) = reply else {
-          Issue.record("expected a page")
-          return
-        }
-        seen += s
-        tombstones += t
-        cursor = more
+        let reply = try pair.phone.perform(.storedSamples(from: from, limit: 1000))
+        seen += reply.samples
+        tombstones += reply.tombstones
+        cursor = reply.next
       }
       #expect(Set(seen.map(\.uuid)).count == seen.count, "a sample came twice")
       #expect(seen.count == batch.count + 1)

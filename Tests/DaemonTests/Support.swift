@@ -35,7 +35,7 @@ func grant(
   _ client: DeviceClient, _ app: String, share: [SampleType], read: [SampleType] = [], answer: PromptAnswer = .allowAll
 ) throws {
   let ticket = try client.beginAuthorization(app, share: share, read: read)
-  guard case .interim(.prompt) = try ticket.waitFirst(timeout: 10) else {
+  guard case .sheet = try ticket.waitFirst(timeout: 10) else {
     Issue.record("expected a sheet")
     return
   }
@@ -72,7 +72,7 @@ func waitUntil(_ what: String, timeout: Double = 20, probe: DeviceClient, _ cond
   while true {
     if try condition() { return }
     guard Posix.monotonicNanoseconds() < deadline else { throw PairError.timeout(what) }
-    _ = try probe.call(.ping)
+    try probe.ping()
   }
 }
 

@@ -52,6 +52,23 @@ struct CleanupTests {
     #expect(!Posix.exists(directory), "\(directory) was left behind")
   }
 
+  /// Pair directories go to memory when it is there and roomy, and where the user says when they say.
+  @Test func pairDirectoriesGoToMemoryWhenItIsUsable() {
+    let roomy: (String) -> UInt64? = { $0 == "/mem" ? 4 << 30 : nil }
+    let small: (String) -> UInt64? = { $0 == "/mem" ? 64 << 20 : nil }
+    let choose = TemporaryPairDirectories.chooseBase
+    #expect(choose(nil, "/mem", "/tmp", roomy) == "/mem")
+    #expect(choose(nil, "/mem", "/tmp", small) == "/tmp", "a container's 64 MiB /dev/shm is too small")
+    #expect(choose(nil, "/mem", "/tmp", { _ in nil }) == "/tmp", "no writable memory file system")
+    #expect(choose("/work/pairs", "/mem", "/tmp", roomy) == "/work/pairs", "HEALTHPAIR_TMPDIR wins")
+    #expect(choose("", "/mem", "/tmp", roomy) == "/mem", "an empty variable is unset")
+    // This process's pairs are made there.
+    if let made = try? TemporaryPairDirectories.make() {
+      defer { Posix.removeTree(made) }
+      #expect(made.hasPrefix(TemporaryPairDirectories.base + "/" + TemporaryPairDirectories.prefix))
+    }
+  }
+
   /// The pair's directory is named after the launching process, so a later process can sweep what a crash at a worse
   /// moment left (the launcher killed before its daemons started, or the daemons killed with it).
   @Test func directoriesOfDeadLaunchersAreSweptAndOthersKept() throws {

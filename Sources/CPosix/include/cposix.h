@@ -20,6 +20,19 @@ int cposix_pipe(int fds[2]);
 int cposix_exit_with_parent(int parent);
 int cposix_pin_to_cpu(int cpu);
 int cposix_unpin(void);
+/* The zygote (see cposix.c): serve spawn and status requests on `control` until it closes, forking a process that
+   runs `run(argc, argv)` (argv[0] = `program`) for each spawn. Returns 0 when the launcher is gone, -1 (errno)
+   when `control` cannot be read. */
+int cposix_zygote_serve(int control, int (*run)(int argc, char **argv), const char *program);
+/* Asks the zygote on `control` to start a process with `arguments` (NUL-terminated strings, `length` bytes in all)
+   and `fds` as its stdin, stdout and stderr; returns its pid and sets *pidfd, or -1 with errno. */
+int cposix_zygote_spawn(int control, const char *arguments, size_t length, const int fds[3], int timeout_ms,
+                        int *pidfd);
+/* Asks the zygote how process `pid` is: 0 running, 1 exited (*detail = code), 2 killed (*detail = signal),
+   -1 unknown, -2 the request failed (errno). */
+int cposix_zygote_status(int control, int pid, int timeout_ms, int *detail);
+int cposix_socketpair_seqpacket(int fds[2]);
+int cposix_pidfd_send_signal(int pidfd, int signal);
 /* 1 when this binary embeds healthpaird (it links HealthPairTesting), else 0. */
 int cposix_embeds_daemon(void);
 /* The environment variable that makes a binary embedding healthpaird run as the daemon before its main. */

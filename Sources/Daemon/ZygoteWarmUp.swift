@@ -1,0 +1,82 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import Posix
+import Wire
+
+extension DaemonMain {
+  /// Warms the zygote up before it forks anything: a throwaway phone and watch, linked, serving one client each
+  /// through the usual requests (hello, an app installed, a sheet shown and answered, a save, a query, the link's
+  /// status), turned by hand on this one thread, then dropped with their directory.
+  ///
+  /// What a daemon does the first time — argument parsing, the journal and its checksum tables, the engine, the
+  /// handshake, encoding and decoding, Swift's type metadata and protocol conformance lookups, the dynamic linker's
+  /// lazy bindings — then happens once, here, instead of in every forked daemon. No thread is started, so the zygote
+  /// stays single-threaded and every fork is whole. Anything that fails only makes the warm-up shorter.
+  static func warmUp() {
+    guard let root = try? Posix.makeTemporaryDirectory(prefix: "healthpaird-zygote") else { return }
+    defer { Posix.removeTree(root) }
+    let key = Posix.randomBytes(32)
+    var daemons: [DeviceDaemon] = []
+    var sockets: [String] = []
+    for device in DeviceKind.allCases {
+      let arguments = ["--device", device.description, "--dir", "\(root)/\(device)", "--log-level", "info"]
+      guard let command = try? DaemonCommand(arguments + ["--peer", "\(root)/peer.sock", "--pairing-key", "-"])
+      else { return }
+      var options = command.options
+      options.pairingKey = key
+      guard let daemon = try? DeviceDaemon(options: options) else { return }
+      daemon.begin()
+      daemons.append(daemon)
+      sockets.append(options.socketPath)
+    }
+    // The clients' descriptors, closed when the warm-up ends (before the daemons it drops).
+    var clients: [Int32] = []
+    defer { clients.forEach(Posix.close) }
+    for socket in sockets {
+      guard let client = try? Posix.connectUnix(socket) else { return }
+      Posix.setNonBlocking(client.rawValue)
+      clients.append(client.take())
+    }
+    for turn in 0..<400 {
+      if turn == 40 || turn == 200 {
+        // First after the link has had turns to come up, then again once the first requests were served.
+        for client in clients { send(warmUpRequests(first: turn == 40), to: client) }
+      }
+      for daemon in daemons where daemon.turn(maximumWaitMilliseconds: 0) != nil { return }
+      for client in clients { drain(client) }
+    }
+  }
+
+  /// The requests a warm-up client sends: hello and setup first, then the calls a test makes most.
+  private static func warmUpRequests(first: Bool) -> [Request] {
+    guard let water = SampleType.lookup(name: "dietaryWater") else { return [] }
+    let app = "com.healthpair.zygote"
+    let start = Date().addingTimeInterval(-60)  // within the watch's window too
+    let sample = SampleInput(uuid: UUID(), type: water, value: .quantity(250, unit: "mL"), start: start, end: start)
+    if first {
+      return [
+        .hello(version: WireProtocol.version, client: "healthpaird-zygote"), .subscribe(.all),
+        .installApp(
+          AppRecord(
+            bundleID: app, displayName: "Warm-up", writeUsageDescription: "Warm-up.", readUsageDescription: "Warm-up.")),
+        .requestAuthorization(bundleID: app, share: [water], read: [water]),
+      ]
+    }
+    return [
+      .answerPrompt(promptID: nil, bundleID: app, answer: .allowAll), .save(bundleID: app, samples: [sample]),
+      .sampleQuery(bundleID: app, query: SampleQuery(type: water)), .link(.reconnectNow), .ping,
+    ]
+  }
+
+  private static func send(_ requests: [Request], to socket: Int32) {
+    var bytes: [UInt8] = []
+    for (index, request) in requests.enumerated() { bytes += Frame.request(id: UInt32(index + 1), request).framed() }
+    _ = try? bytes.withUnsafeBytes { try Posix.sendAll(socket, $0) }
+  }
+
+  private static func drain(_ socket: Int32) {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while case .bytes = (try? buffer.withUnsafeMutableBytes { try Posix.read(socket, into: $0) }) ?? .endOfFile {}
+  }
+}

@@ -1,0 +1,176 @@
+import Daemon
+import FoundationEssentials
+import Testing
+
+@testable import HealthEngine
+@testable import HealthModel
+@testable import HealthPairClient
+@testable import Wire
+
+/// The client's definition of each request (``DeviceOperation``: which reply it expects, what its caller gets) and
+/// the daemon's pure request core agree: every operation, run through ``RequestCore`` on a phone the operations
+/// before it set up, is answered with the reply case the operation expects, and its caller's value can be taken from
+/// that reply. A request whose reply the core changed (or an operation expecting the wrong one) fails here rather
+/// than as a `protocolViolation` at run time.
+@Suite("Operations and the request core")
+struct OperationContractTests {
+  /// An operation with its value type erased, so operations of every kind fit one list.
+  struct Erased: Sendable {
+    let request: Request
+    let expects: ReplyTag
+    let accepts: @Sendable (Reply) -> Bool
+
+    init<Value>(_ operation: DeviceOperation<Value>) {
+      request = operation.request
+      expects = operation.expects
+      accepts = { operation.accepts($0) }
+    }
+  }
+
+  static let app = AppRecord(
+    bundleID: "com.example.contract", displayName: "Contract", writeUsageDescription: "w",
+    readUsageDescription: "r", entitlements: [.backgroundDelivery])
+  static let bundle = app.bundleID
+  static let biologicalSex = SampleType.lookup(name: "biologicalSex")!
+  static let bloodPressure = SampleType.lookup(name: "bloodPressure")!
+  static let pressures = ["bloodPressureSystolic", "bloodPressureDiastolic"].map { SampleType.lookup(name: $0)! }
+  static let kept = UUID(uuidString: "11111111-2222-4333-8444-555555555555")!
+  static let removed = UUID(uuidString: "AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE")!
+  static let imported = Sample(
+    uuid: UUID(uuidString: "00000000-1111-4222-8333-444444444444")!, type: water, value: .quantity(500),
+    start: t0.addingTimeInterval(-7200), end: t0.addingTimeInterval(-7200), metadata: [:],
+    source: SampleSource(bundleID: "com.apple.health.1", device: .phone))
+
+  /// Every request's operation, in an order in which each can succeed on a phone: the app is installed and granted
+  /// before it saves, a sample is saved before it is deleted, an import is staged before it is committed.
+  static let operations: [Erased] = [
+    Erased(.hello(client: "contract")),
+    Erased(.setClock(t0)),
+    Erased(.advanceClock(seconds: 1)),
+    Erased(.setPolicy(DevicePolicy(reprompt: .standard, retention: nil))),
+    Erased(.installApp(app)),
+    Erased(.requestAuthorization(bundle, share: [water], read: [water, biologicalSex] + pressures)),
+    Erased(.answerPrompt(.allowAll, bundleID: bundle)),
+    Erased(.authorizationStatus(bundle, water)),
+    Erased(.requestStatus(bundle, share: [water], read: [water])),
+    Erased(.save(bundle, [waterSample(250, at: t0.addingTimeInterval(-60), uuid: kept)])),
+    Erased(.save(bundle, [waterSample(100, at: t0.addingTimeInterval(-30), uuid: removed)])),
+    Erased(.sampleQuery(bundle, SampleQuery(type: water))),
+    Erased(.statistics(bundle, StatisticsQuery(type: water, options: .cumulativeSum))),
+    Erased(
+      .statisticsCollection(
+        bundle,
+        StatisticsQuery(type: water, options: .cumulativeSum, interval: 3600, anchor: t0.addingTimeInterval(-7200)))),
+    Erased(.anchoredQuery(bundle, type: water, anchor: 0)),
+    Erased(.saveCorrelations(bundle, [], samples: [waterSample(50, at: t0.addingTimeInterval(-20))])),
+    Erased(.correlationQuery(bundle, CorrelationQuery(base: SampleQuery(type: bloodPressure)))),
+    Erased(.storedCorrelations()),
+    Erased(.delete(bundle, [removed])),
+    Erased(.deleteMatching(bundle, type: water, range: DateRange(start: t0, end: t0.addingTimeInterval(60)))),
+    Erased(.readCharacteristic(bundle, biologicalSex)),
+    Erased(.preferredUnits(bundle, [water])),
+    Erased(.changeUserSetting(.preferredUnit(water, "L"))),
+    Erased(.enableBackgroundDelivery(bundle, water, frequency: .immediate)),
+    Erased(.backgroundDeliveries(bundle)),
+    Erased(.completeBackgroundDelivery(bundle, delivery: 1)),
+    Erased(.disableBackgroundDelivery(bundle, nil)),
+    Erased(.setSourceOrder(water, [SampleSource(bundleID: bundle, device: .phone)])),
+    Erased(.changeSettings(bundle, .set(Permission(water, .read), on: true))),
+    Erased(.watchSettings(bundle, .set(Permission(water, .read), on: true))),
+    Erased(.earliestPermittedSampleDate),
+    Erased(.importBatch(9, [imported])),
+    Erased(.importCorrelations(9, [])),
+    Erased(.importCommit(9)),
+    Erased(.importAbort(10)),
+    Erased(.dump),
+    Erased(.storedSamples(from: .start)),
+    Erased(.subscribe(.samples)),
+    Erased(.link(.hold)),
+    Erased(.ping),
+    Erased(.setLocked(true)),
+    Erased(.setLocked(false)),
+    Erased(.uninstallApp(bundle)),
+  ]
+
+  @Test func everyRequestHasItsOperationInTheContract() {
+    let covered = Set(Self.operations.map(\.request.opcode))
+    #expect(covered == Set(RequestOpcode.allCases), "missing: \(Set(RequestOpcode.allCases).subtracting(covered))")
+  }
+
+  @Test func theCoreAnswersEveryOperationWithTheReplyItExpects() {
+    var state = DeviceState(device: .phone)
+    let context = RequestCore.Context(
+      wall: t0, hasPeer: true,
+      link: LinkStatus(
+        enabled: true, connected: false, holding: false, latency: 0,
+        sync: DeviceSnapshot.SyncStatus(
+          lastSeq: 0, peerAcked: 0, appliedFromPeer: 0, pendingEntries: 0, pendingItems: 0)),
+      pid: 1, clients: 1)
+    var waiting: [Erased] = []
+    var checked = 0
+    for operation in Self.operations {
+      let name = operation.request.name
+      // `hello` is answered by the connection, before any request reaches the device.
+      if operation.request.opcode == .hello {
+        #expect(operation.expects == .hello)
+        continue
+      }
+      let (answer, effects) = RequestCore.handle(operation.request, state: &state, context: context)
+      switch answer {
+      case .reply(.success(let reply)):
+        #expect(reply.tag == operation.expects, "\(name)")
+        #expect(operation.accepts(reply), "\(name): its value cannot be taken from \(reply)")
+        checked += 1
+      case .reply(.failure(let error)):
+        Issue.record("\(name) was refused, so its reply went unchecked: \(error)")
+      case .pending:
+        // A sheet is up: the final answer comes when it closes (below, as a completion).
+        waiting.append(operation)
+      case .link:
+        // The daemon performs the command on its sync machine, then replies with the link's status.
+        #expect(operation.expects == .link, "\(name)")
+        checked += 1
+      case .subscribe:
+        // The daemon records the connection's subscriptions, then replies `ok`.
+        #expect(operation.expects == .ok, "\(name)")
+        checked += 1
+      }
+      for completion in effects.completions {
+        guard !waiting.isEmpty else {
+          Issue.record("a sheet closed that no operation here opened")
+          continue
+        }
+        let opened = waiting.removeFirst()
+        switch completion.result {
+        case .success(let reply):
+          #expect(reply.tag == opened.expects, "\(opened.request.name)")
+          #expect(opened.accepts(reply), "\(opened.request.name): its value cannot be taken from \(reply)")
+          checked += 1
+        case .failure(let error):
+          Issue.record("\(opened.request.name) completed with an error: \(error)")
+        }
+      }
+    }
+    #expect(waiting.isEmpty, "a sheet never closed")
+    #expect(checked == Self.operations.count - 1)
+  }
+
+  @Test func anOperationRefusesAReplyOfAnotherKind() {
+    let query = DeviceOperation.sampleQuery(Self.bundle, SampleQuery(type: water))
+    #expect(!query.accepts(.ok))
+    #expect(query.accepts(.samples([])))
+    #expect(throws: ClientError.self) { _ = try query.value(from: .count(3)) }
+    do {
+      _ = try query.value(from: .count(3))
+    } catch {
+      guard case .protocolViolation(let why) = error else {
+        Issue.record("expected a protocol violation, got \(error)")
+        return
+      }
+      #expect(why.contains("expected samples"))
+    }
+    // An acknowledged operation expects `ok`, nothing else.
+    #expect(DeviceOperation.ping.accepts(.ok))
+    #expect(!DeviceOperation.ping.accepts(.count(0)))
+  }
+}
