@@ -535,7 +535,7 @@ package final class DeviceDaemon {
     }
     let context = RequestCore.Context(
       wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: Posix.processID, clients: clients.count,
-      storedPageBudget: storedPageBudget)
+      storedPageBudget: storedPageBudget, quietestNote: log.threshold)
     let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
     switch request {
     case .importBatch(let importID, _), .importCommit(let importID, _), .importAbort(let importID),

@@ -26,11 +26,14 @@ package enum RequestCore {
     package var clients: Int
     /// Bytes of samples and tombstones per `storedSamples` page.
     package var storedPageBudget: Int
+    /// The quietest log level the shell writes: an app call's line below it is not built (the daemon's log level;
+    /// `.debug`, every line, by default).
+    package var quietestNote: LogLevel
 
     /// Creates a context.
     package init(
       wall: Date, hasPeer: Bool, link: LinkStatus, pid: Int32, clients: Int,
-      storedPageBudget: Int = WireProtocol.maxStoredPage
+      storedPageBudget: Int = WireProtocol.maxStoredPage, quietestNote: LogLevel = .debug
     ) {
       self.wall = wall
       self.hasPeer = hasPeer
@@ -38,6 +41,7 @@ package enum RequestCore {
       self.pid = pid
       self.clients = clients
       self.storedPageBudget = storedPageBudget
+      self.quietestNote = quietestNote
     }
   }
 
@@ -367,17 +371,20 @@ package enum RequestCore {
       }
       answer = .reply(.failure(error))
     }
-    if let note = callNote(request, answer) { effects.notes.append(note) }
+    if let note = callNote(request, answer, quietest: context.quietestNote) { effects.notes.append(note) }
     return (answer, effects)
   }
 
   /// The log line for an app's call (at `info`; `warning` for one that would terminate the app): the call, the
   /// app, what it asked and what it returned. Nil for requests that are not an app's call, and for a request
-  /// whose sheet is up (`sheet presented` says so; `sheet closed` gives its result).
-  package static func callNote(_ request: Request, _ answer: Answer) -> Note? {
-    guard let call = request.appCall, case .reply(let result) = answer else { return nil }
-    var fields = [Field("app", call.bundleID)] + call.fields
+  /// whose sheet is up (`sheet presented` says so; `sheet closed` gives its result), and for a line quieter than
+  /// `quietest` (not built: the shell would not write it).
+  package static func callNote(_ request: Request, _ answer: Answer, quietest: LogLevel = .debug) -> Note? {
+    guard case .reply(let result) = answer else { return nil }
     var level = LogLevel.info
+    if case .failure(let error) = result, error.kind == .wouldTerminate { level = .warning }
+    guard level >= quietest, let call = request.appCall else { return nil }
+    var fields = [Field("app", call.bundleID)] + call.fields
     switch result {
     case .success(let reply):
       fields.append(Field("outcome", "ok"))
@@ -386,7 +393,6 @@ package enum RequestCore {
       switch error.kind {
       case .healthKit: fields.append(Field("outcome", "\(error.code)(\(error.code.rawValue))"))
       case .wouldTerminate:
-        level = .warning
         fields.append(Field("outcome", "would-terminate"))
         fields.append(Field("exception", error.exception ?? "NSInvalidArgumentException"))
       case .simulator: fields.append(Field("outcome", "rejected"))
@@ -463,7 +469,11 @@ package enum RequestCore {
     return notices
   }
 
-  private static func distinct(_ types: [SampleType]) -> [SampleType] { Array(Set(types)).sorted() }
+  private static func distinct(_ types: [SampleType]) -> [SampleType] {
+    // Most changes are of one type: no set is built for them.
+    if let first = types.first, types.allSatisfy({ $0 == first }) { return [first] }
+    return Array(Set(types)).sorted()
+  }
 }
 
 extension Request {

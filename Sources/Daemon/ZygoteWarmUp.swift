@@ -14,7 +14,7 @@ extension DaemonMain {
   /// lazy bindings — then happens once, here, instead of in every forked daemon. No thread is started, so the zygote
   /// stays single-threaded and every fork is whole. Anything that fails only makes the warm-up shorter.
   static func warmUp() {
-    guard let root = try? Posix.makeTemporaryDirectory(prefix: "healthpaird-zygote") else { return }
+    guard let root = try? Posix.makeTemporaryDirectory(prefix: "healthpaird-zygote-\(Posix.processID)") else { return }
     defer { Posix.removeTree(root) }
     let key = Posix.randomBytes(32)
     var daemons: [DeviceDaemon] = []

@@ -194,11 +194,32 @@ package struct BinaryReader {
     {
       return last.value
     }
-    guard let value = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
-      throw DecodeError(offset: reportBase + offset, "string is not valid UTF-8")
+    let utf8 = bytes.bindMemory(to: UInt8.self)
+    let value: String
+    if Self.isASCII(bytes) {
+      // ASCII (bundle identifiers, names, units) is valid UTF-8: decoded without the generic validation.
+      value = String(decoding: utf8, as: UTF8.self)
+    } else {
+      guard let valid = String(validating: utf8, as: UTF8.self) else {
+        throw DecodeError(offset: reportBase + offset, "string is not valid UTF-8")
+      }
+      value = valid
     }
     if count > 15 { lastString = (offset, count, value) }
     return value
+  }
+  /// Whether every byte is below 0x80, checked eight bytes at a time.
+  private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      if bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+      offset += 8
+    }
+    while offset < bytes.count {
+      if bytes[offset] >= 0x80 { return false }
+      offset += 1
+    }
+    return true
   }
   /// Reads 16 raw bytes as a UUID.
   package mutating func uuid() throws(DecodeError) -> UUID {
@@ -222,8 +243,9 @@ package struct BinaryReader {
     case let b: throw DecodeError(offset: reportBase + offset - 1, "invalid optional flag \(b)")
     }
   }
-  /// Reads an array whose elements each take at least `minElementSize` bytes.
-  package mutating func array<T>(
+  /// Reads an array whose elements each take at least `minElementSize` bytes. Inlinable, so callers in other
+  /// modules get it specialized for their element type (no generic metadata looked up per call).
+  @inlinable package mutating func array<T>(
     minElementSize: Int = 1, _ read: (inout BinaryReader) throws(DecodeError) -> T
   ) throws(DecodeError) -> [T] {
     let start = offset

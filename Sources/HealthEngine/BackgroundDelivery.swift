@@ -299,6 +299,7 @@ extension DeviceState {
   /// Drops the changes journal replay accumulated: they were delivered (or not) before the restart.
   package mutating func discardChanges() {
     changedSources = [:]
+    lastNotedChange = nil
     prunedSources = [:]
   }
 
@@ -320,6 +321,7 @@ extension DeviceState {
       background.trackers[key] = tracker
     }
     changedSources = [:]
+    lastNotedChange = nil
     prunedSources = [:]
     let model = policy.background
     var woken: [BackgroundKey: BackgroundDeliveryEvent] = [:]

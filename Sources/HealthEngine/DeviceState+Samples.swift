@@ -35,10 +35,12 @@ extension DeviceState {
     for sample in samples where checked.insert(sample.type).inserted {
       try requireShare(bundleID, sample.type, verb: "save")
     }
-    var seen: Set<UUID> = Set(lockedJournal.map(\.uuid))
-    seen.reserveCapacity(lockedJournal.count + samples.count)
+    // Repeats within the batch or against the locked journal need a set; a lone sample on an unlocked store does not.
+    let checksBatch = samples.count > 1 || !lockedJournal.isEmpty
+    var seen: Set<UUID> = checksBatch ? Set(lockedJournal.map(\.uuid)) : []
+    if checksBatch { seen.reserveCapacity(lockedJournal.count + samples.count) }
     for sample in samples {
-      if store.isKnown(sample.uuid) || !seen.insert(sample.uuid).inserted {
+      if store.isKnown(sample.uuid) || (checksBatch && !seen.insert(sample.uuid).inserted) {
         throw .healthKit(.errorInvalidArgument, "An object with UUID \(sample.uuid) is already stored")
       }
     }

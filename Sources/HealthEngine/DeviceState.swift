@@ -69,6 +69,9 @@ package struct DeviceState: Sendable {
   var changedSources: [SampleType: Set<String>] = [:]
   /// Samples the retention window pruned since the last background step, as ``changedSources``.
   var prunedSources: [SampleType: Set<String>] = [:]
+  /// The change ``noteChange(_:_:pruned:)`` recorded last, while it is in ``changedSources``: a repeat is
+  /// recognised without hashing (runtime, cleared with ``changedSources``).
+  var lastNotedChange: (type: SampleType, bundleID: String)?
 
   /// Creates an empty device with its kind's default policy.
   package init(device: DeviceKind, policy: DevicePolicy? = nil) {
@@ -190,7 +193,9 @@ package struct DeviceState: Sendable {
   /// Notes a sample change for the next background step (consecutive repeats are skipped cheaply).
   mutating func noteChange(_ type: SampleType, _ bundleID: String, pruned: Bool = false) {
     if pruned { prunedSources[type, default: []].insert(bundleID) }
+    if let last = lastNotedChange, last.type == type, last.bundleID == bundleID { return }
     if changedSources[type]?.contains(bundleID) != true { changedSources[type, default: []].insert(bundleID) }
+    lastNotedChange = (type, bundleID)
   }
 
   /// Applies one event. The only place durable state changes; journal replay calls it for every record. Samples
@@ -344,6 +349,7 @@ package struct DeviceState: Sendable {
   mutating func applyPeerPayload(_ payload: SyncPayload, floor: Date?) {
     switch payload {
     case .samples(let samples):
+      var noted: (SampleType, String)?  // the change last noted: a run of one app's samples of a type notes it once
       for sample in samples {
         if store.isKnown(sample.uuid) {
           if let mine = store.liveSample(sample.uuid), mine != sample { resolveConflict(mine: mine, theirs: sample) }
@@ -351,11 +357,18 @@ package struct DeviceState: Sendable {
         }
         if let floor, sample.end < floor { continue }
         store.insert(sample)
-        noteChange(sample.type, sample.source.bundleID)
+        if noted?.0 != sample.type || noted?.1 != sample.source.bundleID {
+          noteChange(sample.type, sample.source.bundleID)
+          noted = (sample.type, sample.source.bundleID)
+        }
       }
     case .deletions(let tombstones):
+      var noted: (SampleType, String)?
       for tombstone in tombstones {
-        if !store.isTombstoned(tombstone.uuid) { noteChange(tombstone.type, tombstone.source.bundleID) }
+        if !store.isTombstoned(tombstone.uuid), noted?.0 != tombstone.type || noted?.1 != tombstone.source.bundleID {
+          noteChange(tombstone.type, tombstone.source.bundleID)
+          noted = (tombstone.type, tombstone.source.bundleID)
+        }
         store.applyRemoteDeletion(tombstone)
       }
     case .watchSettings(let bundleID, let change):

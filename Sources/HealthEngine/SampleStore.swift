@@ -93,6 +93,24 @@ package struct SampleStore: Sendable {
     /// How many slots the date order holds.
     var dateOrderCount: Int { byStart.count + tail.count + pending.count }
 
+    /// Places the unsorted inserts into the tail one by one, each at the first tail position that sorts after it
+    /// (a binary search), and empties `pending` keeping its capacity. For a few inserts: each insert moves the
+    /// tail's entries after it.
+    mutating func settleInPlace(_ slots: UnsafeBufferPointer<Slot>) {
+      for x in pending {
+        let sx = slots[Int(x)]
+        var low = 0
+        var high = tail.count
+        while low < high {
+          let mid = (low + high) / 2
+          let sm = slots[Int(tail[mid])]
+          if sm.start != sx.start ? sm.start < sx.start : sm.change < sx.change { low = mid + 1 } else { high = mid }
+        }
+        tail.insert(x, at: low)
+      }
+      pending.removeAll(keepingCapacity: true)
+    }
+
     /// Adds a slot; returns true when it is the first out-of-order insert since the last settle. A slot that
     /// starts at or after `byStart`'s last entry sorts after it (its change number is the highest) and extends it.
     mutating func append(_ slot: Int32, start: Double, duration: Double) -> Bool {
@@ -228,11 +246,20 @@ package struct SampleStore: Sendable {
   package mutating func settle() {
     guard !unsettled.isEmpty else { return }
     for code in unsettled {
+      // A few inserts (a save, a small sync batch) are placed in the tail where it lies, through the dictionary's
+      // in-place accessor: no index is copied out, and no array allocated.
+      if let pending = types[code]?.pending.count, pending <= Self.inPlaceSettleLimit {
+        let shared = slots  // read while the index changes (shares the buffer; nothing is copied)
+        shared.withUnsafeBufferPointer { slots in types[code]?.settleInPlace(slots) }
+        if types[code]!.tail.count <= Self.tailLimit(for: types[code]!.byStart.count) { continue }
+      }
       guard var index = types[code] else { continue }
       types[code] = nil  // avoid a copy while merging
-      let pending = sortedByDate(index.pending)
-      index.pending = []
-      index.tail = mergedByDate(index.tail[...], pending[...])
+      if !index.pending.isEmpty {
+        let pending = sortedByDate(index.pending)
+        index.pending.removeAll(keepingCapacity: true)
+        index.tail = mergedByDate(index.tail[...], pending[...])
+      }
       if index.tail.count > Self.tailLimit(for: index.byStart.count) {
         merge(index.tail, into: &index.byStart)
         index.tail = []
@@ -247,6 +274,10 @@ package struct SampleStore: Sendable {
   /// copies the whole run, a longer tail costs each settle and each query that reads it more (HealthPair's
   /// choice: about 8·√n, at least 4,096 — amortized, O(√n) work per out-of-order insert either way).
   package static func tailLimit(for count: Int) -> Int { max(4096, 8 * Int(Double(count).squareRoot())) }
+
+  /// The most unsorted inserts ``settle()`` places one by one into a type's tail (each moves the tail's entries
+  /// after it); more are sorted and merged in one pass into a new tail.
+  static let inPlaceSettleLimit = 8
 
   /// Merges `run` (in date order) into `main` (in date order) in place, from the back: each entry of `run` finds
   /// its place by a galloping search down from the last place, and the entries of `main` after it move up in one
@@ -556,15 +587,21 @@ package struct SampleStore: Sendable {
     let slot = slots[index]
     let day = Self.day(of: slot.end)
     let print = fingerprint(of: slot)
-    var digest = days[day] ?? DayDigest(day: day, sum: 0, count: 0)
     if sign > 0 {
-      digest.sum &+= print
-      digest.count += 1
-    } else {
-      digest.sum &-= print
-      digest.count -= 1
+      // In place through the dictionary's accessor: one lookup.
+      Self.add(print, to: &days[day, default: DayDigest(day: day, sum: 0, count: 0)])
+      return
     }
+    var digest = days[day] ?? DayDigest(day: day, sum: 0, count: 0)
+    digest.sum &-= print
+    digest.count -= 1
     days[day] = digest.count == 0 ? nil : digest
+  }
+
+  /// Counts a live sample's fingerprint in its day's digest.
+  private static func add(_ print: UInt64, to digest: inout DayDigest) {
+    digest.sum &+= print
+    digest.count += 1
   }
 
   // MARK: - Scans

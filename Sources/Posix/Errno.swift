@@ -78,8 +78,9 @@ package struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Runs a typed-throwing body and captures its outcome, so typed errors survive `rethrows` closures such as
-/// `Array.withUnsafeBytes`: `try bytes.withUnsafeBytes { b in catching { () throws(E) in … } }.get()`.
-@inline(__always)
+/// `Array.withUnsafeBytes`: `try bytes.withUnsafeBytes { b in catching { () throws(E) in … } }.get()`. Inlinable, so
+/// each caller in another module gets it specialized (no generic metadata looked up per syscall).
+@inlinable @inline(__always)
 package func catching<T, E: Error>(_ body: () throws(E) -> T) -> Result<T, E> {
   do { return .success(try body()) } catch { return .failure(error) }
 }

@@ -163,8 +163,9 @@ package struct PairSimulator {
 
   /// One request through the device's request core, committed like the daemon commits a loop turn.
   private mutating func request(_ device: SimulatedDevice, _ request: Request) -> RequestCore.Answer {
+    // The simulator writes no log: no call lines are built.
     let context = RequestCore.Context(
-      wall: wall, hasPeer: true, link: device.linkStatus, pid: 1, clients: 1)
+      wall: wall, hasPeer: true, link: device.linkStatus, pid: 1, clients: 1, quietestNote: .fault)
     let (answer, effects) = RequestCore.handle(request, state: &device.state, context: context)
     device.record(effects.events)
     if case .link(let command) = answer { device.feed(.control(command), wall: wall) }

@@ -56,7 +56,7 @@ final class SimulatedNetwork {
   var isEmpty: Bool { inFlight.isEmpty }
 
   /// When the next message arrives.
-  var nextDue: Double? { inFlight.map(\.due).min() }
+  var nextDue: Double? { inFlight.lazy.map(\.due).min() }
 
   /// Opens a connection from `connector`, unless partitioned; the listener hears of it as an ``Body/open`` message.
   func open(from connector: DeviceKind) -> UInt64? {

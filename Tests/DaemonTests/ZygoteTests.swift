@@ -30,6 +30,14 @@ struct ZygoteTests {
     #expect(parent(of: phone.pid) == zygote.pid, "the zygote forked the phone's daemon")
     #expect(parent(of: watch.pid) == zygote.pid)
     #expect(phone.pid != watch.pid && phone.pid != zygote.pid)
+    // The zygote stays single-threaded after its warm-up (a fork copies only the calling thread), and the warm-up's
+    // throwaway pair left no directory behind.
+    let status = String(decoding: try Posix.readFile("/proc/\(zygote.pid)/status"), as: UTF8.self)
+    #expect(status.split(separator: "\n").contains("Threads:\t1"), "\(status)")
+    let leftovers = try Posix.listDirectory(Posix.temporaryDirectoryBase).filter {
+      $0.hasPrefix("healthpaird-zygote-\(zygote.pid)-")
+    }
+    #expect(leftovers.isEmpty, "\(leftovers)")
     // Each is a whole daemon of its own: it serves, and stops with its own status.
     try pair.phone.ping()
     #expect(phone.exitStatus == nil, "still running")

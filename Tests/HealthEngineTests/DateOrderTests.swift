@@ -75,6 +75,27 @@ struct DateOrderTests {
     }
   }
 
+  @Test(
+    "Small batches, placed into the tail one by one, scan in date order before and after the tail passes its limit",
+    arguments: [5 as UInt64, 6])
+  func smallBatches(seed: UInt64) {
+    var rng = SeededGenerator(seed: seed)
+    var store = SampleStore()
+    // Equal starts (ties broken by insertion) and batches of up to a dozen (the in-place limit and past it), in
+    // random order, until the tail has been merged into the main run once.
+    var inserted = 0
+    while inserted < SampleStore.tailLimit(for: 0) + 600 {
+      let count = 1 + Int(rng.next() % 12)
+      for _ in 0..<count {
+        store.insert(Self.sample(&rng, start: Double(rng.next() % 5_000) * 20, duration: 0))
+      }
+      inserted += count
+      store.settle()
+      if rng.next() % 64 == 0 { Self.check(store, &rng) }
+    }
+    Self.check(store, &rng)
+  }
+
   @Test("A snapshot keeps the merged order, and an older snapshot's unsorted rest is sorted in on restore")
   func restore() throws {
     var rng = SeededGenerator(seed: 9)

@@ -352,3 +352,31 @@ struct HostileEncodingTests {
     }
   }
 }
+
+@Suite("Strings in the binary codec")
+struct BinaryStringTests {
+  /// Reads back one length-prefixed string written as `bytes`.
+  static func read(_ bytes: [UInt8]) throws -> String {
+    var writer = BinaryWriter()
+    writer.u32(UInt32(bytes.count))
+    writer.bytes += bytes
+    return try writer.bytes.withUnsafeBytes { buffer in
+      var reader = BinaryReader(buffer)
+      return try reader.string()
+    }
+  }
+
+  @Test(
+    "ASCII and multi-byte UTF-8 of every length across the eight-byte checks read back as written",
+    arguments: ["", "a", "com.example", "com.example.simulated", "café", "Zürich 🏃‍♀️ run", "ßßßßßßßß", "abcdefg€"])
+  func validStringsRoundTrip(text: String) throws {
+    #expect(try Self.read(Array(text.utf8)) == text)
+  }
+
+  @Test("Invalid UTF-8 is a decode error wherever the bad byte sits", arguments: [0, 3, 7, 8, 12, 20])
+  func invalidUTF8IsAnError(position: Int) {
+    var bytes = Array(repeating: UInt8(ascii: "x"), count: 21)
+    bytes[position] = 0xFF
+    #expect(throws: DecodeError.self) { _ = try Self.read(bytes) }
+  }
+}
