@@ -196,8 +196,10 @@ package enum RequestCore {
         record(try state.stageImportCorrelations(id, correlations))
         answer = .reply(.success(.ok))
       case .statistics(let bundleID, let query):
+        state.refreshStatisticsSummaries(for: query.type)
         answer = .reply(.success(.statistics(try state.statistics(bundleID, query, wall: wall))))
       case .statisticsCollection(let bundleID, let query):
+        state.refreshStatisticsSummaries(for: query.type)
         let buckets = try state.statisticsCollection(bundleID, query, wall: wall)
         answer = .reply(.success(.collection(buckets, timeZone: state.policy.timeZone.identifier)))
       case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit):

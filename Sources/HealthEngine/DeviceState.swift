@@ -128,7 +128,6 @@ package struct DeviceState: Sendable {
     self.userSettingStamps = userData.stamps
     self.backgroundRegistrations = backgroundRegistrations
     self.correlationStore = correlations
-    refreshStatisticsSummaries()
   }
 
   /// The durable state the lock and the Health app add to a device (what a snapshot carries besides the store and
@@ -201,10 +200,7 @@ package struct DeviceState: Sendable {
   /// Applies one event. The only place durable state changes; journal replay calls it for every record. Samples
   /// it inserted out of date order are sorted into the store's date index before it returns, so queries only read.
   package mutating func apply(_ event: DeviceEvent) {
-    defer {
-      store.settle()
-      refreshStatisticsSummaries()
-    }
+    defer { store.settle() }
     switch event {
     case .appInstalled(let app):
       apps[app.bundleID] = app

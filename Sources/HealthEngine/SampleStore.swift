@@ -939,7 +939,7 @@ extension SampleStore {
         throw StateRestoreError("type code \(code) has slots but no date index")
       }
       types[code] = indexes[t]
-      // Built by the owner's first refresh (``refreshSummaries(orders:)``), which knows the source orders.
+      // Built by the first statistics query's refresh (``refreshSummaries(orders:only:)``), which knows the orders.
       if indexes[t].live > 0, Self.summarizes(SampleType(unchecked: code)) { summaries[code] = StatisticsSummary() }
     }
     settle()

@@ -478,9 +478,12 @@ extension DeviceState {
     return (sums, counts)
   }
 
-  /// Brings the store's statistics summaries up to date with its samples and the source orders (after every
-  /// applied event, and after a restore).
-  mutating func refreshStatisticsSummaries() { store.refreshSummaries(orders: policy.sourceOrders) }
+  /// Brings the store's statistics summaries (of `type` only, when given) up to date with its samples and the source
+  /// orders. Summaries are a query cache: events only mark the grains they change, and a statistics request
+  /// refreshes its type's summary before it reads (`RequestCore`), so a store that is only written pays for none.
+  package mutating func refreshStatisticsSummaries(for type: SampleType? = nil) {
+    store.refreshSummaries(orders: policy.sourceOrders, only: type)
+  }
 
   /// Per-app statistics (`separateBySource`): each app's samples on their own, its sources on the two devices
   /// de-duplicated by the order between them, as healthd keeps one statistics record per bundle identifier.

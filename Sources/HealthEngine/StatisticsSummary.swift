@@ -370,6 +370,8 @@ extension SampleStore {
   /// Notes that a sample of `type` spanning `start…end` was added or removed: its grains need recomputing. Samples
   /// saved in date order extend the last range noted.
   mutating func noteSummaryChange(type code: UInt16, start: Double, end: Double) {
+    // A summary no query has built yet is built whole by its first refresh: nothing to note.
+    if summaries[code]?.built == false { return }
     guard let type = SampleType.lookup(code: code), Self.summarizes(type) else { return }
     guard StatisticsGrain.inRange(start), StatisticsGrain.inRange(end) else {
       // Dates no valid sample has (a hostile journal or peer): the summary is not used until it is rebuilt.
@@ -381,14 +383,16 @@ extension SampleStore {
     summaries[code, default: StatisticsSummary()].noteDirty(low...high)
   }
 
-  /// Brings every summary up to date: a summary computed under another source order (or never) is rebuilt from all
-  /// of its type's samples; otherwise the grains that changed are recomputed. `orders` are the device's source
-  /// orders by type (docs/behavior.md P2). The owner calls it after every applied event.
-  package mutating func refreshSummaries(orders: [SampleType: SourceOrder]) {
-    // Most events change no summary: find the ones that need work without allocating.
+  /// Brings every summary (only `type`'s, when given) up to date: a summary computed under another source order (or
+  /// never) is rebuilt from all of its type's samples; otherwise the grains that changed are recomputed. `orders`
+  /// are the device's source orders by type (docs/behavior.md P2). The owner calls it before a statistics query
+  /// reads the summary (``DeviceState/refreshStatisticsSummaries(for:)``); events only mark grains dirty.
+  package mutating func refreshSummaries(orders: [SampleType: SourceOrder], only type: SampleType? = nil) {
     var work: [UInt16] = []
     for (code, summary) in summaries
-    where !summary.built || !summary.dirty.isEmpty || summary.order != orders[SampleType(unchecked: code)] {
+    where (type == nil || type?.code == code)
+      && (!summary.built || !summary.dirty.isEmpty || summary.order != orders[SampleType(unchecked: code)])
+    {
       work.append(code)
     }
     for code in work {
