@@ -8,12 +8,6 @@ import Testing
 /// it) against the general sweep it stands in for: the same counts, and sums within rounding, on random samples of
 /// several sources.
 @Suite struct DeduplicatedSumTests {
-  let walker = AppRecord(
-    bundleID: "com.example.walker", displayName: "Walker", writeUsageDescription: "Counts steps.",
-    readUsageDescription: "Shows steps.")
-  let pedometer = AppRecord(
-    bundleID: "com.example.pedometer", displayName: "Pedometer", writeUsageDescription: "Counts steps.",
-    readUsageDescription: "Shows steps.")
 
   /// A phone in Paris holding random step samples of Walker and Pedometer on the phone and Walker on the watch:
   /// walks of 0–90 minutes (some instantaneous, some sharing an instant), over ten local days around the spring

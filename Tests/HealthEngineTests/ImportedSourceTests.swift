@@ -7,10 +7,6 @@ import Testing
 /// Imported sources in the statistics' de-duplication: a source is an app on a device, whatever an Apple Health
 /// export said of its version and hardware (docs/behavior.md P1, I3).
 @Suite struct ImportedSourceTests {
-  let walker = AppRecord(
-    bundleID: "com.example.walker", displayName: "Walker", writeUsageDescription: "Counts steps.",
-    readUsageDescription: "Shows steps.")
-
   /// The phone with an import of two overlapping step samples from Robin's Apple Watch, recorded under
   /// `firstVersion` and `secondVersion`, and the sum Walker reads.
   func sum(firstVersion: String, secondVersion: String) throws -> Double? {

@@ -8,12 +8,6 @@ import Testing
 /// date through saves, deletions, sync, source reorders and restores, every `cumulativeSum` collection gives the
 /// same sums to the bit and the same counts, whether buckets come from the summary or from the scan.
 @Suite struct StatisticsSummaryTests {
-  let walker = AppRecord(
-    bundleID: "com.example.walker", displayName: "Walker", writeUsageDescription: "Counts steps.",
-    readUsageDescription: "Shows steps.")
-  let pedometer = AppRecord(
-    bundleID: "com.example.pedometer", displayName: "Pedometer", writeUsageDescription: "Counts steps.",
-    readUsageDescription: "Shows steps.")
 
   /// A random walk: starts on a 5-minute grid or anywhere (so boundaries are shared and not), 0–3 hours long,
   /// sometimes instantaneous, sometimes many hours, over twelve local days around the spring change in Paris.

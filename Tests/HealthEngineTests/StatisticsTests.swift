@@ -7,12 +7,6 @@ import Testing
 /// Statistics as devices compute them: de-duplication by source order (docs/behavior.md P1–P4), calendar
 /// intervals in the device's time zone (K1–K3), the options table (Q3).
 @Suite struct StatisticsTests {
-  let walker = AppRecord(
-    bundleID: "com.example.walker", displayName: "Walker", writeUsageDescription: "Counts steps.",
-    readUsageDescription: "Shows steps.")
-  let pedometer = AppRecord(
-    bundleID: "com.example.pedometer", displayName: "Pedometer", writeUsageDescription: "Counts steps.",
-    readUsageDescription: "Shows steps.")
 
   func stepsInput(_ count: Double, from start: Date, minutes: Double) -> SampleInput {
     SampleInput(
