@@ -59,7 +59,8 @@ extension DaemonMain {
         .hello(version: WireProtocol.version, client: "healthpaird-zygote"), .subscribe(.all),
         .installApp(
           AppRecord(
-            bundleID: app, displayName: "Warm-up", writeUsageDescription: "Warm-up.", readUsageDescription: "Warm-up.")),
+            bundleID: app, displayName: "Warm-up", writeUsageDescription: "Warm-up.",
+            readUsageDescription: "Warm-up.")),
         .requestAuthorization(bundleID: app, share: [water], read: [water]),
       ]
     }

@@ -62,10 +62,10 @@ package struct Session: Sendable {
     }
   }
 
-  /// Awaits the final answer of an operation sent with ``start(_:api:)``, and returns its value. A request the daemon answers at once is read on the awaiting thread (one local
-  /// round trip, as a blocking call; a task already cancelled gets `CancellationError` instead), until the
-  /// connection's deadline. A request that `waitsForUser` (a permission sheet) suspends without blocking a thread
-  /// until the user answers, as on a device.
+  /// Awaits the final answer of an operation sent with ``start(_:api:)``, and returns its value. A request the daemon
+  /// answers at once is read on the awaiting thread (one local round trip, as a blocking call; a task already
+  /// cancelled gets `CancellationError` instead), until the connection's deadline. A request that `waitsForUser` (a
+  /// permission sheet) suspends without blocking a thread until the user answers, as on a device.
   ///
   /// Cancelling a task that awaits a sheet stops the wait with `CancellationError` (the request itself stays pending
   /// on the device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a

@@ -27,8 +27,8 @@ package final class DaemonZygote: Sendable {
 
   /// Whether launches may use a zygote, from ``environmentVariable``.
   package static func isEnabled(_ value: String? = Posix.environment(environmentVariable)) -> Bool {
-    guard let value = value?.trimmingWhitespace().lowercased() else { return true }
-    return !["0", "off", "no", "false"].contains(value)
+    guard let value else { return true }
+    return !isTurnedOff(value)
   }
 
   /// The zygote's descriptor for the control socket.
@@ -63,9 +63,7 @@ package final class DaemonZygote: Sendable {
     let sockets = try Posix.sequencedPacketPair()
     let null = FileDescriptor(Posix.devNull())
     let lifeline = try Lifeline.readEnd()
-    let embedded = daemon == Posix.executablePath()
-    let path = embedded ? Posix.ownExecutable : daemon
-    let environment = embedded ? [Posix.embeddedDaemonVariable: "1"] : [:]
+    let (path, environment) = daemonExecutable(daemon)
     let (nullFD, theirsFD) = (null.rawValue, sockets.theirs.rawValue)
     let pid = try Spawner.shared.run { () throws(SystemError) in
       try Posix.spawn(

@@ -219,11 +219,11 @@ package final class Ticket: Sendable {
 /// A connection to one device daemon's client socket.
 ///
 /// Thread-safe. Requests may be issued from any thread or task. Whoever waits reads: a caller blocked for its own
-/// answer (``perform(_:timeout:)``, ``PendingOperation/wait(timeout:)``) takes the socket and reads until its answer arrives,
-/// handing whatever else it reads (other callers' answers, interim notices, events) to its owner — no thread
-/// hand-off on the way back. The connection's reader thread reads only while something needs it and no caller does:
-/// event listeners, answers awaited through callbacks or `async` (``Ticket/whenDone(_:)``), or a close to notice.
-/// Between calls it is parked, not blocked on the socket, so the next caller can read.
+/// answer (``perform(_:timeout:)``, ``PendingOperation/wait(timeout:)``) takes the socket and reads until its
+/// answer arrives, handing whatever else it reads (other callers' answers, interim notices, events) to its owner —
+/// no thread hand-off on the way back. The connection's reader thread reads only while something needs it and no
+/// caller does: event listeners, answers awaited through callbacks or `async` (``Ticket/whenDone(_:)``), or a close to
+/// notice. Between calls it is parked, not blocked on the socket, so the next caller can read.
 ///
 /// `@unchecked` only because ``device`` and ``daemonPID`` are written once, in `init`, before the instance can be
 /// shared; everything else mutable is behind `shared` (a mutex), `timeoutBits` (an atomic), the socket handle's

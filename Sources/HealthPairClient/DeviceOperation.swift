@@ -128,8 +128,8 @@ extension DeviceOperation where Value == HelloInfo {
 }
 
 extension DeviceOperation where Value == AuthorizationCallResult {
-  /// `requestAuthorization`: a presented sheet arrives as an interim `prompt` (see ``PendingOperation/waitFirst(timeout:)``),
-  /// the completion once the user answers.
+  /// `requestAuthorization`: a presented sheet arrives as an interim `prompt`
+  /// (see ``PendingOperation/waitFirst(timeout:)``), the completion once the user answers.
   package static func requestAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) -> Self {
     Self(.requestAuthorization(bundleID: bundleID, share: share, read: read), expects: .authorization) {
       if case .authorization(let r) = $0 { r } else { nil }

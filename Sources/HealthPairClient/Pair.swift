@@ -239,9 +239,7 @@ package final class DaemonProcess: Sendable {
         let detach = options.detach
         let argv = arguments
         let inherited = descriptors
-        let embedded = daemon == Posix.executablePath()
-        let path = embedded ? Posix.ownExecutable : daemon
-        let environment = embedded ? [Posix.embeddedDaemonVariable: "1"] : [:]
+        let (path, environment) = daemonExecutable(daemon)
         let pid = try Spawner.shared.run { () throws(SystemError) in
           try Posix.spawn(
             path, argv, stdout: stdout, stderr: stderr, stdin: stdin, descriptors: inherited,
@@ -283,6 +281,12 @@ package final class DaemonProcess: Sendable {
       throw .system(SystemError("spawn", daemon, Errno(rawValue: EIO)))
     }
   }
+}
+
+/// What to execute for `daemon`, and the environment to add: this process's own binary (``locateDaemon()``'s
+/// embedded daemon) runs as `/proc/self/exe` with ``Posix/embeddedDaemonVariable`` set; any other path as it is.
+func daemonExecutable(_ daemon: String) -> (path: String, environment: [String: String]) {
+  daemon == Posix.executablePath() ? (Posix.ownExecutable, [Posix.embeddedDaemonVariable: "1"]) : (daemon, [:])
 }
 
 /// The pipe that tells this process's daemons it has exited: this process holds both ends for its whole life

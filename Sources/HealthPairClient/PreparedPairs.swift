@@ -4,6 +4,12 @@ import HealthModel
 import Posix
 import Synchronization
 
+/// Whether an environment switch's value (`HEALTHPAIR_PREPARED_PAIRS`, `HEALTHPAIR_ZYGOTE`) turns it off: `0`, `off`,
+/// `no` or `false`, in any case and with surrounding blanks.
+func isTurnedOff(_ value: String) -> Bool {
+  ["0", "off", "no", "false"].contains(value.trimmingWhitespace().lowercased())
+}
+
 /// Pairs launched ahead of need, so a test (``take(daemon:)``) gets a fresh, linked pair without waiting for two
 /// daemons to start and link, and hands it back (``retire(_:)``) without a graceful stop nobody needs.
 ///
@@ -62,7 +68,7 @@ package final class PreparedPairs: Sendable {
   /// The depth `HEALTHPAIR_PREPARED_PAIRS` asks for: 2 when unset; 0 for `0`, `off`, `no` or `false`.
   package static func configuredDepth(_ value: String? = Posix.environment(environmentVariable)) -> Int {
     guard let value = value?.trimmingWhitespace().lowercased(), !value.isEmpty else { return 2 }
-    if ["off", "no", "false"].contains(value) { return 0 }
+    if isTurnedOff(value) { return 0 }
     return min(8, max(0, Int(value) ?? 2))
   }
 

@@ -368,7 +368,9 @@ struct BinaryStringTests {
 
   @Test(
     "ASCII and multi-byte UTF-8 of every length across the eight-byte checks read back as written",
-    arguments: ["", "a", "com.example", "com.example.simulated", "café", "Zürich 🏃‍♀️ run", "ßßßßßßßß", "abcdefg€"])
+    arguments: [
+      "", "a", "com.example", "com.example.simulated", "café", "Zürich 🏃‍♀️ run", "ßßßßßßßß", "abcdefg€",
+    ])
   func validStringsRoundTrip(text: String) throws {
     #expect(try Self.read(Array(text.utf8)) == text)
   }
