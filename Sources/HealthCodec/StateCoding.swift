@@ -29,21 +29,9 @@ import HealthModel
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
-/// Bytes in one encoded slot.
+/// Bytes in one encoded slot. (`SampleStore.Slot` packs the same fields into 56 bytes in memory; the record keeps
+/// its 64-byte layout, so snapshots written before the packing read unchanged and the format version stays.)
 let slotRecordSize = 64
-
-/// Whether `SampleStore.Slot`'s memory layout is the slot record's (little-endian, the same offsets, a 64-byte
-/// stride), as with today's Swift on 64-bit little-endian platforms: then slots are copied in bulk rather than
-/// field by field. The bytes written are the same either way (the padding is zeroed).
-private let slotLayoutIsRecord: Bool = {
-  typealias S = SampleStore.Slot
-  let offsets: [(PartialKeyPath<S>, Int)] = [
-    (\S.uuid, 0), (\S.start, 16), (\S.end, 24), (\S.value, 32), (\S.change, 40), (\S.metadataIndex, 48),
-    (\S.source, 52), (\S.type, 56), (\S.live, 58),
-  ]
-  return 1.littleEndian == 1 && MemoryLayout<S>.stride == slotRecordSize && MemoryLayout<Bool>.size == 1
-    && offsets.allSatisfy { MemoryLayout<S>.offset(of: $0.0) == $0.1 }
-}()
 /// Slots encoded per batch between flushes.
 private let slotsPerBatch = 16_384
 /// Buffered bytes after which the encoder hands its buffer to `flush`.
@@ -140,14 +128,7 @@ extension BinaryWriter {
       let n = min(slotsPerBatch, store.slots.count - first)
       raw(n * slotRecordSize) { out in
         store.slots.withUnsafeBufferPointer { slots in
-          if slotLayoutIsRecord {
-            out.baseAddress!.copyMemory(from: slots.baseAddress! + first, byteCount: n * slotRecordSize)
-            for k in 0..<n {
-              (out.baseAddress! + k * slotRecordSize + 59).initializeMemory(as: UInt8.self, repeating: 0, count: 5)
-            }
-          } else {
-            for k in 0..<n { encodeSlot(slots[first + k], into: out.baseAddress! + k * slotRecordSize) }
-          }
+          for k in 0..<n { encodeSlot(slots[first + k], into: out.baseAddress! + k * slotRecordSize) }
         }
       }
       first += n
@@ -249,7 +230,7 @@ private func appThenPermission(_ a: AuthorizationKey, _ b: AuthorizationKey) -> 
   a.bundleID != b.bundleID ? a.bundleID < b.bundleID : a.permission < b.permission
 }
 
-/// Writes one slot's 64-byte record at `out`.
+/// Writes one slot's 64-byte record at `out` (zero-filled: the padding stays zero).
 @inline(__always)
 private func encodeSlot(_ slot: SampleStore.Slot, into out: UnsafeMutableRawPointer) {
   withUnsafeBytes(of: slot.uuid.uuid) { out.copyMemory(from: $0.baseAddress!, byteCount: 16) }
@@ -430,48 +411,41 @@ extension BinaryReader {
     }
     let slotStart = offset
     let records = try raw(slotCount * slotRecordSize, "slots")
-    var badLive: Int?
+    // The first bad field: (slot, offset of the field in its record, what is wrong).
+    var bad: (slot: Int, field: Int, message: String)?
     let slots = ContiguousArray<SampleStore.Slot>(unsafeUninitializedCapacity: slotCount) { buffer, initialized in
-      guard slotCount > 0 else { return }
-      if slotLayoutIsRecord {
-        // In blocks that stay in cache between the check of their live bytes and their copy.
-        let target = UnsafeMutableRawPointer(buffer.baseAddress!)
-        var k = 0
-        while k < slotCount {
-          let n = min(slotsPerBatch, slotCount - k)
-          if let bad = (k..<k + n).first(where: { records[$0 * slotRecordSize + 58] > 1 }) {
-            badLive = bad
-            break
-          }
-          target.advanced(by: k * slotRecordSize).copyMemory(
-            from: records.baseAddress! + k * slotRecordSize, byteCount: n * slotRecordSize)
-          k += n
-        }
-        initialized = k
-        return
-      }
       for k in 0..<slotCount {
         let at = k * slotRecordSize
         func u64(_ field: Int) -> UInt64 {
           UInt64(littleEndian: records.loadUnaligned(fromByteOffset: at + field, as: UInt64.self))
         }
         let live = records[at + 58]
-        if live > 1, badLive == nil { badLive = k }
+        let change = u64(40)
+        let source = UInt32(littleEndian: records.loadUnaligned(fromByteOffset: at + 52, as: UInt32.self))
+        guard live <= 1, change <= SampleStore.Slot.maxChange, source <= SampleStore.Slot.maxSource else {
+          bad =
+            live > 1
+            ? (k, 58, "invalid live byte")
+            : change > SampleStore.Slot.maxChange
+              ? (k, 40, "change number \(change) above \(SampleStore.Slot.maxChange)")
+              : (k, 52, "source index \(source) above \(SampleStore.Slot.maxSource)")
+          initialized = k
+          return
+        }
         (buffer.baseAddress! + k).initialize(
           to: SampleStore.Slot(
             uuid: UUID(uuid: records.loadUnaligned(fromByteOffset: at, as: uuid_t.self)),
             start: Double(bitPattern: u64(16)), end: Double(bitPattern: u64(24)), value: Double(bitPattern: u64(32)),
-            change: u64(40),
+            change: change,
             metadataIndex: Int32(littleEndian: records.loadUnaligned(fromByteOffset: at + 48, as: Int32.self)),
-            source: UInt32(littleEndian: records.loadUnaligned(fromByteOffset: at + 52, as: UInt32.self)),
-            type: UInt16(littleEndian: records.loadUnaligned(fromByteOffset: at + 56, as: UInt16.self)),
+            source: source, type: UInt16(littleEndian: records.loadUnaligned(fromByteOffset: at + 56, as: UInt16.self)),
             live: live == 1))
       }
       initialized = slotCount
     }
-    if let badLive {
+    if let bad {
       throw DecodeError(
-        offset: reportBase + slotStart + badLive * slotRecordSize + 58, "invalid live byte in slot \(badLive)")
+        offset: reportBase + slotStart + bad.slot * slotRecordSize + bad.field, "\(bad.message) in slot \(bad.slot)")
     }
     let identifierCount = try count64()
     let bucketCount = try count64()

@@ -13,13 +13,16 @@ package enum Visibility: Hashable, Sendable {
 
 /// The samples one device holds, indexed for the queries HealthKit offers.
 ///
-/// Samples live in one contiguous slot array (64 bytes each) with interned sources and a side table for metadata,
-/// so a million samples stay well under 100 MB. Each type keeps its slots in insertion order (for anchored
-/// queries) and sorted by start date (for date-range queries: inserts in date order extend the sorted run, others
-/// are sorted in by ``settle()`` after each applied event). Every insert and delete gets the next change number,
-/// which anchored queries use as the anchor. Queries only read: none of them sorts or caches anything.
+/// Samples live in one contiguous slot array (56 bytes each) with interned sources and a side table for metadata,
+/// so a million samples stay well under 100 MB. Slots are stored in change order; each type keeps the blocks of
+/// slots it has slots in (for anchored queries) and its slots sorted by start date (for date-range queries:
+/// inserts in date order extend the sorted run, others are sorted in by ``settle()`` after each applied event).
+/// Every insert and delete gets the next change number, which anchored queries use as the anchor. Queries only
+/// read: none of them sorts or caches anything.
 package struct SampleStore: Sendable {
-  /// One stored sample.
+  /// One stored sample: 56 bytes. The change number shares a word with the type code (48 + 16 bits) and the
+  /// source index one with the live flag (31 + 1 bits), so ten million slots take 534 MiB rather than 610 MiB
+  /// (docs/performance.md, "Ten million samples in 800 MiB"); ``maxChange`` and ``maxSource`` are the limits.
   package struct Slot: Sendable {
     /// The sample's identifier.
     package var uuid: UUID
@@ -29,31 +32,52 @@ package struct SampleStore: Sendable {
     package var end: Double
     /// Quantity in the canonical unit, or the category value.
     package var value: Double
-    /// The change number of the insert.
-    package var change: UInt64
+    /// The change number in the low 48 bits, the type code in the high 16.
+    private var changeAndType: UInt64
     /// Index into the metadata table, or -1.
     package var metadataIndex: Int32
-    /// Index into the source table.
-    package var source: UInt32
-    /// The type code.
-    package var type: UInt16
-    /// False once deleted or pruned.
-    package var live: Bool
+    /// The source index in the low 31 bits; the top bit is set while the slot is live.
+    private var sourceAndLive: UInt32
 
-    /// Creates a slot (snapshot restore; the store's own inserts build slots themselves).
+    /// The largest change number a slot can hold (2⁴⁸ − 1: a device would need centuries of a million changes a
+    /// second to reach it; a snapshot claiming more is refused).
+    package static let maxChange: UInt64 = 1 << 48 - 1
+    /// The largest source index a slot can hold (2³¹ − 1).
+    package static let maxSource: UInt32 = 1 << 31 - 1
+
+    /// Creates a slot. `change` must be at most ``maxChange`` and `source` at most ``maxSource`` (the store and
+    /// the snapshot decoder check before calling).
+    @inline(__always)
     package init(
       uuid: UUID, start: Double, end: Double, value: Double, change: UInt64, metadataIndex: Int32, source: UInt32,
       type: UInt16, live: Bool
     ) {
+      precondition(change <= Self.maxChange && source <= Self.maxSource, "slot field out of range")
       self.uuid = uuid
       self.start = start
       self.end = end
       self.value = value
-      self.change = change
+      self.changeAndType = change | UInt64(type) << 48
       self.metadataIndex = metadataIndex
-      self.source = source
-      self.type = type
-      self.live = live
+      self.sourceAndLive = source | (live ? 1 << 31 : 0)
+    }
+
+    /// The change number of the insert.
+    package var change: UInt64 {
+      @inline(__always) get { changeAndType & Self.maxChange }
+    }
+    /// The type code.
+    package var type: UInt16 {
+      @inline(__always) get { UInt16(truncatingIfNeeded: changeAndType >> 48) }
+    }
+    /// Index into the source table.
+    package var source: UInt32 {
+      @inline(__always) get { sourceAndLive & Self.maxSource }
+    }
+    /// False once deleted or pruned.
+    package var live: Bool {
+      @inline(__always) get { sourceAndLive >> 31 != 0 }
+      @inline(__always) set { sourceAndLive = sourceAndLive & Self.maxSource | (newValue ? 1 << 31 : 0) }
     }
   }
 
@@ -77,7 +101,11 @@ package struct SampleStore: Sendable {
   /// `pending` into `tail`, and merges `tail` into `byStart` once it passes ``SampleStore/tailLimit(for:)``, so
   /// no query ever sorts or writes: queries are reads.
   fileprivate struct TypeIndex: Sendable {
-    var insertion: [Int32] = []
+    /// The blocks of ``SampleStore/blockSize`` consecutive slots that hold a slot of the type, ascending (what an
+    /// anchored query walks: a type's slots in change order, at 4 bytes a block instead of 4 bytes a slot).
+    var blocks: [UInt32] = []
+    /// How many slots of the type were ever stored, live or not.
+    var count = 0
     /// Slot indices in date order (start, then change number).
     var byStart: [Int32] = []
     /// Out-of-order inserts already settled, in date order, each ordered before `byStart`'s last entry.
@@ -89,6 +117,13 @@ package struct SampleStore: Sendable {
     var maxDuration = 0.0
     var live = 0
     var tombstones: [Int32] = []
+
+    /// Counts a slot of the type, noting its block.
+    mutating func note(_ slot: Int32) {
+      let block = UInt32(slot) >> SampleStore.blockShift
+      if blocks.last != block { blocks.append(block) }
+      count += 1
+    }
 
     /// How many slots the date order holds.
     var dateOrderCount: Int { byStart.count + tail.count + pending.count }
@@ -114,7 +149,7 @@ package struct SampleStore: Sendable {
     /// Adds a slot; returns true when it is the first out-of-order insert since the last settle. A slot that
     /// starts at or after `byStart`'s last entry sorts after it (its change number is the highest) and extends it.
     mutating func append(_ slot: Int32, start: Double, duration: Double) -> Bool {
-      insertion.append(slot)
+      note(slot)
       maxDuration = max(maxDuration, duration)
       live += 1
       if start >= lastStart {
@@ -715,11 +750,36 @@ package struct SampleStore: Sendable {
     }
   }
 
-  /// Live samples of `type` with a change number above `anchor`, in change order, as slot indices.
-  package func slotsChanged(type: SampleType, after anchor: UInt64) -> ArraySlice<Int32> {
+  /// Log₂ of the slots in a block of a type's ``TypeIndex/blocks`` (256 slots, 14 KiB: an anchored query of a
+  /// rare type reads at most one block per sample of it beyond the samples themselves).
+  static let blockShift: UInt32 = 8
+
+  /// Samples of `type` with a change number above `anchor` (live or not), in change order, as slot indices: the
+  /// slots after the first such change (slots are in change order), in the blocks that hold the type.
+  package func slotsChanged(type: SampleType, after anchor: UInt64) -> [Int32] {
     guard let index = types[type.code] else { return [] }
-    let start = firstIndex(in: index.insertion, where: { self.slots[Int($0)].change > anchor })
-    return index.insertion[start...]
+    let code = type.code
+    var result: [Int32] = []
+    slots.withUnsafeBufferPointer { slots in
+      var low = 0
+      var high = slots.count
+      while low < high {
+        let mid = (low + high) / 2
+        if slots[mid].change > anchor { high = mid } else { low = mid + 1 }
+      }
+      let first = low
+      guard first < slots.count else { return }
+      var position = firstIndex(in: index.blocks, where: { $0 >= UInt32(first) >> Self.blockShift })
+      while position < index.blocks.count {
+        let block = Int(index.blocks[position])
+        for i in max(first, block << Self.blockShift)..<min(slots.count, (block + 1) << Self.blockShift)
+        where slots[i].type == code {
+          result.append(Int32(i))
+        }
+        position += 1
+      }
+    }
+    return result
   }
 
   /// Tombstones of `type` with a change number above `anchor`, in change order.
@@ -729,7 +789,7 @@ package struct SampleStore: Sendable {
     return index.tombstones[start...].map { tombstones[Int($0)] }
   }
 
-  private func firstIndex(in array: [Int32], where predicate: (Int32) -> Bool) -> Int {
+  private func firstIndex<T>(in array: [T], where predicate: (T) -> Bool) -> Int {
     var low = 0
     var high = array.count
     while low < high {
@@ -762,7 +822,7 @@ extension SampleStore {
     }
   }
 
-  /// What a snapshot stores of a store. Everything else (the tombstone map, per-type insertion lists and counts,
+  /// What a snapshot stores of a store. Everything else (the tombstone map, per-type blocks and counts,
   /// the interned-source map and fingerprints) is derived from it by ``init(restoring:)``.
   package struct Contents: Sendable {
     /// Every slot ever stored, dead ones included (outbound sync entries refer to slot ranges).
@@ -827,6 +887,9 @@ extension SampleStore {
     guard c.slots.count < Int(Int32.max), c.tombstones.count < Int(Int32.max) else {
       throw StateRestoreError("store of \(c.slots.count) slots and \(c.tombstones.count) tombstones is too large")
     }
+    guard c.changeCounter <= Slot.maxChange else {
+      throw StateRestoreError("change counter \(c.changeCounter) exceeds the slots' limit \(Slot.maxChange)")
+    }
     for source in c.sources {
       guard sourceIndex[source] == nil else { throw StateRestoreError("source \(source) is listed twice") }
       _ = intern(source)
@@ -862,7 +925,7 @@ extension SampleStore {
         indexes.append(TypeIndex())
         codes.append(slot.type)
       }
-      indexes[t].insertion.append(Int32(i))
+      indexes[t].note(Int32(i))
       indexes[t].maxDuration = max(indexes[t].maxDuration, slot.end - slot.start)
       if slot.live {
         indexes[t].live += 1
@@ -904,7 +967,7 @@ extension SampleStore {
     var seen = [UInt64](repeating: 0, count: slots.count / 64 + 1)
     for startOrder in c.startOrders {
       let t = Int(position[Int(startOrder.type)])
-      guard t >= 0, indexes[t].dateOrderCount == 0, startOrder.order.count == indexes[t].insertion.count else {
+      guard t >= 0, indexes[t].dateOrderCount == 0, startOrder.order.count == indexes[t].count else {
         throw StateRestoreError("the date index of type code \(startOrder.type) does not match its slots")
       }
       guard startOrder.sortedCount >= 0, startOrder.sortedCount <= startOrder.order.count else {
@@ -935,7 +998,7 @@ extension SampleStore {
       if !indexes[t].pending.isEmpty { unsettled.append(startOrder.type) }
     }
     for (t, code) in codes.enumerated() {
-      guard indexes[t].dateOrderCount == indexes[t].insertion.count else {
+      guard indexes[t].dateOrderCount == indexes[t].count else {
         throw StateRestoreError("type code \(code) has slots but no date index")
       }
       types[code] = indexes[t]
@@ -971,7 +1034,7 @@ extension SampleStore {
       types.keys.sorted() == other.types.keys.sorted()
         && types.allSatisfy { code, mine in
           guard let theirs = other.types[code] else { return false }
-          return mine.insertion == theirs.insertion && mine.maxDuration == theirs.maxDuration
+          return mine.blocks == theirs.blocks && mine.count == theirs.count && mine.maxDuration == theirs.maxDuration
             && mine.live == theirs.live
             && mine.tombstones == theirs.tombstones
             && mergedDateOrder(mine) == other.mergedDateOrder(theirs)

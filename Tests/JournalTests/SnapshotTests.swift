@@ -661,4 +661,44 @@ struct CompanionSnapshotTests {
     #expect(restored.apps[trackerApp.bundleID]?.entitlements == [.backgroundDelivery])
     #expect(restored.policy.background.retryDelay == 20)
   }
+
+  @Test(
+    "A slot record whose change number or source index does not fit the packed slot is refused at the field",
+    arguments: [(40, UInt64(1) << 48, "change number"), (52, UInt64(1) << 31, "source index")])
+  func slotFieldsBeyondThePackedLimits(field: Int, value: UInt64, what: String) throws {
+    var state = DeviceState(device: .phone)
+    _ = try state.setClock(t0)
+    _ = try state.install(waterApp)
+    guard
+      case .prompt(let prompt) = try state.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0)
+    else {
+      Issue.record("expected a sheet")
+      return
+    }
+    _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
+    let id = UUID()
+    _ = try state.save(
+      waterApp.bundleID, [SampleInput(uuid: id, type: water, value: .quantity(1, unit: "L"), start: t0, end: t0)],
+      wall: t0)
+    var writer = BinaryWriter()
+    writer.deviceState(state) { (_: inout BinaryWriter) in }
+    var bytes = writer.bytes
+    // The slot record starts with the identifier's bytes (nothing else in the state holds them).
+    let idBytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+    let record = try #require((0...(bytes.count - 16)).first { Array(bytes[$0..<$0 + 16]) == idBytes })
+    let width = field == 40 ? 8 : 4
+    withUnsafeBytes(of: value.littleEndian) { for k in 0..<width { bytes[record + field + k] = $0[k] } }
+    let outcome = bytes.withUnsafeBytes { buffer in
+      Result { () throws(DecodeError) -> DeviceState in
+        var reader = BinaryReader(buffer)
+        return try reader.deviceState()
+      }
+    }
+    guard case .failure(let error) = outcome else {
+      Issue.record("expected the slot to be refused")
+      return
+    }
+    #expect(error.offset == record + field)
+    #expect(error.message.contains(what))
+  }
 }
