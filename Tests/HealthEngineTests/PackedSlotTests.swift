@@ -41,7 +41,8 @@ struct PackedSlotTests {
     }
   }
 
-  @Test("Anchored reads by block list equal a scan of every slot, over runs and rare types", arguments: [1 as UInt64, 2])
+  @Test(
+    "Anchored reads by block list equal a scan of every slot, over runs and rare types", arguments: [1 as UInt64, 2])
   func changedSlots(seed: UInt64) throws {
     var rng = SeededGenerator(seed: seed)
     var store = SampleStore()
