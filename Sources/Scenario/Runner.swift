@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import HealthEngine
 import HealthExport
@@ -112,7 +113,7 @@ package struct ScenarioRunner: Sendable {
       return result
     }
     let recorder = TraceRecorder()
-    for device in DeviceKind.allCases { recorder.attach(device, socket: pair.layout.socket(device)) }
+    for device in DeviceKind.allCases { recorder.attach(device, client: pair.client(device), pair: pair) }
     var context = RunContext(scenario: scenario, pair: pair, seed: seed, timeout: stepTimeout, recorder: recorder)
     do {
       try context.startClocks()
@@ -360,7 +361,14 @@ struct RunContext {
     let peer = device.peer
     guard pair.process(peer)?.exitStatus == nil else { return }
     let c = client(peer)
-    _ = recorder.wait(timeout: timeout) { (try? c.dump().link.connected) != true }
+    // Re-checked whenever the peer pushes a link change (its client is subscribed to every event).
+    let gate = DispatchSemaphore(value: 0)
+    let token = c.addListener { event in if case .linkChanged = event { gate.signal() } }
+    defer { c.removeListener(token) }
+    let deadline = DispatchTime.now() + timeout
+    while (try? c.dump().link.connected) == true {
+      if gate.wait(timeout: deadline) == .timedOut { return }
+    }
   }
 
   /// An entry for the running step, stamped with both clocks.
@@ -622,7 +630,7 @@ struct RunContext {
         pending[device] = nil
       case .restart(let device):
         try pair.restart(device, waitForLink: false)
-        recorder.attach(device, socket: pair.layout.socket(device))
+        recorder.attach(device, client: pair.client(device), pair: pair)
         let c = client(device)
         clocks[device] = try c.dump().device.now
         if linkDisconnected { try c.link(.disconnect) }
