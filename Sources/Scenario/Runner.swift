@@ -77,6 +77,10 @@ package struct ScenarioRunner: Sendable {
   package var stepTimeout: Double = 10
   /// `--keep-failed`: the directory a failed scenario's pair directory and trace are kept in (nil: removed).
   package var keepFailed: String?
+  /// Whether a used pair is discarded on the pool's retiring thread (``PreparedPairs/retireInBackground(_:)``)
+  /// instead of before ``run(_:seed:keepName:)`` returns; ``Suite/run(_:seed:jobs:runner:progress:)`` sets it and
+  /// drains the pool at the end.
+  package var retiresInBackground = false
 
   /// Creates a runner.
   package init(daemon: String? = nil) { self.daemon = daemon }
@@ -137,7 +141,11 @@ package struct ScenarioRunner: Sendable {
     result.trace = context.trace
     let failed = !result.passed && destination != nil
     if failed { pair.keepDirectory() }
-    PreparedPairs.shared.retire(pair)
+    if retiresInBackground {
+      PreparedPairs.shared.retireInBackground(pair)
+    } else {
+      PreparedPairs.shared.retire(pair)
+    }
     result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
     if failed, let destination { keep(&result, pair: pair, at: destination) }
     return result
