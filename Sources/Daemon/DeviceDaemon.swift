@@ -633,7 +633,6 @@ package final class DeviceDaemon {
       sync: sync)
   }
 
-
   // MARK: - Commit
 
   /// Journals this iteration's events, then writes replies, pushes events and feeds sync. False on a journal
@@ -647,6 +646,11 @@ package final class DeviceDaemon {
       pendingEvents.removeAll(keepingCapacity: true)
       pendingEncoded.removeAll()
     }
+    // The replies of this turn answer requests whose events are durable now: they go out before the sync work and
+    // the background step below, so the caller is not kept waiting for the peer's share of the turn (in a linked
+    // pair, a save's entries materialized, encoded and queued, and any store check the peer asked for;
+    // docs/performance.md, metric 9b). What those steps queue for clients goes out at the end of the turn.
+    flushClients()
     var shell = self
     let fed = core.afterCommit(state: &durable.state, wall: wall, shell: &shell)
     flushCoreLogs()
@@ -672,11 +676,16 @@ package final class DeviceDaemon {
       }
       pendingBroadcasts.removeAll(keepingCapacity: true)
     }
-    for connection in Array(clients.values) where !connection.outbox.isEmpty || connection.closeAfterFlush {
-      flushClient(connection)
-    }
+    flushClients()
     flushPeer()
     return true
+  }
+
+  /// Writes every client's queued output (and drops the connections closed after an error reply).
+  private func flushClients() {
+    for connection in clients.values where !connection.outbox.isEmpty || connection.closeAfterFlush {
+      flushClient(connection)
+    }
   }
 
   private func flushClient(_ connection: ClientConnection) {

@@ -90,11 +90,28 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
         sampleType: predicate.sampleType, predicate: predicate.nsPredicate, limit: HKObjectQueryNoLimit,
         sortDescriptors: nil
       ) { _, _, _ in }
-      samples += try query.fetch(session).compactMap { $0 as? Sample }
+      samples += Self.narrowed(try query.fetch(session))
     }
     if !sortDescriptors.isEmpty { samples.sort(using: sortDescriptors) }
     if let limit, limit > 0, samples.count > limit { samples.removeLast(samples.count - limit) }
     return samples
+  }
+
+  /// The objects that are `Sample`s. A query of one type returns objects of one class, usually `Sample` itself
+  /// (`HKQuantitySample` for a quantity type): those are taken by comparing classes, without a dynamic cast each
+  /// (the generic `as? Sample` of every object was a measurable share of a 100-sample query; metric 9d).
+  static func narrowed(_ objects: [HKSample]) -> [Sample] {
+    var result: [Sample] = []
+    result.reserveCapacity(objects.count)
+    let wanted = ObjectIdentifier(Sample.self)
+    for object in objects {
+      if ObjectIdentifier(type(of: object)) == wanted {
+        result.append(unsafeDowncast(object, to: Sample.self))
+      } else if let sample = object as? Sample {
+        result.append(sample)
+      }
+    }
+    return result
   }
 }
 

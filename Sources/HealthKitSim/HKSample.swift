@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import Synchronization
 
 /// An object with a type and a time interval: the base of quantity and category samples.
 ///
@@ -91,9 +92,22 @@ public class HKSample: HKObject, @unchecked Sendable {
 
     private mutating func objectType(_ type: SampleType) -> (HKSampleType, HKUnit?) {
       if let last = lastType, last.code == type.code { return (last.type, last.unit) }
+      let (object, unit) = Self.typeObjects(type)
+      lastType = (type.code, object, unit)
+      return (object, unit)
+    }
+
+    /// Type objects and canonical units made so far, by type code: immutable, so every query shares them (as
+    /// HealthKit's type objects are shared). Making them is most of what a query's first sample cost — the type
+    /// looked up by name, the canonical unit's string built and parsed (docs/performance.md, metric 9d).
+    private static let made = Mutex<[UInt16: (type: HKSampleType, unit: HKUnit?)]>([:])
+
+    /// The type object and canonical unit (nil for a category type) of `type`, made once per process.
+    private static func typeObjects(_ type: SampleType) -> (HKSampleType, HKUnit?) {
+      if let known = made.withLock({ $0[type.code] }) { return known }
       let object = HKObjectType.make(type)
       let unit = (object as? HKQuantityType)?.canonicalUnit
-      lastType = (type.code, object, unit)
+      made.withLock { $0[type.code] = (object, unit) }
       return (object, unit)
     }
 
