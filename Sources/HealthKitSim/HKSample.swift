@@ -65,7 +65,11 @@ public class HKSample: HKObject, @unchecked Sendable {
     var maker = Maker()
     var objects: [HKSample] = []
     objects.reserveCapacity(samples.count)
-    for sample in samples { objects.append(maker.make(sample)) }
+    // Each sample is read in place (borrowed), not copied out of the array and destroyed again as `for sample in`
+    // would: a copy retains and releases every string and the metadata of the sample.
+    samples.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices { objects.append(maker.make(buffer[index])) }
+    }
     return objects
   }
 
@@ -113,7 +117,7 @@ public class HKSample: HKObject, @unchecked Sendable {
 
     private mutating func revision(_ source: SampleSource) -> HKSourceRevision {
       // Samples decoded from one reply share their source's storage, so this comparison is mostly of pointers.
-      for known in sources where known.source == source { return known.revision }
+      for index in sources.indices where sources[index].source == source { return sources[index].revision }
       let revision = HKSourceRevision(source)
       if sources.count == 8 { sources.removeFirst() }
       sources.append((source, revision))
