@@ -373,6 +373,14 @@ package enum RequestCore {
       }
       answer = .reply(.failure(error))
     }
+    // The reply kinds are the request table's (checked in debug builds: every test and scenario run is a contract
+    // check of this dispatch against `RequestTable`).
+    if case .reply(.success(let reply)) = answer {
+      assert(reply.tag == request.definition.expects, "\(request.name) answered \(reply.tag)")
+    }
+    for case .success(let reply) in effects.completions.map(\.result) {
+      assert(reply.tag == RequestTable.requestAuthorization.expects, "a sheet completed with \(reply.tag)")
+    }
     if let note = callNote(request, answer, quietest: context.quietestNote) { effects.notes.append(note) }
     return (answer, effects)
   }

@@ -13,8 +13,12 @@ extension DaemonMain {
   /// handshake, encoding and decoding, Swift's type metadata and protocol conformance lookups, the dynamic linker's
   /// lazy bindings — then happens once, here, instead of in every forked daemon. No thread is started, so the zygote
   /// stays single-threaded and every fork is whole. Anything that fails only makes the warm-up shorter.
+  ///
+  /// Its directory is named as a pair directory of the zygote's own (`healthpair-<pid>-XXXXXX` in the temporary
+  /// directory), so that if the zygote is killed during the warm-up, the next launcher's sweep of directories whose
+  /// launcher is gone removes it (HealthPairClient's `TemporaryPairDirectories`).
   static func warmUp() {
-    guard let root = try? Posix.makeTemporaryDirectory(prefix: "healthpaird-zygote-\(Posix.processID)") else { return }
+    guard let root = try? Posix.makeTemporaryDirectory(prefix: "healthpair-\(Posix.processID)") else { return }
     defer { Posix.removeTree(root) }
     let key = Posix.randomBytes(32)
     var daemons: [DeviceDaemon] = []

@@ -19,10 +19,14 @@ package struct DeviceOperation<Value>: Sendable {
   /// What the caller gets from a reply with tag ``expects``; nil for any other reply.
   private let extract: @Sendable (Reply) -> Value?
 
-  init(_ request: Request, expects: ReplyTag, _ extract: @escaping @Sendable (Reply) -> Value?) {
-    self.request = request
-    self.expects = expects
-    self.extract = extract
+  /// The operation of `definition`'s request with these field values: its request, expected reply and value all
+  /// come from the request's row in ``RequestTable``.
+  init<each Field: FieldCodec>(
+    _ definition: RequestDefinition<Value, repeat each Field>, _ values: repeat (each Field).Value
+  ) {
+    self.request = definition.make(repeat each values)
+    self.expects = definition.answer.tag
+    self.extract = definition.answer.extract
   }
 
   /// What the caller gets from `reply`.
@@ -41,89 +45,84 @@ package struct DeviceOperation<Value>: Sendable {
 }
 
 extension DeviceOperation where Value == Void {
-  /// An operation whose successful answer is `ok`.
-  private init(acknowledged request: Request) {
-    self.init(request, expects: .ok) { if case .ok = $0 { () } else { nil } }
-  }
-
   /// Installs or updates an app.
-  package static func installApp(_ app: AppRecord) -> Self { Self(acknowledged: .installApp(app)) }
+  package static func installApp(_ app: AppRecord) -> Self { Self(RequestTable.installApp, app, app.entitlements) }
   /// Uninstalls an app.
   package static func uninstallApp(_ bundleID: String) -> Self {
-    Self(acknowledged: .uninstallApp(bundleID: bundleID))
+    Self(RequestTable.uninstallApp, bundleID)
   }
   /// The user answers a pending sheet (the given one, the app's, or the frontmost).
   package static func answerPrompt(_ answer: PromptAnswer, promptID: UInt64? = nil, bundleID: String? = nil) -> Self {
-    Self(acknowledged: .answerPrompt(promptID: promptID, bundleID: bundleID, answer: answer))
+    Self(RequestTable.answerPrompt, promptID, bundleID, answer)
   }
   /// Saves a batch of samples, all or nothing.
   package static func save(_ bundleID: String, _ samples: [SampleInput]) -> Self {
-    Self(acknowledged: .save(bundleID: bundleID, samples: samples))
+    Self(RequestTable.save, bundleID, samples)
   }
   /// Saves correlations with their members, and plain samples, in one all-or-nothing `save` (docs/behavior.md T10).
   package static func saveCorrelations(
     _ bundleID: String, _ correlations: [CorrelationInput], samples: [SampleInput] = []
   ) -> Self {
-    Self(acknowledged: .saveCorrelations(bundleID: bundleID, correlations: correlations, samples: samples))
+    Self(RequestTable.saveCorrelations, bundleID, correlations, samples)
   }
   /// Deletes a batch of the app's objects, all or nothing.
   package static func delete(_ bundleID: String, _ uuids: [UUID]) -> Self {
-    Self(acknowledged: .delete(bundleID: bundleID, uuids: uuids))
+    Self(RequestTable.delete, bundleID, uuids)
   }
   /// Settings → Privacy → Health (phone).
   package static func changeSettings(_ bundleID: String, _ change: SettingsChange) -> Self {
-    Self(acknowledged: .changeSettings(bundleID: bundleID, change: change))
+    Self(RequestTable.changeSettings, bundleID, change)
   }
   /// The iPhone's Watch app (phone; applied by the watch).
   package static func watchSettings(_ bundleID: String, _ change: SettingsChange) -> Self {
-    Self(acknowledged: .watchSettings(bundleID: bundleID, change: change))
+    Self(RequestTable.watchSettings, bundleID, change)
   }
   /// Replaces the device policy.
-  package static func setPolicy(_ policy: DevicePolicy) -> Self { Self(acknowledged: .setPolicy(policy)) }
+  package static func setPolicy(_ policy: DevicePolicy) -> Self { Self(RequestTable.setPolicy, policy) }
   /// The user orders the Health app's data sources of a type (phone only; the order reaches the watch by sync).
   package static func setSourceOrder(_ type: SampleType, _ sources: [SampleSource]) -> Self {
-    Self(acknowledged: .setSourceOrder(type: type, sources: sources))
+    Self(RequestTable.setSourceOrder, type, sources)
   }
   /// Chooses which events the connection receives.
-  package static func subscribe(_ mask: EventMask) -> Self { Self(acknowledged: .subscribe(mask)) }
+  package static func subscribe(_ mask: EventMask) -> Self { Self(RequestTable.subscribe, mask) }
   /// A round trip that changes nothing (everything the daemon pushed before it has arrived once it is answered).
-  package static var ping: Self { Self(acknowledged: .ping) }
+  package static var ping: Self { Self(RequestTable.ping) }
   /// Locks (true) or unlocks (false) the device; for the watch: takes it off (puts it back on) the wrist.
-  package static func setLocked(_ locked: Bool) -> Self { Self(acknowledged: .setLocked(locked)) }
+  package static func setLocked(_ locked: Bool) -> Self { Self(RequestTable.setLocked, locked) }
   /// The user changes a value in the Health app (a characteristic, a preferred unit).
   package static func changeUserSetting(_ setting: UserSetting) -> Self {
-    Self(acknowledged: .changeUserSetting(setting))
+    Self(RequestTable.changeUserSetting, setting)
   }
   /// `enableBackgroundDelivery(for:frequency:)`.
   package static func enableBackgroundDelivery(
     _ bundleID: String, _ type: SampleType, frequency: UpdateFrequency
   ) -> Self {
-    Self(acknowledged: .enableBackgroundDelivery(bundleID: bundleID, type: type, frequency: frequency))
+    Self(RequestTable.enableBackgroundDelivery, bundleID, type, frequency)
   }
   /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` when `type` is nil.
   package static func disableBackgroundDelivery(_ bundleID: String, _ type: SampleType?) -> Self {
-    Self(acknowledged: .disableBackgroundDelivery(bundleID: bundleID, type: type))
+    Self(RequestTable.disableBackgroundDelivery, bundleID, type)
   }
   /// Calls the completion handler of background delivery `delivery`.
   package static func completeBackgroundDelivery(_ bundleID: String, delivery: UInt64) -> Self {
-    Self(acknowledged: .completeBackgroundDelivery(bundleID: bundleID, delivery: delivery))
+    Self(RequestTable.completeBackgroundDelivery, bundleID, delivery)
   }
   /// Stages a batch of an import (committed by ``importCommit(_:characteristics:)``).
   package static func importBatch(_ importID: UInt64, _ samples: [Sample]) -> Self {
-    Self(acknowledged: .importBatch(importID: importID, samples: samples))
+    Self(RequestTable.importBatch, importID, samples)
   }
   /// Stages correlations of an import, once their members are staged.
   package static func importCorrelations(_ importID: UInt64, _ correlations: [Correlation]) -> Self {
-    Self(acknowledged: .importCorrelations(importID: importID, correlations: correlations))
+    Self(RequestTable.importCorrelations, importID, correlations)
   }
   /// Gives up an import's staged batches.
-  package static func importAbort(_ importID: UInt64) -> Self { Self(acknowledged: .importAbort(importID: importID)) }
+  package static func importAbort(_ importID: UInt64) -> Self { Self(RequestTable.importAbort, importID) }
 }
 
 extension DeviceOperation where Value == HelloInfo {
   /// The first request on a connection: which protocol version the client speaks, and its name.
   package static func hello(version: UInt16 = WireProtocol.version, client: String) -> Self {
-    Self(.hello(version: version, client: client), expects: .hello) { if case .hello(let i) = $0 { i } else { nil } }
+    Self(RequestTable.hello, version, client)
   }
 }
 
@@ -131,78 +130,60 @@ extension DeviceOperation where Value == AuthorizationCallResult {
   /// `requestAuthorization`: a presented sheet arrives as an interim `prompt`
   /// (see ``PendingOperation/waitFirst(timeout:)``), the completion once the user answers.
   package static func requestAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) -> Self {
-    Self(.requestAuthorization(bundleID: bundleID, share: share, read: read), expects: .authorization) {
-      if case .authorization(let r) = $0 { r } else { nil }
-    }
+    Self(RequestTable.requestAuthorization, bundleID, share, read)
   }
 }
 
 extension DeviceOperation where Value == AuthorizationStatus {
   /// `authorizationStatus(for:)`.
   package static func authorizationStatus(_ bundleID: String, _ type: SampleType) -> Self {
-    Self(.authorizationStatus(bundleID: bundleID, type: type), expects: .status) {
-      if case .status(let s) = $0 { s } else { nil }
-    }
+    Self(RequestTable.authorizationStatus, bundleID, type)
   }
 }
 
 extension DeviceOperation where Value == AuthorizationRequestStatus {
   /// `getRequestStatusForAuthorization`.
   package static func requestStatus(_ bundleID: String, share: [SampleType], read: [SampleType]) -> Self {
-    Self(.requestStatus(bundleID: bundleID, share: share, read: read), expects: .requestStatus) {
-      if case .requestStatus(let s) = $0 { s } else { nil }
-    }
+    Self(RequestTable.requestStatus, bundleID, share, read)
   }
 }
 
 extension DeviceOperation where Value == Int {
   /// Deletes the app's own objects of a type in a date range; the caller gets how many.
   package static func deleteMatching(_ bundleID: String, type: SampleType, range: DateRange? = nil) -> Self {
-    Self(.deleteMatching(bundleID: bundleID, type: type, range: range), expects: .count) {
-      if case .count(let n) = $0 { n } else { nil }
-    }
+    Self(RequestTable.deleteMatching, bundleID, type, range)
   }
 }
 
 extension DeviceOperation where Value == [Sample] {
   /// Runs a sample query.
   package static func sampleQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
-    Self(.sampleQuery(bundleID: bundleID, query: query), expects: .samples) {
-      if case .samples(let s) = $0 { s } else { nil }
-    }
+    Self(RequestTable.sampleQuery, bundleID, query)
   }
 }
 
 extension DeviceOperation where Value == [CorrelationResult] {
   /// Runs a correlation query (`HKCorrelationQuery`): correlations with the members the app may see.
   package static func correlationQuery(_ bundleID: String, _ query: CorrelationQuery) -> Self {
-    Self(.correlationQuery(bundleID: bundleID, query: query), expects: .correlations) {
-      if case .correlations(let c) = $0 { c } else { nil }
-    }
+    Self(RequestTable.correlationQuery, bundleID, query)
   }
   /// Every live correlation on the device (of one type, or all) with its live members, whatever app saved it.
   package static func storedCorrelations(type: SampleType? = nil) -> Self {
-    Self(.storedCorrelations(type: type), expects: .correlations) {
-      if case .correlations(let c) = $0 { c } else { nil }
-    }
+    Self(RequestTable.storedCorrelations, type)
   }
 }
 
 extension DeviceOperation where Value == Statistics {
   /// Runs a statistics query.
   package static func statistics(_ bundleID: String, _ query: StatisticsQuery) -> Self {
-    Self(.statistics(bundleID: bundleID, query: query), expects: .statistics) {
-      if case .statistics(let s) = $0 { s } else { nil }
-    }
+    Self(RequestTable.statistics, bundleID, query)
   }
 }
 
 extension DeviceOperation where Value == (statistics: [Statistics], timeZone: String) {
   /// Runs a statistics collection query; the caller gets the buckets and the time zone they were computed in.
   package static func statisticsCollection(_ bundleID: String, _ query: StatisticsQuery) -> Self {
-    Self(.statisticsCollection(bundleID: bundleID, query: query), expects: .collection) {
-      if case .collection(let c, let zone) = $0 { (c, zone) } else { nil }
-    }
+    Self(RequestTable.statisticsCollection, bundleID, query)
   }
 }
 
@@ -211,31 +192,29 @@ extension DeviceOperation where Value == AnchoredResult {
   package static func anchoredQuery(
     _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
   ) -> Self {
-    Self(
-      .anchoredQuery(bundleID: bundleID, type: type, anchor: anchor, range: range, limit: limit), expects: .anchored
-    ) { if case .anchored(let a) = $0 { a } else { nil } }
+    Self(RequestTable.anchoredQuery, bundleID, type, anchor, range, limit)
   }
 }
 
 extension DeviceOperation where Value == Date {
   /// Sets the virtual clock (nil: back to the wall clock); the caller gets the device's time.
   package static func setClock(_ date: Date?) -> Self {
-    Self(.setClock(date), expects: .date) { if case .date(let d) = $0 { d } else { nil } }
+    Self(RequestTable.setClock, date)
   }
   /// Advances the virtual clock; the caller gets the device's time.
   package static func advanceClock(seconds: Double) -> Self {
-    Self(.advanceClock(seconds: seconds), expects: .date) { if case .date(let d) = $0 { d } else { nil } }
+    Self(RequestTable.advanceClock, seconds)
   }
   /// `earliestPermittedSampleDate()`.
   package static var earliestPermittedSampleDate: Self {
-    Self(.earliestPermittedSampleDate, expects: .date) { if case .date(let d) = $0 { d } else { nil } }
+    Self(RequestTable.earliestPermittedSampleDate)
   }
 }
 
 extension DeviceOperation where Value == DaemonSnapshot {
   /// The daemon's full state.
   package static var dump: Self {
-    Self(.dump, expects: .snapshot) { if case .snapshot(let s) = $0 { s } else { nil } }
+    Self(RequestTable.dump)
   }
 }
 
@@ -243,16 +222,14 @@ extension DeviceOperation where Value == (samples: [Sample], tombstones: [Tombst
   /// One page of the raw store (``DeviceClient/storedSamples(type:pageLimit:)`` reads them all): at most `limit`
   /// items (0: as many as fit a frame) from `from`, and where the next page starts (nil: this was the last).
   package static func storedSamples(type: SampleType? = nil, from: StoredCursor, limit: Int = 0) -> Self {
-    Self(.storedSamples(type: type, from: from, limit: limit), expects: .stored) {
-      if case .stored(let s, let t, let next) = $0 { (s, t, next) } else { nil }
-    }
+    Self(RequestTable.storedSamples, type, from, limit)
   }
 }
 
 extension DeviceOperation where Value == LinkStatus {
   /// Controls the peer link; the caller gets its status.
   package static func link(_ command: LinkCommand) -> Self {
-    Self(.link(command), expects: .link) { if case .link(let l) = $0 { l } else { nil } }
+    Self(RequestTable.link, command)
   }
 }
 
@@ -262,27 +239,21 @@ extension DeviceOperation where Value == ImportOutcome {
   package static func importCommit(
     _ importID: UInt64, characteristics: [SampleType: CharacteristicValue] = [:]
   ) -> Self {
-    Self(.importCommit(importID: importID, characteristics: characteristics), expects: .imported) {
-      if case .imported(let o) = $0 { o } else { nil }
-    }
+    Self(RequestTable.importCommit, importID, characteristics)
   }
 }
 
 extension DeviceOperation where Value == CharacteristicValue? {
   /// An app reads a characteristic; nil is not set (or the read is denied).
   package static func readCharacteristic(_ bundleID: String, _ type: SampleType) -> Self {
-    Self(.readCharacteristic(bundleID: bundleID, type: type), expects: .characteristic) {
-      if case .characteristic(_, let value) = $0 { .some(value) } else { nil }
-    }
+    Self(RequestTable.readCharacteristic, bundleID, type)
   }
 }
 
 extension DeviceOperation where Value == [SampleType: String] {
   /// `preferredUnits(for:)`: a unit string per type.
   package static func preferredUnits(_ bundleID: String, _ types: [SampleType]) -> Self {
-    Self(.preferredUnits(bundleID: bundleID, types: types), expects: .units) {
-      if case .units(let units) = $0 { units } else { nil }
-    }
+    Self(RequestTable.preferredUnits, bundleID, types)
   }
 }
 
@@ -290,9 +261,7 @@ extension DeviceOperation
 where Value == (registrations: [BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent]) {
   /// The background delivery registrations of one app (or every app), and the events since the daemon started.
   package static func backgroundDeliveries(_ bundleID: String?) -> Self {
-    Self(.backgroundDeliveries(bundleID: bundleID), expects: .backgroundDeliveries) {
-      if case .backgroundDeliveries(let list, let history) = $0 { (list, history) } else { nil }
-    }
+    Self(RequestTable.backgroundDeliveries, bundleID)
   }
 }
 

@@ -35,7 +35,7 @@ struct ZygoteTests {
     let status = String(decoding: try Posix.readFile("/proc/\(zygote.pid)/status"), as: UTF8.self)
     #expect(status.split(separator: "\n").contains("Threads:\t1"), "\(status)")
     let leftovers = try Posix.listDirectory(Posix.temporaryDirectoryBase).filter {
-      $0.hasPrefix("healthpaird-zygote-\(zygote.pid)-")
+      TemporaryPairDirectories.launcher(of: $0) == zygote.pid
     }
     #expect(leftovers.isEmpty, "\(leftovers)")
     // Each is a whole daemon of its own: it serves, and stops with its own status.

@@ -1,0 +1,57 @@
+import FoundationEssentials
+import HealthCodec
+import Testing
+
+@testable import HealthEngine
+@testable import HealthModel
+@testable import Wire
+
+/// `RequestTable` is the one definition of every request: these tests check that its rows are each other's
+/// strangers (each row's inverse takes apart only its own case), that every opcode maps to the row carrying that
+/// opcode, and that a row's decoder and encoder are inverse on the examples of every opcode (the exact bytes are
+/// pinned by ``PinnedFrameTests``).
+@Suite("The request table")
+struct RequestTableTests {
+  @Test func everyOpcodeMapsToTheRowOfThatOpcode() {
+    for opcode in RequestOpcode.allCases {
+      #expect(opcode.definition.opcode == opcode, "\(opcode)")
+    }
+  }
+
+  @Test func eachRowTakesApartOnlyItsOwnCase() {
+    for request in PinnedFrameTests.requests {
+      let matching = RequestOpcode.allCases.filter { $0.definition.matches(request) }
+      #expect(matching == [request.opcode], "\(request.opcode) is matched by \(matching)")
+    }
+  }
+
+  @Test func readingARowsFieldsGivesBackTheRequestItsWriterWasGiven() throws {
+    for request in PinnedFrameTests.requests {
+      var w = BinaryWriter()
+      request.definition.writeFields(of: request, into: &w)
+      let decoded = try w.bytes.withUnsafeBytes { buffer in
+        var r = BinaryReader(buffer)
+        let request = try request.definition.readFields(from: &r)
+        try r.expectEnd("request fields")
+        return request
+      }
+      #expect(decoded == request, "\(request.opcode)")
+    }
+  }
+
+  @Test func aCountTheRemainingBytesCannotHoldIsRefusedBeforeReading() throws {
+    // `save` with a claimed 1,000 samples and no bytes for them: refused at the count, not by running out later.
+    var w = BinaryWriter()
+    w.u8(RequestOpcode.save.rawValue)
+    w.string("com.example.water")
+    w.u32(1000)
+    let error = #expect(throws: DecodeError.self) {
+      try w.bytes.withUnsafeBytes { buffer in
+        var r = BinaryReader(buffer)
+        return try r.request()
+      }
+    }
+    #expect(error?.offset == 22)
+    #expect(error?.message.contains("array count 1000") == true)
+  }
+}
