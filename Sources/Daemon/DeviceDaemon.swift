@@ -155,6 +155,9 @@ package final class DeviceDaemon {
   /// every other client by at most this many of them.
   private static let framesPerTurn = 16
   private let uid = Posix.userID
+  /// This daemon's process id, read once (a daemon is made in the process that serves it, after any fork): every
+  /// request's context carries it, and `getpid` is a system call.
+  private let processID = Posix.processID
 
   /// Opens the journal, takes the lock, and listens; the client socket exists only once this returns.
   package init(options: DaemonOptions) throws(DaemonStartError) {
@@ -516,7 +519,7 @@ package final class DeviceDaemon {
         .success(
           .hello(
             HelloInfo(
-              version: WireProtocol.version, device: options.device, pid: Posix.processID, software: software))))
+              version: WireProtocol.version, device: options.device, pid: processID, software: software))))
       return
     }
     guard connection.helloDone else {
@@ -534,7 +537,7 @@ package final class DeviceDaemon {
     default: break
     }
     let context = RequestCore.Context(
-      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: Posix.processID, clients: clients.count,
+      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: processID, clients: clients.count,
       storedPageBudget: storedPageBudget, quietestNote: log.threshold)
     let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
     switch request {
