@@ -46,7 +46,8 @@ package struct Session: Sendable {
 
   /// Sends on the cached connection; when the write fails because the daemon went away (restarted) before the
   /// connection noticed, the request was never delivered, so it is sent once more on a fresh connection.
-  /// With `awaitedHere`, the caller waits for the answer next on its own thread (``DeviceClient/startAwaitedHere(_:)``).
+  /// With `awaitedHere`, the caller waits for the answer next, on its own thread
+  /// (``DeviceClient/startAwaitedHere(_:)``).
   private func startReturningClient<Value>(
     _ operation: DeviceOperation<Value>, api: String, awaitedHere: Bool = false
   ) throws -> (pending: PendingOperation<Value>, client: DeviceClient) {
