@@ -42,23 +42,49 @@ extension DaemonMain {
       Posix.setNonBlocking(client.rawValue)
       clients.append(client.take())
     }
-    for turn in 0..<400 {
-      if turn == 40 || turn == 200 {
-        // First after the link has had turns to come up, then again once the first requests were served.
-        for client in clients { send(warmUpRequests(first: turn == 40), to: client) }
+    for turn in 0..<500 {
+      if turn == 40 || turn == 200 || turn == 350 {
+        // First after the link has had turns to come up, then again once the first requests were served, and last
+        // the reads and settings a scenario's expectations use.
+        for client in clients { send(warmUpRequests(batch: turn == 40 ? 0 : turn == 200 ? 1 : 2), to: client) }
       }
       for daemon in daemons where daemon.turn(maximumWaitMilliseconds: 0) != nil { return }
       for client in clients { drain(client) }
     }
   }
 
-  /// The requests a warm-up client sends: hello and setup first, then the calls a test makes most.
-  private static func warmUpRequests(first: Bool) -> [Request] {
+  /// The requests a warm-up client sends: hello and setup first (batch 0), then the calls a test makes most (1),
+  /// then the reads, settings and clock changes a scenario's steps and expectations make (2): the statistics and
+  /// snapshot encoders, the stored-sample pages, background registrations and a virtual clock otherwise ran for the
+  /// first time in every forked daemon (conformance lookups and lazy bindings in its profile).
+  private static func warmUpRequests(batch: Int) -> [Request] {
     guard let water = SampleType.lookup(name: "dietaryWater") else { return [] }
     let app = "com.healthpair.zygote"
     let start = Date().addingTimeInterval(-60)  // within the watch's window too
     let sample = SampleInput(uuid: UUID(), type: water, value: .quantity(250, unit: "mL"), start: start, end: start)
-    if first {
+    if batch == 2 {
+      let more = (0..<40).map { i in
+        SampleInput(
+          uuid: UUID(), type: water, value: .quantity(Double(i + 1), unit: "mL"),
+          start: start.addingTimeInterval(-60 * Double(i)),
+          end: start.addingTimeInterval(-60 * Double(i)))
+      }
+      let day = CalendarInterval(days: 1)
+      let range = DateRange(start: start.addingTimeInterval(-86_400), end: start.addingTimeInterval(86_400))
+      return [
+        .save(bundleID: app, samples: more), .authorizationStatus(bundleID: app, type: water),
+        .statistics(bundleID: app, query: StatisticsQuery(type: water, range: range, options: .cumulativeSum)),
+        .statisticsCollection(
+          bundleID: app,
+          query: StatisticsQuery(type: water, range: range, options: .cumulativeSum, interval: day, anchor: start)),
+        .anchoredQuery(bundleID: app, type: water, anchor: 0, range: nil, limit: 0),
+        .storedSamples(type: nil, from: StoredCursor(sample: 0, tombstone: 0), limit: 1000), .dump,
+        .delete(bundleID: app, uuids: more.prefix(10).map(\.uuid)),
+        .enableBackgroundDelivery(bundleID: app, type: water, frequency: .immediate),
+        .setClock(start), .advanceClock(seconds: 60), .dump, .ping,
+      ]
+    }
+    if batch == 0 {
       return [
         .hello(version: WireProtocol.version, client: "healthpaird-zygote"), .subscribe(.all),
         .installApp(

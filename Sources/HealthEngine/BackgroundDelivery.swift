@@ -308,6 +308,12 @@ extension DeviceState {
   /// missed and retried, or stopped after three misses. Everything due is processed in time order, so a clock
   /// that jumps past several deadlines misses each in turn. Runtime only: nothing to journal.
   package mutating func backgroundStep(wall: Date) -> BackgroundStep {
+    // The daemon steps after every turn; with no registration and nothing pruned there is nothing to deliver or to
+    // note (the same empty step the full pass would return), only the changes to forget.
+    if backgroundRegistrations.isEmpty && prunedSources.isEmpty {
+      discardChanges()
+      return BackgroundStep()
+    }
     let now = now(wall: wall)
     var step = BackgroundStep()
     for (type, sources) in prunedSources.sorted(by: { $0.key < $1.key }) {

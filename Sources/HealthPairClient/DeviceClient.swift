@@ -268,6 +268,10 @@ package final class DeviceClient: @unchecked Sendable {
     var closing = false
     /// Whether the reader thread is parked (waiting on `threadWake`).
     var threadParked = false
+    /// Whether pushed events are also kept for ``takeCollectedEvents()`` (``collectEvents()``).
+    var collecting = false
+    /// The events kept since the last ``takeCollectedEvents()``.
+    var collected: [DaemonEvent] = []
 
     /// Whether the reader thread has work: listeners, answers nobody blocks on, or a close to notice.
     var threadNeeded: Bool {
@@ -428,6 +432,19 @@ package final class DeviceClient: @unchecked Sendable {
 
   /// Removes a listener.
   package func removeListener(_ token: UInt64) { _ = shared.withLock { $0.listeners.removeValue(forKey: token) } }
+
+  /// Keeps every pushed event from now on for ``takeCollectedEvents()``. Unlike a listener this needs no reader
+  /// thread: events are kept by whichever thread reads — a caller reading its own answer — so a caller that makes
+  /// a round trip (``ping()``) has every event the daemon pushed before it answered (the scenario runner's trace).
+  package func collectEvents() { shared.withLock { $0.collecting = true } }
+
+  /// The events kept since the last call (``collectEvents()``), oldest first.
+  package func takeCollectedEvents() -> [DaemonEvent] {
+    shared.withLock { s in
+      defer { s.collected.removeAll() }
+      return s.collected
+    }
+  }
 
   /// Whether the connection is closed.
   package var isClosed: Bool { shared.withLock { $0.closed != nil } }
@@ -644,7 +661,10 @@ package final class DeviceClient: @unchecked Sendable {
     case .interim(let id, let reply):
       shared.withLock { $0.tickets[id] }?.deliverInterim(reply)
     case .event(let event):
-      let listeners = shared.withLock { Array($0.listeners.values) }
+      let listeners = shared.withLock { s in
+        if s.collecting { s.collected.append(event) }
+        return Array(s.listeners.values)
+      }
       for listener in listeners { listener(event) }
     case .request:
       break
@@ -659,8 +679,10 @@ package final class DeviceClient: @unchecked Sendable {
 private final class ReaderCore: @unchecked Sendable {
   let fd: Int32
   private var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxReplyFrame)
-  /// 256 KiB: a reply of a few thousand samples arrives in one or two reads, not four or more.
-  private var buffer = [UInt8](repeating: 0, count: 1 << 18)
+  /// 256 KiB: a reply of a few thousand samples arrives in one or two reads, not four or more. Left uninitialized:
+  /// `read` writes what it returns, and only the pages it touches are ever faulted in (zeroing it cost every new
+  /// connection a 256 KiB memset and 64 page faults — four connections per scenario in the runner).
+  private var buffer = [UInt8](unsafeUninitializedCapacity: 1 << 18) { _, count in count = 1 << 18 }
 
   init(fd: Int32) { self.fd = fd }
 

@@ -436,6 +436,8 @@ package final class Pair: Sendable {
   private struct State {
     var processes: [DeviceKind: DaemonProcess] = [:]
     var clients: [DeviceKind: DeviceClient] = [:]
+    /// Events the pair's own clients stay subscribed to whatever a wait asks for (``keepSubscribed(_:)``).
+    var standing: EventMask = []
   }
 
   /// Starts a fresh pair in `root` (a new temporary directory when nil) and waits until both daemons are ready and
@@ -519,6 +521,11 @@ package final class Pair: Sendable {
     if waitForLink { try waitLinked(timeout: options.readyTimeout) }
   }
 
+  /// Keeps the pair's clients subscribed to `mask` from now on: a wait (``wait(for:timeout:mask:_:)``) subscribes
+  /// them to its own mask and this one, instead of narrowing the subscription to its own (the scenario runner's
+  /// trace collects every event on these connections). The caller subscribes the clients to `mask` itself.
+  package func keepSubscribed(_ mask: EventMask) { state.withLock { $0.standing = mask } }
+
   /// Waits until `condition` holds, re-checking whenever either daemon pushes an event of `mask`.
   package func wait(
     for what: String, timeout: Double, mask: EventMask = .all, _ condition: () throws -> Bool
@@ -526,11 +533,12 @@ package final class Pair: Sendable {
     let gate = DispatchSemaphore(value: 0)
     let listeners = [DeviceKind.phone, .watch].map { device -> (DeviceClient, UInt64) in
       let client = client(device)
-      return (client, client.addListener { _ in gate.signal() })
+      return (client, client.addListener { event in if mask.contains(event.subscriptionMask) { gate.signal() } })
     }
     defer { for (client, token) in listeners { client.removeListener(token) } }
+    let subscription = mask.union(state.withLock { $0.standing })
     do {
-      for (client, _) in listeners { try client.subscribe(mask) }
+      for (client, _) in listeners { try client.subscribe(subscription) }
       let deadline = DispatchTime.now() + timeout
       while true {
         if try condition() { return }
@@ -621,6 +629,19 @@ package final class Pair: Sendable {
   }
 
   deinit { shutdown() }
+}
+
+extension DaemonEvent {
+  /// The subscription bit that carries the event (the daemon's own mapping, docs/protocol.md).
+  package var subscriptionMask: EventMask {
+    switch self {
+    case .promptShown, .promptClosed: .prompts
+    case .samplesChanged, .protectedDataChanged: .samples
+    case .syncApplied, .peerAcknowledged: .sync
+    case .linkChanged: .link
+    case .backgroundDelivery, .samplesPruned: .background
+    }
+  }
 }
 
 extension String {

@@ -49,6 +49,8 @@ package final class PreparedPairs: Sendable {
   private let state = Mutex(State())
   /// Signalled whenever a preparation ends (with a pair or a failure).
   private let arrived = DispatchSemaphore(value: 0)
+  /// Discards pairs handed to ``retireInBackground(_:)``.
+  private let retiring = Retirer()
 
   /// What the pool has done so far.
   package struct Counts: Sendable, Equatable {
@@ -154,15 +156,26 @@ package final class PreparedPairs: Sendable {
     if depth == 0 || pair.keepsDirectory { pair.shutdown() } else { pair.discard() }
   }
 
+  /// Ends a used pair like ``retire(_:)``, but on the pool's retiring thread: the caller goes on at once, and
+  /// ``drain()`` waits until every pair handed here is gone. A pair keeping its directory, or any pair with
+  /// preparation off, is retired before this returns. For a suite runner, whose next scenario need not wait for the
+  /// last one's daemons to be reaped and its directory removed (docs/performance.md, "The suite").
+  package func retireInBackground(_ pair: Pair) {
+    guard depth > 0, !pair.keepsDirectory else { return retire(pair) }
+    retiring.add(pair)
+  }
+
   /// Says how many more pairs this process will take (nil: unknown), so no more than that are prepared; a suite
   /// runner knows its count.
   package func expect(_ count: Int?) {
     state.withLock { $0.remaining = count }
   }
 
-  /// Stops every waiting pair, after letting preparations under way finish (a suite runner calls this when it is
-  /// done; a process that just exits leaves them to the lifeline).
+  /// Stops every waiting pair, after letting preparations under way finish, and waits until every pair handed to
+  /// ``retireInBackground(_:)`` is gone (a suite runner calls this when it is done; a process that just exits leaves
+  /// them to the lifeline).
   package func drain() {
+    defer { retiring.waitUntilIdle() }
     while true {
       let (pairs, preparing) = state.withLock { s -> ([Pair], Int) in
         defer { s.ready = [:] }
@@ -199,6 +212,54 @@ package final class PreparedPairs: Sendable {
   private static func isAlive(_ pair: Pair) -> Bool {
     DeviceKind.allCases.allSatisfy { device in
       pair.process(device)?.exitStatus == nil && !pair.client(device).isClosed
+    }
+  }
+}
+
+/// One thread, started on first use, that discards used pairs (``Pair/discard()``) in the order they come.
+private final class Retirer: Sendable {
+  private struct Queue {
+    var pairs: [Pair] = []
+    /// Pairs handed over and not yet discarded (queued or being discarded).
+    var outstanding = 0
+    var started = false
+  }
+  private let queue = Mutex(Queue())
+  /// Wakes the thread: a pair was queued.
+  private let wake = DispatchSemaphore(value: 0)
+  /// Signalled after each discard, for ``waitUntilIdle()``.
+  private let discarded = DispatchSemaphore(value: 0)
+
+  /// Queues `pair` for discarding.
+  func add(_ pair: Pair) {
+    let start = queue.withLock { q -> Bool in
+      q.pairs.append(pair)
+      q.outstanding += 1
+      defer { q.started = true }
+      return !q.started
+    }
+    if start { Posix.startThread { [self] in run() } }
+    wake.signal()
+  }
+
+  /// Blocks until every pair queued so far is discarded.
+  func waitUntilIdle() {
+    var waited = false
+    while queue.withLock({ $0.outstanding }) > 0 {
+      discarded.wait()
+      waited = true
+    }
+    // Passed on, for another caller waiting at the same time (a spare signal only costs a re-check).
+    if waited { discarded.signal() }
+  }
+
+  private func run() {
+    while true {
+      wake.wait()
+      guard let pair = queue.withLock({ q in q.pairs.isEmpty ? nil : q.pairs.removeFirst() }) else { continue }
+      pair.discard()
+      queue.withLock { $0.outstanding -= 1 }
+      discarded.signal()
     }
   }
 }

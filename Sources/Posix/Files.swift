@@ -154,7 +154,10 @@ extension Posix {
     let fd = try open(path, O_RDONLY)
     defer { close(fd) }
     var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    // Never zeroed (`read` writes what it returns), and no larger than the limit needs: a daemon reading its 64-byte
+    // pairing key used to zero 64 KiB, page faults included, on every start.
+    let size = min(1 << 16, max(limit, 0) + 1)
+    var chunk = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
     while true {
       let r = try chunk.withUnsafeMutableBytes { buffer in
         catching { () throws(SystemError) in try read(fd, into: buffer) }

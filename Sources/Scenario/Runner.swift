@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import HealthEngine
 import HealthExport
@@ -76,6 +77,10 @@ package struct ScenarioRunner: Sendable {
   package var stepTimeout: Double = 10
   /// `--keep-failed`: the directory a failed scenario's pair directory and trace are kept in (nil: removed).
   package var keepFailed: String?
+  /// Whether a used pair is discarded on the pool's retiring thread (``PreparedPairs/retireInBackground(_:)``)
+  /// instead of before ``run(_:seed:keepName:)`` returns; ``Suite/run(_:seed:jobs:runner:progress:)`` sets it and
+  /// drains the pool at the end.
+  package var retiresInBackground = false
 
   /// Creates a runner.
   package init(daemon: String? = nil) { self.daemon = daemon }
@@ -112,7 +117,7 @@ package struct ScenarioRunner: Sendable {
       return result
     }
     let recorder = TraceRecorder()
-    for device in DeviceKind.allCases { recorder.attach(device, socket: pair.layout.socket(device)) }
+    for device in DeviceKind.allCases { recorder.attach(device, client: pair.client(device), pair: pair) }
     var context = RunContext(scenario: scenario, pair: pair, seed: seed, timeout: stepTimeout, recorder: recorder)
     do {
       try context.startClocks()
@@ -136,7 +141,11 @@ package struct ScenarioRunner: Sendable {
     result.trace = context.trace
     let failed = !result.passed && destination != nil
     if failed { pair.keepDirectory() }
-    PreparedPairs.shared.retire(pair)
+    if retiresInBackground {
+      PreparedPairs.shared.retireInBackground(pair)
+    } else {
+      PreparedPairs.shared.retire(pair)
+    }
     result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
     if failed, let destination { keep(&result, pair: pair, at: destination) }
     return result
@@ -360,7 +369,14 @@ struct RunContext {
     let peer = device.peer
     guard pair.process(peer)?.exitStatus == nil else { return }
     let c = client(peer)
-    _ = recorder.wait(timeout: timeout) { (try? c.dump().link.connected) != true }
+    // Re-checked whenever the peer pushes a link change (its client is subscribed to every event).
+    let gate = DispatchSemaphore(value: 0)
+    let token = c.addListener { event in if case .linkChanged = event { gate.signal() } }
+    defer { c.removeListener(token) }
+    let deadline = DispatchTime.now() + timeout
+    while (try? c.dump().link.connected) == true {
+      if gate.wait(timeout: deadline) == .timedOut { return }
+    }
   }
 
   /// An entry for the running step, stamped with both clocks.
@@ -622,7 +638,7 @@ struct RunContext {
         pending[device] = nil
       case .restart(let device):
         try pair.restart(device, waitForLink: false)
-        recorder.attach(device, socket: pair.layout.socket(device))
+        recorder.attach(device, client: pair.client(device), pair: pair)
         let c = client(device)
         clocks[device] = try c.dump().device.now
         if linkDisconnected { try c.link(.disconnect) }

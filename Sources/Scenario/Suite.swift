@@ -141,6 +141,13 @@ package enum Suite {
     let next = Atomic<Int>(0)
     let done = DispatchSemaphore(value: 0)
     let workers = max(1, min(jobs, total))
+    // Used pairs are discarded on the pool's retiring thread while the next scenario runs; `drain` below waits for
+    // them, so none outlives the run.
+    let runner = {
+      var background = runner
+      background.retiresInBackground = true
+      return background
+    }()
     // Pairs are prepared ahead for the scenarios still to run, and none is left waiting at the end.
     PreparedPairs.shared.expect(total)
     defer {

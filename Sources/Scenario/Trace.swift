@@ -275,59 +275,52 @@ extension Expectation {
   }
 }
 
-/// Listens to both daemons of a pair on connections of its own (subscribed to every event) and hands the events
-/// over step by step.
+/// Collects both daemons' events on the pair's own connections and hands them over step by step.
 ///
-/// Its own connections, because `Pair.wait` narrows the subscription of the pair's clients while it waits.
+/// The pair's clients are subscribed to every event and keep what they read (`DeviceClient.collectEvents()`); the
+/// pair keeps that subscription through its waits (`Pair.keepSubscribed(_:)`). No listener and no connection of its
+/// own: events are read by the runner's thread as part of its own calls, so tracing costs no reader thread, no
+/// thread hand-off per answer and no extra connection per device (docs/performance.md, "The suite").
 ///
-/// `@unchecked` because of `clients`, which only the thread running the scenario touches (attach, next, close); the
-/// listener closures the daemons' reader threads call touch only `received` (a mutex) and `arrived` (a semaphore).
-final class TraceRecorder: @unchecked Sendable {
-  private let received = Mutex<[DeviceKind: [DaemonEvent]]>([:])
-  private let arrived = DispatchSemaphore(value: 0)
-  // Touched only by the thread running the scenario.
+/// Only the thread running the scenario uses it.
+final class TraceRecorder {
   private var clients: [DeviceKind: DeviceClient] = [:]
+  /// Events taken from a client that was replaced (a restarted daemon) before they were collected.
+  private var carried: [DeviceKind: [DaemonEvent]] = [:]
 
-  /// Connects to `device`'s daemon at `socket` (replacing an earlier connection) and subscribes to every event.
-  /// A daemon that cannot be reached is not traced (the scenario's own calls report why).
-  func attach(_ device: DeviceKind, socket: String) {
-    clients[device]?.close()
+  /// Starts collecting `device`'s events on `client` (the pair's client, replacing an earlier one). A daemon that
+  /// cannot be subscribed to is not traced (the scenario's own calls report why).
+  func attach(_ device: DeviceKind, client: DeviceClient, pair: Pair) {
+    if let old = clients[device], old !== client {
+      // The replaced client (its daemon was stopped or killed, and the pair closed it): what it still had unread
+      // belongs to the trace too.
+      _ = old.waitUntilClosed(timeout: 5)
+      carried[device, default: []] += old.takeCollectedEvents()
+    }
     clients[device] = nil
-    guard let client = try? DeviceClient(socketPath: socket, clientName: "trace-\(device)", timeout: 10) else { return }
-    _ = client.addListener { [weak self] event in
-      self?.received.withLock { $0[device, default: []].append(event) }
-      self?.arrived.signal()
-    }
-    guard (try? client.subscribe(.all)) != nil else {
-      client.close()
-      return
-    }
+    pair.keepSubscribed(.all)
+    client.collectEvents()
+    guard (try? client.subscribe(.all)) != nil else { return }
     clients[device] = client
-  }
-
-  /// Waits until `condition` holds, re-checking whenever an event arrives; false if it did not within `timeout`.
-  func wait(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = DispatchTime.now() + timeout
-    while !condition() {
-      if arrived.wait(timeout: deadline) == .timedOut { return condition() }
-    }
-    return true
   }
 
   /// Every event pushed so far, per device. A round trip on each connection first: a daemon pushes an event
   /// before it answers any later request, so everything the step caused has arrived.
   func collect() -> [DeviceKind: [DaemonEvent]] {
-    for device in [DeviceKind.phone, .watch] { try? clients[device]?.ping() }
-    return received.withLock { events in
-      defer { events.removeAll() }
-      return events
+    var events = carried
+    carried = [:]
+    for device in [DeviceKind.phone, .watch] {
+      guard let client = clients[device] else { continue }
+      try? client.ping()
+      events[device, default: []] += client.takeCollectedEvents()
     }
+    return events
   }
 
-  /// Closes the connections.
+  /// Stops collecting (the clients belong to the pair, which closes them).
   func close() {
-    for client in clients.values { client.close() }
     clients.removeAll()
+    carried.removeAll()
   }
 
   /// The entries for one device's events: sheets and sync deliveries (samples counted). Left out: the samples an

@@ -89,4 +89,44 @@ struct PreparedPairsTests {
     #expect(PreparedPairs.configuredDepth("99") == 8)
     #expect(PreparedPairs.configuredDepth("many") == 2)
   }
+
+  @Test func pairsRetiredInTheBackgroundAreGoneOnceDrained() throws {
+    let pool = PreparedPairs(depth: 1)
+    let daemon = try locateDaemon()
+    let used = try pool.take(daemon: daemon)
+    let (root, pids) = (used.layout.root, Self.pids(used))
+    pool.retireInBackground(used)
+    // A pair keeping its directory is stopped before the call returns, and its directory stays.
+    let kept = try pool.take(daemon: daemon)
+    kept.keepDirectory()
+    let (keptRoot, keptPids) = (kept.layout.root, Self.pids(kept))
+    pool.retireInBackground(kept)
+    #expect(keptPids.allSatisfy { Posix.waitForExit($0, timeoutMilliseconds: 0) }, "stopped before it returned")
+    #expect(Posix.exists(keptRoot))
+    Posix.removeTree(keptRoot)
+    pool.drain()
+    #expect(!Posix.exists(root), "drain waits until the pair retired in the background is removed")
+    #expect(pids.allSatisfy { Posix.waitForExit($0, timeoutMilliseconds: 10_000) })
+  }
+
+  /// The scenario runner's trace: the pair's clients keep every pushed event for the caller, and a wait for the link
+  /// alone does not narrow what they are subscribed to.
+  @Test func thePairsClientsKeepEventsForTheCallerThroughWaits() throws {
+    let pair = try Pair(daemon: try locateDaemon())
+    defer { pair.discard() }
+    pair.keepSubscribed(.all)
+    pair.phone.collectEvents()
+    try pair.phone.subscribe(.all)
+    try pair.waitLinked(timeout: 30)
+    try pair.phone.installApp(Self.app)
+    let request = try pair.phone.beginAuthorization(Self.app.bundleID, share: [Self.water], read: [Self.water])
+    guard case .sheet = try request.waitFirst(timeout: 30) else {
+      Issue.record("the request did not show a sheet")
+      return
+    }
+    try pair.phone.ping()
+    let events = pair.phone.takeCollectedEvents()
+    #expect(events.contains { if case .promptShown = $0 { true } else { false } }, "\(events)")
+    #expect(pair.phone.takeCollectedEvents().isEmpty, "taken once")
+  }
 }
