@@ -127,32 +127,57 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
   var clientQuery: [Double] = []
   var simSave: [Double] = []
   var simQuery: [Double] = []
+  // CPU time of this process (every thread) and of each daemon, per series: what a loaded machine does not inflate.
+  var cpu: [String: CallCPU] = [:]
+  let pids = (bench: Posix.processID, phone: pair.phone.daemonPID, watch: pair.watch.daemonPID)
+  func accounted<T>(_ series: String, _ body: () throws -> [T]) rethrows -> [T] {
+    func now() -> (UInt64, UInt64, UInt64) {
+      (
+        Posix.cpuNanoseconds(ofProcess: pids.bench) ?? 0, Posix.cpuNanoseconds(ofProcess: pids.phone) ?? 0,
+        Posix.cpuNanoseconds(ofProcess: pids.watch) ?? 0
+      )
+    }
+    let before = now()
+    let times = try body()
+    let after = now()
+    cpu[series, default: CallCPU()].add(
+      calls: times.count, caller: after.0 - before.0, phone: after.1 - before.1, watch: after.2 - before.2)
+    return times
+  }
   for _ in 0..<blocks {
-    clientSave += try timed(perBlock, &counter) { i in try client.save(benchApp.bundleID, [sample(i)]) }
+    clientSave += try accounted("clientSave") {
+      try timed(perBlock, &counter) { i in try client.save(benchApp.bundleID, [sample(i)]) }
+    }
     let base = counter
-    simSave += try onPool {
-      try await HealthKitSim.withTarget(target) {
-        let store = HKHealthStore()
-        return try await timedAsync(perBlock) { i in
-          let at = benchStart.addingTimeInterval(-Double(base + i + 20) * 0.001)
-          try await store.save(
-            HKQuantitySample(type: waterType, quantity: HKQuantity(unit: unit, doubleValue: 250), start: at, end: at))
+    simSave += try accounted("simSave") {
+      try onPool {
+        try await HealthKitSim.withTarget(target) {
+          let store = HKHealthStore()
+          return try await timedAsync(perBlock) { i in
+            let at = benchStart.addingTimeInterval(-Double(base + i + 20) * 0.001)
+            try await store.save(
+              HKQuantitySample(type: waterType, quantity: HKQuantity(unit: unit, doubleValue: 250), start: at, end: at))
+          }
         }
       }
     }
     counter += perBlock + perBlock / 10 + 40
-    clientQuery += try timed(max(1, perBlock / 4), &counter) { _ in
-      _ = try client.sampleQuery(benchApp.bundleID, dayQuery)
+    clientQuery += try accounted("clientQuery") {
+      try timed(max(1, perBlock / 4), &counter) { _ in
+        _ = try client.sampleQuery(benchApp.bundleID, dayQuery)
+      }
     }
-    simQuery += try onPool {
-      try await HealthKitSim.withTarget(target) {
-        let store = HKHealthStore()
-        let predicate = HKQuery.predicateForSamples(withStart: day, end: day.addingTimeInterval(86400))
-        let descriptor = HKSampleQueryDescriptor(
-          predicates: [.quantitySample(type: waterType, predicate: predicate)], sortDescriptors: [])
-        return try await timedAsync(max(1, perBlock / 4)) { _ in
-          let found = try await descriptor.result(for: store)
-          guard found.count == 100 else { throw PairError.timeout("a one-day query returning 100 samples") }
+    simQuery += try accounted("simQuery") {
+      try onPool {
+        try await HealthKitSim.withTarget(target) {
+          let store = HKHealthStore()
+          let predicate = HKQuery.predicateForSamples(withStart: day, end: day.addingTimeInterval(86400))
+          let descriptor = HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: waterType, predicate: predicate)], sortDescriptors: [])
+          return try await timedAsync(max(1, perBlock / 4)) { _ in
+            let found = try await descriptor.result(for: store)
+            guard found.count == 100 else { throw PairError.timeout("a one-day query returning 100 samples") }
+          }
         }
       }
     }
@@ -172,11 +197,20 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
     ]
   }
   let full = calls >= UserPathSizes().calls
+  func cpuNumbers(_ series: String) -> [(String, Double)] {
+    let c = cpu[series] ?? CallCPU()
+    return [
+      ("\(series)CallerCPUMicros", c.perCall(c.caller)), ("\(series)PhoneCPUMicros", c.perCall(c.phone)),
+      ("\(series)WatchCPUMicros", c.perCall(c.watch)),
+    ]
+  }
   return [
     Metric(
       name: "9a. HealthKitSim async save of one sample (linked pair, from a task) vs DeviceClient's own round trip",
       baseline: us(cs), value: us(ss), ratio: ratioText(ss, cs), target: "≤ 1.25×",
-      met: full ? ss <= 1.25 * cs : nil, numbers: spread("sim", simSave) + spread("client", clientSave)),
+      met: full ? ss <= 1.25 * cs : nil,
+      numbers: spread("sim", simSave) + spread("client", clientSave) + cpuNumbers("simSave")
+        + cpuNumbers("clientSave")),
     Metric(
       name: "9b. The same HealthKitSim save vs a raw UDS echo of \(size) B from a task, both unpinned",
       baseline: us(fe), value: us(ss), ratio: ratioText(ss, fe), target: "≤ 2×", met: full ? ss <= 2 * fe : nil,
@@ -188,8 +222,29 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
     Metric(
       name: "9d. HealthKitSim one-day HKSampleQuery (100 samples) vs DeviceClient's sample query",
       baseline: us(cq), value: us(sq), ratio: ratioText(sq, cq), target: "≤ 1.25×",
-      met: full ? sq <= 1.25 * cq : nil, numbers: spread("simQuery", simQuery) + spread("clientQuery", clientQuery)),
+      met: full ? sq <= 1.25 * cq : nil,
+      numbers: spread("simQuery", simQuery) + spread("clientQuery", clientQuery) + cpuNumbers("simQuery")
+        + cpuNumbers("clientQuery")),
   ]
+}
+
+/// CPU time spent over a series of calls (warm-up calls included, a tenth more than timed): the calling process's
+/// (every thread: the caller, the connection's reader thread, Dispatch) and each daemon's, nanoseconds.
+struct CallCPU {
+  var calls = 0
+  var caller: UInt64 = 0
+  var phone: UInt64 = 0
+  var watch: UInt64 = 0
+
+  mutating func add(calls n: Int, caller c: UInt64, phone p: UInt64, watch w: UInt64) {
+    calls += n + max(1, n / 10)
+    caller += c
+    phone += p
+    watch += w
+  }
+
+  /// Microseconds per call.
+  func perCall(_ nanoseconds: UInt64) -> Double { calls > 0 ? Double(nanoseconds) / Double(calls) / 1000 : 0 }
 }
 
 /// The pair start-up rows (10a–10c): an empty `withHealthPair`, the runner's per-scenario pair, a daemon start.

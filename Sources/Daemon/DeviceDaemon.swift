@@ -155,6 +155,9 @@ package final class DeviceDaemon {
   /// every other client by at most this many of them.
   private static let framesPerTurn = 16
   private let uid = Posix.userID
+  /// This daemon's process id, read once (a daemon is made in the process that serves it, after any fork): every
+  /// request's context carries it, and `getpid` is a system call.
+  private let processID = Posix.processID
 
   /// Opens the journal, takes the lock, and listens; the client socket exists only once this returns.
   package init(options: DaemonOptions) throws(DaemonStartError) {
@@ -516,7 +519,7 @@ package final class DeviceDaemon {
         .success(
           .hello(
             HelloInfo(
-              version: WireProtocol.version, device: options.device, pid: Posix.processID, software: software))))
+              version: WireProtocol.version, device: options.device, pid: processID, software: software))))
       return
     }
     guard connection.helloDone else {
@@ -534,7 +537,7 @@ package final class DeviceDaemon {
     default: break
     }
     let context = RequestCore.Context(
-      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: Posix.processID, clients: clients.count,
+      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: processID, clients: clients.count,
       storedPageBudget: storedPageBudget, quietestNote: log.threshold)
     let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
     switch request {
@@ -633,7 +636,6 @@ package final class DeviceDaemon {
       sync: sync)
   }
 
-
   // MARK: - Commit
 
   /// Journals this iteration's events, then writes replies, pushes events and feeds sync. False on a journal
@@ -647,6 +649,11 @@ package final class DeviceDaemon {
       pendingEvents.removeAll(keepingCapacity: true)
       pendingEncoded.removeAll()
     }
+    // The replies of this turn answer requests whose events are durable now: they go out before the sync work and
+    // the background step below, so the caller is not kept waiting for the peer's share of the turn (in a linked
+    // pair, a save's entries materialized, encoded and queued, and any store check the peer asked for;
+    // docs/performance.md, metric 9b). What those steps queue for clients goes out at the end of the turn.
+    flushClients()
     var shell = self
     let fed = core.afterCommit(state: &durable.state, wall: wall, shell: &shell)
     flushCoreLogs()
@@ -672,11 +679,16 @@ package final class DeviceDaemon {
       }
       pendingBroadcasts.removeAll(keepingCapacity: true)
     }
-    for connection in Array(clients.values) where !connection.outbox.isEmpty || connection.closeAfterFlush {
-      flushClient(connection)
-    }
+    flushClients()
     flushPeer()
     return true
+  }
+
+  /// Writes every client's queued output (and drops the connections closed after an error reply).
+  private func flushClients() {
+    for connection in clients.values where !connection.outbox.isEmpty || connection.closeAfterFlush {
+      flushClient(connection)
+    }
   }
 
   private func flushClient(_ connection: ClientConnection) {

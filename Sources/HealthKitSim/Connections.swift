@@ -10,11 +10,17 @@ package final class Connections: Sendable {
 
   private let clients = Mutex<[String: DeviceClient]>([:])
   private let eventClients = Mutex<[String: DeviceClient]>([:])
+  /// The request connection used last and its path: a test calls one device many times in a row, and comparing the
+  /// path with the one it came from (usually the same string storage) costs less than hashing it for the table.
+  private let lastClient = Mutex<(path: String, client: DeviceClient)?>(nil)
 
   /// The request connection to `socketPath`, connecting if needed.
   /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
   package func client(_ socketPath: String) throws(HealthKitSimError) -> DeviceClient {
-    try cached(clients, socketPath, name: "HealthKitSim", subscribe: nil)
+    if let last = lastClient.withLock({ $0 }), last.path == socketPath, !last.client.isClosed { return last.client }
+    let client = try cached(clients, socketPath, name: "HealthKitSim", subscribe: nil)
+    lastClient.withLock { $0 = (socketPath, client) }
+    return client
   }
 
   /// The connection to `socketPath` that receives `samplesChanged` events, connecting and subscribing if needed.
@@ -28,15 +34,22 @@ package final class Connections: Sendable {
   package func replace(_ stale: DeviceClient, at socketPath: String) throws(HealthKitSimError) -> DeviceClient {
     stale.close()
     clients.withLock { t in if t[socketPath] === stale { t[socketPath] = nil } }
+    forgetLast(socketPath)
     return try client(socketPath)
   }
 
   /// Drops the connections to `socketPath` (its daemon was stopped); the next call reconnects.
   package func forget(_ socketPath: String) {
+    forgetLast(socketPath)
     let dropped = clients.withLock { $0.removeValue(forKey: socketPath) }
     let droppedEvents = eventClients.withLock { $0.removeValue(forKey: socketPath) }
     dropped?.close()
     droppedEvents?.close()
+  }
+
+  /// Clears the last-used connection when it is the one to `socketPath`.
+  private func forgetLast(_ socketPath: String) {
+    lastClient.withLock { if $0?.path == socketPath { $0 = nil } }
   }
 
   private func cached(

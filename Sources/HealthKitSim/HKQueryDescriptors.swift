@@ -90,11 +90,30 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
         sampleType: predicate.sampleType, predicate: predicate.nsPredicate, limit: HKObjectQueryNoLimit,
         sortDescriptors: nil
       ) { _, _, _ in }
-      samples += try query.fetch(session).compactMap { $0 as? Sample }
+      let found = Self.narrowed(try query.fetch(session))
+      if samples.isEmpty { samples = found } else { samples += found }
     }
     if !sortDescriptors.isEmpty { samples.sort(using: sortDescriptors) }
     if let limit, limit > 0, samples.count > limit { samples.removeLast(samples.count - limit) }
     return samples
+  }
+
+  /// The objects that are `Sample`s. A query of one type returns objects of one class, usually `Sample` itself
+  /// (`HKQuantitySample` for a quantity type): those are taken by comparing classes, without a dynamic cast each
+  /// (the generic `as? Sample` of every object was a measurable share of a 100-sample query; metric 9d).
+  static func narrowed(_ objects: [HKSample]) -> [Sample] {
+    let wanted = ObjectIdentifier(Sample.self)
+    if objects.allSatisfy({ ObjectIdentifier(type(of: $0)) == wanted }) {
+      // Every element is a `Sample`: an array of class references has the same representation whatever its static
+      // element class, so the array is reused as it is (no copy, no retain of each element).
+      return unsafeBitCast(objects, to: [Sample].self)
+    }
+    var result: [Sample] = []
+    result.reserveCapacity(objects.count)
+    for object in objects {
+      if let sample = object as? Sample { result.append(sample) }
+    }
+    return result
   }
 }
 

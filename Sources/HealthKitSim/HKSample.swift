@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import Synchronization
 
 /// An object with a type and a time interval: the base of quantity and category samples.
 ///
@@ -64,7 +65,11 @@ public class HKSample: HKObject, @unchecked Sendable {
     var maker = Maker()
     var objects: [HKSample] = []
     objects.reserveCapacity(samples.count)
-    for sample in samples { objects.append(maker.make(sample)) }
+    // Each sample is read in place (borrowed), not copied out of the array and destroyed again as `for sample in`
+    // would: a copy retains and releases every string and the metadata of the sample.
+    samples.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices { objects.append(maker.make(buffer[index])) }
+    }
     return objects
   }
 
@@ -91,15 +96,28 @@ public class HKSample: HKObject, @unchecked Sendable {
 
     private mutating func objectType(_ type: SampleType) -> (HKSampleType, HKUnit?) {
       if let last = lastType, last.code == type.code { return (last.type, last.unit) }
+      let (object, unit) = Self.typeObjects(type)
+      lastType = (type.code, object, unit)
+      return (object, unit)
+    }
+
+    /// Type objects and canonical units made so far, by type code: immutable, so every query shares them (as
+    /// HealthKit's type objects are shared). Making them is most of what a query's first sample cost — the type
+    /// looked up by name, the canonical unit's string built and parsed (docs/performance.md, metric 9d).
+    private static let made = Mutex<[UInt16: (type: HKSampleType, unit: HKUnit?)]>([:])
+
+    /// The type object and canonical unit (nil for a category type) of `type`, made once per process.
+    private static func typeObjects(_ type: SampleType) -> (HKSampleType, HKUnit?) {
+      if let known = made.withLock({ $0[type.code] }) { return known }
       let object = HKObjectType.make(type)
       let unit = (object as? HKQuantityType)?.canonicalUnit
-      lastType = (type.code, object, unit)
+      made.withLock { $0[type.code] = (object, unit) }
       return (object, unit)
     }
 
     private mutating func revision(_ source: SampleSource) -> HKSourceRevision {
       // Samples decoded from one reply share their source's storage, so this comparison is mostly of pointers.
-      for known in sources where known.source == source { return known.revision }
+      for index in sources.indices where sources[index].source == source { return sources[index].revision }
       let revision = HKSourceRevision(source)
       if sources.count == 8 { sources.removeFirst() }
       sources.append((source, revision))

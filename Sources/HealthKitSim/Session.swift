@@ -32,7 +32,8 @@ package struct Session: Sendable {
   /// Performs `operation` and waits for its final answer (a local socket round trip).
   /// - Throws: the request's error, translated (``HKError``, ``HKSimulatedTermination``, ``HealthKitSimError``).
   package func perform<Value>(_ operation: DeviceOperation<Value>, api: String) throws -> Value {
-    let (pending, client) = try startReturningClient(operation, api: api)
+    // Sent as waited on this thread: the connection's reader thread is not woken, and this thread reads its answer.
+    let (pending, client) = try startReturningClient(operation, api: api, awaitedHere: true)
     do { return try pending.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
   }
 
@@ -45,15 +46,20 @@ package struct Session: Sendable {
 
   /// Sends on the cached connection; when the write fails because the daemon went away (restarted) before the
   /// connection noticed, the request was never delivered, so it is sent once more on a fresh connection.
-  private func startReturningClient<Value>(_ operation: DeviceOperation<Value>, api: String) throws -> (
-    pending: PendingOperation<Value>, client: DeviceClient
-  ) {
+  /// With `awaitedHere`, the caller waits for the answer next, on its own thread
+  /// (``DeviceClient/startAwaitedHere(_:)``).
+  private func startReturningClient<Value>(
+    _ operation: DeviceOperation<Value>, api: String, awaitedHere: Bool = false
+  ) throws -> (pending: PendingOperation<Value>, client: DeviceClient) {
+    func send(on client: DeviceClient) throws(ClientError) -> PendingOperation<Value> {
+      awaitedHere ? try client.startAwaitedHere(operation) : try client.start(operation)
+    }
     do {
-      return (try client.start(operation), client)
+      return (try send(on: client), client)
     } catch .disconnected {
       do {
         let fresh = try Connections.shared.replace(client, at: target.socketPath)
-        return (try fresh.start(operation), fresh)
+        return (try send(on: fresh), fresh)
       } catch {
         throw translate(error, api: api)
       }
@@ -141,7 +147,14 @@ package struct Session: Sendable {
   /// Performs `operation` and awaits its final answer.
   /// - Throws: the request's error, translated.
   package func performAsync<Value>(_ operation: DeviceOperation<Value>, api: String) async throws -> Value {
-    try await value(of: try start(operation, api: api), api: api)
+    // As ``value(of:api:waitsForUser:)`` does for an answer the daemon gives at once, but sent as waited here, so the
+    // reader thread is not woken for it (docs/performance.md, metric 9).
+    let (pending, client) = try startReturningClient(operation, api: api, awaitedHere: true)
+    if Task.isCancelled {
+      pending.ticket.releaseClaim()
+      throw CancellationError()
+    }
+    do { return try pending.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
   }
 
   /// The device's event connection (subscribed to sample changes).

@@ -60,11 +60,26 @@ package final class Ticket: Sendable {
   package let name: String
   /// The connection, so a caller waiting for this ticket can read the socket itself.
   private let connection: WeakClient?
+  /// Whether the sender counted itself as this ticket's waiter when it sent the request
+  /// (``DeviceClient/startAwaitedHere(_:)``); the first wait takes that place over instead of adding one.
+  private let claim: Atomic<Bool>
 
-  init(id: UInt32, name: String, connection: WeakClient? = nil) {
+  init(id: UInt32, name: String, connection: WeakClient? = nil, claimed: Bool = false) {
     self.id = id
     self.name = name
     self.connection = connection
+    self.claim = Atomic(claimed)
+  }
+
+  /// Takes the sender's place as waiter, once; false when there is none (or it was taken).
+  func takeClaim() -> Bool { claim.exchange(false, ordering: .acquiringAndReleasing) }
+
+  /// Gives up the place the sender took as waiter (``DeviceClient/startAwaitedHere(_:)``) without waiting, so the
+  /// connection's reader thread serves the answer; nothing when there is none. A caller that started an operation
+  /// to wait for it here and then does not wait (its task was cancelled) calls this.
+  package func releaseClaim() {
+    guard takeClaim() else { return }
+    connection?.client?.unwait(self)
   }
 
   /// Wakes a caller waiting for this ticket without an answer, so it re-checks who reads the socket.
@@ -159,6 +174,7 @@ package final class Ticket: Sendable {
   /// when it does (its reader thread, or a caller reading for its own answer). Needs no thread or task of its own, so
   /// it works while every thread of Swift's cooperative pool is busy.
   package func whenDone(_ body: @escaping @Sendable (Result<Reply, ClientError>) -> Void) {
+    releaseClaim()
     let ready = state.withLock { s -> Result<Reply, ClientError>? in
       if let r = s.result { return r }
       s.callbacks.append(body)
@@ -173,6 +189,7 @@ package final class Ticket: Sendable {
   /// Awaits the final answer, without blocking a thread, until `timeout` seconds have passed.
   /// - Throws: ``ClientError``, `.timeout` at the deadline.
   package func value(timeout: Double) async throws(ClientError) -> Reply {
+    releaseClaim()
     if let done = result { return try done.get() }
     let once = ResumeOnce()
     let name = self.name
@@ -339,14 +356,27 @@ package final class DeviceClient: @unchecked Sendable {
     try send(request, waited: false)
   }
 
+  /// Sends `operation`'s request for a caller that waits for its final answer next, on its own thread
+  /// (``PendingOperation/wait(timeout:)``, ``Ticket/wait(timeout:)``): it counts as waited from the moment it is
+  /// sent, so the parked reader thread is not woken for it and the caller reads its own answer. ``start(_:)`` wakes
+  /// the reader thread, which then usually reads the answer first and hands it over (two thread wake-ups per call;
+  /// docs/performance.md, "HealthKitSim calls"). A caller that ends up not waiting calls
+  /// ``Ticket/releaseClaim()``; `whenDone` and an `async` wait give the place up themselves.
+  /// - Throws: ``ClientError`` when the request cannot be sent.
+  package func startAwaitedHere<Value>(_ operation: DeviceOperation<Value>) throws(ClientError)
+    -> PendingOperation<Value>
+  {
+    PendingOperation(ticket: try send(operation.request, waited: true, claimed: true), operation: operation)
+  }
+
   /// Sends a request; with `waited`, the caller will block on the ticket (and read for itself), so the reader thread
-  /// is not woken for it.
-  private func send(_ request: Request, waited: Bool) throws(ClientError) -> Ticket {
+  /// is not woken for it. With `claimed`, that place is the ticket's until its first wait takes it over.
+  private func send(_ request: Request, waited: Bool, claimed: Bool = false) throws(ClientError) -> Ticket {
     let (ticket, wake) = try shared.withLock { s throws(ClientError) -> (Ticket, Bool) in
       if let closed = s.closed { throw closed }
       let id = s.nextID
       s.nextID = s.nextID == UInt32.max ? 1 : s.nextID + 1
-      let ticket = Ticket(id: id, name: request.name, connection: weakSelf)
+      let ticket = Ticket(id: id, name: request.name, connection: weakSelf, claimed: waited && claimed)
       s.tickets[id] = ticket
       if waited { s.waited[id, default: 0] += 1 }
       return (ticket, wakesThread(&s))
@@ -419,6 +449,10 @@ package final class DeviceClient: @unchecked Sendable {
   /// Whether the connection is closed.
   package var isClosed: Bool { shared.withLock { $0.closed != nil } }
 
+  /// How many requests callers are counted as waiting for (each of those answers is read by a caller, not the reader
+  /// thread); zero between calls. For tests of the reading roles.
+  var waitedRequests: Int { shared.withLock { $0.waited.count } }
+
   /// Waits until the connection ends (the daemon went away or ``close()`` was called) or `timeout` seconds pass
   /// (forever when nil); true when it ended.
   package func waitUntilClosed(timeout: Double?) -> Bool {
@@ -447,8 +481,13 @@ package final class DeviceClient: @unchecked Sendable {
   /// Waits for `ticket` as a caller (``Ticket/wait(timeout:)`` and ``Ticket/waitFirst(timeout:)`` come here).
   func waitForTicket(_ ticket: Ticket, timeout: Double, first: Bool) throws(ClientError) -> Ticket.First {
     let known = shared.withLock { s -> Bool in
-      guard s.tickets[ticket.id] === ticket else { return false }
-      s.waited[ticket.id, default: 0] += 1
+      // A ticket sent for this wait (``startAwaitedHere(_:)``) is counted as waited already.
+      let claimed = ticket.takeClaim()
+      guard s.tickets[ticket.id] === ticket else {
+        if claimed { Self.uncount(ticket.id, in: &s) }
+        return false
+      }
+      if !claimed { s.waited[ticket.id, default: 0] += 1 }
       return true
     }
     // An answered (or failed) ticket: what it got is there already.
@@ -460,12 +499,17 @@ package final class DeviceClient: @unchecked Sendable {
   }
 
   /// Stops counting `ticket` as waited by this caller; wakes the reader thread if it now has work.
-  private func unwait(_ ticket: Ticket) {
+  fileprivate func unwait(_ ticket: Ticket) {
     let wake = shared.withLock { s -> Bool in
-      if let n = s.waited[ticket.id] { s.waited[ticket.id] = n > 1 ? n - 1 : nil }
+      Self.uncount(ticket.id, in: &s)
       return wakesThread(&s)
     }
     if wake { threadWake.signal() }
+  }
+
+  /// One waiter fewer for request `id`.
+  private static func uncount(_ id: UInt32, in s: inout Shared) {
+    if let n = s.waited[id] { s.waited[id] = n > 1 ? n - 1 : nil }
   }
 
   private func arrived(_ ticket: Ticket, first: Bool) throws(ClientError) -> Ticket.First? {
