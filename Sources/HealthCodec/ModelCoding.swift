@@ -54,6 +54,8 @@ extension BinaryWriter {
   /// `u32` count, then (key string, value) pairs sorted by key.
   package mutating func metadata(_ m: Metadata) {
     u32(UInt32(m.count))
+    // Most samples have none: nothing to sort (a sample reply writes thousands of these).
+    if m.isEmpty { return }
     if m.count == 1 {
       let (k, v) = m.first!
       string(k)

@@ -225,7 +225,14 @@ extension BinaryWriter {
     date(s.start)
     date(s.end)
     u32(UInt32(clamping: s.sampleCount))
-    for value in [s.sum, s.average, s.minimum, s.maximum, s.mostRecent, s.duration] { optional(value) { $0.f64($1) } }
+    // Each written in place: an array of the six would be allocated per bucket, and the generic `optional` was
+    // left unspecialized here (a metadata lookup per value).
+    optionalDouble(s.sum)
+    optionalDouble(s.average)
+    optionalDouble(s.minimum)
+    optionalDouble(s.maximum)
+    optionalDouble(s.mostRecent)
+    optionalDouble(s.duration)
     optional(s.mostRecentDates) { w, dates in
       w.date(dates.lowerBound)
       w.date(dates.upperBound)
@@ -233,6 +240,16 @@ extension BinaryWriter {
     array(s.bySource.sorted { $0.key < $1.key }) { w, item in
       w.string(item.key)
       w.statistics(item.value)
+    }
+  }
+
+  /// An optional double: the presence byte, then the value (the layout of `optional(_:_:)`).
+  mutating func optionalDouble(_ v: Double?) {
+    if let v {
+      u8(1)
+      f64(v)
+    } else {
+      u8(0)
     }
   }
 
