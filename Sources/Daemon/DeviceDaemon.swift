@@ -673,7 +673,7 @@ package final class DeviceDaemon {
     runBackgroundStep()
     if !pendingBroadcasts.isEmpty {
       for connection in clients.values where !connection.subscriptions.isEmpty {
-        for event in pendingBroadcasts where connection.subscriptions.contains(event.mask) {
+        for event in pendingBroadcasts where connection.subscriptions.contains(event.subscriptionMask) {
           connection.send(.event(event))
         }
       }
@@ -1019,18 +1019,6 @@ package final class DeviceDaemon {
   }
 }
 
-extension DaemonEvent {
-  /// Which subscription bit carries the event.
-  var mask: EventMask {
-    switch self {
-    case .promptShown, .promptClosed: .prompts
-    case .samplesChanged, .protectedDataChanged: .samples
-    case .syncApplied, .peerAcknowledged: .sync
-    case .linkChanged: .link
-    case .backgroundDelivery, .samplesPruned: .background
-    }
-  }
-}
 
 /// The daemon as the peer core's shell: sockets, the journal file and epoll timers.
 extension DeviceDaemon: PeerShell {

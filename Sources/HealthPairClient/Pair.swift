@@ -631,18 +631,6 @@ package final class Pair: Sendable {
   deinit { shutdown() }
 }
 
-extension DaemonEvent {
-  /// The subscription bit that carries the event (the daemon's own mapping, docs/protocol.md).
-  package var subscriptionMask: EventMask {
-    switch self {
-    case .promptShown, .promptClosed: .prompts
-    case .samplesChanged, .protectedDataChanged: .samples
-    case .syncApplied, .peerAcknowledged: .sync
-    case .linkChanged: .link
-    case .backgroundDelivery, .samplesPruned: .background
-    }
-  }
-}
 
 extension String {
   /// The string left-padded with zeros to `width`.

@@ -623,3 +623,17 @@ extension Request {
     }
   }
 }
+
+extension DaemonEvent {
+  /// The subscription bit that carries the event (docs/protocol.md): the daemon pushes it to connections subscribed
+  /// to that bit, and a client's wait listens for the bits it asked for.
+  package var subscriptionMask: EventMask {
+    switch self {
+    case .promptShown, .promptClosed: .prompts
+    case .samplesChanged, .protectedDataChanged: .samples
+    case .syncApplied, .peerAcknowledged: .sync
+    case .linkChanged: .link
+    case .backgroundDelivery, .samplesPruned: .background
+    }
+  }
+}
