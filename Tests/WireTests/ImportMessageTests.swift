@@ -20,6 +20,44 @@ struct ImportMessageTests {
         : SampleSource(bundleID: "com.apple.health.X", device: .watch, details: details))
   }
 
+  /// A sample without metadata is written as one 51-byte record; the bytes are exactly the field-by-field layout
+  /// (uuid, type, kind, value, start, end, source index, empty metadata), for quantities and categories, and a batch
+  /// mixing them with samples that have metadata reads back unchanged.
+  @Test func aSampleWithoutMetadataIsWrittenAsItsFieldsAre() throws {
+    let sleep = SampleType.lookup(name: "sleepAnalysis")!
+    let category = Sample(
+      uuid: UUID(), type: sleep, value: .category(-3), start: t0.addingTimeInterval(-1.5), end: t0, metadata: [:],
+      source: Self.samples[0].source)
+    let batch = Self.samples + [category]
+    var writer = BinaryWriter()
+    writer.importSamples(batch)
+    var expected = BinaryWriter()
+    expected.array([Self.samples[0].source, Self.samples[2].source]) { $0.source($1) }
+    expected.u32(UInt32(batch.count))
+    for (sample, index) in zip(batch, [0, 0, 1, 0, 0] as [UInt32]) {
+      expected.uuid(sample.uuid)
+      expected.sampleType(sample.type)
+      switch sample.value {
+      case .quantity(let v):
+        expected.u8(0)
+        expected.f64(v)
+      case .category(let c):
+        expected.u8(1)
+        expected.i64(Int64(c))
+      }
+      expected.date(sample.start)
+      expected.date(sample.end)
+      expected.u32(index)
+      expected.metadata(sample.metadata)
+    }
+    #expect(writer.bytes == expected.bytes)
+    let decoded = try writer.bytes.withUnsafeBytes { buffer in
+      var reader = BinaryReader(buffer)
+      return try reader.importSamples()
+    }
+    #expect(decoded == batch)
+  }
+
   @Test func importRequestsAndTheirReplyRoundTrip() throws {
     for request: Request in [
       .importBatch(importID: 9, samples: Self.samples), .importBatch(importID: 1, samples: []),
