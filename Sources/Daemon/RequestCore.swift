@@ -375,12 +375,14 @@ package enum RequestCore {
     }
     // The reply kinds are the request table's (checked in debug builds: every test and scenario run is a contract
     // check of this dispatch against `RequestTable`).
-    if case .reply(.success(let reply)) = answer {
-      assert(reply.tag == request.definition.expects, "\(request.name) answered \(reply.tag)")
-    }
-    for case .success(let reply) in effects.completions.map(\.result) {
-      assert(reply.tag == RequestTable.requestAuthorization.expects, "a sheet completed with \(reply.tag)")
-    }
+    // (Inside the assertions, so a release build does not evaluate them.)
+    assert(
+      { if case .reply(.success(let reply)) = answer { reply.tag == request.definition.expects } else { true } }(),
+      "\(request.name) answered with another reply kind than its row's")
+    assert(
+      effects.completions.allSatisfy {
+        if case .success(let reply) = $0.result { reply.tag == RequestTable.requestAuthorization.expects } else { true }
+      }, "a sheet completed with another reply kind than requestAuthorization's")
     if let note = callNote(request, answer, quietest: context.quietestNote) { effects.notes.append(note) }
     return (answer, effects)
   }

@@ -560,14 +560,7 @@ struct CompanionSnapshotTests {
     policy.authorization = .companion
     policy.watchSettings = .iPhoneOnly
     _ = try state.setPolicy(policy)
-    guard
-      case .prompt(let prompt) = try state.requestAuthorization(
-        waterApp.bundleID, share: [water], read: [water], wall: t0)
-    else {
-      Issue.record("expected a sheet")
-      return
-    }
-    _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
+    try allowAll(&state, share: [water], read: [water])
     _ = try state.changeSettings(waterApp.bundleID, .reset, wall: t0)
     #expect(!state.decisionStamps.isEmpty)
     #expect(state.sync.pendingEntries.contains { if case .authorization = $0.payload { true } else { false } })
@@ -592,13 +585,7 @@ struct CompanionSnapshotTests {
     _ = try state.changeUserSetting(.characteristic(blood, .value(7)), wall: t0)
     _ = try state.changeUserSetting(.characteristic(birth, .dateOfBirth(year: 1990, month: 4, day: 2)), wall: t0)
     _ = try state.changeUserSetting(.preferredUnit(water, "L"), wall: t0)
-    guard
-      case .prompt(let prompt) = try state.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0)
-    else {
-      Issue.record("expected a sheet")
-      return
-    }
-    _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
+    try allowAll(&state, share: [water], read: [])
     _ = state.lock(wall: t0)
     _ = try state.save(
       waterApp.bundleID, [SampleInput(uuid: UUID(), type: water, value: .quantity(1, unit: "L"), start: t0, end: t0)],
@@ -669,13 +656,7 @@ struct CompanionSnapshotTests {
     var state = DeviceState(device: .phone)
     _ = try state.setClock(t0)
     _ = try state.install(waterApp)
-    guard
-      case .prompt(let prompt) = try state.requestAuthorization(waterApp.bundleID, share: [water], read: [], wall: t0)
-    else {
-      Issue.record("expected a sheet")
-      return
-    }
-    _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
+    try allowAll(&state, share: [water], read: [])
     let id = UUID()
     _ = try state.save(
       waterApp.bundleID, [SampleInput(uuid: id, type: water, value: .quantity(1, unit: "L"), start: t0, end: t0)],
@@ -701,4 +682,14 @@ struct CompanionSnapshotTests {
     #expect(error.offset == record + field)
     #expect(error.message.contains(what))
   }
+}
+
+/// Water asks for `share` and `read`, and the user allows all (the sheet must be shown).
+private func allowAll(_ state: inout DeviceState, share: Set<SampleType>, read: Set<SampleType>) throws {
+  let asked = try state.requestAuthorization(waterApp.bundleID, share: share, read: read, wall: t0)
+  guard case .prompt(let prompt) = asked else {
+    Issue.record("expected a sheet, got \(asked)")
+    return
+  }
+  _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
 }
