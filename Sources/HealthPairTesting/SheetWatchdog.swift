@@ -1,7 +1,6 @@
 import Dispatch
 import HealthEngine
 import HealthPairClient
-import Posix
 import Synchronization
 import Wire
 
@@ -27,14 +26,11 @@ final class SheetWatchdog: Sendable {
     /// The connection followed per device, and the token of the listener on it.
     var clients: [HealthDeviceKind: (client: DeviceClient, listener: UInt64)] = [:]
     var shown: [HealthDeviceKind: [UInt64: Shown]] = [:]
-    var reconnect: Set<HealthDeviceKind> = []
     var failure: HealthPairTestingError?
     var stopped = false
   }
 
   private let state = Mutex(State())
-  /// Wakes the watchdog's thread: a sheet was shown, a reconnect was asked for, or the pair stopped.
-  private let wake = DispatchSemaphore(value: 0)
   /// The pair whose connections are followed (the current one per device, after a restart).
   private let pair: Pair
   /// How long a sheet may stay up unanswered, in seconds.
@@ -45,7 +41,6 @@ final class SheetWatchdog: Sendable {
     self.pair = pair
     self.timeout = timeout
     for device in HealthDeviceKind.allCases { follow(device, lookForShownSheets: false) }
-    Posix.startThread { [self] in run() }
   }
 
   /// The failure recorded when a sheet went unanswered for the deadline.
@@ -57,7 +52,8 @@ final class SheetWatchdog: Sendable {
     follow(device, lookForShownSheets: true)
   }
 
-  /// Stops the watchdog: removes its listeners (the pair closes its connections) and ends its thread.
+  /// Stops the watchdog: removes its listeners (the pair closes its connections); a check still scheduled finds it
+  /// stopped and does nothing.
   func stop() {
     let followed = state.withLock { s in
       s.stopped = true
@@ -65,22 +61,12 @@ final class SheetWatchdog: Sendable {
       return Array(s.clients.values)
     }
     for (client, listener) in followed { client.removeListener(listener) }
-    wake.signal()
   }
 
-  private func run() {
-    while true {
-      let (stopped, devices) = state.withLock { s in
-        defer { s.reconnect.removeAll() }
-        return (s.stopped, s.reconnect)
-      }
-      if stopped { return }
-      for device in devices { follow(device, lookForShownSheets: true) }
-      // Idle until a sheet appears, a restart is reported or the pair stops; else until the oldest sheet is due.
-      let due = state.withLock { s in s.shown.values.flatMap(\.values).map(\.since).min() }
-      _ = wake.wait(timeout: due.map { $0 + timeout } ?? .distantFuture)
-      endOverdueSheets()
-    }
+  /// Checks the sheets when the one shown at `since` is due. The watchdog has no thread of its own (a test that
+  /// shows no sheet costs nothing); a check runs on a Dispatch worker, where its client calls may block briefly.
+  private func schedule(dueFrom since: DispatchTime) {
+    DispatchQueue.global().asyncAfter(deadline: since + timeout) { [weak self] in self?.endOverdueSheets() }
   }
 
   /// Puts a listener on `device`'s current connection (replacing the one on an earlier connection).
@@ -110,13 +96,15 @@ final class SheetWatchdog: Sendable {
       return previous
     }
     if let stale { stale.client.removeListener(stale.listener) }
+    if !pending.isEmpty { schedule(dueFrom: now) }
   }
 
   private func observe(_ event: DaemonEvent, on device: HealthDeviceKind) {
     switch event {
     case .promptShown(let prompt):
-      state.withLock { $0.shown[device, default: [:]][prompt.id] = Shown(prompt: prompt, since: .now()) }
-      wake.signal()
+      let now = DispatchTime.now()
+      state.withLock { $0.shown[device, default: [:]][prompt.id] = Shown(prompt: prompt, since: now) }
+      schedule(dueFrom: now)
     case .promptClosed(let id, _, _):
       _ = state.withLock { $0.shown[device]?.removeValue(forKey: id) }
     default:
@@ -128,6 +116,7 @@ final class SheetWatchdog: Sendable {
     let now = DispatchTime.now()
     let overdue = state.withLock { s -> [(HealthDeviceKind, Shown, DeviceClient?)] in
       var result: [(HealthDeviceKind, Shown, DeviceClient?)] = []
+      if s.stopped { return result }
       for (device, sheets) in s.shown {
         for sheet in sheets.values where sheet.since + timeout <= now {
           result.append((device, sheet, s.clients[device]?.client))
@@ -138,8 +127,8 @@ final class SheetWatchdog: Sendable {
     }
     for (device, sheet, client) in overdue {
       guard let client, !client.isClosed else {
-        // The daemon went away, and its sheets with it; the thread follows its next connection.
-        state.withLock { _ = $0.reconnect.insert(device) }
+        // The daemon went away, and its sheets with it; follow its next connection if it is back.
+        follow(device, lookForShownSheets: true)
         continue
       }
       // Still up? (It may have been answered a moment ago, or withdrawn by an uninstall.)
