@@ -441,8 +441,12 @@ package final class Pair: Sendable {
   }
 
   /// Starts a fresh pair in `root` (a new temporary directory when nil) and waits until both daemons are ready and
-  /// linked.
-  package init(root: String? = nil, daemon: String? = nil, options: LaunchOptions = LaunchOptions()) throws(PairError) {
+  /// linked; its clients are then subscribed to `standing` (and the link's events) and stay so
+  /// (``keepSubscribed(_:)``).
+  package init(
+    root: String? = nil, daemon: String? = nil, options: LaunchOptions = LaunchOptions(),
+    subscribedTo standing: EventMask = []
+  ) throws(PairError) {
     if let daemon { self.daemon = daemon } else { self.daemon = try locateDaemon() }
     self.options = options
     do throws(SystemError) {
@@ -462,6 +466,7 @@ package final class Pair: Sendable {
         try Posix.writeFileAtomically(layout.pairingKey, Array(secret.utf8), mode: 0o600)
       }
     } catch { throw .system(error) }
+    keepSubscribed(standing)
     do throws(PairError) {
       try start(.phone)
       try start(.watch)

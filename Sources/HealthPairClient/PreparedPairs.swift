@@ -3,6 +3,7 @@ import HealthEngine
 import HealthModel
 import Posix
 import Synchronization
+import Wire
 
 /// Whether an environment switch's value (`HEALTHPAIR_PREPARED_PAIRS`, `HEALTHPAIR_ZYGOTE`) turns it off: `0`, `off`,
 /// `no` or `false`, in any case and with surrounding blanks.
@@ -38,9 +39,15 @@ package final class PreparedPairs: Sendable {
   /// How many pairs wait per daemon executable; 0 means no preparation (launch on demand, stop in place).
   package let depth: Int
 
+  /// What a prepared pair is: its daemon executable and the events its clients are kept subscribed to.
+  private struct Recipe: Hashable {
+    var daemon: String
+    var subscription: EventMask
+  }
+
   private struct State {
-    var ready: [String: [Pair]] = [:]
-    var preparing: [String: Int] = [:]
+    var ready: [Recipe: [Pair]] = [:]
+    var preparing: [Recipe: Int] = [:]
     /// Pairs still to be taken, when a caller said (``expect(_:)``): no more than that are prepared.
     var remaining: Int?
     /// Pairs handed out, launched inline, and discarded (for tests and the bench).
@@ -53,7 +60,7 @@ package final class PreparedPairs: Sendable {
   private let retiring = Retirer()
   /// The daemons of pairs to prepare, one entry per pair, and how many preparing threads run (at most ``depth``:
   /// they live as long as the process, so preparing a pair no longer starts and ends a thread).
-  private let jobs = Mutex<(queue: [String], threads: Int)>(([], 0))
+  private let jobs = Mutex<(queue: [Recipe], threads: Int)>(([], 0))
   /// Counts the entries in `jobs.queue`: each preparing thread takes one per wait.
   private let jobWake = DispatchSemaphore(value: 0)
 
@@ -102,12 +109,15 @@ package final class PreparedPairs: Sendable {
   }
 
   /// A fresh, linked pair of `daemon` (located when nil) that nobody else has or will get, with default launch
-  /// options; starts preparing its replacement.
+  /// options, its clients subscribed to `subscription` and kept so (``Pair/keepSubscribed(_:)``: set before the
+  /// launch's wait for the link subscribes them, so it costs no round trip); starts preparing its replacement.
+  /// Events pushed before the caller reads are kept by the connection, in order.
   /// - Throws: ``PairError`` when no pair could be launched.
-  package func take(daemon given: String? = nil) throws(PairError) -> Pair {
+  package func take(daemon given: String? = nil, subscribedTo subscription: EventMask = []) throws(PairError) -> Pair {
     let daemon: String
     if let given { daemon = given } else { daemon = try locateDaemon() }
-    guard depth > 0 else { return try Pair(daemon: daemon) }
+    let recipe = Recipe(daemon: daemon, subscription: subscription)
+    guard depth > 0 else { return try Self.launch(recipe) }
     while true {
       enum Next {
         case use(Pair)
@@ -115,12 +125,12 @@ package final class PreparedPairs: Sendable {
         case launch
       }
       let next = state.withLock { s -> Next in
-        if var ready = s.ready[daemon], !ready.isEmpty {
+        if var ready = s.ready[recipe], !ready.isEmpty {
           let pair = ready.removeFirst()
-          s.ready[daemon] = ready
+          s.ready[recipe] = ready
           return .use(pair)
         }
-        return s.preparing[daemon, default: 0] > 0 ? .wait : .launch
+        return s.preparing[recipe, default: 0] > 0 ? .wait : .launch
       }
       switch next {
       case .use(let pair):
@@ -133,22 +143,22 @@ package final class PreparedPairs: Sendable {
           s.counts.prepared += 1
           s.remaining = s.remaining.map { max(0, $0 - 1) }
         }
-        refill(daemon)
+        refill(recipe)
         return pair
       case .wait:
         // A preparation is under way; its end (a pair or a failure) signals. The deadline only guards against a
         // preparer that never ends; then this caller launches its own.
         if arrived.wait(timeout: .now() + LaunchOptions().readyTimeout * 2) == .timedOut {
           state.withLock { $0.counts.launchedInline += 1 }
-          return try Pair(daemon: daemon)
+          return try Self.launch(recipe)
         }
       case .launch:
         state.withLock { s in
           s.counts.launchedInline += 1
           s.remaining = s.remaining.map { max(0, $0 - 1) }
         }
-        refill(daemon)
-        return try Pair(daemon: daemon)
+        refill(recipe)
+        return try Self.launch(recipe)
       }
     }
   }
@@ -192,18 +202,23 @@ package final class PreparedPairs: Sendable {
     }
   }
 
-  /// Starts preparing pairs of `daemon` until `depth` are ready or under way.
-  private func refill(_ daemon: String) {
+  /// Launches a pair as `recipe` says.
+  private static func launch(_ recipe: Recipe) throws(PairError) -> Pair {
+    try Pair(daemon: recipe.daemon, subscribedTo: recipe.subscription)
+  }
+
+  /// Starts preparing pairs as `recipe` says until `depth` are ready or under way.
+  private func refill(_ recipe: Recipe) {
     let wanted = state.withLock { s -> Int in
       let missing =
-        min(depth, s.remaining ?? depth) - s.ready[daemon, default: []].count - s.preparing[daemon, default: 0]
+        min(depth, s.remaining ?? depth) - s.ready[recipe, default: []].count - s.preparing[recipe, default: 0]
       guard missing > 0 else { return 0 }
-      s.preparing[daemon, default: 0] += missing
+      s.preparing[recipe, default: 0] += missing
       return missing
     }
     for _ in 0..<wanted {
       let start = jobs.withLock { j -> Bool in
-        j.queue.append(daemon)
+        j.queue.append(recipe)
         guard j.threads < depth else { return false }
         j.threads += 1
         return true
@@ -213,15 +228,15 @@ package final class PreparedPairs: Sendable {
     }
   }
 
-  /// A preparing thread: launches a pair for each queued daemon, in turn, and hands it to the pool.
+  /// A preparing thread: launches a pair for each queued recipe, in turn, and hands it to the pool.
   private func prepareForever() {
     while true {
       jobWake.wait()
-      guard let daemon = jobs.withLock({ j in j.queue.isEmpty ? nil : j.queue.removeFirst() }) else { continue }
-      let pair = try? Pair(daemon: daemon)
+      guard let recipe = jobs.withLock({ j in j.queue.isEmpty ? nil : j.queue.removeFirst() }) else { continue }
+      let pair = try? Self.launch(recipe)
       state.withLock { s in
-        s.preparing[daemon, default: 1] -= 1
-        if let pair { s.ready[daemon, default: []].append(pair) }
+        s.preparing[recipe, default: 1] -= 1
+        if let pair { s.ready[recipe, default: []].append(pair) }
       }
       arrived.signal()
     }

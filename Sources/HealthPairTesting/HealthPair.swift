@@ -29,18 +29,10 @@ public final class HealthPair: Sendable {
   /// Launches a pair and applies `options`.
   /// - Throws: ``HealthPairTestingError/launchFailed(_:)``.
   init(options: HealthPairOptions) throws(HealthPairTestingError) {
-    do { pair = try PreparedPairs.shared.take() } catch { throw .launchFailed(error.description) }
-    self.options = options
     // The pair's own connections carry every event for the harness (the watchdog's and the waits' listeners), and
-    // keep that subscription through the pair's own waits and restarts.
-    let pair = self.pair
-    pair.keepSubscribed(.all)
-    do {
-      for device in DeviceKind.allCases { try pair.client(device).subscribe(.all) }
-    } catch {
-      PreparedPairs.shared.retire(pair)
-      throw .launchFailed("subscribing to the pair's events: \(error)")
-    }
+    // keep that subscription through the pair's own waits and restarts; a prepared pair was subscribed as it linked.
+    do { pair = try PreparedPairs.shared.take(subscribedTo: .all) } catch { throw .launchFailed(error.description) }
+    self.options = options
     watchdog = SheetWatchdog(pair: pair, timeout: options.timeout)
     waiter = EventWaiter(pair: pair, watchdog: watchdog)
     phone = HealthDevice(.phone, pair: pair, waiter: waiter, watchdog: watchdog, timeout: options.timeout)

@@ -111,6 +111,30 @@ struct PreparedPairsTests {
 
   /// The scenario runner's trace: the pair's clients keep every pushed event for the caller, and a wait for the link
   /// alone does not narrow what they are subscribed to.
+  /// A pair taken subscribed to events was prepared so: the sheet an app shows right after the take reaches its
+  /// client with no subscribe of its own; a pair prepared for another subscription (or none) is not handed out for it.
+  @Test func aPairTakenSubscribedHasItsEventsFromTheStart() throws {
+    let pool = PreparedPairs(depth: 1)
+    defer { pool.drain() }
+    let daemon = try locateDaemon()
+    let plain = try pool.take(daemon: daemon)
+    defer { pool.retire(plain) }
+    #expect(pool.waitUntilWaiting(1, timeout: 30), "a plain pair is prepared")
+    let subscribed = try pool.take(daemon: daemon, subscribedTo: .prompts)
+    defer { pool.retire(subscribed) }
+    #expect(pool.counts.launchedInline == 2, "the plain pair waiting was not handed out for a subscription")
+    subscribed.phone.collectEvents()
+    try subscribed.phone.installApp(Self.app)
+    let request = try subscribed.phone.beginAuthorization(Self.app.bundleID, share: [Self.water], read: [])
+    guard case .sheet = try request.waitFirst(timeout: 30) else {
+      Issue.record("the request did not show a sheet")
+      return
+    }
+    try subscribed.phone.ping()
+    let events = subscribed.phone.takeCollectedEvents()
+    #expect(events.contains { if case .promptShown = $0 { true } else { false } }, "\(events)")
+  }
+
   @Test func thePairsClientsKeepEventsForTheCallerThroughWaits() throws {
     let pair = try Pair(daemon: try locateDaemon())
     defer { pair.discard() }
