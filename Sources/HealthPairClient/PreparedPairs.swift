@@ -20,7 +20,7 @@ func isTurnedOff(_ value: String) -> Bool {
 ///   is stopped and removed, never reused. A pair whose daemon died or whose connection closed while it waited is
 ///   discarded, not handed out.
 /// - **Ahead, in the background.** Taking a pair starts preparing its replacement on a thread of its own, so it
-///   launches while the test runs. Up to ``depth`` pairs per daemon executable wait (default 2).
+///   launches while the test runs. Up to ``depth`` pairs per daemon executable and subscription wait (default 2).
 /// - **Cleaned up.** A retired pair's daemons are killed and reaped and its directory removed before ``retire(_:)``
 ///   returns (a kept directory stops gracefully instead). Whatever is still running when the process exits —
 ///   prepared pairs nobody took, or everything after a crash or SIGKILL — is ended by the pair's lifeline: each
@@ -36,7 +36,7 @@ package final class PreparedPairs: Sendable {
   /// The environment variable that sets the depth (`0` or `off` turns preparation off).
   package static let environmentVariable = "HEALTHPAIR_PREPARED_PAIRS"
 
-  /// How many pairs wait per daemon executable; 0 means no preparation (launch on demand, stop in place).
+  /// How many pairs wait per daemon executable and subscription; 0 means no preparation (launch on demand, stop in place).
   package let depth: Int
 
   /// What a prepared pair is: its daemon executable and the events its clients are kept subscribed to.
