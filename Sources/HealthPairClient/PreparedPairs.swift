@@ -19,7 +19,7 @@ func isTurnedOff(_ value: String) -> Bool {
 ///   daemons, linked — on which nothing has been done; ``take(daemon:)`` hands each one out once, and a retired pair
 ///   is stopped and removed, never reused. A pair whose daemon died or whose connection closed while it waited is
 ///   discarded, not handed out.
-/// - **Ahead, in the background.** Taking a pair starts preparing its replacement on a thread of its own, so it
+/// - **Ahead, in the background.** Taking a pair starts preparing its replacement on one of the pool's threads, so it
 ///   launches while the test runs. Up to ``depth`` pairs per daemon executable and subscription wait (default 2).
 /// - **Cleaned up.** A retired pair's daemons are killed and reaped and its directory removed before ``retire(_:)``
 ///   returns (a kept directory stops gracefully instead). Whatever is still running when the process exits —
