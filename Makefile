@@ -4,6 +4,11 @@ BIN := .build/debug
 # bash, for pipefail: a stage piped through tee still fails the target when it fails.
 SHELL := /bin/bash
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+## Release builds (bench, simulate, load, install) link the Swift runtime and Foundation statically: a daemon then
+## maps one binary instead of fifteen libraries, so each forked daemon faults in, copies and unmaps fewer pages and
+## resolves no symbols lazily (about 7 % less CPU per scenario; docs/performance.md, "Session 7"). Every release
+## target uses the same flags, so .build/release is never rebuilt from scratch between them.
+RELEASE := build -c release --static-swift-stdlib
 
 .PHONY: all build run test line-length test-html downstream demo bench fuzz chaos simulate load install clean
 
@@ -74,7 +79,7 @@ downstream:
 
 ## make bench: release build, every benchmark at full size; prints the table and writes bench-results.json.
 bench:
-	$(SWIFT) build -c release
+	$(SWIFT) $(RELEASE)
 	.build/release/healthpair-bench --scenarios Scenarios --json bench-results.json --markdown \
 	  --charts docs --history docs/bench-history.json
 
@@ -108,22 +113,22 @@ chaos: build
 SIM_SEEDS ?= 10000
 SIM_STEPS ?= 1000
 simulate:
-	$(SWIFT) build -c release --product healthpair
+	$(SWIFT) $(RELEASE) --product healthpair
 	.build/release/healthpair simulate --seeds $(SIM_SEEDS) --steps $(SIM_STEPS) --jobs $(JOBS)
 
 ## make load: LOAD_CLIENTS concurrent clients on both devices for LOAD_SECONDS while sync runs; nothing may be lost.
 LOAD_CLIENTS ?= 32
 LOAD_SECONDS ?= 30
 load:
-	$(SWIFT) build -c release
+	$(SWIFT) $(RELEASE)
 	.build/release/healthpair load --clients $(LOAD_CLIENTS) --seconds $(LOAD_SECONDS)
 
 ## make install PREFIX=/usr/local: release build; installs healthpair and healthpaird into $(PREFIX)/bin
 ## (healthpair finds healthpaird beside itself).
 PREFIX ?= /usr/local
 install:
-	$(SWIFT) build -c release --product healthpair
-	$(SWIFT) build -c release --product healthpaird
+	$(SWIFT) $(RELEASE) --product healthpair
+	$(SWIFT) $(RELEASE) --product healthpaird
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 0755 .build/release/healthpair .build/release/healthpaird "$(DESTDIR)$(PREFIX)/bin/"
 

@@ -148,7 +148,9 @@ package final class DeviceDaemon {
   private var turnEvents = [UInt32](repeating: 0, count: 256)
   /// Whether the daemon stopped because its launcher exited (its lifeline ended).
   package private(set) var launcherExited = false
-  private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
+  /// 64 KiB for every connection's reads, left uninitialized: `read` writes what it returns. Zeroing it cost every
+  /// forked daemon a 64 KiB memset and 16 page faults before its first request (docs/performance.md, "Session 7").
+  private var readBuffer = [UInt8](unsafeUninitializedCapacity: 1 << 16) { _, count in count = 1 << 16 }
   /// Connections with buffered frames left over from an earlier turn (see `ClientConnection.framesPending`).
   private var pendingFrames: Set<UInt64> = []
   /// Requests served per connection per loop turn: one client pipelining thousands of costly requests delays

@@ -10,9 +10,22 @@ import Synchronization
 /// the current directory, or `$PATH` — each found binary checked with `--version` — and, when none fits, this very
 /// binary when it embeds the daemon (test binaries that link HealthPairTesting do).
 /// - Throws: ``PairError/daemonNotFound(_:)``, saying where it looked and what to do.
+///
+/// The answer is kept for the process while `$HEALTHPAIRD`, the current directory and `$PATH` stay the same and the
+/// binary is still there: every prepared pair asks, and looking again cost each one a `readlink`, a `getcwd` and a
+/// `stat` per candidate (docs/performance.md, "Session 7").
 package func locateDaemon() throws(PairError) -> String {
-  try DaemonLocator.system().locate()
+  let key = [
+    Posix.environment("HEALTHPAIRD") ?? "", Posix.currentDirectory(), Posix.environment("PATH") ?? "",
+  ]
+  if let known = locatedDaemon.withLock({ $0?.key == key ? $0?.path : nil }), Posix.exists(known) { return known }
+  let path = try DaemonLocator.system().locate()
+  locatedDaemon.withLock { $0 = (key, path) }
+  return path
 }
+
+/// The last answer of ``locateDaemon()``, and what it depended on.
+private let locatedDaemon = Mutex<(key: [String], path: String)?>(nil)
 
 /// The daemon search, with its inputs explicit so tests can vary them.
 ///

@@ -474,6 +474,8 @@ package final class Pair: Sendable {
 
   /// The client connected to `device`.
   package func client(_ device: DeviceKind) -> DeviceClient { state.withLock { $0.clients[device]! } }
+  /// The client connected to `device`, or nil once the pair has been shut down or discarded.
+  package func clientIfRunning(_ device: DeviceKind) -> DeviceClient? { state.withLock { $0.clients[device] } }
   /// The phone's client.
   package var phone: DeviceClient { client(.phone) }
   /// The watch's client.

@@ -51,6 +51,11 @@ package final class PreparedPairs: Sendable {
   private let arrived = DispatchSemaphore(value: 0)
   /// Discards pairs handed to ``retireInBackground(_:)``.
   private let retiring = Retirer()
+  /// The daemons of pairs to prepare, one entry per pair, and how many preparing threads run (at most ``depth``:
+  /// they live as long as the process, so preparing a pair no longer starts and ends a thread).
+  private let jobs = Mutex<(queue: [String], threads: Int)>(([], 0))
+  /// Counts the entries in `jobs.queue`: each preparing thread takes one per wait.
+  private let jobWake = DispatchSemaphore(value: 0)
 
   /// What the pool has done so far.
   package struct Counts: Sendable, Equatable {
@@ -197,14 +202,28 @@ package final class PreparedPairs: Sendable {
       return missing
     }
     for _ in 0..<wanted {
-      Posix.startThread { [self] in
-        let pair = try? Pair(daemon: daemon)
-        state.withLock { s in
-          s.preparing[daemon, default: 1] -= 1
-          if let pair { s.ready[daemon, default: []].append(pair) }
-        }
-        arrived.signal()
+      let start = jobs.withLock { j -> Bool in
+        j.queue.append(daemon)
+        guard j.threads < depth else { return false }
+        j.threads += 1
+        return true
       }
+      jobWake.signal()
+      if start { Posix.startThread { [self] in prepareForever() } }
+    }
+  }
+
+  /// A preparing thread: launches a pair for each queued daemon, in turn, and hands it to the pool.
+  private func prepareForever() {
+    while true {
+      jobWake.wait()
+      guard let daemon = jobs.withLock({ j in j.queue.isEmpty ? nil : j.queue.removeFirst() }) else { continue }
+      let pair = try? Pair(daemon: daemon)
+      state.withLock { s in
+        s.preparing[daemon, default: 1] -= 1
+        if let pair { s.ready[daemon, default: []].append(pair) }
+      }
+      arrived.signal()
     }
   }
 

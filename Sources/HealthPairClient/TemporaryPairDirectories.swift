@@ -67,7 +67,7 @@ package enum TemporaryPairDirectories {
   /// lock, is left alone.
   @discardableResult
   package static func sweep(in base: String = TemporaryPairDirectories.base) -> [String] {
-    guard let names = try? Posix.listDirectory(base) else { return [] }
+    guard let names = try? Posix.listDirectory(base, prefix: prefix).sorted() else { return [] }
     var removed: [String] = []
     for name in names {
       guard let pid = launcher(of: name), pid != Posix.processID, !Posix.isAlive(pid) else { continue }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HealthModel
 import HealthPairClient
 import Synchronization
 import Wire
@@ -7,37 +8,22 @@ import Wire
 /// Waits for conditions on a pair's devices without sleeping: the condition is re-checked whenever either daemon
 /// pushes an event (sheet shown or closed, samples changed, sync progress, link up or down), until a deadline.
 ///
-/// It keeps one event connection per device (subscribed to everything), reopened after a daemon restart.
+/// It listens on the pair's own connections, which ``HealthPair`` keeps subscribed to every event (after a restart
+/// too: the new connection is the pair's current one); it opens none of its own.
 final class EventWaiter: Sendable {
-  private let sockets: [String]
-  private let clients = Mutex<[String: DeviceClient]>([:])
+  private let pair: Pair
   /// Ends every wait early once it has recorded a failure (a sheet nobody answered).
   private let watchdog: SheetWatchdog
 
-  init(sockets: [String], watchdog: SheetWatchdog) {
-    self.sockets = sockets
+  init(pair: Pair, watchdog: SheetWatchdog) {
+    self.pair = pair
     self.watchdog = watchdog
   }
 
-  /// The live event connections (a device that is down is skipped: its condition cannot change anyway).
+  /// The live connections (a device that is down is skipped: its condition cannot change anyway).
   private func liveClients() -> [DeviceClient] {
-    sockets.compactMap { socket in
-      if let live = clients.withLock({ $0[socket] }), !live.isClosed { return live }
-      guard let fresh = try? DeviceClient(socketPath: socket, clientName: "HealthPairTesting-events") else {
-        return nil
-      }
-      guard (try? fresh.subscribe(.all)) != nil else {
-        fresh.close()
-        return nil
-      }
-      return clients.withLock { c in
-        if let raced = c[socket], !raced.isClosed {
-          fresh.close()
-          return raced
-        }
-        c[socket] = fresh
-        return fresh
-      }
+    DeviceKind.allCases.compactMap { device in
+      pair.clientIfRunning(device).flatMap { $0.isClosed ? nil : $0 }
     }
   }
 
@@ -81,19 +67,5 @@ final class EventWaiter: Sendable {
     if let failure = watchdog.failure { throw failure }
     if let value = try check() { return value }
     throw HealthPairTestingError.timeout(waitingFor: what, seconds: timeout)
-  }
-
-  /// Drops the event connection to `socket` (its daemon was stopped); the next wait reconnects.
-  func forget(_ socket: String) {
-    clients.withLock { $0.removeValue(forKey: socket) }?.close()
-  }
-
-  /// Closes the event connections.
-  func close() {
-    let all = clients.withLock { c in
-      defer { c.removeAll() }
-      return Array(c.values)
-    }
-    for client in all { client.close() }
   }
 }

@@ -319,8 +319,7 @@ public final class HealthDevice: Sendable {
   /// Kills the device's daemon with SIGKILL (no chance to flush), as a crash would.
   public func kill() {
     pair.kill(kind.simulated)
-    // Connections to the dead daemon are dropped now rather than when their reader threads notice.
-    waiter.forget(socketPath)
+    // HealthKitSim's connections to the dead daemon are dropped now rather than when their reader threads notice.
     Connections.shared.forget(socketPath)
   }
 

@@ -31,9 +31,18 @@ public final class HealthPair: Sendable {
   init(options: HealthPairOptions) throws(HealthPairTestingError) {
     do { pair = try PreparedPairs.shared.take() } catch { throw .launchFailed(error.description) }
     self.options = options
-    watchdog = SheetWatchdog(
-      sockets: [.phone: pair.layout.socket(.phone), .watch: pair.layout.socket(.watch)], timeout: options.timeout)
-    waiter = EventWaiter(sockets: [pair.layout.socket(.phone), pair.layout.socket(.watch)], watchdog: watchdog)
+    // The pair's own connections carry every event for the harness (the watchdog's and the waits' listeners), and
+    // keep that subscription through the pair's own waits and restarts.
+    let pair = self.pair
+    pair.keepSubscribed(.all)
+    do {
+      for device in DeviceKind.allCases { try pair.client(device).subscribe(.all) }
+    } catch {
+      PreparedPairs.shared.retire(pair)
+      throw .launchFailed("subscribing to the pair's events: \(error)")
+    }
+    watchdog = SheetWatchdog(pair: pair, timeout: options.timeout)
+    waiter = EventWaiter(pair: pair, watchdog: watchdog)
     phone = HealthDevice(.phone, pair: pair, waiter: waiter, watchdog: watchdog, timeout: options.timeout)
     watch = HealthDevice(.watch, pair: pair, waiter: waiter, watchdog: watchdog, timeout: options.timeout)
     link = HealthLink(pair: pair, waiter: waiter, timeout: options.timeout)
@@ -134,7 +143,6 @@ public final class HealthPair: Sendable {
       HealthKitSim.configure(nil)
     }
     watchdog.stop()
-    waiter.close()
     // Killed and removed at once (prepared pairs, docs/testing-your-app.md); a kept directory stops gracefully.
     PreparedPairs.shared.retire(pair)
     // HealthKitSim's cached connections to these daemons are closed now rather than on their next use.

@@ -1,7 +1,6 @@
 import Dispatch
 import HealthEngine
 import HealthPairClient
-import Posix
 import Synchronization
 import Wire
 
@@ -9,11 +8,14 @@ import Wire
 /// a message naming the sheet instead of hanging.
 ///
 /// The usual cause is a test that awaits the app's `requestAuthorization` before answering: the app waits for the
-/// user and the user (the test) waits for the app. The watchdog follows both devices' sheets on an event connection
-/// of its own; when one has been up for the deadline (and is still up), it records
-/// ``HealthPairTestingError/sheetNotAnswered(device:sheet:seconds:)`` and makes the sheet fail to present, which
-/// ends the app's call with `HKError.unknownError`. From then on every harness wait of the pair, and
-/// ``withHealthPair(_:_:)`` itself, throws the recorded error.
+/// user and the user (the test) waits for the app. The watchdog follows both devices' sheets through a listener on
+/// the pair's own connections (subscribed to every event for the pair's life: ``HealthPair``); when one has been up
+/// for the deadline (and is still up), it records ``HealthPairTestingError/sheetNotAnswered(device:sheet:seconds:)``
+/// and makes the sheet fail to present, which ends the app's call with `HKError.unknownError`. From then on every
+/// harness wait of the pair, and ``withHealthPair(_:_:)`` itself, throws the recorded error.
+///
+/// It opens no connection of its own: each test used to pay two more connections (connect, hello, subscribe, a
+/// reader thread each) for it (docs/performance.md, "Session 7").
 final class SheetWatchdog: Sendable {
   private struct Shown {
     var prompt: Prompt
@@ -21,99 +23,88 @@ final class SheetWatchdog: Sendable {
   }
 
   private struct State {
-    var clients: [HealthDeviceKind: DeviceClient] = [:]
+    /// The connection followed per device, and the token of the listener on it.
+    var clients: [HealthDeviceKind: (client: DeviceClient, listener: UInt64)] = [:]
     var shown: [HealthDeviceKind: [UInt64: Shown]] = [:]
-    var reconnect: Set<HealthDeviceKind> = []
     var failure: HealthPairTestingError?
     var stopped = false
   }
 
   private let state = Mutex(State())
-  private let wake = DispatchSemaphore(value: 0)
-  private let sockets: [HealthDeviceKind: String]
-  /// How long a sheet may stay up unanswered, seconds.
+  /// The pair whose connections are followed (the current one per device, after a restart).
+  private let pair: Pair
+  /// How long a sheet may stay up unanswered, in seconds.
   let timeout: Double
 
-  /// Starts watching the devices listening on `sockets`, a fresh pair's: connected before this returns, so no
-  /// sheet can be up yet and none is missed.
-  init(sockets: [HealthDeviceKind: String], timeout: Double) {
-    self.sockets = sockets
+  /// Follows both devices' sheets on `pair`'s connections, which the caller has subscribed to prompt events.
+  init(pair: Pair, timeout: Double) {
+    self.pair = pair
     self.timeout = timeout
-    for device in HealthDeviceKind.allCases { connect(device, lookForShownSheets: false) }
-    Posix.startThread { [self] in run() }
+    for device in HealthDeviceKind.allCases { follow(device, lookForShownSheets: false) }
   }
 
-  /// Why the pair's test cannot succeed any more: a sheet nobody answered. Nil while all is well.
+  /// The failure recorded when a sheet went unanswered for the deadline.
   var failure: HealthPairTestingError? { state.withLock { $0.failure } }
 
-  /// Reconnects to `device` (after its daemon restarted).
+  /// Follows `device`'s current connection (after a restart), looking for sheets already up on it. On the caller's
+  /// thread, so a wait that follows a restart sees the new connection's sheets.
   func reconnect(_ device: HealthDeviceKind) {
-    state.withLock { _ = $0.reconnect.insert(device) }
-    wake.signal()
+    follow(device, lookForShownSheets: true)
   }
 
-  /// Stops watching and closes the connections; the thread ends at once.
+  /// Stops the watchdog: removes its listeners (the pair closes its connections); a check still scheduled finds it
+  /// stopped and does nothing.
   func stop() {
-    let clients = state.withLock { s in
+    let followed = state.withLock { s in
       s.stopped = true
       defer { s.clients.removeAll() }
       return Array(s.clients.values)
     }
-    for client in clients { client.close() }
-    wake.signal()
+    for (client, listener) in followed { client.removeListener(listener) }
   }
 
-  private func run() {
-    while true {
-      let (stopped, devices) = state.withLock { s in
-        defer { s.reconnect.removeAll() }
-        return (s.stopped, s.reconnect)
-      }
-      if stopped { return }
-      for device in devices { connect(device, lookForShownSheets: true) }
-      // Idle until a sheet appears, a restart is reported or the pair stops; else until the oldest sheet is due.
-      let due = state.withLock { s in s.shown.values.flatMap(\.values).map(\.since).min() }
-      _ = wake.wait(timeout: due.map { $0 + timeout } ?? .distantFuture)
-      endOverdueSheets()
-    }
+  /// Checks the sheets when the one shown at `since` is due. The watchdog has no thread of its own (a test that
+  /// shows no sheet costs nothing); a check runs on a Dispatch worker, where its client calls may block briefly.
+  private func schedule(dueFrom since: DispatchTime) {
+    DispatchQueue.global().asyncAfter(deadline: since + timeout) { [weak self] in self?.endOverdueSheets() }
   }
 
-  /// Connects to `device` and subscribes to its sheets; after a restart (`lookForShownSheets`), also takes the
-  /// sheets already up from a dump.
-  private func connect(_ device: HealthDeviceKind, lookForShownSheets: Bool) {
-    guard let socket = sockets[device] else { return }
-    let client: DeviceClient
-    do {
-      client = try DeviceClient(socketPath: socket, clientName: "HealthPairTesting-sheets", timeout: 10)
-      _ = client.addListener { [weak self] event in self?.observe(event, on: device) }
-      try client.subscribe(.prompts)
-    } catch {
+  /// Puts a listener on `device`'s current connection (replacing the one on an earlier connection).
+  private func follow(_ device: HealthDeviceKind, lookForShownSheets: Bool) {
+    guard let client = pair.clientIfRunning(device.simulated), !client.isClosed else {
       // The daemon is down (killed by the test): its sheets are gone with it; restart() reconnects.
-      state.withLock { s in
-        s.clients.removeValue(forKey: device)?.close()
+      let stale = state.withLock { s in
         s.shown[device] = [:]
+        return s.clients.removeValue(forKey: device)
       }
+      if let stale { stale.client.removeListener(stale.listener) }
       return
     }
+    if let current = state.withLock({ $0.clients[device] }), current.client === client {
+      return
+    }
+    let listener = client.addListener { [weak self] event in self?.observe(event, on: device) }
     let pending = lookForShownSheets ? (try? client.dump().device.pendingPrompts) ?? [] : []
     let now = DispatchTime.now()
-    let stale = state.withLock { s -> DeviceClient? in
-      if s.stopped { return client }
+    let stale = state.withLock { s -> (client: DeviceClient, listener: UInt64)? in
+      if s.stopped { return (client, listener) }
       let previous = s.clients[device]
-      s.clients[device] = client
+      s.clients[device] = (client, listener)
       var shown = s.shown[device] ?? [:]
       for prompt in pending where shown[prompt.id] == nil { shown[prompt.id] = Shown(prompt: prompt, since: now) }
       s.shown[device] = shown
       return previous
     }
-    stale?.close()
+    if let stale { stale.client.removeListener(stale.listener) }
+    if !pending.isEmpty { schedule(dueFrom: now) }
   }
 
   private func observe(_ event: DaemonEvent, on device: HealthDeviceKind) {
     switch event {
     case .promptShown(let prompt):
-      state.withLock { $0.shown[device, default: [:]][prompt.id] = Shown(prompt: prompt, since: .now()) }
-      wake.signal()
+      let now = DispatchTime.now()
+      state.withLock { $0.shown[device, default: [:]][prompt.id] = Shown(prompt: prompt, since: now) }
+      schedule(dueFrom: now)
     case .promptClosed(let id, _, _):
       _ = state.withLock { $0.shown[device]?.removeValue(forKey: id) }
     default:
@@ -125,9 +116,10 @@ final class SheetWatchdog: Sendable {
     let now = DispatchTime.now()
     let overdue = state.withLock { s -> [(HealthDeviceKind, Shown, DeviceClient?)] in
       var result: [(HealthDeviceKind, Shown, DeviceClient?)] = []
+      if s.stopped { return result }
       for (device, sheets) in s.shown {
         for sheet in sheets.values where sheet.since + timeout <= now {
-          result.append((device, sheet, s.clients[device]))
+          result.append((device, sheet, s.clients[device]?.client))
           s.shown[device]?.removeValue(forKey: sheet.prompt.id)
         }
       }
@@ -135,7 +127,8 @@ final class SheetWatchdog: Sendable {
     }
     for (device, sheet, client) in overdue {
       guard let client, !client.isClosed else {
-        reconnect(device)  // the daemon went away, and its sheets with it
+        // The daemon went away, and its sheets with it; follow its next connection if it is back.
+        follow(device, lookForShownSheets: true)
         continue
       }
       // Still up? (It may have been answered a moment ago, or withdrawn by an uninstall.)

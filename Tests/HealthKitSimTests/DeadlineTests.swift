@@ -65,6 +65,35 @@ struct DeadlineTests {
     #expect(sheet.app == waterID && sheet.share == [waterType] && sheet.read.isEmpty)
   }
 
+  /// The watchdog follows a restarted device's new connection: a sheet shown after the phone crashed and came back
+  /// still ends at the deadline instead of hanging the test.
+  @Test func afterARestartAnUnansweredSheetStillEndsAtTheDeadline() async throws {
+    let (error, waited) = try await Posix.onOwnThread { () -> (HealthPairTestingError?, DispatchTimeoutResult?) in
+      var waited: DispatchTimeoutResult?
+      do {
+        try withHealthPair(HealthPairOptions(timeout: 1, reportFailures: false)) { pair in
+          try pair.phone.install(app: waterID, writeUsage: "Water logs what you drink.")
+          pair.phone.kill()
+          try pair.phone.restart()
+          let done = DispatchSemaphore(value: 0)
+          pair.phone.use(app: waterID) {
+            HKHealthStore().requestAuthorization(toShare: [waterType], read: nil) { _, _ in done.signal() }
+          }
+          waited = done.wait(timeout: .now() + 30)
+        }
+        return (nil, waited)
+      } catch {
+        return (error as? HealthPairTestingError, waited)
+      }
+    }
+    #expect(waited == .success, "the harness ended the sheet shown on the restarted phone")
+    guard case .sheetNotAnswered(.phone, let sheet, 1)? = error else {
+      Issue.record("expected sheetNotAnswered on the phone, got \(String(describing: error))")
+      return
+    }
+    #expect(sheet.app == waterID)
+  }
+
   /// When the app swallows the error the harness gave it, the next harness wait fails at once with the same error,
   /// and so does withHealthPair even if the body ends normally.
   @Test func afterAnUnansweredSheetEveryWaitFailsAtOnceAndSoDoesThePair() async throws {

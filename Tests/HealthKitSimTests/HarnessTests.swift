@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HealthKitSim
+import HealthPairClient
 import HealthPairTesting
 import Synchronization
 import Testing
@@ -65,6 +66,19 @@ struct HarnessTests {
         }
         try await pair.phone.user.choose(share: [waterType])
         try await request
+      }
+    }
+  }
+
+  /// The harness's sheet watchdog and its waits listen on the pair's own connections: a test's pair costs each
+  /// daemon one control connection, not three (docs/performance.md, "Session 7").
+  @Test func theHarnessOpensNoConnectionsOfItsOwn() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      try await pair.waitForSync()
+      for socket in [pair.phone.socketPath, pair.watch.socketPath] {
+        let probe = try DeviceClient(socketPath: socket, clientName: "probe")
+        defer { probe.close() }
+        #expect(try probe.dump().clients == 2, "the pair's connection and this probe, at \(socket)")
       }
     }
   }
