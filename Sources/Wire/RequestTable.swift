@@ -6,7 +6,9 @@ import HealthModel
 // Every client request defined once, in `RequestTable`: its opcode, the codecs of its fields in wire order, the
 // reply it answers with, and how the `Request` case is built from the fields and taken apart into them. The frame
 // encoder and decoder (MessageCoding.swift), the client's operations (HealthPairClient's `DeviceOperation`) and the
-// contract test of the daemon's dispatch all read this table; nothing else lists a request's fields.
+// contract test of the daemon's dispatch all read this table; nothing else lists a request's fields — except
+// `save`'s fast path (`RequestTable.writeSave`/`readSave`), which calls that row's codecs directly and which
+// `RequestTableTests` pins to the row's own encoding.
 
 /// How one field of a request is written to and read from a frame.
 ///
