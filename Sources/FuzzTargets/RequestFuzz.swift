@@ -316,6 +316,7 @@ package enum RequestFuzz {
         .device(pick(DeviceProperty.allCases), ["iPhone", ""]),
         .value(pick(ComparisonOperator.allCases), pick(Palette.doubles)),
         .quantity(pick(ComparisonOperator.allCases), pick(Palette.doubles), unit: pick(Palette.units)),
+        .notInCorrelation,
       ]
       switch byte() % 5 {
       case 0: return nil

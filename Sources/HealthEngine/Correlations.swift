@@ -51,6 +51,10 @@ package struct CorrelationStore: Hashable, Sendable {
   /// Whether nothing is stored.
   package var isEmpty: Bool { live.isEmpty && deleted.isEmpty }
 
+  /// The identifiers of the live correlations' members: what `predicateForObjectsWithNoCorrelation()` excludes (a
+  /// deleted correlation's samples stand alone again, T12).
+  package var memberIDs: Set<UUID> { Set(live.values.lazy.flatMap(\.members)) }
+
   /// Stores a correlation (a re-delivery of a known identifier changes nothing).
   mutating func insert(_ correlation: Correlation) {
     guard !isKnown(correlation.uuid) else { return }

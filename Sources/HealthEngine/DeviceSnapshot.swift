@@ -167,7 +167,7 @@ extension DeviceState {
       guard slot.live, slot.end >= floor, type == nil || slot.type == type!.code else { continue }
       result.append(store.materialize(index))
     }
-    return result.sorted(by: Sample.storedOrder)
+    return Sample.inStoredOrder(result)
   }
 
   /// Every tombstone recorded, in deletion order.
@@ -260,6 +260,16 @@ package struct StoredPage: Hashable, Sendable {
 }
 
 extension Sample {
+  /// `samples` in ``storedOrder(_:_:)``. A store's pages come in insertion order, which is usually that order
+  /// already (checked in one pass); otherwise the samples are ordered by their keys and moved once, instead of being
+  /// swapped whole (a sample is a large value) at every step of a sort.
+  package static func inStoredOrder(_ samples: [Sample]) -> [Sample] {
+    guard samples.indices.dropFirst().contains(where: { storedOrder(samples[$0], samples[$0 - 1]) }) else {
+      return samples
+    }
+    return samples.indices.sorted { storedOrder(samples[$0], samples[$1]) }.map { samples[$0] }
+  }
+
   /// The order of ``DeviceState/storedSamples(type:wall:)``: by start date, then by identifier. Identifiers compare
   /// by their bytes, which is the order of their uppercase string form without building the strings.
   package static func storedOrder(_ a: Sample, _ b: Sample) -> Bool {

@@ -157,11 +157,43 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// The sample's quantity compares with this quantity, converted to the type's canonical unit
   /// (`predicateForQuantitySamples(with:quantity:)`); another dimension matches nothing.
   case quantity(ComparisonOperator, Double, unit: String)
+  /// The object is not one of a correlation's members (`predicateForObjectsWithNoCorrelation()`). Only the store
+  /// knows the members: ``resolvingCorrelations(members:)`` turns this into the identifiers it excludes before a
+  /// query runs (behavior.md T11). Left unresolved it lets every object through.
+  case notInCorrelation
+
+  /// The filter with ``notInCorrelation`` replaced by "not one of `members`" (the identifiers of every correlation's
+  /// members in the store); `members` is asked for only when the filter holds that case.
+  package func resolvingCorrelations(members: () -> Set<UUID>) -> SampleFilter {
+    guard mentionsCorrelations else { return self }
+    let excluded = SampleFilter.not(.uuids(members()))
+    func resolve(_ f: SampleFilter) -> SampleFilter {
+      switch f {
+      case .notInCorrelation: excluded
+      case .and(let parts): .and(parts.map(resolve))
+      case .or(let parts): .or(parts.map(resolve))
+      case .not(let part): .not(resolve(part))
+      default: f
+      }
+    }
+    return resolve(self)
+  }
+
+  /// Whether the filter holds ``notInCorrelation`` anywhere.
+  package var mentionsCorrelations: Bool {
+    switch self {
+    case .notInCorrelation: true
+    case .and(let parts), .or(let parts): parts.contains { $0.mentionsCorrelations }
+    case .not(let part): part.mentionsCorrelations
+    default: false
+    }
+  }
 
   /// Whether `sample` passes the filter.
   package func matches(_ sample: Sample) -> Bool {
     switch self {
     case .constant(let value): return value
+    case .notInCorrelation: return true
     case .and(let parts): return parts.allSatisfy { $0.matches(sample) }
     case .or(let parts): return parts.contains { $0.matches(sample) }
     case .not(let part): return !part.matches(sample)
@@ -205,7 +237,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .not(let part): return part.isDeletionAware ? !part.matches(tombstone) : true
     case .sources(let bundles): return bundles.contains(tombstone.source.bundleID)
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
-    case .dates, .metadata, .device, .value, .quantity: return true
+    case .dates, .metadata, .device, .value, .quantity, .notInCorrelation: return true
     }
   }
 
@@ -215,7 +247,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .constant, .sources, .uuids: true
     case .and(let parts), .or(let parts): parts.allSatisfy(\.isDeletionAware)
     case .not(let part): part.isDeletionAware
-    case .dates, .metadata, .device, .value, .quantity: false
+    case .dates, .metadata, .device, .value, .quantity, .notInCorrelation: false
     }
   }
 

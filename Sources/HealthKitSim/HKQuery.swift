@@ -139,10 +139,11 @@ public class HKQuery: NSObject, @unchecked Sendable {
     return HealthKitSimPredicate(.value(op, Double(value)))
   }
 
-  /// Objects that are not part of a correlation. HealthKitSim does not apply it yet: it matches every object, a
-  /// correlation's members too (docs/behavior.md T11).
+  /// Objects that are not members of a correlation (docs/behavior.md T11): a sample query or a statistics query of
+  /// a blood-pressure or dietary type then leaves out the samples a correlation groups. An anchored query does not
+  /// apply it (its changes are filtered in this process, which does not know the members).
   public static func predicateForObjectsWithNoCorrelation() -> NSPredicate {
-    HealthKitSimPredicate(.constant(true))
+    HealthKitSimPredicate(.notInCorrelation)
   }
 
   /// Category samples with this value.

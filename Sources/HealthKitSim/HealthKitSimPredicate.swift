@@ -76,6 +76,7 @@ final class HealthKitSimPredicate: NSPredicate {
     case .device(let property, let values): return "device.\(property.name) IN \(values.sorted())"
     case .value(let op, let value): return "value \(op) \(value)"
     case .quantity(let op, let value, let unit): return "quantity \(op) \(formatNumber(value)) \(unit)"
+    case .notInCorrelation: return "correlation == nil"
     }
   }
 }

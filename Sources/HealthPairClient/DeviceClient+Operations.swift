@@ -182,8 +182,7 @@ extension DeviceClient {
       let deleted = Set(tombstones.map(\.uuid))
       samples.removeAll { deleted.contains($0.uuid) }
     }
-    samples.sort(by: Sample.storedOrder)
-    return (samples, tombstones)
+    return (Sample.inStoredOrder(samples), tombstones)
   }
 
   /// Chooses which events this connection receives.

@@ -509,7 +509,7 @@ extension ParseState {
   }
 
   /// Sample-query modifiers, in any order: `from <time> to <time> [strictly …]`, `from <App>…`, `sorted by
-  /// startDate|endDate [descending] [then …]`, `limit <n>`, `with <key>=<value> [and …]`.
+  /// startDate|endDate [descending] [then …]`, `limit <n>`, `with <key>=<value> [and …]`, `outside correlations`.
   func sampleModifiers(_ c: inout Cursor, _ spec: inout SampleQuerySpec) throws(Diagnostic) {
     while let t = c.peek {
       if t.keyword == "from" {
@@ -534,6 +534,8 @@ extension ParseState {
           if !descending { _ = c.take("ascending") }
           spec.sort.append(SampleSort(field, ascending: !descending))
         } while c.take("then")
+      } else if c.take("outside", "correlations") {
+        spec.outsideCorrelations = true
       } else if c.take("limit") {
         let token = c.peek
         let n = try c.integer()

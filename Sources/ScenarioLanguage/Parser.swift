@@ -23,7 +23,8 @@ import HealthModel
 //   statistic   := "sum" | "average" | "min" | "max" | "mostRecent" | "duration"
 //                | "cumulativeSum" | "discreteAverage" | "discreteMin" | "discreteMax"   (HealthKit's option names)
 //   query       := [range] ["from" App…] ["sorted by" ("startDate" | "endDate") ["descending"] ("then" …)*]
-//                  ["limit" n] ["with" key=value…]            (in any order; statistics take range and "from" App…)
+//                  ["limit" n] ["with" key=value…] ["outside correlations"]
+//                                                             (in any order; statistics take range and "from" App…)
 //   outcome     := "is no data" | "fails with" code fragment* | "would terminate the app" ["with"] fragment*
 //   fragment    := '"' text '"'                                 (each must occur in the error's message)
 //   placeholder := "<" name ">"                                 (a "for" value or an "examples:" cell, anywhere)

@@ -18,6 +18,8 @@ package struct SampleQuerySpec: Hashable, Sendable {
   package var limit: Int?
   /// `with <key>=<value>…`: `predicateForObjects(withMetadataKey:allowedValues:)`, one per key, all must match.
   package var metadata: [MetadataMatch] = []
+  /// `outside correlations`: `predicateForObjectsWithNoCorrelation()`, applied by the daemon (behavior.md T11).
+  package var outsideCorrelations = false
 
   /// Creates a query of `type` by `app` with no predicate.
   package init(app: String, type: SampleType) {

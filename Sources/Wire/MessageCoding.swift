@@ -132,7 +132,7 @@ extension BinaryWriter {
   /// `u8` tag then the node: 0 constant bool | 1 and [filter] | 2 or [filter] | 3 not filter | 4 dates range |
   /// 5 sources [string] | 6 uuids [uuid] | 7 metadata key string, condition (0 exists | 1 one of [value] |
   /// 2 compare op u8, value) | 8 device property u8, [string] | 9 value op u8, f64 | 10 quantity op u8, f64, unit
-  /// string.
+  /// string | 11 not in a correlation.
   mutating func sampleFilter(_ f: SampleFilter) {
     switch f {
     case .constant(let b):
@@ -182,6 +182,8 @@ extension BinaryWriter {
       u8(op.rawValue)
       f64(value)
       string(unit)
+    case .notInCorrelation:
+      u8(11)
     }
   }
 
@@ -531,6 +533,7 @@ extension BinaryReader {
       return .device(property, Set(try array(minElementSize: 4) { r throws(DecodeError) in try r.string() }))
     case 9: return .value(try op(&self), try f64())
     case 10: return .quantity(try op(&self), try f64(), unit: try string(maxLength: 256))
+    case 11: return .notInCorrelation
     case let t: throw error("unknown predicate tag \(t)")
     }
   }

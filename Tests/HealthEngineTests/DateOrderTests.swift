@@ -45,6 +45,21 @@ struct DateOrderTests {
     }
   }
 
+  /// `inStoredOrder` gives a full sort's order whether the samples come in that order, reversed or shuffled, with
+  /// equal start dates ordered by identifier; ordered input is returned as it is.
+  @Test func storedOrderMatchesAFullSort() {
+    var rng = SeededGenerator(seed: 7)
+    var samples: [Sample] = []
+    for i in 0..<300 { samples.append(Self.sample(&rng, start: Double(i / 3), duration: 60)) }
+    let sorted = samples.sorted(by: Sample.storedOrder)
+    #expect(Sample.inStoredOrder(sorted).map(\.uuid) == sorted.map(\.uuid))
+    #expect(Sample.inStoredOrder(sorted.reversed()).map(\.uuid) == sorted.map(\.uuid))
+    var shuffled = sorted
+    shuffled.shuffle(using: &rng)
+    #expect(Sample.inStoredOrder(shuffled).map(\.uuid) == sorted.map(\.uuid))
+    #expect(Sample.inStoredOrder([]).isEmpty)
+  }
+
   @Test(
     "Any insertion order, settled after each batch or not at all, scans in date order",
     arguments: [(1 as UInt64, true), (2, true), (3, false), (4, true)])

@@ -63,6 +63,49 @@ struct BloodPressureTests {
     }
   }
 
+  /// `predicateForObjectsWithNoCorrelation()` leaves a correlation's members out of sample and statistics queries of
+  /// their types (behavior.md T11); its negation keeps only them; once the correlation is deleted its samples stand
+  /// alone (T12) and match.
+  @Test func theNoCorrelationPredicateLeavesOutACorrelationsMembers() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      try pair.phone.install(app: Self.cuffID, name: "Cuff", writeUsage: "Saves readings.", readUsage: "Shows them.")
+      try await pair.phone.authorize(Self.cuffID, share: Self.parts, read: Set(Self.parts.map { $0 as HKObjectType }))
+      try await pair.phone.use(app: Self.cuffID) {
+        let store = HKHealthStore()
+        let systolicType = HKQuantityType(.bloodPressureSystolic)
+        func systolic(_ value: Double, _ date: Date) -> HKQuantitySample {
+          HKQuantitySample(
+            type: systolicType, quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: value), start: date,
+            end: date)
+        }
+        let reading = HKCorrelation(
+          type: HKCorrelationType(.bloodPressure), start: t0 - 600, end: t0 - 600,
+          objects: [
+            systolic(121, t0 - 600),
+            HKQuantitySample(
+              type: HKQuantityType(.bloodPressureDiastolic),
+              quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 79), start: t0 - 600, end: t0 - 600),
+          ])
+        try await store.save(reading)
+        try await store.save(systolic(150, t0 - 60))
+        let alone = HKQuery.predicateForObjectsWithNoCorrelation()
+        func values(_ predicate: NSPredicate?) async throws -> [Double] {
+          try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: systolicType, predicate: predicate)],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+          ).result(for: store).map { $0.quantity.doubleValue(for: .millimeterOfMercury()) }
+        }
+        #expect(try await values(nil) == [121, 150])
+        #expect(try await values(alone) == [150])
+        #expect(try await values(NSCompoundPredicate(notPredicateWithSubpredicate: alone)) == [121])
+        let average = try await statistics(store, systolicType, predicate: alone, options: .discreteAverage)
+        #expect(average.averageQuantity()?.doubleValue(for: .millimeterOfMercury()) == 150)
+        try await store.delete(reading)
+        #expect(try await values(alone) == [121, 150], "a deleted correlation's samples stand alone")
+      }
+    }
+  }
+
   @Test func aCorrelationThatDoesNotFitItsTypeFailsTheSave() async throws {
     try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
       try pair.phone.install(app: Self.cuffID, name: "Cuff", writeUsage: "Saves readings.", readUsage: "Shows them.")

@@ -147,3 +147,45 @@ struct SourceTextTests {
     #expect(found.map(\.error) == [.unknownStep("expekt", suggestion: "expect")])
   }
 }
+
+/// The lexer's byte path for ASCII lines gives exactly what its character path gives: on every line of the
+/// repository's scenarios and on lines built to hit each rule (quotes, commas, tabs, comments, `word:`, times,
+/// an unterminated quote).
+@Suite("The lexer's ASCII path")
+struct LexerPathTests {
+  static let tricky = [
+    "", "   ", "# only a comment", "install Water on phone share dietaryWater,stepCount",
+    "expect phone: Water share dietaryWater is notDetermined", "at 08:30 save 250 mL", "a: b:: c:d ::",
+    "say \"hello, world\" # and a comment", "say \"\" then\tthat", "word#hash kept # comment", "\"unterminated",
+    "x \"open", ",,, ,", ":", "a:", "\"q\":", "tab\tseparated\t\"quoted\ttab\"",
+  ]
+
+  @Test func theASCIIPathMatchesTheCharacterPathOnEveryLine() throws {
+    var lines = Self.tricky
+    var directories = [scenariosDirectory]
+    while let directory = directories.popLast() {
+      for name in try Posix.listDirectory(directory) {
+        let path = directory + "/" + name
+        if Posix.directoryExists(path) {
+          directories.append(path)
+        } else if name.hasSuffix(".scenario") {
+          let text = String(decoding: try Posix.readFile(path), as: UTF8.self)
+          lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+      }
+    }
+    var checked = 0
+    for line in lines where line.utf8.allSatisfy({ $0 < 0x80 }) {
+      var copy = line
+      let fast = copy.withUTF8 { Lexer.tokenizeASCII($0) }
+      let slow = Result { () throws(Lexer.LexError) in try Lexer.tokenizeCharacters(line) }
+      switch (fast, slow) {
+      case (.success(let a), .success(let b)): #expect(a == b, "\(line)")
+      case (.failure(let a), .failure(let b)): #expect(a.column == b.column, "\(line)")
+      default: Issue.record("the paths disagree on \(line): \(fast) against \(slow)")
+      }
+      checked += 1
+    }
+    #expect(checked > 1_000)
+  }
+}

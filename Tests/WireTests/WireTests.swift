@@ -131,7 +131,7 @@ struct MessageCodingTests {
           .or([.uuids([UUID()]), .not(.sources(["b"]))]), .metadata(key: "k", .exists),
           .metadata(key: "k", .oneOf([.bool(true), .quantity(1, unit: "mL")])),
           .metadata(key: "k", .compare(.greaterThanOrEqualTo, .date(t0))), .device(.model, ["Watch"]),
-          .value(.notEqualTo, 2), .quantity(.lessThan, 0.5, unit: "L"), .constant(false),
+          .value(.notEqualTo, 2), .quantity(.lessThan, 0.5, unit: "L"), .constant(false), .not(.notInCorrelation),
           .dates(DateRange(start: t0, end: nil, options: .strictStartDate)),
         ]))),
     .statistics(
