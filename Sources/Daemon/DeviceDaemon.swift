@@ -538,8 +538,10 @@ package final class DeviceDaemon {
       }
     default: break
     }
+    // Only `dump` reads the link's status: other requests get a fixed stand-in instead of a status built per request.
     let context = RequestCore.Context(
-      wall: wall, hasPeer: options.peerSocket != nil, link: linkStatus, pid: processID, clients: clients.count,
+      wall: wall, hasPeer: options.peerSocket != nil, link: request.opcode == .dump ? linkStatus : Self.unreadLink,
+      pid: processID, clients: clients.count,
       storedPageBudget: storedPageBudget, quietestNote: log.threshold)
     let (answer, effects) = RequestCore.handle(request, state: &durable.state, context: context)
     switch request {
@@ -621,6 +623,11 @@ package final class DeviceDaemon {
     else { return }
     connection.send(.response(id: waiting.request, result))
   }
+
+  /// The link status handed to requests that do not read it (every request but `dump`).
+  private static let unreadLink = LinkStatus(
+    enabled: false, connected: false, holding: false, latency: 0,
+    sync: DeviceSnapshot.SyncStatus(lastSeq: 0, peerAcked: 0, appliedFromPeer: 0, pendingEntries: 0, pendingItems: 0))
 
   private var linkStatus: LinkStatus {
     let ledger = durable.state.sync
@@ -1020,7 +1027,6 @@ package final class DeviceDaemon {
     return 0
   }
 }
-
 
 /// The daemon as the peer core's shell: sockets, the journal file and epoll timers.
 extension DeviceDaemon: PeerShell {

@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import Synchronization
 
 /// A quantity over a time interval: `HKQuantitySample(type: waterType, quantity: …, start: date, end: date)`.
 ///
@@ -9,18 +10,32 @@ import HealthModel
 ///
 /// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
 public final class HKQuantitySample: HKSample, @unchecked Sendable {
-  /// The quantity, in the unit it was created with (query results use the type's canonical unit).
-  public let quantity: HKQuantity
   /// The quantity type.
   public let quantityType: HKQuantityType
+  /// The quantity's value, in ``unit``.
+  private let value: Double
+  /// The quantity's unit.
+  private let unit: HKUnit
+  /// The ``quantity`` object once made: given to the initializer, or made on first use for a sample a query
+  /// returned (most callers of a query read a few samples' quantities, or none; a 100-sample reply made 100 objects
+  /// more than it needed — docs/performance.md, metric 9d). Made once: every read returns the same object.
+  private let madeQuantity = AtomicLazyReference<HKQuantity>()
+
+  /// The quantity, in the unit it was created with (query results use the type's canonical unit).
+  public var quantity: HKQuantity {
+    if let made = madeQuantity.load() { return made }
+    return madeQuantity.storeIfNil(HKQuantity(unit: unit, doubleValue: value))
+  }
 
   /// Creates a sample with a new UUID.
   public init(
     type: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
     metadata: [String: Any]? = nil
   ) {
-    self.quantity = quantity
     self.quantityType = type
+    self.value = quantity.value
+    self.unit = quantity.unit
+    _ = madeQuantity.storeIfNil(quantity)
     super.init(
       uuid: UUID(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
       source: HKSample.unsavedSource)
@@ -31,32 +46,36 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     type: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date, device: HKDevice?,
     metadata: [String: Any]?
   ) {
-    self.quantity = quantity
     self.quantityType = type
+    self.value = quantity.value
+    self.unit = quantity.unit
+    _ = madeQuantity.storeIfNil(quantity)
     super.init(
       uuid: UUID(), type: type, start: startDate, end: endDate,
       metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
   }
 
+  /// A stored sample of `value` in `unit`; its ``quantity`` object is made when first read.
   init(
-    uuid: UUID, type: HKQuantityType, quantity: HKQuantity, start: Date, end: Date, metadata: MetadataPayload,
+    uuid: UUID, type: HKQuantityType, value: Double, unit: HKUnit, start: Date, end: Date, metadata: MetadataPayload,
     source: HKSourceRevision
   ) {
-    self.quantity = quantity
     self.quantityType = type
+    self.value = value
+    self.unit = unit
     super.init(uuid: uuid, type: type, start: start, end: end, metadata: metadata, source: source)
   }
 
   /// The number of quantities the sample aggregates; always 1 in HealthKitSim.
   public var count: Int { 1 }
 
-  override var valueDescription: String? { quantity.description }
+  override var valueDescription: String? { "\(formatNumber(value)) \(unit.unitString)" }
 
   /// The sample as the daemon's `save` takes it; the daemon converts the quantity to the canonical unit.
   override package func sampleInput(api: String) throws -> SampleInput {
     SampleInput(
       uuid: uuid, type: try quantityType.simulatedType(),
-      value: .quantity(quantity.value, unit: quantity.unit.unitString), start: startDate, end: endDate,
+      value: .quantity(value, unit: unit.unitString), start: startDate, end: endDate,
       metadata: try metadataPayload.checked(api: api))
   }
 }

@@ -68,37 +68,48 @@ public class HKSample: HKObject, @unchecked Sendable {
     // Each sample is read in place (borrowed), not copied out of the array and destroyed again as `for sample in`
     // would: a copy retains and releases every string and the metadata of the sample.
     samples.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices { objects.append(maker.make(buffer[index])) }
+      guard let first = buffer.baseAddress else { return }
+      for index in buffer.indices { objects.append(maker.make(at: first + index)) }
     }
     return objects
   }
 
   /// Makes sample objects, remembering the last type and the last few sources it made objects for.
   struct Maker {
-    private var lastType: (code: UInt16, type: HKSampleType, unit: HKUnit?)?
+    private var lastType: (code: UInt16, type: HKSampleType, quantityType: HKQuantityType?, unit: HKUnit?)?
     private var sources: [(source: SampleSource, revision: HKSourceRevision)] = []
 
     mutating func make(_ sample: Sample) -> HKSample {
-      let (type, unit) = objectType(sample.type)
-      let source = revision(sample.source)
-      switch sample.value {
+      withUnsafePointer(to: sample) { make(at: $0) }
+    }
+
+    /// The object for the sample at `sample`, whose fields are read in place: a `Sample` passed by value was copied
+    /// whole (every string and the metadata retained, then released) through its value witness, per sample.
+    mutating func make(at sample: UnsafePointer<Sample>) -> HKSample {
+      let type = objectType(sample.pointee.type)
+      let source = revision(sample.pointee.source)
+      switch sample.pointee.value {
       case .quantity(let value):
         return HKQuantitySample(
-          uuid: sample.uuid, type: type as! HKQuantityType,
-          quantity: HKQuantity(unit: unit ?? .count(), doubleValue: value), start: sample.start, end: sample.end,
-          metadata: .valid(sample.metadata), source: source)
+          uuid: sample.pointee.uuid, type: type.quantityType!, value: value, unit: type.unit ?? .count(),
+          start: sample.pointee.start, end: sample.pointee.end, metadata: .valid(sample.pointee.metadata),
+          source: source)
       case .category(let value):
         return HKCategorySample(
-          uuid: sample.uuid, type: type as! HKCategoryType, value: value, start: sample.start, end: sample.end,
-          metadata: .valid(sample.metadata), source: source)
+          uuid: sample.pointee.uuid, type: type.object as! HKCategoryType, value: value, start: sample.pointee.start,
+          end: sample.pointee.end, metadata: .valid(sample.pointee.metadata), source: source)
       }
     }
 
-    private mutating func objectType(_ type: SampleType) -> (HKSampleType, HKUnit?) {
-      if let last = lastType, last.code == type.code { return (last.type, last.unit) }
+    /// The type object of the last type made (cast once to `HKQuantityType` for a quantity type, not per sample).
+    private mutating func objectType(
+      _ type: SampleType
+    ) -> (object: HKSampleType, quantityType: HKQuantityType?, unit: HKUnit?) {
+      if let last = lastType, last.code == type.code { return (last.type, last.quantityType, last.unit) }
       let (object, unit) = Self.typeObjects(type)
-      lastType = (type.code, object, unit)
-      return (object, unit)
+      let quantityType = object as? HKQuantityType
+      lastType = (type.code, object, quantityType, unit)
+      return (object, quantityType, unit)
     }
 
     /// Type objects and canonical units made so far, by type code: immutable, so every query shares them (as

@@ -10,8 +10,19 @@ final class QueryRun: @unchecked Sendable {
   private var state = State.idle
   private var cleanups: [@Sendable () -> Void] = []
   private var boundTarget: HealthKitSim.Target?
-  /// The serial queue the query works and calls its handlers on.
-  let queue = DispatchQueue(label: "HealthKitSim.query")
+  private var madeQueue: DispatchQueue?
+
+  /// The serial queue the query works and calls its handlers on, made when first asked for: a query that is only
+  /// fetched in the awaiting task (``HKSampleQueryDescriptor``) never needs one, and making and disposing of a queue
+  /// was a measurable share of such a query (docs/performance.md, metric 9d).
+  var queue: DispatchQueue {
+    lock.lock()
+    defer { lock.unlock() }
+    if let madeQueue { return madeQueue }
+    let queue = DispatchQueue(label: "HealthKitSim.query")
+    madeQueue = queue
+    return queue
+  }
 
   /// Moves idle → running; false when the query was already executed.
   func begin() -> Bool {

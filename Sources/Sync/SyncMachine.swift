@@ -167,6 +167,8 @@ package struct SyncMachine: Sendable {
   package private(set) var failedChecks = 0
   /// The cursors the connector last asked to check on this connection.
   private var lastCheckSent: SyncCursors?
+  /// A store check was sent on this connection and its result has not come back (``maybeCheck()`` sends no other).
+  private var checkInFlight = false
   private var myNonce: [UInt8] = []
   private var reconnectDelay: Double
   private var reconnectScheduled = false
@@ -228,6 +230,7 @@ package struct SyncMachine: Sendable {
       sentUpTo = ackedUpTo
       receivedUpTo = appliedFromPeer
       lastCheckSent = nil
+      checkInFlight = false
       var directives: [Directive] = wasEstablished ? [.linkChanged(connected: false)] : []
       if role == .connector && enabled { directives += scheduleReconnect() }
       if wasEstablished { reconnectDelay = settings.initialReconnectDelay }
@@ -394,8 +397,10 @@ package struct SyncMachine: Sendable {
       return [.evaluateCheck(check)]
 
     case (.established, .connector, .checkResult(let result)) where peerResumed:
-      guard result.outcome != .notComparable else { return [] }
-      return conclude(result.outcome, detail: result.detail, checked: result.checked)
+      // The answer to the check in flight: the cursors may have moved meanwhile, and then the next check goes now.
+      checkInFlight = false
+      guard result.outcome != .notComparable else { return maybeCheck() }
+      return conclude(result.outcome, detail: result.detail, checked: result.checked) + maybeCheck()
 
     default:
       return [.close(reason: "unexpected \(Self.name(of: message)) while \(phase) as \(role.name)")]
@@ -411,12 +416,15 @@ package struct SyncMachine: Sendable {
   }
 
   /// The connector asks for a store check when both sides look caught up on this connection (everything it logged
-  /// is acknowledged, everything it received is applied) and the cursors moved since it last asked.
+  /// is acknowledged, everything it received is applied), the cursors moved since it last asked, and no check is in
+  /// flight (behavior.md Y7, "one check at a time"): while one is, the cursors it asks about are already old, and
+  /// the next check goes when its result comes back.
   private mutating func maybeCheck() -> [Directive] {
     guard role == .connector, phase == .established, peerResumed, enabled, !holding, !resendRequested,
-      ackedUpTo == localLastSeq, receivedUpTo == appliedFromPeer, lastCheckSent != cursors
+      !checkInFlight, ackedUpTo == localLastSeq, receivedUpTo == appliedFromPeer, lastCheckSent != cursors
     else { return [] }
     lastCheckSent = cursors
+    checkInFlight = true
     return [.sendCheck(cursors)]
   }
 

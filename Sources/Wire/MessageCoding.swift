@@ -409,7 +409,7 @@ extension BinaryWriter {
   mutating func request(_ request: Request) {
     let opcode = request.opcode
     u8(opcode.rawValue)
-    opcode.definition.writeFields(of: request, into: &self)
+    request.writeFields(into: &self)
   }
 
   mutating func storedCursor(_ c: StoredCursor) {
@@ -774,7 +774,7 @@ extension BinaryReader {
     guard let opcode = RequestOpcode(rawValue: raw) else {
       throw DecodeError(offset: reportBase + opcodeOffset, "unknown request opcode \(raw)")
     }
-    return try opcode.definition.readFields(from: &self)
+    return try opcode.readFields(from: &self)
   }
 
   mutating func daemonEvent() throws(DecodeError) -> DaemonEvent {

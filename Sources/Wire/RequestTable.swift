@@ -6,7 +6,9 @@ import HealthModel
 // Every client request defined once, in `RequestTable`: its opcode, the codecs of its fields in wire order, the
 // reply it answers with, and how the `Request` case is built from the fields and taken apart into them. The frame
 // encoder and decoder (MessageCoding.swift), the client's operations (HealthPairClient's `DeviceOperation`) and the
-// contract test of the daemon's dispatch all read this table; nothing else lists a request's fields.
+// contract test of the daemon's dispatch all read this table; nothing else lists a request's fields — except
+// `save`'s fast path (`RequestTable.writeSave`/`readSave`), which calls that row's codecs directly and which
+// `RequestTableTests` pins to the row's own encoding.
 
 /// How one field of a request is written to and read from a frame.
 ///
@@ -99,52 +101,128 @@ package struct RequestDefinition<Answer, each Field: FieldCodec>: AnyRequestDefi
   }
 }
 
+/// Something done with one request's definition, at its concrete type.
+///
+/// ``RequestOpcode/visitDefinition(_:)`` hands a visitor the definition of an opcode as the `RequestDefinition` it
+/// is (its answer and field codecs known to the compiler), not as ``AnyRequestDefinition``: each row's reading and
+/// writing is then specialized for its fields. Through the existential, a row's field pack was walked at run time —
+/// tuple metadata looked up, each codec called through a witness table — which was about a quarter of a client's
+/// CPU per save and a tenth of the daemon's request handling (docs/performance.md, "Session 7: the save path").
+package protocol RequestDefinitionVisitor {
+  /// What a visit gives.
+  associatedtype Outcome
+  /// Visits `definition`.
+  mutating func visit<Answer, each Field: FieldCodec>(_ definition: RequestDefinition<Answer, repeat each Field>)
+    -> Outcome
+}
+
 extension RequestOpcode {
-  /// The definition of the request with this opcode (exhaustive: a new opcode does not compile without one).
-  package var definition: any AnyRequestDefinition {
+  /// Calls `visitor` with the definition of the request with this opcode, at its concrete type (exhaustive: a new
+  /// opcode does not compile without one).
+  package func visitDefinition<V: RequestDefinitionVisitor>(_ visitor: inout V) -> V.Outcome {
     switch self {
-    case .hello: RequestTable.hello
-    case .installApp: RequestTable.installApp
-    case .uninstallApp: RequestTable.uninstallApp
-    case .requestAuthorization: RequestTable.requestAuthorization
-    case .answerPrompt: RequestTable.answerPrompt
-    case .authorizationStatus: RequestTable.authorizationStatus
-    case .requestStatus: RequestTable.requestStatus
-    case .save: RequestTable.save
-    case .delete: RequestTable.delete
-    case .deleteMatching: RequestTable.deleteMatching
-    case .importBatch: RequestTable.importBatch
-    case .importCommit: RequestTable.importCommit
-    case .importAbort: RequestTable.importAbort
-    case .sampleQuery: RequestTable.sampleQuery
-    case .statistics: RequestTable.statistics
-    case .statisticsCollection: RequestTable.statisticsCollection
-    case .anchoredQuery: RequestTable.anchoredQuery
-    case .changeSettings: RequestTable.changeSettings
-    case .watchSettings: RequestTable.watchSettings
-    case .setClock: RequestTable.setClock
-    case .advanceClock: RequestTable.advanceClock
-    case .setPolicy: RequestTable.setPolicy
-    case .dump: RequestTable.dump
-    case .storedSamples: RequestTable.storedSamples
-    case .subscribe: RequestTable.subscribe
-    case .earliestPermittedSampleDate: RequestTable.earliestPermittedSampleDate
-    case .link: RequestTable.link
-    case .ping: RequestTable.ping
-    case .setLocked: RequestTable.setLocked
-    case .readCharacteristic: RequestTable.readCharacteristic
-    case .preferredUnits: RequestTable.preferredUnits
-    case .changeUserSetting: RequestTable.changeUserSetting
-    case .enableBackgroundDelivery: RequestTable.enableBackgroundDelivery
-    case .disableBackgroundDelivery: RequestTable.disableBackgroundDelivery
-    case .completeBackgroundDelivery: RequestTable.completeBackgroundDelivery
-    case .backgroundDeliveries: RequestTable.backgroundDeliveries
-    case .setSourceOrder: RequestTable.setSourceOrder
-    case .saveCorrelations: RequestTable.saveCorrelations
-    case .correlationQuery: RequestTable.correlationQuery
-    case .importCorrelations: RequestTable.importCorrelations
-    case .storedCorrelations: RequestTable.storedCorrelations
+    case .hello: visitor.visit(RequestTable.hello)
+    case .installApp: visitor.visit(RequestTable.installApp)
+    case .uninstallApp: visitor.visit(RequestTable.uninstallApp)
+    case .requestAuthorization: visitor.visit(RequestTable.requestAuthorization)
+    case .answerPrompt: visitor.visit(RequestTable.answerPrompt)
+    case .authorizationStatus: visitor.visit(RequestTable.authorizationStatus)
+    case .requestStatus: visitor.visit(RequestTable.requestStatus)
+    case .save: visitor.visit(RequestTable.save)
+    case .delete: visitor.visit(RequestTable.delete)
+    case .deleteMatching: visitor.visit(RequestTable.deleteMatching)
+    case .importBatch: visitor.visit(RequestTable.importBatch)
+    case .importCommit: visitor.visit(RequestTable.importCommit)
+    case .importAbort: visitor.visit(RequestTable.importAbort)
+    case .sampleQuery: visitor.visit(RequestTable.sampleQuery)
+    case .statistics: visitor.visit(RequestTable.statistics)
+    case .statisticsCollection: visitor.visit(RequestTable.statisticsCollection)
+    case .anchoredQuery: visitor.visit(RequestTable.anchoredQuery)
+    case .changeSettings: visitor.visit(RequestTable.changeSettings)
+    case .watchSettings: visitor.visit(RequestTable.watchSettings)
+    case .setClock: visitor.visit(RequestTable.setClock)
+    case .advanceClock: visitor.visit(RequestTable.advanceClock)
+    case .setPolicy: visitor.visit(RequestTable.setPolicy)
+    case .dump: visitor.visit(RequestTable.dump)
+    case .storedSamples: visitor.visit(RequestTable.storedSamples)
+    case .subscribe: visitor.visit(RequestTable.subscribe)
+    case .earliestPermittedSampleDate: visitor.visit(RequestTable.earliestPermittedSampleDate)
+    case .link: visitor.visit(RequestTable.link)
+    case .ping: visitor.visit(RequestTable.ping)
+    case .setLocked: visitor.visit(RequestTable.setLocked)
+    case .readCharacteristic: visitor.visit(RequestTable.readCharacteristic)
+    case .preferredUnits: visitor.visit(RequestTable.preferredUnits)
+    case .changeUserSetting: visitor.visit(RequestTable.changeUserSetting)
+    case .enableBackgroundDelivery: visitor.visit(RequestTable.enableBackgroundDelivery)
+    case .disableBackgroundDelivery: visitor.visit(RequestTable.disableBackgroundDelivery)
+    case .completeBackgroundDelivery: visitor.visit(RequestTable.completeBackgroundDelivery)
+    case .backgroundDeliveries: visitor.visit(RequestTable.backgroundDeliveries)
+    case .setSourceOrder: visitor.visit(RequestTable.setSourceOrder)
+    case .saveCorrelations: visitor.visit(RequestTable.saveCorrelations)
+    case .correlationQuery: visitor.visit(RequestTable.correlationQuery)
+    case .importCorrelations: visitor.visit(RequestTable.importCorrelations)
+    case .storedCorrelations: visitor.visit(RequestTable.storedCorrelations)
     }
+  }
+
+  /// The definition of the request with this opcode.
+  package var definition: any AnyRequestDefinition {
+    var erase = ErasingVisitor()
+    return visitDefinition(&erase)
+  }
+
+  /// Reads the fields that follow this opcode and builds the request, specialized for the opcode's row.
+  /// - Throws: ``DecodeError`` at the first bad byte.
+  package func readFields(from r: inout BinaryReader) throws(DecodeError) -> Request {
+    if self == .save { return try RequestTable.readSave(from: &r) }
+    var reading = ReadingVisitor(reader: r)
+    let result = visitDefinition(&reading)
+    r = reading.reader
+    return try result.get()
+  }
+}
+
+extension Request {
+  /// Writes this request's fields (after its opcode) as its row lays them out, specialized for the row.
+  package func writeFields(into w: inout BinaryWriter) {
+    if case .save(let bundleID, let samples) = self {
+      RequestTable.writeSave(bundleID, samples, into: &w)
+      return
+    }
+    // The visitor writes through a pointer to `w`: a copy of the writer would share, then copy, its buffer.
+    withUnsafeMutablePointer(to: &w) { writer in
+      var writing = WritingVisitor(request: self, writer: writer)
+      opcode.visitDefinition(&writing)
+    }
+  }
+}
+
+/// Gives the definition as ``AnyRequestDefinition``.
+private struct ErasingVisitor: RequestDefinitionVisitor {
+  func visit<Answer, each Field: FieldCodec>(_ definition: RequestDefinition<Answer, repeat each Field>)
+    -> any AnyRequestDefinition
+  { definition }
+}
+
+/// Reads a request's fields with its row's codecs.
+private struct ReadingVisitor: RequestDefinitionVisitor {
+  var reader: BinaryReader
+  mutating func visit<Answer, each Field: FieldCodec>(_ definition: RequestDefinition<Answer, repeat each Field>)
+    -> Result<Request, DecodeError>
+  {
+    do throws(DecodeError) { return .success(try definition.readFields(from: &reader)) } catch {
+      return .failure(error)
+    }
+  }
+}
+
+/// Writes a request's fields with its row's codecs.
+private struct WritingVisitor: RequestDefinitionVisitor {
+  let request: Request
+  /// The caller's writer, valid for the visit.
+  let writer: UnsafeMutablePointer<BinaryWriter>
+  func visit<Answer, each Field: FieldCodec>(_ definition: RequestDefinition<Answer, repeat each Field>) {
+    definition.writeFields(of: request, into: &writer.pointee)
   }
 }
 
@@ -197,6 +275,23 @@ package enum RequestTable {
   package static let save = RequestDefinition(
     .save, Codec.Bundle.self, Codec.Many<Codec.NewSample>.self, answer: .ok, make: Request.save,
     match: { if case .save(let b, let s) = $0 { (b, s) } else { nil } })
+  // `save`, the request a test makes most, is also written and read by its codecs called directly (below): a row's
+  // field pack, even specialized, calls each codec through its witness table and walks an array's elements through
+  // an unspecialized iterator — about a quarter of a client's CPU per save (docs/performance.md, "Session 7: the
+  // save path"). `RequestTableTests` pins these two to the row's own encoding.
+  /// Writes a `save`'s fields as its row lays them out, with the row's codecs.
+  static func writeSave(_ bundleID: String, _ samples: [SampleInput], into w: inout BinaryWriter) {
+    Codec.Bundle.write(bundleID, into: &w)
+    // `Codec.Many`'s layout (a count, then each element), looped here: its generic `BinaryWriter.array` stayed
+    // unspecialized in a profile.
+    w.u32(UInt32(samples.count))
+    for sample in samples { Codec.NewSample.write(sample, into: &w) }
+  }
+  /// Reads a `save`'s fields as its row lays them out, with the row's codecs.
+  static func readSave(from r: inout BinaryReader) throws(DecodeError) -> Request {
+    let bundleID = try Codec.Bundle.read(from: &r)
+    return .save(bundleID: bundleID, samples: try Codec.Many<Codec.NewSample>.read(from: &r))
+  }
   /// Deletes the app's objects, all or nothing.
   package static let delete = RequestDefinition(
     .delete, Codec.Bundle.self, Codec.Many<Codec.Identifier>.self, answer: .ok, make: Request.delete,

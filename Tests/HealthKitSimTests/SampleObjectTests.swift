@@ -42,4 +42,22 @@ struct SampleObjectTests {
     #expect(batch[0].sourceRevision !== batch[1].sourceRevision)
     #expect(batch[1].sourceRevision.productType == "Watch" && batch[2].sourceRevision.source.name == "Other")
   }
+
+  @Test func aReturnedSamplesQuantityIsMadeWhenFirstReadAndThenKept() throws {
+    let water = try #require(SampleType.lookup(name: "dietaryWater"))
+    let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    let stored = Sample(
+      uuid: UUID(), type: water, value: .quantity(250), start: t0, end: t0,
+      source: SampleSource(bundleID: "com.example.water", device: .phone))
+    let sample = try #require(HKSample.make(stored) as? HKQuantitySample)
+    #expect(sample.description.hasPrefix("250 mL "), "in the type's canonical unit")
+    let first = sample.quantity
+    #expect(first === sample.quantity, "every read gives the same object")
+    #expect(first.doubleValue(for: .liter()) == 0.25)
+    // An app's own sample keeps the very quantity object it was created with.
+    let quantity = HKQuantity(unit: .literUnit(with: .milli), doubleValue: 250)
+    let own = HKQuantitySample(type: HKQuantityType(.dietaryWater), quantity: quantity, start: t0, end: t0)
+    #expect(own.quantity === quantity)
+    #expect(own.description.hasPrefix("250 mL "))
+  }
 }

@@ -475,6 +475,42 @@ struct SyncHealingTests {
     #expect(!pair.phone.isDiverged && pair.phone.isVerified && pair.watch.isVerified)
   }
 
+  @Test func oneStoreCheckIsInFlightAtATimeAndTheNextGoesWithItsResult() throws {
+    var pair = LinkedPair(phone: machine(.listener, lastSeq: 3), watch: machine(.connector))
+    pair.connect()
+    #expect(pair.watch.isVerified)
+    func entry(_ seq: UInt64) -> [SyncEntry] {
+      [SyncEntry(seq: seq, payload: .watchSettings(bundleID: "x", change: .reset))]
+    }
+    // The phone logs entries 4–6 (what it sends is delivered by hand below).
+    _ = pair.phone.handle(.localAppended(lastSeq: 6))
+    // Entry 4 applied: acknowledged, and a check of the new cursors goes out.
+    #expect(pair.watch.handle(.received(.entries(entry(4)))) == [.apply(entry(4))])
+    let first = pair.watch.handle(.applied(upTo: 4))
+    let checked = pair.watch.cursors
+    #expect(first == [.send(.ack(4, ofLog: phoneLog)), .sendCheck(checked)])
+    // Entry 5 applied before that check's result: acknowledged at once, no second check while one is in flight.
+    _ = pair.watch.handle(.received(.entries(entry(5))))
+    #expect(pair.watch.handle(.applied(upTo: 5)) == [.send(.ack(5, ofLog: phoneLog))])
+    // The result verifies what it checked (now old), and the check of the current cursors goes with it.
+    let result = SyncCheckResult(outcome: .match, checked: checked, detail: "")
+    let next = pair.watch.handle(.received(.checkResult(result)))
+    #expect(next == [.checkConcluded(.match, detail: ""), .sendCheck(pair.watch.cursors)])
+    #expect(!pair.watch.isVerified, "verified at entry 4, not 5")
+    // Its result, a match, verifies the watch at the current cursors; nothing more is sent.
+    let last = pair.watch.handle(
+      .received(.checkResult(SyncCheckResult(outcome: .match, checked: pair.watch.cursors, detail: ""))))
+    #expect(last == [.checkConcluded(.match, detail: "")])
+    #expect(pair.watch.isVerified)
+    // A connection closed with a check in flight forgets it: the next connection checks again.
+    _ = pair.watch.handle(.received(.entries(entry(6))))
+    #expect(pair.watch.handle(.applied(upTo: 6)).contains { if case .sendCheck = $0 { true } else { false } })
+    _ = pair.watch.handle(.closed)
+    _ = pair.phone.handle(.closed)
+    pair.connect()
+    #expect(pair.phone.isVerified && pair.watch.isVerified)
+  }
+
   @Test func aCheckThatIsNoLongerComparableConcludesNothing() {
     var phone = machine(.listener, lastSeq: 3)
     var watch = machine(.connector, applied: 3)

@@ -39,6 +39,25 @@ struct RequestTableTests {
     }
   }
 
+  @Test func theSpecializedCodecWritesAndReadsWhatTheRowsDefinitionDoes() throws {
+    // The frame codec visits each row at its concrete type; its bytes and requests are the existential row's.
+    for request in PinnedFrameTests.requests {
+      var erased = BinaryWriter()
+      request.definition.writeFields(of: request, into: &erased)
+      var specialized = BinaryWriter()
+      specialized.u8(0xEE)
+      request.writeFields(into: &specialized)
+      #expect(specialized.bytes == [0xEE] + erased.bytes, "\(request.opcode)")
+      let decoded = try erased.bytes.withUnsafeBytes { buffer in
+        var r = BinaryReader(buffer)
+        let request = try request.opcode.readFields(from: &r)
+        try r.expectEnd("request fields")
+        return request
+      }
+      #expect(decoded == request, "\(request.opcode)")
+    }
+  }
+
   @Test func aCountTheRemainingBytesCannotHoldIsRefusedBeforeReading() throws {
     // `save` with a claimed 1,000 samples and no bytes for them: refused at the count, not by running out later.
     var w = BinaryWriter()

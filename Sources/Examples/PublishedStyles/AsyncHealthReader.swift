@@ -1,6 +1,6 @@
 // The async/await style: every query wrapped in `withCheckedThrowingContinuation`, value types out, errors thrown.
 // Uses the predicate families published readers reach for (UUIDs, metadata values, sources, devices, quantity
-// thresholds) and HKSourceQuery.
+// thresholds) and HKSourceQuery. Each reading reads its sample's `quantity` (made when first read in HealthKitSim).
 
 import Foundation
 import HealthKit
