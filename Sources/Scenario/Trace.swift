@@ -305,13 +305,18 @@ final class TraceRecorder {
   }
 
   /// Every event pushed so far, per device. A round trip on each connection first: a daemon pushes an event
-  /// before it answers any later request, so everything the step caused has arrived.
+  /// before it answers any later request, so everything the step caused has arrived. Both pings are sent before
+  /// either answer is awaited, so the two daemons answer at the same time (one round trip of waiting per step, not
+  /// two); this thread then reads each answer, and the events before it, itself.
   func collect() -> [DeviceKind: [DaemonEvent]] {
     var events = carried
     carried = [:]
-    for device in [DeviceKind.phone, .watch] {
-      guard let client = clients[device] else { continue }
-      try? client.ping()
+    let pings = [DeviceKind.phone, .watch].map { device in
+      (device, clients[device], try? clients[device]?.startAwaitedHere(.ping))
+    }
+    for (device, client, ping) in pings {
+      guard let client else { continue }
+      _ = try? ping?.wait(timeout: client.timeout)
       events[device, default: []] += client.takeCollectedEvents()
     }
     return events
