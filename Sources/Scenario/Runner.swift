@@ -117,7 +117,7 @@ package struct ScenarioRunner: Sendable {
       return result
     }
     let recorder = TraceRecorder()
-    for device in DeviceKind.allCases { recorder.attach(device, client: pair.client(device), pair: pair) }
+    recorder.attach(DeviceKind.allCases.map { ($0, pair.client($0)) }, pair: pair)
     var context = RunContext(scenario: scenario, pair: pair, seed: seed, timeout: stepTimeout, recorder: recorder)
     do {
       try context.startClocks()

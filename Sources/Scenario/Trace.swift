@@ -291,17 +291,28 @@ final class TraceRecorder {
   /// Starts collecting `device`'s events on `client` (the pair's client, replacing an earlier one). A daemon that
   /// cannot be subscribed to is not traced (the scenario's own calls report why).
   func attach(_ device: DeviceKind, client: DeviceClient, pair: Pair) {
-    if let old = clients[device], old !== client {
-      // The replaced client (its daemon was stopped or killed, and the pair closed it): what it still had unread
-      // belongs to the trace too.
-      _ = old.waitUntilClosed(timeout: 5)
-      carried[device, default: []] += old.takeCollectedEvents()
-    }
-    clients[device] = nil
+    attach([(device, client)], pair: pair)
+  }
+
+  /// ``attach(_:client:pair:)`` for several devices, their subscriptions in flight together.
+  func attach(_ devices: [(DeviceKind, DeviceClient)], pair: Pair) {
     pair.keepSubscribed(.all)
-    client.collectEvents()
-    guard (try? client.subscribe(.all)) != nil else { return }
-    clients[device] = client
+    var sent: [(DeviceKind, DeviceClient, PendingOperation<Void>?)] = []
+    for (device, client) in devices {
+      if let old = clients[device], old !== client {
+        // The replaced client (its daemon was stopped or killed, and the pair closed it): what it still had unread
+        // belongs to the trace too.
+        _ = old.waitUntilClosed(timeout: 5)
+        carried[device, default: []] += old.takeCollectedEvents()
+      }
+      clients[device] = nil
+      client.collectEvents()
+      sent.append((device, client, try? client.startAwaitedHere(.subscribe(.all))))
+    }
+    for (device, client, pending) in sent {
+      guard let pending, (try? pending.wait(timeout: client.timeout)) != nil else { continue }
+      clients[device] = client
+    }
   }
 
   /// Every event pushed so far, per device. A round trip on each connection first: a daemon pushes an event
