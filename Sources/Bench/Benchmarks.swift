@@ -314,8 +314,9 @@ func echoRoundTrip(_ fd: Int32, sending message: [UInt8], into reply: inout [UIn
   }
 }
 
-/// Measures echo and save round trips in alternating blocks. The servers are started while this thread is pinned
-/// to `serverCPU` (they inherit it); the client then runs pinned to `clientCPU`. With two CPUs, "same core" and
+/// Measures echo and save round trips in alternating blocks. The servers are pinned to `serverCPU` (the echo
+/// server, spawned from this pinned thread, inherits it; the daemon, forked by the zygote, is pinned by pid); the
+/// client then runs pinned to `clientCPU`. With two CPUs, "same core" and
 /// "cross core" differ by the cost of waking an idle vCPU, which in a VM is tens of microseconds.
 func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: Int) throws -> RoundTrips {
   let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-rtt")
@@ -327,6 +328,7 @@ func measureRoundTrips(daemon: String, count: Int, clientCPU: Int, serverCPU: In
     process.signal(SIGKILL)
     process.waitForExit(timeout: 10)
   }
+  Posix.pinProcess(process.pid, toCPU: serverCPU)
   let probe = DeviceOperation.save(benchApp.bundleID, [sample(0)]).frame(id: 1)
   let size = probe.count
   let echo = try EchoServer(path: root + "/echo.sock", messageSize: size)

@@ -191,6 +191,10 @@ extension Posix {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    // A thread started while its creator is pinned (a benchmark measuring one core) runs on the process's CPUs
+    // anyway: it may live as long as the process (the spawner, a pool's threads) and pass its mask to every process
+    // it spawns.
+    _ = cposix_thread_attr_unpinned(&attributes)
     let rc = pthread_create(
       &thread, &attributes,
       { raw in
@@ -232,10 +236,17 @@ extension Posix {
 }
 
 extension Posix {
-  /// Pins the calling thread (and processes it spawns afterwards) to one CPU. C: `sched_setaffinity`.
+  /// Pins the calling thread (and processes it spawns itself afterwards) to one CPU; threads it starts with
+  /// ``startThread(_:)`` are not pinned, nor what they spawn (``pinProcess(_:toCPU:)`` pins a process started that
+  /// way, such as a daemon forked by the zygote). C: `sched_setaffinity`.
   @discardableResult
   package static func pinToCPU(_ cpu: Int) -> Bool { cposix_pin_to_cpu(Int32(cpu)) == 0 }
 
-  /// Lets the calling thread run on every CPU again. C: `sched_setaffinity`.
+  /// Lets the calling thread run where it could before its first pin (every CPU the process may use). C:
+  /// `sched_setaffinity`.
   package static func unpin() { _ = cposix_unpin() }
+
+  /// Pins every thread of process `pid` to `cpu`; false when it could not. C: `sched_setaffinity`.
+  @discardableResult
+  package static func pinProcess(_ pid: Int32, toCPU cpu: Int) -> Bool { cposix_pin_process(pid, Int32(cpu)) == 0 }
 }

@@ -1,4 +1,6 @@
+import Dispatch
 import Posix
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -35,5 +37,35 @@ struct DirectoryTests {
     let names = try Posix.listDirectory(root, prefix: "healthpair-").sorted()
     #expect(names == ["healthpair-1-abcdef", "healthpair-22-zzzzzz"])
     #expect(try Posix.listDirectory(root, prefix: "").count == 5)
+  }
+}
+
+@Suite("Posix: CPU pinning")
+struct PinningTests {
+  /// The CPUs a thread may run on, as the kernel lists them for the calling thread.
+  static func allowedCPUs() -> String {
+    let status = (try? Posix.readFile("/proc/thread-self/status")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    return status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }.map(String.init) ?? "?"
+  }
+
+  /// A thread started while its creator is pinned runs on the process's CPUs, not the creator's one (a pool thread
+  /// or the spawner would otherwise keep the pin for good, and pass it to every daemon it spawns); unpinning gives
+  /// the creator its CPUs back.
+  @Test func aThreadStartedWhilePinnedIsNotPinned() {
+    let before = Self.allowedCPUs()
+    #expect(Posix.pinToCPU(0))
+    let pinned = Self.allowedCPUs()
+    let seen = Mutex<String?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Posix.startThread {
+      seen.withLock { $0 = PinningTests.allowedCPUs() }
+      done.signal()
+    }
+    let finished = done.wait(timeout: .now() + 30)
+    Posix.unpin()
+    #expect(finished == .success)
+    #expect(pinned.hasSuffix("\t0") || pinned.hasSuffix(" 0"), "\(pinned)")
+    #expect(seen.withLock { $0 } == before, "the new thread runs where the process may")
+    #expect(Self.allowedCPUs() == before, "unpinned")
   }
 }

@@ -2,6 +2,7 @@
 // Only Sources/Posix imports this module: it is part of the project's single syscall seam.
 #ifndef CPOSIX_H
 #define CPOSIX_H
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -18,8 +19,15 @@ ssize_t cposix_getrandom(void *buffer, size_t length);
 int cposix_pidfd_open(int pid);
 int cposix_pipe(int fds[2]);
 int cposix_exit_with_parent(int parent);
+/* Pins the calling thread to one CPU; the first pin remembers the mask it replaced (the process's own). */
 int cposix_pin_to_cpu(int cpu);
+/* Gives the calling thread back the mask the first pin replaced (every online CPU when nothing was pinned). */
 int cposix_unpin(void);
+/* Pins every thread of process `pid` to one CPU. */
+int cposix_pin_process(int pid, int cpu);
+/* Gives a thread about to be created the process's own mask once anything was pinned, so a thread started from a
+   pinned thread (and whatever it spawns) does not inherit that pin; does nothing otherwise. */
+int cposix_thread_attr_unpinned(pthread_attr_t *attributes);
 /* The zygote (see cposix.c): serve spawn and status requests on `control` until it closes, forking a process that
    runs `run(argc, argv)` (argv[0] = `program`) for each spawn. Returns 0 when the launcher is gone, -1 (errno)
    when `control` cannot be read. */
