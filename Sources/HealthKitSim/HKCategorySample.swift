@@ -21,7 +21,7 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     self.value = value
     self.categoryType = type
     super.init(
-      uuid: UUID(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
+      uuid: .fresh(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
       source: HKSample.unsavedSource)
   }
 
@@ -33,7 +33,7 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     self.value = value
     self.categoryType = type
     super.init(
-      uuid: UUID(), type: type, start: startDate, end: endDate,
+      uuid: .fresh(), type: type, start: startDate, end: endDate,
       metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
   }
 

@@ -33,7 +33,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     self.correlationType = correlationType
     self.objects = objects
     super.init(
-      uuid: UUID(), type: correlationType, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
+      uuid: .fresh(), type: correlationType, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
       source: HKSample.unsavedSource)
   }
 
@@ -45,7 +45,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     self.correlationType = correlationType
     self.objects = objects
     super.init(
-      uuid: UUID(), type: correlationType, start: startDate, end: endDate,
+      uuid: .fresh(), type: correlationType, start: startDate, end: endDate,
       metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
   }
 

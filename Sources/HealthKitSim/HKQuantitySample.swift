@@ -37,7 +37,7 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     self.unit = quantity.unit
     _ = madeQuantity.storeIfNil(quantity)
     super.init(
-      uuid: UUID(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
+      uuid: .fresh(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
       source: HKSample.unsavedSource)
   }
 
@@ -51,7 +51,7 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     self.unit = quantity.unit
     _ = madeQuantity.storeIfNil(quantity)
     super.init(
-      uuid: UUID(), type: type, start: startDate, end: endDate,
+      uuid: .fresh(), type: type, start: startDate, end: endDate,
       metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
   }
 

@@ -39,6 +39,21 @@ struct ObjectBehaviourTests {
     #expect(revision.isEqual(HKSourceRevision(source: source, version: "1.0", productType: nil)))
   }
 
+  /// Every object an app creates gets a new random identifier: RFC 4122 version 4, none repeated over many.
+  @Test func newObjectsGetRandomVersion4Identifiers() {
+    var seen = Set<UUID>()
+    for i in 0..<2_000 {
+      let date = Date(timeIntervalSinceReferenceDate: Double(i))
+      let sample = HKQuantitySample(
+        type: HKQuantityType(.dietaryWater), quantity: HKQuantity(unit: .liter(), doubleValue: 1), start: date,
+        end: date)
+      let bytes = sample.uuid.uuid
+      #expect(bytes.6 >> 4 == 4 && bytes.8 >> 6 == 0b10, "\(sample.uuid)")
+      seen.insert(sample.uuid)
+    }
+    #expect(seen.count == 2_000)
+  }
+
   @Test func samplesAreEqualByUUIDAndDescribeThemselves() {
     let sample = water(250, metadata: [HKMetadataKeyWasUserEntered: true])
     #expect(sample.isEqual(sample))
