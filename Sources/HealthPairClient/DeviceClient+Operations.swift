@@ -29,6 +29,20 @@ extension DeviceClient {
   package func start<Value>(_ operation: DeviceOperation<Value>) throws(ClientError) -> PendingOperation<Value> {
     PendingOperation(ticket: try send(operation.request), operation: operation)
   }
+
+  /// Performs `operation` on every client with the requests in flight together (one round trip of waiting for all,
+  /// as for one): each is sent before any answer is awaited, then every one sent is awaited, its answer read on this
+  /// thread. The results come in the clients' order; one client's failure leaves the others' calls as they are.
+  package static func performTogether<Value>(_ operation: DeviceOperation<Value>, on clients: [DeviceClient])
+    -> [Result<Value, ClientError>]
+  {
+    let sent = clients.map { client in
+      (client, Result { () throws(ClientError) in try client.startAwaitedHere(operation) })
+    }
+    return sent.map { client, pending in
+      pending.flatMap { pending in Result { () throws(ClientError) in try pending.wait(timeout: client.timeout) } }
+    }
+  }
 }
 
 /// Named spellings of the common operations (each is `perform` of the ``DeviceOperation`` of the same name), and

@@ -36,7 +36,8 @@ package final class PreparedPairs: Sendable {
   /// The environment variable that sets the depth (`0` or `off` turns preparation off).
   package static let environmentVariable = "HEALTHPAIR_PREPARED_PAIRS"
 
-  /// How many pairs wait per daemon executable and subscription; 0 means no preparation (launch on demand, stop in place).
+  /// How many pairs wait per daemon executable and subscription; 0 means no preparation (launch on demand, stop in
+  /// place).
   package let depth: Int
 
   /// What a prepared pair is: its daemon executable and the events its clients are kept subscribed to.

@@ -526,7 +526,8 @@ extension RunContext {
     let filtered = !spec.metadata.isEmpty
     let query = SampleQuery(
       type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
-      limit: filtered ? 0 : spec.limit ?? 0, sort: spec.sort, filter: spec.outsideCorrelations ? .notInCorrelation : nil)
+      limit: filtered ? 0 : spec.limit ?? 0, sort: spec.sort,
+      filter: spec.outsideCorrelations ? .notInCorrelation : nil)
     var samples = try client(device).sampleQuery(app(spec.app).bundleID, query)
     if filtered {
       samples = samples.filter { sample in spec.metadata.allSatisfy { $0.matches(sample.metadata) } }

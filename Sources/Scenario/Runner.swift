@@ -311,20 +311,9 @@ struct RunContext {
   /// Sets both virtual clocks and notes what each daemon reports. Both requests are sent before either answer is
   /// awaited, so the daemons set their clocks at the same time.
   mutating func setClocks(_ date: Date) throws(ClientError) {
-    // Every request sent is awaited (its answer is this thread's to read), whatever happens to the other.
-    var sent: [(DeviceKind, DeviceClient, PendingOperation<Date>)] = []
-    var failure: ClientError?
-    for device in DeviceKind.allCases {
-      let client = client(device)
-      do { sent.append((device, client, try client.startAwaitedHere(.setClock(date)))) } catch {
-        failure = error
-        break
-      }
-    }
-    for (device, client, pending) in sent {
-      do { clocks[device] = try pending.wait(timeout: client.timeout) } catch { failure = failure ?? error }
-    }
-    if let failure { throw failure }
+    let devices = DeviceKind.allCases
+    let answers = DeviceClient.performTogether(.setClock(date), on: devices.map { client($0) })
+    for (device, answer) in zip(devices, answers) { clocks[device] = try answer.get() }
   }
 
   // MARK: - Trace

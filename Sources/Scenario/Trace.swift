@@ -297,7 +297,6 @@ final class TraceRecorder {
   /// ``attach(_:client:pair:)`` for several devices, their subscriptions in flight together.
   func attach(_ devices: [(DeviceKind, DeviceClient)], pair: Pair) {
     pair.keepSubscribed(.all)
-    var sent: [(DeviceKind, DeviceClient, PendingOperation<Void>?)] = []
     for (device, client) in devices {
       if let old = clients[device], old !== client {
         // The replaced client (its daemon was stopped or killed, and the pair closed it): what it still had unread
@@ -307,10 +306,9 @@ final class TraceRecorder {
       }
       clients[device] = nil
       client.collectEvents()
-      sent.append((device, client, try? client.startAwaitedHere(.subscribe(.all))))
     }
-    for (device, client, pending) in sent {
-      guard let pending, (try? pending.wait(timeout: client.timeout)) != nil else { continue }
+    let subscribed = DeviceClient.performTogether(.subscribe(.all), on: devices.map(\.1))
+    for ((device, client), result) in zip(devices, subscribed) where (try? result.get()) != nil {
       clients[device] = client
     }
   }
@@ -322,14 +320,9 @@ final class TraceRecorder {
   func collect() -> [DeviceKind: [DaemonEvent]] {
     var events = carried
     carried = [:]
-    let pings = [DeviceKind.phone, .watch].map { device in
-      (device, clients[device], try? clients[device]?.startAwaitedHere(.ping))
-    }
-    for (device, client, ping) in pings {
-      guard let client else { continue }
-      _ = try? ping?.wait(timeout: client.timeout)
-      events[device, default: []] += client.takeCollectedEvents()
-    }
+    let traced = [DeviceKind.phone, .watch].compactMap { device in clients[device].map { (device, $0) } }
+    _ = DeviceClient.performTogether(.ping, on: traced.map(\.1))
+    for (device, client) in traced { events[device, default: []] += client.takeCollectedEvents() }
     return events
   }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
@@ -133,6 +134,19 @@ struct PreparedPairsTests {
     try subscribed.phone.ping()
     let events = subscribed.phone.takeCollectedEvents()
     #expect(events.contains { if case .promptShown = $0 { true } else { false } }, "\(events)")
+  }
+
+  /// Calls made together come back in the clients' order, and one closed connection fails only its own call.
+  @Test func callsMadeTogetherAnswerEachClient() throws {
+    let pair = try Pair(daemon: try locateDaemon())
+    defer { pair.discard() }
+    let date = Date(timeIntervalSince1970: 1_000)
+    let clocks = DeviceClient.performTogether(.setClock(date), on: [pair.phone, pair.watch])
+    #expect(try clocks.map { try $0.get() } == [date, date])
+    pair.phone.close()
+    let pings = DeviceClient.performTogether(.ping, on: [pair.phone, pair.watch])
+    #expect((try? pings[0].get()) == nil, "the closed phone connection fails its call")
+    #expect((try? pings[1].get()) != nil, "the watch still answers")
   }
 
   @Test func thePairsClientsKeepEventsForTheCallerThroughWaits() throws {
