@@ -75,6 +75,74 @@ int cposix_read_signal(int fd) {
 
 ssize_t cposix_getrandom(void *buffer, size_t length) { return getrandom(buffer, length, 0); }
 
+/* Random bytes served from a pool the kernel fills 4 KiB at a time (one getrandom per 256 identifiers instead of one
+   each). Bytes are handed out once and wiped. A forked child forgets the pool it inherited (pthread_atfork), so a
+   parent and its child never hand out the same bytes; the prepare handler holds the lock across fork so the child's
+   copy of the lock is never left held. */
+static pthread_mutex_t random_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char random_pool[4096];
+static size_t random_pool_left = 0;
+static pthread_once_t random_pool_once = PTHREAD_ONCE_INIT;
+static void random_pool_prepare(void) { pthread_mutex_lock(&random_pool_lock); }
+static void random_pool_parent(void) { pthread_mutex_unlock(&random_pool_lock); }
+static void random_pool_child(void) {
+  memset(random_pool, 0, sizeof random_pool);
+  random_pool_left = 0;
+  pthread_mutex_unlock(&random_pool_lock);
+}
+static void random_pool_register(void) {
+  pthread_atfork(random_pool_prepare, random_pool_parent, random_pool_child);
+}
+
+int cposix_random_pooled(void *buffer, size_t length) {
+  if (length > sizeof random_pool) return -1;
+  pthread_once(&random_pool_once, random_pool_register);
+  pthread_mutex_lock(&random_pool_lock);
+  if (random_pool_left < length) {
+    size_t filled = 0;
+    while (filled < sizeof random_pool) {
+      ssize_t n = getrandom(random_pool + filled, sizeof random_pool - filled, 0);
+      if (n > 0) filled += (size_t)n;
+      else if (n < 0 && errno != EINTR) {
+        pthread_mutex_unlock(&random_pool_lock);
+        return -1;
+      }
+    }
+    random_pool_left = sizeof random_pool;
+  }
+  unsigned char *from = random_pool + (sizeof random_pool - random_pool_left);
+  memcpy(buffer, from, length);
+  memset(from, 0, length);
+  random_pool_left -= length;
+  pthread_mutex_unlock(&random_pool_lock);
+  return 0;
+}
+
+int cposix_random_pool_across_fork(void *parent_next, void *child_first, size_t length) {
+  unsigned char warm[16];
+  int fds[2];
+  if (length > 256 || cposix_random_pooled(warm, sizeof warm) != 0 || pipe2(fds, O_CLOEXEC) != 0) return -1;
+  pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    unsigned char drawn[256];
+    int ok = cposix_random_pooled(drawn, length) == 0 && write(fds[1], drawn, length) == (ssize_t)length;
+    _exit(ok ? 0 : 1);
+  }
+  close(fds[1]);
+  size_t got = 0;
+  while (got < length) {
+    ssize_t n = read(fds[0], (unsigned char *)child_first + got, length - got);
+    if (n > 0) got += (size_t)n;
+    else if (n == 0 || errno != EINTR) break;
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+  if (got != length || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return cposix_random_pooled(parent_next, length);
+}
+
 int cposix_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 int cposix_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

@@ -30,6 +30,27 @@ extension Posix {
     }
     return bytes
   }
+
+  /// Fills `buffer` with random bytes (at most 4,096) from a per-process pool the kernel refills, so that making many
+  /// identifiers costs one system call per 256 of them; the pool's bytes are handed out once, and a forked child
+  /// starts a pool of its own. Falls back to ``randomBytes(_:)`` should the pool fail. C: `getrandom`, `pthread_atfork`.
+  package static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+    if buffer.count <= 4096, cposix_random_pooled(base, buffer.count) == 0 { return }
+    let bytes = randomBytes(buffer.count)
+    buffer.copyBytes(from: bytes)
+  }
+
+  /// For tests of ``fillRandom(_:)``'s pool: what this process draws next and what a child forked just before draws
+  /// first (`count` bytes each, at most 256); nil when forking or drawing failed. C: `fork`, `pipe2`, `waitpid`.
+  package static func randomDrawsAcrossFork(_ count: Int) -> (parent: [UInt8], child: [UInt8])? {
+    var parent = [UInt8](repeating: 0, count: count)
+    var child = [UInt8](repeating: 0, count: count)
+    let status = parent.withUnsafeMutableBytes { p in
+      child.withUnsafeMutableBytes { c in cposix_random_pool_across_fork(p.baseAddress!, c.baseAddress!, count) }
+    }
+    return status == 0 ? (parent, child) : nil
+  }
 }
 
 extension Posix {

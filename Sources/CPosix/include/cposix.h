@@ -16,6 +16,12 @@ int cposix_eventfd(void);
 int cposix_signalfd(const int *signals, int count);
 int cposix_read_signal(int fd);
 ssize_t cposix_getrandom(void *buffer, size_t length);
+/* Fills `buffer` with `length` (at most 4096) random bytes from a per-process pool the kernel refills; never the same
+   bytes twice, in this process or a forked child. 0, or -1 (errno) when getrandom fails. */
+int cposix_random_pooled(void *buffer, size_t length);
+/* For tests of the pool: after drawing from it, forks a child that draws `length` (at most 256) bytes into
+   `child_first`, then draws `length` bytes in this process into `parent_next`. 0, or -1 when a step failed. */
+int cposix_random_pool_across_fork(void *parent_next, void *child_first, size_t length);
 int cposix_pidfd_open(int pid);
 int cposix_pipe(int fds[2]);
 int cposix_exit_with_parent(int parent);
