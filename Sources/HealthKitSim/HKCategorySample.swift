@@ -11,18 +11,18 @@ import HealthModel
 public final class HKCategorySample: HKSample, @unchecked Sendable {
   /// The category value (`HKCategoryValue.notApplicable.rawValue` for mindful sessions).
   public let value: Int
+
   /// The category type.
-  public let categoryType: HKCategoryType
+  public var categoryType: HKCategoryType { unsafeDowncast(origin.type, to: HKCategoryType.self) }
 
   /// Creates a sample with a new UUID.
   public init(
     type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date, metadata: [String: Any]? = nil
   ) {
     self.value = value
-    self.categoryType = type
     super.init(
-      uuid: .fresh(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
-      source: HKSample.unsavedSource)
+      uuid: .fresh(), start: startDate, end: endDate, metadata: MetadataPayload(metadata),
+      origin: HKSample.unsavedOrigin(type))
   }
 
   /// Creates a sample with a new UUID, recorded by `device` (kept with the sample: ``HKObject/device``).
@@ -31,21 +31,18 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     metadata: [String: Any]?
   ) {
     self.value = value
-    self.categoryType = type
     super.init(
-      uuid: .fresh(), type: type, start: startDate, end: endDate,
-      metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
+      uuid: .fresh(), start: startDate, end: endDate, metadata: MetadataPayload(metadata).adding(device),
+      origin: HKSample.unsavedOrigin(type))
   }
 
   override var valueDescription: String? { String(value) }
 
-  init(
-    uuid: UUID, type: HKCategoryType, value: Int, start: Date, end: Date, metadata: MetadataPayload,
-    source: HKSourceRevision
-  ) {
+  /// A stored sample (an origin of an `HKCategoryType`).
+  init(uuid: UUID, value: Int, start: Date, end: Date, metadata: MetadataPayload, origin: SampleOrigin) {
+    assert(origin.type is HKCategoryType, "a category sample's origin")
     self.value = value
-    self.categoryType = type
-    super.init(uuid: uuid, type: type, start: start, end: end, metadata: metadata, source: source)
+    super.init(uuid: uuid, start: start, end: end, metadata: metadata, origin: origin)
   }
 
   /// The sample as the daemon's `save` takes it.

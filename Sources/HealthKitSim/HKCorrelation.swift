@@ -12,10 +12,11 @@ import HealthModel
 ///
 /// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
 public final class HKCorrelation: HKSample, @unchecked Sendable {
-  /// The correlation type.
-  public let correlationType: HKCorrelationType
   /// The samples the correlation groups.
   public let objects: Set<HKSample>
+
+  /// The correlation type.
+  public var correlationType: HKCorrelationType { unsafeDowncast(origin.type, to: HKCorrelationType.self) }
 
   /// Creates a correlation with a new UUID and no metadata.
   public convenience init(
@@ -30,11 +31,10 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date, objects: Set<HKSample>,
     metadata: [String: Any]?
   ) {
-    self.correlationType = correlationType
     self.objects = objects
     super.init(
-      uuid: .fresh(), type: correlationType, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
-      source: HKSample.unsavedSource)
+      uuid: .fresh(), start: startDate, end: endDate, metadata: MetadataPayload(metadata),
+      origin: HKSample.unsavedOrigin(correlationType))
   }
 
   /// Creates a correlation with a new UUID, recorded by `device`.
@@ -42,20 +42,19 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date, objects: Set<HKSample>,
     device: HKDevice?, metadata: [String: Any]?
   ) {
-    self.correlationType = correlationType
     self.objects = objects
     super.init(
-      uuid: .fresh(), type: correlationType, start: startDate, end: endDate,
-      metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
+      uuid: .fresh(), start: startDate, end: endDate, metadata: MetadataPayload(metadata).adding(device),
+      origin: HKSample.unsavedOrigin(correlationType))
   }
 
   init(
     uuid: UUID, type: HKCorrelationType, start: Date, end: Date, objects: Set<HKSample>, metadata: MetadataPayload,
     source: HKSourceRevision
   ) {
-    self.correlationType = type
     self.objects = objects
-    super.init(uuid: uuid, type: type, start: start, end: end, metadata: metadata, source: source)
+    super.init(
+      uuid: uuid, start: start, end: end, metadata: metadata, origin: SampleOrigin(type: type, unit: nil, source: source))
   }
 
   /// The objects of one type (`bloodPressureSystolic`, `dietaryEnergyConsumed`, …).

@@ -10,18 +10,21 @@ import Posix
 public class HKObject: NSObject, @unchecked Sendable {
   /// The object's identifier, chosen when it is created and kept by the store and by sync.
   public let uuid: UUID
-  /// Who saved the object: the calling app with no product type before it is saved; the saving app and device
-  /// kind for objects a query returns.
-  public let sourceRevision: HKSourceRevision
+  /// The object's type, source revision and unit, shared by the objects of a query reply that have the same ones.
+  package let origin: SampleOrigin
   /// The metadata as the simulator holds it.
   package let metadataPayload: MetadataPayload
 
-  init(uuid: UUID, metadata: MetadataPayload, sourceRevision: HKSourceRevision) {
+  init(uuid: UUID, metadata: MetadataPayload, origin: SampleOrigin) {
     self.uuid = uuid
     self.metadataPayload = metadata
-    self.sourceRevision = sourceRevision
+    self.origin = origin
     super.init()
   }
+
+  /// Who saved the object: the calling app with no product type before it is saved; the saving app and device
+  /// kind for objects a query returns.
+  public var sourceRevision: HKSourceRevision { origin.source }
 
   /// The metadata (`[HKMetadataKeyWasUserEntered: true]`), or nil when there is none. The keys HealthKitSim uses to
   /// carry the object's ``device`` are left out.
@@ -57,13 +60,14 @@ public class HKObject: NSObject, @unchecked Sendable {
 
 extension UUID {
   /// A new random (version 4) identifier for an object the app creates, from the kernel's `getrandom` through the
-  /// syscall seam: `UUID()` opens, reads and closes `/dev/urandom` for every object on Linux (three system calls and
-  /// a file descriptor per sample a test builds; docs/performance.md, "Session 7").
+  /// syscall seam's pool (``Posix/fillRandom(_:)``: one system call per 256 identifiers). `UUID()` opens, reads and
+  /// closes `/dev/urandom` for every object on Linux, and a `getrandom` per object was still more than half of what
+  /// making a sample cost (docs/performance.md, "Session 8").
   static func fresh() -> UUID {
-    var b = Posix.randomBytes(16)
-    b[6] = (b[6] & 0x0F) | 0x40
-    b[8] = (b[8] & 0x3F) | 0x80
-    return UUID(
-      uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    var b: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &b) { Posix.fillRandom($0) }
+    b.6 = (b.6 & 0x0F) | 0x40
+    b.8 = (b.8 & 0x3F) | 0x80
+    return UUID(uuid: b)
   }
 }

@@ -9,9 +9,12 @@ import HealthModel
 public class HKObjectType: NSObject, @unchecked Sendable {
   /// Apple's identifier string (`HKQuantityTypeIdentifierDietaryWater`).
   public let identifier: String
+  /// The catalog type with this identifier, looked up once (every save and query of the type needs it), or nil.
+  private let catalogType: SampleType?
 
   init(identifier: String) {
     self.identifier = identifier
+    self.catalogType = SampleType.lookup(name: identifier).flatMap { $0.identifier == identifier ? $0 : nil }
     super.init()
   }
 
@@ -49,7 +52,7 @@ public class HKObjectType: NSObject, @unchecked Sendable {
   /// The simulator's catalog entry for this type.
   /// - Throws: ``HealthKitSimError/unsupported(_:)`` when the identifier is not in HealthKitSim's catalog.
   package func simulatedType() throws(HealthKitSimError) -> SampleType {
-    guard let type = SampleType.lookup(name: identifier), type.identifier == identifier else {
+    guard let type = catalogType else {
       let nearest = suggest(identifier, from: SampleType.catalog.map(\.identifier)).map { " (did you mean \($0)?)" }
       throw .unsupported(
         "\(identifier) is not a type HealthKitSim simulates\(nearest ?? ""): it simulates every quantity and "

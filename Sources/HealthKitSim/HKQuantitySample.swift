@@ -10,16 +10,18 @@ import Synchronization
 ///
 /// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
 public final class HKQuantitySample: HKSample, @unchecked Sendable {
-  /// The quantity type.
-  public let quantityType: HKQuantityType
   /// The quantity's value, in ``unit``.
   private let value: Double
-  /// The quantity's unit.
-  private let unit: HKUnit
   /// The ``quantity`` object once made: given to the initializer, or made on first use for a sample a query
   /// returned (most callers of a query read a few samples' quantities, or none; a 100-sample reply made 100 objects
   /// more than it needed — docs/performance.md, metric 9d). Made once: every read returns the same object.
   private let madeQuantity = AtomicLazyReference<HKQuantity>()
+
+  /// The quantity type.
+  public var quantityType: HKQuantityType { unsafeDowncast(origin.type, to: HKQuantityType.self) }
+
+  /// The quantity's unit: the app's, or the type's canonical unit for a sample a query returned.
+  private var unit: HKUnit { origin.unit! }
 
   /// The quantity, in the unit it was created with (query results use the type's canonical unit).
   public var quantity: HKQuantity {
@@ -32,13 +34,11 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     type: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
     metadata: [String: Any]? = nil
   ) {
-    self.quantityType = type
     self.value = quantity.value
-    self.unit = quantity.unit
     _ = madeQuantity.storeIfNil(quantity)
     super.init(
-      uuid: .fresh(), type: type, start: startDate, end: endDate, metadata: MetadataPayload(metadata),
-      source: HKSample.unsavedSource)
+      uuid: .fresh(), start: startDate, end: endDate, metadata: MetadataPayload(metadata),
+      origin: HKSample.unsavedOrigin(type, unit: quantity.unit))
   }
 
   /// Creates a sample with a new UUID, recorded by `device` (kept with the sample: ``HKObject/device``).
@@ -46,24 +46,19 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     type: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date, device: HKDevice?,
     metadata: [String: Any]?
   ) {
-    self.quantityType = type
     self.value = quantity.value
-    self.unit = quantity.unit
     _ = madeQuantity.storeIfNil(quantity)
     super.init(
-      uuid: .fresh(), type: type, start: startDate, end: endDate,
-      metadata: MetadataPayload(metadata).adding(device), source: HKSample.unsavedSource)
+      uuid: .fresh(), start: startDate, end: endDate, metadata: MetadataPayload(metadata).adding(device),
+      origin: HKSample.unsavedOrigin(type, unit: quantity.unit))
   }
 
-  /// A stored sample of `value` in `unit`; its ``quantity`` object is made when first read.
-  init(
-    uuid: UUID, type: HKQuantityType, value: Double, unit: HKUnit, start: Date, end: Date, metadata: MetadataPayload,
-    source: HKSourceRevision
-  ) {
-    self.quantityType = type
+  /// A stored sample of `value` in its origin's unit (an origin of an `HKQuantityType` with a unit); its
+  /// ``quantity`` object is made when first read.
+  init(uuid: UUID, value: Double, start: Date, end: Date, metadata: MetadataPayload, origin: SampleOrigin) {
+    assert(origin.type is HKQuantityType && origin.unit != nil, "a quantity sample's origin")
     self.value = value
-    self.unit = unit
-    super.init(uuid: uuid, type: type, start: start, end: end, metadata: metadata, source: source)
+    super.init(uuid: uuid, start: start, end: end, metadata: metadata, origin: origin)
   }
 
   /// The number of quantities the sample aggregates; always 1 in HealthKitSim.

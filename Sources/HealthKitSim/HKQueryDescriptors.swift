@@ -15,10 +15,13 @@ public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
   public let sampleType: HKSampleType
   /// The predicate, if any.
   public let nsPredicate: NSPredicate?
+  /// The predicate decomposed into what the daemon filters on (or why it cannot be), once for every run.
+  let filter: Result<QueryFilter, any Error>
 
   init(_ sampleType: HKSampleType, _ predicate: NSPredicate?) {
     self.sampleType = sampleType
     self.nsPredicate = predicate
+    self.filter = QueryFilter.decompose(predicate)
   }
 }
 
@@ -80,27 +83,38 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
 
   /// The matching samples, sorted and limited.
   /// - Throws: what the sample query's handler would receive.
+  @inlinable
   public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
-    var samples: [Sample] = []
-    // Each query runs in the awaiting task — one round trip, its answer read on this thread — rather than through a
-    // handler on the query's queue and a continuation (two thread hand-offs; docs/performance.md, metric 9d).
-    let session = try Session.current(api: "HKSampleQueryDescriptor.result(for:)")
-    for predicate in predicates {
-      let query = HKSampleQuery(
-        sampleType: predicate.sampleType, predicate: predicate.nsPredicate, limit: HKObjectQueryNoLimit,
-        sortDescriptors: nil
-      ) { _, _, _ in }
-      let found = Self.narrowed(try query.fetch(session))
-      if samples.isEmpty { samples = found } else { samples += found }
-    }
+    var samples = Self.narrowed(try fetchAll())
     if !sortDescriptors.isEmpty { samples.sort(using: sortDescriptors) }
     if let limit, limit > 0, samples.count > limit { samples.removeLast(samples.count - limit) }
+    return samples
+  }
+
+  /// Every predicate's samples, in order. Each query runs in the awaiting task — one round trip, its answer read on
+  /// this thread — rather than through a handler on the query's queue and a continuation (two thread hand-offs;
+  /// docs/performance.md, metric 9d). Not generic over `Sample`: an app's module calls an unspecialized generic
+  /// `result(for:)`, whose every array and metadata would be looked up at run time.
+  @usableFromInline
+  func fetchAll() throws -> [HKSample] {
+    try Self.fetch(predicates.map { ($0.sampleType, $0.filter) })
+  }
+
+  private static func fetch(_ predicates: [(HKSampleType, Result<QueryFilter, any Error>)]) throws -> [HKSample] {
+    let session = try Session.current(api: "HKSampleQueryDescriptor.result(for:)")
+    var samples: [HKSample] = []
+    for (type, filter) in predicates {
+      let found = try HKSampleQuery.fetch(
+        session, type: type, filter: try filter.get(), limit: HKObjectQueryNoLimit, sort: [])
+      if samples.isEmpty { samples = found } else { samples += found }
+    }
     return samples
   }
 
   /// The objects that are `Sample`s. A query of one type returns objects of one class, usually `Sample` itself
   /// (`HKQuantitySample` for a quantity type): those are taken by comparing classes, without a dynamic cast each
   /// (the generic `as? Sample` of every object was a measurable share of a 100-sample query; metric 9d).
+  @usableFromInline
   static func narrowed(_ objects: [HKSample]) -> [Sample] {
     let wanted = ObjectIdentifier(Sample.self)
     if objects.allSatisfy({ ObjectIdentifier(type(of: $0)) == wanted }) {

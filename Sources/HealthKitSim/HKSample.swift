@@ -6,19 +6,19 @@ import Synchronization
 ///
 /// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
 public class HKSample: HKObject, @unchecked Sendable {
-  /// The sample's type.
-  public let sampleType: HKSampleType
   /// The start of the interval.
   public let startDate: Date
   /// The end of the interval (equal to the start for an instantaneous sample).
   public let endDate: Date
 
-  init(uuid: UUID, type: HKSampleType, start: Date, end: Date, metadata: MetadataPayload, source: HKSourceRevision) {
-    self.sampleType = type
+  init(uuid: UUID, start: Date, end: Date, metadata: MetadataPayload, origin: SampleOrigin) {
     self.startDate = start
     self.endDate = end
-    super.init(uuid: uuid, metadata: metadata, sourceRevision: source)
+    super.init(uuid: uuid, metadata: metadata, origin: origin)
   }
+
+  /// The sample's type.
+  public var sampleType: HKSampleType { origin.type }
 
   /// Whether the sample has an open end; always false in HealthKitSim.
   public var hasUndeterminedDuration: Bool { false }
@@ -51,6 +51,11 @@ public class HKSample: HKObject, @unchecked Sendable {
     HKSourceRevision(source: .default(), version: nil, productType: nil)
   }
 
+  /// The origin of an object the calling app creates: its type, its unit (a quantity sample's), no saved source.
+  static func unsavedOrigin(_ type: HKSampleType, unit: HKUnit? = nil) -> SampleOrigin {
+    SampleOrigin(type: type, unit: unit, source: unsavedSource)
+  }
+
   /// The HealthKitSim object for a stored sample: an `HKQuantitySample` in the type's canonical unit, or an
   /// `HKCategorySample`.
   package static func make(_ sample: Sample) -> HKSample {
@@ -74,9 +79,13 @@ public class HKSample: HKObject, @unchecked Sendable {
     return objects
   }
 
-  /// Makes sample objects, remembering the last type and the last few sources it made objects for.
+  /// Makes sample objects, remembering the origins (type and source) of the samples it made objects for.
   struct Maker {
-    private var lastType: (code: UInt16, type: HKSampleType, quantityType: HKQuantityType?, unit: HKUnit?)?
+    private var origins: [(code: UInt16, source: SampleSource, origin: SampleOrigin)] = []
+    // The origin of the last sample made, with its type code and source, apart so that checking them copies nothing.
+    private var lastOrigin: SampleOrigin?
+    private var lastCode: UInt16 = 0
+    private var lastSource = SampleSource(bundleID: "", device: .phone)
     private var sources: [(source: SampleSource, revision: HKSourceRevision)] = []
 
     mutating func make(_ sample: Sample) -> HKSample {
@@ -86,30 +95,48 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// The object for the sample at `sample`, whose fields are read in place: a `Sample` passed by value was copied
     /// whole (every string and the metadata retained, then released) through its value witness, per sample.
     mutating func make(at sample: UnsafePointer<Sample>) -> HKSample {
-      let type = objectType(sample.pointee.type)
-      let source = revision(sample.pointee.source)
+      let origin = self.origin(at: sample)
       switch sample.pointee.value {
       case .quantity(let value):
         return HKQuantitySample(
-          uuid: sample.pointee.uuid, type: type.quantityType!, value: value, unit: type.unit ?? .count(),
-          start: sample.pointee.start, end: sample.pointee.end, metadata: .valid(sample.pointee.metadata),
-          source: source)
+          uuid: sample.pointee.uuid, value: value, start: sample.pointee.start, end: sample.pointee.end,
+          metadata: .valid(sample.pointee.metadata), origin: origin)
       case .category(let value):
         return HKCategorySample(
-          uuid: sample.pointee.uuid, type: type.object as! HKCategoryType, value: value, start: sample.pointee.start,
-          end: sample.pointee.end, metadata: .valid(sample.pointee.metadata), source: source)
+          uuid: sample.pointee.uuid, value: value, start: sample.pointee.start, end: sample.pointee.end,
+          metadata: .valid(sample.pointee.metadata), origin: origin)
       }
     }
 
-    /// The type object of the last type made (cast once to `HKQuantityType` for a quantity type, not per sample).
-    private mutating func objectType(
-      _ type: SampleType
-    ) -> (object: HKSampleType, quantityType: HKQuantityType?, unit: HKUnit?) {
-      if let last = lastType, last.code == type.code { return (last.type, last.quantityType, last.unit) }
+    /// The origin shared by the samples of `type` from `source`: the last one made for them, most often (a reply's
+    /// samples are mostly of one type and a few sources). One shared object, so making a sample retains one
+    /// reference where it retained the type, unit and revision each (docs/performance.md, metric 9d).
+    private mutating func origin(at sample: UnsafePointer<Sample>) -> SampleOrigin {
+      let code = sample.pointee.type.code
+      // The samples of one reply share their source's storage (the reply lists each source once): the last origin's
+      // source is compared with the sample's in place, without copying it (a retain and a release of each of its
+      // strings), and strings with the same storage compare at once.
+      if let lastOrigin, lastCode == code, Self.same(lastSource, sample.pointee.source) { return lastOrigin }
+      let found = origin(SampleType(unchecked: code), sample.pointee.source)
+      (lastOrigin, lastCode, lastSource) = (found, code, sample.pointee.source)
+      return found
+    }
+
+    /// `a == b`, decided here (inlined) for sources that share their storage, as a reply's samples do: the
+    /// derived `==` is a call into HealthModel that compares every field through its conformance.
+    private static func same(_ a: borrowing SampleSource, _ b: borrowing SampleSource) -> Bool {
+      if a.device == b.device, a.bundleID == b.bundleID, a.details === b.details { return true }
+      return a == b
+    }
+
+    private mutating func origin(_ type: SampleType, _ source: SampleSource) -> SampleOrigin {
+      for entry in origins where entry.code == type.code && entry.source == source { return entry.origin }
       let (object, unit) = Self.typeObjects(type)
-      let quantityType = object as? HKQuantityType
-      lastType = (type.code, object, quantityType, unit)
-      return (object, quantityType, unit)
+      let made = SampleOrigin(type: object, unit: unit ?? (object is HKQuantityType ? .count() : nil),
+        source: revision(source))
+      if origins.count == 8 { origins.removeFirst() }
+      origins.append((type.code, source, made))
+      return made
     }
 
     /// Type objects and canonical units made so far, by type code: immutable, so every query shares them (as
@@ -134,5 +161,27 @@ public class HKSample: HKObject, @unchecked Sendable {
       sources.append((source, revision))
       return revision
     }
+  }
+}
+
+/// What a sample object shares with others: its type object, the unit its value is in (quantity samples) and its
+/// source revision. The objects of one query reply that have the same type and source share one origin, so making
+/// one of them retains a single reference, and freeing it releases one (they held the type, the unit and the
+/// revision each: most of what making and freeing a 100-sample reply's objects cost, docs/performance.md, metric
+/// 9d). An object the app creates has an origin of its own. Immutable.
+package final class SampleOrigin: Sendable {
+  /// The sample type: an `HKQuantityType` for a quantity sample, `HKCategoryType` for a category sample,
+  /// `HKCorrelationType` for a correlation (each subclass's typed accessor relies on it).
+  let type: HKSampleType
+  /// The unit of a quantity sample's value: the app's for a sample it made, the type's canonical unit for a stored
+  /// one; nil for other samples.
+  let unit: HKUnit?
+  /// Who saved the object (``HKSample/unsavedSource`` before it is saved).
+  let source: HKSourceRevision
+
+  init(type: HKSampleType, unit: HKUnit?, source: HKSourceRevision) {
+    self.type = type
+    self.unit = unit
+    self.source = source
   }
 }

@@ -32,15 +32,24 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
   /// queue, and what ``HKSampleQueryDescriptor/result(for:)`` does in the awaiting task).
   /// - Throws: what the handler would receive.
   func fetch(_ session: Session) throws -> [HKSample] {
+    try Self.fetch(session, type: objectType!, filter: try filter.get(), limit: limit, sort: try sort.get())
+  }
+
+  /// Fetches the samples of `type` passing `filter` on the calling thread, without a query object (what
+  /// ``HKSampleQueryDescriptor/result(for:)`` runs: making an `HKSampleQuery` and its run state per call showed in
+  /// a one-day query's profile, docs/performance.md, metric 9d).
+  /// - Throws: what a sample query's handler would receive.
+  static func fetch(
+    _ session: Session, type: HKObjectType, filter: QueryFilter, limit: Int, sort: [SampleSort]
+  ) throws -> [HKSample] {
     let api = "HKSampleQuery"
-    if objectType is HKCorrelationType {
+    if type is HKCorrelationType {
       // A sample query of a correlation type returns HKCorrelation objects (docs/behavior.md T11).
-      return try HKCorrelation.fetch(
-        session, type: objectType!, filter: try filter.get(), members: [], limit: limit, sort: try sort.get(), api: api)
+      return try HKCorrelation.fetch(session, type: type, filter: filter, members: [], limit: limit, sort: sort, api: api)
     }
     let query = SampleQuery(
-      type: try objectType!.simulatedType(), range: try filter.get().range, sources: try filter.get().sources,
-      limit: limit, sort: try sort.get(), filter: try filter.get().extra)
+      type: try type.simulatedType(), range: filter.range, sources: filter.sources, limit: limit, sort: sort,
+      filter: filter.extra)
     return HKSample.make(try session.perform(.sampleQuery(session.bundleID, query), api: api))
   }
 

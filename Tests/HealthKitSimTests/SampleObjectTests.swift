@@ -41,6 +41,31 @@ struct SampleObjectTests {
     #expect(batch[0].sourceRevision === batch[6].sourceRevision)
     #expect(batch[0].sourceRevision !== batch[1].sourceRevision)
     #expect(batch[1].sourceRevision.productType == "Watch" && batch[2].sourceRevision.source.name == "Other")
+    // Each object's typed accessors name its own type, whatever the samples around it were.
+    for (object, sample) in zip(batch, samples) {
+      let identifier = sample.type == water ? "HKQuantityTypeIdentifierDietaryWater" : "HKCategoryTypeIdentifierSleepAnalysis"
+      #expect(object.sampleType.identifier == identifier)
+      #expect(((object as? HKQuantitySample)?.quantityType.identifier ?? identifier) == identifier)
+      #expect(((object as? HKCategorySample)?.categoryType.identifier ?? identifier) == identifier)
+    }
+  }
+
+  @Test func equalSourcesWithTheirOwnStorageGetTheSameRevision() throws {
+    let water = try #require(SampleType.lookup(name: "dietaryWater"))
+    let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    // Built apart, as samples decoded from different replies or made by hand are: equal, not sharing storage.
+    func source(_ suffix: String) -> SampleSource {
+      SampleSource(bundleID: "com.example.a-long-bundle-identifier" + suffix, device: .watch)
+    }
+    let sources = [source(""), source(""), source(".other"), source("")]
+    let samples = sources.enumerated().map { i, source in
+      Sample(uuid: UUID(), type: water, value: .quantity(Double(i)), start: t0, end: t0, source: source)
+    }
+    let batch = HKSample.make(samples)
+    #expect(batch[0].sourceRevision === batch[1].sourceRevision)
+    #expect(batch[0].sourceRevision === batch[3].sourceRevision)
+    #expect(batch[2].sourceRevision.source.bundleIdentifier == "com.example.a-long-bundle-identifier.other")
+    #expect(batch[3].sourceRevision.source.bundleIdentifier == "com.example.a-long-bundle-identifier")
   }
 
   @Test func aReturnedSamplesQuantityIsMadeWhenFirstReadAndThenKept() throws {
