@@ -182,6 +182,16 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
       }
     }
   }
+  // The medians come from a second pass in which each HealthKitSim call is timed right beside a DeviceClient call of
+  // the same kind, one by one in one task, the two taking turns at going first. Blocks of one kind at a time (the
+  // pass above, which the CPU figures need) let the machine drift between them: two passes minutes apart gave 9a
+  // 0.94× and 1.5× for the same build.
+  let turns = try onPool {
+    try await HealthKitSim.withTarget(target) {
+      try await alternating(count: calls, client: client, day: day, dayQuery: dayQuery)
+    }
+  }
+  (clientSave, simSave, clientQuery, simQuery) = (turns.clientSave, turns.simSave, turns.clientQuery, turns.simQuery)
   // Raw Unix-socket echoes of the save's frame size, measured the same ways in the same run.
   let size = DeviceOperation.save(benchApp.bundleID, [sample(0)]).frame(id: 1).count
   let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-echo")
@@ -226,6 +236,64 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
       numbers: spread("simQuery", simQuery) + spread("clientQuery", clientQuery) + cpuNumbers("simQuery")
         + cpuNumbers("clientQuery")),
   ]
+}
+
+/// Call times (microseconds) of the four series of rows 9a and 9d, taken in turns.
+struct CallTurns: Sendable {
+  var clientSave: [Double] = []
+  var simSave: [Double] = []
+  var clientQuery: [Double] = []
+  var simQuery: [Double] = []
+}
+
+/// Times `count` saves and a quarter as many one-day queries each way — DeviceClient's blocking call and
+/// HealthKitSim's async one, in the task that runs this (bound to the pair's phone) — alternating call by call and
+/// swapping which goes first every turn, after a tenth as many untimed turns.
+func alternating(count: Int, client: DeviceClient, day: Date, dayQuery: SampleQuery) async throws -> CallTurns {
+  let store = HKHealthStore()
+  let waterType = HKQuantityType(.dietaryWater)
+  let unit = HKUnit.literUnit(with: .milli)
+  let predicate = HKQuery.predicateForSamples(withStart: day, end: day.addingTimeInterval(86400))
+  let descriptor = HKSampleQueryDescriptor(
+    predicates: [.quantitySample(type: waterType, predicate: predicate)], sortDescriptors: [])
+  var turns = CallTurns()
+  func clientSave(_ i: Int) throws { try client.save(benchApp.bundleID, [sample(40_000_000 + i)]) }
+  func simSave(_ i: Int) async throws {
+    let at = benchStart.addingTimeInterval(-Double(45_000_000 + i) * 0.001)
+    try await store.save(
+      HKQuantitySample(type: waterType, quantity: HKQuantity(unit: unit, doubleValue: 250), start: at, end: at))
+  }
+  func clientQuery() throws { _ = try client.sampleQuery(benchApp.bundleID, dayQuery) }
+  func simQuery() async throws {
+    let found = try await descriptor.result(for: store)
+    guard found.count == 100 else { throw PairError.timeout("a one-day query returning 100 samples") }
+  }
+  let warmUp = max(1, count / 10)
+  for turn in -warmUp..<count {
+    let index = turn + warmUp
+    let clientFirst = index % 2 == 0
+    var t0 = now()
+    if clientFirst { try clientSave(index) } else { try await simSave(index) }
+    var t1 = now()
+    if clientFirst { try await simSave(index) } else { try clientSave(index) }
+    var t2 = now()
+    if turn >= 0 {
+      turns.clientSave.append(micros(clientFirst ? t1 - t0 : t2 - t1))
+      turns.simSave.append(micros(clientFirst ? t2 - t1 : t1 - t0))
+    }
+    guard index % 4 == 0 else { continue }
+    let clientQueriesFirst = index % 8 == 0
+    t0 = now()
+    if clientQueriesFirst { try clientQuery() } else { try await simQuery() }
+    t1 = now()
+    if clientQueriesFirst { try await simQuery() } else { try clientQuery() }
+    t2 = now()
+    if turn >= 0 {
+      turns.clientQuery.append(micros(clientQueriesFirst ? t1 - t0 : t2 - t1))
+      turns.simQuery.append(micros(clientQueriesFirst ? t2 - t1 : t1 - t0))
+    }
+  }
+  return turns
 }
 
 /// CPU time spent over a series of calls (warm-up calls included, a tenth more than timed): the calling process's
