@@ -15,13 +15,64 @@ public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
   public let sampleType: HKSampleType
   /// The predicate, if any.
   public let nsPredicate: NSPredicate?
-  /// The predicate decomposed into what the daemon filters on (or why it cannot be), once for every run.
-  let filter: Result<QueryFilter, any Error>
+  /// What a sample query descriptor sends for it, worked out once for every run.
+  @usableFromInline let fetch: SampleFetch
 
   init(_ sampleType: HKSampleType, _ predicate: NSPredicate?) {
     self.sampleType = sampleType
     self.nsPredicate = predicate
+    self.fetch = SampleFetch(type: sampleType, predicate: predicate)
+  }
+}
+
+/// One predicate of an ``HKSampleQueryDescriptor`` as its runs send it: the predicate decomposed and, for a type that
+/// is not a correlation type, the daemon's query, made when the predicate is. Not generic, so that fetching is not
+/// either: an app's module calls `result(for:)` specialized (it is inlinable) and this code without generic metadata
+/// or copies of the decomposed predicate per call (both showed in a one-day query's profile, docs/performance.md,
+/// metric 9d). Immutable.
+@usableFromInline
+final class SampleFetch: Sendable {
+  private let type: HKSampleType
+  private let filter: Result<QueryFilter, any Error>
+  /// The daemon's query (nil for a correlation type, which is fetched with its members).
+  private let query: Result<SampleQuery, any Error>?
+
+  init(type: HKSampleType, predicate: NSPredicate?) {
+    self.type = type
     self.filter = QueryFilter.decompose(predicate)
+    if type is HKCorrelationType {
+      query = nil
+    } else {
+      query = Result { [filter] in
+        let filter = try filter.get()
+        return SampleQuery(
+          type: try type.simulatedType(), range: filter.range, sources: filter.sources, limit: HKObjectQueryNoLimit,
+          filter: filter.extra)
+      }
+    }
+  }
+
+  /// The samples of every fetch, in order, from the current target.
+  /// - Throws: what a sample query's handler would receive.
+  @usableFromInline
+  static func objects(_ fetches: [SampleFetch]) throws -> [HKSample] {
+    let session = try Session.current(api: "HKSampleQueryDescriptor.result(for:)")
+    var samples: [HKSample] = []
+    for fetch in fetches {
+      let found = try fetch.objects(session)
+      if samples.isEmpty { samples = found } else { samples += found }
+    }
+    return samples
+  }
+
+  private func objects(_ session: Session) throws -> [HKSample] {
+    switch query {
+    case .success(let query):
+      return HKSample.make(try session.perform(.sampleQuery(session.bundleID, query), api: "HKSampleQuery"))
+    case .failure(let error): throw error
+    case nil:
+      return try HKSampleQuery.fetch(session, type: type, filter: try filter.get(), limit: HKObjectQueryNoLimit, sort: [])
+    }
   }
 }
 
@@ -83,31 +134,14 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
 
   /// The matching samples, sorted and limited.
   /// - Throws: what the sample query's handler would receive.
+  ///
+  /// Each query runs in the awaiting task — one round trip, its answer read on this thread — rather than through a
+  /// handler on the query's queue and a continuation (two thread hand-offs; docs/performance.md, metric 9d).
   @inlinable
   public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
-    var samples = Self.narrowed(try fetchAll())
+    var samples = Self.narrowed(try SampleFetch.objects(predicates.map(\.fetch)))
     if !sortDescriptors.isEmpty { samples.sort(using: sortDescriptors) }
     if let limit, limit > 0, samples.count > limit { samples.removeLast(samples.count - limit) }
-    return samples
-  }
-
-  /// Every predicate's samples, in order. Each query runs in the awaiting task — one round trip, its answer read on
-  /// this thread — rather than through a handler on the query's queue and a continuation (two thread hand-offs;
-  /// docs/performance.md, metric 9d). Not generic over `Sample`: an app's module calls an unspecialized generic
-  /// `result(for:)`, whose every array and metadata would be looked up at run time.
-  @usableFromInline
-  func fetchAll() throws -> [HKSample] {
-    try Self.fetch(predicates.map { ($0.sampleType, $0.filter) })
-  }
-
-  private static func fetch(_ predicates: [(HKSampleType, Result<QueryFilter, any Error>)]) throws -> [HKSample] {
-    let session = try Session.current(api: "HKSampleQueryDescriptor.result(for:)")
-    var samples: [HKSample] = []
-    for (type, filter) in predicates {
-      let found = try HKSampleQuery.fetch(
-        session, type: type, filter: try filter.get(), limit: HKObjectQueryNoLimit, sort: [])
-      if samples.isEmpty { samples = found } else { samples += found }
-    }
     return samples
   }
 

@@ -17,7 +17,7 @@ package struct DeviceOperation<Value>: Sendable {
   /// The reply case a successful answer has.
   package let expects: ReplyTag
   /// What the caller gets from a reply with tag ``expects``; nil for any other reply.
-  private let extract: @Sendable (Reply) -> Value?
+  @usableFromInline let extract: @Sendable (Reply) -> Value?
 
   /// The operation of `definition`'s request with these field values: its request, expected reply and value all
   /// come from the request's row in ``RequestTable``.
@@ -30,7 +30,10 @@ package struct DeviceOperation<Value>: Sendable {
   }
 
   /// What the caller gets from `reply`.
-  /// - Throws: ``ClientError/protocolViolation(_:)`` for a reply of another kind.
+  /// - Throws: ``ClientError/protocolViolation(_:)`` for a reply of another kind. Inlinable, as ``PendingOperation``'s
+  /// waits are, so that a caller in another module gets it specialized for its value (unspecialized, every call
+  /// looked up generic metadata; docs/performance.md, metric 9d).
+  @inlinable
   package func value(from reply: Reply) throws(ClientError) -> Value {
     guard let value = extract(reply) else { throw .protocolViolation("expected \(expects), got \(reply)") }
     return value
@@ -282,6 +285,7 @@ package struct PendingOperation<Value>: Sendable {
 
   /// Waits for the final answer, until `timeout` seconds have passed.
   /// - Throws: ``ClientError``.
+  @inlinable
   package func wait(timeout: Double) throws(ClientError) -> Value {
     try operation.value(from: try ticket.wait(timeout: timeout))
   }
