@@ -468,8 +468,9 @@ func throughputMetric(daemon: String, samples: Int) throws -> Metric {
   let client = try DirectClient(pair.layout.socket(.phone))
   let batch = 1000
   let batches = max(1, samples / batch)
-  let frames = (0..<batches).map { b in
-    DeviceOperation.save(benchApp.bundleID, (0..<batch).map { sample(b * batch + $0) }).frame(id: UInt32(b + 100))
+  let frames: [[UInt8]] = (0..<batches).map { b in
+    let samples: [SampleInput] = (0..<batch).map { sample(b * batch + $0) }
+    return DeviceOperation.save(benchApp.bundleID, samples).frame(id: UInt32(b + 100))
   }
   let inFlight = 8
   let t0 = now()

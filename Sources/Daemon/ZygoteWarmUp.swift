@@ -63,26 +63,26 @@ extension DaemonMain {
     let start = Date().addingTimeInterval(-60)  // within the watch's window too
     let sample = SampleInput(uuid: UUID(), type: water, value: .quantity(250, unit: "mL"), start: start, end: start)
     if batch == 2 {
-      let more = (0..<40).map { i in
-        SampleInput(
-          uuid: UUID(), type: water, value: .quantity(Double(i + 1), unit: "mL"),
-          start: start.addingTimeInterval(-60 * Double(i)),
-          end: start.addingTimeInterval(-60 * Double(i)))
+      let more: [SampleInput] = (0..<40).map { (i: Int) -> SampleInput in
+        let at: Date = start.addingTimeInterval(-60 * Double(i))
+        return SampleInput(uuid: UUID(), type: water, value: .quantity(Double(i + 1), unit: "mL"), start: at, end: at)
       }
       let day = CalendarInterval(days: 1)
       let range = DateRange(start: start.addingTimeInterval(-86_400), end: start.addingTimeInterval(86_400))
-      return [
-        .save(bundleID: app, samples: more), .authorizationStatus(bundleID: app, type: water),
-        .statistics(bundleID: app, query: StatisticsQuery(type: water, range: range, options: .cumulativeSum)),
-        .statisticsCollection(
-          bundleID: app,
-          query: StatisticsQuery(type: water, range: range, options: .cumulativeSum, interval: day, anchor: start)),
-        .anchoredQuery(bundleID: app, type: water, anchor: 0, range: nil, limit: 0),
-        .storedSamples(type: nil, from: StoredCursor(sample: 0, tombstone: 0), limit: 1000), .dump,
-        .delete(bundleID: app, uuids: more.prefix(10).map(\.uuid)),
-        .enableBackgroundDelivery(bundleID: app, type: water, frequency: .immediate),
-        .setClock(start), .advanceClock(seconds: 60), .dump, .ping,
-      ]
+      let total = StatisticsQuery(type: water, range: range, options: .cumulativeSum)
+      let daily = StatisticsQuery(type: water, range: range, options: .cumulativeSum, interval: day, anchor: start)
+      let deleted: [UUID] = more.prefix(10).map(\.uuid)
+      // Built one request at a time: as one array literal of enum cases this took the type checker 0.8 s.
+      var requests: [Request] = [.save(bundleID: app, samples: more), .authorizationStatus(bundleID: app, type: water)]
+      requests.append(.statistics(bundleID: app, query: total))
+      requests.append(.statisticsCollection(bundleID: app, query: daily))
+      requests.append(.anchoredQuery(bundleID: app, type: water, anchor: 0, range: nil, limit: 0))
+      requests.append(.storedSamples(type: nil, from: StoredCursor(sample: 0, tombstone: 0), limit: 1000))
+      requests.append(.dump)
+      requests.append(.delete(bundleID: app, uuids: deleted))
+      requests.append(.enableBackgroundDelivery(bundleID: app, type: water, frequency: .immediate))
+      requests += [.setClock(start), .advanceClock(seconds: 60), .dump, .ping]
+      return requests
     }
     if batch == 0 {
       return [
