@@ -54,7 +54,8 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
   ) {
     self.objects = objects
     super.init(
-      uuid: uuid, start: start, end: end, metadata: metadata, origin: SampleOrigin(type: type, unit: nil, source: source))
+      uuid: uuid, start: start, end: end, metadata: metadata,
+      origin: SampleOrigin(type: type, unit: nil, source: source))
   }
 
   /// The objects of one type (`bloodPressureSystolic`, `dietaryEnergyConsumed`, …).

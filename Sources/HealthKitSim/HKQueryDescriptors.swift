@@ -71,7 +71,8 @@ final class SampleFetch: Sendable {
       return HKSample.make(try session.perform(.sampleQuery(session.bundleID, query), api: "HKSampleQuery"))
     case .failure(let error): throw error
     case nil:
-      return try HKSampleQuery.fetch(session, type: type, filter: try filter.get(), limit: HKObjectQueryNoLimit, sort: [])
+      return try HKSampleQuery.fetch(
+        session, type: type, filter: try filter.get(), limit: HKObjectQueryNoLimit, sort: [])
     }
   }
 }

@@ -45,7 +45,8 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     let api = "HKSampleQuery"
     if type is HKCorrelationType {
       // A sample query of a correlation type returns HKCorrelation objects (docs/behavior.md T11).
-      return try HKCorrelation.fetch(session, type: type, filter: filter, members: [], limit: limit, sort: sort, api: api)
+      return try HKCorrelation.fetch(
+        session, type: type, filter: filter, members: [], limit: limit, sort: sort, api: api)
     }
     let query = SampleQuery(
       type: try type.simulatedType(), range: filter.range, sources: filter.sources, limit: limit, sort: sort,

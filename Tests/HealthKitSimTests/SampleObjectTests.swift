@@ -43,7 +43,8 @@ struct SampleObjectTests {
     #expect(batch[1].sourceRevision.productType == "Watch" && batch[2].sourceRevision.source.name == "Other")
     // Each object's typed accessors name its own type, whatever the samples around it were.
     for (object, sample) in zip(batch, samples) {
-      let identifier = sample.type == water ? "HKQuantityTypeIdentifierDietaryWater" : "HKCategoryTypeIdentifierSleepAnalysis"
+      let identifier =
+        sample.type == water ? "HKQuantityTypeIdentifierDietaryWater" : "HKCategoryTypeIdentifierSleepAnalysis"
       #expect(object.sampleType.identifier == identifier)
       #expect(((object as? HKQuantitySample)?.quantityType.identifier ?? identifier) == identifier)
       #expect(((object as? HKCategorySample)?.categoryType.identifier ?? identifier) == identifier)
