@@ -282,6 +282,8 @@ func alternating(count: Int, client: DeviceClient, day: Date, dayQuery: SampleQu
       turns.simSave.append(micros(clientFirst ? t2 - t1 : t1 - t0))
     }
     guard index % 4 == 0 else { continue }
+    // Query turns fall on even indices, after turns whose DeviceClient save went first (HealthKitSim's save is the last
+    // call before every query turn); which query goes first alternates on its own.
     let clientQueriesFirst = index % 8 == 0
     t0 = now()
     if clientQueriesFirst { try clientQuery() } else { try await simQuery() }

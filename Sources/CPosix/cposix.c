@@ -95,7 +95,10 @@ static void random_pool_register(void) {
 }
 
 int cposix_random_pooled(void *buffer, size_t length) {
-  if (length > sizeof random_pool) return -1;
+  if (length > sizeof random_pool) {
+    errno = EINVAL;
+    return -1;
+  }
   pthread_once(&random_pool_once, random_pool_register);
   pthread_mutex_lock(&random_pool_lock);
   if (random_pool_left < length) {
@@ -118,29 +121,74 @@ int cposix_random_pooled(void *buffer, size_t length) {
   return 0;
 }
 
-int cposix_random_pool_across_fork(void *parent_next, void *child_first, size_t length) {
-  unsigned char warm[16];
-  int fds[2];
-  if (length > 256 || cposix_random_pooled(warm, sizeof warm) != 0 || pipe2(fds, O_CLOEXEC) != 0) return -1;
-  pid_t child = fork();
-  if (child < 0) return -1;
-  if (child == 0) {
-    unsigned char drawn[256];
-    int ok = cposix_random_pooled(drawn, length) == 0 && write(fds[1], drawn, length) == (ssize_t)length;
-    _exit(ok ? 0 : 1);
-  }
-  close(fds[1]);
+static int read_exactly(int fd, void *buffer, size_t length) {
   size_t got = 0;
   while (got < length) {
-    ssize_t n = read(fds[0], (unsigned char *)child_first + got, length - got);
+    ssize_t n = read(fd, (unsigned char *)buffer + got, length - got);
     if (n > 0) got += (size_t)n;
-    else if (n == 0 || errno != EINTR) break;
+    else if (n == 0 || errno != EINTR) return -1;
   }
-  close(fds[0]);
+  return 0;
+}
+
+static int write_exactly(int fd, const void *buffer, size_t length) {
+  size_t put = 0;
+  while (put < length) {
+    ssize_t n = write(fd, (const unsigned char *)buffer + put, length - put);
+    if (n > 0) put += (size_t)n;
+    else if (n < 0 && errno != EINTR) return -1;
+  }
+  return 0;
+}
+
+static int exited_cleanly(pid_t pid) {
   int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-  if (got != length || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-  return cposix_random_pooled(parent_next, length);
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 0;
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int cposix_random_pool_across_fork(void *parent_next, void *child_first, size_t length) {
+  if (length > 256) {
+    errno = EINVAL;
+    return -1;
+  }
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return -1;
+  pid_t outer = fork();
+  if (outer < 0) {
+    close(out[0]);
+    close(out[1]);
+    return -1;
+  }
+  if (outer == 0) {
+    /* A process with one thread, so nothing else draws between its fork and its own draw: a fresh pool, one draw to
+       fill it, a fork, then the child's first draw and this process's next one, both sent back. */
+    unsigned char warm[16], mine[256], theirs[256];
+    int in[2];
+    close(out[0]);
+    pthread_mutex_lock(&random_pool_lock);
+    memset(random_pool, 0, sizeof random_pool);
+    random_pool_left = 0;
+    pthread_mutex_unlock(&random_pool_lock);
+    if (cposix_random_pooled(warm, sizeof warm) != 0 || pipe2(in, O_CLOEXEC) != 0) _exit(1);
+    pid_t inner = fork();
+    if (inner < 0) _exit(1);
+    if (inner == 0) {
+      close(in[0]);
+      _exit(cposix_random_pooled(theirs, length) == 0 && write_exactly(in[1], theirs, length) == 0 ? 0 : 1);
+    }
+    close(in[1]);
+    int ok = read_exactly(in[0], theirs, length) == 0;
+    ok = exited_cleanly(inner) && ok && cposix_random_pooled(mine, length) == 0;
+    ok = ok && write_exactly(out[1], mine, length) == 0 && write_exactly(out[1], theirs, length) == 0;
+    _exit(ok ? 0 : 1);
+  }
+  close(out[1]);
+  int ok = read_exactly(out[0], parent_next, length) == 0 && read_exactly(out[0], child_first, length) == 0;
+  close(out[0]);
+  return exited_cleanly(outer) && ok ? 0 : -1;
 }
 
 int cposix_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

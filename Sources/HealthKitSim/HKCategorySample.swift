@@ -40,7 +40,7 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
 
   /// A stored sample (an origin of an `HKCategoryType`).
   init(uuid: UUID, value: Int, start: Date, end: Date, metadata: MetadataPayload, origin: SampleOrigin) {
-    assert(origin.type is HKCategoryType, "a category sample's origin")
+    assert(origin.holdsCategories, "a category sample's origin")
     self.value = value
     super.init(uuid: uuid, start: start, end: end, metadata: metadata, origin: origin)
   }

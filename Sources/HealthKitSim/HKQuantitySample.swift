@@ -56,7 +56,7 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
   /// A stored sample of `value` in its origin's unit (an origin of an `HKQuantityType` with a unit); its
   /// ``quantity`` object is made when first read.
   init(uuid: UUID, value: Double, start: Date, end: Date, metadata: MetadataPayload, origin: SampleOrigin) {
-    assert(origin.type is HKQuantityType && origin.unit != nil, "a quantity sample's origin")
+    assert(origin.holdsQuantities, "a quantity sample's origin")
     self.value = value
     super.init(uuid: uuid, start: start, end: end, metadata: metadata, origin: origin)
   }

@@ -96,12 +96,16 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// whole (every string and the metadata retained, then released) through its value witness, per sample.
     mutating func make(at sample: UnsafePointer<Sample>) -> HKSample {
       let origin = self.origin(at: sample)
+      // The value's kind must be the type's (the typed accessors downcast the origin's type); the decoder does not
+      // check it, so a reply that broke it stops here, as the casts this replaced did.
       switch sample.pointee.value {
       case .quantity(let value):
+        precondition(origin.holdsQuantities, "a quantity value for \(origin.type.identifier), not a quantity type")
         return HKQuantitySample(
           uuid: sample.pointee.uuid, value: value, start: sample.pointee.start, end: sample.pointee.end,
           metadata: .valid(sample.pointee.metadata), origin: origin)
       case .category(let value):
+        precondition(origin.holdsCategories, "a category value for \(origin.type.identifier), not a category type")
         return HKCategorySample(
           uuid: sample.pointee.uuid, value: value, start: sample.pointee.start, end: sample.pointee.end,
           metadata: .valid(sample.pointee.metadata), origin: origin)
@@ -125,8 +129,7 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// `a == b`, decided here (inlined) for sources that share their storage, as a reply's samples do: the
     /// derived `==` is a call into HealthModel that compares every field through its conformance.
     private static func same(_ a: borrowing SampleSource, _ b: borrowing SampleSource) -> Bool {
-      if a.device == b.device, a.bundleID == b.bundleID, a.details === b.details { return true }
-      return a == b
+      a.device == b.device && a.bundleID == b.bundleID && (a.details === b.details || a.details == b.details)
     }
 
     private mutating func origin(_ type: SampleType, _ source: SampleSource) -> SampleOrigin {
@@ -178,10 +181,16 @@ package final class SampleOrigin: Sendable {
   let unit: HKUnit?
   /// Who saved the object (``HKSample/unsavedSource`` before it is saved).
   let source: HKSourceRevision
+  /// Whether an `HKQuantitySample` may have this origin: a quantity type, with a unit.
+  let holdsQuantities: Bool
+  /// Whether an `HKCategorySample` may have this origin: a category type.
+  let holdsCategories: Bool
 
   init(type: HKSampleType, unit: HKUnit?, source: HKSourceRevision) {
     self.type = type
     self.unit = unit
     self.source = source
+    self.holdsQuantities = type is HKQuantityType && unit != nil
+    self.holdsCategories = type is HKCategoryType
   }
 }

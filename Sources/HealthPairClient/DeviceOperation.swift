@@ -30,9 +30,10 @@ package struct DeviceOperation<Value>: Sendable {
   }
 
   /// What the caller gets from `reply`.
-  /// - Throws: ``ClientError/protocolViolation(_:)`` for a reply of another kind. Inlinable, as ``PendingOperation``'s
-  /// waits are, so that a caller in another module gets it specialized for its value (unspecialized, every call
-  /// looked up generic metadata; docs/performance.md, metric 9d).
+  ///
+  /// Inlinable, as ``PendingOperation/wait(timeout:)`` is, so that a caller in another module gets it specialized
+  /// for its value (unspecialized, every call looked up generic metadata; docs/performance.md, metric 9d).
+  /// - Throws: ``ClientError/protocolViolation(_:)`` for a reply of another kind.
   @inlinable
   package func value(from reply: Reply) throws(ClientError) -> Value {
     guard let value = extract(reply) else { throw .protocolViolation("expected \(expects), got \(reply)") }

@@ -33,7 +33,8 @@ extension Posix {
 
   /// Fills `buffer` with random bytes (at most 4,096) from a per-process pool the kernel refills, so that making many
   /// identifiers costs one system call per 256 of them; the pool's bytes are handed out once, and a forked child
-  /// starts a pool of its own. Falls back to ``randomBytes(_:)`` should the pool fail. C: `getrandom`, `pthread_atfork`.
+  /// starts a pool of its own. Falls back to ``randomBytes(_:)`` should the pool fail.
+  /// C: `getrandom`, `pthread_atfork`.
   package static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
     if buffer.count <= 4096, cposix_random_pooled(base, buffer.count) == 0 { return }
@@ -41,8 +42,9 @@ extension Posix {
     buffer.copyBytes(from: bytes)
   }
 
-  /// For tests of ``fillRandom(_:)``'s pool: what this process draws next and what a child forked just before draws
-  /// first (`count` bytes each, at most 256); nil when forking or drawing failed. C: `fork`, `pipe2`, `waitpid`.
+  /// For tests of ``fillRandom(_:)``'s pool, run in a forked single-threaded process (no other thread draws
+  /// meanwhile): with a fresh pool, what that process draws next and what a child it forked just before draws first
+  /// (`count` bytes each, at most 256); nil when forking or drawing failed. C: `fork`, `pipe2`, `waitpid`.
   package static func randomDrawsAcrossFork(_ count: Int) -> (parent: [UInt8], child: [UInt8])? {
     var parent = [UInt8](repeating: 0, count: count)
     var child = [UInt8](repeating: 0, count: count)

@@ -54,9 +54,11 @@ struct SampleObjectTests {
   @Test func equalSourcesWithTheirOwnStorageGetTheSameRevision() throws {
     let water = try #require(SampleType.lookup(name: "dietaryWater"))
     let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
-    // Built apart, as samples decoded from different replies or made by hand are: equal, not sharing storage.
+    // Built apart, as samples decoded from different replies or made by hand are: equal, not sharing storage (each
+    // identifier is a new heap string, too long to be stored inline).
     func source(_ suffix: String) -> SampleSource {
-      SampleSource(bundleID: "com.example.a-long-bundle-identifier" + suffix, device: .watch)
+      let identifier = "com.example." + ["a-long-bundle", "identifier"].joined(separator: "-") + suffix
+      return SampleSource(bundleID: identifier, device: .watch)
     }
     let sources = [source(""), source(""), source(".other"), source("")]
     let samples = sources.enumerated().map { i, source in

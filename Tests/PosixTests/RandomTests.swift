@@ -17,7 +17,7 @@ struct RandomTests {
   }
 
   @Test func aForkedChildDoesNotRepeatItsParentsNextBytes() throws {
-    // Without the fork handler the child would hand out the very bytes the parent hands out next.
+    // Without the fork handler the child hands out the very bytes the parent hands out next (checked by removing it).
     for _ in 0..<4 {
       let draws = try #require(Posix.randomDrawsAcrossFork(32))
       #expect(draws.parent != draws.child)

@@ -19,8 +19,9 @@ ssize_t cposix_getrandom(void *buffer, size_t length);
 /* Fills `buffer` with `length` (at most 4096) random bytes from a per-process pool the kernel refills; never the same
    bytes twice, in this process or a forked child. 0, or -1 (errno) when getrandom fails. */
 int cposix_random_pooled(void *buffer, size_t length);
-/* For tests of the pool: after drawing from it, forks a child that draws `length` (at most 256) bytes into
-   `child_first`, then draws `length` bytes in this process into `parent_next`. 0, or -1 when a step failed. */
+/* For tests of the pool, in a forked single-threaded process so no other thread draws meanwhile: starts a fresh pool,
+   draws from it, forks a child that draws `length` (at most 256) bytes into `child_first`, then draws `length` bytes
+   into `parent_next` after it. 0, or -1 when a step failed. */
 int cposix_random_pool_across_fork(void *parent_next, void *child_first, size_t length);
 int cposix_pidfd_open(int pid);
 int cposix_pipe(int fds[2]);
