@@ -104,8 +104,6 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
   }
   let socket = pair.layout.socket(.phone)
   let target = HealthKitSim.Target(socketPath: socket, bundleIdentifier: benchApp.bundleID)
-  let waterType = HKQuantityType(.dietaryWater)
-  let unit = HKUnit.literUnit(with: .milli)
   // A day holding 100 samples for the one-day queries (saved before any timing; the timed saves land later).
   let day = benchStart.addingTimeInterval(-3 * 86400)
   try pair.phone.save(
@@ -120,6 +118,7 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
 
   // DeviceClient's own round trip (a blocking call, as the test harness makes it), alternating with HealthKitSim.
   let client = pair.phone
+  let made = CallsTimed(client: client, day: day, dayQuery: dayQuery)
   var counter = 20_000_000
   let blocks = 8
   let perBlock = max(1, calls / blocks)
@@ -146,38 +145,24 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
   }
   for _ in 0..<blocks {
     clientSave += try accounted("clientSave") {
-      try timed(perBlock, &counter) { i in try client.save(benchApp.bundleID, [sample(i)]) }
+      try timed(perBlock, &counter) { i in try made.clientSave(i) }
     }
     let base = counter
     simSave += try accounted("simSave") {
       try onPool {
         try await HealthKitSim.withTarget(target) {
-          let store = HKHealthStore()
-          return try await timedAsync(perBlock) { i in
-            let at = benchStart.addingTimeInterval(-Double(base + i + 20) * 0.001)
-            try await store.save(
-              HKQuantitySample(type: waterType, quantity: HKQuantity(unit: unit, doubleValue: 250), start: at, end: at))
-          }
+          try await timedAsync(perBlock) { i in try await made.simSave(base + i + 20) }
         }
       }
     }
     counter += perBlock + perBlock / 10 + 40
     clientQuery += try accounted("clientQuery") {
-      try timed(max(1, perBlock / 4), &counter) { _ in
-        _ = try client.sampleQuery(benchApp.bundleID, dayQuery)
-      }
+      try timed(max(1, perBlock / 4), &counter) { _ in try made.clientQuery() }
     }
     simQuery += try accounted("simQuery") {
       try onPool {
         try await HealthKitSim.withTarget(target) {
-          let store = HKHealthStore()
-          let predicate = HKQuery.predicateForSamples(withStart: day, end: day.addingTimeInterval(86400))
-          let descriptor = HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: waterType, predicate: predicate)], sortDescriptors: [])
-          return try await timedAsync(max(1, perBlock / 4)) { _ in
-            let found = try await descriptor.result(for: store)
-            guard found.count == 100 else { throw PairError.timeout("a one-day query returning 100 samples") }
-          }
+          try await timedAsync(max(1, perBlock / 4)) { _ in try await made.simQuery() }
         }
       }
     }
@@ -188,7 +173,7 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
   // 0.94× and 1.5× for the same build.
   let turns = try onPool {
     try await HealthKitSim.withTarget(target) {
-      try await alternating(count: calls, client: client, day: day, dayQuery: dayQuery)
+      try await alternating(count: calls, made)
     }
   }
   (clientSave, simSave, clientQuery, simQuery) = (turns.clientSave, turns.simSave, turns.clientQuery, turns.simQuery)
@@ -246,56 +231,81 @@ struct CallTurns: Sendable {
   var simQuery: [Double] = []
 }
 
-/// Times `count` saves and a quarter as many one-day queries each way — DeviceClient's blocking call and
-/// HealthKitSim's async one, in the task that runs this (bound to the pair's phone) — alternating call by call and
-/// swapping which goes first every turn, after a tenth as many untimed turns.
-func alternating(count: Int, client: DeviceClient, day: Date, dayQuery: SampleQuery) async throws -> CallTurns {
+/// The calls rows 9a and 9d time, each made as a test makes it: DeviceClient's blocking save and one-day sample query,
+/// and HealthKitSim's async `save` and `HKSampleQueryDescriptor` (in a task bound to the pair's phone).
+struct CallsTimed: Sendable {
+  let client: DeviceClient
+  let dayQuery: SampleQuery
   let store = HKHealthStore()
   let waterType = HKQuantityType(.dietaryWater)
   let unit = HKUnit.literUnit(with: .milli)
-  let predicate = HKQuery.predicateForSamples(withStart: day, end: day.addingTimeInterval(86400))
-  let descriptor = HKSampleQueryDescriptor(
-    predicates: [.quantitySample(type: waterType, predicate: predicate)], sortDescriptors: [])
-  var turns = CallTurns()
-  func clientSave(_ i: Int) throws { try client.save(benchApp.bundleID, [sample(40_000_000 + i)]) }
+  let descriptor: HKSampleQueryDescriptor<HKQuantitySample>
+
+  init(client: DeviceClient, day: Date, dayQuery: SampleQuery) {
+    self.client = client
+    self.dayQuery = dayQuery
+    let predicate = HKQuery.predicateForSamples(withStart: day, end: day.addingTimeInterval(86400))
+    descriptor = HKSampleQueryDescriptor(
+      predicates: [.quantitySample(type: waterType, predicate: predicate)], sortDescriptors: [])
+  }
+
+  /// Saves bench sample `i` (its identifier and time come from `i`).
+  func clientSave(_ i: Int) throws { try client.save(benchApp.bundleID, [sample(i)]) }
+
+  /// Saves a new 250 mL sample `i` milliseconds before the bench's start.
   func simSave(_ i: Int) async throws {
-    let at = benchStart.addingTimeInterval(-Double(45_000_000 + i) * 0.001)
+    let at = benchStart.addingTimeInterval(-Double(i) * 0.001)
     try await store.save(
       HKQuantitySample(type: waterType, quantity: HKQuantity(unit: unit, doubleValue: 250), start: at, end: at))
   }
+
+  /// The one-day query through DeviceClient.
   func clientQuery() throws { _ = try client.sampleQuery(benchApp.bundleID, dayQuery) }
+
+  /// The one-day query through HealthKitSim; it must find the day's 100 samples.
   func simQuery() async throws {
     let found = try await descriptor.result(for: store)
     guard found.count == 100 else { throw PairError.timeout("a one-day query returning 100 samples") }
   }
+}
+
+/// Times `count` saves and a quarter as many one-day queries each way, alternating call by call and swapping which
+/// goes first every turn, after a tenth as many untimed turns.
+func alternating(count: Int, _ made: CallsTimed) async throws -> CallTurns {
+  var turns = CallTurns()
   let warmUp = max(1, count / 10)
   for turn in -warmUp..<count {
     let index = turn + warmUp
-    let clientFirst = index % 2 == 0
-    var t0 = now()
-    if clientFirst { try clientSave(index) } else { try await simSave(index) }
-    var t1 = now()
-    if clientFirst { try await simSave(index) } else { try clientSave(index) }
-    var t2 = now()
+    let saves = try await inTurn(
+      clientFirst: index % 2 == 0, { try made.clientSave(40_000_000 + index) },
+      { try await made.simSave(45_000_000 + index) })
     if turn >= 0 {
-      turns.clientSave.append(micros(clientFirst ? t1 - t0 : t2 - t1))
-      turns.simSave.append(micros(clientFirst ? t2 - t1 : t1 - t0))
+      turns.clientSave.append(saves.client)
+      turns.simSave.append(saves.sim)
     }
     guard index % 4 == 0 else { continue }
     // Query turns fall on even indices, after turns whose DeviceClient save went first (HealthKitSim's save is the last
     // call before every query turn); which query goes first alternates on its own.
-    let clientQueriesFirst = index % 8 == 0
-    t0 = now()
-    if clientQueriesFirst { try clientQuery() } else { try await simQuery() }
-    t1 = now()
-    if clientQueriesFirst { try await simQuery() } else { try clientQuery() }
-    t2 = now()
+    let queries = try await inTurn(
+      clientFirst: index % 8 == 0, { try made.clientQuery() }, { try await made.simQuery() })
     if turn >= 0 {
-      turns.clientQuery.append(micros(clientQueriesFirst ? t1 - t0 : t2 - t1))
-      turns.simQuery.append(micros(clientQueriesFirst ? t2 - t1 : t1 - t0))
+      turns.clientQuery.append(queries.client)
+      turns.simQuery.append(queries.sim)
     }
   }
   return turns
+}
+
+/// Times `client` and `sim` one right after the other, `client` first when `clientFirst`; microseconds each.
+func inTurn(
+  clientFirst: Bool, _ client: () throws -> Void, _ sim: () async throws -> Void
+) async throws -> (client: Double, sim: Double) {
+  let t0 = now()
+  if clientFirst { try client() } else { try await sim() }
+  let t1 = now()
+  if clientFirst { try await sim() } else { try client() }
+  let t2 = now()
+  return clientFirst ? (micros(t1 - t0), micros(t2 - t1)) : (micros(t2 - t1), micros(t1 - t0))
 }
 
 /// CPU time spent over a series of calls (warm-up calls included, a tenth more than timed): the calling process's

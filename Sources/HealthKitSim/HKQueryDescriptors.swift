@@ -43,12 +43,7 @@ final class SampleFetch: Sendable {
     if type is HKCorrelationType {
       query = nil
     } else {
-      query = Result { [filter] in
-        let filter = try filter.get()
-        return SampleQuery(
-          type: try type.simulatedType(), range: filter.range, sources: filter.sources, limit: HKObjectQueryNoLimit,
-          filter: filter.extra)
-      }
+      query = Result { [filter] in try filter.get().sampleQuery(of: type, limit: HKObjectQueryNoLimit, sort: []) }
     }
   }
 
@@ -67,8 +62,7 @@ final class SampleFetch: Sendable {
 
   private func objects(_ session: Session) throws -> [HKSample] {
     switch query {
-    case .success(let query):
-      return HKSample.make(try session.perform(.sampleQuery(session.bundleID, query), api: "HKSampleQuery"))
+    case .success(let query): return try HKSampleQuery.objects(session, query)
     case .failure(let error): throw error
     case nil:
       return try HKSampleQuery.fetch(

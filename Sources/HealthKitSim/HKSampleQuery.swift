@@ -42,16 +42,22 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
   static func fetch(
     _ session: Session, type: HKObjectType, filter: QueryFilter, limit: Int, sort: [SampleSort]
   ) throws -> [HKSample] {
-    let api = "HKSampleQuery"
+    let api = Self.api
     if type is HKCorrelationType {
       // A sample query of a correlation type returns HKCorrelation objects (docs/behavior.md T11).
       return try HKCorrelation.fetch(
         session, type: type, filter: filter, members: [], limit: limit, sort: sort, api: api)
     }
-    let query = SampleQuery(
-      type: try type.simulatedType(), range: filter.range, sources: filter.sources, limit: limit, sort: sort,
-      filter: filter.extra)
-    return HKSample.make(try session.perform(.sampleQuery(session.bundleID, query), api: api))
+    return try objects(session, try filter.sampleQuery(of: type, limit: limit, sort: sort))
+  }
+
+  /// The name errors of a sample query carry.
+  static let api = "HKSampleQuery"
+
+  /// The objects for the samples `query` finds (a type that is not a correlation type).
+  /// - Throws: what a sample query's handler would receive.
+  static func objects(_ session: Session, _ query: SampleQuery) throws -> [HKSample] {
+    HKSample.make(try session.perform(.sampleQuery(session.bundleID, query), api: api))
   }
 
   override func start(_ session: Session) {

@@ -13,6 +13,13 @@ struct QueryFilter: Hashable, Sendable {
   /// The rest of the predicate, if any.
   var extra: SampleFilter?
 
+  /// The daemon's sample query of `type` with this filter.
+  /// - Throws: ``HealthKitSimError/unsupported(_:)`` for a type HealthKitSim does not simulate.
+  func sampleQuery(of type: HKObjectType, limit: Int, sort: [SampleSort]) throws -> SampleQuery {
+    SampleQuery(
+      type: try type.simulatedType(), range: range, sources: sources, limit: limit, sort: sort, filter: extra)
+  }
+
   /// Splits a predicate's condition: top-level conjuncts that are a date range or sources go to the fast paths
   /// (several ranges with the same options intersect; others stay in ``extra``), the rest to ``extra``.
   init(_ node: SampleFilter) {

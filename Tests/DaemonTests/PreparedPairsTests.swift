@@ -110,8 +110,6 @@ struct PreparedPairsTests {
     #expect(pids.allSatisfy { Posix.waitForExit($0, timeoutMilliseconds: 10_000) })
   }
 
-  /// The scenario runner's trace: the pair's clients keep every pushed event for the caller, and a wait for the link
-  /// alone does not narrow what they are subscribed to.
   /// A pair taken subscribed to events was prepared so: the sheet an app shows right after the take reaches its
   /// client with no subscribe of its own; a pair prepared for another subscription (or none) is not handed out for it.
   @Test func aPairTakenSubscribedHasItsEventsFromTheStart() throws {
@@ -125,15 +123,7 @@ struct PreparedPairsTests {
     defer { pool.retire(subscribed) }
     #expect(pool.counts.launchedInline == 2, "the plain pair waiting was not handed out for a subscription")
     subscribed.phone.collectEvents()
-    try subscribed.phone.installApp(Self.app)
-    let request = try subscribed.phone.beginAuthorization(Self.app.bundleID, share: [Self.water], read: [])
-    guard case .sheet = try request.waitFirst(timeout: 30) else {
-      Issue.record("the request did not show a sheet")
-      return
-    }
-    try subscribed.phone.ping()
-    let events = subscribed.phone.takeCollectedEvents()
-    #expect(events.contains { if case .promptShown = $0 { true } else { false } }, "\(events)")
+    try Self.expectASheetShownAndCollected(on: subscribed.phone, read: [])
   }
 
   /// Calls made together come back in the clients' order, and one closed connection fails only its own call.
@@ -149,6 +139,8 @@ struct PreparedPairsTests {
     #expect((try? pings[1].get()) != nil, "the watch still answers")
   }
 
+  /// The scenario runner's trace: the pair's clients keep every pushed event for the caller, and a wait for the link
+  /// alone does not narrow what they are subscribed to.
   @Test func thePairsClientsKeepEventsForTheCallerThroughWaits() throws {
     let pair = try Pair(daemon: try locateDaemon())
     defer { pair.discard() }
@@ -156,15 +148,24 @@ struct PreparedPairsTests {
     pair.phone.collectEvents()
     try pair.phone.subscribe(.all)
     try pair.waitLinked(timeout: 30)
-    try pair.phone.installApp(Self.app)
-    let request = try pair.phone.beginAuthorization(Self.app.bundleID, share: [Self.water], read: [Self.water])
+    guard try Self.expectASheetShownAndCollected(on: pair.phone, read: [Self.water]) else { return }
+    #expect(pair.phone.takeCollectedEvents().isEmpty, "taken once")
+  }
+
+  /// Installs the test app on `phone`, asks to share water (and read `read`) and, once the sheet is up, expects the
+  /// `promptShown` event among the events `phone` collected (taking them). False when no sheet was shown (an issue is
+  /// recorded).
+  @discardableResult
+  private static func expectASheetShownAndCollected(on phone: DeviceClient, read: [SampleType]) throws -> Bool {
+    try phone.installApp(app)
+    let request = try phone.beginAuthorization(app.bundleID, share: [water], read: read)
     guard case .sheet = try request.waitFirst(timeout: 30) else {
       Issue.record("the request did not show a sheet")
-      return
+      return false
     }
-    try pair.phone.ping()
-    let events = pair.phone.takeCollectedEvents()
+    try phone.ping()
+    let events = phone.takeCollectedEvents()
     #expect(events.contains { if case .promptShown = $0 { true } else { false } }, "\(events)")
-    #expect(pair.phone.takeCollectedEvents().isEmpty, "taken once")
+    return true
   }
 }

@@ -40,58 +40,61 @@ struct DeadlineTests {
   /// the deadline: the harness ends the sheet, so the app's completion runs and the blocked wait returns, long
   /// before the test's own 30 s bound on it.
   @Test func aBlockingWaitBeforeTheAnswerEndsAtTheDeadline() async throws {
-    let (error, waited) = try await Posix.onOwnThread { () -> (HealthPairTestingError?, DispatchTimeoutResult?) in
-      var waited: DispatchTimeoutResult?
-      do {
-        try withHealthPair(HealthPairOptions(timeout: 1, reportFailures: false)) { pair in
-          try pair.phone.install(app: waterID, writeUsage: "Water logs what you drink.")
-          let done = DispatchSemaphore(value: 0)
-          pair.phone.use(app: waterID) {
-            HKHealthStore().requestAuthorization(toShare: [waterType], read: nil) { _, _ in done.signal() }
-          }
-          waited = done.wait(timeout: .now() + 30)  // the mistake: waiting for the app before answering
-          try pair.phone.user.allowAll()
-        }
-        return (nil, waited)
-      } catch {
-        return (error as? HealthPairTestingError, waited)
-      }
+    let (error, waited) = try await Self.blockOnAnUnansweredSheet { pair in
+      try pair.phone.user.allowAll()  // too late: the mistake is waiting for the app before answering
     }
     #expect(waited == .success, "the app's completion ran because the harness ended the sheet")
-    guard case .sheetNotAnswered(.phone, let sheet, 1)? = error else {
-      Issue.record("expected sheetNotAnswered on the phone, got \(String(describing: error))")
-      return
-    }
+    guard let sheet = Self.unansweredPhoneSheet(error) else { return }
     #expect(sheet.app == waterID && sheet.share == [waterType] && sheet.read.isEmpty)
   }
 
   /// The watchdog follows a restarted device's new connection: a sheet shown after the phone crashed and came back
   /// still ends at the deadline instead of hanging the test.
   @Test func afterARestartAnUnansweredSheetStillEndsAtTheDeadline() async throws {
-    let (error, waited) = try await Posix.onOwnThread { () -> (HealthPairTestingError?, DispatchTimeoutResult?) in
+    let (error, waited) = try await Self.blockOnAnUnansweredSheet(
+      before: { pair in
+        pair.phone.kill()
+        try pair.phone.restart()
+      }, after: { _ in })
+    #expect(waited == .success, "the harness ended the sheet shown on the restarted phone")
+    guard let sheet = Self.unansweredPhoneSheet(error) else { return }
+    #expect(sheet.app == waterID)
+  }
+
+  /// A synchronous test of a pair with a 1 s deadline: Water is installed on the phone, `before` runs, Water asks to
+  /// share water with a completion, the test blocks on that completion (up to 30 s), then `after` runs. The error
+  /// the pair ended with (if the harness's) and how the blocked wait ended.
+  private static func blockOnAnUnansweredSheet(
+    before: @escaping @Sendable (HealthPair) throws -> Void = { _ in },
+    after: @escaping @Sendable (HealthPair) throws -> Void
+  ) async throws -> (HealthPairTestingError?, DispatchTimeoutResult?) {
+    try await Posix.onOwnThread { () -> (HealthPairTestingError?, DispatchTimeoutResult?) in
       var waited: DispatchTimeoutResult?
       do {
         try withHealthPair(HealthPairOptions(timeout: 1, reportFailures: false)) { pair in
           try pair.phone.install(app: waterID, writeUsage: "Water logs what you drink.")
-          pair.phone.kill()
-          try pair.phone.restart()
+          try before(pair)
           let done = DispatchSemaphore(value: 0)
           pair.phone.use(app: waterID) {
             HKHealthStore().requestAuthorization(toShare: [waterType], read: nil) { _, _ in done.signal() }
           }
           waited = done.wait(timeout: .now() + 30)
+          try after(pair)
         }
         return (nil, waited)
       } catch {
         return (error as? HealthPairTestingError, waited)
       }
     }
-    #expect(waited == .success, "the harness ended the sheet shown on the restarted phone")
+  }
+
+  /// The sheet of a `sheetNotAnswered` error on the phone with a 1 s deadline; records an issue for any other.
+  private static func unansweredPhoneSheet(_ error: HealthPairTestingError?) -> PermissionSheet? {
     guard case .sheetNotAnswered(.phone, let sheet, 1)? = error else {
       Issue.record("expected sheetNotAnswered on the phone, got \(String(describing: error))")
-      return
+      return nil
     }
-    #expect(sheet.app == waterID)
+    return sheet
   }
 
   /// When the app swallows the error the harness gave it, the next harness wait fails at once with the same error,

@@ -29,12 +29,7 @@ struct RequestTableTests {
     for request in PinnedFrameTests.requests {
       var w = BinaryWriter()
       request.definition.writeFields(of: request, into: &w)
-      let decoded = try w.bytes.withUnsafeBytes { buffer in
-        var r = BinaryReader(buffer)
-        let request = try request.definition.readFields(from: &r)
-        try r.expectEnd("request fields")
-        return request
-      }
+      let decoded = try Self.readWhole(w.bytes) { try request.definition.readFields(from: &$0) }
       #expect(decoded == request, "\(request.opcode)")
     }
   }
@@ -48,12 +43,7 @@ struct RequestTableTests {
       specialized.u8(0xEE)
       request.writeFields(into: &specialized)
       #expect(specialized.bytes == [0xEE] + erased.bytes, "\(request.opcode)")
-      let decoded = try erased.bytes.withUnsafeBytes { buffer in
-        var r = BinaryReader(buffer)
-        let request = try request.opcode.readFields(from: &r)
-        try r.expectEnd("request fields")
-        return request
-      }
+      let decoded = try Self.readWhole(erased.bytes) { try request.opcode.readFields(from: &$0) }
       #expect(decoded == request, "\(request.opcode)")
     }
   }
@@ -72,5 +62,17 @@ struct RequestTableTests {
     }
     #expect(error?.offset == 22)
     #expect(error?.message.contains("array count 1000") == true)
+  }
+
+  /// What `read` takes from `bytes`, which it must read to the end.
+  private static func readWhole(
+    _ bytes: [UInt8], _ read: (inout BinaryReader) throws -> Request
+  ) throws -> Request {
+    try bytes.withUnsafeBytes { buffer in
+      var r = BinaryReader(buffer)
+      let request = try read(&r)
+      try r.expectEnd("request fields")
+      return request
+    }
   }
 }
