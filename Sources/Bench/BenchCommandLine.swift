@@ -71,8 +71,9 @@ package struct BenchCommand: ParsableCommand {
   package var charts: String?
   /// The history file this run is appended to, if any.
   package var history: String?
-  /// `--echo-server <path> <size>`: this process is the echo baseline's server, spawned by a benchmark.
-  private var echoServer: (path: String, size: Int)?
+  /// `--echo-server <path> <size> [--journal <file>]`: this process is the echo baseline's server, spawned by a
+  /// benchmark; with `--journal` it serves the way a daemon must (epoll, then an append to the file per message).
+  private var echoServer: (path: String, size: Int, journal: String?)?
   /// `--import-child <socket> <file>`: this process is the import benchmark's importer, spawned by it.
   private var importChild: (socket: String, file: String)?
 
@@ -82,8 +83,9 @@ package struct BenchCommand: ParsableCommand {
     if let path = try args.option("echo-server") {
       let text = try args.required("the echo message size")
       guard let size = Int(text), size > 0 else { throw args.error("invalid echo message size '\(text)'") }
+      let journal = try args.option("journal")
       try args.finish()
-      echoServer = (path, size)
+      echoServer = (path, size, journal)
       return
     }
     if let socket = try args.option("import-child") {
@@ -117,7 +119,9 @@ package struct BenchCommand: ParsableCommand {
 
   /// Runs the benchmarks, prints the table and writes the JSON report.
   package func run() -> Int32 {
-    if let echoServer { return runEchoServer(path: echoServer.path, size: echoServer.size) }
+    if let echoServer {
+      return runEchoServer(path: echoServer.path, size: echoServer.size, journal: echoServer.journal)
+    }
     if let importChild { return runImportChild(socket: importChild.socket, file: importChild.file) }
     do {
       let daemon = try locateDaemon()

@@ -414,10 +414,12 @@ func roundTripMetric(daemon: String, count: Int) throws -> [Metric] {
 /// A child process echoing fixed-size messages on a Unix socket (the raw-socket baseline).
 final class EchoServer {
   let pid: pid_t
-  init(path: String, messageSize: Int) throws {
+  /// Spawns the server on `path`; with `journal`, it serves as a daemon must (see ``runEchoServer(path:size:journal:)``).
+  init(path: String, messageSize: Int, journal: String? = nil) throws {
     guard let exe = Posix.executablePath() else { throw PairError.timeout("the bench executable path") }
     let (readEnd, writeEnd) = try Posix.pipe()
-    pid = try Posix.spawn(exe, ["--echo-server", path, String(messageSize)], stdout: writeEnd)
+    let extra = journal.map { ["--journal", $0] } ?? []
+    pid = try Posix.spawn(exe, ["--echo-server", path, String(messageSize)] + extra, stdout: writeEnd)
     Posix.close(writeEnd)
     defer { Posix.close(readEnd) }
     var line = [UInt8](repeating: 0, count: 16)
@@ -432,8 +434,11 @@ final class EchoServer {
   }
 }
 
-/// The echo server's body (runs in the child): accept one connection, echo `size`-byte messages.
-package func runEchoServer(path: String, size: Int) -> Int32 {
+/// The echo server's body (runs in the child): accept one connection, echo `size`-byte messages. With `journal`, it
+/// serves the way any daemon with a journal must, and no more: it waits in `epoll_wait` on a non-blocking socket,
+/// reads the message, appends it to `journal` (one `write`), then echoes it — the floor under a save's round trip
+/// (row 9f).
+package func runEchoServer(path: String, size: Int, journal: String? = nil) -> Int32 {
   guard let listening = try? Posix.listenUnix(path) else { return 1 }
   let listener = listening.rawValue
   Posix.setNonBlocking(listener, false)
@@ -442,22 +447,57 @@ package func runEchoServer(path: String, size: Int) -> Int32 {
     return 1
   }
   let fd = connection.rawValue
-  Posix.setNonBlocking(fd, false)
   var buffer = [UInt8](repeating: 0, count: size)
-  while true {
-    var got = 0
-    while got < size {
-      let r = buffer.withUnsafeMutableBytes { b in
-        catching { () throws(SystemError) in
-          try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
-        }
-      }
-      guard case .success(.bytes(let n)) = r else { return 0 }
-      got += n
+  guard let journal else {
+    Posix.setNonBlocking(fd, false)
+    while true {
+      guard readMessage(fd, into: &buffer, waitingIn: nil) else { return 0 }
+      let sent = buffer.withUnsafeBytes { b in catching { () throws(SystemError) in try Posix.sendAll(fd, b) } }
+      if case .failure = sent { return 0 }
     }
-    let sent = buffer.withUnsafeBytes { b in catching { () throws(SystemError) in try Posix.sendAll(fd, b) } }
-    if case .failure = sent { return 0 }
   }
+  guard let file = try? Posix.open(journal, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC),
+    let epoll = try? Posix.epollCreate(),
+    (try? Posix.epollControl(epoll.rawValue, .add, fd, events: Posix.PollEvents.readable, token: 1)) != nil
+  else { return 1 }
+  defer { Posix.close(file) }
+  Posix.setNonBlocking(fd, true)
+  while true {
+    guard readMessage(fd, into: &buffer, waitingIn: epoll.rawValue) else { return 0 }
+    let done = buffer.withUnsafeBytes { b in
+      catching { () throws(SystemError) in
+        try Posix.writeAll(file, b)
+        try Posix.sendAll(fd, b)
+      }
+    }
+    if case .failure = done { return 0 }
+  }
+}
+
+/// Reads one `buffer.count`-byte message from `fd`; with `epoll`, the socket is non-blocking and each wait for more
+/// is an `epoll_wait` on it. False when the connection ended.
+private func readMessage(_ fd: Int32, into buffer: inout [UInt8], waitingIn epoll: Int32?) -> Bool {
+  var tokens = [UInt64](repeating: 0, count: 1)
+  var events = [UInt32](repeating: 0, count: 1)
+  var got = 0
+  while got < buffer.count {
+    if let epoll {
+      guard (try? Posix.epollWait(epoll, tokens: &tokens, events: &events, timeoutMilliseconds: -1)) != nil else {
+        return false
+      }
+    }
+    let r = buffer.withUnsafeMutableBytes { b in
+      catching { () throws(SystemError) in
+        try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[got...]))
+      }
+    }
+    switch r {
+    case .success(.bytes(let n)): got += n
+    case .success(.wouldBlock): continue
+    default: return false
+    }
+  }
+  return true
 }
 
 // MARK: - 2. Throughput

@@ -69,12 +69,14 @@ func timedAsync(_ count: Int, _ body: @Sendable (Int) async throws -> Void) asyn
 }
 
 /// Echo round trips of `size` bytes to an echo child, timed from a task on the cooperative pool; with `pinnedCPU`
-/// the echo child and the timing thread share that CPU (the timing then runs on the calling thread).
-func echoTimes(root: String, size: Int, count: Int, pinnedCPU: Int?) throws -> [Double] {
-  let path = root + "/echo-\(pinnedCPU.map(String.init) ?? "free").sock"
+/// the echo child and the timing thread share that CPU (the timing then runs on the calling thread). With
+/// `journaled`, the child serves as a daemon must (epoll, and an append to a file per message: row 9f).
+func echoTimes(root: String, size: Int, count: Int, pinnedCPU: Int?, journaled: Bool = false) throws -> [Double] {
+  let name = (pinnedCPU.map(String.init) ?? "free") + (journaled ? "-journaled" : "")
+  let path = root + "/echo-\(name).sock"
   if let pinnedCPU { _ = Posix.pinToCPU(pinnedCPU) }
   defer { if pinnedCPU != nil { Posix.unpin() } }
-  let server = try EchoServer(path: path, messageSize: size)
+  let server = try EchoServer(path: path, messageSize: size, journal: journaled ? root + "/echo-\(name).journal" : nil)
   defer { server.stop() }
   let socket = try Posix.connectUnix(path)
   let fd = socket.rawValue
@@ -95,7 +97,7 @@ func ratioText(_ v: Double, _ base: Double) -> String {
   base > 0 ? formatNumber((v / base * 100).rounded() / 100) + "×" : "—"
 }
 
-/// The HealthKitSim call rows (9a–9e).
+/// The HealthKitSim call rows (9a–9f).
 func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
   let pair = try preparedPair(daemon: daemon)
   defer {
@@ -177,14 +179,25 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
     }
   }
   (clientSave, simSave, clientQuery, simQuery) = (turns.clientSave, turns.simSave, turns.clientQuery, turns.simQuery)
+  // The same save with the phone's link held: nothing is sent to the watch, so no sync work follows a save (row 9e).
+  _ = try client.link(.hold)
+  let heldBase = counter + 10_000_000
+  let heldSave = try onPool {
+    try await HealthKitSim.withTarget(target) {
+      try await timedAsync(max(1, calls / 2)) { i in try await made.simSave(heldBase + i + 20) }
+    }
+  }
+  _ = try client.link(.release)
+  try pair.waitSynced(timeout: 60)
   // Raw Unix-socket echoes of the save's frame size, measured the same ways in the same run.
   let size = DeviceOperation.save(benchApp.bundleID, [sample(0)]).frame(id: 1).count
   let root = try Posix.makeTemporaryDirectory(prefix: "hp-bench-echo")
   defer { Posix.removeTree(root) }
   let freeEcho = try echoTimes(root: root, size: size, count: calls, pinnedCPU: nil)
   let pinnedEcho = try echoTimes(root: root, size: size, count: calls, pinnedCPU: 0)
+  let journaledEcho = try echoTimes(root: root, size: size, count: calls, pinnedCPU: nil, journaled: true)
   let (cs, cq, ss, sq) = (median(clientSave), median(clientQuery), median(simSave), median(simQuery))
-  let (fe, pe) = (median(freeEcho), median(pinnedEcho))
+  let (fe, pe, je, hs) = (median(freeEcho), median(pinnedEcho), median(journaledEcho), median(heldSave))
   func spread(_ prefix: String, _ v: [Double]) -> [(String, Double)] {
     [
       ("\(prefix)MedianMicros", median(v)), ("\(prefix)P10Micros", percentile(v, 0.1)),
@@ -220,6 +233,15 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
       met: full ? sq <= 1.25 * cq : nil,
       numbers: spread("simQuery", simQuery) + spread("clientQuery", clientQuery) + cpuNumbers("simQuery")
         + cpuNumbers("clientQuery")),
+    Metric(
+      name: "9e. The 9b save with the phone's link held (no sync work after it) vs the same unpinned echo",
+      baseline: us(fe), value: us(hs), ratio: ratioText(hs, fe), target: "reported", met: nil,
+      numbers: spread("heldSave", heldSave) + [("echoMedianMicros", fe)], headline: "heldSaveMedianMicros"),
+    Metric(
+      name: "9f. The floor under 9b: an echo served as a daemon must (epoll, a journal append) vs the same echo",
+      baseline: us(fe), value: us(je), ratio: ratioText(je, fe), target: "reported", met: nil,
+      numbers: spread("journaledEcho", journaledEcho) + [("echoMedianMicros", fe)],
+      headline: "journaledEchoMedianMicros"),
   ]
 }
 
