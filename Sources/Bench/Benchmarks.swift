@@ -412,9 +412,9 @@ func roundTripMetric(daemon: String, count: Int) throws -> [Metric] {
 }
 
 /// A child process echoing fixed-size messages on a Unix socket (the raw-socket baseline).
-final class EchoServer {
+final class EchoServer: Sendable {
   let pid: pid_t
-  /// Spawns the server on `path`; with `journal`, it serves as a daemon must (see ``runEchoServer(path:size:journal:)``).
+  /// Spawns the server on `path`; with `journal`, it serves as a daemon must (``runEchoServer(path:size:journal:)``).
   init(path: String, messageSize: Int, journal: String? = nil) throws {
     guard let exe = Posix.executablePath() else { throw PairError.timeout("the bench executable path") }
     let (readEnd, writeEnd) = try Posix.pipe()
