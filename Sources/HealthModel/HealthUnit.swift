@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Grammar (HKUnit.h):
 /// ```
-/// unit      := product ( '/' product )?        only one '/'; multiplication binds first
+/// unit      := product ( '/' product )*        multiplication binds first; each '/' divides by what follows
 /// product   := term ( ('.' | '*' | '·') term )*
 /// term      := factor | '(' factor ( ('.' | '*' | '·') factor )* ')'
 /// factor    := atom ( '^' '-'? digits )?
@@ -229,8 +229,6 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownSymbol(String, offset: Int)
   /// A power after `^` is not an integer.
   case invalidPower(String, offset: Int)
-  /// A second `/` appeared (HealthKit allows one).
-  case secondDivision(offset: Int)
   /// An operator is not followed by a term.
   case missingTerm(offset: Int)
   /// `degC`/`degF` combined with other terms or raised to a power.
@@ -259,7 +257,6 @@ package enum UnitError: Error, Hashable, Sendable, CustomStringConvertible {
     case .empty: "unit string is empty"
     case .unknownSymbol(let s, let o): "unknown unit '\(s)' at offset \(o)"
     case .invalidPower(let s, let o): "power '\(s)' at offset \(o) is not an integer"
-    case .secondDivision(let o): "only one '/' is allowed in a unit string (second one at offset \(o))"
     case .missingTerm(let o): "expected a unit at offset \(o)"
     case .offsetUnitInCompound(let s): "'\(s)' cannot be combined with other units or raised to a power"
     case .incompatible(let a, let b): "cannot convert '\(a)' to '\(b)': the units measure different quantities"
@@ -437,7 +434,6 @@ enum UnitParser {
     var components: [HealthUnit.Component] = []
     var index = 0
     var sign = 1
-    var sawDivision = false
     var expectTerm = true
     // The offset of the open '(' while inside a group, and whether the group just closed (only an operator or the
     // end may follow it).
@@ -446,10 +442,10 @@ enum UnitParser {
     while index < chars.count {
       let c = chars[index]
       if c == "/" {
-        if sawDivision { throw .secondDivision(offset: index) }
+        // HKUnit.h allows one '/', but Apple's `init(from:)` page shows `ml/kg/min`, and apps write it: each further
+        // '/' divides by what follows it too, so `ml/kg/min` is `ml/(kg*min)` (docs/behavior.md U1).
         if groupStart != nil { throw .invalidGroup(offset: index) }
         if expectTerm { throw .missingTerm(offset: index) }
-        sawDivision = true
         sign = -1
         expectTerm = true
         groupClosed = false

@@ -65,6 +65,18 @@ struct ValueTypeTests {
     #expect(heartRateType.aggregationStyle == .discreteTemporallyWeighted)
   }
 
+  /// VO2 max as apps write it (behavior.md U1): `ml/kg/min` parses — no termination — as `ml/(kg*min)`.
+  @Test func vo2MaxSpellingsAppsWriteAreOneUnit() {
+    var twoSlashes: HKUnit?
+    #expect(terminations { twoSlashes = HKUnit(from: "ml/kg/min") }.isEmpty)
+    let vo2 = HKQuantity(unit: HKUnit(from: "ml/kg*min"), doubleValue: 42)
+    guard let twoSlashes else { return }
+    #expect(vo2.is(compatibleWith: twoSlashes))
+    #expect(abs(vo2.doubleValue(for: twoSlashes) - 42) < 1e-12)
+    #expect(abs(vo2.doubleValue(for: HKUnit(from: "L/kg/hr")) - 2.52) < 1e-12)
+    #expect(HKQuantityType(.vo2Max).is(compatibleWith: twoSlashes))
+  }
+
   /// Issue 13: the units of HKUnit's hearing, vision, light and electrical factories convert within their own
   /// dimension only (an angle between degrees and radians; a prism diopter is not an angle).
   @Test func newerUnitsConvertWithinTheirDimension() {

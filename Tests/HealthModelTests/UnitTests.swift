@@ -58,6 +58,10 @@ struct UnitTests {
     // The catalog's newer canonical units (HKUnit.h): parentheses, HealthKit's own '·', moles of glucose, watts.
     .init(value: 45, from: "mL/min·kg", expected: 45, to: "ml/(kg*min)"),
     .init(value: 1, from: "ml/(kg*min)", expected: 60, to: "mL/kg.hr"),
+    // Apple's init(from:) page and many apps write VO2 max as `ml/kg/min`: each '/' divides by what follows.
+    .init(value: 42, from: "ml/kg/min", expected: 42, to: "ml/(kg*min)"),
+    .init(value: 1, from: "mL/kg/min", expected: 60, to: "mL/kg/hr"),
+    .init(value: 1, from: "kg/m/s^2", expected: 1, to: "Pa"),
     .init(value: 1, from: "kcal/(kg*hr)", expected: 1, to: "kcal/hr·kg"),
     .init(value: 1, from: "mmol<180.15588000005408>/L", expected: 18.015588000005408, to: "mg/dL"),
     .init(value: 100, from: "mg/dL", expected: 5.550748607260001, to: "mmol<180.15588000005408>/L"),
@@ -134,6 +138,8 @@ struct UnitTests {
     #expect(try HealthUnit(parsing: "mmol<180.15588000005408>/L").description == "mmol<180.15588000005408>/L")
     #expect(try HealthUnit(parsing: "mol<180.1558800>").description == "mol<180.15588>")
     #expect(try HealthUnit(parsing: "ml/(kg*min)").description == "ml/kg.min")
+    #expect(try HealthUnit(parsing: "ml/kg/min").description == "ml/kg.min")
+    #expect(try HealthUnit(parsing: "ml/kg/min") == HealthUnit(parsing: "ml/kg*min"))
     #expect(try HealthUnit(parsing: "mL/min·kg").description == "mL/min.kg")
   }
 
@@ -148,7 +154,6 @@ struct UnitTests {
     arguments: [
       ("", UnitError.empty),
       ("floz", .unknownSymbol("floz", offset: 0)),
-      ("mL/kg/min", .secondDivision(offset: 5)),
       ("count/", .missingTerm(offset: 6)),
       ("/min", .missingTerm(offset: 0)),
       ("kg..m", .missingTerm(offset: 3)),
@@ -162,7 +167,9 @@ struct UnitTests {
       ("((kg))", .invalidGroup(offset: 1)),
       ("(kg)^2", .invalidGroup(offset: 4)),
       ("(m/s)", .invalidGroup(offset: 2)),
-      ("kg/(m/s)", .secondDivision(offset: 5)),
+      ("kg/(m/s)", .invalidGroup(offset: 5)),
+      ("mL/kg/", .missingTerm(offset: 6)),
+      ("mL//min", .missingTerm(offset: 3)),
       ("kg(m)", .invalidGroup(offset: 2)),
       ("(kg)m", .missingTerm(offset: 4)),
       ("ml/()", .missingTerm(offset: 4)),
