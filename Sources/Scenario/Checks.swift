@@ -43,12 +43,26 @@ extension RunContext {
         let bundle = declared.bundleID
         let (share, read) = (share ?? declared.share, read ?? declared.read)
         let client = client(device)
+        let result = attempt({ () throws(ClientError) in try client.requestStatus(bundle, share: share, read: read) })
+        let met: Bool
+        switch (expected, result) {
+        case (.status(let status), .success(let actual)): met = actual == status
+        case (.wouldTerminate(let fragments), .failure(let e)):
+          met = e.healthError.map { $0.kind == .wouldTerminate && contains($0.message, fragments) } ?? false
+        default: met = false
+        }
+        if met { continue }
+        let wanted =
+          switch expected {
+          case .status(let status): "\(status)"
+          case .wouldTerminate(let fragments): "would terminate the app" + fragments.map { " with \"\($0)\"" }.joined()
+          }
         let actual: String
-        switch attempt({ () throws(ClientError) in try client.requestStatus(bundle, share: share, read: read) }) {
+        switch result {
         case .success(let status): actual = "\(status)"
         case .failure(let e): actual = e.healthError.map { "an error: \($0)" } ?? "\(e)"
         }
-        if actual != "\(expected)" { throw fail(step, "\(device): request status \(expected)", actual) }
+        throw fail(step, "\(device): request status \(wanted)", actual)
       }
     case .lastCall(let device, let name, let expected):
       settle(device)

@@ -303,6 +303,15 @@ package enum BackgroundAction: Hashable, Sendable {
   case complete(SampleType)
 }
 
+/// What `getRequestStatusForAuthorization` is expected to give: a status, or an exception a device would raise
+/// (the checks of `requestAuthorization`, behavior.md A11), whose message contains every fragment.
+package enum RequestStatusOutcome: Hashable, Sendable {
+  /// The call returns this status.
+  case status(AuthorizationRequestStatus)
+  /// The call would terminate the app.
+  case wouldTerminate([String])
+}
+
 /// An expectation about the devices.
 package enum Expectation: Hashable, Sendable {
   /// `authorizationStatus(for:)` as the app sees it.
@@ -310,7 +319,7 @@ package enum Expectation: Hashable, Sendable {
   /// The hidden read decision (nil = undecided).
   case hiddenRead(Devices, app: String, SampleType, Decision?)
   /// `getRequestStatusForAuthorization` (nil lists: the types the app declares on the device asked).
-  case requestStatus(Devices, app: String, share: [SampleType]?, read: [SampleType]?, AuthorizationRequestStatus)
+  case requestStatus(Devices, app: String, share: [SampleType]?, read: [SampleType]?, RequestStatusOutcome)
   /// The app's last call on the device.
   case lastCall(DeviceKind, app: String, CallExpectation)
   /// The app's last request showed a sheet, listing these permissions (nil: don't check the list).

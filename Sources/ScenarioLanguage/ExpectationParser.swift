@@ -283,19 +283,24 @@ extension ParseState {
       _ = c.take("for")
       var share: [SampleType]?
       var read: [SampleType]?
-      while !c.atEnd, c.peek?.keyword != "is" {
+      while !c.atEnd, c.peek?.keyword != "is", c.peek?.keyword != "would" {
         if c.take("share") {
-          share = try c.types(stoppingAt: ["read", "is", "share"])
+          share = try c.types(stoppingAt: ["read", "is", "share", "would"])
         } else if c.take("read") {
-          read = try c.types(stoppingAt: ["share", "is", "read"])
+          read = try c.types(stoppingAt: ["share", "is", "read", "would"])
         } else {
-          throw c.error(.expected("'share', 'read' or 'is'", found: c.peek?.text))
+          throw c.error(.expected("'share', 'read', 'is' or 'would terminate the app'", found: c.peek?.text))
         }
       }
       // Named types: those; none: the app's declaration on each device, when the step runs.
       if share != nil || read != nil {
         share = share ?? []
         read = read ?? []
+      }
+      if c.take("would", "terminate", "the", "app") {
+        _ = c.take("with")
+        let fragments = try fragments(&c)
+        return .requestStatus(devices, app: app.name, share: share, read: read, .wouldTerminate(fragments))
       }
       try c.expect("is")
       let t = try c.word("a request status")
@@ -306,7 +311,7 @@ extension ParseState {
           .unknownStatus(
             t.text, valid: Self.requestStatusNames, suggestion: suggest(t.text, from: Self.requestStatusNames)), at: t)
       }
-      return .requestStatus(devices, app: app.name, share: share, read: read, status)
+      return .requestStatus(devices, app: app.name, share: share, read: read, .status(status))
     }
     if c.take("reads") {
       // "Water reads dateOfBirth as 1990-04-02", "… reads bloodType as notSet" (behavior.md C2).

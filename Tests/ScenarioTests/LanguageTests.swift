@@ -472,9 +472,16 @@ struct LanguageFormTests {
         expect phone: Water sum of dietaryWater from 2026-01-04 to 2026-01-05 from Bottle is 2 L
         expect phone: Water's requests showed 2 sheets answered 1 and 1 presentation failed
         phone: Water saves 1 mL dietaryWater uuid 6f9619ff-8b86-4011-b42d-00c04fc964ff
+        expect phone: Water request status for share appleExerciseTime would terminate the app with "disallowed"
         """, file: "t.scenario"
     ).get()
     let water = SampleType.lookup(name: "dietaryWater")!
+    #expect(
+      scenario.steps.last?.kind
+        == .expect(
+          .requestStatus(
+            .one(.phone), app: "Water", share: [SampleType.lookup(name: "appleExerciseTime")!], read: [],
+            .wouldTerminate(["disallowed"]))))
     #expect(
       scenario.steps[2].kind
         == .expect(
@@ -483,7 +490,7 @@ struct LanguageFormTests {
     #expect(scenario.steps[4].kind == .expect(.lastCall(.phone, app: "Water", .wouldTerminate(["a", "b"]))))
     #expect(
       scenario.steps[5].kind
-        == .expect(.requestStatus(.one(.phone), app: "Water", share: nil, read: nil, .unnecessary)),
+        == .expect(.requestStatus(.one(.phone), app: "Water", share: nil, read: nil, .status(.unnecessary))),
       "no types: the declaration on the device, when it runs")
     guard case .expect(.seesSamples(.phone, let query, _)) = scenario.steps[6].kind else {
       Issue.record("\(scenario.steps[6].kind)")
