@@ -203,10 +203,16 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .sources(let bundles): return bundles.contains(sample.source.bundleID)
     case .uuids(let uuids): return uuids.contains(sample.uuid)
     case .metadata(let key, let condition):
-      guard let value = sample.metadata[key] else { return false }
+      // As NSPredicate compares (behavior.md Q9): a missing key is nil, which equals nothing, so only `!=` holds —
+      // `metadata.%K != YES` keeps the samples that lack the key, as the "exclude manual entries" idiom needs.
+      guard let value = sample.metadata[key] else {
+        if case .compare(.notEqualTo, _) = condition { return true }
+        return false
+      }
       switch condition {
       case .exists: return true
       case .oneOf(let allowed): return allowed.contains { Self.order(value, $0) == 0 }
+      case .compare(.notEqualTo, let other): return Self.order(value, other) != 0
       case .compare(let op, let other): return Self.order(value, other).map(op.holds) ?? false
       }
     case .device(let property, let values):

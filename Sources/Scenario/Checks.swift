@@ -539,20 +539,15 @@ extension RunContext {
   /// Whether `message` contains every fragment.
   func contains(_ message: String, _ fragments: [String]) -> Bool { fragments.allSatisfy { message.contains($0) } }
 
-  /// Runs the sample query `spec` on `device`. A metadata predicate is applied to the result before the limit, as
-  /// HealthKit applies a predicate before it counts (the daemon's query filters dates and sources itself).
+  /// Runs the sample query `spec` on `device`; the daemon applies its predicates (metadata, correlations) before the
+  /// limit, as HealthKit does.
   func sampleQuery(_ device: DeviceKind, _ spec: SampleQuerySpec) throws(ClientError) -> [Sample] {
-    let filtered = !spec.metadata.isEmpty
+    let filters = spec.metadata.map(\.filter) + (spec.outsideCorrelations ? [.notInCorrelation] : [])
     let query = SampleQuery(
       type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
-      limit: filtered ? 0 : spec.limit ?? 0, sort: spec.sort,
-      filter: spec.outsideCorrelations ? .notInCorrelation : nil)
-    var samples = try client(device).sampleQuery(app(spec.app).bundleID, query)
-    if filtered {
-      samples = samples.filter { sample in spec.metadata.allSatisfy { $0.matches(sample.metadata) } }
-      if let limit = spec.limit, limit > 0 { samples = Array(samples.prefix(limit)) }
-    }
-    return samples
+      limit: spec.limit ?? 0, sort: spec.sort,
+      filter: filters.count > 1 ? .and(filters) : filters.first)
+    return try client(device).sampleQuery(app(spec.app).bundleID, query)
   }
 
   /// The samples of `spec`; a query that fails is the step's failure (expected `expecting`).

@@ -551,12 +551,19 @@ extension ParseState {
       } else if c.take("with") {
         repeat {
           let kv = try c.word("key=value metadata")
-          let parts = kv.text.split(separator: "=", maxSplits: 1)
-          guard parts.count == 2, !kv.quoted else {
-            throw c.error(.expected("key=value, such as HKMetadataKeyWasUserEntered=true", found: kv.text), at: kv)
+          let bang = kv.text.firstIndex(of: "!")
+          let unequal = bang.map { kv.text[kv.text.index(after: $0)...].hasPrefix("=") } ?? false
+          let parts =
+            unequal
+            ? [kv.text[..<bang!], kv.text[kv.text.index(bang!, offsetBy: 2)...]]
+            : kv.text.split(separator: "=", maxSplits: 1)
+          guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !kv.quoted else {
+            throw c.error(
+              .expected("key=value or key!=value, such as HKMetadataKeyWasUserEntered=true", found: kv.text), at: kv)
           }
           let key = MetadataKey.byConstantName[String(parts[0])] ?? String(parts[0])
-          spec.metadata.append(MetadataMatch(key: key, value: ParseState.metadataValue(String(parts[1]))))
+          spec.metadata.append(
+            MetadataMatch(key: key, value: ParseState.metadataValue(String(parts[1])), equal: !unequal))
         } while c.take("and") || (c.peek.map { $0.text.contains("=") && !$0.quoted } ?? false)
       } else {
         return

@@ -28,27 +28,27 @@ package struct SampleQuerySpec: Hashable, Sendable {
   }
 }
 
-/// One metadata predicate: the sample's metadata has `key` with a value equal to `value` (numbers compare by value).
+/// One metadata predicate: `key=value` is `predicateForObjects(withMetadataKey:allowedValues:)` (the key present with
+/// an equal value; numbers compare by value), `key!=value` is `predicateForObjects(withMetadataKey:operatorType:
+/// .notEqualTo, value:)`, which a sample without the key passes (behavior.md Q9). The daemon applies it.
 package struct MetadataMatch: Hashable, Sendable {
   /// The key (HealthKit's constant names are translated to their values).
   package var key: String
-  /// The value it must have.
+  /// The value it is compared with.
   package var value: MetadataValue
+  /// `=` (true) or `!=` (false).
+  package var equal: Bool
 
   /// Creates a predicate.
-  package init(key: String, value: MetadataValue) {
+  package init(key: String, value: MetadataValue, equal: Bool = true) {
     self.key = key
     self.value = value
+    self.equal = equal
   }
 
-  /// Whether `metadata` passes: the key is present with an equal value (an integer equals the same double).
-  package func matches(_ metadata: Metadata) -> Bool {
-    guard let actual = metadata[key] else { return false }
-    switch (actual, value) {
-    case (.int(let a), .double(let b)): return Double(a) == b
-    case (.double(let a), .int(let b)): return a == Double(b)
-    default: return actual == value
-    }
+  /// The predicate as the daemon's query filter.
+  package var filter: SampleFilter {
+    .metadata(key: key, equal ? .oneOf([value]) : .compare(.notEqualTo, value))
   }
 }
 

@@ -108,7 +108,9 @@ struct ObjectBehaviourTests {
     let notTyped = HKQuery.predicateForObjects(
       withMetadataKey: HKMetadataKeyWasUserEntered, operatorType: .notEqualTo, value: true)
     #expect(!notTyped.evaluate(with: typed))
-    #expect(!notTyped.evaluate(with: measured), "a missing key matches no comparison, as on a device")
+    #expect(notTyped.evaluate(with: measured), "a missing key is nil, and nil != true holds (behavior.md Q9)")
+    let heavy = HKQuery.predicateForObjects(withMetadataKey: "cup", operatorType: .greaterThan, value: 1)
+    #expect(!heavy.evaluate(with: measured), "nil compares as no other operator")
     #expect(HKQuery.predicateForObjects(withMetadataKey: "cup").evaluate(with: typed))
     #expect(
       HKQuery.predicateForObjects(withMetadataKey: "cup", allowedValues: ["small", "large"]).evaluate(with: typed))
@@ -167,9 +169,11 @@ struct PublishedQueryTests {
         let withoutKey = NSCompoundPredicate(
           notPredicateWithSubpredicate: HKQuery.predicateForObjects(
             withMetadataKey: HKMetadataKeyWasUserEntered))
-        #expect(try await samples(store, waterType, predicate: notTyped).isEmpty)
+        #expect(try await samples(store, waterType, predicate: notTyped).map(\.uuid) == [measured.uuid])
         #expect(try await samples(store, waterType, predicate: withoutKey).map(\.uuid) == [measured.uuid])
         let mL = HKUnit.literUnit(with: .milli)
+        let notTypedSum = try await statistics(store, waterType, predicate: notTyped, options: .cumulativeSum)
+        #expect(notTypedSum.sumQuantity()?.doubleValue(for: mL) == 600, "the exclude-manual-entries idiom")
         let sum = try await statistics(store, waterType, predicate: withoutKey, options: .cumulativeSum)
         #expect(sum.sumQuantity()?.doubleValue(for: mL) == 600, "statistics apply the predicate on the daemon")
         let big = HKQuery.predicateForQuantitySamples(

@@ -353,8 +353,8 @@ struct LanguageFormTests {
       error: .expected("a limit of 0 (no limit) or more", found: "-1"), line: 2, column: 55),
     .init(
       source: "expect phone: Water sees 2 dietaryWater samples with wasUserEntered",
-      error: .expected("key=value, such as HKMetadataKeyWasUserEntered=true", found: "wasUserEntered"), line: 2,
-      column: 54),
+      error: .expected("key=value or key!=value, such as HKMetadataKeyWasUserEntered=true", found: "wasUserEntered"),
+      line: 2, column: 54),
     .init(
       source: "expect phone: Water's sample query of dietaryWater",
       error: .expected("'is no data', 'fails with <code>' or 'would terminate the app'", found: nil), line: 2,
@@ -664,12 +664,26 @@ struct LanguageFormTests {
     #expect(scenario.steps[1].kind == .expect(.lastCall(.phone, app: "Water", .wouldTerminate(["<unknown>"]))))
   }
 
-  @Test func metadataPredicatesCompareNumbersByValue() {
-    let match = MetadataMatch(key: "k", value: .int(1))
-    #expect(match.matches(["k": .double(1)]))
-    #expect(!match.matches(["k": .double(1.5)]))
-    #expect(!match.matches([:]))
-    #expect(MetadataMatch(key: "k", value: .string("a")).matches(["k": .string("a")]))
+  @Test func metadataPredicatesBecomeTheDaemonsFilters() throws {
+    let scenario = try ScenarioParser.parse(
+      header + "expect phone: Water sees 1 dietaryWater samples with k=1 and HKMetadataKeyWasUserEntered!=true\n",
+      file: "t.scenario"
+    ).get()
+    guard case .expect(.seesCount(_, let query, _)) = scenario.steps[1].kind else {
+      Issue.record("\(scenario.steps[1].kind)")
+      return
+    }
+    #expect(
+      query.metadata.map(\.filter) == [
+        .metadata(key: "k", .oneOf([.int(1)])),
+        .metadata(key: MetadataKey.wasUserEntered, .compare(.notEqualTo, .bool(true))),
+      ])
+    for bad in ["k!=", "!=true", "=1"] {
+      #expect(throws: (any Error).self) {
+        let text = header + "expect phone: Water sees 1 dietaryWater samples with \(bad)\n"
+        try ScenarioParser.parse(text, file: "t.scenario").get()
+      }
+    }
   }
 }
 
