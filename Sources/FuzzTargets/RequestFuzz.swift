@@ -317,6 +317,7 @@ package enum RequestFuzz {
         .value(pick(ComparisonOperator.allCases), pick(Palette.doubles)),
         .quantity(pick(ComparisonOperator.allCases), pick(Palette.doubles), unit: pick(Palette.units)),
         .notInCorrelation,
+        .date(pick(SampleDateField.allCases), pick(ComparisonOperator.allCases), pick(Palette.doubles)),
       ]
       switch byte() % 5 {
       case 0: return nil

@@ -129,6 +129,14 @@ extension SampleFilter {
   }
 }
 
+/// Which of a sample's dates a ``SampleFilter/date(_:_:_:)`` condition reads.
+package enum SampleDateField: UInt8, Sendable, Hashable, CaseIterable {
+  /// `startDate`.
+  case start = 0
+  /// `endDate`.
+  case end = 1
+}
+
 /// A predicate on samples beyond a date range and sources, evaluated sample by sample: UUIDs, metadata, device
 /// properties, values, and their boolean combinations (`HKQuery`'s predicate factories, combined with
 /// `NSCompoundPredicate`).
@@ -157,6 +165,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// The sample's quantity compares with this quantity, converted to the type's canonical unit
   /// (`predicateForQuantitySamples(with:quantity:)`); another dimension matches nothing.
   case quantity(ComparisonOperator, Double, unit: String)
+  /// The sample's start or end date compares with this instant (seconds since 2001-01-01): a format predicate such as
+  /// `startDate > %@` that no ``DateRange`` expresses.
+  case date(SampleDateField, ComparisonOperator, Double)
   /// The object is not one of a correlation's members (`predicateForObjectsWithNoCorrelation()`). Only the store
   /// knows the members: ``resolvingCorrelations(members:)`` turns this into the identifiers it excludes before a
   /// query runs (behavior.md T11). Left unresolved it lets every object through.
@@ -230,6 +241,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
         let from = try? HealthUnit.cached(unit), let other = try? from.convert(amount, to: canonical)
       else { return false }
       return op.holds(Self.sign(value, other, converted: true))
+    case .date(let field, let op, let instant):
+      let date = (field == .start ? sample.start : sample.end).timeIntervalSinceReferenceDate
+      return op.holds(date < instant ? -1 : date > instant ? 1 : 0)
     }
   }
 
@@ -243,7 +257,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .not(let part): return part.isDeletionAware ? !part.matches(tombstone) : true
     case .sources(let bundles): return bundles.contains(tombstone.source.bundleID)
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
-    case .dates, .metadata, .device, .value, .quantity, .notInCorrelation: return true
+    case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: return true
     }
   }
 
@@ -253,7 +267,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .constant, .sources, .uuids: true
     case .and(let parts), .or(let parts): parts.allSatisfy(\.isDeletionAware)
     case .not(let part): part.isDeletionAware
-    case .dates, .metadata, .device, .value, .quantity, .notInCorrelation: false
+    case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: false
     }
   }
 

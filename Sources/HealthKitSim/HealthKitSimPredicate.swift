@@ -77,6 +77,8 @@ final class HealthKitSimPredicate: NSPredicate {
     case .value(let op, let value): return "value \(op) \(value)"
     case .quantity(let op, let value, let unit): return "quantity \(op) \(formatNumber(value)) \(unit)"
     case .notInCorrelation: return "correlation == nil"
+    case .date(let field, let op, let instant):
+      return "\(field == .start ? "startDate" : "endDate") \(op) \(Date(timeIntervalSinceReferenceDate: instant))"
     }
   }
 }

@@ -82,12 +82,13 @@ struct QueryFilter: Hashable, Sendable {
         throw HealthKitSimError.unsupported("unknown NSCompoundPredicate type")
       }
     }
+    if let format = FormatPredicates.shared.condition(of: predicate) { return try format.get() }
     if isConstantPredicate(predicate, value: true) { return .constant(true) }
     if isConstantPredicate(predicate, value: false) { return .constant(false) }
     throw HealthKitSimError.unsupported(
       "HealthKitSim understands the predicates HKQuery's factory methods make (dates, sources, devices, "
-        + "metadata, identifiers, quantities, category values), combined with NSCompoundPredicate and NSPredicate"
-        + "(value:); not '\(predicate)'")
+        + "metadata, identifiers, quantities, category values) and NSPredicate(format:) over those key paths, "
+        + "combined with NSCompoundPredicate and NSPredicate(value:); not a block predicate ('\(predicate)')")
   }
 
   /// Whether a sample the daemon returned passes ``sources`` and ``extra`` (for queries filtered here).

@@ -184,6 +184,11 @@ extension BinaryWriter {
       string(unit)
     case .notInCorrelation:
       u8(11)
+    case .date(let field, let op, let instant):
+      u8(12)
+      u8(field.rawValue)
+      u8(op.rawValue)
+      f64(instant)
     }
   }
 
@@ -534,6 +539,10 @@ extension BinaryReader {
     case 9: return .value(try op(&self), try f64())
     case 10: return .quantity(try op(&self), try f64(), unit: try string(maxLength: 256))
     case 11: return .notInCorrelation
+    case 12:
+      let raw = try u8()
+      guard let field = SampleDateField(rawValue: raw) else { throw error("unknown date field \(raw)") }
+      return .date(field, try op(&self), try f64())
     case let t: throw error("unknown predicate tag \(t)")
     }
   }

@@ -82,6 +82,32 @@ struct PublishedStylesTests {
     }
   }
 
+  /// The exclude-manual-entries statistics predicate, as a format string: the watch's counted steps (no
+  /// `HKWasUserEntered` key) are summed, the steps typed in by hand are not (behavior.md Q9).
+  @Test func stepsExcludingManualEntriesCountTheSamplesWithoutTheKey() async throws {
+    try await withStepPair { pair in
+      try await pair.watch.use(app: Self.walkerID) {
+        try await HKHealthStore().save([
+          steps(1200, at: t0),
+          HKQuantitySample(
+            type: stepsType, quantity: HKQuantity(unit: .count(), doubleValue: 5000), start: t0 + 60, end: t0 + 60,
+            metadata: [HKMetadataKeyWasUserEntered: true]),
+          HKQuantitySample(
+            type: stepsType, quantity: HKQuantity(unit: .count(), doubleValue: 30), start: t0 + 120, end: t0 + 120,
+            metadata: [HKMetadataKeyWasUserEntered: false]),
+        ])
+      }
+      try await pair.waitForSync()
+      let total = Mailbox<Result<Double?, any Error>>()
+      pair.phone.use(app: Self.stepsID) {
+        StepSyncManager(defaults: TemporaryDefaults().defaults).fetchSteps(from: t0 - 3600, to: t0 + 3600) {
+          steps, error in total.post(error.map { .failure($0) } ?? .success(steps))
+        }
+      }
+      #expect(try await total.next().get() == 1230)
+    }
+  }
+
   @Test func forgettingTheCompletionHandlerStopsBackgroundDeliveryAfterThreeMisses() async throws {
     try await withStepPair { pair in
       let store = HKHealthStore()

@@ -133,6 +133,7 @@ struct MessageCodingTests {
           .metadata(key: "k", .compare(.greaterThanOrEqualTo, .date(t0))), .device(.model, ["Watch"]),
           .value(.notEqualTo, 2), .quantity(.lessThan, 0.5, unit: "L"), .constant(false), .not(.notInCorrelation),
           .dates(DateRange(start: t0, end: nil, options: .strictStartDate)),
+          .date(.end, .greaterThan, t0.timeIntervalSinceReferenceDate),
         ]))),
     .statistics(
       bundleID: "a",

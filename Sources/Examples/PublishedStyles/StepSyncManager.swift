@@ -96,13 +96,13 @@ public final class StepSyncManager: NSObject, @unchecked Sendable {
     defaults.set(data, forKey: anchorKey)
   }
 
-  /// Today's steps, leaving out what the user typed in by hand — a very common statistics predicate.
+  /// Today's steps, leaving out what the user typed in by hand — a very common statistics predicate, written as
+  /// a format string the way most published code writes it.
   public func fetchSteps(
     from start: Date, to end: Date, completion: @escaping @Sendable (Double?, Error?) -> Void
   ) {
     let dates = HKQuery.predicateForSamples(withStart: start, end: end, options: .strictStartDate)
-    let notTyped = HKQuery.predicateForObjects(
-      withMetadataKey: HKMetadataKeyWasUserEntered, operatorType: .notEqualTo, value: true)
+    let notTyped = NSPredicate(format: "metadata.%K != YES", HKMetadataKeyWasUserEntered)
     let predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [dates, notTyped])
     let query = HKStatisticsQuery(
       quantityType: stepType, quantitySamplePredicate: predicate, options: .cumulativeSum,

@@ -24,6 +24,25 @@ public final class StepObserver: NSObject, @unchecked Sendable {
     try await store.enableBackgroundDelivery(for: stepType, frequency: .hourly)
   }
 
+  /// Steps between `start` and `end`, leaving out what the user typed in by hand (format predicates, as most
+  /// published code writes them).
+  public func steps(from start: Date, to end: Date) async throws -> Double {
+    let predicate = NSPredicate(
+      format: "%K >= %@ AND %K < %@ AND metadata.%K != YES", HKPredicateKeyPathStartDate, start as NSDate,
+      HKPredicateKeyPathStartDate, end as NSDate, HKMetadataKeyWasUserEntered)
+    return try await withCheckedThrowingContinuation { continuation in
+      let query = HKStatisticsQuery(quantityType: stepType, quantitySamplePredicate: predicate, options: .cumulativeSum) {
+        _, statistics, error in
+        if let error {
+          continuation.resume(throwing: error)
+        } else {
+          continuation.resume(returning: statistics?.sumQuantity()?.doubleValue(for: .count()) ?? 0)
+        }
+      }
+      store.execute(query)
+    }
+  }
+
   /// The number of new step samples since the archived anchor; archives the new anchor.
   public func newSamples(then done: @escaping HealthKit.HKObserverQueryCompletionHandler) async throws -> Int {
     let previous = defaults.data(forKey: "anchor").flatMap {

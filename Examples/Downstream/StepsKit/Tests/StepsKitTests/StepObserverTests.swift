@@ -31,14 +31,19 @@
         let steps = HKQuantitySample(
           type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 900), start: start,
           end: start)
-        try await HKHealthStore().save(steps)
+        let typed = HKQuantitySample(
+          type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 5000), start: start,
+          end: start, metadata: [HKMetadataKeyWasUserEntered: true])
+        try await HKHealthStore().save([steps, typed])
       }
       try await pair.waitForSync()
       try await pair.phone.use(app: "com.example.steps") {
         let synced = try await observer.newSamples {}
         let again = try await observer.newSamples {}
-        #expect(synced == 1)
+        #expect(synced == 2)
         #expect(again == 0, "the archived anchor moved on")
+        let counted = try await observer.steps(from: start - 3600, to: start + 3600)
+        #expect(counted == 900, "the steps typed in by hand are left out")
       }
       #expect(try pair.phone.backgroundDelivery(app: "com.example.steps", of: HKQuantityType(.stepCount)) != nil)
     }

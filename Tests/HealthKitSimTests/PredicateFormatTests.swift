@@ -1,0 +1,104 @@
+import Foundation
+import HealthKitSim
+import HealthPairTesting
+import Testing
+
+/// `NSPredicate(format:)` as published HealthKit code writes it: swift-corelibs-foundation has no format parser, so
+/// HealthKitSim reads the formats that describe samples (docs/healthkit-api.md, "Format predicates").
+@Suite("Format predicates (NSPredicate(format:))")
+struct PredicateFormatTests {
+  static let typed = water(250, at: t0, metadata: [HKMetadataKeyWasUserEntered: true, "cup": "large"])
+  static let measured = water(500, at: t0 + 60, metadata: ["cup": "steel"])
+  static let untouched = water(90, at: t0 + 120)
+
+  /// A format, its arguments, and which of `typed`, `measured`, `untouched` it matches.
+  struct Case: Sendable, CustomTestStringConvertible {
+    let format: String
+    let arguments: [any Sendable]
+    let matches: [Bool]
+    var testDescription: String { format }
+    init(_ format: String, _ arguments: [any Sendable] = [], _ matches: [Bool]) {
+      self.format = format
+      self.arguments = arguments
+      self.matches = matches
+    }
+  }
+
+  @Test(arguments: [
+    Case("metadata.%K != YES", [HKMetadataKeyWasUserEntered], [false, true, true]),
+    Case("metadata.%K == YES", [HKMetadataKeyWasUserEntered], [true, false, false]),
+    Case("metadata.%K == nil", [HKMetadataKeyWasUserEntered], [false, true, true]),
+    Case("metadata.cup != nil", [], [true, true, false]),
+    Case("%K IN {'large', 'small'}", ["metadata.cup"], [true, false, false]),
+    Case("NOT (metadata.cup IN %@)", [["steel"]], [true, false, true]),
+    Case("%K >= %@", [HKPredicateKeyPathStartDate, NSDate(timeInterval: 30, since: t0)], [false, true, true]),
+    Case("startDate > %@ AND startDate < %@", [t0, t0 + 100], [false, true, false]),
+    Case("%@ >= endDate", [t0 + 60], [true, true, false]),
+    Case("endDate == %@ || endDate == %@", [t0, t0 + 120], [true, false, true]),
+    Case("startDate BETWEEN {%@, %@}", [t0 + 1, t0 + 200], [false, true, true]),
+    Case("quantity > %@", [HKQuantity(unit: .liter(), doubleValue: 0.1)], [true, true, false]),
+    Case("%K <= %@", [HKPredicateKeyPathQuantity, HKQuantity(unit: .literUnit(with: .milli), doubleValue: 250)],
+      [true, false, true]),
+    Case("UUID == %@", [typed.uuid], [true, false, false]),
+    Case("%K IN %@", [HKPredicateKeyPathUUID, [measured.uuid, untouched.uuid]], [false, true, true]),
+    Case("TRUEPREDICATE", [], [true, true, true]),
+    Case("FALSEPREDICATE OR (metadata.cup = 'steel' AND NOT metadata.%K == 1)", [HKMetadataKeyWasUserEntered],
+      [false, true, false]),
+  ])
+  func aFormatMatchesAsOnADevice(_ c: Case) {
+    let predicate = NSPredicate(format: c.format, argumentArray: c.arguments)
+    #expect([Self.typed, Self.measured, Self.untouched].map { predicate.evaluate(with: $0) } == c.matches)
+    let variadic = c.arguments.count == 1 ? NSPredicate(format: c.format, c.arguments[0]) : nil
+    if let variadic { #expect(variadic.evaluate(with: Self.typed) == c.matches[0]) }
+  }
+
+  @Test(arguments: [
+    ("workoutType == 1", [any Sendable](), "the key path 'workoutType'", 0),
+    ("metadata.cup CONTAINS 'st'", [], "the operator 'CONTAINS'", 13),
+    ("startDate >= %@", [], "more format specifiers than arguments (0)", 13),
+    ("startDate >= %@", ["yesterday"], "startDate compares with a date, not a string", 0),
+    ("UUID < %@", [UUID()], "UUID compares only with == and !=", 0),
+    ("name == $NAME", [], "substitution variables", 8),
+    ("(startDate > %@", [Date()], "expected ')'", 15),
+  ] as [(String, [any Sendable], String, Int)])
+  func aFormatHealthKitSimCannotReadFailsTheQuerySayingWhere(
+    format: String, arguments: [any Sendable], reason: String, offset: Int
+  ) async throws {
+    let predicate = NSPredicate(format: format, argumentArray: arguments)
+    #expect(!predicate.evaluate(with: Self.typed))
+    try await withArticlePair { pair in
+      try await pair.phone.authorize(waterID, share: [waterType], read: [waterType])
+      await pair.phone.use(app: waterID) {
+        let error = await #expect(throws: HealthKitSimError.self) {
+          try await samples(HKHealthStore(), waterType, predicate: predicate)
+        }
+        let message = "\(error.map { $0 } as Any)"
+        #expect(message.contains(reason) && message.contains("at offset \(offset)"), "\(message)")
+      }
+    }
+  }
+
+  /// The daemon applies a format predicate as it applies the factories' (before the limit), alone or inside an
+  /// `NSCompoundPredicate` with them.
+  @Test func theDaemonAppliesAFormatLikeTheFactoriesPredicates() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorize(waterID, share: [waterType], read: [waterType])
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        try await store.save([Self.typed, Self.measured, Self.untouched])
+        let notTyped = NSPredicate(format: "metadata.%K != YES", HKMetadataKeyWasUserEntered)
+        let found = try await samples(store, waterType, predicate: notTyped)
+        #expect(Set(found.map(\.uuid)) == [Self.measured.uuid, Self.untouched.uuid])
+        let window = HKQuery.predicateForSamples(withStart: t0 + 30, end: t0 + 90, options: .strictStartDate)
+        let both = NSCompoundPredicate(andPredicateWithSubpredicates: [window, notTyped])
+        let sum = try await statistics(store, waterType, predicate: both, options: .cumulativeSum)
+        #expect(sum.sumQuantity()?.doubleValue(for: .literUnit(with: .milli)) == 500)
+        let newest = NSPredicate(format: "startDate > %@", t0 as NSDate)
+        let first = try await samples(
+          store, waterType, predicate: newest, limit: 1,
+          sort: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)])
+        #expect(first.map(\.uuid) == [Self.measured.uuid], "filtered before the limit")
+      }
+    }
+  }
+}
