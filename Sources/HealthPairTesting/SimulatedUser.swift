@@ -16,53 +16,63 @@ public struct SimulatedUser: Sendable {
   /// Waits until a sheet is up and returns it.
   /// - Throws: ``HealthPairTestingError/timeout(waitingFor:seconds:)``.
   @discardableResult
-  public func waitForSheet(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) -> PermissionSheet
-  {
+  public func waitForSheet(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) throws(HealthPairTestingError) -> PermissionSheet {
     let device = self.device
     do {
       return try device.waiter.wait(for: what(app), timeout: timeout ?? device.timeout) {
         try Self.pending(device, app)
       }
     } catch {
-      throw .from(error, device: device.kind, operation: "waitForSheet")
+      throw located(.from(error, device: device.kind, operation: "waitForSheet"), app, fileID, line)
     }
   }
 
   /// "Turn On All", then "Allow".
-  public func allowAll(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
-    try answer({ _ in .allowAll }, app, timeout)
+  public func allowAll(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) throws(HealthPairTestingError) {
+    try answer({ _ in .allowAll }, app, timeout, fileID, line)
   }
 
   /// "Don't Allow": every listed permission is denied; the app's call still succeeds.
-  public func dontAllow(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
-    try answer({ _ in .denyAll }, app, timeout)
+  public func dontAllow(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) throws(HealthPairTestingError) {
+    try answer({ _ in .denyAll }, app, timeout, fileID, line)
   }
 
   /// Dismisses the sheet: nothing is recorded; the app's call fails with `errorUserCanceled`.
-  public func cancel(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
-    try answer({ _ in .cancel }, app, timeout)
+  public func cancel(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) throws(HealthPairTestingError) {
+    try answer({ _ in .cancel }, app, timeout, fileID, line)
   }
 
   /// The sheet never appears (the article's transient failure): nothing is recorded; the app's call fails with
   /// `unknownError`, or succeeds when `silently`.
-  public func failToPresent(silently: Bool = false, app: String? = nil, timeout: Double? = nil)
-    throws(HealthPairTestingError)
-  {
-    try answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout)
+  public func failToPresent(
+    silently: Bool = false, app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) throws(HealthPairTestingError) {
+    try answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout, fileID, line)
   }
 
   /// The user leaves the app while the sheet is up (home, the app switcher, a call): the sheet is dismissed,
   /// nothing is recorded, and the app's call fails with `errorAuthorizationNotDetermined`.
-  public func leaveApp(app: String? = nil, timeout: Double? = nil) throws(HealthPairTestingError) {
-    try answer({ _ in .leaveApp }, app, timeout)
+  public func leaveApp(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) throws(HealthPairTestingError) {
+    try answer({ _ in .leaveApp }, app, timeout, fileID, line)
   }
 
   /// Turns on exactly these toggles (share for `share`, read for `read`); every other listed toggle stays off.
   public func choose(
-    share: [HKSampleType] = [], read: [HKObjectType] = [], app: String? = nil, timeout: Double? = nil
+    share: [HKSampleType] = [], read: [HKObjectType] = [], app: String? = nil, timeout: Double? = nil,
+    fileID: String = #fileID, line: Int = #line
   ) throws(HealthPairTestingError) {
     let choices = try Self.choices(share: share, read: read)
-    try answer({ sheet in Self.answer(sheet, choices) }, app, timeout)
+    try answer({ sheet in Self.answer(sheet, choices) }, app, timeout, fileID, line)
   }
 
   // MARK: - Async
@@ -70,57 +80,83 @@ public struct SimulatedUser: Sendable {
   /// Awaits a sheet and returns it.
   /// - Throws: ``HealthPairTestingError/timeout(waitingFor:seconds:)``.
   @discardableResult
-  public func waitForSheet(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError)
-    -> PermissionSheet
-  {
+  public func waitForSheet(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) async throws(HealthPairTestingError) -> PermissionSheet {
     let device = self.device
     do {
       return try await device.waiter.wait(for: what(app), timeout: timeout ?? device.timeout) {
         try Self.pending(device, app)
       }
     } catch {
-      throw .from(error, device: device.kind, operation: "waitForSheet")
+      throw located(.from(error, device: device.kind, operation: "waitForSheet"), app, fileID, line)
     }
   }
 
   /// "Turn On All", then "Allow".
-  public func allowAll(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
-    try await answer({ _ in .allowAll }, app, timeout)
+  public func allowAll(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) async throws(HealthPairTestingError) {
+    try await answer({ _ in .allowAll }, app, timeout, fileID, line)
   }
 
   /// "Don't Allow": every listed permission is denied; the app's call still succeeds.
-  public func dontAllow(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
-    try await answer({ _ in .denyAll }, app, timeout)
+  public func dontAllow(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) async throws(HealthPairTestingError) {
+    try await answer({ _ in .denyAll }, app, timeout, fileID, line)
   }
 
   /// Dismisses the sheet: nothing is recorded; the app's call fails with `errorUserCanceled`.
-  public func cancel(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
-    try await answer({ _ in .cancel }, app, timeout)
+  public func cancel(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) async throws(HealthPairTestingError) {
+    try await answer({ _ in .cancel }, app, timeout, fileID, line)
   }
 
   /// The sheet never appears: nothing is recorded; the app's call fails with `unknownError`, or succeeds when
   /// `silently`.
-  public func failToPresent(silently: Bool = false, app: String? = nil, timeout: Double? = nil)
-    async throws(HealthPairTestingError)
-  {
-    try await answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout)
+  public func failToPresent(
+    silently: Bool = false, app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) async throws(HealthPairTestingError) {
+    try await answer({ _ in .failToPresent(silently ? .silent : .error) }, app, timeout, fileID, line)
   }
 
   /// The user leaves the app while the sheet is up: the sheet is dismissed, nothing is recorded, and the app's
   /// call fails with `errorAuthorizationNotDetermined`.
-  public func leaveApp(app: String? = nil, timeout: Double? = nil) async throws(HealthPairTestingError) {
-    try await answer({ _ in .leaveApp }, app, timeout)
+  public func leaveApp(
+    app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) async throws(HealthPairTestingError) {
+    try await answer({ _ in .leaveApp }, app, timeout, fileID, line)
   }
 
   /// Turns on exactly these toggles (share for `share`, read for `read`); every other listed toggle stays off.
   public func choose(
-    share: [HKSampleType] = [], read: [HKObjectType] = [], app: String? = nil, timeout: Double? = nil
+    share: [HKSampleType] = [], read: [HKObjectType] = [], app: String? = nil, timeout: Double? = nil,
+    fileID: String = #fileID, line: Int = #line
   ) async throws(HealthPairTestingError) {
     let choices = try Self.choices(share: share, read: read)
-    try await answer({ sheet in Self.answer(sheet, choices) }, app, timeout)
+    try await answer({ sheet in Self.answer(sheet, choices) }, app, timeout, fileID, line)
   }
 
   // MARK: - Implementation
+
+  /// A wait for a sheet that timed out, told where the test asked and — when the other device has a sheet up that
+  /// would have matched — that the app asked there.
+  private func located(_ error: HealthPairTestingError, _ app: String?, _ fileID: String, _ line: Int)
+    -> HealthPairTestingError
+  {
+    guard case .timeout(let what, let seconds) = error else { return error }
+    var text = "\(what) (asked at \(fileID):\(line))"
+    let other: HealthDeviceKind = device.kind == .phone ? .watch : .phone
+    let elsewhere = try? device.pair.client(other.simulated).dump().device.pendingPrompts.first {
+      app == nil || $0.bundleID == app
+    }
+    if let elsewhere {
+      text += "; a sheet for \(elsewhere.bundleID) is up on the \(other): answer it with pair.\(other).user"
+    }
+    return .timeout(waitingFor: text, seconds: seconds)
+  }
 
   private func what(_ app: String?) -> String {
     "a permission sheet\(app.map { " for \($0)" } ?? "") on the \(device.kind)"
@@ -156,18 +192,18 @@ public struct SimulatedUser: Sendable {
     return .choices(choices)
   }
 
-  private func answer(_ make: (PermissionSheet) -> PromptAnswer, _ app: String?, _ timeout: Double?)
-    throws(HealthPairTestingError)
-  {
-    let sheet = try waitForSheet(app: app, timeout: timeout)
+  private func answer(
+    _ make: (PermissionSheet) -> PromptAnswer, _ app: String?, _ timeout: Double?, _ fileID: String, _ line: Int
+  ) throws(HealthPairTestingError) {
+    let sheet = try waitForSheet(app: app, timeout: timeout, fileID: fileID, line: line)
     let answer = make(sheet)
     try device.control("answering \(sheet)") { try $0.answerPrompt(answer, promptID: sheet.id) }
   }
 
-  private func answer(_ make: (PermissionSheet) -> PromptAnswer, _ app: String?, _ timeout: Double?)
-    async throws(HealthPairTestingError)
-  {
-    let sheet = try await waitForSheet(app: app, timeout: timeout)
+  private func answer(
+    _ make: (PermissionSheet) -> PromptAnswer, _ app: String?, _ timeout: Double?, _ fileID: String, _ line: Int
+  ) async throws(HealthPairTestingError) {
+    let sheet = try await waitForSheet(app: app, timeout: timeout, fileID: fileID, line: line)
     let answer = make(sheet)
     try device.control("answering \(sheet)") { try $0.answerPrompt(answer, promptID: sheet.id) }
   }

@@ -50,10 +50,32 @@ struct HarnessTests {
     }
   }
 
+  /// Answering on the wrong device: the timeout says where the test asked, and that the app's sheet is up on the
+  /// other device.
+  @Test func aSheetAwaitedOnTheWrongDeviceSaysWhereItIsUp() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.use(app: waterID) {
+        async let request: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: nil)
+        _ = try await pair.phone.user.waitForSheet()
+        await #expect {
+          try await pair.watch.user.allowAll(timeout: 0.2)
+        } throws: { error in
+          "\(error)".contains("on the watch (asked at HealthKitSimTests/HarnessTests.swift:")
+            && "\(error)".hasSuffix("a sheet for \(waterID) is up on the phone: answer it with pair.phone.user")
+        }
+        try await pair.phone.user.allowAll()
+        try await request
+      }
+    }
+  }
+
   @Test func waitingForASheetThatNeverComesTimesOutAndAWrongChoiceIsRefused() async throws {
     try await withArticlePair { pair in
-      await #expect(throws: HealthPairTestingError.timeout(waitingFor: "a permission sheet on the phone", seconds: 0.2))
-      {
+      let line = #line + 1  // inside #expect's closure, a call's #line is the macro's
+      await #expect(throws: HealthPairTestingError.timeout(
+        waitingFor: "a permission sheet on the phone (asked at HealthKitSimTests/HarnessTests.swift:\(line))",
+        seconds: 0.2)
+      ) {
         try await pair.phone.user.waitForSheet(timeout: 0.2)
       }
       try await pair.phone.use(app: waterID) {
