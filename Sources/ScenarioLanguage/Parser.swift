@@ -1108,8 +1108,8 @@ struct ParseState {
     } else {
       throw c.error(
         .expected(
-          "'allows all', 'doesn't allow', 'cancels', 'sheet fails to present', 'allows <permissions>', 'sets', "
-            + "'prefers', 'in Settings', 'in the Watch app' or 'in Health'",
+          "'allows all', 'doesn't allow', 'cancels', 'leaves the app', 'sheet fails to present', "
+            + "'allows <permissions>', 'sets', 'prefers', 'in Settings', 'in the Watch app' or 'in Health'",
           found: c.peek?.text))
     }
     if watchApp && device != .phone { throw c.error(.phoneOnly("the iPhone's Watch app")) }
