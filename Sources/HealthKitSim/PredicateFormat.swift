@@ -54,6 +54,28 @@ public let HKPredicateKeyPathQuantity = "quantity"
   }
 #endif
 
+#if os(Linux)
+  /// `date as CVarArg`, as published code passes a date to `NSPredicate(format:)`: on Darwin a `Date` is a `CVarArg`
+  /// through `NSDate`; swift-corelibs-foundation does not make it one. `NSPredicate(format:)` reads the date itself;
+  /// a C-variadic call (`String(format: "%@", date as CVarArg)`) gets a retained `NSDate`, which it never releases.
+  extension Date: @retroactive CVarArg {
+    /// A retained `NSDate` of the same instant, as `%@` expects an object.
+    public var _cVarArgEncoding: [Int] {
+      let object = NSDate(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate)
+      return [Int(bitPattern: Unmanaged.passRetained(object).toOpaque())]
+    }
+  }
+
+  /// `uuid as CVarArg`, as for ``Foundation/Date``: a retained `NSUUID` for a C-variadic call.
+  extension UUID: @retroactive CVarArg {
+    /// A retained `NSUUID` of the same identifier.
+    public var _cVarArgEncoding: [Int] {
+      let object = NSUUID(uuidString: uuidString)!
+      return [Int(bitPattern: Unmanaged.passRetained(object).toOpaque())]
+    }
+  }
+#endif
+
 // MARK: - The registry
 
 /// What each predicate made from a format string means: `NSPredicate(format:)` is a convenience initializer of

@@ -52,6 +52,15 @@ struct PredicateFormatTests {
     if let variadic { #expect(variadic.evaluate(with: Self.typed) == c.matches[0]) }
   }
 
+  /// Published code passes dates and identifiers `as CVarArg`, which on Linux HealthKitSim makes compile.
+  @Test func datesAndIdentifiersPassedAsCVarArg() {
+    let recent = NSPredicate(format: "%K >= %@", HKPredicateKeyPathStartDate, (t0 + 30) as CVarArg)
+    #expect(!recent.evaluate(with: Self.typed) && recent.evaluate(with: Self.measured))
+    let one = NSPredicate(format: "%K == %@", HKPredicateKeyPathUUID, Self.typed.uuid as CVarArg)
+    #expect(one.evaluate(with: Self.typed) && !one.evaluate(with: Self.measured))
+    #expect(String(format: "%@", t0 as CVarArg).hasPrefix("<CFDate"), "a C-variadic call gets an NSDate")
+  }
+
   @Test(arguments: [
     ("workoutType == 1", [any Sendable](), "the key path 'workoutType'", 0),
     ("metadata.cup CONTAINS 'st'", [], "the operator 'CONTAINS'", 13),
