@@ -3,4 +3,7 @@
 // `HealthKit` product only on Linux (`condition: .when(platforms: [.linux])`): Apple platforms keep the real
 // framework. See docs/testing-your-app.md.
 
+// Apple's HealthKit module re-exports Foundation (its headers import it), and published files often import only
+// HealthKit yet use Date, Calendar, NSPredicate and DispatchQueue: so does this one.
+@_exported import Foundation
 @_exported import HealthKitSim

@@ -15,20 +15,40 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
   /// The device the object was saved on: the hardware model an imported export recorded (`"Watch6,1"`), else
   /// `"iPhone"` or `"Watch"` (HealthKitSim reports the kind only); nil for an object that has not been saved.
   public let productType: String?
+  /// The operating system the object was saved on: the software version an imported export recorded for the
+  /// source's device, else 26.0.0 for an object saved on the simulated iPhone or watch (HealthPair models the iOS 26
+  /// and watchOS 26 SDK), and 0.0.0 for an object that has not been saved.
+  public let operatingSystemVersion: OperatingSystemVersion
   /// The device description an imported Apple Health export gave the source, which ``HKObject/device`` reads for
   /// the source's samples; nil otherwise.
   package let exportDevice: HardwareDetails?
 
   /// Creates a source revision.
   public convenience init(source: HKSource, version: String?, productType: String?) {
-    self.init(source: source, version: version, productType: productType, exportDevice: nil)
+    self.init(
+      source: source, version: version, productType: productType,
+      operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0),
+      exportDevice: nil)
+  }
+
+  /// Creates a source revision with the operating system version of the device.
+  public convenience init(
+    source: HKSource, version: String?, productType: String?, operatingSystemVersion: OperatingSystemVersion
+  ) {
+    self.init(
+      source: source, version: version, productType: productType, operatingSystemVersion: operatingSystemVersion,
+      exportDevice: nil)
   }
 
   /// Creates a source revision with the device description an imported export recorded.
-  package init(source: HKSource, version: String?, productType: String?, exportDevice: HardwareDetails?) {
+  package init(
+    source: HKSource, version: String?, productType: String?, operatingSystemVersion: OperatingSystemVersion,
+    exportDevice: HardwareDetails?
+  ) {
     self.source = source
     self.version = version
     self.productType = productType
+    self.operatingSystemVersion = operatingSystemVersion
     self.exportDevice = exportDevice
     super.init()
   }
@@ -44,7 +64,18 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
     self.init(
       source: HKSource(bundleIdentifier: source.bundleID, name: source.details?.name), version: source.details?.version,
       productType: source.details?.hardware?.hardwareVersion ?? (source.device == .phone ? "iPhone" : "Watch"),
+      operatingSystemVersion: Self.version(source.details?.hardware?.softwareVersion),
       exportDevice: source.details?.hardware)
+  }
+
+  /// `10.1` as 10.1.0; 26.0.0 (the modelled SDK's) when there is no readable version.
+  static func version(_ text: String?) -> OperatingSystemVersion {
+    let parts = (text ?? "").split(separator: ".").map { Int($0) }
+    guard let major = parts.first ?? nil, !parts.contains(nil) else {
+      return OperatingSystemVersion(majorVersion: 26, minorVersion: 0, patchVersion: 0)
+    }
+    return OperatingSystemVersion(
+      majorVersion: major, minorVersion: parts.count > 1 ? parts[1]! : 0, patchVersion: parts.count > 2 ? parts[2]! : 0)
   }
 
   /// Equal when app, version and product type are.

@@ -36,8 +36,10 @@ public final class HKStatisticsCollection: Sendable {
   /// The statistics of every interval some sample contributed to, in time order.
   public func statistics() -> [HKStatistics] { intervals.filter { !$0.isEmpty } }
 
-  /// Calls `block` with the statistics of every interval from the one containing `startDate` to the one before
-  /// `endDate`, empty intervals included (their quantities are nil); setting the flag to true stops early.
+  /// Calls `block` with the statistics of every interval from the one containing `startDate` to the one containing
+  /// `endDate` (Apple: "The final statistics come from the time interval that contains the end date" — so days up to
+  /// today's midnight include today), empty intervals included (their quantities are nil); setting the flag to true
+  /// stops early.
   public func enumerateStatistics(
     from startDate: Date, to endDate: Date, with block: (HKStatistics, UnsafeMutablePointer<ObjCBool>) -> Void
   ) {
@@ -46,7 +48,7 @@ public final class HKStatisticsCollection: Sendable {
     var emitted = 0
     while true {
       let start = self.start(of: index)
-      guard start < endDate, emitted < 1_000_000 else { return }
+      guard start <= endDate, emitted < 1_000_000 else { return }
       let statistics =
         computed(at: index)
         ?? HKStatistics(

@@ -42,6 +42,8 @@ struct ImportHarnessTests {
         #expect(watch.device?.name == "Apple Watch" && watch.device?.manufacturer == "Apple Inc.")
         #expect(watch.device?.hardwareVersion == "Watch7,1" && watch.device?.softwareVersion == "11.2")
         #expect(watch.sourceRevision.productType == "Watch7,1")
+        let os = watch.sourceRevision.operatingSystemVersion
+        #expect((os.majorVersion, os.minorVersion, os.patchVersion) == (11, 2, 0), "the export's software version")
         let byHardware = HKQuery.predicateForObjects(
           withDeviceProperty: HKDevicePropertyKeyHardwareVersion, allowedValues: ["Watch7,1"])
         let found = try await samples(store, heartRateType, predicate: byHardware)

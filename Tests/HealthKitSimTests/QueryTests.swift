@@ -132,7 +132,14 @@ struct QueryTests {
         collection.enumerateStatistics(from: t0, to: t0.addingTimeInterval(5 * 3600)) { statistics, _ in
           hours.append(statistics.sumQuantity()?.doubleValue(for: mL))
         }
-        #expect(hours == [250, 500, 300, nil, nil], "enumeration includes empty intervals")
+        // Apple: "The final statistics come from the time interval that contains the end date": t0 + 5 h opens the
+        // sixth hour, which comes too (empty).
+        #expect(hours == [250, 500, 300, nil, nil, nil], "enumeration includes empty intervals, to the end date's")
+        var upToThirdHour = 0
+        collection.enumerateStatistics(from: t0.addingTimeInterval(1800), to: t0.addingTimeInterval(2 * 3600 - 1)) {
+          _, _ in upToThirdHour += 1
+        }
+        #expect(upToThirdHour == 2, "the intervals holding the start and the end dates")
         // Issue 10 item 1: a date far from the anchor used to trap converting its interval number to an Int.
         #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: 1e300)) == nil)
         #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: .nan)) == nil)
@@ -231,6 +238,7 @@ struct LongRunningQueryTests {
       let seen = try await pair.phone.use(app: dashboardID) { try await samples(store, waterType) }
       #expect(seen.map(\.uuid) == [fromWatch.uuid])
       #expect(seen.first?.sourceRevision.productType == "Watch")
+      #expect(seen.first?.sourceRevision.operatingSystemVersion.majorVersion == 26, "the modelled SDK's")
     }
   }
 

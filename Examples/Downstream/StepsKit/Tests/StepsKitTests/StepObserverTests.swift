@@ -44,6 +44,11 @@
         #expect(again == 0, "the archived anchor moved on")
         let counted = try await observer.steps(from: start - 3600, to: start + 3600)
         #expect(counted == 900, "the steps typed in by hand are left out")
+        let calendar = try pair.phone.calendar()
+        let daily = await withCheckedContinuation { continuation in
+          DailySteps().totals(days: 2, endingAt: start, calendar: calendar) { continuation.resume(returning: $0) }
+        }
+        #expect(daily == [0, 5900])
       }
       #expect(try pair.phone.backgroundDelivery(app: "com.example.steps", of: HKQuantityType(.stepCount)) != nil)
     }
