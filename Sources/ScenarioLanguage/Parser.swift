@@ -751,15 +751,16 @@ struct ParseState {
     }
     var bundle = "com.example." + nameToken.text.lowercased().split(separator: " ").joined(separator: "-")
     if c.take("as") { bundle = try c.word("a bundle identifier").text }
-    try c.expect("on")
-    let devices = try c.devices()
     var app = AppDeclaration(
       name: nameToken.text, bundleID: bundle, share: [], read: [], hasWriteDescription: true, hasReadDescription: true)
     if let existing = apps[app.name], existing.bundleID != app.bundleID {
       throw c.error(.conflictingApp(app.name), at: nameToken)
     }
-    // Declared before its clauses are read, so an error in a clause does not cascade into every later line.
+    // Declared as soon as it is named, so an error in the rest of the line (its devices, a clause) does not cascade
+    // into every later line that uses the app.
     if apps[app.name] == nil { apps[app.name] = app }
+    try c.expect("on")
+    let devices = try c.devices()
     while let t = c.peek {
       if c.take("share") || c.take("writes") {
         app.share = try c.types(stoppingAt: ["read", "without", "share", "with"])

@@ -193,6 +193,14 @@ struct ParserTests {
       ])
   }
 
+  /// An install line that fails after its app's name still declares the app: the lines using it report nothing more.
+  @Test func aBrokenInstallLineDoesNotCascade() {
+    let found = diagnose(
+      "install Tea on phon share dietaryWater\nphone: Tea requests\nexpect phone: Tea share dietaryWater is nope\n")
+    #expect(found.map(\.1) == [2, 4])
+    #expect(found.first?.0 == .unknownDevice("phon", suggestion: "phone"))
+  }
+
   @Test func renderedDiagnosticsGolden() {
     guard
       case .failure(let diagnostics) = ScenarioParser.parse(
