@@ -255,9 +255,8 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
       name: "9b. The same HealthKitSim save vs a raw UDS echo of \(size) B from a task, both unpinned",
       baseline: us(fe), value: us(ss), ratio: ratioText(ss, fe), target: "≤ 2×", met: full ? ss <= 2 * fe : nil,
       numbers: spread("echo", freeEcho) + [("simMedianMicros", ss)], headline: "simMedianMicros"),
-    Metric(
-      name: "9c. Raw UDS echo unpinned vs pinned to one core (what waking another vCPU costs)",
-      baseline: us(pe), value: us(fe), ratio: ratioText(fe, pe), target: "reported", met: nil,
+    reportedRatio(
+      "9c. Raw UDS echo unpinned vs pinned to one core (what waking another vCPU costs)", pe, fe,
       numbers: spread("pinnedEcho", pinnedEcho) + [("echoMedianMicros", fe)], headline: "echoMedianMicros"),
     Metric(
       name: "9d. HealthKitSim one-day HKSampleQuery (100 samples) vs DeviceClient's sample query",
@@ -265,17 +264,23 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
       met: full ? sq <= 1.25 * cq : nil,
       numbers: spread("simQuery", simQuery) + spread("clientQuery", clientQuery) + cpuNumbers("simQuery")
         + cpuNumbers("clientQuery")),
-    Metric(
-      name: "9e. The 9b save with the phone's link held (no sync work after it) vs the same unpinned echo",
-      baseline: us(fe), value: us(hs), ratio: ratioText(hs, fe), target: "reported", met: nil,
+    reportedRatio(
+      "9e. The 9b save with the phone's link held (no sync work after it) vs the same unpinned echo", fe, hs,
       numbers: spread("heldSave", heldSave) + [("echoMedianMicros", fe)], headline: "heldSaveMedianMicros"),
-    Metric(
-      name: "9f. The floor under 9b: an echo served as a daemon must (epoll, a journal append) vs a plain echo",
-      baseline: us(plainEcho), value: us(journaledEcho), ratio: ratioText(journaledEcho, plainEcho),
-      target: "reported", met: nil,
-      numbers: spread("journaledEcho", floor.journaled) + spread("plainEcho", floor.plain),
+    reportedRatio(
+      "9f. The floor under 9b: an echo served as a daemon must (epoll, a journal append) vs a plain echo", plainEcho,
+      journaledEcho, numbers: spread("journaledEcho", floor.journaled) + spread("plainEcho", floor.plain),
       headline: "journaledEchoMedianMicros"),
   ]
+}
+
+/// A row with no target: `value` against `baseline` (microseconds), its ratio reported.
+func reportedRatio(
+  _ name: String, _ baseline: Double, _ value: Double, numbers: [(String, Double)], headline: String
+) -> Metric {
+  Metric(
+    name: name, baseline: us(baseline), value: us(value), ratio: ratioText(value, baseline), target: "reported",
+    met: nil, numbers: numbers, headline: headline)
 }
 
 /// Call times (microseconds) of the four series of rows 9a and 9d, taken in turns.
