@@ -213,12 +213,15 @@ func healthKitSimCallMetrics(daemon: String, calls: Int) throws -> [Metric] {
   // The same save with the phone's link held: nothing is sent to the watch, so no sync work follows a save (row 9e).
   _ = try client.link(.hold)
   let heldBase = counter + 10_000_000
-  let heldSave = try onPool {
-    try await HealthKitSim.withTarget(target) {
-      try await timedAsync(max(1, calls / 2)) { i in try await made.simSave(heldBase + i + 20) }
+  let held = Result {
+    try onPool {
+      try await HealthKitSim.withTarget(target) {
+        try await timedAsync(max(1, calls / 2)) { i in try await made.simSave(heldBase + i + 20) }
+      }
     }
   }
   _ = try client.link(.release)
+  let heldSave = try held.get()
   try pair.waitSynced(timeout: 60)
   // Raw Unix-socket echoes of the save's frame size, measured the same ways in the same run.
   let size = DeviceOperation.save(benchApp.bundleID, [sample(0)]).frame(id: 1).count

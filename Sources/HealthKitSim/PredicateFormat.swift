@@ -173,6 +173,9 @@ enum PredicateFormat {
     let arguments: [Any]
     var tokens: [(token: Token, offset: Int)] = []
     var index = 0
+    /// How deep parentheses and NOTs nest now (at most ``maxDepth``, so a hostile format cannot overflow the stack).
+    var depth = 0
+    static let maxDepth = 64
 
     init(_ format: String, arguments: [Any]) throws(Failure) {
       self.arguments = arguments
@@ -218,8 +221,13 @@ enum PredicateFormat {
           var text = ""
           i += 1
           while i < chars.count, chars[i] != c {
-            if chars[i] == "\\", i + 1 < chars.count { i += 1 }
-            text.append(chars[i])
+            if chars[i] == "\\", i + 1 < chars.count {
+              i += 1
+              let escapes: [Character: Character] = ["n": "\n", "t": "\t", "r": "\r", "0": "\0"]
+              text.append(escapes[chars[i]] ?? chars[i])
+            } else {
+              text.append(chars[i])
+            }
             i += 1
           }
           guard i < chars.count else { throw Failure(message: "a string without its closing quote", offset: start) }
@@ -227,7 +235,10 @@ enum PredicateFormat {
           tokens.append((.string(text), start))
           continue
         }
-        if c.isNumber || (c == "-" && i + 1 < chars.count && chars[i + 1].isNumber) {
+        let digitNext = i + 1 < chars.count && chars[i + 1].isNumber
+        if c.isNumber || ((c == "-" || c == ".") && digitNext)
+          || (c == "-" && i + 2 < chars.count && chars[i + 1] == "." && chars[i + 2].isNumber)
+        {
           var j = i + 1
           while j < chars.count, chars[j].isNumber || chars[j] == "." || chars[j] == "e" || chars[j] == "E"
             || ((chars[j] == "-" || chars[j] == "+") && (chars[j - 1] == "e" || chars[j - 1] == "E"))
@@ -307,12 +318,24 @@ enum PredicateFormat {
     }
 
     mutating func negation() throws(Failure) -> SampleFilter {
-      if take("NOT", "!") { return .not(try negation()) }
+      if take("NOT", "!") {
+        try deeper()
+        defer { depth -= 1 }
+        return .not(try negation())
+      }
       return try primary()
+    }
+
+    /// One level deeper, or a failure past ``maxDepth``.
+    mutating func deeper() throws(Failure) {
+      depth += 1
+      if depth > Self.maxDepth { throw fail("the predicate nests deeper than \(Self.maxDepth) levels") }
     }
 
     mutating func primary() throws(Failure) -> SampleFilter {
       if take("(") {
+        try deeper()
+        defer { depth -= 1 }
         let inner = try disjunction()
         guard take(")") else { throw fail("expected ')'") }
         return inner
@@ -510,11 +533,12 @@ enum PredicateFormat {
       case ("sourceRevision", 1) where rest[0] == "source": return .source
       case ("source", 1) where rest[0] == "bundleIdentifier": return .bundleIdentifier
       case ("sourceRevision", 2) where rest == ["source", "bundleIdentifier"]: return .bundleIdentifier
-      case ("metadata", 1...): return .metadata(rest.joined(separator: "."))
+      case ("metadata", 1...) where !rest.joined().isEmpty: return .metadata(rest.joined(separator: "."))
       case ("quantity", 0): return .quantity
       case ("value", 0): return .categoryValue
       case ("device", 1):
-        guard let property = DeviceProperty(key: rest[0]) else {
+        guard let property = DeviceProperty.allCases.first(where: { $0.name == rest[0] }) ?? DeviceProperty(key: rest[0])
+        else {
           throw Failure(message: "unknown device property '\(rest[0])'", offset: offset)
         }
         return .device(property)
@@ -573,8 +597,12 @@ enum PredicateFormat {
         guard case .quantity(let quantity) = value, quantity.unit.parsed != nil else { throw mismatch("an HKQuantity") }
         return .quantity(op, quantity.value, unit: quantity.unit.unitString)
       case .categoryValue:
-        guard case .number(let number) = value else { throw mismatch("a number") }
-        return .value(op, number)
+        // An NSNumber 0 or 1 reads as a Boolean on Linux (`as? Bool` takes it): a category value compares as 0 or 1.
+        switch value {
+        case .number(let number): return .value(op, number)
+        case .bool(let flag): return .value(op, flag ? 1 : 0)
+        default: throw mismatch("a number")
+        }
       case .device(let property):
         guard case .string(let text) = value else { throw mismatch("a string") }
         return try equality(.device(property, [text]))

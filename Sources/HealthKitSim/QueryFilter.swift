@@ -21,7 +21,9 @@ struct QueryFilter: Hashable, Sendable {
   }
 
   /// Splits a predicate's condition: top-level conjuncts that are a date range or sources go to the fast paths
-  /// (several ranges with the same options intersect; others stay in ``extra``), the rest to ``extra``.
+  /// (several ranges intersect when no bound is set by two of them with different strictness — `startDate >= a AND
+  /// startDate < b` is `predicateForSamples(withStart: a, end: b, options: .strictStartDate)`; others stay in
+  /// ``extra``), the rest to ``extra``.
   init(_ node: SampleFilter) {
     var rest: [SampleFilter] = []
     func add(_ node: SampleFilter) {
@@ -30,13 +32,11 @@ struct QueryFilter: Hashable, Sendable {
       case .constant(true): break
       case .dates(let b):
         if let a = range {
-          guard a.options == b.options else {
+          guard let both = Self.intersection(a, b) else {
             rest.append(node)
             return
           }
-          range = DateRange(
-            start: [a.start, b.start].compactMap { $0 }.max(), end: [a.end, b.end].compactMap { $0 }.min(),
-            options: a.options)
+          range = both
         } else {
           range = b
         }
@@ -46,6 +46,26 @@ struct QueryFilter: Hashable, Sendable {
     }
     add(node)
     extra = rest.isEmpty ? nil : rest.count == 1 ? rest[0] : .and(rest)
+  }
+
+  /// Both ranges as one, or nil when a bound both set differs in strictness. Each option applies to its own bound
+  /// only (`strictStartDate` to the start, `strictEndDate` to the end: `DateRange.matches`).
+  static func intersection(_ a: DateRange, _ b: DateRange) -> DateRange? {
+    func bound(_ x: Date?, _ xStrict: Bool, _ y: Date?, _ yStrict: Bool, later: Bool) -> (Date?, Bool)? {
+      guard let x else { return (y, yStrict) }
+      guard let y else { return (x, xStrict) }
+      guard xStrict == yStrict else { return nil }
+      return (later ? max(x, y) : min(x, y), xStrict)
+    }
+    guard
+      let start = bound(
+        a.start, a.options.contains(.strictStartDate), b.start, b.options.contains(.strictStartDate), later: true),
+      let end = bound(a.end, a.options.contains(.strictEndDate), b.end, b.options.contains(.strictEndDate), later: false)
+    else { return nil }
+    var options: QueryOptions = []
+    if start.0 != nil && start.1 { options.insert(.strictStartDate) }
+    if end.0 != nil && end.1 { options.insert(.strictEndDate) }
+    return DateRange(start: start.0, end: end.0, options: options)
   }
 
   /// No restriction.

@@ -52,6 +52,33 @@ struct PredicateFormatTests {
     if let variadic { #expect(variadic.evaluate(with: Self.typed) == c.matches[0]) }
   }
 
+  /// Category values compare with numbers however they arrive (an `NSNumber` 0 or 1 reads as a Boolean on Linux);
+  /// device properties by their names; a format nested too deep is refused, not a stack overflow.
+  @Test func categoryValuesDevicePropertiesAndDepth() {
+    let sleep = HKCategoryType(.sleepAnalysis)
+    let inBed = HKCategorySample(type: sleep, value: HKCategoryValueSleepAnalysis.inBed.rawValue, start: t0, end: t0)
+    let rem = HKCategorySample(
+      type: sleep, value: HKCategoryValueSleepAnalysis.asleepREM.rawValue, start: t0, end: t0 + 60)
+    for predicate in [
+      NSPredicate(format: "%K == %@", HKPredicateKeyPathCategoryValue, NSNumber(value: 0)),
+      NSPredicate(format: "value == NO"),
+      NSPredicate(format: "%K IN %@", HKPredicateKeyPathCategoryValue, [0, 3] as NSArray),
+    ] {
+      #expect(predicate.evaluate(with: inBed) && !predicate.evaluate(with: rem), "\(predicate)")
+    }
+    let recorded = HKQuantitySample(
+      type: waterType, quantity: HKQuantity(unit: .literUnit(with: .milli), doubleValue: 1), start: t0, end: t0,
+      device: HKDevice(
+        name: "Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: nil, firmwareVersion: nil,
+        softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil), metadata: nil)
+    #expect(NSPredicate(format: "device.model == %@", "Watch").evaluate(with: recorded))
+    #expect(NSPredicate(format: "device.%K IN {'Watch'}", HKDevicePropertyKeyModel).evaluate(with: recorded))
+    #expect(!NSPredicate(format: "device.model == 'iPhone'").evaluate(with: recorded))
+    let deep = NSPredicate(format: String(repeating: "(", count: 10_000) + "TRUEPREDICATE")
+    #expect(!deep.evaluate(with: Self.typed), "refused, not evaluated")
+    #expect(NSPredicate(format: "metadata.cup == 'lar\\ge' OR value > .5").evaluate(with: inBed) == false)
+  }
+
   /// Published code passes dates and identifiers `as CVarArg`, which on Linux HealthKitSim makes compile.
   @Test func datesAndIdentifiersPassedAsCVarArg() {
     let recent = NSPredicate(format: "%K >= %@", HKPredicateKeyPathStartDate, (t0 + 30) as CVarArg)
@@ -102,6 +129,23 @@ struct PredicateFormatTests {
         let both = NSCompoundPredicate(andPredicateWithSubpredicates: [window, notTyped])
         let sum = try await statistics(store, waterType, predicate: both, options: .cumulativeSum)
         #expect(sum.sumQuantity()?.doubleValue(for: .literUnit(with: .milli)) == 500)
+        // The commonest format, startDate >= a AND startDate < b, is predicateForSamples(…, .strictStartDate): a
+        // sample across the end is prorated alike (its part before the end counts).
+        let long = HKQuantitySample(
+          type: waterType, quantity: HKQuantity(unit: .literUnit(with: .milli), doubleValue: 1000),
+          start: t0 - 3600, end: t0 + 3600)
+        try await store.save(long)
+        let morning = (start: t0 - 3 * 3600, end: t0)
+        let factory = HKQuery.predicateForSamples(withStart: morning.start, end: morning.end, options: .strictStartDate)
+        let format = NSPredicate(
+          format: "%K >= %@ AND %K < %@", HKPredicateKeyPathStartDate, morning.start as NSDate,
+          HKPredicateKeyPathStartDate, morning.end as NSDate)
+        var sums: [Double?] = []
+        for predicate in [factory, format] {
+          let sum = try await statistics(store, waterType, predicate: predicate, options: .cumulativeSum)
+          sums.append(sum.sumQuantity()?.doubleValue(for: .literUnit(with: .milli)))
+        }
+        #expect(sums[0] == sums[1] && sums[0] == 500, "\(sums)")
         let newest = NSPredicate(format: "startDate > %@", t0 as NSDate)
         let first = try await samples(
           store, waterType, predicate: newest, limit: 1,
