@@ -537,8 +537,8 @@ enum PredicateFormat {
       case ("quantity", 0): return .quantity
       case ("value", 0): return .categoryValue
       case ("device", 1):
-        guard let property = DeviceProperty.allCases.first(where: { $0.name == rest[0] }) ?? DeviceProperty(key: rest[0])
-        else {
+        let named = DeviceProperty.allCases.first { $0.name == rest[0] }
+        guard let property = named ?? DeviceProperty(key: rest[0]) else {
           throw Failure(message: "unknown device property '\(rest[0])'", offset: offset)
         }
         return .device(property)

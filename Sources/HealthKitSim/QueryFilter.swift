@@ -60,7 +60,8 @@ struct QueryFilter: Hashable, Sendable {
     guard
       let start = bound(
         a.start, a.options.contains(.strictStartDate), b.start, b.options.contains(.strictStartDate), later: true),
-      let end = bound(a.end, a.options.contains(.strictEndDate), b.end, b.options.contains(.strictEndDate), later: false)
+      let end = bound(
+        a.end, a.options.contains(.strictEndDate), b.end, b.options.contains(.strictEndDate), later: false)
     else { return nil }
     var options: QueryOptions = []
     if start.0 != nil && start.1 { options.insert(.strictStartDate) }
