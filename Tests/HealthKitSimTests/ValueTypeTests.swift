@@ -65,6 +65,20 @@ struct ValueTypeTests {
     #expect(heartRateType.aggregationStyle == .discreteTemporallyWeighted)
   }
 
+  /// Metadata keys carry Apple's string values, which often differ from the constant's name (pinned on devices by
+  /// StanfordSpezi's Grove `MetadataKeyVocabularyTests`).
+  @Test func metadataKeysHaveApplesStringValues() {
+    let pinned: [(String, String)] = [
+      (HKMetadataKeyHeartRateMotionContext, "HKMetadataKeyHeartRateMotionContext"),
+      (HKMetadataKeyAverageSpeed, "HKAverageSpeed"), (HKMetadataKeyElevationAscended, "HKElevationAscended"),
+      (HKMetadataKeyIndoorWorkout, "HKIndoorWorkout"), (HKMetadataKeyDeviceName, "HKDeviceName"),
+      (HKMetadataKeyCyclingFunctionalThresholdPowerTestType, "HKCyclingCyclingFunctionalThresholdPowerTestType"),
+      (HKMetadataKeyWeatherTemperature, "HKWeatherTemperature"), (HKMetadataKeyWasUserEntered, "HKWasUserEntered"),
+    ]
+    for (constant, value) in pinned { #expect(constant == value) }
+    #expect(HKHeartRateMotionContext.active.rawValue == 2 && HKHeartRateSensorLocation.foot.rawValue == 6)
+  }
+
   /// VO2 max as apps write it (behavior.md U1): `ml/kg/min` parses — no termination — as `ml/(kg*min)`.
   @Test func vo2MaxSpellingsAppsWriteAreOneUnit() {
     var twoSlashes: HKUnit?
