@@ -68,12 +68,15 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
       exportDevice: source.details?.hardware)
   }
 
-  /// `10.1` as 10.1.0; 26.0.0 (the modelled SDK's) when there is no readable version.
+  /// The modelled SDK's version, 26.0.0.
+  static let modelled = OperatingSystemVersion(majorVersion: 26, minorVersion: 0, patchVersion: 0)
+
+  /// `10.1` as 10.1.0; ``modelled`` when there is no readable version (every sample saved through HealthKitSim: no
+  /// parsing on a query's path).
   static func version(_ text: String?) -> OperatingSystemVersion {
-    let parts = (text ?? "").split(separator: ".").map { Int($0) }
-    guard let major = parts.first ?? nil, !parts.contains(nil) else {
-      return OperatingSystemVersion(majorVersion: 26, minorVersion: 0, patchVersion: 0)
-    }
+    guard let text else { return modelled }
+    let parts = text.split(separator: ".").map { Int($0) }
+    guard let major = parts.first ?? nil, !parts.contains(nil) else { return modelled }
     return OperatingSystemVersion(
       majorVersion: major, minorVersion: parts.count > 1 ? parts[1]! : 0, patchVersion: parts.count > 2 ? parts[2]! : 0)
   }

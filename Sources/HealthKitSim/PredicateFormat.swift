@@ -615,7 +615,8 @@ enum PredicateFormat {
     /// `path IN collection`.
     static func membership(_ path: [String], at offset: Int, _ value: Value) throws(Failure) -> SampleFilter {
       guard case .list(let items) = value else {
-        throw Failure(message: "IN takes a collection ({…}, an array or a set), not \(describe(value))", offset: offset)
+        throw Failure(
+          message: "IN takes a collection ({…}, an array or a set), not \(describe(value))", offset: offset)
       }
       switch try subject(path, at: offset) {
       case .uuid:

@@ -107,7 +107,7 @@ import HealthModel
 //   Expectations:
 //   - <App> share <type> is <status>
 //   - <App> read <type> is authorized|denied|undecided
-//   - <App> request status [for] [share <types>] [read <types>] is <status> / … would terminate the app [with "<fragment>"…]
+//   - <App> request status [for] [share <types>] [read <types>] is <status> / would terminate the app [with "…"]
 //   - <App>'s last call succeeded
 //   - <App>'s last call failed [with <code>] ["<fragment>"…]
 //   - <App>'s last call would terminate the app [with "<fragment>"…]
