@@ -153,7 +153,7 @@ package struct DaemonCommand: ParsableCommand {
     let device = options.device
     if options.peerSocket != nil, let keyFile {
       let key: [UInt8]
-      do { key = try Posix.readFile(keyFile, limit: 4096) } catch {
+      do { key = try Posix.readOwnFile(keyFile, limit: 4096) } catch {
         Posix.writeStandardError("healthpaird: cannot read the pairing key: \(error)\n")
         return 66
       }
