@@ -325,7 +325,7 @@ extension Posix {
   /// Whether a path names a directory.
   package static func directoryExists(_ path: String) -> Bool { isDirectory(path) }
 
-  /// Takes an exclusive, non-blocking lock on a lock file (opened as ``openOwnFile(_:_:mode:)`` does: never
+  /// Takes an exclusive, non-blocking lock on a lock file (opened with ``openOwnFile(_:_:mode:creating:)``: never
   /// through a symbolic link) and writes our pid into it; the lock lasts as long as the returned descriptor is
   /// open. Throws ``Errno/lockHeld`` when another process holds it. C: `flock`.
   package static func lockFile(_ path: String) throws(SystemError) -> FileDescriptor {
@@ -339,9 +339,10 @@ extension Posix {
   }
 
   /// Whether another open descriptor holds a lock (``lockFile(_:)``) on the file at `path`; false when the file
-  /// does not exist. Takes and at once releases the lock when it is free. C: `open`, `flock`.
+  /// does not exist. Takes and at once releases the lock when it is free; never follows a link or waits on a FIFO
+  /// there. C: `open`, `flock`.
   package static func isLockHeld(_ path: String) -> Bool {
-    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     if fd < 0 { return false }
     defer { close(fd) }
     if cposix_flock(fd, 1) != 0 { return Errno.current == .lockHeld }
