@@ -108,13 +108,17 @@ struct HostileDirectoryTests {
   }
 
   @Test(
-    "healthpaird itself refuses a device directory of another user",
-    .enabled(if: Posix.effectiveUserID == 0, "needs root, to hand a directory to another uid (65534)"))
-  func theDaemonRefusesAnotherUsersDirectory() throws {
+    "healthpaird itself refuses a device directory, journal or socket of another user",
+    .enabled(if: Posix.effectiveUserID == 0, "needs root, to hand a directory to another uid (65534)"),
+    arguments: ["", "phone.journal", "phone.sock"])
+  func theDaemonRefusesAnotherUsersDirectory(name: String) throws {
     let root = try pairDirectory("hp-foreign-daemon")
     defer { Posix.removeTree(root) }
     let dir = root + "/phone"
-    try Posix.changeOwner(dir, uid: 65534, gid: 65534)
+    let foreign = name.isEmpty ? dir : dir + "/" + name
+    if name == "phone.journal" { try Posix.writeFileAtomically(foreign, []) }
+    if name == "phone.sock" { _ = try Posix.listenUnix(foreign) }  // closed at once: a stale socket file
+    try Posix.changeOwner(foreign, uid: 65534, gid: 65534)
     let errorPath = root + "/stderr"
     let errFD = try Posix.open(errorPath, O_WRONLY | O_CREAT | O_TRUNC)
     let null = Posix.devNull()
@@ -129,8 +133,9 @@ struct HostileDirectoryTests {
     }
     #expect(try Posix.wait(pid, block: true) == .exited(71))
     let message = String(decoding: try Posix.readFile(errorPath), as: UTF8.self)
-    #expect(message.contains(dir) && message.contains("owned by uid 65534"), "\(message)")
-    #expect(!Posix.exists(dir + "/phone.journal") && !Posix.exists(dir + "/phone.log"), "nothing created in it")
+    #expect(message.contains(foreign) && message.contains("owned by uid 65534"), "\(message)")
+    #expect(!Posix.exists(dir + "/phone.lock") && !Posix.exists(dir + "/phone.log"), "nothing created in it")
+    #expect(Posix.fileMode(foreign)?.uid == 65534, "left as it was")
   }
 
   /// `healthpair export` writes through a temporary file beside the destination; in a shared sticky directory
