@@ -30,12 +30,14 @@ package struct DaemonCommand: ParsableCommand {
       OPTIONS:
         --device <phone|watch>   Which device to be.
         --dir <dir>              The device's own directory (journal, socket, log, lock); created with mode 0700.
+                                 It and every file in it must be this user's and writable by nobody else.
         --peer <socket>          The peer link socket: the phone listens on it, the watch connects to it.
         --pairing-key <file>     The pairing secret shared by the two daemons (required with --peer).
         --fsync                  fsync the journal after every append (survives power loss).
         --repair                 Cut a journal damaged in the middle instead of refusing to start.
         --log-level <level>      debug, info (default), warning, error or fault.
         --max-clients <n>        Client connections served at once (default 256); more are refused with an error.
+                                 Lowered, and said in the log, when the descriptor limit (RLIMIT_NOFILE) is smaller.
         --max-client-backlog <bytes>
                                  Unsent reply bytes a client may leave queued before it is disconnected as too
                                  slow (default 67108864, 64 MiB).
@@ -153,7 +155,7 @@ package struct DaemonCommand: ParsableCommand {
     let device = options.device
     if options.peerSocket != nil, let keyFile {
       let key: [UInt8]
-      do { key = try Posix.readFile(keyFile, limit: 4096) } catch {
+      do { key = try Posix.readOwnFile(keyFile, limit: 4096) } catch {
         Posix.writeStandardError("healthpaird: cannot read the pairing key: \(error)\n")
         return 66
       }

@@ -103,9 +103,11 @@ package final class DeviceDaemon {
     /// A background delivery is due, or its response window ends (real clock only; the commit that follows runs
     /// the background step).
     case background
+    /// A listener paused for want of descriptors may be resumed (``AcceptPause``).
+    case acceptResume
   }
 
-  private let options: DaemonOptions
+  private var options: DaemonOptions
   private let log: Logger
   private let durable: DurableDevice
   /// The peer link's pure core (the sync machine and its bookkeeping); this class is its shell.
@@ -153,6 +155,8 @@ package final class DeviceDaemon {
   private var readBuffer = [UInt8](unsafeUninitializedCapacity: 1 << 16) { _, count in count = 1 << 16 }
   /// Connections with buffered frames left over from an earlier turn (see `ClientConnection.framesPending`).
   private var pendingFrames: Set<UInt64> = []
+  /// The listeners paused for want of descriptors (by token), and their shortage episodes.
+  private var acceptPauses: [UInt64: AcceptPause] = [:]
   /// Requests served per connection per loop turn: one client pipelining thousands of costly requests delays
   /// every other client by at most this many of them.
   private static let framesPerTurn = 16
@@ -164,10 +168,7 @@ package final class DeviceDaemon {
   /// Opens the journal, takes the lock, and listens; the client socket exists only once this returns.
   package init(options: DaemonOptions) throws(DaemonStartError) {
     self.options = options
-    do {
-      try Posix.makeDirectory(options.directory, mode: 0o700)
-      try Posix.chmod(options.directory, 0o700)
-    } catch { throw .system(error) }
+    do { try options.checkOwnPaths() } catch { throw .system(error) }
     do { lockFile = try Posix.lockFile(options.lockPath) } catch {
       if error.errno == .lockHeld {
         let pid =
@@ -250,6 +251,7 @@ package final class DeviceDaemon {
       log.log(.error, "cannot listen: \(error)")
       throw .system(error)
     }
+    clampMaxClients()
     let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e6
     log.log(
       .info, "ready",
@@ -341,17 +343,72 @@ package final class DeviceDaemon {
   private func acceptSameUser(_ listener: Int32, _ what: String) -> Accepted? {
     while true {
       let accepted: FileDescriptor?
-      do { accepted = try Posix.accept(listener) } catch {
-        log.log(.error, "\(what) accept failed: \(error)")
+      let token = listener == clientListener ? Token.clientListener : Token.peerListener
+      do { accepted = try Posix.accept(listener, what: path(ofListener: token)) } catch {
+        if AcceptPause.isShortage(error) {
+          pauseAccepting(token, what, error)
+        } else {
+          log.log(.error, "\(what) accept failed: \(error)")
+        }
         return nil
       }
       guard let socket = accepted else { return nil }
+      if let failures = acceptPauses[token]?.accepted() {
+        log.log(.info, "accepting \(what)s again after a descriptor shortage", ["failed_accepts": "\(failures)"])
+      }
       guard let credentials = try? Posix.peerCredentials(socket.rawValue), credentials.uid == uid else {
         log.log(.warning, "refused a \(what) of another user")
         continue  // `socket` closes here
       }
       return Accepted(socket: socket, pid: credentials.pid)
     }
+  }
+
+  // MARK: - Descriptor shortage (DaemonResources.swift)
+
+  /// The path a listener is bound to, for errors and forced failures.
+  private func path(ofListener token: UInt64) -> String {
+    token == Token.clientListener ? options.socketPath : options.peerSocket ?? "peer"
+  }
+
+  /// Takes a listener whose accept failed for want of descriptors out of the loop, until a connection closes or
+  /// the back-off passes (``AcceptPause``); logs the episode's first failure only.
+  private func pauseAccepting(_ token: UInt64, _ what: String, _ error: SystemError) {
+    var pause = acceptPauses[token] ?? AcceptPause()
+    if pause.shortage(now: Posix.monotonicNanoseconds()) {
+      log.log(
+        .error, "\(what) accept failed: \(error); not accepting until a descriptor is freed (or 100 ms pass)",
+        ["clients": "\(clients.count)", "max_clients": "\(options.maxClients)"])
+    }
+    let listener = token == Token.clientListener ? clientListener : peerListener
+    try? Posix.epollControl(epoll, .remove, listener, events: 0, token: token)
+    timers.append((pause.resumeAt ?? 0, .acceptResume))
+    acceptPauses[token] = pause
+  }
+
+  /// Puts paused listeners back into the loop once a descriptor was freed or their back-off passed.
+  private func resumeAccepting(descriptorFreed: Bool) {
+    let now = Posix.monotonicNanoseconds()
+    for (token, var pause) in acceptPauses where pause.shouldResume(now: now, descriptorFreed: descriptorFreed) {
+      pause.resumed()
+      acceptPauses[token] = pause
+      let listener = token == Token.clientListener ? clientListener : peerListener
+      try? Posix.epollControl(epoll, .add, listener, events: Posix.PollEvents.readable, token: token)
+    }
+  }
+
+  /// Lowers `--max-clients` to what the descriptor limit allows (raised to its hard limit first), said once in
+  /// the log: past it, accepting would fail with `EMFILE` instead of refusing with "too many connections".
+  private func clampMaxClients() {
+    let limit = Posix.raiseOpenFileLimit()
+    let inUse = Posix.openDescriptorCount() ?? 0
+    let allowed = DescriptorBudget.maxClients(requested: options.maxClients, limit: limit, inUse: inUse)
+    guard allowed < options.maxClients else { return }
+    log.log(
+      .warning,
+      "--max-clients \(options.maxClients) is more than the descriptor limit allows: serving at most \(allowed)",
+      ["rlimit_nofile": "\(limit)", "open_descriptors": "\(inUse)", "reserved": "\(DescriptorBudget.reserve)"])
+    options.maxClients = allowed
   }
 
   private func acceptClients() {
@@ -491,6 +548,7 @@ package final class DeviceDaemon {
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: connection.id)
     connection.hangUp()
     clients[connection.id] = nil
+    resumeAccepting(descriptorFreed: true)
   }
 
   // MARK: - Requests
@@ -997,6 +1055,8 @@ package final class DeviceDaemon {
         clientHellosDue(now: now)
       case .background:
         break
+      case .acceptResume:
+        resumeAccepting(descriptorFreed: false)
       }
     }
   }

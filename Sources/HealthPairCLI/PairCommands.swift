@@ -69,6 +69,8 @@ package struct UpCommand: ParsableCommand {
   /// Starts the pair, or the one daemon of it that is not running.
   package func run() throws -> Int32 {
     let layout = PairLayout(root: directory)
+    // Another user's directory (or one others may write) is refused before anything in it is probed or used.
+    if Posix.exists(directory) { try layout.checkOwned() }
     let running = DeviceKind.allCases.compactMap { device in
       layout.runningDaemon(device, timeout: 2).map { (device, $0) }
     }
@@ -198,9 +200,11 @@ package struct DownCommand: ParsableCommand {
   /// Stops the pair.
   package func run() throws -> Int32 {
     let layout = PairLayout(root: directory)
+    // Never signal a pid read from a file another user could have written.
+    if Posix.exists(directory) { try layout.checkOwned() }
     var stopped = 0
     for device in DeviceKind.allCases {
-      guard let text = try? Posix.readFile(layout.lock(device)),
+      guard let text = try? Posix.readOwnFile(layout.lock(device)),
         let pid = Int32(String(decoding: text, as: UTF8.self).trimmingWhitespace()), Posix.isAlive(pid),
         Posix.exists(layout.socket(device))
       else { continue }

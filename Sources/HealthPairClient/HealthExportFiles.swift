@@ -230,11 +230,12 @@ package enum HealthExportFiles {
     return records
   }
 
-  /// Creates `path` through a temporary file beside it: `body` sends the XML through its sink; a `.zip` path gets
-  /// the XML as `apple_health_export/export.xml` in a zip archive. Returns the file's size.
+  /// Creates `path` through a temporary file beside it, made exclusively under an unpredictable name
+  /// (``Posix/createTemporaryFile(beside:mode:)``: nothing planted in a shared directory is written through), then
+  /// renamed over `path`: `body` sends the XML through its sink; a `.zip` path gets the XML as
+  /// `apple_health_export/export.xml` in a zip archive. Returns the file's size.
   private static func writeRaw(_ path: String, _ body: (([UInt8]) throws -> Void) throws -> Void) throws -> Int {
-    let temporary = path + ".tmp-\(Posix.processID)"
-    let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    let (fd, temporary) = try Posix.createTemporaryFile(beside: path, mode: 0o644)
     var closed = false
     defer {
       if !closed {

@@ -97,7 +97,7 @@ package struct LaunchOptions: Sendable {
   /// The options `record(in:)` wrote for the pair in `layout` (defaults for those it did not write).
   package static func recorded(in layout: PairLayout) -> LaunchOptions {
     var options = LaunchOptions()
-    guard let bytes = try? Posix.readFile(layout.launchOptions, limit: 4096) else { return options }
+    guard let bytes = try? Posix.readOwnFile(layout.launchOptions, limit: 4096) else { return options }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
       let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2 else { continue }
@@ -333,6 +333,7 @@ package func restartDaemon(
   _ device: DeviceKind, layout: PairLayout, daemon: String? = nil, options: LaunchOptions
 ) throws(PairError) -> RestartReport {
   guard Posix.exists(layout.pairingKey) else { throw .notAPair(root: layout.root) }
+  do { try layout.checkOwned() } catch { throw .system(error) }
   let executable: String
   if let daemon { executable = daemon } else { executable = try locateDaemon() }
   let stopped = layout.runningDaemon(device)
@@ -460,6 +461,7 @@ package final class Pair: Sendable {
         ownsDirectory = Atomic(true)
       }
       createdDirectory = ownsDirectory.load(ordering: .relaxed)
+      try layout.checkOwned()
       try Posix.chmod(layout.root, 0o700)
       if !Posix.exists(layout.pairingKey) {
         let secret = Posix.randomBytes(32).map { String($0, radix: 16).leftPadded(2) }.joined()

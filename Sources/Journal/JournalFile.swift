@@ -132,7 +132,7 @@ package final class JournalFile {
 
   /// Opens (or creates) the journal at `path` for `device`, hands every intact record's payload to `replay` in
   /// order, cuts a torn tail, and returns the file positioned for appends. A symbolic link at `path` (dangling or
-  /// not) is refused, never followed or created through (``Posix/openOwnFile(_:_:mode:)``).
+  /// not) is refused, never followed or created through (``Posix/openOwnFile(_:_:mode:creating:)``).
   ///
   /// A new journal is version 2, with a salt from the kernel's random source. An existing one keeps its version:
   /// a version-1 journal is replayed and appended to as version 1 (docs/journal.md, "Versions").

@@ -79,16 +79,20 @@ package enum SnapshotFile {
   }
 
   /// Writes `state`, which must be the state the journal's records up to `position` rebuild, to `path`
-  /// atomically: into `<path>.tmp`, streamed in 1 MiB chunks, `fsync`, renamed over `path`, and the directory
-  /// synced. A failure (or a crash) at any point leaves the previous snapshot as it was. Returns the bytes
-  /// written.
-  /// - Throws: ``SnapshotError/io(_:)``; the temporary file is removed.
+  /// atomically: into `<path>.tmp` — created exclusively in the checked directory, never through a link
+  /// (``Posix/openOwnFile(_:_:mode:creating:)``) — streamed in 1 MiB chunks, `fsync`, renamed over `path`, and the
+  /// directory synced. A failure (or a crash) at any point leaves the previous snapshot as it was. Returns the
+  /// bytes written.
+  /// - Throws: ``SnapshotError/io(_:)``; the temporary file is removed (anything already at `<path>.tmp` — a
+  ///   planted link or FIFO — is refused, named and left alone).
   package static func write(_ state: DeviceState, position: JournalPosition, to path: String) throws(SnapshotError)
     -> Int
   {
     let temporary = path + ".tmp"
     let file: FileDescriptor  // closed on every way out
-    do { file = try Posix.openOwned(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600) } catch { throw .io(error) }
+    do { file = FileDescriptor(try Posix.openOwnFile(temporary, O_WRONLY, mode: 0o600, creating: .exclusive)) } catch {
+      throw .io(error)
+    }
     var renamed = false
     defer { if !renamed { Posix.unlink(temporary) } }
     var sink = ChunkSink(fd: file.rawValue, path: temporary)
@@ -134,11 +138,12 @@ package enum SnapshotFile {
     return trailer + endMagic
   }
 
-  /// Reads and verifies the snapshot at `path`; nil when there is none.
+  /// Reads and verifies the snapshot at `path`; nil when there is none. Opened as HealthPair's own file: a link,
+  /// FIFO or another user's file there is refused (``SnapshotError/io(_:)``), never followed or waited on.
   /// - Throws: ``SnapshotError``: unreadable, torn, corrupt, another format version, or another device's.
   package static func read(path: String, device: DeviceKind) throws(SnapshotError) -> Loaded? {
     let file: FileDescriptor  // the mapping outlives it
-    do { file = try Posix.openOwned(path, O_RDONLY) } catch {
+    do { file = FileDescriptor(try Posix.openOwnFile(path, O_RDONLY, creating: .never)) } catch {
       if error.errno == .noSuchFile { return nil }
       throw .io(error)
     }

@@ -41,6 +41,8 @@ package struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringC
   package static let noSuchProcess = Errno(rawValue: ESRCH)
   /// `EMFILE`.
   package static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+  /// `ENFILE`: the system-wide table of open files is full.
+  package static let systemOpenFileLimit = Errno(rawValue: ENFILE)
   /// `EWOULDBLOCK` from `flock` (another process holds the lock).
   package static let lockHeld = Errno(rawValue: EWOULDBLOCK)
   /// `ELOOP`: what `open` with `O_NOFOLLOW` reports for a symbolic link.

@@ -14,45 +14,6 @@ extension Posix {
     return fd
   }
 
-  /// Opens the regular file at `path`, creating it with `mode` when it does not exist, without ever following a
-  /// symbolic link there: for the daemon's own files (journal, log, lock), which must stay inside their `0700`
-  /// directory. An existing file is opened with `O_NOFOLLOW`; a missing one is created with `O_CREAT | O_EXCL |
-  /// O_NOFOLLOW`, which fails rather than create a link's target. A symbolic link (dangling or not) or anything
-  /// other than a regular file is refused with an error naming the path. `flags` must not contain `O_CREAT`.
-  /// C: `open`, `fstat`.
-  package static func openOwnFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> Int32 {
-    let linkNote = "refusing to open a symbolic link (HealthPair opens its own files only directly)"
-    var attempts = 0
-    while true {
-      attempts += 1
-      let fd: Int32
-      do { fd = try open(path, flags | O_NOFOLLOW, mode: mode) } catch {
-        if error.errno == .symbolicLink { throw SystemError("open", path, error.errno, note: linkNote) }
-        guard error.errno == .noSuchFile else { throw error }
-        do { fd = try open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode) } catch {
-          // EEXIST: a file or link appeared between the two calls (or a dangling link is there); look again.
-          if error.errno == .fileExists && attempts < 3 { continue }
-          if error.errno == .fileExists, let info = fileMode(path), info.isSymbolicLink {
-            throw SystemError("open", path, .symbolicLink, note: linkNote)
-          }
-          throw error
-        }
-      }
-      var st = stat()
-      guard Glibc.fstat(fd, &st) == 0 else {
-        let e = Errno.current
-        close(fd)
-        throw SystemError("fstat", path, e)
-      }
-      guard (st.st_mode & S_IFMT) == S_IFREG else {
-        close(fd)
-        let note = "refusing to open something other than a regular file"
-        throw SystemError("open", path, Errno(rawValue: EINVAL), note: note)
-      }
-      return fd
-    }
-  }
-
   /// Closes a descriptor, ignoring errors (EINTR on close must not be retried). The C function is `close`.
   package static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
@@ -151,8 +112,13 @@ extension Posix {
 
   /// Reads a whole file. Built on `open`, `read`, `close`.
   package static func readFile(_ path: String, limit: Int = 1 << 30) throws(SystemError) -> [UInt8] {
-    let fd = try open(path, O_RDONLY)
-    defer { close(fd) }
+    let file = FileDescriptor(try open(path, O_RDONLY))
+    return try readAll(file.rawValue, path: path, limit: limit)
+  }
+
+  /// Reads from `fd` to its end (`path` names it in errors). Built on `read`.
+  /// - Throws: `EFBIG` past `limit` bytes.
+  static func readAll(_ fd: Int32, path: String, limit: Int) throws(SystemError) -> [UInt8] {
     var result: [UInt8] = []
     // Never zeroed (`read` writes what it returns), and no larger than the limit needs: a daemon reading its 64-byte
     // pairing key used to zero 64 KiB, page faults included, on every start.
@@ -220,6 +186,18 @@ extension Posix {
   /// C: `symlink`.
   package static func makeSymbolicLink(_ path: String, to target: String) throws(SystemError) {
     if Glibc.symlink(target, path) != 0 { throw SystemError("symlink", path, .current) }
+  }
+
+  /// Creates a FIFO (named pipe) at `path` (tests plant them to check they are refused, never waited on).
+  /// C: `mkfifo`.
+  package static func makeFIFO(_ path: String, mode: mode_t = 0o600) throws(SystemError) {
+    if Glibc.mkfifo(path, mode) != 0 { throw SystemError("mkfifo", path, .current) }
+  }
+
+  /// Gives `path` itself (a symbolic link is not followed) to user `uid` and group `gid` (root's tests hand a
+  /// directory to another user to check it is refused). C: `lchown`.
+  package static func changeOwner(_ path: String, uid: uid_t, gid: gid_t) throws(SystemError) {
+    if Glibc.lchown(path, uid, gid) != 0 { throw SystemError("lchown", path, .current) }
   }
 
   /// Renames `from` to `to`, replacing `to` atomically. The corresponding C function is `rename`.
@@ -347,7 +325,7 @@ extension Posix {
   /// Whether a path names a directory.
   package static func directoryExists(_ path: String) -> Bool { isDirectory(path) }
 
-  /// Takes an exclusive, non-blocking lock on a lock file (opened as ``openOwnFile(_:_:mode:)`` does: never
+  /// Takes an exclusive, non-blocking lock on a lock file (opened with ``openOwnFile(_:_:mode:creating:)``: never
   /// through a symbolic link) and writes our pid into it; the lock lasts as long as the returned descriptor is
   /// open. Throws ``Errno/lockHeld`` when another process holds it. C: `flock`.
   package static func lockFile(_ path: String) throws(SystemError) -> FileDescriptor {
@@ -361,9 +339,10 @@ extension Posix {
   }
 
   /// Whether another open descriptor holds a lock (``lockFile(_:)``) on the file at `path`; false when the file
-  /// does not exist. Takes and at once releases the lock when it is free. C: `open`, `flock`.
+  /// does not exist. Takes and at once releases the lock when it is free; never follows a link or waits on a FIFO
+  /// there. C: `open`, `flock`.
   package static func isLockHeld(_ path: String) -> Bool {
-    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     if fd < 0 { return false }
     defer { close(fd) }
     if cposix_flock(fd, 1) != 0 { return Errno.current == .lockHeld }

@@ -1,6 +1,7 @@
 // The Posix namespace and the EINTR loop every wrapper shares. The wrappers are split by aspect: Files, Sockets,
 // Events (epoll, eventfd, signalfd, poll), Processes (spawning, signals, threads, limits), Clocks (time, randomness),
-// Faults (forced failures for tests) and FileDescriptor (an owned descriptor).
+// Faults (forced failures for tests), FileDescriptor (an owned descriptor) and OwnFiles (the rule for HealthPair's
+// own paths: ours, private, never a link or a FIFO).
 #if canImport(Glibc)
   import Glibc
 #endif

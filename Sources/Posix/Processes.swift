@@ -145,6 +145,12 @@ extension Posix {
     return Int(clamping: limit.rlim_cur)
   }
 
+  /// How many descriptors this process has open (`/proc/self/fd`, less the one listing it); nil when unknown.
+  package static func openDescriptorCount() -> Int? {
+    guard let names = try? listDirectory("/proc/self/fd") else { return nil }
+    return max(0, names.count - 1)
+  }
+
   /// The number of online processors.
   package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 

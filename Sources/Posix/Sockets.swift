@@ -27,12 +27,16 @@ extension Posix {
 
   /// Creates a non-blocking Unix stream socket listening at `path` with mode `0600`. A stale socket file (nobody
   /// listening) is removed first; a live one is an `EADDRINUSE` error, and so is anything else at `path` (a
-  /// symbolic link, a regular file), which is never removed or followed. C: `socket`, `bind`, `listen`.
+  /// symbolic link, a regular file), which is never removed or followed; another user's socket is refused
+  /// (``ownPathRefusal(_:_:expected:)``). C: `socket`, `bind`, `listen`.
   package static func listenUnix(_ path: String, backlog: Int32 = 512) throws(SystemError) -> FileDescriptor {
     if let info = fileMode(path) {
       guard info.isSocket else {
         let what = info.isSymbolicLink ? "a symbolic link" : "a file that is not a socket"
         throw SystemError("bind", path, .addressInUse, note: "refusing to replace \(what) with the socket")
+      }
+      if let status = status(ofPath: path), let refusal = ownPathRefusal(status, path, expected: .socket) {
+        throw refusal  // another user's socket: never connected to, never removed
       }
       if (try? connectUnix(path)) != nil {  // someone answered (the probe closes here)
         throw SystemError("bind", path, .addressInUse)
@@ -73,12 +77,14 @@ extension Posix {
     try withAddress(path) { address, length in retrying { Glibc.connect(fd, address, length) } }
   }
 
-  /// Accepts a connection as a non-blocking socket the caller owns; nil when none is waiting. C: `accept4`.
-  package static func accept(_ fd: Int32) throws(SystemError) -> FileDescriptor? {
+  /// Accepts a connection as a non-blocking socket the caller owns; nil when none is waiting. `what` (the
+  /// listener's path) names it in errors and forced failures. C: `accept4`.
+  package static func accept(_ fd: Int32, what: String? = nil) throws(SystemError) -> FileDescriptor? {
+    if let e = forced("accept", what) { throw SystemError("accept4", what ?? "fd \(fd)", e) }
     let (client, e) = retrying { cposix_accept4(fd) }
     if let e {
       if e == .wouldBlock || e.rawValue == ECONNABORTED { return nil }
-      throw SystemError("accept4", "fd \(fd)", e)
+      throw SystemError("accept4", what ?? "fd \(fd)", e)
     }
     return FileDescriptor(client)
   }
