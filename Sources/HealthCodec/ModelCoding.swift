@@ -458,6 +458,9 @@ extension BinaryWriter {
       string(id)
       optional(type) { $0.sampleType($1) }
       optional(frequency) { $0.u8($1.rawValue) }
+    case .changeNumbersAdvanced(let mark):
+      u8(18)
+      u64(mark)
     // Tags 50–59: statistics settings (docs/journal.md).
     case .sourceOrderChanged(let type, let order):
       u8(50)
@@ -943,6 +946,7 @@ extension BinaryReader {
       let frequency = try optional { r throws(DecodeError) in try r.updateFrequency() }
       guard type != nil || frequency == nil else { throw error("a background delivery frequency needs a type") }
       return .backgroundDeliveryChanged(bundleID: id, type: type, frequency: frequency)
+    case 18: return .changeNumbersAdvanced(to: try u64())
     case 50: return .sourceOrderChanged(try sampleType(), try sourceOrder())
     case 70: return .peerResendRequested
     case 71: return .peerResendAnswered(logID: try logIdentity())

@@ -259,6 +259,8 @@ package struct DeviceState: Sendable {
       sync.adoptPeerLog(logID)
     case .peerResendRequested:
       sync.requestResend()
+    case .changeNumbersAdvanced(let mark):
+      store.advanceChangeCounter(to: mark)
     case .peerResendAnswered(let logID):
       sync.adoptPeerLog(logID, answeringResend: true)
     case .authorizationShared(let bundleID, let shared, let at):

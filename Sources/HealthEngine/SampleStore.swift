@@ -235,6 +235,12 @@ package struct SampleStore: Sendable {
     return counts
   }
 
+  /// Moves the change counter up to `mark`, never down (the next change is numbered above it), capped at half the
+  /// slots' limit as a restored store is: numbers a lost journal tail handed out are never handed out again.
+  package mutating func advanceChangeCounter(to mark: UInt64) {
+    changeCounter = Swift.max(changeCounter, Swift.min(mark, Slot.maxChange / 2))
+  }
+
   /// Stores a sample (the caller has checked its identifier is new) and returns its change number.
   @discardableResult
   package mutating func insert(_ sample: Sample) -> UInt64 {

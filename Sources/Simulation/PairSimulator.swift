@@ -43,6 +43,8 @@ package struct SimulationReport: Sendable, Equatable {
   package var connectionResets = 0
   /// Partitions (no connection possible until healed).
   package var partitions = 0
+  /// Restarts whose journal had lost change numbers an anchor may hold, numbered past (the change mark).
+  package var changeNumbersKept = 0
   /// Peer messages delivered.
   package var delivered = 0
   /// Peer messages lost with a reset connection.
@@ -327,8 +329,17 @@ package struct PairSimulator {
     if let connection = device.transport ?? network.connection { network.close(connection, by: kind) }
     device.transport = nil
     device.reconnectAt = nil
+    // Every change number the device handed out (journaled, so an anchored query may have returned it) stays
+    // handed out: the restarted device numbers its next change above all of them, torn tail or not.
+    let handedOut = device.handedOutChangeNumber
     if let problem = device.boot(wall: wall, secret: Self.secret) {
-      fail("the \(kind) could not restart\(cut ? " after a torn tail" : ""): \(problem)")
+      return fail("the \(kind) could not restart\(cut ? " after a torn tail" : ""): \(problem)")
+    }
+    if device.bootKeptChangeNumbers { report.changeNumbersKept += 1 }
+    if device.state.lastChangeNumber < handedOut {
+      fail(
+        "the \(kind)'s change numbers went back from \(handedOut) to \(device.state.lastChangeNumber) after a "
+          + "crash\(cut ? " with a torn tail" : ""): its next change would reuse a number an anchor covers")
     }
   }
 
