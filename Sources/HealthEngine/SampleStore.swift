@@ -445,7 +445,8 @@ package struct SampleStore: Sendable {
     guard let index = byUUID.find(uuid, in: slots), slots[Int(index)].live else { return nil }
     let slot = slots[Int(index)]
     let tombstone = Tombstone(
-      uuid: uuid, type: SampleType(unchecked: slot.type), source: sources[Int(slot.source)], deletedAt: date)
+      uuid: uuid, type: SampleType(unchecked: slot.type), source: sources[Int(slot.source)], deletedAt: date,
+      metadata: metadata(ofSlot: Int(index)))
     kill(Int(index))
     record(tombstone)
     return tombstone
@@ -555,6 +556,11 @@ package struct SampleStore: Sendable {
 
   /// The source of a slot.
   package func source(ofSlot index: Int) -> SampleSource { sources[Int(slots[index].source)] }
+
+  /// The metadata of the sample in slot `index` (empty when it has none).
+  package func metadata(ofSlot index: Int) -> Metadata {
+    slots[index].metadataIndex >= 0 ? metadataTable[Int(slots[index].metadataIndex)] : [:]
+  }
 
   /// The slot indices whose source belongs to the app (at most one per device).
   package func sourceIndices(of bundleID: String) -> [UInt32] {
