@@ -228,6 +228,13 @@ package struct SampleStore: Sendable {
   /// Whether a deletion of this identifier is recorded.
   package func isTombstoned(_ uuid: UUID) -> Bool { tombstoneByUUID[uuid] != nil }
 
+  /// Whether the store held a sample with this identifier and pruned it (its retention window moved past it): known,
+  /// not live, and not deleted.
+  package func wasPruned(_ uuid: UUID) -> Bool {
+    guard let index = byUUID.find(uuid, in: slots) else { return false }
+    return !slots[Int(index)].live && tombstoneByUUID[uuid] == nil
+  }
+
   /// Live sample count per type.
   package var countsByType: [SampleType: Int] {
     var counts: [SampleType: Int] = [:]
