@@ -410,6 +410,9 @@ struct CampaignRun {
       guard linkUp, held.isEmpty else { return }
       collect(wait: true, &report)
       try pair.waitSynced(timeout: 30)
+      // Every change number handed out before the cut stays handed out: the restarted daemon numbers its next change
+      // above them all, or an app's anchored query from an anchor it holds would miss it (docs/journal.md).
+      let handedOut = try clients[device]![2].dump().device.changeCounter
       pair.kill(device)
       let path = pair.layout.journal(device)
       let cut = min(records, try JournalSurgery.recordCount(path) - (setupRecords[device] ?? 0))
@@ -417,6 +420,12 @@ struct CampaignRun {
       report.kills += 1
       try pair.restart(device, waitForLink: false)
       try reconnect(device)
+      let counter = try clients[device]![2].dump().device.changeCounter
+      guard counter >= handedOut else {
+        throw ChaosFailure(
+          "the \(device)'s change numbers went back from \(handedOut) to \(counter) after its journal lost \(cut) "
+            + "records: its next change would reuse a number an anchor covers")
+      }
       if latency > 0 { try clients[device]![2].link(.latency(Double(latency) / 1000)) }
     case .settle:
       guard linkUp, held.isEmpty else { return }

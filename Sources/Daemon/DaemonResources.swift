@@ -13,7 +13,11 @@ extension DaemonOptions {
     try Posix.makeDirectory(directory, mode: 0o700)
     try Posix.checkOwnDirectory(directory)
     try Posix.chmod(directory, 0o700)
-    for path in [journalPath, SnapshotFile.path(forJournal: journalPath), logPath, lockPath] {
+    let ownFiles = [
+      journalPath, ChangeMarkFile.path(forJournal: journalPath), SnapshotFile.path(forJournal: journalPath), logPath,
+      lockPath,
+    ]
+    for path in ownFiles {
       try Posix.checkOwnPathIfPresent(path)
     }
     try Posix.checkOwnPathIfPresent(socketPath, expected: .socket)

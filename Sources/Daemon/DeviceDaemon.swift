@@ -194,6 +194,11 @@ package final class DeviceDaemon {
     if let torn = durable.recovery.truncated {
       log.log(.warning, "journal damage cut off: \(torn.damage)", ["dropped_bytes": "\(torn.droppedBytes)"])
     }
+    if durable.changeNumbersSkipped > 0 {
+      log.log(
+        .warning, "the journal lost records that handed out change numbers; numbering continues past them",
+        ["skipped": "\(durable.changeNumbersSkipped)"])
+    }
     if let problem = durable.snapshotProblem {
       log.log(.warning, "snapshot not used, the journal was replayed in full: \(problem)")
     }
@@ -737,6 +742,12 @@ package final class DeviceDaemon {
       pendingEvents.removeAll(keepingCapacity: true)
       pendingEncoded.removeAll()
     }
+    // What the peer core journaled while it held the state (entries applied) numbered changes: the mark covers them
+    // before any later answer can hand those numbers out.
+    do { try durable.raiseChangeMark() } catch {
+      log.log(.fault, "change mark write failed; stopping: \(error)")
+      return false
+    }
     runBackgroundStep()
     if !pendingBroadcasts.isEmpty {
       for connection in clients.values where !connection.subscriptions.isEmpty {
@@ -1098,7 +1109,8 @@ extension DeviceDaemon: PeerShell {
 
   package func persistRecorded() -> Bool {
     guard !pendingEvents.isEmpty else { return true }
-    do { try durable.persist(pendingEvents, encoded: pendingEncoded) } catch {
+    // Called while the peer core holds `durable.state`: the change mark is raised after it returns (`commit()`).
+    do { try durable.persist(pendingEvents, encoded: pendingEncoded, raisingMark: false) } catch {
       coreLogs.append((.fault, "journal append failed: \(error)"))
       return false
     }

@@ -187,13 +187,19 @@ extension BinaryWriter {
     date(s.end)
     metadata(s.metadata)
   }
-  /// uuid, type, source, deletedAt.
+  /// uuid, type, source, deletedAt; with ``Tombstone/metadata`` (the deleted object's sync identifier and version)
+  /// the type's `u16` has bit 15 set and the metadata follows. A tombstone without it is written exactly as before
+  /// it existed (pinned journal fixtures, older readers).
   package mutating func tombstone(_ t: Tombstone) {
     uuid(t.uuid)
-    sampleType(t.type)
+    u16(t.metadata.isEmpty ? t.type.code : t.type.code | Self.tombstoneMetadataFlag)
     source(t.source)
     date(t.deletedAt)
+    if !t.metadata.isEmpty { metadata(t.metadata) }
   }
+
+  /// The bit of a tombstone's type code that says its metadata follows (no type code reaches it).
+  package static let tombstoneMetadataFlag: UInt16 = 0x8000
   /// uuid, type `u16` (a correlation type), start, end, source, metadata, `[uuid]` members.
   package mutating func correlation(_ c: Correlation) {
     uuid(c.uuid)
@@ -458,6 +464,9 @@ extension BinaryWriter {
       string(id)
       optional(type) { $0.sampleType($1) }
       optional(frequency) { $0.u8($1.rawValue) }
+    case .changeNumbersAdvanced(let mark):
+      u8(18)
+      u64(mark)
     // Tags 50–59: statistics settings (docs/journal.md).
     case .sourceOrderChanged(let type, let order):
       u8(50)
@@ -634,10 +643,24 @@ extension BinaryReader {
     }
     return SampleInput(uuid: id, type: type, value: value, start: try date(), end: try date(), metadata: try metadata())
   }
-  /// Reads a tombstone (its deletion date must be finite).
+  /// Reads a tombstone (its deletion date must be finite; its metadata, when bit 15 of the type says it follows,
+  /// may hold only `HKMetadataKeySyncIdentifier` and `HKMetadataKeySyncVersion`).
   package mutating func tombstone() throws(DecodeError) -> Tombstone {
-    Tombstone(
-      uuid: try uuid(), type: try sampleType(), source: try source(), deletedAt: try finiteDate("deletion date"))
+    let id = try uuid()
+    let raw = try u16()
+    let flag = BinaryWriter.tombstoneMetadataFlag
+    let code = raw & ~flag
+    guard let type = SampleType.lookup(code: code) else { throw error("unknown sample type code \(code)") }
+    let source = try source()
+    let deletedAt = try finiteDate("deletion date")
+    guard raw & flag != 0 else { return Tombstone(uuid: id, type: type, source: source, deletedAt: deletedAt) }
+    let start = offset
+    let metadata = try metadata(finite: true)
+    guard !metadata.isEmpty, Tombstone.keptMetadata(metadata).count == metadata.count else {
+      throw DecodeError(
+        offset: reportBase + start, "a deleted object's metadata holds only its sync identifier and version")
+    }
+    return Tombstone(uuid: id, type: type, source: source, deletedAt: deletedAt, metadata: metadata)
   }
   /// Reads a correlation: its type must be a correlation type, its dates finite and in order, its members listed
   /// once each.
@@ -943,6 +966,7 @@ extension BinaryReader {
       let frequency = try optional { r throws(DecodeError) in try r.updateFrequency() }
       guard type != nil || frequency == nil else { throw error("a background delivery frequency needs a type") }
       return .backgroundDeliveryChanged(bundleID: id, type: type, frequency: frequency)
+    case 18: return .changeNumbersAdvanced(to: try u64())
     case 50: return .sourceOrderChanged(try sampleType(), try sourceOrder())
     case 70: return .peerResendRequested
     case 71: return .peerResendAnswered(logID: try logIdentity())

@@ -274,7 +274,8 @@ extension DeviceState {
     for member in correlation.members.compactMap({ store.liveSample($0) }) where checked.insert(member.type).inserted {
       try requireShare(bundleID, member.type, verb: "delete")
     }
-    return Tombstone(uuid: uuid, type: correlation.type, source: correlation.source, deletedAt: at)
+    return Tombstone(
+      uuid: uuid, type: correlation.type, source: correlation.source, deletedAt: at, metadata: correlation.metadata)
   }
 }
 

@@ -68,6 +68,10 @@ package enum DeviceEvent: Hashable, Sendable {
   case backgroundDeliveryChanged(bundleID: String, type: SampleType?, frequency: UpdateFrequency?)
   /// The user set the Health app's data-source order of a type on this device (it travels to the other device).
   case sourceOrderChanged(SampleType, SourceOrder)
+  /// Change numbers up to `to` were handed out before (by records a journal cut lost): the counter moves up to it,
+  /// so the next change is numbered above every number an app's anchor may hold (docs/journal.md, "Change
+  /// numbers").
+  case changeNumbersAdvanced(to: UInt64)
   /// This device's journal lost records the peer may hold (a deletion it applied is in no log): the link asks the
   /// peer to re-send everything it holds until the peer answers with a new log (``SyncLedger/resendRequested``).
   case peerResendRequested

@@ -59,7 +59,10 @@ extension DeviceState {
       }
       if let existing = store.liveSample(syncIdentifier: identifier, source: sample.source) {
         guard version > existing.metadata.syncVersion else { continue }
-        replaced.append(Tombstone(uuid: existing.uuid, type: existing.type, source: existing.source, deletedAt: at))
+        replaced.append(
+          Tombstone(
+            uuid: existing.uuid, type: existing.type, source: existing.source, deletedAt: at,
+            metadata: existing.metadata))
       }
       keptBySyncIdentifier[key] = kept.count
       kept.append(sample)

@@ -84,7 +84,10 @@ extension DeviceState {
       }
       if let existing = store.liveSample(syncIdentifier: identifier, source: source) {
         guard version > existing.metadata.syncVersion else { continue }
-        replaced.append(Tombstone(uuid: existing.uuid, type: existing.type, source: existing.source, deletedAt: date))
+        replaced.append(
+          Tombstone(
+            uuid: existing.uuid, type: existing.type, source: existing.source, deletedAt: date,
+            metadata: existing.metadata))
       }
       inBatch[identifier] = kept.count
       kept.append(sample)
@@ -116,7 +119,8 @@ extension DeviceState {
         throw .healthKit(.errorInvalidArgument, "Failed to find some objects for deletion")
       }
       try requireShare(bundleID, sample.type, verb: "delete")
-      tombstones.append(Tombstone(uuid: uuid, type: sample.type, source: sample.source, deletedAt: at))
+      tombstones.append(
+        Tombstone(uuid: uuid, type: sample.type, source: sample.source, deletedAt: at, metadata: sample.metadata))
     }
     if correlationTombstones.isEmpty { return commit([.samplesDeleted(tombstones)]) }
     var events: [DeviceEvent] = [.correlationsDeleted(correlationTombstones)]
@@ -143,7 +147,9 @@ extension DeviceState {
       matches.append((slot.uuid, index))
     }
     let tombstones = matches.map {
-      Tombstone(uuid: $0.uuid, type: type, source: store.source(ofSlot: $0.index), deletedAt: at)
+      Tombstone(
+        uuid: $0.uuid, type: type, source: store.source(ofSlot: $0.index), deletedAt: at,
+        metadata: store.metadata(ofSlot: $0.index))
     }
     guard !tombstones.isEmpty else { return [] }
     return commit([.samplesDeleted(tombstones)])

@@ -102,12 +102,17 @@ extension DeviceState {
 
   /// The part of a received payload that changes something here: items already stored identically (re-sends
   /// after a log restart), already deleted, or older than the retention floor are left out, so a re-sent store
-  /// costs the journal nothing for what it already holds. The entry keeps its sequence number.
+  /// costs the journal nothing for what it already holds. A sample this device pruned that ends inside its window
+  /// again (the window widened, the clock moved back) is taken back (behavior.md W9). The entry keeps its sequence
+  /// number.
   func effective(_ payload: SyncPayload, floor: Date?) -> SyncPayload {
     switch payload {
     case .samples(let samples):
       let changing = samples.filter { sample in
-        if store.isKnown(sample.uuid) { return store.liveSample(sample.uuid).map { $0 != sample } ?? false }
+        if store.isKnown(sample.uuid) {
+          if let live = store.liveSample(sample.uuid) { return live != sample }
+          guard store.wasPruned(sample.uuid) else { return false }
+        }
         return floor.map { sample.end >= $0 } ?? true
       }
       return changing.count == samples.count ? payload : .samples(changing)

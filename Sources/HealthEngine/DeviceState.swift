@@ -259,6 +259,8 @@ package struct DeviceState: Sendable {
       sync.adoptPeerLog(logID)
     case .peerResendRequested:
       sync.requestResend()
+    case .changeNumbersAdvanced(let mark):
+      store.advanceChangeCounter(to: mark)
     case .peerResendAnswered(let logID):
       sync.adoptPeerLog(logID, answeringResend: true)
     case .authorizationShared(let bundleID, let shared, let at):
@@ -348,8 +350,12 @@ package struct DeviceState: Sendable {
       var noted: (SampleType, String)?  // the change last noted: a run of one app's samples of a type notes it once
       for sample in samples {
         if store.isKnown(sample.uuid) {
-          if let mine = store.liveSample(sample.uuid), mine != sample { resolveConflict(mine: mine, theirs: sample) }
-          continue
+          if let mine = store.liveSample(sample.uuid) {
+            if mine != sample { resolveConflict(mine: mine, theirs: sample) }
+            continue
+          }
+          // Pruned here, inside the window again (it widened, or the clock moved back): taken back (W9).
+          guard store.wasPruned(sample.uuid) else { continue }
         }
         if let floor, sample.end < floor { continue }
         store.insert(sample)

@@ -228,11 +228,24 @@ package struct SampleStore: Sendable {
   /// Whether a deletion of this identifier is recorded.
   package func isTombstoned(_ uuid: UUID) -> Bool { tombstoneByUUID[uuid] != nil }
 
+  /// Whether the store held a sample with this identifier and pruned it (its retention window moved past it): known,
+  /// not live, and not deleted.
+  package func wasPruned(_ uuid: UUID) -> Bool {
+    guard let index = byUUID.find(uuid, in: slots) else { return false }
+    return !slots[Int(index)].live && tombstoneByUUID[uuid] == nil
+  }
+
   /// Live sample count per type.
   package var countsByType: [SampleType: Int] {
     var counts: [SampleType: Int] = [:]
     for (code, index) in types where index.live > 0 { counts[SampleType(unchecked: code)] = index.live }
     return counts
+  }
+
+  /// Moves the change counter up to `mark`, never down (the next change is numbered above it), capped at half the
+  /// slots' limit as a restored store is: numbers a lost journal tail handed out are never handed out again.
+  package mutating func advanceChangeCounter(to mark: UInt64) {
+    changeCounter = Swift.max(changeCounter, Swift.min(mark, Slot.maxChange / 2))
   }
 
   /// Stores a sample (the caller has checked its identifier is new) and returns its change number.
@@ -439,7 +452,8 @@ package struct SampleStore: Sendable {
     guard let index = byUUID.find(uuid, in: slots), slots[Int(index)].live else { return nil }
     let slot = slots[Int(index)]
     let tombstone = Tombstone(
-      uuid: uuid, type: SampleType(unchecked: slot.type), source: sources[Int(slot.source)], deletedAt: date)
+      uuid: uuid, type: SampleType(unchecked: slot.type), source: sources[Int(slot.source)], deletedAt: date,
+      metadata: metadata(ofSlot: Int(index)))
     kill(Int(index))
     record(tombstone)
     return tombstone
@@ -549,6 +563,11 @@ package struct SampleStore: Sendable {
 
   /// The source of a slot.
   package func source(ofSlot index: Int) -> SampleSource { sources[Int(slots[index].source)] }
+
+  /// The metadata of the sample in slot `index` (empty when it has none).
+  package func metadata(ofSlot index: Int) -> Metadata {
+    slots[index].metadataIndex >= 0 ? metadataTable[Int(slots[index].metadataIndex)] : [:]
+  }
 
   /// The slot indices whose source belongs to the app (at most one per device).
   package func sourceIndices(of bundleID: String) -> [UInt32] {

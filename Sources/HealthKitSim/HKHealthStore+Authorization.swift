@@ -10,13 +10,19 @@ extension HKHealthStore {
   /// user answers; completes at once when everything was decided. Returning normally never means "granted": check
   /// ``authorizationStatus(for:)``. Like Apple's async form it throws when `success` would be false: cancelled
   /// (`HKError.errorUserCanceled`), the sheet failed to present (`HKError.unknownError`).
+  ///
+  /// A task cancelled before the request is sent gets `CancellationError` and no sheet is shown; cancelled while the
+  /// sheet is up, the wait ends with `CancellationError` and the sheet stays up: the user's answer is still recorded
+  /// (docs/healthkit-api.md, "Cancellation").
   /// - Throws: ``HKError``; ``HKSimulatedTermination`` where a device would terminate the app (both sets empty, a
-  ///   missing usage description, a read-only or correlation type to share); ``HealthKitSimError``.
+  ///   missing usage description, a read-only or correlation type to share); ``HealthKitSimError``;
+  ///   `CancellationError`.
   public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?)
     async throws
   {
     let api = "HKHealthStore.requestAuthorization(toShare:read:)"
     let session = try Session.current(api: api)
+    if Task.isCancelled { throw CancellationError() }
     let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
     try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
   }

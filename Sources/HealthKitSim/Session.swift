@@ -69,9 +69,10 @@ package struct Session: Sendable {
   }
 
   /// Awaits the final answer of an operation sent with ``start(_:api:)``, and returns its value. A request the daemon
-  /// answers at once is read on the awaiting thread (one local round trip, as a blocking call; a task already
-  /// cancelled gets `CancellationError` instead), until the connection's deadline. A request that `waitsForUser` (a
-  /// permission sheet) suspends without blocking a thread until the user answers, as on a device.
+  /// answers at once is read on the awaiting thread (one local round trip, as a blocking call), until the
+  /// connection's deadline; it was sent, so it reports its real outcome even when the task is cancelled. A request
+  /// that `waitsForUser` (a permission sheet) suspends without blocking a thread until the user answers, as on a
+  /// device.
   ///
   /// Cancelling a task that awaits a sheet stops the wait with `CancellationError` (the request itself stays pending
   /// on the device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a
@@ -90,8 +91,9 @@ package struct Session: Sendable {
     // A call the daemon answers at once (all but a permission sheet) is read on this thread, as a blocking call is:
     // one local round trip, bounded by the connection's deadline, with no hand-off from a reader thread and no
     // suspension (docs/performance.md, metric 9).
+    // The request was sent by ``start(_:api:)``: the device performs it whether or not the task is cancelled, so
+    // its answer is awaited and reported, never replaced by `CancellationError`.
     if !waitsForUser {
-      if Task.isCancelled { throw CancellationError() }
       do { return try ticket.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
     }
     let outcome = Outcome()
@@ -144,16 +146,18 @@ package struct Session: Sendable {
     }
   }
 
-  /// Performs `operation` and awaits its final answer.
-  /// - Throws: the request's error, translated.
+  /// Performs `operation` and awaits its final answer. A task cancelled before the request is sent gets
+  /// `CancellationError` and nothing is sent; once sent, the answer is awaited and reported (docs/healthkit-api.md,
+  /// "Cancellation").
+  /// - Throws: `CancellationError` (nothing happened); the request's error, translated.
   package func performAsync<Value>(_ operation: DeviceOperation<Value>, api: String) async throws -> Value {
     // As ``value(of:api:waitsForUser:)`` does for an answer the daemon gives at once, but sent as waited here, so the
     // reader thread is not woken for it (docs/performance.md, metric 9).
+    // Cancellation is honoured only before the request is sent: then nothing happened and `CancellationError` says
+    // so. Once sent, the device performs it, so the call waits for the answer and reports what happened (a saved
+    // sample is saved; throwing `CancellationError` then would make an app that retries save it twice).
+    if Task.isCancelled { throw CancellationError() }
     let (pending, client) = try startReturningClient(operation, api: api, awaitedHere: true)
-    if Task.isCancelled {
-      pending.ticket.releaseClaim()
-      throw CancellationError()
-    }
     do { return try pending.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
   }
 

@@ -307,21 +307,26 @@ enum UnitParser {
   /// The spelling nearest to a unit atom that did not parse: one it begins (`fl_oz` → `fl_oz_us`), else the
   /// closest by case-sensitive edit distance, when close enough to be a typo (units are case-sensitive: `mL`, `ML`).
   static func suggestion(for atom: String) -> String? {
-    if let sameLetters = spellings.first(where: { $0.lowercased() == atom.lowercased() }) { return sameLetters }
+    // Bounded work: a word too long to be near any spelling gets none (see `suggestionWordLimit`).
+    guard atom.utf8.count <= suggestionWordLimit else { return nil }
+    let loweredAtom = atom.lowercased()
+    if let sameLetters = spellings.first(where: { $0.lowercased() == loweredAtom }) { return sameLetters }
     if atom.count >= 2, let longer = spellings.filter({ $0.hasPrefix(atom) }).min(by: { $0.count < $1.count }) {
       return longer
     }
-    let scored = spellings.map { (candidate: $0, distance: editDistance(atom, $0)) }
+    let characters = Array(atom)
+    let limit = max(1, characters.count / 3)
+    var cells = 0
+    let scored = spellings.compactMap { spelling in
+      editDistance(characters, Array(spelling), limit: limit, cells: &cells).map { (candidate: spelling, distance: $0) }
+    }
     // Ties: the longest common beginning, the length nearest the word's, the longer (a typo more often drops a
     // letter), then alphabetical.
     func key(_ s: (candidate: String, distance: Int)) -> (Int, Int, Int, Int, String) {
       let common = zip(s.candidate, atom).prefix { $0 == $1 }.count
       return (s.distance, -common, abs(s.candidate.count - atom.count), -s.candidate.count, s.candidate)
     }
-    guard let best = scored.min(by: { key($0) < key($1) }),
-      best.distance <= max(1, atom.count / 3)
-    else { return nil }
-    return best.candidate
+    return scored.min(by: { key($0) < key($1) })?.candidate
   }
 
   static let symbols: [String: Symbol] = {

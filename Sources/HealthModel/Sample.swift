@@ -155,13 +155,24 @@ package struct Tombstone: Hashable, Sendable {
   package var source: SampleSource
   /// When it was deleted (device clock).
   package var deletedAt: Date
+  /// What `HKDeletedObject.metadata` carries: the deleted object's `HKMetadataKeySyncIdentifier` and
+  /// `HKMetadataKeySyncVersion`, when it had them; nothing else (behavior.md D8). Empty for most deletions.
+  package var metadata: Metadata
 
-  /// Creates a tombstone.
-  package init(uuid: UUID, type: SampleType, source: SampleSource, deletedAt: Date) {
+  /// Creates a tombstone; `metadata` is cut to the keys a deleted object keeps (``keptMetadata(_:)``).
+  package init(uuid: UUID, type: SampleType, source: SampleSource, deletedAt: Date, metadata: Metadata = [:]) {
     self.uuid = uuid
     self.type = type
     self.source = source
     self.deletedAt = deletedAt
+    self.metadata = Self.keptMetadata(metadata)
+  }
+
+  /// The keys of a deleted object's metadata HealthKit copies to its `HKDeletedObject`:
+  /// `HKMetadataKeySyncIdentifier` and `HKMetadataKeySyncVersion`. "All other metadata is lost" (Apple).
+  package static func keptMetadata(_ metadata: Metadata) -> Metadata {
+    guard !metadata.isEmpty else { return [:] }
+    return metadata.filter { $0.key == MetadataKey.syncIdentifier || $0.key == MetadataKey.syncVersion }
   }
 }
 

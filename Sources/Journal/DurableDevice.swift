@@ -10,7 +10,14 @@ import Posix
 /// records after the position it covers; a missing, damaged, foreign or mismatched snapshot is reported in
 /// ``snapshotProblem`` and the whole journal is replayed instead. ``writeSnapshot()`` writes a new one
 /// (docs/journal.md#snapshots says when the daemon does).
+///
+/// With change marks on (the default), `<dir>/<device>.changes` (``ChangeMarkFile``) keeps the highest change number
+/// ever handed out: every append raises it, and opening moves the replayed counter up to it, so a journal that lost
+/// records never numbers a change with a number an app's anchor already covers (docs/journal.md, "Change numbers").
 package final class DurableDevice {
+  /// How far past the journal's last change number `--repair` starts numbering when the change mark is damaged.
+  package static let repairedMarkGap: UInt64 = 1 << 32
+
   /// When snapshots are written.
   package struct SnapshotPolicy: Sendable {
     /// A snapshot is due once the journal has grown by this many bytes since the last one, or by half the last
@@ -29,6 +36,11 @@ package final class DurableDevice {
   package let journal: JournalFile
   /// What opening found.
   package let recovery: JournalRecovery
+  /// The change mark beside the journal, or nil when change marks are off.
+  package let changeMark: ChangeMarkFile?
+  /// Change numbers the journal no longer accounts for, moved past at open: the mark's value minus the replayed
+  /// counter (0 when the journal was intact or there was no mark).
+  package private(set) var changeNumbersSkipped: UInt64 = 0
   /// The snapshot file, or nil when snapshots are off.
   package let snapshotPath: String?
   /// Why the snapshot found at open was not used (nil when there was none, or it was used).
@@ -46,10 +58,28 @@ package final class DurableDevice {
   /// the records after it, when `snapshots` is on and the snapshot fits the journal).
   /// - Throws: ``JournalError`` for I/O failures, a foreign or newer file, corruption inside the journal, or an
   ///   undecodable record. A torn tail is cut and reported in ``recovery``, not thrown. Snapshot problems are
-  ///   never thrown.
+  ///   never thrown. A damaged change mark is thrown before anything is changed
+  ///   (``JournalError/damagedChangeMark(path:_:)``), unless `repair` is on: then it is rewritten and changes are
+  ///   numbered from ``repairedMarkGap`` past the journal's last one.
   package init(
-    path: String, device: DeviceKind, syncEachCommit: Bool = false, repair: Bool = false, snapshots: Bool = true
+    path: String, device: DeviceKind, syncEachCommit: Bool = false, repair: Bool = false, snapshots: Bool = true,
+    changeMarks: Bool = true
   ) throws(JournalError) {
+    // The mark is read first: a damaged one refuses the open before the journal is touched.
+    var markFloor: UInt64 = 0
+    var repairedMark = false
+    var mark: ChangeMarkFile?
+    if changeMarks {
+      let markPath = ChangeMarkFile.path(forJournal: path)
+      do { mark = try ChangeMarkFile(path: markPath, syncEachWrite: syncEachCommit) } catch {
+        guard repair, case .damagedChangeMark = error else { throw error }
+        Posix.unlink(markPath)
+        mark = try ChangeMarkFile(path: markPath, syncEachWrite: syncEachCommit)
+        repairedMark = true
+      }
+      markFloor = mark?.highest ?? 0
+    }
+    changeMark = mark
     let snapshotPath = snapshots ? SnapshotFile.path(forJournal: path) : nil
     var loaded: SnapshotFile.Loaded?
     var problem: String?
@@ -88,6 +118,14 @@ package final class DurableDevice {
     self.snapshotProblem = problem ?? recovery.resumeProblem.map { "\(snapshotPath ?? ""): \($0)" }
     self.snapshotEnd = resumedFrom?.position.end ?? journal.framing.headerSize
     self.snapshotBytes = resumedFrom?.bytes ?? 0
+    // Numbers the mark says were handed out but the journal no longer records (it lost its tail) are never handed
+    // out again: the counter moves past them, durably, before anything new is numbered.
+    if repairedMark { markFloor = self.state.lastChangeNumber + Self.repairedMarkGap }
+    if markFloor > self.state.lastChangeNumber {
+      changeNumbersSkipped = markFloor - self.state.lastChangeNumber
+      try persist(self.state.keepChangeNumbers(above: markFloor))
+    }
+    try changeMark?.raise(to: self.state.lastChangeNumber)
     // An import whose commit never reached the journal (the daemon stopped mid-import) is given up, durably, so
     // the store stays exactly as it was before it and later replays do not stage it again.
     let unfinished = state.stagedImports.map { (id: $0.key, samples: $0.value.count) }.sorted { $0.id < $1.id }
@@ -171,14 +209,30 @@ package final class DurableDevice {
     Self.encode(events, framing: journal.framing, encoded: encoded, into: &buffer)
   }
 
-  /// Appends `events` to the journal in one write (`encoded` as in ``encode(_:framing:encoded:into:)``).
-  package func persist(_ events: [DeviceEvent], encoded: [Int: ArraySlice<UInt8>] = [:]) throws(JournalError) {
+  /// Appends `events` to the journal in one write (`encoded` as in ``encode(_:framing:encoded:into:)``), then, with
+  /// `raisingMark`, raises the change mark (``raiseChangeMark()``). A caller that holds ``state`` borrowed (the peer
+  /// core's shell, called with the state `inout`) passes false and raises the mark once the borrow ends, before it
+  /// answers anything that may carry the new numbers.
+  package func persist(
+    _ events: [DeviceEvent], encoded: [Int: ArraySlice<UInt8>] = [:], raisingMark: Bool = true
+  ) throws(JournalError) {
     if events.isEmpty { return }
     var buffer: [UInt8] = []
     encode(events, encoded: encoded, into: &buffer)
     try journal.append(buffer)
+    if raisingMark { try raiseChangeMark() }
   }
 
-  /// Appends records already framed for this journal (see ``encode(_:into:)``).
-  package func persist(framed buffer: [UInt8]) throws(JournalError) { try journal.append(buffer) }
+  /// Raises the change mark to the state's counter (nothing when it is not higher, or marks are off): after the
+  /// events that handed the numbers out are journaled, before any of them is acknowledged or returned as an anchor.
+  package func raiseChangeMark() throws(JournalError) {
+    try changeMark?.raise(to: state.lastChangeNumber)
+  }
+
+  /// Appends records already framed for this journal (see ``encode(_:into:)``), then raises the change mark to the
+  /// state's counter: the state must already hold what the records record.
+  package func persist(framed buffer: [UInt8]) throws(JournalError) {
+    try journal.append(buffer)
+    try changeMark?.raise(to: state.lastChangeNumber)
+  }
 }

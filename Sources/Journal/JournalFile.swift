@@ -16,6 +16,9 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
   case corrupt(path: String, damage: JournalFormat.Damage, bytesAfter: Int)
   /// A record passed its checksum but could not be decoded (a newer or broken writer).
   case undecodable(path: String, offset: Int, message: String)
+  /// The change mark beside the journal (``ChangeMarkFile``) is damaged: the highest change number handed out is
+  /// unknown, so opening could reuse one an app's anchor covers.
+  case damagedChangeMark(path: String, ChangeMarkProblem)
 
   /// `path: offset N: message`, with what to do next.
   package var description: String {
@@ -29,6 +32,10 @@ package enum JournalError: Error, Sendable, CustomStringConvertible {
         + "Restart with --repair to cut the journal at offset \(damage.offset) (those \(after) bytes are dropped)"
     case .undecodable(let path, let offset, let message):
       "\(path): offset \(offset): record cannot be decoded: \(message). Nothing was changed"
+    case .damagedChangeMark(let path, let problem):
+      "\(path): \(problem): the change mark is damaged, so the highest change number handed out is unknown. "
+        + "Nothing was changed. Restart with --repair to number changes from \(DurableDevice.repairedMarkGap) past "
+        + "the journal's last one"
     }
   }
 }

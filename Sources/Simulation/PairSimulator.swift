@@ -20,6 +20,9 @@ package struct SimulationOptions: Sendable, Equatable {
   /// A deliberately unsafe fault, for checking that the invariants bite: crashes cut the journal's tail even when
   /// the peer does not hold those records yet, so acknowledged samples can be lost and a run must then fail.
   package var tearUnsyncedTails = false
+  /// Whether the watch's retention window is narrowed and widened and its clock moved forward and back (drawn from a
+  /// stream of their own; a change that prunes waits until the pair is synced, as a torn tail does).
+  package var windowFaults = true
 
   /// The defaults: every fault on.
   package init() {}
@@ -43,6 +46,10 @@ package struct SimulationReport: Sendable, Equatable {
   package var connectionResets = 0
   /// Partitions (no connection possible until healed).
   package var partitions = 0
+  /// Restarts whose journal had lost change numbers an anchor may hold, numbered past (the change mark).
+  package var changeNumbersKept = 0
+  /// Changes of the watch's retention window or clock (narrowed, widened, moved forward, moved back).
+  package var windowChanges = 0
   /// Peer messages delivered.
   package var delivered = 0
   /// Peer messages lost with a reset connection.
@@ -83,10 +90,13 @@ package struct PairSimulator {
   static let secret = [UInt8](repeating: 7, count: 32)
 
   private var random: SeededGenerator
-  private let options: SimulationOptions
-  private var report: SimulationReport
-  private let phone: SimulatedDevice
-  private let watch: SimulatedDevice
+  let options: SimulationOptions
+  var report: SimulationReport
+  let phone: SimulatedDevice
+  let watch: SimulatedDevice
+  /// The stream the watch's retention and clock faults are drawn from: separate, so that every other draw of a seed
+  /// is the same with or without them.
+  var windowFaults: SeededGenerator
   private let network: SimulatedNetwork
   /// Acknowledged saves: UUID → the device that saved it.
   private var saved: [UUID: DeviceKind] = [:]
@@ -114,6 +124,7 @@ package struct PairSimulator {
     random = SeededGenerator(seed: seed)
     self.options = options
     report = SimulationReport(seed: seed)
+    windowFaults = SeededGenerator(seed: seed ^ 0x57A1_D0FF_C10C_0001)
     network = SimulatedNetwork(seed: random.next(), jitter: options.networkFaults)
     phone = SimulatedDevice(kind: .phone, seed: random.next(), network: network)
     watch = SimulatedDevice(kind: .watch, seed: random.next(), network: network)
@@ -125,7 +136,7 @@ package struct PairSimulator {
     nonmutating set { network.now = newValue }
   }
 
-  private var wall: Date { Self.epoch.addingTimeInterval(now) }
+  var wall: Date { Self.epoch.addingTimeInterval(now) }
 
   private func device(_ kind: DeviceKind) -> SimulatedDevice { kind == .phone ? phone : watch }
 
@@ -162,7 +173,7 @@ package struct PairSimulator {
   }
 
   /// One request through the device's request core, committed like the daemon commits a loop turn.
-  private mutating func request(_ device: SimulatedDevice, _ request: Request) -> RequestCore.Answer {
+  mutating func request(_ device: SimulatedDevice, _ request: Request) -> RequestCore.Answer {
     // The simulator writes no log: no call lines are built.
     let context = RequestCore.Context(
       wall: wall, hasPeer: true, link: device.linkStatus, pid: 1, clients: 1, quietestNote: .fault)
@@ -182,6 +193,7 @@ package struct PairSimulator {
   // MARK: - Steps
 
   private mutating func step() {
+    if options.windowFaults { windowFault() }
     let roll = random.next() % 100
     let kind: DeviceKind = random.next() & 1 == 0 ? .phone : .watch
     switch roll {
@@ -204,8 +216,10 @@ package struct PairSimulator {
   private mutating func save(on kind: DeviceKind) {
     let count = 1 + Int(random.next() % 3)
     var inputs: [SampleInput] = []
+    // Inside the device's window (the watch's may be narrowed, or its clock moved), or the save is refused (W5).
+    let floor = device(kind).state.earliestPermittedSampleDate(wall: wall)
     for _ in 0..<count {
-      let start = wall.addingTimeInterval(-Double(random.next() % 86_400))
+      let start = max(wall.addingTimeInterval(-Double(random.next() % 86_400)), floor.addingTimeInterval(1))
       inputs.append(
         SampleInput(
           uuid: random.uuid(), type: Self.water, value: .quantity(Double(1 + random.next() % 500), unit: "mL"),
@@ -327,13 +341,22 @@ package struct PairSimulator {
     if let connection = device.transport ?? network.connection { network.close(connection, by: kind) }
     device.transport = nil
     device.reconnectAt = nil
+    // Every change number the device handed out (journaled, so an anchored query may have returned it) stays
+    // handed out: the restarted device numbers its next change above all of them, torn tail or not.
+    let handedOut = device.handedOutChangeNumber
     if let problem = device.boot(wall: wall, secret: Self.secret) {
-      fail("the \(kind) could not restart\(cut ? " after a torn tail" : ""): \(problem)")
+      return fail("the \(kind) could not restart\(cut ? " after a torn tail" : ""): \(problem)")
+    }
+    if device.bootKeptChangeNumbers { report.changeNumbersKept += 1 }
+    if device.state.lastChangeNumber < handedOut {
+      fail(
+        "the \(kind)'s change numbers went back from \(handedOut) to \(device.state.lastChangeNumber) after a "
+          + "crash\(cut ? " with a torn tail" : ""): its next change would reuse a number an anchor covers")
     }
   }
 
   /// Whether both devices applied everything the other logged (the only time a torn tail loses nothing).
-  private var isSynced: Bool {
+  var isSynced: Bool {
     phone.state.sync.appliedFromPeer == watch.state.sync.lastSeq
       && watch.state.sync.appliedFromPeer == phone.state.sync.lastSeq
       && phone.state.sync.peerLogID == watch.state.sync.logID && watch.state.sync.peerLogID == phone.state.sync.logID
@@ -366,17 +389,21 @@ package struct PairSimulator {
   }
 
   private mutating func check() {
+    // The watch keeps only its window (W4, W6, W7, W9): it must hold exactly the phone's samples that end inside it.
+    let watchFloor = watch.state.earliestPermittedSampleDate(wall: wall)
     let phoneSamples = Self.liveSamples(phone.state, wall: wall)
     let watchSamples = Self.liveSamples(watch.state, wall: wall)
+    let phoneInWindow = phoneSamples.filter { $0.end >= watchFloor }
     report.storedSamples = phoneSamples.count
     let phoneSet = Set(phoneSamples.map(\.uuid))
     let watchSet = Set(watchSamples.map(\.uuid))
+    let inWindow = Set(phoneInWindow.map(\.uuid))
     for (name, samples, set) in [("phone", phoneSamples, phoneSet), ("watch", watchSamples, watchSet)]
     where set.count != samples.count {
       return fail("a UUID is stored twice on the \(name)")
     }
     for uuid in savedOrder where !deleted.contains(uuid) {
-      if !phoneSet.contains(uuid) || !watchSet.contains(uuid) {
+      if !phoneSet.contains(uuid) || (inWindow.contains(uuid) && !watchSet.contains(uuid)) {
         return fail(
           "an acknowledged sample (\(uuid)) saved on the \(saved[uuid]!) is missing on the "
             + (phoneSet.contains(uuid) ? "watch" : "phone"))
@@ -385,13 +412,13 @@ package struct PairSimulator {
     for uuid in deleted where phoneSet.contains(uuid) || watchSet.contains(uuid) {
       return fail("an acknowledged deletion (\(uuid)) is still stored")
     }
-    if phoneSet != watchSet {
-      return fail("the stores differ in \(phoneSet.symmetricDifference(watchSet).count) samples")
+    if inWindow != watchSet {
+      return fail("the stores differ in \(inWindow.symmetricDifference(watchSet).count) samples of the watch's window")
     }
     if Set(phone.state.storedTombstones.map(\.uuid)) != Set(watch.state.storedTombstones.map(\.uuid)) {
       return fail("the deletions did not converge")
     }
-    if phoneSamples != watchSamples { return fail("the stores hold the same samples with different contents") }
+    if phoneInWindow != watchSamples { return fail("the stores hold the same samples with different contents") }
     for device in [phone, watch] {
       if let difference = device.replayDifference(wall: wall) { return fail("the \(device.kind): \(difference)") }
     }
@@ -419,7 +446,7 @@ package struct PairSimulator {
     return keys.map { state.store.materialize($0.index) }
   }
 
-  private mutating func fail(_ message: String) {
+  mutating func fail(_ message: String) {
     if report.failure == nil { report.failure = "step \(report.steps), t=\(formatNumber(now)) s: \(message)" }
   }
 }

@@ -17,6 +17,14 @@ final class SimulatedDevice: PeerShell {
   private(set) var journal: [UInt8]
   /// The journal's length once the app was set up: torn tails never cut before it.
   var setupEnd = 0
+  /// The change mark file's value (`<device>.changes`, ``ChangeMarkFile``): the highest change number ever journaled.
+  /// It lives beside the journal, so a torn tail does not lower it.
+  private(set) var changeMark: UInt64 = 0
+  /// The simulator's own record of the highest change number ever journaled (so possibly returned as an anchor):
+  /// what the invariant "change numbers never move back" checks the device against.
+  private(set) var handedOutChangeNumber: UInt64 = 0
+  /// Whether the last boot found change numbers its journal lost and numbered past them.
+  private(set) var bootKeptChangeNumbers = false
   /// The live state (rebuilt from ``journal`` at every boot).
   var state: DeviceState
   /// The peer link's core.
@@ -67,6 +75,12 @@ final class SimulatedDevice: PeerShell {
     sinceSnapshot = journal.count - (resume?.end ?? 0)
     state = replayed
     recorded = []
+    // As `DurableDevice` does: numbers the torn tail handed out are never handed out again.
+    let advance = state.keepChangeNumbers(above: changeMark)
+    bootKeptChangeNumbers = !advance.isEmpty
+    record(advance)
+    guard persistRecorded() else { return "the journal refused the change mark's advance" }
+    raiseChangeMark()
     // As the daemon does: a journal whose tail was cut may have lost entries the peer already applied, so its log
     // restarts under a new identity before anything new is numbered in it.
     if state.sync.logID == 0 || tailCut {
@@ -105,6 +119,7 @@ final class SimulatedDevice: PeerShell {
     guard persistRecorded() else { return false }
     var shell = self
     guard core.afterCommit(state: &state, wall: wall, shell: &shell), persistRecorded() else { return false }
+    raiseChangeMark()
     // Like the daemon, a snapshot is taken between loop turns (the core holds the state during its calls), after
     // journaling the acknowledgement the ledger holds, as `DurableDevice.writeSnapshot` does: acknowledgements are
     // applied in memory before they are journaled, and a snapshot must hold nothing its journal does not.
@@ -117,6 +132,13 @@ final class SimulatedDevice: PeerShell {
       sinceSnapshot = 0
     }
     return true
+  }
+
+  /// Raises the change mark to the state's counter once the turn's events are journaled, as the daemon does at the
+  /// end of its commit (the peer core holds the state while it journals, so not from ``persistRecorded()``).
+  private func raiseChangeMark() {
+    changeMark = max(changeMark, state.lastChangeNumber)
+    handedOutChangeNumber = max(handedOutChangeNumber, state.lastChangeNumber)
   }
 
   /// Journals the newest acknowledgement, as a clean shutdown does.

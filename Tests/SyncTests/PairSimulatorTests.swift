@@ -73,3 +73,37 @@ struct PairSimulatorTests {
       PairSimulator.reproduction(seed: 9, options: options) == "healthpair simulate --seed 9 --steps 77 --no-crashes")
   }
 }
+
+@Suite("Deterministic pair simulator: change numbers")
+struct SimulatedChangeNumberTests {
+  @Test("A torn tail never moves change numbers back: every restart numbers past every number handed out")
+  func changeNumbersNeverMoveBack() {
+    var options = SimulationOptions()
+    options.steps = 250
+    options.tearUnsyncedTails = false
+    let summary = SimulationSummary.run(first: 1, count: 40, options: options, jobs: 2)
+    for report in summary.failures {
+      Issue.record(
+        "seed \(report.seed): \(report.failure ?? "?") — \(PairSimulator.reproduction(seed: report.seed, options: options))"
+      )
+    }
+    // The fault class really happened: tears lost records that had handed out change numbers.
+    #expect(summary.reports.reduce(0) { $0 + $1.changeNumbersKept } > 0)
+  }
+}
+
+@Suite("Deterministic pair simulator: the watch's window")
+struct SimulatedWindowTests {
+  @Test("Retention narrowed and widened and the watch's clock moved forward and back: the pair still converges")
+  func windowChangesConverge() {
+    var options = SimulationOptions()
+    options.steps = 250
+    let summary = SimulationSummary.run(first: 101, count: 40, options: options, jobs: 2)
+    for report in summary.failures {
+      Issue.record(
+        "seed \(report.seed): \(report.failure ?? "?") — \(PairSimulator.reproduction(seed: report.seed, options: options))"
+      )
+    }
+    #expect(summary.reports.reduce(0) { $0 + $1.windowChanges } >= 20, "the faults really happened")
+  }
+}
