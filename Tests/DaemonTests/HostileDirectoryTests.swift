@@ -48,7 +48,8 @@ struct HostileDirectoryTests {
 
   @Test(
     "A FIFO or a symbolic link at a daemon's journal, change mark, snapshot, log, lock or stderr path is refused, named",
-    arguments: ["phone.journal", "phone.changes", "phone.snapshot", "phone.log", "phone.lock", "phone.stderr"], [false, true])
+    arguments: ["phone.journal", "phone.changes", "phone.snapshot", "phone.log", "phone.lock", "phone.stderr"],
+    [false, true])
   func aFIFOOrALinkInTheDeviceDirectoryIsRefused(name: String, link: Bool) throws {
     let root = try pairDirectory("hp-hostile")
     defer { Posix.removeTree(root) }
