@@ -189,6 +189,7 @@ package enum Interruption {
       process.signal(SIGKILL)
       process.waitForExit(timeout: 10)
     }
+    TemporaryPairDirectories.removeOwn()
     for action in actions { action() }
     let (owners, ending) = state.withLock { s -> (Int, Ending) in
       s.cleanedUp = true

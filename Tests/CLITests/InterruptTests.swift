@@ -105,6 +105,22 @@ struct InterruptTests {
     if Posix.isAlive(fake) { try? Posix.kill(fake, SIGKILL) }
   }
 
+  /// A chaos campaign (its own pair, daemons killed and restarted under it) interrupted by Ctrl-C.
+  @Test func anInterruptedChaosCampaignStopsItsPair() throws {
+    let work = try Posix.makeTemporaryDirectory(prefix: "hp-interrupt")
+    defer { Posix.removeTree(work) }
+    let base = work + "/pairs"
+    try Posix.makeDirectory(base, mode: 0o700)
+    let job = try Job.start(
+      try buildDirectory() + "/healthpair", ["chaos", "--steps", "100000"], environment: ["HEALTHPAIR_TMPDIR": base])
+    try waitForEntry(in: base, prefix: TemporaryPairDirectories.prefix, timeout: 60)
+    try Posix.kill(-job.pid, SIGINT)
+    let ended = try job.finish(timeout: 60)
+    #expect(ended.status == .exited(130), "\(ended.err)")
+    #expect(ended.err.split(separator: "\n").filter { $0.contains("interrupted") } == ["interrupted by SIGINT"])
+    try expectNothingLeft(in: base)
+  }
+
   /// An empty shard (fewer files than shards) writes its reports, empty, and exits 0.
   @Test func anEmptyShardWritesEmptyReports() throws {
     let work = try Posix.makeTemporaryDirectory(prefix: "hp-interrupt")
