@@ -198,7 +198,7 @@ package enum Interruption {
     cleaned.signal()
     guard owners == 0 else { return }
     if ending == .defaultAction {
-      Posix.writeStandardError(
+      report(
         "HealthPair: interrupted by \(name(of: number)); stopped \(pairs.count) pair\(pairs.count == 1 ? "" : "s")"
           + " and removed their directories\n")
       Posix.raiseWithDefaultAction(number)

@@ -578,6 +578,7 @@ package final class Pair: Sendable {
       let deadline = DispatchTime.now() + timeout
       while true {
         if try condition() { return }
+        if let signal = Interruption.signal { throw PairError.interrupted(signal: signal) }
         let timedOut = gate.wait(timeout: deadline) == .timedOut
         if let signal = Interruption.signal { throw PairError.interrupted(signal: signal) }
         if timedOut {
