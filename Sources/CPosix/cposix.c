@@ -109,8 +109,8 @@ int cposix_signal_pipe(const int *signals, int count, int only_if_default, int *
       *installed |= 1 << i;
       continue;
     }
-    if (only_if_default && !(current.sa_flags & SA_SIGINFO) && current.sa_handler != SIG_DFL) continue;
-    if (only_if_default && (current.sa_flags & SA_SIGINFO)) continue;
+    /* Someone else's handler (or SIG_IGN) stays, when asked. */
+    if (only_if_default && ((current.sa_flags & SA_SIGINFO) || current.sa_handler != SIG_DFL)) continue;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = cposix_signal_to_pipe;
