@@ -87,6 +87,8 @@ package struct ChaosCommand: ParsableCommand {
       }
     }
     group.wait()
+    // Campaigns cut short by SIGINT or SIGTERM did not fail: the interrupted line reports them (``Interruption``).
+    if Interruption.isInterrupted { return 1 }
     var failed: [CampaignReport] = []
     var total = CampaignReport(seed: 0)
     for s in seedList {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HealthEngine
 import HealthModel
+import HealthPairClient
 import Journal
 import Posix
 
@@ -25,7 +26,11 @@ package struct DemoCommand: ParsableCommand {
   /// Runs the demonstration; returns the exit status.
   package func run() throws -> Int32 {
     let dir = try Posix.makeTemporaryDirectory(prefix: "healthpair-demo")
-    defer { if !keep { Posix.removeTree(dir) } }
+    let removal = keep ? nil : Interruption.onInterrupt { Posix.removeTree(dir) }
+    defer {
+      removal.map(Interruption.cancel)
+      if !keep { Posix.removeTree(dir) }
+    }
     let wall = Date(timeIntervalSince1970: Posix.wallClockSeconds())
     let start = parseDate("2026-01-05T08:00:00Z")!
     var phone: DurableDevice? = try DurableDevice(path: dir + "/phone.journal", device: .phone)

@@ -1,4 +1,5 @@
 import HealthModel
+import HealthPairClient
 import Posix
 
 /// The `healthpair` program: its subcommands, in help order. Help, dispatch and error reporting are
@@ -29,8 +30,15 @@ package enum HealthPairCommandLine {
   /// The top-level help text.
   package static var help: String { program.help }
 
-  /// Runs `arguments` (without the program name) and returns the exit status.
+  /// Runs `arguments` (without the program name) and returns the exit status. SIGINT and SIGTERM interrupt any
+  /// command (``Interruption``): its pairs are stopped and the directories it made removed, then it prints
+  /// `interrupted by SIGINT` and exits 130 (143 for SIGTERM) — `run` after writing its partial reports.
   package static func main(_ arguments: [String]) -> Int32 {
-    program.main(arguments, standardOutput: out, standardError: err)
+    Interruption.install(ending: .exitStatus)
+    // An error a command meets once interrupted (its pairs stopped under it) is the interruption's doing: the
+    // interrupted line reports it, not the error.
+    let status = program.main(arguments, standardOutput: out) { text in if !Interruption.isInterrupted { err(text) } }
+    Interruption.endIfInterrupted()
+    return status
   }
 }

@@ -105,7 +105,12 @@ package struct UpCommand: ParsableCommand {
       Posix.removeTree(directory)
     }
     let resumed = DeviceKind.allCases.filter { Posix.exists(layout.journal($0)) }
+    let made = !Posix.exists(directory)
     try Posix.makeDirectory(directory, mode: 0o700)
+    // Interrupted before the pair is up: ``Interruption`` stops its daemons, then this removes the directory if it
+    // was made here (saved state in one that was there is kept).
+    let removal = made ? Interruption.onInterrupt { Posix.removeTree(directory) } : nil
+    defer { removal.map(Interruption.cancel) }
     try options.record(in: layout)
     let pair = try Pair(root: directory, options: options)
     let phone = pair.process(.phone)!.pid
@@ -114,6 +119,7 @@ package struct UpCommand: ParsableCommand {
     for device in resumed {
       held[device] = (try? pair.client(device).dump().device.sampleCounts.values.reduce(0, +)) ?? 0
     }
+    removal.map(Interruption.cancel)
     pair.release()
     let state =
       resumed.isEmpty

@@ -31,8 +31,10 @@ package struct RunCommand: ParsableCommand {
                            Keep each failed scenario's pair directory (journals, daemon logs) and its trace
                            (trace.txt, trace.json) in <dir>/<scenario-name>/. Otherwise pairs are removed.
 
-      EXIT STATUS: 0 every scenario passed, 1 a scenario failed, 2 invalid scenario input (a file that is not
-      UTF-8, does not parse, or has no step or no expectation), 64 usage. Reports count each scenario's steps and
+      EXIT STATUS: 0 every scenario passed (or the shard is empty: its reports are written, with no scenario),
+      1 a scenario failed, 2 invalid scenario input (a file that is not UTF-8, does not parse, or has no step or no
+      expectation), 64 usage, 130 SIGINT and 143 SIGTERM: the pairs are stopped and removed, the partial reports
+      written (the unfinished scenarios marked interrupted) and 'interrupted by SIGINT' printed. Reports count each scenario's steps and
       expectations; JUnit carries them as testcase properties.
       A failure shows both devices' state and the trace up to it: each step, app calls and what they
       returned, sheets and how they closed, sync deliveries and link changes, with both virtual clocks.
@@ -78,8 +80,12 @@ package struct RunCommand: ParsableCommand {
     try args.finish()
   }
 
-  /// Runs the suite.
+  /// Runs the suite; after SIGINT or SIGTERM, writes the partial reports and returns 130 or 143 (``Interruption``).
   package func run() throws -> Int32 {
+    try Interruption.deferringExit { try runSuite() }
+  }
+
+  private func runSuite() throws -> Int32 {
     let loaded = Suite.load(paths, selecting: Suite.Selection(filter: filter, shard: shard))
     for problem in loaded.unreadable { err("error: \(problem)\n") }
     if !loaded.diagnostics.isEmpty {
@@ -93,16 +99,17 @@ package struct RunCommand: ParsableCommand {
     if !loaded.unreadable.isEmpty { return 2 }
     let scenarios = loaded.scenarios
     if scenarios.isEmpty {
-      // An empty shard of a suite smaller than the shard count has nothing to do, which is not a failure.
+      // An empty shard of a suite smaller than the shard count has nothing to do, which is not a failure: its
+      // reports are written, empty, so collectors and `--json | jq` see a run of zero scenarios.
       if let shard, filter == nil, !Suite.load(paths).scenarios.isEmpty {
-        out("shard \(shard.index)/\(shard.count): no scenario in this shard\n")
-        return 0
+        let line = "shard \(shard.index)/\(shard.count): no scenario in this shard\n"
+        if json { err(line) } else { out(line) }
+        return report([], elapsed: 0, printHuman: false) ?? 0
       }
       err("error: no scenario matches" + (filter.map { " '\($0)'" } ?? "") + " in \(paths.joined(separator: ", "))\n")
       return 2
     }
     let daemon = try locateDaemon()
-    let style = Style.forStandardOutput()
     let live = Posix.isTerminal(1) && !json
     var runner = ScenarioRunner(daemon: daemon)
     if let keepFailed {
@@ -118,6 +125,24 @@ package struct RunCommand: ParsableCommand {
     }
     if live { out("\r\u{1B}[K") }
     let elapsed = Double(Posix.monotonicNanoseconds() - started) / 1e9
+    // Interrupted: every pair is down and its directory gone before the partial reports are written.
+    let signal = Interruption.signal
+    if signal != nil { Interruption.waitForCleanup() }
+    if let failed = report(results, elapsed: elapsed, printHuman: true) { return failed }
+    if let signal {
+      let unfinished = results.tally.interrupted
+      Interruption.report(
+        "interrupted by \(Interruption.name(of: signal)): \(unfinished) of \(results.count) scenario"
+          + "\(results.count == 1 ? "" : "s") not finished"
+          + (junit != nil || html != nil || json ? "; partial reports written\n" : "\n"))
+      return Interruption.exitStatus(for: signal)
+    }
+    return results.allSatisfy(\.passed) ? 0 : 1
+  }
+
+  /// Writes the JUnit and HTML reports asked for and prints the JSON one (or, with `printHuman`, the human one);
+  /// returns 2 when a report could not be written, else nil.
+  private func report(_ results: [ScenarioResult], elapsed: Double, printHuman: Bool) -> Int32? {
     if let junit {
       do {
         try Posix.writeFileAtomically(junit, Array(Reports.junit(results, elapsed: elapsed).utf8), mode: 0o644)
@@ -134,10 +159,11 @@ package struct RunCommand: ParsableCommand {
       }
     }
     for problem in results.compactMap(\.keepProblem) { err("warning: \(problem)\n") }
-    out(
-      json
-        ? Reports.json(results, seed: seed, jobs: jobs, elapsed: elapsed)
-        : Reports.human(results, seed: seed, jobs: jobs, elapsed: elapsed, style: style))
-    return results.allSatisfy(\.passed) ? 0 : 1
+    if json {
+      out(Reports.json(results, seed: seed, jobs: jobs, elapsed: elapsed))
+    } else if printHuman {
+      out(Reports.human(results, seed: seed, jobs: jobs, elapsed: elapsed, style: Style.forStandardOutput()))
+    }
+    return nil
   }
 }

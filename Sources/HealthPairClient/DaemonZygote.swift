@@ -58,7 +58,8 @@ package final class DaemonZygote: Sendable {
     }
   }
 
-  /// Spawns `daemon --zygote 4` with the lifeline as descriptor 3.
+  /// Spawns `daemon --zygote 4` with the lifeline as descriptor 3, in a process group of its own — which the daemons
+  /// it forks share, so a terminal's SIGINT does not reach them.
   private static func start(_ daemon: String) throws(SystemError) -> DaemonZygote {
     let sockets = try Posix.sequencedPacketPair()
     let null = FileDescriptor(Posix.devNull())
@@ -68,7 +69,8 @@ package final class DaemonZygote: Sendable {
     let pid = try Spawner.shared.run { () throws(SystemError) in
       try Posix.spawn(
         path, ["--zygote", String(controlDescriptor)], stdout: nullFD, stderr: nullFD, stdin: nullFD,
-        descriptors: [Lifeline.childDescriptor: lifeline, controlDescriptor: theirsFD], extraEnvironment: environment)
+        descriptors: [Lifeline.childDescriptor: lifeline, controlDescriptor: theirsFD], extraEnvironment: environment,
+        newProcessGroup: true)
     }
     return DaemonZygote(pid: pid, control: sockets.ours)
   }

@@ -60,6 +60,8 @@ package enum PairError: Error, CustomStringConvertible, Sendable {
   case client(ClientError)
   /// The directory holds no pair to restart a daemon of.
   case notAPair(root: String)
+  /// The process was interrupted by `signal` (``Interruption``): no pair starts any more.
+  case interrupted(signal: Int32)
 
   /// A one-line description.
   package var description: String {
@@ -71,6 +73,7 @@ package enum PairError: Error, CustomStringConvertible, Sendable {
     case .system(let e): "\(e)"
     case .client(let e): "\(e)"
     case .notAPair(let root): "\(root) holds no pair (no pairing.key); start one with 'healthpair up'"
+    case .interrupted(let signal): "interrupted by \(Interruption.name(of: signal))"
     }
   }
 }
@@ -81,8 +84,9 @@ package struct LaunchOptions: Sendable {
   package var fsync = false
   /// `--log-level`.
   package var logLevel = "info"
-  /// Start the processes in their own process group and let them outlive the launcher (`healthpair up`).
-  /// Otherwise each daemon stops when the launching process exits, even if it crashes.
+  /// Let the processes outlive the launcher (`healthpair up`). Otherwise each daemon stops when the launching
+  /// process exits, even if it crashes. Either way daemons run in a process group of their own, so a terminal's
+  /// SIGINT reaches only the launcher, which stops them in order (``Interruption``).
   package var detach = false
   /// How long to wait for a daemon's ready line, seconds.
   package var readyTimeout = 20.0
@@ -200,6 +204,7 @@ package final class DaemonProcess: Sendable {
   package static func start(
     _ device: DeviceKind, layout: PairLayout, daemon: String, options: LaunchOptions, ownsRoot: Bool = false
   ) throws(PairError) -> DaemonProcess {
+    var launching: pid_t?
     do {
       try Posix.makeDirectory(layout.directory(device), mode: 0o700)
       // Owned ends: each is closed exactly once, on every way out.
@@ -236,19 +241,25 @@ package final class DaemonProcess: Sendable {
         process = forked
       } else {
         let (stdout, stderr, stdin) = (writeEnd.rawValue, errFile.rawValue, null.rawValue)
-        let detach = options.detach
         let argv = arguments
         let inherited = descriptors
         let (path, environment) = daemonExecutable(daemon)
         let pid = try Spawner.shared.run { () throws(SystemError) in
           try Posix.spawn(
             path, argv, stdout: stdout, stderr: stderr, stdin: stdin, descriptors: inherited,
-            extraEnvironment: environment, newProcessGroup: detach)
+            extraEnvironment: environment, newProcessGroup: true)
         }
         process = DaemonProcess(device: device, pid: pid, isChild: true)
       }
       // Only the daemon holds the write end now: its exit is the end of the stream.
       writeEnd.close()
+      // An interruption stops it, ready or not, until its pair holds it (``Interruption/launched(_:)``).
+      guard Interruption.launching(process) else {
+        process.signal(SIGKILL)
+        process.waitForExit(timeout: 5)
+        throw PairError.interrupted(signal: Interruption.signal ?? SIGINT)
+      }
+      launching = process.pid
       var line: [UInt8] = []
       var byte = [UInt8](repeating: 0, count: 256)
       let deadline = Posix.monotonicNanoseconds() + UInt64(options.readyTimeout * 1e9)
@@ -274,10 +285,13 @@ package final class DaemonProcess: Sendable {
       }
       return process
     } catch let error as PairError {
+      launching.map(Interruption.launched)
       throw error
     } catch let error as SystemError {
+      launching.map(Interruption.launched)
       throw .system(error)
     } catch {
+      launching.map(Interruption.launched)
       throw .system(SystemError("spawn", daemon, Errno(rawValue: EIO)))
     }
   }
@@ -346,6 +360,8 @@ package func restartDaemon(
   var options = options
   options.detach = true
   let process = try DaemonProcess.start(device, layout: layout, daemon: executable, options: options)
+  // Detached, it outlives this process once linked; interrupted before, it is stopped.
+  defer { Interruption.launched(process.pid) }
   let peerRunning = layout.runningDaemon(device.peer) != nil
   if peerRunning {
     let client: DeviceClient
@@ -469,6 +485,10 @@ package final class Pair: Sendable {
       }
     } catch { throw .system(error) }
     keepSubscribed(standing)
+    guard Interruption.register(self) else {
+      shutdown()
+      throw .interrupted(signal: Interruption.signal ?? SIGINT)
+    }
     do throws(PairError) {
       try start(.phone)
       try start(.watch)
@@ -499,6 +519,7 @@ package final class Pair: Sendable {
     let client: DeviceClient
     do { client = try DeviceClient(socketPath: layout.socket(device), clientName: "pair-\(device)") } catch {
       process.signal(SIGKILL)
+      Interruption.launched(process.pid)
       throw .client(error)
     }
     state.withLock {
@@ -506,6 +527,9 @@ package final class Pair: Sendable {
       $0.clients[device]?.close()
       $0.clients[device] = client
     }
+    Interruption.launched(process.pid)
+    // A daemon started while the process was being interrupted is stopped by the caller's shutdown.
+    if let signal = Interruption.signal { throw .interrupted(signal: signal) }
   }
 
   /// Kills `device`'s daemon with SIGKILL (no chance to flush or clean up) and waits until it is gone.
@@ -544,14 +568,22 @@ package final class Pair: Sendable {
       let client = client(device)
       return (client, client.addListener { event in if mask.contains(event.subscriptionMask) { gate.signal() } })
     }
-    defer { for (client, token) in listeners { client.removeListener(token) } }
+    // An interruption wakes the wait, which then ends (the pair is being shut down).
+    let interruption = Interruption.onInterrupt { gate.signal() }
+    defer {
+      Interruption.cancel(interruption)
+      for (client, token) in listeners { client.removeListener(token) }
+    }
     let subscription = mask.union(state.withLock { $0.standing })
     do {
       for (client, _) in listeners { try client.subscribe(subscription) }
       let deadline = DispatchTime.now() + timeout
       while true {
         if try condition() { return }
-        if gate.wait(timeout: deadline) == .timedOut {
+        if let signal = Interruption.signal { throw PairError.interrupted(signal: signal) }
+        let timedOut = gate.wait(timeout: deadline) == .timedOut
+        if let signal = Interruption.signal { throw PairError.interrupted(signal: signal) }
+        if timedOut {
           if try condition() { return }
           throw PairError.timeout(what)
         }
@@ -584,11 +616,20 @@ package final class Pair: Sendable {
   }
 
   /// Stops both daemons (SIGTERM, then SIGKILL if needed) and removes the directory if this pair created it.
-  package func shutdown() {
+  package func shutdown() { stop(forgetting: true) }
+
+  /// What ``Interruption`` does to a live pair: ``shutdown()``, but its closed connections stay, so whoever uses
+  /// the pair meanwhile gets `disconnected` errors rather than finding no client.
+  func interrupt() { stop(forgetting: false) }
+
+  private func stop(forgetting: Bool) {
+    Interruption.deregister(self)
     let (processes, clients) = state.withLock { s in
       defer {
-        s.processes.removeAll()
-        s.clients.removeAll()
+        if forgetting {
+          s.processes.removeAll()
+          s.clients.removeAll()
+        }
       }
       return (Array(s.processes.values), Array(s.clients.values))
     }
@@ -608,6 +649,7 @@ package final class Pair: Sendable {
   /// directory if this pair owns it — for a pair whose journals nobody will read again (a graceful stop flushes
   /// and may write a snapshot first: ``shutdown()``).
   package func discard() {
+    Interruption.deregister(self)
     let (processes, clients) = state.withLock { s in
       defer {
         s.processes.removeAll()
@@ -626,6 +668,7 @@ package final class Pair: Sendable {
 
   /// Lets the daemons keep running after this object goes away (what `healthpair up` does).
   package func release() {
+    Interruption.deregister(self)
     let clients = state.withLock { s in
       defer {
         s.processes.removeAll()

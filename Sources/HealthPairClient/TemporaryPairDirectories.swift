@@ -2,6 +2,10 @@ import HealthModel
 import Posix
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The temporary directories of pairs launched without a directory (every HealthPairTesting pair).
 ///
 /// Each is `<base>/healthpair-<pid>-XXXXXX`, named after the launching process, where the base is (``base``):
@@ -18,9 +22,21 @@ package enum TemporaryPairDirectories {
   package static let prefix = "healthpair-"
 
   /// Creates a fresh directory named after this process, under ``base``.
-  /// - Throws: `SystemError` from `mkdtemp`.
+  /// - Throws: `SystemError` from `mkdtemp`; `EINTR` once the process was interrupted (``Interruption``).
   package static func make() throws(SystemError) -> String {
-    try Posix.makeTemporaryDirectory(prefix: "\(prefix)\(Posix.processID)", in: base)
+    if Interruption.isInterrupted { throw SystemError("mkdtemp", "interrupted", Errno(rawValue: EINTR)) }
+    return try Posix.makeTemporaryDirectory(prefix: "\(prefix)\(Posix.processID)", in: base)
+  }
+
+  /// Removes every directory this process made under ``base`` where no daemon holds a lock — after an
+  /// interruption stopped its pairs, what a pair caught between creating its directory and registering left.
+  package static func removeOwn() {
+    guard let names = try? Posix.listDirectory(base, prefix: "\(prefix)\(Posix.processID)-") else { return }
+    for name in names where launcher(of: name) == Posix.processID {
+      let layout = PairLayout(root: "\(base)/\(name)")
+      guard !DeviceKind.allCases.contains(where: { Posix.isLockHeld(layout.lock($0)) }) else { continue }
+      Posix.removeTree(layout.root)
+    }
   }
 
   /// The environment variable that names where pair directories go, overriding the choice of ``base``.

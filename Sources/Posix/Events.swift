@@ -99,6 +99,48 @@ extension Posix {
     return signal > 0 ? signal : nil
   }
 
+  /// Routes `signals` (at most 8) to a self-pipe: a handler writes each arrival's number as one byte, which
+  /// ``readSignalByte(_:)`` returns. Unlike a signalfd it needs no signal blocked in every thread, so it works in a
+  /// process whose threads already run (a test runner), and as PID 1 (which has no default actions). With
+  /// `onlyIfDefault`, a signal someone else handles or ignores is left alone. Returns the read end (kept for the
+  /// process's life, shared by every call) and the signals now routed to it. C: `sigaction`, `pipe2`.
+  package static func signalPipe(_ signals: [Int32], onlyIfDefault: Bool) throws(SystemError)
+    -> (fd: Int32, routed: [Int32])
+  {
+    var installed: Int32 = 0
+    let fd = signals.withUnsafeBufferPointer {
+      cposix_signal_pipe($0.baseAddress, Int32($0.count), onlyIfDefault ? 1 : 0, &installed)
+    }
+    if fd < 0 { throw SystemError("sigaction", "signals \(signals)", .current) }
+    return (fd, signals.enumerated().filter { installed & (1 << $0.offset) != 0 }.map(\.element))
+  }
+
+  /// Blocks until the self-pipe of ``signalPipe(_:onlyIfDefault:)`` delivers a signal number; nil when it fails.
+  package static func readSignalByte(_ fd: Int32) -> Int32? {
+    var byte: UInt8 = 0
+    let (n, _) = retrying { Glibc.read(fd, &byte, 1) }
+    return n == 1 ? Int32(byte) : nil
+  }
+
+  /// Restores `signal`'s default action and raises it: the process ends as that signal ends it (which, for PID 1,
+  /// is not at all: the caller exits itself next). C: `sigaction`, `raise`.
+  package static func raiseWithDefaultAction(_ signal: Int32) { cposix_raise_default(signal) }
+
+  /// A non-blocking descriptor that turns readable when an entry is created in (or moved into) `directory`: wait
+  /// on it (``waitReadable(_:timeoutMilliseconds:)``), ``drainDirectoryWatch(_:)``, then look. C: `inotify_init1`,
+  /// `inotify_add_watch`.
+  package static func watchDirectory(_ directory: String) throws(SystemError) -> FileDescriptor {
+    let fd = cposix_watch_directory(directory)
+    if fd < 0 { throw SystemError("inotify_add_watch", directory, .current) }
+    return FileDescriptor(fd)
+  }
+
+  /// Reads and drops every pending event of a ``watchDirectory(_:)`` descriptor.
+  package static func drainDirectoryWatch(_ fd: Int32) {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while Glibc.read(fd, &buffer, buffer.count) > 0 {}
+  }
+
   /// Ignores SIGPIPE process-wide, so a write to a closed socket is an `EPIPE` error, not a kill.
   package static func ignoreBrokenPipe() { _ = signal(SIGPIPE, SIG_IGN) }
   /// Waits until `fd` is readable or `timeoutMilliseconds` pass; true when readable. C: `poll`.

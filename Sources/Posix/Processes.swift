@@ -8,7 +8,8 @@ import CPosix
 extension Posix {
   /// Starts `path` with `arguments` (argv[0] excluded) as a new process. `stdout` and `stderr` are redirected to
   /// the given descriptors when set; `descriptors` maps further child descriptors to ours (a browser's
-  /// `--remote-debugging-pipe` reads 3 and writes 4); `extraEnvironment` is added to ours. C: `posix_spawn`.
+  /// `--remote-debugging-pipe` reads 3 and writes 4); `extraEnvironment` is added to ours; `newProcessGroup` starts
+  /// it in a process group of its own (a terminal's SIGINT to ours does not reach it). C: `posix_spawn`.
   package static func spawn(
     _ path: String, _ arguments: [String], stdout: Int32? = nil, stderr: Int32? = nil, stdin: Int32? = nil,
     descriptors: [Int32: Int32] = [:], extraEnvironment: [String: String] = [:], newProcessGroup: Bool = false

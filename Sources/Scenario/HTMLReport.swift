@@ -13,7 +13,7 @@ import ScenarioLanguage
 package enum HTMLReport {
   /// The page.
   package static func page(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double) -> String {
-    let failed = results.filter { !$0.passed }.count
+    let (passed, failed, interrupted) = results.tally
     let steps = results.reduce(0) { $0 + $1.stepsRun }
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
     var html = """
@@ -22,7 +22,7 @@ package enum HTMLReport {
       <head>
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>HealthPair scenarios: \(results.count - failed) passed, \(failed) failed</title>
+      <title>HealthPair scenarios: \(passed) passed, \(failed) failed\(interrupted > 0 ? ", \(interrupted) interrupted" : "")</title>
       <style>\(css)</style>
       </head>
       <body>
@@ -31,12 +31,18 @@ package enum HTMLReport {
 
       """
     html += "<p class=\"summary\">\(results.count) scenario\(results.count == 1 ? "" : "s"), \(steps) steps, "
-    html += "\(expectations) expectations: <span class=\"ok\">\(results.count - failed) passed</span>, "
+    html += "\(expectations) expectations: <span class=\"ok\">\(passed) passed</span>, "
     html += "<span class=\"\(failed > 0 ? "bad" : "ok")\">\(failed) failed</span>"
+    if interrupted > 0 { html += ", <span class=\"bad\">\(interrupted) interrupted</span>" }
     html +=
       " <span class=\"dim\">· seed \(seed) · \(jobs) job\(jobs == 1 ? "" : "s") · \(seconds(elapsed))</span></p>\n"
+    if results.isEmpty { html += "<p class=\"none\">No scenario ran: none was selected (an empty shard).</p>\n" }
+    if interrupted > 0 {
+      html += "<p class=\"interrupted\"><b>Interrupted:</b> a signal stopped the run; \(interrupted) scenario"
+      html += "\(interrupted == 1 ? " was" : "s were") not finished.</p>\n"
+    }
     html += filters(results)
-    let failures = results.enumerated().filter { !$0.element.passed }
+    let failures = results.enumerated().filter { $0.element.failed }
     if !failures.isEmpty {
       html += "<p class=\"failures\"><b>Failed:</b> "
       html += failures.map { "<a href=\"#s\($0.offset)\">\(escape($0.element.title))</a>" }.joined(separator: " · ")
@@ -52,15 +58,16 @@ package enum HTMLReport {
   // MARK: - Summary
 
   private static func filters(_ results: [ScenarioResult]) -> String {
-    let failed = results.filter { !$0.passed }.count
+    let (passed, failed, interrupted) = results.tally
     var groups: [(String, Int)] = []
     for r in results {
       if let i = groups.firstIndex(where: { $0.0 == r.group }) { groups[i].1 += 1 } else { groups.append((r.group, 1)) }
     }
     var html = "<form class=\"filters\" id=\"filters\">\n<fieldset><legend>Status</legend>\n"
-    for (value, label, count) in [
-      ("all", "all", results.count), ("passed", "passed", results.count - failed), ("failed", "failed", failed),
-    ] {
+    let statuses = [
+      ("all", "all", results.count), ("passed", "passed", passed), ("failed", "failed", failed),
+    ] + (interrupted > 0 ? [("interrupted", "interrupted", interrupted)] : [])
+    for (value, label, count) in statuses {
       html += "<label><input type=\"radio\" name=\"status\" value=\"\(value)\"\(value == "all" ? " checked" : "")>"
       html += " \(label) (\(count))</label>\n"
     }
@@ -80,8 +87,8 @@ package enum HTMLReport {
     var html = "<table id=\"overview\">\n<thead><tr><th></th><th>folder</th><th>scenario</th><th>steps</th>"
     html += "<th>expectations</th><th>time</th></tr></thead>\n<tbody>\n"
     for (index, r) in results.enumerated() {
-      html += "<tr class=\"\(r.passed ? "passed" : "failed")\" data-status=\"\(r.passed ? "passed" : "failed")\""
-      html += " data-group=\"\(escape(r.group))\"><td class=\"mark\">\(r.passed ? "✔" : "✘")</td>"
+      html += "<tr class=\"\(r.statusName)\" data-status=\"\(r.statusName)\""
+      html += " data-group=\"\(escape(r.group))\"><td class=\"mark\">\(mark(r))</td>"
       html += "<td class=\"dim group\">\(escape(r.group))</td><td><a href=\"#s\(index)\">\(escape(r.title))</a></td>"
       html += "<td class=\"num\">\(r.stepsRun)</td><td class=\"num\">\(r.expectationsRun)</td>"
       html += "<td class=\"time dim\">\(Int((r.duration * 1000).rounded())) ms</td></tr>\n"
@@ -92,10 +99,10 @@ package enum HTMLReport {
   // MARK: - One scenario
 
   private static func section(_ r: ScenarioResult, index: Int) -> String {
-    let status = r.passed ? "passed" : "failed"
+    let status = r.statusName
     var html = "<section class=\"scenario \(status)\" id=\"s\(index)\" data-status=\"\(status)\""
     html += " data-group=\"\(escape(r.group))\" data-file=\"\(escape(r.file))\">\n"
-    html += "<details\(r.passed ? "" : " open")><summary><span class=\"mark\">\(r.passed ? "✔" : "✘")</span> "
+    html += "<details\(r.failed ? " open" : "")><summary><span class=\"mark\">\(mark(r))</span> "
     html += "<span class=\"dim\">\(escape(r.group))</span> <span class=\"title\">\(escape(r.title))</span> "
     html += "<span class=\"dim\">\(r.stepsRun) steps, \(r.expectationsRun) expectations, "
     html += "\(Int((r.duration * 1000).rounded())) ms</span></summary>\n"
@@ -103,6 +110,10 @@ package enum HTMLReport {
     html += "<code>\(escape(r.reproduce))</code>"
     if let kept = r.kept { html += " · kept in <code>\(escape(kept))</code>" }
     html += "</p>\n"
+    if r.interrupted {
+      html += "<p class=\"interrupted\">Interrupted: "
+      html += r.stepsRun > 0 ? "the run was stopped after step \(r.stepsRun).</p>\n" : "not run.</p>\n"
+    }
     if case .failed(let f) = r.status {
       html += "<div class=\"failure\"><p>Failed at <code>\(escape(f.location.file)):\(f.location.line)</code>: "
       html += "<code>\(escape(f.step))</code></p>\n"
@@ -206,6 +217,9 @@ package enum HTMLReport {
     return "<time title=\"\(escape(title))\">P \(short(phone))<br>W \(short(watch))</time>"
   }
 
+  /// ✔ passed, ✘ failed, – interrupted.
+  private static func mark(_ r: ScenarioResult) -> String { r.passed ? "✔" : r.interrupted ? "–" : "✘" }
+
   private static func seconds(_ s: Double) -> String { formatNumber(s, decimals: 2) + " s" }
 
   private static func escape(_ s: String) -> String { Reports.escape(s) }
@@ -229,6 +243,7 @@ package enum HTMLReport {
     #overview .num,#overview .time{text-align:right;white-space:nowrap} #overview tr.failed td{background:#fff0f0}
     #overview .group{white-space:nowrap} .failures{margin:6px 0;color:var(--bad)} .failures a{color:var(--bad)}
     .mark{font-weight:700} .passed .mark{color:var(--ok)} .failed .mark{color:var(--bad)}
+    .interrupted .mark{color:var(--bad)} p.interrupted{color:var(--bad)}
     section.scenario{border:1px solid var(--line);border-radius:8px;margin:10px 0;background:#fff}
     section.failed{border-color:var(--bad);box-shadow:0 0 0 1px var(--bad)}
     summary{cursor:pointer;padding:8px 12px;font-size:15px} summary .title{font-weight:600}

@@ -17,20 +17,21 @@ package enum Reports {
     let titleWidth = min(64, results.map(\.title.count).max() ?? 0)
     let countsWidth = results.map { counts($0).count }.max() ?? 0
     for r in results {
-      let mark = r.passed ? style.pass("✔") : style.fail("✘")
+      let mark = r.passed ? style.pass("✔") : r.interrupted ? style.warn("–") : style.fail("✘")
       out += "\(mark) \(style.dim(r.group.padded(groupWidth)))  \(r.title.padded(titleWidth))  "
       out += "\(counts(r).padded(countsWidth))  \(style.dim(milliseconds(r.duration)))\n"
     }
-    let failures = results.filter { !$0.passed }
+    let failures = results.filter(\.failed)
     for r in failures { out += "\n" + failureText(r, style: style) }
-    let passed = results.count - failures.count
+    let tally = results.tally
     let steps = results.reduce(0) { $0 + $1.stepsRun }
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
     let ran = "\(plural(results.count, "scenario")), \(plural(steps, "step")), \(plural(expectations, "expectation"))"
     let summary =
-      "\(ran): \(passed) passed, \(failures.count) failed in \(seconds(elapsed))"
+      "\(ran): \(tally.passed) passed, \(tally.failed) failed"
+      + (tally.interrupted > 0 ? ", \(tally.interrupted) interrupted" : "") + " in \(seconds(elapsed))"
       + " (seed \(seed), \(plural(jobs, "job")))"
-    out += "\n" + (failures.isEmpty ? style.pass(summary) : style.fail(summary)) + "\n"
+    out += "\n" + (failures.isEmpty && tally.interrupted == 0 ? style.pass(summary) : style.fail(summary)) + "\n"
     return out
   }
 
@@ -95,20 +96,27 @@ package enum Reports {
   private static func seconds(_ s: Double) -> String { formatNumber(s, decimals: 2) + " s" }
 
   /// JUnit XML: one `testsuite` per topic, one `testcase` per scenario with `steps` and `expectations`
-  /// properties (the counts it ran), failures with `file:line`.
+  /// properties (the counts it ran), failures with `file:line`. A scenario an interruption cut short is an
+  /// `<error message="interrupted">`, one it kept from starting `<skipped message="interrupted"/>`; no scenario at
+  /// all (an empty shard) is a `<testsuites>` with `tests="0"`.
   package static func junit(_ results: [ScenarioResult], elapsed: Double) -> String {
     var groups: [String] = []
     for r in results where !groups.contains(r.group) { groups.append(r.group) }
-    let failures = results.filter { !$0.passed }.count
+    func counts(_ members: [ScenarioResult], skipped: Bool = true) -> String {
+      let errors = members.filter { $0.interrupted && $0.stepsRun > 0 }.count
+      let notRun = members.filter { $0.interrupted && $0.stepsRun == 0 }.count
+      return "failures=\"\(members.filter(\.failed).count)\" errors=\"\(errors)\""
+        + (skipped ? " skipped=\"\(notRun)\"" : "")
+    }
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml +=
-      "<testsuites name=\"healthpair\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(fixed(elapsed))\">\n"
+      "<testsuites name=\"healthpair\" tests=\"\(results.count)\" \(counts(results, skipped: false))"
+      + " time=\"\(fixed(elapsed))\">\n"
     for group in groups {
       let members = results.filter { $0.group == group }
-      let groupFailures = members.filter { !$0.passed }.count
       let time = members.reduce(0) { $0 + $1.duration }
       xml +=
-        "  <testsuite name=\"\(escape(group))\" tests=\"\(members.count)\" failures=\"\(groupFailures)\" errors=\"0\" skipped=\"0\" time=\"\(fixed(time))\">\n"
+        "  <testsuite name=\"\(escape(group))\" tests=\"\(members.count)\" \(counts(members)) time=\"\(fixed(time))\">\n"
       for r in members {
         let attributes = "classname=\"\(escape(group))\" name=\"\(escape(r.title))\" file=\"\(escape(r.file))\""
         xml += "    <testcase \(attributes) time=\"\(fixed(r.duration))\">\n"
@@ -116,6 +124,13 @@ package enum Reports {
         xml += "        <property name=\"steps\" value=\"\(r.stepsRun)\"/>\n"
         xml += "        <property name=\"expectations\" value=\"\(r.expectationsRun)\"/>\n"
         xml += "      </properties>\n"
+        if r.interrupted {
+          let after = "interrupted after \(plural(r.stepsRun, "step"))"
+          xml +=
+            r.stepsRun > 0
+            ? "      <error message=\"interrupted\" type=\"Interrupted\">\(after)</error>\n"
+            : "      <skipped message=\"interrupted\"/>\n"
+        }
         if case .failed(let f) = r.status {
           let message =
             "\(f.location.file):\(f.location.line): \(f.step): expected \(f.expected.replacingNewlines()), actual \(f.actual.replacingNewlines())"
@@ -135,11 +150,11 @@ package enum Reports {
     return xml
   }
 
-  /// JSON: every scenario with its status, seed (exact, as an unsigned integer), duration, the steps and
+  /// JSON: every scenario with its status (`passed`, `failed` or `interrupted`), seed (exact, as an unsigned integer), duration, the steps and
   /// expectations it ran, its trace and its failure (both devices' state as objects); the summary totals them.
   package static func json(_ results: [ScenarioResult], seed: UInt64, jobs: Int, elapsed: Double) -> String {
     let items = results.map(scenarioJSON)
-    let failed = results.filter { !$0.passed }.count
+    let tally = results.tally
     let steps = results.reduce(0) { $0 + $1.stepsRun }
     let expectations = results.reduce(0) { $0 + $1.expectationsRun }
     return JSON.object([
@@ -147,7 +162,8 @@ package enum Reports {
       (
         "summary",
         .object([
-          ("total", .int(results.count)), ("passed", .int(results.count - failed)), ("failed", .int(failed)),
+          ("total", .int(results.count)), ("passed", .int(tally.passed)), ("failed", .int(tally.failed)),
+          ("interrupted", .int(tally.interrupted)),
           ("steps", .int(steps)), ("expectations", .int(expectations)),
         ])
       ),
@@ -160,7 +176,7 @@ package enum Reports {
   package static func scenarioJSON(_ r: ScenarioResult) -> JSON {
     var fields: [(String, JSON)] = [
       ("file", .string(r.file)), ("title", .string(r.title)), ("group", .string(r.group)),
-      ("status", .string(r.passed ? "passed" : "failed")), ("seed", .unsigned(r.seed)),
+      ("status", .string(r.statusName)), ("seed", .unsigned(r.seed)),
       ("durationMs", .int(Int((r.duration * 1000).rounded()))), ("steps", .int(r.stepsRun)),
       ("expectations", .int(r.expectationsRun)),
     ]

@@ -38,6 +38,8 @@ package struct ScenarioResult: Sendable {
     case passed
     /// A step failed.
     case failed(ScenarioFailure)
+    /// A signal interrupted the run before the scenario finished (or started: see ``Interruption``).
+    case interrupted
   }
   /// The scenario's file.
   package var file: String
@@ -113,7 +115,8 @@ package struct ScenarioRunner: Sendable {
           expected: "a running pair",
           actual: "\(error)", phone: [], watch: []))
       result.duration = Double(Posix.monotonicNanoseconds() - started) / 1e9
-      if let destination { keep(&result, pair: nil, at: destination) }
+      if Interruption.isInterrupted { result.status = .interrupted }
+      if let destination, result.failed { keep(&result, pair: nil, at: destination) }
       return result
     }
     let recorder = TraceRecorder()
@@ -132,14 +135,17 @@ package struct ScenarioRunner: Sendable {
         context.endStep()
       }
     } catch let failure as StepFailure {
-      result.status = .failed(context.failure(failure))
+      // A step cut short because the pair was stopped under it did not fail: the run was interrupted.
+      result.status = Interruption.isInterrupted ? .interrupted : .failed(context.failure(failure))
+    } catch where Interruption.isInterrupted {
+      result.status = .interrupted
     } catch {
       let step = scenario.steps[max(0, result.stepsRun - 1)]
       result.status = .failed(context.failure(StepFailure(step: step, expected: "the step to run", actual: "\(error)")))
     }
     recorder.close()
     result.trace = context.trace
-    let failed = !result.passed && destination != nil
+    let failed = result.failed && destination != nil
     if failed { pair.keepDirectory() }
     if retiresInBackground {
       PreparedPairs.shared.retireInBackground(pair)
@@ -422,8 +428,8 @@ struct RunContext {
   }
 
   mutating func failure(_ f: StepFailure) -> ScenarioFailure {
-    let phone = try? client(.phone).dump()
-    let watch = try? client(.watch).dump()
+    let phone = try? pair.clientIfRunning(.phone)?.dump()
+    let watch = try? pair.clientIfRunning(.watch)?.dump()
     trace.append(entry(f.step.lane, .failure(expected: f.expected, actual: f.actual)))
     return ScenarioFailure(
       location: f.step.location, step: f.step.text, expected: f.expected, actual: f.actual,

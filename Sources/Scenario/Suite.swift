@@ -130,7 +130,8 @@ package enum Suite {
   }
 
   /// Runs scenarios on `jobs` worker threads; `progress` is called (from a worker) after each one. Results come
-  /// back in the input order.
+  /// back in the input order. After an interruption (``Interruption``) the scenario in progress ends
+  /// `interrupted` as soon as its pair is stopped, and the rest are reported `interrupted` without running.
   package static func run(
     _ scenarios: [Scenario], seed: UInt64, jobs: Int, runner: ScenarioRunner,
     progress: @escaping @Sendable (_ done: Int, _ failed: Int, _ total: Int) -> Void = { _, _, _ in }
@@ -159,10 +160,14 @@ package enum Suite {
         while true {
           let index = next.add(1, ordering: .relaxed).oldValue
           guard index < total else { break }
-          let result = runner.run(scenarios[index], seed: seed, keepName: names[index])
+          // Once interrupted, the scenarios not started are reported as such, not run.
+          let result =
+            Interruption.isInterrupted
+            ? ScenarioResult.notRun(scenarios[index], seed: seed)
+            : runner.run(scenarios[index], seed: seed, keepName: names[index])
           let (count, failed) = results.withLock { r -> (Int, Int) in
             r[index] = result
-            return (r.count, r.values.filter { !$0.passed }.count)
+            return (r.count, r.values.filter(\.failed).count)
           }
           progress(count, failed, total)
         }

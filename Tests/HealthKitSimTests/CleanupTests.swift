@@ -52,6 +52,49 @@ struct CleanupTests {
     #expect(!Posix.exists(directory), "\(directory) was left behind")
   }
 
+  /// SIGINT (Ctrl-C in `swift test`: sent to the whole process group) or SIGTERM (a CI runner's cancel) to a test
+  /// process mid-pair: the harness stops the pair and removes its directory before the process ends by the signal,
+  /// and the daemons, in a process group of their own, were not killed under it.
+  @Test(arguments: [SIGINT, SIGTERM])
+  func anInterruptedTestProcessStopsItsPairsAndRemovesTheirDirectories(signal: Int32) throws {
+    let holder = try PairHolderProcess()
+    let directory = try readLine(holder.output.read, timeoutSeconds: 30)
+    try #require(directory.hasPrefix("/"), "the helper printed '\(directory)'")
+    let daemons = try ["phone", "watch"].map { device in
+      let text = try Posix.readFile("\(directory)/\(device)/\(device).lock")
+      return try #require(Int32(String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    try Posix.kill(signal == SIGINT ? -holder.pid : holder.pid, signal)
+    #expect(Posix.waitForExit(holder.pid, timeoutMilliseconds: 20_000))
+    #expect(try Posix.wait(holder.pid, block: true) == .signaled(signal), "it ends by the signal, as without a handler")
+    // Done before the process ended, not later by the daemons' lifeline.
+    #expect(!daemons.contains(where: Posix.isAlive), "a daemon outlived its interrupted test process")
+    #expect(!Posix.exists(directory), "\(directory) was left behind")
+  }
+
+  /// The same test process as PID 1 of a container (a new pid namespace), which has no default signal actions:
+  /// SIGTERM still stops it, and it exits 143.
+  @Test func anInterruptedTestProcessAsPID1Exits143AndLeavesNothing() throws {
+    guard Posix.userID == 0, Posix.exists("/usr/bin/unshare") else {
+      Issue.record("skipped: a new pid namespace (unshare --pid) needs root and /usr/bin/unshare")
+      return
+    }
+    // Its pairs in a directory of their own: a PID 1 that sees no other process would sweep others' directories.
+    let base = try Posix.makeTemporaryDirectory(prefix: "hp-pid1")
+    defer { Posix.removeTree(base) }
+    let holder = try PairHolderProcess(
+      under: ["/usr/bin/unshare", "--pid", "--fork", "--mount-proc"], environment: ["HEALTHPAIR_TMPDIR": base])
+    let directory = try readLine(holder.output.read, timeoutSeconds: 30)
+    try #require(directory.hasPrefix("/"), "the helper printed '\(directory)'")
+    // To the group: unshare ignores SIGTERM while it waits, and exits with its child's status.
+    try Posix.kill(-holder.pid, SIGTERM)
+    let ended = Posix.waitForExit(holder.pid, timeoutMilliseconds: 20_000)
+    if !ended { try? Posix.kill(-holder.pid, SIGKILL) }
+    #expect(ended, "PID 1 ignored SIGTERM")
+    #expect(try Posix.wait(holder.pid, block: true) == .exited(143))
+    #expect(!Posix.exists(directory), "\(directory) was left behind")
+  }
+
   /// Pair directories go to memory when it is there and roomy, and where the user says when they say.
   @Test func pairDirectoriesGoToMemoryWhenItIsUsable() {
     let roomy: (String) -> UInt64? = { $0 == "/mem" ? 4 << 30 : nil }
@@ -85,6 +128,39 @@ struct CleanupTests {
     defer { _ = lock.rawValue }
     #expect(TemporaryPairDirectories.sweep(in: base) == [dead])
     #expect(!Posix.exists(dead) && Posix.exists(alive) && Posix.exists(locked) && Posix.exists(unrelated))
+  }
+}
+
+/// `healthpair-pair-holder` (Tests/PairHolder) holding a pair, in a process group of its own as a shell starts a job,
+/// optionally under a wrapper command (`unshare …`). Its standard input stays open until this value goes.
+private final class PairHolderProcess {
+  let pid: pid_t
+  let output: (read: Int32, write: Int32)
+  private let input: (read: Int32, write: Int32)
+
+  init(under wrapper: [String] = [], environment: [String: String] = [:]) throws {
+    let here = try #require(Posix.executablePath())
+    let helper =
+      here.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+      + "/healthpair-pair-holder"
+    try #require(Posix.exists(helper), "build the helper: swift build --build-tests")
+    let output = try Posix.pipe()
+    let input = try Posix.pipe()
+    defer {
+      Posix.close(output.write)
+      Posix.close(input.read)
+    }
+    let command = wrapper + [helper]
+    pid = try Posix.spawn(
+      command[0], Array(command.dropFirst()), stdout: output.write, stdin: input.read, extraEnvironment: environment,
+      newProcessGroup: true)
+    self.output = output
+    self.input = input
+  }
+
+  deinit {
+    Posix.close(output.read)
+    Posix.close(input.write)
   }
 }
 

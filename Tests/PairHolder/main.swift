@@ -1,6 +1,7 @@
 // healthpair-pair-holder: a test helper. Launches a pair with HealthPairTesting's withHealthPair, prints the
 // pair's directory on standard output, then holds the pair until its standard input closes (at most 60 s) — so a
-// test can kill it with SIGKILL in the middle of a "test" and check what is left behind (DaemonCleanupTests).
+// test can kill it (SIGKILL) or interrupt it (SIGINT, SIGTERM) in the middle of a "test" and check what is left
+// behind (CleanupTests).
 import HealthPairTesting
 import Posix
 

@@ -199,6 +199,7 @@ struct RunnerTests {
             "total": 2,
             "passed": 1,
             "failed": 1,
+            "interrupted": 0,
             "steps": 10,
             "expectations": 5
           },

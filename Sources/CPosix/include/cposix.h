@@ -15,6 +15,15 @@ int cposix_flock(int fd, int exclusive_nonblocking);
 int cposix_eventfd(void);
 int cposix_signalfd(const int *signals, int count);
 int cposix_read_signal(int fd);
+/* Installs a handler for each of `signals` (count at most 8) that writes the signal's number, one byte, to a pipe,
+   and returns the pipe's read end (blocking, close-on-exec); the handler is async-signal-safe and keeps errno.
+   With `only_if_default`, a signal whose disposition is not SIG_DFL keeps it (bit i of *installed says which
+   were installed). Once per process: later calls return the same read end. -1 (errno) on failure. */
+int cposix_signal_pipe(const int *signals, int count, int only_if_default, int *installed);
+/* A non-blocking inotify descriptor watching `path` for entries created or moved into it. */
+int cposix_watch_directory(const char *path);
+/* Gives `signal` back its default disposition, unblocks it and raises it in the calling thread. */
+void cposix_raise_default(int signal);
 ssize_t cposix_getrandom(void *buffer, size_t length);
 /* Fills `buffer` with `length` (at most 4096) random bytes from a per-process pool the kernel refills; never the same
    bytes twice, in this process or a forked child. 0, or -1 (errno) when getrandom fails. */
