@@ -24,7 +24,10 @@ extension HKHealthStore {
     let session = try Session.current(api: api)
     if Task.isCancelled { throw CancellationError() }
     let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
-    try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
+    let logged = AuthorizationRequestLog.shared.started(
+      socketPath: session.target.socketPath, bundleID: session.bundleID)
+    try HKHealthStore.authorizationOutcome(
+      try await HKHealthStore.awaitRequest(session, pending, logged, api: api), api: api)
   }
 
   /// Asks the user for permission; `completion` receives HealthKit's `success` (never "granted") and the error.
@@ -36,14 +39,16 @@ extension HKHealthStore {
     completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
     let api = "HKHealthStore.requestAuthorization(toShare:read:completion:)"
-    let started = Result { () throws -> (Session, PendingOperation<AuthorizationCallResult>) in
+    let started = Result { () throws -> (Session, PendingOperation<AuthorizationCallResult>, UInt64) in
       let session = try Session.current(api: api)
-      return (session, try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api))
+      let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
+      let log = AuthorizationRequestLog.shared
+      return (session, pending, log.started(socketPath: session.target.socketPath, bundleID: session.bundleID))
     }
     deliver({
-      let (session, pending) = try started.get()
+      let (session, pending, logged) = try started.get()
       try HKHealthStore.authorizationOutcome(
-        try await session.value(of: pending, api: api, waitsForUser: true), api: api)
+        try await HKHealthStore.awaitRequest(session, pending, logged, api: api), api: api)
     }) { result in
       switch result {
       case .success: completion(true, nil)
@@ -104,6 +109,27 @@ extension HKHealthStore {
     throws(HealthKitSimError) -> DeviceOperation<AuthorizationRequestStatus>
   {
     .requestStatus(session.bundleID, share: try simulated(share.map { $0 as HKObjectType }), read: try simulated(read))
+  }
+
+  /// Awaits a request's answer; a refusal (a misuse of the simulator, or what would terminate the app) is noted in
+  /// ``AuthorizationRequestLog``, so a harness waiting for its sheet ends at once with the reason.
+  private static func awaitRequest(
+    _ session: Session, _ pending: PendingOperation<AuthorizationCallResult>, _ logged: UInt64, api: String
+  ) async throws -> AuthorizationCallResult {
+    do { return try await session.value(of: pending, api: api, waitsForUser: true) } catch {
+      let reason: String? =
+        switch error {
+        case HealthKitSimError.misuse(let message): message
+        case let termination as HKSimulatedTermination: termination.description
+        default: nil
+        }
+      if let reason {
+        AuthorizationRequestLog.shared.refused(
+          logged, socketPath: session.target.socketPath,
+          refusal: .init(bundleID: session.bundleID, api: api, reason: reason))
+      }
+      throw error
+    }
   }
 
   private static func authorizationOutcome(_ result: AuthorizationCallResult, api: String) throws {

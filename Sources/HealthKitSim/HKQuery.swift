@@ -93,7 +93,7 @@ public class HKQuery: NSObject, @unchecked Sendable {
   /// numerically (Booleans as 0 and 1), strings and dates in order, quantities in a common unit; values that
   /// cannot be compared match nothing. Operators other than the six comparisons match nothing either.
   public static func predicateForObjects(
-    withMetadataKey key: String, operatorType: NSComparisonPredicate.Operator, value: Any
+    withMetadataKey key: String, operatorType: HKComparisonOperator, value: Any
   ) -> NSPredicate {
     guard let op = ComparisonOperator(appleRawValue: operatorType.rawValue),
       let converted = MetadataPayload.value(value)
@@ -121,7 +121,7 @@ public class HKQuery: NSObject, @unchecked Sendable {
   /// Quantity samples whose quantity compares with `quantity` by `operatorType` (compared in the type's canonical
   /// unit; a quantity of another dimension matches nothing).
   public static func predicateForQuantitySamples(
-    with operatorType: NSComparisonPredicate.Operator, quantity: HKQuantity
+    with operatorType: HKComparisonOperator, quantity: HKQuantity
   ) -> NSPredicate {
     guard let op = ComparisonOperator(appleRawValue: operatorType.rawValue), quantity.unit.parsed != nil else {
       return HealthKitSimPredicate(.constant(false))
@@ -131,7 +131,7 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// Category samples whose value compares with `value` by `operatorType`.
   public static func predicateForCategorySamples(
-    with operatorType: NSComparisonPredicate.Operator, value: Int
+    with operatorType: HKComparisonOperator, value: Int
   ) -> NSPredicate {
     guard let op = ComparisonOperator(appleRawValue: operatorType.rawValue) else {
       return HealthKitSimPredicate(.constant(false))

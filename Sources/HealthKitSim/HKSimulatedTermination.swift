@@ -15,6 +15,8 @@ public struct HKSimulatedTermination: Error, Hashable, Sendable, CustomStringCon
   public let reason: String
   /// The API that would have raised it (`HKHealthStore.save(_:)`).
   public let api: String
+  /// Where the app called that API, when the API records it (`HKUnit(from:)`): a harness reports the failure there.
+  public var callSite: HKCallSite?
 
   /// Creates a termination report.
   public init(exceptionName: String, reason: String, api: String) {
@@ -37,4 +39,27 @@ public struct HKSimulatedTermination: Error, Hashable, Sendable, CustomStringCon
   package static func invalidArgument(_ reason: String, api: String) -> HKSimulatedTermination {
     HKSimulatedTermination(exceptionName: "NSInvalidArgumentException", reason: reason, api: api)
   }
+}
+
+/// A place in the caller's source (`#fileID`, `#filePath`, `#line`, `#column` of a call).
+public struct HKCallSite: Hashable, Sendable, CustomStringConvertible {
+  /// `Module/File.swift`.
+  public var fileID: String
+  /// The file's full path.
+  public var filePath: String
+  /// 1-based line.
+  public var line: Int
+  /// 1-based column.
+  public var column: Int
+
+  /// Creates a call site.
+  public init(fileID: String, filePath: String, line: Int, column: Int) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
+  /// `fileID:line:column`.
+  public var description: String { "\(fileID):\(line):\(column)" }
 }

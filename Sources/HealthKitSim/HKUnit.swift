@@ -23,22 +23,41 @@ public final class HKUnit: NSObject, @unchecked Sendable {
     super.init()
   }
 
+  /// The unit of `HKUnit(from: "")`: a scalar that converts one to one with `count()`, keeping its empty string.
+  private init(scalar text: String) {
+    self.parsed = try! HealthUnit(parsing: "count")
+    self.unitString = text
+    super.init()
+  }
+
   private init(invalid text: String) {
     self.parsed = nil
     self.unitString = text
     super.init()
   }
 
-  /// Parses a HealthKit unit string (`mL`, `count/min`, `kg/m^2`, `degF`).
+  /// Parses a HealthKit unit string (`mL`, `count/min`, `kg/m^2`, `degF`). The empty string is a scalar unit that
+  /// converts one to one with `count()` and keeps its empty unit string, as on devices (docs/healthkit-api.md,
+  /// "Differences from HealthKit", Units).
   ///
   /// A string that is not a unit is reported to ``HealthKitSim/terminationHandler`` (a device raises
-  /// `NSInvalidArgumentException`), and the unit is invalid.
-  public convenience init(from string: String) {
+  /// `NSInvalidArgumentException`) with the caller's location (`fileID`…`column`, filled in by the compiler), and
+  /// the unit is invalid.
+  public convenience init(
+    from string: String, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) {
+    if string.isEmpty {
+      self.init(scalar: string)
+      return
+    }
     do {
       self.init(parsed: try HealthUnit(parsing: string))
     } catch {
-      HealthKitSim.reportTermination(
-        .invalidArgument("Unable to parse unit string '\(string)': \(error)", api: "HKUnit(from:)"))
+      var termination = HKSimulatedTermination.invalidArgument(
+        "Unable to parse unit string '\(string)': \(error)", api: "HKUnit(from:)")
+      termination.callSite = HKCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+      HealthKitSim.reportTermination(termination)
       self.init(invalid: string)
     }
   }

@@ -209,7 +209,9 @@ package func formatFixed(_ value: Double, decimals: Int) -> String {
   return sign + String(units / scale) + "." + fraction
 }
 
-/// Formats a date as ISO 8601 in UTC with seconds (`2026-01-05T08:00:00Z`), fractions only when present.
+/// Formats a date as ISO 8601 in UTC with seconds (`2026-01-05T08:00:00Z`), fractions only when present. Dates
+/// before the Gregorian reform are in the Julian calendar, as Apple's Foundation prints them (`Date.distantPast` is
+/// `0001-01-01T00:00:00Z`).
 package func formatDate(_ date: Date) -> String {
   let t = date.timeIntervalSince1970
   // Years 0…9999 render; anything else (from hostile input) is shown as a number instead of trapping.
@@ -217,7 +219,7 @@ package func formatDate(_ date: Date) -> String {
   let whole = t.rounded(.down)
   let days = Int64((whole / 86400).rounded(.down))
   let secondsOfDay = Int64(whole) - days * 86400
-  let (y, m, d) = civilFromDays(days)
+  let (y, m, d) = displayCivilFromDays(days)
   let hh = secondsOfDay / 3600
   let mm = (secondsOfDay % 3600) / 60
   let ss = secondsOfDay % 60
@@ -232,7 +234,8 @@ package func formatDate(_ date: Date) -> String {
   return text + "Z"
 }
 
-/// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, `YYYY-MM-DDTHH:MM:SS(.fff)` with optional `Z`, in UTC.
+/// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, `YYYY-MM-DDTHH:MM:SS(.fff)` with optional `Z`, in UTC; a date before the
+/// Gregorian reform is read in the Julian calendar, as ``formatDate(_:)`` writes it.
 package func parseDate(_ text: String) -> Date? {
   var s = Substring(text)
   if s.hasSuffix("Z") { s = s.dropLast() }
@@ -255,7 +258,7 @@ package func parseDate(_ text: String) -> Date? {
     }
     seconds = Double(hh * 3600 + mm * 60) + ss
   }
-  let days = daysFromCivil(y, m, d)
+  let days = displayDaysFromCivil(y, m, d)
   return Date(timeIntervalSince1970: Double(days) * 86400 + seconds)
 }
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// The latest end date HealthPair accepts (`NSDate.distantFuture` is refused by HealthKit).
 package let latestSampleDate = Date(timeIntervalSince1970: 32_503_680_000)  // 3000-01-01
 /// The earliest start date HealthPair accepts.
-package let earliestSampleDate = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01
+package let earliestSampleDate = Date(timeIntervalSince1970: -62_135_769_600)  // 0001-01-01 (Julian): distantPast
 /// The largest magnitude a quantity may have in its type's canonical unit (HealthPair model, docs/behavior.md D9).
 ///
 /// Far below `Double.greatestFiniteMagnitude`, so sums and time-weighted averages over any store stay finite:

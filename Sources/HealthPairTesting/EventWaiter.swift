@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
+import HealthKitSim
 import HealthModel
 import HealthPairClient
 import Synchronization
 import Wire
 
 /// Waits for conditions on a pair's devices without sleeping: the condition is re-checked whenever either daemon
-/// pushes an event (sheet shown or closed, samples changed, sync progress, link up or down), until a deadline.
+/// pushes an event (sheet shown or closed, samples changed, sync progress, link up or down) or refuses a
+/// HealthKitSim authorization request (``AuthorizationRequestLog``), until a deadline.
 ///
 /// It listens on the pair's own connections, which ``HealthPair`` keeps subscribed to every event (after a restart
 /// too: the new connection is the pair's current one); it opens none of its own.
@@ -33,7 +35,11 @@ final class EventWaiter: Sendable {
   func wait<T>(for what: String, timeout: Double, _ check: () throws -> T?) throws -> T {
     let gate = DispatchSemaphore(value: 0)
     let listeners = liveClients().map { client in (client, client.addListener { _ in gate.signal() }) }
-    defer { for (client, token) in listeners { client.removeListener(token) } }
+    let refusals = AuthorizationRequestLog.shared.addListener { gate.signal() }
+    defer {
+      AuthorizationRequestLog.shared.removeListener(refusals)
+      for (client, token) in listeners { client.removeListener(token) }
+    }
     let deadline = DispatchTime.now() + timeout
     while true {
       if let failure = watchdog.failure { throw failure }
@@ -51,11 +57,13 @@ final class EventWaiter: Sendable {
   func wait<T: Sendable>(for what: String, timeout: Double, _ check: @Sendable () throws -> T?) async throws -> T {
     let (events, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let listeners = liveClients().map { client in (client, client.addListener { _ in continuation.yield() }) }
+    let refusals = AuthorizationRequestLog.shared.addListener { continuation.yield() }
     let deadline = DispatchWorkItem { continuation.finish() }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
     defer {
       deadline.cancel()
       continuation.finish()
+      AuthorizationRequestLog.shared.removeListener(refusals)
       for (client, token) in listeners { client.removeListener(token) }
     }
     if let failure = watchdog.failure { throw failure }

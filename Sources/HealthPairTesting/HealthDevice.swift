@@ -53,12 +53,14 @@ public final class HealthDevice: Sendable {
       bundleID: bundleIdentifier, displayName: name ?? bundleIdentifier, writeUsageDescription: writeUsage,
       readUsageDescription: readUsage, entitlements: Set(entitlements.map(\.simulated)))
     try control("install(app: \(bundleIdentifier))") { try $0.installApp(record) }
+    AuthorizationRequestLog.shared.forget(socketPath: socketPath, bundleID: bundleIdentifier)
   }
 
   /// Uninstalls an app: its authorization on this device is forgotten; its samples stay.
   /// - Throws: ``HealthPairTestingError``.
   public func uninstall(app bundleIdentifier: String) throws(HealthPairTestingError) {
     try control("uninstall(app: \(bundleIdentifier))") { try $0.uninstallApp(bundleIdentifier) }
+    AuthorizationRequestLog.shared.forget(socketPath: socketPath, bundleID: bundleIdentifier)
   }
 
   // MARK: - Binding HealthKitSim
@@ -323,9 +325,17 @@ public final class HealthDevice: Sendable {
     Connections.shared.forget(socketPath)
   }
 
-  /// Restarts the device's daemon after ``kill()`` and waits for the link; its journal restores its state.
-  /// - Throws: ``HealthPairTestingError``.
+  /// Restarts the device's daemon and waits for the link; its journal restores its state. A daemon that is running
+  /// is stopped first (SIGTERM, as `healthpair restart` does); after ``kill()`` it is only started.
+  /// - Throws: ``HealthPairTestingError/deviceUnreachable(device:reason:)`` when the running daemon does not stop
+  ///   within 10 s or the new one does not start.
   public func restart() throws(HealthPairTestingError) {
+    if let process = pair.process(kind.simulated), process.exitStatus == nil {
+      if pair.stop(kind.simulated) == nil, process.exitStatus == nil {
+        throw .deviceUnreachable(device: kind, reason: "the running daemon did not stop within 10 s of SIGTERM")
+      }
+      Connections.shared.forget(socketPath)
+    }
     do { try pair.restart(kind.simulated) } catch { throw .deviceUnreachable(device: kind, reason: error.description) }
     watchdog.reconnect(kind)
   }

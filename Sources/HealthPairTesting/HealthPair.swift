@@ -140,5 +140,7 @@ public final class HealthPair: Sendable {
     // HealthKitSim's cached connections to these daemons are closed now rather than on their next use.
     Connections.shared.forget(phone.socketPath)
     Connections.shared.forget(watch.socketPath)
+    AuthorizationRequestLog.shared.forget(socketPath: phone.socketPath)
+    AuthorizationRequestLog.shared.forget(socketPath: watch.socketPath)
   }
 }

@@ -31,21 +31,32 @@ public enum HealthPairTesting {
     }
     guard first else { return }
     Interruption.install(ending: .defaultAction, onlyIfDefault: true)
-    HealthKitSim.terminationHandler = { termination in recordFailure(termination.description) }
+    HealthKitSim.terminationHandler = { termination in
+      recordFailure(termination.description, at: termination.callSite)
+    }
     HealthKitSim.issueHandler = { issue in recordFailure(issue.description) }
   }
 
-  /// Records a test failure in whichever framework runs the current test.
-  static func recordFailure(_ message: String) {
-    Posix.writeStandardError("HealthPairTesting: \(message)\n")
+  /// Records a test failure in whichever framework runs the current test: at `site` (the app's call) when known —
+  /// Swift Testing points the issue there, XCTest's message starts with it.
+  static func recordFailure(_ message: String, at site: HKCallSite? = nil) {
+    let located = site.map { "\($0): \(message)" } ?? message
+    Posix.writeStandardError("HealthPairTesting: \(located)\n")
     #if canImport(Testing)
       if Test.current != nil {
-        Issue.record(Comment(rawValue: message))
+        if let site {
+          Issue.record(
+            Comment(rawValue: message),
+            sourceLocation: SourceLocation(
+              fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column))
+        } else {
+          Issue.record(Comment(rawValue: message))
+        }
         return
       }
     #endif
     #if canImport(XCTest)
-      XCTFail(message)
+      XCTFail(located)
     #endif
   }
 }

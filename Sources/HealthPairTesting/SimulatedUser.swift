@@ -141,11 +141,14 @@ public struct SimulatedUser: Sendable {
 
   // MARK: - Implementation
 
-  /// A wait for a sheet that timed out, told where the test asked and — when the other device has a sheet up that
-  /// would have matched — that the app asked there.
+  /// A wait for a sheet that timed out or was refused, told where the test asked and — when the other device has a
+  /// sheet up that would have matched — that the app asked there.
   private func located(_ error: HealthPairTestingError, _ app: String?, _ fileID: String, _ line: Int)
     -> HealthPairTestingError
   {
+    if case .deviceRefused(let device, let operation, let reason) = error {
+      return .deviceRefused(device: device, operation: "\(operation) (waited for at \(fileID):\(line))", reason: reason)
+    }
     guard case .timeout(let what, let seconds) = error else { return error }
     var text = "\(what) (asked at \(fileID):\(line))"
     let other: HealthDeviceKind = device.kind == .phone ? .watch : .phone
@@ -162,10 +165,21 @@ public struct SimulatedUser: Sendable {
     "a permission sheet\(app.map { " for \($0)" } ?? "") on the \(device.kind)"
   }
 
+  /// The sheet that is up (of `app` when given), or nil to keep waiting.
+  /// - Throws: ``HealthPairTestingError/deviceRefused(device:operation:reason:)`` when no sheet is up and the
+  ///   device already refused the latest request (of `app`) made through HealthKitSim: no sheet can come. Each
+  ///   refusal fails one wait.
   private static func pending(_ device: HealthDevice, _ app: String?) throws -> PermissionSheet? {
-    try device.client.dump().device.pendingPrompts.first { app == nil || $0.bundleID == app }.map {
+    let sheet = try device.client.dump().device.pendingPrompts.first { app == nil || $0.bundleID == app }.map {
       PermissionSheet($0, outcome: .pending)
     }
+    let log = AuthorizationRequestLog.shared
+    if sheet == nil, let refusal = log.takeRefusal(socketPath: device.socketPath, bundleID: app) {
+      throw HealthPairTestingError.deviceRefused(
+        device: device.kind, operation: "\(refusal.bundleID)'s \(refusal.api), so no permission sheet will come",
+        reason: refusal.reason)
+    }
+    return sheet
   }
 
   private static func choices(share: [HKSampleType], read: [HKObjectType]) throws(HealthPairTestingError)

@@ -336,7 +336,25 @@ package enum HTMLReport {
           sections[i].querySelector("details").open = true;
         });
       });
+      // The scenario the URL's fragment names (report.html#s2), on load and on every change of the fragment:
+      // shown (the filters reset when they hide it), expanded and scrolled to.
+      function reveal() {
+        var id;
+        try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
+        var target = id ? document.getElementById(id) : null;
+        var section = target && target.closest("section.scenario");
+        if (!section) { return; }
+        if (section.hidden) {
+          document.querySelector("input[name=status][value=all]").checked = true;
+          folder.value = "";
+          apply();
+        }
+        section.querySelector("details").open = true;
+        target.scrollIntoView();
+      }
+      window.addEventListener("hashchange", reveal);
       apply();
+      reveal();
     })();
     """
 }

@@ -53,6 +53,8 @@ package struct ScenarioResult: Sendable {
   package var status: Status
   /// Wall time in seconds.
   package var duration: Double
+  /// When it started, in seconds on the monotonic clock (reports place scenarios run in parallel by it).
+  package var started: Double = 0
   /// Steps run, expectations included (up to and including the failing one).
   package var stepsRun: Int
   /// The `expect` steps among ``stepsRun`` (a failed one included).
@@ -95,6 +97,7 @@ package struct ScenarioRunner: Sendable {
     var result = ScenarioResult(
       file: scenario.file, title: scenario.title, group: scenario.group, seed: seed, status: .passed, duration: 0,
       stepsRun: 0, expectationsRun: 0)
+    result.started = Double(started) / 1e9
     let destination = keepFailed.map { "\($0)/\(keepName ?? Suite.keepName(scenario.file))" }
     // The parser refuses such files; a scenario built otherwise must not pass without checking anything either.
     guard scenario.steps.contains(where: \.isExpectation) else {
@@ -623,7 +626,12 @@ struct RunContext {
         settingsResult[device] = outcome
         traceCall(device, name, "Settings change (\(change))", CallOutcome(error: outcome.failure))
       case .watchSettings(let name, let change):
-        try client(.phone).watchSettings(app(name).bundleID, change)
+        // A change for the watch made on the phone: it counts as the watch's last Settings change.
+        let c = client(.phone)
+        let bundle = app(name).bundleID
+        let outcome = try capture { () throws(ClientError) in try c.watchSettings(bundle, change) }
+        settingsResult[.watch] = outcome
+        traceCall(.phone, name, "Watch app change (\(change))", CallOutcome(error: outcome.failure))
       case .link(let action):
         try link(action)
       case .waitSynced(let seconds):

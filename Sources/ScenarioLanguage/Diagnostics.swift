@@ -1,3 +1,5 @@
+import HealthModel
+
 /// A position in a scenario file (1-based line and column).
 package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The file's path as given on the command line.
@@ -51,6 +53,9 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   // MARK: Semantic
   /// An app that no earlier `install` declared.
   case unknownApp(String, suggestion: String?)
+  /// An app used on a device it is not installed on at that point of the file: where it is installed (phone
+  /// first, empty: nowhere) and, when an `uninstall` removed it from that device, where that `uninstall` is.
+  case appNotInstalled(String, device: DeviceKind, installedOn: [DeviceKind], uninstalledAt: SourceLocation?)
   /// A sample type HealthPair does not know.
   case unknownType(String, suggestion: String?)
   /// A unit string that does not parse.
@@ -127,6 +132,12 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .emptyBlock: return "a block ending in ':' needs at least one indented line under it"
     case .strayIndentedLine: return "indented line does not belong to a block (blocks follow a line ending in ':')"
     case .unknownApp(let a, let s): return "unknown app '\(a)': install it in an earlier step\(hint(s))"
+    case .appNotInstalled(let a, let device, let on, let line):
+      let now =
+        on.isEmpty ? "installed on no device" : "installed on the " + on.map(\.description).joined(separator: ", ")
+      let removed = line.map { ", uninstalled from the \(device) at \($0.file):\($0.line)" } ?? ""
+      return "app '\(a)' is not installed on the \(device) at this step (\(now)\(removed)): add "
+        + "'install \(a) on \(device)' before it"
     case .unknownType(let t, let s): return "unknown sample type '\(t)'\(hint(s))"
     case .invalidUnit(let u, let r, let s): return "invalid unit '\(u)': \(r)\(hint(s))"
     case .incompatibleUnit(let u, let t): return "unit '\(u)' does not measure \(t)"

@@ -490,6 +490,10 @@ struct ParseState {
   /// The file being read: the scenario, or an included file while its lines are parsed.
   var file: String
   var apps: [String: AppDeclaration] = [:]
+  /// The devices each app is installed on at the line being parsed, by name (Installs.swift).
+  var installed: [String: Set<DeviceKind>] = [:]
+  /// Where an `uninstall` last removed each app from each device.
+  var uninstalled: [String: [DeviceKind: SourceLocation]] = [:]
   var sampleNames: Set<String> = []
   /// Where `include` reads files.
   let loader: IncludeLoader
@@ -560,10 +564,13 @@ struct ParseState {
     case "install":
       return step(try parseInstall(&c))
     case "uninstall":
+      let appToken = c.peek
       let app = try c.app()
       try c.expect("from")
       let devices = try c.devices()
       try c.finish()
+      if let e = notInstalled(app.name, on: devices.list) { throw c.error(e, at: appToken) }
+      recordUninstall(app.name, from: devices.list, at: location)
       return step(.uninstall(app: app.name, devices))
     case "policy":
       let devices = try c.devices()
@@ -714,7 +721,9 @@ struct ParseState {
       try c.finish()
       return step(.timeZone(devices, zone))
     case "expect":
-      return step(.expect(try parseExpectation(&c, block: block)))
+      let expectation = try parseExpectation(&c, block: block)
+      try checkInstalled(expectation, line)
+      return step(.expect(expectation))
     default:
       throw c.error(.unknownStep(first.text, suggestion: suggest(first.text, from: Self.stepWords)), at: first)
     }
@@ -760,7 +769,12 @@ struct ParseState {
     // into every later line that uses the app.
     if apps[app.name] == nil { apps[app.name] = app }
     try c.expect("on")
+    // Installed everywhere while its devices are read, so an error there does not cascade into later lines.
+    let before = installed[app.name, default: []]
+    recordInstall(app.name, on: DeviceKind.allCases)
     let devices = try c.devices()
+    installed[app.name] = before
+    recordInstall(app.name, on: devices.list)
     while let t = c.peek {
       if c.take("share") || c.take("writes") {
         app.share = try c.types(stoppingAt: ["read", "without", "share", "with"])
@@ -789,7 +803,7 @@ struct ParseState {
   }
 
   mutating func parseAppAction(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
-    let app = try c.app()
+    let app = try c.app(installedOn: [device])
     let verb = try c.word("'requests', 'saves', 'resaves', 'deletes', 'enables', 'disables' or 'completes'")
     switch verb.keyword {
     case "enables":
@@ -1017,7 +1031,7 @@ struct ParseState {
   mutating func parseUserAction(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
     func forApp(_ c: inout Cursor) throws(Diagnostic) -> String? {
       guard c.take("for") else { return nil }
-      return try c.app().name
+      return try c.app(installedOn: [device]).name
     }
     if c.take("allows", "all") || c.take("allow", "all") || c.take("taps", "allow") {
       let app = try forApp(&c)

@@ -171,4 +171,65 @@ struct HTMLReportBrowserTests {
     #expect(browser.errors.isEmpty, "console errors: \(browser.errors)")
     #expect(browser.requests.allSatisfy { $0 == url }, "requests: \(browser.requests)")
   }
+
+  /// `report.html#s4` opens that scenario: shown (the filters reset when they hide it), expanded and scrolled to, on
+  /// load and whenever the fragment changes.
+  @Test func theFragmentOpensAndScrollsToItsScenarioOnLoadAndOnHashChange() throws {
+    Posix.ignoreBrokenPipe()
+    let chromium = try HeadlessBrowser.locate()
+    let work = try Posix.makeTemporaryDirectory(prefix: "hp-html-fragment")
+    defer { Posix.removeTree(work) }
+    try Posix.makeDirectory(work + "/library")
+    for n in 0..<6 {
+      let text = "scenario: Passing \(n)\ninstall Water on phone share dietaryWater\n"
+        + "expect phone: Water share dietaryWater is notDetermined\n"
+      try Posix.writeFileAtomically(work + "/library/passing-\(n).scenario", Array(text.utf8))
+    }
+    let report = work + "/report.html"
+    let run = try healthpair(["run", work + "/library", "--html", report])
+    #expect(run.status == 0, "\(run.out)\(run.err)")
+
+    let browser = try HeadlessBrowser(executable: chromium, workDirectory: work, width: 1000, height: 300)
+    defer { browser.close() }
+    let url = "file://" + report
+    /// Which sections are expanded, and whether `id` is shown and inside the viewport.
+    func state(_ id: String) throws -> [String: Any] {
+      try #require(
+        try browser.evaluate(
+          """
+          (() => { const s = document.getElementById('\(id)'); const r = s.getBoundingClientRect();
+            const all = [...document.querySelectorAll('section.scenario')];
+            return { open: all.filter(x => x.querySelector('details').open).map(x => x.id),
+                     hidden: s.hidden, inView: r.top >= -1 && r.top < innerHeight,
+                     scrolled: scrollY > 0 }; })()
+          """) as? [String: Any])
+    }
+    func changeHash(to id: String) throws {
+      // Resolves once the page's own hashchange listener (registered first) has run.
+      _ = try browser.evaluate(
+        """
+        new Promise(done => { addEventListener('hashchange', () => setTimeout(done, 0), { once: true });
+          location.hash = '#\(id)'; })
+        """)
+    }
+
+    try browser.navigate(url + "#s4")
+    var now = try state("s4")
+    #expect(now["open"] as? [String] == ["s4"], "on load: \(now)")
+    #expect(now["inView"] as? Bool == true && now["scrolled"] as? Bool == true, "\(now)")
+
+    try changeHash(to: "s1")
+    now = try state("s1")
+    #expect(now["open"] as? [String] == ["s1", "s4"], "on hashchange: \(now)")
+    #expect(now["inView"] as? Bool == true, "\(now)")
+
+    // A filter that hides the scenario is reset so it can be shown.
+    _ = try browser.evaluate("document.querySelector('input[name=status][value=failed]').click()")
+    try changeHash(to: "s2")
+    now = try state("s2")
+    #expect(now["hidden"] as? Bool == false && now["inView"] as? Bool == true, "\(now)")
+    #expect((now["open"] as? [String])?.contains("s2") == true)
+    #expect(try browser.evaluate("document.querySelector('input[name=status]:checked').value") as? String == "all")
+    #expect(browser.errors.isEmpty, "console errors: \(browser.errors)")
+  }
 }
