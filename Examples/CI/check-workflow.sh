@@ -19,7 +19,7 @@ rm -f "$work/healthpair"
 ln -s "$repo" "$work/healthpair"
 package=$repo/Examples/Downstream/StepsKit
 python3 "$repo/Examples/CI/run-workflow.py" --workflow "$repo/Examples/CI/healthkit.yml" --package "$package" \
-  --work "$work" --cache "$work/build" \
+  --work "$work" --cache "$work/build" --cache-drop debug/healthpair --cache-drop debug/healthpaird \
   --place "$repo/Examples/CI/healthkit.yml=.github/workflows/healthkit.yml" \
   --place "$repo/Examples/CI/merge-junit.py=ci/merge-junit.py"
 python3 - "$work/artifacts/scenarios-junit/junit.xml" "$package" <<'PY'

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs a GitHub Actions workflow's `run:` steps on this machine, job by job, every matrix leg, in order.
 
-usage: run-workflow.py --workflow FILE --package DIR --work DIR [--cache DIR] [--place SRC=DEST]...
+usage: run-workflow.py --workflow FILE --package DIR --work DIR [--cache DIR] [--cache-drop PATH]...
+                       [--place SRC=DEST]...
 
 Each job leg starts from a fresh copy of the package at DIR/<package name> (the same path every time, as a runner's
 workspace is), with each --place file copied to DEST inside it. Jobs run in `needs` order; a failed step skips the
@@ -9,7 +10,9 @@ leg's later steps except those with `if: always()`, and a job whose needs failed
 
 What cannot run here is stood in for, and says so as it runs:
   actions/checkout          the fresh copy of the package
-  actions/cache             the copy's .build linked to --cache (default DIR/cache), kept between legs and runs
+  actions/cache             the copy's .build linked to --cache (default DIR/cache), kept between legs and runs,
+                            less each --cache-drop path, removed at every restore (so the steps that must
+                            build those files do build them, as on a runner with no cache)
   actions/upload-artifact   the named paths copied into DIR/artifacts/<name>/
   actions/download-artifact the artifacts matching `pattern` copied into `path` (merge-multiple)
   container: swift:V-...    the toolchain on PATH, which must be Swift V
@@ -93,6 +96,7 @@ class Runner:
         self.artifacts = os.path.join(self.work, "artifacts")
         self.places = [p.split("=", 1) for p in args.place]
         self.cache = os.path.abspath(args.cache or os.path.join(self.work, "cache"))
+        self.cache_drops = args.cache_drop
         self.version = toolchain_version()
 
     def run(self, workflow):
@@ -167,6 +171,9 @@ class Runner:
             if options.get("path") != ".build":
                 raise WorkflowError(f"{where}: only `path: .build` is stood in for")
             os.makedirs(self.cache, exist_ok=True)
+            for path in self.cache_drops:
+                if os.path.lexists(os.path.join(self.cache, path)):
+                    os.remove(os.path.join(self.cache, path))
             os.symlink(self.cache, os.path.join(self.workspace, ".build"))
             say(f"[{label}] {action}: .build linked to {self.cache}")
         elif action == "actions/upload-artifact":
@@ -198,6 +205,8 @@ def main():
     parser.add_argument("--package", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--cache", help="the folder that stands in for actions/cache's .build")
+    parser.add_argument("--cache-drop", action="append", default=[], metavar="PATH",
+                        help="a file of the cache removed at every restore")
     parser.add_argument("--place", action="append", default=[], metavar="SRC=DEST")
     args = parser.parse_args()
     try:
