@@ -10,7 +10,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ## target uses the same flags, so .build/release is never rebuilt from scratch between them.
 RELEASE := build -c release --static-swift-stdlib
 
-.PHONY: all build run test line-length test-html downstream demo bench fuzz chaos simulate load install clean
+.PHONY: all build run test test-notice line-length test-html downstream ci-kit demo bench fuzz chaos simulate load \
+  install clean
 
 all: build
 
@@ -27,10 +28,11 @@ demo: build
 
 ## make test: lines within 120 columns (make line-length), every test (unit, real-process integration, the scenario
 ## suite), then the suite through the CLI, then a smoke run of the benchmark binary (tiny sizes, no timing judged),
-## then the HTML report in Chromium, then the downstream package check. It ends with one closing line, "N passed, M
-## failed": Swift Testing and XCTest tests, scenarios, the browser check and the downstream check together (any
-## failure stops it earlier, with the failing stage's own report last).
-test: line-length
+## then the HTML report in Chromium, then the downstream package check, then the CI kit (make ci-kit). It ends with
+## one closing line, "N passed, M failed[, K skipped]": Swift Testing and XCTest tests, scenarios, the browser check,
+## the downstream check and the CI-kit checks together (any failure stops it earlier, with the failing stage's own
+## report last). It says up front what it will install (Chromium, debootstrap) and what it will skip.
+test: test-notice line-length
 	$(SWIFT) build --build-tests
 	set -o pipefail; $(SWIFT) test 2>&1 | tee $(BIN)/test-output.txt
 	set -o pipefail; $(BIN)/healthpair run Scenarios --jobs $(JOBS) --junit $(BIN)/scenarios-junit.xml \
@@ -38,11 +40,32 @@ test: line-length
 	$(BIN)/healthpair-bench --smoke --json $(BIN)/bench-smoke.json > /dev/null
 	@$(MAKE) --no-print-directory test-html
 	@$(MAKE) --no-print-directory downstream
+	@set -o pipefail; $(MAKE) --no-print-directory ci-kit 2>&1 | tee $(BIN)/ci-kit-output.txt
 	@swift=$$(grep -Eo 'Test run with [0-9]+ tests?' $(BIN)/test-output.txt | tail -1 | grep -Eo '[0-9]+'); \
 	 xctest=$$(grep -Eo 'Executed [0-9]+ tests?' $(BIN)/test-output.txt | tail -1 | grep -Eo '[0-9]+'); \
 	 scenarios=$$(grep -Eo '[0-9]+ passed, [0-9]+ failed' $(BIN)/scenarios-output.txt | tail -1 | grep -Eo '^[0-9]+'); \
-	 echo; echo "make test: $${swift:-0} Swift Testing tests, $${xctest:-0} XCTest tests, $${scenarios:-0} scenarios, 1 browser check, 1 downstream check"; \
-	 echo "$$(( $${swift:-0} + $${xctest:-0} + $${scenarios:-0} + 2 )) passed, 0 failed"
+	 browser=1; [ -n "$(SKIP_BROWSER_CHECK)" ] && browser=0; \
+	 container=1; grep -q '^check-container: SKIPPED' $(BIN)/ci-kit-output.txt && container=0; \
+	 skipped=$$(( 2 - browser - container )); \
+	 echo; echo "make test: $${swift:-0} Swift Testing tests, $${xctest:-0} XCTest tests, $${scenarios:-0} scenarios," \
+	   "$$browser browser check, 1 downstream check, $$(( 2 + container )) CI-kit checks"; \
+	 echo "$$(( $${swift:-0} + $${xctest:-0} + $${scenarios:-0} + browser + 3 + container )) passed, 0 failed$$( \
+	   [ $$skipped = 0 ] || echo ", $$skipped skipped")"
+
+## make test-notice: what `make test` is about to install or skip on this machine, said before it starts.
+test-notice:
+	@if [ -n "$(SKIP_BROWSER_CHECK)" ]; then \
+	  echo "make test: SKIP_BROWSER_CHECK is set: the HTML report's browser check will be skipped (CI runs it)"; \
+	elif ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then \
+	  echo "make test: Chromium is not installed; the browser check will install it with" \
+	    "'$(strip $(SUDO) apt-get install chromium)'. To skip that check instead: make test SKIP_BROWSER_CHECK=1"; \
+	fi
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "make test: not root: the container-recipe check (Examples/CI/Dockerfile on a Debian root) will be skipped"; \
+	elif ! command -v debootstrap >/dev/null 2>&1 && [ ! -d .build/ci-container/root ]; then \
+	  echo "make test: the container-recipe check will install debootstrap with apt-get and make a Debian 12 root" \
+	    "in .build/ci-container (once, a few minutes)"; \
+	fi
 
 ## make line-length: no line over the committed 120 columns (.swift-format) that the toolchain's formatter would
 ## break. Only files with a line over 120 bytes go through `swift format lint` (about 2 s of CPU); see
@@ -52,16 +75,21 @@ line-length:
 
 ## make test-html: `healthpair run --html` in a real headless Chromium — the page renders with no console error,
 ## holds every scenario and highlights a deliberately failing step; screenshots and the page are left in
-## $(BIN)/html-report/. Chromium is installed with apt-get when missing (as root, else through sudo); without
-## apt-get this fails rather than skip.
+## $(BIN)/html-report/. Chromium is installed with apt-get when missing (as root, else through sudo, after saying
+## so); without apt-get this fails rather than skip. SKIP_BROWSER_CHECK=1 skips the check instead (for a laptop that
+## should not get Chromium; CI never sets it).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HTML_ARTIFACTS := $(CURDIR)/$(BIN)/html-report
 test-html:
+ifneq ($(SKIP_BROWSER_CHECK),)
+	@echo "make test-html: SKIPPED (SKIP_BROWSER_CHECK is set): the HTML report was not checked in a browser"
+else
 	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
 	    echo "make test-html: Chromium is missing and there is no apt-get to install it" >&2; exit 1; \
 	  fi; \
-	  echo "make test-html: installing chromium with apt-get"; \
+	  echo "make test-html: Chromium is missing; installing it: $(strip $(SUDO) apt-get install chromium)" \
+	    "(to skip the browser check instead: SKIP_BROWSER_CHECK=1)"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
 	    >/dev/null || { echo "make test-html: apt-get could not install chromium" >&2; exit 1; }; \
 	fi
@@ -70,12 +98,25 @@ test-html:
 	HEALTHPAIR_BROWSER_TEST=1 HEALTHPAIR_HTML_ARTIFACTS=$(HTML_ARTIFACTS) \
 	  $(SWIFT) test --skip-build --filter HTMLReportBrowserTests
 	@test -s $(HTML_ARTIFACTS)/failing-scenario.png || { echo "make test-html: the browser test did not run" >&2; exit 1; }
+endif
 
 ## make downstream: a package outside HealthPair (Examples/Downstream/StepsKit: published-style code with an
 ## unedited `import HealthKit`) depending on this checkout as docs/testing-your-app.md says — `swift build` and
 ## `swift test` in a fresh copy. Its build is kept in .build/downstream, so reruns compile only what changed.
 downstream:
 	HEALTHPAIR_DOWNSTREAM_BUILD=$(CURDIR)/.build/downstream Examples/Downstream/check.sh
+
+## make ci-kit: the CI kit of docs/ci.md, executed. The page shows Examples/CI's files as they are
+## (Examples/CI/check-docs.py); every `run:` step of Examples/CI/healthkit.yml runs, job by job and for every shard,
+## in a fresh copy of Examples/Downstream/StepsKit, and the merged JUnit must hold each scenario once
+## (Examples/CI/check-workflow.sh; the build is the one make downstream keeps); as root, Examples/CI/Dockerfile's
+## steps run on a clean Debian 12 root with this machine's toolchain and the image runs the package's scenarios
+## (Examples/CI/check-container.py; the root and the build cache stay in .build/ci-container). Not root: that last
+## check says it is skipped.
+ci-kit:
+	python3 Examples/CI/check-docs.py
+	HEALTHPAIR_DOWNSTREAM_BUILD=$(CURDIR)/.build/downstream Examples/CI/check-workflow.sh
+	python3 Examples/CI/check-container.py
 
 ## make bench: release build, every benchmark at full size; prints the table and writes bench-results.json.
 bench:

@@ -18,5 +18,10 @@ rm -rf "$work/StepsKit" "$work/healthpair"
 ln -s "$repo" "$work/healthpair"
 cp -R "$repo/Examples/Downstream/StepsKit" "$work/StepsKit"
 cd "$work/StepsKit"
-swift build --scratch-path "$work/build"
-swift test --scratch-path "$work/build"
+# The build folder is the package's own .build, linked to one kept outside the copy: the same path the workflow check
+# of make ci-kit builds in (Examples/CI/check-workflow.sh), so the two share one build. Built from another path, the
+# compiler's module caches would clash.
+mkdir -p "$work/build"
+ln -s "$work/build" .build
+swift build
+swift test
