@@ -59,11 +59,11 @@ struct InterruptTests {
 
   /// `healthpair` as PID 1 of a container (here a new pid namespace) handles SIGTERM: `docker stop` does not wait
   /// out its grace period.
-  @Test func asPID1TheRunStopsOnSIGTERM() throws {
-    guard Posix.userID == 0, Posix.exists("/usr/bin/unshare") else {
-      Issue.record("skipped: a new pid namespace (unshare --pid) needs root and /usr/bin/unshare")
-      return
-    }
+  @Test(
+    .enabled(
+      if: Posix.userID == 0 && Posix.exists("/usr/bin/unshare"),
+      "a new pid namespace (unshare --pid) needs root and /usr/bin/unshare"))
+  func asPID1TheRunStopsOnSIGTERM() throws {
     let work = try Posix.makeTemporaryDirectory(prefix: "hp-interrupt")
     defer { Posix.removeTree(work) }
     let (suite, base, _) = try slowSuite(in: work)

@@ -74,11 +74,11 @@ struct CleanupTests {
 
   /// The same test process as PID 1 of a container (a new pid namespace), which has no default signal actions:
   /// SIGTERM still stops it, and it exits 143.
-  @Test func anInterruptedTestProcessAsPID1Exits143AndLeavesNothing() throws {
-    guard Posix.userID == 0, Posix.exists("/usr/bin/unshare") else {
-      Issue.record("skipped: a new pid namespace (unshare --pid) needs root and /usr/bin/unshare")
-      return
-    }
+  @Test(
+    .enabled(
+      if: Posix.userID == 0 && Posix.exists("/usr/bin/unshare"),
+      "a new pid namespace (unshare --pid) needs root and /usr/bin/unshare"))
+  func anInterruptedTestProcessAsPID1Exits143AndLeavesNothing() throws {
     // Its pairs in a directory of their own: a PID 1 that sees no other process would sweep others' directories.
     let base = try Posix.makeTemporaryDirectory(prefix: "hp-pid1")
     defer { Posix.removeTree(base) }
