@@ -36,8 +36,8 @@ struct ScaleStream {
   var shift: Double
 }
 
-/// HealthPair's model of a year of Apple Watch data (docs/performance.md, "A year of watch data"): active energy
-/// is the largest stream, then heart rate and basal energy; steps are counted by both the phone and the watch
+/// HealthPair's model of a year of Apple Watch data (docs/performance.md, rows S1–S4): active energy is the largest
+/// stream, then heart rate and basal energy; steps are counted by both the phone and the watch
 /// (each its own source, overlapping by half a sample), so daily step totals de-duplicate two sources.
 let scaleStreams: [ScaleStream] = [
   ScaleStream(

@@ -150,8 +150,8 @@ package final class DeviceDaemon {
   private var turnEvents = [UInt32](repeating: 0, count: 256)
   /// Whether the daemon stopped because its launcher exited (its lifeline ended).
   package private(set) var launcherExited = false
-  /// 64 KiB for every connection's reads, left uninitialized: `read` writes what it returns. Zeroing it cost every
-  /// forked daemon a 64 KiB memset and 16 page faults before its first request (docs/performance.md, "Session 7").
+  /// 64 KiB for every connection's reads, left uninitialized: `read` writes what it returns, so a forked daemon
+  /// touches none of its pages before its first request.
   private var readBuffer = [UInt8](unsafeUninitializedCapacity: 1 << 16) { _, count in count = 1 << 16 }
   /// Connections with buffered frames left over from an earlier turn (see `ClientConnection.framesPending`).
   private var pendingFrames: Set<UInt64> = []

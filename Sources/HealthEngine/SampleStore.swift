@@ -22,7 +22,7 @@ package enum Visibility: Hashable, Sendable {
 package struct SampleStore: Sendable {
   /// One stored sample: 56 bytes. The change number shares a word with the type code (48 + 16 bits) and the
   /// source index one with the live flag (31 + 1 bits), so ten million slots take 534 MiB rather than 610 MiB
-  /// (docs/performance.md, "Ten million samples in 710 MiB"); ``maxChange`` and ``maxSource`` are the limits.
+  /// (docs/history/performance.md, "Ten million samples in 710 MiB"); ``maxChange`` and ``maxSource`` are the limits.
   package struct Slot: Sendable {
     /// The sample's identifier.
     package var uuid: UUID

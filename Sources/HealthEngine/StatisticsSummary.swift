@@ -1,7 +1,7 @@
 import FoundationEssentials
 import HealthModel
 
-// Daily sums without touching every sample (docs/performance.md, "A summary of every 15 minutes"): the common
+// Daily sums without touching every sample (docs/history/performance.md, "A summary of every 15 minutes"): the common
 // collection (cumulativeSum only, no predicate filter, no source predicate) is computed per 15-minute grain, and
 // each cumulative type keeps those grains' de-duplicated partial sums up to date as samples come and go, so a year
 // of daily totals adds 35,000 grains instead of sweeping millions of samples. Both the summary and the scan that

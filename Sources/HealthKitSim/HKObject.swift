@@ -62,7 +62,7 @@ extension UUID {
   /// A new random (version 4) identifier for an object the app creates, from the kernel's `getrandom` through the
   /// syscall seam's pool (``Posix/fillRandom(_:)``: one system call per 256 identifiers). `UUID()` opens, reads and
   /// closes `/dev/urandom` for every object on Linux, and a `getrandom` per object was still more than half of what
-  /// making a sample cost (docs/performance.md, "Session 8").
+  /// making a sample cost (docs/history/performance.md, "Session 8").
   static func fresh() -> UUID {
     var b: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &b) { Posix.fillRandom($0) }

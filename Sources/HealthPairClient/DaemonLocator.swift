@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// The answer is kept for the process while `$HEALTHPAIRD`, the current directory and `$PATH` stay the same and the
 /// binary is still there: every prepared pair asks, and looking again cost each one a `readlink`, a `getcwd` and a
-/// `stat` per candidate (docs/performance.md, "Session 7").
+/// `stat` per candidate (docs/history/performance.md, "Session 7").
 package func locateDaemon() throws(PairError) -> String {
   let key = [
     Posix.environment("HEALTHPAIRD") ?? "", Posix.currentDirectory(), Posix.environment("PATH") ?? "",

@@ -360,7 +360,7 @@ package final class DeviceClient: @unchecked Sendable {
   /// (``PendingOperation/wait(timeout:)``, ``Ticket/wait(timeout:)``): it counts as waited from the moment it is
   /// sent, so the parked reader thread is not woken for it and the caller reads its own answer. ``start(_:)`` wakes
   /// the reader thread, which then usually reads the answer first and hands it over (two thread wake-ups per call;
-  /// docs/performance.md, "HealthKitSim calls"). A caller that ends up not waiting calls
+  /// docs/history/performance.md, "HealthKitSim calls"). A caller that ends up not waiting calls
   /// ``Ticket/releaseClaim()``; `whenDone` and an `async` wait give the place up themselves.
   /// - Throws: ``ClientError`` when the request cannot be sent.
   package func startAwaitedHere<Value>(_ operation: DeviceOperation<Value>) throws(ClientError)

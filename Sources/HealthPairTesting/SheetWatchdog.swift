@@ -15,7 +15,7 @@ import Wire
 /// harness wait of the pair, and ``withHealthPair(_:_:)`` itself, throws the recorded error.
 ///
 /// It opens no connection of its own: each test used to pay two more connections (connect, hello, subscribe, a
-/// reader thread each) for it (docs/performance.md, "Session 7").
+/// reader thread each) for it (docs/history/performance.md, "Session 7").
 final class SheetWatchdog: Sendable {
   private struct Shown {
     var prompt: Prompt

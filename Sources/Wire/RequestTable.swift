@@ -107,7 +107,7 @@ package struct RequestDefinition<Answer, each Field: FieldCodec>: AnyRequestDefi
 /// is (its answer and field codecs known to the compiler), not as ``AnyRequestDefinition``: each row's reading and
 /// writing is then specialized for its fields. Through the existential, a row's field pack was walked at run time —
 /// tuple metadata looked up, each codec called through a witness table — which was about a quarter of a client's
-/// CPU per save and a tenth of the daemon's request handling (docs/performance.md, "Session 7: the save path").
+/// CPU per save and a tenth of the daemon's request handling (docs/history/performance.md, "Session 7: the save path").
 package protocol RequestDefinitionVisitor {
   /// What a visit gives.
   associatedtype Outcome
@@ -277,8 +277,8 @@ package enum RequestTable {
     match: { if case .save(let b, let s) = $0 { (b, s) } else { nil } })
   // `save`, the request a test makes most, is also written and read by its codecs called directly (below): a row's
   // field pack, even specialized, calls each codec through its witness table and walks an array's elements through
-  // an unspecialized iterator — about a quarter of a client's CPU per save (docs/performance.md, "Session 7: the
-  // save path"). `RequestTableTests` pins these two to the row's own encoding.
+  // an unspecialized iterator — about a quarter of a client's CPU per save (docs/history/performance.md, "Session 7:
+  // the save path"). `RequestTableTests` pins these two to the row's own encoding.
   /// Writes a `save`'s fields as its row lays them out, with the row's codecs.
   static func writeSave(_ bundleID: String, _ samples: [SampleInput], into w: inout BinaryWriter) {
     Codec.Bundle.write(bundleID, into: &w)
