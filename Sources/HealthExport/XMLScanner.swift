@@ -373,6 +373,9 @@ package struct XMLScanner: ~Copyable {
         }
       }
       if needsDecoding { try checkEntities(valueStart, valueEnd) }
+      guard attrs.count < Self.maxAttributes else {
+        throw error(at: attributeStart, "more than \(Self.maxAttributes) attributes in one tag")
+      }
       attrs.append(
         Attribute(
           nameStart: attributeStart, nameEnd: attributeEnd, valueStart: valueStart, valueEnd: valueEnd,
@@ -386,6 +389,9 @@ package struct XMLScanner: ~Copyable {
     sawRoot = true
     if !selfClosing {
       let level = open.count
+      guard level < Self.maxDepth else {
+        throw error(at: p, "elements nested more than \(Self.maxDepth) deep (an Apple Health export nests 4)")
+      }
       let length = end - start
       let name: [UInt8]
       if level < recentNames.count, recentNames[level].count == length,

@@ -1,0 +1,21 @@
+extension ExportReader {
+  /// The most child elements a `Record` or a `Correlation` may have (Apple's records have a few `MetadataEntry`s; a
+  /// food correlation a few dozen records): one with more is refused with a located error, so what a single element
+  /// holds in memory (its metadata, its members) stays bounded.
+  package static let maxChildren = 4096
+
+  /// Throws when `count` children exceed ``maxChildren`` in the `element` at `location`.
+  static func checkChildCount(_ count: Int, of element: String, at location: ExportLocation) throws(ExportError) {
+    guard count > maxChildren else { return }
+    throw ExportError(
+      .invalidRecord, at: location, "a '<\(element)>' with more than \(maxChildren) child elements")
+  }
+}
+
+extension ImportSummary {
+  /// The most element names, details or record types a summary lists one by one; the rest are counted together
+  /// under ``otherKinds``, so a file of endlessly varied names cannot grow the summary without bound.
+  package static let maxKinds = 1024
+  /// The name under which kinds beyond ``maxKinds`` are counted.
+  package static let otherKinds = "(others)"
+}
