@@ -112,13 +112,12 @@ extension ExportIdentity {
     return read
   }
 
-  /// Whether the record written for `sample` derives its identifier on import (so it need not carry it).
-  static func derivesIdentifier(of sample: Sample) -> Bool {
+  /// Whether the record written for `sample` derives its identifier on import (so it need not carry it);
+  /// `sourceHash` is ``writtenSourceHash(_:device:)`` of its source and device.
+  static func derivesIdentifier(of sample: Sample, sourceHash: UInt64) -> Bool {
     let derived = Self.sample(
       type: sample.type, value: sample.value, start: sample.start.timeIntervalSinceReferenceDate,
-      end: sample.end.timeIntervalSinceReferenceDate,
-      source: writtenSourceHash(sample.source, device: ExportWriter.device(of: sample)),
-      metadata: writtenMetadata(sample.metadata))
+      end: sample.end.timeIntervalSinceReferenceDate, source: sourceHash, metadata: writtenMetadata(sample.metadata))
     return derived == sample.uuid
   }
 

@@ -160,6 +160,9 @@ package struct ExportWriter {
   private let offsetSeconds: Int
   /// Records written.
   package private(set) var records = 0
+  /// The last record's source and device with their hash as a record reads back (consecutive samples mostly share
+  /// them), so the identifier check does not parse a device description per record.
+  private var lastSource: (source: SampleSource, device: HardwareDetails?, hash: UInt64)?
 
   /// A writer sending its bytes to `sink`, with dates in the local time of `offsetSeconds` (a whole number of
   /// minutes east of UTC).
@@ -235,7 +238,8 @@ package struct ExportWriter {
     append(Self.escape(details?.name ?? sample.source.bundleID))
     append("\"")
     if let version = details?.version { append(" sourceVersion=\"\(Self.escape(version))\"") }
-    if let hardware = Self.device(of: sample) { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
+    let device = Self.device(of: sample)
+    if let device { append(" device=\"\(Self.escape(device.exportDescription))\"") }
     let value: String
     switch sample.value {
     case .quantity(let amount):
@@ -252,7 +256,14 @@ package struct ExportWriter {
     append(" endDate=\"\(end)\" value=\"\(Self.escape(value))\"")
     // An identifier the record would not derive on import (an app saved the sample, or it came with one from a
     // HealthPair export) is written, so it reads back (I10).
-    let keepsIdentifier = !ExportIdentity.derivesIdentifier(of: sample)
+    let sourceHash: UInt64
+    if let last = lastSource, last.source == sample.source, last.device == device {
+      sourceHash = last.hash
+    } else {
+      sourceHash = ExportIdentity.writtenSourceHash(sample.source, device: device)
+      lastSource = (sample.source, device, sourceHash)
+    }
+    let keepsIdentifier = !ExportIdentity.derivesIdentifier(of: sample, sourceHash: sourceHash)
     if !keepsIdentifier && !sample.metadata.keys.contains(where: { !$0.hasPrefix(Self.devicePrefix) }) {
       append("/>\n")
     } else {
