@@ -266,6 +266,7 @@ package struct ExportReader: ~Copyable {
     if !scanner.isSelfClosing {
       let level = scanner.depth
       var children = 0
+      var metadataBytes = 0
       children: while true {
         switch try scanner.next() {
         case .startTag:
@@ -273,7 +274,7 @@ package struct ExportReader: ~Copyable {
           children += 1
           try Self.checkChildCount(children, of: "Correlation", at: location)
           if scanner.nameIs("MetadataEntry") {
-            try metadataEntry(into: &metadata, identifier: &identifier)
+            try metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
           } else if scanner.nameIs("Record") {
             if let member = try record(counted: false) { members.append(member) }
           } else {
@@ -366,6 +367,7 @@ package struct ExportReader: ~Copyable {
     if !scanner.isSelfClosing {
       let level = scanner.depth
       var children = 0
+      var metadataBytes = 0
       children: while true {
         switch try scanner.next() {
         case .startTag:
@@ -373,7 +375,7 @@ package struct ExportReader: ~Copyable {
           children += 1
           try Self.checkChildCount(children, of: "Record", at: location())
           if scanner.nameIs("MetadataEntry") {
-            try metadataEntry(into: &metadata, identifier: &identifier)
+            try metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
           } else if scanner.nameIs("HeartRateVariabilityMetadataList") {
             let beats = try skipSubtree()
             summary.skip("InstantaneousBeatsPerMinute", "in HeartRateVariabilityMetadataList", count: beats)
@@ -619,11 +621,15 @@ package struct ExportReader: ~Copyable {
   /// for HealthPair's own identifier key, into `identifier`: HealthPair's exports keep an app-saved object's
   /// identifier (I10).
   @inline(__always)
-  private mutating func metadataEntry(into metadata: inout Metadata, identifier: inout UUID?) throws(ExportError) {
+  private mutating func metadataEntry(into metadata: inout Metadata, identifier: inout UUID?, bytes: inout Int)
+    throws(ExportError)
+  {
     guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
       throw ExportError(
         .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
     }
+    bytes += scanner.rawValue(keyIndex).count + scanner.rawValue(textIndex).count
+    try Self.checkMetadataBytes(bytes, at: scanner.tokenLocation)
     let key = try metadataKey(keyIndex)
     if key == ExportWriter.identifierKey {
       let text = try scanner.string(textIndex)

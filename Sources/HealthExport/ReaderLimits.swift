@@ -4,6 +4,16 @@ extension ExportReader {
   /// holds in memory (its metadata, its members) stays bounded.
   package static let maxChildren = 4096
 
+  /// The most bytes of metadata (keys and values as written) one `Record` or `Correlation` may hold: one value may
+  /// be 1 MiB (``StoredLimits/metadataString``), but thousands of them would hold gigabytes in one sample.
+  package static let maxMetadataBytes = 1 << 21
+
+  /// Throws when an element's metadata so far, `bytes`, exceeds ``maxMetadataBytes`` (at the entry at `location`).
+  static func checkMetadataBytes(_ bytes: Int, at location: ExportLocation) throws(ExportError) {
+    guard bytes > maxMetadataBytes else { return }
+    throw ExportError(.invalidRecord, at: location, "more than \(maxMetadataBytes) bytes of metadata in one element")
+  }
+
   /// Throws when `count` children exceed ``maxChildren`` in the `element` at `location`.
   static func checkChildCount(_ count: Int, of element: String, at location: ExportLocation) throws(ExportError) {
     guard count > maxChildren else { return }

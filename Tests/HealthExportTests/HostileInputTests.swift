@@ -101,6 +101,12 @@ struct HostileInputTests {
       + "startDate=\"2026-01-01 10:00:00 +0000\" endDate=\"2026-01-01 10:00:00 +0000\" value=\"1\">"
       + entries + "</Record>"
     #expect(readError(export(record))?.message.contains("'<Record>' with more than") == true)
+    // Thousands of children are allowed, but not gigabytes of metadata in one record.
+    let big = String(repeating: "x", count: 600_000)
+    let heavy = (0..<4).map { "<MetadataEntry key=\"k\($0)\" value=\"\(big)\"/>" }.joined()
+    let heavyRecord = record.replacing(entries, with: heavy)
+    let error2 = try #require(readError(export(heavyRecord)))
+    #expect(error2.kind == .invalidRecord && error2.message.contains("bytes of metadata in one element"), "\(error2)")
   }
 
   /// Issue 29 item 9: each new source was compared with every source before it (40,000 sources took over 300 s).
