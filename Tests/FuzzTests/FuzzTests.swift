@@ -97,7 +97,11 @@ struct FuzzTests {
       "messages",
       "AwMAAAAKAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMgC5ubm5ubm5ubm5ubm5ubm5uQAAAAAAAAAAAAEAAXL/Pw==",
       "a dump reply whose u64 sample count exceeds Int.max trapped in Int(_:)"
-    )
+    ),
+    (
+      "export", "AAYA////AAAALwAAAADGxsbGxsbGxsbGxsbGxgB+AE4AAAACAAAAAAAAAE4AAAAAAAAAAAAAU3RyaW5n///4AAQAAA==",
+      "a zipped attribute past the 16 MiB token limit, read 4 KiB at a time, was rescanned per read (a timeout)"
+    ),
   ]
 
   @Test func foundCrashesStayFixed() throws {

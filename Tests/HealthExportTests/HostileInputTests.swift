@@ -129,6 +129,16 @@ struct HostileInputTests {
     #expect(summary.sources.last?.samples == 2)
   }
 
+  /// Found by the `export` fuzz target: a tag past the 16 MiB token limit, read 4 KiB at a time, was rescanned on
+  /// every read (35 s in a debug build, a libFuzzer timeout). The scanner now fills its buffer before rescanning, so
+  /// a token is scanned a few times (once per doubling), whatever the input's reads. The time limit guards against
+  /// the rescans coming back.
+  @Test(.timeLimit(.minutes(1))) func aHugeTagReadInSmallPiecesIsRefusedWithoutRescanningPerRead() throws {
+    let text = export("<Unknown note=\"" + String(repeating: "x", count: XMLScanner.maxTokenLength) + "\"/>")
+    let error = try #require(readError(text, chunk: 1_024))
+    #expect(error.kind == .malformedXML && error.message.contains("markup longer than"))
+  }
+
   /// Endlessly varied element and type names are counted together past ``ImportSummary/maxKinds``.
   @Test func variedSkippedNamesDoNotGrowTheSummaryWithoutBound() throws {
     let n = ImportSummary.maxKinds + 50
