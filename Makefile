@@ -127,7 +127,7 @@ bench:
 ## make fuzz: coverage-guided libFuzzer on each target in FUZZ_TARGETS for FUZZ_SECONDS each.
 ## Corpora live in .build/fuzz-corpus/<target>; a crash leaves its input in .build/fuzz-crashes/ and fails the run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= frames messages journal snapshot scenario requests
+FUZZ_TARGETS ?= frames messages journal snapshot scenario requests export
 fuzz:
 	$(SWIFT) build -c release --product healthpair-fuzz --scratch-path .build/fuzz \
 	  -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld -Xswiftc -DLIBFUZZER

@@ -72,8 +72,8 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "CommandLineKit", "ScenarioLanguage", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel",
-        "Posix",
+        "CommandLineKit", "ScenarioLanguage", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthExport",
+        "HealthModel", "Posix",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-fuzz", dependencies: ["CommandLineKit", "FuzzTargets", "HealthModel", "Posix"]),

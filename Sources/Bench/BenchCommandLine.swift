@@ -21,8 +21,8 @@ package enum BenchMain {
 package struct BenchCommand: ParsableCommand {
   /// The benchmark groups `--only` selects from.
   package static let groups = [
-    "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import", "scenarios",
-    "userpath", "calls", "pairs", "suite",
+    "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import", "importshape",
+    "scenarios", "userpath", "calls", "pairs", "suite",
   ]
 
   /// The command's description.
@@ -42,7 +42,8 @@ package struct BenchCommand: ParsableCommand {
         --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
         --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scale,
                            clients, import, scenarios, userpath (comma-separated; repeatable); userpath
-                           is calls (rows 9), pairs (10) and suite (11), which can also be run alone.
+                           is calls (rows 9), pairs (10) and suite (11), which can also be run alone, and
+                           import includes importshape (rows 8d, 8e: the reader alone, no daemon).
         --snapshot-samples <n>
                            Samples in the store the snapshot benchmark recovers (default 10000000).
         --scale-samples <n>

@@ -60,6 +60,8 @@ package struct BenchSizes: Sendable {
   package var queryRuns = 30
   /// Records in the synthetic export the import benchmark loads (about 1 GiB).
   package var importRecords = 2_300_000
+  /// Records in each export of the import-scaling rows (8d, 8e): distinct sources, correlation members.
+  package var importScalingRecords = 100_000
   /// Sizes of the user-path rows (HealthKitSim calls, pair start-up, suites).
   package var userPath = UserPathSizes()
   /// Creates the full-size configuration.
@@ -78,6 +80,7 @@ package struct BenchSizes: Sendable {
     s.scenarioRuns = 2
     s.queryRuns = 3
     s.importRecords = 2000
+    s.importScalingRecords = 2000
     s.userPath = .smoke
     return s
   }
@@ -128,6 +131,10 @@ package func runBenchmarks(
   if wanted("import") {
     note("import of a synthetic Apple Health export of \(sizes.importRecords) records")
     metrics += try importMetrics(daemon: daemon, records: sizes.importRecords)
+  }
+  if wanted("import") || wanted("importshape") {
+    note("import cost in distinct sources and correlation members, \(sizes.importScalingRecords) records")
+    metrics += try importScalingMetrics(records: sizes.importScalingRecords)
   }
   // `userpath` is its three parts: HealthKitSim calls (9), pair start-up (10) and the suite (11).
   let parts = ["calls", "pairs", "suite"].filter { wanted($0) || wanted("userpath") }

@@ -10,7 +10,7 @@ import Wire
 /// without bound, whatever the bytes. libFuzzer (`make fuzz`) and a seeded in-process test (`make test`) drive them.
 package enum FuzzTargets {
   /// The targets' names.
-  package static let names = ["frames", "messages", "journal", "snapshot", "scenario", "requests"]
+  package static let names = ["frames", "messages", "journal", "snapshot", "scenario", "requests", "export"]
 
   /// Checks the target's properties on `data` (``FuzzProperties``), stopping the process on a finding so that
   /// libFuzzer keeps the input, then runs target `name` on it; false when the name is unknown.
@@ -22,7 +22,7 @@ package enum FuzzTargets {
     case "messages": messages(data)
     case "journal": journal(data)
     case "snapshot": snapshot(data)
-    case "scenario": break  // parsed, and its diagnostics rendered, by FuzzProperties.scenario just above
+    case "scenario", "export": break  // parsed (and read) by FuzzProperties just above
     case "requests": if let finding = RequestFuzz.finding(data) { fatalError(finding) }
     default: return false
     }
@@ -242,6 +242,7 @@ package enum FuzzTargets {
       emptyBody.deviceState(empty) { (_: inout BinaryWriter) in }
       let file = SnapshotFile.file(header: SnapshotFile.header(device: .watch), body: body.bytes)
       return [[1] + body.bytes, [1] + emptyBody.bytes, [0] + file]
+    case "export": return ExportFuzz.seeds
     case "scenario":
       return scenarioFiles.map { Array($0.utf8) } + [
         Array(

@@ -20,6 +20,8 @@ import Wire
 /// - **snapshot**: a refused snapshot is an error at an offset inside the file.
 /// - **scenario**: a file that does not parse gets at least one diagnostic, each at a line and column inside the
 ///   file.
+/// - **export**: the structured export the bytes build (``ExportFuzz``) reads to a result or a typed, located
+///   ``ExportError`` — never a trap — and one built with nothing mutated reads without an error.
 package enum FuzzProperties {
   /// The first property `data` breaks for `target`; nil when every property holds (or the target has none here:
   /// `requests` checks its own, ``RequestFuzz/finding(_:)``).
@@ -30,6 +32,7 @@ package enum FuzzProperties {
     case "journal": journal(data)
     case "snapshot": snapshot(data)
     case "scenario": scenario(data)
+    case "export": ExportFuzz.finding(data)
     default: nil
     }
   }
@@ -56,6 +59,7 @@ package enum FuzzProperties {
     case "scenario":
       if case .success = ScenarioParser.parse(bytes: data, file: "fuzz.scenario", loader: .none) { return true }
       return false
+    case "export": return ExportFuzz.accepts(data)
     default: return false
     }
   }

@@ -175,14 +175,14 @@ extension DeviceState {
     guard staged + samples.count <= Self.maxImportSamples else {
       throw .simulator("an import may stage at most \(Self.maxImportSamples) samples")
     }
-    // A batch has a few sources, shared by reference: compared, not hashed.
-    var checkedSources: [SampleSource] = []
+    // Each source is checked once; a batch may hold thousands (an export with a source per record), so they are
+    // hashed, not scanned.
+    var checkedSources = Set<SampleSource>()
     var lastSource: SampleSource?
     for (index, sample) in samples.enumerated() {
       // Consecutive samples mostly share a source: compared with the last one first.
-      if sample.source != lastSource, !checkedSources.contains(sample.source) {
+      if sample.source != lastSource, checkedSources.insert(sample.source).inserted {
         try Self.checkImportSource(sample.source)
-        checkedSources.append(sample.source)
       }
       lastSource = sample.source
       do { try sample.check() } catch {

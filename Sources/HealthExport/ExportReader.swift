@@ -46,7 +46,16 @@ package struct ImportSummary: Hashable, Sendable {
   }
 
   mutating func skip(_ element: String, _ detail: String = "", count: Int = 1) {
+    let element = skippedElements[element] != nil || skippedElements.count < Self.maxKinds ? element : Self.otherKinds
+    let detail =
+      skippedElements[element]?[detail] != nil || (skippedElements[element]?.count ?? 0) < Self.maxKinds
+      ? detail : Self.otherKinds
     skippedElements[element, default: [:]][detail, default: 0] += count
+  }
+
+  mutating func skipType(_ type: String) {
+    let type = skippedTypes[type] != nil || skippedTypes.count < Self.maxKinds ? type : Self.otherKinds
+    skippedTypes[type, default: 0] += 1
   }
 }
 
@@ -98,6 +107,8 @@ package struct ExportReader: ~Copyable {
   private var units = ByteCache<Result<UnitConversion, ExportError>>()
   private var categories = ByteCache<Int?>()
   private var sources: [UInt64: [SourceEntry]] = [:]
+  /// Each source met so far, by what it is (whatever its spelling): one lookup per new spelling.
+  private var sourcesByValue: [SampleSource: SourceEntry] = [:]
   private var lastSource: SourceEntry?
   private var metadataKeys = ByteCache<String>()
   private var metadataValues = ByteCache<MetadataValue>()
@@ -254,12 +265,16 @@ package struct ExportReader: ~Copyable {
     var members: [Sample] = []
     if !scanner.isSelfClosing {
       let level = scanner.depth
+      var children = 0
+      var metadataBytes = 0
       children: while true {
         switch try scanner.next() {
         case .startTag:
           guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
+          children += 1
+          try Self.checkChildCount(children, of: "Correlation", at: location)
           if scanner.nameIs("MetadataEntry") {
-            try metadataEntry(into: &metadata, identifier: &identifier)
+            try metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
           } else if scanner.nameIs("Record") {
             if let member = try record(counted: false) { members.append(member) }
           } else {
@@ -274,23 +289,18 @@ package struct ExportReader: ~Copyable {
       }
     }
     // Members of types the catalog does not hold were skipped; what is left must still make a correlation.
-    var unique: [Sample] = []
-    for member in members where !unique.contains(where: { $0.uuid == member.uuid }) { unique.append(member) }
+    var seen = Set<UUID>()
+    let unique = members.filter { seen.insert($0.uuid).inserted }
     // One that does not (a blood pressure without its diastolic record, say) is skipped and reported by type, its
     // records with it, as before correlations were imported.
     guard (try? CorrelationInput.checkMembers(of: type, unique.map(\.type))) != nil, start <= end else {
       summary.skip("Correlation", type.identifier)
       return nil
     }
-    var hash = Hash128()
-    hash.add(UInt64(type.code) | 0x1_0000)
-    hash.add(start.bitPattern)
-    hash.add(end.bitPattern)
-    hash.add(source.hash)
-    if !metadata.isEmpty { Self.hashMetadata(metadata, into: &hash) }
-    for uuid in unique.map(\.uuid.uuidString).sorted() { hash.add(uuid) }
+    let derived = ExportIdentity.correlation(
+      type: type, start: start, end: end, source: source.hash, metadata: metadata, members: unique.map(\.uuid))
     let correlation = Correlation(
-      uuid: identifier ?? hash.uuid, type: type, start: Date(timeIntervalSinceReferenceDate: start),
+      uuid: identifier ?? derived, type: type, start: Date(timeIntervalSinceReferenceDate: start),
       end: Date(timeIntervalSinceReferenceDate: end), metadata: metadata, source: source.source,
       members: unique.map(\.uuid))
     do { try metadata.checkValues() } catch {
@@ -319,8 +329,8 @@ package struct ExportReader: ~Copyable {
     }
     let entry = try typeEntry(typeIndex)
     guard case .known(let type) = entry, !type.descriptor.isCorrelation else {
-      if case .unknown(let name) = entry { summary.skippedTypes[name, default: 0] += 1 }
-      if case .known(let type) = entry { summary.skippedTypes[type.identifier, default: 0] += 1 }
+      if case .unknown(let name) = entry { summary.skipType(name) }
+      if case .known(let type) = entry { summary.skipType(type.identifier) }
       _ = try skipSubtree()
       return nil
     }
@@ -356,12 +366,16 @@ package struct ExportReader: ~Copyable {
     var identifier: UUID?
     if !scanner.isSelfClosing {
       let level = scanner.depth
+      var children = 0
+      var metadataBytes = 0
       children: while true {
         switch try scanner.next() {
         case .startTag:
           guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
+          children += 1
+          try Self.checkChildCount(children, of: "Record", at: location())
           if scanner.nameIs("MetadataEntry") {
-            try metadataEntry(into: &metadata, identifier: &identifier)
+            try metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
           } else if scanner.nameIs("HeartRateVariabilityMetadataList") {
             let beats = try skipSubtree()
             summary.skip("InstantaneousBeatsPerMinute", "in HeartRateVariabilityMetadataList", count: beats)
@@ -376,18 +390,10 @@ package struct ExportReader: ~Copyable {
         }
       }
     }
-    var hash = Hash128()
-    hash.add(UInt64(type.code))
-    switch value {
-    case .quantity(let v): hash.add(v.bitPattern)
-    case .category(let c): hash.add(UInt64(bitPattern: Int64(c)) ^ 0x8000_0000_0000_0000)
-    }
-    hash.add(start.bitPattern)
-    hash.add(end.bitPattern)
-    hash.add(source.hash)
-    if !metadata.isEmpty { Self.hashMetadata(metadata, into: &hash) }
+    let derived = ExportIdentity.sample(
+      type: type, value: value, start: start, end: end, source: source.hash, metadata: metadata)
     let sample = Sample(
-      uuid: identifier ?? hash.uuid, type: type, value: value, start: Date(timeIntervalSinceReferenceDate: start),
+      uuid: identifier ?? derived, type: type, value: value, start: Date(timeIntervalSinceReferenceDate: start),
       end: Date(timeIntervalSinceReferenceDate: end), metadata: metadata, source: source.source)
     do { try sample.check() } catch {
       throw ExportError(.invalidRecord, at: location(), "a '<Record>' of \(type.identifier): \(error.message)")
@@ -434,38 +440,6 @@ package struct ExportReader: ~Copyable {
       }
     }
     return a
-  }
-
-  /// Metadata in a fixed order (sorted keys) and with typed values, so the hash does not depend on the order of
-  /// `MetadataEntry` elements.
-  static func hashMetadata(_ metadata: Metadata, into hash: inout Hash128) {
-    func add(_ key: String, _ value: MetadataValue) {
-      hash.add(key)
-      switch value {
-      case .string(let s):
-        hash.add(1)
-        hash.add(s)
-      case .bool(let b): hash.add(b ? 2 : 3)
-      case .int(let i):
-        hash.add(4)
-        hash.add(UInt64(bitPattern: i))
-      case .double(let d):
-        hash.add(5)
-        hash.add(d.bitPattern)
-      case .date(let d):
-        hash.add(6)
-        hash.add(d.timeIntervalSinceReferenceDate.bitPattern)
-      case .quantity(let v, let unit):
-        hash.add(7)
-        hash.add(v.bitPattern)
-        hash.add(unit)
-      }
-    }
-    if metadata.count == 1, let (key, value) = metadata.first {
-      add(key, value)
-      return
-    }
-    for key in metadata.keys.sorted() { add(key, metadata[key]!) }
   }
 
   private mutating func date(_ index: Int) throws(ExportError) -> Double {
@@ -605,17 +579,11 @@ package struct ExportReader: ~Copyable {
     var versionText: String?
     if let versionIndex { versionText = try scanner.string(versionIndex) }
     var hardware: HardwareDetails?
-    if let deviceIndex {
-      let description = try scanner.string(deviceIndex)
-      hardware = HardwareDetails(exportDescription: description)
-      if hardware == nil, !description.isEmpty {
-        hardware = HardwareDetails(fields: [HardwareDetails.Field("description", description)])
-      }
-    }
+    if let deviceIndex { hardware = ExportIdentity.hardware(readFrom: try scanner.string(deviceIndex)) }
     let source = mapping.source(name: nameText, version: versionText, hardware: hardware)
     var entry: SourceEntry
     // The same source written differently (`&#8217;` for `’`): one source, under both spellings.
-    if let known = sources.values.lazy.flatMap({ $0 }).first(where: { $0.source == source }) {
+    if let known = sourcesByValue[source] {
       entry = known
       entry.name = rawName
       entry.version = rawVersion
@@ -623,18 +591,12 @@ package struct ExportReader: ~Copyable {
     } else {
       // What the export says, not what the mapping made of it: importing again with other `--source` names finds
       // the same samples already present.
-      var sourceHash = Hash128()
-      sourceHash.add(nameText)
-      sourceHash.add(versionText ?? "")
-      for field in hardware?.fields ?? [] {
-        sourceHash.add(field.key)
-        sourceHash.add(field.value)
-      }
       entry = SourceEntry(
         name: rawName, version: rawVersion, device: rawDevice, source: source,
-        hash: withUnsafeBytes(of: sourceHash.uuid.uuid) { $0.loadUnaligned(as: UInt64.self) },
+        hash: ExportIdentity.sourceHash(name: nameText, version: versionText, hardware: hardware),
         index: summary.sources.count)
       summary.sources.append(ImportSummary.SourceCount(source: source, samples: 0))
+      sourcesByValue[source] = entry
     }
     sources[key, default: []].append(entry)
     lastSource = entry
@@ -659,11 +621,15 @@ package struct ExportReader: ~Copyable {
   /// for HealthPair's own identifier key, into `identifier`: HealthPair's exports keep an app-saved object's
   /// identifier (I10).
   @inline(__always)
-  private mutating func metadataEntry(into metadata: inout Metadata, identifier: inout UUID?) throws(ExportError) {
+  private mutating func metadataEntry(into metadata: inout Metadata, identifier: inout UUID?, bytes: inout Int)
+    throws(ExportError)
+  {
     guard let keyIndex = scanner.attribute("key"), let textIndex = scanner.attribute("value") else {
       throw ExportError(
         .notAnExport, at: scanner.tokenLocation, "a '<MetadataEntry>' needs 'key' and 'value' attributes")
     }
+    bytes += scanner.rawValue(keyIndex).count + scanner.rawValue(textIndex).count
+    try Self.checkMetadataBytes(bytes, at: scanner.tokenLocation)
     let key = try metadataKey(keyIndex)
     if key == ExportWriter.identifierKey {
       let text = try scanner.string(textIndex)

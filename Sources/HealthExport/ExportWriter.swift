@@ -160,6 +160,9 @@ package struct ExportWriter {
   private let offsetSeconds: Int
   /// Records written.
   package private(set) var records = 0
+  /// The last record's source and device with their hash as a record reads back (consecutive samples mostly share
+  /// them), so the identifier check does not parse a device description per record.
+  private var lastSource: (source: SampleSource, device: HardwareDetails?, hash: UInt64)?
 
   /// A writer sending its bytes to `sink`, with dates in the local time of `offsetSeconds` (a whole number of
   /// minutes east of UTC).
@@ -202,8 +205,8 @@ package struct ExportWriter {
   }
 
   /// Writes a correlation as a `Correlation` holding its metadata and its members as `Record`s (which are also
-  /// written at the top level, as Apple's exports do; docs/behavior.md I13). The identifier of a correlation an app
-  /// saved is kept as for samples (`_HealthPair.uuid`).
+  /// written at the top level, as Apple's exports do; docs/behavior.md I13). An identifier the correlation would not
+  /// derive on import is kept as for samples (`_HealthPair.uuid`).
   package mutating func write(_ correlation: Correlation, members: [Sample]) throws {
     append(" <Correlation type=\"\(correlation.type.identifier)\" sourceName=\"")
     let details = correlation.source.details
@@ -216,7 +219,7 @@ package struct ExportWriter {
     let start = ExportDate.format(correlation.start.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
     append(" startDate=\"\(start)\"")
     append(" endDate=\"\(end)\">\n")
-    if details == nil {
+    if !ExportIdentity.derivesIdentifier(of: correlation) {
       append("  <MetadataEntry key=\"\(Self.identifierKey)\" value=\"\(correlation.uuid.uuidString)\"/>\n")
     }
     for key in correlation.metadata.keys.sorted() where !key.hasPrefix(Self.devicePrefix) {
@@ -235,7 +238,8 @@ package struct ExportWriter {
     append(Self.escape(details?.name ?? sample.source.bundleID))
     append("\"")
     if let version = details?.version { append(" sourceVersion=\"\(Self.escape(version))\"") }
-    if let hardware = Self.device(of: sample) { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
+    let device = Self.device(of: sample)
+    if let device { append(" device=\"\(Self.escape(device.exportDescription))\"") }
     let value: String
     switch sample.value {
     case .quantity(let amount):
@@ -250,8 +254,16 @@ package struct ExportWriter {
     append(
       " startDate=\"\(ExportDate.format(sample.start.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds))\"")
     append(" endDate=\"\(end)\" value=\"\(Self.escape(value))\"")
-    // An app-saved sample's identifier is not derived from its content: it is written, so it reads back (I10).
-    let keepsIdentifier = details == nil
+    // An identifier the record would not derive on import (an app saved the sample, or it came with one from a
+    // HealthPair export) is written, so it reads back (I10).
+    let sourceHash: UInt64
+    if let last = lastSource, last.source == sample.source, last.device == device {
+      sourceHash = last.hash
+    } else {
+      sourceHash = ExportIdentity.writtenSourceHash(sample.source, device: device)
+      lastSource = (sample.source, device, sourceHash)
+    }
+    let keepsIdentifier = !ExportIdentity.derivesIdentifier(of: sample, sourceHash: sourceHash)
     if !keepsIdentifier && !sample.metadata.keys.contains(where: { !$0.hasPrefix(Self.devicePrefix) }) {
       append("/>\n")
     } else {
@@ -267,8 +279,8 @@ package struct ExportWriter {
     }
   }
 
-  /// The `MetadataEntry` key under which HealthPair's exports keep the identifier of a sample an app saved (Apple's
-  /// exports carry no identifiers; an imported sample's is derived from its content, so it needs none).
+  /// The `MetadataEntry` key under which HealthPair's exports keep an object's identifier when its record would not
+  /// derive it on import (``ExportIdentity``): an app saved it, or an earlier export carried it. Apple's carry none.
   package static let identifierKey = "_HealthPair.uuid"
 
   /// The prefix of the metadata keys under which HealthKitSim keeps the `HKDevice` an app gave a sample

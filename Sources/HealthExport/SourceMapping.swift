@@ -32,7 +32,7 @@ package struct SourceMapping: Sendable {
   /// The source of an export's records from `name`, with `version` and `hardware`.
   package func source(name: String, version: String?, hardware: HardwareDetails?) -> SampleSource {
     let details = SourceDetails(name: name, version: version, hardware: hardware)
-    let kind = hardware?.appleDeviceKind ?? (name.contains("Apple Watch") ? .watch : .phone)
+    let kind = hardware?.appleDeviceKind ?? (Self.mentions(name, "Apple Watch") ? .watch : .phone)
     if let bundle = overrides[name] { return SampleSource(bundleID: bundle, device: kind, details: details) }
     if Self.looksLikeBundleIdentifier(name) {
       return SampleSource(bundleID: name, device: kind, details: details)
@@ -63,11 +63,24 @@ package struct SourceMapping: Sendable {
 
   /// Whether a source is an iPhone or an Apple Watch recording its own data.
   static func isDeviceSource(name: String, version: String?, hardware: HardwareDetails?) -> Bool {
-    guard let hardware else { return name.contains("Apple Watch") || name.contains("iPhone") }
+    guard let hardware else { return mentions(name, "Apple Watch") || mentions(name, "iPhone") }
     guard hardware.appleDeviceKind != nil else { return false }
     if let version, let software = hardware.softwareVersion, version == software { return true }
     if let deviceName = hardware.name, !deviceName.isEmpty, name.contains(deviceName) { return true }
     return false
+  }
+
+  /// Whether `name` holds `word` (bytes compared: the generic substring search costs more than the rest of a new
+  /// source together, and every new source asks).
+  static func mentions(_ name: String, _ word: StaticString) -> Bool {
+    let n = word.utf8CodeUnitCount
+    var name = name
+    return name.withUTF8 { text in
+      guard text.count >= n, let base = text.baseAddress else { return false }
+      let first = word.utf8Start.pointee
+      for i in 0...(text.count - n) where base[i] == first && memcmpBytes(base + i, word.utf8Start, n) { return true }
+      return false
+    }
   }
 
   /// `com.healthpair.imported.<slug>`: the name's ASCII letters and digits in lowercase, other runs as `-`; a name

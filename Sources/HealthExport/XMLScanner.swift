@@ -373,6 +373,9 @@ package struct XMLScanner: ~Copyable {
         }
       }
       if needsDecoding { try checkEntities(valueStart, valueEnd) }
+      guard attrs.count < Self.maxAttributes else {
+        throw error(at: attributeStart, "more than \(Self.maxAttributes) attributes in one tag")
+      }
       attrs.append(
         Attribute(
           nameStart: attributeStart, nameEnd: attributeEnd, valueStart: valueStart, valueEnd: valueEnd,
@@ -386,6 +389,9 @@ package struct XMLScanner: ~Copyable {
     sawRoot = true
     if !selfClosing {
       let level = open.count
+      guard level < Self.maxDepth else {
+        throw error(at: p, "elements nested more than \(Self.maxDepth) deep (an Apple Health export nests 4)")
+      }
       let length = end - start
       let name: [UInt8]
       if level < recentNames.count, recentNames[level].count == length,
@@ -623,8 +629,8 @@ package struct XMLScanner: ~Copyable {
 
   // MARK: - Buffer
 
-  /// Moves the bytes from `keep` on to the front, grows the buffer when they fill it, and reads more. False at the
-  /// end of the input.
+  /// Moves the bytes from `keep` on to the front, grows the buffer when they fill it, and reads until it is full or
+  /// the input ends. False when nothing was left to read.
   private mutating func refill(keeping keep: Int) throws(ExportError) -> Bool {
     if atEndOfInput { return false }
     if keep > 0 {
@@ -652,13 +658,19 @@ package struct XMLScanner: ~Copyable {
       storage = bigger
       capacity *= 2
     }
-    let n = try input.read(into: UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count))
-    if n == 0 {
-      atEndOfInput = true
-      return false
+    // The buffer is filled (or the input ends): a token is rescanned once per refill, so refills must not be as
+    // small as the input's reads (a 16 MiB tag read 4 KiB at a time was rescanned 4,096 times).
+    var total = 0
+    while count < capacity {
+      let n = try input.read(into: UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count))
+      if n == 0 {
+        atEndOfInput = true
+        break
+      }
+      count += n
+      total += n
     }
-    count += n
-    return true
+    return total > 0
   }
 
   /// Records the location of a token starting at `p` (every line before it is counted).

@@ -29,8 +29,9 @@ package final class BufferedInput: ByteInput {
     return n
   }
 
-  /// Reads exactly `count` bytes, or fewer only at the end of the input.
+  /// Reads exactly `count` bytes, or fewer only at the end of the input (none for a count below 1).
   package func read(_ count: Int) throws(ExportError) -> [UInt8] {
+    guard count > 0 else { return [] }
     var result = [UInt8](repeating: 0, count: count)
     var done = 0
     while done < count {
@@ -41,8 +42,9 @@ package final class BufferedInput: ByteInput {
     return done == count ? result : Array(result[0..<done])
   }
 
-  /// Skips `count` bytes; returns how many were there.
+  /// Skips `count` bytes; returns how many were there (none for a count below 1).
   package func skip(_ count: Int) throws(ExportError) -> Int {
+    guard count > 0 else { return 0 }
     var left = count
     var scratch = [UInt8](repeating: 0, count: min(count, 1 << 16))
     while left > 0 {
@@ -134,7 +136,21 @@ package final class ZipExportInput: ByteInput {
 
   private static func u16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 }
   private static func u32(_ b: [UInt8], _ at: Int) -> Int { u16(b, at) | u16(b, at + 2) << 16 }
-  private static func u64(_ b: [UInt8], _ at: Int) -> Int { u32(b, at) | u32(b, at + 4) << 32 }
+  private static func u64(_ b: [UInt8], _ at: Int) -> UInt64 {
+    UInt64(UInt32(u32(b, at))) | UInt64(UInt32(u32(b, at + 4))) << 32
+  }
+
+  /// A 64-bit size read from the archive as a byte count: one beyond ``maxEntrySize`` cannot be real (no file
+  /// holds it) and is refused before it sizes anything.
+  private func size(_ raw: UInt64, _ what: String, at offset: Int) throws(ExportError) -> Int {
+    guard raw <= UInt64(Self.maxEntrySize) else {
+      throw error("\(what) is \(raw) bytes, more than the \(Self.maxEntrySize) an entry may hold", at: offset)
+    }
+    return Int(raw)
+  }
+
+  /// The largest entry size accepted from a header or a data descriptor: 2^48 bytes (256 TiB).
+  package static let maxEntrySize = 1 << 48
 
   private func findEntry() throws(ExportError) {
     while true {
@@ -180,11 +196,12 @@ package final class ZipExportInput: ByteInput {
           entryZip64 = true
           var at = e + 4
           if size == 0xFFFF_FFFF, at + 8 <= e + 4 + length, at + 8 <= extra.count {
-            size = Self.u64(extra, at)
+            size = try self.size(Self.u64(extra, at), "entry '\(name)''s zip64 size", at: headerOffset)
             at += 8
           }
           if compressedSize == 0xFFFF_FFFF, at + 8 <= e + 4 + length, at + 8 <= extra.count {
-            compressedSize = Self.u64(extra, at)
+            compressedSize = try self.size(
+              Self.u64(extra, at), "entry '\(name)''s zip64 compressed size", at: headerOffset)
           }
         }
         e += 4 + length
@@ -241,9 +258,11 @@ package final class ZipExportInput: ByteInput {
       guard bytes.count == 4 else { throw error("the archive ends inside a data descriptor") }
     }
     let crc = UInt32(Self.u32(bytes, 0))
+    let at = archive.offset
     let sizes = try archive.read(zip64 ? 16 : 8)
     guard sizes.count == (zip64 ? 16 : 8) else { throw error("the archive ends inside a data descriptor") }
-    return (crc, zip64 ? Self.u64(sizes, 8) : Self.u32(sizes, 4))
+    let size = zip64 ? try self.size(Self.u64(sizes, 8), "a data descriptor's size", at: at) : Self.u32(sizes, 4)
+    return (crc, size)
   }
 
   private func finishEntry() throws(ExportError) {

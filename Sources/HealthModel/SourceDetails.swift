@@ -83,9 +83,10 @@ package struct HardwareDetails: Hashable, Sendable {
   /// `HKDevice.softwareVersion` (`10.1`).
   package var softwareVersion: String? { self["software"] }
 
-  /// Whether the hardware is an Apple device of the kind the pair simulates: an iPhone or an Apple Watch.
+  /// Whether the hardware is an Apple device of the kind the pair simulates: an iPhone or an Apple Watch, made by
+  /// `Apple Inc.` or, as exports of watchOS 3–5 records write it, `Apple` (docs/behavior.md I2).
   package var appleDeviceKind: DeviceKind? {
-    guard manufacturer == "Apple Inc." else { return nil }
+    guard manufacturer == "Apple Inc." || manufacturer == "Apple" else { return nil }
     switch model {
     case "iPhone": return .phone
     case "Watch": return .watch

@@ -42,7 +42,7 @@ struct ExecutablesTests {
       (
         "healthpair-fuzz", ["frame", "--runs", "1"],
         "error: unknown target 'frame' (did you mean 'frames'?): expected frames, messages, journal, snapshot, "
-          + "scenario, requests\n  healthpair-fuzz frame --runs 1\n" + "                  ^~~~~\n"
+          + "scenario, requests, export\n  healthpair-fuzz frame --runs 1\n" + "                  ^~~~~\n"
       ),
       ("healthpair-fuzz", ["frames", "--runs", "-1"], "error: invalid value '-1' for '--runs'"),
       (

@@ -31,7 +31,7 @@ struct FuzzTests {
   /// streaming decoder ignores chunking, messages re-encode stably, a journal's intact prefix re-frames to itself
   /// and recovers clean, every refusal is located inside the input) and does not crash. A finding prints the
   /// input to replay it with.
-  @Test(arguments: FuzzTargets.names.filter { $0 != "requests" })
+  @Test(arguments: FuzzTargets.names.filter { $0 != "requests" && $0 != "export" })
   func decodingTargetsKeepTheirPropertiesOnHostileInput(_ target: String) async throws {
     let seeds = FuzzTargets.seeds(target)
     let findings = try await Posix.onOwnThread {
@@ -44,6 +44,35 @@ struct FuzzTests {
         } else {
           FuzzTargets.run(target, input)
         }
+      }
+      return findings
+    }
+    #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
+  }
+
+  /// The importer on seeded STRUCTURED inputs (``ExportFuzz``): valid zips with mutated header fields, sizes, zip64
+  /// extras, CRCs and compressed bytes; XML nested past the bound, with huge attributes, many attributes, tens of
+  /// thousands of sources, correlations of thousands of members. Each reads to a result or a typed, located error
+  /// (a trap would end the test process), and every unmutated one reads. A finding prints the input.
+  @Test func theImporterSurvivesSeededStructuredExports() async throws {
+    let seeds = FuzzTargets.seeds("export")
+    let findings = try await Posix.onOwnThread {
+      var mutator = Mutator(seed: 20_261_201)
+      var findings: [String] = []
+      var refused = 0
+      var read = 0
+      for run in 0..<300 where findings.count < 3 {
+        // Biased choice streams (structure), mutated seeds and random bytes.
+        let input =
+          run % 2 == 0
+          ? ExportFuzz.choices(seed: 20_261_201 &+ UInt64(run), count: 64 + run % 192)
+          : run % 4 == 1 ? mutator.mutate(seeds) : mutator.random(maxLength: 256)
+        let (outcome, finding) = ExportFuzz.check(input)
+        if let finding { findings.append("\(finding)\n  input (base64): \(Data(input).base64EncodedString())") }
+        if case .read = outcome { read += 1 } else { refused += 1 }
+      }
+      if findings.isEmpty && (read == 0 || refused == 0) {
+        findings.append("the generator is degenerate: \(read) read, \(refused) refused")
       }
       return findings
     }
@@ -68,7 +97,11 @@ struct FuzzTests {
       "messages",
       "AwMAAAAKAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMgC5ubm5ubm5ubm5ubm5ubm5uQAAAAAAAAAAAAEAAXL/Pw==",
       "a dump reply whose u64 sample count exceeds Int.max trapped in Int(_:)"
-    )
+    ),
+    (
+      "export", "AAYA////AAAALwAAAADGxsbGxsbGxsbGxsbGxgB+AE4AAAACAAAAAAAAAE4AAAAAAAAAAAAAU3RyaW5n///4AAQAAA==",
+      "a zipped attribute past the 16 MiB token limit, read 4 KiB at a time, was rescanned per read (a timeout)"
+    ),
   ]
 
   @Test func foundCrashesStayFixed() throws {

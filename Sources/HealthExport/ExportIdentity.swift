@@ -1,0 +1,133 @@
+import FoundationEssentials
+import HealthModel
+
+/// How an imported object's identifier derives from its content (docs/behavior.md I5): the reader derives it from
+/// what a record says, and the writer asks whether a stored object's identifier is the one its written record would
+/// derive — if not (an app saved it, or it came from a HealthPair export that carried it), the record carries it as
+/// `_HealthPair.uuid`, so every import of every export keeps it (I10).
+package enum ExportIdentity {
+  /// The hash of a source as an export names it: name, version and the hardware fields, not the bundle identifier
+  /// a mapping gives it.
+  package static func sourceHash(name: String, version: String?, hardware: HardwareDetails?) -> UInt64 {
+    var hash = Hash128()
+    hash.add(name)
+    hash.add(version ?? "")
+    for field in hardware?.fields ?? [] {
+      hash.add(field.key)
+      hash.add(field.value)
+    }
+    return withUnsafeBytes(of: hash.uuid.uuid) { $0.loadUnaligned(as: UInt64.self) }
+  }
+
+  /// A sample's identifier from its type, value, dates (seconds since the reference date), source hash and
+  /// metadata.
+  package static func sample(
+    type: SampleType, value: SampleValue, start: Double, end: Double, source: UInt64, metadata: Metadata
+  ) -> UUID {
+    var hash = Hash128()
+    hash.add(UInt64(type.code))
+    switch value {
+    case .quantity(let v): hash.add(v.bitPattern)
+    case .category(let c): hash.add(UInt64(bitPattern: Int64(c)) ^ 0x8000_0000_0000_0000)
+    }
+    hash.add(start.bitPattern)
+    hash.add(end.bitPattern)
+    hash.add(source)
+    if !metadata.isEmpty { hashMetadata(metadata, into: &hash) }
+    return hash.uuid
+  }
+
+  /// A correlation's identifier from its type, dates, source hash, metadata and its members' identifiers.
+  package static func correlation(
+    type: SampleType, start: Double, end: Double, source: UInt64, metadata: Metadata, members: [UUID]
+  ) -> UUID {
+    var hash = Hash128()
+    hash.add(UInt64(type.code) | 0x1_0000)
+    hash.add(start.bitPattern)
+    hash.add(end.bitPattern)
+    hash.add(source)
+    if !metadata.isEmpty { hashMetadata(metadata, into: &hash) }
+    for uuid in members.map(\.uuidString).sorted() { hash.add(uuid) }
+    return hash.uuid
+  }
+
+  /// Metadata in a fixed order (sorted keys) and with typed values, so the hash does not depend on the order of
+  /// `MetadataEntry` elements.
+  static func hashMetadata(_ metadata: Metadata, into hash: inout Hash128) {
+    func add(_ key: String, _ value: MetadataValue) {
+      hash.add(key)
+      switch value {
+      case .string(let s):
+        hash.add(1)
+        hash.add(s)
+      case .bool(let b): hash.add(b ? 2 : 3)
+      case .int(let i):
+        hash.add(4)
+        hash.add(UInt64(bitPattern: i))
+      case .double(let d):
+        hash.add(5)
+        hash.add(d.bitPattern)
+      case .date(let d):
+        hash.add(6)
+        hash.add(d.timeIntervalSinceReferenceDate.bitPattern)
+      case .quantity(let v, let unit):
+        hash.add(7)
+        hash.add(v.bitPattern)
+        hash.add(unit)
+      }
+    }
+    if metadata.count == 1, let (key, value) = metadata.first {
+      add(key, value)
+      return
+    }
+    for key in metadata.keys.sorted() { add(key, metadata[key]!) }
+  }
+}
+
+extension ExportIdentity {
+  /// The hardware a record's `device` attribute reads as: the description's fields, or, for a description that has
+  /// none, the whole text as one `description` field; nil for no attribute or an empty one.
+  package static func hardware(readFrom description: String?) -> HardwareDetails? {
+    guard let description else { return nil }
+    if let hardware = HardwareDetails(exportDescription: description) { return hardware }
+    return description.isEmpty ? nil : HardwareDetails(fields: [HardwareDetails.Field("description", description)])
+  }
+
+  /// The source hash the record ``ExportWriter`` writes for an object of `source` reads back with (the name, the
+  /// version and the device it writes, as the reader parses them).
+  static func writtenSourceHash(_ source: SampleSource, device: HardwareDetails?) -> UInt64 {
+    let details = source.details
+    return sourceHash(
+      name: details?.name ?? source.bundleID, version: details?.version,
+      hardware: hardware(readFrom: device?.exportDescription))
+  }
+
+  /// The metadata a written record reads back as: the keys ``ExportWriter`` writes, their values typed again from
+  /// the text it writes.
+  static func writtenMetadata(_ metadata: Metadata) -> Metadata {
+    var read: Metadata = [:]
+    for (key, value) in metadata where !key.hasPrefix(ExportWriter.devicePrefix) {
+      read[key] = MetadataText.value(key: key, text: MetadataText.text(value))
+    }
+    return read
+  }
+
+  /// Whether the record written for `sample` derives its identifier on import (so it need not carry it);
+  /// `sourceHash` is ``writtenSourceHash(_:device:)`` of its source and device.
+  static func derivesIdentifier(of sample: Sample, sourceHash: UInt64) -> Bool {
+    let derived = Self.sample(
+      type: sample.type, value: sample.value, start: sample.start.timeIntervalSinceReferenceDate,
+      end: sample.end.timeIntervalSinceReferenceDate, source: sourceHash, metadata: writtenMetadata(sample.metadata))
+    return derived == sample.uuid
+  }
+
+  /// Whether the `Correlation` written for `correlation` derives its identifier on import.
+  static func derivesIdentifier(of correlation: Correlation) -> Bool {
+    let derived = Self.correlation(
+      type: correlation.type, start: correlation.start.timeIntervalSinceReferenceDate,
+      end: correlation.end.timeIntervalSinceReferenceDate,
+      source: writtenSourceHash(correlation.source, device: correlation.source.details?.hardware),
+      metadata: writtenMetadata(correlation.metadata), members: correlation.members)
+    return derived == correlation.uuid
+  }
+}
