@@ -24,10 +24,8 @@ extension HKHealthStore {
     let session = try Session.current(api: api)
     if Task.isCancelled { throw CancellationError() }
     let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
-    let logged = AuthorizationRequestLog.shared.started(
-      socketPath: session.target.socketPath, bundleID: session.bundleID)
-    try HKHealthStore.authorizationOutcome(
-      try await HKHealthStore.awaitRequest(session, pending, logged, api: api), api: api)
+    HKHealthStore.logRequest(session, pending, api: api)
+    try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
   }
 
   /// Asks the user for permission; `completion` receives HealthKit's `success` (never "granted") and the error.
@@ -39,16 +37,16 @@ extension HKHealthStore {
     completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
     let api = "HKHealthStore.requestAuthorization(toShare:read:completion:)"
-    let started = Result { () throws -> (Session, PendingOperation<AuthorizationCallResult>, UInt64) in
+    let started = Result { () throws -> (Session, PendingOperation<AuthorizationCallResult>) in
       let session = try Session.current(api: api)
       let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
-      let log = AuthorizationRequestLog.shared
-      return (session, pending, log.started(socketPath: session.target.socketPath, bundleID: session.bundleID))
+      HKHealthStore.logRequest(session, pending, api: api)
+      return (session, pending)
     }
     deliver({
-      let (session, pending, logged) = try started.get()
+      let (session, pending) = try started.get()
       try HKHealthStore.authorizationOutcome(
-        try await HKHealthStore.awaitRequest(session, pending, logged, api: api), api: api)
+        try await session.value(of: pending, api: api, waitsForUser: true), api: api)
     }) { result in
       switch result {
       case .success: completion(true, nil)
@@ -113,22 +111,26 @@ extension HKHealthStore {
 
   /// Awaits a request's answer; a refusal (a misuse of the simulator, or what would terminate the app) is noted in
   /// ``AuthorizationRequestLog``, so a harness waiting for its sheet ends at once with the reason.
-  private static func awaitRequest(
-    _ session: Session, _ pending: PendingOperation<AuthorizationCallResult>, _ logged: UInt64, api: String
-  ) async throws -> AuthorizationCallResult {
-    do { return try await session.value(of: pending, api: api, waitsForUser: true) } catch {
-      let reason: String? =
-        switch error {
-        case HealthKitSimError.misuse(let message): message
-        case let termination as HKSimulatedTermination: termination.description
-        default: nil
-        }
-      if let reason {
-        AuthorizationRequestLog.shared.refused(
-          logged, socketPath: session.target.socketPath,
-          refusal: .init(bundleID: session.bundleID, api: api, reason: reason))
+  /// Notes a request just sent in ``AuthorizationRequestLog`` and, on the connection's reader as soon as the daemon
+  /// answers, whether it refused the request outright (a misuse of the simulator, or a request a device would
+  /// terminate the app for): a harness waiting for its sheet then fails at once, whether or not the app's task has
+  /// run since.
+  private static func logRequest(
+    _ session: Session, _ pending: PendingOperation<AuthorizationCallResult>, api: String
+  ) {
+    let log = AuthorizationRequestLog.shared
+    let socketPath = session.target.socketPath
+    let bundleID = session.bundleID
+    let sequence = log.started(socketPath: socketPath, bundleID: bundleID)
+    pending.ticket.whenDone { result in
+      guard case .failure(.rejected(let rejection)) = result else { return }
+      let reason: String
+      switch Session.translate(rejection, api: api) {
+      case HealthKitSimError.misuse(let message): reason = message
+      case let termination as HKSimulatedTermination: reason = termination.description
+      default: return
       }
-      throw error
+      log.refused(sequence, socketPath: socketPath, refusal: .init(bundleID: bundleID, api: api, reason: reason))
     }
   }
 
