@@ -172,7 +172,7 @@ package final class DeviceDaemon {
     do { lockFile = try Posix.lockFile(options.lockPath) } catch {
       if error.errno == .lockHeld {
         let pid =
-          (try? Posix.readFile(options.lockPath)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
+          (try? Posix.readOwnFile(options.lockPath)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
           ?? "?"
         throw .alreadyRunning(device: options.device, directory: options.directory, pid: pid.isEmpty ? "?" : pid)
       }

@@ -33,8 +33,10 @@ package enum HealthPairCommandLine {
   /// Runs `arguments` (without the program name) and returns the exit status. SIGINT and SIGTERM interrupt any
   /// command (``Interruption``): its pairs are stopped and the directories it made removed, then it prints
   /// `interrupted by SIGINT` and exits 130 (143 for SIGTERM) — `run` after writing its partial reports.
+  /// A signal the process was started ignoring (a background job of a non-interactive shell ignores SIGINT) stays
+  /// ignored.
   package static func main(_ arguments: [String]) -> Int32 {
-    Interruption.install(ending: .exitStatus)
+    Interruption.install(ending: .exitStatus, onlyIfDefault: true)
     // An error a command meets once interrupted (its pairs stopped under it) is the interruption's doing: the
     // interrupted line reports it, not the error.
     let status = program.main(arguments, standardOutput: out) { text in if !Interruption.isInterrupted { err(text) } }

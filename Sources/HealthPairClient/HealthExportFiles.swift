@@ -20,14 +20,21 @@ package final class FileInput: ByteInput {
   /// The file's size when it was opened.
   package let size: Int
 
-  /// Opens `path` for reading.
+  /// Opens `path` for reading. It must be a regular file (links to one are followed: the export is the user's, not
+  /// HealthPair's); a FIFO, device or directory is refused without waiting on it (`O_NONBLOCK`, then `fstat`).
   /// - Throws: ``ExportError`` (`io`) naming the file.
   package init(path: String) throws(ExportError) {
     self.path = path
+    let at = ExportLocation(file: path, line: 0, column: 0, offset: 0)
     do {
-      fd = try Posix.open(path, O_RDONLY)
+      fd = try Posix.open(path, O_RDONLY | O_NONBLOCK)
     } catch {
-      throw ExportError(.io, at: ExportLocation(file: path, line: 0, column: 0, offset: 0), "cannot open: \(error)")
+      throw ExportError(.io, at: at, "cannot open: \(error)")
+    }
+    let kind = (try? Posix.status(of: fd, what: path))?.kind
+    guard kind == .regular else {
+      Posix.close(fd)
+      throw ExportError(.io, at: at, "not a regular file (\(kind.map { "\($0)" } ?? "unknown kind")): an export is a file")
     }
     size = (try? Posix.fileSize(fd)) ?? 0
   }

@@ -42,6 +42,8 @@ package enum Interruption {
 
   private struct State {
     var installed = false
+    /// Whether the installing call routed both signals here.
+    var routedBoth = false
     var endingKind = Ending.defaultAction
     var signal: Int32?
     var cleanedUp = false
@@ -61,19 +63,20 @@ package enum Interruption {
   package static let signals: [Int32] = [SIGINT, SIGTERM]
 
   /// Starts handling SIGINT and SIGTERM (once per process; later calls change nothing). With `onlyIfDefault`, a
-  /// signal the process already handles or ignores is left to its handler (a test runner's own). Returns whether
-  /// both signals are now handled here.
+  /// signal the process already handles or ignores is left to its handler (a test runner's own) or ignored. Returns
+  /// whether the first call routed both signals here (later calls return the same).
   @discardableResult
   package static func install(ending: Ending, onlyIfDefault: Bool = false) -> Bool {
     state.withLock { s -> Bool in
-      if s.installed { return true }
+      if s.installed { return s.routedBoth }
       guard let (fd, routed) = try? Posix.signalPipe(signals, onlyIfDefault: onlyIfDefault), !routed.isEmpty else {
         return false
       }
       s.installed = true
       s.endingKind = ending
+      s.routedBoth = routed.count == signals.count
       Posix.startThread { watch(fd) }
-      return routed.count == signals.count
+      return s.routedBoth
     }
   }
 

@@ -278,7 +278,7 @@ package final class DaemonProcess: Sendable {
         }.get()
         guard case .bytes(let n) = result else {
           let status = process.waitForExit(timeout: 5)
-          let stderr = (try? Posix.readFile(layout.stderr(device))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+          let stderr = (try? Posix.readOwnFile(layout.stderr(device))).map { String(decoding: $0, as: UTF8.self) } ?? ""
           throw PairError.daemonFailed(device: device, status: status?.description ?? "still running", stderr: stderr)
         }
         line += byte[0..<n]

@@ -119,7 +119,7 @@ public final class HealthPair: Sendable {
       }
       report += sideBySide(left: states[0], right: states[1]) + "\n"
       for device in DeviceKind.allCases {
-        let log = (try? Posix.readFile(pair.layout.log(device))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let log = (try? Posix.readOwnFile(pair.layout.log(device))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let calls = log.split(separator: "\n").filter { $0.contains(" call ") || $0.contains("sheet ") }.suffix(15)
         report += "last app calls and sheets on the \(device):\n"
         report += calls.isEmpty ? "  (none)\n" : calls.map { "  \($0)\n" }.joined()

@@ -9,10 +9,13 @@ extension Posix {
   /// Starts `path` with `arguments` (argv[0] excluded) as a new process. `stdout` and `stderr` are redirected to
   /// the given descriptors when set; `descriptors` maps further child descriptors to ours (a browser's
   /// `--remote-debugging-pipe` reads 3 and writes 4); `extraEnvironment` is added to ours; `newProcessGroup` starts
-  /// it in a process group of its own (a terminal's SIGINT to ours does not reach it). C: `posix_spawn`.
+  /// it in a process group of its own (a terminal's SIGINT to ours does not reach it); `defaultSignals` start at
+  /// their default action in the child even where ours ignores them (as an interactive shell starts a job).
+  /// C: `posix_spawn`.
   package static func spawn(
     _ path: String, _ arguments: [String], stdout: Int32? = nil, stderr: Int32? = nil, stdin: Int32? = nil,
-    descriptors: [Int32: Int32] = [:], extraEnvironment: [String: String] = [:], newProcessGroup: Bool = false
+    descriptors: [Int32: Int32] = [:], extraEnvironment: [String: String] = [:], newProcessGroup: Bool = false,
+    defaultSignals: [Int32] = []
   ) throws(SystemError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -46,6 +49,13 @@ extension Posix {
     if newProcessGroup {
       flags |= Int16(POSIX_SPAWN_SETPGROUP)
       posix_spawnattr_setpgroup(&attributes, 0)
+    }
+    if !defaultSignals.isEmpty {
+      var reset = sigset_t()
+      sigemptyset(&reset)
+      for signal in defaultSignals { sigaddset(&reset, signal) }
+      posix_spawnattr_setsigdefault(&attributes, &reset)
+      flags |= Int16(POSIX_SPAWN_SETSIGDEF)
     }
     posix_spawnattr_setflags(&attributes, flags)
     var environment: [String] = []

@@ -221,7 +221,8 @@ struct Job {
     var extra = environment
     extra["NO_COLOR"] = "1"
     let pid = try Posix.spawn(
-      binary, arguments, stdout: out.rawValue, stderr: err.rawValue, extraEnvironment: extra, newProcessGroup: true)
+      binary, arguments, stdout: out.rawValue, stderr: err.rawValue, extraEnvironment: extra, newProcessGroup: true,
+      defaultSignals: [SIGINT, SIGTERM])
     return Job(pid: pid, output: output)
   }
 

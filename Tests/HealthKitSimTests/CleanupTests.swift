@@ -153,7 +153,7 @@ private final class PairHolderProcess {
     let command = wrapper + [helper]
     pid = try Posix.spawn(
       command[0], Array(command.dropFirst()), stdout: output.write, stdin: input.read, extraEnvironment: environment,
-      newProcessGroup: true)
+      newProcessGroup: true, defaultSignals: [SIGINT, SIGTERM])
     self.output = output
     self.input = input
   }
