@@ -34,7 +34,8 @@ package final class FileInput: ByteInput {
     let kind = (try? Posix.status(of: fd, what: path))?.kind
     guard kind == .regular else {
       Posix.close(fd)
-      throw ExportError(.io, at: at, "not a regular file (\(kind.map { "\($0)" } ?? "unknown kind")): an export is a file")
+      let what = kind.map { "\($0)" } ?? "unknown kind"
+      throw ExportError(.io, at: at, "not a regular file (\(what)): an export is a file")
     }
     size = (try? Posix.fileSize(fd)) ?? 0
   }
