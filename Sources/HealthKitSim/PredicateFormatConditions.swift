@@ -1,0 +1,190 @@
+import Foundation
+import HealthEngine
+import HealthModel
+
+/// What a comparison means: the key path's subject, and the ``SampleFilter`` a comparison or an `IN` of it with a
+/// value makes (or why it makes none).
+extension PredicateFormat.Parser {
+  /// The comparison an operator symbol names (`==` and `=` are equality).
+  static func comparison(_ op: String) -> ComparisonOperator {
+    switch op {
+    case "<": .lessThan
+    case "<=", "=<": .lessThanOrEqualTo
+    case ">": .greaterThan
+    case ">=", "=>": .greaterThanOrEqualTo
+    case "!=", "<>": .notEqualTo
+    default: .equalTo
+    }
+  }
+
+  /// What a key path names.
+  enum Subject {
+    case date(SampleDateField)
+    case uuid
+    case source
+    case bundleIdentifier
+    case metadata(String)
+    case quantity
+    case categoryValue
+    case device(DeviceProperty)
+    case correlation
+  }
+
+  /// What `path` names; a `%K` component holding dots is split, a metadata key after `metadata` kept whole.
+  static func subject(_ path: [String], at offset: Int) throws(Failure) -> Subject {
+    // A %K argument may be a whole path ("metadata.HKWasUserEntered"); a metadata key after the root is kept
+    // whole, dots and all (`metadata.%K` with "com.example.key").
+    var components = path
+    if let first = components.first, first.contains(".") {
+      components =
+        first.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        + components.dropFirst()
+    }
+    let root = components[0]
+    let rest = Array(components.dropFirst())
+    switch (root, rest.count) {
+    case ("startDate", 0): return .date(.start)
+    case ("endDate", 0): return .date(.end)
+    case ("UUID", 0), ("uuid", 0): return .uuid
+    case ("source", 0), ("sourceRevision", 0): return .source
+    case ("sourceRevision", 1) where rest[0] == "source": return .source
+    case ("source", 1) where rest[0] == "bundleIdentifier": return .bundleIdentifier
+    case ("sourceRevision", 2) where rest == ["source", "bundleIdentifier"]: return .bundleIdentifier
+    case ("metadata", 1...) where !rest.joined().isEmpty: return .metadata(rest.joined(separator: "."))
+    case ("quantity", 0): return .quantity
+    case ("value", 0): return .categoryValue
+    case ("device", 1):
+      let named = DeviceProperty.allCases.first { $0.name == rest[0] }
+      guard let property = named ?? DeviceProperty(key: rest[0]) else {
+        throw Failure(message: "unknown device property '\(rest[0])'", offset: offset)
+      }
+      return .device(property)
+    case ("correlation", 0): return .correlation
+    default:
+      throw Failure(
+        message: "the key path '\(components.joined(separator: "."))' is not one HealthKitSim reads (startDate, "
+          + "endDate, UUID, source, sourceRevision, metadata.<key>, quantity, value, device.<property>, correlation)",
+        offset: offset)
+    }
+  }
+
+  /// `path op value`.
+  static func condition(_ path: [String], at offset: Int, _ op: ComparisonOperator, _ value: Value) throws(Failure)
+    -> SampleFilter
+  {
+    func equality(_ filter: SampleFilter) throws(Failure) -> SampleFilter {
+      switch op {
+      case .equalTo: return filter
+      case .notEqualTo: return .not(filter)
+      default: throw Failure(message: "\(path.joined(separator: ".")) compares only with == and !=", offset: offset)
+      }
+    }
+    func mismatch(_ expected: String) -> Failure {
+      Failure(
+        message: "\(path.joined(separator: ".")) compares with \(expected), not \(describe(value))", offset: offset)
+    }
+    switch try subject(path, at: offset) {
+    case .date(let field):
+      guard case .date(let date) = value else { throw mismatch("a date") }
+      let range: DateRange? =
+        switch (field, op) {
+        case (.start, .greaterThanOrEqualTo): DateRange(start: date, end: nil, options: .strictStartDate)
+        case (.start, .lessThan): DateRange(start: nil, end: date, options: [])
+        case (.end, .greaterThanOrEqualTo): DateRange(start: date, end: nil, options: [])
+        case (.end, .lessThanOrEqualTo): DateRange(start: nil, end: date, options: .strictEndDate)
+        default: nil
+        }
+      return range.map { .dates($0) } ?? .date(field, op, date.timeIntervalSinceReferenceDate)
+    case .uuid:
+      guard case .uuid(let uuid) = value else { throw mismatch("a UUID") }
+      return try equality(.uuids([uuid]))
+    case .source:
+      guard case .source(let bundle) = value else { throw mismatch("an HKSource") }
+      return try equality(.sources([bundle]))
+    case .bundleIdentifier:
+      guard case .string(let bundle) = value else { throw mismatch("a string") }
+      return try equality(.sources([bundle]))
+    case .metadata(let key):
+      if case .null = value {
+        return try equality(.not(.metadata(key: key, .exists)))
+      }
+      guard let converted = metadataValue(value) else { throw mismatch("a number, string, date or HKQuantity") }
+      return .metadata(key: key, .compare(op, converted))
+    case .quantity:
+      guard case .quantity(let quantity) = value, quantity.unit.parsed != nil else { throw mismatch("an HKQuantity") }
+      return .quantity(op, quantity.value, unit: quantity.unit.unitString)
+    case .categoryValue:
+      // An NSNumber 0 or 1 reads as a Boolean on Linux (`as? Bool` takes it): a category value compares as 0 or 1.
+      switch value {
+      case .number(let number): return .value(op, number)
+      case .bool(let flag): return .value(op, flag ? 1 : 0)
+      default: throw mismatch("a number")
+      }
+    case .device(let property):
+      guard case .string(let text) = value else { throw mismatch("a string") }
+      return try equality(.device(property, [text]))
+    case .correlation:
+      guard case .null = value else { throw mismatch("nil") }
+      return try equality(.notInCorrelation)
+    }
+  }
+
+  /// `path IN collection`.
+  static func membership(_ path: [String], at offset: Int, _ value: Value) throws(Failure) -> SampleFilter {
+    guard case .list(let items) = value else {
+      throw Failure(
+        message: "IN takes a collection ({…}, an array or a set), not \(describe(value))", offset: offset)
+    }
+    switch try subject(path, at: offset) {
+    case .uuid:
+      var uuids = Set<UUID>()
+      for item in items {
+        guard case .uuid(let u) = item else { throw Failure(message: "IN of UUID takes UUIDs", offset: offset) }
+        uuids.insert(u)
+      }
+      return .uuids(uuids)
+    case .source, .bundleIdentifier:
+      var bundles = Set<String>()
+      for item in items {
+        switch item {
+        case .source(let b), .string(let b): bundles.insert(b)
+        default: throw Failure(message: "IN of sources takes HKSources or bundle identifiers", offset: offset)
+        }
+      }
+      return .sources(bundles)
+    case .metadata(let key):
+      var values: [MetadataValue] = []
+      for item in items {
+        guard let v = metadataValue(item) else {
+          throw Failure(message: "IN of metadata takes numbers, strings, dates or quantities", offset: offset)
+        }
+        values.append(v)
+      }
+      return .metadata(key: key, .oneOf(values))
+    case .device(let property):
+      var texts = Set<String>()
+      for item in items {
+        guard case .string(let t) = item else {
+          throw Failure(message: "IN of a device property takes strings", offset: offset)
+        }
+        texts.insert(t)
+      }
+      return .device(property, texts)
+    default:
+      return .or(try items.map { item throws(Failure) in try condition(path, at: offset, .equalTo, item) })
+    }
+  }
+}
+
+extension ComparisonOperator {
+  /// The operator with its operands swapped (`5 < x` is `x > 5`).
+  var mirrored: ComparisonOperator {
+    switch self {
+    case .lessThan: .greaterThan
+    case .lessThanOrEqualTo: .greaterThanOrEqualTo
+    case .greaterThan: .lessThan
+    case .greaterThanOrEqualTo: .lessThanOrEqualTo
+    case .equalTo, .notEqualTo: self
+    }
+  }
+}
