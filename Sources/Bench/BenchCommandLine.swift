@@ -20,10 +20,7 @@ package enum BenchMain {
 /// `healthpair-bench`: the benchmarks of docs/performance.md.
 package struct BenchCommand: ParsableCommand {
   /// The benchmark groups `--only` selects from.
-  package static let groups = [
-    "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import", "importshape",
-    "scenarios", "userpath", "calls", "pairs", "suite",
-  ]
+  package static let groups = BenchFamily.names
 
   /// The command's description.
   package static let configuration = CommandConfiguration(
