@@ -1,10 +1,6 @@
-import Dispatch
 import FoundationEssentials
-import HealthEngine
-import HealthExport
 import HealthModel
 import HealthPairClient
-import Journal
 import Posix
 import Render
 import ScenarioLanguage

@@ -14,9 +14,9 @@ import ScenarioLanguage
 //
 // How to add a step: add its case to `StepKind` (ScenarioLanguage/AST.swift) and its parsing; write a
 // `mutating func` in its family's file (a new family is a new `<Family>Steps.swift`) that takes the case's values
-// and the `Step`, and throws `fail(step, expected, actual)` when it cannot do what the step says; add its row
-// below. The switches have no `default:`, so the compiler names every switch a new case is missing from: this one,
-// and `StepKind.lane` and `StepKind.category` in Trace.swift.
+// (and the `Step` when it can fail: it throws `fail(step, expected, actual)` when it cannot do what the step says);
+// add its row below. The switches have no `default:`, so the compiler names every switch a new case is missing
+// from: this one, and `StepKind.lane` and `StepKind.category` in Trace.swift.
 
 extension RunContext {
   /// Runs `step`; a failure is a ``StepFailure`` of the step (an error the step did not expect says "the step to
