@@ -81,8 +81,8 @@ extension RunContext {
         "only on the phone: \(phoneOnly.joined(separator: ", ")); "
           + "only on the watch: \(watchOnly.joined(separator: ", "))")
     }
-    // Names only for the samples that differ, each computed once: naming one unnamed sample formats its UUID, and
-    // sorting every sample by a name computed in the comparison cost a converged check most of its time.
+    // Names only for the samples that differ, each computed once before sorting (naming an unnamed sample formats
+    // its UUID and searches the scenario's names).
     var differing: [(name: String, a: Sample, b: Sample)] = []
     for (uuid, a) in phoneByID {
       guard let b = watchByID[uuid], a != b else { continue }
