@@ -1,3 +1,4 @@
+import DeviceCore
 import FoundationEssentials
 import HealthCodec
 import HealthEngine
