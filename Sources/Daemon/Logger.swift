@@ -1,6 +1,6 @@
+import DeviceCore
 import FoundationEssentials
 import HealthModel
-import DeviceCore
 import Posix
 
 #if canImport(Glibc)
