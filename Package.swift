@@ -27,15 +27,21 @@ let package = Package(
       name: "Journal", dependencies: ["Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Wire", dependencies: ["HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
     .target(name: "Sync", dependencies: ["Wire", "HealthEngine", "HealthModel"], swiftSettings: strict),
+    // The device's pure core: request handling and the daemon's policies and commit plan, no I/O.
+    .target(
+      name: "DeviceCore", dependencies: ["Sync", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      swiftSettings: strict),
     .target(
       name: "Daemon",
-      dependencies: ["CommandLineKit", "Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"],
+      dependencies: [
+        "CommandLineKit", "DeviceCore", "Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel",
+      ],
       swiftSettings: strict),
     .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
     // The deterministic pair simulator: the daemons' pure cores, journals as bytes, a seeded network.
     .target(
       name: "Simulation",
-      dependencies: ["Daemon", "Sync", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      dependencies: ["DeviceCore", "Sync", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel"], swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
@@ -72,7 +78,7 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "CommandLineKit", "ScenarioLanguage", "Daemon", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthExport",
+        "CommandLineKit", "ScenarioLanguage", "DeviceCore", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthExport",
         "HealthModel", "Posix",
       ],
       swiftSettings: strict),
@@ -98,7 +104,8 @@ let package = Package(
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["TestSupport", "HealthPairClient", "Daemon", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
+      dependencies: ["TestSupport", "HealthPairClient", "Daemon", "DeviceCore", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
+    .testTarget(name: "DeviceCoreTests", dependencies: ["DeviceCore", "Sync", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(
       name: "WireTests", dependencies: ["TestSupport", "Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),

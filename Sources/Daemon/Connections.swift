@@ -40,7 +40,7 @@ struct Outbox {
   }
 }
 
-/// One client connection: its decoder, its outbox and its session state.
+/// One client connection's transport: its socket, decoder and outbox (its session is the core's).
 final class ClientConnection {
   let id: UInt64
   /// The connection's socket, closed when the daemon lets go of this object.
@@ -51,9 +51,6 @@ final class ClientConnection {
   /// Small until `hello` (``WireProtocol/maxHandshakeFrame``), then ``WireProtocol/maxClientFrame``.
   var decoder = FrameDecoder(maxFrameLength: WireProtocol.maxHandshakeFrame)
   var outbox = Outbox()
-  var helloDone = false
-  var name = "client"
-  var subscriptions: EventMask = []
   var closeAfterFlush = false
   var watchingWrites = false
   /// Complete frames are still buffered because this turn's quota was used (or the outbox is over its limit):

@@ -1,4 +1,5 @@
 import CommandLineKit
+import DeviceCore
 import HealthModel
 import Posix
 

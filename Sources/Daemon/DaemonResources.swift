@@ -88,3 +88,78 @@ package struct AcceptPause: Sendable {
     return failures
   }
 }
+
+/// Accepting while descriptors are short: a listener whose accept failed for want of them leaves the loop until a
+/// connection closes or the back-off passes (``AcceptPause``); `--max-clients` is kept within the descriptor limit.
+extension DeviceDaemon {
+  /// The next waiting connection on `listener` from a process of this daemon's user, with its pid; connections
+  /// from other users are logged and closed on the way. Nil when none is waiting (or accept failed, logged).
+  func acceptSameUser(_ listener: Int32, _ what: String) -> Accepted? {
+    while true {
+      let accepted: FileDescriptor?
+      let token = listener == clientListener ? Token.clientListener : Token.peerListener
+      do { accepted = try Posix.accept(listener, what: path(ofListener: token)) } catch {
+        if AcceptPause.isShortage(error) {
+          pauseAccepting(token, what, error)
+        } else {
+          log.log(.error, "\(what) accept failed: \(error)")
+        }
+        return nil
+      }
+      guard let socket = accepted else { return nil }
+      if let failures = acceptPauses[token]?.accepted() {
+        log.log(.info, "accepting \(what)s again after a descriptor shortage", ["failed_accepts": "\(failures)"])
+      }
+      guard let credentials = try? Posix.peerCredentials(socket.rawValue), credentials.uid == uid else {
+        log.log(.warning, "refused a \(what) of another user")
+        continue  // `socket` closes here
+      }
+      return Accepted(socket: socket, pid: credentials.pid)
+    }
+  }
+
+  /// The path a listener is bound to, for errors and forced failures.
+  func path(ofListener token: UInt64) -> String {
+    token == Token.clientListener ? options.socketPath : options.peerSocket ?? "peer"
+  }
+
+  /// Takes a listener whose accept failed for want of descriptors out of the loop, until a connection closes or
+  /// the back-off passes (``AcceptPause``); logs the episode's first failure only.
+  func pauseAccepting(_ token: UInt64, _ what: String, _ error: SystemError) {
+    var pause = acceptPauses[token] ?? AcceptPause()
+    if pause.shortage(now: Posix.monotonicNanoseconds()) {
+      log.log(
+        .error, "\(what) accept failed: \(error); not accepting until a descriptor is freed (or 100 ms pass)",
+        ["clients": "\(clients.count)", "max_clients": "\(options.maxClients)"])
+    }
+    let listener = token == Token.clientListener ? clientListener : peerListener
+    try? Posix.epollControl(epoll, .remove, listener, events: 0, token: token)
+    timers.append((pause.resumeAt ?? 0, .acceptResume))
+    acceptPauses[token] = pause
+  }
+
+  /// Puts paused listeners back into the loop once a descriptor was freed or their back-off passed.
+  func resumeAccepting(descriptorFreed: Bool) {
+    let now = Posix.monotonicNanoseconds()
+    for (token, var pause) in acceptPauses where pause.shouldResume(now: now, descriptorFreed: descriptorFreed) {
+      pause.resumed()
+      acceptPauses[token] = pause
+      let listener = token == Token.clientListener ? clientListener : peerListener
+      try? Posix.epollControl(epoll, .add, listener, events: Posix.PollEvents.readable, token: token)
+    }
+  }
+
+  /// Lowers `--max-clients` to what the descriptor limit allows (raised to its hard limit first), said once in
+  /// the log: past it, accepting would fail with `EMFILE` instead of refusing with "too many connections".
+  func clampMaxClients() {
+    let limit = Posix.raiseOpenFileLimit()
+    let inUse = Posix.openDescriptorCount() ?? 0
+    let allowed = DescriptorBudget.maxClients(requested: options.maxClients, limit: limit, inUse: inUse)
+    guard allowed < options.maxClients else { return }
+    log.log(
+      .warning,
+      "--max-clients \(options.maxClients) is more than the descriptor limit allows: serving at most \(allowed)",
+      ["rlimit_nofile": "\(limit)", "open_descriptors": "\(inUse)", "reserved": "\(DescriptorBudget.reserve)"])
+    options.maxClients = allowed
+  }
+}

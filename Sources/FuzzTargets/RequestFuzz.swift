@@ -1,4 +1,4 @@
-import Daemon
+import DeviceCore
 import FoundationEssentials
 import HealthCodec
 import HealthEngine

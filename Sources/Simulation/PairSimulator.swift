@@ -1,4 +1,4 @@
-import Daemon
+import DeviceCore
 import FoundationEssentials
 import HealthCodec
 import HealthEngine
@@ -63,8 +63,8 @@ package struct SimulationReport: Sendable, Equatable {
   package init(seed: UInt64) { self.seed = seed }
 }
 
-/// A deterministic phone + watch pair in one process: the daemons' pure cores (``RequestCore`` for requests,
-/// ``PeerCore`` for the link), each device's journal as bytes in memory (framed and replayed exactly as on disk),
+/// A deterministic phone + watch pair in one process: the daemons' pure core (``DeviceCore``: requests, the link and
+/// the commit plan), each device's journal as bytes in memory (framed and replayed exactly as on disk),
 /// a virtual clock, and a seeded network between them. Everything that happens — the app's requests, the link's
 /// faults, crashes, the order in which messages arrive — is drawn from one seed, so a seed always replays the
 /// same run.
@@ -94,6 +94,8 @@ package struct PairSimulator {
   var report: SimulationReport
   let phone: SimulatedDevice
   let watch: SimulatedDevice
+  /// The id of the last request the app made (each device's requests are numbered from it).
+  private var requestID: UInt32 = 0
   /// The stream the watch's retention and clock faults are drawn from: separate, so that every other draw of a seed
   /// is the same with or without them.
   var windowFaults: SeededGenerator
@@ -172,14 +174,10 @@ package struct PairSimulator {
     }
   }
 
-  /// One request through the device's request core, committed like the daemon commits a loop turn.
-  mutating func request(_ device: SimulatedDevice, _ request: Request) -> RequestCore.Answer {
-    // The simulator writes no log: no call lines are built.
-    let context = RequestCore.Context(
-      wall: wall, hasPeer: true, link: device.linkStatus, pid: 1, clients: 1, quietestNote: .fault)
-    let (answer, effects) = RequestCore.handle(request, state: &device.state, context: context)
-    device.record(effects.events)
-    if case .link(let command) = answer { device.feed(.control(command), wall: wall) }
+  /// One request of the app through the device's core, committed like the daemon commits a loop turn.
+  mutating func request(_ device: SimulatedDevice, _ request: Request) -> RequestCore.Answer? {
+    requestID &+= 1
+    let answer = device.request(request, id: requestID, wall: wall)
     commit(device)
     return answer
   }
@@ -305,11 +303,11 @@ package struct PairSimulator {
   /// connection is closed); one still in its handshake is.
   private func accept(_ connection: UInt64, on listener: SimulatedDevice) {
     if listener.transport != nil {
-      if listener.core.machine.isConnected {
+      if listener.core.peer.machine.isConnected {
         network.close(connection, by: listener.kind)
         return
       }
-      if listener.close(reason: "displaced") { listener.feed(.closed, wall: wall) }
+      if listener.close() { listener.feed(.closed, wall: wall) }
     }
     listener.transport = connection
     listener.feed(.opened(nonce: listener.nonce()), wall: wall)
@@ -372,8 +370,9 @@ package struct PairSimulator {
     var rounds = 0
     while rounds < 100_000 && report.failure == nil {
       rounds += 1
-      if phone.core.machine.isConnected && watch.core.machine.isConnected && phone.core.machine.isVerified
-        && watch.core.machine.isVerified && network.isEmpty
+      if phone.core.peer.machine.isConnected && watch.core.peer.machine.isConnected
+        && phone.core.peer.machine.isVerified
+        && watch.core.peer.machine.isVerified && network.isEmpty
       {
         return
       }

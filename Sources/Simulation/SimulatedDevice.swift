@@ -1,4 +1,4 @@
-import Daemon
+import DeviceCore
 import FoundationEssentials
 import HealthCodec
 import HealthEngine
@@ -7,10 +7,11 @@ import Journal
 import Sync
 import Wire
 
-/// One simulated device: the state and peer core a daemon holds in memory, and its journal as the bytes the daemon
-/// would have written. It is the peer core's shell: its sends go to the ``SimulatedNetwork``, its journal writes to
-/// ``journal``.
-final class SimulatedDevice: PeerShell {
+/// One simulated device: the state and ``DeviceCore`` a daemon holds in memory, and its journal as the bytes the
+/// daemon would have written. It is the core's shell as the daemon is, with one client connection (the app): it
+/// feeds the same inputs in the same order and performs the actions — its peer sends go to the
+/// ``SimulatedNetwork``, its journal writes to ``journal``; replies to the app are decoded for the caller.
+final class SimulatedDevice {
   /// Which device.
   let kind: DeviceKind
   /// The journal file's bytes (header and records).
@@ -27,8 +28,8 @@ final class SimulatedDevice: PeerShell {
   private(set) var bootKeptChangeNumbers = false
   /// The live state (rebuilt from ``journal`` at every boot).
   var state: DeviceState
-  /// The peer link's core.
-  private(set) var core: PeerCore
+  /// The device's core (sessions, the peer link, the commit plan).
+  private(set) var core: DeviceCore
   /// The connection this device holds, if any.
   var transport: UInt64?
   /// When the core's reconnect timer is due (virtual seconds).
@@ -36,7 +37,12 @@ final class SimulatedDevice: PeerShell {
   private let framing: JournalFormat.Framing
   private let network: SimulatedNetwork
   private var random: SeededGenerator
-  private var recorded: [DeviceEvent] = []
+  /// The action buffer, reused across turns.
+  private var actions: [DeviceCore.Action] = []
+  /// The current request's id and what the app's connection was sent for it: its final or interim answer.
+  private var awaited: (id: UInt32, answer: RequestCore.Answer?) = (0, nil)
+  /// The app's connection.
+  private static let app: UInt64 = 1
   /// The state as of a record boundary of the journal, as the daemon's snapshot file holds it: booting replays only
   /// the records after it (when the journal still reaches that far).
   private var snapshot: (state: DeviceState, end: Int)?
@@ -54,7 +60,14 @@ final class SimulatedDevice: PeerShell {
     framing = .version2(device: kind.rawValue, salt: random.next())
     journal = framing.fileHeader
     state = DeviceState(device: kind)
-    core = PeerCore(role: kind == .phone ? .listener : .connector, device: kind, secret: [], sync: state.sync)
+    core = Self.makeCore(kind: kind, secret: [], sync: state.sync)
+  }
+
+  private static func makeCore(kind: DeviceKind, secret: [UInt8], sync: SyncLedger) -> DeviceCore {
+    // The simulator writes no log (no lines are built) and arms no real-clock timers.
+    DeviceCore(
+      configuration: DeviceCore.Configuration(device: kind, hasPeer: true, pid: 1, quietest: .fault, armsTimers: false),
+      secret: secret, sync: sync)
   }
 
   /// Starts the device from its journal bytes, as the daemon does: replay (cutting a torn tail), start a sync log if
@@ -74,68 +87,54 @@ final class SimulatedDevice: PeerShell {
     }
     sinceSnapshot = journal.count - (resume?.end ?? 0)
     state = replayed
-    recorded = []
     // As `DurableDevice` does: numbers the torn tail handed out are never handed out again.
     let advance = state.keepChangeNumbers(above: changeMark)
     bootKeptChangeNumbers = !advance.isEmpty
-    record(advance)
-    guard persistRecorded() else { return "the journal refused the change mark's advance" }
+    append(advance)
     raiseChangeMark()
     // As the daemon does: a journal whose tail was cut may have lost entries the peer already applied, so its log
     // restarts under a new identity before anything new is numbered in it.
     if state.sync.logID == 0 || tailCut {
-      record(state.restartSyncLog(logID: freshLogID()))
+      var events = state.restartSyncLog(logID: PeerCore.freshLogID(using: &random))
       // What the cut lost may include changes the peer applied and holds in no log: ask for everything it holds.
-      if tailCut { record(state.requestPeerResend()) }
-      guard persistRecorded() else { return "the journal refused the new sync log" }
+      if tailCut { events += state.requestPeerResend() }
+      append(events)
     }
-    core = PeerCore(
-      role: kind == .phone ? .listener : .connector, device: kind, secret: secret, sync: state.sync)
-    var shell = self
-    core.start(state: &state, wall: wall, shell: &shell)
+    core = Self.makeCore(kind: kind, secret: secret, sync: state.sync)
+    step(.start, wall: wall)
+    step(.accepted(connection: Self.app), wall: wall)
+    step(
+      .request(connection: Self.app, id: 0, .hello(version: WireProtocol.version, client: "simulator"), body: []),
+      wall: wall)
     return nil
   }
 
-  /// The link's status as the daemon reports it (for requests that read it).
-  var linkStatus: LinkStatus {
-    let ledger = state.sync
-    return LinkStatus(
-      enabled: core.machine.enabled, connected: core.machine.isConnected, holding: core.machine.holding,
-      latency: core.machine.latency,
-      sync: DeviceSnapshot.SyncStatus(
-        lastSeq: ledger.lastSeq, peerAcked: ledger.peerAcked, appliedFromPeer: ledger.appliedFromPeer,
-        pendingEntries: ledger.pendingCount, pendingItems: ledger.pendingItems))
+  /// Feeds one input to the peer link.
+  func feed(_ input: SyncMachine.Input, wall: Date) { step(.peer(input), wall: wall) }
+
+  /// One request of the app through the core, as the daemon hands it over: its final answer, or the sheet it
+  /// waits on.
+  func request(_ request: Request, id: UInt32, wall: Date) -> RequestCore.Answer? {
+    awaited = (id, nil)
+    step(.request(connection: Self.app, id: id, request, body: []), wall: wall)
+    return awaited.answer
   }
 
-  /// Feeds one input to the peer core.
-  func feed(_ input: SyncMachine.Input, wall: Date) {
-    var shell = self
-    core.handle(input, state: &state, wall: wall, shell: &shell)
-  }
-
-  /// Ends a loop turn as the daemon does: journal the turn's events, then let the core acknowledge, announce and
-  /// check. False when the journal refused a write.
+  /// Ends a loop turn by the core's commit plan, as the daemon does. False when the journal refused a write.
   func commit(wall: Date) -> Bool {
-    guard persistRecorded() else { return false }
-    var shell = self
-    guard core.afterCommit(state: &state, wall: wall, shell: &shell), persistRecorded() else { return false }
-    raiseChangeMark()
+    guard step(.commit, wall: wall), step(.repliesWritten, wall: wall) else { return false }
     // Like the daemon, a snapshot is taken between loop turns (the core holds the state during its calls), after
     // journaling the acknowledgement the ledger holds, as `DurableDevice.writeSnapshot` does: acknowledgements are
     // applied in memory before they are journaled, and a snapshot must hold nothing its journal does not.
     if sinceSnapshot >= Self.snapshotInterval {
-      if state.sync.peerAcked > 0 {
-        record([.peerAcknowledged(state.sync.peerAcked)])
-        guard persistRecorded() else { return false }
-      }
+      if state.sync.peerAcked > 0 { append([.peerAcknowledged(state.sync.peerAcked)]) }
       snapshot = (state, journal.count)
       sinceSnapshot = 0
     }
     return true
   }
 
-  /// Raises the change mark to the state's counter once the turn's events are journaled, as the daemon does at the
-  /// end of its commit (the peer core holds the state while it journals, so not from ``persistRecorded()``).
+  /// Raises the change mark to the state's counter once events are journaled, as `DurableDevice.persist` does.
   private func raiseChangeMark() {
     changeMark = max(changeMark, state.lastChangeNumber)
     handedOutChangeNumber = max(handedOutChangeNumber, state.lastChangeNumber)
@@ -143,10 +142,7 @@ final class SimulatedDevice: PeerShell {
 
   /// Journals the newest acknowledgement, as a clean shutdown does.
   func journalShutdownAcknowledgement() {
-    if let ack = core.shutdownAcknowledgement(state: state) {
-      record([ack])
-      _ = persistRecorded()
-    }
+    if let ack = core.peer.shutdownAcknowledgement(state: state) { append([ack]) }
   }
 
   /// Cuts the journal inside one of its last eight records (never before the set-up); false when there was nothing
@@ -238,49 +234,68 @@ final class SimulatedDevice: PeerShell {
     }
   }
 
-  // MARK: - PeerShell
+  // MARK: - The core's actions
 
-  func record(_ events: [DeviceEvent]) { recorded += events }
-
-  func persistRecorded() -> Bool {
-    guard !recorded.isEmpty else { return true }
-    let before = journal.count
-    DurableDevice.encode(recorded, framing: framing, into: &journal)
-    recorded.removeAll(keepingCapacity: true)
-    sinceSnapshot += journal.count - before
+  /// Feeds one input to the core and performs its actions in order; false when a journal write failed (nothing
+  /// after it is performed).
+  @discardableResult
+  private func step(_ input: DeviceCore.Input, wall: Date) -> Bool {
+    var buffer: [DeviceCore.Action] = []
+    swap(&buffer, &actions)
+    core.turn(input, state: &state, wall: wall, using: &random, into: &buffer)
+    defer {
+      buffer.removeAll(keepingCapacity: true)
+      if actions.capacity < buffer.capacity { swap(&buffer, &actions) }
+    }
+    for action in buffer { perform(action, wall: wall) }
     return true
   }
 
-  func send(_ message: PeerMessage, latency: Double) {
-    guard let connection = transport else { return }
-    network.queue(from: kind, to: kind.peer, connection: connection, body: .message(message), delay: latency)
+  private func perform(_ action: DeviceCore.Action, wall: Date) {
+    switch action {
+    case .send(let connection, let bytes):
+      guard connection == Self.app, awaited.answer == nil, let frame = try? Frame.decode(Array(bytes.dropFirst(4)))
+      else { return }
+      switch frame {
+      case .response(let id, let result) where id == awaited.id: awaited.answer = .reply(result)
+      case .interim(let id, .prompt(let prompt)) where id == awaited.id: awaited.answer = .pending(prompt)
+      case .response, .interim, .request, .event: break
+      }
+    case .journal(let events, let encoded):
+      append(events, encoded: encoded)
+      raiseChangeMark()
+    case .raiseChangeMark: raiseChangeMark()
+    case .peerSend(let message, let latency):
+      guard let connection = transport else { return }
+      network.queue(from: kind, to: kind.peer, connection: connection, body: .message(message), delay: latency)
+    case .peerClose: _ = close()
+    case .peerConnect:
+      guard transport == nil else { return }
+      guard let connection = network.open(from: kind) else {
+        feed(.closed, wall: wall)
+        return
+      }
+      transport = connection
+      feed(.opened(nonce: nonce()), wall: wall)
+    case .peerReconnect(let seconds): reconnectAt = network.now + seconds
+    case .closeAfterFlush, .helloAccepted, .flushClients, .flushPeer, .latencyChanged, .backgroundTimer, .log: break
+    }
   }
 
-  func close(reason: String) -> Bool {
+  /// Appends events (already applied) to the journal bytes in one write, as `DurableDevice.persist` frames them.
+  private func append(_ events: [DeviceEvent], encoded: [Int: ArraySlice<UInt8>] = [:]) {
+    guard !events.isEmpty else { return }
+    let before = journal.count
+    DurableDevice.encode(events, framing: framing, encoded: encoded, into: &journal)
+    sinceSnapshot += journal.count - before
+  }
+
+  /// Closes the transport this device holds; true when there was one (the caller feeds the core `closed`).
+  func close() -> Bool {
     guard let connection = transport else { return false }
     transport = nil
     network.close(connection, by: kind)
     return true
-  }
-
-  func connect() -> PeerCore.ConnectOutcome {
-    guard transport == nil else { return .alreadyOpen }
-    guard let connection = network.open(from: kind) else { return .unreachable }
-    transport = connection
-    return .opened(nonce: nonce())
-  }
-
-  func scheduleReconnect(after seconds: Double) { reconnectAt = network.now + seconds }
-
-  func notify(_ notice: PeerCore.Notice) {}
-
-  func logLine(_ level: PeerCore.LogLevel, _ message: @autoclosure () -> String) {}
-
-  func freshLogID() -> UInt64 {
-    while true {
-      let id = random.next()
-      if id != 0 { return id }
-    }
   }
 
   /// 32 random bytes for a handshake.

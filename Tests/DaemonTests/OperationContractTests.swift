@@ -1,4 +1,5 @@
 import Daemon
+import DeviceCore
 import FoundationEssentials
 import Testing
 
