@@ -4,6 +4,7 @@ import HealthCodec
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Journal
 import Posix
 import Render

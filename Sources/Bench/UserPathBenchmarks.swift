@@ -4,6 +4,7 @@ import HealthEngine
 import HealthKitSim
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import HealthPairTesting
 import Posix
 import Render

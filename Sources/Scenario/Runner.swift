@@ -4,6 +4,7 @@ import HealthEngine
 import HealthExport
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Journal
 import Posix
 import Render
