@@ -26,16 +26,13 @@ package struct Session: Sendable {
     return Session(target: target, client: try Connections.shared.client(target.socketPath))
   }
 
-  /// The session of the current target, for async code: a cached connection at once; otherwise the connection is
-  /// made (connect and `hello`) on a thread of its own while the task is suspended, so no thread of Swift's
-  /// cooperative pool waits for the daemon (`HonestAsyncTests`).
+  /// The session of the current target, for async code: the cached connection. The first call to a socket in the
+  /// process connects on the calling thread (a local connect and one `hello` round trip, as ``current(api:)``):
+  /// connecting on a thread of its own would make the task wait for a cooperative thread a second time before its
+  /// request is even sent, which a test process whose pool is busy with blocking test bodies turns into seconds.
   /// - Throws: as ``current(api:)``.
   package static func connected(api: String) async throws -> Session {
-    let target = try configuredTarget(api: api)
-    if let client = Connections.shared.cachedClient(target.socketPath) { return Session(target: target, client: client) }
-    let path = target.socketPath
-    let client = try await Posix.onOwnThread { () throws -> DeviceClient in try Connections.shared.client(path) }
-    return Session(target: target, client: client)
+    try current(api: api)
   }
 
   /// The current target.
