@@ -23,14 +23,6 @@ package final class Connections: Sendable {
     return client
   }
 
-  /// The request connection to `socketPath` if one is open, without connecting.
-  package func cachedClient(_ socketPath: String) -> DeviceClient? {
-    if let last = lastClient.withLock({ $0 }), last.path == socketPath, !last.client.isClosed { return last.client }
-    guard let hit = clients.withLock({ $0[socketPath] }), !hit.isClosed else { return nil }
-    lastClient.withLock { $0 = (socketPath, hit) }
-    return hit
-  }
-
   /// The connection to `socketPath` that receives `samplesChanged` events, connecting and subscribing if needed.
   /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
   package func events(_ socketPath: String) throws(HealthKitSimError) -> DeviceClient {
