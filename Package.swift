@@ -44,6 +44,12 @@ let package = Package(
       dependencies: ["DeviceCore", "Sync", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
       swiftSettings: strict),
     .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel"], swiftSettings: strict),
+    // Daemon processes: locating, launching (zygote or spawn), stopping and restarting them; pairs, prepared pairs,
+    // their directories and interruption.
+    .target(
+      name: "PairProcesses",
+      dependencies: ["HealthPairClient", "Wire", "Posix", "HealthEngine", "HealthModel"],
+      swiftSettings: strict),
     .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
     // The scenario language: lexer, parser, AST and located diagnostics — pure (what the fuzzer needs); it reads
     // files only to follow `include`.
@@ -52,7 +58,7 @@ let package = Package(
     .target(
       name: "Scenario",
       dependencies: [
-        "ScenarioLanguage", "HealthPairClient", "Journal", "Render", "Wire", "HealthEngine", "HealthExport",
+        "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Render", "Wire", "HealthEngine", "HealthExport",
         "HealthModel", "Posix",
       ],
       swiftSettings: strict),
@@ -63,7 +69,7 @@ let package = Package(
     .target(
       name: "HealthPairTesting",
       dependencies: [
-        "HealthKitSim", "HealthPairClient", "Daemon", "Render", "Wire", "HealthEngine", "HealthExport", "HealthModel",
+        "HealthKitSim", "HealthPairClient", "PairProcesses", "Daemon", "Render", "Wire", "HealthEngine", "HealthExport", "HealthModel",
         "Posix",
       ]),
     .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
@@ -72,7 +78,7 @@ let package = Package(
     .target(
       name: "Chaos",
       dependencies: [
-        "Scenario", "ScenarioLanguage", "HealthPairClient", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix",
+        "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix",
       ],
       swiftSettings: strict),
     .target(
@@ -86,12 +92,12 @@ let package = Package(
     .target(
       name: "Bench",
       dependencies: [
-        "CommandLineKit", "Scenario", "ScenarioLanguage", "HealthPairClient", "Journal", "Render", "Wire", "HealthCodec",
+        "CommandLineKit", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Render", "Wire", "HealthCodec",
         "HealthEngine", "HealthExport", "HealthModel", "Posix", "HealthKitSim", "HealthPairTesting",
       ],
       swiftSettings: strict),
     .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
+    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
     .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
     // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
     .executableTarget(
@@ -104,28 +110,28 @@ let package = Package(
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["TestSupport", "HealthPairClient", "Daemon", "DeviceCore", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
+      dependencies: ["TestSupport", "HealthPairClient", "PairProcesses", "Daemon", "DeviceCore", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "DeviceCoreTests", dependencies: ["DeviceCore", "Sync", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(
       name: "WireTests", dependencies: ["TestSupport", "Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
     .testTarget(
-      name: "CLITests", dependencies: ["TestSupport", "CommandLineKit", "HealthPairClient", "HealthModel", "Posix"], exclude: ["Golden"]),
+      name: "CLITests", dependencies: ["TestSupport", "CommandLineKit", "HealthPairClient", "PairProcesses", "HealthModel", "Posix"], exclude: ["Golden"]),
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: [
-        "TestSupport", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient",
+        "TestSupport", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient", "PairProcesses",
         "HealthModel",
         "Posix",
       ]),
     .testTarget(
       name: "ScenarioTests",
       dependencies: [
-        "TestSupport", "Scenario", "ScenarioLanguage", "HealthPairClient", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
+        "TestSupport", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
       ]),
     .testTarget(
       name: "ChaosTests",
-      dependencies: ["Chaos", "HealthPairClient", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: ["Chaos", "HealthPairClient", "PairProcesses", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel", "Posix"]),
     .testTarget(name: "BenchTests", dependencies: ["Bench", "Render", "HealthModel", "Posix"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(

@@ -2,6 +2,7 @@ import CommandLineKit
 import FoundationEssentials
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 
 /// `healthpair-bench`'s command line.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Journal
 import Posix
 import Render

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Dispatch
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Render
 import Wire
 

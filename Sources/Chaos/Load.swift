@@ -3,6 +3,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 import Scenario
 import ScenarioLanguage

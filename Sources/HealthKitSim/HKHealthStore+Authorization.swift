@@ -21,7 +21,7 @@ extension HKHealthStore {
     async throws
   {
     let api = "HKHealthStore.requestAuthorization(toShare:read:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     if Task.isCancelled { throw CancellationError() }
     let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
     HKHealthStore.logRequest(session, pending, api: api)
@@ -64,7 +64,7 @@ extension HKHealthStore {
     async throws -> HKAuthorizationRequestStatus
   {
     let api = "HKHealthStore.statusForAuthorizationRequest(toShare:read:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     let pending = try session.start(try requestStatusOperation(session, typesToShare, typesToRead), api: api)
     return HKHealthStore.requestStatus(try await session.value(of: pending, api: api))
   }

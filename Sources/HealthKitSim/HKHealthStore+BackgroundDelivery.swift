@@ -30,7 +30,7 @@ extension HKHealthStore {
   ///   `errorInvalidArgument` for a correlation type; ``HealthKitSimError``.
   public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
     let api = "HKHealthStore.enableBackgroundDelivery(for:frequency:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     try await session.performAsync(
       .enableBackgroundDelivery(session.bundleID, try type.simulatedType(), frequency: frequency.simulated), api: api)
   }
@@ -51,7 +51,7 @@ extension HKHealthStore {
   /// - Throws: ``HealthKitSimError``.
   public func disableBackgroundDelivery(for type: HKObjectType) async throws {
     let api = "HKHealthStore.disableBackgroundDelivery(for:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     try await session.performAsync(.disableBackgroundDelivery(session.bundleID, try type.simulatedType()), api: api)
   }
 
@@ -69,7 +69,7 @@ extension HKHealthStore {
   /// - Throws: ``HealthKitSimError``.
   public func disableAllBackgroundDelivery() async throws {
     let api = "HKHealthStore.disableAllBackgroundDelivery()"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     try await session.performAsync(.disableBackgroundDelivery(session.bundleID, nil), api: api)
   }
 

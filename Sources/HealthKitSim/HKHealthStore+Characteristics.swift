@@ -88,7 +88,7 @@ extension HKHealthStore {
   ///   ``HealthKitSimError``.
   public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
     let api = "HKHealthStore.preferredUnits(for:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     let operation = try HKHealthStore.unitsOperation(session, quantityTypes)
     return try HKHealthStore.units(session, try await session.performAsync(operation, api: api), api: api)
   }

@@ -15,7 +15,7 @@ extension HKHealthStore {
   /// - Throws: as `save(_:)` of one object; an empty array fails with `errorInvalidArgument`.
   public func save(_ objects: [HKObject]) async throws {
     let api = "HKHealthStore.save(_:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     try await session.performAsync(try Self.saveOperation(objects, bundleID: session.bundleID, api: api), api: api)
   }
 
@@ -68,7 +68,7 @@ extension HKHealthStore {
   /// - Throws: as `delete(_:)` of one object; an empty array fails with `errorInvalidArgument`.
   public func delete(_ objects: [HKObject]) async throws {
     let api = "HKHealthStore.delete(_:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     try await session.performAsync(.delete(session.bundleID, objects.map(\.uuid)), api: api)
   }
 
@@ -102,7 +102,7 @@ extension HKHealthStore {
   /// - Throws: ``HKError`` (5 or 4 as for saving); ``HealthKitSimError`` for a predicate HealthKitSim cannot read.
   public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
     let api = "HKHealthStore.deleteObjects(of:predicate:)"
-    let session = try Session.current(api: api)
+    let session = try await Session.connected(api: api)
     guard let operation = try Self.deleteOperation(objectType, predicate, bundleID: session.bundleID) else { return 0 }
     return try await session.performAsync(operation, api: api)
   }

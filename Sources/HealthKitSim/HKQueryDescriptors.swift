@@ -1,6 +1,7 @@
 import Foundation
 import HealthEngine
 import HealthModel
+import Posix
 
 // Swift's query descriptors (iOS 15.4): every query kind run with `try await descriptor.result(for: store)` — no
 // handler, no `HKQuery` subclass. They run the same queries as the handler API, so read privacy, predicates and
@@ -47,26 +48,33 @@ final class SampleFetch: Sendable {
     }
   }
 
-  /// The samples of every fetch, in order, from the current target.
+  /// The samples of every fetch, in order, from the current target; the task is suspended while the daemon answers
+  /// (``Session/performAsync(_:api:)``).
   /// - Throws: what a sample query's handler would receive.
   @usableFromInline
-  static func objects(_ fetches: [SampleFetch]) throws -> [HKSample] {
-    let session = try Session.current(api: "HKSampleQueryDescriptor.result(for:)")
+  static func objects(_ fetches: [SampleFetch]) async throws -> [HKSample] {
+    let session = try await Session.connected(api: "HKSampleQueryDescriptor.result(for:)")
     var samples: [HKSample] = []
     for fetch in fetches {
-      let found = try fetch.objects(session)
+      let found = try await fetch.objects(session)
       if samples.isEmpty { samples = found } else { samples += found }
     }
     return samples
   }
 
-  private func objects(_ session: Session) throws -> [HKSample] {
+  private func objects(_ session: Session) async throws -> [HKSample] {
     switch query {
-    case .success(let query): return try HKSampleQuery.objects(session, query)
+    case .success(let query):
+      return HKSample.make(
+        try await session.performAsync(.sampleQuery(session.bundleID, query), api: HKSampleQuery.api))
     case .failure(let error): throw error
     case nil:
-      return try HKSampleQuery.fetch(
-        session, type: type, filter: try filter.get(), limit: HKObjectQueryNoLimit, sort: [])
+      // A correlation type is fetched with its members, in several requests: on a thread of its own, so the task is
+      // suspended rather than a pool thread blocked.
+      let (type, filter) = (type, try filter.get())
+      return try await Posix.onOwnThread { () throws -> [HKSample] in
+        try HKSampleQuery.fetch(session, type: type, filter: filter, limit: HKObjectQueryNoLimit, sort: [])
+      }
     }
   }
 }
@@ -130,11 +138,11 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
   /// The matching samples, sorted and limited.
   /// - Throws: what the sample query's handler would receive.
   ///
-  /// Each query runs in the awaiting task — one round trip, its answer read on this thread — rather than through a
-  /// handler on the query's queue and a continuation (two thread hand-offs; docs/performance.md, metric 9d).
+  /// Each query is one round trip awaited by the task itself (suspended until the connection's reader thread has the
+  /// answer), not a handler on the query's queue resuming a continuation.
   @inlinable
   public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
-    var samples = Self.narrowed(try SampleFetch.objects(predicates.map(\.fetch)))
+    var samples = Self.narrowed(try await SampleFetch.objects(predicates.map(\.fetch)))
     if !sortDescriptors.isEmpty { samples.sort(using: sortDescriptors) }
     if let limit, limit > 0, samples.count > limit { samples.removeLast(samples.count - limit) }
     return samples

@@ -28,16 +28,15 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     super.init(objectType: sampleType, predicate: predicate)
   }
 
-  /// Fetches the samples on the calling thread: one round trip to the daemon (what `start` does on the query's
-  /// queue, and what ``HKSampleQueryDescriptor/result(for:)`` does in the awaiting task).
+  /// Fetches the samples on the calling thread, blocking it for one round trip to the daemon (what `start` does on
+  /// the query's queue).
   /// - Throws: what the handler would receive.
   func fetch(_ session: Session) throws -> [HKSample] {
     try Self.fetch(session, type: objectType!, filter: try filter.get(), limit: limit, sort: try sort.get())
   }
 
-  /// Fetches the samples of `type` passing `filter` on the calling thread, without a query object (what
-  /// ``HKSampleQueryDescriptor/result(for:)`` runs: making an `HKSampleQuery` and its run state per call showed in
-  /// a one-day query's profile, docs/performance.md, metric 9d).
+  /// Fetches the samples of `type` passing `filter` on the calling thread, blocking it, without a query object (what
+  /// ``HKSampleQueryDescriptor/result(for:)`` runs on a thread of its own for a correlation type).
   /// - Throws: what a sample query's handler would receive.
   static func fetch(
     _ session: Session, type: HKObjectType, filter: QueryFilter, limit: Int, sort: [SampleSort]

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthPairClient
+import Posix
 import Synchronization
 import Wire
 
@@ -15,10 +16,28 @@ package struct Session: Sendable {
   /// The app's bundle identifier.
   package var bundleID: String { target.bundleIdentifier }
 
-  /// The session of the current target.
+  /// The session of the current target, connecting on this thread if the process has no connection to its daemon
+  /// yet (a connect and a `hello` round trip; later calls find the connection cached). For synchronous callers:
+  /// async code resolves its session with ``connected(api:)``.
   /// - Throws: `HKError(.errorHealthDataUnavailable)` when nothing is configured;
   ///   ``HealthKitSimError/unreachable(socketPath:reason:)`` when the daemon cannot be reached.
   package static func current(api: String) throws -> Session {
+    let target = try configuredTarget(api: api)
+    return Session(target: target, client: try Connections.shared.client(target.socketPath))
+  }
+
+  /// The session of the current target, for async code: the cached connection. The first call to a socket in the
+  /// process connects on the calling thread (a local connect and one `hello` round trip, as ``current(api:)``):
+  /// connecting on a thread of its own would make the task wait for a cooperative thread a second time before its
+  /// request is even sent, which a test process whose pool is busy with blocking test bodies turns into seconds.
+  /// - Throws: as ``current(api:)``.
+  package static func connected(api: String) async throws -> Session {
+    try current(api: api)
+  }
+
+  /// The current target.
+  /// - Throws: `HKError(.errorHealthDataUnavailable)` when nothing is configured.
+  private static func configuredTarget(api: String) throws -> HealthKitSim.Target {
     guard let target = HealthKitSim.currentTarget else {
       throw HKError(
         .errorHealthDataUnavailable,
@@ -26,10 +45,12 @@ package struct Session: Sendable {
           + "HealthKitSim.configure(socketPath:bundleIdentifier:), HealthKitSim.withTarget(_:operation:) or "
           + "\(HealthKitSim.socketEnvironmentVariable) and \(HealthKitSim.bundleIdentifierEnvironmentVariable))")
     }
-    return Session(target: target, client: try Connections.shared.client(target.socketPath))
+    return target
   }
 
-  /// Performs `operation` and waits for its final answer (a local socket round trip).
+  /// Performs `operation` and waits for its final answer (a local socket round trip), blocking this thread: for
+  /// the APIs that are synchronous in HealthKit too, and for handler queries on their own queue. Async code uses
+  /// ``performAsync(_:api:)``.
   /// - Throws: the request's error, translated (``HKError``, ``HKSimulatedTermination``, ``HealthKitSimError``).
   package func perform<Value>(_ operation: DeviceOperation<Value>, api: String) throws -> Value {
     // Sent as waited on this thread: the connection's reader thread is not woken, and this thread reads its answer.
@@ -68,11 +89,33 @@ package struct Session: Sendable {
     }
   }
 
-  /// Awaits the final answer of an operation sent with ``start(_:api:)``, and returns its value. A request the daemon
-  /// answers at once is read on the awaiting thread (one local round trip, as a blocking call), until the
-  /// connection's deadline; it was sent, so it reports its real outcome even when the task is cancelled. A request
-  /// that `waitsForUser` (a permission sheet) suspends without blocking a thread until the user answers, as on a
-  /// device.
+  /// ``startReturningClient(_:api:awaitedHere:)`` for async code: the fresh connection after a failed write is made
+  /// on a thread of its own while the task is suspended.
+  private func startSuspending<Value>(_ operation: DeviceOperation<Value>, api: String) async throws
+    -> (pending: PendingOperation<Value>, client: DeviceClient)
+  {
+    do {
+      return (try client.start(operation), client)
+    } catch .disconnected {
+      let (stale, path) = (client, target.socketPath)
+      do {
+        let fresh = try await Posix.onOwnThread { () throws -> DeviceClient in
+          try Connections.shared.replace(stale, at: path)
+        }
+        return (try fresh.start(operation), fresh)
+      } catch {
+        throw translate(error, api: api)
+      }
+    } catch {
+      throw translate(error, api: api)
+    }
+  }
+
+  /// Awaits the final answer of an operation sent with ``start(_:api:)``, and returns its value. The task is
+  /// suspended, never blocking a thread: the connection's reader thread resumes it with the answer, or the
+  /// connection's deadline (``Deadlines``) with a timeout. A request the daemon answers at once was sent, so it
+  /// reports its real outcome even when the task is cancelled. A request that `waitsForUser` (a permission sheet)
+  /// waits with no deadline until the user answers, as on a device.
   ///
   /// Cancelling a task that awaits a sheet stops the wait with `CancellationError` (the request itself stays pending
   /// on the device, as a sheet stays up): a test that fails while an app awaits a sheet ends instead of hanging. In a
@@ -88,23 +131,12 @@ package struct Session: Sendable {
 
   /// The final answer to `ticket`, awaited as ``value(of:api:waitsForUser:)`` describes.
   private func reply(to ticket: Ticket, api: String, waitsForUser: Bool) async throws -> Reply {
-    // A call the daemon answers at once (all but a permission sheet) is read on this thread, as a blocking call is:
-    // one local round trip, bounded by the connection's deadline, with no hand-off from a reader thread and no
-    // suspension (docs/performance.md, metric 9).
     // The request was sent by ``start(_:api:)``: the device performs it whether or not the task is cancelled, so
     // its answer is awaited and reported, never replaced by `CancellationError`.
     if !waitsForUser {
-      do { return try ticket.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
+      do { return try await ticket.value(timeout: client.timeout) } catch { throw translate(error, api: api) }
     }
     let outcome = Outcome()
-    var deadline: Deadlines.Token?
-    if !waitsForUser {
-      let seconds = client.timeout
-      deadline = Deadlines.shared.schedule(after: seconds) {
-        outcome.resolve(.failure(ClientError.timeout(request: ticket.name, seconds: seconds)))
-      }
-    }
-    defer { deadline?.cancel() }
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
@@ -146,19 +178,17 @@ package struct Session: Sendable {
     }
   }
 
-  /// Performs `operation` and awaits its final answer. A task cancelled before the request is sent gets
-  /// `CancellationError` and nothing is sent; once sent, the answer is awaited and reported (docs/healthkit-api.md,
-  /// "Cancellation").
+  /// Performs `operation` and awaits its final answer, suspended as ``value(of:api:waitsForUser:)`` describes. A
+  /// task cancelled before the request is sent gets `CancellationError` and nothing is sent; once sent, the answer
+  /// is awaited and reported (docs/healthkit-api.md, "Cancellation"): a saved sample is saved, so an app that
+  /// retries on `CancellationError` does not save it twice.
   /// - Throws: `CancellationError` (nothing happened); the request's error, translated.
   package func performAsync<Value>(_ operation: DeviceOperation<Value>, api: String) async throws -> Value {
-    // As ``value(of:api:waitsForUser:)`` does for an answer the daemon gives at once, but sent as waited here, so the
-    // reader thread is not woken for it (docs/performance.md, metric 9).
-    // Cancellation is honoured only before the request is sent: then nothing happened and `CancellationError` says
-    // so. Once sent, the device performs it, so the call waits for the answer and reports what happened (a saved
-    // sample is saved; throwing `CancellationError` then would make an app that retries save it twice).
     if Task.isCancelled { throw CancellationError() }
-    let (pending, client) = try startReturningClient(operation, api: api, awaitedHere: true)
-    do { return try pending.wait(timeout: client.timeout) } catch { throw translate(error, api: api) }
+    let (pending, client) = try await startSuspending(operation, api: api)
+    let reply: Reply
+    do { reply = try await pending.ticket.value(timeout: client.timeout) } catch { throw translate(error, api: api) }
+    do { return try pending.operation.value(from: reply) } catch { throw translate(error, api: api) }
   }
 
   /// The device's event connection (subscribed to sample changes).

@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 import Render
 

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 
 /// The `healthpair` program: its subcommands, in help order. Help, dispatch and error reporting are

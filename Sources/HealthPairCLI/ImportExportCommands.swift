@@ -3,6 +3,7 @@ import HealthEngine
 import HealthExport
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 import Render
 

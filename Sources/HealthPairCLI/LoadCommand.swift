@@ -2,6 +2,7 @@ import Chaos
 import FoundationEssentials
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 import Render
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HealthPairClient
+import PairProcesses
 import Posix
 import Render
 import Scenario

@@ -3,6 +3,7 @@ import Foundation
 import HealthKitSim
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Synchronization
 import Wire
 

@@ -4,6 +4,7 @@ import HealthExport
 import HealthKitSim
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Wire
 
 /// One device of a ``HealthPair``: install apps, bind HealthKitSim to it, play its user, change its settings,

@@ -1,4 +1,5 @@
 import HealthPairClient
+import PairProcesses
 import Wire
 
 /// The peer link between the phone and the watch: cut it, restore it, hold one side's outbound sync, add latency.

@@ -2,6 +2,7 @@ import Foundation
 import HealthKitSim
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 import Render
 import Wire

@@ -1,6 +1,7 @@
 import Foundation
 import HealthKitSim
 import HealthPairClient
+import PairProcesses
 import Posix
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Dispatch
 import HealthEngine
 import HealthPairClient
+import PairProcesses
 import Synchronization
 import Wire
 

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 
 /// An app's calls: authorization requests, saves, deletions, background delivery. Each call's outcome is the app's

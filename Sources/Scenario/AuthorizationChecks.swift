@@ -1,6 +1,7 @@
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 
 /// Authorization checks: what an app's status calls return, how its requests and their sheets went, its last call,

@@ -1,6 +1,7 @@
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 
 /// What an app's last call did.

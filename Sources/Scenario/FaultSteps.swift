@@ -1,6 +1,7 @@
 import Dispatch
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Journal
 import Posix
 import ScenarioLanguage

@@ -1,6 +1,7 @@
 import HealthExport
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 
 /// Import and export steps: Apple Health exports read into a device, a device's store written as one.

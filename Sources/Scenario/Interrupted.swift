@@ -1,4 +1,5 @@
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 
 // Scenarios a SIGINT or SIGTERM cut short (``Interruption``): the one in progress ends `interrupted` after the

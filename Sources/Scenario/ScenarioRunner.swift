@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import Posix
 import Render
 import ScenarioLanguage

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 
 /// The trace of a running scenario: each step's entry, then what it caused.

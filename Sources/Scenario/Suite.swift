@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import HealthPairClient
+import PairProcesses
 import Posix
 import ScenarioLanguage
 import Synchronization

@@ -3,6 +3,7 @@ import FoundationEssentials
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 import Synchronization
 import Wire

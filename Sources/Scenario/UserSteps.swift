@@ -1,6 +1,7 @@
 import HealthEngine
 import HealthModel
 import HealthPairClient
+import PairProcesses
 import ScenarioLanguage
 
 /// The user's steps: answering sheets, Settings and the Watch app, locking a device, the Health app's settings and

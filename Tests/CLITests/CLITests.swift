@@ -2,6 +2,7 @@ import FoundationEssentials
 import Testing
 
 @testable import HealthPairClient
+@testable import PairProcesses
 @testable import Posix
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Testing
 
 @testable import HealthModel
 @testable import HealthPairClient
+@testable import PairProcesses
 @testable import Posix
 
 #if canImport(Glibc)

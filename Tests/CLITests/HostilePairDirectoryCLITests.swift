@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HealthPairClient
+@testable import PairProcesses
 @testable import Posix
 
 /// `healthpair up` and `down` refuse a pair directory that is not ours (issue 29) before using anything in it.

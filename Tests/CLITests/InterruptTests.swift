@@ -3,6 +3,7 @@ import FoundationXML
 import Testing
 
 @testable import HealthPairClient
+@testable import PairProcesses
 @testable import Posix
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import Testing
 @testable import HealthEngine
 @testable import HealthModel
 @testable import HealthPairClient
+@testable import PairProcesses
 @testable import Journal
 @testable import Posix
 @testable import Wire

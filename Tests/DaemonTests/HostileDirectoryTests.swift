@@ -7,6 +7,7 @@ import Testing
 @testable import HealthExport
 @testable import HealthModel
 @testable import HealthPairClient
+@testable import PairProcesses
 @testable import Journal
 @testable import Posix
 

@@ -4,6 +4,7 @@ import Testing
 
 @testable import HealthModel
 @testable import HealthPairClient
+@testable import PairProcesses
 
 @Suite("DeviceClient's reading roles: operations started to be waited for here (real processes)")
 struct ReadingRoleTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import HealthEngine
 @testable import HealthModel
 @testable import HealthPairClient
+@testable import PairProcesses
 @testable import Posix
 @testable import Wire
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthPairClient
+import PairProcesses
 import Posix
 import Testing
 

@@ -1,6 +1,7 @@
 import Dispatch
 import HealthEngine
 import HealthModel
+import HealthPairClient
 import Posix
 import Synchronization
 import Wire

@@ -12,8 +12,7 @@ import Synchronization
 /// - Throws: ``PairError/daemonNotFound(_:)``, saying where it looked and what to do.
 ///
 /// The answer is kept for the process while `$HEALTHPAIRD`, the current directory and `$PATH` stay the same and the
-/// binary is still there: every prepared pair asks, and looking again cost each one a `readlink`, a `getcwd` and a
-/// `stat` per candidate (docs/history/performance.md, "Session 7").
+/// binary is still there, so the prepared pairs that each ask pay no `readlink`, `getcwd` or per-candidate `stat`.
 package func locateDaemon() throws(PairError) -> String {
   let key = [
     Posix.environment("HEALTHPAIRD") ?? "", Posix.currentDirectory(), Posix.environment("PATH") ?? "",
