@@ -68,18 +68,7 @@ package enum RequestCore {
   }
 
   /// One `key=value` of a log line.
-  package struct Field: Sendable, Equatable {
-    /// The key.
-    package var key: String
-    /// The value.
-    package var value: String
-
-    /// A field.
-    package init(_ key: String, _ value: String) {
-      self.key = key
-      self.value = value
-    }
-  }
+  package typealias Field = LogField
 
   /// A line for the daemon's log.
   package struct Note: Sendable, Equatable {
@@ -118,7 +107,7 @@ package enum RequestCore {
       effects.notices.append(.promptClosed(promptID: prompt.id, bundleID: prompt.bundleID, outcome: outcome))
       var fields = [Field("app", prompt.bundleID), Field("prompt", "\(prompt.id)"), Field("outcome", outcome)]
       switch result {
-      case .success(let reply): fields += replyFields(reply)
+      case .success(let reply): fields += reply.logFields
       case .failure(let error): fields.append(Field("error", "\(error)"))
       }
       effects.notes.append(Note(level: .info, message: "sheet closed", fields: fields))
@@ -400,7 +389,7 @@ package enum RequestCore {
     switch result {
     case .success(let reply):
       fields.append(Field("outcome", "ok"))
-      fields += replyFields(reply)
+      fields += reply.logFields
     case .failure(let error):
       switch error.kind {
       case .healthKit: fields.append(Field("outcome", "\(error.code)(\(error.code.rawValue))"))
@@ -412,28 +401,6 @@ package enum RequestCore {
       fields.append(Field("message", error.message))
     }
     return Note(level: level, message: "call \(request.name)", fields: fields)
-  }
-
-  /// What a successful reply says in a call's log line.
-  package static func replyFields(_ reply: Reply) -> [Field] {
-    switch reply {
-    case .authorization(let r):
-      var fields = [Field("success", "\(r.success)")]
-      if let error = r.error { fields.append(Field("error", "\(error.code)(\(error.code.rawValue))")) }
-      return fields
-    case .status(let status): return [Field("status", "\(status)")]
-    case .requestStatus(let status): return [Field("status", "\(status)")]
-    case .samples(let samples): return [Field("results", "\(samples.count)")]
-    case .collection(let buckets, let zone): return [Field("buckets", "\(buckets.count)"), Field("zone", zone)]
-    case .anchored(let result):
-      return [Field("added", "\(result.added.count)"), Field("deleted", "\(result.deleted.count)")]
-    case .characteristic(let type, let value): return [Field("value", value?.name(for: type) ?? "notSet")]
-    case .units(let units):
-      return [
-        Field("units", units.sorted { $0.key < $1.key }.map { "\($0.key.name)=\($0.value)" }.joined(separator: ","))
-      ]
-    default: return []
-    }
   }
 
   /// The notices subscribers get for journaled events: samples added or deleted (here or arriving from the peer),
@@ -474,7 +441,12 @@ package enum RequestCore {
         notices.append(.syncApplied(upTo: entries.last?.seq ?? 0, items: items))
       case .peerAcknowledged(let seq):
         notices.append(.peerAcknowledged(seq))
-      default:
+      case .appInstalled, .appUninstalled, .promptAnswered, .promptCancelled, .settingsChanged, .watchSettingsQueued,
+        .clockSet, .policyChanged, .syncLogRestarted, .peerLogAdopted, .authorizationShared, .importStaged,
+        .importCommitted, .importAbandoned, .deviceLocked, .deviceUnlocked, .samplesSavedWhileLocked,
+        .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
+        .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged:
+        // Changes subscribers learn of otherwise (sheets, lock, imports: by the request that made them) or not at all.
         break
       }
     }
@@ -485,40 +457,5 @@ package enum RequestCore {
     // Most changes are of one type: no set is built for them.
     if let first = types.first, types.allSatisfy({ $0 == first }) { return [first] }
     return Array(Set(types)).sorted()
-  }
-}
-
-extension Request {
-  /// For an app's HealthKit call: the app and what the call asked, for the log. Nil for every other request
-  /// (installs, Settings, clocks, dumps, subscriptions, link control, pings).
-  package var appCall: (bundleID: String, fields: [RequestCore.Field])? {
-    typealias Field = RequestCore.Field
-    switch self {
-    case .requestAuthorization(let bundleID, let share, let read):
-      let names = { (types: [SampleType]) in types.map(\.name).joined(separator: ",") }
-      return (bundleID, [Field("share", names(share)), Field("read", names(read))])
-    case .authorizationStatus(let bundleID, let type): return (bundleID, [Field("type", type.name)])
-    case .requestStatus(let bundleID, _, _): return (bundleID, [])
-    case .save(let bundleID, let samples): return (bundleID, [Field("samples", "\(samples.count)")])
-    case .saveCorrelations(let bundleID, let correlations, let samples):
-      return (bundleID, [Field("correlations", "\(correlations.count)"), Field("samples", "\(samples.count)")])
-    case .correlationQuery(let bundleID, let query): return (bundleID, [Field("type", query.base.type.name)])
-    case .delete(let bundleID, let uuids): return (bundleID, [Field("uuids", "\(uuids.count)")])
-    case .sampleQuery(let bundleID, let query): return (bundleID, [Field("type", query.type.name)])
-    case .statistics(let bundleID, let query), .statisticsCollection(let bundleID, let query):
-      return (bundleID, [Field("type", query.type.name)])
-    case .anchoredQuery(let bundleID, let type, let anchor, _, _):
-      return (bundleID, [Field("type", type.name), Field("anchor", "\(anchor)")])
-    case .readCharacteristic(let bundleID, let type): return (bundleID, [Field("type", type.name)])
-    case .preferredUnits(let bundleID, let types):
-      return (bundleID, [Field("types", types.map(\.name).joined(separator: ","))])
-    case .enableBackgroundDelivery(let bundleID, let type, let frequency):
-      return (bundleID, [Field("type", type.name), Field("frequency", "\(frequency)")])
-    case .disableBackgroundDelivery(let bundleID, let type):
-      return (bundleID, [Field("type", type?.name ?? "all")])
-    case .completeBackgroundDelivery(let bundleID, let delivery):
-      return (bundleID, [Field("delivery", "\(delivery)")])
-    default: return nil
-    }
   }
 }

@@ -12,8 +12,8 @@ import Wire
 /// Beyond "never crashes", it checks what makes a journal trustworthy: every event a request produced survives its
 /// binary encoding unchanged, and replaying the events into a fresh device rebuilds exactly the live state.
 package enum RequestFuzz {
-  /// The requests the generator draws from: every opcode but `hello`, which the connection answers. The generator
-  /// switches over the opcode without a `default:`, so a new request does not compile until it is generated here.
+  /// The requests the generator draws from: every opcode but `hello`, which the connection answers. Each is drawn
+  /// from its row in `RequestTable`, so a new request is generated as soon as it has one.
   package static let opcodes = RequestOpcode.allCases.filter { $0 != .hello }
   /// How many request kinds there are (the seed corpus has one seed per kind).
   package static var kinds: Int { opcodes.count }
@@ -125,150 +125,14 @@ package enum RequestFuzz {
     return writer.bytes
   }
 
-  /// One well-formed request with fields from the palettes.
+  /// One well-formed request: an opcode, then its row's fields drawn from their codecs' palettes
+  /// (RequestFuzz+Fields.swift) and built by the row's constructor.
   static func make(_ c: inout Choices) -> Request {
     let opcode = opcodes[Int(c.byte()) % opcodes.count]
-    switch opcode {
-    case .installApp:
-      return .installApp(
-        AppRecord(
-          bundleID: c.pick(Palette.bundles), displayName: c.pick(Palette.strings),
-          writeUsageDescription: c.pick([nil, "w", ""]), readUsageDescription: c.pick([nil, "r", ""]),
-          entitlements: c.pick([[], [.backgroundDelivery], [.healthRecords], Set(Entitlement.allCases)])))
-    case .uninstallApp: return .uninstallApp(bundleID: c.pick(Palette.bundles))
-    case .requestAuthorization:
-      return .requestAuthorization(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
-    case .answerPrompt:
-      let answers: [PromptAnswer] = [
-        .allowAll, .denyAll, .cancel, .failToPresent(.error), .failToPresent(.silent), .leaveApp,
-        .choices([Permission(c.pick(Palette.types), .share): true, Permission(c.pick(Palette.types), .read): false]),
-      ]
-      return .answerPrompt(
-        promptID: c.pick([nil, 0, 1, 2, UInt64.max]), bundleID: c.pick([nil] + Palette.bundles), answer: c.pick(answers)
-      )
-    case .authorizationStatus:
-      return .authorizationStatus(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
-    case .requestStatus: return .requestStatus(bundleID: c.pick(Palette.bundles), share: c.types(), read: c.types())
-    case .save:
-      return .save(bundleID: c.pick(Palette.bundles), samples: (0..<(1 + Int(c.byte() % 3))).map { _ in c.sample() })
-    case .delete:
-      return .delete(bundleID: c.pick(Palette.bundles), uuids: [c.pick(Palette.uuids), c.pick(Palette.uuids)])
-    case .sampleQuery:
-      return .sampleQuery(
-        bundleID: c.pick(Palette.bundles),
-        query: SampleQuery(
-          type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, [], Set(Palette.bundles)]),
-          limit: c.pick(Palette.ints),
-          sort: c.pick([[], [SampleSort(.endDate, ascending: false)], [SampleSort(.startDate, ascending: true)]]),
-          filter: c.filter()))
-    case .statistics, .statisticsCollection:
-      let query = StatisticsQuery(
-        type: c.pick(Palette.types), range: c.range(), sources: c.pick([nil, Set(Palette.bundles)]),
-        options: StatisticsOptions(rawValue: UInt32(c.byte() % 128)), interval: c.pick([nil] + Palette.intervals),
-        anchor: c.pick([nil] + Palette.dates), filter: c.filter())
-      return opcode == .statistics
-        ? .statistics(bundleID: c.pick(Palette.bundles), query: query)
-        : .statisticsCollection(bundleID: c.pick(Palette.bundles), query: query)
-    case .anchoredQuery:
-      return .anchoredQuery(
-        bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), anchor: c.pick(Palette.unsigned),
-        range: c.range(),
-        limit: c.pick(Palette.ints))
-    case .changeSettings, .watchSettings:
-      let changes: [SettingsChange] = [
-        .set(Permission(c.pick(Palette.types), c.pick([.share, .read])), on: c.byte() & 1 == 0), .turnAllOff, .reset,
-      ]
-      return opcode == .changeSettings
-        ? .changeSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
-        : .watchSettings(bundleID: c.pick(Palette.bundles), change: c.pick(changes))
-    case .setClock: return .setClock(c.pick([nil] + Palette.dates))
-    case .advanceClock: return .advanceClock(seconds: c.pick(Palette.doubles))
-    case .setPolicy:
-      return .setPolicy(
-        DevicePolicy(
-          reprompt: c.pick([.standard, .strict]), retention: c.pick([nil] + Palette.doubles),
-          background: c.pick([
-            .standard,
-            BackgroundDeliveryModel(responseWindow: c.pick(Palette.doubles), retryDelay: c.pick(Palette.doubles)),
-          ]), timeZone: c.pick(Palette.zones)))
-    case .dump: return .dump
-    case .storedSamples:
-      let from = StoredCursor(sample: c.pick(Palette.unsigned), tombstone: c.pick(Palette.unsigned))
-      return .storedSamples(type: c.pick([nil] + Palette.types), from: from, limit: c.pick(Palette.ints))
-    case .subscribe: return .subscribe(EventMask(rawValue: UInt32(c.byte())))
-    case .earliestPermittedSampleDate: return .earliestPermittedSampleDate
-    case .deleteMatching:
-      return .deleteMatching(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), range: c.range())
-    case .link:
-      let commands: [LinkCommand] = [
-        .connect, .disconnect, .hold, .release, .reconnectNow, .latency(c.pick(Palette.doubles)),
-      ]
-      return .link(c.pick(commands))
-    case .setLocked: return .setLocked(c.byte() & 1 == 0)
-    case .readCharacteristic: return .readCharacteristic(bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types))
-    case .preferredUnits: return .preferredUnits(bundleID: c.pick(Palette.bundles), types: c.types())
-    case .changeUserSetting:
-      let type = c.pick(Palette.types)
-      let values: [CharacteristicValue?] = [
-        nil, .value(1), .value(2), .value(0), .value(Int(Int32.max)), .dateOfBirth(year: 1990, month: 4, day: 2),
-        .dateOfBirth(year: 2023, month: 2, day: 29), .dateOfBirth(year: 0, month: 13, day: 40),
-      ]
-      let settings: [UserSetting] = [
-        .characteristic(type, c.pick(values)), .preferredUnit(type, c.pick([nil] + Palette.units)),
-      ]
-      return .changeUserSetting(c.pick(settings))
-    case .enableBackgroundDelivery:
-      return .enableBackgroundDelivery(
-        bundleID: c.pick(Palette.bundles), type: c.pick(Palette.types), frequency: c.pick(UpdateFrequency.allCases))
-    case .disableBackgroundDelivery:
-      return .disableBackgroundDelivery(bundleID: c.pick(Palette.bundles), type: c.pick([nil] + Palette.types))
-    case .completeBackgroundDelivery:
-      return .completeBackgroundDelivery(bundleID: c.pick(Palette.bundles), delivery: c.pick(Palette.unsigned))
-    case .backgroundDeliveries: return .backgroundDeliveries(bundleID: c.pick([nil] + Palette.bundles))
-    case .setSourceOrder:
-      let sources = (0..<Int(c.byte() % 4)).map { _ in
-        SampleSource(bundleID: c.pick(Palette.bundles), device: c.pick([.phone, .watch]))
-      }
-      return .setSourceOrder(type: c.pick(Palette.types), sources: sources)
-    case .importBatch:
-      return .importBatch(
-        importID: c.pick(Palette.importIDs), samples: (0..<Int(c.byte() % 4)).map { _ in c.importedSample() })
-    case .importCommit:
-      // The export's characteristics: valid, of no characteristic type, or a value the type does not take.
-      let characteristics: [[SampleType: CharacteristicValue]] = [
-        [:], [SampleType.lookup(name: "dateOfBirth")!: .dateOfBirth(year: 1990, month: 4, day: 2)],
-        [SampleType.lookup(name: "bloodType")!: .value(8), SampleType.lookup(name: "biologicalSex")!: .value(1)],
-        [SampleType.lookup(name: "bloodType")!: .value(99)], [c.pick(Palette.types): .value(1)],
-      ]
-      return .importCommit(importID: c.pick(Palette.importIDs), characteristics: c.pick(characteristics))
-    case .importAbort: return .importAbort(importID: c.pick(Palette.importIDs))
-    case .saveCorrelations:
-      let correlations = (0..<Int(c.byte() % 3)).map { _ in c.correlationInput() }
-      return .saveCorrelations(
-        bundleID: c.pick(Palette.bundles), correlations: correlations,
-        samples: (0..<Int(c.byte() % 2)).map { _ in c.sample() })
-    case .correlationQuery:
-      let base = SampleQuery(
-        type: c.pick(Palette.correlationTypes + [c.pick(Palette.types)]), range: c.range(),
-        sources: c.pick([nil, [], Set(Palette.bundles)]), limit: c.pick(Palette.ints),
-        sort: c.pick([[], [SampleSort(.endDate, ascending: false)]]), filter: c.filter())
-      let members = (0..<Int(c.byte() % 3)).map { _ in
-        CorrelationQuery.MemberCondition(type: c.pick(Palette.memberTypes), range: c.range(), filter: c.filter())
-      }
-      return .correlationQuery(bundleID: c.pick(Palette.bundles), query: CorrelationQuery(base: base, members: members))
-    case .importCorrelations:
-      let correlations = (0..<Int(c.byte() % 3)).map { _ in
-        let start = c.pick(Palette.dates)
-        return Correlation(
-          uuid: c.pick(Palette.uuids), type: c.pick(Palette.correlationTypes), start: start,
-          end: c.byte() & 1 == 0 ? start : c.pick(Palette.dates), metadata: c.pick(Palette.metadata),
-          source: c.pick(Palette.sources), members: Array(Set([c.pick(Palette.uuids), c.pick(Palette.uuids)])))
-      }
-      return .importCorrelations(importID: c.pick(Palette.importIDs), correlations: correlations)
-    case .storedCorrelations:
-      return .storedCorrelations(type: c.pick([nil] + Palette.correlationTypes + [c.pick(Palette.types)]))
-    case .hello, .ping: return .ping
-    }
+    let box = ChoicesBox(c)
+    defer { c = box.choices }
+    var drawing = DrawingVisitor(box: box)
+    return opcode.visitDefinition(&drawing)
   }
 
   /// Deterministic choices read from the fuzz input (zeros once it runs out).
@@ -291,7 +155,11 @@ package enum RequestFuzz {
 
     mutating func range() -> DateRange? {
       guard byte() & 1 == 1 else { return nil }
-      return DateRange(
+      return dateRange()
+    }
+
+    mutating func dateRange() -> DateRange {
+      DateRange(
         start: pick([nil] + Palette.dates), end: pick([nil] + Palette.dates),
         options: QueryOptions(rawValue: UInt32(byte() % 4)))
     }

@@ -6,11 +6,11 @@ import Wire
 /// One request a client can make of a device daemon, defined once: the request, the reply case it expects and what
 /// its caller gets from that reply.
 ///
-/// Built only by the static factories below (one per request; the initializer is internal to HealthPairClient), and
-/// performed by ``DeviceClient/perform(_:timeout:)`` (blocking), ``DeviceClient/performAsync(_:timeout:)`` and
-/// ``DeviceClient/start(_:)`` (send now, wait later) — or by HealthKitSim's session, with its own retry and sheet
-/// semantics. `DeviceClient` sends nothing else, so every caller outside this module goes through these
-/// definitions.
+/// Built from a request's row in ``RequestTable`` and its field values (`DeviceOperation(RequestTable.save,
+/// bundleID, samples)`, or the named factories below, which say the same with labels and defaults), and performed
+/// by ``DeviceClient/perform(_:timeout:)`` (blocking), ``DeviceClient/performAsync(_:timeout:)`` and
+/// ``DeviceClient/start(_:)`` (send now, wait later), or by HealthKitSim's session, with its own retry and sheet
+/// semantics. `DeviceClient` sends nothing else, so every caller outside this module goes through a row.
 package struct DeviceOperation<Value>: Sendable {
   /// The request sent.
   package let request: Request
@@ -20,8 +20,8 @@ package struct DeviceOperation<Value>: Sendable {
   @usableFromInline let extract: @Sendable (Reply) -> Value?
 
   /// The operation of `definition`'s request with these field values: its request, expected reply and value all
-  /// come from the request's row in ``RequestTable``.
-  init<each Field: FieldCodec>(
+  /// come from the request's row in ``RequestTable``, so every row is an operation without further code.
+  package init<each Field: FieldCodec>(
     _ definition: RequestDefinition<Value, repeat each Field>, _ values: repeat (each Field).Value
   ) {
     self.request = definition.make(repeat each values)
@@ -32,7 +32,7 @@ package struct DeviceOperation<Value>: Sendable {
   /// What the caller gets from `reply`.
   ///
   /// Inlinable, as ``PendingOperation/wait(timeout:)`` is, so that a caller in another module gets it specialized
-  /// for its value (unspecialized, every call looked up generic metadata; docs/performance.md, metric 9d).
+  /// for its value (not looking up generic metadata per call).
   /// - Throws: ``ClientError/protocolViolation(_:)`` for a reply of another kind.
   @inlinable
   package func value(from reply: Reply) throws(ClientError) -> Value {

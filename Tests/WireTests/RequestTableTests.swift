@@ -6,11 +6,11 @@ import Testing
 @testable import HealthModel
 @testable import Wire
 
-/// `RequestTable` is the one definition of every request: these tests check that its rows are each other's
-/// strangers (each row's inverse takes apart only its own case), that every opcode maps to the row carrying that
-/// opcode, and that a row's decoder and encoder are inverse on the examples of every opcode (the exact bytes are
-/// pinned by ``PinnedFrameTests``).
-@Suite("The request table")
+/// `RequestTable` and `ReplyTable` are the one definition of every request and reply: these tests check that their
+/// rows are each other's strangers (each row's inverse takes apart only its own case), that every opcode and tag
+/// maps to the row carrying it, that a row's decoder and encoder are inverse on the examples of every opcode (the
+/// exact bytes are pinned by ``PinnedFrameTests``), and that names and log fields come from the rows.
+@Suite("The request and reply tables")
 struct RequestTableTests {
   @Test func everyOpcodeMapsToTheRowOfThatOpcode() {
     for opcode in RequestOpcode.allCases {
@@ -62,6 +62,43 @@ struct RequestTableTests {
     }
     #expect(error?.offset == 22)
     #expect(error?.message.contains("array count 1000") == true)
+  }
+
+  @Test func aRequestsNameAndCallLineComeFromItsRow() {
+    #expect(Request.setLocked(true).name == "lock")
+    #expect(Request.setLocked(false).name == "unlock")
+    #expect(Request.storedSamples(type: nil, from: .start, limit: 0).name == "storedSamples")
+    for request in PinnedFrameTests.requests where request.opcode != .setLocked {
+      #expect(request.name == "\(request.opcode)")
+    }
+    let save = Request.save(bundleID: "a", samples: [])
+    #expect(save.appCall == AppCall("a", [LogField("samples", "0")]))
+    #expect(Request.ping.appCall == nil)
+    #expect(Request.deleteMatching(bundleID: "a", type: water, range: nil).appCall == nil)
+  }
+
+  @Test func everyReplyTagMapsToTheRowOfThatTagWhichTakesApartOnlyItsOwnCase() {
+    struct Tagging: ReplyDefinitionVisitor {
+      let reply: Reply
+      func visit<Payload: FieldCodec>(_ definition: ReplyDefinition<Payload>) -> (ReplyTag, Bool) {
+        (definition.tag, definition.match(reply) != nil)
+      }
+    }
+    for reply in PinnedFrameTests.replies {
+      for tag in ReplyTag.allCases {
+        var tagging = Tagging(reply: reply)
+        let (rowTag, matches) = tag.visitDefinition(&tagging)
+        #expect(rowTag == tag)
+        #expect(matches == (tag == reply.tag), "\(tag)'s row matches \(reply.tag)")
+      }
+    }
+  }
+
+  @Test func aReplysLogFieldsComeFromItsRow() {
+    #expect(Reply.samples([]).logFields == [LogField("results", "0")])
+    #expect(Reply.ok.logFields == [])
+    #expect(
+      Reply.collection([], timeZone: "UTC").logFields == [LogField("buckets", "0"), LogField("zone", "UTC")])
   }
 
   /// What `read` takes from `bytes`, which it must read to the end.

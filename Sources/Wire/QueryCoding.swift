@@ -1,0 +1,233 @@
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+
+// The layouts of what a request asks: sample and statistics queries, predicates, sheet answers, store cursors
+// (docs/protocol.md, `sample-query`, `filter`, `statistics-query`, `answer`, `stored-cursor`).
+
+extension BinaryWriter {
+  mutating func types(_ t: [SampleType]) { array(t) { $0.sampleType($1) } }
+
+  mutating func promptAnswer(_ a: PromptAnswer) {
+    switch a {
+    case .allowAll: u8(0)
+    case .denyAll: u8(1)
+    case .choices(let choices):
+      u8(2)
+      array(choices.sorted { $0.key < $1.key }) { w, item in
+        w.permission(item.key)
+        w.bool(item.value)
+      }
+    case .cancel: u8(3)
+    case .failToPresent(let mode):
+      u8(4)
+      u8(mode == .error ? 0 : 1)
+    case .leaveApp: u8(5)
+    }
+  }
+
+  mutating func sampleQuery(_ q: SampleQuery) {
+    sampleType(q.type)
+    optional(q.range) { $0.dateRange($1) }
+    optional(q.sources.map { $0.sorted() }) { w, s in w.array(s) { $0.string($1) } }
+    u32(UInt32(clamping: q.limit))
+    array(q.sort) { w, s in
+      w.u8(s.field.rawValue)
+      w.bool(s.ascending)
+    }
+    optional(q.filter) { $0.sampleFilter($1) }
+  }
+
+  /// `u8` tag then the node: 0 constant bool | 1 and [filter] | 2 or [filter] | 3 not filter | 4 dates range |
+  /// 5 sources [string] | 6 uuids [uuid] | 7 metadata key string, condition (0 exists | 1 one of [value] |
+  /// 2 compare op u8, value) | 8 device property u8, [string] | 9 value op u8, f64 | 10 quantity op u8, f64, unit
+  /// string | 11 not in a correlation.
+  mutating func sampleFilter(_ f: SampleFilter) {
+    switch f {
+    case .constant(let b):
+      u8(0)
+      bool(b)
+    case .and(let parts):
+      u8(1)
+      array(parts) { $0.sampleFilter($1) }
+    case .or(let parts):
+      u8(2)
+      array(parts) { $0.sampleFilter($1) }
+    case .not(let part):
+      u8(3)
+      sampleFilter(part)
+    case .dates(let range):
+      u8(4)
+      dateRange(range)
+    case .sources(let bundles):
+      u8(5)
+      array(bundles.sorted()) { $0.string($1) }
+    case .uuids(let uuids):
+      u8(6)
+      array(uuids.sorted { $0.uuidString < $1.uuidString }) { $0.uuid($1) }
+    case .metadata(let key, let condition):
+      u8(7)
+      string(key)
+      switch condition {
+      case .exists: u8(0)
+      case .oneOf(let values):
+        u8(1)
+        array(values) { $0.metadataValue($1) }
+      case .compare(let op, let value):
+        u8(2)
+        u8(op.rawValue)
+        metadataValue(value)
+      }
+    case .device(let property, let values):
+      u8(8)
+      u8(property.rawValue)
+      array(values.sorted()) { $0.string($1) }
+    case .value(let op, let value):
+      u8(9)
+      u8(op.rawValue)
+      f64(value)
+    case .quantity(let op, let value, let unit):
+      u8(10)
+      u8(op.rawValue)
+      f64(value)
+      string(unit)
+    case .notInCorrelation:
+      u8(11)
+    case .date(let field, let op, let instant):
+      u8(12)
+      u8(field.rawValue)
+      u8(op.rawValue)
+      f64(instant)
+    }
+  }
+
+  mutating func statisticsQuery(_ q: StatisticsQuery) {
+    sampleType(q.type)
+    optional(q.range) { $0.dateRange($1) }
+    optional(q.sources.map { $0.sorted() }) { w, s in w.array(s) { $0.string($1) } }
+    u32(q.options.rawValue)
+    optional(q.interval) { w, i in
+      w.u32(UInt32(bitPattern: Int32(clamping: i.months)))
+      w.u32(UInt32(bitPattern: Int32(clamping: i.days)))
+      w.f64(i.seconds)
+    }
+    optional(q.anchor) { $0.date($1) }
+    optional(q.filter) { $0.sampleFilter($1) }
+  }
+
+  mutating func storedCursor(_ c: StoredCursor) {
+    u64(c.sample)
+    u64(c.tombstone)
+  }
+}
+
+extension BinaryReader {
+  mutating func storedCursor() throws(DecodeError) -> StoredCursor {
+    StoredCursor(sample: try u64(), tombstone: try u64())
+  }
+
+  mutating func types() throws(DecodeError) -> [SampleType] {
+    try array(minElementSize: 2) { r throws(DecodeError) in try r.sampleType() }
+  }
+
+  mutating func bundle() throws(DecodeError) -> String { try string(maxLength: 1024) }
+
+  mutating func promptAnswer() throws(DecodeError) -> PromptAnswer {
+    switch try u8() {
+    case 0: return .allowAll
+    case 1: return .denyAll
+    case 2:
+      let items = try array(minElementSize: 4) { r throws(DecodeError) in (try r.permission(), try r.bool()) }
+      var choices: [Permission: Bool] = [:]
+      for (p, on) in items { choices[p] = on }
+      return .choices(choices)
+    case 3: return .cancel
+    case 4:
+      let m = try u8()
+      guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
+      return .failToPresent(m == 0 ? .error : .silent)
+    case 5: return .leaveApp
+    case let t: throw error("unknown prompt answer \(t)")
+    }
+  }
+
+  mutating func sources() throws(DecodeError) -> Set<String>? {
+    try optional { r throws(DecodeError) in
+      Set(try r.array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() })
+    }
+  }
+
+  mutating func sampleQuery() throws(DecodeError) -> SampleQuery {
+    let type = try sampleType()
+    let range = try optional { r throws(DecodeError) in try r.dateRange() }
+    let sources = try sources()
+    let limit = Int(try u32())
+    let sort = try array(minElementSize: 2) { r throws(DecodeError) -> SampleSort in
+      let raw = try r.u8()
+      guard let field = SampleSort.Field(rawValue: raw) else { throw r.error("unknown sort field \(raw)") }
+      return SampleSort(field, ascending: try r.bool())
+    }
+    let filter = try optional { r throws(DecodeError) in try r.sampleFilter() }
+    return SampleQuery(type: type, range: range, sources: sources, limit: limit, sort: sort, filter: filter)
+  }
+
+  /// The deepest nesting of predicate nodes a filter may have.
+  static let maxFilterDepth = 32
+
+  mutating func sampleFilter(depth: Int = 0) throws(DecodeError) -> SampleFilter {
+    guard depth < Self.maxFilterDepth else { throw error("predicate nested deeper than \(Self.maxFilterDepth)") }
+    func op(_ r: inout BinaryReader) throws(DecodeError) -> ComparisonOperator {
+      let raw = try r.u8()
+      guard let op = ComparisonOperator(rawValue: raw) else { throw r.error("unknown comparison operator \(raw)") }
+      return op
+    }
+    switch try u8() {
+    case 0: return .constant(try bool())
+    case 1: return .and(try array(minElementSize: 2) { r throws(DecodeError) in try r.sampleFilter(depth: depth + 1) })
+    case 2: return .or(try array(minElementSize: 2) { r throws(DecodeError) in try r.sampleFilter(depth: depth + 1) })
+    case 3: return .not(try sampleFilter(depth: depth + 1))
+    case 4: return .dates(try dateRange())
+    case 5: return .sources(Set(try array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() }))
+    case 6: return .uuids(Set(try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }))
+    case 7:
+      let key = try string(maxLength: StoredLimits.identifier)
+      switch try u8() {
+      case 0: return .metadata(key: key, .exists)
+      case 1:
+        return .metadata(
+          key: key, .oneOf(try array(minElementSize: 2) { r throws(DecodeError) in try r.metadataValue() }))
+      case 2: return .metadata(key: key, .compare(try op(&self), try metadataValue()))
+      case let t: throw error("unknown metadata condition \(t)")
+      }
+    case 8:
+      let raw = try u8()
+      guard let property = DeviceProperty(rawValue: raw) else { throw error("unknown device property \(raw)") }
+      return .device(property, Set(try array(minElementSize: 4) { r throws(DecodeError) in try r.string() }))
+    case 9: return .value(try op(&self), try f64())
+    case 10: return .quantity(try op(&self), try f64(), unit: try string(maxLength: 256))
+    case 11: return .notInCorrelation
+    case 12:
+      let raw = try u8()
+      guard let field = SampleDateField(rawValue: raw) else { throw error("unknown date field \(raw)") }
+      return .date(field, try op(&self), try f64())
+    case let t: throw error("unknown predicate tag \(t)")
+    }
+  }
+
+  mutating func statisticsQuery() throws(DecodeError) -> StatisticsQuery {
+    let type = try sampleType()
+    let range = try optional { r throws(DecodeError) in try r.dateRange() }
+    let sources = try sources()
+    let options = StatisticsOptions(rawValue: try u32())
+    let interval = try optional { r throws(DecodeError) in
+      CalendarInterval(
+        months: Int(Int32(bitPattern: try r.u32())), days: Int(Int32(bitPattern: try r.u32())), seconds: try r.f64())
+    }
+    let anchor = try optional { r throws(DecodeError) in try r.date() }
+    let filter = try optional { r throws(DecodeError) in try r.sampleFilter() }
+    return StatisticsQuery(
+      type: type, range: range, sources: sources, options: options, interval: interval, anchor: anchor,
+      filter: filter)
+  }
+}

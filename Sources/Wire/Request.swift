@@ -1,0 +1,253 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+// What a client asks: every request and its opcode. Each request's layout, answer, name and log fields are its
+// row in `RequestTable`.
+
+/// A request from a client to a device daemon. Every engine operation is reachable.
+package enum Request: Hashable, Sendable {
+  /// Opens a session; must be the first request. Carries the protocol version and a client name for logs.
+  case hello(version: UInt16, client: String)
+  /// Installs or updates an app.
+  case installApp(AppRecord)
+  /// Uninstalls an app.
+  case uninstallApp(bundleID: String)
+  /// `requestAuthorization(toShare:read:)`; answered by an interim `prompt` if a sheet is shown, then a final
+  /// `authorization` once the user answers.
+  case requestAuthorization(bundleID: String, share: [SampleType], read: [SampleType])
+  /// The user answers (or cancels, or fails to see) a pending sheet.
+  case answerPrompt(promptID: UInt64?, bundleID: String?, answer: PromptAnswer)
+  /// `authorizationStatus(for:)`.
+  case authorizationStatus(bundleID: String, type: SampleType)
+  /// `getRequestStatusForAuthorization(toShare:read:)`.
+  case requestStatus(bundleID: String, share: [SampleType], read: [SampleType])
+  /// `save(_:)` of a batch.
+  case save(bundleID: String, samples: [SampleInput])
+  /// `delete(_:)` of a batch.
+  case delete(bundleID: String, uuids: [UUID])
+  /// `deleteObjects(of:predicate:)`: the app's own objects of a type in a date range (nil: every date).
+  case deleteMatching(bundleID: String, type: SampleType, range: DateRange?)
+  /// `HKSampleQuery`.
+  case sampleQuery(bundleID: String, query: SampleQuery)
+  /// `HKStatisticsQuery`.
+  case statistics(bundleID: String, query: StatisticsQuery)
+  /// `HKStatisticsCollectionQuery`.
+  case statisticsCollection(bundleID: String, query: StatisticsQuery)
+  /// `HKAnchoredObjectQuery`.
+  case anchoredQuery(bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int)
+  /// Settings → Privacy → Health (phone only).
+  case changeSettings(bundleID: String, change: SettingsChange)
+  /// The iPhone's Watch app, for a watch app (phone only; applied by the watch over the link).
+  case watchSettings(bundleID: String, change: SettingsChange)
+  /// Sets the virtual clock (nil: back to the real clock).
+  case setClock(Date?)
+  /// Advances the virtual clock.
+  case advanceClock(seconds: Double)
+  /// Replaces the device policy.
+  case setPolicy(DevicePolicy)
+  /// The full state of the device and its link.
+  case dump
+  /// One page of the raw store: stored samples (optionally of one type) from `from`, then every tombstone; at most
+  /// `limit` items (0: as many as fit the page size). Follow ``Reply/stored(samples:tombstones:next:)``'s `next`.
+  case storedSamples(type: SampleType?, from: StoredCursor, limit: Int)
+  /// Starts pushing events of the given kinds on this connection.
+  case subscribe(EventMask)
+  /// `earliestPermittedSampleDate()`.
+  case earliestPermittedSampleDate
+  /// Controls the peer link.
+  case link(LinkCommand)
+  /// Does nothing; answers `ok`.
+  case ping
+  /// Stages one batch of the import `importID` (samples already converted, with the sources the import gives
+  /// them); nothing is visible until ``importCommit(importID:)``. The first batch opens the import on this
+  /// connection: it belongs to the connection, and is given up if the connection closes before the commit.
+  case importBatch(importID: UInt64, samples: [Sample])
+  /// Makes every batch of the import visible and durable at once; answers ``Reply/imported(_:)``.
+  /// The characteristics the export's `Me` set are applied in the same commit (an import may consist of them only).
+  case importCommit(importID: UInt64, characteristics: [SampleType: CharacteristicValue] = [:])
+  /// Gives the import up: its staged batches are dropped; answers `ok`.
+  case importAbort(importID: UInt64)
+  /// Locks (true) or unlocks (false) the device; the watch: taken off or put back on the wrist (behavior.md L1).
+  case setLocked(Bool)
+  /// An app reads a characteristic (`dateOfBirthComponents()`, `biologicalSex()`, …); answered by
+  /// ``Reply/characteristic(_:_:)``.
+  case readCharacteristic(bundleID: String, type: SampleType)
+  /// `preferredUnits(for:)`; answered by ``Reply/units(_:)``.
+  case preferredUnits(bundleID: String, types: [SampleType])
+  /// The user changes a value in the Health app: a characteristic or a preferred unit.
+  case changeUserSetting(UserSetting)
+  /// `enableBackgroundDelivery(for:frequency:)`.
+  case enableBackgroundDelivery(bundleID: String, type: SampleType, frequency: UpdateFrequency)
+  /// `disableBackgroundDelivery(for:)`, or `disableAllBackgroundDelivery()` when `type` is nil.
+  case disableBackgroundDelivery(bundleID: String, type: SampleType?)
+  /// An observer query's completion handler, called for background delivery `delivery`.
+  case completeBackgroundDelivery(bundleID: String, delivery: UInt64)
+  /// The background delivery registrations of one app (or every app) and their recent events.
+  case backgroundDeliveries(bundleID: String?)
+  /// The user sets the Health app's data-source order of a type (phone only; it reaches the watch by sync).
+  case setSourceOrder(type: SampleType, sources: [SampleSource])
+  /// `save(_:)` of objects some of which are correlations: the correlations with their members and the plain
+  /// samples, all or nothing (docs/behavior.md T10); answers `ok`.
+  case saveCorrelations(bundleID: String, correlations: [CorrelationInput], samples: [SampleInput])
+  /// `HKCorrelationQuery` (and `HKSampleQuery` of a correlation type); answered by ``Reply/correlations(_:)``.
+  case correlationQuery(bundleID: String, query: CorrelationQuery)
+  /// Stages correlations of the import `importID` (their members arrive as samples in its batches); visible with
+  /// the rest at ``importCommit(importID:characteristics:)``; answers `ok`.
+  case importCorrelations(importID: UInt64, correlations: [Correlation])
+  /// Every live correlation stored on the device (of one type, or all), with its live members, whatever app saved
+  /// it (for exports and tests, as ``storedSamples(type:from:limit:)``); answered by ``Reply/correlations(_:)``.
+  case storedCorrelations(type: SampleType?)
+}
+
+/// Every client request's opcode: its first byte on the wire (docs/protocol.md). The list is exhaustive —
+/// `Request.opcode`, the encoder and the decoder switch over it without a `default:` — so a request added to
+/// `Request` and forgotten in the coding does not compile, and the pinned-frame tests walk `allCases`.
+package enum RequestOpcode: UInt8, CaseIterable, Sendable {
+  /// ``Request/hello``.
+  case hello = 0
+  /// ``Request/installApp``.
+  case installApp = 1
+  /// ``Request/uninstallApp``.
+  case uninstallApp = 2
+  /// ``Request/requestAuthorization``.
+  case requestAuthorization = 3
+  /// ``Request/answerPrompt``.
+  case answerPrompt = 4
+  /// ``Request/authorizationStatus``.
+  case authorizationStatus = 5
+  /// ``Request/requestStatus``.
+  case requestStatus = 6
+  /// ``Request/save``.
+  case save = 7
+  /// ``Request/delete``.
+  case delete = 8
+  /// ``Request/sampleQuery``.
+  case sampleQuery = 9
+  /// ``Request/statistics``.
+  case statistics = 10
+  /// ``Request/statisticsCollection``.
+  case statisticsCollection = 11
+  /// ``Request/anchoredQuery``.
+  case anchoredQuery = 12
+  /// ``Request/changeSettings``.
+  case changeSettings = 13
+  /// ``Request/watchSettings``.
+  case watchSettings = 14
+  /// ``Request/setClock``.
+  case setClock = 15
+  /// ``Request/advanceClock``.
+  case advanceClock = 16
+  /// ``Request/setPolicy``.
+  case setPolicy = 17
+  /// ``Request/dump``.
+  case dump = 18
+  /// ``Request/storedSamples``.
+  case storedSamples = 19
+  /// ``Request/subscribe``.
+  case subscribe = 20
+  /// ``Request/earliestPermittedSampleDate``.
+  case earliestPermittedSampleDate = 21
+  /// ``Request/link``.
+  case link = 22
+  /// ``Request/ping``.
+  case ping = 23
+  /// ``Request/deleteMatching``.
+  case deleteMatching = 24
+  /// ``Request/importBatch``.
+  case importBatch = 30
+  /// ``Request/importCommit``.
+  case importCommit = 31
+  /// ``Request/importAbort``.
+  case importAbort = 32
+  /// ``Request/setLocked``.
+  case setLocked = 40
+  /// ``Request/readCharacteristic``.
+  case readCharacteristic = 41
+  /// ``Request/preferredUnits``.
+  case preferredUnits = 42
+  /// ``Request/changeUserSetting``.
+  case changeUserSetting = 43
+  /// ``Request/enableBackgroundDelivery``.
+  case enableBackgroundDelivery = 50
+  /// ``Request/disableBackgroundDelivery``.
+  case disableBackgroundDelivery = 51
+  /// ``Request/completeBackgroundDelivery``.
+  case completeBackgroundDelivery = 52
+  /// ``Request/backgroundDeliveries``.
+  case backgroundDeliveries = 53
+  /// ``Request/setSourceOrder``.
+  case setSourceOrder = 60
+  /// ``Request/saveCorrelations``.
+  case saveCorrelations = 85
+  /// ``Request/correlationQuery``.
+  case correlationQuery = 86
+  /// ``Request/importCorrelations``.
+  case importCorrelations = 87
+  /// ``Request/storedCorrelations``.
+  case storedCorrelations = 88
+}
+
+extension Request {
+  /// The request's opcode.
+  package var opcode: RequestOpcode {
+    switch self {
+    case .hello: .hello
+    case .installApp: .installApp
+    case .uninstallApp: .uninstallApp
+    case .requestAuthorization: .requestAuthorization
+    case .answerPrompt: .answerPrompt
+    case .authorizationStatus: .authorizationStatus
+    case .requestStatus: .requestStatus
+    case .save: .save
+    case .delete: .delete
+    case .deleteMatching: .deleteMatching
+    case .importBatch: .importBatch
+    case .importCommit: .importCommit
+    case .importAbort: .importAbort
+    case .sampleQuery: .sampleQuery
+    case .statistics: .statistics
+    case .statisticsCollection: .statisticsCollection
+    case .anchoredQuery: .anchoredQuery
+    case .changeSettings: .changeSettings
+    case .watchSettings: .watchSettings
+    case .setClock: .setClock
+    case .advanceClock: .advanceClock
+    case .setPolicy: .setPolicy
+    case .dump: .dump
+    case .storedSamples: .storedSamples
+    case .subscribe: .subscribe
+    case .earliestPermittedSampleDate: .earliestPermittedSampleDate
+    case .link: .link
+    case .ping: .ping
+    case .setLocked: .setLocked
+    case .readCharacteristic: .readCharacteristic
+    case .preferredUnits: .preferredUnits
+    case .changeUserSetting: .changeUserSetting
+    case .enableBackgroundDelivery: .enableBackgroundDelivery
+    case .disableBackgroundDelivery: .disableBackgroundDelivery
+    case .completeBackgroundDelivery: .completeBackgroundDelivery
+    case .backgroundDeliveries: .backgroundDeliveries
+    case .setSourceOrder: .setSourceOrder
+    case .saveCorrelations: .saveCorrelations
+    case .correlationQuery: .correlationQuery
+    case .importCorrelations: .importCorrelations
+    case .storedCorrelations: .storedCorrelations
+    }
+  }
+}
+
+extension Request {
+  /// The request's name for logs: its row's (``RequestTable``).
+  package var name: String {
+    var naming = NamingVisitor(request: self)
+    return opcode.visitDefinition(&naming)
+  }
+
+  /// For an app's HealthKit call: the app and what the call asked, for the log (its row's). Nil for every other
+  /// request (installs, Settings, clocks, dumps, subscriptions, link control, pings).
+  package var appCall: AppCall? {
+    var describing = AppCallVisitor(request: self)
+    return opcode.visitDefinition(&describing)
+  }
+}
