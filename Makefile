@@ -6,7 +6,7 @@ SHELL := /bin/bash
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ## Release builds (bench, simulate, load, install) link the Swift runtime and Foundation statically: a daemon then
 ## maps one binary instead of fifteen libraries, so each forked daemon faults in, copies and unmaps fewer pages and
-## resolves no symbols lazily (about 7 % less CPU per scenario; docs/history/performance.md, "Session 7"). Every release
+## resolves no symbols lazily (less CPU per scenario in `make bench` row 11a). Every release
 ## target uses the same flags, so .build/release is never rebuilt from scratch between them.
 RELEASE := build -c release --static-swift-stdlib
 

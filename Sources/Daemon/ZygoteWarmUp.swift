@@ -56,7 +56,7 @@ extension DaemonMain {
   /// The requests a warm-up client sends: hello and setup first (batch 0), then the calls a test makes most (1),
   /// then the reads, settings and clock changes a scenario's steps and expectations make (2): the statistics and
   /// snapshot encoders, the stored-sample pages, background registrations and a virtual clock otherwise ran for the
-  /// first time in every forked daemon (conformance lookups and lazy bindings in its profile).
+  /// first time in every forked daemon (conformance lookups and lazy bindings).
   private static func warmUpRequests(batch: Int) -> [Request] {
     guard let water = SampleType.lookup(name: "dietaryWater") else { return [] }
     let app = "com.healthpair.zygote"

@@ -6,11 +6,11 @@ import Sync
 import Wire
 
 /// A daemon's request handling as a pure function: (device state, request, time) in; the answer, the events to
-/// journal, the sheets to close and the notices to push out. No sockets, files or clocks: the daemon's event loop
-/// performs the effects (journal first, then replies and pushes), and the fuzz target `requests` drives it with
-/// well-formed requests carrying extreme values.
+/// journal, the sheets to close and the notices to push out. No sockets, files or clocks: ``DeviceCore`` orders the
+/// effects (journal first, then replies and pushes), and the fuzz target `requests` drives it with well-formed
+/// requests carrying extreme values.
 ///
-/// `hello` is the connection's business, not the device's, and stays in the daemon.
+/// `hello` is the connection's business, not the device's: ``DeviceCore`` answers it.
 package enum RequestCore {
   /// What a request may read besides the device state.
   package struct Context: Sendable {

@@ -35,8 +35,7 @@ package struct BinaryWriter: Sendable {
   /// Writes one byte.
   @inline(__always) package mutating func u8(_ v: UInt8) { bytes.append(v) }
   // The integers are appended a byte at a time: an `append` of one byte is inlined to a capacity check and a
-  // store, where `append(contentsOf:)` of a few bytes is a generic call per field (a profile of a reply of
-  // thousands of samples spent most of its encoding there).
+  // store, where `append(contentsOf:)` of a few bytes is a generic call per field.
   /// Writes a `u16`.
   @inline(__always) package mutating func u16(_ v: UInt16) {
     bytes.append(UInt8(truncatingIfNeeded: v))

@@ -60,9 +60,8 @@ public class HKObject: NSObject, @unchecked Sendable {
 
 extension UUID {
   /// A new random (version 4) identifier for an object the app creates, from the kernel's `getrandom` through the
-  /// syscall seam's pool (``Posix/fillRandom(_:)``: one system call per 256 identifiers). `UUID()` opens, reads and
-  /// closes `/dev/urandom` for every object on Linux, and a `getrandom` per object was still more than half of what
-  /// making a sample cost (docs/history/performance.md, "Session 8").
+  /// syscall seam's pool (``Posix/fillRandom(_:)``: one system call per 256 identifiers), never a file or a system
+  /// call per object as `UUID()` makes on Linux.
   static func fresh() -> UUID {
     var b: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &b) { Posix.fillRandom($0) }

@@ -13,8 +13,8 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
   /// The quantity's value, in ``unit``.
   private let value: Double
   /// The ``quantity`` object once made: given to the initializer, or made on first use for a sample a query
-  /// returned (most callers of a query read a few samples' quantities, or none; a 100-sample reply made 100 objects
-  /// more than it needed — docs/performance.md, metric 9d). Made once: every read returns the same object.
+  /// returned (most callers of a query read a few samples' quantities, or none). Made once: every read returns the
+  /// same object.
   private let madeQuantity = AtomicLazyReference<HKQuantity>()
 
   /// The quantity type.

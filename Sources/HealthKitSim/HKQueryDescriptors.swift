@@ -29,8 +29,7 @@ public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
 /// One predicate of an ``HKSampleQueryDescriptor`` as its runs send it: the predicate decomposed and, for a type that
 /// is not a correlation type, the daemon's query, made when the predicate is. Not generic, so that fetching is not
 /// either: an app's module calls `result(for:)` specialized (it is inlinable) and this code without generic metadata
-/// or copies of the decomposed predicate per call (both showed in a one-day query's profile, docs/performance.md,
-/// metric 9d). Immutable.
+/// or copies of the decomposed predicate per call (`make bench` row 9d). Immutable.
 @usableFromInline
 final class SampleFetch: Sendable {
   private let type: HKSampleType

@@ -114,7 +114,7 @@ public class HKSample: HKObject, @unchecked Sendable {
 
     /// The origin shared by the samples of `type` from `source`: the last one made for them, most often (a reply's
     /// samples are mostly of one type and a few sources). One shared object, so making a sample retains one
-    /// reference where it retained the type, unit and revision each (docs/performance.md, metric 9d).
+    /// reference, not the type, unit and revision each.
     private mutating func origin(at sample: UnsafePointer<Sample>) -> SampleOrigin {
       let code = sample.pointee.type.code
       // The samples of one reply share their source's storage (the reply lists each source once): the last origin's
@@ -143,8 +143,8 @@ public class HKSample: HKObject, @unchecked Sendable {
     }
 
     /// Type objects and canonical units made so far, by type code: immutable, so every query shares them (as
-    /// HealthKit's type objects are shared). Making them is most of what a query's first sample cost — the type
-    /// looked up by name, the canonical unit's string built and parsed (docs/performance.md, metric 9d).
+    /// HealthKit's type objects are shared): a type is looked up by name and its canonical unit parsed once per
+    /// process, not per query.
     private static let made = Mutex<[UInt16: (type: HKSampleType, unit: HKUnit?)]>([:])
 
     /// The type object and canonical unit (nil for a category type) of `type`, made once per process.
@@ -169,9 +169,8 @@ public class HKSample: HKObject, @unchecked Sendable {
 
 /// What a sample object shares with others: its type object, the unit its value is in (quantity samples) and its
 /// source revision. The objects of one query reply that have the same type and source share one origin, so making
-/// one of them retains a single reference, and freeing it releases one (they held the type, the unit and the
-/// revision each: most of what making and freeing a 100-sample reply's objects cost, docs/performance.md, metric
-/// 9d). An object the app creates has an origin of its own. Immutable.
+/// one of them retains a single reference, and freeing it releases one. An object the app creates has an origin of
+/// its own. Immutable.
 package final class SampleOrigin: Sendable {
   /// The sample type: an `HKQuantityType` for a quantity sample, `HKCategoryType` for a category sample,
   /// `HKCorrelationType` for a correlation (each subclass's typed accessor relies on it).

@@ -13,8 +13,7 @@ final class QueryRun: @unchecked Sendable {
   private var madeQueue: DispatchQueue?
 
   /// The serial queue the query works and calls its handlers on, made when first asked for: a query that is only
-  /// fetched in the awaiting task (``HKSampleQueryDescriptor``) never needs one, and making and disposing of a queue
-  /// was a measurable share of such a query (docs/performance.md, metric 9d).
+  /// fetched in the awaiting task (``HKSampleQueryDescriptor``) never makes one.
   var queue: DispatchQueue {
     lock.lock()
     defer { lock.unlock() }

@@ -148,7 +148,7 @@ package enum HealthExportFiles {
       }
     }
     // The file is read and parsed on a thread of its own while this one encodes and sends the batches: on a
-    // machine with cores to spare the two halves of the importer's work overlap (docs/performance.md, metric 8).
+    // machine with cores to spare the two halves of the importer's work overlap (`make bench` row 8).
     let reading = PipelinedExportReader.start(
       path: path, mapping: options.mapping, batchSize: options.batchSize, depth: 2)
     defer { reading.stop() }

@@ -15,8 +15,8 @@ import Wire
 /// and makes the sheet fail to present, which ends the app's call with `HKError.unknownError`. From then on every
 /// harness wait of the pair, and ``withHealthPair(_:_:)`` itself, throws the recorded error.
 ///
-/// It opens no connection of its own: each test used to pay two more connections (connect, hello, subscribe, a
-/// reader thread each) for it (docs/history/performance.md, "Session 7").
+/// It opens no connection of its own, so a pair costs each daemon exactly the harness's two connections
+/// (`HarnessTests.theHarnessOpensNoConnectionsOfItsOwn`).
 final class SheetWatchdog: Sendable {
   private struct Shown {
     var prompt: Prompt

@@ -7,7 +7,7 @@ import Synchronization
 
 /// A daemon process kept loaded to fork fresh daemons from (`healthpaird --zygote`), so that starting a daemon
 /// costs a `fork` of an already-loaded process instead of an `exec` that loads and relocates the Swift runtime and
-/// every library again (docs/history/performance.md, "Pair start-up").
+/// every library again (`make bench` row 10a measures a pair's start).
 ///
 /// The model (docs/architecture.md, "Launching daemons"):
 /// - **One per daemon executable, per process**, started on the first launch that needs it, living until this

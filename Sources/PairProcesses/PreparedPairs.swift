@@ -176,7 +176,7 @@ package final class PreparedPairs: Sendable {
   /// Ends a used pair like ``retire(_:)``, but on the pool's retiring thread: the caller goes on at once, and
   /// ``drain()`` waits until every pair handed here is gone. A pair keeping its directory, or any pair with
   /// preparation off, is retired before this returns. For a suite runner, whose next scenario need not wait for the
-  /// last one's daemons to be reaped and its directory removed (docs/history/performance.md, "The suite").
+  /// last one's daemons to be reaped and its directory removed.
   package func retireInBackground(_ pair: Pair) {
     guard depth > 0, !pair.keepsDirectory else { return retire(pair) }
     retiring.add(pair)

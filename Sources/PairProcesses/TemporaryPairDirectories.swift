@@ -11,8 +11,7 @@ import Synchronization
 /// Each is `<base>/healthpair-<pid>-XXXXXX`, named after the launching process, where the base is (``base``):
 /// `$HEALTHPAIR_TMPDIR` when set; else `/dev/shm` when it is a writable memory file system with at least 512 MiB
 /// free; else `$TMPDIR`, else `/tmp`. A pair's files live only as long as its test, so memory is the right place:
-/// creating and removing a pair's dozen files on a disk file system costs about 10 ms (ext4 allocates and
-/// journals each inode), on tmpfs about 0.4 ms (docs/history/performance.md, "Pair start-up"). Three layers remove it:
+/// creating and removing them on a disk file system costs a journaled inode each. Three layers remove it:
 /// the pair's shutdown; its daemons, when the launcher dies without stopping them (`--remove-when-orphaned`: each
 /// removes its device's directory, the last one the rest); and, for what a crash at a worse moment leaves (the
 /// launcher killed before its daemons started, or the daemons killed with it), the first pair a later process

@@ -120,8 +120,8 @@ extension Posix {
   /// - Throws: `EFBIG` past `limit` bytes.
   static func readAll(_ fd: Int32, path: String, limit: Int) throws(SystemError) -> [UInt8] {
     var result: [UInt8] = []
-    // Never zeroed (`read` writes what it returns), and no larger than the limit needs: a daemon reading its 64-byte
-    // pairing key used to zero 64 KiB, page faults included, on every start.
+    // Never zeroed (`read` writes what it returns), and no larger than the limit needs: a 64-byte file is read
+    // into a 65-byte buffer.
     let size = min(1 << 16, max(limit, 0) + 1)
     var chunk = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
     while true {

@@ -281,7 +281,7 @@ extension Expectation {
 /// The pair's clients are subscribed to every event and keep what they read (`DeviceClient.collectEvents()`); the
 /// pair keeps that subscription through its waits (`Pair.keepSubscribed(_:)`). No listener and no connection of its
 /// own: events are read by the runner's thread as part of its own calls, so tracing costs no reader thread, no
-/// thread hand-off per answer and no extra connection per device (docs/history/performance.md, "The suite").
+/// thread hand-off per answer and no extra connection per device.
 ///
 /// Only the thread running the scenario uses it.
 final class TraceRecorder {

@@ -93,7 +93,7 @@ struct HarnessTests {
   }
 
   /// The harness's sheet watchdog and its waits listen on the pair's own connections: a test's pair costs each
-  /// daemon one control connection, not three (docs/history/performance.md, "Session 7").
+  /// daemon one control connection.
   @Test func theHarnessOpensNoConnectionsOfItsOwn() async throws {
     try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
       try await pair.waitForSync()

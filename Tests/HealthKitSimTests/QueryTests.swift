@@ -140,7 +140,7 @@ struct QueryTests {
           _, _ in upToThirdHour += 1
         }
         #expect(upToThirdHour == 2, "the intervals holding the start and the end dates")
-        // Issue 10 item 1: a date far from the anchor used to trap converting its interval number to an Int.
+        // A date far from the anchor has an interval number beyond Int: no statistics, never a trap.
         #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: 1e300)) == nil)
         #expect(collection.statistics(for: Date(timeIntervalSinceReferenceDate: .nan)) == nil)
         // Calendar intervals (behavior.md K3): a month from the anchor holds the whole morning.

@@ -14,7 +14,7 @@ func terminations(_ body: () -> Void) -> [HKSimulatedTermination] {
 
 @Suite("Values: units, quantities, errors, identifiers (no daemon)")
 struct ValueTypeTests {
-  /// Issue 10 item 1: `m^2` raised to `Int.max` used to trap multiplying the powers.
+  /// `m^2` raised to `Int.max` overflows the powers: reported, never a trap.
   @Test func aHugePowerIsReportedNotATrap() {
     #expect(terminations { _ = HKUnit.meter().unitRaised(toPower: 2).unitRaised(toPower: Int.max) }.count == 1)
     #expect(terminations { _ = HKUnit.meter().unitRaised(toPower: 2).unitRaised(toPower: Int.min) }.count == 1)

@@ -207,7 +207,7 @@ struct OutOfRangeValueTests {
   }
 
   @Test func aFiniteAmountThatOverflowsInTheCanonicalUnitIsRefused() {
-    // 1e308 L is 1e311 mL: infinity once converted. It used to be stored as `inf mL`.
+    // 1e308 L is 1e311 mL: infinity once converted, so it is refused rather than stored as `inf mL`.
     expectInvalidArgument(save(1e308, "L"), "out of range for HKQuantityTypeIdentifierDietaryWater")
     expectInvalidArgument(save(-1e308, "L"), "-inf mL")
     // Finite but large enough that sums of such samples would overflow.
@@ -256,7 +256,7 @@ struct OutOfRangeValueTests {
   }
 
   @Test func unitsWhoseExponentsOrScaleOverflowAreRefused() {
-    // Four litres to the 12th: the length exponent is 144, beyond the Int8 it is kept in (this used to trap).
+    // Four litres to the 12th: the length exponent is 144, beyond the Int8 it is kept in: refused, never a trap.
     #expect(throws: UnitError.outOfRange("L^12.L^12.L^12.L^12")) { try HealthUnit(parsing: "L^12.L^12.L^12.L^12") }
     // TL is 1e9 m^3: to the 36th power that is 1e324 m^108, beyond a Double; fL^24 is 1e-432, below one.
     #expect(throws: UnitError.outOfRange("TL^12.TL^12.TL^12")) { try HealthUnit(parsing: "TL^12.TL^12.TL^12") }
