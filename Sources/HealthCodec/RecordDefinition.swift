@@ -26,7 +26,9 @@ package struct RecordField<Value>: Sendable {
 ///
 /// ``write(_:into:)`` writes the tag, then each field; ``read(from:)`` (called once the tag is read) reads the fields
 /// in the same order and builds the record, so the writer and the reader cannot disagree. `Fields` is the fields'
-/// values: one value, a tuple of two or three, or `Void`.
+/// values: one value, a tuple of two or three, or `Void`. The initializers and the two methods are inlined, so each
+/// row's closures are specialized for its fields' types (a generic closure copies a tuple's values through witness
+/// tables).
 package struct RecordDefinition<Tag: RawRepresentable & Sendable, Record, Fields>: Sendable
 where Tag.RawValue == UInt8 {
   /// The record's tag byte.
@@ -44,7 +46,7 @@ where Tag.RawValue == UInt8 {
   }
 
   /// A record of two fields, written in this order.
-  init<A, B>(
+  @inline(__always) init<A, B>(
     _ tag: Tag, _ a: RecordField<A>, _ b: RecordField<B>, make: @escaping @Sendable (A, B) -> Record
   ) where Fields == (A, B) {
     self.tag = tag
@@ -61,7 +63,7 @@ where Tag.RawValue == UInt8 {
   }
 
   /// A record of three fields, written in this order.
-  init<A, B, C>(
+  @inline(__always) init<A, B, C>(
     _ tag: Tag, _ a: RecordField<A>, _ b: RecordField<B>, _ c: RecordField<C>,
     make: @escaping @Sendable (A, B, C) -> Record
   ) where Fields == (A, B, C) {
@@ -99,12 +101,12 @@ where Tag.RawValue == UInt8 {
   }
 
   /// Writes the tag, then the fields.
-  func write(_ values: Fields, into w: inout BinaryWriter) {
+  @inline(__always) func write(_ values: Fields, into w: inout BinaryWriter) {
     w.u8(tag.rawValue)
     fields.write(&w, values)
   }
 
   /// Reads the fields that follow the tag and builds the record.
   /// - Throws: ``DecodeError`` at the first bad byte.
-  func read(from r: inout BinaryReader) throws(DecodeError) -> Record { make(try fields.read(&r)) }
+  @inline(__always) func read(from r: inout BinaryReader) throws(DecodeError) -> Record { make(try fields.read(&r)) }
 }
