@@ -10,9 +10,8 @@ import HealthModel
 //                 lockedOut [string] | conflicts [uuid, type u16, kept u8] | conflictCount u64 |
 //                 stamps [bundleID string, permission, at date, device u8] | ledger | store | userData?
 // ledger       := logID u64 | peerLogID u64 | lastSeq u64 | peerAcked u64 | appliedFromPeer u64 | pending [entry]
-// entry        := seq u64 | tag u8 (0: start u32, count u32 | 1: [tombstone] | 2: bundleID string, settings-change |
-//                 3: bundleID string, [shared-decision], at date | 10: user-setting, at date |
-//                 50: type u16, source-order | 75: [correlation] | 76: [tombstone])
+// entry        := seq u64 | tag u8 | payload (SyncPayloadTable.swift: as a sync entry's, but tag 0 is the store
+//                 slots `start u32, count u32` and tag 4 never occurs)
 // userData     := locked bool | lockedJournal [sample] | characteristics [type u16, characteristic-value] |
 //                 units [type u16, string] | settingStamps [kind u8, type u16, at date, device u8]
 //                 (absent in snapshots written before the device lock existed: unlocked, nothing set)
@@ -73,39 +72,7 @@ extension BinaryWriter {
     u64(ledger.appliedFromPeer)
     u32(UInt32(ledger.pendingEntries.count))
     for entry in ledger.pendingEntries {
-      u64(entry.seq)
-      switch entry.payload {
-      case .slots(let start, let count):
-        u8(0)
-        u32(UInt32(bitPattern: start))
-        u32(UInt32(bitPattern: count))
-      case .deletions(let tombstones):
-        u8(1)
-        array(tombstones) { $0.tombstone($1) }
-      case .watchSettings(let bundleID, let change):
-        u8(2)
-        string(bundleID)
-        settingsChange(change)
-      case .authorization(let bundleID, let decisions, let at):
-        u8(3)
-        string(bundleID)
-        array(decisions) { $0.sharedDecision($1) }
-        date(at)
-      case .userSetting(let setting, let at):
-        u8(10)
-        userSetting(setting)
-        date(at)
-      case .sourceOrder(let type, let order):
-        u8(50)
-        sampleType(type)
-        sourceOrder(order)
-      case .correlations(let correlations):
-        u8(75)
-        array(correlations) { $0.correlation($1) }
-      case .correlationDeletions(let tombstones):
-        u8(76)
-        array(tombstones) { $0.tombstone($1) }
-      }
+      storedEntry(entry)
       if bytes.count >= flushThreshold { try flush(&self) }
     }
     let store = state.store.contents
@@ -365,37 +332,6 @@ extension BinaryReader {
     }
     for (key, stamp) in stamps { data.stamps[key] = stamp }
     return data
-  }
-
-  private mutating func storedEntry() throws(DecodeError) -> SyncLedger.StoredEntry {
-    let seq = try u64()
-    switch try u8() {
-    case 0:
-      let start = Int32(bitPattern: try u32())
-      let count = Int32(bitPattern: try u32())
-      return SyncLedger.StoredEntry(seq: seq, payload: .slots(start: start, count: count))
-    case 1:
-      let tombstones = try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }
-      return SyncLedger.StoredEntry(seq: seq, payload: .deletions(tombstones))
-    case 2:
-      let bundleID = try string(maxLength: 1024)
-      return SyncLedger.StoredEntry(seq: seq, payload: .watchSettings(bundleID: bundleID, change: try settingsChange()))
-    case 3:
-      let (bundleID, decisions, at) = try sharedDecisions()
-      return SyncLedger.StoredEntry(seq: seq, payload: .authorization(bundleID: bundleID, decisions: decisions, at: at))
-    case 10:
-      let setting = try userSetting()
-      return SyncLedger.StoredEntry(seq: seq, payload: .userSetting(setting, at: try finiteDate("setting time")))
-    case 50:
-      return SyncLedger.StoredEntry(seq: seq, payload: .sourceOrder(try sampleType(), try sourceOrder()))
-    case 75:
-      let correlations = try array(minElementSize: 47) { r throws(DecodeError) in try r.correlation() }
-      return SyncLedger.StoredEntry(seq: seq, payload: .correlations(correlations))
-    case 76:
-      let tombstones = try array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() }
-      return SyncLedger.StoredEntry(seq: seq, payload: .correlationDeletions(tombstones))
-    case let tag: throw error("unknown stored sync entry tag \(tag)")
-    }
   }
 
   private mutating func sampleStore() throws(DecodeError) -> SampleStore {

@@ -1,0 +1,284 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+// Every journal event kind defined once, in `EventTable`: its tag, its fields in the order they are written and
+// the `DeviceEvent` built from them (docs/journal.md, "Events", lists the same layouts). The journal, the
+// simulator's journal bytes and the fuzz targets all write and read events through `BinaryWriter.event(_:)` and
+// `BinaryReader.event()` below; the sync payloads that carry the same changes reuse these rows' fields
+// (SyncPayloadTable.swift). `EventFixtureTests` pins every tag's bytes.
+
+/// The tag byte of each kind of journal event (docs/journal.md, "Events"). Tags 30–39 belong to imports, 40–49 to
+/// the device lock and the Health app, 50–59 to statistics settings, 70–74 to sync requests, 75–79 to correlations;
+/// 19–29 are free. A tag is never reused for another layout.
+package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
+  /// An app without entitlements was installed.
+  case appInstalled = 1
+  /// An app was uninstalled.
+  case appUninstalled = 2
+  /// A permission sheet was answered.
+  case promptAnswered = 3
+  /// A permission sheet was cancelled.
+  case promptCancelled = 4
+  /// A settings change was applied here.
+  case settingsChanged = 5
+  /// A Watch-app settings change was queued for the watch.
+  case watchSettingsQueued = 6
+  /// Apps saved samples.
+  case samplesSaved = 7
+  /// Apps deleted samples.
+  case samplesDeleted = 8
+  /// Entries from the peer were applied.
+  case peerEntriesApplied = 9
+  /// The peer acknowledged outbound entries.
+  case peerAcknowledged = 10
+  /// The virtual clock was set or cleared.
+  case clockSet = 11
+  /// The policy changed.
+  case policyChanged = 12
+  /// The outbound sync log restarted.
+  case syncLogRestarted = 13
+  /// The peer's log was adopted.
+  case peerLogAdopted = 14
+  /// Companion decisions were made here.
+  case authorizationShared = 15
+  /// An app with entitlements was installed (tag 1 keeps its layout for apps without).
+  case appInstalledWithEntitlements = 16
+  /// Background delivery was enabled or disabled.
+  case backgroundDeliveryChanged = 17
+  /// The change counter moved past numbers a lost record handed out.
+  case changeNumbersAdvanced = 18
+  /// One batch of an import was staged.
+  case importStaged = 30
+  /// An import was committed.
+  case importCommitted = 31
+  /// An import was given up.
+  case importAbandoned = 32
+  /// The device was locked.
+  case deviceLocked = 40
+  /// The device was unlocked.
+  case deviceUnlocked = 41
+  /// Samples were saved while locked.
+  case samplesSavedWhileLocked = 42
+  /// The user changed a Health app value here.
+  case userSettingChanged = 43
+  /// The user ordered a type's data sources here.
+  case sourceOrderChanged = 50
+  /// This device asks the peer to re-send everything.
+  case peerResendRequested = 70
+  /// The peer's new log answers the re-send request.
+  case peerResendAnswered = 71
+  /// Apps saved correlations.
+  case correlationsSaved = 75
+  /// Apps deleted correlations.
+  case correlationsDeleted = 76
+  /// An import's correlations were staged.
+  case importCorrelationsStaged = 77
+}
+
+/// One kind of journal event.
+typealias EventDefinition<Fields> = RecordDefinition<DeviceEventTag, DeviceEvent, Fields>
+
+/// Every journal event kind, by family: its tag, its fields in order, the event built from them.
+enum EventTable {
+  // MARK: Apps and authorization (tags 1–6, 15–17)
+
+  /// 1: app.
+  static let appInstalled = EventDefinition(.appInstalled, Fields.app, make: DeviceEvent.appInstalled)
+  /// 16: app, entitlements.
+  static let appInstalledWithEntitlements = EventDefinition(
+    .appInstalledWithEntitlements, Fields.app, Fields.entitlements,
+    make: { app, entitlements in
+      var app = app
+      app.entitlements = entitlements
+      return .appInstalled(app)
+    })
+  /// 2: bundleID.
+  static let appUninstalled = EventDefinition(.appUninstalled, Fields.bundleID, make: DeviceEvent.appUninstalled)
+  /// 3: bundleID, [change].
+  static let promptAnswered = EventDefinition(
+    .promptAnswered, Fields.bundleID, Fields.changes, make: DeviceEvent.promptAnswered)
+  /// 4: bundleID.
+  static let promptCancelled = EventDefinition(.promptCancelled, Fields.bundleID, make: DeviceEvent.promptCancelled)
+  /// 5: bundleID, settings-change, viaWatchApp bool.
+  static let settingsChanged = EventDefinition(
+    .settingsChanged, Fields.bundleID, Fields.settingsChange, Fields.bool, make: DeviceEvent.settingsChanged)
+  /// 6: bundleID, settings-change.
+  static let watchSettingsQueued = EventDefinition(
+    .watchSettingsQueued, Fields.bundleID, Fields.settingsChange, make: DeviceEvent.watchSettingsQueued)
+  /// 15: bundleID, [shared-decision], at date.
+  static let authorizationShared = EventDefinition(
+    .authorizationShared, Fields.bundleID, Fields.sharedDecisions, Fields.finiteDate("decision time"),
+    make: DeviceEvent.authorizationShared)
+  /// 17: bundleID, type?, frequency? (a frequency needs a type).
+  static let backgroundDeliveryChanged = EventDefinition(
+    .backgroundDeliveryChanged, Fields.bundleID, Fields.backgroundTarget,
+    make: { .backgroundDeliveryChanged(bundleID: $0, type: $1.type, frequency: $1.frequency) })
+
+  // MARK: Samples and the change counter (tags 7, 8, 18)
+
+  /// 7: [sample].
+  static let samplesSaved = EventDefinition(.samplesSaved, Fields.samples, make: DeviceEvent.samplesSaved)
+  /// 8: [tombstone].
+  static let samplesDeleted = EventDefinition(.samplesDeleted, Fields.tombstones, make: DeviceEvent.samplesDeleted)
+  /// 18: to u64.
+  static let changeNumbersAdvanced = EventDefinition(
+    .changeNumbersAdvanced, Fields.u64, make: DeviceEvent.changeNumbersAdvanced)
+
+  // MARK: Sync (tags 9, 10, 13, 14, 70, 71)
+
+  /// 9: at date, [sync-entry] (the date first).
+  static let peerEntriesApplied = EventDefinition(
+    .peerEntriesApplied, Fields.finiteDate("application date"), Fields.syncEntries,
+    make: { at, entries in .peerEntriesApplied(entries, at: at) })
+  /// 10: seq u64.
+  static let peerAcknowledged = EventDefinition(.peerAcknowledged, Fields.u64, make: DeviceEvent.peerAcknowledged)
+  /// 13: logID u64 (never 0).
+  static let syncLogRestarted = EventDefinition(
+    .syncLogRestarted, Fields.logIdentity, make: DeviceEvent.syncLogRestarted)
+  /// 14: logID u64 (never 0).
+  static let peerLogAdopted = EventDefinition(.peerLogAdopted, Fields.logIdentity, make: DeviceEvent.peerLogAdopted)
+  /// 70: no fields.
+  static let peerResendRequested = EventDefinition(.peerResendRequested, make: { DeviceEvent.peerResendRequested })
+  /// 71: logID u64 (never 0).
+  static let peerResendAnswered = EventDefinition(
+    .peerResendAnswered, Fields.logIdentity, make: DeviceEvent.peerResendAnswered)
+
+  // MARK: Clock and policy (tags 11, 12)
+
+  /// 11: date? (absent: the real clock).
+  static let clockSet = EventDefinition(.clockSet, Fields.optionalFiniteDate("clock"), make: DeviceEvent.clockSet)
+  /// 12: policy.
+  static let policyChanged = EventDefinition(.policyChanged, Fields.policy, make: DeviceEvent.policyChanged)
+
+  // MARK: Imports (tags 30–32, 77)
+
+  /// 30: importID u64 (never 0), import-samples.
+  static let importStaged = EventDefinition(
+    .importStaged, Fields.importIdentity, Fields.importSamples, make: DeviceEvent.importStaged)
+  /// 31: importID u64, at date, characteristics.
+  static let importCommitted = EventDefinition(
+    .importCommitted, Fields.importIdentity, Fields.finiteDate("import commit date"), Fields.characteristics,
+    make: DeviceEvent.importCommitted)
+  /// 32: importID u64.
+  static let importAbandoned = EventDefinition(
+    .importAbandoned, Fields.importIdentity, make: DeviceEvent.importAbandoned)
+  /// 77: importID u64, [correlation].
+  static let importCorrelationsStaged = EventDefinition(
+    .importCorrelationsStaged, Fields.importIdentity, Fields.correlations, make: DeviceEvent.importCorrelationsStaged)
+
+  // MARK: The device lock and the Health app (tags 40–43)
+
+  /// 40: at date.
+  static let deviceLocked = EventDefinition(
+    .deviceLocked, Fields.finiteDate("lock time"), make: DeviceEvent.deviceLocked)
+  /// 41: at date.
+  static let deviceUnlocked = EventDefinition(
+    .deviceUnlocked, Fields.finiteDate("unlock time"), make: DeviceEvent.deviceUnlocked)
+  /// 42: [sample].
+  static let samplesSavedWhileLocked = EventDefinition(
+    .samplesSavedWhileLocked, Fields.samples, make: DeviceEvent.samplesSavedWhileLocked)
+  /// 43: user-setting, at date.
+  static let userSettingChanged = EventDefinition(
+    .userSettingChanged, Fields.userSetting, Fields.finiteDate("setting time"), make: DeviceEvent.userSettingChanged)
+
+  // MARK: Statistics settings (tag 50)
+
+  /// 50: type, source-order.
+  static let sourceOrderChanged = EventDefinition(
+    .sourceOrderChanged, Fields.sampleType, Fields.sourceOrder, make: DeviceEvent.sourceOrderChanged)
+
+  // MARK: Correlations (tags 75, 76)
+
+  /// 75: [correlation].
+  static let correlationsSaved = EventDefinition(
+    .correlationsSaved, Fields.correlations, make: DeviceEvent.correlationsSaved)
+  /// 76: [tombstone].
+  static let correlationsDeleted = EventDefinition(
+    .correlationsDeleted, Fields.tombstones, make: DeviceEvent.correlationsDeleted)
+}
+
+extension BinaryWriter {
+  /// Encodes a journal event: `u8` tag then its fields, as its ``EventTable`` row lays them out.
+  package mutating func event(_ e: DeviceEvent) {
+    switch e {
+    case .appInstalled(let a) where a.entitlements.isEmpty: EventTable.appInstalled.write(a, into: &self)
+    case .appInstalled(let a): EventTable.appInstalledWithEntitlements.write((a, a.entitlements), into: &self)
+    case .appUninstalled(let id): EventTable.appUninstalled.write(id, into: &self)
+    case .promptAnswered(let id, let changes): EventTable.promptAnswered.write((id, changes), into: &self)
+    case .promptCancelled(let id): EventTable.promptCancelled.write(id, into: &self)
+    case .settingsChanged(let id, let c, let viaWatch):
+      EventTable.settingsChanged.write((id, c, viaWatch), into: &self)
+    case .watchSettingsQueued(let id, let c): EventTable.watchSettingsQueued.write((id, c), into: &self)
+    case .authorizationShared(let id, let decisions, let at):
+      EventTable.authorizationShared.write((id, decisions, at), into: &self)
+    case .backgroundDeliveryChanged(let id, let type, let frequency):
+      EventTable.backgroundDeliveryChanged.write((id, (type, frequency)), into: &self)
+    case .samplesSaved(let s): EventTable.samplesSaved.write(s, into: &self)
+    case .samplesDeleted(let t): EventTable.samplesDeleted.write(t, into: &self)
+    case .changeNumbersAdvanced(let mark): EventTable.changeNumbersAdvanced.write(mark, into: &self)
+    case .peerEntriesApplied(let entries, let at): EventTable.peerEntriesApplied.write((at, entries), into: &self)
+    case .peerAcknowledged(let seq): EventTable.peerAcknowledged.write(seq, into: &self)
+    case .syncLogRestarted(let id): EventTable.syncLogRestarted.write(id, into: &self)
+    case .peerLogAdopted(let id): EventTable.peerLogAdopted.write(id, into: &self)
+    case .peerResendRequested: EventTable.peerResendRequested.write((), into: &self)
+    case .peerResendAnswered(let id): EventTable.peerResendAnswered.write(id, into: &self)
+    case .clockSet(let d): EventTable.clockSet.write(d, into: &self)
+    case .policyChanged(let p): EventTable.policyChanged.write(p, into: &self)
+    case .importStaged(let id, let samples): EventTable.importStaged.write((id, samples), into: &self)
+    case .importCommitted(let id, let at, let characteristics):
+      EventTable.importCommitted.write((id, at, characteristics), into: &self)
+    case .importAbandoned(let id): EventTable.importAbandoned.write(id, into: &self)
+    case .importCorrelationsStaged(let id, let c): EventTable.importCorrelationsStaged.write((id, c), into: &self)
+    case .deviceLocked(let at): EventTable.deviceLocked.write(at, into: &self)
+    case .deviceUnlocked(let at): EventTable.deviceUnlocked.write(at, into: &self)
+    case .samplesSavedWhileLocked(let s): EventTable.samplesSavedWhileLocked.write(s, into: &self)
+    case .userSettingChanged(let setting, let at): EventTable.userSettingChanged.write((setting, at), into: &self)
+    case .sourceOrderChanged(let type, let order): EventTable.sourceOrderChanged.write((type, order), into: &self)
+    case .correlationsSaved(let c): EventTable.correlationsSaved.write(c, into: &self)
+    case .correlationsDeleted(let t): EventTable.correlationsDeleted.write(t, into: &self)
+    }
+  }
+}
+
+extension BinaryReader {
+  /// Decodes a journal event with its tag's ``EventTable`` row.
+  /// - Throws: ``DecodeError`` for an unknown tag or at the first bad byte of its fields.
+  package mutating func event() throws(DecodeError) -> DeviceEvent {
+    let raw = try u8()
+    guard let tag = DeviceEventTag(rawValue: raw) else { throw error("unknown journal event tag \(raw)") }
+    switch tag {
+    case .appInstalled: return try EventTable.appInstalled.read(from: &self)
+    case .appInstalledWithEntitlements: return try EventTable.appInstalledWithEntitlements.read(from: &self)
+    case .appUninstalled: return try EventTable.appUninstalled.read(from: &self)
+    case .promptAnswered: return try EventTable.promptAnswered.read(from: &self)
+    case .promptCancelled: return try EventTable.promptCancelled.read(from: &self)
+    case .settingsChanged: return try EventTable.settingsChanged.read(from: &self)
+    case .watchSettingsQueued: return try EventTable.watchSettingsQueued.read(from: &self)
+    case .authorizationShared: return try EventTable.authorizationShared.read(from: &self)
+    case .backgroundDeliveryChanged: return try EventTable.backgroundDeliveryChanged.read(from: &self)
+    case .samplesSaved: return try EventTable.samplesSaved.read(from: &self)
+    case .samplesDeleted: return try EventTable.samplesDeleted.read(from: &self)
+    case .changeNumbersAdvanced: return try EventTable.changeNumbersAdvanced.read(from: &self)
+    case .peerEntriesApplied: return try EventTable.peerEntriesApplied.read(from: &self)
+    case .peerAcknowledged: return try EventTable.peerAcknowledged.read(from: &self)
+    case .syncLogRestarted: return try EventTable.syncLogRestarted.read(from: &self)
+    case .peerLogAdopted: return try EventTable.peerLogAdopted.read(from: &self)
+    case .peerResendRequested: return try EventTable.peerResendRequested.read(from: &self)
+    case .peerResendAnswered: return try EventTable.peerResendAnswered.read(from: &self)
+    case .clockSet: return try EventTable.clockSet.read(from: &self)
+    case .policyChanged: return try EventTable.policyChanged.read(from: &self)
+    case .importStaged: return try EventTable.importStaged.read(from: &self)
+    case .importCommitted: return try EventTable.importCommitted.read(from: &self)
+    case .importAbandoned: return try EventTable.importAbandoned.read(from: &self)
+    case .importCorrelationsStaged: return try EventTable.importCorrelationsStaged.read(from: &self)
+    case .deviceLocked: return try EventTable.deviceLocked.read(from: &self)
+    case .deviceUnlocked: return try EventTable.deviceUnlocked.read(from: &self)
+    case .samplesSavedWhileLocked: return try EventTable.samplesSavedWhileLocked.read(from: &self)
+    case .userSettingChanged: return try EventTable.userSettingChanged.read(from: &self)
+    case .sourceOrderChanged: return try EventTable.sourceOrderChanged.read(from: &self)
+    case .correlationsSaved: return try EventTable.correlationsSaved.read(from: &self)
+    case .correlationsDeleted: return try EventTable.correlationsDeleted.read(from: &self)
+    }
+  }
+}

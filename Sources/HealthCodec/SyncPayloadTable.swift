@@ -1,0 +1,192 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+// Every sync payload kind defined once, in `SyncPayloadTable`: its tag, and its fields — those of the journal event
+// that records the same change on its origin device (EventTable.swift). One table serves the two forms an entry
+// takes: a `SyncEntry` (on the peer link and in the journal's `peerEntriesApplied`) and a `SyncLedger.StoredEntry`
+// (a snapshot's unacknowledged outbound entries), which differ only in how saved samples are held.
+// `EventFixtureTests` pins every tag's bytes in both forms.
+
+/// The tag byte of each kind of sync payload (docs/protocol.md; docs/journal.md, "What a snapshot holds").
+package enum SyncPayloadTag: UInt8, CaseIterable, Sendable {
+  /// Saved samples: `[sample]` in a sync entry; in a snapshot's stored entry the store slots that hold them
+  /// (`start u32, count u32`).
+  case samples = 0
+  /// Deletions: `[tombstone]`.
+  case deletions = 1
+  /// A Watch-app settings change: bundleID, settings-change.
+  case watchSettings = 2
+  /// Companion decisions: bundleID, `[shared-decision]`, at date.
+  case authorization = 3
+  /// Samples with their sources listed once (import-samples): a sync entry's samples when any source has details.
+  /// Never in a snapshot (its samples are slots).
+  case importedSamples = 4
+  /// A Health app value: user-setting, at date.
+  case userSetting = 10
+  /// A data-source order: type, source-order.
+  case sourceOrder = 50
+  /// Correlations: `[correlation]`.
+  case correlations = 75
+  /// Correlation deletions: `[tombstone]`.
+  case correlationDeletions = 76
+}
+
+/// The payload cases a ``SyncEntry`` and a ``SyncLedger/StoredEntry`` share, so one table builds both.
+protocol SharedSyncPayload: Sendable {
+  static func deletions(_ tombstones: [Tombstone]) -> Self
+  static func watchSettings(bundleID: String, change: SettingsChange) -> Self
+  static func authorization(bundleID: String, decisions: [SharedDecision], at: Date) -> Self
+  static func userSetting(_ setting: UserSetting, at: Date) -> Self
+  static func sourceOrder(_ type: SampleType, _ order: SourceOrder) -> Self
+  static func correlations(_ correlations: [Correlation]) -> Self
+  static func correlationDeletions(_ tombstones: [Tombstone]) -> Self
+}
+
+extension SyncPayload: SharedSyncPayload {}
+extension SyncLedger.StoredPayload: SharedSyncPayload {}
+
+/// Every sync payload kind both forms share, built as `Payload`; each row has the fields of the event that records
+/// the same change.
+struct SyncPayloadTable<Payload: SharedSyncPayload>: Sendable {
+  /// One kind of payload.
+  typealias Row<Fields> = RecordDefinition<SyncPayloadTag, Payload, Fields>
+
+  /// 1: the fields of `samplesDeleted`.
+  let deletions = Row(.deletions, fieldsOf: EventTable.samplesDeleted) { Payload.deletions($0) }
+  /// 2: the fields of `watchSettingsQueued`.
+  let watchSettings = Row(.watchSettings, fieldsOf: EventTable.watchSettingsQueued) { id, change in
+    Payload.watchSettings(bundleID: id, change: change)
+  }
+  /// 3: the fields of `authorizationShared`.
+  let authorization = Row(.authorization, fieldsOf: EventTable.authorizationShared) { id, decisions, at in
+    Payload.authorization(bundleID: id, decisions: decisions, at: at)
+  }
+  /// 10: the fields of `userSettingChanged`.
+  let userSetting = Row(.userSetting, fieldsOf: EventTable.userSettingChanged) { setting, at in
+    Payload.userSetting(setting, at: at)
+  }
+  /// 50: the fields of `sourceOrderChanged`.
+  let sourceOrder = Row(.sourceOrder, fieldsOf: EventTable.sourceOrderChanged) { type, order in
+    Payload.sourceOrder(type, order)
+  }
+  /// 75: the fields of `correlationsSaved`.
+  let correlations = Row(.correlations, fieldsOf: EventTable.correlationsSaved) { Payload.correlations($0) }
+  /// 76: the fields of `correlationsDeleted`.
+  let correlationDeletions = Row(.correlationDeletions, fieldsOf: EventTable.correlationsDeleted) {
+    Payload.correlationDeletions($0)
+  }
+}
+
+extension SyncPayload {
+  /// The payload rows as sync entries use them.
+  static let table = SyncPayloadTable<SyncPayload>()
+  /// 0: the fields of `samplesSaved`.
+  static let samplesRow = RecordDefinition(SyncPayloadTag.samples, fieldsOf: EventTable.samplesSaved) {
+    SyncPayload.samples($0)
+  }
+  /// 4: the samples field of `importStaged`.
+  static let importedSamplesRow = RecordDefinition(
+    SyncPayloadTag.importedSamples, Fields.importSamples) { SyncPayload.samples($0) }
+}
+
+extension SyncLedger.StoredPayload {
+  /// The payload rows as a snapshot's stored entries use them.
+  static let table = SyncPayloadTable<SyncLedger.StoredPayload>()
+  /// 0: the store slots `start..<start+count`, as `u32` bit patterns.
+  static let slotsRow = RecordDefinition(
+    SyncPayloadTag.samples, Fields.slot, Fields.slot, make: SyncLedger.StoredPayload.slots)
+}
+
+extension Fields {
+  /// A slot index or count as the `u32` bit pattern of an `Int32`.
+  static let slot = RecordField<Int32>(
+    write: { $0.u32(UInt32(bitPattern: $1)) }, read: { r throws(DecodeError) in Int32(bitPattern: try r.u32()) })
+}
+
+extension BinaryWriter {
+  /// `u64` seq, `u8` tag and the payload (``SyncPayloadTag``): samples without source details as tag 0, with them
+  /// as tag 4 (their sources listed once, ``importSamples(_:)``).
+  package mutating func syncEntry(_ e: SyncEntry) {
+    u64(e.seq)
+    let table = SyncPayload.table
+    switch e.payload {
+    case .samples(let s):
+      // Samples without details keep tag 0, byte for byte as before details existed.
+      if s.contains(where: { $0.source.details != nil }) {
+        SyncPayload.importedSamplesRow.write(s, into: &self)
+      } else {
+        SyncPayload.samplesRow.write(s, into: &self)
+      }
+    case .deletions(let t): table.deletions.write(t, into: &self)
+    case .watchSettings(let id, let c): table.watchSettings.write((id, c), into: &self)
+    case .authorization(let id, let decisions, let at): table.authorization.write((id, decisions, at), into: &self)
+    case .userSetting(let setting, let at): table.userSetting.write((setting, at), into: &self)
+    case .sourceOrder(let type, let order): table.sourceOrder.write((type, order), into: &self)
+    case .correlations(let c): table.correlations.write(c, into: &self)
+    case .correlationDeletions(let t): table.correlationDeletions.write(t, into: &self)
+    }
+  }
+
+  /// A snapshot's outbound entry: `u64` seq, `u8` tag and the payload, saved samples as their slots.
+  mutating func storedEntry(_ e: SyncLedger.StoredEntry) {
+    u64(e.seq)
+    let table = SyncLedger.StoredPayload.table
+    switch e.payload {
+    case .slots(let start, let count): SyncLedger.StoredPayload.slotsRow.write((start, count), into: &self)
+    case .deletions(let t): table.deletions.write(t, into: &self)
+    case .watchSettings(let id, let c): table.watchSettings.write((id, c), into: &self)
+    case .authorization(let id, let decisions, let at): table.authorization.write((id, decisions, at), into: &self)
+    case .userSetting(let setting, let at): table.userSetting.write((setting, at), into: &self)
+    case .sourceOrder(let type, let order): table.sourceOrder.write((type, order), into: &self)
+    case .correlations(let c): table.correlations.write(c, into: &self)
+    case .correlationDeletions(let t): table.correlationDeletions.write(t, into: &self)
+    }
+  }
+}
+
+extension BinaryReader {
+  /// Reads a sync entry.
+  /// - Throws: ``DecodeError`` for an unknown tag or at the first bad byte of its payload.
+  package mutating func syncEntry() throws(DecodeError) -> SyncEntry {
+    let seq = try u64()
+    let raw = try u8()
+    guard let tag = SyncPayloadTag(rawValue: raw) else { throw error("unknown sync payload tag \(raw)") }
+    let table = SyncPayload.table
+    let payload: SyncPayload
+    switch tag {
+    case .samples: payload = try SyncPayload.samplesRow.read(from: &self)
+    case .importedSamples: payload = try SyncPayload.importedSamplesRow.read(from: &self)
+    case .deletions: payload = try table.deletions.read(from: &self)
+    case .watchSettings: payload = try table.watchSettings.read(from: &self)
+    case .authorization: payload = try table.authorization.read(from: &self)
+    case .userSetting: payload = try table.userSetting.read(from: &self)
+    case .sourceOrder: payload = try table.sourceOrder.read(from: &self)
+    case .correlations: payload = try table.correlations.read(from: &self)
+    case .correlationDeletions: payload = try table.correlationDeletions.read(from: &self)
+    }
+    return SyncEntry(seq: seq, payload: payload)
+  }
+
+  /// Reads a snapshot's outbound entry (``BinaryWriter/storedEntry(_:)``).
+  /// - Throws: ``DecodeError`` for an unknown tag (tag 4 included) or at the first bad byte of its payload.
+  mutating func storedEntry() throws(DecodeError) -> SyncLedger.StoredEntry {
+    let seq = try u64()
+    let raw = try u8()
+    guard let tag = SyncPayloadTag(rawValue: raw) else { throw error("unknown stored sync entry tag \(raw)") }
+    let table = SyncLedger.StoredPayload.table
+    let payload: SyncLedger.StoredPayload
+    switch tag {
+    case .samples: payload = try SyncLedger.StoredPayload.slotsRow.read(from: &self)
+    case .importedSamples: throw error("unknown stored sync entry tag \(raw)")
+    case .deletions: payload = try table.deletions.read(from: &self)
+    case .watchSettings: payload = try table.watchSettings.read(from: &self)
+    case .authorization: payload = try table.authorization.read(from: &self)
+    case .userSetting: payload = try table.userSetting.read(from: &self)
+    case .sourceOrder: payload = try table.sourceOrder.read(from: &self)
+    case .correlations: payload = try table.correlations.read(from: &self)
+    case .correlationDeletions: payload = try table.correlationDeletions.read(from: &self)
+    }
+    return SyncLedger.StoredEntry(seq: seq, payload: payload)
+  }
+}

@@ -1,0 +1,150 @@
+import FoundationEssentials
+
+@testable import HealthEngine
+@testable import HealthModel
+
+/// One example of every journal event kind, every sync entry payload and every snapshot outbound entry, with fixed
+/// values: `Fixtures/events.txt` holds their bytes (``EventFixtureTests``). Some kinds have several examples, for
+/// the variants of their fields' layouts (flags, optional parts).
+enum EventFixture {
+  static let bloodPressure = SampleType.lookup(name: "bloodPressure")!
+  static let bloodType = SampleType.lookup(name: "bloodType")!
+  static let dateOfBirth = SampleType.lookup(name: "dateOfBirth")!
+  static let source = JournalFixture.phoneSource
+  static let watchSource = SampleSource(bundleID: "com.example.return", device: .watch)
+  /// A source as an Apple Health export gives it (bit 7 of its device byte).
+  static let exportSource = SampleSource(
+    bundleID: "com.apple.health.1", device: .watch,
+    details: SourceDetails(
+      name: "W", version: "10.1", hardware: HardwareDetails(fields: [.init("model", "Watch")])))
+  static let sample = Sample(
+    uuid: JournalFixture.savedID, type: water, value: .quantity(250), start: t0, end: t0.addingTimeInterval(60),
+    metadata: [
+      "s": .string("é"), "b": .bool(true), "i": .int(-3), "d": .double(0.5), "t": .date(t0),
+      "q": .quantity(2, unit: "kg"),
+    ], source: source)
+  static let category = Sample(
+    uuid: JournalFixture.sessionID, type: mindful, value: .category(0), start: t0, end: t0.addingTimeInterval(600),
+    source: watchSource)
+  static let imported = Sample(
+    uuid: JournalFixture.sessionID, type: water, value: .quantity(500), start: t0, end: t0,
+    metadata: ["HKTimeZone": .string("UTC")], source: exportSource)
+  static let tombstone = Tombstone(uuid: JournalFixture.savedID, type: water, source: source, deletedAt: t0)
+  /// A deletion that keeps the deleted object's sync identifier and version (bit 15 of its type).
+  static let syncedTombstone = Tombstone(
+    uuid: JournalFixture.sessionID, type: water, source: source, deletedAt: t0,
+    metadata: ["HKMetadataKeySyncIdentifier": .string("s-1"), "HKMetadataKeySyncVersion": .int(2)])
+  static let correlation = Correlation(
+    uuid: UUID(uuidString: "C0000000-0000-4000-8000-000000000001")!, type: bloodPressure, start: t0, end: t0,
+    metadata: ["HKWasUserEntered": .bool(true)], source: source,
+    members: [JournalFixture.savedID, JournalFixture.sessionID])
+  static let correlationTombstone = Tombstone(
+    uuid: correlation.uuid, type: bloodPressure, source: source, deletedAt: t0)
+  static let entitledApp = AppRecord(
+    bundleID: "com.example.tracker", displayName: "Tracker", writeUsageDescription: nil, readUsageDescription: "r",
+    entitlements: [.backgroundDelivery])
+  static let order = SourceOrder(sources: [source, watchSource], at: t0, device: .phone)
+  static let decisions = [
+    SharedDecision(Permission(water, .share), .authorized), SharedDecision(Permission(water, .read), nil),
+  ]
+  static let readOff = SettingsChange.set(Permission(water, .read), on: false)
+  /// A policy with every optional part: strict, companion, iPhone-only settings, metric, a custom background model,
+  /// a time zone and a source order.
+  static let fullPolicy = DevicePolicy(
+    reprompt: .strict, retention: 86_400, authorization: .companion, watchSettings: .iPhoneOnly, units: .metric,
+    background: BackgroundDeliveryModel(responseWindow: 10, retryDelay: 20),
+    timeZone: try! TimeZoneRule(identifier: "Europe/Paris"), sourceOrders: [water: order])
+
+  /// Journal events, by fixture name: the tag's name, then `.variant` when a kind has more than one example.
+  static let events: [(name: String, event: DeviceEvent)] = [
+    ("appInstalled", .appInstalled(app)),
+    ("appUninstalled", .appUninstalled(bundleID: app.bundleID)),
+    (
+      "promptAnswered",
+      .promptAnswered(
+        bundleID: app.bundleID,
+        changes: [
+          AuthorizationChange(Permission(water, .share), .authorized), .init(Permission(water, .read), .denied),
+        ])
+    ),
+    ("promptCancelled", .promptCancelled(bundleID: app.bundleID)),
+    ("settingsChanged", .settingsChanged(bundleID: app.bundleID, change: readOff, viaWatchApp: true)),
+    ("settingsChanged.turnAllOff", .settingsChanged(bundleID: app.bundleID, change: .turnAllOff, viaWatchApp: false)),
+    ("settingsChanged.reset", .settingsChanged(bundleID: app.bundleID, change: .reset, viaWatchApp: false)),
+    ("watchSettingsQueued", .watchSettingsQueued(bundleID: app.bundleID, change: readOff)),
+    ("samplesSaved", .samplesSaved([sample, category])),
+    ("samplesSaved.exportSource", .samplesSaved([imported])),
+    ("samplesDeleted", .samplesDeleted([tombstone, syncedTombstone])),
+    (
+      "peerEntriesApplied",
+      .peerEntriesApplied(
+        [
+          SyncEntry(seq: 1, payload: .samples([sample])),
+          SyncEntry(seq: 2, payload: .samples([imported])),
+          SyncEntry(seq: 3, payload: .deletions([tombstone])),
+          SyncEntry(seq: 4, payload: .watchSettings(bundleID: app.bundleID, change: .reset)),
+          SyncEntry(seq: 5, payload: .authorization(bundleID: app.bundleID, decisions: decisions, at: t0)),
+          SyncEntry(seq: 6, payload: .userSetting(.preferredUnit(water, "mL"), at: t0)),
+          SyncEntry(seq: 7, payload: .sourceOrder(water, order)),
+          SyncEntry(seq: 8, payload: .correlations([correlation])),
+          SyncEntry(seq: 9, payload: .correlationDeletions([correlationTombstone])),
+        ], at: t0)
+    ),
+    ("peerAcknowledged", .peerAcknowledged(41)),
+    ("clockSet", .clockSet(t0)),
+    ("clockSet.realClock", .clockSet(nil)),
+    ("policyChanged", .policyChanged(DevicePolicy(reprompt: .standard, retention: nil))),
+    ("policyChanged.everyPart", .policyChanged(fullPolicy)),
+    ("syncLogRestarted", .syncLogRestarted(logID: 0xABCD_EF01)),
+    ("peerLogAdopted", .peerLogAdopted(logID: 4242)),
+    ("authorizationShared", .authorizationShared(bundleID: app.bundleID, decisions: decisions, at: t0)),
+    ("appInstalledWithEntitlements", .appInstalled(entitledApp)),
+    (
+      "backgroundDeliveryChanged",
+      .backgroundDeliveryChanged(bundleID: entitledApp.bundleID, type: water, frequency: .hourly)
+    ),
+    (
+      "backgroundDeliveryChanged.disabledForType",
+      .backgroundDeliveryChanged(bundleID: entitledApp.bundleID, type: water, frequency: nil)
+    ),
+    (
+      "backgroundDeliveryChanged.disabledForAll",
+      .backgroundDeliveryChanged(bundleID: entitledApp.bundleID, type: nil, frequency: nil)
+    ),
+    ("changeNumbersAdvanced", .changeNumbersAdvanced(to: 1 << 33)),
+    ("importStaged", .importStaged(id: 9, samples: [imported, sample])),
+    (
+      "importCommitted",
+      .importCommitted(
+        id: 9, at: t0,
+        characteristics: [bloodType: .value(2), dateOfBirth: .dateOfBirth(year: 1990, month: 4, day: 2)])
+    ),
+    ("importCommitted.noCharacteristics", .importCommitted(id: 9, at: t0)),
+    ("importAbandoned", .importAbandoned(id: 9)),
+    ("deviceLocked", .deviceLocked(at: t0)),
+    ("deviceUnlocked", .deviceUnlocked(at: t0.addingTimeInterval(60))),
+    ("samplesSavedWhileLocked", .samplesSavedWhileLocked([sample])),
+    ("userSettingChanged", .userSettingChanged(.characteristic(bloodType, .value(2)), at: t0)),
+    ("userSettingChanged.cleared", .userSettingChanged(.characteristic(dateOfBirth, nil), at: t0)),
+    ("userSettingChanged.unit", .userSettingChanged(.preferredUnit(water, "mL"), at: t0)),
+    ("userSettingChanged.unitCleared", .userSettingChanged(.preferredUnit(water, nil), at: t0)),
+    ("sourceOrderChanged", .sourceOrderChanged(water, order)),
+    ("peerResendRequested", .peerResendRequested),
+    ("peerResendAnswered", .peerResendAnswered(logID: 77)),
+    ("correlationsSaved", .correlationsSaved([correlation])),
+    ("correlationsDeleted", .correlationsDeleted([correlationTombstone])),
+    ("importCorrelationsStaged", .importCorrelationsStaged(id: 9, [correlation])),
+  ]
+
+  /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.
+  static let storedEntries: [(name: String, entry: SyncLedger.StoredEntry)] = [
+    ("samples", .init(seq: 1, payload: .slots(start: 3, count: 4096))),
+    ("deletions", .init(seq: 2, payload: .deletions([tombstone, syncedTombstone]))),
+    ("watchSettings", .init(seq: 3, payload: .watchSettings(bundleID: app.bundleID, change: readOff))),
+    ("authorization", .init(seq: 4, payload: .authorization(bundleID: app.bundleID, decisions: decisions, at: t0))),
+    ("userSetting", .init(seq: 5, payload: .userSetting(.characteristic(bloodType, .value(2)), at: t0))),
+    ("sourceOrder", .init(seq: 6, payload: .sourceOrder(water, order))),
+    ("correlations", .init(seq: 7, payload: .correlations([correlation]))),
+    ("correlationDeletions", .init(seq: 8, payload: .correlationDeletions([correlationTombstone]))),
+  ]
+}
