@@ -3,6 +3,24 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+/// A module in its layer folder, `Sources/<layer>/<name>` (docs/architecture.md lists the layers).
+func module(
+  _ name: String, _ layer: String, _ dependencies: [Target.Dependency] = [], strictSwift: Bool = true
+) -> Target {
+  .target(
+    name: name, dependencies: dependencies, path: "Sources/\(layer)/\(name)",
+    swiftSettings: strictSwift ? strict : nil)
+}
+
+/// An executable in its layer folder: a short `main` over the module it is named for.
+func executable(_ name: String, _ layer: String, _ dependencies: [Target.Dependency], strictSwift: Bool = true)
+  -> Target
+{
+  .executableTarget(
+    name: name, dependencies: dependencies, path: "Sources/\(layer)/\(name)",
+    swiftSettings: strictSwift ? strict : nil)
+}
+
 let package = Package(
   name: "HealthPair",
   products: [
@@ -15,94 +33,97 @@ let package = Package(
     .library(name: "HealthPairTesting", targets: ["HealthPairTesting"]),
   ],
   targets: [
-    .target(name: "HealthModel", swiftSettings: strict),
-    .target(name: "HealthEngine", dependencies: ["HealthModel"], swiftSettings: strict),
-    .target(name: "HealthCodec", dependencies: ["HealthModel", "HealthEngine"], swiftSettings: strict),
-    .target(name: "HealthExport", dependencies: ["HealthModel"], swiftSettings: strict),
-    // The command model every executable shares: configuration, argument parser, help and dispatch (pure).
-    .target(name: "CommandLineKit", dependencies: ["HealthModel"], swiftSettings: strict),
-    .target(name: "CPosix"),
-    .target(name: "Posix", dependencies: ["CPosix"], swiftSettings: strict),
-    .target(
-      name: "Journal", dependencies: ["Posix", "HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
-    .target(name: "Wire", dependencies: ["HealthCodec", "HealthEngine", "HealthModel"], swiftSettings: strict),
-    .target(name: "Sync", dependencies: ["Wire", "HealthEngine", "HealthModel"], swiftSettings: strict),
-    // The device's pure core: request handling and the daemon's policies and commit plan, no I/O.
-    .target(
-      name: "DeviceCore", dependencies: ["Sync", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
-      swiftSettings: strict),
-    .target(
-      name: "Daemon",
-      dependencies: [
-        "CommandLineKit", "DeviceCore", "Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel",
-      ],
-      swiftSettings: strict),
-    .executableTarget(name: "healthpaird", dependencies: ["Daemon", "Posix"], swiftSettings: strict),
-    // The deterministic pair simulator: the daemons' pure cores, journals as bytes, a seeded network.
-    .target(
-      name: "Simulation",
-      dependencies: ["DeviceCore", "Sync", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
-      swiftSettings: strict),
-    .target(name: "HealthPairClient", dependencies: ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel"], swiftSettings: strict),
-    // Daemon processes: locating, launching (zygote or spawn), stopping and restarting them; pairs, prepared pairs,
-    // their directories and interruption.
-    .target(
-      name: "PairProcesses",
-      dependencies: ["HealthPairClient", "Wire", "Posix", "HealthEngine", "HealthModel"],
-      swiftSettings: strict),
-    .target(name: "Render", dependencies: ["Posix"], swiftSettings: strict),
-    // The scenario language: lexer, parser, AST and located diagnostics — pure (what the fuzzer needs); it reads
-    // files only to follow `include`.
-    .target(name: "ScenarioLanguage", dependencies: ["HealthEngine", "HealthModel", "Posix"], swiftSettings: strict),
-    // The scenario runner: fresh pairs, steps played through the client, checks, reports.
-    .target(
-      name: "Scenario",
-      dependencies: [
-        "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Render", "Wire", "HealthEngine", "HealthExport",
+    // Model: HealthKit's vocabulary and one device's HealthKit, as pure values.
+    module("HealthModel", "Model"),
+    module("HealthEngine", "Model", ["HealthModel"]),
+
+    // Formats: the journal's and the wire's bytes, the peer link's logic, exports, reports, command lines.
+    module("HealthCodec", "Formats", ["HealthModel", "HealthEngine"]),
+    module("Wire", "Formats", ["HealthCodec", "HealthEngine", "HealthModel"]),
+    module("Sync", "Formats", ["Wire", "HealthEngine", "HealthModel"]),
+    module("Journal", "Formats", ["Posix", "HealthCodec", "HealthEngine", "HealthModel"]),
+    module("HealthExport", "Formats", ["HealthModel"]),
+    module("Render", "Formats", ["Posix"]),
+    module("CommandLineKit", "Formats", ["HealthModel"]),
+
+    // Device: a device's daemon without I/O (request handling, policies, commit plan), and the deterministic pair.
+    module("DeviceCore", "Device", ["Sync", "Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
+    module(
+      "Simulation", "Device", ["DeviceCore", "Sync", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthModel"]),
+
+    // Processes: the syscall seam, the daemon process, the socket client, launching pairs.
+    .target(name: "CPosix", path: "Sources/Processes/CPosix"),
+    module("Posix", "Processes", ["CPosix"]),
+    module(
+      "Daemon", "Processes",
+      ["CommandLineKit", "DeviceCore", "Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"]),
+    executable("healthpaird", "Processes", ["Daemon", "Posix"]),
+    module(
+      "HealthPairClient", "Processes",
+      ["Render", "Wire", "Posix", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel"]),
+    module(
+      "PairProcesses", "Processes", ["HealthPairClient", "Wire", "Posix", "HealthEngine", "HealthModel"]),
+
+    // API: what users' code imports. `HealthKit` re-exports HealthKitSim, so published HealthKit code builds
+    // unchanged.
+    module(
+      "HealthKitSim", "API", ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"], strictSwift: false),
+    module("HealthKit", "API", ["HealthKitSim"], strictSwift: false),
+    module(
+      "HealthPairTesting", "API",
+      [
+        "HealthKitSim", "HealthPairClient", "PairProcesses", "Daemon", "Render", "Wire", "HealthEngine", "HealthExport",
         "HealthModel", "Posix",
       ],
-      swiftSettings: strict),
-    // The HealthKit-shaped public API, the test harness, and the article's apps built on it.
-    .target(name: "HealthKitSim", dependencies: ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"]),
-    // `import HealthKit` on Linux: re-exports HealthKitSim, so published HealthKit code builds unchanged.
-    .target(name: "HealthKit", dependencies: ["HealthKitSim"]),
-    .target(
-      name: "HealthPairTesting",
-      dependencies: [
-        "HealthKitSim", "HealthPairClient", "PairProcesses", "Daemon", "Render", "Wire", "HealthEngine", "HealthExport", "HealthModel",
-        "Posix",
+      strictSwift: false),
+
+    // Tools: the scenario language and runner, chaos, fuzzing, benchmarks and the CLI.
+    module("ScenarioLanguage", "Tools", ["HealthEngine", "HealthModel", "Posix"]),
+    module(
+      "Scenario", "Tools",
+      [
+        "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Render", "Wire", "HealthEngine",
+        "HealthExport", "HealthModel", "Posix",
       ]),
-    .target(name: "WaterApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/WaterApp"),
-    .target(name: "ReturnApp", dependencies: ["HealthKitSim"], path: "Sources/Examples/ReturnApp"),
-    .target(name: "PublishedStyles", dependencies: ["HealthKit"], path: "Sources/Examples/PublishedStyles"),
-    .target(
-      name: "Chaos",
-      dependencies: [
-        "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Wire", "HealthEngine", "HealthModel", "Posix",
-      ],
-      swiftSettings: strict),
-    .target(
-      name: "FuzzTargets",
-      dependencies: [
-        "CommandLineKit", "ScenarioLanguage", "DeviceCore", "Journal", "Wire", "HealthCodec", "HealthEngine", "HealthExport",
+    module(
+      "Chaos", "Tools",
+      [
+        "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Wire", "HealthEngine",
         "HealthModel", "Posix",
-      ],
-      swiftSettings: strict),
-    .executableTarget(name: "healthpair-fuzz", dependencies: ["CommandLineKit", "FuzzTargets", "HealthModel", "Posix"]),
-    .target(
-      name: "Bench",
-      dependencies: [
-        "CommandLineKit", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Render", "Wire", "HealthCodec",
-        "HealthEngine", "HealthExport", "HealthModel", "Posix", "HealthKitSim", "HealthPairTesting",
-      ],
-      swiftSettings: strict),
-    .executableTarget(name: "healthpair-bench", dependencies: ["Bench", "Posix"], swiftSettings: strict),
-    .target(name: "HealthPairCLI", dependencies: ["CommandLineKit", "Chaos", "Simulation", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix"], swiftSettings: strict),
-    .executableTarget(name: "healthpair", dependencies: ["HealthPairCLI", "Posix"], swiftSettings: strict),
-    // A test helper (not a product): holds a pair until it is killed, for the cleanup tests.
+      ]),
+    module(
+      "FuzzTargets", "Tools",
+      [
+        "CommandLineKit", "ScenarioLanguage", "DeviceCore", "Journal", "Wire", "HealthCodec", "HealthEngine",
+        "HealthExport", "HealthModel", "Posix",
+      ]),
+    executable(
+      "healthpair-fuzz", "Tools", ["CommandLineKit", "FuzzTargets", "HealthModel", "Posix"], strictSwift: false),
+    module(
+      "Bench", "Tools",
+      [
+        "CommandLineKit", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Journal", "Render",
+        "Wire", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix", "HealthKitSim",
+        "HealthPairTesting",
+      ]),
+    executable("healthpair-bench", "Tools", ["Bench", "Posix"]),
+    module(
+      "HealthPairCLI", "Tools",
+      [
+        "CommandLineKit", "Chaos", "Simulation", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses",
+        "Render", "Wire", "Journal", "HealthEngine", "HealthExport", "HealthModel", "Posix",
+      ]),
+    executable("healthpair", "Tools", ["HealthPairCLI", "Posix"]),
+
+    // Examples: client code compiled unchanged against the API.
+    module("WaterApp", "Examples", ["HealthKitSim"], strictSwift: false),
+    module("ReturnApp", "Examples", ["HealthKitSim"], strictSwift: false),
+    module("PublishedStyles", "Examples", ["HealthKit"], strictSwift: false),
+
+    // Tests. A test helper (not a product) that holds a pair until it is killed, for the cleanup tests; and what
+    // several test targets share: the repository's files and hex bytes.
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
-    // What several test targets share: the repository's files and hex bytes (not a product).
     .target(name: "TestSupport", dependencies: ["Posix"], path: "Tests/TestSupport"),
     .testTarget(name: "HealthModelTests", dependencies: ["TestSupport", "HealthModel", "Posix"], exclude: ["Fixtures"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel", "HealthCodec"]),
@@ -110,32 +131,42 @@ let package = Package(
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["TestSupport", "HealthPairClient", "PairProcesses", "Daemon", "DeviceCore", "Sync", "Wire", "Journal", "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix"]),
+      dependencies: [
+        "TestSupport", "HealthPairClient", "PairProcesses", "Daemon", "DeviceCore", "Sync", "Wire", "Journal",
+        "HealthCodec", "HealthEngine", "HealthExport", "HealthModel", "Posix",
+      ]),
     .testTarget(name: "DeviceCoreTests", dependencies: ["DeviceCore", "Sync", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(name: "SyncTests", dependencies: ["Sync", "Simulation", "Wire", "HealthEngine", "HealthModel"]),
     .testTarget(
-      name: "WireTests", dependencies: ["TestSupport", "Wire", "HealthCodec", "HealthEngine", "HealthModel"], exclude: ["Fixtures"]),
+      name: "WireTests", dependencies: ["TestSupport", "Wire", "HealthCodec", "HealthEngine", "HealthModel"],
+      exclude: ["Fixtures"]),
     .testTarget(
-      name: "CLITests", dependencies: ["TestSupport", "CommandLineKit", "HealthPairClient", "PairProcesses", "HealthModel", "Posix"], exclude: ["Golden"]),
+      name: "CLITests",
+      dependencies: ["TestSupport", "CommandLineKit", "HealthPairClient", "PairProcesses", "HealthModel", "Posix"],
+      exclude: ["Golden"]),
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: [
-        "TestSupport", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles", "HealthPairClient", "PairProcesses",
-        "HealthModel",
-        "Posix",
+        "TestSupport", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles",
+        "HealthPairClient", "PairProcesses", "HealthModel", "Posix",
       ]),
     .testTarget(
       name: "ScenarioTests",
       dependencies: [
-        "TestSupport", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Render", "Wire", "HealthEngine", "HealthModel", "Posix",
+        "TestSupport", "Scenario", "ScenarioLanguage", "HealthPairClient", "PairProcesses", "Render", "Wire",
+        "HealthEngine", "HealthModel", "Posix",
       ]),
     .testTarget(
       name: "ChaosTests",
-      dependencies: ["Chaos", "HealthPairClient", "PairProcesses", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel", "Posix"]),
+      dependencies: [
+        "Chaos", "HealthPairClient", "PairProcesses", "Scenario", "ScenarioLanguage", "HealthEngine", "HealthModel",
+        "Posix",
+      ]),
     .testTarget(name: "BenchTests", dependencies: ["Bench", "Render", "HealthModel", "Posix"]),
     .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "HealthCodec", "Posix"]),
     .testTarget(
-      name: "JournalTests", dependencies: ["TestSupport", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
+      name: "JournalTests",
+      dependencies: ["TestSupport", "Journal", "HealthCodec", "HealthEngine", "HealthModel", "Posix"],
       exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]

@@ -14,9 +14,10 @@ import Testing
 struct RequestBoundaryTests {
   /// Source directories whose code must go through operations.
   static let clientSide = [
-    "Sources/HealthKitSim", "Sources/HealthKit", "Sources/HealthPairTesting", "Sources/HealthPairCLI",
-    "Sources/Scenario", "Sources/ScenarioLanguage", "Sources/Chaos", "Sources/Bench", "Sources/Examples",
-    "Sources/healthpair", "Sources/healthpair-bench",
+    "Sources/API/HealthKitSim", "Sources/API/HealthKit", "Sources/API/HealthPairTesting", "Sources/Examples",
+    "Sources/Processes/PairProcesses", "Sources/Tools/HealthPairCLI", "Sources/Tools/Scenario",
+    "Sources/Tools/ScenarioLanguage", "Sources/Tools/Chaos", "Sources/Tools/Bench", "Sources/Tools/healthpair",
+    "Sources/Tools/healthpair-bench",
   ]
   /// What building, framing or answering a request names.
   static let forbidden = [#"\bRequest\b"#, #"\bRequestOpcode\b"#, #"\bRequestCore\b"#, #"\bFrame\.request\b"#]

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The API coverage table of docs/healthkit-api.md, generated from the code: the HealthKit symbols apps use
-/// (docs/healthkit-symbols.txt, Apple's names) checked against the public declarations in Sources/HealthKitSim.
+/// (docs/healthkit-symbols.txt, Apple's names) checked against the public declarations in Sources/API/HealthKitSim.
 /// A listed symbol HealthKitSim declares is *present* (✅), or *different* (◐) when the list notes how; one it does
 /// not declare is *missing* (✗). The test fails when the table in the doc is not what the code gives; run it with
 /// `HEALTHPAIR_WRITE_API_TABLE=1` to rewrite the table.
@@ -242,7 +242,7 @@ enum APICoverage {
 @Suite("API coverage table")
 struct APICoverageTests {
   func sources() throws -> [String] {
-    let directory = APICoverage.root + "/Sources/HealthKitSim"
+    let directory = APICoverage.root + "/Sources/API/HealthKitSim"
     return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".swift") }.sorted()
       .map { try String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }
   }

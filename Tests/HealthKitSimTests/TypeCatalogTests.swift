@@ -8,7 +8,7 @@ import Testing
 
 /// The static members HKTypeIdentifiers.swift declares: (member name, identifier type, identifier string).
 func declaredTypeIdentifiers() throws -> [(name: String, kind: String, identifier: String)] {
-  let text = try Repository.read("Sources/HealthKitSim/HKTypeIdentifiers.swift")
+  let text = try Repository.read("Sources/API/HealthKitSim/HKTypeIdentifiers.swift")
   // Members may wrap after "(": join the lines of each declaration before reading it.
   let joined = text.replacingOccurrences(of: "(\n", with: "(").replacingOccurrences(of: "\n    \"", with: "\"")
   var result: [(String, String, String)] = []

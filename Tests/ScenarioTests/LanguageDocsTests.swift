@@ -10,7 +10,7 @@ import Testing
 
 private func read(_ relative: String) throws -> String { try Repository.read(relative) }
 
-/// docs/scenario-language.md and the grammar comment of Sources/ScenarioLanguage/Parser.swift, read the way the test compares
+/// docs/scenario-language.md and the grammar comment of Sources/Tools/ScenarioLanguage/Parser.swift, read the way the test compares
 /// them.
 enum LanguageDocs {
   /// The lines of the docs' "Grammar" code block.
@@ -267,14 +267,14 @@ struct LanguageDocsTests {
 
   @Test func theGrammarCommentIsTheDocsGrammar() throws {
     let docs = LanguageDocs.docsGrammar(try read("docs/scenario-language.md"))
-    let comment = LanguageDocs.commentGrammar(try read("Sources/ScenarioLanguage/Parser.swift"))
+    let comment = LanguageDocs.commentGrammar(try read("Sources/Tools/ScenarioLanguage/Parser.swift"))
     #expect(docs.count > 10)
     #expect(comment == docs, "docs/scenario-language.md's Grammar block and Parser.swift's comment differ")
   }
 
   @Test func theCommentListsExactlyTheDocsStepForms() throws {
     let docs = LanguageDocs.docsForms(try read("docs/scenario-language.md"))
-    let comment = LanguageDocs.commentForms(try read("Sources/ScenarioLanguage/Parser.swift"))
+    let comment = LanguageDocs.commentForms(try read("Sources/Tools/ScenarioLanguage/Parser.swift"))
     #expect(docs.count >= 60)
     for form in docs where !comment.contains(form) { Issue.record("only in docs/scenario-language.md: \(form)") }
     for form in comment where !docs.contains(form) { Issue.record("only in Parser.swift's comment: \(form)") }

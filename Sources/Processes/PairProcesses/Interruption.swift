@@ -8,7 +8,7 @@ import Synchronization
 
 /// SIGINT and SIGTERM in a process that launches pairs: the one place they are handled.
 ///
-/// The model (docs/architecture.md, HealthPairClient; docs/scenario-language.md, "Interrupted runs";
+/// The model (docs/architecture.md, PairProcesses; docs/scenario-language.md, "Interrupted runs";
 /// docs/testing-your-app.md, "An interrupted test stops its pairs first"):
 /// - **One mechanism.** ``install(ending:onlyIfDefault:)`` routes both signals to a self-pipe
 ///   (``Posix/signalPipe(_:onlyIfDefault:)``) read by one thread; nothing else in the process handles them. A

@@ -1,4 +1,4 @@
-/* The zygote: a loaded daemon that forks fresh daemons (Sources/Posix/Zygote.swift, docs/architecture.md).
+/* The zygote: a loaded daemon that forks fresh daemons (Sources/Processes/Posix/Zygote.swift, docs/architecture.md).
    The launcher and the zygote talk over a SOCK_SEQPACKET pair, one request and one reply per message:
      spawn:  'S' then the arguments, each NUL-terminated, with SCM_RIGHTS carrying stdin, stdout and stderr;
              reply: pid (or -1) and errno, with SCM_RIGHTS carrying a pidfd of the new process on success.

@@ -9,7 +9,7 @@ import Synchronization
 /// costs a `fork` of an already-loaded process instead of an `exec` that loads and relocates the Swift runtime and
 /// every library again (`make bench` row 10a measures a pair's start).
 ///
-/// The model (docs/architecture.md, "Launching daemons"):
+/// The model:
 /// - **One per daemon executable, per process**, started on the first launch that needs it, living until this
 ///   process exits (its control socket then closes and it exits). Each daemon it forks is a new process with
 ///   nothing shared: its own directory, journal, sockets and memory — the same daemon an `exec` would have started,
