@@ -72,7 +72,7 @@ struct ImportMessageTests {
     #expect(try Frame.decode(reply.encoded()) == reply)
   }
 
-  /// The daemon journals a staged batch as the `importBatch` request's bytes (DeviceDaemon, `pendingEncoded`): after
+  /// The daemon journals a staged batch as the `importBatch` request's bytes (`DeviceCore`, the `.journal` action's `encoded`): after
   /// the message type and the request id, the request must be byte for byte the `importStaged` journal record, and
   /// that record must read back as the event.
   @Test func anImportBatchRequestIsItsJournalRecordAfterTheFrameHeader() throws {

@@ -47,7 +47,7 @@ extension DeviceCore {
     }
     // A staged batch is journaled as the request's bytes: after the message type and request id, an `importBatch`
     // is encoded exactly as its `importStaged` record (opcode and tag 30, the import id, the samples), and
-    // `Frame.decode` read the body to its end (`DeviceCoreTests`, "an import batch is journaled as its bytes").
+    // `Frame.decode` read the body to its end (`ImportMessageTests.anImportBatchRequestIsItsJournalRecordAfterTheFrameHeader`).
     if case .importBatch(let importID, let samples) = request, effects.events.count == 1,
       case .importStaged(let stagedID, let staged) = effects.events[0], stagedID == importID,
       staged.count == samples.count, body.count > 5, body[5] == RequestOpcode.importBatch.rawValue
@@ -122,7 +122,13 @@ extension DeviceCore {
       case .anchoredQuery: "pass a limit and continue from the returned anchor"
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
-      default: "raise --max-client-backlog"
+      case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
+        .requestStatus, .save, .delete, .deleteMatching, .statistics, .changeSettings, .watchSettings, .setClock,
+        .advanceClock, .setPolicy, .dump, .subscribe, .earliestPermittedSampleDate, .link, .ping, .importBatch,
+        .importCommit, .importAbort, .setLocked, .readCharacteristic, .preferredUnits, .changeUserSetting,
+        .enableBackgroundDelivery, .disableBackgroundDelivery, .completeBackgroundDelivery, .backgroundDeliveries,
+        .setSourceOrder, .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations:
+        "raise --max-client-backlog"
       }
     let size = framed.count - 4
     let message = "the \(request.name) reply (\(size) bytes) exceeds the \(replyLimit)-byte reply limit; \(hint)"
@@ -175,7 +181,12 @@ extension Request {
   package var importID: UInt64? {
     switch self {
     case .importBatch(let id, _), .importCommit(let id, _), .importAbort(let id), .importCorrelations(let id, _): id
-    default: nil
+    case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
+      .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
+      .anchoredQuery, .changeSettings, .watchSettings, .setClock, .advanceClock, .setPolicy, .dump, .storedSamples,
+      .subscribe, .earliestPermittedSampleDate, .link, .ping, .setLocked, .readCharacteristic, .preferredUnits,
+      .changeUserSetting, .enableBackgroundDelivery, .disableBackgroundDelivery, .completeBackgroundDelivery,
+      .backgroundDeliveries, .setSourceOrder, .saveCorrelations, .correlationQuery, .storedCorrelations: nil
     }
   }
 }

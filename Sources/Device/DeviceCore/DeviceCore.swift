@@ -6,7 +6,7 @@ import Wire
 
 /// One device's daemon as a pure core: the connection table (as values keyed by connection id), `hello`, import
 /// ownership, sheets awaited by a connection, reply limits, the peer link's core and the commit plan — what a loop
-/// turn does and in which order — behind ``turn(_:state:wall:into:)``. The shell (the daemon's epoll loop, or the
+/// turn does and in which order — behind ``turn(_:state:wall:using:into:)``. The shell (the daemon's epoll loop, or the
 /// deterministic simulator) owns sockets, buffers, files and clocks: it feeds ``Input``s and performs the
 /// ``Action``s appended, in order, before it feeds the next input.
 ///

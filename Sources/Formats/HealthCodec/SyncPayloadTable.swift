@@ -112,7 +112,7 @@ extension BinaryWriter {
     let table = SyncPayload.table
     switch e.payload {
     case .samples(let s):
-      // Samples without details keep tag 0, byte for byte as before details existed.
+      // Samples without details keep tag 0 and the layout without details (pinned in `events.txt`).
       if s.contains(where: { $0.source.details != nil }) {
         SyncPayload.importedSamplesRow.write(s, into: &self)
       } else {

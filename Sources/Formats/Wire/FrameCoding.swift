@@ -33,7 +33,7 @@ extension Frame {
   }
 
   /// About how many bytes the body takes: a sample reply reserves its size up front instead of growing through a
-  /// dozen reallocations and copies.
+  /// dozen reallocations and copies. A size heuristic, not a dispatch: every other frame starts at 128 bytes.
   private var capacityHint: Int {
     switch self {
     case .response(_, .success(.samples(let samples))): 64 + samples.count * 64

@@ -133,7 +133,7 @@ package final class DeviceDaemon {
     // A log with no identity yet (a new journal, or one written before identities) starts one; so does a log whose
     // journal was cut — a torn tail, or damage --repair cut inside: the records lost may have reached the peer, and
     // entries numbered after them would reuse their sequence numbers, so the peer's cursor cannot be trusted
-    // (found by `healthpair simulate --seed 9044`).
+    // (`PairSimulatorTests`, "The seeds that found sync bugs converge", seed 9044).
     let repaired = durable.recovery.truncated != nil
     if durable.state.sync.logID == 0 || repaired {
       var events = durable.state.restartSyncLog(logID: Self.freshLogID())

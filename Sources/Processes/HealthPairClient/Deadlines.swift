@@ -4,11 +4,9 @@ import Synchronization
 
 /// Per-call deadlines for awaited requests, served by one thread of their own.
 ///
-/// Every awaited call needs a deadline that is almost never reached. `DispatchQueue.asyncAfter` made one timer
-/// source per call (and a wake-up of Dispatch's manager thread to arm it), which a cancelled work item does not
-/// remove: it still fires, as a no-op, at the deadline. Here scheduling is a lock and an append (calls share one
-/// timeout, so deadlines arrive in order and the thread is woken only when one is earlier than every other), and
-/// cancelling removes the entry.
+/// Every awaited call needs a deadline that is almost never reached. Scheduling one is a lock and an append (calls
+/// share one timeout, so deadlines arrive in order and the thread is woken only when one is earlier than every
+/// other), cancelling removes the entry, and no timer source is made per call.
 package final class Deadlines: Sendable {
   /// The process's deadlines.
   package static let shared = Deadlines()
@@ -86,8 +84,10 @@ package final class Deadlines: Sendable {
       case .fire(let action): action()
       case .sleep(nil): wake.wait()
       case .sleep(let at?):
+        // The deadline may pass between the check above and this clock read: then wait not at all.
         let now = Posix.monotonicNanoseconds()
-        _ = wake.wait(timeout: .now() + .nanoseconds(Int(min(at &- now, UInt64(Int.max)))))
+        let wait = at > now ? at - now : 0
+        _ = wake.wait(timeout: .now() + .nanoseconds(Int(min(wait, UInt64(Int.max)))))
       }
     }
   }

@@ -2,12 +2,14 @@ import Dispatch
 import Synchronization
 import Wire
 
+/// One request in flight on a ``DeviceClient``: its interim answers (a permission sheet shown), its final answer,
+/// and whoever waits for it — a caller blocked on ``signal``, callbacks, or a task suspended in `value(timeout:)`,
+/// resumed exactly once by the reader or by ``Deadlines`` with a timeout.
 package final class Ticket: Sendable {
   // Guarded by `state`.
   private struct State {
     var interims: [Reply] = []
     var result: Result<Reply, ClientError>?
-    var firstContinuation: CheckedContinuation<Reply, any Error>?
     var callbacks: [@Sendable (Result<Reply, ClientError>) -> Void] = []
   }
   private let state = Mutex(State())
@@ -45,27 +47,17 @@ package final class Ticket: Sendable {
   func nudge() { signal.signal() }
 
   func deliverInterim(_ reply: Reply) {
-    let first = state.withLock { s -> CheckedContinuation<Reply, any Error>? in
-      s.interims.append(reply)
-      defer { s.firstContinuation = nil }
-      return s.firstContinuation
-    }
-    first?.resume(returning: reply)
+    state.withLock { $0.interims.append(reply) }
     signal.signal()
   }
 
   func deliver(_ result: Result<Reply, ClientError>) {
-    let (first, callbacks) = state.withLock {
-      s -> (CheckedContinuation<Reply, any Error>?, [@Sendable (Result<Reply, ClientError>) -> Void]) in
-      guard s.result == nil else { return (nil, []) }
+    let callbacks = state.withLock { s -> [@Sendable (Result<Reply, ClientError>) -> Void] in
+      guard s.result == nil else { return [] }
       s.result = result
-      defer {
-        s.firstContinuation = nil
-        s.callbacks = []
-      }
-      return (s.firstContinuation, s.callbacks)
+      defer { s.callbacks = [] }
+      return s.callbacks
     }
-    first?.resume(with: result.mapError { $0 as any Error })
     for callback in callbacks { callback(result) }
     signal.signal()
     signal.signal()

@@ -61,7 +61,7 @@ package final class PreparedPairs: Sendable {
   /// Discards pairs handed to ``retireInBackground(_:)``.
   private let retiring = Retirer()
   /// The daemons of pairs to prepare, one entry per pair, and how many preparing threads run (at most ``depth``:
-  /// they live as long as the process, so preparing a pair no longer starts and ends a thread).
+  /// they live as long as the process, so preparing a pair starts no thread).
   private let jobs = Mutex<(queue: [Recipe], threads: Int)>(([], 0))
   /// Counts the entries in `jobs.queue`: each preparing thread takes one per wait.
   private let jobWake = DispatchSemaphore(value: 0)
