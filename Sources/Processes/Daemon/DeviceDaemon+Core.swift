@@ -61,6 +61,9 @@ extension DeviceDaemon {
     case .backgroundTimer(let seconds):
       timers.removeAll { $0.timer == .background }
       if let seconds { timers.append((Self.deadline(after: seconds), .background)) }
+    case .armTimer(let timer, let due):
+      timers.removeAll { $0.timer == .core(timer) }
+      if let due { timers.append((due, .core(timer))) }
     case .log(let level, let message, let fields):
       if fields.isEmpty { log.log(level, message) } else { log.log(level, message, fields: fields) }
     }
@@ -105,10 +108,8 @@ extension DeviceDaemon {
           connection.delayed.removeFirst()
         }
         rescheduleDelayed()
-      case .peerHandshake(let generation):
-        peerHandshakeDue(generation)
-      case .clientHellos:
-        clientHellosDue(now: now)
+      case .core(let timer):
+        step(.timer(timer, at: now))
       case .background:
         break
       case .acceptResume:
