@@ -58,10 +58,12 @@ extension DeviceCore {
     peer.handle(input, state: &state, wall: wall, into: &peerActions)
     fold(peerActions, into: &actions)
     returnPeerBuffer(&peerActions)
+    // The handshake deadline ends when the link connects or its transport closes (`DeviceCoreTests`, "Device core:
+    // deadlines").
     if handshakeDeadline != nil {
-      if case .closed = input { endHandshakeDeadline(into: &actions) } else if peer.machine.isConnected {
-        endHandshakeDeadline(into: &actions)
-      }
+      var ended = peer.machine.isConnected
+      if case .closed = input { ended = true }
+      if ended { endHandshakeDeadline(into: &actions) }
     }
   }
 
