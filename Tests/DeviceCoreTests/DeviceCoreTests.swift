@@ -17,12 +17,16 @@ struct Harness {
     bundleID: "com.example.core", displayName: "Core", writeUsageDescription: "w", readUsageDescription: "r")
   static let water = SampleType.lookup(name: "dietaryWater")!
 
-  init(device: DeviceKind = .phone, maxClientBacklog: Int = 64 << 20) {
+  init(
+    device: DeviceKind = .phone, maxClientBacklog: Int = 64 << 20, hasPeer: Bool = false, armsTimers: Bool = false,
+    helloTimeout: Double = 10, handshakeTimeout: Double = 2, secret: [UInt8] = []
+  ) {
     state = DeviceState(device: device)
     core = DeviceCore(
       configuration: DeviceCore.Configuration(
-        device: device, hasPeer: false, pid: 42, maxClientBacklog: maxClientBacklog, armsTimers: false),
-      secret: [], sync: state.sync)
+        device: device, hasPeer: hasPeer, pid: 42, maxClientBacklog: maxClientBacklog, armsTimers: armsTimers,
+        helloTimeout: helloTimeout, handshakeTimeout: handshakeTimeout),
+      secret: secret, sync: state.sync)
   }
 
   /// Feeds one input and returns its actions.
@@ -94,6 +98,7 @@ func kinds(_ actions: [DeviceCore.Action]) -> [String] {
     case .peerReconnect: "peerReconnect"
     case .latencyChanged: "latencyChanged"
     case .backgroundTimer: "backgroundTimer"
+    case .armTimer: "armTimer"
     case .log: "log"
     }
   }

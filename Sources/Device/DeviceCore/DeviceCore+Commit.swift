@@ -58,6 +58,13 @@ extension DeviceCore {
     peer.handle(input, state: &state, wall: wall, into: &peerActions)
     fold(peerActions, into: &actions)
     returnPeerBuffer(&peerActions)
+    // The handshake deadline ends when the link connects or its transport closes (`DeviceCoreTests`, "Device core:
+    // deadlines").
+    if handshakeDeadline != nil {
+      var ended = peer.machine.isConnected
+      if case .closed = input { ended = true }
+      if ended { endHandshakeDeadline(into: &actions) }
+    }
   }
 
   /// The peer core's action buffer, reused across turns.
@@ -86,7 +93,9 @@ extension DeviceCore {
         let mapped = LogLevel(level)
         if mapped >= configuration.quietest { actions.append(.log(mapped, message, [])) }
       case .send(let message, let latency): actions.append(.peerSend(message, latency: latency))
-      case .close(let reason): actions.append(.peerClose(reason: reason))
+      case .close(let reason):
+        actions.append(.peerClose(reason: reason))
+        if handshakeDeadline != nil { endHandshakeDeadline(into: &actions) }
       case .connect: actions.append(.peerConnect)
       case .scheduleReconnect(let seconds): actions.append(.peerReconnect(after: seconds))
       }

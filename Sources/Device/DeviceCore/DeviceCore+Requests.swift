@@ -28,7 +28,7 @@ extension DeviceCore {
     }
     guard sessions[connection]?.helloDone == true else {
       respond(connection, id: id, request, .failure(.simulator("send hello first")), into: &actions)
-      actions.append(.closeAfterFlush(connection: connection))
+      closeAfterFlush(connection, into: &actions)
       return
     }
     if let importID = request.importID, let owner = importOwners[importID], owner != connection {
@@ -92,7 +92,7 @@ extension DeviceCore {
           .warning, "client speaks protocol version \(version)", [RequestCore.Field("client", "\(connection)")]))
       let message = "protocol version \(version) is not supported; this daemon speaks version \(WireProtocol.version)"
       respond(connection, id: id, request, .failure(.simulator(message)), into: &actions)
-      actions.append(.closeAfterFlush(connection: connection))
+      closeAfterFlush(connection, into: &actions)
       return
     }
     sessions[connection, default: Session()].helloDone = true

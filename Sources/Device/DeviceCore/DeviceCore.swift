@@ -4,9 +4,10 @@ import HealthModel
 import Sync
 import Wire
 
-/// One device's daemon as a pure core: the connection table (as values keyed by connection id), `hello`, import
-/// ownership, sheets awaited by a connection, reply limits, the peer link's core and the commit plan — what a loop
-/// turn does and in which order — behind ``turn(_:state:wall:using:into:)``. The shell (the daemon's epoll loop, or the
+/// One device's daemon as a pure core: the connection table (as values keyed by connection id), `hello` and its
+/// deadlines, import ownership, sheets awaited by a connection, reply limits, the peer link's core and its handshake
+/// deadline, and the commit plan — what a loop turn does and in which order — behind
+/// ``turn(_:state:wall:using:into:)``. The shell (the daemon's epoll loop, or the
 /// deterministic simulator) owns sockets, buffers, files and clocks: it feeds ``Input``s and performs the
 /// ``Action``s appended, in order, before it feeds the next input.
 ///
@@ -29,11 +30,15 @@ package struct DeviceCore {
     package var quietest: LogLevel
     /// Whether the shell runs on the real clock's timers (the daemon); the simulator arms none.
     package var armsTimers: Bool
+    /// Seconds a client connection may take to say `hello` before it is told so and closed.
+    package var helloTimeout: Double
+    /// Seconds a peer connection may take to complete the pairing handshake before it is closed.
+    package var handshakeTimeout: Double
 
     /// A configuration.
     package init(
       device: DeviceKind, hasPeer: Bool, pid: Int32, maxClientBacklog: Int = 64 << 20, quietest: LogLevel = .debug,
-      armsTimers: Bool = true
+      armsTimers: Bool = true, helloTimeout: Double = 10, handshakeTimeout: Double = 2
     ) {
       self.device = device
       self.hasPeer = hasPeer
@@ -41,6 +46,8 @@ package struct DeviceCore {
       self.maxClientBacklog = maxClientBacklog
       self.quietest = quietest
       self.armsTimers = armsTimers
+      self.helloTimeout = helloTimeout
+      self.handshakeTimeout = handshakeTimeout
     }
   }
 
@@ -52,6 +59,18 @@ package struct DeviceCore {
     package var name = "client"
     /// The events pushed to it.
     package var subscriptions: EventMask = []
+    /// The connecting process, for logs.
+    package var pid: Int32 = 0
+    /// Whether the connection is closed once its queued bytes are written: nothing more is sent for its deadline.
+    package var closing = false
+  }
+
+  /// A deadline the core keeps and the shell's clock fires (``Action/armTimer(_:at:)``, ``Input/timer(_:at:)``).
+  package enum Timer: Sendable, Hashable {
+    /// The oldest client connection's `hello` deadline.
+    case hello
+    /// The open peer connection's pairing handshake deadline.
+    case handshake
   }
 
   /// What the shell tells the core.
@@ -59,14 +78,24 @@ package struct DeviceCore {
     /// The shell starts serving: changes replayed from the journal are forgotten (they were delivered, or not,
     /// before the restart) and the peer link starts.
     case start
-    /// A client connection was accepted.
-    case accepted(connection: UInt64)
+    /// A client connection from process `pid` was accepted at the monotonic instant `at` (nanoseconds): its
+    /// `hello` deadline is ``Configuration/helloTimeout`` later.
+    case accepted(connection: UInt64, pid: Int32 = 0, at: UInt64 = 0)
+    /// The shell closes the connection once its queued bytes are written (it refused a frame itself): its `hello`
+    /// deadline sends nothing more.
+    case closing(connection: UInt64)
     /// A client connection closed (its imports in progress are abandoned).
     case closed(connection: UInt64)
     /// A complete request frame arrived; `body` is the frame body as it arrived (an `importBatch`'s is journaled).
     case request(connection: UInt64, id: UInt32, Request, body: [UInt8])
-    /// An input for the peer link (a transport opened or closed, a message, the reconnect timer).
+    /// An input for the peer link (a transport opened or closed, a message, the reconnect timer). A transport
+    /// opened this way has no handshake deadline; see ``peerOpened(nonce:pid:at:)``.
     case peer(SyncMachine.Input)
+    /// A peer transport (from process `pid`, nil when this device connected) opened at the monotonic instant `at`:
+    /// fed to the link as `opened(nonce:)`, with a handshake deadline ``Configuration/handshakeTimeout`` later.
+    case peerOpened(nonce: [UInt8], pid: Int32?, at: UInt64)
+    /// The timer armed by ``Action/armTimer(_:at:)`` fired at the monotonic instant `at`.
+    case timer(Timer, at: UInt64)
     /// The turn's inputs are in: journal what they produced, then write the replies.
     case commit
     /// The replies of ``commit`` are written: feed sync, run background delivery, push events.
@@ -105,6 +134,9 @@ package struct DeviceCore {
     case latencyChanged
     /// Arm the background delivery timer this many seconds from now, or disarm it (nil).
     case backgroundTimer(after: Double?)
+    /// Feed ``Input/timer(_:at:)`` with this timer at the monotonic instant `at` (nanoseconds, replacing an armed
+    /// one), or disarm it (nil).
+    case armTimer(Timer, at: UInt64?)
     /// A line for the device's log, with `key=value` fields in order.
     case log(LogLevel, String, [RequestCore.Field])
   }
@@ -128,6 +160,12 @@ package struct DeviceCore {
   var peerBuffer: [PeerCore.Action] = []
   /// Events for subscribers, pushed at the end of the commit.
   package internal(set) var pendingBroadcasts: [DaemonEvent] = []
+  /// Each client's `hello` deadline in accept order (so in deadline order); entries before `helloHead` are done.
+  var helloDeadlines: [(due: UInt64, connection: UInt64)] = []
+  /// The first `hello` deadline not yet due.
+  var helloHead = 0
+  /// The open peer connection's handshake deadline and connecting process, until the link is connected or closed.
+  package internal(set) var handshakeDeadline: (due: UInt64, pid: Int32?)?
   /// A core for a device whose durable sync cursors are `sync`.
   package init(configuration: Configuration, secret: [UInt8], sync: SyncLedger) {
     self.configuration = configuration
@@ -145,11 +183,16 @@ package struct DeviceCore {
     case .start:
       state.discardChanges()
       start(state: &state, wall: wall, into: &actions)
-    case .accepted(let connection): sessions[connection] = Session()
+    case .accepted(let connection, let pid, let now): accept(connection, pid: pid, at: now, into: &actions)
+    case .closing(let connection): sessions[connection]?.closing = true
     case .closed(let connection): close(connection, state: &state, into: &actions)
     case .request(let connection, let id, let request, let body):
       handle(request, id: id, from: connection, body: body, state: &state, wall: wall, into: &actions)
     case .peer(let input): feedPeer(input, state: &state, wall: wall, into: &actions)
+    case .peerOpened(let nonce, let pid, let now):
+      peerOpened(nonce: nonce, pid: pid, at: now, state: &state, wall: wall, into: &actions)
+    case .timer(.hello, let now): helloDeadlinesDue(at: now, into: &actions)
+    case .timer(.handshake, let now): handshakeDue(at: now, state: &state, wall: wall, into: &actions)
     case .commit: commit(into: &actions)
     case .repliesWritten: finishCommit(state: &state, wall: wall, using: &random, into: &actions)
     case .shutdown: shutdown(state: &state, into: &actions)

@@ -278,7 +278,9 @@ final class SimulatedDevice {
       transport = connection
       feed(.opened(nonce: nonce()), wall: wall)
     case .peerReconnect(let seconds): reconnectAt = network.now + seconds
-    case .closeAfterFlush, .helloAccepted, .flushClients, .flushPeer, .latencyChanged, .backgroundTimer, .log: break
+    case .closeAfterFlush, .helloAccepted, .flushClients, .flushPeer, .latencyChanged, .backgroundTimer, .armTimer,
+      .log:
+      break
     }
   }
 

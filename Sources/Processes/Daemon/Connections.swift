@@ -76,8 +76,6 @@ final class PeerConnection {
   private let socket: FileDescriptor
   /// The socket's descriptor, for the calls that take one.
   var fd: Int32 { socket.rawValue }
-  /// Which connection this is (for its handshake deadline timer).
-  let generation: UInt64
   /// The connecting process (accepted connections only), for logs.
   let pid: Int32?
   /// Small until the pairing handshake completed (``WireProtocol/maxHandshakeFrame``), then
@@ -89,9 +87,8 @@ final class PeerConnection {
   var delayed: [(due: UInt64, bytes: [UInt8])] = []
   var watchingWrites = false
 
-  init(socket: consuming FileDescriptor, generation: UInt64, pid: Int32?) {
+  init(socket: consuming FileDescriptor, pid: Int32?) {
     self.socket = socket
-    self.generation = generation
     self.pid = pid
   }
 

@@ -11,7 +11,7 @@ import Wire
 #endif
 
 /// The client connections' transport: accepting, reading frames under the turn's quota, writing replies with
-/// backpressure, closing, and the `hello` deadlines. What a request means is the core's.
+/// backpressure and closing. What a request means, and when a silent connection is closed, is the core's.
 extension DeviceDaemon {
   func acceptClients() {
     while let accepted = acceptSameUser(clientListener, "client") {
@@ -28,8 +28,7 @@ extension DeviceDaemon {
       let connection = ClientConnection(id: id, socket: accepted.take(), pid: pid)
       let fd = connection.fd
       clients[id] = connection
-      step(.accepted(connection: id))
-      scheduleHelloDeadline(id)
+      step(.accepted(connection: id, pid: pid, at: Posix.monotonicNanoseconds()))
       do {
         try Posix.epollControl(
           epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: id)
@@ -117,6 +116,7 @@ extension DeviceDaemon {
         log.log(.warning, "closing client: \(error)", ["client": "\(connection.id)"])
         connection.send(.response(id: 0, .failure(.simulator("\(error); closing the connection"))))
         connection.closeAfterFlush = true
+        step(.closing(connection: connection.id))
         return true
       }
       guard let body else { return true }
@@ -192,37 +192,6 @@ extension DeviceDaemon {
         epoll, .modify, connection.fd,
         events: Posix.PollEvents.readable | Posix.PollEvents.writable | Posix.PollEvents.peerClosed,
         token: connection.id)
-    }
-  }
-
-  func scheduleHelloDeadline(_ client: UInt64) {
-    let due = Self.deadline(after: options.helloTimeout)
-    if helloHead == helloDeadlines.count { timers.append((due, .clientHellos)) }
-    helloDeadlines.append((due, client))
-  }
-
-  /// Closes every client whose `hello` deadline passed without a `hello`, then waits for the next deadline.
-  func clientHellosDue(now: UInt64) {
-    while helloHead < helloDeadlines.count, helloDeadlines[helloHead].due <= now {
-      let id = helloDeadlines[helloHead].client
-      helloHead += 1
-      guard let connection = clients[id], core.sessions[id]?.helloDone != true, !connection.closeAfterFlush else {
-        continue
-      }
-      let limit = formatNumber(options.helloTimeout, decimals: 3)
-      log.log(.warning, "closing client: no hello within \(limit) s", ["client": "\(id)", "pid": "\(connection.pid)"])
-      connection.send(.response(id: 0, .failure(.simulator("no hello within \(limit) s; closing the connection"))))
-      connection.closeAfterFlush = true
-    }
-    if helloHead == helloDeadlines.count {
-      helloDeadlines.removeAll(keepingCapacity: true)
-      helloHead = 0
-    } else {
-      if helloHead > 1024 && helloHead * 2 > helloDeadlines.count {
-        helloDeadlines.removeFirst(helloHead)
-        helloHead = 0
-      }
-      timers.append((helloDeadlines[helloHead].due, .clientHellos))
     }
   }
 }

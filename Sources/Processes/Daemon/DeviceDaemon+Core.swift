@@ -61,6 +61,9 @@ extension DeviceDaemon {
     case .backgroundTimer(let seconds):
       timers.removeAll { $0.timer == .background }
       if let seconds { timers.append((Self.deadline(after: seconds), .background)) }
+    case .armTimer(let timer, let due):
+      timers.removeAll { $0.timer == .core(timer) }
+      if let due { timers.append((due, .core(timer))) }
     case .log(let level, let message, let fields):
       if fields.isEmpty { log.log(level, message) } else { log.log(level, message, fields: fields) }
     }
@@ -69,12 +72,7 @@ extension DeviceDaemon {
 
   /// The monotonic instant `seconds` after `now`, saturating instead of trapping on huge or invalid durations.
   static func deadline(after seconds: Double, from now: UInt64 = Posix.monotonicNanoseconds()) -> UInt64 {
-    guard seconds > 0 else { return now }
-    let nanoseconds = seconds * 1e9
-    // 2^64 as a Double: below it the conversion is exact enough and cannot trap; the sum may still overflow.
-    guard nanoseconds < 18_446_744_073_709_551_616.0 else { return UInt64.max }
-    let (sum, overflow) = now.addingReportingOverflow(UInt64(nanoseconds))
-    return overflow ? UInt64.max : sum
+    DeviceCore.instant(after: seconds, from: now)
   }
 
   /// A random, non-zero sync log identity.
@@ -105,10 +103,8 @@ extension DeviceDaemon {
           connection.delayed.removeFirst()
         }
         rescheduleDelayed()
-      case .peerHandshake(let generation):
-        peerHandshakeDue(generation)
-      case .clientHellos:
-        clientHellosDue(now: now)
+      case .core(let timer):
+        step(.timer(timer, at: now))
       case .background:
         break
       case .acceptResume:

@@ -10,8 +10,8 @@ import Wire
   import Glibc
 #endif
 
-/// The peer link's transport: accepting or connecting, the handshake deadline, reading messages, latency and
-/// writing. What a message means is the peer core's, reached through ``DeviceCore``.
+/// The peer link's transport: accepting or connecting, reading messages, latency and writing. What a message means,
+/// and when a connection stuck in its handshake is closed, is the core's (``DeviceCore``).
 extension DeviceDaemon {
   func acceptPeer() {
     while let accepted = acceptSameUser(peerListener, "peer connection") {
@@ -29,18 +29,15 @@ extension DeviceDaemon {
         closePeer(reason: "displaced by a new connection before completing the handshake")
       }
       attachPeer(accepted.take(), pid: pid)
-      feed(.opened(nonce: Posix.randomBytes(32)))
+      step(.peerOpened(nonce: Posix.randomBytes(32), pid: pid, at: Posix.monotonicNanoseconds()))
     }
   }
 
   func attachPeer(_ socket: consuming FileDescriptor, pid: Int32? = nil) {
-    peerGeneration += 1
-    let connection = PeerConnection(socket: socket, generation: peerGeneration, pid: pid)
+    let connection = PeerConnection(socket: socket, pid: pid)
     let fd = connection.fd
     Posix.setBufferSizes(fd, bytes: 4 << 20)
     peer = connection
-    let due = Self.deadline(after: options.handshakeTimeout)
-    timers.append((due, .peerHandshake(connection.generation)))
     do {
       try Posix.epollControl(
         epoll, .add, fd, events: Posix.PollEvents.readable | Posix.PollEvents.peerClosed, token: Token.peer)
@@ -61,7 +58,7 @@ extension DeviceDaemon {
     _ = try? Posix.epollControl(epoll, .remove, connection.fd, events: 0, token: Token.peer)
     connection.hangUp()
     peer = nil
-    timers.removeAll { $0.timer == .peerDelayed || $0.timer == .peerHandshake(connection.generation) }
+    timers.removeAll { $0.timer == .peerDelayed }
     return true
   }
 
@@ -148,25 +145,10 @@ extension DeviceDaemon {
     }
   }
 
-  /// The handshake completed on `connection`: lift the small pre-handshake frame limit, drop the deadline.
+  /// The handshake completed on `connection`: lift the small pre-handshake frame limit.
   func peerAuthenticated(_ connection: PeerConnection) {
     connection.authenticated = true
     connection.decoder.maxFrameLength = WireProtocol.maxPeerFrame
-    timers.removeAll { $0.timer == .peerHandshake(connection.generation) }
-  }
-
-  /// Closes the peer connection `generation` if its handshake has not completed by its deadline.
-  func peerHandshakeDue(_ generation: UInt64) {
-    guard let connection = peer, connection.generation == generation, !connection.authenticated else { return }
-    if core.peer.machine.isConnected {
-      peerAuthenticated(connection)
-      return
-    }
-    let limit = formatNumber(options.handshakeTimeout, decimals: 3)
-    log.log(
-      .warning, "peer connection did not complete the pairing handshake within \(limit) s; closing it",
-      ["pid": connection.pid.map { "\($0)" } ?? "?"])
-    closePeer(reason: "handshake not completed within \(limit) s")
   }
 
   /// Connects to the peer socket (the watch) and feeds the outcome; nothing when a transport is open.
@@ -181,6 +163,6 @@ extension DeviceDaemon {
     Posix.setNonBlocking(socket.rawValue)
     log.log(.debug, "connected to the peer socket")
     attachPeer(socket)
-    feed(.opened(nonce: Posix.randomBytes(32)))
+    step(.peerOpened(nonce: Posix.randomBytes(32), pid: nil, at: Posix.monotonicNanoseconds()))
   }
 }

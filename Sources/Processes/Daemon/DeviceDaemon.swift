@@ -32,10 +32,8 @@ package final class DeviceDaemon {
   enum Timer: Equatable {
     case reconnect
     case peerDelayed
-    /// The handshake deadline of the peer connection with this generation.
-    case peerHandshake(UInt64)
-    /// The oldest `hello` deadline in `helloDeadlines` is due.
-    case clientHellos
+    /// A deadline the core keeps (``DeviceCore/Action/armTimer(_:at:)``).
+    case core(DeviceCore.Timer)
     /// A background delivery is due, or its response window ends (real clock only; the commit that follows runs
     /// the background step).
     case background
@@ -68,11 +66,7 @@ package final class DeviceDaemon {
   var clients: [UInt64: ClientConnection] = [:]
   var nextClientID = Token.firstClient
   var peer: PeerConnection?
-  var peerGeneration: UInt64 = 0
   var timers: [(due: UInt64, timer: Timer)] = []
-  /// Each client's `hello` deadline in accept order (so in deadline order); entries before `helloHead` are done.
-  var helloDeadlines: [(due: UInt64, client: UInt64)] = []
-  var helloHead = 0
   var running = true
   /// The event buffers of ``turn(maximumWaitMilliseconds:)``.
   var turnTokens = [UInt64](repeating: 0, count: 256)
@@ -150,7 +144,8 @@ package final class DeviceDaemon {
       configuration: DeviceCore.Configuration(
         // Read once: a daemon is made in the process that serves it (after any fork), and `getpid` is a system call.
         device: options.device, hasPeer: options.peerSocket != nil, pid: Posix.processID,
-        maxClientBacklog: options.maxClientBacklog, quietest: log.threshold),
+        maxClientBacklog: options.maxClientBacklog, quietest: log.threshold, helloTimeout: options.helloTimeout,
+        handshakeTimeout: options.handshakeTimeout),
       secret: options.pairingKey, sync: durable.state.sync)
     do {
       let epoll = try Posix.epollCreate()
