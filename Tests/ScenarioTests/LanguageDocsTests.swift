@@ -10,8 +10,8 @@ import Testing
 
 private func read(_ relative: String) throws -> String { try Repository.read(relative) }
 
-/// docs/scenario-language.md and the grammar comment of Sources/Tools/ScenarioLanguage/Parser.swift, read the way the test compares
-/// them.
+/// docs/scenario-language.md and the grammar comment of Sources/Tools/ScenarioLanguage/Parser.swift, read the way
+/// the test compares them.
 enum LanguageDocs {
   /// The lines of the docs' "Grammar" code block.
   static func docsGrammar(_ docs: String) -> [String] {

@@ -72,9 +72,9 @@ struct ImportMessageTests {
     #expect(try Frame.decode(reply.encoded()) == reply)
   }
 
-  /// The daemon journals a staged batch as the `importBatch` request's bytes (`DeviceCore`, the `.journal` action's `encoded`): after
-  /// the message type and the request id, the request must be byte for byte the `importStaged` journal record, and
-  /// that record must read back as the event.
+  /// The daemon journals a staged batch as the `importBatch` request's bytes (`DeviceCore`, the `.journal`
+  /// action's `encoded`): after the message type and the request id, the request must be byte for byte the
+  /// `importStaged` journal record, and that record must read back as the event.
   @Test func anImportBatchRequestIsItsJournalRecordAfterTheFrameHeader() throws {
     for samples in [Self.samples, [], Array(Self.samples.reversed())] {
       let body = Frame.request(id: 0x0102_0304, .importBatch(importID: 77, samples: samples)).encoded()

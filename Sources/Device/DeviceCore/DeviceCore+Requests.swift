@@ -47,7 +47,8 @@ extension DeviceCore {
     }
     // A staged batch is journaled as the request's bytes: after the message type and request id, an `importBatch`
     // is encoded exactly as its `importStaged` record (opcode and tag 30, the import id, the samples), and
-    // `Frame.decode` read the body to its end (`ImportMessageTests.anImportBatchRequestIsItsJournalRecordAfterTheFrameHeader`).
+    // `Frame.decode` read the body to its end
+    // (`ImportMessageTests.anImportBatchRequestIsItsJournalRecordAfterTheFrameHeader`).
     if case .importBatch(let importID, let samples) = request, effects.events.count == 1,
       case .importStaged(let stagedID, let staged) = effects.events[0], stagedID == importID,
       staged.count == samples.count, body.count > 5, body[5] == RequestOpcode.importBatch.rawValue

@@ -217,8 +217,8 @@ package struct PeerCore {
         actions.append(
           .log(
             .info,
-            "the \(machine.device.peer) answered the re-send request with sync log \(String(id, radix: 16)); applying it "
-              + "from the start"))
+            "the \(machine.device.peer) answered the re-send request with sync log \(String(id, radix: 16)); "
+              + "applying it from the start"))
         actions.append(.record(state.adoptResentPeerLog(id)))
       case .restartLog(let reason):
         // Done after the commit, once this turn's events are durable, so the new log is journaled before it is

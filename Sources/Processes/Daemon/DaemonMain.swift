@@ -16,7 +16,7 @@ package enum DaemonMain {
   }
 }
 
-/// `healthpaird`: one simulated device. Its flags are what `Pair` (HealthPairClient) launches it with; a repeated
+/// `healthpaird`: one simulated device. Its flags are what `Pair` (PairProcesses) launches it with; a repeated
 /// option takes its last value, so a launcher's extra arguments can override the ones it always passes.
 package struct DaemonCommand: ParsableCommand {
   /// The command's description.

@@ -16,7 +16,7 @@ extension DaemonMain {
   ///
   /// Its directory is named as a pair directory of the zygote's own (`healthpair-<pid>-XXXXXX` in the temporary
   /// directory), so that if the zygote is killed during the warm-up, the next launcher's sweep of directories whose
-  /// launcher is gone removes it (HealthPairClient's `TemporaryPairDirectories`).
+  /// launcher is gone removes it (PairProcesses' `TemporaryPairDirectories`).
   static func warmUp() {
     guard let root = try? Posix.makeTemporaryDirectory(prefix: "healthpair-\(Posix.processID)") else { return }
     defer { Posix.removeTree(root) }

@@ -9,7 +9,9 @@ extension ParseState {
   /// The policies, by their word.
   static let policies: [PolicyRule] = [
     PolicyRule(["reprompt"]) { _, c, devices throws(Diagnostic) in try ParseState.repromptPolicy(&c, devices) },
-    PolicyRule(["authorization"]) { _, c, devices throws(Diagnostic) in try ParseState.authorizationPolicy(&c, devices) },
+    PolicyRule(["authorization"]) { _, c, devices throws(Diagnostic) in
+      try ParseState.authorizationPolicy(&c, devices)
+    },
     PolicyRule(["settings"]) { _, c, devices throws(Diagnostic) in try ParseState.watchSettingsPolicy(&c, devices) },
     PolicyRule(["units"]) { _, c, devices throws(Diagnostic) in try ParseState.unitsPolicy(&c, devices) },
     PolicyRule(["background"]) { _, c, devices throws(Diagnostic) in try ParseState.backgroundPolicy(&c, devices) },
