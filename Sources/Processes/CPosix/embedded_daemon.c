@@ -11,8 +11,9 @@ extern int healthpair_embedded_daemon_main(int argc, char **argv) __attribute__(
 
 /* Runs before main (glibc passes argc, argv and envp to the initialisers of the executable): when the harness
    launched this very binary as a daemon (HEALTHPAIRD_EMBEDDED=1, see
-   Sources/Processes/PairProcesses/DaemonLocator.swift), it becomes healthpaird and exits, so the test runner's main never starts. No priority is given, so Swift's own
-   image initialiser (linked first) has registered this image's metadata before this runs. */
+   Sources/Processes/PairProcesses/DaemonLocator.swift), it becomes healthpaird and exits, so the test runner's
+   main never starts. No priority is given, so Swift's own image initialiser (linked first) has registered this
+   image's metadata before this runs. */
 __attribute__((constructor)) static void cposix_embedded_daemon_hook(int argc, char **argv, char **envp) {
   (void)envp;
   const char *flag = getenv(CPOSIX_EMBEDDED_DAEMON_VARIABLE);

@@ -1,7 +1,7 @@
 // C declarations the Swift Glibc overlay does not expose (epoll, signalfd, eventfd, accept4, SO_PEERCRED, flock).
 // Only Sources/Processes/Posix imports this module: it is part of the project's single syscall seam. Each section
-// names the file that implements it. Unless a comment says otherwise, a function returns what its syscall returns (-1 with
-// errno on failure).
+// names the file that implements it. Unless a comment says otherwise, a function returns what its syscall returns
+// (-1 with errno on failure).
 #ifndef CPOSIX_H
 #define CPOSIX_H
 #include <pthread.h>
