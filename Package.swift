@@ -30,6 +30,8 @@ let package = Package(
     .library(name: "HealthKitSim", targets: ["HealthKitSim"]),
     // Linux only: depend on it with `condition: .when(platforms: [.linux])` so Apple builds keep the real framework.
     .library(name: "HealthKit", targets: ["HealthKit"]),
+    // Linux only, as HealthKit: what workout routes need of Core Location (CLLocation and its coordinate).
+    .library(name: "CoreLocation", targets: ["CoreLocation"]),
     .library(name: "HealthPairTesting", targets: ["HealthPairTesting"]),
   ],
   targets: [
@@ -66,8 +68,10 @@ let package = Package(
 
     // API: what users' code imports. `HealthKit` re-exports HealthKitSim, so published HealthKit code builds
     // unchanged.
+    module("CoreLocation", "API"),
     module(
-      "HealthKitSim", "API", ["HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"], strictSwift: false),
+      "HealthKitSim", "API", ["CoreLocation", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      strictSwift: false),
     module("HealthKit", "API", ["HealthKitSim"], strictSwift: false),
     module(
       "HealthPairTesting", "API",
@@ -118,7 +122,7 @@ let package = Package(
     // Examples: client code compiled unchanged against the API.
     module("WaterApp", "Examples", ["HealthKitSim"], strictSwift: false),
     module("ReturnApp", "Examples", ["HealthKitSim"], strictSwift: false),
-    module("PublishedStyles", "Examples", ["HealthKit"], strictSwift: false),
+    module("PublishedStyles", "Examples", ["HealthKit", "CoreLocation"], strictSwift: false),
 
     // Tests. A test helper (not a product) that holds a pair until it is killed, for the cleanup tests; and what
     // several test targets share: the repository's files and hex bytes.
@@ -147,7 +151,7 @@ let package = Package(
     .testTarget(
       name: "HealthKitSimTests",
       dependencies: [
-        "TestSupport", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles",
+        "TestSupport", "CoreLocation", "HealthKitSim", "HealthPairTesting", "WaterApp", "ReturnApp", "PublishedStyles",
         "HealthPairClient", "PairProcesses", "HealthModel", "Posix",
       ]),
     .testTarget(

@@ -7,3 +7,6 @@
 // HealthKit yet use Date, Calendar, NSPredicate and DispatchQueue: so does this one.
 @_exported import Foundation
 @_exported import HealthKitSim
+// HealthKit's headers import Core Location for routes (`HKWorkoutRoute`, `HKWorkoutRouteQuery` hand out CLLocation),
+// so `import HealthKit` alone makes CLLocation visible on Apple platforms: so it does here.
+@_exported import CoreLocation

@@ -8,8 +8,12 @@ import Synchronization
 /// an end before the start) makes the `save` that uses it fail with ``HKSimulatedTermination``, where a device
 /// would have terminated the app at construction.
 ///
+/// A query returns the iOS 13 subclasses: ``HKCumulativeQuantitySample`` for a cumulative type (steps, energy,
+/// distance), ``HKDiscreteQuantitySample`` for the others (heart rate, body mass), as a device does; typed code
+/// that downcasts them works. Samples an app creates are plain `HKQuantitySample`s.
+///
 /// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
-public final class HKQuantitySample: HKSample, @unchecked Sendable {
+public class HKQuantitySample: HKSample, @unchecked Sendable {
   /// The quantity's value, in ``unit``.
   private let value: Double
   /// The ``quantity`` object once made: given to the initializer, or made on first use for a sample a query
@@ -61,7 +65,8 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
     super.init(uuid: uuid, start: start, end: end, metadata: metadata, origin: origin)
   }
 
-  /// The number of quantities the sample aggregates; always 1 in HealthKitSim.
+  /// The number of quantities the sample aggregates: always 1 in HealthKitSim, which stores no condensed series
+  /// (HealthPair model; on a device, condensed workout samples have `count > 1`, workouts.md §1.7).
   public var count: Int { 1 }
 
   override var valueDescription: String? { "\(formatNumber(value)) \(unit.unitString)" }
@@ -73,4 +78,31 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
       value: .quantity(value, unit: unit.unitString), start: startDate, end: endDate,
       metadata: try metadataPayload.checked(api: api))
   }
+}
+
+/// A quantity sample of a cumulative type (iOS 13 / watchOS 6): what queries of steps, energy or distance return.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
+public final class HKCumulativeQuantitySample: HKQuantitySample, @unchecked Sendable {
+  /// The sum of the sample's quantities: its ``HKQuantitySample/quantity`` (HealthKitSim's samples hold one).
+  public var sumQuantity: HKQuantity { quantity }
+}
+
+/// A quantity sample of a discrete type (iOS 13 / watchOS 6): what queries of heart rate or body mass return.
+///
+/// HealthKitSim's samples hold one quantity (``HKQuantitySample/count`` is 1), so the minimum, maximum, average and
+/// most recent quantities are that quantity, and the most recent one covers the sample's interval.
+///
+/// Immutable: `@unchecked Sendable` for the reason ``HKObject`` gives.
+public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendable {
+  /// The smallest quantity.
+  public var minimumQuantity: HKQuantity { quantity }
+  /// The largest quantity.
+  public var maximumQuantity: HKQuantity { quantity }
+  /// The average quantity.
+  public var averageQuantity: HKQuantity { quantity }
+  /// The most recent quantity.
+  public var mostRecentQuantity: HKQuantity { quantity }
+  /// The interval of the most recent quantity: the sample's.
+  public var mostRecentQuantityDateInterval: DateInterval { DateInterval(start: startDate, end: max(startDate, endDate)) }
 }

@@ -101,7 +101,13 @@ public class HKSample: HKObject, @unchecked Sendable {
       switch sample.pointee.value {
       case .quantity(let value):
         precondition(origin.holdsQuantities, "a quantity value for \(origin.type.identifier), not a quantity type")
-        return HKQuantitySample(
+        // As on a device (iOS 13), the object is of the subclass for the type's aggregation style.
+        if origin.isCumulative {
+          return HKCumulativeQuantitySample(
+            uuid: sample.pointee.uuid, value: value, start: sample.pointee.start, end: sample.pointee.end,
+            metadata: .valid(sample.pointee.metadata), origin: origin)
+        }
+        return HKDiscreteQuantitySample(
           uuid: sample.pointee.uuid, value: value, start: sample.pointee.start, end: sample.pointee.end,
           metadata: .valid(sample.pointee.metadata), origin: origin)
       case .category(let value):
@@ -184,6 +190,8 @@ package final class SampleOrigin: Sendable {
   let holdsQuantities: Bool
   /// Whether an `HKCategorySample` may have this origin: a category type.
   let holdsCategories: Bool
+  /// Whether the type is a cumulative quantity type (its stored samples are ``HKCumulativeQuantitySample``s).
+  let isCumulative: Bool
 
   init(type: HKSampleType, unit: HKUnit?, source: HKSourceRevision) {
     self.type = type
@@ -191,5 +199,6 @@ package final class SampleOrigin: Sendable {
     self.source = source
     self.holdsQuantities = type is HKQuantityType && unit != nil
     self.holdsCategories = type is HKCategoryType
+    self.isCumulative = (type as? HKQuantityType)?.aggregationStyle == .cumulative
   }
 }
