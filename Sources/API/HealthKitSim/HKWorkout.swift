@@ -260,6 +260,21 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
   override var valueDescription: String? { "\(workoutActivityType.name) \(formatNumber(duration)) s" }
 
+  /// The workout as the engine's predicates see it (an unsaved workout gets the activity HealthKit would add);
+  /// nil when its metadata or totals are invalid.
+  var engineWorkout: Workout? {
+    guard let input = try? workoutInput(api: "HKWorkout") else { return nil }
+    let device: DeviceKind = sourceRevision.productType == "Watch" ? .watch : .phone
+    let activities =
+      input.activities.isEmpty
+      ? [WorkoutActivity(uuid: uuid, configuration: WorkoutConfiguration(activityType: input.activityType), start: startDate, end: endDate)]
+      : input.activities
+    return Workout(
+      uuid: uuid, activityType: input.activityType, start: startDate, end: endDate, duration: duration,
+      events: input.events, activities: activities, statistics: input.statistics, metadata: input.metadata,
+      source: SampleSource(bundleID: sourceRevision.source.bundleIdentifier, device: device))
+  }
+
   // MARK: - Saving
 
   /// The workout as the daemon's save takes it. Invalid legacy totals (a unit of the wrong dimension) make it fail.

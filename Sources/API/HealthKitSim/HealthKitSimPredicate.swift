@@ -36,8 +36,11 @@ final class HealthKitSimPredicate: NSPredicate {
 
   required init?(coder: NSCoder) { nil }
 
-  /// Evaluates the condition against an `HKSample` (anything else does not match).
+  /// Evaluates the condition against an `HKSample` or `HKWorkout` (anything else does not match).
   override func evaluate(with object: Any?) -> Bool {
+    if let workout = object as? HKWorkout {
+      return workout.engineWorkout.map { node.matches($0) } ?? false
+    }
     guard let sample = (object as? HKSample)?.engineSample else { return false }
     return node.matches(sample)
   }

@@ -28,6 +28,14 @@ extension PredicateFormat.Parser {
     case categoryValue
     case device(DeviceProperty)
     case correlation
+    /// `workout` (HKPredicateKeyPathWorkout): the samples associated with a workout.
+    case workout
+    /// `workoutType` (HKPredicateKeyPathWorkoutType): a workout's activity type raw value.
+    case workoutType
+    /// `duration` (HKPredicateKeyPathWorkoutDuration): a workout's duration in seconds.
+    case workoutDuration
+    /// `totalEnergyBurned`, `totalDistance`, … (the deprecated totals): a workout's sum of these types.
+    case workoutTotal([String])
   }
 
   /// What `path` names; a `%K` component holding dots is split, a metadata key after `metadata` kept whole.
@@ -60,10 +68,19 @@ extension PredicateFormat.Parser {
       }
       return .device(property)
     case ("correlation", 0): return .correlation
+    case ("workout", 0): return .workout
+    case ("workoutType", 0): return .workoutType
+    case ("duration", 0): return .workoutDuration
+    case ("totalEnergyBurned", 0): return .workoutTotal(["activeEnergyBurned"])
+    case ("totalDistance", 0): return .workoutTotal(HKWorkout.distanceTypes)
+    case ("totalSwimmingStrokeCount", 0): return .workoutTotal(["swimmingStrokeCount"])
+    case ("totalFlightsClimbed", 0): return .workoutTotal(["flightsClimbed"])
     default:
       throw Failure(
         message: "the key path '\(components.joined(separator: "."))' is not one HealthKitSim reads (startDate, "
-          + "endDate, UUID, source, sourceRevision, metadata.<key>, quantity, value, device.<property>, correlation)",
+          + "endDate, UUID, source, sourceRevision, metadata.<key>, quantity, value, device.<property>, correlation, "
+          + "workout, workoutType, duration, totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, "
+          + "totalFlightsClimbed)",
         offset: offset)
     }
   }
@@ -126,6 +143,28 @@ extension PredicateFormat.Parser {
     case .correlation:
       guard case .null = value else { throw mismatch("nil") }
       return try equality(.notInCorrelation)
+    case .workout:
+      guard case .uuid(let uuid) = value else { throw mismatch("an HKWorkout or its UUID") }
+      return try equality(.associatedWith(uuid))
+    case .workoutType:
+      guard case .number(let raw) = value, raw >= 0, raw == raw.rounded() else {
+        throw mismatch("an HKWorkoutActivityType raw value")
+      }
+      return try equality(.workoutActivityType([UInt(raw)]))
+    case .workoutDuration:
+      guard case .number(let seconds) = value else { throw mismatch("a number of seconds") }
+      return .workoutDuration(op, seconds)
+    case .workoutTotal(let names):
+      guard case .quantity(let quantity) = value else { throw mismatch("an HKQuantity") }
+      let parts = names.compactMap { name -> SampleFilter? in
+        guard let type = SampleType.lookup(name: name),
+          let unit = HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit,
+          quantity.is(compatibleWith: unit)
+        else { return nil }
+        return .workoutStatistic(type, .sum, op, quantity.doubleValue(for: unit))
+      }
+      guard !parts.isEmpty else { throw mismatch("an HKQuantity of the total's dimension") }
+      return parts.count == 1 ? parts[0] : .or(parts)
     }
   }
 

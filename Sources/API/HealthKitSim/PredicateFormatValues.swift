@@ -21,6 +21,8 @@ extension PredicateFormat.Parser {
     case let v as NSUUID: return .uuid(UUID(uuidString: v.uuidString)!)
     case let v as HKQuantity: return .quantity(v)
     case let v as HKSource: return .source(v.bundleIdentifier)
+    // `workout == %@` with an HKWorkout names its associated samples (HKPredicateKeyPathWorkout).
+    case let v as HKWorkout: return .uuid(v.uuid)
     case let v as HKSourceRevision: return .source(v.source.bundleIdentifier)
     case let v as NSNumber:
       return String(cString: v.objCType) == "c" ? .bool(v.boolValue) : .number(v.doubleValue)
