@@ -12,29 +12,33 @@ extension HKHealthStore {
   }
 
   /// Saves objects, all or nothing.
+  ///
+  /// Workouts (``HKWorkout``) are saved each in an operation of its own, after the other objects (HealthPair
+  /// model: an array holding workouts is all or nothing per workout, not as a whole).
   /// - Throws: as `save(_:)` of one object; an empty array fails with `errorInvalidArgument`.
   public func save(_ objects: [HKObject]) async throws {
     let api = "HKHealthStore.save(_:)"
     let session = try await Session.connected(api: api)
-    try await session.performAsync(try Self.saveOperation(objects, bundleID: session.bundleID, api: api), api: api)
+    for operation in try Self.saveOperations(objects, bundleID: session.bundleID, api: api) {
+      try await session.performAsync(operation, api: api)
+    }
+    Self.markSaved(objects)
   }
 
-  /// The operation that saves `objects`: `save` for samples, `saveCorrelations` when any is an ``HKCorrelation``
-  /// (its objects are saved with it, all or nothing; docs/behavior.md T10).
-  static func saveOperation(_ objects: [HKObject], bundleID: String, api: String) throws -> DeviceOperation<Void> {
-    guard objects.contains(where: { $0 is HKCorrelation }) else {
-      return .save(bundleID, try objects.map { try $0.sampleInput(api: api) })
-    }
-    var correlations: [CorrelationInput] = []
-    var samples: [SampleInput] = []
-    for object in objects {
-      if let correlation = object as? HKCorrelation {
-        correlations.append(try correlation.correlationInput(api: api))
-      } else {
-        samples.append(try object.sampleInput(api: api))
-      }
-    }
-    return .saveCorrelations(bundleID, correlations, samples: samples)
+  /// The operations that save `objects`, in order: the samples and correlations (one operation), then each workout.
+  static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
+    let workouts = objects.compactMap { $0 as? HKWorkout }
+    guard !workouts.isEmpty else { return [try saveOperation(objects, bundleID: bundleID, api: api)] }
+    let rest = objects.filter { !($0 is HKWorkout) }
+    var operations = rest.isEmpty ? [] : [try saveOperation(rest, bundleID: bundleID, api: api)]
+    for workout in workouts { operations.append(.saveWorkout(bundleID, try workout.workoutInput(api: api))) }
+    return operations
+  }
+
+  /// Records that `objects` are stored, for later associations.
+  static func markSaved(_ objects: [HKObject]) {
+    for object in objects { object.savedHere.store(true, ordering: .relaxed) }
+    for case let correlation as HKCorrelation in objects { markSaved(Array(correlation.objects)) }
   }
 
   /// Saves one object; `completion` receives whether it was saved and the error, on a background queue.
@@ -46,14 +50,17 @@ extension HKHealthStore {
   /// queue.
   public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
     let api = "HKHealthStore.save(_:withCompletion:)"
-    let started = Result { () throws -> (Session, PendingOperation<Void>) in
+    // The first operation is sent now, so saves keep the caller's order; a workout's follows once it succeeded.
+    let started = Result { () throws -> (Session, PendingOperation<Void>, [DeviceOperation<Void>]) in
       let session = try Session.current(api: api)
-      let operation = try Self.saveOperation(objects, bundleID: session.bundleID, api: api)
-      return (session, try session.start(operation, api: api))
+      let operations = try Self.saveOperations(objects, bundleID: session.bundleID, api: api)
+      return (session, try session.start(operations[0], api: api), Array(operations.dropFirst()))
     }
     deliver({
-      let (session, pending) = try started.get()
+      let (session, pending, rest) = try started.get()
       try await session.value(of: pending, api: api)
+      for operation in rest { try await session.performAsync(operation, api: api) }
+      Self.markSaved(objects)
     }) { result in completion(result.isSuccess, result.failure) }
   }
 

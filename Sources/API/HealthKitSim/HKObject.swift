@@ -1,10 +1,11 @@
 import Foundation
 import HealthModel
 import Posix
+import Synchronization
 
 /// A piece of HealthKit data with an identity: its UUID, metadata, source and device.
 ///
-/// An immutable `NSObject`, equal (`==`, `isEqual(_:)`) and hashed by UUID. Declared `@unchecked Sendable` because
+/// An `NSObject`, immutable but for whether this process saved it, equal (`==`, `isEqual(_:)`) and hashed by UUID. Declared `@unchecked Sendable` because
 /// it is a non-final class (HealthKit's hierarchy needs subclasses); every stored property of it and of its
 /// subclasses is a `let` of a Sendable type.
 public class HKObject: NSObject, @unchecked Sendable {
@@ -14,6 +15,9 @@ public class HKObject: NSObject, @unchecked Sendable {
   package let origin: SampleOrigin
   /// The metadata as the simulator holds it.
   package let metadataPayload: MetadataPayload
+  /// Whether this object was saved by this process (`save` succeeded with it): `add(_:to:)` and a workout builder's
+  /// `add(_:)` then associate it instead of saving it again. The only state that changes after creation.
+  let savedHere = Atomic<Bool>(false)
 
   init(uuid: UUID, metadata: MetadataPayload, origin: SampleOrigin) {
     self.uuid = uuid
@@ -49,6 +53,9 @@ public class HKObject: NSObject, @unchecked Sendable {
     let pairs = metadata.keys.sorted().map { "\($0) = \(metadata[$0]!)" }
     return description + " metadata: {" + pairs.joined(separator: ", ") + "}"
   }
+
+  /// Whether the store already holds the object: saved by this process, or returned by a query.
+  var isStored: Bool { savedHere.load(ordering: .relaxed) || sourceRevision.productType != nil }
 
   /// The object as the daemon's `save` takes it.
   /// - Throws: ``HKSimulatedTermination`` for metadata HealthKit refuses; ``HealthKitSimError`` for an object the

@@ -40,7 +40,7 @@ final class SampleFetch: Sendable {
   init(type: HKSampleType, predicate: NSPredicate?) {
     self.type = type
     self.filter = QueryFilter.decompose(predicate)
-    if type is HKCorrelationType {
+    if type is HKCorrelationType || WorkoutFetch.handles(type) {
       query = nil
     } else {
       query = Result { [filter] in try filter.get().sampleQuery(of: type, limit: HKObjectQueryNoLimit, sort: []) }
@@ -68,11 +68,14 @@ final class SampleFetch: Sendable {
         try await session.performAsync(.sampleQuery(session.bundleID, query), api: HKSampleQuery.api))
     case .failure(let error): throw error
     case nil:
-      // A correlation type is fetched with its members, in several requests: on a thread of its own, so the task is
-      // suspended rather than a pool thread blocked.
+      // A correlation type is fetched with its members, in several requests, and a workout family type with its
+      // own requests: on a thread of its own, so the task is suspended rather than a pool thread blocked.
       let (type, filter) = (type, try filter.get())
       return try await Posix.onOwnThread { () throws -> [HKSample] in
-        try HKSampleQuery.fetch(session, type: type, filter: filter, limit: HKObjectQueryNoLimit, sort: [])
+        if WorkoutFetch.handles(type) {
+          return try WorkoutFetch.objects(session, type: type, filter: filter, limit: HKObjectQueryNoLimit, descriptors: [])
+        }
+        return try HKSampleQuery.fetch(session, type: type, filter: filter, limit: HKObjectQueryNoLimit, sort: [])
       }
     }
   }
@@ -97,6 +100,11 @@ extension HKSamplePredicate where Sample == HKCorrelation {
   public static func correlation(type: HKCorrelationType, predicate: NSPredicate? = nil) -> Self {
     Self(type, predicate)
   }
+}
+
+extension HKSamplePredicate where Sample == HKWorkout {
+  /// Workouts matching `predicate` (iOS 15.4).
+  public static func workout(_ predicate: NSPredicate? = nil) -> Self { Self(HKObjectType.workoutType(), predicate) }
 }
 
 extension HKSamplePredicate where Sample == HKSample {
@@ -152,8 +160,10 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
   /// (the generic `as? Sample` of every object was a measurable share of a 100-sample query; metric 9d).
   @usableFromInline
   static func narrowed(_ objects: [HKSample]) -> [Sample] {
-    let wanted = ObjectIdentifier(Sample.self)
-    if objects.allSatisfy({ ObjectIdentifier(type(of: $0)) == wanted }) {
+    // The one class may be a subclass of `Sample` (HKCumulativeQuantitySample for HKQuantitySample).
+    if let first = objects.first, first is Sample,
+      objects.allSatisfy({ [wanted = ObjectIdentifier(type(of: first))] in ObjectIdentifier(type(of: $0)) == wanted })
+    {
       // Every element is a `Sample`: an array of class references has the same representation whatever its static
       // element class, so the array is reused as it is (no copy, no retain of each element).
       return unsafeBitCast(objects, to: [Sample].self)

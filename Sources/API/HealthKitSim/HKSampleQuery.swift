@@ -32,7 +32,11 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
   /// the query's queue).
   /// - Throws: what the handler would receive.
   func fetch(_ session: Session) throws -> [HKSample] {
-    try Self.fetch(session, type: objectType!, filter: try filter.get(), limit: limit, sort: try sort.get())
+    if WorkoutFetch.handles(objectType!) {
+      return try WorkoutFetch.objects(
+        session, type: objectType!, filter: try filter.get(), limit: limit, descriptors: sortDescriptors)
+    }
+    return try Self.fetch(session, type: objectType!, filter: try filter.get(), limit: limit, sort: try sort.get())
   }
 
   /// Fetches the samples of `type` passing `filter` on the calling thread, blocking it, without a query object (what

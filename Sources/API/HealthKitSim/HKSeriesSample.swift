@@ -28,13 +28,18 @@ public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {
   package let locations: [RouteLocation]
 
   /// The object for a stored route.
-  package init(_ route: WorkoutRoute) {
+  package convenience init(_ route: WorkoutRoute) {
+    self.init(
+      route, origin: SampleOrigin(type: HKSeriesType.workoutRoute(), unit: nil, source: HKSourceRevision(route.source)))
+  }
+
+  /// The object for a route, with `origin` (a builder's route has the unsaved origin).
+  init(_ route: WorkoutRoute, origin: SampleOrigin) {
     self.workoutUUID = route.workout
     self.locations = route.locations
     super.init(
       uuid: route.uuid, start: route.start, end: route.end, count: route.locations.count,
-      metadata: .valid(route.metadata),
-      origin: SampleOrigin(type: HKSeriesType.workoutRoute(), unit: nil, source: HKSourceRevision(route.source)))
+      metadata: .valid(route.metadata), origin: origin)
   }
 
   override var valueDescription: String? { "\(count) locations" }
@@ -49,12 +54,17 @@ public final class HKHeartbeatSeriesSample: HKSeriesSample, @unchecked Sendable 
   package let beats: [Heartbeat]
 
   /// The object for a stored series.
-  package init(_ series: HeartbeatSeries) {
+  package convenience init(_ series: HeartbeatSeries) {
+    self.init(
+      series, origin: SampleOrigin(type: HKSeriesType.heartbeat(), unit: nil, source: HKSourceRevision(series.source)))
+  }
+
+  /// The object for a series, with `origin` (a builder's series has the unsaved origin).
+  init(_ series: HeartbeatSeries, origin: SampleOrigin) {
     self.beats = series.beats
     super.init(
       uuid: series.uuid, start: series.start, end: series.end, count: series.beats.count,
-      metadata: .valid(series.metadata),
-      origin: SampleOrigin(type: HKSeriesType.heartbeat(), unit: nil, source: HKSourceRevision(series.source)))
+      metadata: .valid(series.metadata), origin: origin)
   }
 
   override var valueDescription: String? { "\(count) beats" }

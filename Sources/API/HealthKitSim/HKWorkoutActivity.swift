@@ -49,6 +49,21 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     super.init()
   }
 
+  /// An activity with every field given.
+  init(
+    uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, end: Date?, events: [HKWorkoutEvent],
+    metadata: MetadataPayload, statistics: [WorkoutStatistic]
+  ) {
+    self.uuid = uuid
+    self.workoutConfiguration = configuration
+    self.startDate = start
+    self.endDate = end
+    self.workoutEvents = events
+    self.metadataPayload = metadata
+    self.statisticValues = statistics
+    super.init()
+  }
+
   /// A copy with another end date and metadata (what a builder's `updateActivity` records).
   init(_ activity: HKWorkoutActivity, end: Date?, metadata: MetadataPayload) {
     self.uuid = activity.uuid

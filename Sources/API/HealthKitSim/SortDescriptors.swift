@@ -10,11 +10,20 @@ extension NSSortDescriptor {
   /// A sort descriptor for a sample query: `NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)`.
   ///
   /// swift-corelibs-foundation has no key-value coding, so HealthKitSim maps HealthKit's sort identifiers to key
-  /// paths of ``HKSample``; a query given any other key fails with `HKError(.errorInvalidArgument)`.
+  /// paths of ``HKSample`` (and of ``HKWorkout`` for the workout sort identifiers, which only workout queries
+  /// accept); a query given any other key fails with `HKError(.errorInvalidArgument)`.
   public convenience init(key: String, ascending: Bool) {
     switch key {
     case HKSampleSortIdentifierStartDate: self.init(keyPath: \HKSample.startDate, ascending: ascending)
     case HKSampleSortIdentifierEndDate: self.init(keyPath: \HKSample.endDate, ascending: ascending)
+    case HKWorkoutSortIdentifierDuration: self.init(keyPath: \HKWorkout.duration, ascending: ascending)
+    case HKWorkoutSortIdentifierTotalDistance: self.init(keyPath: \HKWorkout.sortTotalDistance, ascending: ascending)
+    case HKWorkoutSortIdentifierTotalEnergyBurned:
+      self.init(keyPath: \HKWorkout.sortTotalEnergyBurned, ascending: ascending)
+    case HKWorkoutSortIdentifierTotalSwimmingStrokeCount:
+      self.init(keyPath: \HKWorkout.sortTotalSwimmingStrokeCount, ascending: ascending)
+    case HKWorkoutSortIdentifierTotalFlightsClimbed:
+      self.init(keyPath: \HKWorkout.sortTotalFlightsClimbed, ascending: ascending)
     default: self.init(keyPath: \HKSample.unsupportedSortKey, ascending: ascending)
     }
   }

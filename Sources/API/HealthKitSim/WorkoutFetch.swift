@@ -1,0 +1,118 @@
+import Foundation
+import HealthEngine
+import HealthModel
+
+/// Sample queries of the workout family's types: workouts (``HKWorkout``), routes (``HKWorkoutRoute``) and
+/// heartbeat series (``HKHeartbeatSeriesSample``), which the daemon stores apart from quantity and category samples.
+enum WorkoutFetch {
+  /// Whether `type` is one of the family's (a sample query of it goes through ``objects(_:type:filter:limit:descriptors:)``).
+  static func handles(_ type: HKObjectType) -> Bool {
+    type is HKWorkoutType || type is HKSeriesType
+  }
+
+  /// The objects of `type` passing `filter`, sorted by `descriptors` and limited, from the current device.
+  ///
+  /// Workouts may be sorted by the workout sort identifiers (duration, totals) as well as by dates: those are
+  /// sorted here, after the daemon's answer, so the limit applies after sorting. A route query's
+  /// `predicateForObjects(from: workout)` names the workout whose route is read.
+  /// - Throws: what a sample query's handler would receive.
+  static func objects(
+    _ session: Session, type: HKObjectType, filter: QueryFilter, limit: Int, descriptors: [NSSortDescriptor]?
+  ) throws -> [HKSample] {
+    let api = HKSampleQuery.api
+    let dateSort = SampleSort.from(descriptors)
+    let sortHere = (try? dateSort.get()) == nil
+    let query = try filter.sampleQuery(
+      of: type, limit: sortHere ? HKObjectQueryNoLimit : limit, sort: sortHere ? [] : try dateSort.get())
+    var objects: [HKSample]
+    switch type {
+    case is HKWorkoutType:
+      objects = try session.perform(.workoutQuery(session.bundleID, query), api: api).map { HKWorkout($0) }
+    case let series as HKSeriesType where series.identifier == HKWorkoutRouteTypeIdentifier:
+      var routeQuery = query
+      let workout = associatedWorkout(&routeQuery.filter)
+      objects = try session.perform(.routeQuery(session.bundleID, workout: workout, routeQuery), api: api)
+        .map { HKWorkoutRoute($0) }
+    default:
+      objects = try session.perform(.heartbeatSeriesQuery(session.bundleID, query), api: api)
+        .map { HKHeartbeatSeriesSample($0) }
+    }
+    if sortHere {
+      objects = try sorted(objects, by: descriptors ?? [])
+      if limit > 0, objects.count > limit { objects.removeLast(objects.count - limit) }
+    }
+    return objects
+  }
+
+  /// Takes a top-level `associatedWith(workout)` condition out of `filter` and returns its workout.
+  static func associatedWorkout(_ filter: inout SampleFilter?) -> UUID? {
+    switch filter {
+    case .associatedWith(let workout)?:
+      filter = nil
+      return workout
+    case .and(let parts)?:
+      guard let index = parts.firstIndex(where: { if case .associatedWith = $0 { true } else { false } }),
+        case .associatedWith(let workout) = parts[index]
+      else { return nil }
+      var rest = parts
+      rest.remove(at: index)
+      filter = rest.isEmpty ? nil : .and(rest)
+      return workout
+    default:
+      return nil
+    }
+  }
+
+  /// `objects` sorted by `descriptors`: dates, and for workouts the workout sort identifiers.
+  /// - Throws: `HKError(.errorInvalidArgument)` for another key.
+  static func sorted(_ objects: [HKSample], by descriptors: [NSSortDescriptor]) throws -> [HKSample] {
+    let keys = try descriptors.map { descriptor -> ((HKSample) -> Double, Bool) in
+      guard let key = sortKey(descriptor.keyPath) else {
+        throw HKError(
+          .errorInvalidArgument,
+          message: "Unsupported sort descriptor \(descriptor): workout queries sort by the sample and workout sort "
+            + "identifiers")
+      }
+      return (key, descriptor.ascending)
+    }
+    return objects.sorted { a, b in
+      for (key, ascending) in keys {
+        let (x, y) = (key(a), key(b))
+        if x != y { return ascending ? x < y : x > y }
+      }
+      return false
+    }
+  }
+
+  private static func sortKey(_ path: AnyKeyPath?) -> ((HKSample) -> Double)? {
+    func total(_ read: @escaping (HKWorkout) -> HKQuantity?, _ unit: HKUnit) -> (HKSample) -> Double {
+      { sample in (sample as? HKWorkout).flatMap(read).map { $0.doubleValue(for: unit) } ?? -.infinity }
+    }
+    switch path {
+    case \HKSample.startDate: return { $0.startDate.timeIntervalSinceReferenceDate }
+    case \HKSample.endDate: return { $0.endDate.timeIntervalSinceReferenceDate }
+    case \HKWorkout.duration: return { ($0 as? HKWorkout)?.duration ?? -.infinity }
+    case \HKWorkout.sortTotalDistance: return total({ $0.totalDistance }, .meter())
+    case \HKWorkout.sortTotalEnergyBurned: return total({ $0.sortTotalEnergyBurned }, .kilocalorie())
+    case \HKWorkout.sortTotalSwimmingStrokeCount: return total({ $0.sortTotalSwimmingStrokeCount }, .count())
+    case \HKWorkout.sortTotalFlightsClimbed: return total({ $0.sortTotalFlightsClimbed }, .count())
+    default: return nil
+    }
+  }
+}
+
+extension HKWorkout {
+  /// The sort key of `HKWorkoutSortIdentifierTotalDistance`.
+  var sortTotalDistance: HKQuantity? { totalDistance }
+  /// The sort key of `HKWorkoutSortIdentifierTotalEnergyBurned` (the active energy statistic's sum).
+  var sortTotalEnergyBurned: HKQuantity? { sum("activeEnergyBurned", .kilocalorie()) }
+  /// The sort key of `HKWorkoutSortIdentifierTotalSwimmingStrokeCount`.
+  var sortTotalSwimmingStrokeCount: HKQuantity? { sum("swimmingStrokeCount", .count()) }
+  /// The sort key of `HKWorkoutSortIdentifierTotalFlightsClimbed`.
+  var sortTotalFlightsClimbed: HKQuantity? { sum("flightsClimbed", .count()) }
+
+  private func sum(_ name: String, _ unit: HKUnit) -> HKQuantity? {
+    guard let type = SampleType.lookup(name: name) else { return nil }
+    return statistics(for: HKQuantityType(HKQuantityTypeIdentifier(type.identifier)))?.sumQuantity()
+  }
+}
