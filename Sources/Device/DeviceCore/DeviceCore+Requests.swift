@@ -124,6 +124,7 @@ extension DeviceCore {
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
       case .workoutQuery, .heartbeatSeriesQuery: "set a limit or narrow the date range"
+      case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
       case .storedRoutes: "ask for one workout's routes"
       case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
@@ -196,7 +197,7 @@ extension Request {
       .changeUserSetting, .enableBackgroundDelivery, .disableBackgroundDelivery, .completeBackgroundDelivery,
       .backgroundDeliveries, .setSourceOrder, .saveCorrelations, .correlationQuery, .storedCorrelations, .saveWorkout,
       .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery, .heartbeatSeriesQuery,
-      .activitySummaryQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries:
+      .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries:
       nil
     }
   }

@@ -57,6 +57,8 @@ package enum Reply: Hashable, Sendable {
   case heartbeatSeries([HeartbeatSeries])
   /// Activity summaries, day-ascending (answer to `activitySummaryQuery`, `storedActivitySummaries`).
   case activitySummaries([ActivitySummary])
+  /// Anchored query results of workouts, routes or heartbeat series (answer to `anchoredWorkoutQuery`).
+  case anchoredWorkouts(AnchoredWorkoutResult)
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -109,6 +111,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case heartbeatSeries = 82
   /// ``Reply/activitySummaries``.
   case activitySummaries = 83
+  /// ``Reply/anchoredWorkouts``.
+  case anchoredWorkouts = 84
 }
 
 extension Reply {
@@ -139,6 +143,7 @@ extension Reply {
     case .routes: .routes
     case .heartbeatSeries: .heartbeatSeries
     case .activitySummaries: .activitySummaries
+    case .anchoredWorkouts: .anchoredWorkouts
     }
   }
 }

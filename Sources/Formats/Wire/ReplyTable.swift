@@ -182,6 +182,16 @@ package enum ReplyTable {
     .activitySummaries, Codec.Many<Codec.Summary>.self, make: Reply.activitySummaries,
     match: { if case .activitySummaries(let s) = $0 { s } else { nil } },
     log: { [LogField("results", "\($0.count)")] })
+  /// Anchored results of workouts, routes or heartbeat series.
+  package static let anchoredWorkouts = ReplyDefinition(
+    .anchoredWorkouts, Codec.AnchoredWorkouts.self, make: Reply.anchoredWorkouts,
+    match: { if case .anchoredWorkouts(let a) = $0 { a } else { nil } },
+    log: { a in
+      [
+        LogField("added", "\(a.workouts.count + a.routes.count + a.series.count)"),
+        LogField("deleted", "\(a.deleted.count)"),
+      ]
+    })
 }
 
 /// Something done with one reply kind's definition, at its concrete type (as ``RequestDefinitionVisitor``).
@@ -221,6 +231,7 @@ extension ReplyTag {
     case .routes: visitor.visit(ReplyTable.routes)
     case .heartbeatSeries: visitor.visit(ReplyTable.heartbeatSeries)
     case .activitySummaries: visitor.visit(ReplyTable.activitySummaries)
+    case .anchoredWorkouts: visitor.visit(ReplyTable.anchoredWorkouts)
     }
   }
 }

@@ -121,6 +121,9 @@ package enum Request: Hashable, Sendable {
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
+  /// `HKAnchoredObjectQuery` of workouts, routes or heartbeat series (`type`): what changed after `anchor` (0: nil
+  /// anchor), at most `limit` objects (0: no limit); answered by ``Reply/anchoredWorkouts(_:)``.
+  case anchoredWorkoutQuery(bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int)
   /// Stages workouts of the import `importID` (their samples arrive in its batches); visible at its commit.
   case importWorkouts(importID: UInt64, workouts: [Workout])
   /// Stages routes of the import `importID` (of workouts staged in it or stored); visible at its commit.
@@ -237,6 +240,8 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case heartbeatSeriesQuery = 96
   /// ``Request/activitySummaryQuery``.
   case activitySummaryQuery = 97
+  /// ``Request/anchoredWorkoutQuery``.
+  case anchoredWorkoutQuery = 98
   /// ``Request/importWorkouts``.
   case importWorkouts = 100
   /// ``Request/importRoutes``.
@@ -304,6 +309,7 @@ extension Request {
     case .routeQuery: .routeQuery
     case .heartbeatSeriesQuery: .heartbeatSeriesQuery
     case .activitySummaryQuery: .activitySummaryQuery
+    case .anchoredWorkoutQuery: .anchoredWorkoutQuery
     case .importWorkouts: .importWorkouts
     case .importRoutes: .importRoutes
     case .importActivitySummaries: .importActivitySummaries

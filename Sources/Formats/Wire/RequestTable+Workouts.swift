@@ -62,6 +62,13 @@ extension RequestTable {
     call: { b, f, t in
       AppCall(b, [LogField("from", f.map(\.description) ?? "any"), LogField("to", t.map(\.description) ?? "any")])
     })
+  /// `HKAnchoredObjectQuery` of workouts, routes or heartbeat series.
+  package static let anchoredWorkoutQuery = RequestDefinition(
+    .anchoredWorkoutQuery, Codec.Bundle.self, Codec.SampleTypeCode.self, Codec.U64.self,
+    Codec.Optional<Codec.Range>.self, Codec.Count.self, answer: ReplyTable.anchoredWorkouts,
+    make: Request.anchoredWorkoutQuery,
+    match: { if case .anchoredWorkoutQuery(let b, let t, let a, let r, let l) = $0 { (b, t, a, r, l) } else { nil } },
+    call: { b, t, a, _, _ in AppCall(b, [LogField("type", t.name), LogField("anchor", "\(a)")]) })
   /// Stages workouts of an import.
   package static let importWorkouts = RequestDefinition(
     .importWorkouts, Codec.ImportID.self, Codec.Many<Codec.StoredWorkout>.self, answer: ReplyTable.ok,

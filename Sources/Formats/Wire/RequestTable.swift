@@ -278,6 +278,7 @@ extension RequestOpcode {
     case .routeQuery: visitor.visit(RequestTable.routeQuery)
     case .heartbeatSeriesQuery: visitor.visit(RequestTable.heartbeatSeriesQuery)
     case .activitySummaryQuery: visitor.visit(RequestTable.activitySummaryQuery)
+    case .anchoredWorkoutQuery: visitor.visit(RequestTable.anchoredWorkoutQuery)
     case .importWorkouts: visitor.visit(RequestTable.importWorkouts)
     case .importRoutes: visitor.visit(RequestTable.importRoutes)
     case .importActivitySummaries: visitor.visit(RequestTable.importActivitySummaries)

@@ -89,4 +89,24 @@ extension Codec {
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> LocalDay { try r.localDay() }
   }
+  /// Anchored results of workouts, routes or heartbeat series: workouts [workout] | routes [route]
+  /// | series [heartbeat-series] | deleted [tombstone] | newAnchor u64.
+  package enum AnchoredWorkouts: FieldCodec {
+    /// Writes `value`.
+    package static func write(_ value: AnchoredWorkoutResult, into w: inout BinaryWriter) {
+      Many<StoredWorkout>.write(value.workouts, into: &w)
+      Many<StoredRoute>.write(value.routes, into: &w)
+      Many<StoredHeartbeatSeries>.write(value.series, into: &w)
+      w.array(value.deleted) { $0.tombstone($1) }
+      w.u64(value.newAnchor)
+    }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> AnchoredWorkoutResult {
+      AnchoredWorkoutResult(
+        workouts: try Many<StoredWorkout>.read(from: &r), routes: try Many<StoredRoute>.read(from: &r),
+        series: try Many<StoredHeartbeatSeries>.read(from: &r),
+        deleted: try r.array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
+        newAnchor: try r.u64())
+    }
+  }
 }

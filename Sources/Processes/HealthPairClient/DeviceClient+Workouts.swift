@@ -54,4 +54,10 @@ extension DeviceClient {
   package func storedActivitySummaries() throws(ClientError) -> [ActivitySummary] {
     try perform(.storedActivitySummaries)
   }
+  /// Anchored query of workouts, routes or heartbeat series.
+  package func anchoredWorkoutQuery(
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
+  ) throws(ClientError) -> AnchoredWorkoutResult {
+    try perform(.anchoredWorkoutQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit))
+  }
 }

@@ -75,3 +75,13 @@ extension DeviceOperation where Value == [ActivitySummary] {
   /// Every activity summary on the device (stored or computed).
   package static var storedActivitySummaries: Self { Self(RequestTable.storedActivitySummaries) }
 }
+
+extension DeviceOperation where Value == AnchoredWorkoutResult {
+  /// `HKAnchoredObjectQuery` of workouts, routes or heartbeat series (`type`): what changed after `anchor` (0: the
+  /// nil anchor), at most `limit` objects (0: no limit), and the anchor to continue from.
+  package static func anchoredWorkoutQuery(
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
+  ) -> Self {
+    Self(RequestTable.anchoredWorkoutQuery, bundleID, type, anchor, range, limit)
+  }
+}
