@@ -123,7 +123,8 @@ struct OperationContractTests {
     Erased(
       .importRoutes(
         9, [WorkoutRoute(uuid: UUID(), workout: importedWorkout.uuid, locations: [location], source: imported.source)])),
-    Erased(.importActivitySummaries(9, [ActivitySummary(day: LocalDay(year: 2026, month: 1, day: 4), activeEnergy: 200)])),
+    Erased(
+      .importActivitySummaries(9, [ActivitySummary(day: LocalDay(year: 2026, month: 1, day: 4), activeEnergy: 200)])),
     Erased(.importCommit(9)),
     Erased(.importAbort(10)),
     Erased(.dump),

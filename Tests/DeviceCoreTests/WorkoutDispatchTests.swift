@@ -76,7 +76,8 @@ struct WorkoutDispatchTests {
   func saveAndQuery() throws {
     var h = Self.harness()
     let id = UUID()
-    let saved = h.request(1, .saveWorkout(bundleID: Self.bundleID, workout: Self.input(h, uuid: id), route: Self.routeInput(h)))
+    let saved = h.request(
+      1, .saveWorkout(bundleID: Self.bundleID, workout: Self.input(h, uuid: id), route: Self.routeInput(h)))
     #expect(Self.reply(saved) == .ok)
     #expect(kinds(h.turn(.commit)).contains("journal"))
     h.turn(.repliesWritten)
@@ -105,7 +106,9 @@ struct WorkoutDispatchTests {
       1, .addSamplesToWorkout(bundleID: Self.bundleID, workout: id, samples: [added], existing: [stored.uuid]), id: 3)
     #expect(Self.reply(adding, id: 3) == .ok)
     let query = SampleQuery(type: Self.heartRate, filter: .associatedWith(id))
-    guard case .samples(let samples) = Self.reply(h.request(1, .sampleQuery(bundleID: Self.bundleID, query: query), id: 4), id: 4)
+    guard
+      case .samples(let samples) = Self.reply(
+        h.request(1, .sampleQuery(bundleID: Self.bundleID, query: query), id: 4), id: 4)
     else { return }
     #expect(Set(samples.map(\.uuid)) == [stored.uuid, added.uuid])
   }
@@ -185,7 +188,8 @@ struct WorkoutDispatchTests {
     #expect(result.workouts.map(\.uuid) == [id])
     let again = h.request(
       1,
-      .anchoredWorkoutQuery(bundleID: Self.bundleID, type: Self.workout, anchor: result.newAnchor, range: nil, limit: 0),
+      .anchoredWorkoutQuery(
+        bundleID: Self.bundleID, type: Self.workout, anchor: result.newAnchor, range: nil, limit: 0),
       id: 3)
     guard case .anchoredWorkouts(let next) = Self.reply(again, id: 3) else { return }
     #expect(next.workouts.isEmpty)
@@ -200,7 +204,8 @@ struct WorkoutDispatchTests {
       uuid: UUID(), start: start, end: start.addingTimeInterval(10),
       beats: [Heartbeat(offset: 0), Heartbeat(offset: 0.9), Heartbeat(offset: 1.7, precededByGap: true)])
     #expect(Self.reply(h.request(1, .saveHeartbeatSeries(bundleID: Self.bundleID, series: series))) == .ok)
-    let query = h.request(1, .heartbeatSeriesQuery(bundleID: Self.bundleID, query: SampleQuery(type: Self.series)), id: 2)
+    let query = h.request(
+      1, .heartbeatSeriesQuery(bundleID: Self.bundleID, query: SampleQuery(type: Self.series)), id: 2)
     guard case .heartbeatSeries(let found) = Self.reply(query, id: 2) else { return }
     #expect(found.map(\.uuid) == [series.uuid])
     #expect(found.first?.beats.count == 3)

@@ -64,17 +64,21 @@ struct WorkoutCodecTests {
       return w.bytes.count
     }
     let bare = SampleSource(bundleID: "", device: .phone)
-    #expect(size { $0.workout(Workout(uuid: E.u1, activityType: .other, start: t0, end: t0, duration: 0, source: bare)) }
-      == WorkoutCodingSize.workout)
-    #expect(size { $0.workoutInput(WorkoutInput(uuid: E.u1, activityType: .other, start: t0, end: t0)) }
-      == WorkoutCodingSize.workoutInput)
-    #expect(size { $0.workoutRoute(WorkoutRoute(uuid: E.u1, workout: E.u2, locations: [], source: bare)) }
-      == WorkoutCodingSize.route)
+    #expect(
+      size { $0.workout(Workout(uuid: E.u1, activityType: .other, start: t0, end: t0, duration: 0, source: bare)) }
+        == WorkoutCodingSize.workout)
+    #expect(
+      size { $0.workoutInput(WorkoutInput(uuid: E.u1, activityType: .other, start: t0, end: t0)) }
+        == WorkoutCodingSize.workoutInput)
+    #expect(
+      size { $0.workoutRoute(WorkoutRoute(uuid: E.u1, workout: E.u2, locations: [], source: bare)) }
+        == WorkoutCodingSize.route)
     #expect(size { $0.routeLocation(E.locations[0]) } == WorkoutCodingSize.location)
     #expect(size { $0.activitySummary(E.summary) } == WorkoutCodingSize.activitySummary)
     #expect(size { $0.routeInput(RouteInput(uuid: E.u1, locations: [])) } == WorkoutCodingSize.routeInput)
-    #expect(size { $0.workoutStatistic(WorkoutStatistic(type: E.energy, start: t0, end: t0)) }
-      == WorkoutCodingSize.statistic)
+    #expect(
+      size { $0.workoutStatistic(WorkoutStatistic(type: E.energy, start: t0, end: t0)) }
+        == WorkoutCodingSize.statistic)
     #expect(size { $0.workoutEvent(WorkoutEvent(type: .marker, start: t0)) } == WorkoutCodingSize.event)
   }
 

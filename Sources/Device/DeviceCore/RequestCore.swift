@@ -203,7 +203,8 @@ package enum RequestCore {
       case .heartbeatSeriesQuery(let bundleID, let query):
         answer = .reply(.success(.heartbeatSeries(try state.heartbeatSeriesQuery(bundleID, query, wall: wall))))
       case .activitySummaryQuery(let bundleID, let from, let to):
-        answer = .reply(.success(.activitySummaries(try state.activitySummaries(bundleID, from: from, to: to, wall: wall))))
+        answer = .reply(
+          .success(.activitySummaries(try state.activitySummaries(bundleID, from: from, to: to, wall: wall))))
       case .anchoredWorkoutQuery(let bundleID, let type, let anchor, let range, let limit):
         let result = try state.anchoredWorkoutQuery(
           bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
