@@ -178,3 +178,48 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
     run.deliver { handler(self, nil, nil, nil, true, error) }
   }
 }
+
+/// A route query as a value (iOS 15.4): `for try await location in descriptor.results(for: store)`.
+public struct HKWorkoutRouteQueryDescriptor: Sendable {
+  /// The route.
+  public let workoutRoute: HKWorkoutRoute
+  /// The interval whose locations are read (nil: every location).
+  public let dateInterval: DateInterval?
+
+  /// A descriptor of every location of `workoutRoute`.
+  public init(_ workoutRoute: HKWorkoutRoute) {
+    self.workoutRoute = workoutRoute
+    self.dateInterval = nil
+  }
+
+  /// A descriptor of the locations of `workoutRoute` in `dateInterval`.
+  public init(_ workoutRoute: HKWorkoutRoute, dateInterval: DateInterval) {
+    self.workoutRoute = workoutRoute
+    self.dateInterval = dateInterval
+  }
+
+  /// The locations in timestamp order, then the end of the stream (or its error).
+  public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<CLLocation, any Error> {
+    let (route, interval) = (workoutRoute, dateInterval)
+    let target = HealthKitSim.currentTarget
+    return AsyncThrowingStream { continuation in
+      deliver({ () throws -> [RouteLocation] in
+        let session: Session
+        if let target {
+          session = try HealthKitSim.withTarget(target) { try Session.current(api: "HKWorkoutRouteQueryDescriptor") }
+        } else {
+          session = try Session.current(api: "HKWorkoutRouteQueryDescriptor")
+        }
+        let fixes = try HKWorkoutRouteQuery.locations(of: route, session)
+        return interval.map { interval in fixes.filter { interval.contains($0.timestamp) } } ?? fixes
+      }) { result in
+        switch result {
+        case .success(let fixes):
+          for fix in fixes { continuation.yield(CLLocation(fix)) }
+          continuation.finish()
+        case .failure(let error): continuation.finish(throwing: error)
+        }
+      }
+    }
+  }
+}

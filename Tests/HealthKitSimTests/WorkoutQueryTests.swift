@@ -1,0 +1,94 @@
+import Foundation
+import HealthKitSim
+import HealthPairTesting
+import Testing
+
+@Suite("Workout queries, predicates and legacy saving, against real daemons")
+struct WorkoutQueryTests {
+  @available(*, deprecated)
+  @Test func legacyWorkoutsAreQueriedByTypeDurationTotalsAndSortedByDuration() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        let energy = { (kcal: Double) in HKQuantity(unit: .kilocalorie(), doubleValue: kcal) }
+        let run = HKWorkout(
+          activityType: .running, start: t0 - 7_200, end: t0 - 3_600, workoutEvents: nil,
+          totalEnergyBurned: energy(500), totalDistance: HKQuantity(unit: .meter(), doubleValue: 10_000), metadata: nil)
+        let walk = HKWorkout(
+          activityType: .walking, start: t0 - 3_000, end: t0 - 1_200, duration: 0, totalEnergyBurned: energy(90),
+          totalDistance: nil, metadata: nil)
+        let yoga = HKWorkout(
+          activityType: .yoga, start: t0 - 1_000, end: t0 - 400, duration: 0, totalEnergyBurned: nil,
+          totalDistance: nil, metadata: nil)
+        try await store.save([run, walk, yoga])
+        let steps = HKQuantitySample(
+          type: stepsType, quantity: HKQuantity(unit: .count(), doubleValue: 9_000), start: t0 - 7_200, end: t0 - 3_600)
+        try await store.addSamples([steps], to: run)
+
+        func query(_ predicate: NSPredicate?, sort: [NSSortDescriptor]? = nil, limit: Int = 0) async throws -> [HKWorkout] {
+          let results = Mailbox<[HKWorkout]>()
+          store.execute(
+            HKSampleQuery(sampleType: .workoutType(), predicate: predicate, limit: limit, sortDescriptors: sort) {
+              _, samples, _ in results.post(samples as? [HKWorkout] ?? [])
+            })
+          return try #require(try await results.next())
+        }
+        #expect(try await query(HKQuery.predicateForWorkouts(with: .running)).map(\.uuid) == [run.uuid])
+        #expect(try await query(HKQuery.predicateForWorkouts(with: .greaterThan, duration: 1_000)).count == 2)
+        #expect(
+          try await query(HKQuery.predicateForWorkouts(with: .greaterThan, totalEnergyBurned: energy(100))).map(\.uuid)
+            == [run.uuid])
+        #expect(
+          try await query(
+            HKQuery.predicateForWorkouts(activityPredicate: HKQuery.predicateForWorkoutActivities(workoutActivityType: .yoga))
+          ).map(\.uuid) == [yoga.uuid])
+        #expect(
+          try await query(NSPredicate(format: "%K == %d", HKPredicateKeyPathWorkoutType, HKWorkoutActivityType.walking.rawValue))
+            .map(\.uuid) == [walk.uuid])
+        let byDuration = try await query(
+          nil, sort: [NSSortDescriptor(key: HKWorkoutSortIdentifierDuration, ascending: false)], limit: 2)
+        #expect(byDuration.map(\.uuid) == [run.uuid, walk.uuid])
+        // Adding samples changes neither the totals nor the duration; the samples are the workout's.
+        let stored = try #require(try await query(HKQuery.predicateForObjects(with: [run.uuid])).first)
+        #expect(stored.duration == 3_600)
+        #expect(stored.totalEnergyBurned?.doubleValue(for: .kilocalorie()) == 500)
+        let linked = try await HKSampleQueryDescriptor(
+          predicates: [.quantitySample(type: stepsType, predicate: .predicateForObjects(from: stored))], sortDescriptors: []
+        ).result(for: store)
+        #expect(linked.map(\.uuid) == [steps.uuid])
+        // Deleting a workout removes it.
+        try await store.delete(stored)
+        #expect(try await query(HKQuery.predicateForWorkouts(with: .running)).isEmpty)
+      }
+    }
+  }
+
+  @Test func quantitySeriesAndActivitySummaryQueriesAnswer() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        try await store.save([beatsPerMinute(80, at: t0 - 120), beatsPerMinute(90, at: t0 - 60)])
+        let values = Mailbox<(Double?, Bool)>()
+        store.execute(
+          HKQuantitySeriesSampleQuery(quantityType: heartRateType, predicate: nil) { _, quantity, _, _, done, _ in
+            values.post((quantity?.doubleValue(for: .count().unitDivided(by: .minute())), done))
+          })
+        var read: [(Double?, Bool)] = []
+        while read.last?.1 != true { read.append(try #require(try await values.next())) }
+        #expect(read.count == 3)
+        #expect(read.compactMap(\.0).map { $0.rounded() } == [80, 90])
+        let summaries = try await HKActivitySummaryQueryDescriptor(
+          predicate: HKQuery.predicateForActivitySummaries(
+            between: DateComponents(year: 2026, month: 1, day: 1), and: DateComponents(year: 2026, month: 1, day: 5))
+        ).result(for: store)
+        #expect(summaries.allSatisfy { ($0.dateComponents(for: Calendar(identifier: .gregorian)).year ?? 0) == 2026 })
+        let none = try await HKActivitySummaryQueryDescriptor(
+          predicate: HKQuery.predicateForActivitySummary(with: DateComponents(year: 2026, month: 2, day: 30))
+        ).result(for: store)
+        #expect(none.isEmpty)
+      }
+    }
+  }
+}
