@@ -33,7 +33,9 @@ struct WorkoutBuilderTests {
         #expect(builder.elapsedTime(at: t0 + 300) == 200)
         try await builder.addMetadata([HKMetadataKeyIndoorWorkout: false, HKMetadataKeyWorkoutBrandName: "Club"])
         try await builder.addMetadata([HKMetadataKeyWorkoutBrandName: "Track"])
-        await #expect { try await builder.addMetadata(["bad": [1, 2]]) } throws: { isHKError($0, .errorInvalidArgument) }
+        await #expect { try await builder.addMetadata(["bad": [1, 2]]) } throws: {
+          isHKError($0, .errorInvalidArgument)
+        }
         #expect(builder.metadata[HKMetadataKeyWorkoutBrandName] as? String == "Track")
         #expect(builder.metadata["bad"] == nil)
         let distance = builder.statistics(for: HKQuantityType(.distanceWalkingRunning))
@@ -52,7 +54,9 @@ struct WorkoutBuilderTests {
         #expect(found.count == 1 && stored.uuid == workout.uuid)
         #expect(stored.duration == 500)
         #expect(stored.workoutEvents?.map(\.type) == [.pause, .resume])
-        #expect(stored.statistics(for: HKQuantityType(.distanceWalkingRunning))?.sumQuantity()?.doubleValue(for: .meter()) == 2_500)
+        #expect(
+          stored.statistics(for: HKQuantityType(.distanceWalkingRunning))?.sumQuantity()?.doubleValue(for: .meter())
+            == 2_500)
         let heart = try #require(stored.statistics(for: heartRateType))
         let perMinute = HKUnit.count().unitDivided(by: .minute())
         #expect(abs((heart.maximumQuantity()?.doubleValue(for: perMinute) ?? 0) - 150) < 1e-9)
@@ -61,7 +65,10 @@ struct WorkoutBuilderTests {
         #expect(stored.workoutActivities.count == 1)
 
         let associated = try await HKSampleQueryDescriptor(
-          predicates: [.quantitySample(type: HKQuantityType(.distanceWalkingRunning), predicate: .predicateForObjects(from: stored))],
+          predicates: [
+            .quantitySample(
+              type: HKQuantityType(.distanceWalkingRunning), predicate: .predicateForObjects(from: stored))
+          ],
           sortDescriptors: []
         ).result(for: store)
         #expect(associated.count == 2)
@@ -73,7 +80,8 @@ struct WorkoutBuilderTests {
         let savedRoute = try #require(routes.first as? HKWorkoutRoute)
         #expect(savedRoute.count == 250)
         let batches = Mailbox<([CLLocation], Bool)>()
-        store.execute(HKWorkoutRouteQuery(route: savedRoute) { _, locations, done, _ in batches.post((locations ?? [], done)) })
+        store.execute(
+          HKWorkoutRouteQuery(route: savedRoute) { _, locations, done, _ in batches.post((locations ?? [], done)) })
         var all: [CLLocation] = []
         var sizes: [Int] = []
         while true {
@@ -102,7 +110,8 @@ struct WorkoutBuilderTests {
         swim.activityType = .swimming
         let first = HKWorkoutActivity(workoutConfiguration: swim, start: t0, end: nil, metadata: nil)
         try await builder.addWorkoutActivity(first)
-        let second = HKWorkoutActivity(workoutConfiguration: runningConfiguration(), start: t0 + 700, end: nil, metadata: nil)
+        let second = HKWorkoutActivity(
+          workoutConfiguration: runningConfiguration(), start: t0 + 700, end: nil, metadata: nil)
         await #expect { try await builder.addWorkoutActivity(second) } throws: { error in
           isHKError(error, .errorInvalidArgument)
             && (error as? HKError)?.localizedDescription.contains("Cannot add new activity") == true
@@ -118,7 +127,8 @@ struct WorkoutBuilderTests {
         await #expect { try await builder.endCollection(at: t0 - 1) } throws: { isHKError($0, .errorInvalidArgument) }
         builder.discardWorkout()
         await #expect { try await builder.endCollection(at: t0 + 900) } throws: { isHKError($0, .errorInvalidArgument) }
-        let found = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: HKHealthStore())
+        let found = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(
+          for: HKHealthStore())
         #expect(found.isEmpty)
       }
     }
@@ -142,7 +152,9 @@ struct WorkoutBuilderTests {
         await #expect { _ = try await builder.finishRoute(with: unsaved, metadata: nil) } throws: { $0 is HKError }
         let route = try await builder.finishRoute(with: workout, metadata: ["com.example.smoothed": true])
         #expect(route.count == 10)
-        await #expect { try await builder.insertRouteData(routeFixes(1)) } throws: { isHKError($0, .errorInvalidArgument) }
+        await #expect { try await builder.insertRouteData(routeFixes(1)) } throws: {
+          isHKError($0, .errorInvalidArgument)
+        }
         let series = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: t0)
         try await series.addHeartbeat(at: 0.8, precededByGap: false)
         try await series.addHeartbeat(at: 0.0, precededByGap: false)
@@ -153,7 +165,8 @@ struct WorkoutBuilderTests {
         let saved = try await series.finishSeries()
         #expect(saved.count == 3 && saved.endDate == t0 + 1.7)
         let beats = Mailbox<(TimeInterval, Bool, Bool)>()
-        store.execute(HKHeartbeatSeriesQuery(heartbeatSeries: saved) { _, time, gap, done, _ in beats.post((time, gap, done)) })
+        store.execute(
+          HKHeartbeatSeriesQuery(heartbeatSeries: saved) { _, time, gap, done, _ in beats.post((time, gap, done)) })
         var read: [(TimeInterval, Bool, Bool)] = []
         while read.last?.2 != true { read.append(try #require(try await beats.next())) }
         #expect(read.map(\.0) == [0.0, 0.8, 1.7] && read.map(\.1) == [false, false, true])

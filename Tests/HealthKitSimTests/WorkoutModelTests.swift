@@ -41,7 +41,8 @@ struct WorkoutModelTests {
     #expect(run.workoutEvents?.map(\.type) == [.pause, .resume])
     #expect(run.totalEnergyBurned == energy)
     #expect(run.totalDistance == distance)
-    #expect(run.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie()) == 420)
+    #expect(
+      run.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie()) == 420)
     #expect(
       run.statistics(for: HKQuantityType(.distanceWalkingRunning))?.sumQuantity()?.doubleValue(for: .meter()) == 10_000)
     #expect(run.statistics(for: HKQuantityType(.heartRate)) == nil)
@@ -115,7 +116,8 @@ struct WorkoutModelTests {
     // Every workout has an activity of its own type once saved; an unsaved one is read as if it had it.
     let inner = HKQuery.predicateForWorkoutActivities(workoutActivityType: .running)
     #expect(HKQuery.predicateForWorkouts(activityPredicate: inner).evaluate(with: run))
-    let format = NSPredicate(format: "%K == %d AND %K > %f", HKPredicateKeyPathWorkoutType, 37,
+    let format = NSPredicate(
+      format: "%K == %d AND %K > %f", HKPredicateKeyPathWorkoutType, 37,
       HKPredicateKeyPathWorkoutDuration, 1_000.0)
     #expect(format.evaluate(with: run))
   }

@@ -26,7 +26,9 @@ struct WorkoutQueryTests {
           type: stepsType, quantity: HKQuantity(unit: .count(), doubleValue: 9_000), start: t0 - 7_200, end: t0 - 3_600)
         try await store.addSamples([steps], to: run)
 
-        func query(_ predicate: NSPredicate?, sort: [NSSortDescriptor]? = nil, limit: Int = 0) async throws -> [HKWorkout] {
+        func query(_ predicate: NSPredicate?, sort: [NSSortDescriptor]? = nil, limit: Int = 0) async throws
+          -> [HKWorkout]
+        {
           let results = Mailbox<[HKWorkout]>()
           store.execute(
             HKSampleQuery(sampleType: .workoutType(), predicate: predicate, limit: limit, sortDescriptors: sort) {
@@ -41,11 +43,14 @@ struct WorkoutQueryTests {
             == [run.uuid])
         #expect(
           try await query(
-            HKQuery.predicateForWorkouts(activityPredicate: HKQuery.predicateForWorkoutActivities(workoutActivityType: .yoga))
+            HKQuery.predicateForWorkouts(
+              activityPredicate: HKQuery.predicateForWorkoutActivities(workoutActivityType: .yoga))
           ).map(\.uuid) == [yoga.uuid])
         #expect(
-          try await query(NSPredicate(format: "%K == %d", HKPredicateKeyPathWorkoutType, HKWorkoutActivityType.walking.rawValue))
-            .map(\.uuid) == [walk.uuid])
+          try await query(
+            NSPredicate(format: "%K == %d", HKPredicateKeyPathWorkoutType, HKWorkoutActivityType.walking.rawValue)
+          )
+          .map(\.uuid) == [walk.uuid])
         let byDuration = try await query(
           nil, sort: [NSSortDescriptor(key: HKWorkoutSortIdentifierDuration, ascending: false)], limit: 2)
         #expect(byDuration.map(\.uuid) == [run.uuid, walk.uuid])
@@ -54,7 +59,8 @@ struct WorkoutQueryTests {
         #expect(stored.duration == 3_600)
         #expect(stored.totalEnergyBurned?.doubleValue(for: .kilocalorie()) == 500)
         let linked = try await HKSampleQueryDescriptor(
-          predicates: [.quantitySample(type: stepsType, predicate: .predicateForObjects(from: stored))], sortDescriptors: []
+          predicates: [.quantitySample(type: stepsType, predicate: .predicateForObjects(from: stored))],
+          sortDescriptors: []
         ).result(for: store)
         #expect(linked.map(\.uuid) == [steps.uuid])
         // Deleting a workout removes it.

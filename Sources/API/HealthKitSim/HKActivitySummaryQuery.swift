@@ -1,8 +1,8 @@
 import Foundation
 import HealthEngine
 import HealthModel
-import Synchronization
 import Posix
+import Synchronization
 import Wire
 
 /// Fetches the activity summaries (one per day) matching a predicate of `predicateForActivitySummary(with:)` or
@@ -114,7 +114,9 @@ public struct HKActivitySummaryQueryDescriptor: @unchecked Sendable {
     let api = "HKActivitySummaryQueryDescriptor.result(for:)"
     let session = try await Session.connected(api: api)
     let predicate = UncheckedPredicate(predicate)
-    return try await Posix.onOwnThread { try HKActivitySummaryQuery.fetch(session, predicate: predicate.value, api: api) }
+    return try await Posix.onOwnThread {
+      try HKActivitySummaryQuery.fetch(session, predicate: predicate.value, api: api)
+    }
   }
 }
 

@@ -14,7 +14,8 @@ extension HKHealthStore {
   public func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
     let api = "HKHealthStore.addSamples(_:to:)"
     let session = try await Session.connected(api: api)
-    try await session.performAsync(try Self.addOperation(samples, to: workout, bundleID: session.bundleID, api: api), api: api)
+    try await session.performAsync(
+      try Self.addOperation(samples, to: workout, bundleID: session.bundleID, api: api), api: api)
     Self.markSaved(samples)
   }
 

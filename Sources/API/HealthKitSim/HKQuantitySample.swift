@@ -104,5 +104,7 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
   /// The most recent quantity.
   public var mostRecentQuantity: HKQuantity { quantity }
   /// The interval of the most recent quantity: the sample's.
-  public var mostRecentQuantityDateInterval: DateInterval { DateInterval(start: startDate, end: max(startDate, endDate)) }
+  public var mostRecentQuantityDateInterval: DateInterval {
+    DateInterval(start: startDate, end: max(startDate, endDate))
+  }
 }

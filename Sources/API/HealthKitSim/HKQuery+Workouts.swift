@@ -110,7 +110,9 @@ extension HKQuery {
   }
 
   /// Activities whose interval matches `startDate`…`endDate`, as `predicateForSamples(withStart:end:options:)`.
-  public static func predicateForWorkoutActivities(start startDate: Date?, end endDate: Date?, options: HKQueryOptions = [])
+  public static func predicateForWorkoutActivities(
+    start startDate: Date?, end endDate: Date?, options: HKQueryOptions = []
+  )
     -> NSPredicate
   {
     predicateForSamples(withStart: startDate, end: endDate, options: options)

@@ -73,7 +73,8 @@ final class SampleFetch: Sendable {
       let (type, filter) = (type, try filter.get())
       return try await Posix.onOwnThread { () throws -> [HKSample] in
         if WorkoutFetch.handles(type) {
-          return try WorkoutFetch.objects(session, type: type, filter: filter, limit: HKObjectQueryNoLimit, descriptors: [])
+          return try WorkoutFetch.objects(
+            session, type: type, filter: filter, limit: HKObjectQueryNoLimit, descriptors: [])
         }
         return try HKSampleQuery.fetch(session, type: type, filter: filter, limit: HKObjectQueryNoLimit, sort: [])
       }

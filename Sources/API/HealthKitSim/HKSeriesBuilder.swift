@@ -55,8 +55,10 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
     try state.withLock { state in
       guard !state.done else { throw Self.misuse("HKWorkoutRouteBuilder: insertRouteData after the route finished") }
       for location in routeData {
-        let values = [location.altitude, location.horizontalAccuracy, location.verticalAccuracy, location.speed,
-          location.speedAccuracy, location.course, location.courseAccuracy]
+        let values = [
+          location.altitude, location.horizontalAccuracy, location.verticalAccuracy, location.speed,
+          location.speedAccuracy, location.course, location.courseAccuracy,
+        ]
         guard CLLocationCoordinate2DIsValid(location.coordinate), values.allSatisfy(\.isFinite) else {
           throw Self.misuse("HKWorkoutRouteBuilder: invalid location \(location)")
         }

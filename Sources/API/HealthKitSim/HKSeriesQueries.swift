@@ -132,9 +132,10 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
   /// A query of the quantities of the samples of `quantityType` matching `predicate`, in start-date order (iOS 15).
   public init(
     quantityType: HKQuantityType, predicate: NSPredicate?,
-    quantityHandler: @escaping @Sendable (
-      HKQuantitySeriesSampleQuery, HKQuantity?, DateInterval?, HKQuantitySample?, Bool, (any Error)?
-    ) -> Void
+    quantityHandler:
+      @escaping @Sendable (
+        HKQuantitySeriesSampleQuery, HKQuantity?, DateInterval?, HKQuantitySample?, Bool, (any Error)?
+      ) -> Void
   ) {
     self.handler = quantityHandler
     self.sampleOnly = nil

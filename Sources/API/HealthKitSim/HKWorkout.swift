@@ -32,7 +32,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
   /// A workout with no events, totals or metadata.
   @available(*, deprecated, message: "Use HKWorkoutBuilder")
-  public convenience init(activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date) {
+  public convenience init(
+    activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date
+  ) {
     self.init(
       legacy: workoutActivityType, start: startDate, end: endDate, events: nil, duration: nil, totals: [:],
       device: nil, metadata: nil)
@@ -42,7 +44,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
   @available(*, deprecated, message: "Use HKWorkoutBuilder")
   public convenience init(
     activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
-    workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?
+    workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+    metadata: [String: Any]?
   ) {
     self.init(
       legacy: workoutActivityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
@@ -125,12 +128,15 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
   ) {
     let given = duration.flatMap { $0 == 0 ? nil : $0 }
     self.workoutActivityType = activityType
-    self.workoutEvents = events.flatMap { $0.isEmpty ? nil : $0.sorted { $0.dateInterval.start < $1.dateInterval.start } }
+    self.workoutEvents = events.flatMap {
+      $0.isEmpty ? nil : $0.sorted { $0.dateInterval.start < $1.dateInterval.start }
+    }
     self.workoutActivities = []
     self.givenDuration = given
     self.givenTotals = totals
     self.statisticValues = totals.keys.sorted().compactMap { name in
-      guard let type = SampleType.lookup(name: name), let unit = HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit,
+      guard let type = SampleType.lookup(name: name),
+        let unit = HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit,
         let quantity = totals[name], quantity.is(compatibleWith: unit)
       else { return nil }
       return WorkoutStatistic(type: type, start: start, end: end, sum: quantity.doubleValue(for: unit))
@@ -153,7 +159,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     self.givenTotals = [:]
     self.statisticValues = statistics
     self.duration = Workout.derivedDuration(start: start, end: end, events: events.map(\.modelValue))
-    super.init(uuid: uuid, start: start, end: end, metadata: metadata, origin: HKSample.unsavedOrigin(HKObjectType.workoutType()))
+    super.init(
+      uuid: uuid, start: start, end: end, metadata: metadata, origin: HKSample.unsavedOrigin(HKObjectType.workoutType())
+    )
   }
 
   /// The object for a stored workout.
@@ -206,7 +214,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     guard let type = SampleType.lookup(name: name),
       let statistic = statisticValues.first(where: { $0.type == type }), let sum = statistic.sum
     else { return nil }
-    return HKQuantity(unit: HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit ?? .count(), doubleValue: sum)
+    return HKQuantity(
+      unit: HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit ?? .count(), doubleValue: sum)
   }
 
   /// The distance types a workout's `totalDistance` reads, in the order it tries them.
@@ -246,7 +255,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     values.maximum = statistic.maximum
     values.average = statistic.average
     values.mostRecent = statistic.mostRecent
-    return HKStatistics(values, type: HKQuantityType(HKQuantityTypeIdentifier(statistic.type.identifier)), separateBySource: false)
+    return HKStatistics(
+      values, type: HKQuantityType(HKQuantityTypeIdentifier(statistic.type.identifier)), separateBySource: false)
   }
 
   /// The statistics by type.
@@ -267,7 +277,11 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     let device: DeviceKind = sourceRevision.productType == "Watch" ? .watch : .phone
     let activities =
       input.activities.isEmpty
-      ? [WorkoutActivity(uuid: uuid, configuration: WorkoutConfiguration(activityType: input.activityType), start: startDate, end: endDate)]
+      ? [
+        WorkoutActivity(
+          uuid: uuid, configuration: WorkoutConfiguration(activityType: input.activityType), start: startDate,
+          end: endDate)
+      ]
       : input.activities
     return Workout(
       uuid: uuid, activityType: input.activityType, start: startDate, end: endDate, duration: duration,
@@ -282,7 +296,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
   package func workoutInput(api: String) throws -> WorkoutInput {
     for (name, quantity) in givenTotals.sorted(by: { $0.key < $1.key }) {
       guard let type = SampleType.lookup(name: name),
-        let unit = HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit, quantity.is(compatibleWith: unit)
+        let unit = HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit,
+        quantity.is(compatibleWith: unit)
       else {
         throw HKSimulatedTermination.invalidArgument(
           "HKWorkout: the total \(quantity) is not compatible with \(name)'s unit", api: api)

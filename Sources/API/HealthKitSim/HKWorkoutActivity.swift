@@ -25,7 +25,9 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
   let statisticValues: [WorkoutStatistic]
 
   /// An activity with a new UUID (iOS 16 / watchOS 9).
-  public init(workoutConfiguration: HKWorkoutConfiguration, start startDate: Date, end endDate: Date?, metadata: [String: Any]?) {
+  public init(
+    workoutConfiguration: HKWorkoutConfiguration, start startDate: Date, end endDate: Date?, metadata: [String: Any]?
+  ) {
     self.uuid = .fresh()
     self.workoutConfiguration = workoutConfiguration.copy() as! HKWorkoutConfiguration
     self.startDate = startDate
@@ -113,6 +115,8 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
 extension HKWorkoutEvent {
   /// The event as the model holds it, its metadata dropped when HealthKit would refuse it (for derived durations).
   var modelValue: WorkoutEvent {
-    WorkoutEvent(type: type.simulated, start: dateInterval.start, end: dateInterval.end, metadata: (try? metadataPayload.checked(api: "")) ?? [:])
+    WorkoutEvent(
+      type: type.simulated, start: dateInterval.start, end: dateInterval.end,
+      metadata: (try? metadataPayload.checked(api: "")) ?? [:])
   }
 }

@@ -59,7 +59,8 @@ struct BuilderState {
   mutating func record(_ samples: [HKSample]) {
     for sample in samples {
       associated.append(sample.uuid)
-      guard let quantitySample = sample as? HKQuantitySample, let type = try? quantitySample.quantityType.simulatedType(),
+      guard let quantitySample = sample as? HKQuantitySample,
+        let type = try? quantitySample.quantityType.simulatedType(),
         let unit = quantitySample.quantityType.canonicalUnit, quantitySample.quantity.is(compatibleWith: unit)
       else { continue }
       quantities.append(
@@ -180,7 +181,8 @@ struct BuilderState {
     switch MetadataPayload(metadata) {
     case .valid(let values): return values
     case .invalid(let key, let typeName):
-      throw misuse("Invalid class \(typeName) for metadata key: \(key). Expected NSString, NSDate, NSNumber, or HKQuantity.")
+      throw misuse(
+        "Invalid class \(typeName) for metadata key: \(key). Expected NSString, NSDate, NSNumber, or HKQuantity.")
     }
   }
 }

@@ -154,7 +154,8 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     let (workout, route) = try state.withLock { try $0.workout(configuration: workoutConfiguration, device: device) }
     let session = try await Session.connected(api: api)
     try await session.performAsync(
-      .saveWorkout(session.bundleID, try workout.workoutInput(api: api, associated: state.withLock { $0.associated }),
+      .saveWorkout(
+        session.bundleID, try workout.workoutInput(api: api, associated: state.withLock { $0.associated }),
         route: route), api: api)
     state.withLock { $0.phase = .finished }
     HKHealthStore.markSaved([workout])

@@ -98,6 +98,7 @@ public final class HKWorkoutEvent: NSObject, NSCopying, @unchecked Sendable {
   /// - Throws: ``HKSimulatedTermination`` for metadata HealthKit refuses.
   func model(api: String) throws -> WorkoutEvent {
     WorkoutEvent(
-      type: type.simulated, start: dateInterval.start, end: dateInterval.end, metadata: try metadataPayload.checked(api: api))
+      type: type.simulated, start: dateInterval.start, end: dateInterval.end,
+      metadata: try metadataPayload.checked(api: api))
   }
 }

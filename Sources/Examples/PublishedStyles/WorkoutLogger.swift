@@ -87,7 +87,9 @@ public final class WorkoutLogger: NSObject, @unchecked Sendable {
 
   /// Records a walk the pre-iOS 17 way: the workout with its totals, then its samples added to it.
   @available(*, deprecated, message: "The legacy path of older OS versions")
-  public func saveLegacyWalk(start: Date, end: Date, meters: Double, completion: @escaping @Sendable (Bool, Error?) -> Void) {
+  public func saveLegacyWalk(
+    start: Date, end: Date, meters: Double, completion: @escaping @Sendable (Bool, Error?) -> Void
+  ) {
     let distance = HKQuantity(unit: .meter(), doubleValue: meters)
     let workout = HKWorkout(
       activityType: .walking, start: start, end: end, workoutEvents: nil, totalEnergyBurned: nil,
@@ -127,7 +129,9 @@ public final class WorkoutLogger: NSObject, @unchecked Sendable {
       sampleType: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout),
       limit: HKObjectQueryNoLimit, sortDescriptors: nil
     ) { [store] _, samples, error in
-      guard let route = (samples as? [HKWorkoutRoute])?.first else { return completion(samples == nil ? nil : [], error) }
+      guard let route = (samples as? [HKWorkoutRoute])?.first else {
+        return completion(samples == nil ? nil : [], error)
+      }
       let collected = LocationBuffer()
       let locations = HKWorkoutRouteQuery(route: route) { _, batch, done, error in
         if let error { return completion(nil, error) }
@@ -141,7 +145,8 @@ public final class WorkoutLogger: NSObject, @unchecked Sendable {
 
   /// The samples of `type` saved with `workout`.
   public func samples(
-    of type: HKQuantityType, in workout: HKWorkout, completion: @escaping @Sendable ([HKQuantitySample]?, Error?) -> Void
+    of type: HKQuantityType, in workout: HKWorkout,
+    completion: @escaping @Sendable ([HKQuantitySample]?, Error?) -> Void
   ) {
     let query = HKSampleQuery(
       sampleType: type, predicate: HKQuery.predicateForObjects(from: workout), limit: HKObjectQueryNoLimit,
