@@ -85,34 +85,34 @@ enum WorkoutFetch {
   }
 
   private static func sortKey(_ path: AnyKeyPath?) -> ((HKSample) -> Double)? {
-    func total(_ read: @escaping (HKWorkout) -> HKQuantity?, _ unit: HKUnit) -> (HKSample) -> Double {
-      { sample in (sample as? HKWorkout).flatMap(read).map { $0.doubleValue(for: unit) } ?? -.infinity }
+    func workout(_ read: @escaping (HKWorkout) -> Double) -> (HKSample) -> Double {
+      { sample in (sample as? HKWorkout).map(read) ?? -.infinity }
     }
-    switch path {
-    case \HKSample.startDate: return { $0.startDate.timeIntervalSinceReferenceDate }
-    case \HKSample.endDate: return { $0.endDate.timeIntervalSinceReferenceDate }
-    case \HKWorkout.duration: return { ($0 as? HKWorkout)?.duration ?? -.infinity }
-    case \HKWorkout.sortTotalDistance: return total({ $0.totalDistance }, .meter())
-    case \HKWorkout.sortTotalEnergyBurned: return total({ $0.sortTotalEnergyBurned }, .kilocalorie())
-    case \HKWorkout.sortTotalSwimmingStrokeCount: return total({ $0.sortTotalSwimmingStrokeCount }, .count())
-    case \HKWorkout.sortTotalFlightsClimbed: return total({ $0.sortTotalFlightsClimbed }, .count())
-    default: return nil
-    }
+    if path == \HKSample.startDate || path == \HKWorkout.startDate { return { $0.startDate.timeIntervalSinceReferenceDate } }
+    if path == \HKSample.endDate || path == \HKWorkout.endDate { return { $0.endDate.timeIntervalSinceReferenceDate } }
+    if path == \HKWorkout.duration { return workout(\.duration) }
+    if path == \HKWorkout.sortTotalDistance { return workout(\.sortTotalDistance) }
+    if path == \HKWorkout.sortTotalEnergyBurned { return workout(\.sortTotalEnergyBurned) }
+    if path == \HKWorkout.sortTotalSwimmingStrokeCount { return workout(\.sortTotalSwimmingStrokeCount) }
+    if path == \HKWorkout.sortTotalFlightsClimbed { return workout(\.sortTotalFlightsClimbed) }
+    return nil
   }
 }
 
 extension HKWorkout {
-  /// The sort key of `HKWorkoutSortIdentifierTotalDistance`.
-  var sortTotalDistance: HKQuantity? { totalDistance }
-  /// The sort key of `HKWorkoutSortIdentifierTotalEnergyBurned` (the active energy statistic's sum).
-  var sortTotalEnergyBurned: HKQuantity? { sum("activeEnergyBurned", .kilocalorie()) }
+  /// The sort key of `HKWorkoutSortIdentifierTotalDistance`, metres (−∞ without a distance: first ascending).
+  var sortTotalDistance: Double { totalDistance?.doubleValue(for: .meter()) ?? -.infinity }
+  /// The sort key of `HKWorkoutSortIdentifierTotalEnergyBurned`, kilocalories (the active energy statistic's sum).
+  var sortTotalEnergyBurned: Double { sum("activeEnergyBurned", .kilocalorie()) }
   /// The sort key of `HKWorkoutSortIdentifierTotalSwimmingStrokeCount`.
-  var sortTotalSwimmingStrokeCount: HKQuantity? { sum("swimmingStrokeCount", .count()) }
+  var sortTotalSwimmingStrokeCount: Double { sum("swimmingStrokeCount", .count()) }
   /// The sort key of `HKWorkoutSortIdentifierTotalFlightsClimbed`.
-  var sortTotalFlightsClimbed: HKQuantity? { sum("flightsClimbed", .count()) }
+  var sortTotalFlightsClimbed: Double { sum("flightsClimbed", .count()) }
 
-  private func sum(_ name: String, _ unit: HKUnit) -> HKQuantity? {
-    guard let type = SampleType.lookup(name: name) else { return nil }
-    return statistics(for: HKQuantityType(HKQuantityTypeIdentifier(type.identifier)))?.sumQuantity()
+  private func sum(_ name: String, _ unit: HKUnit) -> Double {
+    guard let type = SampleType.lookup(name: name),
+      let quantity = statistics(for: HKQuantityType(HKQuantityTypeIdentifier(type.identifier)))?.sumQuantity()
+    else { return -.infinity }
+    return quantity.doubleValue(for: unit)
   }
 }
