@@ -14,12 +14,16 @@ let package = Package(
   targets: [
     .target(
       name: "StepsKit",
-      dependencies: [.product(name: "HealthKit", package: "healthpair", condition: .when(platforms: [.linux]))]),
+      dependencies: [
+        .product(name: "HealthKit", package: "healthpair", condition: .when(platforms: [.linux])),
+        .product(name: "CoreLocation", package: "healthpair", condition: .when(platforms: [.linux])),
+      ]),
     .testTarget(
       name: "StepsKitTests",
       dependencies: [
         "StepsKit",
         .product(name: "HealthKit", package: "healthpair", condition: .when(platforms: [.linux])),
+        .product(name: "CoreLocation", package: "healthpair", condition: .when(platforms: [.linux])),
         .product(name: "HealthPairTesting", package: "healthpair", condition: .when(platforms: [.linux])),
       ]),
   ]

@@ -194,7 +194,7 @@ extension HKQuery {
 
 /// The predicate of `predicateForActivitySummary(with:)` and `predicateForActivitySummaries(between:and:)`: a range
 /// of days (nil: no day, matches nothing). Only ``HKActivitySummaryQuery`` reads it.
-final class ActivitySummaryPredicate: NSPredicate, @unchecked Sendable {
+final class ActivitySummaryPredicate: NSPredicate {
   /// The days, both ends included.
   let days: ClosedRange<LocalDay>?
 
