@@ -4,7 +4,10 @@ import HealthModel
 import Synchronization
 
 /// Returns the samples added and deleted since an anchor, and the anchor to continue from; with an
-/// ``updateHandler`` it keeps running and reports each later change (local saves and sync) until stopped.
+/// ``updateHandler`` it keeps running and reports each later change (local saves and sync) until stopped. Queries
+/// of `workoutType()`, `workoutRoute()` and `heartbeat()` return ``HKWorkout``, ``HKWorkoutRoute`` and
+/// ``HKHeartbeatSeriesSample`` objects; `predicateForObjects(from: workout)` on a route query catches a workout's
+/// late or replaced route (workouts.md §1.6).
 ///
 /// `@unchecked Sendable` for the reason ``HKQuery`` gives; handlers set after `init` sit behind a `Mutex`.
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
@@ -62,19 +65,25 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
       run.queue.async { [self] in fail(error) }
       return
     }
-    run.queue.async { [self] in
-      let result = Result {
-        try ChangeFeed.changes(
-          session, type: type, since: current.withLock { $0 }, filter: filter, limit: limit, api: api)
+    let family = WorkoutFetch.handles(objectType!)
+    // The changes since the current anchor: samples from the sample store, or the workout family's objects.
+    @Sendable func changes(limit: Int) throws -> Changes {
+      let since = current.withLock { $0 }
+      if family {
+        return try WorkoutFetch.changes(session, type: type, since: since, filter: filter, limit: limit, api: api)
       }
+      let found = try ChangeFeed.changes(session, type: type, since: since, filter: filter, limit: limit, api: api)
+      return Changes(
+        added: HKSample.make(found.added), deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
+    }
+    run.queue.async { [self] in
+      let result = Result { try changes(limit: limit) }
       if case .success(let changes) = result { current.withLock { $0 = changes.newAnchor } }
       run.deliver { Self.call(resultsHandler, self, result) }
     }
     guard let feed, let updates else { return }
     feed.listen(type: type, run: run) { [self] in
-      let result = Result {
-        try ChangeFeed.changes(session, type: type, since: current.withLock { $0 }, filter: filter, limit: 0, api: api)
-      }
+      let result = Result { try changes(limit: 0) }
       switch result {
       case .success(let changes):
         current.withLock { $0 = changes.newAnchor }
@@ -92,14 +101,17 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     run.deliver { resultsHandler(self, nil, nil, nil, error) }
   }
 
-  private static func call(
-    _ handler: Handler, _ query: HKAnchoredObjectQuery, _ result: Result<AnchoredResult, any Error>
-  ) {
+  /// One result: the objects added (samples, or workouts, routes, heartbeat series), the deletions, the anchor.
+  struct Changes {
+    var added: [HKSample]
+    var deleted: [HKDeletedObject]
+    var newAnchor: UInt64
+  }
+
+  private static func call(_ handler: Handler, _ query: HKAnchoredObjectQuery, _ result: Result<Changes, any Error>) {
     switch result {
     case .success(let changes):
-      handler(
-        query, HKSample.make(changes.added), changes.deleted.map(HKDeletedObject.init),
-        HKQueryAnchor(changes.newAnchor), nil)
+      handler(query, changes.added, changes.deleted, HKQueryAnchor(changes.newAnchor), nil)
     case .failure(let error):
       handler(query, nil, nil, nil, error)
     }

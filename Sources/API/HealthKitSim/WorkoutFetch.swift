@@ -44,6 +44,27 @@ enum WorkoutFetch {
     return objects
   }
 
+  /// The workout family's changes of `type` since `anchor`, filtered here by `filter`'s sources and conditions
+  /// (a route's `predicateForObjects(from: workout)` keeps that workout's routes).
+  /// - Throws: the query's error, translated.
+  static func changes(
+    _ session: Session, type: SampleType, since anchor: UInt64, filter: QueryFilter, limit: Int, api: String
+  ) throws -> HKAnchoredObjectQuery.Changes {
+    var extra = filter.extra
+    let workout = associatedWorkout(&extra)
+    let found = try session.perform(
+      .anchoredWorkoutQuery(session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit), api: api)
+    let sources = filter.sources
+    func kept(_ bundleID: String) -> Bool { sources?.contains(bundleID) ?? true }
+    var added: [HKSample] = found.workouts.filter { kept($0.source.bundleID) && (extra?.matches($0) ?? true) }
+      .map { HKWorkout($0) }
+    added += found.routes.filter { kept($0.source.bundleID) && (workout == nil || $0.workout == workout) }
+      .map { HKWorkoutRoute($0) }
+    added += found.series.filter { kept($0.source.bundleID) }.map { HKHeartbeatSeriesSample($0) }
+    let deleted = found.deleted.filter { kept($0.source.bundleID) }.map(HKDeletedObject.init)
+    return HKAnchoredObjectQuery.Changes(added: added, deleted: deleted, newAnchor: found.newAnchor)
+  }
+
   /// Takes a top-level `associatedWith(workout)` condition out of `filter` and returns its workout.
   static func associatedWorkout(_ filter: inout SampleFilter?) -> UUID? {
     switch filter {
