@@ -162,9 +162,8 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
   @usableFromInline
   static func narrowed(_ objects: [HKSample]) -> [Sample] {
     // The one class may be a subclass of `Sample` (HKCumulativeQuantitySample for HKQuantitySample).
-    if let first = objects.first, first is Sample,
-      objects.allSatisfy({ [wanted = ObjectIdentifier(type(of: first))] in ObjectIdentifier(type(of: $0)) == wanted })
-    {
+    let wanted = objects.first.map { ObjectIdentifier(type(of: $0)) }
+    if let first = objects.first, first is Sample, objects.allSatisfy({ ObjectIdentifier(type(of: $0)) == wanted }) {
       // Every element is a `Sample`: an array of class references has the same representation whatever its static
       // element class, so the array is reused as it is (no copy, no retain of each element).
       return unsafeBitCast(objects, to: [Sample].self)
