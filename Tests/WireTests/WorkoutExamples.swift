@@ -18,11 +18,12 @@ enum WorkoutExamples {
   static let seriesType = SampleType.lookup(name: "heartbeatSeries")!
   static let end = t0.addingTimeInterval(1_800)
 
+  /// In date order, as a stored workout holds them.
   static let events = [
-    WorkoutEvent(type: .pause, start: t0.addingTimeInterval(600)),
-    WorkoutEvent(type: .resume, start: t0.addingTimeInterval(660)),
     WorkoutEvent(
       type: .lap, start: t0, end: t0.addingTimeInterval(900), metadata: ["HKLapLength": .quantity(400, unit: "m")]),
+    WorkoutEvent(type: .pause, start: t0.addingTimeInterval(600)),
+    WorkoutEvent(type: .resume, start: t0.addingTimeInterval(660)),
   ]
   static let statistics = [
     WorkoutStatistic(type: energy, start: t0, end: end, sum: 310.5),
