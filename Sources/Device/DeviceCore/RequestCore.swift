@@ -412,13 +412,19 @@ package enum RequestCore {
       case .samplesSaved(let samples):
         notices.append(
           .samplesChanged(types: distinct(samples.map(\.type)), origin: device, added: samples.count, deleted: 0))
-      case .samplesDeleted(let tombstones), .correlationsDeleted(let tombstones):
+      case .samplesDeleted(let tombstones), .correlationsDeleted(let tombstones), .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
       case .correlationsSaved(let correlations):
         notices.append(
           .samplesChanged(
             types: distinct(correlations.map(\.type)), origin: device, added: correlations.count, deleted: 0))
+      case .workoutsSaved(let workouts):
+        notices.append(.samplesChanged(types: [workoutType], origin: device, added: workouts.count, deleted: 0))
+      case .routesSaved(let routes):
+        notices.append(.samplesChanged(types: [routeType], origin: device, added: routes.count, deleted: 0))
+      case .heartbeatSeriesSaved(let series):
+        notices.append(.samplesChanged(types: [seriesType], origin: device, added: series.count, deleted: 0))
       case .peerEntriesApplied(let entries, _):
         var added: [SampleType] = []
         var deleted: [SampleType] = []
@@ -429,7 +435,11 @@ package enum RequestCore {
           case .samples(let s): added += s.map(\.type)
           case .deletions(let t): deleted += t.map(\.type)
           case .correlations(let c): added += c.map(\.type)
-          case .correlationDeletions(let t): deleted += t.map(\.type)
+          case .correlationDeletions(let t), .workoutDeletions(let t): deleted += t.map(\.type)
+          case .workouts(let w): added += w.map { _ in workoutType }
+          case .routes(let r): added += r.map { _ in routeType }
+          case .heartbeatSeries(let s): added += s.map { _ in seriesType }
+          case .workoutAssociations: break
           case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
         }
@@ -445,13 +455,18 @@ package enum RequestCore {
         .clockSet, .policyChanged, .syncLogRestarted, .peerLogAdopted, .authorizationShared, .importStaged,
         .importCommitted, .importAbandoned, .deviceLocked, .deviceUnlocked, .samplesSavedWhileLocked,
         .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
-        .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged:
+        .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged, .workoutSamplesAssociated,
+        .importWorkoutsStaged:
         // Changes subscribers learn of otherwise (sheets, lock, imports: by the request that made them) or not at all.
         break
       }
     }
     return notices
   }
+
+  private static let workoutType = SampleType.lookup(name: "workout")!
+  private static let routeType = SampleType.lookup(name: "workoutRoute")!
+  private static let seriesType = SampleType.lookup(name: "heartbeatSeries")!
 
   private static func distinct(_ types: [SampleType]) -> [SampleType] {
     // Most changes are of one type: no set is built for them.
