@@ -77,7 +77,8 @@ enum WorkoutExamples {
     .routeQuery(bundleID: "a", workout: u1, query: SampleQuery(type: routeType)),
     .heartbeatSeriesQuery(bundleID: "a", query: SampleQuery(type: seriesType, limit: 1)),
     .activitySummaryQuery(bundleID: "a", from: day, to: nil),
-    .anchoredWorkoutQuery(bundleID: "a", type: workoutType, anchor: 4, range: nil, limit: 10),
+    .anchoredWorkoutQuery(
+      bundleID: "a", type: routeType, anchor: 4, range: nil, limit: 10, filter: .associatedWith(u1)),
     .importWorkouts(importID: 5, workouts: [workout]),
     .importRoutes(importID: 5, routes: [route]),
     .importActivitySummaries(importID: 5, summaries: [summary]),
