@@ -18,11 +18,12 @@ enum WorkoutExamples {
   static let seriesType = SampleType.lookup(name: "heartbeatSeries")!
   static let end = t0.addingTimeInterval(1_800)
 
+  /// In date order, as a stored workout holds them.
   static let events = [
-    WorkoutEvent(type: .pause, start: t0.addingTimeInterval(600)),
-    WorkoutEvent(type: .resume, start: t0.addingTimeInterval(660)),
     WorkoutEvent(
       type: .lap, start: t0, end: t0.addingTimeInterval(900), metadata: ["HKLapLength": .quantity(400, unit: "m")]),
+    WorkoutEvent(type: .pause, start: t0.addingTimeInterval(600)),
+    WorkoutEvent(type: .resume, start: t0.addingTimeInterval(660)),
   ]
   static let statistics = [
     WorkoutStatistic(type: energy, start: t0, end: end, sum: 310.5),
@@ -76,7 +77,8 @@ enum WorkoutExamples {
     .routeQuery(bundleID: "a", workout: u1, query: SampleQuery(type: routeType)),
     .heartbeatSeriesQuery(bundleID: "a", query: SampleQuery(type: seriesType, limit: 1)),
     .activitySummaryQuery(bundleID: "a", from: day, to: nil),
-    .anchoredWorkoutQuery(bundleID: "a", type: workoutType, anchor: 4, range: nil, limit: 10),
+    .anchoredWorkoutQuery(
+      bundleID: "a", type: routeType, anchor: 4, range: nil, limit: 10, filter: .associatedWith(u1)),
     .importWorkouts(importID: 5, workouts: [workout]),
     .importRoutes(importID: 5, routes: [route]),
     .importActivitySummaries(importID: 5, summaries: [summary]),

@@ -205,9 +205,9 @@ package enum RequestCore {
       case .activitySummaryQuery(let bundleID, let from, let to):
         answer = .reply(
           .success(.activitySummaries(try state.activitySummaries(bundleID, from: from, to: to, wall: wall))))
-      case .anchoredWorkoutQuery(let bundleID, let type, let anchor, let range, let limit):
+      case .anchoredWorkoutQuery(let bundleID, let type, let anchor, let range, let limit, let filter):
         let result = try state.anchoredWorkoutQuery(
-          bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
+          bundleID, type: type, anchor: anchor, range: range, limit: limit, filter: filter, wall: wall)
         answer = .reply(.success(.anchoredWorkouts(result)))
       case .importWorkouts(let id, let workouts):
         record(try state.stageImportWorkouts(id, workouts: workouts, routes: [], summaries: []))

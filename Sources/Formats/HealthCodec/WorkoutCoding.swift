@@ -1,129 +1,101 @@
 import FoundationEssentials
+import HealthEngine
 import HealthModel
 
-// Binary encodings of the workout family's values — workouts and what they are made of (events, activities,
-// configurations, statistics), routes and their locations, heartbeat series, activity summaries and local days —
-// shared by the wire protocol, the journal and snapshots (docs/protocol.md lists the layouts). Stored values
-// (`workout`, `workoutRoute`, `heartbeatSeries`, `activitySummary`) are read finite, like `sample`; what an app
-// sends (`workoutInput`, the locations and beats it hands over) is read as sent and checked by the engine, like
-// `sampleInput`.
+// Binary encodings of the workout family — workouts (events, activities, configurations, statistics), routes,
+// heartbeat series, activity summaries — shared by the wire protocol, the journal and snapshots (docs/journal.md,
+// "Workouts"). Each reader checks what it reads as the engine's validation does, so a journal, a snapshot or the
+// peer link can never hand the engine a workout an app could not have saved.
+//
+// workout    := uuid | activityType u64 | start date | end date | duration f64 | [event] | [activity]
+//               | [statistic] | metadata | source | associated [uuid]
+// event      := u8 type | start date | end date | metadata
+// activity   := uuid | configuration | start date | end date? | metadata | [statistic]
+// configuration := activityType u64 | u8 location | u8 swimming location | lapLength f64?
+// statistic  := type u16 | start date | end date | sum f64? | minimum f64? | maximum f64? | average f64?
+//               | mostRecent f64?
+// route      := uuid | workout uuid | [location] | metadata | source
+// location   := timestamp date | latitude | longitude | altitude | horizontal accuracy | vertical accuracy | speed
+//               | speed accuracy | course | course accuracy (f64 each)
+// heartbeat-series := uuid | start date | end date | [offset f64 | precededByGap bool] | metadata | source
+// activity-summary := year i64 | month u8 | day u8 | u8 move mode | active energy, goal | move time, goal
+//               | exercise time, goal | stand hours, goal (f64 each) | isPaused bool
 
 extension BinaryWriter {
-  /// year `i32` (as `u32`) | month `u8` | day `u8`.
-  package mutating func localDay(_ d: LocalDay) {
-    u32(UInt32(bitPattern: Int32(clamping: d.year)))
-    u8(UInt8(clamping: d.month))
-    u8(UInt8(clamping: d.day))
-  }
-  /// activity type `u32` (Apple's raw value) | location `u8` | swimming location `u8` | lap length `f64?` (metres).
-  package mutating func workoutConfiguration(_ c: WorkoutConfiguration) {
-    u32(UInt32(clamping: c.activityType.rawValue))
-    u8(UInt8(c.location.rawValue))
-    u8(UInt8(c.swimmingLocation.rawValue))
-    optional(c.lapLength) { $0.f64($1) }
-  }
-  /// type | start | end | sum `f64?` | minimum `f64?` | maximum `f64?` | average `f64?` | mostRecent `f64?`
-  /// (canonical units).
-  package mutating func workoutStatistic(_ s: WorkoutStatistic) {
+  mutating func workoutStatistic(_ s: WorkoutStatistic) {
     sampleType(s.type)
     date(s.start)
     date(s.end)
     for value in [s.sum, s.minimum, s.maximum, s.average, s.mostRecent] { optional(value) { $0.f64($1) } }
   }
-  /// `u8` HKWorkoutEventType raw value | start | end | metadata.
-  package mutating func workoutEvent(_ e: WorkoutEvent) {
-    u8(UInt8(e.type.rawValue))
-    date(e.start)
-    date(e.end)
-    metadata(e.metadata)
+
+  mutating func workoutConfiguration(_ c: WorkoutConfiguration) {
+    u64(UInt64(c.activityType.rawValue))
+    u8(UInt8(c.location.rawValue))
+    u8(UInt8(c.swimmingLocation.rawValue))
+    optional(c.lapLength) { $0.f64($1) }
   }
-  /// uuid | configuration | start | end `date?` (absent: still open) | metadata | [statistic].
-  package mutating func workoutActivity(_ a: WorkoutActivity) {
-    uuid(a.uuid)
-    workoutConfiguration(a.configuration)
-    date(a.start)
-    optional(a.end) { $0.date($1) }
-    metadata(a.metadata)
-    array(a.statistics) { $0.workoutStatistic($1) }
-  }
-  /// uuid | activity type `u32` | start | end | duration `f64?` | [event] | [activity] | [statistic] | metadata
-  /// | associated [uuid].
-  package mutating func workoutInput(_ w: WorkoutInput) {
-    uuid(w.uuid)
-    u32(UInt32(clamping: w.activityType.rawValue))
-    date(w.start)
-    date(w.end)
-    optional(w.duration) { $0.f64($1) }
-    array(w.events) { $0.workoutEvent($1) }
-    array(w.activities) { $0.workoutActivity($1) }
-    array(w.statistics) { $0.workoutStatistic($1) }
-    metadata(w.metadata)
-    array(w.associated) { $0.uuid($1) }
-  }
-  /// uuid | activity type `u32` | start | end | duration `f64` | [event] | [activity] | [statistic] | metadata
-  /// | source | associated [uuid].
+
+  /// A workout (layout above).
   package mutating func workout(_ w: Workout) {
     uuid(w.uuid)
-    u32(UInt32(clamping: w.activityType.rawValue))
+    u64(UInt64(w.activityType.rawValue))
     date(w.start)
     date(w.end)
     f64(w.duration)
-    array(w.events) { $0.workoutEvent($1) }
-    array(w.activities) { $0.workoutActivity($1) }
+    array(w.events) { writer, event in
+      writer.u8(UInt8(event.type.rawValue))
+      writer.date(event.start)
+      writer.date(event.end)
+      writer.metadata(event.metadata)
+    }
+    array(w.activities) { writer, activity in
+      writer.uuid(activity.uuid)
+      writer.workoutConfiguration(activity.configuration)
+      writer.date(activity.start)
+      writer.optional(activity.end) { $0.date($1) }
+      writer.metadata(activity.metadata)
+      writer.array(activity.statistics) { $0.workoutStatistic($1) }
+    }
     array(w.statistics) { $0.workoutStatistic($1) }
     metadata(w.metadata)
     source(w.source)
     array(w.associated) { $0.uuid($1) }
   }
-  /// timestamp | latitude | longitude | altitude | horizontal accuracy | vertical accuracy | speed | speed accuracy
-  /// | course | course accuracy (nine `f64`s: 80 bytes in all).
-  package mutating func routeLocation(_ l: RouteLocation) {
-    date(l.timestamp)
-    for value in [
-      l.latitude, l.longitude, l.altitude, l.horizontalAccuracy, l.verticalAccuracy, l.speed, l.speedAccuracy,
-      l.course, l.courseAccuracy,
-    ] { f64(value) }
-  }
-  /// uuid | workout uuid | [location] | metadata | source (start and end are the first and last fix's).
+
+  /// A route (layout above).
   package mutating func workoutRoute(_ r: WorkoutRoute) {
     uuid(r.uuid)
     uuid(r.workout)
-    array(r.locations) { $0.routeLocation($1) }
+    array(r.locations) { w, fix in
+      w.date(fix.timestamp)
+      for value in [
+        fix.latitude, fix.longitude, fix.altitude, fix.horizontalAccuracy, fix.verticalAccuracy, fix.speed,
+        fix.speedAccuracy, fix.course, fix.courseAccuracy,
+      ] { w.f64(value) }
+    }
     metadata(r.metadata)
     source(r.source)
   }
-  /// uuid | [location] (as inserted) | metadata.
-  package mutating func routeInput(_ r: RouteInput) {
-    uuid(r.uuid)
-    array(r.locations) { $0.routeLocation($1) }
-    metadata(r.metadata)
-  }
-  /// offset `f64` (seconds since the series' start) | precededByGap bool.
-  package mutating func heartbeat(_ b: Heartbeat) {
-    f64(b.offset)
-    bool(b.precededByGap)
-  }
-  /// uuid | start | end | [heartbeat] | metadata | source.
+
+  /// A heartbeat series (layout above).
   package mutating func heartbeatSeries(_ s: HeartbeatSeries) {
     uuid(s.uuid)
     date(s.start)
     date(s.end)
-    array(s.beats) { $0.heartbeat($1) }
+    array(s.beats) { w, beat in
+      w.f64(beat.offset)
+      w.bool(beat.precededByGap)
+    }
     metadata(s.metadata)
     source(s.source)
   }
-  /// uuid | start | end | [heartbeat] (as added) | metadata.
-  package mutating func heartbeatSeriesInput(_ s: HeartbeatSeriesInput) {
-    uuid(s.uuid)
-    date(s.start)
-    date(s.end)
-    array(s.beats) { $0.heartbeat($1) }
-    metadata(s.metadata)
-  }
-  /// day | move mode `u8` (HKActivityMoveMode) | active energy | its goal | move time | its goal | exercise time
-  /// | its goal | stand hours | their goal (eight `f64`s) | isPaused bool.
+
+  /// An activity summary (layout above).
   package mutating func activitySummary(_ s: ActivitySummary) {
-    localDay(s.day)
+    i64(Int64(s.day.year))
+    u8(UInt8(clamping: s.day.month))
+    u8(UInt8(clamping: s.day.day))
     u8(UInt8(s.moveMode.rawValue))
     for value in [
       s.activeEnergy, s.activeEnergyGoal, s.moveTime, s.moveTimeGoal, s.exerciseTime, s.exerciseTimeGoal,
@@ -133,69 +105,26 @@ extension BinaryWriter {
   }
 }
 
-/// The fewest bytes each encoded workout value takes (bounds for an array's claimed count).
-package enum WorkoutCodingSize {
-  /// A local day.
-  package static let localDay = 6
-  /// A configuration without a lap length.
-  package static let configuration = 7
-  /// A statistic with no values.
-  package static let statistic = 23
-  /// An event without metadata.
-  package static let event = 21
-  /// An activity with nothing optional.
-  package static let activity = 16 + configuration + 8 + 1 + 4 + 4
-  /// A workout input with nothing in its lists.
-  package static let workoutInput = 16 + 4 + 16 + 1 + 4 * 5
-  /// A stored workout with nothing in its lists and the shortest source.
-  package static let workout = 16 + 4 + 16 + 8 + 4 * 5 + 5
-  /// A location.
-  package static let location = 80
-  /// A route without locations or metadata, from the shortest source.
-  package static let route = 32 + 4 + 4 + 5
-  /// A route input without locations or metadata.
-  package static let routeInput = 16 + 4 + 4
-  /// A beat.
-  package static let heartbeat = 9
-  /// A heartbeat series input without beats or metadata.
-  package static let heartbeatSeriesInput = 16 + 16 + 4 + 4
-  /// A heartbeat series without beats or metadata, from the shortest source.
-  package static let heartbeatSeries = 32 + 4 + 4 + 5
-  /// An activity summary.
-  package static let activitySummary = localDay + 1 + 64 + 1
-}
-
 extension BinaryReader {
-  /// Reads a local day: a real Gregorian date (month 1–12, a day the month has).
-  package mutating func localDay() throws(DecodeError) -> LocalDay {
-    let start = offset
-    let year = Int(Int32(bitPattern: try u32()))
-    let month = Int(try u8())
-    let day = Int(try u8())
-    guard (1...12).contains(month), day >= 1, day <= Self.days(inMonth: month, of: year) else {
-      throw DecodeError(offset: reportBase + start, "\(year)-\(month)-\(day) is not a calendar day")
-    }
-    return LocalDay(year: year, month: month, day: day)
+  mutating func activityType() throws(DecodeError) -> WorkoutActivityType {
+    let raw = try u64()
+    guard raw <= UInt64(UInt.max) else { throw error("activity type \(raw) out of range") }
+    return WorkoutActivityType(rawValue: UInt(raw))
   }
-  /// The days of `month` (1–12) of the Gregorian `year`.
-  private static func days(inMonth month: Int, of year: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
+
+  mutating func workoutStatistic() throws(DecodeError) -> WorkoutStatistic {
+    let type = try sampleType()
+    let start = try finiteDate("statistics start date")
+    let end = try finiteDate("statistics end date")
+    var values: [Double?] = []
+    for _ in 0..<5 { values.append(try optional { r throws(DecodeError) in try r.finiteF64("statistic") }) }
+    return WorkoutStatistic(
+      type: type, start: start, end: end, sum: values[0], minimum: values[1], maximum: values[2], average: values[3],
+      mostRecent: values[4])
   }
-  /// Reads an `f64` that must be finite when `finite` is set (stored values), as sent otherwise (an app's input).
-  private mutating func number(_ what: String, finite: Bool) throws(DecodeError) -> Double {
-    finite ? try finiteF64(what) : try f64()
-  }
-  /// Reads a date, finite when `finite` is set.
-  private mutating func instant(_ what: String, finite: Bool) throws(DecodeError) -> Date {
-    finite ? try finiteDate(what) : try date()
-  }
-  /// Reads a configuration; its location and swimming location must be known raw values.
-  package mutating func workoutConfiguration(finite: Bool = true) throws(DecodeError) -> WorkoutConfiguration {
-    let activityType = WorkoutActivityType(rawValue: UInt(try u32()))
+
+  mutating func workoutConfiguration() throws(DecodeError) -> WorkoutConfiguration {
+    let type = try activityType()
     let rawLocation = try u8()
     guard let location = WorkoutLocationType(rawValue: Int(rawLocation)) else {
       throw error("unknown workout location type \(rawLocation)")
@@ -204,161 +133,214 @@ extension BinaryReader {
     guard let swimming = SwimmingLocationType(rawValue: Int(rawSwimming)) else {
       throw error("unknown swimming location type \(rawSwimming)")
     }
-    let lap = try optional { r throws(DecodeError) in try r.number("lap length", finite: finite) }
-    return WorkoutConfiguration(
-      activityType: activityType, location: location, swimmingLocation: swimming, lapLength: lap)
+    let lap = try optional { r throws(DecodeError) in try r.finiteF64("lap length") }
+    return WorkoutConfiguration(activityType: type, location: location, swimmingLocation: swimming, lapLength: lap)
   }
-  /// Reads a workout statistic.
-  package mutating func workoutStatistic(finite: Bool = true) throws(DecodeError) -> WorkoutStatistic {
-    let type = try sampleType()
-    let start = try instant("statistics start date", finite: finite)
-    let end = try instant("statistics end date", finite: finite)
-    var values: [Double?] = []
-    for name in ["sum", "minimum", "maximum", "average", "most recent value"] {
-      values.append(try optional { r throws(DecodeError) in try r.number("statistics \(name)", finite: finite) })
-    }
-    return WorkoutStatistic(
-      type: type, start: start, end: end, sum: values[0], minimum: values[1], maximum: values[2],
-      average: values[3], mostRecent: values[4])
-  }
-  /// Reads a workout event; its type must be a known HKWorkoutEventType raw value.
-  package mutating func workoutEvent(finite: Bool = true) throws(DecodeError) -> WorkoutEvent {
-    let raw = try u8()
-    guard let type = WorkoutEventType(rawValue: Int(raw)) else { throw error("unknown workout event type \(raw)") }
-    let start = try instant("event start date", finite: finite)
-    let end = try instant("event end date", finite: finite)
-    return WorkoutEvent(type: type, start: start, end: end, metadata: try metadata(finite: finite))
-  }
-  /// Reads a workout activity.
-  package mutating func workoutActivity(finite: Bool = true) throws(DecodeError) -> WorkoutActivity {
-    let id = try uuid()
-    let configuration = try workoutConfiguration(finite: finite)
-    let start = try instant("activity start date", finite: finite)
-    let end = try optional { r throws(DecodeError) in try r.instant("activity end date", finite: finite) }
-    let metadata = try metadata(finite: finite)
-    let statistics = try array(minElementSize: WorkoutCodingSize.statistic) { r throws(DecodeError) in
-      try r.workoutStatistic(finite: finite)
-    }
-    return WorkoutActivity(
-      uuid: id, configuration: configuration, start: start, end: end, metadata: metadata, statistics: statistics)
-  }
-  /// The lists a workout and a workout input share, in wire order.
-  private mutating func workoutParts(finite: Bool) throws(DecodeError) -> (
-    events: [WorkoutEvent], activities: [WorkoutActivity], statistics: [WorkoutStatistic], metadata: Metadata
-  ) {
-    let events = try array(minElementSize: WorkoutCodingSize.event) { r throws(DecodeError) in
-      try r.workoutEvent(finite: finite)
-    }
-    let activities = try array(minElementSize: WorkoutCodingSize.activity) { r throws(DecodeError) in
-      try r.workoutActivity(finite: finite)
-    }
-    let statistics = try array(minElementSize: WorkoutCodingSize.statistic) { r throws(DecodeError) in
-      try r.workoutStatistic(finite: finite)
-    }
-    return (events, activities, statistics, try metadata(finite: finite))
-  }
-  /// Reads a workout as an app sends it (numbers as sent: the engine's save checks them).
-  package mutating func workoutInput() throws(DecodeError) -> WorkoutInput {
-    let id = try uuid()
-    let activityType = WorkoutActivityType(rawValue: UInt(try u32()))
-    let start = try date()
-    let end = try date()
-    let duration = try optional { r throws(DecodeError) in try r.f64() }
-    let parts = try workoutParts(finite: false)
-    let associated = try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }
-    return WorkoutInput(
-      uuid: id, activityType: activityType, start: start, end: end, duration: duration, events: parts.events,
-      activities: parts.activities, statistics: parts.statistics, metadata: parts.metadata, associated: associated)
-  }
-  /// Reads a stored workout: every number finite, its start not after its end, each associated sample once.
+
+  /// Reads a workout and checks it as ``WorkoutInput/validated(source:)`` leaves one (events sorted, activities
+  /// present and in order, statistics of quantity types, finite values).
   package mutating func workout() throws(DecodeError) -> Workout {
+    let start = offset
     let id = try uuid()
-    let activityType = WorkoutActivityType(rawValue: UInt(try u32()))
-    let start = try finiteDate("start date")
-    let end = try finiteDate("end date")
-    guard start <= end else { throw error("workout \(id) ends before it starts") }
-    let duration = try finiteF64("duration")
-    let parts = try workoutParts(finite: true)
+    let type = try activityType()
+    let startDate = try finiteDate("workout start date")
+    let endDate = try finiteDate("workout end date")
+    let duration = try finiteF64("workout duration")
+    let events = try array(minElementSize: 18) { r throws(DecodeError) -> WorkoutEvent in
+      let raw = try r.u8()
+      guard let type = WorkoutEventType(rawValue: Int(raw)) else { throw r.error("unknown workout event type \(raw)") }
+      let start = try r.finiteDate("event start date")
+      let end = try r.finiteDate("event end date")
+      return WorkoutEvent(type: type, start: start, end: end, metadata: try r.metadata(finite: true))
+    }
+    let activities = try array(minElementSize: 42) { r throws(DecodeError) -> WorkoutActivity in
+      let id = try r.uuid()
+      let configuration = try r.workoutConfiguration()
+      let start = try r.finiteDate("activity start date")
+      let end = try r.optional { r throws(DecodeError) in try r.finiteDate("activity end date") }
+      let metadata = try r.metadata(finite: true)
+      let statistics = try r.array(minElementSize: 23) { r throws(DecodeError) in try r.workoutStatistic() }
+      return WorkoutActivity(
+        uuid: id, configuration: configuration, start: start, end: end, metadata: metadata, statistics: statistics)
+    }
+    let statistics = try array(minElementSize: 23) { r throws(DecodeError) in try r.workoutStatistic() }
+    let metadata = try metadata(finite: true)
     let source = try source()
     let associated = try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }
-    guard Set(associated).count == associated.count else {
-      throw error("workout \(id) associates a sample twice")
+    let workout = Workout(
+      uuid: id, activityType: type, start: startDate, end: endDate, duration: duration, events: events,
+      activities: activities, statistics: statistics, metadata: metadata, source: source, associated: associated)
+    let input = WorkoutInput(
+      uuid: id, activityType: type, start: startDate, end: endDate, duration: duration, events: events,
+      activities: activities, statistics: statistics, metadata: metadata, associated: associated)
+    do {
+      guard try input.validated(source: source) == workout, !activities.isEmpty else {
+        throw DecodeError(offset: reportBase + start, "workout \(id) is not in stored form")
+      }
+    } catch let error as DecodeError {
+      throw error
+    } catch {
+      throw DecodeError(offset: reportBase + start, "workout \(id) is not valid: \(error)")
     }
-    return Workout(
-      uuid: id, activityType: activityType, start: start, end: end, duration: duration, events: parts.events,
-      activities: parts.activities, statistics: parts.statistics, metadata: parts.metadata, source: source,
-      associated: associated)
+    return workout
   }
-  /// Reads a location fix; `finite` as for the stored values.
-  package mutating func routeLocation(finite: Bool = true) throws(DecodeError) -> RouteLocation {
-    let timestamp = try instant("location timestamp", finite: finite)
-    var v: [Double] = []
-    v.reserveCapacity(9)
-    for _ in 0..<9 { v.append(try number("location value", finite: finite)) }
-    return RouteLocation(
-      timestamp: timestamp, latitude: v[0], longitude: v[1], altitude: v[2], horizontalAccuracy: v[3],
-      verticalAccuracy: v[4], speed: v[5], speedAccuracy: v[6], course: v[7], courseAccuracy: v[8])
-  }
-  /// Reads locations an app sends (as sent).
-  package mutating func routeLocations(finite: Bool) throws(DecodeError) -> [RouteLocation] {
-    try array(minElementSize: WorkoutCodingSize.location) { r throws(DecodeError) in
-      try r.routeLocation(finite: finite)
-    }
-  }
-  /// Reads a stored route: finite fixes in timestamp order.
+
+  /// Reads a route: at least one fix, in timestamp order, each valid.
   package mutating func workoutRoute() throws(DecodeError) -> WorkoutRoute {
+    let start = offset
     let id = try uuid()
     let workout = try uuid()
-    let locations = try routeLocations(finite: true)
-    for (a, b) in zip(locations, locations.dropFirst()) where b.timestamp < a.timestamp {
-      throw error("route \(id) has a location before the one it follows")
+    let locations = try array(minElementSize: 80) { r throws(DecodeError) -> RouteLocation in
+      let timestamp = try r.finiteDate("location timestamp")
+      var v: [Double] = []
+      for _ in 0..<9 { v.append(try r.finiteF64("location value")) }
+      return RouteLocation(
+        timestamp: timestamp, latitude: v[0], longitude: v[1], altitude: v[2], horizontalAccuracy: v[3],
+        verticalAccuracy: v[4], speed: v[5], speedAccuracy: v[6], course: v[7], courseAccuracy: v[8])
     }
     let metadata = try metadata(finite: true)
-    return WorkoutRoute(uuid: id, workout: workout, locations: locations, metadata: metadata, source: try source())
+    let source = try source()
+    let route = WorkoutRoute(uuid: id, workout: workout, locations: locations, metadata: metadata, source: source)
+    guard
+      (try? RouteInput(uuid: id, locations: locations, metadata: metadata).validated(workout: workout, source: source))
+        == route
+    else { throw DecodeError(offset: reportBase + start, "route \(id) is not a valid route in timestamp order") }
+    return route
   }
-  /// Reads a route as an app sends it (as sent: the engine sorts and checks it).
-  package mutating func routeInput() throws(DecodeError) -> RouteInput {
-    RouteInput(uuid: try uuid(), locations: try routeLocations(finite: false), metadata: try metadata())
-  }
-  /// Reads a beat; `finite` as for the stored values.
-  package mutating func heartbeat(finite: Bool = true) throws(DecodeError) -> Heartbeat {
-    Heartbeat(offset: try number("beat offset", finite: finite), precededByGap: try bool())
-  }
-  /// Reads beats an app sends (as sent).
-  package mutating func heartbeats(finite: Bool) throws(DecodeError) -> [Heartbeat] {
-    try array(minElementSize: WorkoutCodingSize.heartbeat) { r throws(DecodeError) in try r.heartbeat(finite: finite) }
-  }
-  /// Reads a stored heartbeat series: finite, its start not after its end, its beats in offset order.
+
+  /// Reads a heartbeat series: dates in order, beats ascending within the series.
   package mutating func heartbeatSeries() throws(DecodeError) -> HeartbeatSeries {
+    let start = offset
     let id = try uuid()
-    let start = try finiteDate("start date")
-    let end = try finiteDate("end date")
-    guard start <= end else { throw error("heartbeat series \(id) ends before it starts") }
-    let beats = try heartbeats(finite: true)
-    for (a, b) in zip(beats, beats.dropFirst()) where b.offset < a.offset {
-      throw error("heartbeat series \(id) has a beat before the one it follows")
+    let startDate = try finiteDate("series start date")
+    let endDate = try finiteDate("series end date")
+    let beats = try array(minElementSize: 9) { r throws(DecodeError) -> Heartbeat in
+      let offset = try r.finiteF64("beat offset")
+      return Heartbeat(offset: offset, precededByGap: try r.bool())
     }
     let metadata = try metadata(finite: true)
-    return HeartbeatSeries(uuid: id, start: start, end: end, beats: beats, metadata: metadata, source: try source())
+    let source = try source()
+    let input = HeartbeatSeriesInput(uuid: id, start: startDate, end: endDate, beats: beats, metadata: metadata)
+    guard let series = try? input.validated(source: source) else {
+      throw DecodeError(offset: reportBase + start, "heartbeat series \(id) is not valid")
+    }
+    return series
   }
-  /// Reads a heartbeat series as an app sends it (as sent: the engine checks it).
-  package mutating func heartbeatSeriesInput() throws(DecodeError) -> HeartbeatSeriesInput {
-    HeartbeatSeriesInput(
-      uuid: try uuid(), start: try date(), end: try date(), beats: try heartbeats(finite: false),
-      metadata: try metadata())
-  }
-  /// Reads an activity summary: a calendar day, a known move mode, finite values.
+
+  /// Reads an activity summary: a real day, a known move mode, finite values not below 0.
   package mutating func activitySummary() throws(DecodeError) -> ActivitySummary {
-    let day = try localDay()
-    let raw = try u8()
-    guard let mode = ActivityMoveMode(rawValue: Int(raw)) else { throw error("unknown move mode \(raw)") }
+    let start = offset
+    let year = try i64()
+    guard abs(year) <= 1_000_000 else { throw error("activity summary year \(year) out of range") }
+    let month = Int(try u8())
+    let day = Int(try u8())
+    let rawMode = try u8()
+    guard let mode = ActivityMoveMode(rawValue: Int(rawMode)) else { throw error("unknown move mode \(rawMode)") }
     var v: [Double] = []
-    for name in [
-      "active energy", "active energy goal", "move time", "move time goal", "exercise time", "exercise goal",
-      "stand hours", "stand goal",
-    ] { v.append(try finiteF64(name)) }
-    return ActivitySummary(
-      day: day, moveMode: mode, activeEnergy: v[0], activeEnergyGoal: v[1], moveTime: v[2], moveTimeGoal: v[3],
-      exerciseTime: v[4], exerciseTimeGoal: v[5], standHours: v[6], standHoursGoal: v[7], isPaused: try bool())
+    for _ in 0..<8 { v.append(try f64()) }
+    let summary = ActivitySummary(
+      day: LocalDay(year: Int(year), month: month, day: day), moveMode: mode, activeEnergy: v[0],
+      activeEnergyGoal: v[1], moveTime: v[2], moveTimeGoal: v[3], exerciseTime: v[4], exerciseTimeGoal: v[5],
+      standHours: v[6], standHoursGoal: v[7], isPaused: try bool())
+    guard (try? summary.check()) != nil else {
+      throw DecodeError(offset: reportBase + start, "activity summary of \(summary.day) is not valid")
+    }
+    return summary
+  }
+}
+
+extension Fields {
+  /// `[workout]`.
+  static let workouts = RecordField<[Workout]>(
+    write: { w, workouts in w.array(workouts) { $0.workout($1) } },
+    read: { r throws(DecodeError) in try r.array(minElementSize: 76) { r throws(DecodeError) in try r.workout() } })
+  /// `[route]`.
+  static let routes = RecordField<[WorkoutRoute]>(
+    write: { w, routes in w.array(routes) { $0.workoutRoute($1) } },
+    read: { r throws(DecodeError) in
+      try r.array(minElementSize: 44) { r throws(DecodeError) in try r.workoutRoute() }
+    })
+  /// `[heartbeat-series]`.
+  static let heartbeatSeries = RecordField<[HeartbeatSeries]>(
+    write: { w, series in w.array(series) { $0.heartbeatSeries($1) } },
+    read: { r throws(DecodeError) in
+      try r.array(minElementSize: 44) { r throws(DecodeError) in try r.heartbeatSeries() }
+    })
+  /// `[activity-summary]`.
+  static let activitySummaries = RecordField<[ActivitySummary]>(
+    write: { w, summaries in w.array(summaries) { $0.activitySummary($1) } },
+    read: { r throws(DecodeError) in
+      try r.array(minElementSize: 76) { r throws(DecodeError) in try r.activitySummary() }
+    })
+  /// A workout's identifier.
+  static let uuid = RecordField<UUID>(write: { $0.uuid($1) }, read: { r throws(DecodeError) in try r.uuid() })
+  /// `[uuid]`, each once.
+  static let uuids = RecordField<[UUID]>(
+    write: { w, uuids in w.array(uuids) { $0.uuid($1) } },
+    read: { r throws(DecodeError) in
+      let uuids = try r.array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }
+      guard Set(uuids).count == uuids.count else { throw r.error("an identifier is listed twice") }
+      return uuids
+    })
+  /// `[route] | [activity-summary]`: what an import stages beside its workouts.
+  static let importedRoutesAndSummaries = RecordField<([WorkoutRoute], [ActivitySummary])>(
+    write: { w, value in
+      routes.write(&w, value.0)
+      activitySummaries.write(&w, value.1)
+    },
+    read: { r throws(DecodeError) in
+      let routes = try routes.read(&r)
+      return (routes, try activitySummaries.read(&r))
+    })
+}
+
+extension BinaryWriter {
+  /// A snapshot's workout section: `live [workout, change u64] | routes [route, change u64] | series
+  /// [heartbeat-series, change u64] | summaries [activity-summary] | deleted [tombstone, change u64]`, each list
+  /// in change order (summaries by day), so equal stores encode to equal bytes.
+  mutating func workoutStore(_ store: WorkoutStore) {
+    array(store.orderedWorkouts) { w, entry in
+      w.workout(entry.value)
+      w.u64(entry.change)
+    }
+    array(store.orderedRoutes) { w, entry in
+      w.workoutRoute(entry.value)
+      w.u64(entry.change)
+    }
+    array(store.orderedSeries) { w, entry in
+      w.heartbeatSeries(entry.value)
+      w.u64(entry.change)
+    }
+    array(store.orderedSummaries) { $0.activitySummary($1) }
+    array(store.orderedDeletions) { w, entry in
+      w.tombstone(entry.value)
+      w.u64(entry.change)
+    }
+  }
+}
+
+extension BinaryReader {
+  /// Reads a snapshot's workout section (``BinaryWriter/workoutStore(_:)``) and restores the store.
+  /// - Throws: ``DecodeError`` for malformed bytes or contents ``WorkoutStore/init(restoring:routes:series:summaries:deleted:changeCounter:)``
+  ///   refuses.
+  mutating func workoutStore(changeCounter: UInt64) throws(DecodeError) -> WorkoutStore {
+    let workouts = try array(minElementSize: 84) { r throws(DecodeError) in
+      WorkoutStore.Entry(try r.workout(), change: try r.u64())
+    }
+    let routes = try array(minElementSize: 52) { r throws(DecodeError) in
+      WorkoutStore.Entry(try r.workoutRoute(), change: try r.u64())
+    }
+    let series = try array(minElementSize: 52) { r throws(DecodeError) in
+      WorkoutStore.Entry(try r.heartbeatSeries(), change: try r.u64())
+    }
+    let summaries = try array(minElementSize: 76) { r throws(DecodeError) in try r.activitySummary() }
+    let deleted = try array(minElementSize: 39) { r throws(DecodeError) in
+      WorkoutStore.Entry(try r.tombstone(), change: try r.u64())
+    }
+    do {
+      return try WorkoutStore(
+        restoring: workouts, routes: routes, series: series, summaries: summaries, deleted: deleted,
+        changeCounter: changeCounter)
+    } catch { throw self.error(error.message) }
   }
 }

@@ -122,8 +122,10 @@ package enum Request: Hashable, Sendable {
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
   /// `HKAnchoredObjectQuery` of workouts, routes or heartbeat series (`type`): what changed after `anchor` (0: nil
-  /// anchor), at most `limit` objects (0: no limit); answered by ``Reply/anchoredWorkouts(_:)``.
-  case anchoredWorkoutQuery(bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int)
+  /// anchor), at most `limit` objects (0: no limit), passing `filter` when set (`.associatedWith(workout)` on routes:
+  /// that workout's routes); answered by ``Reply/anchoredWorkouts(_:)``.
+  case anchoredWorkoutQuery(
+    bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter?)
   /// Stages workouts of the import `importID` (their samples arrive in its batches); visible at its commit.
   case importWorkouts(importID: UInt64, workouts: [Workout])
   /// Stages routes of the import `importID` (of workouts staged in it or stored); visible at its commit.

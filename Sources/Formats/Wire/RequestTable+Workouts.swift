@@ -65,10 +65,12 @@ extension RequestTable {
   /// `HKAnchoredObjectQuery` of workouts, routes or heartbeat series.
   package static let anchoredWorkoutQuery = RequestDefinition(
     .anchoredWorkoutQuery, Codec.Bundle.self, Codec.SampleTypeCode.self, Codec.U64.self,
-    Codec.Optional<Codec.Range>.self, Codec.Count.self, answer: ReplyTable.anchoredWorkouts,
-    make: Request.anchoredWorkoutQuery,
-    match: { if case .anchoredWorkoutQuery(let b, let t, let a, let r, let l) = $0 { (b, t, a, r, l) } else { nil } },
-    call: { b, t, a, _, _ in AppCall(b, [LogField("type", t.name), LogField("anchor", "\(a)")]) })
+    Codec.Optional<Codec.Range>.self, Codec.Count.self, Codec.Optional<Codec.Filter>.self,
+    answer: ReplyTable.anchoredWorkouts, make: Request.anchoredWorkoutQuery,
+    match: {
+      if case .anchoredWorkoutQuery(let b, let t, let a, let r, let l, let f) = $0 { (b, t, a, r, l, f) } else { nil }
+    },
+    call: { b, t, a, _, _, _ in AppCall(b, [LogField("type", t.name), LogField("anchor", "\(a)")]) })
   /// Stages workouts of an import.
   package static let importWorkouts = RequestDefinition(
     .importWorkouts, Codec.ImportID.self, Codec.Many<Codec.StoredWorkout>.self, answer: ReplyTable.ok,

@@ -80,7 +80,14 @@ extension Codec {
       try r.activitySummary()
     }
   }
-  /// A calendar day: year `i32` | month `u8` | day `u8` (a real Gregorian date).
+  /// A sample filter (docs/protocol.md, `filter`; nested at most 32 deep).
+  package enum Filter: FieldCodec {
+    /// Writes `value`.
+    package static func write(_ value: SampleFilter, into w: inout BinaryWriter) { w.sampleFilter(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> SampleFilter { try r.sampleFilter() }
+  }
+  /// A calendar day: year `i64` | month `u8` | day `u8` (a real Gregorian date).
   package enum Day: FieldCodec {
     /// Six bytes.
     package static var minimumSize: Int { WorkoutCodingSize.localDay }

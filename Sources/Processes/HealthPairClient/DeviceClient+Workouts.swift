@@ -56,8 +56,10 @@ extension DeviceClient {
   }
   /// Anchored query of workouts, routes or heartbeat series.
   package func anchoredWorkoutQuery(
-    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0,
+    filter: SampleFilter? = nil
   ) throws(ClientError) -> AnchoredWorkoutResult {
-    try perform(.anchoredWorkoutQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit))
+    try perform(
+      .anchoredWorkoutQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, filter: filter))
   }
 }

@@ -78,10 +78,12 @@ extension DeviceOperation where Value == [ActivitySummary] {
 
 extension DeviceOperation where Value == AnchoredWorkoutResult {
   /// `HKAnchoredObjectQuery` of workouts, routes or heartbeat series (`type`): what changed after `anchor` (0: the
-  /// nil anchor), at most `limit` objects (0: no limit), and the anchor to continue from.
+  /// nil anchor), at most `limit` objects (0: no limit), passing `filter` when set (`.associatedWith(workout)` on
+  /// the route type: that workout's routes), and the anchor to continue from.
   package static func anchoredWorkoutQuery(
-    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0,
+    filter: SampleFilter? = nil
   ) -> Self {
-    Self(RequestTable.anchoredWorkoutQuery, bundleID, type, anchor, range, limit)
+    Self(RequestTable.anchoredWorkoutQuery, bundleID, type, anchor, range, limit, filter)
   }
 }

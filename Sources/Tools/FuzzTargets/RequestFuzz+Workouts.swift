@@ -124,6 +124,11 @@ extension Codec.Summary: FuzzPalette {
       standHoursGoal: c.pick([12, 0]), isPaused: c.byte() & 1 == 0)
   }
 }
+extension Codec.Filter: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> SampleFilter {
+    c.pick([.associatedWith(c.pick(RequestFuzz.Palette.uuids)), .workoutActivityType([37]), c.filter() ?? .constant(true)])
+  }
+}
 extension Codec.Day: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> LocalDay { c.pick(RequestFuzz.Palette.days) }
 }
