@@ -35,6 +35,24 @@ extension HKHealthStore {
     return operations
   }
 
+  /// The operation that saves `objects`: `save` for samples, `saveCorrelations` when any is an ``HKCorrelation``
+  /// (its objects are saved with it, all or nothing; docs/behavior.md T10).
+  static func saveOperation(_ objects: [HKObject], bundleID: String, api: String) throws -> DeviceOperation<Void> {
+    guard objects.contains(where: { $0 is HKCorrelation }) else {
+      return .save(bundleID, try objects.map { try $0.sampleInput(api: api) })
+    }
+    var correlations: [CorrelationInput] = []
+    var samples: [SampleInput] = []
+    for object in objects {
+      if let correlation = object as? HKCorrelation {
+        correlations.append(try correlation.correlationInput(api: api))
+      } else {
+        samples.append(try object.sampleInput(api: api))
+      }
+    }
+    return .saveCorrelations(bundleID, correlations, samples: samples)
+  }
+
   /// Records that `objects` are stored, for later associations.
   static func markSaved(_ objects: [HKObject]) {
     for object in objects { object.savedHere.store(true, ordering: .relaxed) }
