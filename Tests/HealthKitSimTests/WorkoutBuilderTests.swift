@@ -67,14 +67,14 @@ struct WorkoutBuilderTests {
         let associated = try await HKSampleQueryDescriptor(
           predicates: [
             .quantitySample(
-              type: HKQuantityType(.distanceWalkingRunning), predicate: .predicateForObjects(from: stored))
+              type: HKQuantityType(.distanceWalkingRunning), predicate: HKQuery.predicateForObjects(from: stored))
           ],
           sortDescriptors: []
         ).result(for: store)
         #expect(associated.count == 2)
 
         let routes = try await HKSampleQueryDescriptor(
-          predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: .predicateForObjects(from: stored))],
+          predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: stored))],
           sortDescriptors: []
         ).result(for: store)
         let savedRoute = try #require(routes.first as? HKWorkoutRoute)

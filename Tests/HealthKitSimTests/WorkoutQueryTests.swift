@@ -59,7 +59,7 @@ struct WorkoutQueryTests {
         #expect(stored.duration == 3_600)
         #expect(stored.totalEnergyBurned?.doubleValue(for: .kilocalorie()) == 500)
         let linked = try await HKSampleQueryDescriptor(
-          predicates: [.quantitySample(type: stepsType, predicate: .predicateForObjects(from: stored))],
+          predicates: [.quantitySample(type: stepsType, predicate: HKQuery.predicateForObjects(from: stored))],
           sortDescriptors: []
         ).result(for: store)
         #expect(linked.map(\.uuid) == [steps.uuid])
@@ -94,6 +94,48 @@ struct WorkoutQueryTests {
           predicate: HKQuery.predicateForActivitySummary(with: DateComponents(year: 2026, month: 2, day: 30))
         ).result(for: store)
         #expect(none.isEmpty)
+      }
+    }
+  }
+
+  @available(*, deprecated)
+  @Test func anchoredQueriesOfWorkoutsAndRoutesReturnWorkoutObjectsAndDeletions() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        let workout = HKWorkout(activityType: .hiking, start: t0 - 3_600, end: t0)
+        try await store.save(workout)
+        let routeBuilder = HKWorkoutRouteBuilder(healthStore: store, device: nil)
+        try await routeBuilder.insertRouteData(routeFixes(5, from: t0 - 3_600))
+        _ = try await routeBuilder.finishRoute(with: workout, metadata: nil)
+        let results = Mailbox<([HKSample], [HKDeletedObject], HKQueryAnchor?)>()
+        store.execute(
+          HKAnchoredObjectQuery(type: .workoutType(), predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit) {
+            _, added, deleted, anchor, _ in results.post((added ?? [], deleted ?? [], anchor))
+          })
+        let (added, _, anchor) = try #require(try await results.next())
+        #expect(added.map(\.uuid) == [workout.uuid])
+        #expect(added.first is HKWorkout)
+        let routes = Mailbox<[HKSample]>()
+        store.execute(
+          HKAnchoredObjectQuery(
+            type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout), anchor: nil,
+            limit: HKObjectQueryNoLimit
+          ) { _, added, _, _, _ in routes.post(added ?? []) })
+        #expect(try #require(try await routes.next()).compactMap { $0 as? HKWorkoutRoute }.map(\.count) == [5])
+        try await store.delete(workout)
+        store.execute(
+          HKAnchoredObjectQuery(type: .workoutType(), predicate: nil, anchor: anchor, limit: HKObjectQueryNoLimit) {
+            _, added, deleted, anchor, _ in results.post((added ?? [], deleted ?? [], anchor))
+          })
+        let (_, deleted, _) = try #require(try await results.next())
+        #expect(deleted.map(\.uuid) == [workout.uuid])
+        // Deleting a workout deletes its route.
+        let left = try await HKSampleQueryDescriptor(
+          predicates: [.sample(type: HKSeriesType.workoutRoute())], sortDescriptors: []
+        ).result(for: store)
+        #expect(left.isEmpty)
       }
     }
   }

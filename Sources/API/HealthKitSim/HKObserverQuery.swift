@@ -65,11 +65,22 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
       return
     }
     let bundleID = session.bundleID
+    let family = WorkoutFetch.handles(objectType!)
+    // What changed since `since`: the new anchor and whether anything was added or deleted (workouts, routes and
+    // heartbeat series are read from the workout store).
+    @Sendable func changes(since: UInt64) throws -> (newAnchor: UInt64, changed: Bool) {
+      if family {
+        let found = try WorkoutFetch.changes(session, type: type, since: since, filter: filter, limit: 0, api: api)
+        return (found.newAnchor, !found.added.isEmpty || !found.deleted.isEmpty)
+      }
+      let found = try ChangeFeed.changes(session, type: type, since: since, filter: filter, limit: 0, api: api)
+      return (found.newAnchor, !found.added.isEmpty || !found.deleted.isEmpty)
+    }
     // Set when a delivery had to wait for the device to unlock (only touched on the query's queue).
     let deferred = Mutex(false)
     run.queue.async { [self] in
       let result = Result { () throws -> HKObserverQueryCompletionHandler in
-        let initial = try ChangeFeed.changes(session, type: type, since: 0, filter: filter, limit: 0, api: api)
+        let initial = try changes(since: 0)
         anchor.withLock { $0 = initial.newAnchor }
         // A delivery made before the query ran is the one a device launches the app for: the handler's first
         // call carries its completion handler.
@@ -103,10 +114,9 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
         case .samplesPruned:
           break
         default:
-          let changes = try ChangeFeed.changes(
-            session, type: type, since: anchor.withLock { $0 }, filter: filter, limit: 0, api: api)
-          anchor.withLock { $0 = changes.newAnchor }
-          let changed = !changes.added.isEmpty || !changes.deleted.isEmpty
+          let found = try changes(since: anchor.withLock { $0 })
+          anchor.withLock { $0 = found.newAnchor }
+          let changed = found.changed
           var unlocked = false
           if case .protectedDataChanged = event { unlocked = true }
           // A delivery owed since the lock happens at the unlock, or with the next change, whichever comes first.
