@@ -16,9 +16,9 @@ import Foundation
     public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
       let condition = PredicateFormat.parse(predicateFormat, arguments: arguments ?? [])
       self.init(block: { object, _ in
-        guard case .success(let filter) = condition, let sample = (object as? HKSample)?.engineSample else {
-          return false
-        }
+        guard case .success(let filter) = condition else { return false }
+        if let workout = (object as? HKWorkout)?.engineWorkout { return filter.matches(workout) }
+        guard let sample = (object as? HKSample)?.engineSample else { return false }
         return filter.matches(sample)
       })
       FormatPredicates.shared.register(self, condition)
