@@ -89,7 +89,7 @@ struct PredicateFormatTests {
   }
 
   @Test(arguments: [
-    ("workoutType == 1", [any Sendable](), "the key path 'workoutType'", 0),
+    ("sumQuantity == 1", [any Sendable](), "the key path 'sumQuantity'", 0),
     ("metadata.cup CONTAINS 'st'", [], "the operator 'CONTAINS'", 13),
     ("startDate >= %@", [], "more format specifiers than arguments (0)", 13),
     ("startDate >= %@", ["yesterday"], "startDate compares with a date, not a string", 0),

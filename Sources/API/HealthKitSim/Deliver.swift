@@ -50,3 +50,12 @@ package final class CompletionExecutor: TaskExecutor {
     ready.signal()
   }
 }
+
+/// As ``deliver(_:to:)``, with `work` running under the caller's target: for completion-handler APIs whose work
+/// resolves its session itself (the builders' calls, which may or may not reach the daemon).
+package func deliverWithTarget<T: Sendable>(
+  _ work: @escaping @Sendable () async throws -> T, to completion: @escaping @Sendable (Result<T, any Error>) -> Void
+) {
+  guard let target = HealthKitSim.currentTarget else { return deliver(work, to: completion) }
+  deliver({ try await HealthKitSim.withTarget(target) { try await work() } }, to: completion)
+}

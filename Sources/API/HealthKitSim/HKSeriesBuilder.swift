@@ -70,7 +70,7 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
   /// As `insertRouteData(_:)`; `completion` receives whether the locations were added and the error.
   public func insertRouteData(_ routeData: [CLLocation], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
     let locations = UncheckedLocations(routeData)
-    deliver({ try await self.insertRouteData(locations.value) }) { completion($0.isSuccess, $0.failure) }
+    deliverWithTarget({ try await self.insertRouteData(locations.value) }) { completion($0.isSuccess, $0.failure) }
   }
 
   /// Merges `metadata` into the route's; nothing changes when it fails.
@@ -85,7 +85,7 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
   /// As `addMetadata(_:)`.
   public func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
     let payload = UncheckedMetadata(metadata)
-    deliver({ try await self.addMetadata(payload.value) }) { completion($0.isSuccess, $0.failure) }
+    deliverWithTarget({ try await self.addMetadata(payload.value) }) { completion($0.isSuccess, $0.failure) }
   }
 
   /// Saves the route as `workout`'s, with `metadata` merged into the builder's, and returns it.
@@ -125,7 +125,7 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
     completion: @escaping @Sendable (HKWorkoutRoute?, (any Error)?) -> Void
   ) {
     let payload = UncheckedMetadata(metadata ?? [:])
-    deliver({ try await self.finishRoute(with: workout, metadata: payload.value) }) { result in
+    deliverWithTarget({ try await self.finishRoute(with: workout, metadata: payload.value) }) { result in
       switch result {
       case .success(let route): completion(route, nil)
       case .failure(let error): completion(nil, error)
@@ -206,7 +206,7 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
     sinceSeriesStartDate timeIntervalSinceStart: TimeInterval, precededByGap: Bool,
     completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
-    deliver({ try await self.addHeartbeat(at: timeIntervalSinceStart, precededByGap: precededByGap) }) {
+    deliverWithTarget({ try await self.addHeartbeat(at: timeIntervalSinceStart, precededByGap: precededByGap) }) {
       completion($0.isSuccess, $0.failure)
     }
   }
@@ -223,7 +223,7 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
   /// As `addMetadata(_:)`.
   public func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
     let payload = UncheckedMetadata(metadata)
-    deliver({ try await self.addMetadata(payload.value) }) { completion($0.isSuccess, $0.failure) }
+    deliverWithTarget({ try await self.addMetadata(payload.value) }) { completion($0.isSuccess, $0.failure) }
   }
 
   /// Saves the series (ending at its last beat, or at its start when it has none) and returns it.
@@ -251,7 +251,7 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
 
   /// As `finishSeries()`; `completion` receives the series or the error.
   public func finishSeries(completion: @escaping @Sendable (HKHeartbeatSeriesSample?, (any Error)?) -> Void) {
-    deliver({ try await self.finishSeries() }) { result in
+    deliverWithTarget({ try await self.finishSeries() }) { result in
       switch result {
       case .success(let series): completion(series, nil)
       case .failure(let error): completion(nil, error)

@@ -226,7 +226,7 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
   /// As `finishWorkout()`; `completion` receives the workout or the error.
   public func finishWorkout(completion: @escaping @Sendable (HKWorkout?, (any Error)?) -> Void) {
-    deliver({ try await self.finishWorkout() }) { result in
+    deliverWithTarget({ try await self.finishWorkout() }) { result in
       switch result {
       case .success(let workout): completion(workout, nil)
       case .failure(let error): completion(nil, error)
@@ -237,7 +237,7 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
   private func run(
     _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void
   ) {
-    deliver(work) { result in completion(result.isSuccess, result.failure) }
+    deliverWithTarget(work) { result in completion(result.isSuccess, result.failure) }
   }
 }
 
