@@ -74,7 +74,9 @@ struct WorkoutBuilderTests {
         #expect(associated.count == 2)
 
         let routes = try await HKSampleQueryDescriptor(
-          predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: stored))],
+          predicates: [
+            .sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: stored))
+          ],
           sortDescriptors: []
         ).result(for: store)
         let savedRoute = try #require(routes.first as? HKWorkoutRoute)

@@ -5,9 +5,9 @@ import Synchronization
 
 /// A piece of HealthKit data with an identity: its UUID, metadata, source and device.
 ///
-/// An `NSObject`, immutable but for whether this process saved it, equal (`==`, `isEqual(_:)`) and hashed by UUID. Declared `@unchecked Sendable` because
-/// it is a non-final class (HealthKit's hierarchy needs subclasses); every stored property of it and of its
-/// subclasses is a `let` of a Sendable type.
+/// An `NSObject`, immutable but for whether this process saved it, equal (`==`, `isEqual(_:)`) and hashed by UUID.
+/// Declared `@unchecked Sendable` because it is a non-final class (HealthKit's hierarchy needs subclasses); every
+/// other stored property of it and of its subclasses is a `let` of a Sendable type.
 public class HKObject: NSObject, @unchecked Sendable {
   /// The object's identifier, chosen when it is created and kept by the store and by sync.
   public let uuid: UUID

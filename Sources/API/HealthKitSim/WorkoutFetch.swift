@@ -5,7 +5,8 @@ import HealthModel
 /// Sample queries of the workout family's types: workouts (``HKWorkout``), routes (``HKWorkoutRoute``) and
 /// heartbeat series (``HKHeartbeatSeriesSample``), which the daemon stores apart from quantity and category samples.
 enum WorkoutFetch {
-  /// Whether `type` is one of the family's (a sample query of it goes through ``objects(_:type:filter:limit:descriptors:)``).
+  /// Whether `type` is one of the family's (a sample query of it goes through
+  /// ``objects(_:type:filter:limit:descriptors:)``).
   static func handles(_ type: HKObjectType) -> Bool {
     type is HKWorkoutType || type is HKSeriesType
   }
@@ -109,7 +110,9 @@ enum WorkoutFetch {
     func workout(_ read: @escaping (HKWorkout) -> Double) -> (HKSample) -> Double {
       { sample in (sample as? HKWorkout).map(read) ?? -.infinity }
     }
-    if path == \HKSample.startDate || path == \HKWorkout.startDate { return { $0.startDate.timeIntervalSinceReferenceDate } }
+    if path == \HKSample.startDate || path == \HKWorkout.startDate {
+      return { $0.startDate.timeIntervalSinceReferenceDate }
+    }
     if path == \HKSample.endDate || path == \HKWorkout.endDate { return { $0.endDate.timeIntervalSinceReferenceDate } }
     if path == \HKWorkout.duration { return workout(\.duration) }
     if path == \HKWorkout.sortTotalDistance { return workout(\.sortTotalDistance) }
