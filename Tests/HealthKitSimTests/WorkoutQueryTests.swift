@@ -139,4 +139,35 @@ struct WorkoutQueryTests {
       }
     }
   }
+
+  @available(*, deprecated)
+  @Test func routeDescriptorsAndIntervalsAndSummaryHandlersAnswer() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        let workout = HKWorkout(activityType: .running, start: t0 - 600, end: t0)
+        try await store.save(workout)
+        let builder = HKWorkoutRouteBuilder(healthStore: store, device: nil)
+        try await builder.insertRouteData(routeFixes(30, from: t0 - 600))
+        let route = try await builder.finishRoute(with: workout, metadata: nil)
+        var streamed: [Date] = []
+        for try await location in HKWorkoutRouteQueryDescriptor(route).results(for: store) {
+          streamed.append(location.timestamp)
+        }
+        #expect(streamed == (0..<30).map { t0 - 600 + Double($0) })
+        let part = Mailbox<([Date], Bool)>()
+        store.execute(
+          HKWorkoutRouteQuery(route: route, dateInterval: DateInterval(start: t0 - 590, end: t0 - 581)) {
+            _, locations, done, _ in part.post(((locations ?? []).map(\.timestamp), done))
+          })
+        let (dates, done) = try await part.next()
+        #expect(dates.count == 10 && done)
+        let summaries = Mailbox<Bool>()
+        store.execute(
+          HKActivitySummaryQuery(predicate: nil) { _, found, error in summaries.post(found != nil && error == nil) })
+        #expect(try await summaries.next())
+      }
+    }
+  }
 }
