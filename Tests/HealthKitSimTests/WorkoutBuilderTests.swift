@@ -45,6 +45,8 @@ struct WorkoutBuilderTests {
         let workout = try #require(try await builder.finishWorkout())
         #expect(workout.duration == 500)
         #expect(workout.workoutActivityType == .running)
+        #expect(workout.workoutActivities.count == 1)
+        #expect(workout.sourceRevision.source.bundleIdentifier == waterID)
         await #expect { try await builder.addSamples([meters(5, t0 + 10, t0 + 20)]) } throws: {
           isHKError($0, .errorInvalidArgument)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthEngine
 import HealthModel
 import HealthPairClient
 import Synchronization
@@ -147,7 +148,7 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
   }
 
   /// Saves the workout with its samples, events, activities, statistics, metadata and route, as one unit, and
-  /// returns it.
+  /// returns it as stored (its source, and the activity HealthKit adds when none was added).
   /// - Throws: `HKError(.errorInvalidArgument)` (collection not ended, already finished); the errors of `save`.
   public func finishWorkout() async throws -> HKWorkout? {
     let api = "HKWorkoutBuilder.finishWorkout()"
@@ -159,6 +160,16 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         route: route), api: api)
     state.withLock { $0.phase = .finished }
     HKHealthStore.markSaved([workout])
+    // The workout as stored (its source, and the activity HealthKit adds when none was): read back by its UUID; the
+    // builder's own object when the app may not read it.
+    let query = SampleQuery(
+      type: try HKObjectType.workoutType().simulatedType(), range: nil, sources: nil, limit: 1, sort: [],
+      filter: .uuids([workout.uuid]))
+    if let stored = try? await session.performAsync(.workoutQuery(session.bundleID, query), api: api).first {
+      let object = HKWorkout(stored)
+      HKHealthStore.markSaved([object])
+      return object
+    }
     return workout
   }
 
