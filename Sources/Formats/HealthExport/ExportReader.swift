@@ -4,8 +4,9 @@ import HealthModel
 /// Reads an Apple Health export (`export.xml`) as a stream of samples: each `Record` of a type the catalog knows
 /// (``SampleType/lookup(name:)``, so every type added there imports with no change here) becomes a ``Sample`` —
 /// value converted to the type's canonical unit, dates with their offsets, source mapped by ``SourceMapping``,
-/// metadata typed by ``MetadataText`` — checked as HealthKit checks an object (``Sample/check()``). Everything else
-/// is counted in ``summary`` and skipped.
+/// metadata typed by ``MetadataText`` — checked as HealthKit checks an object (``Sample/check()``). `Workout` and
+/// `ActivitySummary` elements are read on the way and handed out by ``takeWorkouts()`` and ``takeSummaries()``.
+/// Everything else is counted in ``summary`` and skipped.
 ///
 /// A sample's identifier is derived from its content (type, value, dates, the source as the export names it, and
 /// metadata), so the same record always gets the same UUID: importing a file twice, or importing an export of what
@@ -70,6 +71,23 @@ package struct ExportReader: ~Copyable {
   var counts: [Int]
   /// The members of the correlation just read, handed out by ``next()`` before it reads on.
   var pendingMembers: [Sample] = []
+  /// The workouts read since the last ``takeWorkouts()``.
+  var pendingWorkouts: [ImportedWorkout] = []
+  /// The activity summaries read since the last ``takeSummaries()``.
+  var pendingSummaries: [ActivitySummary] = []
+
+  /// The workouts read since the last call (each `Workout` element is read whole when ``next()`` meets it; take
+  /// them between calls so they do not pile up).
+  package mutating func takeWorkouts() -> [ImportedWorkout] {
+    defer { pendingWorkouts.removeAll() }
+    return pendingWorkouts
+  }
+
+  /// The activity summaries read since the last call.
+  package mutating func takeSummaries() -> [ActivitySummary] {
+    defer { pendingSummaries.removeAll() }
+    return pendingSummaries
+  }
 
   /// Reads `input`, naming `file` in errors, mapping sources with `mapping`.
   package init(_ input: any ByteInput, file: String, mapping: SourceMapping = SourceMapping()) {
@@ -118,13 +136,14 @@ package struct ExportReader: ~Copyable {
           try me()
           _ = try skipSubtree()
         } else if scanner.nameIs("Workout") {
-          summary.skip("Workout", try detail("workoutActivityType"))
-          _ = try skipSubtree()
+          try workout()
+        } else if scanner.nameIs("ActivitySummary") {
+          try activitySummary()
         } else if scanner.nameIs("Correlation") {
           if let member = try correlation() { return member }
         } else {
           let name = scanner.name
-          let known = ["ActivitySummary", "ClinicalRecord", "Audiogram", "VisionPrescription"]
+          let known = ["ClinicalRecord", "Audiogram", "VisionPrescription"]
           summary.skip(name, known.contains(name) ? try detail("type") : "unknown element")
           _ = try skipSubtree()
         }

@@ -22,8 +22,8 @@ package struct ImportSummary: Hashable, Sendable {
   package var samples: [SampleType: Int] = [:]
   /// `Record` types the catalog does not know, by identifier (skipped).
   package var skippedTypes: [String: Int] = [:]
-  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, `Workout`, a
-  /// `Correlation` whose records do not make one, `ActivitySummary`, `ClinicalRecord`, `Audiogram`,
+  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, a `Workout` of an
+  /// activity type the model does not know, a `Correlation` whose records do not make one, `ClinicalRecord`, `Audiogram`,
   /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
   /// element's `type` or `workoutActivityType`; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
@@ -34,6 +34,13 @@ package struct ImportSummary: Hashable, Sendable {
   /// The `Correlation` elements read (blood pressure, food), by their members' identifiers: the members are read
   /// as samples too (docs/behavior.md I13).
   package var correlations: [Correlation] = []
+
+  /// `Workout` elements read (handed out by ``ExportReader/takeWorkouts()``).
+  package var workouts = 0
+  /// `WorkoutRoute` elements read with their workouts (with fixes or a file reference).
+  package var routes = 0
+  /// `ActivitySummary` elements read (handed out by ``ExportReader/takeSummaries()``).
+  package var activitySummaries = 0
 
   /// Creates an empty summary.
   package init() {}
