@@ -155,6 +155,7 @@ extension ExportReader {
       }
     }
     summary.workouts += 1
+    summary.sources[source.index].workouts += 1
     summary.routes += routes.count
     pendingWorkouts.append(imported)
   }
@@ -199,8 +200,17 @@ extension ExportReader {
     if case .int(let raw)? = metadata["HKSwimmingLocationType"], let swimming = SwimmingLocationType(rawValue: Int(truncatingIfNeeded: raw)) {
       configuration.swimmingLocation = swimming
     }
-    if case .quantity(let value, let unit)? = metadata["HKLapLength"], let parsed = try? HealthUnit.cached(unit),
-      let metres = try? parsed.convert(value, to: HealthUnit.cached("m"))
+    // HKLapLength is kept as its text (`25 m`, MetadataText.stringKeys).
+    var lap: (Double, String)?
+    switch metadata["HKLapLength"] {
+    case .quantity(let value, let unit)?: lap = (value, unit)
+    case .string(let text)?:
+      let parts = text.split(separator: " ")
+      if parts.count == 2, let value = ExportNumber.parse(String(parts[0])) { lap = (value, String(parts[1])) }
+    default: break
+    }
+    if let (value, unit) = lap, let parsed = try? HealthUnit.cached(unit),
+      let metres = try? parsed.convert(value, to: HealthUnit.cached("m")), metres.isFinite, metres > 0
     {
       configuration.lapLength = metres
     }

@@ -10,6 +10,8 @@ package struct ImportSummary: Hashable, Sendable {
     package var source: SampleSource
     /// Samples read from it.
     package var samples: Int
+    /// Workouts read from it.
+    package var workouts = 0
   }
 
   /// `ExportDate`.

@@ -8,7 +8,8 @@ extension XMLScanner {
     let count = self.count
     var i = position
     let outside = open.isEmpty
-    defer { if captureText && !outside { keepText(from: position, to: i) } }
+    let from = position
+    defer { if captureText && !outside { keepText(from: from, to: i) } }
     while i < count {
       let b = storage[i]
       if b == UInt8(ascii: "<") { break }
