@@ -186,3 +186,25 @@ func readWorkouts(_ xml: [UInt8], files: [String: [UInt8]]) throws -> (
   }
   return (workouts, reader.takeSummaries())
 }
+
+@Suite("Workouts after the last record are handed out in bounded groups")
+struct WorkoutPausingTests {
+  @Test("with pausesForObjects, next() stops every objectsPerPause workouts until atEnd")
+  func pausesBoundWhatWaits() throws {
+    let one = WorkoutExportTests.current.components(separatedBy: "<ActivitySummary").first!
+    let count = ExportReader.objectsPerPause * 2 + 5
+    var reader = ExportReader(
+      MemoryInput(Array(export(String(repeating: one, count: count)).utf8)), file: "export.xml")
+    reader.pausesForObjects = true
+    var taken = 0
+    var most = 0
+    while try reader.next() != nil || !reader.atEnd {
+      let batch = reader.takeWorkouts().count
+      most = max(most, batch)
+      taken += batch
+    }
+    taken += reader.takeWorkouts().count
+    #expect(taken == count)
+    #expect(most == ExportReader.objectsPerPause)
+  }
+}

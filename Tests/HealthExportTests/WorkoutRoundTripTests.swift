@@ -24,7 +24,9 @@ struct WorkoutRoundTripTests {
         mostRecent: 2.1),
     ]
     let first = WorkoutActivity(
-      uuid: UUID(), configuration: WorkoutConfiguration(activityType: .swimming, location: .indoor,
+      uuid: UUID(),
+      configuration: WorkoutConfiguration(
+        activityType: .swimming, location: .indoor,
         swimmingLocation: .pool, lapLength: 25),
       start: t, end: t.addingTimeInterval(1800), metadata: ["HKAverageMETs": .quantity(7.5, unit: "kcal/hr·kg")],
       statistics: [WorkoutStatistic(type: distance, start: t, end: t.addingTimeInterval(1800), sum: 1500)])
@@ -40,8 +42,11 @@ struct WorkoutRoundTripTests {
         WorkoutEvent(type: .segment, start: t.addingTimeInterval(1000), end: t.addingTimeInterval(1333.333)),
       ],
       activities: [first, second], statistics: statistics,
-      metadata: ["HKIndoorWorkout": .bool(true), "note": .string("pool & <run>\n"), "HKWeatherTemperature":
-        .quantity(21.5, unit: "degC")],
+      metadata: [
+        "HKIndoorWorkout": .bool(true), "note": .string("pool & <run>\n"),
+        "HKWeatherTemperature":
+          .quantity(21.5, unit: "degC"),
+      ],
       source: source, associated: (0..<600).map { _ in UUID() })
     var locations: [RouteLocation] = []
     for i in 0..<5 {

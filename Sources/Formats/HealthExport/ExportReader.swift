@@ -99,7 +99,16 @@ package struct ExportReader: ~Copyable {
   /// Bytes of `export.xml` read so far.
   package var bytesRead: Int { scanner.bytesRead }
 
-  /// The next sample, or nil at the end of the export.
+  /// Whether ``next()`` returns nil before the end once ``objectsPerPause`` workouts and summaries are waiting (so
+  /// a caller taking them between calls holds a bounded number however many follow the last record); ``atEnd``
+  /// then tells a pause from the end.
+  package var pausesForObjects = false
+  /// The workouts and summaries read before ``next()`` pauses (``pausesForObjects``).
+  package static let objectsPerPause = 64
+  /// Whether ``next()`` has returned nil at the end of the export (not for a pause).
+  package private(set) var atEnd = false
+
+  /// The next sample, or nil at the end of the export (or at a pause, ``pausesForObjects``).
   /// - Throws: ``ExportError`` at the first problem, located.
   package mutating func next() throws(ExportError) -> Sample? {
     if let member = pendingMembers.popLast() { return member }
@@ -113,6 +122,7 @@ package struct ExportReader: ~Copyable {
       if let locale = scanner.attribute("locale") { summary.locale = try scanner.string(locale) }
       if scanner.isSelfClosing {
         foldCounts()
+        atEnd = true
         return nil
       }
     }
@@ -120,6 +130,7 @@ package struct ExportReader: ~Copyable {
       switch try scanner.next() {
       case .endOfDocument:
         foldCounts()
+        atEnd = true
         return nil
       case .endTag: continue
       case .startTag:
@@ -135,10 +146,9 @@ package struct ExportReader: ~Copyable {
         } else if scanner.nameIs("Me") {
           try me()
           _ = try skipSubtree()
-        } else if scanner.nameIs("Workout") {
-          try workout()
-        } else if scanner.nameIs("ActivitySummary") {
-          try activitySummary()
+        } else if scanner.nameIs("Workout") || scanner.nameIs("ActivitySummary") {
+          if scanner.nameIs("Workout") { try workout() } else { try activitySummary() }
+          if pausesForObjects && pendingWorkouts.count + pendingSummaries.count >= Self.objectsPerPause { return nil }
         } else if scanner.nameIs("Correlation") {
           if let member = try correlation() { return member }
         } else {

@@ -149,7 +149,8 @@ extension ExportReader {
     var energyFactor = 1.0
     if let unitIndex = scanner.attribute("activeEnergyBurnedUnit") {
       let unitText = try scanner.string(unitIndex)
-      guard let unit = try? HealthUnit.cached(unitText), let factor = try? unit.convert(1, to: HealthUnit.cached("kcal"))
+      guard let unit = try? HealthUnit.cached(unitText),
+        let factor = try? unit.convert(1, to: HealthUnit.cached("kcal"))
       else {
         throw ExportError(.unit, at: scanner.valueLocation(unitIndex), "'\(unitText)' is not a unit of energy")
       }

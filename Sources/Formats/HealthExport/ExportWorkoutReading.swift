@@ -46,7 +46,9 @@ extension ExportReader {
     }
     var totals: [WorkoutStatistic] = []
     let legacy: [(Int?, Int?, SampleType?)] = [
-      (scanner.attribute("totalDistance"), scanner.attribute("totalDistanceUnit"), Self.distanceType(for: activityType)),
+      (
+        scanner.attribute("totalDistance"), scanner.attribute("totalDistanceUnit"), Self.distanceType(for: activityType)
+      ),
       (
         scanner.attribute("totalEnergyBurned"), scanner.attribute("totalEnergyBurnedUnit"),
         SampleType.lookup(name: "activeEnergyBurned")
@@ -197,7 +199,9 @@ extension ExportReader {
     case .int(let value)?: configuration.location = value != 0 ? .indoor : .outdoor
     default: break
     }
-    if case .int(let raw)? = metadata["HKSwimmingLocationType"], let swimming = SwimmingLocationType(rawValue: Int(truncatingIfNeeded: raw)) {
+    if case .int(let raw)? = metadata["HKSwimmingLocationType"],
+      let swimming = SwimmingLocationType(rawValue: Int(truncatingIfNeeded: raw))
+    {
       configuration.swimmingLocation = swimming
     }
     // HKLapLength is kept as its text (`25 m`, MetadataText.stringKeys).

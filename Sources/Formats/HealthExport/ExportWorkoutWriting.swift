@@ -173,7 +173,8 @@ extension ExportWriter {
     let inner = indent + " "
     let configuration = activity.configuration
     if configuration.activityType != inferred.activityType {
-      append(inner + "<MetadataEntry key=\"\(Self.activityTypeKey)\" value=\"\(configuration.activityType.rawValue)\"/>\n")
+      append(
+        inner + "<MetadataEntry key=\"\(Self.activityTypeKey)\" value=\"\(configuration.activityType.rawValue)\"/>\n")
     }
     if configuration.location != inferred.location {
       append(inner + "<MetadataEntry key=\"\(Self.locationTypeKey)\" value=\"\(configuration.location.rawValue)\"/>\n")
@@ -181,7 +182,8 @@ extension ExportWriter {
     if configuration.swimmingLocation != inferred.swimmingLocation {
       append(
         inner
-          + "<MetadataEntry key=\"\(Self.swimmingLocationKey)\" value=\"\(configuration.swimmingLocation.rawValue)\"/>\n")
+          + "<MetadataEntry key=\"\(Self.swimmingLocationKey)\" value=\"\(configuration.swimmingLocation.rawValue)\"/>\n"
+      )
     }
     if let lap = configuration.lapLength, lap != inferred.lapLength {
       append(inner + "<MetadataEntry key=\"\(Self.lapLengthKey)\" value=\"\(ExportNumber.format(lap))\"/>\n")

@@ -66,7 +66,8 @@ package struct GPXReader: ~Copyable {
           field = nil
           let text = scanner.text
           guard !scanner.textOverflowed else {
-            throw ExportError(.value, at: scanner.tokenLocation, "a value longer than \(XMLScanner.maxTextLength) bytes")
+            throw ExportError(
+              .value, at: scanner.tokenLocation, "a value longer than \(XMLScanner.maxTextLength) bytes")
           }
           try assign(current, text: text, to: &fix)
           if current == .time { hasTime = true }
@@ -95,9 +96,10 @@ package struct GPXReader: ~Copyable {
   }
 
   private func assign(_ field: Field, text: [UInt8], to fix: inout RouteLocation) throws(ExportError) {
-    let trimmed = Array(text.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.reversed().drop {
-      $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D
-    }.reversed())
+    let trimmed = Array(
+      text.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.reversed().drop {
+        $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D
+      }.reversed())
     let shown = String(decoding: trimmed, as: UTF8.self)
     if field == .time {
       guard let seconds = GPXTime.parse(shown) else {

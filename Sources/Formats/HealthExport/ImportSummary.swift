@@ -55,7 +55,7 @@ package struct ImportSummary: Hashable, Sendable {
   }
 
   /// Counts `count` skipped `element`s of kind `detail`, under ``otherKinds`` past ``maxKinds``.
-  mutating func skip(_ element: String, _ detail: String = "", count: Int = 1) {
+  package mutating func skip(_ element: String, _ detail: String = "", count: Int = 1) {
     let element = skippedElements[element] != nil || skippedElements.count < Self.maxKinds ? element : Self.otherKinds
     let detail =
       skippedElements[element]?[detail] != nil || (skippedElements[element]?.count ?? 0) < Self.maxKinds

@@ -51,7 +51,9 @@ package final class ZipDirectory: ExportFiles {
       let extraLength = Self.u16(directory, at + 30)
       let commentLength = Self.u16(directory, at + 32)
       let end = at + 46 + nameLength + extraLength + commentLength
-      guard end <= directory.count else { throw Self.error(file, "a central directory entry is cut short", offset + at) }
+      guard end <= directory.count else {
+        throw Self.error(file, "a central directory entry is cut short", offset + at)
+      }
       let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
       if name.hasPrefix(prefix) {
         var entry = Entry(
@@ -66,7 +68,8 @@ package final class ZipDirectory: ExportFiles {
           let length = Self.u16(directory, e + 2)
           if id == 0x0001 {
             var field = e + 4
-            for path in [\Entry.size, \Entry.compressedSize, \Entry.headerOffset] where entry[keyPath: path] == 0xFFFF_FFFF {
+            for path in [\Entry.size, \Entry.compressedSize, \Entry.headerOffset]
+            where entry[keyPath: path] == 0xFFFF_FFFF {
               guard field + 8 <= min(extraEnd, e + 4 + length) else { break }
               let value = Self.u64(directory, field)
               guard value <= UInt64(ZipExportInput.maxEntrySize) else {
@@ -99,7 +102,9 @@ package final class ZipDirectory: ExportFiles {
     guard Self.u32(header, 0) == 0x0403_4B50 else {
       throw Self.error(file, "no local file header for '\(name)' where the directory says", entry.headerOffset)
     }
-    guard Self.u16(header, 6) & 1 == 0 else { throw Self.error(file, "entry '\(name)' is encrypted", entry.headerOffset) }
+    guard Self.u16(header, 6) & 1 == 0 else {
+      throw Self.error(file, "entry '\(name)' is encrypted", entry.headerOffset)
+    }
     let start = entry.headerOffset + 30 + Self.u16(header, 26) + Self.u16(header, 28)
     guard start + entry.compressedSize <= input.size else {
       throw Self.error(file, "entry '\(name)' runs past the end of the archive", entry.headerOffset)
@@ -150,7 +155,7 @@ package final class ZipDirectory: ExportFiles {
     guard at >= 0 else { throw error("no end of central directory record", input.size) }
     var size = u32(tail, at + 12)
     var offset = u32(tail, at + 16)
-    if (size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF), at >= 20, u32(tail, at - 20) == 0x0706_4B50 {
+    if size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF, at >= 20, u32(tail, at - 20) == 0x0706_4B50 {
       let recordOffset = u64(tail, at - 12)
       guard recordOffset <= UInt64(input.size - 56) else { throw error("a zip64 locator outside the archive", 0) }
       let record = try bytes(input, at: Int(recordOffset), count: 56, file: "")
