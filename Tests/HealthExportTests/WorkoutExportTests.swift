@@ -76,6 +76,7 @@ struct WorkoutExportTests {
     let imported = try #require(workouts.first)
     let workout = imported.workout
     #expect(workout.activityType == .running)
+    #expect(try storedForm(workout) == workout, "what the engine stores, as its validation makes it")
     #expect(workout.duration == 30.5 * 60)
     #expect(workout.start == Self.date("2023-01-01 07:30:00 +0100"))
     #expect(workout.end == Self.date("2023-01-01 08:02:00 +0100"))
@@ -138,7 +139,7 @@ struct WorkoutExportTests {
     #expect(workout.statistic(for: SampleType.lookup(name: "distanceCycling")!)?.sum == 8500)
     #expect(workout.statistic(for: SampleType.lookup(name: "activeEnergyBurned")!)?.sum == 250)
     #expect(workout.activities.count == 1, "HealthKit adds an activity matching the workout")
-    #expect(workout.activities[0].uuid == ExportIdentity.activity(workout: workout.uuid))
+    #expect(workout.activities[0].uuid == WorkoutActivity.defaultUUID(for: workout.uuid))
     let route = try #require(imported.routes.first)
     #expect(route.locations.map(\.latitude) == [37.7777, 37.7778], "in timestamp order")
     #expect(route.locations[0].speed == 2.48034 && route.locations[0].speedAccuracy == -1)
@@ -207,4 +208,13 @@ struct WorkoutPausingTests {
     #expect(taken == count)
     #expect(most == ExportReader.objectsPerPause)
   }
+}
+
+/// `workout` as HealthKit's validation stores it (what the engine's import requires it to be already).
+func storedForm(_ workout: Workout) throws -> Workout {
+  try WorkoutInput(
+    uuid: workout.uuid, activityType: workout.activityType, start: workout.start, end: workout.end,
+    duration: workout.duration, events: workout.events, activities: workout.activities,
+    statistics: workout.statistics, metadata: workout.metadata, associated: workout.associated
+  ).validated(source: workout.source)
 }

@@ -32,7 +32,7 @@ struct WorkoutRoundTripTests {
       statistics: [WorkoutStatistic(type: distance, start: t, end: t.addingTimeInterval(1800), sum: 1500)])
     let second = WorkoutActivity(
       uuid: UUID(), configuration: WorkoutConfiguration(activityType: .running, location: .outdoor),
-      start: t.addingTimeInterval(1800), end: nil)
+      start: t.addingTimeInterval(1800), end: end)
     let workout = Workout(
       uuid: UUID(), activityType: WorkoutActivityType(rawValue: 82), start: t, end: end, duration: 3540.3,
       events: [
@@ -99,6 +99,7 @@ struct WorkoutRoundTripTests {
     #expect(back.metadata == expected.metadata)
     #expect(back.associated == expected.associated)
     #expect(back == expected)
+    #expect(try storedForm(back) == back)
     #expect(back.source.details?.name == "com.example.run")
     #expect(backRoutes.count == 2)
     for (original, copy) in zip(routes, backRoutes) {

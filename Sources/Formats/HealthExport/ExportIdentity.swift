@@ -161,15 +161,6 @@ extension ExportIdentity {
     return hash.uuid
   }
 
-  /// The identifier of the activity HealthPair adds to an imported workout that lists none (HealthKit adds one
-  /// matching the workout).
-  package static func activity(workout: UUID) -> UUID {
-    var hash = Hash128()
-    hash.add(0x4_0000)
-    hash.add(workout.uuidString)
-    return hash.uuid
-  }
-
   /// Whether the `Workout` written for `workout` derives its identifier on import.
   static func derivesIdentifier(of workout: Workout) -> Bool {
     let derived = Self.workout(

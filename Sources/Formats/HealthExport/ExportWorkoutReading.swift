@@ -13,8 +13,8 @@ extension ExportReader {
   ///   the dates and the pause events (``Workout/derivedDuration(start:end:events:)``).
   /// - Older exports' `totalDistance` and `totalEnergyBurned` become statistics of the activity type's distance
   ///   type and of active energy, unless a `WorkoutStatistics` of that type is present (HealthPair model).
-  /// - A workout with no `WorkoutActivity` gets one matching it (HealthKit adds one; workouts.md §1.4), whose
-  ///   configuration comes from the workout's `HKIndoorWorkout`, `HKSwimmingLocationType` and `HKLapLength`
+  /// - A workout with no `WorkoutActivity` gets one matching it (HealthKit adds one; workouts.md §1.4), identified
+  ///   as ``WorkoutActivity/defaultUUID(for:)`` names it, whose configuration comes from the workout's `HKIndoorWorkout`, `HKSwimmingLocationType` and `HKLapLength`
   ///   metadata (HealthPair model).
   /// - HealthPair's own keys carry what Apple's format has no place for: `_HealthPair.associated` (the associated
   ///   samples' identifiers, space-separated, in as many entries as needed).
@@ -115,7 +115,10 @@ extension ExportReader {
     do { try metadata.checkValues() } catch {
       throw ExportError(.invalidRecord, at: location, "a '<Workout>' of \(typeName): \(error.message)")
     }
-    events.sort { $0.start < $1.start }
+    // Date-ascending, stable (equal dates keep the file's order), as HealthKit keeps them.
+    events = events.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+    var seen = Set<UUID>()
+    associated = associated.filter { seen.insert($0).inserted }
     let startDate = Date(timeIntervalSinceReferenceDate: start)
     let endDate = Date(timeIntervalSinceReferenceDate: end)
     let seconds = duration ?? Workout.derivedDuration(start: startDate, end: endDate, events: events)
@@ -129,12 +132,14 @@ extension ExportReader {
     var workoutActivities = activities.map { read in
       var activity = read.activity
       activity.configuration = read.configuration(default: inferred)
+      // HealthPair model: an activity the export gives no end ends with the workout (a stored one always has one).
+      if activity.end == nil { activity.end = endDate }
       return activity
     }
     if workoutActivities.isEmpty {
       workoutActivities.append(
         WorkoutActivity(
-          uuid: ExportIdentity.activity(workout: uuid), configuration: inferred, start: startDate, end: endDate,
+          uuid: WorkoutActivity.defaultUUID(for: uuid), configuration: inferred, start: startDate, end: endDate,
           statistics: statistics))
     }
     var imported = ImportedWorkout(
