@@ -106,7 +106,8 @@ struct WorkoutImportTests {
   func aBadRouteFileLeavesNothing() throws {
     let directory = try Posix.makeTemporaryDirectory(prefix: "hp-badroute")
     defer { Posix.removeTree(directory) }
-    let path = try exportFolder(in: directory, gpx: "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"1\"/></trkseg></trk></gpx>")
+    let path = try exportFolder(
+      in: directory, gpx: "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"1\"/></trkseg></trk></gpx>")
     try withPair { (pair: Pair) throws -> Void in
       #expect(throws: ExportError.self) { _ = try HealthExportFiles.importExport(path: path, into: pair.phone) }
       #expect(try pair.phone.storedSamples().samples.isEmpty)
