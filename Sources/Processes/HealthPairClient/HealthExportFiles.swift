@@ -410,8 +410,8 @@ extension ExportImportReport {
     }
     if summary.workouts > 0 || summary.activitySummaries > 0 {
       lines.append(
-        "  workouts     \(count(summary.workouts)) (\(count(summary.routes)) routes), activity summaries "
-          + "\(count(summary.activitySummaries)) (read, staged with the samples)")
+        "  workouts     \(count(summary.workouts)) (\(count(summary.routes)) route\(summary.routes == 1 ? "" : "s")), "
+          + "activity summaries \(count(summary.activitySummaries)) (read, staged with the samples)")
     }
     if !summary.characteristics.isEmpty {
       let values = summary.characteristics.sorted { $0.key < $1.key }.map {
@@ -422,7 +422,8 @@ extension ExportImportReport {
         ? "" : " (\(outcome.characteristicsSet) changed, the others already so)"
       lines.append("  me           " + values.joined(separator: ", ") + changed)
     }
-    for (i, entry) in summary.sources.enumerated() {
+    // A source only a route names (its workout's source has other details) adds nothing to read.
+    for (i, entry) in summary.sources.filter({ $0.samples > 0 || $0.workouts > 0 }).enumerated() {
       let source = entry.source
       let kind = source.isApple ? "Apple, \(source.device)" : "app, \(source.device)"
       lines.append(
