@@ -149,8 +149,9 @@ package let exportDoctype = """
   """
 
 /// Writes an Apple Health export (`export.xml`) as a stream: the XML declaration, the DTD, `HealthData` with
-/// `ExportDate` and `Me`, then one `Record` per sample with its `MetadataEntry` children — the layout
-/// ``ExportReader`` reads back to the same samples.
+/// `ExportDate` and `Me`, then one `Record` per sample with its `MetadataEntry` children, `Correlation`s, `Workout`s
+/// (routes as GPX files, ExportWorkoutWriting.swift) and `ActivitySummary`s — the layout ``ExportReader`` reads back
+/// to the same objects.
 ///
 /// Output goes out in chunks through `sink` (about 1 MiB each). Quantities are written in
 /// ``ExportUnits/preferred(for:)``

@@ -25,9 +25,11 @@ package struct ImportSummary: Hashable, Sendable {
   /// `Record` types the catalog does not know, by identifier (skipped).
   package var skippedTypes: [String: Int] = [:]
   /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, a `Workout` of an
-  /// activity type the model does not know, a `Correlation` whose records do not make one, `ClinicalRecord`, `Audiogram`,
-  /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
-  /// element's `type` or `workoutActivityType`; empty when it has none).
+  /// activity type the model does not know, a `WorkoutStatistics` of a type the catalog does not hold, a
+  /// `WorkoutRoute` without fixes, a `FileReference` to a file the export does not hold (counted by the file side),
+  /// a `Correlation` whose records do not make one, `ClinicalRecord`, `Audiogram`, `VisionPrescription`,
+  /// heart-rate variability beat lists, unknown elements — by element, then by type (the element's `type` or
+  /// `workoutActivityType`, or what was wrong; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
   /// The sources, in order of first appearance.
   package var sources: [SourceCount] = []
