@@ -21,25 +21,28 @@ struct ExportReaderTests {
         SampleType.lookup(name: "biologicalSex")!: .value(1), SampleType.lookup(name: "bloodType")!: .value(8),
         SampleType.lookup(name: "fitzpatrickSkinType")!: .value(3),
       ])
-    #expect(summary.skippedElements["Workout"] == ["HKWorkoutActivityTypeRunning": 1])
+    #expect(summary.skippedElements["Workout"] == nil, "the workout is read (takeWorkouts)")
+    #expect(summary.workouts == 1 && summary.routes == 1 && summary.activitySummaries == 1)
     #expect(summary.skippedElements["Correlation"] == nil, "a blood pressure with both records is imported")
     let correlation = try #require(summary.correlations.first)
     #expect(summary.correlations.count == 1 && correlation.type.name == "bloodPressure")
     #expect(Set(correlation.members) == Set(samples.filter { $0.type.name.hasPrefix("bloodPressure") }.map(\.uuid)))
     #expect(correlation.metadata == ["HKWasUserEntered": .bool(true)])
-    #expect(summary.skippedElements["ActivitySummary"] == ["": 1])
+    #expect(summary.skippedElements["ActivitySummary"] == nil, "the activity summary is read (takeSummaries)")
     #expect(summary.skippedElements["ClinicalRecord"] == ["HKClinicalTypeIdentifierLabResultRecord": 1])
     #expect(summary.skippedElements["Audiogram"] == ["HKDataTypeIdentifierAudiogram": 1])
     #expect(summary.skippedElements["VisionPrescription"] == ["HKVisionPrescriptionTypeGlasses": 1])
     #expect(summary.skippedElements["InstantaneousBeatsPerMinute"] == ["in HeartRateVariabilityMetadataList": 3])
-    // Five sources; the watch's name is written once as &#8217; and elsewhere as ’: one source.
+    // Five sources of samples; the watch's name is written once as &#8217; and elsewhere as ’: one source (the
+    // workout's too). Its route names the watch without a device: a sixth source, of nothing but that route.
     #expect(
       summary.sources.map(\.source.details?.name) == [
-        "Robin’s Apple Watch", "Robin’s iPhone", "Health", "Drink & Track", "Sleep Diary",
+        "Robin’s Apple Watch", "Robin’s iPhone", "Health", "Drink & Track", "Sleep Diary", "Robin’s Apple Watch",
       ])
-    #expect(summary.sources.map(\.samples) == [10, 2, 4, 2, 1])
-    #expect(summary.sources.map(\.source.isApple) == [true, true, true, false, false])
-    #expect(summary.sources.map(\.source.device) == [.watch, .phone, .phone, .phone, .phone])
+    #expect(summary.sources.map(\.samples) == [10, 2, 4, 2, 1, 0])
+    #expect(summary.sources.map(\.workouts) == [1, 0, 0, 0, 0, 0])
+    #expect(summary.sources.map(\.source.isApple) == [true, true, true, false, false, true])
+    #expect(summary.sources.map(\.source.device) == [.watch, .phone, .phone, .phone, .phone, .watch])
     #expect(Set(samples.map(\.uuid)).count == 19)
   }
 
@@ -253,8 +256,9 @@ struct ExportWriterTests {
     let (samples, summary) = try readAll(first, chunk: 4096)
     #expect(summary.records == 3_000, "records inside Correlation elements are not top-level records")
     #expect(samples.count + summary.skippedTypes.values.reduce(0, +) == 3_000)
-    #expect(summary.skippedElements["Workout"]?.values.reduce(0, +) == 3)
-    #expect(summary.sources.count == 5)
+    #expect(summary.workouts == 3 && summary.activitySummaries == 3 && summary.routes == 3)
+    #expect(summary.skippedElements["Workout"] == nil)
+    #expect(summary.sources.count == 6, "five of samples, the workouts' watch without a device description")
     #expect(samples.allSatisfy { $0.start < end && $0.start >= end.addingTimeInterval(-30 * 86_400) })
   }
 }

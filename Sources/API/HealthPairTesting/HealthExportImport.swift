@@ -26,7 +26,14 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
   public let characteristicsSet: Int
   /// `Record` elements read.
   public let records: Int
-  /// What was not imported, by element or record type (`Workout`, `Record HKDataTypeSleepDurationGoal`, …).
+  /// `Workout` elements read, staged in the import with the samples.
+  public let workouts: Int
+  /// Routes read with those workouts (inline, or a `FileReference` to a GPX file; one whose file the export does
+  /// not hold is counted here and under `skipped["FileReference"]`).
+  public let routes: Int
+  /// `ActivitySummary` elements read, stored for their days.
+  public let activitySummaries: Int
+  /// What was not imported, by element or record type (`Audiogram`, `Record HKDataTypeSleepDurationGoal`, …).
   public let skipped: [String: Int]
   /// The export's sources, in order of first appearance.
   public let sources: [Source]
@@ -39,6 +46,9 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
     beforeRetentionWindow = report.outcome.beforeRetention
     characteristicsSet = report.outcome.characteristicsSet
     records = report.summary.records
+    workouts = report.summary.workouts
+    routes = report.summary.routes
+    activitySummaries = report.summary.activitySummaries
     var skipped: [String: Int] = [:]
     for (type, count) in report.summary.skippedTypes { skipped["Record \(type)", default: 0] += count }
     for (element, details) in report.summary.skippedElements {

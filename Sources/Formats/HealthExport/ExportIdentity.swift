@@ -131,3 +131,43 @@ extension ExportIdentity {
     return derived == correlation.uuid
   }
 }
+
+/// Workouts, their activities and routes (docs/behavior.md I5 and I10 applied to workouts; HealthPair model: Apple's
+/// exports carry no identifier for a workout or a route, only for an activity).
+extension ExportIdentity {
+  /// A workout's identifier from its activity type, dates, duration (seconds), source hash and metadata (the
+  /// fields of the `Workout` element itself, so it does not depend on the order or the reading of its children).
+  package static func workout(
+    activityType: WorkoutActivityType, start: Double, end: Double, duration: Double, source: UInt64,
+    metadata: Metadata
+  ) -> UUID {
+    var hash = Hash128()
+    hash.add(0x2_0000 | UInt64(activityType.rawValue & 0xFFFF))
+    hash.add(UInt64(activityType.rawValue))
+    hash.add(start.bitPattern)
+    hash.add(end.bitPattern)
+    hash.add(duration.bitPattern)
+    hash.add(source)
+    if !metadata.isEmpty { hashMetadata(metadata, into: &hash) }
+    return hash.uuid
+  }
+
+  /// The identifier of the `index`th route (from 0) of the workout `workout`.
+  package static func route(workout: UUID, index: Int) -> UUID {
+    var hash = Hash128()
+    hash.add(0x3_0000)
+    hash.add(workout.uuidString)
+    hash.add(UInt64(index))
+    return hash.uuid
+  }
+
+  /// Whether the `Workout` written for `workout` derives its identifier on import.
+  static func derivesIdentifier(of workout: Workout) -> Bool {
+    let derived = Self.workout(
+      activityType: workout.activityType, start: workout.start.timeIntervalSinceReferenceDate,
+      end: workout.end.timeIntervalSinceReferenceDate, duration: workout.duration,
+      source: writtenSourceHash(workout.source, device: workout.source.details?.hardware),
+      metadata: writtenMetadata(workout.metadata))
+    return derived == workout.uuid
+  }
+}

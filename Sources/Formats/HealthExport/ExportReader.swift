@@ -4,8 +4,9 @@ import HealthModel
 /// Reads an Apple Health export (`export.xml`) as a stream of samples: each `Record` of a type the catalog knows
 /// (``SampleType/lookup(name:)``, so every type added there imports with no change here) becomes a ``Sample`` —
 /// value converted to the type's canonical unit, dates with their offsets, source mapped by ``SourceMapping``,
-/// metadata typed by ``MetadataText`` — checked as HealthKit checks an object (``Sample/check()``). Everything else
-/// is counted in ``summary`` and skipped.
+/// metadata typed by ``MetadataText`` — checked as HealthKit checks an object (``Sample/check()``). `Workout` and
+/// `ActivitySummary` elements are read on the way and handed out by ``takeWorkouts()`` and ``takeSummaries()``.
+/// Everything else is counted in ``summary`` and skipped.
 ///
 /// A sample's identifier is derived from its content (type, value, dates, the source as the export names it, and
 /// metadata), so the same record always gets the same UUID: importing a file twice, or importing an export of what
@@ -70,6 +71,23 @@ package struct ExportReader: ~Copyable {
   var counts: [Int]
   /// The members of the correlation just read, handed out by ``next()`` before it reads on.
   var pendingMembers: [Sample] = []
+  /// The workouts read since the last ``takeWorkouts()``.
+  var pendingWorkouts: [ImportedWorkout] = []
+  /// The activity summaries read since the last ``takeSummaries()``.
+  var pendingSummaries: [ActivitySummary] = []
+
+  /// The workouts read since the last call (each `Workout` element is read whole when ``next()`` meets it; take
+  /// them between calls so they do not pile up).
+  package mutating func takeWorkouts() -> [ImportedWorkout] {
+    defer { pendingWorkouts.removeAll() }
+    return pendingWorkouts
+  }
+
+  /// The activity summaries read since the last call.
+  package mutating func takeSummaries() -> [ActivitySummary] {
+    defer { pendingSummaries.removeAll() }
+    return pendingSummaries
+  }
 
   /// Reads `input`, naming `file` in errors, mapping sources with `mapping`.
   package init(_ input: any ByteInput, file: String, mapping: SourceMapping = SourceMapping()) {
@@ -81,7 +99,16 @@ package struct ExportReader: ~Copyable {
   /// Bytes of `export.xml` read so far.
   package var bytesRead: Int { scanner.bytesRead }
 
-  /// The next sample, or nil at the end of the export.
+  /// Whether ``next()`` returns nil before the end once ``objectsPerPause`` workouts and summaries are waiting (so
+  /// a caller taking them between calls holds a bounded number however many follow the last record); ``atEnd``
+  /// then tells a pause from the end.
+  package var pausesForObjects = false
+  /// The workouts and summaries read before ``next()`` pauses (``pausesForObjects``).
+  package static let objectsPerPause = 64
+  /// Whether ``next()`` has returned nil at the end of the export (not for a pause).
+  package private(set) var atEnd = false
+
+  /// The next sample, or nil at the end of the export (or at a pause, ``pausesForObjects``).
   /// - Throws: ``ExportError`` at the first problem, located.
   package mutating func next() throws(ExportError) -> Sample? {
     if let member = pendingMembers.popLast() { return member }
@@ -95,6 +122,7 @@ package struct ExportReader: ~Copyable {
       if let locale = scanner.attribute("locale") { summary.locale = try scanner.string(locale) }
       if scanner.isSelfClosing {
         foldCounts()
+        atEnd = true
         return nil
       }
     }
@@ -102,6 +130,7 @@ package struct ExportReader: ~Copyable {
       switch try scanner.next() {
       case .endOfDocument:
         foldCounts()
+        atEnd = true
         return nil
       case .endTag: continue
       case .startTag:
@@ -117,14 +146,14 @@ package struct ExportReader: ~Copyable {
         } else if scanner.nameIs("Me") {
           try me()
           _ = try skipSubtree()
-        } else if scanner.nameIs("Workout") {
-          summary.skip("Workout", try detail("workoutActivityType"))
-          _ = try skipSubtree()
+        } else if scanner.nameIs("Workout") || scanner.nameIs("ActivitySummary") {
+          if scanner.nameIs("Workout") { try workout() } else { try activitySummary() }
+          if pausesForObjects && pendingWorkouts.count + pendingSummaries.count >= Self.objectsPerPause { return nil }
         } else if scanner.nameIs("Correlation") {
           if let member = try correlation() { return member }
         } else {
           let name = scanner.name
-          let known = ["ActivitySummary", "ClinicalRecord", "Audiogram", "VisionPrescription"]
+          let known = ["ClinicalRecord", "Audiogram", "VisionPrescription"]
           summary.skip(name, known.contains(name) ? try detail("type") : "unknown element")
           _ = try skipSubtree()
         }

@@ -1,7 +1,9 @@
 import FoundationEssentials
 import HealthModel
 
-/// The document type declaration of an export (HealthKit Export Version 14's elements), as HealthPair writes it.
+/// The document type declaration of an export (HealthKit Export Version 14's elements), as HealthPair writes it:
+/// Apple's, with what HealthPair writes beyond it declared (`WorkoutActivity` inside `Workout`, with its
+/// `WorkoutStatistics`; `mostRecent`; an activity summary's `activityMoveMode` and `paused`).
 package let exportDoctype = """
   <!DOCTYPE HealthData [
   <!-- HealthKit Export Version: 14 -->
@@ -39,7 +41,7 @@ package let exportDoctype = """
     creationDate CDATA #IMPLIED
     startDate CDATA #REQUIRED
     endDate CDATA #REQUIRED>
-  <!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
+  <!ELEMENT Workout ((MetadataEntry|WorkoutActivity|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
   <!ATTLIST Workout
     workoutActivityType CDATA #REQUIRED
     duration CDATA #IMPLIED
@@ -54,7 +56,7 @@ package let exportDoctype = """
     creationDate CDATA #IMPLIED
     startDate CDATA #REQUIRED
     endDate CDATA #REQUIRED>
-  <!ELEMENT WorkoutActivity ((MetadataEntry)*)>
+  <!ELEMENT WorkoutActivity ((MetadataEntry|WorkoutStatistics)*)>
   <!ATTLIST WorkoutActivity
     uuid CDATA #REQUIRED
     startDate CDATA #REQUIRED
@@ -76,7 +78,8 @@ package let exportDoctype = """
     minimum CDATA #IMPLIED
     maximum CDATA #IMPLIED
     sum CDATA #IMPLIED
-    unit CDATA #IMPLIED>
+    unit CDATA #IMPLIED
+    mostRecent CDATA #IMPLIED>
   <!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
   <!ATTLIST WorkoutRoute
     sourceName CDATA #REQUIRED
@@ -98,7 +101,9 @@ package let exportDoctype = """
     appleExerciseTime CDATA #IMPLIED
     appleExerciseTimeGoal CDATA #IMPLIED
     appleStandHours CDATA #IMPLIED
-    appleStandHoursGoal CDATA #IMPLIED>
+    appleStandHoursGoal CDATA #IMPLIED
+    activityMoveMode CDATA #IMPLIED
+    paused CDATA #IMPLIED>
   <!ELEMENT MetadataEntry EMPTY>
   <!ATTLIST MetadataEntry key CDATA #REQUIRED value CDATA #REQUIRED>
   <!ELEMENT HeartRateVariabilityMetadataList (InstantaneousBeatsPerMinute*)>
@@ -144,8 +149,9 @@ package let exportDoctype = """
   """
 
 /// Writes an Apple Health export (`export.xml`) as a stream: the XML declaration, the DTD, `HealthData` with
-/// `ExportDate` and `Me`, then one `Record` per sample with its `MetadataEntry` children — the layout
-/// ``ExportReader`` reads back to the same samples.
+/// `ExportDate` and `Me`, then one `Record` per sample with its `MetadataEntry` children, `Correlation`s, `Workout`s
+/// (routes as GPX files, ExportWorkoutWriting.swift) and `ActivitySummary`s — the layout ``ExportReader`` reads back
+/// to the same objects.
 ///
 /// Output goes out in chunks through `sink` (about 1 MiB each). Quantities are written in
 /// ``ExportUnits/preferred(for:)``
@@ -157,7 +163,9 @@ package let exportDoctype = """
 package struct ExportWriter {
   private var buffer: [UInt8] = []
   private let sink: ([UInt8]) throws -> Void
-  private let offsetSeconds: Int
+  let offsetSeconds: Int
+  /// The route file names written so far (``routeFileName(for:)`` makes each one unique).
+  var routeNames = Set<String>()
   /// Records written.
   package private(set) var records = 0
   /// The last record's source and device with their hash as a record reads back (consecutive samples mostly share
@@ -311,9 +319,9 @@ package struct ExportWriter {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  private mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+  mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
-  private mutating func flushIfFull() throws {
+  mutating func flushIfFull() throws {
     if buffer.count >= 1 << 20 {
       try sink(buffer)
       buffer.removeAll(keepingCapacity: true)

@@ -10,6 +10,8 @@ package struct ImportSummary: Hashable, Sendable {
     package var source: SampleSource
     /// Samples read from it.
     package var samples: Int
+    /// Workouts read from it.
+    package var workouts = 0
   }
 
   /// `ExportDate`.
@@ -22,10 +24,12 @@ package struct ImportSummary: Hashable, Sendable {
   package var samples: [SampleType: Int] = [:]
   /// `Record` types the catalog does not know, by identifier (skipped).
   package var skippedTypes: [String: Int] = [:]
-  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, `Workout`, a
-  /// `Correlation` whose records do not make one, `ActivitySummary`, `ClinicalRecord`, `Audiogram`,
-  /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
-  /// element's `type` or `workoutActivityType`; empty when it has none).
+  /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, a `Workout` of an
+  /// activity type the model does not know, a `WorkoutStatistics` of a type the catalog does not hold, a
+  /// `WorkoutRoute` without fixes, a `FileReference` to a file the export does not hold (counted by the file side),
+  /// a `Correlation` whose records do not make one, `ClinicalRecord`, `Audiogram`, `VisionPrescription`,
+  /// heart-rate variability beat lists, unknown elements — by element, then by type (the element's `type` or
+  /// `workoutActivityType`, or what was wrong; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
   /// The sources, in order of first appearance.
   package var sources: [SourceCount] = []
@@ -34,6 +38,13 @@ package struct ImportSummary: Hashable, Sendable {
   /// The `Correlation` elements read (blood pressure, food), by their members' identifiers: the members are read
   /// as samples too (docs/behavior.md I13).
   package var correlations: [Correlation] = []
+
+  /// `Workout` elements read (handed out by ``ExportReader/takeWorkouts()``).
+  package var workouts = 0
+  /// `WorkoutRoute` elements read with their workouts (with fixes or a file reference).
+  package var routes = 0
+  /// `ActivitySummary` elements read (handed out by ``ExportReader/takeSummaries()``).
+  package var activitySummaries = 0
 
   /// Creates an empty summary.
   package init() {}
@@ -46,7 +57,7 @@ package struct ImportSummary: Hashable, Sendable {
   }
 
   /// Counts `count` skipped `element`s of kind `detail`, under ``otherKinds`` past ``maxKinds``.
-  mutating func skip(_ element: String, _ detail: String = "", count: Int = 1) {
+  package mutating func skip(_ element: String, _ detail: String = "", count: Int = 1) {
     let element = skippedElements[element] != nil || skippedElements.count < Self.maxKinds ? element : Self.otherKinds
     let detail =
       skippedElements[element]?[detail] != nil || (skippedElements[element]?.count ?? 0) < Self.maxKinds

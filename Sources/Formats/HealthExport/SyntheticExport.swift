@@ -7,8 +7,9 @@ import HealthModel
 /// (heart rate in count/min, distance in km, energy in kcal, water in mL, body mass in lb), with the metadata real
 /// exports carry (`HKTimeZone`, `HKWasUserEntered`, `HKMetadataKeyHeartRateMotionContext`, `HKMenstrualCycleStart`),
 /// heart-rate variability records with their beat lists, and a few records of types the catalog may not know. Every
-/// 1,000 records a `Workout`, an `ActivitySummary` and a `Correlation` are added (skipped on import). The same
-/// arguments give the same bytes.
+/// 1,000 records a `Workout` (with a pause and a resume, statistics, an activity and a route of inline `Location`s,
+/// as older exports hold them), an `ActivitySummary` and a `Correlation` are added. The same arguments give the same
+/// bytes.
 package struct SyntheticExport {
   /// `Record` elements to write.
   package var records: Int
@@ -186,7 +187,19 @@ package struct SyntheticExport {
             + "endDate=\"\(date(start + 1800))\">\n  <MetadataEntry key=\"HKIndoorWorkout\" value=\"0\"/>\n"
             + "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"\(date(start))\" "
             + "endDate=\"\(date(start + 1800))\" average=\"142\" minimum=\"95\" maximum=\"171\" unit=\"count/min\"/>\n"
-            + " </Workout>\n")
+            + "  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"\(date(start + 600))\"/>\n"
+            + "  <WorkoutEvent type=\"HKWorkoutEventTypeResume\" date=\"\(date(start + 660))\"/>\n"
+            + "  <WorkoutActivity uuid=\"\(Hash128.seeded(seed, i).uuidString)\" startDate=\"\(date(start))\" "
+            + "endDate=\"\(date(start + 1800))\" duration=\"30\" durationUnit=\"min\"/>\n"
+            + "  <WorkoutRoute sourceName=\"\(Self.watch.name)\" sourceVersion=\"10.4\" startDate=\"\(date(start))\" "
+            + "endDate=\"\(date(start + 1800))\">\n")
+        for fix in 0..<30 {
+          append(
+            "   <Location date=\"\(date(start + Double(fix) * 60))\" latitude=\"\(48.85 + Double(fix) / 10_000)\" "
+              + "longitude=\"2.35\" altitude=\"35\" horizontalAccuracy=\"4\" verticalAccuracy=\"3\" course=\"90\" "
+              + "speed=\"2.8\"/>\n")
+        }
+        append("  </WorkoutRoute>\n </Workout>\n")
         append(
           " <ActivitySummary dateComponents=\"\(date(start).prefix(10))\" activeEnergyBurned=\"512\" "
             + "activeEnergyBurnedGoal=\"600\" activeEnergyBurnedUnit=\"Cal\" appleMoveTime=\"0\" "
@@ -209,5 +222,15 @@ package struct SyntheticExport {
     }
     append("</HealthData>\n")
     try sink(out)
+  }
+}
+
+extension Hash128 {
+  /// A deterministic identifier from a generator's seed and an index.
+  static func seeded(_ seed: UInt64, _ index: Int) -> UUID {
+    var hash = Hash128()
+    hash.add(seed)
+    hash.add(UInt64(index))
+    return hash.uuid
   }
 }

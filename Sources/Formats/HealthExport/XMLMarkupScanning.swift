@@ -2,12 +2,14 @@
 /// sections and the document type declaration, each skipped; and the end of the document.
 extension XMLScanner {
   /// Consumes text up to the next `<` (or the end of what is buffered), counting lines. Only whitespace may stand
-  /// outside the root element; text inside elements is ignored (exports have none).
+  /// outside the root element; text inside elements is ignored (exports have none) unless ``captureText`` is set.
   mutating func scanText() throws(ExportError) {
     let storage = self.storage
     let count = self.count
     var i = position
     let outside = open.isEmpty
+    let from = position
+    defer { if captureText && !outside { keepText(from: from, to: i) } }
     while i < count {
       let b = storage[i]
       if b == UInt8(ascii: "<") { break }

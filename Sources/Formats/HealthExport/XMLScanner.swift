@@ -82,6 +82,15 @@ package struct XMLScanner: ~Copyable {
   package internal(set) var tokenColumn = 1
   /// The last token's absolute byte offset.
   package internal(set) var tokenOffset = 0
+  /// Whether text inside elements is kept in ``text`` (GPX holds its values as text; `export.xml` holds none).
+  package var captureText = false
+  /// The text met inside elements since ``clearText()`` (entity references are not decoded), at most
+  /// ``maxTextLength`` bytes; ``textOverflowed`` says whether more came.
+  package internal(set) var text: [UInt8] = []
+  /// Whether more than ``maxTextLength`` bytes of text came since ``clearText()``.
+  package internal(set) var textOverflowed = false
+  /// The most text bytes kept (values are numbers and dates).
+  package static let maxTextLength = 256
 
   /// Scans `input`, naming `file` in locations; reads `bufferSize` bytes at a time.
   package init(_ input: any ByteInput, file: String, bufferSize: Int = 1 << 20) {
@@ -95,6 +104,21 @@ package struct XMLScanner: ~Copyable {
   deinit {
     storage.deallocate()
     scratch.deallocate()
+  }
+
+  /// Forgets the text kept so far.
+  package mutating func clearText() {
+    text.removeAll(keepingCapacity: true)
+    textOverflowed = false
+  }
+
+  /// Keeps the buffered bytes `from..<to` as text, within ``maxTextLength``.
+  mutating func keepText(from: Int, to: Int) {
+    guard to > from else { return }
+    let room = Self.maxTextLength - text.count
+    if to - from > room { textOverflowed = true }
+    let end = from + min(room, to - from)
+    if end > from { text.append(contentsOf: UnsafeBufferPointer(start: storage + from, count: end - from)) }
   }
 
   /// Open elements: 0 outside the root, 1 directly inside it.

@@ -11,8 +11,9 @@ import Wire
   import Glibc
 #endif
 
-/// A file read front to back (the I/O edge of ``HealthExport``'s readers); counts the bytes read.
-package final class FileInput: ByteInput {
+/// A file read front to back (the I/O edge of ``HealthExport``'s readers), or at any offset (a zip's central
+/// directory and route entries); counts the bytes read front to back.
+package final class FileInput: ByteInput, RandomAccessInput {
   private let fd: Int32
   private let path: String
   /// Bytes read so far.
@@ -54,6 +55,14 @@ package final class FileInput: ByteInput {
     } catch {
       throw ExportError(
         .io, at: ExportLocation(file: path, line: 0, column: 0, offset: bytesRead), "cannot read: \(error)")
+    }
+  }
+
+  /// Reads at `offset` (`pread`), leaving the stream position alone.
+  package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int {
+    do { return try Posix.pread(fd, into: buffer, at: offset) } catch {
+      throw ExportError(
+        .io, at: ExportLocation(file: path, line: 0, column: 0, offset: offset), "cannot read: \(error)")
     }
   }
 
@@ -126,7 +135,8 @@ package enum HealthExportFiles {
 
   /// Imports the export at `path` into the device `client` talks to, all or nothing: batches are staged on the
   /// device as they are read and become visible in one commit; any error (in the file or from the device) gives the
-  /// import up, so the store is left exactly as it was.
+  /// import up, so the store is left exactly as it was. Workouts, their routes (inline, or the GPX files under
+  /// `workout-routes/` beside `export.xml` or in the same zip) and activity summaries are staged in the same import.
   /// - Throws: ``ExportError`` for the file, ``ClientError`` for the device.
   package static func importExport(
     path: String, into client: DeviceClient, options: ExportImportOptions = ExportImportOptions(),
@@ -136,9 +146,15 @@ package enum HealthExportFiles {
     let hello = try client.dump()
     if options.validateFirst {
       let (input, name, file) = try open(path)
+      let files = try files(beside: path, zipEntry: (input as? ZipExportInput)?.entryName)
       var reader = ExportReader(input, file: name, mapping: options.mapping)
+      reader.pausesForObjects = true
       var count = 0
-      while try reader.next() != nil {
+      var ignored = ImportSummary()
+      while try reader.next() != nil || !reader.atEnd {
+        // Every route file is read too: a damaged GPX file fails the validation, not the import.
+        _ = try routes(of: reader.takeWorkouts(), in: files, summary: &ignored)
+        _ = reader.takeSummaries()
         count += 1
         if count % 65_536 == 0 {
           progress?(
@@ -156,12 +172,20 @@ package enum HealthExportFiles {
     while importID == 0 { importID = Posix.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
     var inFlight: [PendingOperation<Void>] = []
     var staged = false
-    func send(_ batch: [Sample]) throws {
-      inFlight.append(try client.start(.importBatch(importID, batch)))
+    func send(_ operation: DeviceOperation<Void>) throws {
+      inFlight.append(try client.start(operation))
       staged = true
       while inFlight.count > max(0, options.batchesInFlight - 1) {
         try inFlight.removeFirst().wait(timeout: options.timeout)
       }
+    }
+    // Workouts follow the samples they name and routes their workouts, in one import: staged in that order, all
+    // visible at its commit (issue 32: atomic).
+    func send(_ batch: ExportBatch) throws {
+      if !batch.samples.isEmpty { try send(.importBatch(importID, batch.samples)) }
+      if !batch.workouts.isEmpty { try send(.importWorkouts(importID, batch.workouts)) }
+      if !batch.routes.isEmpty { try send(.importRoutes(importID, batch.routes)) }
+      if !batch.summaries.isEmpty { try send(.importActivitySummaries(importID, batch.summaries)) }
     }
     do {
       var summary = ImportSummary()
@@ -203,46 +227,80 @@ package enum HealthExportFiles {
 
   /// Writes the store of the device `client` talks to as an export at `path` — `export.xml`, or a zip archive
   /// holding `apple_health_export/export.xml` (stored, not compressed) when `path` ends in `.zip` — with every
-  /// live sample, type by type in catalog order and by start date within a type, dates in the local time of
-  /// `offsetSeconds`. The file is written beside `path` and renamed into place, so a failed export leaves no
-  /// partial file. Returns how many records were written.
+  /// live sample, type by type in catalog order and by start date within a type, then every workout (by start date)
+  /// and every activity summary (by day), dates in the local time of `offsetSeconds`. Each route is a GPX file
+  /// under `workout-routes/` named by the workout's `FileReference` (in the archive, or in the folder of
+  /// `export.xml`). Every file is written beside its place and renamed into place (`export.xml` last), so a failed
+  /// export leaves no partial file. Returns how many records were written.
   /// - Throws: ``ClientError`` for the device, `SystemError` for the file.
   package static func exportStore(from client: DeviceClient, to path: String, offsetSeconds: Int = 0) throws -> Int {
     let snapshot = try client.dump()
-    return try writeFile(path, offsetSeconds: offsetSeconds) { writer in
-      try writer.begin(exportDate: snapshot.device.now, characteristics: snapshot.device.characteristics)
-      for type in SampleType.all where (snapshot.device.sampleCounts[type] ?? 0) > 0 {
-        for sample in try client.storedSamples(type: type).samples { try writer.write(sample) }
-      }
-      for result in try client.storedCorrelations() { try writer.write(result.correlation, members: result.objects) }
-      try writer.finish()
-      return writer.records
+    let workouts = try client.storedWorkouts().sorted {
+      ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString)
     }
+    let summaries = try client.storedActivitySummaries().sorted { $0.day < $1.day }
+    func routes(of workout: Workout) throws -> [WorkoutRoute] {
+      try client.storedRoutes(workout: workout.uuid).sorted {
+        ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString)
+      }
+    }
+    // The route files' names, as the XML names them; their bytes are made again when they are written (after
+    // export.xml in the archive), so no more than one workout's routes are held at a time.
+    var routeNames: [(workout: Workout, names: [String])] = []
+    var records = 0
+    _ = try writeRaw(
+      path,
+      { sink in
+        try withoutActuallyEscaping(sink) { sink in
+          var writer = ExportWriter(offsetSeconds: offsetSeconds, sink: sink)
+          try writer.begin(exportDate: snapshot.device.now, characteristics: snapshot.device.characteristics)
+          for type in SampleType.all where (snapshot.device.sampleCounts[type] ?? 0) > 0 {
+            for sample in try client.storedSamples(type: type).samples { try writer.write(sample) }
+          }
+          for result in try client.storedCorrelations() {
+            try writer.write(result.correlation, members: result.objects)
+          }
+          for workout in workouts {
+            var names: [String] = []
+            try writer.write(workout, routes: try routes(of: workout)) { name, _ in names.append(name) }
+            if !names.isEmpty { routeNames.append((workout, names)) }
+          }
+          for summary in summaries { try writer.write(summary) }
+          try writer.finish()
+          records = writer.records
+        }
+      },
+      extras: { add in
+        for (workout, names) in routeNames {
+          let current = try routes(of: workout)
+          guard current.count == names.count else {
+            throw ExportError(
+              .io, at: ExportLocation(file: path, line: 0, column: 0, offset: 0),
+              "workout \(workout.uuid)'s routes changed during the export")
+          }
+          for (route, name) in zip(current, names) {
+            try add(name, GPXWriter.document(for: route, offsetSeconds: offsetSeconds))
+          }
+        }
+      })
+    return records
   }
 
   /// Writes a synthetic export at `path` (zipped when it ends in `.zip`); returns its size in bytes.
   package static func writeSynthetic(_ generator: SyntheticExport, to path: String) throws -> Int {
-    try writeRaw(path) { sink in try generator.write(sink) }
-  }
-
-  private static func writeFile(
-    _ path: String, offsetSeconds: Int, _ body: (inout ExportWriter) throws -> Int
-  ) throws -> Int {
-    var records = 0
-    _ = try writeRaw(path) { sink in
-      try withoutActuallyEscaping(sink) { sink in
-        var writer = ExportWriter(offsetSeconds: offsetSeconds, sink: sink)
-        records = try body(&writer)
-      }
-    }
-    return records
+    try writeRaw(path, { sink in try generator.write(sink) })
   }
 
   /// Creates `path` through a temporary file beside it, made exclusively under an unpredictable name
   /// (``Posix/createTemporaryFile(beside:mode:)``: nothing planted in a shared directory is written through), then
   /// renamed over `path`: `body` sends the XML through its sink; a `.zip` path gets the XML as
-  /// `apple_health_export/export.xml` in a zip archive. Returns the file's size.
-  private static func writeRaw(_ path: String, _ body: (([UInt8]) throws -> Void) throws -> Void) throws -> Int {
+  /// `apple_health_export/export.xml` in a zip archive. `extras` then adds files by path relative to the export's
+  /// folder: entries after it in the archive, or files beside `export.xml` (each through a temporary file renamed
+  /// into place, before `export.xml` is). Returns the size of the file at `path`.
+  private static func writeRaw(
+    _ path: String, _ body: (([UInt8]) throws -> Void) throws -> Void,
+    extras: ((String, [UInt8]) throws -> Void) throws -> Void = { _ in }
+  ) throws -> Int {
     let (fd, temporary) = try Posix.createTemporaryFile(beside: path, mode: 0o644)
     var closed = false
     defer {
@@ -258,19 +316,34 @@ package enum HealthExportFiles {
       try bytes.withUnsafeBytes { buffer in try Posix.writeAll(fd, buffer, what: temporary) }
       size += bytes.count
     }
-    if zipped { try write(zip.beginEntry("apple_health_export/export.xml")) }
-    try body { chunk in
-      try write(chunk)
-      if zipped { chunk.withUnsafeBytes { zip.add($0) } }
-    }
-    if zipped {
+    func finishEntry() throws {
       for patch in zip.finishEntry() {
         try patch.bytes.withUnsafeBytes { buffer in
           try Posix.pwriteAll(fd, buffer, at: patch.offset, what: temporary)
         }
       }
-      try write(zip.finish())
     }
+    if zipped { try write(zip.beginEntry("apple_health_export/export.xml")) }
+    try body { chunk in
+      try write(chunk)
+      if zipped { chunk.withUnsafeBytes { zip.add($0) } }
+    }
+    if zipped { try finishEntry() }
+    let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    try extras { name, bytes in
+      if zipped {
+        try write(zip.beginEntry("apple_health_export/" + name))
+        try write(bytes)
+        bytes.withUnsafeBytes { zip.add($0) }
+        try finishEntry()
+      } else {
+        let target = (folder.isEmpty ? "" : folder + "/") + name
+        let directory = target.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !directory.isEmpty { try Posix.makeDirectory(directory, mode: 0o755) }
+        try writeWhole(target, bytes)
+      }
+    }
+    if zipped { try write(zip.finish()) }
     try Posix.fsync(fd, what: temporary)
     Posix.close(fd)
     closed = true
@@ -279,6 +352,23 @@ package enum HealthExportFiles {
       throw error
     }
     return size
+  }
+
+  /// Writes `bytes` as the file `path`, through a temporary file beside it renamed into place.
+  private static func writeWhole(_ path: String, _ bytes: [UInt8]) throws {
+    let (fd, temporary) = try Posix.createTemporaryFile(beside: path, mode: 0o644)
+    do {
+      defer { Posix.close(fd) }
+      try bytes.withUnsafeBytes { buffer in try Posix.writeAll(fd, buffer, what: temporary) }
+      try Posix.fsync(fd, what: temporary)
+    } catch {
+      Posix.unlink(temporary)
+      throw error
+    }
+    do { try Posix.rename(temporary, to: path) } catch {
+      Posix.unlink(temporary)
+      throw error
+    }
   }
 }
 
@@ -318,6 +408,11 @@ extension ExportImportReport {
         "  correlations " + byType.map { "\($0.key.name) \(count($0.value.count))" }.joined(separator: ", ")
           + " (read; their records are samples above)")
     }
+    if summary.workouts > 0 || summary.activitySummaries > 0 {
+      lines.append(
+        "  workouts     \(count(summary.workouts)) (\(count(summary.routes)) route\(summary.routes == 1 ? "" : "s")), "
+          + "activity summaries \(count(summary.activitySummaries)) (read, staged with the samples)")
+    }
     if !summary.characteristics.isEmpty {
       let values = summary.characteristics.sorted { $0.key < $1.key }.map {
         "\($0.key.name) \($0.value.name(for: $0.key))"
@@ -327,12 +422,14 @@ extension ExportImportReport {
         ? "" : " (\(outcome.characteristicsSet) changed, the others already so)"
       lines.append("  me           " + values.joined(separator: ", ") + changed)
     }
-    for (i, entry) in summary.sources.enumerated() {
+    // A source only a route names (its workout's source has other details) adds nothing to read.
+    for (i, entry) in summary.sources.filter({ $0.samples > 0 || $0.workouts > 0 }).enumerated() {
       let source = entry.source
       let kind = source.isApple ? "Apple, \(source.device)" : "app, \(source.device)"
       lines.append(
         (i == 0 ? "  sources      " : "               ") + "\(source.details?.name ?? source.bundleID): "
-          + "\(count(entry.samples)) (\(kind), \(source.bundleID))")
+          + "\(count(entry.samples))\(entry.workouts > 0 ? " + \(count(entry.workouts)) workouts" : "") "
+          + "(\(kind), \(source.bundleID))")
     }
     var skipped: [String] = []
     for (type, n) in summary.skippedTypes.sorted(by: { $0.key < $1.key }) {
@@ -345,110 +442,5 @@ extension ExportImportReport {
     }
     for (i, line) in skipped.enumerated() { lines.append((i == 0 ? "  skipped      " : "               ") + line) }
     return lines.joined(separator: "\n") + "\n"
-  }
-}
-
-/// Reads an export on a thread of its own and hands its samples over in batches, through a queue of at most `depth`
-/// batches (so memory stays bounded however far the reader could run ahead): the importer's parsing and its encoding
-/// and sending run at once, each on a core when the machine has two free.
-///
-/// `@unchecked` only because Dispatch's semaphores are not declared `Sendable` on every platform; they are made to
-/// be shared between threads, and everything else mutable is behind `queue` (a mutex).
-private final class PipelinedExportReader: @unchecked Sendable {
-  /// What the reading thread hands over.
-  enum Item: Sendable {
-    /// The next batch of samples, and how far the file had been read when it was complete.
-    case batch([Sample], ExportImportProgress)
-    /// The export was read to its end: what it held and skipped, and the file's size.
-    case end(ImportSummary, fileSize: Int)
-  }
-
-  private enum Entry: Sendable {
-    case item(Item)
-    case failure(ExportError)
-  }
-
-  private struct Queue {
-    var entries: [Entry] = []
-    var stopped = false
-  }
-
-  private let queue = Mutex(Queue())
-  /// Entries waiting in `queue`.
-  private let available = DispatchSemaphore(value: 0)
-  /// Room left in `queue`.
-  private let space: DispatchSemaphore
-  /// Signalled once, when the reading thread has returned.
-  private let finished = DispatchSemaphore(value: 0)
-
-  private init(depth: Int) { space = DispatchSemaphore(value: max(1, depth)) }
-
-  /// Opens the export at `path` and starts reading it on a new thread, `batchSize` samples a batch.
-  static func start(path: String, mapping: SourceMapping, batchSize: Int, depth: Int) -> PipelinedExportReader {
-    let reader = PipelinedExportReader(depth: depth)
-    Posix.startThread { reader.produce(path: path, mapping: mapping, batchSize: max(1, batchSize)) }
-    return reader
-  }
-
-  /// The next batch, or the end of the export.
-  /// - Throws: the ``ExportError`` that stopped the reading thread (the file could not be opened, was malformed…).
-  func next() throws(ExportError) -> Item {
-    available.wait()
-    let entry = queue.withLock { $0.entries.removeFirst() }
-    space.signal()
-    switch entry {
-    case .item(let item): return item
-    case .failure(let error): throw error
-    }
-  }
-
-  /// Stops the reading thread (it gives up at its next batch) and waits until it has returned. Called once.
-  func stop() {
-    queue.withLock {
-      $0.stopped = true
-      $0.entries.removeAll()
-    }
-    space.signal()
-    finished.wait()
-  }
-
-  private func produce(path: String, mapping: SourceMapping, batchSize: Int) {
-    defer { finished.signal() }
-    do throws(ExportError) {
-      let (input, name, file) = try HealthExportFiles.open(path)
-      var reader = ExportReader(input, file: name, mapping: mapping)
-      var batch: [Sample] = []
-      batch.reserveCapacity(batchSize)
-      while let sample = try reader.next() {
-        batch.append(sample)
-        if batch.count == batchSize {
-          let read = ExportImportProgress(
-            fileBytes: file.bytesRead, fileSize: file.size, records: reader.summary.records, validating: false)
-          guard put(.item(.batch(batch, read))) else { return }
-          batch = []
-          batch.reserveCapacity(batchSize)
-        }
-      }
-      if !batch.isEmpty {
-        let read = ExportImportProgress(
-          fileBytes: file.bytesRead, fileSize: file.size, records: reader.summary.records, validating: false)
-        guard put(.item(.batch(batch, read))) else { return }
-      }
-      _ = put(.item(.end(reader.summary, fileSize: file.size)))
-    } catch {
-      _ = put(.failure(error))
-    }
-  }
-
-  /// Queues `entry`, waiting for room; false once the consumer has stopped.
-  private func put(_ entry: Entry) -> Bool {
-    space.wait()
-    let accepted = queue.withLock { queue -> Bool in
-      guard !queue.stopped else { return false }
-      queue.entries.append(entry)
-      return true
-    }
-    if accepted { available.signal() }
-    return accepted
   }
 }

@@ -180,12 +180,12 @@ struct XMLBuilder {
   private var sources = 1
   /// Choices each block has of its own.
   static let blockChoices = 16
-  private var serial = 0
+  var serial = 0
 
-  private mutating func text(_ s: String) { bytes += Array(s.utf8) }
+  mutating func text(_ s: String) { bytes += Array(s.utf8) }
 
   /// A mutation: `bad` when it is chosen, `good` otherwise.
-  private mutating func pick(_ c: inout ExportFuzz.Choices, _ good: String, _ bad: [String]) -> String {
+  mutating func pick(_ c: inout ExportFuzz.Choices, _ good: String, _ bad: [String]) -> String {
     let n = c.byte()
     guard n >= 240, !bad.isEmpty else { return good }
     valid = false
@@ -203,13 +203,13 @@ struct XMLBuilder {
       let kind = c.byte()
       if kind == 255 { break }
       var choices = c.take(Self.blockChoices)
-      block(kind % 9, &choices)
+      block(kind % 10, &choices)
       blocks += 1
     }
     if c.rare() { valid = false } else { text("</HealthData>\n") }
   }
 
-  private mutating func sourceAttributes(_ c: inout ExportFuzz.Choices) -> String {
+  mutating func sourceAttributes(_ c: inout ExportFuzz.Choices) -> String {
     serial += 1
     let k = sources <= 8 ? c.below(sources) : serial % sources
     let name = k < 4 ? ExportFuzz.sourceNames[k] : "App \(k)"
@@ -306,14 +306,17 @@ struct XMLBuilder {
       text("  </HeartRateVariabilityMetadataList>\n </Record>\n")
       records += 1
     case 7:
-      // Other markup: a comment, CDATA, a processing instruction, a workout, Me.
+      // Other markup: a comment, CDATA, a processing instruction, an element the reader skips, Me.
       let variants = [
         " <!-- a comment -->\n",
-        " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\"><![CDATA[x]]></Workout>\n",
+        " <Audiogram type=\"x\"><![CDATA[x]]></Audiogram>\n",
         " <?pi data?>\n",
         " <Me HKCharacteristicTypeIdentifierBiologicalSex=\"\(pick(&c, "HKBiologicalSexFemale", ["Female"]))\"/>\n",
       ]
       text(variants[c.below(variants.count)])
+    case 8:
+      // A workout with its children and routes, or an activity summary (ExportFuzzWorkouts.swift).
+      if c.chance(25) { activitySummary(&c) } else { workout(&c) }
     default:
       // Stray bytes (almost never well-formed).
       let n = 1 + c.below(32)
