@@ -42,6 +42,18 @@ struct OperationContractTests {
     start: t0.addingTimeInterval(-7200), end: t0.addingTimeInterval(-7200), metadata: [:],
     source: SampleSource(bundleID: "com.apple.health.1", device: .phone))
 
+  static let workoutFamily = ["workout", "workoutRoute", "heartbeatSeries", "heartRate"].map {
+    SampleType.lookup(name: $0)!
+  }
+  static let heartRate = workoutFamily[3]
+  static let activitySummary = SampleType.lookup(name: "activitySummary")!
+  static let workoutInput = WorkoutInput(
+    uuid: UUID(), activityType: .running, start: t0.addingTimeInterval(-3_600), end: t0.addingTimeInterval(-1_800))
+  static let location = RouteLocation(timestamp: t0.addingTimeInterval(-3_000), latitude: 48.85, longitude: 2.35)
+  static let importedWorkout = Workout(
+    uuid: UUID(), activityType: .cycling, start: t0.addingTimeInterval(-9_000), end: t0.addingTimeInterval(-8_000),
+    duration: 1_000, source: imported.source)
+
   /// Every request's operation, in an order in which each can succeed on a phone: the app is installed and granted
   /// before it saves, a sample is saved before it is deleted, an import is staged before it is committed.
   static let operations: [Erased] = [
@@ -66,6 +78,32 @@ struct OperationContractTests {
     Erased(.saveCorrelations(bundle, [], samples: [waterSample(50, at: t0.addingTimeInterval(-20))])),
     Erased(.correlationQuery(bundle, CorrelationQuery(base: SampleQuery(type: bloodPressure)))),
     Erased(.storedCorrelations()),
+    Erased(.requestAuthorization(bundle, share: workoutFamily, read: workoutFamily + [activitySummary])),
+    Erased(.answerPrompt(.allowAll, bundleID: bundle)),
+    Erased(.saveWorkout(bundle, workoutInput)),
+    Erased(
+      .addSamplesToWorkout(
+        bundle, workout: workoutInput.uuid,
+        samples: [
+          SampleInput(
+            uuid: UUID(), type: heartRate, value: .quantity(150, unit: "count/min"), start: workoutInput.start,
+            end: workoutInput.start)
+        ])),
+    Erased(.saveRoute(bundle, workout: workoutInput.uuid, RouteInput(uuid: UUID(), locations: [location]))),
+    Erased(
+      .saveHeartbeatSeries(
+        bundle,
+        HeartbeatSeriesInput(
+          uuid: UUID(), start: workoutInput.start, end: workoutInput.start.addingTimeInterval(2),
+          beats: [Heartbeat(offset: 0), Heartbeat(offset: 1)]))),
+    Erased(.workoutQuery(bundle, SampleQuery(type: workoutFamily[0]))),
+    Erased(.routeQuery(bundle, workout: workoutInput.uuid, SampleQuery(type: workoutFamily[1]))),
+    Erased(.heartbeatSeriesQuery(bundle, SampleQuery(type: workoutFamily[2]))),
+    Erased(.activitySummaryQuery(bundle, from: LocalDay(year: 2026, month: 1, day: 1))),
+    Erased(.anchoredWorkoutQuery(bundle, type: workoutFamily[0], anchor: 0)),
+    Erased(.storedWorkouts),
+    Erased(.storedRoutes()),
+    Erased(.storedActivitySummaries),
     Erased(.delete(bundle, [removed])),
     Erased(.deleteMatching(bundle, type: water, range: DateRange(start: t0, end: t0.addingTimeInterval(60)))),
     Erased(.readCharacteristic(bundle, biologicalSex)),
@@ -81,6 +119,12 @@ struct OperationContractTests {
     Erased(.earliestPermittedSampleDate),
     Erased(.importBatch(9, [imported])),
     Erased(.importCorrelations(9, [])),
+    Erased(.importWorkouts(9, [importedWorkout])),
+    Erased(
+      .importRoutes(
+        9, [WorkoutRoute(uuid: UUID(), workout: importedWorkout.uuid, locations: [location], source: imported.source)])),
+    Erased(
+      .importActivitySummaries(9, [ActivitySummary(day: LocalDay(year: 2026, month: 1, day: 4), activeEnergy: 200)])),
     Erased(.importCommit(9)),
     Erased(.importAbort(10)),
     Erased(.dump),

@@ -52,6 +52,11 @@ struct EventFixtureTests {
     case .sourceOrder: "sourceOrder"
     case .correlations: "correlations"
     case .correlationDeletions: "correlationDeletions"
+    case .workouts: "workouts"
+    case .workoutAssociations: "workoutAssociations"
+    case .routes: "routes"
+    case .heartbeatSeries: "heartbeatSeries"
+    case .workoutDeletions: "workoutDeletions"
     }
   }
 
@@ -151,6 +156,14 @@ struct EventFixtureTests {
         .correlationsDeleted([EventFixture.correlationTombstone]),
         .correlationDeletions([EventFixture.correlationTombstone])
       ),
+      (.workoutsSaved([EventFixture.workout]), .workouts([EventFixture.workout])),
+      (
+        .workoutSamplesAssociated(workout: EventFixture.workout.uuid, samples: [JournalFixture.savedID]),
+        .workoutAssociations(workout: EventFixture.workout.uuid, samples: [JournalFixture.savedID])
+      ),
+      (.routesSaved([EventFixture.route]), .routes([EventFixture.route])),
+      (.heartbeatSeriesSaved([EventFixture.heartbeats]), .heartbeatSeries([EventFixture.heartbeats])),
+      (.workoutObjectsDeleted([EventFixture.routeTombstone]), .workoutDeletions([EventFixture.routeTombstone])),
     ]
     for (event, payload) in pairs {
       var e = BinaryWriter()

@@ -40,6 +40,53 @@ enum EventFixture {
     members: [JournalFixture.savedID, JournalFixture.sessionID])
   static let correlationTombstone = Tombstone(
     uuid: correlation.uuid, type: bloodPressure, source: source, deletedAt: t0)
+  static let workoutType = SampleType.lookup(name: "workout")!
+  static let routeType = SampleType.lookup(name: "workoutRoute")!
+  static let activeEnergy = SampleType.lookup(name: "activeEnergyBurned")!
+  /// A workout with every part: a pause and a resume, a lap, two activities with statistics, metadata and an
+  /// associated sample.
+  static let workout = Workout(
+    uuid: UUID(uuidString: "D0000000-0000-4000-8000-000000000001")!, activityType: WorkoutActivityType(rawValue: 37),
+    start: t0, end: t0.addingTimeInterval(1800), duration: 1500,
+    events: [
+      WorkoutEvent(type: .pause, start: t0.addingTimeInterval(600)),
+      WorkoutEvent(type: .resume, start: t0.addingTimeInterval(900)),
+      WorkoutEvent(
+        type: .lap, start: t0.addingTimeInterval(900), end: t0.addingTimeInterval(1200), metadata: ["n": .int(2)]),
+    ],
+    activities: [
+      WorkoutActivity(
+        uuid: UUID(uuidString: "D0000000-0000-4000-8000-000000000002")!,
+        configuration: WorkoutConfiguration(
+          activityType: WorkoutActivityType(rawValue: 46), location: .indoor, swimmingLocation: .pool, lapLength: 25),
+        start: t0, end: t0.addingTimeInterval(900), metadata: ["a": .bool(true)],
+        statistics: [
+          WorkoutStatistic(type: heartRate, start: t0, end: t0.addingTimeInterval(900), minimum: 1, maximum: 3, average: 2)
+        ]),
+      WorkoutActivity(
+        uuid: UUID(uuidString: "D0000000-0000-4000-8000-000000000003")!,
+        configuration: WorkoutConfiguration(activityType: WorkoutActivityType(rawValue: 37), location: .outdoor),
+        start: t0.addingTimeInterval(900), end: t0.addingTimeInterval(1800)),
+    ],
+    statistics: [WorkoutStatistic(type: activeEnergy, start: t0, end: t0.addingTimeInterval(1800), sum: 310.5)],
+    metadata: ["HKIndoorWorkout": .bool(false)], source: source, associated: [JournalFixture.savedID])
+  static let route = WorkoutRoute(
+    uuid: UUID(uuidString: "D0000000-0000-4000-8000-000000000004")!, workout: workout.uuid,
+    locations: [
+      RouteLocation(timestamp: t0, latitude: 48.85, longitude: 2.35, altitude: 35),
+      RouteLocation(
+        timestamp: t0.addingTimeInterval(3), latitude: 48.851, longitude: 2.351, altitude: 36, horizontalAccuracy: 4,
+        verticalAccuracy: 3, speed: 2.5, speedAccuracy: 0.5, course: 90, courseAccuracy: 10),
+    ], metadata: ["HKMetadataKeySyncIdentifier": .string("r-1")], source: source)
+  static let heartbeats = HeartbeatSeries(
+    uuid: UUID(uuidString: "D0000000-0000-4000-8000-000000000005")!, start: t0, end: t0.addingTimeInterval(60),
+    beats: [Heartbeat(offset: 0.8), Heartbeat(offset: 1.7, precededByGap: true)], source: watchSource)
+  static let summary = ActivitySummary(
+    day: LocalDay(year: 2026, month: 1, day: 5), moveMode: .appleMoveTime, activeEnergy: 420, activeEnergyGoal: 500,
+    moveTime: 35, moveTimeGoal: 30, exerciseTime: 31, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12,
+    isPaused: true)
+  static let workoutTombstone = Tombstone(uuid: workout.uuid, type: workoutType, source: source, deletedAt: t0)
+  static let routeTombstone = Tombstone(uuid: route.uuid, type: routeType, source: source, deletedAt: t0)
   static let entitledApp = AppRecord(
     bundleID: "com.example.tracker", displayName: "Tracker", writeUsageDescription: nil, readUsageDescription: "r",
     entitlements: [.backgroundDelivery])
@@ -88,6 +135,11 @@ enum EventFixture {
           SyncEntry(seq: 7, payload: .sourceOrder(water, order)),
           SyncEntry(seq: 8, payload: .correlations([correlation])),
           SyncEntry(seq: 9, payload: .correlationDeletions([correlationTombstone])),
+          SyncEntry(seq: 10, payload: .workouts([workout])),
+          SyncEntry(seq: 11, payload: .workoutAssociations(workout: workout.uuid, samples: [JournalFixture.sessionID])),
+          SyncEntry(seq: 12, payload: .routes([route])),
+          SyncEntry(seq: 13, payload: .heartbeatSeries([heartbeats])),
+          SyncEntry(seq: 14, payload: .workoutDeletions([workoutTombstone, routeTombstone])),
         ], at: t0)
     ),
     ("peerAcknowledged", .peerAcknowledged(41)),
@@ -134,6 +186,12 @@ enum EventFixture {
     ("correlationsSaved", .correlationsSaved([correlation])),
     ("correlationsDeleted", .correlationsDeleted([correlationTombstone])),
     ("importCorrelationsStaged", .importCorrelationsStaged(id: 9, [correlation])),
+    ("workoutsSaved", .workoutsSaved([workout])),
+    ("workoutSamplesAssociated", .workoutSamplesAssociated(workout: workout.uuid, samples: [JournalFixture.sessionID])),
+    ("routesSaved", .routesSaved([route])),
+    ("heartbeatSeriesSaved", .heartbeatSeriesSaved([heartbeats])),
+    ("workoutObjectsDeleted", .workoutObjectsDeleted([workoutTombstone, routeTombstone])),
+    ("importWorkoutsStaged", .importWorkoutsStaged(id: 9, workouts: [workout], routes: [route], summaries: [summary])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.
@@ -146,5 +204,10 @@ enum EventFixture {
     ("sourceOrder", .init(seq: 6, payload: .sourceOrder(water, order))),
     ("correlations", .init(seq: 7, payload: .correlations([correlation]))),
     ("correlationDeletions", .init(seq: 8, payload: .correlationDeletions([correlationTombstone]))),
+    ("workouts", .init(seq: 9, payload: .workouts([workout]))),
+    ("workoutAssociations", .init(seq: 10, payload: .workoutAssociations(workout: workout.uuid, samples: []))),
+    ("routes", .init(seq: 11, payload: .routes([route]))),
+    ("heartbeatSeries", .init(seq: 12, payload: .heartbeatSeries([heartbeats]))),
+    ("workoutDeletions", .init(seq: 13, payload: .workoutDeletions([workoutTombstone]))),
   ]
 }

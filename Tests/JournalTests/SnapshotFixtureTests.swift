@@ -56,6 +56,7 @@ struct SnapshotFixtureTests {
     }
     try d.run(d.device.state.saveCorrelations(bpApp.bundleID, readings, samples: [], wall: d.wall))
     try d.delete(bpApp.bundleID, [uuid(0, 7)])
+    try workoutHistory(d)
     // A deletion and a Watch-app change after the acknowledged part of the log.
     try d.delete(waterApp.bundleID, [uuid(400)])
     try d.run(d.device.state.queueWatchSettings(returnApp.bundleID, .set(Permission(mindful, .read), on: true)))
@@ -63,6 +64,40 @@ struct SnapshotFixtureTests {
     try d.run(d.device.state.lock(wall: d.wall).events)
     try d.save(waterApp.bundleID, [waterAt(30, 4, id: uuid(1, 10))])
   }
+
+  /// Workouts (one deleted with its route), routes, an association, a heartbeat series and an imported workout with
+  /// an activity summary.
+  static func workoutHistory(_ d: Driver) throws {
+    try d.run(d.device.state.install(workoutApp))
+    let types: Set<SampleType> = [EventFixture.workoutType, EventFixture.routeType, heartbeatSeriesType, heartRate]
+    try d.grant(workoutApp.bundleID, share: types, read: types)
+    try d.save(workoutApp.bundleID, [input(heartRate, .quantity(2, unit: "count/s"), at: 60, for: 0, id: uuid(1, 11))])
+    for i in 0..<2 {
+      let start = t0.addingTimeInterval(Double(i) * 7200)
+      let workout = WorkoutInput(
+        uuid: uuid(i, 12), activityType: WorkoutActivityType(rawValue: 37), start: start,
+        end: start.addingTimeInterval(1800), events: [WorkoutEvent(type: .pause, start: start.addingTimeInterval(60))],
+        associated: i == 0 ? [uuid(1, 11)] : [])
+      let route = RouteInput(uuid: uuid(i, 13), locations: [RouteLocation(timestamp: start, latitude: 1, longitude: 2)])
+      try d.run(d.device.state.saveWorkout(workoutApp.bundleID, workout, route: route, wall: d.wall))
+    }
+    try d.run(
+      d.device.state.addSamples(
+        workoutApp.bundleID, new: [input(heartRate, .quantity(3, unit: "count/s"), at: 120, for: 0, id: uuid(2, 11))],
+        existing: [], to: uuid(1, 12), wall: d.wall))
+    try d.delete(workoutApp.bundleID, [uuid(0, 12)])
+    let series = HeartbeatSeriesInput(
+      uuid: uuid(1, 14), start: t0, end: t0.addingTimeInterval(10), beats: [Heartbeat(offset: 1), Heartbeat(offset: 2)])
+    try d.run(d.device.state.saveHeartbeatSeries(workoutApp.bundleID, series, wall: d.wall))
+    try d.run(
+      d.device.state.stageImportWorkouts(
+        5, workouts: [EventFixture.workout], routes: [EventFixture.route], summaries: [EventFixture.summary]))
+    try d.run(d.device.state.commitImport(5, wall: d.wall).events)
+  }
+
+  static let workoutApp = AppRecord(
+    bundleID: "com.example.workouts", displayName: "Workouts", writeUsageDescription: "w", readUsageDescription: "r")
+  static let heartbeatSeriesType = SampleType.lookup(name: "heartbeatSeries")!
 
   /// The fixture journal's bytes, as `everySectionHistory` journals it under ``fixtureSalt``, with the snapshot
   /// this build writes at its end.

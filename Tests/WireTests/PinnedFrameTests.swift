@@ -109,7 +109,7 @@ struct PinnedFrameTests {
         members: [CorrelationQuery.MemberCondition(type: systolic, filter: .value(.greaterThan, 140))])),
     .importCorrelations(importID: 5, correlations: [correlation]),
     .storedCorrelations(type: bloodPressure),
-  ]
+  ] + WorkoutExamples.requests
   static let bloodPressure = SampleType.lookup(name: "bloodPressure")!
   static let systolic = SampleType.lookup(name: "bloodPressureSystolic")!
   static let correlation = Correlation(
@@ -157,7 +157,7 @@ struct PinnedFrameTests {
         history: [BackgroundDeliveryEvent(kind: .missed, id: 4, bundleID: "a", type: water, attempt: 2, at: t0)]),
       .imported(ImportOutcome(added: [water: 3], alreadyPresent: 2, beforeRetention: 1)),
       .correlations([CorrelationResult(correlation: correlation, objects: [sample])]),
-    ]
+    ] + WorkoutExamples.replies
   }()
 
   /// Every pushed event case.
@@ -245,6 +245,21 @@ struct PinnedFrameTests {
     case .correlationQuery: "correlationQuery"
     case .importCorrelations: "importCorrelations"
     case .storedCorrelations: "storedCorrelations"
+    case .saveWorkout: "saveWorkout"
+    case .addSamplesToWorkout: "addSamplesToWorkout"
+    case .saveRoute: "saveRoute"
+    case .saveHeartbeatSeries: "saveHeartbeatSeries"
+    case .workoutQuery: "workoutQuery"
+    case .routeQuery: "routeQuery"
+    case .heartbeatSeriesQuery: "heartbeatSeriesQuery"
+    case .activitySummaryQuery: "activitySummaryQuery"
+    case .anchoredWorkoutQuery: "anchoredWorkoutQuery"
+    case .importWorkouts: "importWorkouts"
+    case .importRoutes: "importRoutes"
+    case .importActivitySummaries: "importActivitySummaries"
+    case .storedWorkouts: "storedWorkouts"
+    case .storedRoutes: "storedRoutes"
+    case .storedActivitySummaries: "storedActivitySummaries"
     }
   }
 
@@ -270,6 +285,11 @@ struct PinnedFrameTests {
     case .backgroundDeliveries: "backgroundDeliveries"
     case .imported: "imported"
     case .correlations: "correlations"
+    case .workouts: "workouts"
+    case .routes: "routes"
+    case .heartbeatSeries: "heartbeatSeries"
+    case .activitySummaries: "activitySummaries"
+    case .anchoredWorkouts: "anchoredWorkouts"
     }
   }
 

@@ -134,6 +134,10 @@ struct MessageCodingTests {
           .value(.notEqualTo, 2), .quantity(.lessThan, 0.5, unit: "L"), .constant(false), .not(.notInCorrelation),
           .dates(DateRange(start: t0, end: nil, options: .strictStartDate)),
           .date(.end, .greaterThan, t0.timeIntervalSinceReferenceDate),
+          .workoutActivityType([37, 3000]), .workoutDuration(.greaterThan, 1800),
+          .workoutStatistic(water, .sum, .greaterThanOrEqualTo, 0.5),
+          .workoutActivity(.and([.workoutActivityType([46]), .workoutDuration(.lessThan, 60)])),
+          .associatedWith(UUID()),
         ]))),
     .statistics(
       bundleID: "a",

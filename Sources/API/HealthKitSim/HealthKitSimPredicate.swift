@@ -79,6 +79,12 @@ final class HealthKitSimPredicate: NSPredicate {
     case .notInCorrelation: return "correlation == nil"
     case .date(let field, let op, let instant):
       return "\(field == .start ? "startDate" : "endDate") \(op) \(Date(timeIntervalSinceReferenceDate: instant))"
+    case .workoutActivityType(let raws): return "workoutActivityType IN \(raws.sorted())"
+    case .workoutDuration(let op, let seconds): return "duration \(op) \(formatNumber(seconds))"
+    case .workoutStatistic(let type, let kind, let op, let value):
+      return "\(kind)Quantity(\(type.name)) \(op) \(formatNumber(value))"
+    case .workoutActivity(let inner): return "ANY workoutActivities MATCH (\(format(inner)))"
+    case .associatedWith(let workout): return "workout == \(workout.uuidString)"
     }
   }
 }

@@ -123,12 +123,18 @@ extension DeviceCore {
       case .anchoredQuery: "pass a limit and continue from the returned anchor"
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
+      case .workoutQuery, .heartbeatSeriesQuery: "set a limit or narrow the date range"
+      case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
+      case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
+      case .storedRoutes: "ask for one workout's routes"
       case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
         .requestStatus, .save, .delete, .deleteMatching, .statistics, .changeSettings, .watchSettings, .setClock,
         .advanceClock, .setPolicy, .dump, .subscribe, .earliestPermittedSampleDate, .link, .ping, .importBatch,
         .importCommit, .importAbort, .setLocked, .readCharacteristic, .preferredUnits, .changeUserSetting,
         .enableBackgroundDelivery, .disableBackgroundDelivery, .completeBackgroundDelivery, .backgroundDeliveries,
-        .setSourceOrder, .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations:
+        .setSourceOrder, .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations,
+        .saveWorkout, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .activitySummaryQuery, .importWorkouts,
+        .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -181,13 +187,18 @@ extension Request {
   /// The import a request belongs to (the import requests), or nil.
   package var importID: UInt64? {
     switch self {
-    case .importBatch(let id, _), .importCommit(let id, _), .importAbort(let id), .importCorrelations(let id, _): id
+    case .importBatch(let id, _), .importCommit(let id, _), .importAbort(let id), .importCorrelations(let id, _),
+      .importWorkouts(let id, _), .importRoutes(let id, _), .importActivitySummaries(let id, _):
+      id
     case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
       .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
       .anchoredQuery, .changeSettings, .watchSettings, .setClock, .advanceClock, .setPolicy, .dump, .storedSamples,
       .subscribe, .earliestPermittedSampleDate, .link, .ping, .setLocked, .readCharacteristic, .preferredUnits,
       .changeUserSetting, .enableBackgroundDelivery, .disableBackgroundDelivery, .completeBackgroundDelivery,
-      .backgroundDeliveries, .setSourceOrder, .saveCorrelations, .correlationQuery, .storedCorrelations: nil
+      .backgroundDeliveries, .setSourceOrder, .saveCorrelations, .correlationQuery, .storedCorrelations, .saveWorkout,
+      .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery, .heartbeatSeriesQuery,
+      .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries:
+      nil
     }
   }
 }

@@ -184,6 +184,46 @@ package enum RequestCore {
       case .importCorrelations(let id, let correlations):
         record(try state.stageImportCorrelations(id, correlations))
         answer = .reply(.success(.ok))
+      case .saveWorkout(let bundleID, let workout, let route):
+        record(try state.saveWorkout(bundleID, workout, route: route, wall: wall))
+        answer = .reply(.success(.ok))
+      case .addSamplesToWorkout(let bundleID, let workout, let samples, let existing):
+        record(try state.addSamples(bundleID, new: samples, existing: existing, to: workout, wall: wall))
+        answer = .reply(.success(.ok))
+      case .saveRoute(let bundleID, let workout, let route):
+        record(try state.saveRoute(bundleID, route, workout: workout, wall: wall))
+        answer = .reply(.success(.ok))
+      case .saveHeartbeatSeries(let bundleID, let series):
+        record(try state.saveHeartbeatSeries(bundleID, series, wall: wall))
+        answer = .reply(.success(.ok))
+      case .workoutQuery(let bundleID, let query):
+        answer = .reply(.success(.workouts(try state.workoutQuery(bundleID, query, wall: wall))))
+      case .routeQuery(let bundleID, let workout, let query):
+        answer = .reply(.success(.routes(try state.routeQuery(bundleID, workout: workout, query, wall: wall))))
+      case .heartbeatSeriesQuery(let bundleID, let query):
+        answer = .reply(.success(.heartbeatSeries(try state.heartbeatSeriesQuery(bundleID, query, wall: wall))))
+      case .activitySummaryQuery(let bundleID, let from, let to):
+        answer = .reply(
+          .success(.activitySummaries(try state.activitySummaries(bundleID, from: from, to: to, wall: wall))))
+      case .anchoredWorkoutQuery(let bundleID, let type, let anchor, let range, let limit, let filter):
+        let result = try state.anchoredWorkoutQuery(
+          bundleID, type: type, anchor: anchor, range: range, limit: limit, filter: filter, wall: wall)
+        answer = .reply(.success(.anchoredWorkouts(result)))
+      case .importWorkouts(let id, let workouts):
+        record(try state.stageImportWorkouts(id, workouts: workouts, routes: [], summaries: []))
+        answer = .reply(.success(.ok))
+      case .importRoutes(let id, let routes):
+        record(try state.stageImportWorkouts(id, workouts: [], routes: routes, summaries: []))
+        answer = .reply(.success(.ok))
+      case .importActivitySummaries(let id, let summaries):
+        record(try state.stageImportWorkouts(id, workouts: [], routes: [], summaries: summaries))
+        answer = .reply(.success(.ok))
+      case .storedWorkouts:
+        answer = .reply(.success(.workouts(state.storedWorkouts())))
+      case .storedRoutes(let workout):
+        answer = .reply(.success(.routes(state.storedRoutes(workout: workout))))
+      case .storedActivitySummaries:
+        answer = .reply(.success(.activitySummaries(state.storedActivitySummaries())))
       case .statistics(let bundleID, let query):
         state.refreshStatisticsSummaries(for: query.type)
         answer = .reply(.success(.statistics(try state.statistics(bundleID, query, wall: wall))))
@@ -401,61 +441,5 @@ package enum RequestCore {
       fields.append(Field("message", error.message))
     }
     return Note(level: level, message: "call \(request.name)", fields: fields)
-  }
-
-  /// The notices subscribers get for journaled events: samples added or deleted (here or arriving from the peer),
-  /// sync progress.
-  package static func notices(for events: [DeviceEvent], device: DeviceKind) -> [DaemonEvent] {
-    var notices: [DaemonEvent] = []
-    for event in events {
-      switch event {
-      case .samplesSaved(let samples):
-        notices.append(
-          .samplesChanged(types: distinct(samples.map(\.type)), origin: device, added: samples.count, deleted: 0))
-      case .samplesDeleted(let tombstones), .correlationsDeleted(let tombstones):
-        notices.append(
-          .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
-      case .correlationsSaved(let correlations):
-        notices.append(
-          .samplesChanged(
-            types: distinct(correlations.map(\.type)), origin: device, added: correlations.count, deleted: 0))
-      case .peerEntriesApplied(let entries, _):
-        var added: [SampleType] = []
-        var deleted: [SampleType] = []
-        var items = 0
-        for entry in entries {
-          items += entry.payload.itemCount
-          switch entry.payload {
-          case .samples(let s): added += s.map(\.type)
-          case .deletions(let t): deleted += t.map(\.type)
-          case .correlations(let c): added += c.map(\.type)
-          case .correlationDeletions(let t): deleted += t.map(\.type)
-          case .watchSettings, .authorization, .userSetting, .sourceOrder: break
-          }
-        }
-        if !added.isEmpty || !deleted.isEmpty {
-          notices.append(
-            .samplesChanged(
-              types: distinct(added + deleted), origin: device.peer, added: added.count, deleted: deleted.count))
-        }
-        notices.append(.syncApplied(upTo: entries.last?.seq ?? 0, items: items))
-      case .peerAcknowledged(let seq):
-        notices.append(.peerAcknowledged(seq))
-      case .appInstalled, .appUninstalled, .promptAnswered, .promptCancelled, .settingsChanged, .watchSettingsQueued,
-        .clockSet, .policyChanged, .syncLogRestarted, .peerLogAdopted, .authorizationShared, .importStaged,
-        .importCommitted, .importAbandoned, .deviceLocked, .deviceUnlocked, .samplesSavedWhileLocked,
-        .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
-        .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged:
-        // Changes subscribers learn of otherwise (sheets, lock, imports: by the request that made them) or not at all.
-        break
-      }
-    }
-    return notices
-  }
-
-  private static func distinct(_ types: [SampleType]) -> [SampleType] {
-    // Most changes are of one type: no set is built for them.
-    if let first = types.first, types.allSatisfy({ $0 == first }) { return [first] }
-    return Array(Set(types)).sorted()
   }
 }

@@ -9,8 +9,8 @@ import HealthModel
 // (SyncPayloadTable.swift). `EventFixtureTests` pins every tag's bytes.
 
 /// The tag byte of each kind of journal event (docs/journal.md, "Events"). Tags 30–39 belong to imports, 40–49 to
-/// the device lock and the Health app, 50–59 to statistics settings, 70–74 to sync requests, 75–79 to correlations;
-/// 19–29 are free. A tag is never reused for another layout.
+/// the device lock and the Health app, 50–59 to statistics settings, 70–74 to sync requests, 75–79 to correlations,
+/// 80–89 to workouts; 19–29 are free. A tag is never reused for another layout.
 package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   /// An app without entitlements was installed.
   case appInstalled = 1
@@ -74,6 +74,18 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case correlationsDeleted = 76
   /// An import's correlations were staged.
   case importCorrelationsStaged = 77
+  /// Apps saved workouts.
+  case workoutsSaved = 80
+  /// An app associated samples with a workout.
+  case workoutSamplesAssociated = 81
+  /// Apps saved workout routes.
+  case routesSaved = 82
+  /// Apps saved heartbeat series.
+  case heartbeatSeriesSaved = 83
+  /// Apps deleted workouts, routes or heartbeat series.
+  case workoutObjectsDeleted = 84
+  /// An import's workouts, routes and activity summaries were staged.
+  case importWorkoutsStaged = 85
 }
 
 /// One kind of journal event.
@@ -196,6 +208,28 @@ enum EventTable {
   /// 76: [tombstone].
   static let correlationsDeleted = EventDefinition(
     .correlationsDeleted, Fields.tombstones, make: DeviceEvent.correlationsDeleted)
+
+  // MARK: Workouts (tags 80–85)
+
+  /// 80: [workout].
+  static let workoutsSaved = EventDefinition(.workoutsSaved, Fields.workouts, make: DeviceEvent.workoutsSaved)
+  /// 81: workout uuid, [uuid] samples.
+  static let workoutSamplesAssociated = EventDefinition(
+    .workoutSamplesAssociated, Fields.uuid, Fields.uuids, make: DeviceEvent.workoutSamplesAssociated)
+  /// 82: [route].
+  static let routesSaved = EventDefinition(.routesSaved, Fields.routes, make: DeviceEvent.routesSaved)
+  /// 83: [heartbeat-series].
+  static let heartbeatSeriesSaved = EventDefinition(
+    .heartbeatSeriesSaved, Fields.heartbeatSeries, make: DeviceEvent.heartbeatSeriesSaved)
+  /// 84: [tombstone].
+  static let workoutObjectsDeleted = EventDefinition(
+    .workoutObjectsDeleted, Fields.tombstones, make: DeviceEvent.workoutObjectsDeleted)
+  /// 85: importID u64, [workout], [route], [activity-summary].
+  static let importWorkoutsStaged = EventDefinition(
+    .importWorkoutsStaged, Fields.importIdentity, Fields.workouts, Fields.importedRoutesAndSummaries,
+    make: { id, workouts, rest in
+      DeviceEvent.importWorkoutsStaged(id: id, workouts: workouts, routes: rest.0, summaries: rest.1)
+    })
 }
 
 extension BinaryWriter {
@@ -237,6 +271,13 @@ extension BinaryWriter {
     case .sourceOrderChanged(let type, let order): EventTable.sourceOrderChanged.write((type, order), into: &self)
     case .correlationsSaved(let c): EventTable.correlationsSaved.write(c, into: &self)
     case .correlationsDeleted(let t): EventTable.correlationsDeleted.write(t, into: &self)
+    case .workoutsSaved(let w): EventTable.workoutsSaved.write(w, into: &self)
+    case .workoutSamplesAssociated(let w, let s): EventTable.workoutSamplesAssociated.write((w, s), into: &self)
+    case .routesSaved(let r): EventTable.routesSaved.write(r, into: &self)
+    case .heartbeatSeriesSaved(let s): EventTable.heartbeatSeriesSaved.write(s, into: &self)
+    case .workoutObjectsDeleted(let t): EventTable.workoutObjectsDeleted.write(t, into: &self)
+    case .importWorkoutsStaged(let id, let w, let r, let s):
+      EventTable.importWorkoutsStaged.write((id, w, (r, s)), into: &self)
     }
   }
 }
@@ -279,6 +320,12 @@ extension BinaryReader {
     case .sourceOrderChanged: return try EventTable.sourceOrderChanged.read(from: &self)
     case .correlationsSaved: return try EventTable.correlationsSaved.read(from: &self)
     case .correlationsDeleted: return try EventTable.correlationsDeleted.read(from: &self)
+    case .workoutsSaved: return try EventTable.workoutsSaved.read(from: &self)
+    case .workoutSamplesAssociated: return try EventTable.workoutSamplesAssociated.read(from: &self)
+    case .routesSaved: return try EventTable.routesSaved.read(from: &self)
+    case .heartbeatSeriesSaved: return try EventTable.heartbeatSeriesSaved.read(from: &self)
+    case .workoutObjectsDeleted: return try EventTable.workoutObjectsDeleted.read(from: &self)
+    case .importWorkoutsStaged: return try EventTable.importWorkoutsStaged.read(from: &self)
     }
   }
 }

@@ -21,9 +21,12 @@ import HealthModel
 //                 | extras
 // extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
 //                 (written by every build since background delivery; a snapshot that ends before it has neither)
-//                 | correlations? | resend?
+//                 | correlations? | workouts | resend?
 // correlations := live [correlation] | deleted [tombstone]   (written by every build since correlations; a snapshot
 //                 that ends before it, from an earlier build, has none — so the snapshot version did not change)
+// workouts     := live [workout, change u64] | routes [route, change u64] | series [heartbeat-series, change u64]
+//                 | summaries [activity-summary] | deleted [tombstone, change u64]   (snapshot version 2 on: always
+//                 after the correlations; a version-1 snapshot is refused by its header, so the journal is replayed)
 // resend       := u8 1, written only while the ledger's re-send request is pending (absent: none)
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
@@ -171,6 +174,7 @@ extension BinaryWriter {
     }
     array(state.correlationStore.ordered) { $0.correlation($1) }
     array(state.correlationStore.orderedDeletions) { $0.tombstone($1) }
+    workoutStore(state.workoutStore)
     if state.sync.resendRequested { u8(1) }
     try flush(&self)
   }
@@ -264,6 +268,7 @@ extension BinaryReader {
     let userData = remaining > 0 ? try self.userData() : DeviceState.UserData()
     var registrations: [BackgroundKey: UpdateFrequency] = [:]
     var correlations = CorrelationStore()
+    var workouts = WorkoutStore()
     if !isAtEnd {
       let entitled = try array(minElementSize: 8) { r throws(DecodeError) in
         (try r.string(maxLength: StoredLimits.identifier), try r.entitlements())
@@ -286,6 +291,7 @@ extension BinaryReader {
         do { correlations = try CorrelationStore(restoring: live, deleted: deleted) } catch {
           throw self.error(error.message)
         }
+        workouts = try workoutStore(changeCounter: store.changeCounter)
       }
       // The optional re-send request: a 1; anything else is left for the caller's check for trailing bytes.
       var probe = self
@@ -299,7 +305,7 @@ extension BinaryReader {
         restoring: device, policy: policy, virtualNow: virtualNow, apps: apps, decisions: decisions,
         lockedOut: lockedOut, store: store, sync: ledger, syncConflicts: conflicts, syncConflictCount: conflictCount,
         decisionStamps: stamps, userData: userData, backgroundRegistrations: registrations,
-        correlations: correlations)
+        correlations: correlations, workouts: workouts)
     } catch { throw self.error(error.message) }
   }
 

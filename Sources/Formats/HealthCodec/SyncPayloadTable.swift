@@ -30,6 +30,16 @@ package enum SyncPayloadTag: UInt8, CaseIterable, Sendable {
   case correlations = 75
   /// Correlation deletions: `[tombstone]`.
   case correlationDeletions = 76
+  /// Workouts: `[workout]`.
+  case workouts = 80
+  /// Samples associated with a workout: workout uuid, `[uuid]`.
+  case workoutAssociations = 81
+  /// Routes: `[route]`.
+  case routes = 82
+  /// Heartbeat series: `[heartbeat-series]`.
+  case heartbeatSeries = 83
+  /// Deletions of workouts, routes and heartbeat series: `[tombstone]`.
+  case workoutDeletions = 84
 }
 
 /// The payload cases a ``SyncEntry`` and a ``SyncLedger/StoredEntry`` share, so one table builds both.
@@ -41,6 +51,11 @@ protocol SharedSyncPayload: Sendable {
   static func sourceOrder(_ type: SampleType, _ order: SourceOrder) -> Self
   static func correlations(_ correlations: [Correlation]) -> Self
   static func correlationDeletions(_ tombstones: [Tombstone]) -> Self
+  static func workouts(_ workouts: [Workout]) -> Self
+  static func workoutAssociations(workout: UUID, samples: [UUID]) -> Self
+  static func routes(_ routes: [WorkoutRoute]) -> Self
+  static func heartbeatSeries(_ series: [HeartbeatSeries]) -> Self
+  static func workoutDeletions(_ tombstones: [Tombstone]) -> Self
 }
 
 extension SyncPayload: SharedSyncPayload {}
@@ -75,6 +90,22 @@ struct SyncPayloadTable<Payload: SharedSyncPayload>: Sendable {
   /// 76: the fields of `correlationsDeleted`.
   let correlationDeletions = Row(.correlationDeletions, fieldsOf: EventTable.correlationsDeleted) {
     Payload.correlationDeletions($0)
+  }
+  /// 80: the fields of `workoutsSaved`.
+  let workouts = Row(.workouts, fieldsOf: EventTable.workoutsSaved) { Payload.workouts($0) }
+  /// 81: the fields of `workoutSamplesAssociated`.
+  let workoutAssociations = Row(.workoutAssociations, fieldsOf: EventTable.workoutSamplesAssociated) { w, s in
+    Payload.workoutAssociations(workout: w, samples: s)
+  }
+  /// 82: the fields of `routesSaved`.
+  let routes = Row(.routes, fieldsOf: EventTable.routesSaved) { Payload.routes($0) }
+  /// 83: the fields of `heartbeatSeriesSaved`.
+  let heartbeatSeries = Row(.heartbeatSeries, fieldsOf: EventTable.heartbeatSeriesSaved) {
+    Payload.heartbeatSeries($0)
+  }
+  /// 84: the fields of `workoutObjectsDeleted`.
+  let workoutDeletions = Row(.workoutDeletions, fieldsOf: EventTable.workoutObjectsDeleted) {
+    Payload.workoutDeletions($0)
   }
 }
 
@@ -125,6 +156,11 @@ extension BinaryWriter {
     case .sourceOrder(let type, let order): table.sourceOrder.write((type, order), into: &self)
     case .correlations(let c): table.correlations.write(c, into: &self)
     case .correlationDeletions(let t): table.correlationDeletions.write(t, into: &self)
+    case .workouts(let w): table.workouts.write(w, into: &self)
+    case .workoutAssociations(let w, let s): table.workoutAssociations.write((w, s), into: &self)
+    case .routes(let r): table.routes.write(r, into: &self)
+    case .heartbeatSeries(let s): table.heartbeatSeries.write(s, into: &self)
+    case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
     }
   }
 
@@ -141,6 +177,11 @@ extension BinaryWriter {
     case .sourceOrder(let type, let order): table.sourceOrder.write((type, order), into: &self)
     case .correlations(let c): table.correlations.write(c, into: &self)
     case .correlationDeletions(let t): table.correlationDeletions.write(t, into: &self)
+    case .workouts(let w): table.workouts.write(w, into: &self)
+    case .workoutAssociations(let w, let s): table.workoutAssociations.write((w, s), into: &self)
+    case .routes(let r): table.routes.write(r, into: &self)
+    case .heartbeatSeries(let s): table.heartbeatSeries.write(s, into: &self)
+    case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
     }
   }
 }
@@ -164,6 +205,11 @@ extension BinaryReader {
     case .sourceOrder: payload = try table.sourceOrder.read(from: &self)
     case .correlations: payload = try table.correlations.read(from: &self)
     case .correlationDeletions: payload = try table.correlationDeletions.read(from: &self)
+    case .workouts: payload = try table.workouts.read(from: &self)
+    case .workoutAssociations: payload = try table.workoutAssociations.read(from: &self)
+    case .routes: payload = try table.routes.read(from: &self)
+    case .heartbeatSeries: payload = try table.heartbeatSeries.read(from: &self)
+    case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
     }
     return SyncEntry(seq: seq, payload: payload)
   }
@@ -186,6 +232,11 @@ extension BinaryReader {
     case .sourceOrder: payload = try table.sourceOrder.read(from: &self)
     case .correlations: payload = try table.correlations.read(from: &self)
     case .correlationDeletions: payload = try table.correlationDeletions.read(from: &self)
+    case .workouts: payload = try table.workouts.read(from: &self)
+    case .workoutAssociations: payload = try table.workoutAssociations.read(from: &self)
+    case .routes: payload = try table.routes.read(from: &self)
+    case .heartbeatSeries: payload = try table.heartbeatSeries.read(from: &self)
+    case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
     }
     return SyncLedger.StoredEntry(seq: seq, payload: payload)
   }

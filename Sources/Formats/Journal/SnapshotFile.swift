@@ -32,7 +32,7 @@ package enum SnapshotError: Error, Sendable, CustomStringConvertible {
 ///
 /// ```
 /// file     := header body trailer
-/// header   := "HPSNAPSH" | version u32 LE (= 1) | device u8 | 3 zero bytes                         (16 bytes)
+/// header   := "HPSNAPSH" | version u32 LE (= 2) | device u8 | 3 zero bytes                         (16 bytes)
 /// body     := position state            (the state encoding: HealthCodec/StateCoding.swift)
 /// position := journal-header [u8] | end u64 | records u64 | last-record? (offset u64, record-header [u8]) |
 ///             tail-length u64 | tail-crc u32
@@ -45,8 +45,10 @@ package enum SnapshotFile {
   package static let magic: [UInt8] = Array("HPSNAPSH".utf8)
   /// The eight magic bytes a complete snapshot ends with.
   package static let endMagic: [UInt8] = Array("HPSNAPOK".utf8)
-  /// The format version this build writes and reads.
-  package static let version: UInt32 = 1
+  /// The format version this build writes and reads. Version 2 added the workout section of the state; a version-1
+  /// snapshot (written before workouts) is refused like any other version, so the journal is replayed in full —
+  /// a snapshot is only a cache of its journal, which replays under every build.
+  package static let version: UInt32 = 2
   /// Bytes in the file header.
   package static let headerSize = 16
   /// Bytes each chunk checksum covers.

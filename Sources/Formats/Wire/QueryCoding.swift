@@ -42,7 +42,9 @@ extension BinaryWriter {
   /// `u8` tag then the node: 0 constant bool | 1 and [filter] | 2 or [filter] | 3 not filter | 4 dates range |
   /// 5 sources [string] | 6 uuids [uuid] | 7 metadata key string, condition (0 exists | 1 one of [value] |
   /// 2 compare op u8, value) | 8 device property u8, [string] | 9 value op u8, f64 | 10 quantity op u8, f64, unit
-  /// string | 11 not in a correlation.
+  /// string | 11 not in a correlation | 12 date field u8, op u8, f64 | 13 workout activity types [u64] |
+  /// 14 workout duration op u8, f64 | 15 workout statistic type, kind u8, op u8, f64 | 16 workout activity filter |
+  /// 17 associated with workout uuid.
   mutating func sampleFilter(_ f: SampleFilter) {
     switch f {
     case .constant(let b):
@@ -99,6 +101,25 @@ extension BinaryWriter {
       u8(field.rawValue)
       u8(op.rawValue)
       f64(instant)
+    case .workoutActivityType(let raws):
+      u8(13)
+      array(raws.sorted()) { $0.u64(UInt64($1)) }
+    case .workoutDuration(let op, let seconds):
+      u8(14)
+      u8(op.rawValue)
+      f64(seconds)
+    case .workoutStatistic(let type, let kind, let op, let value):
+      u8(15)
+      sampleType(type)
+      u8(kind.rawValue)
+      u8(op.rawValue)
+      f64(value)
+    case .workoutActivity(let inner):
+      u8(16)
+      sampleFilter(inner)
+    case .associatedWith(let workout):
+      u8(17)
+      uuid(workout)
     }
   }
 
@@ -211,6 +232,18 @@ extension BinaryReader {
       let raw = try u8()
       guard let field = SampleDateField(rawValue: raw) else { throw error("unknown date field \(raw)") }
       return .date(field, try op(&self), try f64())
+    case 13:
+      let raws = try array(minElementSize: 8) { r throws(DecodeError) in try r.u64() }
+      guard raws.allSatisfy({ $0 <= UInt64(UInt.max) }) else { throw error("activity type out of range") }
+      return .workoutActivityType(Set(raws.map { UInt($0) }))
+    case 14: return .workoutDuration(try op(&self), try f64())
+    case 15:
+      let type = try sampleType()
+      let raw = try u8()
+      guard let kind = WorkoutStatisticKind(rawValue: raw) else { throw error("unknown workout statistic \(raw)") }
+      return .workoutStatistic(type, kind, try op(&self), try f64())
+    case 16: return .workoutActivity(try sampleFilter(depth: depth + 1))
+    case 17: return .associatedWith(try uuid())
     case let t: throw error("unknown predicate tag \(t)")
     }
   }

@@ -49,6 +49,16 @@ package enum Reply: Hashable, Sendable {
   case backgroundDeliveries([BackgroundDeliveryStatus], history: [BackgroundDeliveryEvent])
   /// Correlations with the members the app may see (answer to `correlationQuery`).
   case correlations([CorrelationResult])
+  /// Workouts (answer to `workoutQuery`, `storedWorkouts`).
+  case workouts([Workout])
+  /// Routes with every location (answer to `routeQuery`, `storedRoutes`).
+  case routes([WorkoutRoute])
+  /// Heartbeat series (answer to `heartbeatSeriesQuery`).
+  case heartbeatSeries([HeartbeatSeries])
+  /// Activity summaries, day-ascending (answer to `activitySummaryQuery`, `storedActivitySummaries`).
+  case activitySummaries([ActivitySummary])
+  /// Anchored query results of workouts, routes or heartbeat series (answer to `anchoredWorkoutQuery`).
+  case anchoredWorkouts(AnchoredWorkoutResult)
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -93,6 +103,16 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case backgroundDeliveries = 50
   /// ``Reply/correlations``.
   case correlations = 70
+  /// ``Reply/workouts``.
+  case workouts = 80
+  /// ``Reply/routes``.
+  case routes = 81
+  /// ``Reply/heartbeatSeries``.
+  case heartbeatSeries = 82
+  /// ``Reply/activitySummaries``.
+  case activitySummaries = 83
+  /// ``Reply/anchoredWorkouts``.
+  case anchoredWorkouts = 84
 }
 
 extension Reply {
@@ -119,6 +139,11 @@ extension Reply {
     case .units: .units
     case .backgroundDeliveries: .backgroundDeliveries
     case .correlations: .correlations
+    case .workouts: .workouts
+    case .routes: .routes
+    case .heartbeatSeries: .heartbeatSeries
+    case .activitySummaries: .activitySummaries
+    case .anchoredWorkouts: .anchoredWorkouts
     }
   }
 }

@@ -164,6 +164,34 @@ package enum ReplyTable {
   package static let correlations = ReplyDefinition(
     .correlations, Codec.Correlations.self, make: Reply.correlations,
     match: { if case .correlations(let c) = $0 { c } else { nil } })
+  /// Workouts.
+  package static let workouts = ReplyDefinition(
+    .workouts, Codec.Many<Codec.StoredWorkout>.self, make: Reply.workouts,
+    match: { if case .workouts(let w) = $0 { w } else { nil } }, log: { [LogField("results", "\($0.count)")] })
+  /// Routes with their locations.
+  package static let routes = ReplyDefinition(
+    .routes, Codec.Many<Codec.StoredRoute>.self, make: Reply.routes,
+    match: { if case .routes(let r) = $0 { r } else { nil } },
+    log: { [LogField("results", "\($0.count)"), LogField("locations", "\($0.reduce(0) { $0 + $1.locations.count })")] })
+  /// Heartbeat series.
+  package static let heartbeatSeries = ReplyDefinition(
+    .heartbeatSeries, Codec.Many<Codec.StoredHeartbeatSeries>.self, make: Reply.heartbeatSeries,
+    match: { if case .heartbeatSeries(let s) = $0 { s } else { nil } }, log: { [LogField("results", "\($0.count)")] })
+  /// Activity summaries.
+  package static let activitySummaries = ReplyDefinition(
+    .activitySummaries, Codec.Many<Codec.Summary>.self, make: Reply.activitySummaries,
+    match: { if case .activitySummaries(let s) = $0 { s } else { nil } },
+    log: { [LogField("results", "\($0.count)")] })
+  /// Anchored results of workouts, routes or heartbeat series.
+  package static let anchoredWorkouts = ReplyDefinition(
+    .anchoredWorkouts, Codec.AnchoredWorkouts.self, make: Reply.anchoredWorkouts,
+    match: { if case .anchoredWorkouts(let a) = $0 { a } else { nil } },
+    log: { a in
+      [
+        LogField("added", "\(a.workouts.count + a.routes.count + a.series.count)"),
+        LogField("deleted", "\(a.deleted.count)"),
+      ]
+    })
 }
 
 /// Something done with one reply kind's definition, at its concrete type (as ``RequestDefinitionVisitor``).
@@ -199,6 +227,11 @@ extension ReplyTag {
     case .units: visitor.visit(ReplyTable.units)
     case .backgroundDeliveries: visitor.visit(ReplyTable.backgroundDeliveries)
     case .correlations: visitor.visit(ReplyTable.correlations)
+    case .workouts: visitor.visit(ReplyTable.workouts)
+    case .routes: visitor.visit(ReplyTable.routes)
+    case .heartbeatSeries: visitor.visit(ReplyTable.heartbeatSeries)
+    case .activitySummaries: visitor.visit(ReplyTable.activitySummaries)
+    case .anchoredWorkouts: visitor.visit(ReplyTable.anchoredWorkouts)
     }
   }
 }

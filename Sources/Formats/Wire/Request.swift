@@ -98,6 +98,46 @@ package enum Request: Hashable, Sendable {
   /// Every live correlation stored on the device (of one type, or all), with its live members, whatever app saved
   /// it (for exports and tests, as ``storedSamples(type:from:limit:)``); answered by ``Reply/correlations(_:)``.
   case storedCorrelations(type: SampleType?)
+  /// `save(_:)` of a workout (legacy `HKWorkout`, or a builder's `finishWorkout`): the workout (naming the stored
+  /// samples associated with it) and the route saved with it (a builder's route series), all or nothing; answers
+  /// `ok`.
+  case saveWorkout(bundleID: String, workout: WorkoutInput, route: RouteInput?)
+  /// `add(_:to:)`: new samples saved and associated with a saved workout, with samples already stored; answers `ok`.
+  case addSamplesToWorkout(bundleID: String, workout: UUID, samples: [SampleInput], existing: [UUID])
+  /// `HKWorkoutRouteBuilder.finishRoute(with:metadata:)`: a route of a saved workout; answers `ok`.
+  case saveRoute(bundleID: String, workout: UUID, route: RouteInput)
+  /// `HKHeartbeatSeriesBuilder.finishSeries`; answers `ok`.
+  case saveHeartbeatSeries(bundleID: String, series: HeartbeatSeriesInput)
+  /// `HKSampleQuery` of the workout type (its filter may hold the workout predicates); answered by
+  /// ``Reply/workouts(_:)``.
+  case workoutQuery(bundleID: String, query: SampleQuery)
+  /// `HKWorkoutRouteQuery`'s routes, or `HKSampleQuery` of the route type (of one workout when `workout` is set:
+  /// `predicateForObjects(from: workout)`); answered by ``Reply/routes(_:)`` with every location (the caller hands
+  /// them out in batches).
+  case routeQuery(bundleID: String, workout: UUID?, query: SampleQuery)
+  /// `HKSampleQuery` of heartbeat series (and `HKHeartbeatSeriesQuery`'s series); answered by
+  /// ``Reply/heartbeatSeries(_:)``.
+  case heartbeatSeriesQuery(bundleID: String, query: SampleQuery)
+  /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
+  /// answered by ``Reply/activitySummaries(_:)``.
+  case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
+  /// `HKAnchoredObjectQuery` of workouts, routes or heartbeat series (`type`): what changed after `anchor` (0: nil
+  /// anchor), at most `limit` objects (0: no limit), passing `filter` when set (`.associatedWith(workout)` on routes:
+  /// that workout's routes); answered by ``Reply/anchoredWorkouts(_:)``.
+  case anchoredWorkoutQuery(
+    bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter?)
+  /// Stages workouts of the import `importID` (their samples arrive in its batches); visible at its commit.
+  case importWorkouts(importID: UInt64, workouts: [Workout])
+  /// Stages routes of the import `importID` (of workouts staged in it or stored); visible at its commit.
+  case importRoutes(importID: UInt64, routes: [WorkoutRoute])
+  /// Stages activity summaries of the import `importID`; visible at its commit.
+  case importActivitySummaries(importID: UInt64, summaries: [ActivitySummary])
+  /// Every live workout stored on the device, whatever app saved it (exports, tests); ``Reply/workouts(_:)``.
+  case storedWorkouts
+  /// Every live route stored on the device (of one workout, or all), whatever app saved it; ``Reply/routes(_:)``.
+  case storedRoutes(workout: UUID?)
+  /// Every activity summary stored or computed on the device; ``Reply/activitySummaries(_:)``.
+  case storedActivitySummaries
 }
 
 /// Every client request's opcode: its first byte on the wire (docs/protocol.md). The list is exhaustive —
@@ -186,6 +226,36 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case importCorrelations = 87
   /// ``Request/storedCorrelations``.
   case storedCorrelations = 88
+  /// ``Request/saveWorkout``.
+  case saveWorkout = 90
+  /// ``Request/addSamplesToWorkout``.
+  case addSamplesToWorkout = 91
+  /// ``Request/saveRoute``.
+  case saveRoute = 92
+  /// ``Request/saveHeartbeatSeries``.
+  case saveHeartbeatSeries = 93
+  /// ``Request/workoutQuery``.
+  case workoutQuery = 94
+  /// ``Request/routeQuery``.
+  case routeQuery = 95
+  /// ``Request/heartbeatSeriesQuery``.
+  case heartbeatSeriesQuery = 96
+  /// ``Request/activitySummaryQuery``.
+  case activitySummaryQuery = 97
+  /// ``Request/anchoredWorkoutQuery``.
+  case anchoredWorkoutQuery = 98
+  /// ``Request/importWorkouts``.
+  case importWorkouts = 100
+  /// ``Request/importRoutes``.
+  case importRoutes = 101
+  /// ``Request/importActivitySummaries``.
+  case importActivitySummaries = 102
+  /// ``Request/storedWorkouts``.
+  case storedWorkouts = 105
+  /// ``Request/storedRoutes``.
+  case storedRoutes = 106
+  /// ``Request/storedActivitySummaries``.
+  case storedActivitySummaries = 107
 }
 
 extension Request {
@@ -233,6 +303,21 @@ extension Request {
     case .correlationQuery: .correlationQuery
     case .importCorrelations: .importCorrelations
     case .storedCorrelations: .storedCorrelations
+    case .saveWorkout: .saveWorkout
+    case .addSamplesToWorkout: .addSamplesToWorkout
+    case .saveRoute: .saveRoute
+    case .saveHeartbeatSeries: .saveHeartbeatSeries
+    case .workoutQuery: .workoutQuery
+    case .routeQuery: .routeQuery
+    case .heartbeatSeriesQuery: .heartbeatSeriesQuery
+    case .activitySummaryQuery: .activitySummaryQuery
+    case .anchoredWorkoutQuery: .anchoredWorkoutQuery
+    case .importWorkouts: .importWorkouts
+    case .importRoutes: .importRoutes
+    case .importActivitySummaries: .importActivitySummaries
+    case .storedWorkouts: .storedWorkouts
+    case .storedRoutes: .storedRoutes
+    case .storedActivitySummaries: .storedActivitySummaries
     }
   }
 }

@@ -270,6 +270,21 @@ extension RequestOpcode {
     case .correlationQuery: visitor.visit(RequestTable.correlationQuery)
     case .importCorrelations: visitor.visit(RequestTable.importCorrelations)
     case .storedCorrelations: visitor.visit(RequestTable.storedCorrelations)
+    case .saveWorkout: visitor.visit(RequestTable.saveWorkout)
+    case .addSamplesToWorkout: visitor.visit(RequestTable.addSamplesToWorkout)
+    case .saveRoute: visitor.visit(RequestTable.saveRoute)
+    case .saveHeartbeatSeries: visitor.visit(RequestTable.saveHeartbeatSeries)
+    case .workoutQuery: visitor.visit(RequestTable.workoutQuery)
+    case .routeQuery: visitor.visit(RequestTable.routeQuery)
+    case .heartbeatSeriesQuery: visitor.visit(RequestTable.heartbeatSeriesQuery)
+    case .activitySummaryQuery: visitor.visit(RequestTable.activitySummaryQuery)
+    case .anchoredWorkoutQuery: visitor.visit(RequestTable.anchoredWorkoutQuery)
+    case .importWorkouts: visitor.visit(RequestTable.importWorkouts)
+    case .importRoutes: visitor.visit(RequestTable.importRoutes)
+    case .importActivitySummaries: visitor.visit(RequestTable.importActivitySummaries)
+    case .storedWorkouts: visitor.visit(RequestTable.storedWorkouts)
+    case .storedRoutes: visitor.visit(RequestTable.storedRoutes)
+    case .storedActivitySummaries: visitor.visit(RequestTable.storedActivitySummaries)
     }
   }
 }

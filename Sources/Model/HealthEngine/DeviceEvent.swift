@@ -86,6 +86,23 @@ package enum DeviceEvent: Hashable, Sendable {
   /// Correlations of the import `id`, staged like its batches (their members are in them) and made visible by its
   /// ``importCommitted(id:at:characteristics:)`` (docs/behavior.md I13).
   case importCorrelationsStaged(id: UInt64, [Correlation])
+  /// Apps on this device saved workouts (validated: events sorted, at least one activity, duration set); the
+  /// samples they name were stored before, or by a ``samplesSaved(_:)`` earlier in the same commit (workouts.md §1).
+  case workoutsSaved([Workout])
+  /// An app associated samples with a saved workout (`add(_:to:)`); new ones were saved by a ``samplesSaved(_:)``
+  /// earlier in the same commit. The workout's totals and duration do not change (workouts.md §1.7).
+  case workoutSamplesAssociated(workout: UUID, samples: [UUID])
+  /// Apps on this device saved routes; each route's workout is stored (saved earlier, or by a
+  /// ``workoutsSaved(_:)`` earlier in the same commit).
+  case routesSaved([WorkoutRoute])
+  /// Apps on this device saved heartbeat series.
+  case heartbeatSeriesSaved([HeartbeatSeries])
+  /// Apps on this device deleted workouts, routes or heartbeat series (a workout's routes are deleted with it; its
+  /// associated samples stay).
+  case workoutObjectsDeleted([Tombstone])
+  /// Workouts, routes and activity summaries of the import `id`, staged like its batches and made visible by its
+  /// ``importCommitted(id:at:characteristics:)``.
+  case importWorkoutsStaged(id: UInt64, workouts: [Workout], routes: [WorkoutRoute], summaries: [ActivitySummary])
 }
 
 /// One entry of a device's outbound sync log.
@@ -121,6 +138,16 @@ package enum SyncPayload: Hashable, Sendable {
   case correlations([Correlation])
   /// Correlations deleted on the origin device.
   case correlationDeletions([Tombstone])
+  /// Workouts saved on the origin device (the samples they name travel in earlier ``samples(_:)`` entries).
+  case workouts([Workout])
+  /// Samples associated with a workout on the origin device (`add(_:to:)`), after the entries of the samples.
+  case workoutAssociations(workout: UUID, samples: [UUID])
+  /// Routes saved on the origin device (their workouts travel in earlier ``workouts(_:)`` entries).
+  case routes([WorkoutRoute])
+  /// Heartbeat series saved on the origin device.
+  case heartbeatSeries([HeartbeatSeries])
+  /// Workouts, routes and heartbeat series deleted on the origin device.
+  case workoutDeletions([Tombstone])
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
@@ -129,6 +156,11 @@ package enum SyncPayload: Hashable, Sendable {
     case .deletions(let t): t.count
     case .correlations(let c): c.count
     case .correlationDeletions(let t): t.count
+    case .workouts(let w): w.count
+    case .workoutAssociations(_, let s): max(1, s.count)
+    case .routes(let r): r.count
+    case .heartbeatSeries(let s): s.count
+    case .workoutDeletions(let t): t.count
     case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }

@@ -103,7 +103,10 @@ extension DeviceState {
     _ filter: SampleFilter?, _ type: SampleType, _ range: DateRange?, _ floor: Double, _ visibility: Visibility,
     _ sources: Set<String>?
   ) -> Set<Int>? {
-    guard let filter = filter?.resolvingCorrelations(members: { correlationStore.memberIDs }) else { return nil }
+    guard
+      let filter = filter?.resolvingCorrelations(members: { correlationStore.memberIDs })
+        .resolvingAssociations({ workoutStore.associated(with: $0) })
+    else { return nil }
     var candidates: [Int] = []
     store.scan(type: type, range: range, floor: floor, visibility: visibility, sources: sources) {
       candidates.append($0)

@@ -95,7 +95,8 @@ extension DeviceState {
     return (kept, replaced)
   }
 
-  /// `delete(_:)`: only the app's own samples, with share permission; unknown identifiers fail; all or nothing.
+  /// `delete(_:)`: only the app's own samples, correlations, workouts (with their routes), routes and heartbeat
+  /// series, with share permission; unknown identifiers fail; all or nothing.
   package mutating func delete(_ bundleID: String, _ uuids: [UUID], wall: Date) throws(HealthError) -> [DeviceEvent] {
     _ = try installedApp(bundleID)
     guard !uuids.isEmpty else { throw .healthKit(.errorInvalidArgument, "Deleting an empty array of objects fails") }
@@ -104,8 +105,14 @@ extension DeviceState {
     let at = now(wall: wall)
     var tombstones: [Tombstone] = []
     var correlationTombstones: [Tombstone] = []
+    var workoutDeletions: [Tombstone] = []
     var seen: Set<UUID> = []
     for uuid in uuids where seen.insert(uuid).inserted {
+      // A workout takes its routes with it; a route or heartbeat series goes alone (Workouts.swift).
+      if let tombstones = try workoutTombstones(bundleID, uuid, at: at, wall: wall) {
+        workoutDeletions += tombstones.filter { t in !workoutDeletions.contains { $0.uuid == t.uuid } }
+        continue
+      }
       // A correlation is deleted on its own; its members stay (docs/behavior.md T12).
       if let tombstone = try correlationTombstone(bundleID, uuid, at: at) {
         correlationTombstones.append(tombstone)
@@ -122,8 +129,10 @@ extension DeviceState {
       tombstones.append(
         Tombstone(uuid: uuid, type: sample.type, source: sample.source, deletedAt: at, metadata: sample.metadata))
     }
-    if correlationTombstones.isEmpty { return commit([.samplesDeleted(tombstones)]) }
-    var events: [DeviceEvent] = [.correlationsDeleted(correlationTombstones)]
+    if correlationTombstones.isEmpty && workoutDeletions.isEmpty { return commit([.samplesDeleted(tombstones)]) }
+    var events: [DeviceEvent] = []
+    if !workoutDeletions.isEmpty { events.append(.workoutObjectsDeleted(workoutDeletions)) }
+    if !correlationTombstones.isEmpty { events.append(.correlationsDeleted(correlationTombstones)) }
     if !tombstones.isEmpty { events.append(.samplesDeleted(tombstones)) }
     return commit(events)
   }
@@ -305,6 +314,7 @@ extension DeviceState {
       correlations.append(correlation)
     }
     if !correlations.isEmpty { sync.appendCorrelations(correlations) }
+    applyImportedWorkouts(staged, floor: floorDate)
     lastImportOutcome = outcome
   }
 }

@@ -26,6 +26,12 @@ extension DeviceState {
         SyncEntry(seq: stored.seq, payload: .correlations(correlations))
       case .correlationDeletions(let tombstones):
         SyncEntry(seq: stored.seq, payload: .correlationDeletions(tombstones))
+      case .workouts(let workouts): SyncEntry(seq: stored.seq, payload: .workouts(workouts))
+      case .workoutAssociations(let workout, let samples):
+        SyncEntry(seq: stored.seq, payload: .workoutAssociations(workout: workout, samples: samples))
+      case .routes(let routes): SyncEntry(seq: stored.seq, payload: .routes(routes))
+      case .heartbeatSeries(let series): SyncEntry(seq: stored.seq, payload: .heartbeatSeries(series))
+      case .workoutDeletions(let tombstones): SyncEntry(seq: stored.seq, payload: .workoutDeletions(tombstones))
       }
     }
   }
@@ -127,6 +133,21 @@ extension DeviceState {
     case .correlationDeletions(let tombstones):
       let changing = tombstones.filter { correlationStore.deleted[$0.uuid] == nil }
       return changing.count == tombstones.count ? payload : .correlationDeletions(changing)
+    case .workouts(let workouts):
+      let changing = unknownInside(workouts, floor: floor, uuid: \.uuid, end: \.end)
+      return changing.count == workouts.count ? payload : .workouts(changing)
+    case .routes(let routes):
+      // Not checked against the workouts here: the workout may come in an earlier entry of the same batch.
+      let changing = unknownInside(routes, floor: floor, uuid: \.uuid, end: \.end)
+      return changing.count == routes.count ? payload : .routes(changing)
+    case .heartbeatSeries(let series):
+      let changing = unknownInside(series, floor: floor, uuid: \.uuid, end: \.end)
+      return changing.count == series.count ? payload : .heartbeatSeries(changing)
+    case .workoutDeletions(let tombstones):
+      let changing = tombstones.filter { workoutStore.deleted[$0.uuid] == nil }
+      return changing.count == tombstones.count ? payload : .workoutDeletions(changing)
+    case .workoutAssociations:
+      return payload
     case .watchSettings, .authorization, .userSetting, .sourceOrder:
       return payload
     }

@@ -26,6 +26,8 @@ package struct DeviceState: Sendable {
   package internal(set) var store = SampleStore()
   /// The correlations (blood pressure, food) whose members are in ``store`` (docs/behavior.md T8–T13).
   package internal(set) var correlationStore = CorrelationStore()
+  /// Workouts, routes, heartbeat series and imported activity summaries (workouts.md §1).
+  package internal(set) var workoutStore = WorkoutStore()
   /// The virtual clock, or nil when the device follows the real clock.
   package internal(set) var virtualNow: Date?
   /// Sync bookkeeping.
@@ -88,7 +90,8 @@ package struct DeviceState: Sendable {
     decisions: [AuthorizationKey: Decision], lockedOut: Set<String>, store: SampleStore, sync: SyncLedger,
     syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:],
     userData: UserData = UserData(),
-    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:], correlations: CorrelationStore = CorrelationStore()
+    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:], correlations: CorrelationStore = CorrelationStore(),
+    workouts: WorkoutStore = WorkoutStore()
   ) throws(StateRestoreError) {
     for entry in sync.pendingEntries {
       guard case .slots(let start, let count) = entry.payload else { continue }
@@ -128,6 +131,7 @@ package struct DeviceState: Sendable {
     self.userSettingStamps = userData.stamps
     self.backgroundRegistrations = backgroundRegistrations
     self.correlationStore = correlations
+    self.workoutStore = workouts
   }
 
   /// The durable state the lock and the Health app add to a device (what a snapshot carries besides the store and
@@ -254,7 +258,7 @@ package struct DeviceState: Sendable {
     case .syncLogRestarted(let logID):
       sync.restart(
         logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone),
-        userSettings: ownUserSettings, correlations: correlationStore)
+        userSettings: ownUserSettings, correlations: correlationStore, workouts: workoutStore)
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
     case .peerResendRequested:
@@ -310,6 +314,21 @@ package struct DeviceState: Sendable {
       sync.appendCorrelationDeletions(tombstones)
     case .importCorrelationsStaged(let id, let correlations):
       stagedImports[id, default: StagedImport()].correlations += correlations
+    case .workoutsSaved(let workouts):
+      applyWorkoutsSaved(workouts)
+    case .workoutSamplesAssociated(let workout, let samples):
+      workoutStore.associate(samples, with: workout)
+      sync.appendWorkoutAssociation(workout: workout, samples: samples)
+    case .routesSaved(let routes):
+      applyRoutesSaved(routes)
+    case .heartbeatSeriesSaved(let series):
+      applyHeartbeatSeriesSaved(series)
+    case .workoutObjectsDeleted(let tombstones):
+      applyWorkoutObjectsDeleted(tombstones)
+    case .importWorkoutsStaged(let id, let workouts, let routes, let summaries):
+      stagedImports[id, default: StagedImport()].workouts += workouts
+      stagedImports[id, default: StagedImport()].routes += routes
+      stagedImports[id, default: StagedImport()].summaries += summaries
     }
   }
 
@@ -319,6 +338,9 @@ package struct DeviceState: Sendable {
         for source in sources { noteChange(type, source, pruned: true) }
       }
       correlationStore.prune(endingBefore: now.addingTimeInterval(-retention))
+      for (type, source) in workoutStore.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        noteChange(type, source, pruned: true)
+      }
     }
   }
 
@@ -406,6 +428,11 @@ package struct DeviceState: Sendable {
       for tombstone in tombstones where correlationStore.delete(tombstone) {
         noteChange(tombstone.type, tombstone.source.bundleID)
       }
+    case .workouts(let workouts): applyPeerWorkouts(workouts, floor: floor)
+    case .workoutAssociations(let workout, let samples): applyPeerAssociation(workout, samples)
+    case .routes(let routes): applyPeerRoutes(routes, floor: floor)
+    case .heartbeatSeries(let series): applyPeerHeartbeatSeries(series, floor: floor)
+    case .workoutDeletions(let tombstones): applyPeerWorkoutDeletions(tombstones)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).
@@ -423,6 +450,12 @@ package struct StagedImport: Sendable {
   package var count = 0
   /// The correlations staged with them (their members are in the batches; docs/behavior.md I13).
   package var correlations: [Correlation] = []
+  /// The workouts staged with them (the samples they name are in the batches).
+  package var workouts: [Workout] = []
+  /// The routes staged with them (their workouts are staged or stored).
+  package var routes: [WorkoutRoute] = []
+  /// The activity summaries staged with them.
+  package var summaries: [ActivitySummary] = []
 }
 
 /// What committing an import did (``DeviceState/commitImport(_:wall:characteristics:)``).

@@ -40,6 +40,7 @@ extension DeviceState {
     check("userSettingStamps", userSettingStamps == other.userSettingStamps)
     check("backgroundRegistrations", backgroundRegistrations == other.backgroundRegistrations)
     check("correlations", correlationStore == other.correlationStore)
+    check("workouts", workoutStore == other.workoutStore)
     result += store.differences(from: other.store).map { "store.\($0)" }
     return result
   }

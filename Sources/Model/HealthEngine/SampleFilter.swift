@@ -96,10 +96,14 @@ extension DeviceProperty {
 
   /// The property of `sample`'s device: of the device an app gave the sample (its reserved metadata keys), else of
   /// the device an imported Apple Health export described for the sample's source (docs/behavior.md I3).
-  package func value(of sample: Sample) -> String? {
-    if case .string(let value)? = sample.metadata[metadataKey] { return value }
-    guard let hardware = sample.source.details?.hardware,
-      !sample.metadata.keys.contains(where: { $0.hasPrefix(MetadataKey.devicePrefix) })
+  package func value(of sample: Sample) -> String? { value(metadata: sample.metadata, source: sample.source) }
+
+  /// The property of the device of an object with this metadata and source (a sample, a workout), as
+  /// ``value(of:)`` reads it.
+  package func value(metadata: Metadata, source: SampleSource) -> String? {
+    if case .string(let value)? = metadata[metadataKey] { return value }
+    guard let hardware = source.details?.hardware,
+      !metadata.keys.contains(where: { $0.hasPrefix(MetadataKey.devicePrefix) })
     else { return nil }
     return hardware[exportKey]
   }
@@ -126,6 +130,24 @@ extension SampleFilter {
   static func sign(_ x: Double, _ y: Double, converted: Bool) -> Int {
     if converted, abs(x - y) <= 1e-12 * max(abs(x), abs(y)) { return 0 }
     return x < y ? -1 : x > y ? 1 : 0
+  }
+}
+
+extension MetadataCondition {
+  /// Whether a metadata value (nil: the key is missing) satisfies the condition. As NSPredicate compares
+  /// (behavior.md Q9): a missing key is nil, which equals nothing, so only `!=` holds — `metadata.%K != YES` keeps
+  /// the objects that lack the key, as the "exclude manual entries" idiom needs.
+  package func holds(for value: MetadataValue?) -> Bool {
+    guard let value else {
+      if case .compare(.notEqualTo, _) = self { return true }
+      return false
+    }
+    switch self {
+    case .exists: return true
+    case .oneOf(let allowed): return allowed.contains { SampleFilter.order(value, $0) == 0 }
+    case .compare(.notEqualTo, let other): return SampleFilter.order(value, other) != 0
+    case .compare(let op, let other): return SampleFilter.order(value, other).map(op.holds) ?? false
+    }
   }
 }
 
@@ -172,6 +194,24 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// knows the members: ``resolvingCorrelations(members:)`` turns this into the identifiers it excludes before a
   /// query runs (behavior.md T11). Left unresolved it lets every object through.
   case notInCorrelation
+  /// The workout's activity type is one of these raw values (`predicateForWorkouts(with:)`, key path
+  /// `workoutActivityType`). Workout-only: a plain sample never matches.
+  case workoutActivityType(Set<UInt>)
+  /// The workout's (or activity's) duration in seconds compares with this one (`predicateForWorkouts(with:duration:)`).
+  /// Workout-only.
+  case workoutDuration(ComparisonOperator, Double)
+  /// The workout's (or activity's) statistic of a quantity type, in the type's canonical unit, compares with this
+  /// value (iOS 16's `predicateForWorkouts(withSumQuantity:…)`/minimum/maximum/average forms and the deprecated
+  /// `totalEnergyBurned`/`totalDistance`/… forms). A workout without that statistic does not match. Workout-only.
+  case workoutStatistic(SampleType, WorkoutStatisticKind, ComparisonOperator, Double)
+  /// Some activity of the workout satisfies the inner filter (`predicateForWorkouts(activityPredicate:)`); the inner
+  /// cases that apply to an activity are activity type, duration, dates, statistics, identifiers and metadata.
+  /// Workout-only.
+  case workoutActivity(SampleFilter)
+  /// The samples associated with this workout (`predicateForObjects(from: workout)`). Only the store knows the
+  /// association: ``resolvingAssociations(_:)`` turns this into the identifiers before a query runs. Left
+  /// unresolved it matches nothing.
+  case associatedWith(UUID)
 
   /// The filter with ``notInCorrelation`` replaced by "not one of `members`" (the identifiers of every correlation's
   /// members in the store); `members` is asked for only when the filter holds that case.
@@ -213,19 +253,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
         start: sample.start.timeIntervalSinceReferenceDate, end: sample.end.timeIntervalSinceReferenceDate)
     case .sources(let bundles): return bundles.contains(sample.source.bundleID)
     case .uuids(let uuids): return uuids.contains(sample.uuid)
-    case .metadata(let key, let condition):
-      // As NSPredicate compares (behavior.md Q9): a missing key is nil, which equals nothing, so only `!=` holds —
-      // `metadata.%K != YES` keeps the samples that lack the key, as the "exclude manual entries" idiom needs.
-      guard let value = sample.metadata[key] else {
-        if case .compare(.notEqualTo, _) = condition { return true }
-        return false
-      }
-      switch condition {
-      case .exists: return true
-      case .oneOf(let allowed): return allowed.contains { Self.order(value, $0) == 0 }
-      case .compare(.notEqualTo, let other): return Self.order(value, other) != 0
-      case .compare(let op, let other): return Self.order(value, other).map(op.holds) ?? false
-      }
+    case .metadata(let key, let condition): return condition.holds(for: sample.metadata[key])
     case .device(let property, let values):
       guard let value = property.value(of: sample) else { return false }
       return values.contains(value)
@@ -244,6 +272,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .date(let field, let op, let instant):
       let date = (field == .start ? sample.start : sample.end).timeIntervalSinceReferenceDate
       return op.holds(date < instant ? -1 : date > instant ? 1 : 0)
+    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith: return false
     }
   }
 
@@ -258,6 +287,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .sources(let bundles): return bundles.contains(tombstone.source.bundleID)
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: return true
+    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith: return true
     }
   }
 
@@ -268,6 +298,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .and(let parts), .or(let parts): parts.allSatisfy(\.isDeletionAware)
     case .not(let part): part.isDeletionAware
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: false
+    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith: false
     }
   }
 

@@ -32,6 +32,16 @@ package struct SyncLedger: Hashable, Sendable {
     case correlations([Correlation])
     /// Correlations deleted here.
     case correlationDeletions([Tombstone])
+    /// Workouts saved here (the samples they name are in earlier slots entries).
+    case workouts([Workout])
+    /// Samples associated with a workout here.
+    case workoutAssociations(workout: UUID, samples: [UUID])
+    /// Routes saved here (their workouts are in earlier entries).
+    case routes([WorkoutRoute])
+    /// Heartbeat series saved here.
+    case heartbeatSeries([HeartbeatSeries])
+    /// Workouts, routes and series deleted here.
+    case workoutDeletions([Tombstone])
 
     /// Items carried.
     package var itemCount: Int {
@@ -40,6 +50,11 @@ package struct SyncLedger: Hashable, Sendable {
       case .deletions(let t): t.count
       case .correlations(let c): c.count
       case .correlationDeletions(let t): t.count
+      case .workouts(let w): w.count
+      case .workoutAssociations(_, let s): max(1, s.count)
+      case .routes(let r): r.count
+      case .heartbeatSeries(let s): s.count
+      case .workoutDeletions(let t): t.count
       case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
@@ -152,6 +167,39 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
+  /// Appends saved workouts, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendWorkouts(_ workouts: [Workout]) {
+    for chunk in stride(from: 0, to: workouts.count, by: Self.maxItemsPerEntry) {
+      appendOne(.workouts(Array(workouts[chunk..<min(chunk + Self.maxItemsPerEntry, workouts.count)])))
+    }
+  }
+
+  /// Appends an association of samples with a workout (one entry).
+  package mutating func appendWorkoutAssociation(workout: UUID, samples: [UUID]) {
+    appendOne(.workoutAssociations(workout: workout, samples: samples))
+  }
+
+  /// Appends saved routes, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendRoutes(_ routes: [WorkoutRoute]) {
+    for chunk in stride(from: 0, to: routes.count, by: Self.maxItemsPerEntry) {
+      appendOne(.routes(Array(routes[chunk..<min(chunk + Self.maxItemsPerEntry, routes.count)])))
+    }
+  }
+
+  /// Appends saved heartbeat series, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendHeartbeatSeries(_ series: [HeartbeatSeries]) {
+    for chunk in stride(from: 0, to: series.count, by: Self.maxItemsPerEntry) {
+      appendOne(.heartbeatSeries(Array(series[chunk..<min(chunk + Self.maxItemsPerEntry, series.count)])))
+    }
+  }
+
+  /// Appends deletions of workouts, routes and series, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendWorkoutDeletions(_ tombstones: [Tombstone]) {
+    for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
+      appendOne(.workoutDeletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
+    }
+  }
+
   /// Appends companion decisions.
   package mutating func appendAuthorization(bundleID: String, decisions: [SharedDecision], at: Date) {
     appendOne(.authorization(bundleID: bundleID, decisions: decisions, at: at))
@@ -193,18 +241,22 @@ package struct SyncLedger: Hashable, Sendable {
   }
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
-  /// every live sample (as slot runs) and every deletion, then the Watch-app settings, companion decisions and
+  /// every live sample (as slot runs) and every deletion, the correlations, the workouts, routes, heartbeat series
+  /// and their deletions, then the Watch-app settings, companion decisions and
   /// source orders still pending, then every Health app value the user set here (`userSettings`, with when each was
   /// set). Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records, or the
   /// stores were found to differ); the peer applies the re-send idempotently.
   package mutating func restart(
     logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone],
-    userSettings: [(setting: UserSetting, at: Date)] = [], correlations: CorrelationStore = CorrelationStore()
+    userSettings: [(setting: UserSetting, at: Date)] = [], correlations: CorrelationStore = CorrelationStore(),
+    workouts: WorkoutStore = WorkoutStore()
   ) {
     let settings: [StoredPayload] = entries[head...].compactMap {
       switch $0.payload {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
-      case .slots, .deletions, .userSetting, .correlations, .correlationDeletions: return nil
+      case .slots, .deletions, .userSetting, .correlations, .correlationDeletions, .workouts, .workoutAssociations,
+        .routes, .heartbeatSeries, .workoutDeletions:
+        return nil
       }
     }
     self.logID = logID
@@ -217,6 +269,11 @@ package struct SyncLedger: Hashable, Sendable {
     appendDeletions(tombstones)
     appendCorrelations(correlations.ordered)
     appendCorrelationDeletions(correlations.orderedDeletions)
+    // Workouts after the samples they name, routes after their workouts (each workout carries its associations).
+    appendWorkouts(workouts.orderedWorkouts.map(\.value))
+    appendRoutes(workouts.orderedRoutes.map(\.value))
+    appendHeartbeatSeries(workouts.orderedSeries.map(\.value))
+    appendWorkoutDeletions(workouts.orderedDeletions.map(\.value))
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }

@@ -3,8 +3,10 @@
 // clinical records and documents), the entitlements that gate some of them, and background delivery's
 // frequencies. Codes 70–99 of the catalog.
 
-/// A special object type: requestable in authorization sets and queryable, but HealthPair stores no objects of it
-/// (a sample query of a workout type returns nothing; saving an `HKWorkout` is not simulated).
+/// A special object type: requestable in authorization sets and queryable, but not stored as samples. Workouts,
+/// workout routes and heartbeat series are stored beside the samples (HealthEngine's `WorkoutStore`) and read with
+/// their own queries; activity summaries are computed per day, or imported; HealthPair stores no objects of the
+/// other kinds (a sample query of them returns nothing).
 package enum ObjectKind: Sendable, Hashable {
   /// `HKWorkoutType` (`HKObjectType.workoutType()`).
   case workout

@@ -186,6 +186,10 @@ package enum RequestFuzz {
         .quantity(pick(ComparisonOperator.allCases), pick(Palette.doubles), unit: pick(Palette.units)),
         .notInCorrelation,
         .date(pick(SampleDateField.allCases), pick(ComparisonOperator.allCases), pick(Palette.doubles)),
+        .workoutActivityType([37, 0, UInt.max]),
+        .workoutDuration(pick(ComparisonOperator.allCases), pick(Palette.doubles)),
+        .workoutActivity(.workoutDuration(pick(ComparisonOperator.allCases), pick(Palette.doubles))),
+        .associatedWith(pick(Palette.uuids)),
       ]
       switch byte() % 5 {
       case 0: return nil

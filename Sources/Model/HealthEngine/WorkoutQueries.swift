@@ -1,0 +1,238 @@
+import FoundationEssentials
+import HealthModel
+
+/// The result of an anchored object query of a workout-family type: what was stored since the anchor (only the
+/// list of the queried type is filled), the deletions since it, and the next anchor.
+package struct AnchoredWorkoutResult: Hashable, Sendable {
+  /// Workouts added since the anchor, still present (a workout query).
+  package var workouts: [Workout] = []
+  /// Routes added since the anchor, still present (a workout route query).
+  package var routes: [WorkoutRoute] = []
+  /// Heartbeat series added since the anchor, still present (a heartbeat series query).
+  package var series: [HeartbeatSeries] = []
+  /// Deletions of the type since the anchor (`HKDeletedObject`).
+  package var deleted: [Tombstone] = []
+  /// The anchor to pass next time.
+  package var newAnchor: UInt64 = 0
+
+  /// Creates a result.
+  package init(
+    workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [], deleted: [Tombstone] = [],
+    newAnchor: UInt64 = 0
+  ) {
+    self.workouts = workouts
+    self.routes = routes
+    self.series = series
+    self.deleted = deleted
+    self.newAnchor = newAnchor
+  }
+}
+
+/// One stored object of the workout family as a query reads it: its identifier, dates, source, and how a
+/// ``SampleFilter`` sees it.
+private struct Candidate<Value> {
+  var value: Value
+  var uuid: UUID
+  var start: Date
+  var end: Date
+  var source: SampleSource
+  var change: UInt64
+  var matches: (SampleFilter) -> Bool
+}
+
+extension DeviceState {
+  /// Whether an object of `source` is visible under `visibility` (R1–R4).
+  func visible(_ source: SampleSource, _ visibility: Visibility) -> Bool {
+    switch visibility {
+    case .all: true
+    case .own(let app): source.bundleID == app
+    case .none: false
+    }
+  }
+
+  /// Checks a query of a workout-family type as ``queryable(_:_:range:anchor:)`` checks a sample query: `type`
+  /// must be `expected`; a read never decided fails with code 5 (R5); the device must be unlocked (L2); dates
+  /// finite; limit not negative.
+  func workoutQueryable(_ bundleID: String, _ type: SampleType, expected: SampleType, range: DateRange?, limit: Int)
+    throws(HealthError)
+  {
+    _ = try installedAppRecord(bundleID)
+    guard type == expected else {
+      throw .healthKit(.errorInvalidArgument, "\(type.identifier) cannot be read with a \(expected.name) query")
+    }
+    guard decision(bundleID, Permission(type, .read)) != nil else {
+      throw .healthKit(.errorAuthorizationNotDetermined, "Authorization not determined")
+    }
+    try requireProtectedData()
+    for date in [range?.start, range?.end].compactMap({ $0 }) where !date.timeIntervalSinceReferenceDate.isFinite {
+      throw .healthKit(.errorInvalidArgument, "The predicate's dates must be finite (was \(formatDate(date)))")
+    }
+    guard limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+  }
+
+  /// The candidates that pass a query's visibility, retention floor, range, sources and filter, sorted (start date
+  /// by default, then change order) and limited.
+  private func select<Value>(_ candidates: [Candidate<Value>], _ bundleID: String, _ query: SampleQuery, wall: Date)
+    -> [Value]
+  {
+    let visibility = visibility(bundleID, query.type)
+    let floor = floor(wall: wall)
+    var kept = candidates.filter { c in
+      visible(c.source, visibility) && c.end.timeIntervalSinceReferenceDate >= floor
+        && (query.range?.matches(
+          start: c.start.timeIntervalSinceReferenceDate, end: c.end.timeIntervalSinceReferenceDate) ?? true)
+        && (query.sources?.contains(c.source.bundleID) ?? true) && (query.filter.map { c.matches($0) } ?? true)
+    }
+    let sort = query.sort.isEmpty ? [SampleSort(.startDate, ascending: true)] : query.sort
+    kept.sort { a, b in
+      for key in sort {
+        let va = key.field == .startDate ? a.start : a.end
+        let vb = key.field == .startDate ? b.start : b.end
+        if va != vb { return key.ascending ? va < vb : va > vb }
+      }
+      return a.change < b.change
+    }
+    if query.limit > 0 && kept.count > query.limit { kept.removeLast(kept.count - query.limit) }
+    return kept.map(\.value)
+  }
+
+  /// An object with no value of its own as a ``SampleFilter`` sees a sample: identifier, dates, source, metadata.
+  private func subject(_ uuid: UUID, _ type: SampleType, _ start: Date, _ end: Date, _ metadata: Metadata,
+    _ source: SampleSource) -> Sample
+  {
+    Sample(uuid: uuid, type: type, value: .quantity(.nan), start: start, end: end, metadata: metadata, source: source)
+  }
+
+  /// `HKSampleQuery` of `HKWorkoutType`: the workouts the app may see (R1–R4: a denied read sees only its own; code
+  /// 5 when never decided), inside the retention window, matching the range, sources and filter (workout
+  /// conditions included, ``SampleFilter/matches(_:)-workout``), sorted by start or end date and limited.
+  package func workoutQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Workout] {
+    try workoutQueryable(bundleID, query.type, expected: WorkoutStore.workoutType, range: query.range, limit: query.limit)
+    let candidates = workoutStore.workouts.values.map { entry in
+      Candidate(
+        value: entry.value, uuid: entry.value.uuid, start: entry.value.start, end: entry.value.end,
+        source: entry.value.source, change: entry.change, matches: { $0.matches(entry.value) })
+    }
+    return select(candidates, bundleID, query, wall: wall)
+  }
+
+  /// `HKSampleQuery` of `HKSeriesType.workoutRoute()` (an `HKWorkoutRouteQuery` reads the locations of what it
+  /// returns): the routes the app may see, of `workout` when given; `.associatedWith(w)` in the filter
+  /// (`predicateForObjects(from: workout)`) names the routes of `w`.
+  package func routeQuery(_ bundleID: String, workout: UUID?, _ query: SampleQuery, wall: Date) throws(HealthError)
+    -> [WorkoutRoute]
+  {
+    try workoutQueryable(bundleID, query.type, expected: WorkoutStore.routeType, range: query.range, limit: query.limit)
+    let filter = query.filter?.resolvingAssociations { w in Set(workoutStore.routes(of: w).map(\.uuid)) }
+    var resolved = query
+    resolved.filter = filter
+    let candidates = workoutStore.routes.values.filter { workout == nil || $0.value.workout == workout }.map { entry in
+      let route = entry.value
+      let sample = subject(route.uuid, WorkoutStore.routeType, route.start, route.end, route.metadata, route.source)
+      return Candidate(
+        value: route, uuid: route.uuid, start: route.start, end: route.end, source: route.source,
+        change: entry.change, matches: { $0.matches(sample) })
+    }
+    return select(candidates, bundleID, resolved, wall: wall)
+  }
+
+  /// `HKSampleQuery` of `HKSeriesType.heartbeat()`: the heartbeat series the app may see, as ``workoutQuery``.
+  package func heartbeatSeriesQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
+    -> [HeartbeatSeries]
+  {
+    try workoutQueryable(
+      bundleID, query.type, expected: WorkoutStore.heartbeatSeriesType, range: query.range, limit: query.limit)
+    let candidates = workoutStore.series.values.map { entry in
+      let series = entry.value
+      let sample = subject(
+        series.uuid, WorkoutStore.heartbeatSeriesType, series.start, series.end, series.metadata, series.source)
+      return Candidate(
+        value: series, uuid: series.uuid, start: series.start, end: series.end, source: series.source,
+        change: entry.change, matches: { $0.matches(sample) })
+    }
+    return select(candidates, bundleID, query, wall: wall)
+  }
+
+  /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute` or `heartbeatSeries`: visible objects of the type stored
+  /// since `anchor` (0: every current one, no deletions) that pass `range` and `filter` (for routes,
+  /// `.associatedWith(w)` names `w`'s routes — how an app catches late routes, workouts.md §1.6), and the visible
+  /// deletions of the type since it; at most `limit` changes (0: no limit). Anchors count in the device's one
+  /// change sequence.
+  package func anchoredWorkoutQuery(
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter? = nil,
+    wall: Date
+  ) throws(HealthError) -> AnchoredWorkoutResult {
+    let expected =
+      [WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType].first { $0 == type }
+      ?? WorkoutStore.workoutType
+    try workoutQueryable(bundleID, type, expected: expected, range: range, limit: limit)
+    let query = SampleQuery(type: type, range: range, filter: filter)
+    let visibility = visibility(bundleID, type)
+    var result = AnchoredWorkoutResult()
+    var changes: [UInt64] = []
+    switch type {
+    case WorkoutStore.workoutType:
+      let added = workoutStore.orderedWorkouts.filter { $0.change > anchor }
+      let kept = Set(try workoutQuery(bundleID, query, wall: wall).map(\.uuid))
+      let entries = added.filter { kept.contains($0.value.uuid) }
+      result.workouts = entries.map(\.value)
+      changes += entries.map(\.change)
+    case WorkoutStore.routeType:
+      let added = workoutStore.orderedRoutes.filter { $0.change > anchor }
+      let kept = Set(try routeQuery(bundleID, workout: nil, query, wall: wall).map(\.uuid))
+      let entries = added.filter { kept.contains($0.value.uuid) }
+      result.routes = entries.map(\.value)
+      changes += entries.map(\.change)
+    default:
+      let added = workoutStore.orderedSeries.filter { $0.change > anchor }
+      let kept = Set(try heartbeatSeriesQuery(bundleID, query, wall: wall).map(\.uuid))
+      let entries = added.filter { kept.contains($0.value.uuid) }
+      result.series = entries.map(\.value)
+      changes += entries.map(\.change)
+    }
+    var deletions: [(UInt64, Tombstone)] = []
+    if anchor > 0 {
+      for entry in workoutStore.orderedDeletions
+      where entry.change > anchor && entry.value.type == type && visible(entry.value.source, visibility)
+        && (filter?.matches(entry.value) ?? true)
+      {
+        deletions.append((entry.change, entry.value))
+      }
+    }
+    var newAnchor = store.changeCounter
+    let all = (changes + deletions.map(\.0)).sorted()
+    if limit > 0 && all.count > limit {
+      let cutoff = all[limit - 1]
+      let keep: (UInt64) -> Bool = { $0 <= cutoff }
+      switch type {
+      case WorkoutStore.workoutType:
+        result.workouts = zip(result.workouts, changes).filter { keep($0.1) }.map(\.0)
+      case WorkoutStore.routeType:
+        result.routes = zip(result.routes, changes).filter { keep($0.1) }.map(\.0)
+      default:
+        result.series = zip(result.series, changes).filter { keep($0.1) }.map(\.0)
+      }
+      deletions.removeAll { !keep($0.0) }
+      newAnchor = cutoff
+    }
+    result.deleted = deletions.map(\.1)
+    result.newAnchor = max(newAnchor, anchor)
+    return result
+  }
+
+  /// Every live workout, whatever app saved it, in start-date order: what an export writes.
+  package func storedWorkouts() -> [Workout] {
+    workoutStore.orderedWorkouts.map(\.value).sorted {
+      $0.start != $1.start ? $0.start < $1.start : $0.uuid.uuidString < $1.uuid.uuidString
+    }
+  }
+
+  /// Every live route (of `workout`, or all), in change order: what an export writes.
+  package func storedRoutes(workout: UUID?) -> [WorkoutRoute] {
+    guard let workout else { return workoutStore.orderedRoutes.map(\.value) }
+    return workoutStore.routes(of: workout)
+  }
+
+  /// The imported activity summaries, day-ascending: what an export writes.
+  package func storedActivitySummaries() -> [ActivitySummary] { workoutStore.orderedSummaries }
+}
