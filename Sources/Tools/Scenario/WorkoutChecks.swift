@@ -176,7 +176,7 @@ extension RunContext {
         || check.paused.map { $0 != summary.isPaused } == true
       if wrong {
         let expected =
-          check.values.map { "\($0.ring.rawValue) \(formatNumber($0.value)) \($0.ring.canonicalUnit)" }
+          check.values.map { "\($0.ring.rawValue) \(formatNumber($0.value)) \(shownUnit($0.ring))" }
           + (check.paused.map { [$0 ? "paused" : "not paused"] } ?? [])
         throw fail(
           step, "\(name) sees activity summary \(day) on the \(device): " + expected.joined(separator: ", "),
@@ -199,10 +199,15 @@ extension RunContext {
     }
   }
 
+  /// The unit a ring's value is shown in: stand hours as `h`, the others in their canonical unit.
+  private func shownUnit(_ ring: ActivityRing) -> String {
+    ring == .stand || ring == .standGoal ? "h" : ring.canonicalUnit
+  }
+
   /// A summary as a failure shows it: every ring and goal.
   private func describe(_ summary: ActivitySummary) -> String {
     let rings = ActivityRing.allCases.map { ring in
-      "\(ring.rawValue) \(formatNumber((value(of: ring, in: summary) * 1e6).rounded() / 1e6)) \(ring.canonicalUnit)"
+      "\(ring.rawValue) \(formatNumber((value(of: ring, in: summary) * 1e6).rounded() / 1e6)) \(shownUnit(ring))"
     }
     return "\(summary.day): " + rings.joined(separator: ", ") + (summary.isPaused ? ", paused" : "")
   }
