@@ -162,6 +162,10 @@ enum CaseNames {
     case .save(_, _, let specs): [specs.count > 1 ? "save plus" : "save"]
     case .saveCorrelation: ["saveCorrelation"]
     case .saveRandom: ["saveRandom"]
+    case .saveWorkout: ["saveWorkout"]
+    case .saveRoute: ["saveRoute"]
+    case .addToWorkout: ["addToWorkout"]
+    case .deleteWorkout: ["deleteWorkout"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -205,6 +209,14 @@ enum CaseNames {
     case .expect(.linkUp): ["linkUp"]
     case .expect(.queriesFail): ["queriesFail"]
     case .expect(.syncConflicts): ["syncConflicts"]
+    case .expect(.seesWorkouts): ["seesWorkouts"]
+    case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
+    case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
+      .expect(.workout(_, _, _, .events)):
+      ["workout has"]
+    case .expect(.workout): ["workout"]
+    case .expect(.activitySummary): ["activitySummary"]
+    case .expect(.activitySummaryQuery): ["activitySummaryQuery"]
     case .lock: ["lock"]
     case .userSetting: ["userSetting"]
     case .expect(.locked): ["locked"]
@@ -236,7 +248,9 @@ enum CaseNames {
     "diverged", "linkUp", "queriesFail", "syncConflicts", "expect on both", "lock", "userSetting", "locked",
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
     "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
-    "storeCountMatching", "saveCorrelation", "seesCorrelations",
+    "storeCountMatching", "saveCorrelation", "seesCorrelations", "saveWorkout", "saveRoute", "addToWorkout",
+    "deleteWorkout", "seesWorkouts", "workout", "workout statistic", "workout has", "activitySummary",
+    "activitySummaryQuery",
   ]
 }
 
@@ -255,6 +269,8 @@ struct LanguageDocsTests {
     install Scale on phone share bodyMass read bodyMass
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
+    install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
+    watch: Runner saves workout running from 07:00 to 07:45 as morning
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch

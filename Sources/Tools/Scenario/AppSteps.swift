@@ -60,7 +60,7 @@ extension RunContext {
   }
 
   /// The sample `spec` writes, its UUID drawn from the seed unless written (and noted under its name).
-  private mutating func sampleInput(_ spec: SampleSpec, on device: DeviceKind) -> SampleInput {
+  mutating func sampleInput(_ spec: SampleSpec, on device: DeviceKind) -> SampleInput {
     let uuid = spec.uuid ?? rng.uuid()
     if let n = spec.name { names[n] = uuid }
     let start = resolve(spec.start, on: device)

@@ -5,6 +5,7 @@ import ScenarioLanguage
 //
 //   AuthorizationChecks.swift  authorization status, requests and their sheets, last calls, Settings changes
 //   SampleChecks.swift         what an app's sample, correlation and anchored queries return
+//   WorkoutChecks.swift        what an app's workout, route and activity summary queries return
 //   StatisticsChecks.swift     statistics and statistics collection queries
 //   StoreChecks.swift          the raw store, imports, the earliest permitted date
 //   SyncChecks.swift           the link, convergence, sync conflicts
@@ -73,6 +74,12 @@ extension RunContext {
       try checkBackgroundState(devices, name, type, expected, step)
     case .backgroundCounts(let devices, let name, let type, let woken, let completed, let missed):
       try checkBackgroundCounts(devices, name, type, woken: woken, completed: completed, missed: missed, step)
+    case .seesWorkouts(let devices, let spec, let expected): try checkSeesWorkouts(devices, spec, expected, step)
+    case .workout(let device, let name, let workout, let check): try checkWorkout(device, name, workout, check, step)
+    case .activitySummary(let devices, let name, let day, let expected):
+      try checkActivitySummary(devices, name, day, expected, step)
+    case .activitySummaryQuery(let device, let name, let day, let outcome):
+      try checkActivitySummaryQuery(device, name, day, outcome, step)
     case .onBoth(let phone, let watch): try checkOnBoth(phone, watch, step)
     }
   }

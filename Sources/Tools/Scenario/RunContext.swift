@@ -38,6 +38,8 @@ struct RunContext {
   var names: [String: UUID] = [:]
   var anchors: [String: UInt64] = [:]
   var savedInputs: [String: SampleInput] = [:]
+  /// The workouts `saves workout … as <name>` saved (or tried to), by name.
+  var workouts: [String: SavedWorkout] = [:]
   /// Link settings are runtime state in the daemons; the runner re-applies them to a restarted daemon.
   var linkDisconnected = false
   var held: Set<DeviceKind> = []

@@ -88,6 +88,16 @@ extension RunContext {
 
   /// `<App>'s sample query of <type> [query] <outcome>`: no data, an error, an exception.
   func checkSampleQuery(_ device: DeviceKind, _ spec: SampleQuerySpec, _ expected: QueryOutcome, _ step: Step) throws {
+    if spec.type.name == "workout" {
+      // A sample query of workouts returns HKWorkouts (WorkoutChecks.swift).
+      var workouts = WorkoutQuerySpec(app: spec.app)
+      workouts.query = spec
+      let result = attempt { () throws(ClientError) in try workoutQuery(device, workouts) }
+      try compare(result, expected, step, what: "\(spec.app)'s sample query of workout") { found in
+        found.isEmpty ? nil : "it returned \(found.count) workout\(found.count == 1 ? "" : "s")"
+      }
+      return
+    }
     let result = attempt { () throws(ClientError) in try sampleQuery(device, spec) }
     try compare(result, expected, step, what: "\(spec.app)'s sample query of \(spec.type)") { samples in
       samples.isEmpty ? nil : "it returned \(samples.count) sample\(samples.count == 1 ? "" : "s")"
@@ -124,6 +134,23 @@ extension RunContext {
         }
       ),
     ]
+    if ["workout", "workoutRoute", "heartbeatSeries"].contains(type.name) {
+      // Workouts, routes and heartbeat series have queries of their own (WorkoutChecks.swift).
+      let query: () throws(ClientError) -> Void =
+        switch type.name {
+        case "workout": { () throws(ClientError) in _ = try client.workoutQuery(bundle, SampleQuery(type: type)) }
+        case "workoutRoute":
+          { () throws(ClientError) in _ = try client.routeQuery(bundle, workout: nil, SampleQuery(type: type)) }
+        default: { () throws(ClientError) in _ = try client.heartbeatSeriesQuery(bundle, SampleQuery(type: type)) }
+        }
+      kinds = [
+        ("sample query", query),
+        (
+          "anchored query",
+          { () throws(ClientError) in _ = try client.anchoredWorkoutQuery(bundle, type: type, anchor: 0) }
+        ),
+      ]
+    }
     if let style = type.descriptor.aggregation {
       let options: StatisticsOptions = style == .cumulative ? .cumulativeSum : .discreteAverage
       kinds.append(

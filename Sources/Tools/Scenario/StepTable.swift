@@ -6,6 +6,7 @@ import ScenarioLanguage
 //   SetupSteps.swift         install, uninstall, policy
 //   ClockSteps.swift         clock set / advance, time zone
 //   AppSteps.swift           an app's calls: request, save, delete, background delivery
+//   WorkoutSteps.swift       an app's workout calls: save a workout, a route, add(_:to:), delete a workout
 //   UserSteps.swift          the user: answers, Settings, lock, the Health app's settings and source order
 //   LinkSteps.swift          the link, manual sync, wait until synced
 //   FaultSteps.swift         kill, stop, restart, journal surgery
@@ -44,6 +45,12 @@ extension RunContext {
       case .request(let device, let name, let share, let read): try request(device, name, share: share, read: read)
       case .save(let device, let name, let specs): try save(device, name, specs)
       case .saveCorrelation(let device, let name, let spec): try saveCorrelation(device, name, spec)
+      case .saveWorkout(let device, let name, let spec): try saveWorkout(device, name, spec, step)
+      case .saveRoute(let device, let name, let route, let workout):
+        try saveRoute(device, name, route, workout: workout, step)
+      case .addToWorkout(let device, let name, let samples, let named, let workout):
+        try addToWorkout(device, name, samples: samples, named: named, workout: workout, step)
+      case .deleteWorkout(let device, let name, let workout): try deleteWorkout(device, name, workout: workout, step)
       case .saveRandom(let device, let name, let count, let type, let over):
         try saveRandom(device, name, count: count, type: type, over: over)
       case .resave(let device, let name, let sample, let changed): try resave(device, name, sample, changed, step)

@@ -225,6 +225,8 @@ extension StepKind {
       return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveCorrelation(let d, _, _), .saveRandom(let d, _, _, _, _),
+      .saveWorkout(let d, _, _), .saveRoute(let d, _, _, _), .addToWorkout(let d, _, _, _, _),
+      .deleteWorkout(let d, _, _),
       .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
@@ -244,7 +246,9 @@ extension StepKind {
     case .onBoth(let phone, _): phone.category
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone, .importExport, .exportStore:
       .setup
-    case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background: .app
+    case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background, .saveWorkout,
+      .saveRoute, .addToWorkout, .deleteWorkout:
+      .app
     case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
@@ -262,14 +266,15 @@ extension Expectation {
       .seesTotal(let d, _, _, _, _, _),
       .storeCount(let d, _, _),
       .storeHas(let d, _, _), .syncConflicts(let d, _), .locked(let d, _), .backgroundState(let d, _, _, _),
-      .backgroundCounts(let d, _, _, _, _, _), .storeCountMatching(let d, _, _, _, _):
+      .backgroundCounts(let d, _, _, _, _, _), .storeCountMatching(let d, _, _, _, _), .seesWorkouts(let d, _, _),
+      .activitySummary(let d, _, _, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
       .seesSamples(let d, _, _), .sampleQuery(let d, _, _), .statistic(let d, _, _), .collection(let d, _, _),
       .sheetHistory(let d, _, _), .settingsRefused(let d, _), .clock(let d, _), .changes(let d, _, _, _, _),
       .earliestPermitted(let d, _), .queriesFail(let d, _, _, _), .waitingForUnlock(let d, _),
       .characteristic(let d, _, _, _), .preferredUnit(let d, _, _, _), .preferredUnitsFail(let d, _, _, _),
-      .lastImport(let d, _, _, _):
+      .lastImport(let d, _, _, _), .workout(let d, _, _, _), .activitySummaryQuery(let d, _, _, _):
       return Lane(d)
     case .converged, .diverged, .linkUp, .onBoth: return .both
     }

@@ -25,6 +25,9 @@ extension ParseState {
     AppVerbRule(["resaves"], ["resave"]) { s, c, call throws(Diagnostic) in
       try s.parseResave(&c, device: call.device, app: call.app)
     },
+    AppVerbRule(["adds"], ["add"]) { s, c, call throws(Diagnostic) in
+      try s.parseAddToWorkout(&c, device: call.device, app: call.app)
+    },
     AppVerbRule(["deletes"], ["delete"]) { s, c, call throws(Diagnostic) in
       try s.parseDelete(&c, device: call.device, app: call.app)
     },
@@ -94,19 +97,30 @@ extension ParseState {
     return .resave(device, app: app.name, name: name, changedTo: changed)
   }
 
-  /// `deletes all <type> [range]` or `deletes <name>…`.
+  /// `deletes all <type> [range]`, `deletes workout <name>` or `deletes <name>…`.
   func parseDelete(_ c: inout Cursor, device: DeviceKind, app: AppDeclaration) throws(Diagnostic) -> StepKind {
+    if c.take("workout") {
+      let workout = try c.workoutName()
+      try c.finish()
+      return .deleteWorkout(device, app: app.name, workout: workout)
+    }
     if c.take("all") {
       let type = try c.type()
       let range = try rangeSpec(&c)
       try c.finish()
       return .deleteAll(device, app: app.name, type, range: range)
     }
-    var names: [String] = [try c.sampleName(defined: false)]
-    while !c.atEnd {
+    var names: [String] = []
+    repeat {
       if c.take("and") { continue }
-      names.append(try c.sampleName(defined: false))
-    }
+      let token = c.peek
+      let name = try c.sampleName(defined: false)
+      if workoutNames.contains(name) {
+        throw c.error(
+          .expected("a sample's name ('deletes workout \(name)' deletes a workout)", found: name), at: token)
+      }
+      names.append(name)
+    } while !c.atEnd
     return .delete(device, app: app.name, names: names)
   }
 

@@ -78,6 +78,10 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownErrorCode(String, suggestion: String?)
   /// A sample name used before any `as <name>` defined it.
   case unknownSampleName(String, suggestion: String?)
+  /// An activity type HealthKit does not name (`HKWorkoutActivityType`'s Swift case names).
+  case unknownActivityType(String, suggestion: String?)
+  /// A workout name used before any `saves workout … as <name>` defined it.
+  case unknownWorkout(String, suggestion: String?)
   /// A sample name defined twice.
   case duplicateSampleName(String)
   /// An app installed twice under the same name with different identifiers.
@@ -153,6 +157,9 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownErrorCode(let c, let s): return "unknown HKError code '\(c)'\(hint(s))"
     case .unknownSampleName(let n, let s):
       return "no sample is named '\(n)' (name one with 'as \(n)' when saving it)\(hint(s))"
+    case .unknownActivityType(let a, let s): return "unknown activity type '\(a)'\(hint(s))"
+    case .unknownWorkout(let n, let s):
+      return "no workout is named '\(n)' (name one with 'saves workout … as \(n)')\(hint(s))"
     case .duplicateSampleName(let n): return "a sample is already named '\(n)'"
     case .conflictingApp(let a): return "app '\(a)' is already installed with another bundle identifier"
     case .phoneOnly(let what): return "\(what) exists only on the phone"

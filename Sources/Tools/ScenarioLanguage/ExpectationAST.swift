@@ -199,6 +199,15 @@ package enum Expectation: Hashable, Sendable {
   /// `<devices>: store has <n> [<type>] samples [from "<source>"] [with <key>=<value>…]`: samples of a source (its
   /// name in an imported export, or its bundle identifier) and carrying these metadata values.
   case storeCountMatching(Devices, SampleType?, Int, source: String?, metadata: Metadata)
+  /// `<App> sees <n> workouts [of <activity>…] [lasting at least <duration>] [query]`: a workout query's count.
+  case seesWorkouts(Devices, WorkoutQuerySpec, Int)
+  /// `<App>'s workout <name> …`: one workout as the app reads it.
+  case workout(DeviceKind, app: String, name: String, WorkoutCheck)
+  /// `<App> sees activity summary <date>[: <ring> <value>…]` (a check) or `sees no activity summary <date>` (nil):
+  /// `HKActivitySummaryQuery` for that local day of the device.
+  case activitySummary(Devices, app: String, LocalDay, ActivitySummaryCheck?)
+  /// `<App>'s activity summary query [for <date>] fails with <code>…`: an activity summary query that fails.
+  case activitySummaryQuery(DeviceKind, app: String, LocalDay?, QueryOutcome)
   /// `expect both:` with an expectation about one device: checked on the phone, then on the watch.
   indirect case onBoth(phone: Expectation, watch: Expectation)
   /// `<devices>: locked` / `unlocked`.

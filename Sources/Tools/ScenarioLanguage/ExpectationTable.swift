@@ -104,6 +104,10 @@ extension ParseState {
     PossessiveExpectationRule(["background", "deliveries", "of"]) { s, c, on throws(Diagnostic) in
       try s.parseBackgroundCounts(&c, on.subject, on.device)
     },
+    PossessiveExpectationRule(["workout"]) { s, c, on throws(Diagnostic) in try s.parseWorkoutCheck(&c, on) },
+    PossessiveExpectationRule(["activity", "summary", "query"]) { s, c, on throws(Diagnostic) in
+      try s.parseActivitySummaryQuery(&c, on)
+    },
     PossessiveExpectationRule(["request"]) { s, c, on throws(Diagnostic) in
       try s.parseRequestSheet(&c, on.subject, on.device)
     },

@@ -12,6 +12,8 @@ struct ParseState {
   /// Where an `uninstall` last removed each app from each device.
   var uninstalled: [String: [DeviceKind: SourceLocation]] = [:]
   var sampleNames: Set<String> = []
+  /// The names `saves workout … as <name>` gave (also in ``sampleNames``, which they share).
+  var workoutNames: Set<String> = []
   /// Where `include` reads files.
   let loader: IncludeLoader
   /// The values of the `<name>` placeholders in scope (`examples:` columns, `for` variables).

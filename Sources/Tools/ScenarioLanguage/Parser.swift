@@ -33,6 +33,7 @@ import HealthModel
 //                | "wheelchair use" | "move mode"
 //   entitlement := "background delivery" | "health records"
 //   frequency   := "immediate" | "hourly" | "daily" | "weekly"
+//   activity    := running | cycling | traditionalStrengthTraining | …   (HKWorkoutActivityType's Swift case names)
 //
 // Step forms (`expect <devices>:` or `expect` precedes an expectation; `+ lines` are the block under it):
 //
@@ -69,6 +70,14 @@ import HealthModel
 //   - <device>: <App> deletes all <type> [range]
 //   - <device>: <App> resaves <name> [as <value> [<unit>]]
 //   - <device>: <App> deletes <name>…
+//   - <device>: <App> saves workout <activity> from <time> to <time>|for <duration> [paused <time> to <time>]… [energy
+//       <n> <unit>] [distance <n> <unit> [<type>]] [heart rate every <duration> at <n> bpm] [series <type> every
+//       <duration> at <value> <unit>]… [route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s]]
+//       [indoor|outdoor] [with <key>=<value>…] [uuid <UUID>] [as <name>]
+//   - <device>: <App> saves route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s] for workout
+//       <name>
+//   - <device>: <App> adds <sample> [plus <sample>…] to workout <name> / adds <name>… to workout <name>
+//   - <device>: <App> deletes workout <name>
 //   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
@@ -128,6 +137,15 @@ import HealthModel
 //   - <App> is locked out / <App> is not locked out
 //   - <App> sees <n> <type> samples [query] / <App> sees no <type> samples [query]
 //   - <App> sees <n> <type> correlations [with <n> objects each] [query]
+//   - <App> sees <n> workouts [of <activity> [or <activity>…]] [lasting at least <duration>] [query] / <App> sees no
+//       workouts …
+//   - <App>'s workout <name> lasts <duration> / is <activity> / is not found
+//   - <App>'s workout <name> <statistic> of <type> is <value> <unit> / has no <type> statistics
+//   - <App>'s workout <name> has <n> [<type>] samples / has <n> routes [with <m> locations [each]] / has <n> events /
+//       has no route
+//   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
+//       activity summary <date>
+//   - <App>'s activity summary query [for <date>] <outcome>
 //   - <App> sees <value> <unit> of <type> [on <date>]
 //   - <App> sees <type> [query]: + lines <value> at <time> [from <App>] [on <device>]
 //   - <App>'s sample query of <type> [query] <outcome>

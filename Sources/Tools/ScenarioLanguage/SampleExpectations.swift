@@ -4,8 +4,9 @@ import HealthModel
 
 /// Expectations about samples: what an app's queries see, one sample query's outcome, and the raw store.
 extension ParseState {
-  /// The forms of `<App> sees …`, tried in order: the last reads a number.
-  static let seesForms: [AppExpectationRule] = [
+  /// The forms of `<App> sees …`, tried in order: workouts and activity summaries (WorkoutExpectations.swift), then
+  /// samples; the last reads a number.
+  static let seesForms: [AppExpectationRule] = workoutSeesForms + [
     AppExpectationRule(["changes", "of"]) { s, c, subject throws(Diagnostic) in try s.parseSeesChanges(&c, subject) },
     AppExpectationRule(["no"]) { s, c, subject throws(Diagnostic) in try s.parseSeesNone(&c, subject) },
     AppExpectationRule(when: { c in c.peek.flatMap(Cursor.sampleType) != nil }) { s, c, subject throws(Diagnostic) in

@@ -6,6 +6,12 @@ import HealthModel
 extension ParseState {
   /// The forms of `saves`, tried in order: the last takes any sample.
   static let saveForms: [AppVerbRule] = [
+    AppVerbRule(["workout"]) { s, c, call throws(Diagnostic) in
+      try s.parseSaveWorkout(&c, device: call.device, app: call.app)
+    },
+    AppVerbRule(["route"]) { s, c, call throws(Diagnostic) in
+      try s.parseSaveRoute(&c, device: call.device, app: call.app)
+    },
     AppVerbRule(when: { $0.integer(before: ["random"]) }) { s, c, call throws(Diagnostic) in
       try s.parseSaveRandom(&c, device: call.device, app: call.app)
     },

@@ -218,6 +218,17 @@ package enum StepKind: Hashable, Sendable {
   case save(DeviceKind, app: String, [SampleSpec])
   /// An app saves a correlation with its member samples (`as <name>` names the correlation; behavior.md T10).
   case saveCorrelation(DeviceKind, app: String, CorrelationSpec)
+  /// `saves workout <activity> …`: an app saves a workout with its associated samples and, when written, its route
+  /// (behavior.md section E).
+  case saveWorkout(DeviceKind, app: String, WorkoutSpec)
+  /// `saves route … for workout <name>`: a route builder's `finishRoute(with:)` for a named workout (saved, deleted
+  /// or never stored).
+  case saveRoute(DeviceKind, app: String, RouteSpec, workout: String)
+  /// `adds <sample> [plus <sample>…] to workout <name>` / `adds <name>… to workout <name>`: the legacy `add(_:to:)`,
+  /// which saves unsaved samples and associates them without changing the workout's totals or duration.
+  case addToWorkout(DeviceKind, app: String, samples: [SampleSpec], named: [String], workout: String)
+  /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).
+  case deleteWorkout(DeviceKind, app: String, workout: String)
   /// An app saves seeded random samples.
   case saveRandom(DeviceKind, app: String, count: Int, type: SampleType, over: Double)
   /// An app saves a named sample again (same UUID).
