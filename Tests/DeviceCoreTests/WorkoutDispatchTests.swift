@@ -148,9 +148,10 @@ struct WorkoutDispatchTests {
     h.open(2)
     let source = SampleSource(bundleID: "com.apple.health", device: .watch)
     let start = Self.start(h)
-    let workout = Workout(
-      uuid: UUID(), activityType: .cycling, start: start, end: start.addingTimeInterval(600), duration: 600,
-      source: source)
+    // In stored form, as an export's reader hands it over (with the activity HealthKit adds).
+    let workout = try WorkoutInput(
+      uuid: UUID(), activityType: .cycling, start: start, end: start.addingTimeInterval(600)
+    ).validated(source: source)
     let route = WorkoutRoute(
       uuid: UUID(), workout: workout.uuid,
       locations: [RouteLocation(timestamp: start, latitude: 1, longitude: 2)], source: source)
