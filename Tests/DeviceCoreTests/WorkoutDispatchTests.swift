@@ -184,7 +184,9 @@ struct WorkoutDispatchTests {
     let id = UUID()
     h.request(1, .saveWorkout(bundleID: Self.bundleID, workout: Self.input(h, uuid: id), route: nil))
     let first = h.request(
-      1, .anchoredWorkoutQuery(bundleID: Self.bundleID, type: Self.workout, anchor: 0, range: nil, limit: 0, filter: nil), id: 2)
+      1,
+      .anchoredWorkoutQuery(bundleID: Self.bundleID, type: Self.workout, anchor: 0, range: nil, limit: 0, filter: nil),
+      id: 2)
     guard case .anchoredWorkouts(let result) = Self.reply(first, id: 2) else { return }
     #expect(result.workouts.map(\.uuid) == [id])
     let again = h.request(
