@@ -412,7 +412,8 @@ package enum RequestCore {
       case .samplesSaved(let samples):
         notices.append(
           .samplesChanged(types: distinct(samples.map(\.type)), origin: device, added: samples.count, deleted: 0))
-      case .samplesDeleted(let tombstones), .correlationsDeleted(let tombstones), .workoutObjectsDeleted(let tombstones):
+      case .samplesDeleted(let tombstones), .correlationsDeleted(let tombstones),
+        .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
       case .correlationsSaved(let correlations):
