@@ -50,9 +50,9 @@ struct OperationContractTests {
   static let workoutInput = WorkoutInput(
     uuid: UUID(), activityType: .running, start: t0.addingTimeInterval(-3_600), end: t0.addingTimeInterval(-1_800))
   static let location = RouteLocation(timestamp: t0.addingTimeInterval(-3_000), latitude: 48.85, longitude: 2.35)
-  static let importedWorkout = Workout(
-    uuid: UUID(), activityType: .cycling, start: t0.addingTimeInterval(-9_000), end: t0.addingTimeInterval(-8_000),
-    duration: 1_000, source: imported.source)
+  static let importedWorkout = try! WorkoutInput(
+    uuid: UUID(), activityType: .cycling, start: t0.addingTimeInterval(-9_000), end: t0.addingTimeInterval(-8_000)
+  ).validated(source: imported.source)
 
   /// Every request's operation, in an order in which each can succeed on a phone: the app is installed and granted
   /// before it saves, a sample is saved before it is deleted, an import is staged before it is committed.

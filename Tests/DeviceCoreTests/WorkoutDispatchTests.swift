@@ -148,9 +148,10 @@ struct WorkoutDispatchTests {
     h.open(2)
     let source = SampleSource(bundleID: "com.apple.health", device: .watch)
     let start = Self.start(h)
-    let workout = Workout(
-      uuid: UUID(), activityType: .cycling, start: start, end: start.addingTimeInterval(600), duration: 600,
-      source: source)
+    // In stored form, as an export's reader hands it over (with the activity HealthKit adds).
+    let workout = try WorkoutInput(
+      uuid: UUID(), activityType: .cycling, start: start, end: start.addingTimeInterval(600)
+    ).validated(source: source)
     let route = WorkoutRoute(
       uuid: UUID(), workout: workout.uuid,
       locations: [RouteLocation(timestamp: start, latitude: 1, longitude: 2)], source: source)
@@ -183,7 +184,9 @@ struct WorkoutDispatchTests {
     let id = UUID()
     h.request(1, .saveWorkout(bundleID: Self.bundleID, workout: Self.input(h, uuid: id), route: nil))
     let first = h.request(
-      1, .anchoredWorkoutQuery(bundleID: Self.bundleID, type: Self.workout, anchor: 0, range: nil, limit: 0, filter: nil), id: 2)
+      1,
+      .anchoredWorkoutQuery(bundleID: Self.bundleID, type: Self.workout, anchor: 0, range: nil, limit: 0, filter: nil),
+      id: 2)
     guard case .anchoredWorkouts(let result) = Self.reply(first, id: 2) else { return }
     #expect(result.workouts.map(\.uuid) == [id])
     let again = h.request(

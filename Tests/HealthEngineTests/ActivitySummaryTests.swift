@@ -67,6 +67,8 @@ struct ActivitySummaryTests {
     #expect(try device.activitySummaries(waterApp.bundleID, from: nil, to: nil, wall: t0).isEmpty)
     var bad = imported
     bad.activeEnergy = -.infinity
-    expectError(.errorInvalidArgument) { _ = try device.stageImportWorkouts(2, workouts: [], routes: [], summaries: [bad]) }
+    expectError(.errorInvalidArgument) {
+      _ = try device.stageImportWorkouts(2, workouts: [], routes: [], summaries: [bad])
+    }
   }
 }

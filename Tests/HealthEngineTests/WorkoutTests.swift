@@ -81,7 +81,8 @@ struct WorkoutTests {
     let configuration = WorkoutConfiguration(activityType: running)
     refused {
       $0.activities = [
-        WorkoutActivity(uuid: UUID(), configuration: configuration, start: $0.start, end: $0.start.addingTimeInterval(900)),
+        WorkoutActivity(
+          uuid: UUID(), configuration: configuration, start: $0.start, end: $0.start.addingTimeInterval(900)),
         WorkoutActivity(
           uuid: UUID(), configuration: configuration, start: $0.start.addingTimeInterval(800), end: $0.end),
       ]
@@ -100,7 +101,9 @@ struct WorkoutTests {
 
   @Test func savingChecksPermissionIdentifiersAndAssociatedSamples() throws {
     var device = makeDevice(.phone, apps: [runApp])
-    expectError(.errorAuthorizationNotDetermined) { _ = try device.saveWorkout(runApp.bundleID, run(), route: nil, wall: t0) }
+    expectError(.errorAuthorizationNotDetermined) {
+      _ = try device.saveWorkout(runApp.bundleID, run(), route: nil, wall: t0)
+    }
     device = try runDevice()
     let first = run()
     let events = try device.saveWorkout(runApp.bundleID, first, route: route(), wall: t0)
@@ -163,6 +166,16 @@ struct WorkoutTests {
     #expect(!SampleFilter.associatedWith(UUID()).matches(dummy), "unresolved, it matches nothing")
     let latest = SampleQuery(type: workoutType, limit: 1, sort: [SampleSort(.startDate, ascending: false)])
     #expect(try device.workoutQuery(runApp.bundleID, latest, wall: t0).map(\.activityType) == [swimming])
+    // Workout sort keys: the swim has no energy statistic, which sorts first ascending.
+    let byEnergy = SampleQuery(type: workoutType, sort: [SampleSort(.totalEnergyBurned, ascending: true)])
+    #expect(try device.workoutQuery(runApp.bundleID, byEnergy, wall: t0).map(\.activityType) == [swimming, running])
+    let byDuration = SampleQuery(
+      type: workoutType, sort: [SampleSort(.duration, ascending: false), SampleSort(.startDate, ascending: false)])
+    #expect(try device.workoutQuery(runApp.bundleID, byDuration, wall: t0).map(\.activityType) == [swimming, running])
+    expectError(.errorInvalidArgument) {
+      let query = SampleQuery(type: heartRate, sort: [SampleSort(.duration, ascending: true)])
+      _ = try device.sampleQuery(runApp.bundleID, query, wall: t0)
+    }
   }
 
   @Test func addingSamplesAssociatesThemAndKeepsTheTotals() throws {
@@ -255,6 +268,21 @@ struct WorkoutTests {
     #expect(watch.workoutStore.workouts.count == 1)
     _ = try watch.advanceClock(by: 8 * 86_400, wall: t0)
     #expect(watch.workoutStore.workouts.isEmpty && watch.workoutStore.routes.isEmpty)
+  }
+
+  @Test func backgroundDeliveryWakesAnAppForWorkoutsItMaySee() throws {
+    var device = makeDevice(.phone, apps: [runApp, tracker])
+    try device.grant(runApp.bundleID, share: [workoutType], read: [workoutType])
+    try device.grant(tracker.bundleID, read: [workoutType])
+    _ = try device.enableBackgroundDelivery(tracker.bundleID, workoutType, .immediate)
+    _ = device.backgroundStep(wall: t0)
+    let input = run()
+    _ = try device.saveWorkout(runApp.bundleID, input, route: nil, wall: t0)
+    #expect(device.backgroundStep(wall: t0).events.map(\.kind) == [.woken])
+    let waiting = try #require(device.backgroundDeliveries(tracker.bundleID).first?.waiting)
+    _ = try device.completeBackgroundDelivery(tracker.bundleID, id: waiting, wall: t0)
+    _ = try device.delete(runApp.bundleID, [input.uuid], wall: t0)
+    #expect(device.backgroundStep(wall: t0).events.map(\.kind) == [.woken], "a deletion wakes it too")
   }
 
   @Test func journalReplayAndSnapshotsRebuildTheSameState() throws {

@@ -61,7 +61,8 @@ enum EventFixture {
           activityType: WorkoutActivityType(rawValue: 46), location: .indoor, swimmingLocation: .pool, lapLength: 25),
         start: t0, end: t0.addingTimeInterval(900), metadata: ["a": .bool(true)],
         statistics: [
-          WorkoutStatistic(type: heartRate, start: t0, end: t0.addingTimeInterval(900), minimum: 1, maximum: 3, average: 2)
+          WorkoutStatistic(
+            type: heartRate, start: t0, end: t0.addingTimeInterval(900), minimum: 1, maximum: 3, average: 2)
         ]),
       WorkoutActivity(
         uuid: UUID(uuidString: "D0000000-0000-4000-8000-000000000003")!,

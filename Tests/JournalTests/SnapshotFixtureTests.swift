@@ -142,8 +142,8 @@ struct SnapshotFixtureTests {
       let note = "(see SnapshotFixtureTests)"
       try Posix.writeFileAtomically(
         Repository.path(Self.journalPath), Array(Self.hexFile(journal, "A version-2 phone journal \(note)").utf8))
-      try Posix.writeFileAtomically(
-        Repository.path(Self.snapshotPath), Array(Self.hexFile(snapshot, "Its snapshot, version 1 \(note)").utf8))
+      let title = "Its snapshot, version \(SnapshotFile.version) \(note)"
+      try Posix.writeFileAtomically(Repository.path(Self.snapshotPath), Array(Self.hexFile(snapshot, title).utf8))
     }
     expectBytes(journal, try Self.pinned(Self.journalPath))
     expectBytes(snapshot, try Self.pinned(Self.snapshotPath))
@@ -186,6 +186,10 @@ struct SnapshotFixtureTests {
     #expect(!state.userData.characteristics.isEmpty && !state.userData.preferredUnits.isEmpty)
     #expect(!state.backgroundRegistrations.isEmpty)
     #expect(!state.correlationStore.ordered.isEmpty && !state.correlationStore.orderedDeletions.isEmpty)
+    let workouts = state.workoutStore
+    #expect(!workouts.workouts.isEmpty && !workouts.routes.isEmpty && !workouts.series.isEmpty)
+    #expect(!workouts.summaries.isEmpty && !workouts.deleted.isEmpty)
+    #expect(workouts.workouts.values.contains { $0.value.associated.count == 1 })
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

@@ -205,6 +205,9 @@ func observations(_ state: inout DeviceState) -> (values: [AnyHashable], answere
     }
   }
   out.append(state.outboundEntries(after: state.sync.peerAcked, maxItems: 100_000))
+  out.append(state.storedWorkouts())
+  out.append(state.storedRoutes(workout: nil))
+  out.append(state.storedActivitySummaries())
   out.append(state.store.dayDigests(from: Int64.min))
   out.append(state.snapshot(wall: wall))
   return (out, answered)

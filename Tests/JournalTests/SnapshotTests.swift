@@ -206,8 +206,11 @@ struct SnapshotTests {
     let (path, snapshot, state) = try journalWithSnapshot(dir)
     let snapshotPath = SnapshotFile.path(forJournal: path)
     #expect(reframed(snapshot) { _ in } == snapshot, "re-framing alone changes nothing")
-    try Posix.writeFileAtomically(snapshotPath, reframed(snapshot) { $0[8] = 2 })
-    try expectFallback(path, state, "snapshot format version 2 is not supported")
+    try Posix.writeFileAtomically(snapshotPath, reframed(snapshot) { $0[8] = 3 })
+    try expectFallback(path, state, "snapshot format version 3 is not supported")
+    // A version-1 snapshot (written before workouts) is refused: the journal is replayed in full.
+    try Posix.writeFileAtomically(snapshotPath, reframed(snapshot) { $0[8] = 1 })
+    try expectFallback(path, state, "snapshot format version 1 is not supported (this build reads version 2)")
     try Posix.writeFileAtomically(snapshotPath, reframed(snapshot) { $0[12] = 1 })
     try expectFallback(path, state, "snapshot belongs to device 1, not the phone")
     try Posix.writeFileAtomically(snapshotPath, reframed(snapshot) { $0[0] = UInt8(ascii: "X") })

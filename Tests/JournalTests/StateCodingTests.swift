@@ -61,11 +61,12 @@ struct CompanionSnapshotTests {
     var old = BinaryWriter()
     old.deviceState(plain) { (_: inout BinaryWriter) in }
     // The user section, then the (empty) background delivery and correlation sections after it (two empty arrays
-    // each).
+    // each), then the (empty) workout section (five empty arrays; snapshot version 2 on).
     let userSection = 1 + 4 + 4 + 4 + 4
     let backgroundSection = 4 + 4
     let correlationSection = 4 + 4
-    let cut = Array(old.bytes.dropLast(userSection + backgroundSection + correlationSection))
+    let workoutSection = 5 * 4
+    let cut = Array(old.bytes.dropLast(userSection + backgroundSection + correlationSection + workoutSection))
     let restoredOld = try cut.withUnsafeBytes { buffer throws(DecodeError) in
       var reader = BinaryReader(buffer)
       return try reader.deviceState()
@@ -91,10 +92,11 @@ struct CompanionSnapshotTests {
       }
     }
     // A snapshot written before background delivery ends where the two (empty) extra lists begin; one written
-    // before correlations, where the two (empty) correlation lists begin.
+    // before correlations, where the two (empty) correlation lists begin (the five empty workout lists of
+    // version 2 follow them).
     let plain = encode(state)
-    #expect(try decode(Array(plain.dropLast(16))).differences(from: state) == [])
-    #expect(try decode(Array(plain.dropLast(8))).differences(from: state) == [])
+    #expect(try decode(Array(plain.dropLast(16 + 20))).differences(from: state) == [])
+    #expect(try decode(Array(plain.dropLast(8 + 20))).differences(from: state) == [])
     _ = try state.install(trackerApp)
     _ = try state.enableBackgroundDelivery(trackerApp.bundleID, water, .daily)
     var policy = state.policy

@@ -321,8 +321,7 @@ extension BinaryWriter {
 
 extension BinaryReader {
   /// Reads a snapshot's workout section (``BinaryWriter/workoutStore(_:)``) and restores the store.
-  /// - Throws: ``DecodeError`` for malformed bytes or contents ``WorkoutStore/init(restoring:routes:series:summaries:deleted:changeCounter:)``
-  ///   refuses.
+  /// - Throws: ``DecodeError`` for malformed bytes or contents the store's restoring initializer refuses.
   mutating func workoutStore(changeCounter: UInt64) throws(DecodeError) -> WorkoutStore {
     let workouts = try array(minElementSize: 84) { r throws(DecodeError) in
       WorkoutStore.Entry(try r.workout(), change: try r.u64())

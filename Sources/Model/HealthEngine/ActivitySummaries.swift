@@ -99,7 +99,8 @@ extension DeviceState {
     for route in routes {
       try Self.checkImportSource(route.source)
       guard staged.contains(route.workout) || workoutStore.workout(route.workout) != nil else {
-        throw .healthKit(.errorInvalidArgument, "imported route \(route.uuid) names workout \(route.workout), not imported")
+        throw .healthKit(
+          .errorInvalidArgument, "imported route \(route.uuid) names workout \(route.workout), not imported")
       }
       do throws(HealthError) {
         let checked = try RouteInput(uuid: route.uuid, locations: route.locations, metadata: route.metadata)

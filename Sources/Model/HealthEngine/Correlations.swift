@@ -208,6 +208,7 @@ extension DeviceState {
       }
     }
     guard query.base.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    try requireDateSort(query.base.sort, type)
   }
 
   /// `HKCorrelationQuery`: the correlations of the type that the app may see — those with at least one live member

@@ -57,6 +57,7 @@ extension DeviceState {
   {
     try queryable(bundleID, query.type, range: query.range)
     guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    try requireDateSort(query.sort, query.type)
     let floor = floor(wall: wall)
     let visibility = visibility(bundleID, query.type)
     let allowed = passing(query.filter, query.type, query.range, floor, visibility, query.sources)
@@ -112,6 +113,14 @@ extension DeviceState {
       candidates.append($0)
     }
     return Set(candidates.filter { filter.matches(store.materialize($0)) })
+  }
+
+  /// Refuses a workout sort key on a type other than workouts (HealthPair model: on a device the key names no
+  /// property of the objects).
+  func requireDateSort(_ sort: [SampleSort], _ type: SampleType) throws(HealthError) {
+    if let key = sort.first(where: { !$0.field.isDate }) {
+      throw .healthKit(.errorInvalidArgument, "Sort key \(key.field) applies to workouts, not \(type.identifier)")
+    }
   }
 
   /// One sample's position in a single-key sort: the key (negated for descending), then the change number.

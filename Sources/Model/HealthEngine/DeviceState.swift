@@ -90,8 +90,8 @@ package struct DeviceState: Sendable {
     decisions: [AuthorizationKey: Decision], lockedOut: Set<String>, store: SampleStore, sync: SyncLedger,
     syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:],
     userData: UserData = UserData(),
-    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:], correlations: CorrelationStore = CorrelationStore(),
-    workouts: WorkoutStore = WorkoutStore()
+    backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:],
+    correlations: CorrelationStore = CorrelationStore(), workouts: WorkoutStore = WorkoutStore()
   ) throws(StateRestoreError) {
     for entry in sync.pendingEntries {
       guard case .slots(let start, let count) = entry.payload else { continue }

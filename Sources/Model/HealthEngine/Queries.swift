@@ -10,14 +10,28 @@ import HealthModel
   import Darwin
 #endif
 
-/// A sort key of a sample query (`HKSampleSortIdentifierStartDate` / `EndDate`).
+/// A sort key of a sample query (`HKSampleSortIdentifierStartDate` / `EndDate`, and for workouts the
+/// `HKWorkoutSortIdentifier…` keys, workouts.md §1.1).
 package struct SampleSort: Hashable, Sendable {
-  /// The date a sample query sorts by.
-  package enum Field: UInt8, Sendable, Hashable {
+  /// What a sample query sorts by.
+  package enum Field: UInt8, Sendable, Hashable, CaseIterable {
     /// `HKSampleSortIdentifierStartDate`.
     case startDate = 0
     /// `HKSampleSortIdentifierEndDate`.
     case endDate = 1
+    /// `HKWorkoutSortIdentifierDuration` (workouts only).
+    case duration = 2
+    /// `HKWorkoutSortIdentifierTotalDistance`: the sum of the workout's distance statistic (workouts only).
+    case totalDistance = 3
+    /// `HKWorkoutSortIdentifierTotalEnergyBurned`: the sum of active energy burned (workouts only).
+    case totalEnergyBurned = 4
+    /// `HKWorkoutSortIdentifierTotalSwimmingStrokeCount` (workouts only).
+    case totalSwimmingStrokeCount = 5
+    /// `HKWorkoutSortIdentifierTotalFlightsClimbed` (workouts only).
+    case totalFlightsClimbed = 6
+
+    /// Whether the key is a date every sample has (the others are workouts' own).
+    package var isDate: Bool { self == .startDate || self == .endDate }
   }
   /// The field.
   package var field: Field

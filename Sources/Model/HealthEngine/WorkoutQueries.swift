@@ -38,6 +38,9 @@ private struct Candidate<Value> {
   var source: SampleSource
   var change: UInt64
   var matches: (SampleFilter) -> Bool
+  /// The value of a workout sort key (nil: the object has none, which sorts first ascending, as nil in an
+  /// `NSSortDescriptor`).
+  var sortValue: (SampleSort.Field) -> Double? = { _ in nil }
 }
 
 extension DeviceState {
@@ -70,6 +73,23 @@ extension DeviceState {
     guard limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
   }
 
+  /// The value a workout sort key reads (workouts.md §1.1's `HKWorkoutSortIdentifier…`): the duration, or the sum
+  /// of the statistic the deprecated total stood for (total distance: the first distance statistic the workout
+  /// has, HealthPair model).
+  static func sortValue(_ workout: Workout, _ field: SampleSort.Field) -> Double? {
+    func sum(_ name: String) -> Double? { SampleType.lookup(name: name).flatMap { workout.statistic(for: $0)?.sum } }
+    switch field {
+    case .startDate: return workout.start.timeIntervalSinceReferenceDate
+    case .endDate: return workout.end.timeIntervalSinceReferenceDate
+    case .duration: return workout.duration
+    case .totalDistance:
+      return workout.statistics.first { $0.type.name.hasPrefix("distance") && $0.sum != nil }?.sum
+    case .totalEnergyBurned: return sum("activeEnergyBurned")
+    case .totalSwimmingStrokeCount: return sum("swimmingStrokeCount")
+    case .totalFlightsClimbed: return sum("flightsClimbed")
+    }
+  }
+
   /// The candidates that pass a query's visibility, retention floor, range, sources and filter, sorted (start date
   /// by default, then change order) and limited.
   private func select<Value>(_ candidates: [Candidate<Value>], _ bundleID: String, _ query: SampleQuery, wall: Date)
@@ -84,10 +104,18 @@ extension DeviceState {
         && (query.sources?.contains(c.source.bundleID) ?? true) && (query.filter.map { c.matches($0) } ?? true)
     }
     let sort = query.sort.isEmpty ? [SampleSort(.startDate, ascending: true)] : query.sort
+    func value(_ c: Candidate<Value>, _ field: SampleSort.Field) -> Double {
+      switch field {
+      case .startDate: c.start.timeIntervalSinceReferenceDate
+      case .endDate: c.end.timeIntervalSinceReferenceDate
+      case .duration, .totalDistance, .totalEnergyBurned, .totalSwimmingStrokeCount, .totalFlightsClimbed:
+        c.sortValue(field) ?? -.infinity
+      }
+    }
     kept.sort { a, b in
       for key in sort {
-        let va = key.field == .startDate ? a.start : a.end
-        let vb = key.field == .startDate ? b.start : b.end
+        let va = value(a, key.field)
+        let vb = value(b, key.field)
         if va != vb { return key.ascending ? va < vb : va > vb }
       }
       return a.change < b.change
@@ -105,13 +133,15 @@ extension DeviceState {
 
   /// `HKSampleQuery` of `HKWorkoutType`: the workouts the app may see (R1–R4: a denied read sees only its own; code
   /// 5 when never decided), inside the retention window, matching the range, sources and filter (workout
-  /// conditions included, ``SampleFilter/matches(_:)-workout``), sorted by start or end date and limited.
+  /// conditions included), sorted by start or end date or a workout sort key (``SampleSort/Field``) and limited.
   package func workoutQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError) -> [Workout] {
-    try workoutQueryable(bundleID, query.type, expected: WorkoutStore.workoutType, range: query.range, limit: query.limit)
+    try workoutQueryable(
+      bundleID, query.type, expected: WorkoutStore.workoutType, range: query.range, limit: query.limit)
     let candidates = workoutStore.workouts.values.map { entry in
       Candidate(
         value: entry.value, uuid: entry.value.uuid, start: entry.value.start, end: entry.value.end,
-        source: entry.value.source, change: entry.change, matches: { $0.matches(entry.value) })
+        source: entry.value.source, change: entry.change, matches: { $0.matches(entry.value) },
+        sortValue: { Self.sortValue(entry.value, $0) })
     }
     return select(candidates, bundleID, query, wall: wall)
   }
@@ -122,7 +152,9 @@ extension DeviceState {
   package func routeQuery(_ bundleID: String, workout: UUID?, _ query: SampleQuery, wall: Date) throws(HealthError)
     -> [WorkoutRoute]
   {
-    try workoutQueryable(bundleID, query.type, expected: WorkoutStore.routeType, range: query.range, limit: query.limit)
+    try workoutQueryable(
+      bundleID, query.type, expected: WorkoutStore.routeType, range: query.range, limit: query.limit)
+    try requireDateSort(query.sort, query.type)
     let filter = query.filter?.resolvingAssociations { w in Set(workoutStore.routes(of: w).map(\.uuid)) }
     var resolved = query
     resolved.filter = filter
@@ -142,6 +174,7 @@ extension DeviceState {
   {
     try workoutQueryable(
       bundleID, query.type, expected: WorkoutStore.heartbeatSeriesType, range: query.range, limit: query.limit)
+    try requireDateSort(query.sort, query.type)
     let candidates = workoutStore.series.values.map { entry in
       let series = entry.value
       let sample = subject(

@@ -174,14 +174,16 @@ extension DeviceState {
         uuid: uuid, type: WorkoutStore.workoutType, source: workout.source, deletedAt: at, metadata: workout.metadata)
       return [tombstone]
         + workoutStore.routes(of: uuid).map {
-          Tombstone(uuid: $0.uuid, type: WorkoutStore.routeType, source: $0.source, deletedAt: at, metadata: $0.metadata)
+          Tombstone(
+            uuid: $0.uuid, type: WorkoutStore.routeType, source: $0.source, deletedAt: at, metadata: $0.metadata)
         }
     }
     if let route = workoutStore.routes[uuid]?.value {
       try owned(route.source, route.end)
       try requireShare(bundleID, WorkoutStore.routeType, verb: "delete")
       return [
-        Tombstone(uuid: uuid, type: WorkoutStore.routeType, source: route.source, deletedAt: at, metadata: route.metadata)
+        Tombstone(
+          uuid: uuid, type: WorkoutStore.routeType, source: route.source, deletedAt: at, metadata: route.metadata)
       ]
     }
     if let series = workoutStore.series[uuid]?.value {

@@ -126,7 +126,9 @@ extension Codec.Summary: FuzzPalette {
 }
 extension Codec.Filter: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> SampleFilter {
-    c.pick([.associatedWith(c.pick(RequestFuzz.Palette.uuids)), .workoutActivityType([37]), c.filter() ?? .constant(true)])
+    c.pick([
+      .associatedWith(c.pick(RequestFuzz.Palette.uuids)), .workoutActivityType([37]), c.filter() ?? .constant(true),
+    ])
   }
 }
 extension Codec.Day: FuzzPalette {
