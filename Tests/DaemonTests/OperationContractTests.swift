@@ -122,7 +122,9 @@ struct OperationContractTests {
     Erased(.importWorkouts(9, [importedWorkout])),
     Erased(
       .importRoutes(
-        9, [WorkoutRoute(uuid: UUID(), workout: importedWorkout.uuid, locations: [location], source: imported.source)])),
+        9,
+        [WorkoutRoute(uuid: UUID(), workout: importedWorkout.uuid, locations: [location], source: imported.source)]
+      )),
     Erased(
       .importActivitySummaries(9, [ActivitySummary(day: LocalDay(year: 2026, month: 1, day: 4), activeEnergy: 200)])),
     Erased(.importCommit(9)),

@@ -94,6 +94,7 @@ enum WorkoutExamples {
     .heartbeatSeries([series]),
     .activitySummaries([summary]),
     .anchoredWorkouts(
-      AnchoredWorkoutResult(workouts: [workout], routes: [route], series: [series], deleted: [tombstone], newAnchor: 7)),
+      AnchoredWorkoutResult(
+        workouts: [workout], routes: [route], series: [series], deleted: [tombstone], newAnchor: 7)),
   ]
 }

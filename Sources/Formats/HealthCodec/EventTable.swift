@@ -9,8 +9,8 @@ import HealthModel
 // (SyncPayloadTable.swift). `EventFixtureTests` pins every tag's bytes.
 
 /// The tag byte of each kind of journal event (docs/journal.md, "Events"). Tags 30–39 belong to imports, 40–49 to
-/// the device lock and the Health app, 50–59 to statistics settings, 70–74 to sync requests, 75–79 to correlations,
-/// 80–89 to workouts; 19–29 are free. A tag is never reused for another layout.
+/// the device lock and the Health app, 50–59 to statistics settings, 70–74 to sync requests, 75–79 to
+/// correlations, 80–89 to workouts; 19–29 are free. A tag is never reused for another layout.
 package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   /// An app without entitlements was installed.
   case appInstalled = 1

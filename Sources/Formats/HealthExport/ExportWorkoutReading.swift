@@ -14,8 +14,8 @@ extension ExportReader {
   /// - Older exports' `totalDistance` and `totalEnergyBurned` become statistics of the activity type's distance
   ///   type and of active energy, unless a `WorkoutStatistics` of that type is present (HealthPair model).
   /// - A workout with no `WorkoutActivity` gets one matching it (HealthKit adds one; workouts.md §1.4), identified
-  ///   as ``WorkoutActivity/defaultUUID(for:)`` names it, whose configuration comes from the workout's `HKIndoorWorkout`, `HKSwimmingLocationType` and `HKLapLength`
-  ///   metadata (HealthPair model).
+  ///   as ``WorkoutActivity/defaultUUID(for:)`` names it, whose configuration comes from the workout's
+  ///   `HKIndoorWorkout`, `HKSwimmingLocationType` and `HKLapLength` metadata (HealthPair model).
   /// - HealthPair's own keys carry what Apple's format has no place for: `_HealthPair.associated` (the associated
   ///   samples' identifiers, space-separated, in as many entries as needed).
   mutating func workout() throws(ExportError) {

@@ -180,7 +180,8 @@ package enum GPXTime {
 
 /// Writes a route as the GPX file Apple's exports hold: one `trk` of one `trkseg`, one `trkpt` per fix with `ele`,
 /// `time` and, in `extensions`, `speed`, `course`, `hAcc`, `vAcc` (and HealthPair's `sAcc` and `cAcc` unless the
-/// accuracy is -1, the reader's default) — every field of a ``RouteLocation``, numbers in the shortest form that reads back exactly.
+/// accuracy is -1, the reader's default) — every field of a ``RouteLocation``, numbers in the shortest form that
+/// reads back exactly.
 package enum GPXWriter {
   /// The GPX document for `route`; its name is the route's start in the local time of `offsetSeconds`.
   package static func document(for route: WorkoutRoute, offsetSeconds: Int = 0) -> [UInt8] {

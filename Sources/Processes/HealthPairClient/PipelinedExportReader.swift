@@ -7,8 +7,9 @@ import Synchronization
 
 /// Reads an export on a thread of its own and hands its samples — with the workouts (their route files resolved
 /// against the files beside the export), routes and activity summaries read since the last batch — over in
-/// batches, through a queue of at most `depth` batches (so memory stays bounded however far the reader could run ahead): the importer's parsing and its encoding
-/// and sending run at once, each on a core when the machine has two free.
+/// batches, through a queue of at most `depth` batches (so memory stays bounded however far the reader could run
+/// ahead): the importer's parsing and its encoding and sending run at once, each on a core when the machine has two
+/// free.
 ///
 /// `@unchecked` only because Dispatch's semaphores are not declared `Sendable` on every platform; they are made to
 /// be shared between threads, and everything else mutable is behind `queue` (a mutex).

@@ -224,8 +224,9 @@ package enum StepKind: Hashable, Sendable {
   /// `saves route … for workout <name>`: a route builder's `finishRoute(with:)` for a named workout (saved, deleted
   /// or never stored).
   case saveRoute(DeviceKind, app: String, RouteSpec, workout: String)
-  /// `adds <sample> [plus <sample>…] to workout <name>` / `adds <name>… to workout <name>`: the legacy `add(_:to:)`,
-  /// which saves unsaved samples and associates them without changing the workout's totals or duration.
+  /// `adds <sample> [plus <sample>…] to workout <name>` / `adds <name>… to workout <name>`: the legacy
+  /// `add(_:to:)`, which saves unsaved samples and associates them without changing the workout's totals or
+  /// duration.
   case addToWorkout(DeviceKind, app: String, samples: [SampleSpec], named: [String], workout: String)
   /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).
   case deleteWorkout(DeviceKind, app: String, workout: String)

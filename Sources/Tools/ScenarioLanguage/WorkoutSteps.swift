@@ -83,8 +83,8 @@ extension ParseState {
     return .saveRoute(device, app: app.name, route, workout: workout)
   }
 
-  /// `adds <sample> [plus <sample>…] to workout <name>` or `adds <name> [and <name>…] to workout <name>`: the samples
-  /// are written as in `saves`, or named (saved earlier with `as`).
+  /// `adds <sample> [plus <sample>…] to workout <name>` or `adds <name> [and <name>…] to workout <name>`: the
+  /// samples are written as in `saves`, or named (saved earlier with `as`).
   mutating func parseAddToWorkout(_ c: inout Cursor, device: DeviceKind, app: AppDeclaration) throws(Diagnostic)
     -> StepKind
   {
