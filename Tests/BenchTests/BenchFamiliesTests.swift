@@ -10,7 +10,7 @@ struct BenchFamiliesTests {
   func everything() {
     #expect(BenchFamily.selected(by: []).count == BenchFamily.all.count)
     #expect(Self.selected([]).first == ["roundtrip"])
-    #expect(Self.selected([]).last == ["scenarios"])
+    #expect(Self.selected([]).last == ["workoutquery", "workouts"])
   }
 
   @Test("userpath is calls, pairs and suite, in that order; each of them also runs alone")
@@ -24,6 +24,8 @@ struct BenchFamiliesTests {
     #expect(Self.selected(["import"]) == [["import"], ["importshape", "import"]])
     #expect(Self.selected(["importshape"]) == [["importshape", "import"]])
     #expect(Self.selected(["bigstore"]) == [["bigstore"], ["bigstore"]])
+    #expect(Self.selected(["workouts"]) == [["workoutsync", "workouts"], ["workoutquery", "workouts"]])
+    #expect(Self.selected(["workoutquery"]) == [["workoutquery", "workouts"]])
   }
 
   @Test("--only accepts exactly the table's groups, each once")
@@ -33,10 +35,10 @@ struct BenchFamiliesTests {
     #expect(
       Set(BenchFamily.names) == [
         "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import",
-        "importshape", "scenarios", "userpath", "calls", "pairs", "suite",
+        "importshape", "scenarios", "userpath", "calls", "pairs", "suite", "workoutsync", "workouts", "workoutquery",
       ])
     for name in BenchFamily.names { _ = try BenchCommand(["--only", name]) }
-    #expect(throws: (any Error).self) { try BenchCommand(["--only", "workouts"]) }
+    #expect(throws: (any Error).self) { try BenchCommand(["--only", "workout"]) }
   }
 
   @Test("userPathMetrics runs nothing for parts that are not user-path families")

@@ -39,9 +39,10 @@ package struct BenchCommand: ParsableCommand {
         --markdown         Also print the table as Markdown (for docs/performance.md).
         --scenarios <dir>  Also time the whole scenario suite with --jobs 2.
         --only <names>     Run only some: roundtrip, throughput, sync, start, bigstore, snapshot, scale,
-                           clients, import, scenarios, userpath (comma-separated; repeatable); userpath
+                           clients, import, scenarios, userpath, workouts (comma-separated; repeatable); userpath
                            is calls (rows 9), pairs (10) and suite (11), which can also be run alone, and
-                           import includes importshape (rows 8d, 8e: the reader alone, no daemon).
+                           import includes importshape (rows 8d, 8e: the reader alone, no daemon), and
+                           workouts is workoutsync (row 12) and workoutquery (13a, 13b).
         --snapshot-samples <n>
                            Samples in the store the snapshot benchmark recovers (default 10000000).
         --scale-samples <n>

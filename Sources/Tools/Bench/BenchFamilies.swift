@@ -84,6 +84,18 @@ struct BenchFamily: Sendable {
     BenchFamily(
       groups: ["scenarios"], note: { _ in "scenario runner" },
       measure: { run in try scenarioMetrics(daemon: run.daemon, runs: run.sizes.scenarioRuns, suite: run.suite) }),
+    BenchFamily(
+      groups: ["workoutsync", "workouts"],
+      note: { "a \($0.workoutSeconds)-second watch workout with its samples and route, watch → phone" },
+      measure: { run in
+        [try workoutSyncMetric(daemon: run.daemon, seconds: run.sizes.workoutSeconds, runs: run.sizes.workoutRuns)]
+      }),
+    BenchFamily(
+      groups: ["workoutquery", "workouts"], note: { "sample queries of \($0.workoutDays) daily workouts" },
+      measure: { run in
+        try workoutQueryMetrics(daemon: run.daemon, days: run.sizes.workoutDays, runs: run.sizes.queryRuns)
+      }
+    ),
   ]
 
   /// Every `--only` name, in the order it first appears in ``all``.

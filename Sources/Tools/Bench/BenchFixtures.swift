@@ -23,15 +23,15 @@ func sample(_ i: Int, of total: Int = 1_000_000, spread: Double = 86400) -> Samp
     uuid: rng.uuid(), type: water, value: .quantity(Double(100 + i % 400), unit: "mL"), start: at, end: at)
 }
 
-/// A pair prepared for writing water as the bench app on both devices.
-func preparedPair(daemon: String) throws -> Pair {
+/// A pair prepared for writing `types` (water unless told) as the bench app on both devices.
+func preparedPair(daemon: String, types: [SampleType] = [water]) throws -> Pair {
   var options = LaunchOptions()
   options.logLevel = "warning"
   let pair = try Pair(daemon: daemon, options: options)
   for client in [pair.phone, pair.watch] {
     try client.setClock(benchStart)
     try client.installApp(benchApp)
-    let ticket = try client.beginAuthorization(benchApp.bundleID, share: [water], read: [water])
+    let ticket = try client.beginAuthorization(benchApp.bundleID, share: types, read: types)
     _ = try ticket.waitFirst(timeout: 10)
     try client.answerPrompt(.allowAll)
     _ = try ticket.wait(timeout: 10)

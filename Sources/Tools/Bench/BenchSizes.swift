@@ -27,6 +27,12 @@ package struct BenchSizes: Sendable {
   package var importScalingRecords = 100_000
   /// Sizes of the user-path rows (HealthKitSim calls, pair start-up, suites).
   package var userPath = UserPathSizes()
+  /// Seconds of the synced watch workout (row 12): heart rate every second, a fix every second.
+  package var workoutSeconds = 10_800
+  /// Timed runs of row 12 (each one workout and one baseline, alternating).
+  package var workoutRuns = 5
+  /// Daily workouts in the queried store (rows 13a, 13b).
+  package var workoutDays = 365
   /// Creates the full-size configuration.
   package init() {}
   /// A tiny configuration that only checks the machinery.
@@ -45,6 +51,9 @@ package struct BenchSizes: Sendable {
     s.importRecords = 2000
     s.importScalingRecords = 2000
     s.userPath = .smoke
+    s.workoutSeconds = 120
+    s.workoutRuns = 1
+    s.workoutDays = 7
     return s
   }
 }
