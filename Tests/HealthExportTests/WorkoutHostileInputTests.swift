@@ -164,6 +164,18 @@ struct ZipDirectoryTests {
     #expect(failure?.kind == .zip)
   }
 
+  @Test("an archive shorter than a zip64 end record whose locator claims one is a zip error, not a trap")
+  func shortZip64Locator() {
+    // A zip64 locator (20 bytes) then an end record (22 bytes) whose size and offset say "see zip64": 42 bytes in
+    // all, fewer than the 56 of the zip64 record the locator points to.
+    let locator: [UInt8] = [0x50, 0x4B, 0x06, 0x07] + [UInt8](repeating: 0, count: 16)
+    let end: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8)
+      + [0, 0]
+    #expect(throws: ExportError.self) {
+      _ = try ZipDirectory(MemoryArchive(locator + end), file: "x.zip", root: "", under: "workout-routes/")
+    }
+  }
+
   @Test("an archive without an end record, or a directory pointing outside it, is a zip error")
   func damagedDirectories() {
     for archive in [[UInt8](repeating: 0, count: 100), [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0xFF, count: 18)] {
