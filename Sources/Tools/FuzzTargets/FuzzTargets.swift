@@ -161,6 +161,7 @@ package enum FuzzTargets {
       .setSourceOrder(type: water, sources: [SampleSource(bundleID: app.bundleID, device: .watch)]),
       .link(.latency(0.1)), .dump,
     ]
+    let workouts = WorkoutSeed(t0: t0, app: app.bundleID, sample: sample)
     let events: [DeviceEvent] = [
       .clockSet(t0), .appInstalled(app),
       .promptAnswered(bundleID: app.bundleID, changes: [AuthorizationChange(Permission(water, .share), .authorized)]),
@@ -174,7 +175,7 @@ package enum FuzzTargets {
         DevicePolicy(reprompt: .standard, retention: nil, timeZone: try! TimeZoneRule(identifier: "Europe/Paris"))),
       .sourceOrderChanged(
         water, SourceOrder(sources: [SampleSource(bundleID: app.bundleID, device: .watch)], at: t0, device: .phone)),
-    ]
+    ] + workouts.events
     switch name {
     case "frames":
       return requests.map { Frame.request(id: 7, $0).framed() } + [
@@ -185,6 +186,7 @@ package enum FuzzTargets {
         Frame.response(id: 3, .failure(.healthKit(.errorNoData, "none"))).encoded(),
         Frame.event(.linkChanged(connected: true)).encoded(),
         PeerMessage.entries([SyncEntry(seq: 4, payload: .samples([sample]))]).encoded(),
+        PeerMessage.entries(workouts.entries).encoded(),
         PeerMessage.ack(9, ofLog: 5).encoded(), PeerMessage.resume(appliedUpTo: 3, ofLog: 5, myLog: 6).encoded(),
         PeerMessage.newLog(7).encoded(), PeerMessage.resendAll.encoded(),
         PeerMessage.check(
