@@ -134,7 +134,7 @@ extension DeviceState {
       let changing = tombstones.filter { correlationStore.deleted[$0.uuid] == nil }
       return changing.count == tombstones.count ? payload : .correlationDeletions(changing)
     case .workouts(let workouts):
-      let changing = unknownInside(workouts, floor: floor, uuid: \.uuid, end: \.end)
+      let changing = changingWorkouts(workouts, floor: floor)
       return changing.count == workouts.count ? payload : .workouts(changing)
     case .routes(let routes):
       // Not checked against the workouts here: the workout may come in an earlier entry of the same batch.

@@ -240,9 +240,16 @@ extension DeviceState {
   // samples it names and a route after its workout. An identifier already known is left as it is (the first copy
   // wins, as for correlations); an object ending before the retention floor is left out (W7).
 
-  /// Applies ``SyncPayload/workouts(_:)`` from the peer.
+  /// Applies ``SyncPayload/workouts(_:)`` from the peer. A workout live here already (a re-send after a log
+  /// restart) keeps its contents, but takes the samples the copy names that are not associated here yet: a restart
+  /// drops the association entries the peer had not applied, and the re-sent workout carries them.
   mutating func applyPeerWorkouts(_ workouts: [Workout], floor: Date?) {
-    for workout in workouts where !workoutStore.isKnown(workout.uuid) {
+    for workout in workouts {
+      if workoutStore.workout(workout.uuid) != nil {
+        workoutStore.associate(workout.associated, with: workout.uuid)
+        continue
+      }
+      guard !workoutStore.isKnown(workout.uuid) else { continue }
       if let floor, workout.end < floor { continue }
       workoutStore.insert(workout, change: nextChange())
       noteChange(WorkoutStore.workoutType, workout.source.bundleID)
@@ -269,16 +276,39 @@ extension DeviceState {
     }
   }
 
-  /// Applies ``SyncPayload/workoutDeletions(_:)`` from the peer (deletions already recorded change nothing).
+  /// Applies ``SyncPayload/workoutDeletions(_:)`` from the peer (deletions already recorded change nothing). A
+  /// deleted workout takes with it every route of it stored here, including routes saved here that the peer had not
+  /// received when it deleted the workout (E9; a route never outlives its workout, E4): each gets a tombstone of
+  /// the route type dated as the workout's, so anchored route queries here report it deleted.
   mutating func applyPeerWorkoutDeletions(_ tombstones: [Tombstone]) {
     for tombstone in tombstones where workoutStore.deleted[tombstone.uuid] == nil {
+      let routes = tombstone.type == WorkoutStore.workoutType ? workoutStore.routes(of: tombstone.uuid) : []
       if workoutStore.delete(tombstone, change: nextChange()) { noteChange(tombstone.type, tombstone.source.bundleID) }
+      for route in routes where workoutStore.deleted[route.uuid] == nil {
+        let routeTombstone = Tombstone(
+          uuid: route.uuid, type: WorkoutStore.routeType, source: route.source, deletedAt: tombstone.deletedAt,
+          metadata: route.metadata)
+        if workoutStore.delete(routeTombstone, change: nextChange()) {
+          noteChange(WorkoutStore.routeType, route.source.bundleID)
+        }
+      }
     }
   }
 
   /// Applies an association from the peer; one with a workout not live here is dropped.
   mutating func applyPeerAssociation(_ workout: UUID, _ samples: [UUID]) {
     workoutStore.associate(samples, with: workout)
+  }
+
+  /// Received workouts that change something here: unknown ones inside the floor, and live ones whose copy names
+  /// samples not associated here (a re-send after a log restart, ``applyPeerWorkouts(_:floor:)``).
+  func changingWorkouts(_ workouts: [Workout], floor: Date?) -> [Workout] {
+    workouts.filter { workout in
+      if let live = workoutStore.workout(workout.uuid) {
+        return !Set(workout.associated).isSubset(of: live.associated)
+      }
+      return !workoutStore.isKnown(workout.uuid) && (floor.map { workout.end >= $0 } ?? true)
+    }
   }
 
   /// Received items that change something here (see ``effective(_:floor:)``): identifiers not known here that end
