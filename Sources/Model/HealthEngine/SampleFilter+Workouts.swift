@@ -114,6 +114,16 @@ extension SampleFilter {
     return resolve(self)
   }
 
+  /// The workouts every ``associatedWith(_:)`` in the filter names.
+  package var associatedWorkouts: Set<UUID> {
+    switch self {
+    case .associatedWith(let workout): [workout]
+    case .and(let parts), .or(let parts): parts.reduce(into: []) { $0.formUnion($1.associatedWorkouts) }
+    case .not(let part): part.associatedWorkouts
+    default: []
+    }
+  }
+
   /// Whether the filter holds ``associatedWith(_:)`` anywhere.
   package var mentionsAssociations: Bool {
     switch self {

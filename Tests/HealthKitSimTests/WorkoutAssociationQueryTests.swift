@@ -1,0 +1,31 @@
+import Foundation
+import HealthKitSim
+import HealthPairTesting
+import Testing
+
+@Suite("predicateForObjects(from: workout) on long-running sample queries (E1, workouts.md §1.6–1.7)")
+struct WorkoutAssociationQueryTests {
+  @available(*, deprecated)
+  @Test("an anchored query of a sample type with predicateForObjects(from:) returns the workout's samples")
+  func anchoredSampleQueryOfAWorkoutsSamples() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        let workout = HKWorkout(activityType: .running, start: t0 - 1_800, end: t0)
+        try await store.save(workout)
+        let during = beatsPerMinute(140, at: t0 - 900)
+        let other = beatsPerMinute(70, at: t0 - 600)
+        try await store.save(other)
+        try await store.addSamples([during], to: workout)
+        let results = Mailbox<[HKSample]>()
+        store.execute(
+          HKAnchoredObjectQuery(
+            type: heartRateType, predicate: HKQuery.predicateForObjects(from: workout), anchor: nil,
+            limit: HKObjectQueryNoLimit
+          ) { _, added, _, _, _ in results.post(added ?? []) })
+        #expect(try #require(try await results.next()).map(\.uuid) == [during.uuid])
+      }
+    }
+  }
+}
