@@ -1,6 +1,8 @@
 import FoundationEssentials
+import HealthCodec
 import HealthEngine
 import HealthModel
+import Wire
 
 // The workout family in the fuzz seeds: journal events 80–85, sync payloads 80–84 and a snapshot holding
 // workouts, a route, a heartbeat series, an activity summary and deletions, so mutations start from valid workout
@@ -70,5 +72,26 @@ extension FuzzTargets {
         SyncEntry(seq: 9, payload: .workoutDeletions([tombstone])),
       ]
     }
+  }
+
+  /// Valid workout-family inputs of the decoding targets, for a byte-by-byte sweep: a `journal` payload-mode input
+  /// per workout event, a `messages` input carrying every workout payload, and the first `snapshot` seed (which
+  /// holds the workout section).
+  package static func workoutSweepInputs() -> [(target: String, bytes: [UInt8])] {
+    let t0 = parseDate("2026-01-05T08:00:00Z")!
+    let sample = Sample(
+      uuid: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)),
+      type: SampleType.lookup(name: "heartRate")!, value: .quantity(2), start: t0, end: t0,
+      source: SampleSource(bundleID: "com.example.run", device: .watch))
+    let seed = WorkoutSeed(t0: t0, app: "com.example.run", sample: sample)
+    var inputs: [(target: String, bytes: [UInt8])] = seed.events.map { event in
+      var w = BinaryWriter()
+      w.event(event)
+      let length = [UInt8(truncatingIfNeeded: w.bytes.count), UInt8(truncatingIfNeeded: w.bytes.count >> 8)]
+      return ("journal", [1] + length + w.bytes)
+    }
+    inputs.append(("messages", PeerMessage.entries(seed.entries).encoded()))
+    inputs += seeds("snapshot").prefix(1).map { ("snapshot", $0) }
+    return inputs
   }
 }
