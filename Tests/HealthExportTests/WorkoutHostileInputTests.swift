@@ -50,6 +50,39 @@ struct WorkoutHostileInputTests {
     #expect(error?.location.line == 5)
   }
 
+  @Test("a workout the engine's import would refuse is a located error of the reader, not a failed import")
+  func workoutsTheEngineRefusesAreLocated() {
+    // A marker after the workout's end, a resume first, a pause with a length: each breaks HKWorkout's rules.
+    for child in [
+      "<WorkoutEvent type=\"HKWorkoutEventTypeMarker\" date=\"2023-01-01 08:10:00 +0100\"/>\n",
+      "<WorkoutEvent type=\"HKWorkoutEventTypeResume\" date=\"2023-01-01 07:40:00 +0100\"/>\n",
+      "<WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"2023-01-01 07:40:00 +0100\" duration=\"2\"/>\n",
+    ] {
+      let error = readError(export(workout(child)))
+      #expect(error?.kind == .invalidRecord, "\(child)")
+      #expect(error?.location.line == 4, "\(child): \(String(describing: error))")
+    }
+  }
+
+  @Test("an event ending less than a second after its workout, as whole-second export dates make it, is kept")
+  func subSecondOverrunIsClamped() throws {
+    // Apple writes dates to the second and durations in fractional minutes: the lap ends 0.6 s after 08:00:00.
+    var reader = ExportReader(
+      MemoryInput(
+        Array(
+          export(
+            workout(
+              "<WorkoutEvent type=\"HKWorkoutEventTypeLap\" date=\"2023-01-01 07:55:00 +0100\" "
+                + "duration=\"5.01\" durationUnit=\"min\"/>\n")
+          ).utf8)), file: "export.xml")
+    while try reader.next() != nil {}
+    let workouts = reader.takeWorkouts().map(\.workout)
+    #expect(workouts.count == 1)
+    let event = try #require(workouts.first?.events.first)
+    #expect(event.end == workouts[0].end)
+    #expect(try storedForm(workouts[0]) == workouts[0], "not in the form the engine's import requires")
+  }
+
   @Test("an activity type the model does not know is skipped and reported, not fatal")
   func unknownActivityTypeIsSkipped() throws {
     let (_, summary) = try readAll(export(workout("", type: "HKWorkoutActivityTypeUnderwaterBasketWeaving")))

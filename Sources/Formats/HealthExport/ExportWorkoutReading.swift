@@ -117,6 +117,7 @@ extension ExportReader {
     }
     // Date-ascending, stable (equal dates keep the file's order), as HealthKit keeps them.
     events = events.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+    events = events.map { Self.clamped($0, start: start, end: end) }
     var seen = Set<UUID>()
     associated = associated.filter { seen.insert($0).inserted }
     let startDate = Date(timeIntervalSinceReferenceDate: start)
@@ -142,11 +143,12 @@ extension ExportReader {
           uuid: WorkoutActivity.defaultUUID(for: uuid), configuration: inferred, start: startDate, end: endDate,
           statistics: statistics))
     }
-    var imported = ImportedWorkout(
-      workout: Workout(
-        uuid: uuid, activityType: activityType, start: startDate, end: endDate, duration: seconds, events: events,
-        activities: workoutActivities.sorted { $0.start < $1.start }, statistics: statistics, metadata: metadata,
-        source: source.source, associated: associated))
+    let workout = Workout(
+      uuid: uuid, activityType: activityType, start: startDate, end: endDate, duration: seconds, events: events,
+      activities: workoutActivities.sorted { $0.start < $1.start }, statistics: statistics, metadata: metadata,
+      source: source.source, associated: associated)
+    try Self.checkStoredForm(workout, typeName, at: location)
+    var imported = ImportedWorkout(workout: workout)
     for (index, read) in routes.enumerated() {
       let routeID = read.identifier ?? ExportIdentity.route(workout: uuid, index: index)
       if let path = read.path {
@@ -165,6 +167,39 @@ extension ExportReader {
     summary.sources[source.index].workouts += 1
     summary.routes += routes.count
     pendingWorkouts.append(imported)
+  }
+
+  /// `event` with an end (or start) less than a second past its workout's bounds moved onto them: an export writes
+  /// dates to the whole second and durations in fractional minutes, so a lap ending with its workout can end up to a
+  /// second after the written end date (HealthPair model). Anything further out is left for ``checkStoredForm``.
+  static func clamped(_ event: WorkoutEvent, start: Double, end: Double) -> WorkoutEvent {
+    var event = event
+    let eventStart = event.start.timeIntervalSinceReferenceDate
+    let eventEnd = event.end.timeIntervalSinceReferenceDate
+    if eventStart < start, start - eventStart < 1 { event.start = Date(timeIntervalSinceReferenceDate: start) }
+    if eventEnd > end, eventEnd - end < 1 { event.end = Date(timeIntervalSinceReferenceDate: end) }
+    if event.end < event.start { event.end = event.start }
+    return event
+  }
+
+  /// Refuses, located at the `<Workout>`, a workout HealthKit could not have stored — an event outside its dates, a
+  /// first event that resumes, a pause with a length, activities overlapping, statistics of a type twice — which
+  /// the engine's import (``WorkoutInput/validated(source:)``) would otherwise refuse for the whole import.
+  static func checkStoredForm(_ workout: Workout, _ typeName: String, at location: ExportLocation)
+    throws(ExportError)
+  {
+    let input = WorkoutInput(
+      uuid: workout.uuid, activityType: workout.activityType, start: workout.start, end: workout.end,
+      duration: workout.duration, events: workout.events, activities: workout.activities,
+      statistics: workout.statistics, metadata: workout.metadata, associated: workout.associated)
+    let checked: Workout
+    do { checked = try input.validated(source: workout.source) } catch {
+      throw ExportError(.invalidRecord, at: location, "a '<Workout>' of \(typeName): \(error.message)")
+    }
+    guard checked == workout else {
+      throw ExportError(
+        .invalidRecord, at: location, "a '<Workout>' of \(typeName) whose activities are not in order")
+    }
   }
 
   /// An activity type as an export spells it: `HKWorkoutActivityTypeRunning`, or `HKWorkoutActivityType<raw>` (how
