@@ -28,4 +28,44 @@ struct WorkoutAssociationQueryTests {
       }
     }
   }
+
+  @Test("an anchored query of heartbeat series or routes keeps only what its predicate matches")
+  func anchoredSeriesAndRouteQueriesApplyTheirPredicate() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        var saved: [HKHeartbeatSeriesSample] = []
+        for start in [t0 - 600, t0 - 300] {
+          let builder = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: start)
+          try await builder.addHeartbeat(at: 0, precededByGap: false)
+          try await builder.addHeartbeat(at: 0.9, precededByGap: false)
+          saved.append(try await builder.finishSeries())
+        }
+        let results = Mailbox<[HKSample]>()
+        store.execute(
+          HKAnchoredObjectQuery(
+            type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(with: [saved[1].uuid]), anchor: nil,
+            limit: HKObjectQueryNoLimit
+          ) { _, added, _, _, _ in results.post(added ?? []) })
+        #expect(try #require(try await results.next()).map(\.uuid) == [saved[1].uuid])
+        let workout = HKWorkout(activityType: .running, start: t0 - 1_800, end: t0)
+        try await store.save(workout)
+        var routes: [HKWorkoutRoute] = []
+        for _ in 0..<2 {
+          let builder = HKWorkoutRouteBuilder(healthStore: store, device: nil)
+          try await builder.insertRouteData(routeFixes(3, from: t0 - 1_800))
+          routes.append(try await builder.finishRoute(with: workout, metadata: nil))
+        }
+        store.execute(
+          HKAnchoredObjectQuery(
+            type: HKSeriesType.workoutRoute(),
+            predicate: NSCompoundPredicate(andPredicateWithSubpredicates: [
+              HKQuery.predicateForObjects(from: workout), HKQuery.predicateForObjects(with: [routes[0].uuid]),
+            ]), anchor: nil, limit: HKObjectQueryNoLimit
+          ) { _, added, _, _, _ in results.post(added ?? []) })
+        #expect(try #require(try await results.next()).map(\.uuid) == [routes[0].uuid])
+      }
+    }
+  }
 }

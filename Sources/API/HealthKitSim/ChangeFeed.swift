@@ -75,11 +75,13 @@ struct ChangeFeed {
   static func changes(
     _ session: Session, type: SampleType, since anchor: UInt64, filter: QueryFilter, limit: Int, api: String
   ) throws -> AnchoredResult {
-    let filter = try resolvingAssociations(filter, session, type: type, api: api)
+    // Deletions are checked against the filter as given: a deletion passes the conditions it cannot be checked
+    // against, `predicateForObjects(from:)` among them.
+    let resolved = try resolvingAssociations(filter, session, type: type, api: api)
     var result = try session.perform(
       .anchoredQuery(session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit), api: api)
     if filter.sources != nil || filter.extra != nil {
-      result.added.removeAll { !filter.matches($0) }
+      result.added.removeAll { !resolved.matches($0) }
       result.deleted.removeAll { !filter.matches($0) }
     }
     return result
@@ -87,8 +89,7 @@ struct ChangeFeed {
 
   /// `filter` with each `predicateForObjects(from: workout)` replaced by the identifiers of the samples of `type`
   /// the device associates with that workout and the app may see (a sample query of the daemon, which alone knows
-  /// the associations): left unresolved, the condition would match nothing here. A deleted sample is no longer
-  /// associated, so its deletion does not pass such a filter.
+  /// the associations): left unresolved, the condition would match no sample here.
   /// - Throws: the sample query's error, translated.
   static func resolvingAssociations(_ filter: QueryFilter, _ session: Session, type: SampleType, api: String) throws
     -> QueryFilter

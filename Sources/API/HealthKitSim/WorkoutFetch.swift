@@ -59,10 +59,23 @@ enum WorkoutFetch {
     func kept(_ bundleID: String) -> Bool { sources?.contains(bundleID) ?? true }
     var added: [HKSample] = found.workouts.filter { kept($0.source.bundleID) && (extra?.matches($0) ?? true) }
       .map { HKWorkout($0) }
-    added += found.routes.filter { kept($0.source.bundleID) && (workout == nil || $0.workout == workout) }
-      .map { HKWorkoutRoute($0) }
-    added += found.series.filter { kept($0.source.bundleID) }.map { HKHeartbeatSeriesSample($0) }
-    let deleted = found.deleted.filter { kept($0.source.bundleID) }.map(HKDeletedObject.init)
+    // A route or series passes the rest of the predicate as the daemon's queries check one: as a sample with its
+    // identifier, dates, metadata and source and no value.
+    func passes(_ uuid: UUID, _ start: Date, _ end: Date, _ metadata: Metadata, _ source: SampleSource) -> Bool {
+      guard let extra else { return true }
+      let subject = Sample(
+        uuid: uuid, type: type, value: .quantity(.nan), start: start, end: end, metadata: metadata, source: source)
+      return extra.matches(subject)
+    }
+    added += found.routes.filter {
+      kept($0.source.bundleID) && (workout == nil || $0.workout == workout)
+        && passes($0.uuid, $0.start, $0.end, $0.metadata, $0.source)
+    }.map { HKWorkoutRoute($0) }
+    added += found.series.filter {
+      kept($0.source.bundleID) && passes($0.uuid, $0.start, $0.end, $0.metadata, $0.source)
+    }.map { HKHeartbeatSeriesSample($0) }
+    let deleted = found.deleted.filter { kept($0.source.bundleID) && (extra?.matches($0) ?? true) }
+      .map(HKDeletedObject.init)
     return HKAnchoredObjectQuery.Changes(added: added, deleted: deleted, newAnchor: found.newAnchor)
   }
 

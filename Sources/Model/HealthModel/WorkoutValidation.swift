@@ -208,11 +208,13 @@ extension RouteInput {
 
 extension HeartbeatSeriesInput {
   /// Checks the series as `HKHeartbeatSeriesBuilder` does and converts it: dates as a sample's, beat offsets finite,
-  /// strictly ascending and within [0, end − start].
+  /// strictly ascending and within [0, end − start]. The span is measured on dates (seconds since 2001), so a series
+  /// ending at `start + offset` of its last beat may measure a rounding step shorter than that offset: the bound
+  /// allows one unit in the last place of the end date.
   /// - Throws: `wouldTerminate` for the dates; `errorInvalidArgument` for a beat or a metadata value.
   package func validated(source: SampleSource) throws(HealthError) -> HeartbeatSeries {
     try checkObjectDates(start, end, "HKHeartbeatSeriesSample")
-    let span = end.timeIntervalSince(start)
+    let span = end.timeIntervalSince(start) + end.timeIntervalSinceReferenceDate.ulp
     var previous = -Double.infinity
     for (index, beat) in beats.enumerated() {
       guard beat.offset.isFinite, beat.offset >= 0, beat.offset <= span, beat.offset > previous else {

@@ -31,7 +31,9 @@ extension FuzzTargets {
         statistics: [WorkoutStatistic(type: energy, start: t0, end: t0.addingTimeInterval(1800), sum: 300)],
         metadata: ["HKIndoorWorkout": .bool(false)], associated: [sample.uuid])
       workout = try! input.validated(source: source)
-      let fixes = (0..<3).map { RouteLocation(timestamp: t0.addingTimeInterval(Double($0)), latitude: 48, longitude: 2) }
+      let fixes = (0..<3).map {
+        RouteLocation(timestamp: t0.addingTimeInterval(Double($0)), latitude: 48, longitude: 2)
+      }
       route = try! RouteInput(uuid: UUID(uuid: (7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7)), locations: fixes)
         .validated(workout: id, source: source)
       series = try! HeartbeatSeriesInput(
