@@ -157,7 +157,9 @@ package final class ZipDirectory: ExportFiles {
     var offset = u32(tail, at + 16)
     if size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF, at >= 20, u32(tail, at - 20) == 0x0706_4B50 {
       let recordOffset = u64(tail, at - 12)
-      guard input.size >= 56, recordOffset <= UInt64(input.size - 56) else { throw error("a zip64 locator outside the archive", 0) }
+      guard input.size >= 56, recordOffset <= UInt64(input.size - 56) else {
+        throw error("a zip64 locator outside the archive", 0)
+      }
       let record = try bytes(input, at: Int(recordOffset), count: 56, file: "")
       guard u32(record, 0) == 0x0606_4B50 else { throw error("no zip64 end of central directory record", 0) }
       let size64 = u64(record, 40)
