@@ -69,3 +69,35 @@ struct WorkoutAssociationQueryTests {
     }
   }
 }
+
+@Suite("Anchored workout queries filter before they limit")
+struct AnchoredWorkoutLimitTests {
+  @available(*, deprecated)
+  @Test("a predicate and a limit return the first matching workouts, and the anchor stops after them")
+  func predicateThenLimit() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        let walk = HKWorkout(activityType: .walking, start: t0 - 7_200, end: t0 - 5_400)
+        let run = HKWorkout(activityType: .running, start: t0 - 3_600, end: t0 - 1_800)
+        let later = HKWorkout(activityType: .running, start: t0 - 1_200, end: t0 - 600)
+        try await store.save(walk)
+        try await store.save(run)
+        try await store.save(later)
+        let results = Mailbox<([HKSample], HKQueryAnchor?)>()
+        store.execute(
+          HKAnchoredObjectQuery(
+            type: .workoutType(), predicate: HKQuery.predicateForWorkouts(with: .running), anchor: nil, limit: 1
+          ) { _, added, _, anchor, _ in results.post((added ?? [], anchor)) })
+        let (first, anchor) = try #require(try await results.next())
+        #expect(first.map(\.uuid) == [run.uuid])
+        store.execute(
+          HKAnchoredObjectQuery(
+            type: .workoutType(), predicate: HKQuery.predicateForWorkouts(with: .running), anchor: anchor, limit: 1
+          ) { _, added, _, anchor, _ in results.post((added ?? [], anchor)) })
+        #expect(try #require(try await results.next()).0.map(\.uuid) == [later.uuid])
+      }
+    }
+  }
+}

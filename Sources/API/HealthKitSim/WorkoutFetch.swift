@@ -45,38 +45,24 @@ enum WorkoutFetch {
     return objects
   }
 
-  /// The workout family's changes of `type` since `anchor`, filtered here by `filter`'s sources and conditions
-  /// (a route's `predicateForObjects(from: workout)` keeps that workout's routes).
+  /// The workout family's changes of `type` since `anchor` within `filter`: the daemon filters (sources and the
+  /// rest of the predicate, a route's `predicateForObjects(from: workout)` included) before it applies `limit`, so
+  /// a limited query returns the first matching changes and its anchor stops after them.
   /// - Throws: the query's error, translated.
   static func changes(
     _ session: Session, type: SampleType, since anchor: UInt64, filter: QueryFilter, limit: Int, api: String
   ) throws -> HKAnchoredObjectQuery.Changes {
-    var extra = filter.extra
-    let workout = associatedWorkout(&extra)
+    let parts = [filter.extra, filter.sources.map { SampleFilter.sources($0) }].compactMap { $0 }
+    let condition: SampleFilter? = parts.count > 1 ? .and(parts) : parts.first
     let found = try session.perform(
-      .anchoredWorkoutQuery(session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit), api: api)
-    let sources = filter.sources
-    func kept(_ bundleID: String) -> Bool { sources?.contains(bundleID) ?? true }
-    var added: [HKSample] = found.workouts.filter { kept($0.source.bundleID) && (extra?.matches($0) ?? true) }
-      .map { HKWorkout($0) }
-    // A route or series passes the rest of the predicate as the daemon's queries check one: as a sample with its
-    // identifier, dates, metadata and source and no value.
-    func passes(_ uuid: UUID, _ start: Date, _ end: Date, _ metadata: Metadata, _ source: SampleSource) -> Bool {
-      guard let extra else { return true }
-      let subject = Sample(
-        uuid: uuid, type: type, value: .quantity(.nan), start: start, end: end, metadata: metadata, source: source)
-      return extra.matches(subject)
-    }
-    added += found.routes.filter {
-      kept($0.source.bundleID) && (workout == nil || $0.workout == workout)
-        && passes($0.uuid, $0.start, $0.end, $0.metadata, $0.source)
-    }.map { HKWorkoutRoute($0) }
-    added += found.series.filter {
-      kept($0.source.bundleID) && passes($0.uuid, $0.start, $0.end, $0.metadata, $0.source)
-    }.map { HKHeartbeatSeriesSample($0) }
-    let deleted = found.deleted.filter { kept($0.source.bundleID) && (extra?.matches($0) ?? true) }
-      .map(HKDeletedObject.init)
-    return HKAnchoredObjectQuery.Changes(added: added, deleted: deleted, newAnchor: found.newAnchor)
+      .anchoredWorkoutQuery(
+        session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit, filter: condition),
+      api: api)
+    let added: [HKSample] =
+      found.workouts.map { HKWorkout($0) } + found.routes.map { HKWorkoutRoute($0) }
+      + found.series.map { HKHeartbeatSeriesSample($0) }
+    return HKAnchoredObjectQuery.Changes(
+      added: added, deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
   }
 
   /// Takes a top-level `associatedWith(workout)` condition out of `filter` and returns its workout.
