@@ -55,6 +55,45 @@ struct WorkoutFormatPredicateTests {
     }
   }
 
+  /// The workout factories print their condition as a format `NSPredicate(format:)` reads back to the same one.
+  @Test func theFactoriesPredicateFormatReadsBackToTheSameWorkouts() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorizeWorkouts()
+      try await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        let run = HKWorkout(
+          activityType: .running, start: t0 - 7_200, end: t0 - 3_600, duration: 0, totalEnergyBurned: Self.kcal(500),
+          totalDistance: nil, metadata: nil)
+        let yoga = HKWorkout(
+          activityType: .yoga, start: t0 - 1_000, end: t0 - 400, duration: 0, totalEnergyBurned: Self.kcal(40),
+          totalDistance: nil, metadata: nil)
+        try await store.save([run, yoga])
+        func query(_ predicate: NSPredicate) async throws -> Set<UUID> {
+          let found = try await HKSampleQueryDescriptor(predicates: [.workout(predicate)], sortDescriptors: [])
+            .result(for: store)
+          return Set(found.map(\.uuid))
+        }
+        let factories: [(NSPredicate, Set<UUID>)] = [
+          (HKQuery.predicateForWorkouts(with: .yoga), [yoga.uuid]),
+          (HKQuery.predicateForWorkouts(with: .greaterThan, duration: 1_000), [run.uuid]),
+          (
+            HKQuery.predicateForWorkouts(
+              operatorType: .lessThan, quantityType: HKQuantityType(.activeEnergyBurned), sumQuantity: Self.kcal(100)),
+            [yoga.uuid]
+          ),
+        ]
+        for (factory, expected) in factories {
+          #expect(try await query(factory) == expected, "\(factory.predicateFormat)")
+          let readBack = NSPredicate(format: factory.predicateFormat)
+          #expect(try await query(readBack) == expected, "\(factory.predicateFormat)")
+        }
+        #expect(HKQuery.predicateForWorkouts(with: .running).predicateFormat == "workoutType == 37")
+        let either = NSPredicate(format: "workoutType IN {37, 57}")
+        #expect(try await query(either) == [run.uuid, yoga.uuid])
+      }
+    }
+  }
+
   @Test func quantitySampleKeyPathsReadAsTheSamplesOneQuantity() {
     let sample = water(250, at: t0)
     let milliliters = { (value: Double) in HKQuantity(unit: .literUnit(with: .milli), doubleValue: value) }

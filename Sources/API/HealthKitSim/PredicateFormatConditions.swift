@@ -208,6 +208,8 @@ extension PredicateFormat.Parser {
       guard !parts.isEmpty else { throw mismatch("an HKQuantity of the total's dimension") }
       return parts.count == 1 ? parts[0] : .or(parts)
     case .workoutStatistic(let kind, let type):
+      // A plain number is in the type's canonical unit, as the factories' predicateFormat prints it.
+      if case .number(let canonical) = value { return .workoutStatistic(type, kind, op, canonical) }
       guard case .quantity(let quantity) = value,
         let unit = HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit,
         quantity.is(compatibleWith: unit)
