@@ -26,6 +26,24 @@ struct CoreLocationTests {
     #expect(!full.isEqual(moving))
   }
 
+  @Test func noLocationHasAFloorAsApplesInitializersTakeNone() {
+    let at = Date(timeIntervalSince1970: 1_767_600_000)
+    let coordinate = CLLocationCoordinate2D(latitude: 48.8584, longitude: 2.2945)
+    let fixes = [
+      CLLocation(latitude: 48.8584, longitude: 2.2945),
+      CLLocation(coordinate: coordinate, altitude: 35, horizontalAccuracy: 4, verticalAccuracy: 6, timestamp: at),
+      CLLocation(
+        coordinate: coordinate, altitude: 35, horizontalAccuracy: 4, verticalAccuracy: 6, course: 90,
+        courseAccuracy: 5, speed: 3.2, speedAccuracy: 0.4, timestamp: at),
+    ]
+    #expect(fixes.allSatisfy { $0.floor == nil })
+    // Published route code reads `location.floor?.level`.
+    let levels: [Int] = fixes.compactMap { $0.floor?.level }
+    #expect(levels.isEmpty)
+    let basement = CLFloor(level: -1)
+    #expect(basement.level == -1 && (basement.copy() as? CLFloor) === basement)
+  }
+
   @Test func distanceIsTheGreatCircleOnTheMeanEarthRadius() {
     let paris = CLLocation(latitude: 48.8566, longitude: 2.3522)
     let london = CLLocation(latitude: 51.5074, longitude: -0.1278)

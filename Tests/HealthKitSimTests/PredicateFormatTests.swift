@@ -89,7 +89,10 @@ struct PredicateFormatTests {
   }
 
   @Test(arguments: [
-    ("sumQuantity == 1", [any Sendable](), "the key path 'sumQuantity'", 0),
+    ("sumQuantity == 1", [any Sendable](), "the key path 'sumQuantity' needs a quantity type identifier", 0),
+    ("sumQuantity.HKQuantityTypeIdentifierHeartRate > %@", [HKQuantity(unit: .kilocalorie(), doubleValue: 1)],
+      "an HKQuantity of heartRate's dimension", 0),
+    ("averageQuantity.HKQuantityTypeIdentifierNope > 1", [], "is not a quantity type identifier", 0),
     ("metadata.cup CONTAINS 'st'", [], "the operator 'CONTAINS'", 13),
     ("startDate >= %@", [], "more format specifiers than arguments (0)", 13),
     ("startDate >= %@", ["yesterday"], "startDate compares with a date, not a string", 0),

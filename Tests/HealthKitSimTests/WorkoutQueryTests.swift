@@ -86,8 +86,9 @@ struct WorkoutQueryTests {
         #expect(read.count == 3)
         #expect(read.compactMap(\.0).map { $0.rounded() } == [80, 90])
         let summaries = try await HKActivitySummaryQueryDescriptor(
-          predicate: HKQuery.predicateForActivitySummaries(
-            between: DateComponents(year: 2026, month: 1, day: 1), and: DateComponents(year: 2026, month: 1, day: 5))
+          predicate: HKQuery.predicate(
+            forActivitySummariesBetweenStart: DateComponents(year: 2026, month: 1, day: 1),
+            end: DateComponents(year: 2026, month: 1, day: 5))
         ).result(for: store)
         #expect(summaries.allSatisfy { ($0.dateComponents(for: Calendar(identifier: .gregorian)).year ?? 0) == 2026 })
         let none = try await HKActivitySummaryQueryDescriptor(

@@ -97,6 +97,9 @@ open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
   public let courseAccuracy: CLLocationDirectionAccuracy
   /// When the fix was taken.
   public let timestamp: Date
+  /// The logical floor of the building the fix was taken in (iOS 8), nil when unknown. Apple's initializers take no
+  /// floor and HealthKit's route data carries none, so every HealthPair location has nil.
+  public var floor: CLFloor? { nil }
 
   /// A fix at `latitude`, `longitude` now, with altitude 0 and no valid altitude, speed or course (HealthPair
   /// model: horizontal accuracy 0, every other accuracy −1).
@@ -192,4 +195,19 @@ open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
       + "\(sign(coordinate.longitude))\(fixed(coordinate.longitude, 8))> +/- \(fixed(horizontalAccuracy, 2))m "
       + "(speed \(fixed(speed, 2)) mps / course \(fixed(course, 2))) @ \(timestamp)"
   }
+}
+
+/// The floor of a building a location was taken on (iOS 8): `level` 0 is the ground floor, positive above it,
+/// negative below. Apps do not create floors (Apple declares no initializer), so ``CLLocation/floor`` is nil here.
+public final class CLFloor: NSObject, NSCopying, @unchecked Sendable {
+  /// The logical floor: 0 the ground floor, 1 the one above it, -1 the one below.
+  public let level: Int
+
+  /// A floor at `level`; only HealthPair makes floors.
+  package init(level: Int) {
+    self.level = level
+  }
+
+  /// The floor itself: it is immutable.
+  public func copy(with zone: NSZone? = nil) -> Any { self }
 }

@@ -6,7 +6,7 @@ import Synchronization
 import Wire
 
 /// Fetches the activity summaries (one per day) matching a predicate of `predicateForActivitySummary(with:)` or
-/// `predicateForActivitySummaries(between:and:)` (nil: every day), day-ascending (iOS 9.3; workouts.md §1.9).
+/// `predicate(forActivitySummariesBetweenStart:end:)` (nil: every day), day-ascending (iOS 9.3; workouts.md §1.9).
 ///
 /// Without an ``updateHandler`` the query ends after the results. With one it runs until stopped: each time the
 /// device's ring data changes (samples of active energy, move time, exercise time or stand hours saved, deleted or
@@ -49,7 +49,7 @@ public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
       guard let days = predicate as? ActivitySummaryPredicate else {
         throw HealthKitSimError.unsupported(
           "an activity summary query takes predicateForActivitySummary(with:) or "
-            + "predicateForActivitySummaries(between:and:)")
+            + "predicate(forActivitySummariesBetweenStart:end:)")
       }
       guard let range = days.days else { return [] }
       (from, to) = (range.lowerBound, range.upperBound)

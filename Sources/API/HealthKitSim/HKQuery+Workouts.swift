@@ -163,9 +163,11 @@ extension HKQuery {
     return ActivitySummaryPredicate(day...day)
   }
 
-  /// The activity summaries of the days from `startDateComponents` to `endDateComponents`, both included.
-  public static func predicateForActivitySummaries(
-    between startDateComponents: DateComponents, and endDateComponents: DateComponents
+  /// The activity summaries of the days from `startDateComponents` to `endDateComponents`, both included (Apple's
+  /// `predicateForActivitySummariesBetweenStartDateComponents:endDateComponents:`, iOS 9.3). Components that do not
+  /// name a day, or an end before the start, match no summary (HealthPair model).
+  public static func predicate(
+    forActivitySummariesBetweenStart startDateComponents: DateComponents, end endDateComponents: DateComponents
   ) -> NSPredicate {
     guard let from = LocalDay(gregorian: startDateComponents), let to = LocalDay(gregorian: endDateComponents),
       from <= to
@@ -192,8 +194,8 @@ extension HKQuery {
   }
 }
 
-/// The predicate of `predicateForActivitySummary(with:)` and `predicateForActivitySummaries(between:and:)`: a range
-/// of days (nil: no day, matches nothing). Only ``HKActivitySummaryQuery`` reads it.
+/// The predicate of `predicateForActivitySummary(with:)` and `predicate(forActivitySummariesBetweenStart:end:)`:
+/// a range of days (nil: no day, matches nothing). Only ``HKActivitySummaryQuery`` reads it.
 final class ActivitySummaryPredicate: NSPredicate {
   /// The days, both ends included.
   let days: ClosedRange<LocalDay>?

@@ -82,10 +82,13 @@ final class HealthKitSimPredicate: NSPredicate {
     case .notInCorrelation: return "correlation == nil"
     case .date(let field, let op, let instant):
       return "\(field == .start ? "startDate" : "endDate") \(op) \(Date(timeIntervalSinceReferenceDate: instant))"
-    case .workoutActivityType(let raws): return "workoutActivityType IN \(raws.sorted())"
+    case .workoutActivityType(let raws):
+      let sorted = raws.sorted()
+      return sorted.count == 1
+        ? "workoutType == \(sorted[0])" : "workoutType IN {\(sorted.map(String.init).joined(separator: ", "))}"
     case .workoutDuration(let op, let seconds): return "duration \(op) \(formatNumber(seconds))"
     case .workoutStatistic(let type, let kind, let op, let value):
-      return "\(kind)Quantity(\(type.name)) \(op) \(formatNumber(value))"
+      return "\(kind)Quantity.\(type.identifier) \(op) \(formatNumber(value))"
     case .workoutActivity(let inner): return "ANY workoutActivities MATCH (\(format(inner)))"
     case .associatedWith(let workout): return "workout == \(workout.uuidString)"
     }

@@ -36,6 +36,13 @@ extension PredicateFormat.Parser {
     case workoutDuration
     /// `totalEnergyBurned`, `totalDistance`, … (the deprecated totals): a workout's sum of these types.
     case workoutTotal([String])
+    /// `sumQuantity.<type>`, `averageQuantity.<type>`, … (iOS 16 workout and activity statistics key paths, the
+    /// quantity type's identifier after the dot): that statistic of a workout or an activity.
+    case workoutStatistic(WorkoutStatisticKind, SampleType)
+    /// `workoutActivity.<activity key path>`: a workout with at least one activity the rest of the path matches.
+    indirect case workoutActivity([String])
+    /// `count` (HKPredicateKeyPathCount): a quantity sample's number of quantities, always 1 in HealthPair.
+    case sampleCount
   }
 
   /// What `path` names; a `%K` component holding dots is split, a metadata key after `metadata` kept whole.
@@ -75,15 +82,50 @@ extension PredicateFormat.Parser {
     case ("totalDistance", 0): return .workoutTotal(HKWorkout.distanceTypes)
     case ("totalSwimmingStrokeCount", 0): return .workoutTotal(["swimmingStrokeCount"])
     case ("totalFlightsClimbed", 0): return .workoutTotal(["flightsClimbed"])
+    // The activity key paths (iOS 16) read as the workout ones: a workout predicate of them matches as the
+    // predicateForWorkoutActivities factories' do, alone or inside predicateForWorkouts(activityPredicate:).
+    case ("activityType", 0): return .workoutType
+    case ("activityDuration", 0): return .workoutDuration
+    case ("activityStartDate", 0): return .date(.start)
+    case ("activityEndDate", 0): return .date(.end)
+    case ("workoutActivity", 1...): return .workoutActivity(rest)
+    case (let name, 1) where statisticKinds[name] != nil:
+      guard let type = SampleType.lookup(name: rest[0]), type.isQuantity else {
+        throw Failure(message: "'\(rest[0])' after \(name) is not a quantity type identifier", offset: offset)
+      }
+      return .workoutStatistic(statisticKinds[name]!, type)
+    case (let name, 0) where statisticKinds[name] != nil:
+      throw Failure(
+        message: "the key path '\(name)' needs a quantity type identifier after it (\(name).%K, with "
+          + "HKQuantityTypeIdentifier….rawValue)",
+        offset: offset)
+    // The quantity sample key paths (iOS 12/13): a HealthPair sample holds one quantity (count 1), so its sum,
+    // minimum, maximum, average and most recent quantity are its quantity, its most recent dates its own.
+    case ("sum", 0), ("min", 0), ("max", 0), ("average", 0), ("mostRecent", 0): return .quantity
+    case ("mostRecentStartDate", 0): return .date(.start)
+    case ("mostRecentEndDate", 0): return .date(.end)
+    case ("count", 0): return .sampleCount
     default:
       throw Failure(
         message: "the key path '\(components.joined(separator: "."))' is not one HealthKitSim reads (startDate, "
           + "endDate, UUID, source, sourceRevision, metadata.<key>, quantity, value, device.<property>, correlation, "
           + "workout, workoutType, duration, totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, "
-          + "totalFlightsClimbed)",
+          + "totalFlightsClimbed, sumQuantity.<type> and the other statistics, the activity key paths, "
+          + "workoutActivity.<activity key path>, sum, min, max, average, mostRecent, mostRecentStartDate, "
+          + "mostRecentEndDate, count)",
         offset: offset)
     }
   }
+
+  /// The statistic each iOS 16 statistics key path names, workout (`sumQuantity`) and activity
+  /// (`activitySumQuantity`) alike: an activity's statistics are matched by ``SampleFilter/matches(activity:)``.
+  static let statisticKinds: [String: WorkoutStatisticKind] = [
+    HKPredicateKeyPathWorkoutSumQuantity: .sum, HKPredicateKeyPathWorkoutMinimumQuantity: .minimum,
+    HKPredicateKeyPathWorkoutMaximumQuantity: .maximum, HKPredicateKeyPathWorkoutAverageQuantity: .average,
+    HKPredicateKeyPathWorkoutActivitySumQuantity: .sum, HKPredicateKeyPathWorkoutActivityMinimumQuantity: .minimum,
+    HKPredicateKeyPathWorkoutActivityMaximumQuantity: .maximum,
+    HKPredicateKeyPathWorkoutActivityAverageQuantity: .average,
+  ]
 
   /// `path op value`.
   static func condition(_ path: [String], at offset: Int, _ op: ComparisonOperator, _ value: Value) throws(Failure)
@@ -165,6 +207,19 @@ extension PredicateFormat.Parser {
       }
       guard !parts.isEmpty else { throw mismatch("an HKQuantity of the total's dimension") }
       return parts.count == 1 ? parts[0] : .or(parts)
+    case .workoutStatistic(let kind, let type):
+      // A plain number is in the type's canonical unit, as the factories' predicateFormat prints it.
+      if case .number(let canonical) = value { return .workoutStatistic(type, kind, op, canonical) }
+      guard case .quantity(let quantity) = value,
+        let unit = HKQuantityType(HKQuantityTypeIdentifier(type.identifier)).canonicalUnit,
+        quantity.is(compatibleWith: unit)
+      else { throw mismatch("an HKQuantity of \(type.name)'s dimension") }
+      return .workoutStatistic(type, kind, op, quantity.doubleValue(for: unit))
+    case .workoutActivity(let rest):
+      return .workoutActivity(try condition(rest, at: offset, op, value))
+    case .sampleCount:
+      guard case .number(let count) = value else { throw mismatch("a number") }
+      return .constant(op.holds(1 < count ? -1 : (1 == count ? 0 : 1)))
     }
   }
 
