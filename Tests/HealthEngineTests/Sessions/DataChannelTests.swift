@@ -9,12 +9,11 @@ func bytes(_ count: Int, _ fill: UInt8 = 1) -> Data { Data(repeating: fill, coun
 extension SessionPair {
   /// Sends `data` from `id` on `device` and carries the message; the send's result and what both sides did.
   mutating func send(_ data: Data, from id: WorkoutSessionID, on device: DeviceKind, at now: Date)
-    -> (result: Result<UInt64, HealthError>, directives: [(DeviceKind, SessionDirective)])
+    -> (result: Result<SentData, HealthError>, directives: [(DeviceKind, SessionDirective)])
   {
     let result = device == .watch ? watch.send(data, from: id, at: now) : phone.send(data, from: id, at: now)
-    guard case .success(let sequence) = result else { return (result, []) }
-    let message = (device == .watch ? watch : phone).dataMessage(data, from: id, sequence: sequence)
-    return (result, pump([message], from: device, at: now))
+    guard case .success(let sent) = result else { return (result, []) }
+    return (result, pump(sent.directives, from: device, at: now))
   }
 
   /// The completions among `directives`.

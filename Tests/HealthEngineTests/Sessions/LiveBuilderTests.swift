@@ -129,11 +129,8 @@ struct LiveBuilderTests {
     // Order B (workouts.md §2.7): stop, end collection, finish, then end.
     _ = registry.apply(.stopActivity(at(60)), to: id, at: at(60))
     let uuid = UUID()
-    let workout = try #require(
-      try registry.withBuilder(id) { builder throws(HealthError) -> WorkoutInput in
-        try builder.endCollection(at: at(60))
-        return try builder.finishWorkout(uuid: uuid)
-      })
+    try registry.endCollection(id, at: at(60))
+    let workout = try registry.finishWorkout(id, uuid: uuid)
     _ = registry.apply(.end, to: id, at: at(61))
     #expect(workout.start == at(0) && workout.end == at(60))
     #expect(workout.events.map(\.type) == [.pause, .resume])
@@ -153,11 +150,11 @@ struct LiveBuilderTests {
     _ = registry.apply(.startActivity(at(0)), to: id, at: at(0))
     try registry.beginCollection(id, at: at(0))
     _ = registry.apply(.end, to: id, at: at(100))
-    let workout = try registry.withBuilder(id) { builder throws(HealthError) -> WorkoutInput in
-      try builder.endCollection(at: at(100))
-      return try builder.finishWorkout(uuid: UUID())
-    }
-    #expect(workout?.end == at(100))
+    try registry.endCollection(id, at: at(100))
+    #expect(try registry.finishWorkout(id, uuid: UUID()).end == at(100))
+    expectError(.errorInvalidArgument) { try registry.discardWorkout(id) }
+    let mirroredLike = WorkoutSessionID(uuid: UUID())
+    expectError(.errorInvalidArgument) { try registry.beginCollection(mirroredLike, at: at(0)) }
   }
 
   @Test func lifecycleMisuseFailsWithCode3() throws {

@@ -174,4 +174,26 @@ struct MirroringTests {
     #expect(!pair.phone.isLive(mirrored))
     #expect(pair.watch.session(primary)?.state == .running)
   }
+
+  @Test func endFromThePhoneEndsTheWatchSession() {
+    var pair = SessionPair()
+    let (primary, mirrored) = pair.mirroredRun()
+    let ended = pair.pump(pair.phone.apply(.end, to: mirrored, at: at(50)), from: .phone, at: at(50))
+    #expect(pair.watch.session(primary)?.state == .ended && pair.watch.active == nil)
+    #expect(changes(SessionPair.heard(ended, on: .watch)) == ["running→ended"])
+    #expect(changes(SessionPair.heard(ended, on: .phone)) == ["running→ended"])
+    #expect(!pair.phone.isLive(mirrored))
+  }
+
+  @Test func unknownObjectsAndStaleMessagesAreIgnored() {
+    var pair = SessionPair()
+    let unknown = WorkoutSessionID(uuid: UUID())
+    #expect(pair.watch.apply(.startActivity(at(0)), to: unknown, at: at(0)).isEmpty)
+    #expect(pair.watch.fail(unknown, .healthKit(.unknownError, "x"), at: at(0)).isEmpty)
+    #expect(pair.phone.receive(.stateChanged(UUID(), to: .running, from: .prepared, date: at(1)), at: at(1)).isEmpty)
+    #expect(pair.phone.receive(.mirrorStop(UUID()), at: at(1)).isEmpty)
+    #expect(pair.watch.receive(.control(UUID(), .pause), at: at(1)).isEmpty)
+    #expect(pair.watch.receive(.dataAnswer(UUID(), sequence: 99, error: nil), at: at(1)).isEmpty)
+    #expect(pair.watch.startMirroring(unknown).error?.code == .errorInvalidArgument)
+  }
 }

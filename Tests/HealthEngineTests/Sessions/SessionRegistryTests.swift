@@ -27,15 +27,6 @@ func watchRegistry(_ apps: [String] = [watchApp, otherApp]) -> SessionRegistry {
   return registry
 }
 
-extension SessionRegistry {
-  /// `beginCollection(withStart:)` on the builder of `id`.
-  mutating func beginCollection(_ id: WorkoutSessionID, at date: Date) throws(HealthError) {
-    _ = try withBuilder(id) { (builder: inout LiveWorkoutBuilder) throws(HealthError) in
-      try builder.beginCollection(at: date)
-    }
-  }
-}
-
 @Suite("Workout sessions: one per device, the foreground rule, recovery (workouts.md §2.4, §2.6)")
 struct SessionRegistryTests {
   @Test func anotherAppsSessionEndsTheFirstWithCode8BeforeTheNewOneStarts() {
@@ -142,7 +133,7 @@ struct SessionRegistryTests {
     #expect(builderCallbacks(paused) == [.didCollectEvent(WorkoutEvent(type: .pause, start: at(60)))])
     let index = paused.firstIndex { if case .builder = $0 { true } else { false } }!
     #expect(index == paused.count - 1, "the session's delegate hears first")
-    _ = try registry.withBuilder(id) { $0.shouldCollectWorkoutEvents = false }
+    try registry.setShouldCollectWorkoutEvents(id, false)
     #expect(builderCallbacks(registry.apply(.resume, to: id, at: at(90))).isEmpty)
     #expect(registry.builders[id]?.events.count == 1)
   }

@@ -48,10 +48,18 @@ package struct RemoteDataChannel: Hashable, Sendable {
   mutating func answered(_ sequence: UInt64) -> WorkoutSessionID? { awaiting.removeValue(forKey: sequence) }
 }
 
+/// An accepted `sendToRemoteWorkoutSession(data:)`: its sequence number and the peer message that carries it.
+package struct SentData: Hashable, Sendable {
+  /// The send's sequence number; the completion names it.
+  package var sequence: UInt64
+  /// The peer message to send.
+  package var directives: [SessionDirective]
+}
+
 extension SessionRegistry {
-  /// `sendToRemoteWorkoutSession(data:)` from session `id` at `now`: the sequence number of a send that went to the
-  /// peer (its completion comes as ``SessionDirective/sendCompleted(app:id:sequence:error:)`` when the peer
-  /// answers), or the error the completion gets at once:
+  /// `sendToRemoteWorkoutSession(data:)` from session `id` at `now`: an accepted send (its completion comes as
+  /// ``SessionDirective/sendCompleted(app:id:sequence:error:)`` when the peer answers), or the error the completion
+  /// gets at once:
   ///
   /// - empty data: code 11 "No data to send." (healthd, decompiled);
   /// - not mirroring — a primary that is not mirroring, a dead mirrored object, or the link down (HealthPair model:
@@ -60,7 +68,7 @@ extension SessionRegistry {
   /// - more than ``RemoteDataChannel/limit`` bytes within the sliding ``RemoteDataChannel/window`` with the earlier
   ///   accepted sends: code 13 `errorDataSizeExceeded` (HealthPair model: Apple does not name the code, workouts.md
   ///   §7; a sliding window never lets more than the limit through in any 10 s). Refused sends do not count.
-  package mutating func send(_ data: Data, from id: WorkoutSessionID, at now: Date) -> Result<UInt64, HealthError> {
+  package mutating func send(_ data: Data, from id: WorkoutSessionID, at now: Date) -> Result<SentData, HealthError> {
     guard !data.isEmpty else { return .failure(.healthKit(.errorNoData, "No data to send.")) }
     guard isLive(id), let session = sessions[id], linkUp,
       session.type == .mirrored || (mirroring[id.uuid] != nil && session.state != .ended)
@@ -76,12 +84,8 @@ extension SessionRegistry {
           "sendToRemoteWorkoutSession: \(data.count) bytes after \(already) in the last 10 s exceed the limit of "
             + "\(RemoteDataChannel.limit) bytes per 10 s"))
     }
-    return .success(channel.accept(id, bytes: data.count, at: now))
-  }
-
-  /// The peer message that carries an accepted send (``send(_:from:at:)``).
-  package func dataMessage(_ data: Data, from id: WorkoutSessionID, sequence: UInt64) -> SessionDirective {
-    .peer(.data(id.uuid, sequence: sequence, data))
+    let sequence = channel.accept(id, bytes: data.count, at: now)
+    return .success(SentData(sequence: sequence, directives: [.peer(.data(id.uuid, sequence: sequence, data))]))
   }
 
   /// Data from the peer for workout `uuid`: on the phone its live mirrored object, on the watch its primary.
