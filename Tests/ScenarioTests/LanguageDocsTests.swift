@@ -166,6 +166,7 @@ enum CaseNames {
     case .saveRoute: ["saveRoute"]
     case .addToWorkout: ["addToWorkout"]
     case .deleteWorkout: ["deleteWorkout"]
+    case .saveHeartbeatSeries: ["saveHeartbeatSeries"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -210,9 +211,11 @@ enum CaseNames {
     case .expect(.queriesFail): ["queriesFail"]
     case .expect(.syncConflicts): ["syncConflicts"]
     case .expect(.seesWorkouts): ["seesWorkouts"]
+    case .expect(.seesHeartbeatSeries): ["seesHeartbeatSeries"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
-      .expect(.workout(_, _, _, .events)):
+      .expect(.workout(_, _, _, .events)), .expect(.workout(_, _, _, .eventsOfType)),
+      .expect(.workout(_, _, _, .activities)):
       ["workout has"]
     case .expect(.workout): ["workout"]
     case .expect(.activitySummary): ["activitySummary"]
@@ -249,7 +252,7 @@ enum CaseNames {
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
     "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
     "storeCountMatching", "saveCorrelation", "seesCorrelations", "saveWorkout", "saveRoute", "addToWorkout",
-    "deleteWorkout", "seesWorkouts", "workout", "workout statistic", "workout has", "activitySummary",
+    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "workout", "workout statistic", "workout has", "activitySummary",
     "activitySummaryQuery",
   ]
 }
@@ -269,7 +272,7 @@ struct LanguageDocsTests {
     install Scale on phone share bodyMass read bodyMass
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
-    install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
+    install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate heartbeatSeries read workout heartbeatSeries activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone

@@ -103,6 +103,21 @@ extension RunContext {
           step, "\(subject) has \(count) events",
           "\(w.events.count): " + w.events.map { "\($0.type) at \(formatDate($0.start))" }.joined(separator: ", "))
       }
+    case .eventsOfType(let type, let count):
+      let matching = w.events.filter { $0.type == type }
+      if matching.count != count {
+        throw fail(
+          step, "\(subject) has \(count) \(type) events",
+          "\(matching.count) (events: " + w.events.map { "\($0.type)" }.joined(separator: ", ") + ")")
+      }
+    case .activities(let count, let type):
+      let matching = w.activities.filter { a in type.map { a.configuration.activityType == $0 } ?? true }
+      if matching.count != count {
+        throw fail(
+          step, "\(subject) has \(count) activities" + (type.map { " of \($0)" } ?? ""),
+          "\(matching.count) (activities: "
+            + w.activities.map { "\($0.configuration.activityType)" }.joined(separator: ", ") + ")")
+      }
     case .noStatistic(let type):
       if let s = w.statistic(for: type) {
         throw fail(step, "\(subject) has no \(type.name) statistics", "it has \(describe(s))")

@@ -78,6 +78,8 @@ import HealthModel
 //       <name>
 //   - <device>: <App> adds <sample> [plus <sample>…] to workout <name> / adds <name>… to workout <name>
 //   - <device>: <App> deletes workout <name>
+//   - <device>: <App> saves heartbeat series at <time> with beats every <duration> for <duration>
+//       [gap at <duration> for <duration>]… [as <name>]
 //   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
@@ -142,7 +144,8 @@ import HealthModel
 //   - <App>'s workout <name> lasts <duration> / is <activity> / is not found
 //   - <App>'s workout <name> <statistic> of <type> is <value> <unit> / has no <type> statistics
 //   - <App>'s workout <name> has <n> [<type>] samples / has <n> routes [with <m> locations [each]] / has <n> events /
-//       has no route
+//       has <n> <event type> events / has <n> activities [of <activity>] / has no route
+//   - <App> sees <n> heartbeat series [with <m> beats [each]] [and <k> gaps [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
 //       activity summary <date>
 //   - <App>'s activity summary query [for <date>] <outcome>

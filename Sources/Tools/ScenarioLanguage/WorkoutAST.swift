@@ -116,6 +116,10 @@ package enum WorkoutCheck: Hashable, Sendable {
   case routes(Int, locations: Int?)
   /// `has <n> events`: `workoutEvents.count`.
   case events(Int)
+  /// `has <n> <event type> events` (`pause`, `lap`, `segment`, …): how many of `workoutEvents` have that type.
+  case eventsOfType(WorkoutEventType, Int)
+  /// `has <n> activities [of <activity>]`: `workoutActivities.count`, of one activity type when given.
+  case activities(Int, WorkoutActivityType?)
   /// `is not found`: the app's query by the workout's identifier returns nothing (deleted, never saved, or not
   /// readable).
   case notFound

@@ -15,6 +15,9 @@ extension ParseState {
     }) { s, c, subject throws(Diagnostic) in
       try s.parseSeesWorkouts(&c, subject)
     },
+    AppExpectationRule(when: { $0.integer(before: ["heartbeat"]) && $0.line.tokens.count > $0.index + 2 }) {
+      s, c, subject throws(Diagnostic) in try s.parseSeesHeartbeatSeries(&c, subject)
+    },
     AppExpectationRule(["no", "workouts"]) { s, c, subject throws(Diagnostic) in
       try s.parseWorkoutQuery(&c, subject, count: 0)
     },
@@ -82,7 +85,8 @@ extension ParseState {
   }
 
   /// After `has`: `no <type> statistics`, `no route`, `no [<type>] samples`, `no events`, `<n> routes [with <m>
-  /// locations [each]]`, `<n> events`, `<n> [<type>] samples`.
+  /// locations [each]]`, `<n> events`, `<n> <event type> events`, `<n> activities [of <activity>]`, `<n> [<type>]
+  /// samples`.
   func workoutHas(_ c: inout Cursor) throws(Diagnostic) -> WorkoutCheck {
     if c.take("no") {
       if c.take("route") || c.take("routes") { return .routes(0, locations: nil) }
@@ -107,6 +111,13 @@ extension ParseState {
       return .routes(count, locations: locations)
     }
     if c.take("events") || c.take("event") { return .events(count) }
+    if c.take("activities") || c.take("activity") {
+      return .activities(count, c.take("of") ? try c.activityType() : nil)
+    }
+    if let t = c.peek, let type = WorkoutEventType(name: t.text), c.second(is: "events") || c.second(is: "event") {
+      c.index += 2
+      return .eventsOfType(type, count)
+    }
     if c.take("samples") || c.take("sample") { return .samples(nil, count) }
     let type = try c.type()
     guard c.take("samples") || c.take("sample") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }
