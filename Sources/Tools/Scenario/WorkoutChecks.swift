@@ -29,6 +29,9 @@ extension RunContext {
   func workoutQuery(_ device: DeviceKind, _ spec: WorkoutQuerySpec) throws(ClientError) -> [Workout] {
     var filters = spec.query.metadata.map(\.filter)
     if !spec.activities.isEmpty { filters.append(.workoutActivityType(Set(spec.activities.map(\.rawValue)))) }
+    if !spec.withActivities.isEmpty {
+      filters.append(.workoutActivity(.workoutActivityType(Set(spec.withActivities.map(\.rawValue)))))
+    }
     if let minimum = spec.minimumDuration { filters.append(.workoutDuration(.greaterThanOrEqualTo, minimum)) }
     let q = spec.query
     let query = SampleQuery(
@@ -122,9 +125,21 @@ extension RunContext {
       if let s = w.statistic(for: type) {
         throw fail(step, "\(subject) has no \(type.name) statistics", "it has \(describe(s))")
       }
+    case .leg(let index, let leg):
+      try checkActivity(w, index, leg, subject, step)
     case .statistic(let kind, let type, let value, let unit):
+      try checkStatistic(w.statistic(for: type), kind, type, value, unit, subject, step)
+    case .routes, .samples, .notFound: break
+    }
+  }
+
+  /// The `kind` of `statistic` (of `type`) is `value` in `unit`, else the step fails naming `subject`.
+  private func checkStatistic(
+    _ statistic: WorkoutStatistic?, _ kind: StatisticKind, _ type: SampleType, _ value: Double, _ unit: HealthUnit,
+    _ subject: String, _ step: Step
+  ) throws {
       let canonical = type.descriptor.canonicalUnit!
-      let stored: Double? = w.statistic(for: type).flatMap { s in
+      let stored: Double? = statistic.flatMap { s in
         switch kind {
         case .sum: s.sum
         case .average: s.average
@@ -140,7 +155,27 @@ extension RunContext {
           step, "\(subject): \(kind.rawValue) of \(type.name) is \(show(value, unit))",
           actual.map { show($0, unit) } ?? "no \(kind.rawValue) of \(type.name) recorded")
       }
-    case .routes, .samples, .notFound: break
+  }
+
+  /// `activity <k> …`: the k-th (1-based) of the workout's activities.
+  private func checkActivity(_ w: Workout, _ index: Int, _ leg: WorkoutLegCheck, _ subject: String, _ step: Step)
+    throws
+  {
+    let what = "\(subject): activity \(index)"
+    guard index <= w.activities.count else {
+      throw fail(step, "\(what) to exist", "the workout has \(w.activities.count) activities")
+    }
+    let a = w.activities[index - 1]
+    switch leg {
+    case .activity(let type):
+      if a.configuration.activityType != type {
+        throw fail(step, "\(what) is \(type)", "\(a.configuration.activityType)")
+      }
+    case .duration(let seconds):
+      let actual = (a.end ?? a.start).timeIntervalSince(a.start)
+      if !same(actual, seconds) { throw fail(step, "\(what) lasts \(formatDuration(seconds))", formatDuration(actual)) }
+    case .statistic(let kind, let type, let value, let unit):
+      try checkStatistic(a.statistics.first { $0.type == type }, kind, type, value, unit, what, step)
     }
   }
 
