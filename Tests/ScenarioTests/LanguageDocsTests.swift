@@ -217,6 +217,7 @@ enum CaseNames {
       .expect(.workout(_, _, _, .events)), .expect(.workout(_, _, _, .eventsOfType)),
       .expect(.workout(_, _, _, .activities)):
       ["workout has"]
+    case .expect(.workout(_, _, _, .leg)): ["workout activity"]
     case .expect(.workout): ["workout"]
     case .expect(.activitySummary): ["activitySummary"]
     case .expect(.activitySummaryQuery): ["activitySummaryQuery"]
@@ -252,7 +253,7 @@ enum CaseNames {
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
     "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
     "storeCountMatching", "saveCorrelation", "seesCorrelations", "saveWorkout", "saveRoute", "addToWorkout",
-    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "workout", "workout statistic", "workout has", "activitySummary",
+    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "workout", "workout statistic", "workout has", "workout activity", "activitySummary",
     "activitySummaryQuery",
   ]
 }

@@ -71,7 +71,7 @@ import HealthModel
 //   - <device>: <App> resaves <name> [as <value> [<unit>]]
 //   - <device>: <App> deletes <name>…
 //   - <device>: <App> saves workout <activity> from <time> to <time>|for <duration> [paused <time> to <time>]…
-//       [energy <n> <unit>] [distance <n> <unit> [<type>]] [heart rate every <duration> at <n> bpm]
+//       [activity <activity> from <time> to <time>|for <duration>]… [energy <n> <unit>] [distance <n> <unit> [<type>]] [heart rate every <duration> at <n> bpm]
 //       [series <type> every <duration> at <value> <unit>]…
 //       [route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s]] [indoor|outdoor] [with <key>=<value>…] [uuid <UUID>] [as <name>]
 //   - <device>: <App> saves route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s] for workout
@@ -139,10 +139,12 @@ import HealthModel
 //   - <App> is locked out / <App> is not locked out
 //   - <App> sees <n> <type> samples [query] / <App> sees no <type> samples [query]
 //   - <App> sees <n> <type> correlations [with <n> objects each] [query]
-//   - <App> sees <n> workouts [of <activity> [or <activity>…]] [lasting at least <duration>] [query] / <App> sees no
-//       workouts …
+//   - <App> sees <n> workouts [of <activity> [or <activity>…]] [with activity <activity> [or <activity>…]]
+//       [lasting at least <duration>] [query] / <App> sees no workouts …
 //   - <App>'s workout <name> lasts <duration> / is <activity> / is not found
 //   - <App>'s workout <name> <statistic> of <type> is <value> <unit> / has no <type> statistics
+//   - <App>'s workout <name> activity <k> is <activity> / activity <k> lasts <duration> / activity <k> <statistic> of
+//       <type> is <value> <unit>
 //   - <App>'s workout <name> has <n> [<type>] samples / has <n> routes [with <m> locations [each]] / has <n> events /
 //       has <n> <event type> events / has <n> activities [of <activity>] / has no route
 //   - <App> sees <n> heartbeat series [with <m> beats [each]] [and <k> gaps [each]] [query]
