@@ -93,7 +93,8 @@ struct HeartbeatActivityLanguageTests {
     }
     #expect(
       spec.activities == [
-        WorkoutLegSpec(activity: .swimming, start: .timeOfDay(seconds: 25_200), end: .time(.timeOfDay(seconds: 27_000))),
+        WorkoutLegSpec(
+          activity: .swimming, start: .timeOfDay(seconds: 25_200), end: .time(.timeOfDay(seconds: 27_000))),
         WorkoutLegSpec(activity: .cycling, start: .timeOfDay(seconds: 27_300), end: .duration(3000)),
       ])
     let t0 = Date(timeIntervalSinceReferenceDate: 0)
@@ -102,9 +103,11 @@ struct HeartbeatActivityLanguageTests {
     let samples = [
       SampleInput(
         uuid: UUID(), type: energy, value: .quantity(100, unit: "kcal"), start: t0, end: t0 + 100, metadata: [:]),
-      SampleInput(uuid: UUID(), type: heart, value: .quantity(2, unit: "count/s"), start: t0 + 10, end: t0 + 10,
+      SampleInput(
+        uuid: UUID(), type: heart, value: .quantity(2, unit: "count/s"), start: t0 + 10, end: t0 + 10,
         metadata: [:]),
-      SampleInput(uuid: UUID(), type: heart, value: .quantity(3, unit: "count/s"), start: t0 + 60, end: t0 + 60,
+      SampleInput(
+        uuid: UUID(), type: heart, value: .quantity(3, unit: "count/s"), start: t0 + 60, end: t0 + 60,
         metadata: [:]),
     ]
     let stats = WorkoutPlan.activityStatistics(samples, start: t0 + 50, end: t0 + 100)

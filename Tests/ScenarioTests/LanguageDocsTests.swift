@@ -253,7 +253,8 @@ enum CaseNames {
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
     "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
     "storeCountMatching", "saveCorrelation", "seesCorrelations", "saveWorkout", "saveRoute", "addToWorkout",
-    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "workout", "workout statistic", "workout has", "workout activity", "activitySummary",
+    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "workout", "workout statistic",
+    "workout has", "workout activity", "activitySummary",
     "activitySummaryQuery",
   ]
 }
@@ -273,7 +274,7 @@ struct LanguageDocsTests {
     install Scale on phone share bodyMass read bodyMass
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
-    install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate heartbeatSeries read workout heartbeatSeries activitySummary
+    install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone

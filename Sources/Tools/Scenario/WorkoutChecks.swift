@@ -65,8 +65,10 @@ extension RunContext {
       let expected = "\(count) route\(count == 1 ? "" : "s")" + (locations.map { " with \($0) locations" } ?? "")
       let actual =
         "\(routes.count) route\(routes.count == 1 ? "" : "s")"
-        + (routes.isEmpty ? "" : " with " + routes.map { String($0.locations.count) }.joined(separator: ", ")
-          + " locations")
+        + (routes.isEmpty
+          ? ""
+          : " with " + routes.map { String($0.locations.count) }.joined(separator: ", ")
+            + " locations")
       if routes.count != count || (locations.map { n in routes.contains { $0.locations.count != n } } ?? false) {
         throw fail(step, "\(subject) has \(expected)", actual)
       }
@@ -138,23 +140,23 @@ extension RunContext {
     _ statistic: WorkoutStatistic?, _ kind: StatisticKind, _ type: SampleType, _ value: Double, _ unit: HealthUnit,
     _ subject: String, _ step: Step
   ) throws {
-      let canonical = type.descriptor.canonicalUnit!
-      let stored: Double? = statistic.flatMap { s in
-        switch kind {
-        case .sum: s.sum
-        case .average: s.average
-        case .min: s.minimum
-        case .max: s.maximum
-        case .mostRecent: s.mostRecent
-        case .duration: nil
-        }
+    let canonical = type.descriptor.canonicalUnit!
+    let stored: Double? = statistic.flatMap { s in
+      switch kind {
+      case .sum: s.sum
+      case .average: s.average
+      case .min: s.minimum
+      case .max: s.maximum
+      case .mostRecent: s.mostRecent
+      case .duration: nil
       }
-      let actual = try stored.map { try canonical.convert($0, to: unit) }
-      if actual.map({ !same($0, value) }) ?? true {
-        throw fail(
-          step, "\(subject): \(kind.rawValue) of \(type.name) is \(show(value, unit))",
-          actual.map { show($0, unit) } ?? "no \(kind.rawValue) of \(type.name) recorded")
-      }
+    }
+    let actual = try stored.map { try canonical.convert($0, to: unit) }
+    if actual.map({ !same($0, value) }) ?? true {
+      throw fail(
+        step, "\(subject): \(kind.rawValue) of \(type.name) is \(show(value, unit))",
+        actual.map { show($0, unit) } ?? "no \(kind.rawValue) of \(type.name) recorded")
+    }
   }
 
   /// `activity <k> …`: the k-th (1-based) of the workout's activities.
