@@ -23,6 +23,9 @@ package struct SimulationOptions: Sendable, Equatable {
   /// Whether the watch's retention window is narrowed and widened and its clock moved forward and back (drawn from a
   /// stream of their own; a change that prunes waits until the pair is synced, as a torn tail does).
   package var windowFaults = true
+  /// Whether the app also saves workouts (with samples, sometimes a route) and deletes them, drawn from a stream of
+  /// their own (PairSimulator+Workouts.swift).
+  package var workouts = true
 
   /// The defaults: every fault on.
   package init() {}
@@ -129,6 +132,7 @@ package struct PairSimulator {
     if !options.crashes { command += " --no-crashes" }
     if !options.tornTails { command += " --no-torn-tails" }
     if !options.networkFaults { command += " --no-network-faults" }
+    if !options.workouts { command += " --no-workouts" }
     return command
   }
 
@@ -206,7 +210,7 @@ package struct PairSimulator {
 
   private mutating func step() {
     if options.windowFaults { windowFault() }
-    workoutStep()
+    if options.workouts { workoutStep() }
     let roll = random.next() % 100
     let kind: DeviceKind = random.next() & 1 == 0 ? .phone : .watch
     switch roll {
