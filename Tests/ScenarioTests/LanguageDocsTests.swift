@@ -166,6 +166,7 @@ enum CaseNames {
     case .saveRoute: ["saveRoute"]
     case .addToWorkout: ["addToWorkout"]
     case .deleteWorkout: ["deleteWorkout"]
+    case .saveHeartbeatSeries: ["saveHeartbeatSeries"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -210,10 +211,13 @@ enum CaseNames {
     case .expect(.queriesFail): ["queriesFail"]
     case .expect(.syncConflicts): ["syncConflicts"]
     case .expect(.seesWorkouts): ["seesWorkouts"]
+    case .expect(.seesHeartbeatSeries): ["seesHeartbeatSeries"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
-      .expect(.workout(_, _, _, .events)):
+      .expect(.workout(_, _, _, .events)), .expect(.workout(_, _, _, .eventsOfType)),
+      .expect(.workout(_, _, _, .activities)):
       ["workout has"]
+    case .expect(.workout(_, _, _, .leg)): ["workout activity"]
     case .expect(.workout): ["workout"]
     case .expect(.activitySummary): ["activitySummary"]
     case .expect(.activitySummaryQuery): ["activitySummaryQuery"]
@@ -249,7 +253,8 @@ enum CaseNames {
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
     "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
     "storeCountMatching", "saveCorrelation", "seesCorrelations", "saveWorkout", "saveRoute", "addToWorkout",
-    "deleteWorkout", "seesWorkouts", "workout", "workout statistic", "workout has", "activitySummary",
+    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "workout", "workout statistic",
+    "workout has", "workout activity", "activitySummary",
     "activitySummaryQuery",
   ]
 }

@@ -23,6 +23,9 @@ package struct SimulationOptions: Sendable, Equatable {
   /// Whether the watch's retention window is narrowed and widened and its clock moved forward and back (drawn from a
   /// stream of their own; a change that prunes waits until the pair is synced, as a torn tail does).
   package var windowFaults = true
+  /// Whether the app also saves workouts (with samples, sometimes a route) and deletes them, drawn from a stream of
+  /// their own (PairSimulator+Workouts.swift).
+  package var workouts = true
 
   /// The defaults: every fault on.
   package init() {}
@@ -38,6 +41,10 @@ package struct SimulationReport: Sendable, Equatable {
   package var saves = 0
   /// Deletions acknowledged to the app.
   package var deletes = 0
+  /// Workouts acknowledged to the app (each with its heart rate samples, half of them with a route).
+  package var workouts = 0
+  /// Workout deletions acknowledged to the app.
+  package var workoutDeletes = 0
   /// Device crashes (journal replays).
   package var crashes = 0
   /// Crashes that also cut the journal inside its last records.
@@ -99,12 +106,18 @@ package struct PairSimulator {
   /// The stream the watch's retention and clock faults are drawn from: separate, so that every other draw of a seed
   /// is the same with or without them.
   var windowFaults: SeededGenerator
+  /// The stream workout operations are drawn from (``workoutStep()``), separate like ``windowFaults``.
+  var workoutDraws: SeededGenerator
+  /// Acknowledged workouts, in save order; their deletions; each one's route.
+  var savedWorkouts: [UUID] = []
+  var deletedWorkouts: Set<UUID> = []
+  var workoutRoutes: [UUID: UUID] = [:]
   private let network: SimulatedNetwork
   /// Acknowledged saves: UUID → the device that saved it.
   private var saved: [UUID: DeviceKind] = [:]
   private var savedOrder: [UUID] = []
   /// Acknowledged deletions.
-  private var deleted: Set<UUID> = []
+  var deleted: Set<UUID> = []
 
   /// Runs one seed and returns what happened.
   package static func run(seed: UInt64, options: SimulationOptions = SimulationOptions()) -> SimulationReport {
@@ -119,6 +132,7 @@ package struct PairSimulator {
     if !options.crashes { command += " --no-crashes" }
     if !options.tornTails { command += " --no-torn-tails" }
     if !options.networkFaults { command += " --no-network-faults" }
+    if !options.workouts { command += " --no-workouts" }
     return command
   }
 
@@ -127,6 +141,7 @@ package struct PairSimulator {
     self.options = options
     report = SimulationReport(seed: seed)
     windowFaults = SeededGenerator(seed: seed ^ 0x57A1_D0FF_C10C_0001)
+    workoutDraws = SeededGenerator(seed: seed ^ 0x3070_C0DE_0000_0032)
     network = SimulatedNetwork(seed: random.next(), jitter: options.networkFaults)
     phone = SimulatedDevice(kind: .phone, seed: random.next(), network: network)
     watch = SimulatedDevice(kind: .watch, seed: random.next(), network: network)
@@ -140,7 +155,7 @@ package struct PairSimulator {
 
   var wall: Date { Self.epoch.addingTimeInterval(now) }
 
-  private func device(_ kind: DeviceKind) -> SimulatedDevice { kind == .phone ? phone : watch }
+  func device(_ kind: DeviceKind) -> SimulatedDevice { kind == .phone ? phone : watch }
 
   private mutating func runAll() {
     for device in [phone, watch] {
@@ -159,6 +174,7 @@ package struct PairSimulator {
     }
     heal()
     if report.failure == nil { check() }
+    if report.failure == nil { checkWorkouts() }
     report.storedSamples = phone.state.store.liveCount
   }
 
@@ -168,7 +184,9 @@ package struct PairSimulator {
       bundleID: Self.bundleID, displayName: "Simulated", writeUsageDescription: "w", readUsageDescription: "r")
     _ = request(device, .installApp(app))
     if case .pending = request(
-      device, .requestAuthorization(bundleID: Self.bundleID, share: [Self.water], read: [Self.water]))
+      device,
+      .requestAuthorization(
+        bundleID: Self.bundleID, share: [Self.water] + Self.workoutTypes, read: [Self.water] + Self.workoutTypes))
     {
       _ = request(device, .answerPrompt(promptID: nil, bundleID: Self.bundleID, answer: .allowAll))
     }
@@ -192,6 +210,7 @@ package struct PairSimulator {
 
   private mutating func step() {
     if options.windowFaults { windowFault() }
+    if options.workouts { workoutStep() }
     let roll = random.next() % 100
     let kind: DeviceKind = random.next() & 1 == 0 ? .phone : .watch
     switch roll {

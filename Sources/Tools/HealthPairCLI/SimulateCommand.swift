@@ -13,7 +13,7 @@ package struct SimulateCommand: ParsableCommand {
     abstract: "Run the deterministic in-process pair simulator over many seeds and check the sync invariants.",
     usage:
       "simulate [--seed <n>] [--seeds <n>] [--steps <n>] [--jobs <n>] [--no-crashes] [--no-torn-tails] "
-      + "[--no-network-faults]",
+      + "[--no-network-faults] [--no-workouts]",
     discussion: """
       OPTIONS:
         --seed <n>             The first seed (default 1). The same seed always gives the same run.
@@ -23,14 +23,17 @@ package struct SimulateCommand: ParsableCommand {
         --no-crashes           Devices never crash.
         --no-torn-tails        Crashes never cut the journal's tail.
         --no-network-faults    No connection resets, partitions or random delays.
+        --no-workouts          The app saves and deletes samples only, no workouts.
 
       Each seed runs a phone and a watch in this process, built from the daemons' own request and peer-link
       cores, with each journal kept as bytes and replayed on every crash, a virtual clock, and a seeded network
       that delays messages, resets connections (losing what was in flight) and partitions the pair. The app
-      saves and deletes on both devices; links are held, released, disconnected and slowed. At the end every
-      fault heals and the run must converge: every acknowledged save on both devices unless an acknowledged
-      delete removed it, no deletion undone, no UUID stored twice, equal stores, a verified link, and journals
-      that replay to exactly the live state. The real-process end-to-end check is `healthpair chaos`.
+      saves and deletes samples and workouts (with heart rate samples, sometimes a route) on both devices;
+      links are held, released, disconnected and slowed. At the end every fault heals and the run must
+      converge: every acknowledged save on both devices unless an acknowledged delete removed it, no deletion
+      undone, no UUID stored twice, equal stores, a verified link, journals that replay to exactly the live
+      state, every acknowledged workout on the phone with its samples, a route only with its workout, and a
+      deleted workout gone from both devices with its route. The real-process end-to-end check is `healthpair chaos`.
       EXIT STATUS: 0 every seed passed, 1 one failed (its seed and a command to replay it are printed).
       """)
 
@@ -57,6 +60,7 @@ package struct SimulateCommand: ParsableCommand {
     options.crashes = !args.flag("no-crashes")
     options.tornTails = !args.flag("no-torn-tails")
     options.networkFaults = !args.flag("no-network-faults")
+    options.workouts = !args.flag("no-workouts")
     try args.finish()
   }
 

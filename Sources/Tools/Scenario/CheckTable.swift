@@ -75,6 +75,8 @@ extension RunContext {
     case .backgroundCounts(let devices, let name, let type, let woken, let completed, let missed):
       try checkBackgroundCounts(devices, name, type, woken: woken, completed: completed, missed: missed, step)
     case .seesWorkouts(let devices, let spec, let expected): try checkSeesWorkouts(devices, spec, expected, step)
+    case .seesHeartbeatSeries(let devices, let spec, let expected, let check):
+      try checkSeesHeartbeatSeries(devices, spec, expected, check, step)
     case .workout(let device, let name, let workout, let check): try checkWorkout(device, name, workout, check, step)
     case .activitySummary(let devices, let name, let day, let expected):
       try checkActivitySummary(devices, name, day, expected, step)

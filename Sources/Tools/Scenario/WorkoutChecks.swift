@@ -29,6 +29,9 @@ extension RunContext {
   func workoutQuery(_ device: DeviceKind, _ spec: WorkoutQuerySpec) throws(ClientError) -> [Workout] {
     var filters = spec.query.metadata.map(\.filter)
     if !spec.activities.isEmpty { filters.append(.workoutActivityType(Set(spec.activities.map(\.rawValue)))) }
+    if !spec.withActivities.isEmpty {
+      filters.append(.workoutActivity(.workoutActivityType(Set(spec.withActivities.map(\.rawValue)))))
+    }
     if let minimum = spec.minimumDuration { filters.append(.workoutDuration(.greaterThanOrEqualTo, minimum)) }
     let q = spec.query
     let query = SampleQuery(
@@ -62,8 +65,10 @@ extension RunContext {
       let expected = "\(count) route\(count == 1 ? "" : "s")" + (locations.map { " with \($0) locations" } ?? "")
       let actual =
         "\(routes.count) route\(routes.count == 1 ? "" : "s")"
-        + (routes.isEmpty ? "" : " with " + routes.map { String($0.locations.count) }.joined(separator: ", ")
-          + " locations")
+        + (routes.isEmpty
+          ? ""
+          : " with " + routes.map { String($0.locations.count) }.joined(separator: ", ")
+            + " locations")
       if routes.count != count || (locations.map { n in routes.contains { $0.locations.count != n } } ?? false) {
         throw fail(step, "\(subject) has \(expected)", actual)
       }
@@ -103,29 +108,76 @@ extension RunContext {
           step, "\(subject) has \(count) events",
           "\(w.events.count): " + w.events.map { "\($0.type) at \(formatDate($0.start))" }.joined(separator: ", "))
       }
+    case .eventsOfType(let type, let count):
+      let matching = w.events.filter { $0.type == type }
+      if matching.count != count {
+        throw fail(
+          step, "\(subject) has \(count) \(type) events",
+          "\(matching.count) (events: " + w.events.map { "\($0.type)" }.joined(separator: ", ") + ")")
+      }
+    case .activities(let count, let type):
+      let matching = w.activities.filter { a in type.map { a.configuration.activityType == $0 } ?? true }
+      if matching.count != count {
+        throw fail(
+          step, "\(subject) has \(count) activities" + (type.map { " of \($0)" } ?? ""),
+          "\(matching.count) (activities: "
+            + w.activities.map { "\($0.configuration.activityType)" }.joined(separator: ", ") + ")")
+      }
     case .noStatistic(let type):
       if let s = w.statistic(for: type) {
         throw fail(step, "\(subject) has no \(type.name) statistics", "it has \(describe(s))")
       }
+    case .leg(let index, let leg):
+      try checkActivity(w, index, leg, subject, step)
     case .statistic(let kind, let type, let value, let unit):
-      let canonical = type.descriptor.canonicalUnit!
-      let stored: Double? = w.statistic(for: type).flatMap { s in
-        switch kind {
-        case .sum: s.sum
-        case .average: s.average
-        case .min: s.minimum
-        case .max: s.maximum
-        case .mostRecent: s.mostRecent
-        case .duration: nil
-        }
-      }
-      let actual = try stored.map { try canonical.convert($0, to: unit) }
-      if actual.map({ !same($0, value) }) ?? true {
-        throw fail(
-          step, "\(subject): \(kind.rawValue) of \(type.name) is \(show(value, unit))",
-          actual.map { show($0, unit) } ?? "no \(kind.rawValue) of \(type.name) recorded")
-      }
+      try checkStatistic(w.statistic(for: type), kind, type, value, unit, subject, step)
     case .routes, .samples, .notFound: break
+    }
+  }
+
+  /// The `kind` of `statistic` (of `type`) is `value` in `unit`, else the step fails naming `subject`.
+  private func checkStatistic(
+    _ statistic: WorkoutStatistic?, _ kind: StatisticKind, _ type: SampleType, _ value: Double, _ unit: HealthUnit,
+    _ subject: String, _ step: Step
+  ) throws {
+    let canonical = type.descriptor.canonicalUnit!
+    let stored: Double? = statistic.flatMap { s in
+      switch kind {
+      case .sum: s.sum
+      case .average: s.average
+      case .min: s.minimum
+      case .max: s.maximum
+      case .mostRecent: s.mostRecent
+      case .duration: nil
+      }
+    }
+    let actual = try stored.map { try canonical.convert($0, to: unit) }
+    if actual.map({ !same($0, value) }) ?? true {
+      throw fail(
+        step, "\(subject): \(kind.rawValue) of \(type.name) is \(show(value, unit))",
+        actual.map { show($0, unit) } ?? "no \(kind.rawValue) of \(type.name) recorded")
+    }
+  }
+
+  /// `activity <k> …`: the k-th (1-based) of the workout's activities.
+  private func checkActivity(_ w: Workout, _ index: Int, _ leg: WorkoutLegCheck, _ subject: String, _ step: Step)
+    throws
+  {
+    let what = "\(subject): activity \(index)"
+    guard index <= w.activities.count else {
+      throw fail(step, "\(what) to exist", "the workout has \(w.activities.count) activities")
+    }
+    let a = w.activities[index - 1]
+    switch leg {
+    case .activity(let type):
+      if a.configuration.activityType != type {
+        throw fail(step, "\(what) is \(type)", "\(a.configuration.activityType)")
+      }
+    case .duration(let seconds):
+      let actual = (a.end ?? a.start).timeIntervalSince(a.start)
+      if !same(actual, seconds) { throw fail(step, "\(what) lasts \(formatDuration(seconds))", formatDuration(actual)) }
+    case .statistic(let kind, let type, let value, let unit):
+      try checkStatistic(a.statistics.first { $0.type == type }, kind, type, value, unit, what, step)
     }
   }
 

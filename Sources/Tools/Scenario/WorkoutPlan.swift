@@ -139,13 +139,14 @@ extension RunContext {
     default: break
     }
     let uuid = spec.uuid ?? rng.uuid()
-    let input = WorkoutInput(
+    var input = WorkoutInput(
       uuid: uuid, activityType: spec.activity, start: start, end: end, events: events, statistics: statistics,
       metadata: metadata, associated: samples.map(\.uuid))
     let metres = Self.distanceMetres(spec)
     let route = spec.route.map { r in
       RouteInput(uuid: rng.uuid(), locations: WorkoutPlan.locations(r, over: active, metres: metres))
     }
+    input.activities = planActivities(spec, samples: samples, on: device)
     return WorkoutPlan(input: input, samples: samples, route: route, active: active)
   }
 

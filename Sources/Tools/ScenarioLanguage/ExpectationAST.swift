@@ -201,6 +201,9 @@ package enum Expectation: Hashable, Sendable {
   case storeCountMatching(Devices, SampleType?, Int, source: String?, metadata: Metadata)
   /// `<App> sees <n> workouts [of <activity>…] [lasting at least <duration>] [query]`: a workout query's count.
   case seesWorkouts(Devices, WorkoutQuerySpec, Int)
+  /// `<App> sees <n> heartbeat series [with <m> beats] [and <k> gaps] [query]`: a sample query of
+  /// `HKSeriesType.heartbeat()` and each series' beats (behavior.md E12–E13).
+  case seesHeartbeatSeries(Devices, SampleQuerySpec, Int, HeartbeatSeriesCheck)
   /// `<App>'s workout <name> …`: one workout as the app reads it.
   case workout(DeviceKind, app: String, name: String, WorkoutCheck)
   /// `<App> sees activity summary <date>[: <ring> <value>…]` (a check) or `sees no activity summary <date>` (nil):

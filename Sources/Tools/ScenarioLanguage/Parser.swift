@@ -71,13 +71,15 @@ import HealthModel
 //   - <device>: <App> resaves <name> [as <value> [<unit>]]
 //   - <device>: <App> deletes <name>…
 //   - <device>: <App> saves workout <activity> from <time> to <time>|for <duration> [paused <time> to <time>]…
-//       [energy <n> <unit>] [distance <n> <unit> [<type>]] [heart rate every <duration> at <n> bpm]
+//       [activity <activity> from <time> to <time>|for <duration>]… [energy <n> <unit>] [distance <n> <unit> [<type>]] [heart rate every <duration> at <n> bpm]
 //       [series <type> every <duration> at <value> <unit>]…
 //       [route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s]] [indoor|outdoor] [with <key>=<value>…] [uuid <UUID>] [as <name>]
 //   - <device>: <App> saves route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s] for workout
 //       <name>
 //   - <device>: <App> adds <sample> [plus <sample>…] to workout <name> / adds <name>… to workout <name>
 //   - <device>: <App> deletes workout <name>
+//   - <device>: <App> saves heartbeat series at <time> with beats every <duration> for <duration>
+//       [gap at <duration> for <duration>]… [as <name>]
 //   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
@@ -137,12 +139,15 @@ import HealthModel
 //   - <App> is locked out / <App> is not locked out
 //   - <App> sees <n> <type> samples [query] / <App> sees no <type> samples [query]
 //   - <App> sees <n> <type> correlations [with <n> objects each] [query]
-//   - <App> sees <n> workouts [of <activity> [or <activity>…]] [lasting at least <duration>] [query] / <App> sees no
-//       workouts …
+//   - <App> sees <n> workouts [of <activity> [or <activity>…]] [with activity <activity> [or <activity>…]]
+//       [lasting at least <duration>] [query] / <App> sees no workouts …
 //   - <App>'s workout <name> lasts <duration> / is <activity> / is not found
 //   - <App>'s workout <name> <statistic> of <type> is <value> <unit> / has no <type> statistics
+//   - <App>'s workout <name> activity <k> is <activity> / activity <k> lasts <duration> / activity <k> <statistic> of
+//       <type> is <value> <unit>
 //   - <App>'s workout <name> has <n> [<type>] samples / has <n> routes [with <m> locations [each]] / has <n> events /
-//       has no route
+//       has <n> <event type> events / has <n> activities [of <activity>] / has no route
+//   - <App> sees <n> heartbeat series [with <m> beats [each]] [and <k> gaps [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
 //       activity summary <date>
 //   - <App>'s activity summary query [for <date>] <outcome>

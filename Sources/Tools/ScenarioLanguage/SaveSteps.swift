@@ -9,6 +9,9 @@ extension ParseState {
     AppVerbRule(["workout"]) { s, c, call throws(Diagnostic) in
       try s.parseSaveWorkout(&c, device: call.device, app: call.app)
     },
+    AppVerbRule(["heartbeat", "series"]) { s, c, call throws(Diagnostic) in
+      try s.parseSaveHeartbeatSeries(&c, device: call.device, app: call.app)
+    },
     AppVerbRule(["route"]) { s, c, call throws(Diagnostic) in
       try s.parseSaveRoute(&c, device: call.device, app: call.app)
     },

@@ -228,6 +228,9 @@ package enum StepKind: Hashable, Sendable {
   /// `add(_:to:)`, which saves unsaved samples and associates them without changing the workout's totals or
   /// duration.
   case addToWorkout(DeviceKind, app: String, samples: [SampleSpec], named: [String], workout: String)
+  /// `saves heartbeat series at <time> with beats every <duration> for <duration> [gap at …]…`: an
+  /// `HKHeartbeatSeriesBuilder`'s beats and `finishSeries()` (behavior.md E12).
+  case saveHeartbeatSeries(DeviceKind, app: String, HeartbeatSeriesSpec)
   /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).
   case deleteWorkout(DeviceKind, app: String, workout: String)
   /// An app saves seeded random samples.

@@ -20,6 +20,9 @@ package struct WorkoutSpec: Hashable, Sendable {
   /// `heart rate every <duration> at <n> bpm`, `series <type> every <duration> at <value> <unit>`: instantaneous
   /// associated samples at a fixed interval from the start, none while paused.
   package var series: [WorkoutSeriesSpec] = []
+  /// `activity <activity> from <time> to <time>|for <duration>`: the workout's `HKWorkoutActivity`s in the order
+  /// written (none: HealthKit adds one spanning the workout).
+  package var activities: [WorkoutLegSpec] = []
   /// `route …`: a synthetic route saved after the workout (a route builder's `finishRoute(with:)`).
   package var route: RouteSpec?
   /// `indoor` / `outdoor` (`HKMetadataKeyIndoorWorkout` and the configuration's location), or unknown.
@@ -45,6 +48,27 @@ package struct WorkoutPauseSpec: Hashable, Sendable {
   package var start: TimeSpec
   /// When it resumes: a duration after the pause or a time.
   package var end: SampleSpec.Either
+}
+
+/// One activity of a multisport workout (`activity swimming from 07:00 to 07:20`): its configuration's activity type
+/// and its dates.
+package struct WorkoutLegSpec: Hashable, Sendable {
+  /// The activity's configuration's activity type.
+  package var activity: WorkoutActivityType
+  /// Its start.
+  package var start: TimeSpec
+  /// Its end: a duration after the start or a time.
+  package var end: SampleSpec.Either
+}
+
+/// What `<App>'s workout <name> activity <k> …` checks of the workout's k-th activity (1-based).
+package enum WorkoutLegCheck: Hashable, Sendable {
+  /// `is <activity>`: its configuration's activity type.
+  case activity(WorkoutActivityType)
+  /// `lasts <duration>`: end minus start, seconds.
+  case duration(Double)
+  /// `<statistic> of <type> is <value> <unit>`: the activity's `statistics(for:)`.
+  case statistic(StatisticKind, SampleType, value: Double, unit: HealthUnit)
 }
 
 /// A cumulative total of a workout (`energy 350 kcal`, `distance 5 km`).
@@ -89,6 +113,9 @@ package struct WorkoutQuerySpec: Hashable, Sendable {
   package var query: SampleQuerySpec
   /// `of <activity>…`: `predicateForWorkouts(with:)` for each, any of them matching (empty: every activity type).
   package var activities: [WorkoutActivityType] = []
+  /// `with activity <activity> [or <activity>…]`: `predicateForWorkouts(activityPredicate:)` of
+  /// `predicateForWorkoutActivities(workoutActivityType:)`, any of them matching.
+  package var withActivities: [WorkoutActivityType] = []
   /// `lasting at least <duration>`: `predicateForWorkouts(with: .greaterThanOrEqualTo, duration:)`.
   package var minimumDuration: Double?
 
@@ -116,6 +143,13 @@ package enum WorkoutCheck: Hashable, Sendable {
   case routes(Int, locations: Int?)
   /// `has <n> events`: `workoutEvents.count`.
   case events(Int)
+  /// `has <n> <event type> events` (`pause`, `lap`, `segment`, …): how many of `workoutEvents` have that type.
+  case eventsOfType(WorkoutEventType, Int)
+  /// `has <n> activities [of <activity>]`: `workoutActivities.count`, of one activity type when given.
+  case activities(Int, WorkoutActivityType?)
+  /// `activity <k> is <activity> | lasts <duration> | <statistic> of <type> is <value> <unit>`: the k-th
+  /// (1-based) of `workoutActivities`.
+  case leg(Int, WorkoutLegCheck)
   /// `is not found`: the app's query by the workout's identifier returns nothing (deleted, never saved, or not
   /// readable).
   case notFound

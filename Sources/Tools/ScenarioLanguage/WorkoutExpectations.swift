@@ -15,6 +15,9 @@ extension ParseState {
     }) { s, c, subject throws(Diagnostic) in
       try s.parseSeesWorkouts(&c, subject)
     },
+    AppExpectationRule(when: { $0.integer(before: ["heartbeat"]) && $0.line.tokens.count > $0.index + 2 }) {
+      s, c, subject throws(Diagnostic) in try s.parseSeesHeartbeatSeries(&c, subject)
+    },
     AppExpectationRule(["no", "workouts"]) { s, c, subject throws(Diagnostic) in
       try s.parseWorkoutQuery(&c, subject, count: 0)
     },
@@ -42,6 +45,9 @@ extension ParseState {
     if c.take("of") {
       repeat { spec.activities.append(try c.activityType()) } while c.take("or") || c.take("and")
     }
+    if c.take("with", "activity") {
+      repeat { spec.withActivities.append(try c.activityType()) } while c.take("or")
+    }
     if c.take("lasting", "at", "least") { spec.minimumDuration = try c.duration() }
     try sampleModifiers(&c, &spec.query)
     try c.finish()
@@ -61,28 +67,53 @@ extension ParseState {
       check = .activity(try c.activityType())
     } else if c.take("has") {
       check = try workoutHas(&c)
-    } else if let t = c.peek, let kind = StatisticKind(word: t.keyword), kind != .duration {
-      c.index += 1
-      try c.expect("of")
-      let typeToken = c.peek
-      let type = try c.type()
-      guard type.descriptor.isQuantity else {
-        throw c.error(.expected("a quantity type", found: type.name), at: typeToken)
+    } else if c.take("activity") {
+      let t = c.peek
+      let index = try c.integer()
+      guard index >= 1 else { throw c.error(.invalidNumber(String(index)), at: t) }
+      if c.take("is") {
+        check = .leg(index, .activity(try c.activityType()))
+      } else if c.take("lasts") {
+        check = .leg(index, .duration(try c.duration()))
+      } else {
+        let (kind, type, value, unit) = try workoutStatistic(&c)
+        check = .leg(index, .statistic(kind, type, value: value, unit: unit))
       }
-      try c.expect("is")
-      let value = try c.number()
-      let unit = try c.unit(for: type)
+    } else if let t = c.peek, StatisticKind(word: t.keyword) != nil {
+      let (kind, type, value, unit) = try workoutStatistic(&c)
       check = .statistic(kind, type, value: value, unit: unit)
     } else {
       throw c.error(
-        .expected("'lasts', 'is', 'is not found', 'has' or a statistic such as 'sum of'", found: c.peek?.text))
+        .expected(
+          "'lasts', 'is', 'is not found', 'has', 'activity <k>' or a statistic such as 'sum of'", found: c.peek?.text))
     }
     try c.finish()
     return .workout(on.device, app: on.subject.app.name, name: name, check)
   }
 
+  /// `<statistic> of <type> is <value> <unit>` of a workout or one of its activities (a quantity type; not
+  /// `duration`).
+  func workoutStatistic(_ c: inout Cursor) throws(Diagnostic) -> (StatisticKind, SampleType, Double, HealthUnit) {
+    let t = c.peek
+    guard let t, let kind = StatisticKind(word: t.keyword), kind != .duration else {
+      throw c.error(.expected("'is', 'lasts' or a statistic such as 'sum of'", found: t?.text), at: t)
+    }
+    c.index += 1
+    try c.expect("of")
+    let typeToken = c.peek
+    let type = try c.type()
+    guard type.descriptor.isQuantity else {
+      throw c.error(.expected("a quantity type", found: type.name), at: typeToken)
+    }
+    try c.expect("is")
+    let value = try c.number()
+    let unit = try c.unit(for: type)
+    return (kind, type, value, unit)
+  }
+
   /// After `has`: `no <type> statistics`, `no route`, `no [<type>] samples`, `no events`, `<n> routes [with <m>
-  /// locations [each]]`, `<n> events`, `<n> [<type>] samples`.
+  /// locations [each]]`, `<n> events`, `<n> <event type> events`, `<n> activities [of <activity>]`, `<n> [<type>]
+  /// samples`.
   func workoutHas(_ c: inout Cursor) throws(Diagnostic) -> WorkoutCheck {
     if c.take("no") {
       if c.take("route") || c.take("routes") { return .routes(0, locations: nil) }
@@ -107,6 +138,13 @@ extension ParseState {
       return .routes(count, locations: locations)
     }
     if c.take("events") || c.take("event") { return .events(count) }
+    if c.take("activities") || c.take("activity") {
+      return .activities(count, c.take("of") ? try c.activityType() : nil)
+    }
+    if let t = c.peek, let type = WorkoutEventType(name: t.text), c.second(is: "events") || c.second(is: "event") {
+      c.index += 2
+      return .eventsOfType(type, count)
+    }
     if c.take("samples") || c.take("sample") { return .samples(nil, count) }
     let type = try c.type()
     guard c.take("samples") || c.take("sample") else { throw c.error(.expected("'samples'", found: c.peek?.text)) }

@@ -7,7 +7,7 @@ import HealthModel
 extension ParseState {
   /// The clauses of `saves workout …` after its dates, as a message lists them.
   static let workoutClauses = [
-    "paused", "energy", "distance", "heart", "series", "route", "indoor", "outdoor", "with", "uuid", "as",
+    "paused", "activity", "energy", "distance", "heart", "series", "route", "indoor", "outdoor", "with", "uuid", "as",
   ]
 
   /// `saves workout <activity> from <time> to <time>|for <duration> [clauses]`.
@@ -34,6 +34,16 @@ extension ParseState {
         } else {
           try c.expect("to", what: "'to <time>' or 'for <duration>' (the resume)")
           spec.pauses.append(WorkoutPauseSpec(start: pauseStart, end: .time(try c.time())))
+        }
+      } else if c.take("activity") {
+        let type = try c.activityType()
+        try c.expect("from", what: "'from <time>', the activity's start")
+        let legStart = try c.time()
+        if c.take("for") {
+          spec.activities.append(WorkoutLegSpec(activity: type, start: legStart, end: .duration(try c.duration())))
+        } else {
+          try c.expect("to", what: "'to <time>' or 'for <duration>' (the activity's end)")
+          spec.activities.append(WorkoutLegSpec(activity: type, start: legStart, end: .time(try c.time())))
         }
       } else if c.take("energy") {
         spec.totals.append(try workoutTotal(&c, type: SampleType.lookup(name: "activeEnergyBurned")!))

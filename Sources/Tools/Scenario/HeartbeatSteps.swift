@@ -1,0 +1,58 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import HealthPairClient
+import ScenarioLanguage
+
+/// An app's heartbeat series: saving one as `HKHeartbeatSeriesBuilder` does, and what its heartbeat series query
+/// returns (the daemon applies the app's authorization).
+extension RunContext {
+  /// `<device>: <App> saves heartbeat series …`: the builder's beats, then `finishSeries()` (behavior.md E12). A named
+  /// series is kept even when the save fails.
+  mutating func saveHeartbeatSeries(_ device: DeviceKind, _ name: String, _ spec: HeartbeatSeriesSpec) throws {
+    let start = resolve(spec.start, on: device)
+    let input = HeartbeatSeriesInput(
+      uuid: rng.uuid(), start: start, end: start.addingTimeInterval(spec.span), beats: spec.beats)
+    if let n = spec.name { names[n] = input.uuid }
+    let bundle = app(name).bundleID
+    let c = client(device)
+    record(
+      device, name, "finishSeries",
+      try capture { () throws(ClientError) in try c.saveHeartbeatSeries(bundle, input) })
+  }
+
+  /// `<App> sees <n> heartbeat series [with <m> beats] [and <k> gaps] [query]` (behavior.md E12–E13).
+  func checkSeesHeartbeatSeries(
+    _ devices: Devices, _ spec: SampleQuerySpec, _ expected: Int, _ check: HeartbeatSeriesCheck, _ step: Step
+  ) throws {
+    for device in devices.list {
+      let query = SampleQuery(
+        type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
+        limit: spec.limit ?? 0, sort: spec.sort)
+      let found: [HeartbeatSeries]
+      switch attempt({ () throws(ClientError) in
+        try client(device).heartbeatSeriesQuery(app(spec.app).bundleID, query)
+      }) {
+      case .success(let series): found = series
+      case .failure(let error):
+        guard let health = error.healthError else { throw error }
+        throw fail(step, "\(spec.app)'s heartbeat series query on the \(device) to return \(expected)", show(health))
+      }
+      let beats = found.map(\.beats.count)
+      let gaps = found.map { $0.beats.filter(\.precededByGap).count }
+      let wrong =
+        found.count != expected || check.beats.map { n in beats.contains { $0 != n } } == true
+        || check.gaps.map { n in gaps.contains { $0 != n } } == true
+      if wrong {
+        let expectation =
+          "\(spec.app) sees \(expected) heartbeat series on the \(device)"
+          + (check.beats.map { " with \($0) beats" } ?? "") + (check.gaps.map { " and \($0) gaps" } ?? "")
+        let actual =
+          "\(found.count) series"
+          + (found.isEmpty
+            ? "" : ": " + zip(beats, gaps).map { "\($0) beats, \($1) gaps" }.joined(separator: "; "))
+        throw fail(step, expectation, actual)
+      }
+    }
+  }
+}
