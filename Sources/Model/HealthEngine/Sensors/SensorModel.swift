@@ -154,7 +154,9 @@ package enum SensorModel {
       while index * intervalCadence < min(span.end, upper) {
         let start = max(span.start, index * intervalCadence)
         let end = min(span.end, (index + 1) * intervalCadence)
-        if end > lower && end <= upper && end > start { cells.append(Cell(index: Int64(index), start: start, end: end)) }
+        if end > lower && end <= upper && end > start {
+          cells.append(Cell(index: Int64(index), start: start, end: end))
+        }
         index += 1
       }
     }

@@ -66,7 +66,9 @@ extension SensorModel {
       defer { index += 1 }
       guard t >= lower, spans.contains(where: { $0.start <= t && t < $0.end }) else { continue }
       let grid = Int64(index)
-      func fixUnit(_ lane: UInt64) -> Double { Double(bits(seed, stream: routeStream, grid, lane) >> 11) / Double(1 << 53) }
+      func fixUnit(_ lane: UInt64) -> Double {
+        Double(bits(seed, stream: routeStream, grid, lane) >> 11) / Double(1 << 53)
+      }
       let angle = timeline.distance(at: t) / radius
       // Seen from the centre the wearer starts at bearing toCentre + π and moves `turn`-wise.
       let fromCentre = toCentre + Double.pi + turn * angle

@@ -60,7 +60,9 @@ package struct SensorTimeline: Sendable {
     motion = ActivityMotion(session.configuration.activityType)
     let running = session.runningOffsets
     var cuts: Set<Double> = [0]
-    for change in wearer.effort.changes where change.offset > 0 && change.offset < horizon { cuts.insert(change.offset) }
+    for change in wearer.effort.changes where change.offset > 0 && change.offset < horizon {
+      cuts.insert(change.offset)
+    }
     for span in running {
       if span.start > 0 && span.start < horizon { cuts.insert(span.start) }
       if span.end > 0 && span.end < horizon { cuts.insert(span.end) }
