@@ -47,33 +47,9 @@ package struct LiveCollection: Hashable, Sendable {
     for type in Self.defaults(for: configuration) { predicates[type] = .some(nil) }
   }
 
-  /// The types a live data source collects by default for a configuration: workouts.md §6.1's table. Sourced:
-  /// heart rate, active and basal energy and the distance matching the activity (DOCS `running-workout-sessions`,
-  /// `hkliveworkoutdatasource/typestocollect`); the swim types (DOCS `dividing-a-healthkit-workout-into-activities`).
-  /// Inferred by workouts.md (HealthPair model): step count for runs and walks, the running dynamics outdoors,
-  /// `distanceCycling` only outdoors, push count for wheelchair types.
+  /// The types a live data source collects by default for a configuration, in type order: the sensor model's table
+  /// (``SensorModel/defaultCollectedTypes(_:)``, workouts.md §6.1), so what is collected is what the watch produces.
   package static func defaults(for configuration: WorkoutConfiguration) -> [SampleType] {
-    var names = ["heartRate", "activeEnergyBurned", "basalEnergyBurned"]
-    let outdoor = configuration.location == .outdoor
-    switch configuration.activityType.name {
-    case "running":
-      names += ["distanceWalkingRunning", "stepCount"]
-      if outdoor {
-        names += [
-          "runningStrideLength", "runningPower", "runningSpeed", "runningGroundContactTime",
-          "runningVerticalOscillation",
-        ]
-      }
-    case "walking", "hiking":
-      names += ["distanceWalkingRunning", "stepCount"]
-    case "cycling":
-      if outdoor { names.append("distanceCycling") }
-    case "swimming":
-      names += ["distanceSwimming", "swimmingStrokeCount"]
-    case "wheelchairWalkPace", "wheelchairRunPace":
-      names += ["distanceWheelchair", "pushCount"]
-    default: break
-    }
-    return names.compactMap { SampleType.lookup(name: $0) }.sorted()
+    SensorModel.defaultCollectedTypes(configuration).sorted()
   }
 }
