@@ -82,6 +82,14 @@ struct OperationContractTests {
     Erased(.answerPrompt(.allowAll, bundleID: bundle)),
     Erased(.saveWorkout(bundle, workoutInput)),
     Erased(
+      .saveObjects(
+        bundle, correlations: [], samples: [],
+        workouts: [
+          WorkoutInput(
+            uuid: UUID(), activityType: .running, start: t0.addingTimeInterval(-7_200),
+            end: t0.addingTimeInterval(-6_000))
+        ])),
+    Erased(
       .addSamplesToWorkout(
         bundle, workout: workoutInput.uuid,
         samples: [

@@ -85,6 +85,20 @@ struct SavingTests {
     }
   }
 
+  @Test func aBatchWithAWorkoutIsAllOrNothing() async throws {
+    try await withArticlePair { pair in
+      try await pair.phone.authorize(waterID, share: [waterType])
+      await pair.phone.use(app: waterID) {
+        let store = HKHealthStore()
+        let workout = HKWorkout(activityType: .running, start: t0 - 1_800, end: t0)
+        await #expect { try await store.save([water(100), workout]) } throws: {
+          isHKError($0, .errorAuthorizationNotDetermined)
+        }
+      }
+      #expect(try pair.phone.storedSamples().isEmpty)
+    }
+  }
+
   @Test func deletingOwnSamplesOnlyWithTheCompletionForms() async throws {
     try await withArticlePair { pair in
       try await pair.phone.authorize(waterID, share: [waterType])

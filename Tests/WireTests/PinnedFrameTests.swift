@@ -246,6 +246,7 @@ struct PinnedFrameTests {
     case .importCorrelations: "importCorrelations"
     case .storedCorrelations: "storedCorrelations"
     case .saveWorkout: "saveWorkout"
+    case .saveObjects: "saveObjects"
     case .addSamplesToWorkout: "addSamplesToWorkout"
     case .saveRoute: "saveRoute"
     case .saveHeartbeatSeries: "saveHeartbeatSeries"

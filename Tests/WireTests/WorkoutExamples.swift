@@ -66,6 +66,7 @@ enum WorkoutExamples {
   /// One request of each workout opcode.
   static let requests: [Request] = [
     .saveWorkout(bundleID: "a", workout: input, route: routeInput),
+    .saveObjects(bundleID: "a", correlations: [], samples: [sampleInput], workouts: [input]),
     .addSamplesToWorkout(bundleID: "a", workout: u1, samples: [sampleInput], existing: [u3]),
     .saveRoute(bundleID: "a", workout: u1, route: routeInput),
     .saveHeartbeatSeries(bundleID: "a", series: seriesInput),

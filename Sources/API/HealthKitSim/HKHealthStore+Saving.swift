@@ -11,10 +11,8 @@ extension HKHealthStore {
     try await save([object])
   }
 
-  /// Saves objects, all or nothing.
-  ///
-  /// Workouts (``HKWorkout``) are saved each in an operation of its own, after the other objects (HealthPair
-  /// model: an array holding workouts is all or nothing per workout, not as a whole).
+  /// Saves objects, all or nothing: an array holding workouts is one request, checked whole before anything is
+  /// stored (healthkit-semantics.md §4).
   /// - Throws: as `save(_:)` of one object; an empty array fails with `errorInvalidArgument`.
   public func save(_ objects: [HKObject]) async throws {
     let api = "HKHealthStore.save(_:)"
@@ -25,14 +23,25 @@ extension HKHealthStore {
     Self.markSaved(objects)
   }
 
-  /// The operations that save `objects`, in order: the samples and correlations (one operation), then each workout.
+  /// The operations that save `objects`: one, `saveObjects` when any is a workout (samples, correlations and
+  /// workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
-    let workouts = objects.compactMap { $0 as? HKWorkout }
-    guard !workouts.isEmpty else { return [try saveOperation(objects, bundleID: bundleID, api: api)] }
-    let rest = objects.filter { !($0 is HKWorkout) }
-    var operations = rest.isEmpty ? [] : [try saveOperation(rest, bundleID: bundleID, api: api)]
-    for workout in workouts { operations.append(.saveWorkout(bundleID, try workout.workoutInput(api: api))) }
-    return operations
+    guard objects.contains(where: { $0 is HKWorkout }) else {
+      return [try saveOperation(objects, bundleID: bundleID, api: api)]
+    }
+    var correlations: [CorrelationInput] = []
+    var samples: [SampleInput] = []
+    var workouts: [WorkoutInput] = []
+    for object in objects {
+      if let workout = object as? HKWorkout {
+        workouts.append(try workout.workoutInput(api: api))
+      } else if let correlation = object as? HKCorrelation {
+        correlations.append(try correlation.correlationInput(api: api))
+      } else {
+        samples.append(try object.sampleInput(api: api))
+      }
+    }
+    return [.saveObjects(bundleID, correlations: correlations, samples: samples, workouts: workouts)]
   }
 
   /// The operation that saves `objects`: `save` for samples, `saveCorrelations` when any is an ``HKCorrelation``

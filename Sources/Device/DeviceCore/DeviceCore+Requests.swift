@@ -133,7 +133,8 @@ extension DeviceCore {
         .importCommit, .importAbort, .setLocked, .readCharacteristic, .preferredUnits, .changeUserSetting,
         .enableBackgroundDelivery, .disableBackgroundDelivery, .completeBackgroundDelivery, .backgroundDeliveries,
         .setSourceOrder, .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations,
-        .saveWorkout, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .activitySummaryQuery, .importWorkouts,
+        .saveWorkout, .saveObjects, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .activitySummaryQuery,
+        .importWorkouts,
         .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries:
         "raise --max-client-backlog"
       }
@@ -196,7 +197,8 @@ extension Request {
       .subscribe, .earliestPermittedSampleDate, .link, .ping, .setLocked, .readCharacteristic, .preferredUnits,
       .changeUserSetting, .enableBackgroundDelivery, .disableBackgroundDelivery, .completeBackgroundDelivery,
       .backgroundDeliveries, .setSourceOrder, .saveCorrelations, .correlationQuery, .storedCorrelations, .saveWorkout,
-      .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery, .heartbeatSeriesQuery,
+      .saveObjects, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery,
+      .heartbeatSeriesQuery,
       .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries:
       nil
     }

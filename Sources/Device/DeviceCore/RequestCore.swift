@@ -187,6 +187,10 @@ package enum RequestCore {
       case .saveWorkout(let bundleID, let workout, let route):
         record(try state.saveWorkout(bundleID, workout, route: route, wall: wall))
         answer = .reply(.success(.ok))
+      case .saveObjects(let bundleID, let correlations, let samples, let workouts):
+        record(
+          try state.saveObjects(bundleID, correlations: correlations, samples: samples, workouts: workouts, wall: wall))
+        answer = .reply(.success(.ok))
       case .addSamplesToWorkout(let bundleID, let workout, let samples, let existing):
         record(try state.addSamples(bundleID, new: samples, existing: existing, to: workout, wall: wall))
         answer = .reply(.success(.ok))

@@ -102,6 +102,9 @@ package enum Request: Hashable, Sendable {
   /// samples associated with it) and the route saved with it (a builder's route series), all or nothing; answers
   /// `ok`.
   case saveWorkout(bundleID: String, workout: WorkoutInput, route: RouteInput?)
+  /// `save(_:)` of an array holding workouts with correlations and samples: everything is checked before anything
+  /// is stored, all or nothing; answers `ok`.
+  case saveObjects(bundleID: String, correlations: [CorrelationInput], samples: [SampleInput], workouts: [WorkoutInput])
   /// `add(_:to:)`: new samples saved and associated with a saved workout, with samples already stored; answers `ok`.
   case addSamplesToWorkout(bundleID: String, workout: UUID, samples: [SampleInput], existing: [UUID])
   /// `HKWorkoutRouteBuilder.finishRoute(with:metadata:)`: a route of a saved workout; answers `ok`.
@@ -244,6 +247,8 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case activitySummaryQuery = 97
   /// ``Request/anchoredWorkoutQuery``.
   case anchoredWorkoutQuery = 98
+  /// ``Request/saveObjects``.
+  case saveObjects = 99
   /// ``Request/importWorkouts``.
   case importWorkouts = 100
   /// ``Request/importRoutes``.
@@ -304,6 +309,7 @@ extension Request {
     case .importCorrelations: .importCorrelations
     case .storedCorrelations: .storedCorrelations
     case .saveWorkout: .saveWorkout
+    case .saveObjects: .saveObjects
     case .addSamplesToWorkout: .addSamplesToWorkout
     case .saveRoute: .saveRoute
     case .saveHeartbeatSeries: .saveHeartbeatSeries

@@ -19,6 +19,19 @@ extension RequestTable {
           LogField("route", r.map { "\($0.locations.count)" } ?? "none"),
         ])
     })
+  /// One `save(_:)` of workouts with correlations and samples, all or nothing.
+  package static let saveObjects = RequestDefinition(
+    .saveObjects, Codec.Bundle.self, Codec.Many<Codec.NewCorrelation>.self, Codec.Many<Codec.NewSample>.self,
+    Codec.Many<Codec.NewWorkout>.self, answer: ReplyTable.ok, make: Request.saveObjects,
+    match: { if case .saveObjects(let b, let c, let s, let w) = $0 { (b, c, s, w) } else { nil } },
+    call: { b, c, s, w in
+      AppCall(
+        b,
+        [
+          LogField("correlations", "\(c.count)"), LogField("samples", "\(s.count)"),
+          LogField("workouts", "\(w.count)"),
+        ])
+    })
   /// `add(_:to:)`: new and stored samples associated with a saved workout.
   package static let addSamplesToWorkout = RequestDefinition(
     .addSamplesToWorkout, Codec.Bundle.self, Codec.Identifier.self, Codec.Many<Codec.NewSample>.self,

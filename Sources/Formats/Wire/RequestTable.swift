@@ -271,6 +271,7 @@ extension RequestOpcode {
     case .importCorrelations: visitor.visit(RequestTable.importCorrelations)
     case .storedCorrelations: visitor.visit(RequestTable.storedCorrelations)
     case .saveWorkout: visitor.visit(RequestTable.saveWorkout)
+    case .saveObjects: visitor.visit(RequestTable.saveObjects)
     case .addSamplesToWorkout: visitor.visit(RequestTable.addSamplesToWorkout)
     case .saveRoute: visitor.visit(RequestTable.saveRoute)
     case .saveHeartbeatSeries: visitor.visit(RequestTable.saveHeartbeatSeries)

@@ -7,6 +7,14 @@ import Wire
 // request's row in `RequestTable+Workouts.swift` with its fields labelled.
 
 extension DeviceOperation where Value == Void {
+  /// ``Request/saveObjects(bundleID:correlations:samples:workouts:)``: one all-or-nothing save of workouts with
+  /// correlations and samples.
+  package static func saveObjects(
+    _ bundleID: String, correlations: [CorrelationInput], samples: [SampleInput], workouts: [WorkoutInput]
+  ) -> Self {
+    Self(RequestTable.saveObjects, bundleID, correlations, samples, workouts)
+  }
+
   /// Saves a workout (naming in `workout.associated` the stored samples that belong to it) and the route saved with
   /// it, all or nothing.
   package static func saveWorkout(_ bundleID: String, _ workout: WorkoutInput, route: RouteInput? = nil) -> Self {

@@ -1,0 +1,61 @@
+import FoundationEssentials
+import HealthModel
+
+/// `DeviceState`: one `save(_:)` of an array holding workouts with samples and correlations, all or nothing.
+extension DeviceState {
+  /// `save(_:)` of objects some of which are workouts (healthkit-semantics.md §4: `save(_ objects:)` is all or
+  /// nothing): every sample, correlation (with its members) and workout is validated as its own save validates it,
+  /// share permission is checked for every sample type and for `workout`, identifiers must be new (against every
+  /// store, the locked journal and the batch), every sample a workout names must be stored here or saved in the
+  /// batch, and the retention window applies to all; only then does one commit store the samples (sync identifiers
+  /// resolved as ``save(_:_:wall:)`` does for plain samples), the correlations and the workouts.
+  /// - Throws: the first failing check's error; nothing is stored. `errorDatabaseInaccessible` while locked.
+  package mutating func saveObjects(
+    _ bundleID: String, correlations inputs: [CorrelationInput], samples plain: [SampleInput],
+    workouts workoutInputs: [WorkoutInput], wall: Date
+  ) throws(HealthError) -> [DeviceEvent] {
+    _ = try installedAppRecord(bundleID)
+    guard !inputs.isEmpty || !plain.isEmpty || !workoutInputs.isEmpty else {
+      throw .healthKit(.errorInvalidArgument, "Saving an empty array of objects fails")
+    }
+    let source = SampleSource(bundleID: bundleID, device: device)
+    var samples: [Sample] = []
+    for input in plain { samples.append(try input.validated(source: source)) }
+    var members: [Sample] = []
+    var correlations: [Correlation] = []
+    for input in inputs {
+      let (correlation, objects) = try input.validated(source: source)
+      correlations.append(correlation)
+      members += objects
+    }
+    var workouts: [Workout] = []
+    for input in workoutInputs { workouts.append(try input.validated(source: source)) }
+    var checked: Set<SampleType> = []
+    for sample in samples + members where checked.insert(sample.type).inserted {
+      try requireShare(bundleID, sample.type, verb: "save")
+    }
+    if !workouts.isEmpty { try requireShare(bundleID, WorkoutStore.workoutType, verb: "save") }
+    var seen: Set<UUID> = []
+    for uuid in (samples + members).map(\.uuid) + correlations.map(\.uuid) + workouts.map(\.uuid) {
+      try requireNewIdentifier(uuid, &seen)
+    }
+    let (kept, replaced) = applySyncVersions(samples, source: source, at: now(wall: wall))
+    let batch = Set((kept + members).map(\.uuid))
+    for workout in workouts {
+      for uuid in workout.associated where store.liveSample(uuid) == nil && !batch.contains(uuid) {
+        throw .healthKit(
+          .errorInvalidArgument, "The workout names sample \(uuid), which is not stored on the \(device)")
+      }
+    }
+    for sample in samples + members { try requireInsideRetention(sample.uuid, end: sample.end, wall: wall) }
+    for correlation in correlations { try requireInsideRetention(correlation.uuid, end: correlation.end, wall: wall) }
+    for workout in workouts { try requireInsideRetention(workout.uuid, end: workout.end, wall: wall) }
+    try requireUnlockedForWorkouts("workouts")
+    var events: [DeviceEvent] = []
+    if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
+    if !(kept + members).isEmpty { events.append(.samplesSaved(kept + members)) }
+    if !correlations.isEmpty { events.append(.correlationsSaved(correlations)) }
+    if !workouts.isEmpty { events.append(.workoutsSaved(workouts)) }
+    return commitEvents(events)
+  }
+}
