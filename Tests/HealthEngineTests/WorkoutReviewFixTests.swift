@@ -32,16 +32,4 @@ struct WorkoutReviewFixTests {
     #expect(device.store.liveSample(sample.uuid) != nil)
     #expect(device.workoutStore.workout(workout.uuid)?.associated == [sample.uuid])
   }
-
-  @Test func unknownActivityTypesAreRefusedWithCode3() throws {
-    var device = try runDevice()
-    for raw: UInt in [0, 81, 2998, 2999, 9999] {
-      var input = run()
-      input.activityType = WorkoutActivityType(rawValue: raw)
-      expectError(.errorInvalidArgument) { _ = try device.saveWorkout(runApp.bundleID, input, route: nil, wall: t0) }
-    }
-    #expect(device.workoutStore.workouts.isEmpty)
-    _ = try device.saveWorkout(runApp.bundleID, run(), route: nil, wall: t0)
-    #expect(device.workoutStore.workouts.count == 1)
-  }
 }

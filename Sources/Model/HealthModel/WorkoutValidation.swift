@@ -58,15 +58,6 @@ func checkObjectDates(_ start: Date, _ end: Date, _ what: String) throws(HealthE
   guard start >= earliestSampleDate else { throw .validationException("\(what) can not have startDate before 0001") }
 }
 
-/// Refuses an activity type without a published `HKWorkoutActivityType` case (0, 81, 2998, 9999, …): an app cannot
-/// construct one through the Swift enum, so only a wire frame, a journal or an import can carry it (HealthPair model).
-func checkActivityType(_ type: WorkoutActivityType, _ what: String) throws(HealthError) {
-  guard type.name != nil else {
-    throw .healthKit(
-      .errorInvalidArgument, "\(what): \(type.rawValue) is not an HKWorkoutActivityType raw value HealthKit defines")
-  }
-}
-
 extension WorkoutStatistic {
   /// Checks a statistic: a quantity type, finite dates in order, finite values (in the canonical unit).
   func check(_ what: String) throws(HealthError) {
@@ -119,8 +110,6 @@ extension WorkoutInput {
   ///   metadata values.
   package func validated(source: SampleSource) throws(HealthError) -> Workout {
     try checkObjectDates(start, end, "HKWorkout")
-    try checkActivityType(activityType, "HKWorkout")
-    for activity in activities { try checkActivityType(activity.configuration.activityType, "HKWorkoutActivity") }
     if let duration, !duration.isFinite || duration < 0 {
       throw .invalidArgumentException("HKWorkout duration must be finite and not negative (was \(duration))")
     }
