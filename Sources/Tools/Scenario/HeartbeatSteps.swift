@@ -7,8 +7,8 @@ import ScenarioLanguage
 /// An app's heartbeat series: saving one as `HKHeartbeatSeriesBuilder` does, and what its heartbeat series query
 /// returns (the daemon applies the app's authorization).
 extension RunContext {
-  /// `<device>: <App> saves heartbeat series …`: the builder's beats, then `finishSeries()` (behavior.md E12). A named
-  /// series is kept even when the save fails.
+  /// `<device>: <App> saves heartbeat series …`: the builder's beats, then `finishSeries()` (behavior.md E12).
+  /// A named series is kept even when the save fails.
   mutating func saveHeartbeatSeries(_ device: DeviceKind, _ name: String, _ spec: HeartbeatSeriesSpec) throws {
     let start = resolve(spec.start, on: device)
     let input = HeartbeatSeriesInput(

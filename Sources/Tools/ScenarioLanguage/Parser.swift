@@ -71,9 +71,11 @@ import HealthModel
 //   - <device>: <App> resaves <name> [as <value> [<unit>]]
 //   - <device>: <App> deletes <name>…
 //   - <device>: <App> saves workout <activity> from <time> to <time>|for <duration> [paused <time> to <time>]…
-//       [activity <activity> from <time> to <time>|for <duration>]… [energy <n> <unit>] [distance <n> <unit> [<type>]] [heart rate every <duration> at <n> bpm]
+//       [activity <activity> from <time> to <time>|for <duration>]… [energy <n> <unit>]
+//       [distance <n> <unit> [<type>]] [heart rate every <duration> at <n> bpm]
 //       [series <type> every <duration> at <value> <unit>]…
-//       [route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s]] [indoor|outdoor] [with <key>=<value>…] [uuid <UUID>] [as <name>]
+//       [route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s]] [indoor|outdoor]
+//       [with <key>=<value>…] [uuid <UUID>] [as <name>]
 //   - <device>: <App> saves route [<n> Hz|every <duration>] from <latitude>,<longitude> [at <n> m/s] for workout
 //       <name>
 //   - <device>: <App> adds <sample> [plus <sample>…] to workout <name> / adds <name>… to workout <name>
