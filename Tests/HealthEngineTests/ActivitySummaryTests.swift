@@ -6,7 +6,8 @@ import Testing
 
 private let summaryType = SampleType.lookup(name: "activitySummary")!
 private let moveTime = SampleType.lookup(name: "appleMoveTime")!
-private let activity = SampleSource(bundleID: "com.apple.health.activity", device: .phone)
+/// What the watch recorded (on the phone: synced copies), which the rings count (E11).
+private let activity = SampleSource(bundleID: "com.apple.health.activity", device: .watch)
 
 private func stored(_ type: SampleType, _ value: SampleValue, at date: Date, source: SampleSource = activity)
   -> Sample
@@ -37,10 +38,11 @@ struct ActivitySummaryTests {
         stored(exercise, .quantity(12), at: earlierUTC), stored(moveTime, .quantity(7), at: lateUTC),
         stored(standHour, .category(0), at: earlierUTC), stored(standHour, .category(1), at: earlierUTC),
         stored(standHour, .category(0), at: lateUTC),
-        // Synced from the watch: not this device's own data.
-        stored(activeEnergy, .quantity(999), at: earlierUTC, source: SampleSource(bundleID: "w", device: .watch)),
+        // Saved by a phone app: not what the watch recorded, so it does not move the rings.
+        stored(activeEnergy, .quantity(999), at: earlierUTC, source: SampleSource(bundleID: "w", device: .phone)),
       ]))
     let summaries = try device.activitySummaries(runApp.bundleID, from: nil, to: nil, wall: t0)
+    try #require(summaries.count == 2)
     #expect(summaries.map(\.day) == [LocalDay(year: 2026, month: 1, day: 5), LocalDay(year: 2026, month: 1, day: 6)])
     #expect(summaries[0].activeEnergy == 100 && summaries[0].exerciseTime == 12 && summaries[0].standHours == 1)
     #expect(summaries[1].activeEnergy == 50 && summaries[1].moveTime == 7 && summaries[1].standHours == 1)

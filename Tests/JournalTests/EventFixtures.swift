@@ -193,6 +193,7 @@ enum EventFixture {
     ("heartbeatSeriesSaved", .heartbeatSeriesSaved([heartbeats])),
     ("workoutObjectsDeleted", .workoutObjectsDeleted([workoutTombstone, routeTombstone])),
     ("importWorkoutsStaged", .importWorkoutsStaged(id: 9, workouts: [workout], routes: [route], summaries: [summary])),
+    ("workoutsSavedWhileLocked", .workoutsSavedWhileLocked(workouts: [workout], routes: [route])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.

@@ -212,6 +212,7 @@ enum CaseNames {
     case .expect(.syncConflicts): ["syncConflicts"]
     case .expect(.seesWorkouts): ["seesWorkouts"]
     case .expect(.seesHeartbeatSeries): ["seesHeartbeatSeries"]
+    case .expect(.seesRoutes): ["seesRoutes"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
       .expect(.workout(_, _, _, .events)), .expect(.workout(_, _, _, .eventsOfType)),
@@ -253,7 +254,8 @@ enum CaseNames {
     "waitingForUnlock", "characteristic", "characteristic fails", "preferredUnit", "preferredUnitsFail", "background",
     "backgroundState", "backgroundCounts", "timeZone", "sourceOrder", "import", "export", "lastImport",
     "storeCountMatching", "saveCorrelation", "seesCorrelations", "saveWorkout", "saveRoute", "addToWorkout",
-    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "workout", "workout statistic",
+    "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "seesRoutes", "workout",
+    "workout statistic",
     "workout has", "workout activity", "activitySummary",
     "activitySummaryQuery",
   ]

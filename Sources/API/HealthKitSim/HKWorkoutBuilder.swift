@@ -148,18 +148,21 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
   }
 
   /// Saves the workout with its samples, events, activities, statistics, metadata and route, as one unit, and
-  /// returns it as stored (its source, and the activity HealthKit adds when none was added).
+  /// returns it as stored (its source, and the activity HealthKit adds when none was added). On a locked device it
+  /// returns nil with no error: the workout is saved and reaches queries, and the other device, once the device
+  /// unlocks (behavior.md E31).
   /// - Throws: `HKError(.errorInvalidArgument)` (collection not ended, already finished); the errors of `save`.
   public func finishWorkout() async throws -> HKWorkout? {
     let api = "HKWorkoutBuilder.finishWorkout()"
     let (workout, route) = try state.withLock { try $0.workout(configuration: workoutConfiguration, device: device) }
     let session = try await Session.connected(api: api)
-    try await session.performAsync(
+    let waiting = try await session.performAsync(
       .saveWorkout(
         session.bundleID, try workout.workoutInput(api: api, associated: state.withLock { $0.associated }),
         route: route), api: api)
     state.withLock { $0.phase = .finished }
     HKHealthStore.markSaved([workout])
+    if waiting > 0 { return nil }
     // The workout as stored (its source, and the activity HealthKit adds when none was): read back by its UUID; the
     // builder's own object when the app may not read it.
     let query = SampleQuery(

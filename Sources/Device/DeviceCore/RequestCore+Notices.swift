@@ -63,6 +63,7 @@ extension RequestCore {
       case .appInstalled, .appUninstalled, .promptAnswered, .promptCancelled, .settingsChanged, .watchSettingsQueued,
         .clockSet, .policyChanged, .syncLogRestarted, .peerLogAdopted, .authorizationShared, .importStaged,
         .importCommitted, .importAbandoned, .deviceLocked, .deviceUnlocked, .samplesSavedWhileLocked,
+        .workoutsSavedWhileLocked,
         .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
         .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged, .workoutSamplesAssociated,
         .importWorkoutsStaged:

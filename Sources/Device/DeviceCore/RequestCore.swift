@@ -185,8 +185,9 @@ package enum RequestCore {
         record(try state.stageImportCorrelations(id, correlations))
         answer = .reply(.success(.ok))
       case .saveWorkout(let bundleID, let workout, let route):
-        record(try state.saveWorkout(bundleID, workout, route: route, wall: wall))
-        answer = .reply(.success(.ok))
+        let events = try state.saveWorkout(bundleID, workout, route: route, wall: wall)
+        record(events)
+        answer = .reply(.success(.count(DeviceState.isWaitingForUnlock(events) ? 1 : 0)))
       case .saveObjects(let bundleID, let correlations, let samples, let workouts):
         record(
           try state.saveObjects(bundleID, correlations: correlations, samples: samples, workouts: workouts, wall: wall))

@@ -86,6 +86,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case workoutObjectsDeleted = 84
   /// An import's workouts, routes and activity summaries were staged.
   case importWorkoutsStaged = 85
+  /// Workouts and their routes were saved while the device was locked.
+  case workoutsSavedWhileLocked = 86
 }
 
 /// One kind of journal event.
@@ -209,7 +211,7 @@ enum EventTable {
   static let correlationsDeleted = EventDefinition(
     .correlationsDeleted, Fields.tombstones, make: DeviceEvent.correlationsDeleted)
 
-  // MARK: Workouts (tags 80–85)
+  // MARK: Workouts (tags 80–86)
 
   /// 80: [workout].
   static let workoutsSaved = EventDefinition(.workoutsSaved, Fields.workouts, make: DeviceEvent.workoutsSaved)
@@ -230,6 +232,10 @@ enum EventTable {
     make: { id, workouts, rest in
       DeviceEvent.importWorkoutsStaged(id: id, workouts: workouts, routes: rest.0, summaries: rest.1)
     })
+  /// 86: [workout], [route].
+  static let workoutsSavedWhileLocked = EventDefinition(
+    .workoutsSavedWhileLocked, Fields.workouts, Fields.routes,
+    make: { DeviceEvent.workoutsSavedWhileLocked(workouts: $0, routes: $1) })
 }
 
 extension BinaryWriter {
@@ -278,6 +284,7 @@ extension BinaryWriter {
     case .workoutObjectsDeleted(let t): EventTable.workoutObjectsDeleted.write(t, into: &self)
     case .importWorkoutsStaged(let id, let w, let r, let s):
       EventTable.importWorkoutsStaged.write((id, w, (r, s)), into: &self)
+    case .workoutsSavedWhileLocked(let w, let r): EventTable.workoutsSavedWhileLocked.write((w, r), into: &self)
     }
   }
 }
@@ -326,6 +333,7 @@ extension BinaryReader {
     case .heartbeatSeriesSaved: return try EventTable.heartbeatSeriesSaved.read(from: &self)
     case .workoutObjectsDeleted: return try EventTable.workoutObjectsDeleted.read(from: &self)
     case .importWorkoutsStaged: return try EventTable.importWorkoutsStaged.read(from: &self)
+    case .workoutsSavedWhileLocked: return try EventTable.workoutsSavedWhileLocked.read(from: &self)
     }
   }
 }

@@ -21,13 +21,15 @@ import HealthModel
 //                 | extras
 // extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
 //                 (written by every build since background delivery; a snapshot that ends before it has neither)
-//                 | correlations? | workouts | resend?
+//                 | correlations? | workouts | resend? | locked?
 // correlations := live [correlation] | deleted [tombstone]   (written by every build since correlations; a snapshot
 //                 that ends before it, from an earlier build, has none — so the snapshot version did not change)
 // workouts     := live [workout, change u64] | routes [route, change u64] | series [heartbeat-series, change u64]
 //                 | summaries [activity-summary] | deleted [tombstone, change u64]   (snapshot version 2 on: always
 //                 after the correlations; a version-1 snapshot is refused by its header, so the journal is replayed)
 // resend       := u8 1, written only while the ledger's re-send request is pending (absent: none)
+// locked       := u8 2 | workouts [workout] | routes [route]: what was saved while locked and waits for the unlock
+//                 (behavior.md E31), written only when there is any (absent: none, as in snapshots of earlier builds)
 // slot (64 B)  := uuid 16 | start f64 | end f64 | value f64 | change u64 | metadataIndex i32 | source u32 |
 //                 type u16 | live u8 | 5 zero bytes
 
@@ -176,6 +178,11 @@ extension BinaryWriter {
     array(state.correlationStore.orderedDeletions) { $0.tombstone($1) }
     workoutStore(state.workoutStore)
     if state.sync.resendRequested { u8(1) }
+    if !state.lockedWorkouts.isEmpty || !state.lockedRoutes.isEmpty {
+      u8(2)
+      array(state.lockedWorkouts) { $0.workout($1) }
+      array(state.lockedRoutes) { $0.workoutRoute($1) }
+    }
     try flush(&self)
   }
 
@@ -265,7 +272,7 @@ extension BinaryReader {
         appliedFromPeer: appliedFromPeer, pending: pending)
     } catch { throw self.error(error.message) }
     let store = try sampleStore()
-    let userData = remaining > 0 ? try self.userData() : DeviceState.UserData()
+    var userData = remaining > 0 ? try self.userData() : DeviceState.UserData()
     var registrations: [BackgroundKey: UpdateFrequency] = [:]
     var correlations = CorrelationStore()
     var workouts = WorkoutStore()
@@ -298,6 +305,13 @@ extension BinaryReader {
       if !isAtEnd, try probe.u8() == 1 {
         self = probe
         ledger.requestResend()
+      }
+      // What was saved while locked: a 2, then the workouts and routes.
+      probe = self
+      if !isAtEnd, try probe.u8() == 2 {
+        self = probe
+        userData.lockedWorkouts = try array(minElementSize: 76) { r throws(DecodeError) in try r.workout() }
+        userData.lockedRoutes = try array(minElementSize: 44) { r throws(DecodeError) in try r.workoutRoute() }
       }
     }
     do {

@@ -6,10 +6,11 @@ import HealthModel
 // The workout family's rows of `RequestTable` (opcodes 90–109, reply tags 80–89; docs/protocol.md).
 
 extension RequestTable {
-  /// Saves a workout with its route, all or nothing.
+  /// Saves a workout with its route, all or nothing; answers 1 when they wait for the device to unlock (saved while
+  /// locked, behavior.md E31), else 0.
   package static let saveWorkout = RequestDefinition(
     .saveWorkout, Codec.Bundle.self, Codec.NewWorkout.self, Codec.Optional<Codec.NewRoute>.self,
-    answer: ReplyTable.ok, make: Request.saveWorkout,
+    answer: ReplyTable.count, make: Request.saveWorkout,
     match: { if case .saveWorkout(let b, let w, let r) = $0 { (b, w, r) } else { nil } },
     call: { b, w, r in
       AppCall(

@@ -7,11 +7,12 @@ extension DeviceState {
   /// `HKActivitySummaryQuery`: one summary per local day of this device's calendar (its time zone, K1) from `from`
   /// to `to` (inclusive; nil: unbounded), for the days that have data or an imported summary, day-ascending.
   ///
-  /// HealthPair model (Apple computes the rings in Activity, undocumented): a day's rings are computed from the
-  /// samples saved on this device (not those synced from the other device or imported), each counted on the local
-  /// day its start falls in: active energy burned summed (kcal), Apple exercise time and Apple move time summed
-  /// (min), and Apple stand hour samples whose value is "stood" counted (hours). The goals are an imported summary's
-  /// of that day, else ``ActivitySummary/modelGoals``. A summary an import stored for a day wins over computation.
+  /// HealthPair model (Activity computes the rings on the watch, undocumented; behavior.md E11): a day's rings are
+  /// computed from the samples the watch recorded (saved on the watch; on the phone, their synced copies), never
+  /// from samples saved on the phone or imported, each counted on the local day its start falls in: active energy
+  /// burned summed (kcal), Apple exercise time and Apple move time summed (min), and Apple stand hour samples whose
+  /// value is "stood" counted (hours). The goals are an imported summary's of that day, else
+  /// ``ActivitySummary/modelGoals``. A summary an import stored for a day wins over computation.
   /// - Throws: code 5 when the app's read of `activitySummary` was never decided; `errorDatabaseInaccessible`
   ///   while locked. A denied read returns no summaries (R1: it looks like no data).
   package func activitySummaries(_ bundleID: String, from: LocalDay?, to: LocalDay?, wall: Date) throws(HealthError)
@@ -42,7 +43,7 @@ extension DeviceState {
       guard let sampleType = SampleType.lookup(name: name) else { continue }
       store.scan(type: sampleType, range: range, floor: floor, visibility: .all) { slot in
         let sample = store.materialize(slot)
-        guard sample.source.device == device, sample.source.details == nil else { return }
+        guard sample.source.device == .watch, sample.source.details == nil else { return }
         let d = day(of: sample.start)
         guard inside(d) else { return }
         var summary = computed[d] ?? Self.modelSummary(d)

@@ -60,6 +60,10 @@ package enum DeviceEvent: Hashable, Sendable {
   /// Apps saved these samples while the device was locked: they wait in its locked journal (Apple's temporary file)
   /// and reach the store, queries and the other device when it unlocks (L3).
   case samplesSavedWhileLocked([Sample])
+  /// An app saved these workouts, with these routes of theirs, while the device was locked (a workout builder's
+  /// `finishWorkout()` then hands back nil, workouts.md §5.1): they wait beside the locked journal and reach the
+  /// store, queries and the other device when it unlocks, after the samples they name (behavior.md E31).
+  case workoutsSavedWhileLocked(workouts: [Workout], routes: [WorkoutRoute])
   /// The user changed a value in the Health app here at `at` (device clock): a characteristic or a preferred unit.
   /// It goes to the other device, where the later change wins (docs/behavior.md C4, R6).
   case userSettingChanged(UserSetting, at: Date)

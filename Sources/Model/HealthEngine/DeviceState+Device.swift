@@ -35,7 +35,9 @@ extension DeviceState {
   /// Unlocks the device: protected data is available again and the samples saved while it was locked merge into the
   /// store, in the order they were saved — sync identifiers are resolved then (D10), samples that ended before the
   /// retention window by now are dropped — so queries, observers and the other device see them from now on (L3).
-  /// Unlocking an unlocked device does nothing.
+  /// The workouts saved while locked follow, then their routes (E31): each keeps the samples it names that are
+  /// stored now, and one (or a route) that ended before the window by now, or whose identifier is stored by now, is
+  /// dropped, as is a route whose workout was. Unlocking an unlocked device does nothing.
   package mutating func unlock(wall: Date) -> [DeviceEvent] {
     guard isLocked else { return [] }
     let at = now(wall: wall)
@@ -70,7 +72,28 @@ extension DeviceState {
     var events: [DeviceEvent] = [.deviceUnlocked(at: at)]
     if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
     if !kept.isEmpty { events.append(.samplesSaved(kept)) }
+    let (workouts, routes) = lockedWorkoutsToMerge(floor: floor, kept: kept)
+    if !workouts.isEmpty { events.append(.workoutsSaved(workouts)) }
+    if !routes.isEmpty { events.append(.routesSaved(routes)) }
     return commit(events)
+  }
+
+  /// The workouts and routes saved while locked that ``unlock(wall:)`` stores, in the order they were saved, given
+  /// the samples it stores (`kept`) and the retention floor.
+  private func lockedWorkoutsToMerge(floor: Date?, kept: [Sample]) -> ([Workout], [WorkoutRoute]) {
+    let merged = Set(kept.map(\.uuid))
+    var workouts: [Workout] = []
+    for var workout in lockedWorkouts {
+      if let floor, workout.end < floor { continue }
+      guard !workoutStore.isKnown(workout.uuid), !store.isKnown(workout.uuid) else { continue }
+      workout.associated = workout.associated.filter { merged.contains($0) || store.liveSample($0) != nil }
+      workouts.append(workout)
+    }
+    let saved = Set(workouts.map(\.uuid))
+    let routes = lockedRoutes.filter { route in
+      saved.contains(route.workout) && !workoutStore.isKnown(route.uuid) && floor.map { route.end >= $0 } ?? true
+    }
+    return (workouts, routes)
   }
 
   // MARK: - The Health app: characteristics and preferred units

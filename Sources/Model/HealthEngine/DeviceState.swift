@@ -38,6 +38,10 @@ package struct DeviceState: Sendable {
   /// Samples apps saved while the device was locked, oldest first: Apple's temporary journal file, merged into the
   /// store when the device unlocks (L3).
   package internal(set) var lockedJournal: [Sample] = []
+  /// Workouts apps saved while the device was locked, oldest first, merged after the locked journal (E31).
+  package internal(set) var lockedWorkouts: [Workout] = []
+  /// The routes saved with ``lockedWorkouts``, oldest first.
+  package internal(set) var lockedRoutes: [WorkoutRoute] = []
   /// The characteristic values the user set in the Health app (not set: absent; docs/behavior.md C2).
   package internal(set) var characteristics: [SampleType: CharacteristicValue] = [:]
   /// The display unit the user chose per quantity type (absent: the locale's default; R6).
@@ -126,6 +130,8 @@ package struct DeviceState: Sendable {
     }
     self.isLocked = userData.isLocked
     self.lockedJournal = userData.lockedJournal
+    self.lockedWorkouts = userData.lockedWorkouts
+    self.lockedRoutes = userData.lockedRoutes
     self.characteristics = userData.characteristics
     self.preferredUnits = userData.preferredUnits
     self.userSettingStamps = userData.stamps
@@ -141,6 +147,10 @@ package struct DeviceState: Sendable {
     package var isLocked = false
     /// ``DeviceState/lockedJournal``.
     package var lockedJournal: [Sample] = []
+    /// ``DeviceState/lockedWorkouts``.
+    package var lockedWorkouts: [Workout] = []
+    /// ``DeviceState/lockedRoutes``.
+    package var lockedRoutes: [WorkoutRoute] = []
     /// ``DeviceState/characteristics``.
     package var characteristics: [SampleType: CharacteristicValue] = [:]
     /// ``DeviceState/preferredUnits``.
@@ -151,10 +161,13 @@ package struct DeviceState: Sendable {
     /// Creates user data (empty by default: unlocked, nothing set).
     package init(
       isLocked: Bool = false, lockedJournal: [Sample] = [], characteristics: [SampleType: CharacteristicValue] = [:],
-      preferredUnits: [SampleType: String] = [:], stamps: [UserSettingKey: DecisionStamp] = [:]
+      preferredUnits: [SampleType: String] = [:], stamps: [UserSettingKey: DecisionStamp] = [:],
+      lockedWorkouts: [Workout] = [], lockedRoutes: [WorkoutRoute] = []
     ) {
       self.isLocked = isLocked
       self.lockedJournal = lockedJournal
+      self.lockedWorkouts = lockedWorkouts
+      self.lockedRoutes = lockedRoutes
       self.characteristics = characteristics
       self.preferredUnits = preferredUnits
       self.stamps = stamps
@@ -165,7 +178,8 @@ package struct DeviceState: Sendable {
   package var userData: UserData {
     UserData(
       isLocked: isLocked, lockedJournal: lockedJournal, characteristics: characteristics,
-      preferredUnits: preferredUnits, stamps: userSettingStamps)
+      preferredUnits: preferredUnits, stamps: userSettingStamps, lockedWorkouts: lockedWorkouts,
+      lockedRoutes: lockedRoutes)
   }
 
   // MARK: - Time
@@ -285,8 +299,13 @@ package struct DeviceState: Sendable {
     case .deviceUnlocked:
       isLocked = false
       lockedJournal = []
+      lockedWorkouts = []
+      lockedRoutes = []
     case .samplesSavedWhileLocked(let samples):
       lockedJournal += samples
+    case .workoutsSavedWhileLocked(let workouts, let routes):
+      lockedWorkouts += workouts
+      lockedRoutes += routes
     case .userSettingChanged(let setting, let at):
       keep(setting)
       userSettingStamps[setting.key] = DecisionStamp(at: at, device: device)

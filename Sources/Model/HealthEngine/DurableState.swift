@@ -35,6 +35,7 @@ extension DeviceState {
     check("decisionStamps", decisionStamps == other.decisionStamps)
     check("isLocked", isLocked == other.isLocked)
     check("lockedJournal", lockedJournal == other.lockedJournal)
+    check("lockedWorkouts", lockedWorkouts == other.lockedWorkouts && lockedRoutes == other.lockedRoutes)
     check("characteristics", characteristics == other.characteristics)
     check("preferredUnits", preferredUnits == other.preferredUnits)
     check("userSettingStamps", userSettingStamps == other.userSettingStamps)

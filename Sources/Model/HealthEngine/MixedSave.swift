@@ -8,8 +8,11 @@ extension DeviceState {
   /// share permission is checked for every sample type and for `workout`, identifiers must be new (against every
   /// store, the locked journal and the batch), every sample a workout names must be stored here or saved in the
   /// batch, and the retention window applies to all; only then does one commit store the samples (sync identifiers
-  /// resolved as ``save(_:_:wall:)`` does for plain samples), the correlations and the workouts.
-  /// - Throws: the first failing check's error; nothing is stored. `errorDatabaseInaccessible` while locked.
+  /// resolved as ``save(_:_:wall:)`` does for plain samples), the correlations and the workouts. While the device is
+  /// locked, samples and workouts wait for the unlock (L3, E31: the samples in the locked journal, which also count
+  /// as stored for the workouts that name them).
+  /// - Throws: the first failing check's error; nothing is stored. `errorDatabaseInaccessible` while locked when
+  ///   the array holds correlations.
   package mutating func saveObjects(
     _ bundleID: String, correlations inputs: [CorrelationInput], samples plain: [SampleInput],
     workouts workoutInputs: [WorkoutInput], wall: Date
@@ -39,8 +42,9 @@ extension DeviceState {
     for uuid in (samples + members).map(\.uuid) + correlations.map(\.uuid) + workouts.map(\.uuid) {
       try requireNewIdentifier(uuid, &seen)
     }
-    let (kept, replaced) = applySyncVersions(samples, source: source, at: now(wall: wall))
-    let batch = Set((kept + members).map(\.uuid))
+    let (kept, replaced) =
+      isLocked ? (samples, []) : applySyncVersions(samples, source: source, at: now(wall: wall))
+    let batch = Set((kept + members + (isLocked ? lockedJournal : [])).map(\.uuid))
     for workout in workouts {
       for uuid in workout.associated where store.liveSample(uuid) == nil && !batch.contains(uuid) {
         throw .healthKit(
@@ -50,7 +54,12 @@ extension DeviceState {
     for sample in samples + members { try requireInsideRetention(sample.uuid, end: sample.end, wall: wall) }
     for correlation in correlations { try requireInsideRetention(correlation.uuid, end: correlation.end, wall: wall) }
     for workout in workouts { try requireInsideRetention(workout.uuid, end: workout.end, wall: wall) }
-    try requireUnlockedForWorkouts("workouts")
+    if isLocked, correlations.isEmpty {
+      var events: [DeviceEvent] = kept.isEmpty ? [] : [.samplesSavedWhileLocked(kept)]
+      if !workouts.isEmpty { events.append(.workoutsSavedWhileLocked(workouts: workouts, routes: [])) }
+      return commitEvents(events)
+    }
+    try requireUnlockedForWorkouts("correlations")
     var events: [DeviceEvent] = []
     if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
     if !(kept + members).isEmpty { events.append(.samplesSaved(kept + members)) }

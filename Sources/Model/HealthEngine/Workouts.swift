@@ -4,10 +4,12 @@ import HealthModel
 /// `DeviceState`: saving workouts, routes and heartbeat series, associating samples with workouts, deleting them
 /// (workouts.md §1, §1.6, §1.7, §4).
 extension DeviceState {
-  /// Whether any store on this device knows the identifier (samples, the locked journal, correlations, workouts).
+  /// Whether any store on this device knows the identifier (samples, correlations, workouts, and what waits for
+  /// the unlock).
   func isKnownObject(_ uuid: UUID) -> Bool {
     store.isKnown(uuid) || correlationStore.isKnown(uuid) || workoutStore.isKnown(uuid)
-      || lockedJournal.contains { $0.uuid == uuid }
+      || lockedJournal.contains { $0.uuid == uuid } || lockedWorkouts.contains { $0.uuid == uuid }
+      || lockedRoutes.contains { $0.uuid == uuid }
   }
 
   /// Refuses an identifier already stored, or repeated in `seen`.
@@ -29,7 +31,8 @@ extension DeviceState {
     }
   }
 
-  /// Refuses saving while locked: HealthPair keeps only plain samples in the locked journal (as correlations).
+  /// Refuses saving while locked what HealthPair does not keep for the unlock (correlations, heartbeat series; L3,
+  /// E31).
   func requireUnlockedForWorkouts(_ what: String) throws(HealthError) {
     guard !isLocked else {
       throw .healthKit(
@@ -57,10 +60,12 @@ extension DeviceState {
   /// builder's route series, its route: the workout is validated (``WorkoutInput/validated(source:)``), share
   /// permission is checked for `workout` (and `workoutRoute` with a route), identifiers must be new, every sample
   /// the workout names must be stored on this device, and the retention window applies; one commit stores the
-  /// workout, then the route.
+  /// workout, then the route. While the device is locked they wait for the unlock instead (E31), and the samples the
+  /// workout names may be waiting too: ``isWaitingForUnlock(_:)`` tells the caller that `finishWorkout()` hands
+  /// back nil.
   /// - Throws: the validation errors; code 5 or 4 for share permission; `errorInvalidArgument` for a known
   ///   identifier, an associated sample not stored here, a route without locations, or an object before the
-  ///   retention window; `errorDatabaseInaccessible` while locked.
+  ///   retention window.
   package mutating func saveWorkout(_ bundleID: String, _ input: WorkoutInput, route: RouteInput?, wall: Date)
     throws(HealthError) -> [DeviceEvent]
   {
@@ -73,15 +78,28 @@ extension DeviceState {
     var seen: Set<UUID> = []
     try requireNewIdentifier(workout.uuid, &seen)
     if let stored { try requireNewIdentifier(stored.uuid, &seen) }
-    for uuid in workout.associated where store.liveSample(uuid) == nil {
+    let waiting = isLocked ? Set(lockedJournal.map(\.uuid)) : []
+    for uuid in workout.associated where store.liveSample(uuid) == nil && !waiting.contains(uuid) {
       throw .healthKit(.errorInvalidArgument, "The workout names sample \(uuid), which is not stored on the \(device)")
     }
     try requireInsideRetention(workout.uuid, end: workout.end, wall: wall)
     if let stored { try requireInsideRetention(stored.uuid, end: stored.end, wall: wall) }
-    try requireUnlockedForWorkouts("workouts")
+    if isLocked {
+      return commitEvents([.workoutsSavedWhileLocked(workouts: [workout], routes: stored.map { [$0] } ?? [])])
+    }
     var events: [DeviceEvent] = [.workoutsSaved([workout])]
     if let stored { events.append(.routesSaved([stored])) }
     return commitEvents(events)
+  }
+
+  /// Whether a commit's events hold objects waiting for the unlock (a save on a locked device, L3, E31).
+  package static func isWaitingForUnlock(_ events: [DeviceEvent]) -> Bool {
+    events.contains {
+      switch $0 {
+      case .workoutsSavedWhileLocked, .samplesSavedWhileLocked: true
+      default: false
+      }
+    }
   }
 
   /// `add(_:to:)` (`addSamples:toWorkout:`, deprecated in iOS 17): the workout must be saved, live and visible to

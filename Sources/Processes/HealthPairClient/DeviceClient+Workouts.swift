@@ -6,9 +6,13 @@ import Wire
 /// Named spellings of the workout family's operations (each is `perform` of the ``DeviceOperation`` of the same
 /// name; see DeviceOperation+Workouts.swift).
 extension DeviceClient {
-  /// Saves a workout (and the route saved with it), all or nothing.
-  package func saveWorkout(_ bundleID: String, _ workout: WorkoutInput, route: RouteInput? = nil) throws(ClientError) {
-    try perform(.saveWorkout(bundleID, workout, route: route))
+  /// Saves a workout (and the route saved with it), all or nothing. Returns whether they wait for the device to
+  /// unlock (saved while locked: a builder's `finishWorkout()` hands back nil, behavior.md E31).
+  @discardableResult
+  package func saveWorkout(_ bundleID: String, _ workout: WorkoutInput, route: RouteInput? = nil) throws(ClientError)
+    -> Bool
+  {
+    try perform(.saveWorkout(bundleID, workout, route: route)) > 0
   }
   /// `add(_:to:)`: saves `samples` and associates them, and the stored `existing`, with a saved workout.
   package func addSamplesToWorkout(

@@ -15,11 +15,6 @@ extension DeviceOperation where Value == Void {
     Self(RequestTable.saveObjects, bundleID, correlations, samples, workouts)
   }
 
-  /// Saves a workout (naming in `workout.associated` the stored samples that belong to it) and the route saved with
-  /// it, all or nothing.
-  package static func saveWorkout(_ bundleID: String, _ workout: WorkoutInput, route: RouteInput? = nil) -> Self {
-    Self(RequestTable.saveWorkout, bundleID, workout, route)
-  }
   /// `add(_:to:)`: saves `samples` and associates them, and the stored samples `existing`, with the saved workout
   /// `workout`, all or nothing.
   package static func addSamplesToWorkout(
@@ -93,5 +88,14 @@ extension DeviceOperation where Value == AnchoredWorkoutResult {
     filter: SampleFilter? = nil
   ) -> Self {
     Self(RequestTable.anchoredWorkoutQuery, bundleID, type, anchor, range, limit, filter)
+  }
+}
+
+extension DeviceOperation where Value == Int {
+  /// Saves a workout (naming in `workout.associated` the stored samples that belong to it, or while locked samples
+  /// waiting for the unlock) and the route saved with it, all or nothing; the value is 1 when they wait for the
+  /// device to unlock (behavior.md E31), else 0.
+  package static func saveWorkout(_ bundleID: String, _ workout: WorkoutInput, route: RouteInput? = nil) -> Self {
+    Self(RequestTable.saveWorkout, bundleID, workout, route)
   }
 }

@@ -4,8 +4,8 @@ import HealthModel
 import HealthPairClient
 import ScenarioLanguage
 
-/// An app's heartbeat series: saving one as `HKHeartbeatSeriesBuilder` does, and what its heartbeat series query
-/// returns (the daemon applies the app's authorization).
+/// An app's heartbeat series and routes: saving a series as `HKHeartbeatSeriesBuilder` does, and what its heartbeat
+/// series and route queries return (the daemon applies the app's authorization).
 extension RunContext {
   /// `<device>: <App> saves heartbeat series …`: the builder's beats, then `finishSeries()` (behavior.md E12).
   /// A named series is kept even when the save fails.
@@ -51,6 +51,37 @@ extension RunContext {
           "\(found.count) series"
           + (found.isEmpty
             ? "" : ": " + zip(beats, gaps).map { "\($0) beats, \($1) gaps" }.joined(separator: "; "))
+        throw fail(step, expectation, actual)
+      }
+    }
+  }
+
+  /// `<App> sees <n> workout routes [with <m> locations [each]] [query]`: a route query of every workout the app may
+  /// read (the daemon applies the app's authorization, E10) and each route's locations.
+  func checkSeesRoutes(_ devices: Devices, _ spec: SampleQuerySpec, _ expected: Int, locations: Int?, _ step: Step)
+    throws
+  {
+    for device in devices.list {
+      let query = SampleQuery(
+        type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
+        limit: spec.limit ?? 0, sort: spec.sort)
+      let found: [WorkoutRoute]
+      switch attempt({ () throws(ClientError) in
+        try client(device).routeQuery(app(spec.app).bundleID, workout: nil, query)
+      }) {
+      case .success(let routes): found = routes
+      case .failure(let error):
+        guard let health = error.healthError else { throw error }
+        throw fail(step, "\(spec.app)'s route query on the \(device) to return \(expected)", show(health))
+      }
+      let counts = found.map(\.locations.count)
+      if found.count != expected || locations.map({ n in counts.contains { $0 != n } }) == true {
+        let expectation =
+          "\(spec.app) sees \(expected) workout route\(expected == 1 ? "" : "s") on the \(device)"
+          + (locations.map { " with \($0) locations" } ?? "")
+        let actual =
+          "\(found.count) route\(found.count == 1 ? "" : "s")"
+          + (found.isEmpty ? "" : " with " + counts.map(String.init).joined(separator: ", ") + " locations")
         throw fail(step, expectation, actual)
       }
     }

@@ -204,6 +204,9 @@ package enum Expectation: Hashable, Sendable {
   /// `<App> sees <n> heartbeat series [with <m> beats] [and <k> gaps] [query]`: a sample query of
   /// `HKSeriesType.heartbeat()` and each series' beats (behavior.md E12–E13).
   case seesHeartbeatSeries(Devices, SampleQuerySpec, Int, HeartbeatSeriesCheck)
+  /// `<App> sees <n> workout routes [with <m> locations [each]] [query]`: a route query of every workout the app
+  /// may read (`HKSampleQuery` of `workoutRoute()`), each route's locations as `HKWorkoutRouteQuery` returns them.
+  case seesRoutes(Devices, SampleQuerySpec, Int, locations: Int?)
   /// `<App>'s workout <name> …`: one workout as the app reads it.
   case workout(DeviceKind, app: String, name: String, WorkoutCheck)
   /// `<App> sees activity summary <date>[: <ring> <value>…]` (a check) or `sees no activity summary <date>` (nil):

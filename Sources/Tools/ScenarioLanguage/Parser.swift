@@ -150,6 +150,7 @@ import HealthModel
 //   - <App>'s workout <name> has <n> [<type>] samples / has <n> routes [with <m> locations [each]] / has <n> events /
 //       has <n> <event type> events / has <n> activities [of <activity>] / has no route
 //   - <App> sees <n> heartbeat series [with <m> beats [each]] [and <k> gaps [each]] [query]
+//   - <App> sees <n> workout routes [with <m> locations [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
 //       activity summary <date>
 //   - <App>'s activity summary query [for <date>] <outcome>

@@ -8,6 +8,12 @@ import HealthModel
 extension ParseState {
   /// `<App> sees …` forms about workouts and summaries, tried before the sample forms of ``seesForms``.
   static let workoutSeesForms: [AppExpectationRule] = [
+    AppExpectationRule(when: { c in
+      c.integer(before: ["workout"]) && c.line.tokens.count > c.index + 2
+        && ["routes", "route"].contains(c.line.tokens[c.index + 2].keyword)
+    }) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesRoutes(&c, subject)
+    },
     // "sees 2 workouts", not "sees 0 workout samples" (a sample query of the workout type).
     AppExpectationRule(when: { c in
       c.integer(before: ["workouts", "workout"])
@@ -35,6 +41,28 @@ extension ParseState {
     guard count >= 0 else { throw c.error(.invalidNumber(String(count)), at: c.line.tokens[c.index - 1]) }
     c.index += 1  // "workouts"
     return try parseWorkoutQuery(&c, subject, count: count)
+  }
+
+  /// `sees <n> workout routes [with <m> locations [each]] [query]`.
+  func parseSeesRoutes(_ c: inout Cursor, _ subject: AppExpectation) throws(Diagnostic) -> Expectation {
+    let count = try c.integer()
+    guard count >= 0 else { throw c.error(.invalidNumber(String(count)), at: c.line.tokens[c.index - 1]) }
+    c.index += 2  // "workout routes"
+    var locations: Int?
+    if c.take("with") {
+      let t = c.peek
+      let n = try c.integer()
+      guard n >= 0 else { throw c.error(.invalidNumber(String(n)), at: t) }
+      guard c.take("locations") || c.take("location") else {
+        throw c.error(.expected("'locations'", found: c.peek?.text))
+      }
+      _ = c.take("each")
+      locations = n
+    }
+    var query = SampleQuerySpec(app: subject.app.name, type: SampleType.lookup(name: "workoutRoute")!)
+    try sampleModifiers(&c, &query)
+    try c.finish()
+    return .seesRoutes(subject.devices, query, count, locations: locations)
   }
 
   /// `[of <activity> [or <activity>…]] [lasting at least <duration>] [query]` after `sees <n> workouts`.
