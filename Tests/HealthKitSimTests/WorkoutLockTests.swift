@@ -22,7 +22,7 @@ struct WorkoutLockTests {
         return try await builder.finishWorkout()
       }
       #expect(finished == nil, "a locked device hands back no workout, and no error")
-      try await pair.phone.use(app: waterID) {
+      await pair.phone.use(app: waterID) {
         await expectHKError(.errorDatabaseInaccessible) {
           _ = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
         }
