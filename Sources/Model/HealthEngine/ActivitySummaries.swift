@@ -116,11 +116,11 @@ extension DeviceState {
   }
 
   /// Applies the workout family of a committed import, after its samples and correlations: workouts and routes
-  /// whose identifier is known, or ending before the retention floor, are left out (so is a route whose workout
+  /// whose identifier any store here knows, or ending before the retention floor, are left out (so is a route whose workout
   /// was); summaries replace the stored summary of their day. Outbound sync carries the workouts and routes.
   mutating func applyImportedWorkouts(_ staged: StagedImport, floor: Date?) {
     var workouts: [Workout] = []
-    for workout in staged.workouts where !workoutStore.isKnown(workout.uuid) {
+    for workout in staged.workouts where !isKnownObject(workout.uuid) {
       if let floor, workout.end < floor { continue }
       if workoutStore.insert(workout, change: nextChange()) {
         workouts.append(workout)
@@ -129,7 +129,7 @@ extension DeviceState {
     }
     if !workouts.isEmpty { sync.appendWorkouts(workouts) }
     var routes: [WorkoutRoute] = []
-    for route in staged.routes where !workoutStore.isKnown(route.uuid) && workoutStore.workout(route.workout) != nil {
+    for route in staged.routes where !isKnownObject(route.uuid) && workoutStore.workout(route.workout) != nil {
       if let floor, route.end < floor { continue }
       if workoutStore.insert(route, change: nextChange()) {
         routes.append(route)

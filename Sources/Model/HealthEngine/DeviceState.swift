@@ -336,6 +336,8 @@ package struct DeviceState: Sendable {
     case .workoutsSaved(let workouts):
       applyWorkoutsSaved(workouts)
     case .workoutSamplesAssociated(let workout, let samples):
+      // Only a hostile journal names a workout that is not live: nothing to associate, nothing to send.
+      guard workoutStore.workout(workout) != nil else { break }
       workoutStore.associate(samples, with: workout)
       sync.appendWorkoutAssociation(workout: workout, samples: samples)
     case .routesSaved(let routes):

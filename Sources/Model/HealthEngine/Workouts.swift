@@ -222,28 +222,31 @@ extension DeviceState {
     return store.changeCounter
   }
 
-  /// Applies ``DeviceEvent/workoutsSaved(_:)``.
+  // A save's checks make every insert below succeed; only a hostile journal names an object the store refuses (a
+  // known identifier, a route of no live workout), and the sync log then leaves it out too.
+
+  /// Applies ``DeviceEvent/workoutsSaved(_:)``: the workouts the store takes go to the sync log.
   mutating func applyWorkoutsSaved(_ workouts: [Workout]) {
-    for workout in workouts where workoutStore.insert(workout, change: nextChange()) {
-      noteChange(WorkoutStore.workoutType, workout.source.bundleID)
-    }
-    sync.appendWorkouts(workouts)
+    let taken = workouts.filter { !isKnownObject($0.uuid) && workoutStore.insert($0, change: nextChange()) }
+    for workout in taken { noteChange(WorkoutStore.workoutType, workout.source.bundleID) }
+    if !taken.isEmpty { sync.appendWorkouts(taken) }
   }
 
-  /// Applies ``DeviceEvent/routesSaved(_:)``.
+  /// Applies ``DeviceEvent/routesSaved(_:)``: the routes the store takes go to the sync log.
   mutating func applyRoutesSaved(_ routes: [WorkoutRoute]) {
-    for route in routes where workoutStore.insert(route, change: nextChange()) {
-      noteChange(WorkoutStore.routeType, route.source.bundleID)
+    let taken = routes.filter { route in
+      !isKnownObject(route.uuid) && workoutStore.workout(route.workout) != nil
+        && workoutStore.insert(route, change: nextChange())
     }
-    sync.appendRoutes(routes)
+    for route in taken { noteChange(WorkoutStore.routeType, route.source.bundleID) }
+    if !taken.isEmpty { sync.appendRoutes(taken) }
   }
 
-  /// Applies ``DeviceEvent/heartbeatSeriesSaved(_:)``.
+  /// Applies ``DeviceEvent/heartbeatSeriesSaved(_:)``: the series the store takes go to the sync log.
   mutating func applyHeartbeatSeriesSaved(_ series: [HeartbeatSeries]) {
-    for item in series where workoutStore.insert(item, change: nextChange()) {
-      noteChange(WorkoutStore.heartbeatSeriesType, item.source.bundleID)
-    }
-    sync.appendHeartbeatSeries(series)
+    let taken = series.filter { !isKnownObject($0.uuid) && workoutStore.insert($0, change: nextChange()) }
+    for item in taken { noteChange(WorkoutStore.heartbeatSeriesType, item.source.bundleID) }
+    if !taken.isEmpty { sync.appendHeartbeatSeries(taken) }
   }
 
   /// Applies ``DeviceEvent/workoutObjectsDeleted(_:)``.
@@ -267,7 +270,7 @@ extension DeviceState {
         workoutStore.associate(workout.associated, with: workout.uuid)
         continue
       }
-      guard !workoutStore.isKnown(workout.uuid) else { continue }
+      guard !isKnownObject(workout.uuid) else { continue }
       if let floor, workout.end < floor { continue }
       workoutStore.insert(workout, change: nextChange())
       noteChange(WorkoutStore.workoutType, workout.source.bundleID)
@@ -278,7 +281,7 @@ extension DeviceState {
   /// never received) is refused — dropped, the same way on every replay (HealthPair model: a route never exists
   /// without its workout, and a route belongs to one workout for ever, workouts.md §1.6).
   mutating func applyPeerRoutes(_ routes: [WorkoutRoute], floor: Date?) {
-    for route in routes where !workoutStore.isKnown(route.uuid) && workoutStore.workout(route.workout) != nil {
+    for route in routes where !isKnownObject(route.uuid) && workoutStore.workout(route.workout) != nil {
       if let floor, route.end < floor { continue }
       workoutStore.insert(route, change: nextChange())
       noteChange(WorkoutStore.routeType, route.source.bundleID)
@@ -287,7 +290,7 @@ extension DeviceState {
 
   /// Applies ``SyncPayload/heartbeatSeries(_:)`` from the peer.
   mutating func applyPeerHeartbeatSeries(_ series: [HeartbeatSeries], floor: Date?) {
-    for item in series where !workoutStore.isKnown(item.uuid) {
+    for item in series where !isKnownObject(item.uuid) {
       if let floor, item.end < floor { continue }
       workoutStore.insert(item, change: nextChange())
       noteChange(WorkoutStore.heartbeatSeriesType, item.source.bundleID)
