@@ -324,4 +324,30 @@ struct StoreTests {
       waterApp.bundleID, type: water, anchor: next.newAnchor, range: nil, limit: 0, wall: t0)
     #expect(none.added.isEmpty && none.deleted.isEmpty)
   }
+
+  /// The rest of a predicate is applied before the limit: a limited query returns the first matching changes, and
+  /// its anchor stops after them (before, the daemon limited first and the client filtered, so a page came back
+  /// short while more matches waited).
+  @Test func anchoredQueryFiltersBeforeItLimits() throws {
+    var phone = makeDevice()
+    try phone.grant(waterApp.bundleID, share: [water], read: [water])
+    let ids = (0..<5).map { _ in UUID() }
+    _ = try phone.save(
+      waterApp.bundleID, ids.enumerated().map { waterInput(Double($0.offset + 1), uuid: $0.element) }, wall: t0)
+    let wanted: SampleFilter = .uuids([ids[3], ids[4]])
+    let first = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: 0, range: nil, limit: 1, filter: wanted, wall: t0)
+    #expect(first.added.map(\.uuid) == [ids[3]])
+    let second = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: first.newAnchor, range: nil, limit: 1, filter: wanted, wall: t0)
+    #expect(second.added.map(\.uuid) == [ids[4]])
+    let none = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: second.newAnchor, range: nil, limit: 1, filter: wanted, wall: t0)
+    #expect(none.added.isEmpty)
+    // A deletion passes the conditions it can be checked against.
+    _ = try phone.delete(waterApp.bundleID, [ids[0], ids[4]], wall: t0)
+    let deleted = try phone.anchoredQuery(
+      waterApp.bundleID, type: water, anchor: none.newAnchor, range: nil, limit: 0, filter: wanted, wall: t0)
+    #expect(deleted.deleted.map(\.uuid) == [ids[4]])
+  }
 }

@@ -61,7 +61,7 @@ struct PinnedFrameTests {
       query: StatisticsQuery(
         type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum,
         interval: CalendarInterval(months: 1, days: 7, seconds: 1), anchor: t0)),
-    .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2),
+    .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2, filter: .sources(["a"])),
     .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
     .watchSettings(bundleID: "a", change: .turnAllOff),
     .setClock(t0),

@@ -93,7 +93,7 @@ struct MessageCodingTests {
       type: water,
       sources: [SampleSource(bundleID: "a", device: .watch), SampleSource(bundleID: "a", device: .phone)]),
     .setSourceOrder(type: water, sources: []),
-    .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2),
+    .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2, filter: .sources(["a"])),
     .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
     .watchSettings(bundleID: "a", change: .turnAllOff),
     .setClock(t0), .setClock(nil), .advanceClock(seconds: 60),

@@ -69,40 +69,19 @@ struct ChangeFeed {
     return list.first { $0.key.type == type }
   }
 
-  /// The changes the app may see of `type` since `anchor` (0: every current sample), within `filter`
-  /// (`predicateForObjects(from: workout)` included: ``resolvingAssociations(_:_:type:api:)``).
+  /// The changes the app may see of `type` since `anchor` (0: every current sample), within `filter`: the daemon
+  /// filters (sources and the rest of the predicate, `predicateForObjects(from: workout)` included; a deletion
+  /// passes the conditions it cannot be checked against) before it applies `limit`, so a limited query returns the
+  /// first matching changes and its anchor stops after them.
   /// - Throws: the query's error, translated.
   static func changes(
     _ session: Session, type: SampleType, since anchor: UInt64, filter: QueryFilter, limit: Int, api: String
   ) throws -> AnchoredResult {
-    // Deletions are checked against the filter as given: a deletion passes the conditions it cannot be checked
-    // against, `predicateForObjects(from:)` among them.
-    let resolved = try resolvingAssociations(filter, session, type: type, api: api)
-    var result = try session.perform(
-      .anchoredQuery(session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit), api: api)
-    if filter.sources != nil || filter.extra != nil {
-      result.added.removeAll { !resolved.matches($0) }
-      result.deleted.removeAll { !filter.matches($0) }
-    }
-    return result
-  }
-
-  /// `filter` with each `predicateForObjects(from: workout)` replaced by the identifiers of the samples of `type`
-  /// the device associates with that workout and the app may see (a sample query of the daemon, which alone knows
-  /// the associations): left unresolved, the condition would match no sample here.
-  /// - Throws: the sample query's error, translated.
-  static func resolvingAssociations(_ filter: QueryFilter, _ session: Session, type: SampleType, api: String) throws
-    -> QueryFilter
-  {
-    guard let extra = filter.extra, extra.mentionsAssociations else { return filter }
-    var associated: [UUID: Set<UUID>] = [:]
-    for workout in extra.associatedWorkouts {
-      let samples = try session.perform(
-        .sampleQuery(session.bundleID, SampleQuery(type: type, filter: .associatedWith(workout))), api: api)
-      associated[workout] = Set(samples.map(\.uuid))
-    }
-    var resolved = filter
-    resolved.extra = extra.resolvingAssociations { associated[$0] ?? [] }
-    return resolved
+    let parts = [filter.extra, filter.sources.map { SampleFilter.sources($0) }].compactMap { $0 }
+    let condition: SampleFilter? = parts.count > 1 ? .and(parts) : parts.first
+    return try session.perform(
+      .anchoredQuery(
+        session.bundleID, type: type, anchor: anchor, range: filter.range, limit: limit, filter: condition),
+      api: api)
   }
 }

@@ -236,9 +236,9 @@ package enum RequestCore {
         state.refreshStatisticsSummaries(for: query.type)
         let buckets = try state.statisticsCollection(bundleID, query, wall: wall)
         answer = .reply(.success(.collection(buckets, timeZone: state.policy.timeZone.identifier)))
-      case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit):
+      case .anchoredQuery(let bundleID, let type, let anchor, let range, let limit, let filter):
         let result = try state.anchoredQuery(
-          bundleID, type: type, anchor: anchor, range: range, limit: limit, wall: wall)
+          bundleID, type: type, anchor: anchor, range: range, limit: limit, filter: filter, wall: wall)
         answer = .reply(.success(.anchored(result)))
       case .changeSettings(let bundleID, let change):
         record(try state.changeSettings(bundleID, change, wall: wall))

@@ -8,7 +8,7 @@ package enum WireProtocol {
   /// identities and store checks on the peer link. Version 3: statistics collections in calendar intervals and
   /// the device's time zone, source orders (requests and sync entries). Version 4: the samples of a query reply
   /// (`samples`, `anchored`) list their sources once, as import batches do. Version 5: `saveWorkout` answers a count
-  /// (1: the workout waits for the device to unlock).
+  /// (1: the workout waits for the device to unlock); `anchoredQuery` carries a filter applied before its limit.
   package static let version: UInt16 = 5
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20

@@ -35,7 +35,8 @@ package enum Request: Hashable, Sendable {
   /// `HKStatisticsCollectionQuery`.
   case statisticsCollection(bundleID: String, query: StatisticsQuery)
   /// `HKAnchoredObjectQuery`.
-  case anchoredQuery(bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int)
+  case anchoredQuery(
+    bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter? = nil)
   /// Settings → Privacy → Health (phone only).
   case changeSettings(bundleID: String, change: SettingsChange)
   /// The iPhone's Watch app, for a watch app (phone only; applied by the watch over the link).

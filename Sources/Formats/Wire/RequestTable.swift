@@ -97,12 +97,14 @@ package enum RequestTable {
     make: Request.statisticsCollection,
     match: { if case .statisticsCollection(let b, let q) = $0 { (b, q) } else { nil } },
     call: { b, q in AppCall(b, [LogField("type", q.type.name)]) })
-  /// `HKAnchoredObjectQuery`.
+  /// `HKAnchoredObjectQuery`, the rest of its predicate applied before the limit.
   package static let anchoredQuery = RequestDefinition(
     .anchoredQuery, Codec.Bundle.self, Codec.SampleTypeCode.self, Codec.U64.self, Codec.Optional<Codec.Range>.self,
-    Codec.Count.self, answer: ReplyTable.anchored, make: Request.anchoredQuery,
-    match: { if case .anchoredQuery(let b, let t, let a, let r, let l) = $0 { (b, t, a, r, l) } else { nil } },
-    call: { b, t, a, _, _ in AppCall(b, [LogField("type", t.name), LogField("anchor", "\(a)")]) })
+    Codec.Count.self, Codec.Optional<Codec.Filter>.self, answer: ReplyTable.anchored, make: Request.anchoredQuery,
+    match: {
+      if case .anchoredQuery(let b, let t, let a, let r, let l, let f) = $0 { (b, t, a, r, l, f) } else { nil }
+    },
+    call: { b, t, a, _, _, _ in AppCall(b, [LogField("type", t.name), LogField("anchor", "\(a)")]) })
   /// Settings → Privacy → Health.
   package static let changeSettings = RequestDefinition(
     .changeSettings, Codec.Bundle.self, Codec.Settings.self, answer: ReplyTable.ok, make: Request.changeSettings,

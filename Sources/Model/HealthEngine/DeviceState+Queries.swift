@@ -144,9 +144,13 @@ extension DeviceState {
   }
 
   /// `HKAnchoredObjectQuery`: visible samples added and deletions recorded since `anchor` (0 = nil anchor, which
-  /// returns every current sample and no deletions), at most `limit` changes (0 = no limit).
+  /// returns every current sample and no deletions) that pass `filter` (the rest of the predicate: sources,
+  /// metadata, `predicateForObjects(from: workout)` resolved here; a deletion passes the conditions it cannot be
+  /// checked against), at most `limit` changes (0 = no limit) counted after the filter, so a limited query returns
+  /// the first matching changes and its anchor stops after them.
   package func anchoredQuery(
-    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, wall: Date
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter? = nil,
+    wall: Date
   ) throws(HealthError) -> AnchoredResult {
     try queryable(bundleID, type, range: range)
     let visibility = visibility(bundleID, type)
@@ -158,17 +162,23 @@ extension DeviceState {
       case .none: false
       }
     }
+    let resolved = filter.map { f in
+      f.mentionsAssociations
+        ? f.resolvingAssociations { Set(workoutStore.workout($0)?.associated ?? []) } : f
+    }
     var added: [(UInt64, Int)] = []
     let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
     for slotIndex in store.slotsChanged(type: type, after: anchor) {
       let slot = store.slots[Int(slotIndex)]
       guard slot.live, slot.end >= floor, visible(store.source(ofSlot: Int(slotIndex))) else { continue }
       if !matcher.matches(start: slot.start, end: slot.end) { continue }
+      if let resolved, !resolved.matches(store.materialize(Int(slotIndex))) { continue }
       added.append((slot.change, Int(slotIndex)))
     }
     var deleted: [(UInt64, Tombstone)] = []
     if anchor > 0 {
-      for stored in store.tombstonesChanged(type: type, after: anchor) where visible(stored.tombstone.source) {
+      for stored in store.tombstonesChanged(type: type, after: anchor)
+      where visible(stored.tombstone.source) && (filter?.matches(stored.tombstone) ?? true) {
         deleted.append((stored.change, stored.tombstone))
       }
     }

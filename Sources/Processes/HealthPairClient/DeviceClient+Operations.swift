@@ -127,13 +127,14 @@ extension DeviceClient {
     try perform(.statisticsCollection(bundleID, query)).statistics
   }
 
-  /// Runs an anchored object query.
+  /// Runs an anchored object query; `filter` (the rest of the predicate) applies before `limit`.
   package func anchoredQuery(
-    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0,
+    filter: SampleFilter? = nil
   )
     throws(ClientError) -> AnchoredResult
   {
-    try perform(.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit))
+    try perform(.anchoredQuery(bundleID, type: type, anchor: anchor, range: range, limit: limit, filter: filter))
   }
 
   /// Settings → Privacy → Health (phone).

@@ -192,11 +192,12 @@ extension DeviceOperation where Value == (statistics: [Statistics], timeZone: St
 }
 
 extension DeviceOperation where Value == AnchoredResult {
-  /// Runs an anchored object query.
+  /// Runs an anchored object query; `filter` (the rest of the predicate) applies before `limit`.
   package static func anchoredQuery(
-    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0
+    _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange? = nil, limit: Int = 0,
+    filter: SampleFilter? = nil
   ) -> Self {
-    Self(RequestTable.anchoredQuery, bundleID, type, anchor, range, limit)
+    Self(RequestTable.anchoredQuery, bundleID, type, anchor, range, limit, filter)
   }
 }
 
