@@ -215,7 +215,7 @@ extension DeviceState {
   /// - Throws: a simulator error for a date outside ``clockRange`` (NaN and infinity included).
   package mutating func setClock(_ date: Date?) throws(HealthError) -> [DeviceEvent] {
     if let date { try Self.checkClock(date, "setting the clock") }
-    return commit([.clockSet(date)])
+    return commit([.clockSet(date)]) + collectLiveSamples(wall: date ?? Date())
   }
 
   /// Advances the virtual clock (starting it from the real time when it was not set).
@@ -225,7 +225,8 @@ extension DeviceState {
     let from = now(wall: wall)
     let target = from.addingTimeInterval(seconds)
     try Self.checkClock(target, "advancing \(formatDuration(seconds)) from \(formatDate(from))")
-    return commit([.clockSet(target)])
+    // What a live workout builder collected while the clock moved is saved with the move (workouts.md §2.5).
+    return commit([.clockSet(target)]) + collectLiveSamples(wall: wall)
   }
 
   /// Replaces the device policy.

@@ -28,6 +28,8 @@ package struct DeviceState: Sendable {
   package internal(set) var correlationStore = CorrelationStore()
   /// Workouts, routes, heartbeat series and imported activity summaries (workouts.md §1).
   package internal(set) var workoutStore = WorkoutStore()
+  /// Workout sessions and live builders (not durable: ``LiveWorkouts``).
+  package internal(set) var live: LiveWorkouts
   /// The virtual clock, or nil when the device follows the real clock.
   package internal(set) var virtualNow: Date?
   /// Sync bookkeeping.
@@ -82,6 +84,7 @@ package struct DeviceState: Sendable {
   /// Creates an empty device with its kind's default policy.
   package init(device: DeviceKind, policy: DevicePolicy? = nil) {
     self.device = device
+    self.live = LiveWorkouts(device: device)
     self.policy = policy ?? .defaults(for: device)
   }
 
@@ -107,6 +110,7 @@ package struct DeviceState: Sendable {
       throw StateRestoreError("\(syncConflicts.count) recorded sync conflicts of \(syncConflictCount)")
     }
     self.device = device
+    self.live = LiveWorkouts(device: device)
     self.policy = policy
     self.virtualNow = virtualNow
     self.apps = apps
