@@ -83,6 +83,8 @@ struct DeviceSessionTests {
   @Test func anotherAppsSessionIsNotYours() throws {
     var watch = try sessionWatch()
     let id = try watch.createWorkoutSession(runApp.bundleID, uuid: UUID(), configuration: outdoorRun)
-    expectError(.errorInvalidArgument) { _ = try watch.workoutSessionCommand(waterApp.bundleID, id, .prepare, wall: t0) }
+    expectError(.errorInvalidArgument) {
+      _ = try watch.workoutSessionCommand(waterApp.bundleID, id, .prepare, wall: t0)
+    }
   }
 }
