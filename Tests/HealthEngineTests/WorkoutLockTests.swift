@@ -79,3 +79,42 @@ struct WorkoutLockTests {
     #expect(phone.workoutStore.workout(workout.uuid)?.associated == [beat.uuid])
   }
 }
+
+@Suite("What waits for the unlock keeps its identifiers (E31)")
+struct WorkoutLockIdentifierTests {
+  /// A sample saved while locked cannot take the identifier of a workout or route waiting for the unlock: the
+  /// workout `finishWorkout()` reported saved must not vanish at the merge.
+  @Test func aLockedSaveCannotReuseAWaitingWorkoutsIdentifier() throws {
+    var phone = try runDevice()
+    _ = phone.lock(wall: t0)
+    let workout = run()
+    let path = route()
+    _ = try phone.saveWorkout(runApp.bundleID, workout, route: path, wall: t0)
+    for taken in [workout.uuid, path.uuid] {
+      var clash = heartRateInput(120)
+      clash.uuid = taken
+      expectError(.errorInvalidArgument) { _ = try phone.save(runApp.bundleID, [clash], wall: t0) }
+    }
+    _ = phone.unlock(wall: t0)
+    #expect(phone.workoutStore.workout(workout.uuid) != nil)
+    #expect(phone.workoutStore.routes(of: workout.uuid).count == 1)
+  }
+
+  /// A workout naming a stored sample that a later version saved while locked replaces (D10) keeps only what is
+  /// stored after the merge.
+  @Test func theMergeDropsAssociationsWithSamplesItReplaces() throws {
+    var phone = try runDevice()
+    var v1 = heartRateInput(120, at: t0.addingTimeInterval(30))
+    v1.metadata = [MetadataKey.syncIdentifier: .string("beat"), MetadataKey.syncVersion: .int(1)]
+    _ = try phone.save(runApp.bundleID, [v1], wall: t0)
+    _ = phone.lock(wall: t0)
+    var v2 = heartRateInput(125, at: t0.addingTimeInterval(30))
+    v2.metadata = [MetadataKey.syncIdentifier: .string("beat"), MetadataKey.syncVersion: .int(2)]
+    _ = try phone.save(runApp.bundleID, [v2], wall: t0)
+    let workout = run(associated: [v1.uuid, v2.uuid])
+    _ = try phone.saveWorkout(runApp.bundleID, workout, route: nil, wall: t0)
+    _ = phone.unlock(wall: t0)
+    #expect(phone.store.liveSample(v1.uuid) == nil)
+    #expect(phone.workoutStore.workout(workout.uuid)?.associated == [v2.uuid])
+  }
+}

@@ -8,9 +8,10 @@ import Testing
 
 @Suite("Workouts saved while locked are durable (behavior.md E31)")
 struct LockedWorkoutSnapshotTests {
-  /// A workout with its route saved while locked survives a snapshot and a full replay (beside a pending re-send
-  /// request, the trailer before it), and the unlock stores it on the restored device.
-  @Test func aWaitingWorkoutSurvivesSnapshotAndReplayThenMergesAtTheUnlock() throws {
+  /// A workout with its route saved while locked survives a snapshot and a full replay (with and without a pending
+  /// re-send request, the trailer before it), and the unlock stores it on the restored device, as a replay does.
+  @Test(arguments: [false, true])
+  func aWaitingWorkoutSurvivesSnapshotAndReplayThenMergesAtTheUnlock(resend: Bool) throws {
     let dir = try TempDir()
     let path = dir.file("phone.journal")
     let workoutType = SampleType.lookup(name: "workout")!
@@ -21,7 +22,7 @@ struct LockedWorkoutSnapshotTests {
       let d = Driver(device: device)
       try d.run(device.state.install(waterApp))
       try d.grant(waterApp.bundleID, share: [workoutType, routeType, heartRate], read: [workoutType, routeType])
-      try d.run(device.state.requestPeerResend())
+      if resend { try d.run(device.state.requestPeerResend()) }
       try d.run(device.state.lock(wall: d.wall).events)
       let beat = input(heartRate, .quantity(130, unit: "count/min"), at: 60, for: 0, id: uuid(2, 7))
       try d.save(waterApp.bundleID, [beat])
@@ -39,10 +40,29 @@ struct LockedWorkoutSnapshotTests {
     let replayed = try DurableDevice(path: path, device: .phone, snapshots: false)
     #expect(restored.snapshotProblem == nil)
     #expect(restored.state.differences(from: replayed.state) == [])
-    #expect(restored.state.lockedWorkouts.map(\.uuid) == [workoutID] && restored.state.sync.resendRequested)
+    #expect(restored.state.lockedWorkouts.map(\.uuid) == [workoutID])
+    #expect(restored.state.sync.resendRequested == resend)
     try restored.persist(restored.state.unlock(wall: t0))
     #expect(restored.state.workoutStore.workout(workoutID)?.associated == [uuid(2, 7)])
     #expect(restored.state.workoutStore.routes(of: workoutID).count == 1)
     #expect(restored.state.lockedWorkouts.isEmpty)
+    // The merge replays as it ran: the same store, change numbers included.
+    let merged = restored.state
+    let replayedMerge = try DurableDevice(path: path, device: .phone, snapshots: false)
+    #expect(replayedMerge.state.differences(from: merged) == [])
+  }
+
+  /// A snapshot with nothing waiting writes no trailer: it reads back with nothing waiting.
+  @Test func aSnapshotWithNothingWaitingHasNoLockedTrailer() throws {
+    let dir = try TempDir()
+    let path = dir.file("phone.journal")
+    do {
+      let device = try DurableDevice(path: path, device: .phone)
+      try device.persist(device.state.install(waterApp))
+      try device.persist(device.state.lock(wall: t0).events)
+      #expect(try device.writeSnapshot() > 0)
+    }
+    let restored = try DurableDevice(path: path, device: .phone)
+    #expect(restored.snapshotProblem == nil && restored.state.isLocked && restored.state.lockedWorkouts.isEmpty)
   }
 }

@@ -77,7 +77,8 @@ struct ChangeFeed {
   static func changes(
     _ session: Session, type: SampleType, since anchor: UInt64, filter: QueryFilter, limit: Int, api: String
   ) throws -> AnchoredResult {
-    let parts = [filter.extra, filter.sources.map { SampleFilter.sources($0) }].compactMap { $0 }
+    // Sources first: the daemon checks them on the slot, before it reads the sample for the rest.
+    let parts = [filter.sources.map { SampleFilter.sources($0) }, filter.extra].compactMap { $0 }
     let condition: SampleFilter? = parts.count > 1 ? .and(parts) : parts.first
     return try session.perform(
       .anchoredQuery(

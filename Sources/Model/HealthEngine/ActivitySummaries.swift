@@ -42,8 +42,9 @@ extension DeviceState {
     for (index, name) in names.enumerated() {
       guard let sampleType = SampleType.lookup(name: name) else { continue }
       store.scan(type: sampleType, range: range, floor: floor, visibility: .all) { slot in
+        let source = store.source(ofSlot: slot)
+        guard source.device == .watch, source.details == nil else { return }
         let sample = store.materialize(slot)
-        guard sample.source.device == .watch, sample.source.details == nil else { return }
         let d = day(of: sample.start)
         guard inside(d) else { return }
         var summary = computed[d] ?? Self.modelSummary(d)

@@ -72,26 +72,34 @@ extension DeviceState {
     var events: [DeviceEvent] = [.deviceUnlocked(at: at)]
     if !replaced.isEmpty { events.append(.samplesDeleted(replaced)) }
     if !kept.isEmpty { events.append(.samplesSaved(kept)) }
-    let (workouts, routes) = lockedWorkoutsToMerge(floor: floor, kept: kept)
+    let (workouts, routes) = lockedWorkoutsToMerge(floor: floor, kept: kept, replaced: replaced)
     if !workouts.isEmpty { events.append(.workoutsSaved(workouts)) }
     if !routes.isEmpty { events.append(.routesSaved(routes)) }
     return commit(events)
   }
 
   /// The workouts and routes saved while locked that ``unlock(wall:)`` stores, in the order they were saved, given
-  /// the samples it stores (`kept`) and the retention floor.
-  private func lockedWorkoutsToMerge(floor: Date?, kept: [Sample]) -> ([Workout], [WorkoutRoute]) {
+  /// the samples it stores (`kept`), the stored samples it replaces (`replaced`) and the retention floor; exactly
+  /// what the store then takes, so the journaled events match the store.
+  private func lockedWorkoutsToMerge(floor: Date?, kept: [Sample], replaced: [Tombstone]) -> ([Workout], [WorkoutRoute])
+  {
     let merged = Set(kept.map(\.uuid))
+    let gone = Set(replaced.map(\.uuid))
+    func taken(_ uuid: UUID) -> Bool {
+      merged.contains(uuid) || store.isKnown(uuid) || correlationStore.isKnown(uuid) || workoutStore.isKnown(uuid)
+    }
     var workouts: [Workout] = []
     for var workout in lockedWorkouts {
       if let floor, workout.end < floor { continue }
-      guard !workoutStore.isKnown(workout.uuid), !store.isKnown(workout.uuid) else { continue }
-      workout.associated = workout.associated.filter { merged.contains($0) || store.liveSample($0) != nil }
+      guard !taken(workout.uuid) else { continue }
+      workout.associated = workout.associated.filter {
+        merged.contains($0) || (!gone.contains($0) && store.liveSample($0) != nil)
+      }
       workouts.append(workout)
     }
     let saved = Set(workouts.map(\.uuid))
     let routes = lockedRoutes.filter { route in
-      saved.contains(route.workout) && !workoutStore.isKnown(route.uuid) && floor.map { route.end >= $0 } ?? true
+      saved.contains(route.workout) && !taken(route.uuid) && floor.map { route.end >= $0 } ?? true
     }
     return (workouts, routes)
   }

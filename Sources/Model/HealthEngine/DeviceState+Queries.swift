@@ -145,9 +145,12 @@ extension DeviceState {
 
   /// `HKAnchoredObjectQuery`: visible samples added and deletions recorded since `anchor` (0 = nil anchor, which
   /// returns every current sample and no deletions) that pass `filter` (the rest of the predicate: sources,
-  /// metadata, `predicateForObjects(from: workout)` resolved here; a deletion passes the conditions it cannot be
-  /// checked against), at most `limit` changes (0 = no limit) counted after the filter, so a limited query returns
-  /// the first matching changes and its anchor stops after them.
+  /// metadata, `predicateForObjectsWithNoCorrelation()` and `predicateForObjects(from: workout)` resolved here; a
+  /// deletion passes the conditions it cannot be checked against), at most `limit` changes (0 = no limit) counted
+  /// after the filter, so a limited query returns the first matching changes and its anchor stops after them.
+  ///
+  /// Changes are walked in change order and the walk stops at the first match past the limit: a page costs the
+  /// changes up to it, not every change after the anchor.
   package func anchoredQuery(
     _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter? = nil,
     wall: Date
@@ -162,34 +165,51 @@ extension DeviceState {
       case .none: false
       }
     }
-    let resolved = filter.map { f in
-      f.mentionsAssociations
-        ? f.resolvingAssociations { Set(workoutStore.workout($0)?.associated ?? []) } : f
-    }
-    var added: [(UInt64, Int)] = []
+    let resolved = filter?.resolvingCorrelations(members: { correlationStore.memberIDs })
+      .resolvingAssociations({ workoutStore.associated(with: $0) })
+    let sources = filter?.topLevelSources
     let matcher = (range ?? DateRange(start: nil, end: nil)).matcher
-    for slotIndex in store.slotsChanged(type: type, after: anchor) {
-      let slot = store.slots[Int(slotIndex)]
-      guard slot.live, slot.end >= floor, visible(store.source(ofSlot: Int(slotIndex))) else { continue }
-      if !matcher.matches(start: slot.start, end: slot.end) { continue }
-      if let resolved, !resolved.matches(store.materialize(Int(slotIndex))) { continue }
-      added.append((slot.change, Int(slotIndex)))
-    }
-    var deleted: [(UInt64, Tombstone)] = []
-    if anchor > 0 {
-      for stored in store.tombstonesChanged(type: type, after: anchor)
-      where visible(stored.tombstone.source) && (filter?.matches(stored.tombstone) ?? true) {
-        deleted.append((stored.change, stored.tombstone))
+    let slotIDs = store.slotsChanged(type: type, after: anchor)
+    let tombstones = anchor > 0 ? store.tombstonesChanged(type: type, after: anchor) : []
+    var added: [Sample] = []
+    var deleted: [Tombstone] = []
+    var (i, j) = (0, 0)
+    var last = anchor
+    var full = false
+    while i < slotIDs.count || j < tombstones.count {
+      let slotChange = i < slotIDs.count ? store.slots[Int(slotIDs[i])].change : .max
+      let tombstoneChange = j < tombstones.count ? tombstones[j].change : .max
+      if slotChange <= tombstoneChange {
+        let index = Int(slotIDs[i])
+        i += 1
+        let slot = store.slots[index]
+        let source = store.source(ofSlot: index)
+        guard slot.live, slot.end >= floor, visible(source), matcher.matches(start: slot.start, end: slot.end),
+          sources?.contains(source.bundleID) ?? true
+        else { continue }
+        var sample: Sample?
+        if let resolved {
+          sample = store.materialize(index)
+          guard resolved.matches(sample!) else { continue }
+        }
+        if limit > 0 && added.count + deleted.count == limit {
+          full = true
+          break
+        }
+        added.append(sample ?? store.materialize(index))
+        last = slotChange
+      } else {
+        let tombstone = tombstones[j].tombstone
+        j += 1
+        guard visible(tombstone.source), filter?.matches(tombstone) ?? true else { continue }
+        if limit > 0 && added.count + deleted.count == limit {
+          full = true
+          break
+        }
+        deleted.append(tombstone)
+        last = tombstoneChange
       }
     }
-    var newAnchor = store.changeCounter
-    if limit > 0 && added.count + deleted.count > limit {
-      let cutoff = (added.map(\.0) + deleted.map(\.0)).sorted()[limit - 1]
-      added.removeAll { $0.0 > cutoff }
-      deleted.removeAll { $0.0 > cutoff }
-      newAnchor = cutoff
-    }
-    return AnchoredResult(
-      added: added.map { store.materialize($0.1) }, deleted: deleted.map(\.1), newAnchor: max(newAnchor, anchor))
+    return AnchoredResult(added: added, deleted: deleted, newAnchor: max(full ? last : store.changeCounter, anchor))
   }
 }

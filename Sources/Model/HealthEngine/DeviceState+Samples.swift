@@ -35,12 +35,19 @@ extension DeviceState {
     for sample in samples where checked.insert(sample.type).inserted {
       try requireShare(bundleID, sample.type, verb: "save")
     }
-    // Repeats within the batch or against the locked journal need a set; a lone sample on an unlocked store does not.
-    let checksBatch = samples.count > 1 || !lockedJournal.isEmpty
+    // Repeats within the batch or against what waits for the unlock need a set; a lone sample on an unlocked store
+    // does not. Correlations and workouts hold identifiers too (a workout waiting for the unlock among them, E31).
+    let checksBatch = samples.count > 1 || !lockedJournal.isEmpty || !lockedWorkouts.isEmpty
     var seen: Set<UUID> = checksBatch ? Set(lockedJournal.map(\.uuid)) : []
-    if checksBatch { seen.reserveCapacity(lockedJournal.count + samples.count) }
+    if checksBatch {
+      seen.reserveCapacity(lockedJournal.count + lockedWorkouts.count + lockedRoutes.count + samples.count)
+      seen.formUnion(lockedWorkouts.map(\.uuid))
+      seen.formUnion(lockedRoutes.map(\.uuid))
+    }
     for sample in samples {
-      if store.isKnown(sample.uuid) || (checksBatch && !seen.insert(sample.uuid).inserted) {
+      if store.isKnown(sample.uuid) || correlationStore.isKnown(sample.uuid) || workoutStore.isKnown(sample.uuid)
+        || (checksBatch && !seen.insert(sample.uuid).inserted)
+      {
         throw .healthKit(.errorInvalidArgument, "An object with UUID \(sample.uuid) is already stored")
       }
     }

@@ -308,6 +308,7 @@ package struct DeviceState: Sendable {
     case .samplesSavedWhileLocked(let samples):
       lockedJournal += samples
     case .workoutsSavedWhileLocked(let workouts, let routes):
+      guard isLocked else { break }  // only a hostile journal: an unlock would never drain them
       lockedWorkouts += workouts
       lockedRoutes += routes
     case .userSettingChanged(let setting, let at):

@@ -134,3 +134,16 @@ extension SampleFilter {
     }
   }
 }
+
+extension SampleFilter {
+  /// The sources a sample must come from when the filter requires it at its top level (`sources`, alone or as a
+  /// conjunct), else nil: a scan can check a slot's source before it materializes the sample.
+  package var topLevelSources: Set<String>? {
+    switch self {
+    case .sources(let names): names
+    case .and(let parts):
+      parts.lazy.compactMap { if case .sources(let names) = $0 { names } else { nil } }.first
+    default: nil
+    }
+  }
+}

@@ -8,8 +8,9 @@ extension DeviceState {
   /// the unlock).
   func isKnownObject(_ uuid: UUID) -> Bool {
     store.isKnown(uuid) || correlationStore.isKnown(uuid) || workoutStore.isKnown(uuid)
-      || lockedJournal.contains { $0.uuid == uuid } || lockedWorkouts.contains { $0.uuid == uuid }
-      || lockedRoutes.contains { $0.uuid == uuid }
+      || (isLocked
+        && (lockedJournal.contains { $0.uuid == uuid } || lockedWorkouts.contains { $0.uuid == uuid }
+          || lockedRoutes.contains { $0.uuid == uuid }))
   }
 
   /// Refuses an identifier already stored, or repeated in `seen`.
@@ -328,13 +329,13 @@ extension DeviceState {
       if let live = workoutStore.workout(workout.uuid) {
         return !Set(workout.associated).isSubset(of: live.associated)
       }
-      return !workoutStore.isKnown(workout.uuid) && (floor.map { workout.end >= $0 } ?? true)
+      return !isKnownObject(workout.uuid) && (floor.map { workout.end >= $0 } ?? true)
     }
   }
 
   /// Received items that change something here (see ``effective(_:floor:)``): identifiers not known here that end
   /// inside the floor.
   func unknownInside<T>(_ items: [T], floor: Date?, uuid: (T) -> UUID, end: (T) -> Date) -> [T] {
-    items.filter { item in !workoutStore.isKnown(uuid(item)) && (floor.map { end(item) >= $0 } ?? true) }
+    items.filter { item in !isKnownObject(uuid(item)) && (floor.map { end(item) >= $0 } ?? true) }
   }
 }
