@@ -112,6 +112,9 @@ struct OperationContractTests {
     Erased(.storedWorkouts),
     Erased(.storedRoutes()),
     Erased(.storedActivitySummaries),
+    Erased(
+      .workoutSession(
+        bundle, .create(uuid: kept, configuration: WorkoutConfiguration(activityType: .running, location: .outdoor)))),
     Erased(.delete(bundle, [removed])),
     Erased(.deleteMatching(bundle, type: water, range: DateRange(start: t0, end: t0.addingTimeInterval(60)))),
     Erased(.readCharacteristic(bundle, biologicalSex)),

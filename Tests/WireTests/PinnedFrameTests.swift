@@ -167,6 +167,7 @@ struct PinnedFrameTests {
     .peerAcknowledged(4), .linkChanged(connected: true), .protectedDataChanged(available: false),
     .backgroundDelivery(BackgroundDeliveryEvent(kind: .woken, id: 1, bundleID: "a", type: water, attempt: 1, at: t0)),
     .samplesPruned(type: water, apps: ["a", "b"]),
+    WorkoutExamples.sessionEvents[0], WorkoutExamples.sessionEvents[7],
   ]
 
   /// Every peer message case.
@@ -261,6 +262,7 @@ struct PinnedFrameTests {
     case .storedWorkouts: "storedWorkouts"
     case .storedRoutes: "storedRoutes"
     case .storedActivitySummaries: "storedActivitySummaries"
+    case .workoutSession: "workoutSession"
     }
   }
 
@@ -291,6 +293,7 @@ struct PinnedFrameTests {
     case .heartbeatSeries: "heartbeatSeries"
     case .activitySummaries: "activitySummaries"
     case .anchoredWorkouts: "anchoredWorkouts"
+    case .sessionStatus: "sessionStatus"
     }
   }
 
@@ -305,6 +308,8 @@ struct PinnedFrameTests {
     case .protectedDataChanged: "protectedDataChanged"
     case .backgroundDelivery: "backgroundDelivery"
     case .samplesPruned: "samplesPruned"
+    case .workoutSession: "workoutSession"
+    case .workoutBuilder: "workoutBuilder"
     }
   }
 

@@ -84,6 +84,21 @@ struct WorkoutCodecTests {
     }
   }
 
+  /// Every session call, session and builder callback survives a frame, and a bad tag is a located error.
+  @Test func everySessionCallAndCallbackRoundTripsThroughAFrame() throws {
+    for call in E.sessionCalls {
+      let request = Request.workoutSession(bundleID: "a", call: call)
+      #expect(try Frame.decode(Frame.request(id: 3, request).encoded()) == .request(id: 3, request), "\(call.name)")
+    }
+    for event in E.sessionEvents {
+      #expect(try Frame.decode(Frame.event(event).encoded()) == .event(event))
+    }
+    var bytes = Frame.request(id: 3, .workoutSession(bundleID: "a", call: .status(E.sessionID))).encoded()
+    let tagAt = bytes.count - 21  // the call's tag, before its session-id (16 + 4 bytes)
+    bytes[tagAt] = 77
+    #expect(throws: DecodeError.self) { try Frame.decode(bytes) }
+  }
+
   @Test func theWorkoutFilterCasesTravelInAWorkoutQuery() throws {
     let filters: [SampleFilter] = [
       .workoutActivityType([37, 52, 3_000]), .workoutDuration(.greaterThanOrEqualTo, 1_800),

@@ -86,6 +86,38 @@ enum WorkoutExamples {
     .storedWorkouts,
     .storedRoutes(workout: u1),
     .storedActivitySummaries,
+    .workoutSession(
+      bundleID: "a",
+      call: .command(
+        WorkoutSessionID(uuid: u1, generation: 2),
+        .beginNewActivity(
+          WorkoutConfiguration(activityType: .cycling, location: .outdoor), date: t0, metadata: ["leg": .int(2)],
+          uuid: u3))),
+  ]
+
+  /// A session object, for the session examples.
+  static let sessionID = WorkoutSessionID(uuid: u1, generation: 1)
+  /// Every session call, for the round-trip test.
+  static let sessionCalls: [SessionCall] = [
+    .create(uuid: u1, configuration: WorkoutConfiguration(activityType: .swimming, location: .indoor, lapLength: 25)),
+    .command(sessionID, .prepare), .command(sessionID, .startActivity(t0)), .command(sessionID, .pause),
+    .command(sessionID, .resume), .command(sessionID, .stopActivity(end)), .command(sessionID, .end),
+    .command(sessionID, .endCurrentActivity(end)), .builder(sessionID), .beginCollection(sessionID, t0),
+    .endCollection(sessionID, end), .finishWorkout(sessionID, workout: u2), .status(sessionID),
+  ]
+  /// Every session and builder callback, as pushed events, for the round-trip test.
+  static let sessionEvents: [DaemonEvent] = [
+    .workoutSession(app: "a", session: sessionID, .didChange(to: .running, from: .prepared, date: t0)),
+    .workoutSession(app: "a", session: sessionID, .didFail(.healthKit(.errorAnotherWorkoutSessionStarted, "x"))),
+    .workoutSession(app: "a", session: sessionID, .didGenerate(WorkoutEvent(type: .pause, start: t0))),
+    .workoutSession(app: "a", session: sessionID, .didBeginActivity(workout.activities[0], date: t0)),
+    .workoutSession(app: "a", session: sessionID, .didEndActivity(workout.activities[0], date: end)),
+    .workoutSession(app: "a", session: sessionID, .didReceiveData([Data([1, 2, 3]), Data()])),
+    .workoutSession(app: "a", session: sessionID, .didDisconnect(.healthKit(.errorInvalidArgument, "gone"))),
+    .workoutBuilder(app: "a", session: sessionID, .didCollectDataOf([heartRate, workoutType])),
+    .workoutBuilder(app: "a", session: sessionID, .didCollectEvent(WorkoutEvent(type: .lap, start: t0, end: end))),
+    .workoutBuilder(app: "a", session: sessionID, .didBeginActivity(workout.activities[0])),
+    .workoutBuilder(app: "a", session: sessionID, .didEndActivity(workout.activities[0])),
   ]
 
   /// One reply of each workout reply tag.
@@ -97,5 +129,6 @@ enum WorkoutExamples {
     .anchoredWorkouts(
       AnchoredWorkoutResult(
         workouts: [workout], routes: [route], series: [series], deleted: [tombstone], newAnchor: 7)),
+    .sessionStatus(SessionStatus(id: sessionID, state: .paused, type: .primary, start: t0, end: nil, waiting: true)),
   ]
 }

@@ -135,7 +135,7 @@ extension DeviceCore {
         .setSourceOrder, .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations,
         .saveWorkout, .saveObjects, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .activitySummaryQuery,
         .importWorkouts,
-        .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries:
+        .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -199,7 +199,8 @@ extension Request {
       .backgroundDeliveries, .setSourceOrder, .saveCorrelations, .correlationQuery, .storedCorrelations, .saveWorkout,
       .saveObjects, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery,
       .heartbeatSeriesQuery,
-      .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries:
+      .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries,
+      .workoutSession:
       nil
     }
   }

@@ -229,6 +229,10 @@ package enum RequestCore {
         answer = .reply(.success(.routes(state.storedRoutes(workout: workout))))
       case .storedActivitySummaries:
         answer = .reply(.success(.activitySummaries(state.storedActivitySummaries())))
+      case .workoutSession(let bundleID, let call):
+        let (status, events) = try sessionCall(call, bundleID, state: &state, wall: wall)
+        record(events)
+        answer = .reply(.success(.sessionStatus(status)))
       case .statistics(let bundleID, let query):
         state.refreshStatisticsSummaries(for: query.type)
         answer = .reply(.success(.statistics(try state.statistics(bundleID, query, wall: wall))))
@@ -418,6 +422,8 @@ package enum RequestCore {
         if case .success(let reply) = $0.result { reply.tag == RequestTable.requestAuthorization.expects } else { true }
       }, "a sheet completed with another reply kind than requestAuthorization's")
     if let note = callNote(request, answer, quietest: context.quietestNote) { effects.notes.append(note) }
+    // Session callbacks any request produced (a session call, a clock move that let the sensors run) are pushed.
+    effects.notices += sessionNotices(state.takeSessionDirectives())
     return (answer, effects)
   }
 

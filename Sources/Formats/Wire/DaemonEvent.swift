@@ -25,6 +25,10 @@ package enum DaemonEvent: Hashable, Sendable {
   case backgroundDelivery(BackgroundDeliveryEvent)
   /// The retention window pruned samples of `type` that these apps could see (their observer queries fire).
   case samplesPruned(type: SampleType, apps: [String])
+  /// A `HKWorkoutSessionDelegate` callback for the app's session object `session`.
+  case workoutSession(app: String, session: WorkoutSessionID, SessionCallback)
+  /// A `HKLiveWorkoutBuilderDelegate` callback for the builder of the app's session `session`.
+  case workoutBuilder(app: String, session: WorkoutSessionID, BuilderCallback)
 }
 
 /// Every pushed event's tag (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -47,6 +51,10 @@ package enum EventTag: UInt8, CaseIterable, Sendable {
   case backgroundDelivery = 22
   /// ``DaemonEvent/samplesPruned``.
   case samplesPruned = 23
+  /// ``DaemonEvent/workoutSession``.
+  case workoutSession = 30
+  /// ``DaemonEvent/workoutBuilder``.
+  case workoutBuilder = 31
 }
 
 extension DaemonEvent {
@@ -62,6 +70,8 @@ extension DaemonEvent {
     case .protectedDataChanged: .protectedDataChanged
     case .backgroundDelivery: .backgroundDelivery
     case .samplesPruned: .samplesPruned
+    case .workoutSession: .workoutSession
+    case .workoutBuilder: .workoutBuilder
     }
   }
 }
@@ -76,6 +86,7 @@ extension DaemonEvent {
     case .syncApplied, .peerAcknowledged: .sync
     case .linkChanged: .link
     case .backgroundDelivery, .samplesPruned: .background
+    case .workoutSession, .workoutBuilder: .sessions
     }
   }
 }

@@ -142,6 +142,14 @@ extension BinaryWriter {
     case .samplesPruned(let type, let apps):
       sampleType(type)
       array(apps) { $0.string($1) }
+    case .workoutSession(let app, let session, let callback):
+      string(app)
+      workoutSessionID(session)
+      sessionCallback(callback)
+    case .workoutBuilder(let app, let session, let callback):
+      string(app)
+      workoutSessionID(session)
+      builderCallback(callback)
     }
   }
 }
@@ -177,6 +185,10 @@ extension BinaryReader {
     case .samplesPruned:
       return .samplesPruned(
         type: try sampleType(), apps: try array(minElementSize: 4) { r throws(DecodeError) in try r.bundle() })
+    case .workoutSession:
+      return .workoutSession(app: try bundle(), session: try workoutSessionID(), try sessionCallback())
+    case .workoutBuilder:
+      return .workoutBuilder(app: try bundle(), session: try workoutSessionID(), try builderCallback())
     }
   }
 }

@@ -85,8 +85,10 @@ package struct EventMask: OptionSet, Hashable, Sendable {
   package static let link = EventMask(rawValue: 8)
   /// Background deliveries (woken, completed, missed, stopped) and samples pruned by the retention window.
   package static let background = EventMask(rawValue: 16)
+  /// Workout session and live builder delegate callbacks.
+  package static let sessions = EventMask(rawValue: 32)
   /// Everything.
-  package static let all: EventMask = [.prompts, .samples, .sync, .link, .background]
+  package static let all: EventMask = [.prompts, .samples, .sync, .link, .background, .sessions]
 }
 
 /// Information the daemon returns to `hello`.

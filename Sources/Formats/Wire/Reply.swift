@@ -59,6 +59,8 @@ package enum Reply: Hashable, Sendable {
   case activitySummaries([ActivitySummary])
   /// Anchored query results of workouts, routes or heartbeat series (answer to `anchoredWorkoutQuery`).
   case anchoredWorkouts(AnchoredWorkoutResult)
+  /// A workout session as it is after a call (answer to `workoutSession`).
+  case sessionStatus(SessionStatus)
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -113,6 +115,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case activitySummaries = 83
   /// ``Reply/anchoredWorkouts``.
   case anchoredWorkouts = 84
+  /// ``Reply/sessionStatus``.
+  case sessionStatus = 90
 }
 
 extension Reply {
@@ -144,6 +148,7 @@ extension Reply {
     case .heartbeatSeries: .heartbeatSeries
     case .activitySummaries: .activitySummaries
     case .anchoredWorkouts: .anchoredWorkouts
+    case .sessionStatus: .sessionStatus
     }
   }
 }

@@ -182,6 +182,11 @@ package enum ReplyTable {
     .activitySummaries, Codec.Many<Codec.Summary>.self, make: Reply.activitySummaries,
     match: { if case .activitySummaries(let s) = $0 { s } else { nil } },
     log: { [LogField("results", "\($0.count)")] })
+  /// A workout session's status.
+  package static let sessionStatus = ReplyDefinition(
+    .sessionStatus, Codec.SessionState.self, make: Reply.sessionStatus,
+    match: { if case .sessionStatus(let s) = $0 { s } else { nil } },
+    log: { [LogField("session", $0.id.uuid.uuidString), LogField("state", "\($0.state)")] })
   /// Anchored results of workouts, routes or heartbeat series.
   package static let anchoredWorkouts = ReplyDefinition(
     .anchoredWorkouts, Codec.AnchoredWorkouts.self, make: Reply.anchoredWorkouts,
@@ -232,6 +237,7 @@ extension ReplyTag {
     case .heartbeatSeries: visitor.visit(ReplyTable.heartbeatSeries)
     case .activitySummaries: visitor.visit(ReplyTable.activitySummaries)
     case .anchoredWorkouts: visitor.visit(ReplyTable.anchoredWorkouts)
+    case .sessionStatus: visitor.visit(ReplyTable.sessionStatus)
     }
   }
 }

@@ -122,6 +122,9 @@ package enum Request: Hashable, Sendable {
   /// `HKSampleQuery` of heartbeat series (and `HKHeartbeatSeriesQuery`'s series); answered by
   /// ``Reply/heartbeatSeries(_:)``.
   case heartbeatSeriesQuery(bundleID: String, query: SampleQuery)
+  /// A call on a workout session or its live builder (``SessionCall``); answered by ``Reply/sessionStatus(_:)``.
+  /// The delegates' callbacks follow as `workoutSession` and `workoutBuilder` events.
+  case workoutSession(bundleID: String, call: SessionCall)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -262,6 +265,8 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case storedRoutes = 106
   /// ``Request/storedActivitySummaries``.
   case storedActivitySummaries = 107
+  /// ``Request/workoutSession``.
+  case workoutSession = 110
 }
 
 extension Request {
@@ -325,6 +330,7 @@ extension Request {
     case .storedWorkouts: .storedWorkouts
     case .storedRoutes: .storedRoutes
     case .storedActivitySummaries: .storedActivitySummaries
+    case .workoutSession: .workoutSession
     }
   }
 }

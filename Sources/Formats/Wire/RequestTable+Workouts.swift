@@ -112,4 +112,9 @@ extension RequestTable {
   package static let storedActivitySummaries = RequestDefinition(
     .storedActivitySummaries, answer: ReplyTable.activitySummaries, make: { Request.storedActivitySummaries },
     match: { if case .storedActivitySummaries = $0 { () } else { nil } })
+  /// A call on a workout session or its live builder (opcode 110, reply tag 90; docs/protocol.md).
+  package static let workoutSession = RequestDefinition(
+    .workoutSession, Codec.Bundle.self, Codec.Session.self, answer: ReplyTable.sessionStatus,
+    make: Request.workoutSession, match: { if case .workoutSession(let b, let c) = $0 { (b, c) } else { nil } },
+    call: { b, c in AppCall(b, [LogField("call", c.name)]) })
 }

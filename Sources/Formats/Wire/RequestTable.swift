@@ -288,6 +288,7 @@ extension RequestOpcode {
     case .storedWorkouts: visitor.visit(RequestTable.storedWorkouts)
     case .storedRoutes: visitor.visit(RequestTable.storedRoutes)
     case .storedActivitySummaries: visitor.visit(RequestTable.storedActivitySummaries)
+    case .workoutSession: visitor.visit(RequestTable.workoutSession)
     }
   }
 }

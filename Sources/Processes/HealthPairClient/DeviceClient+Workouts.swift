@@ -20,6 +20,10 @@ extension DeviceClient {
   ) throws(ClientError) {
     try perform(.addSamplesToWorkout(bundleID, workout: workout, samples: samples, existing: existing))
   }
+  /// A call on a workout session or its live builder: the session after it.
+  package func workoutSession(_ bundleID: String, _ call: SessionCall) throws(ClientError) -> SessionStatus {
+    try perform(.workoutSession(bundleID, call))
+  }
   /// Saves a route of a saved workout.
   package func saveRoute(_ bundleID: String, workout: UUID, _ route: RouteInput) throws(ClientError) {
     try perform(.saveRoute(bundleID, workout: workout, route))

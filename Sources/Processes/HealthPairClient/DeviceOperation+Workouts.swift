@@ -99,3 +99,12 @@ extension DeviceOperation where Value == Int {
     Self(RequestTable.saveWorkout, bundleID, workout, route)
   }
 }
+
+extension DeviceOperation where Value == SessionStatus {
+  /// A call on a workout session or its live builder; the value is the session as the device holds it after the
+  /// call. The delegates' callbacks arrive as `workoutSession` and `workoutBuilder` events (subscribe to
+  /// `sessions`).
+  package static func workoutSession(_ bundleID: String, _ call: SessionCall) -> Self {
+    Self(RequestTable.workoutSession, bundleID, call)
+  }
+}

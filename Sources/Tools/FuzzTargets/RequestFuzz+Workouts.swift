@@ -134,3 +134,26 @@ extension Codec.Filter: FuzzPalette {
 extension Codec.Day: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> LocalDay { c.pick(RequestFuzz.Palette.days) }
 }
+extension Codec.Session: FuzzPalette {
+  /// Session calls on a few session objects (so a run creates, drives and finishes the same ones), with the
+  /// palettes' extreme dates and configurations.
+  static func draw(_ c: inout RequestFuzz.Choices) -> SessionCall {
+    typealias Palette = RequestFuzz.Palette
+    let uuid = c.pick(Array(Palette.uuids.prefix(3)))
+    let id = WorkoutSessionID(uuid: uuid, generation: c.pick([0, 0, 1]))
+    let date = c.pick(Palette.dates)
+    let commands: [SessionCommand] = [
+      .prepare, .startActivity(date), .pause, .resume, .stopActivity(date), .end, .endCurrentActivity(date),
+      .beginNewActivity(
+        WorkoutConfiguration(activityType: c.pick(Palette.activityTypes), location: .outdoor), date: date,
+        metadata: c.pick(Palette.metadata), uuid: c.pick(Palette.uuids)),
+    ]
+    let configuration = WorkoutConfiguration(
+      activityType: c.pick(Palette.activityTypes), location: c.pick(WorkoutLocationType.allCases))
+    return c.pick([
+      .create(uuid: uuid, configuration: configuration), .command(id, c.pick(commands)), .builder(id),
+      .beginCollection(id, date), .endCollection(id, date), .finishWorkout(id, workout: c.pick(Palette.uuids)),
+      .status(id),
+    ])
+  }
+}
