@@ -13,7 +13,9 @@ struct AnchoredPagingTests {
       try await pair.phone.use(app: waterID) {
         let store = HKHealthStore()
         let others = (0..<4).map { water(100, at: t0.addingTimeInterval(Double($0) * 60)) }
-        let kept = (0..<6).map { water(200, at: t0.addingTimeInterval(600 + Double($0) * 60), metadata: ["keep": true]) }
+        let kept = (0..<6).map {
+          water(200, at: t0.addingTimeInterval(600 + Double($0) * 60), metadata: ["keep": true])
+        }
         try await store.save(others)
         try await store.save(kept)
         let predicate = HKQuery.predicateForObjects(withMetadataKey: "keep")
