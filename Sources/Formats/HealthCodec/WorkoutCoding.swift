@@ -64,25 +64,14 @@ extension BinaryWriter {
     array(w.statistics) { $0.workoutStatistic($1) }
     metadata(w.metadata)
     source(w.source)
-    array(w.associated) { $0.uuid($1) }
+    uuids(w.associated)
   }
 
   /// A route (layout above).
   package mutating func workoutRoute(_ r: WorkoutRoute) {
     uuid(r.uuid)
     uuid(r.workout)
-    array(r.locations) { w, fix in
-      w.date(fix.timestamp)
-      w.f64(fix.latitude)
-      w.f64(fix.longitude)
-      w.f64(fix.altitude)
-      w.f64(fix.horizontalAccuracy)
-      w.f64(fix.verticalAccuracy)
-      w.f64(fix.speed)
-      w.f64(fix.speedAccuracy)
-      w.f64(fix.course)
-      w.f64(fix.courseAccuracy)
-    }
+    routeLocations(r.locations)
     metadata(r.metadata)
     source(r.source)
   }
