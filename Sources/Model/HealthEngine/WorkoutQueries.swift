@@ -98,36 +98,39 @@ extension DeviceState {
     let floor = floor(wall: wall)
     var kept: [Int] = []
     kept.reserveCapacity(candidates.count)
-    for (index, c) in candidates.enumerated()
-    where visible(c.source, visibility) && c.end.timeIntervalSinceReferenceDate >= floor
-      && (query.range?.matches(
-        start: c.start.timeIntervalSinceReferenceDate, end: c.end.timeIntervalSinceReferenceDate) ?? true)
-      && (query.sources?.contains(c.source.bundleID) ?? true) && (query.filter.map { matches(c.value, $0) } ?? true)
-    {
-      kept.append(index)
+    // Fields are read in place (`candidates[i].start`): binding a candidate copies its value (a workout's arrays).
+    for i in candidates.indices {
+      let start = candidates[i].start.timeIntervalSinceReferenceDate
+      let end = candidates[i].end.timeIntervalSinceReferenceDate
+      guard visible(candidates[i].source, visibility), end >= floor,
+        query.range?.matches(start: start, end: end) ?? true,
+        query.sources?.contains(candidates[i].source.bundleID) ?? true
+      else { continue }
+      if let filter = query.filter, !matches(candidates[i].value, filter) { continue }
+      kept.append(i)
     }
     let sort = query.sort.isEmpty ? [SampleSort(.startDate, ascending: true)] : query.sort
     // keys[k][i]: the value of sort key k for candidate i (only kept ones are read).
     let keys: [[Double]] = sort.map { key in
       var column = [Double](repeating: 0, count: candidates.count)
       for i in kept {
-        let c = candidates[i]
         switch key.field {
-        case .startDate: column[i] = c.start.timeIntervalSinceReferenceDate
-        case .endDate: column[i] = c.end.timeIntervalSinceReferenceDate
+        case .startDate: column[i] = candidates[i].start.timeIntervalSinceReferenceDate
+        case .endDate: column[i] = candidates[i].end.timeIntervalSinceReferenceDate
         case .duration, .totalDistance, .totalEnergyBurned, .totalSwimmingStrokeCount, .totalFlightsClimbed:
-          column[i] = sortValue(c.value, key.field) ?? -.infinity
+          column[i] = sortValue(candidates[i].value, key.field) ?? -.infinity
         }
       }
       return column
     }
+    let changes = candidates.map(\.change)
     kept.sort { a, b in
       for (k, key) in sort.enumerated() {
         let va = keys[k][a]
         let vb = keys[k][b]
         if va != vb { return key.ascending ? va < vb : va > vb }
       }
-      return candidates[a].change < candidates[b].change
+      return changes[a] < changes[b]
     }
     if query.limit > 0 && kept.count > query.limit { kept.removeLast(kept.count - query.limit) }
     return kept.map { candidates[$0].value }

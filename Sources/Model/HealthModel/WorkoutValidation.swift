@@ -63,7 +63,7 @@ func checkObjectDates(_ start: Date, _ end: Date, _ what: @autoclosure () -> Str
 extension WorkoutStatistic {
   /// Checks a statistic: a quantity type, finite dates in order, finite values (in the canonical unit).
   func check(_ what: String) throws(HealthError) {
-    guard type.descriptor.isQuantity else {
+    guard type.isQuantity else {
       throw .invalidArgumentException("\(what): statistics of \(type.identifier), which is not a quantity type")
     }
     try checkObjectDates(start, end, "\(what) statistics of \(type.name)")
