@@ -193,23 +193,43 @@ extension WorkoutInput {
 }
 
 /// `ids` without repeats, first occurrences in order (`ids` itself, unshared, when it has none; a short list is
-/// compared directly, a longer one through a set).
+/// compared directly, a longer one through a table of the identifiers' bits, a set only when one repeats).
 func uniqueIdentifiers(_ ids: [UUID]) -> [UUID] {
   if ids.count <= 16 {
     guard ids.indices.contains(where: { i in ids[..<i].contains(ids[i]) }) else { return ids }
     return ids.enumerated().filter { i, id in !ids[..<i].contains(id) }.map(\.element)
   }
-  // No repeat (the usual case) is found by sorting the identifiers' bits: cheaper than hashing each.
-  var keys = ids.map { id in
-    withUnsafeBytes(of: id.uuid) { bits in
-      (bits.loadUnaligned(as: UInt64.self), bits.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-    }
-  }
-  keys.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-  guard keys.indices.dropFirst().contains(where: { keys[$0 - 1] == keys[$0] }) else { return ids }
+  if repeatsIdentifier(ids) == false { return ids }  // the usual case, without hashing each into a Set
   var seen = Set<UUID>(minimumCapacity: ids.count)
   let unique = ids.filter { seen.insert($0).inserted }
   return unique.count == ids.count ? ids : unique
+}
+
+/// Whether `ids` lists an identifier twice, found with an open-addressing table of the identifiers' bits (a
+/// multiplicative hash, no per-element `Hasher`); nil when probing runs long (input crafted to collide), for the
+/// caller to fall back to a `Set`.
+private func repeatsIdentifier(_ ids: [UUID]) -> Bool? {
+  var bits = 1
+  while 1 << bits < 2 * ids.count { bits += 1 }
+  let mask = (1 << bits) - 1
+  var slots = [(UInt64, UInt64)](repeating: (0, 0), count: 1 << bits)
+  var used = [Bool](repeating: false, count: 1 << bits)
+  var probes = 0
+  for id in ids {
+    let key = withUnsafeBytes(of: id.uuid) { raw in
+      (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+    var i = Int(truncatingIfNeeded: ((key.0 ^ key.1) &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - bits)) & mask
+    while used[i] {
+      if slots[i] == key { return true }
+      i = (i + 1) & mask
+      probes += 1
+      if probes > 8 * ids.count { return nil }
+    }
+    used[i] = true
+    slots[i] = key
+  }
+  return false
 }
 
 extension RouteInput {
