@@ -73,6 +73,18 @@ package struct BinaryWriter: Sendable {
   package mutating func uuid(_ v: UUID) {
     withUnsafeBytes(of: v.uuid) { bytes.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
   }
+  /// Writes an array of identifiers: the count, then 16 raw bytes each, in one block (the bytes `array` of
+  /// ``uuid(_:)`` writes).
+  package mutating func uuids(_ ids: [UUID]) {
+    u32(UInt32(ids.count))
+    raw(ids.count * 16) { p in
+      for (i, id) in ids.enumerated() {
+        withUnsafeBytes(of: id.uuid) { bytes in
+          UnsafeMutableRawBufferPointer(rebasing: p[i * 16..<i * 16 + 16]).copyMemory(from: bytes)
+        }
+      }
+    }
+  }
   /// Writes an optional: presence byte, then the value.
   @inlinable package mutating func optional<T>(_ v: T?, _ write: (inout BinaryWriter, T) -> Void) {
     if let v {

@@ -26,7 +26,11 @@ extension BinaryWriter {
     sampleType(s.type)
     date(s.start)
     date(s.end)
-    for value in [s.sum, s.minimum, s.maximum, s.average, s.mostRecent] { optional(value) { $0.f64($1) } }
+    optional(s.sum) { $0.f64($1) }
+    optional(s.minimum) { $0.f64($1) }
+    optional(s.maximum) { $0.f64($1) }
+    optional(s.average) { $0.f64($1) }
+    optional(s.mostRecent) { $0.f64($1) }
   }
 
   mutating func workoutConfiguration(_ c: WorkoutConfiguration) {
@@ -60,20 +64,14 @@ extension BinaryWriter {
     array(w.statistics) { $0.workoutStatistic($1) }
     metadata(w.metadata)
     source(w.source)
-    array(w.associated) { $0.uuid($1) }
+    uuids(w.associated)
   }
 
   /// A route (layout above).
   package mutating func workoutRoute(_ r: WorkoutRoute) {
     uuid(r.uuid)
     uuid(r.workout)
-    array(r.locations) { w, fix in
-      w.date(fix.timestamp)
-      for value in [
-        fix.latitude, fix.longitude, fix.altitude, fix.horizontalAccuracy, fix.verticalAccuracy, fix.speed,
-        fix.speedAccuracy, fix.course, fix.courseAccuracy,
-      ] { w.f64(value) }
-    }
+    routeLocations(r.locations)
     metadata(r.metadata)
     source(r.source)
   }
@@ -116,11 +114,16 @@ extension BinaryReader {
     let type = try sampleType()
     let start = try finiteDate("statistics start date")
     let end = try finiteDate("statistics end date")
-    var values: [Double?] = []
-    for _ in 0..<5 { values.append(try optional { r throws(DecodeError) in try r.finiteF64("statistic") }) }
+    func value() throws(DecodeError) -> Double? {
+      try optional { r throws(DecodeError) in try r.finiteF64("statistic") }
+    }
+    let sum = try value()
+    let minimum = try value()
+    let maximum = try value()
+    let average = try value()
     return WorkoutStatistic(
-      type: type, start: start, end: end, sum: values[0], minimum: values[1], maximum: values[2], average: values[3],
-      mostRecent: values[4])
+      type: type, start: start, end: end, sum: sum, minimum: minimum, maximum: maximum, average: average,
+      mostRecent: try value())
   }
 
   mutating func workoutConfiguration() throws(DecodeError) -> WorkoutConfiguration {
@@ -192,11 +195,18 @@ extension BinaryReader {
     let workout = try uuid()
     let locations = try array(minElementSize: 80) { r throws(DecodeError) -> RouteLocation in
       let timestamp = try r.finiteDate("location timestamp")
-      var v: [Double] = []
-      for _ in 0..<9 { v.append(try r.finiteF64("location value")) }
+      let latitude = try r.finiteF64("location value")
+      let longitude = try r.finiteF64("location value")
+      let altitude = try r.finiteF64("location value")
+      let horizontal = try r.finiteF64("location value")
+      let vertical = try r.finiteF64("location value")
+      let speed = try r.finiteF64("location value")
+      let speedAccuracy = try r.finiteF64("location value")
+      let course = try r.finiteF64("location value")
       return RouteLocation(
-        timestamp: timestamp, latitude: v[0], longitude: v[1], altitude: v[2], horizontalAccuracy: v[3],
-        verticalAccuracy: v[4], speed: v[5], speedAccuracy: v[6], course: v[7], courseAccuracy: v[8])
+        timestamp: timestamp, latitude: latitude, longitude: longitude, altitude: altitude,
+        horizontalAccuracy: horizontal, verticalAccuracy: vertical, speed: speed, speedAccuracy: speedAccuracy,
+        course: course, courseAccuracy: try r.finiteF64("location value"))
     }
     let metadata = try metadata(finite: true)
     let source = try source()

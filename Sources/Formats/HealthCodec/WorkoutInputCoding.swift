@@ -70,21 +70,41 @@ extension BinaryWriter {
     }
     array(w.statistics) { $0.workoutStatistic($1) }
     metadata(w.metadata)
-    array(w.associated) { $0.uuid($1) }
+    uuids(w.associated)
   }
   /// timestamp | latitude | longitude | altitude | horizontal accuracy | vertical accuracy | speed | speed accuracy
   /// | course | course accuracy.
   package mutating func routeLocation(_ fix: RouteLocation) {
-    date(fix.timestamp)
-    for value in [
-      fix.latitude, fix.longitude, fix.altitude, fix.horizontalAccuracy, fix.verticalAccuracy, fix.speed,
-      fix.speedAccuracy, fix.course, fix.courseAccuracy,
-    ] { f64(value) }
+    routeLocations(CollectionOfOne(fix), count: false)
+  }
+  /// `[location]` (with `count`, else the fixes alone): each fix's ten `f64`s written in one block of 80 bytes a
+  /// fix, the bytes ``routeLocation(_:)`` writes for each, without a capacity check per byte.
+  package mutating func routeLocations<C: Collection<RouteLocation>>(_ fixes: C, count: Bool = true) {
+    if count { u32(UInt32(fixes.count)) }
+    raw(fixes.count * WorkoutCodingSize.location) { p in
+      var at = 0
+      func put(_ v: Double) {
+        p.storeBytes(of: v.bitPattern.littleEndian, toByteOffset: at, as: UInt64.self)
+        at += 8
+      }
+      for fix in fixes {
+        put(fix.timestamp.timeIntervalSinceReferenceDate)
+        put(fix.latitude)
+        put(fix.longitude)
+        put(fix.altitude)
+        put(fix.horizontalAccuracy)
+        put(fix.verticalAccuracy)
+        put(fix.speed)
+        put(fix.speedAccuracy)
+        put(fix.course)
+        put(fix.courseAccuracy)
+      }
+    }
   }
   /// uuid | [location] (as inserted) | metadata.
   package mutating func routeInput(_ r: RouteInput) {
     uuid(r.uuid)
-    array(r.locations) { $0.routeLocation($1) }
+    routeLocations(r.locations)
     metadata(r.metadata)
   }
   /// uuid | start | end | [offset `f64` | precededByGap bool] (as added) | metadata.
@@ -161,11 +181,14 @@ extension BinaryReader {
     let type = try sampleType()
     let start = try date()
     let end = try date()
-    var values: [Double?] = []
-    for _ in 0..<5 { values.append(try optional { r throws(DecodeError) in try r.f64() }) }
+    func value() throws(DecodeError) -> Double? { try optional { r throws(DecodeError) in try r.f64() } }
+    let sum = try value()
+    let minimum = try value()
+    let maximum = try value()
+    let average = try value()
     return WorkoutStatistic(
-      type: type, start: start, end: end, sum: values[0], minimum: values[1], maximum: values[2], average: values[3],
-      mostRecent: values[4])
+      type: type, start: start, end: end, sum: sum, minimum: minimum, maximum: maximum, average: average,
+      mostRecent: try value())
   }
 
   /// A configuration as sent: its location and swimming location must be known; the lap length is not checked.
@@ -185,12 +208,31 @@ extension BinaryReader {
 
   /// Reads a location fix as sent.
   package mutating func routeLocation() throws(DecodeError) -> RouteLocation {
-    let timestamp = try date()
-    var v: [Double] = []
-    for _ in 0..<9 { v.append(try f64()) }
+    guard remaining >= WorkoutCodingSize.location else {
+      // Short input: read field by field, so the error names the field and offset where the bytes ran out.
+      let timestamp = try date()
+      let latitude = try f64()
+      let longitude = try f64()
+      let altitude = try f64()
+      let horizontal = try f64()
+      let vertical = try f64()
+      let speed = try f64()
+      let speedAccuracy = try f64()
+      let course = try f64()
+      return RouteLocation(
+        timestamp: timestamp, latitude: latitude, longitude: longitude, altitude: altitude,
+        horizontalAccuracy: horizontal, verticalAccuracy: vertical, speed: speed, speedAccuracy: speedAccuracy,
+        course: course, courseAccuracy: try f64())
+    }
+    // Bounds checked once for the fix's 80 bytes.
+    let fix = try raw(WorkoutCodingSize.location, "route location")
+    func value(_ k: Int) -> Double {
+      Double(bitPattern: UInt64(littleEndian: fix.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self)))
+    }
     return RouteLocation(
-      timestamp: timestamp, latitude: v[0], longitude: v[1], altitude: v[2], horizontalAccuracy: v[3],
-      verticalAccuracy: v[4], speed: v[5], speedAccuracy: v[6], course: v[7], courseAccuracy: v[8])
+      timestamp: Date(timeIntervalSinceReferenceDate: value(0)), latitude: value(1), longitude: value(2),
+      altitude: value(3), horizontalAccuracy: value(4), verticalAccuracy: value(5), speed: value(6),
+      speedAccuracy: value(7), course: value(8), courseAccuracy: value(9))
   }
 
   /// Reads a route as an app sends it (its fixes as inserted).

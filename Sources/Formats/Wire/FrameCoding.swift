@@ -32,12 +32,19 @@ extension Frame {
     return w.bytes
   }
 
-  /// About how many bytes the body takes: a sample reply reserves its size up front instead of growing through a
-  /// dozen reallocations and copies. A size heuristic, not a dispatch: every other frame starts at 128 bytes.
+  /// About how many bytes the body takes: a sample, workout or route reply, or a workout's save, reserves its size
+  /// up front instead of growing through a dozen reallocations and copies. A size heuristic, not a dispatch: every
+  /// other frame starts at 128 bytes.
   private var capacityHint: Int {
     switch self {
     case .response(_, .success(.samples(let samples))): 64 + samples.count * 64
     case .response(_, .success(.anchored(let result))): 64 + result.added.count * 64 + result.deleted.count * 40
+    // A workout without associations is about 330 bytes; each association 16, each route fix 80.
+    case .response(_, .success(.workouts(let workouts))):
+      workouts.reduce(64) { $0 + 384 + $1.associated.count * 16 }
+    case .response(_, .success(.routes(let routes))): routes.reduce(64) { $0 + 128 + $1.locations.count * 80 }
+    case .request(_, .saveWorkout(_, let workout, let route)):
+      512 + workout.associated.count * 16 + (route?.locations.count ?? 0) * 80
     default: 128
     }
   }

@@ -28,19 +28,15 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   }
 }
 
-/// One stored object of the workout family as a query reads it: its identifier, dates, source, and how a
-/// ``SampleFilter`` sees it.
+/// One stored object of the workout family as a query reads it: its dates, source and change number. How a
+/// ``SampleFilter`` sees it and its sort values are functions `select` takes once for all candidates (no closure
+/// per object).
 private struct Candidate<Value> {
   var value: Value
-  var uuid: UUID
   var start: Date
   var end: Date
   var source: SampleSource
   var change: UInt64
-  var matches: (SampleFilter) -> Bool
-  /// The value of a workout sort key (nil: the object has none, which sorts first ascending, as nil in an
-  /// `NSSortDescriptor`).
-  var sortValue: (SampleSort.Field) -> Double? = { _ in nil }
 }
 
 extension DeviceState {
@@ -90,38 +86,54 @@ extension DeviceState {
     }
   }
 
-  /// The candidates that pass a query's visibility, retention floor, range, sources and filter, sorted (start date
-  /// by default, then change order) and limited.
-  private func select<Value>(_ candidates: [Candidate<Value>], _ bundleID: String, _ query: SampleQuery, wall: Date)
-    -> [Value]
-  {
+  /// The candidates that pass a query's visibility, retention floor, range, sources and filter (`matches`), sorted
+  /// (start date by default, then change order; `sortValue` reads a workout sort key, nil sorting first ascending as
+  /// nil in an `NSSortDescriptor`) and limited. The sort orders indices by keys read once per candidate, so no
+  /// object is copied while sorting.
+  private func select<Value>(
+    _ candidates: [Candidate<Value>], _ bundleID: String, _ query: SampleQuery, wall: Date,
+    matches: (Value, SampleFilter) -> Bool, sortValue: (Value, SampleSort.Field) -> Double? = { _, _ in nil }
+  ) -> [Value] {
     let visibility = visibility(bundleID, query.type)
     let floor = floor(wall: wall)
-    var kept = candidates.filter { c in
-      visible(c.source, visibility) && c.end.timeIntervalSinceReferenceDate >= floor
-        && (query.range?.matches(
-          start: c.start.timeIntervalSinceReferenceDate, end: c.end.timeIntervalSinceReferenceDate) ?? true)
-        && (query.sources?.contains(c.source.bundleID) ?? true) && (query.filter.map { c.matches($0) } ?? true)
+    var kept: [Int] = []
+    kept.reserveCapacity(candidates.count)
+    // Fields are read in place (`candidates[i].start`): binding a candidate copies its value (a workout's arrays).
+    for i in candidates.indices {
+      let start = candidates[i].start.timeIntervalSinceReferenceDate
+      let end = candidates[i].end.timeIntervalSinceReferenceDate
+      guard visible(candidates[i].source, visibility), end >= floor,
+        query.range?.matches(start: start, end: end) ?? true,
+        query.sources?.contains(candidates[i].source.bundleID) ?? true
+      else { continue }
+      if let filter = query.filter, !matches(candidates[i].value, filter) { continue }
+      kept.append(i)
     }
     let sort = query.sort.isEmpty ? [SampleSort(.startDate, ascending: true)] : query.sort
-    func value(_ c: Candidate<Value>, _ field: SampleSort.Field) -> Double {
-      switch field {
-      case .startDate: c.start.timeIntervalSinceReferenceDate
-      case .endDate: c.end.timeIntervalSinceReferenceDate
-      case .duration, .totalDistance, .totalEnergyBurned, .totalSwimmingStrokeCount, .totalFlightsClimbed:
-        c.sortValue(field) ?? -.infinity
+    // keys[k][i]: the value of sort key k for candidate i (only kept ones are read).
+    let keys: [[Double]] = sort.map { key in
+      var column = [Double](repeating: 0, count: candidates.count)
+      for i in kept {
+        switch key.field {
+        case .startDate: column[i] = candidates[i].start.timeIntervalSinceReferenceDate
+        case .endDate: column[i] = candidates[i].end.timeIntervalSinceReferenceDate
+        case .duration, .totalDistance, .totalEnergyBurned, .totalSwimmingStrokeCount, .totalFlightsClimbed:
+          column[i] = sortValue(candidates[i].value, key.field) ?? -.infinity
+        }
       }
+      return column
     }
+    let changes = candidates.map(\.change)
     kept.sort { a, b in
-      for key in sort {
-        let va = value(a, key.field)
-        let vb = value(b, key.field)
+      for (k, key) in sort.enumerated() {
+        let va = keys[k][a]
+        let vb = keys[k][b]
         if va != vb { return key.ascending ? va < vb : va > vb }
       }
-      return a.change < b.change
+      return changes[a] < changes[b]
     }
     if query.limit > 0 && kept.count > query.limit { kept.removeLast(kept.count - query.limit) }
-    return kept.map(\.value)
+    return kept.map { candidates[$0].value }
   }
 
   /// An object with no value of its own as a ``SampleFilter`` sees a sample: identifier, dates, source, metadata.
@@ -139,11 +151,11 @@ extension DeviceState {
       bundleID, query.type, expected: WorkoutStore.workoutType, range: query.range, limit: query.limit)
     let candidates = workoutStore.workouts.values.map { entry in
       Candidate(
-        value: entry.value, uuid: entry.value.uuid, start: entry.value.start, end: entry.value.end,
-        source: entry.value.source, change: entry.change, matches: { $0.matches(entry.value) },
-        sortValue: { Self.sortValue(entry.value, $0) })
+        value: entry.value, start: entry.value.start, end: entry.value.end,
+        source: entry.value.source, change: entry.change)
     }
-    return select(candidates, bundleID, query, wall: wall)
+    return select(
+      candidates, bundleID, query, wall: wall, matches: { $1.matches($0) }, sortValue: { Self.sortValue($0, $1) })
   }
 
   /// `HKSampleQuery` of `HKSeriesType.workoutRoute()` (an `HKWorkoutRouteQuery` reads the locations of what it
@@ -160,12 +172,14 @@ extension DeviceState {
     resolved.filter = filter
     let candidates = workoutStore.routes.values.filter { workout == nil || $0.value.workout == workout }.map { entry in
       let route = entry.value
-      let sample = subject(route.uuid, WorkoutStore.routeType, route.start, route.end, route.metadata, route.source)
       return Candidate(
-        value: route, uuid: route.uuid, start: route.start, end: route.end, source: route.source,
-        change: entry.change, matches: { $0.matches(sample) })
+        value: route, start: route.start, end: route.end, source: route.source,
+        change: entry.change)
     }
-    return select(candidates, bundleID, resolved, wall: wall)
+    return select(candidates, bundleID, resolved, wall: wall) { route, filter in
+      filter.matches(
+        subject(route.uuid, WorkoutStore.routeType, route.start, route.end, route.metadata, route.source))
+    }
   }
 
   /// `HKSampleQuery` of `HKSeriesType.heartbeat()`: the heartbeat series the app may see, as ``workoutQuery``.
@@ -177,13 +191,15 @@ extension DeviceState {
     try requireDateSort(query.sort, query.type)
     let candidates = workoutStore.series.values.map { entry in
       let series = entry.value
-      let sample = subject(
-        series.uuid, WorkoutStore.heartbeatSeriesType, series.start, series.end, series.metadata, series.source)
       return Candidate(
-        value: series, uuid: series.uuid, start: series.start, end: series.end, source: series.source,
-        change: entry.change, matches: { $0.matches(sample) })
+        value: series, start: series.start, end: series.end, source: series.source,
+        change: entry.change)
     }
-    return select(candidates, bundleID, query, wall: wall)
+    return select(candidates, bundleID, query, wall: wall) { series, filter in
+      filter.matches(
+        subject(series.uuid, WorkoutStore.heartbeatSeriesType, series.start, series.end, series.metadata,
+          series.source))
+    }
   }
 
   /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute` or `heartbeatSeries`: visible objects of the type stored

@@ -115,6 +115,7 @@ extension Dictionary where Key == String, Value == MetadataValue {
   /// must be one HKUnit parses. Keys are checked in sorted order, so the error names the same key every time.
   /// - Throws: ``HealthError`` with `errorInvalidArgument`, naming the key and the value.
   package func checkValues() throws(HealthError) {
+    if isEmpty { return }  // most objects carry none
     for key in keys.sorted() {
       let value = self[key]!
       switch value {

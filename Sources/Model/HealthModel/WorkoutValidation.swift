@@ -43,40 +43,52 @@ package struct HeartbeatSeriesInput: Hashable, Sendable {
 }
 
 /// Checks that an object's dates are finite, in order and within the dates a sample may carry (as
-/// ``SampleInput/validated(source:)`` checks a sample's), naming the object in the message.
-func checkObjectDates(_ start: Date, _ end: Date, _ what: String) throws(HealthError) {
+/// ``SampleInput/validated(source:)`` checks a sample's), naming the object in the message (built only on failure).
+func checkObjectDates(_ start: Date, _ end: Date, _ what: @autoclosure () -> String) throws(HealthError) {
   guard start.timeIntervalSinceReferenceDate.isFinite, end.timeIntervalSinceReferenceDate.isFinite else {
-    throw .invalidArgumentException("\(what) dates must be finite")
+    throw .invalidArgumentException("\(what()) dates must be finite")
   }
   guard start <= end else {
     throw .invalidArgumentException(
-      "\(what): startDate (\(formatDate(start))) must be equal to or earlier than endDate (\(formatDate(end)))")
+      "\(what()): startDate (\(formatDate(start))) must be equal to or earlier than endDate (\(formatDate(end)))")
   }
   guard end < latestSampleDate else {
-    throw .validationException("\(what) can not have endDate of NSDate.distantFuture")
+    throw .validationException("\(what()) can not have endDate of NSDate.distantFuture")
   }
-  guard start >= earliestSampleDate else { throw .validationException("\(what) can not have startDate before 0001") }
+  guard start >= earliestSampleDate else {
+    throw .validationException("\(what()) can not have startDate before 0001")
+  }
 }
 
 extension WorkoutStatistic {
   /// Checks a statistic: a quantity type, finite dates in order, finite values (in the canonical unit).
   func check(_ what: String) throws(HealthError) {
-    guard type.descriptor.isQuantity else {
+    guard type.isQuantity else {
       throw .invalidArgumentException("\(what): statistics of \(type.identifier), which is not a quantity type")
     }
     try checkObjectDates(start, end, "\(what) statistics of \(type.name)")
-    for value in [sum, minimum, maximum, average, mostRecent].compactMap({ $0 }) where !value.isFinite {
+    func requireFinite(_ value: Double?) throws(HealthError) {
+      guard let value, !value.isFinite else { return }
       throw .invalidArgumentException("\(what): statistics of \(type.name) must be finite (was \(value))")
     }
+    try requireFinite(sum)
+    try requireFinite(minimum)
+    try requireFinite(maximum)
+    try requireFinite(average)
+    try requireFinite(mostRecent)
   }
 }
 
-/// Checks a list of statistics: each valid, one per type.
+/// Checks a list of statistics: each valid, one per type (a workout carries a few: the earlier ones are compared
+/// directly, a set only past eight).
 func checkStatistics(_ statistics: [WorkoutStatistic], _ what: String) throws(HealthError) {
   var seen: Set<SampleType> = []
-  for statistic in statistics {
+  for (index, statistic) in statistics.enumerated() {
     try statistic.check(what)
-    guard seen.insert(statistic.type).inserted else {
+    let repeated =
+      statistics.count <= 8
+      ? statistics[..<index].contains { $0.type == statistic.type } : !seen.insert(statistic.type).inserted
+    guard !repeated else {
       throw .invalidArgumentException("\(what) lists statistics of \(statistic.type.name) twice")
     }
   }
@@ -113,9 +125,12 @@ extension WorkoutInput {
     if let duration, !duration.isFinite || duration < 0 {
       throw .invalidArgumentException("HKWorkout duration must be finite and not negative (was \(duration))")
     }
-    let sorted = events.enumerated().sorted { a, b in
-      a.element.start != b.element.start ? a.element.start < b.element.start : a.offset < b.offset
-    }.map(\.element)
+    let sorted =
+      events.indices.dropFirst().allSatisfy { events[$0 - 1].start <= events[$0].start }
+      ? events  // already in order: the stable sort would keep it as is
+      : events.enumerated().sorted { a, b in
+        a.element.start != b.element.start ? a.element.start < b.element.start : a.offset < b.offset
+      }.map(\.element)
     for (index, event) in sorted.enumerated() {
       try checkObjectDates(event.start, event.end, "HKWorkoutEvent \(event.type)")
       guard event.start >= start, event.end <= end else {
@@ -142,7 +157,7 @@ extension WorkoutInput {
     }
     var previousEnd: Date?
     var activityIDs: Set<UUID> = []
-    for activity in activities {
+    for (index, activity) in activities.enumerated() {
       guard let activityEnd = activity.end else {
         throw .invalidArgumentException("HKWorkoutActivity \(activity.uuid) has no end date")
       }
@@ -155,7 +170,10 @@ extension WorkoutInput {
           "HKWorkoutActivity \(activity.uuid) starts before the previous one ends: activities are ascending and "
             + "may not overlap")
       }
-      guard activityIDs.insert(activity.uuid).inserted, activity.uuid != uuid else {
+      let repeated =
+        activities.count <= 8
+        ? activities[..<index].contains { $0.uuid == activity.uuid } : !activityIDs.insert(activity.uuid).inserted
+      guard !repeated, activity.uuid != uuid else {
         throw .invalidArgumentException("HKWorkoutActivity \(activity.uuid) is listed twice")
       }
       if let lap = activity.configuration.lapLength, !lap.isFinite || lap <= 0 {
@@ -166,13 +184,52 @@ extension WorkoutInput {
       previousEnd = activityEnd
     }
     try metadata.checkValues()
-    var seen: Set<UUID> = []
-    let associated = self.associated.filter { seen.insert($0).inserted }
+    let associated = uniqueIdentifiers(self.associated)
     return Workout(
       uuid: uuid, activityType: activityType, start: start, end: end,
       duration: duration ?? Workout.derivedDuration(start: start, end: end, events: sorted), events: sorted,
       activities: activities, statistics: statistics, metadata: metadata, source: source, associated: associated)
   }
+}
+
+/// `ids` without repeats, first occurrences in order (`ids` itself, unshared, when it has none; a short list is
+/// compared directly, a longer one through a table of the identifiers' bits, a set only when one repeats).
+func uniqueIdentifiers(_ ids: [UUID]) -> [UUID] {
+  if ids.count <= 16 {
+    guard ids.indices.contains(where: { i in ids[..<i].contains(ids[i]) }) else { return ids }
+    return ids.enumerated().filter { i, id in !ids[..<i].contains(id) }.map(\.element)
+  }
+  if repeatsIdentifier(ids) == false { return ids }  // the usual case, without hashing each into a Set
+  var seen = Set<UUID>(minimumCapacity: ids.count)
+  let unique = ids.filter { seen.insert($0).inserted }
+  return unique.count == ids.count ? ids : unique
+}
+
+/// Whether `ids` lists an identifier twice, found with an open-addressing table of the identifiers' bits (a
+/// multiplicative hash, no per-element `Hasher`); nil when probing runs long (input crafted to collide), for the
+/// caller to fall back to a `Set`.
+private func repeatsIdentifier(_ ids: [UUID]) -> Bool? {
+  var bits = 1
+  while 1 << bits < 2 * ids.count { bits += 1 }
+  let mask = (1 << bits) - 1
+  var slots = [(UInt64, UInt64)](repeating: (0, 0), count: 1 << bits)
+  var used = [Bool](repeating: false, count: 1 << bits)
+  var probes = 0
+  for id in ids {
+    let key = withUnsafeBytes(of: id.uuid) { raw in
+      (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+    var i = Int(truncatingIfNeeded: ((key.0 ^ key.1) &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - bits)) & mask
+    while used[i] {
+      if slots[i] == key { return true }
+      i = (i + 1) & mask
+      probes += 1
+      if probes > 8 * ids.count { return nil }
+    }
+    used[i] = true
+    slots[i] = key
+  }
+  return false
 }
 
 extension RouteInput {
@@ -187,21 +244,21 @@ extension RouteInput {
     }
     for (index, fix) in locations.enumerated() {
       let t = fix.timestamp
-      let measures = [
-        fix.altitude, fix.horizontalAccuracy, fix.verticalAccuracy, fix.speed, fix.speedAccuracy, fix.course,
-        fix.courseAccuracy,
-      ]
       guard t.timeIntervalSinceReferenceDate.isFinite, t >= earliestSampleDate, t < latestSampleDate,
         fix.latitude.isFinite, abs(fix.latitude) <= 90, fix.longitude.isFinite, abs(fix.longitude) <= 180,
-        measures.allSatisfy(\.isFinite)
+        fix.altitude.isFinite, fix.horizontalAccuracy.isFinite, fix.verticalAccuracy.isFinite, fix.speed.isFinite,
+        fix.speedAccuracy.isFinite, fix.course.isFinite, fix.courseAccuracy.isFinite
       else {
         throw .healthKit(.errorInvalidArgument, "Route location \(index) is not a valid location")
       }
     }
     try metadata.checkValues()
-    let sorted = locations.enumerated().sorted { a, b in
-      a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
-    }.map(\.element)
+    let sorted =
+      locations.indices.dropFirst().allSatisfy { locations[$0 - 1].timestamp <= locations[$0].timestamp }
+      ? locations  // already in order (a recorder's usual case): the stable sort would keep it as is
+      : locations.enumerated().sorted { a, b in
+        a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
+      }.map(\.element)
     return WorkoutRoute(uuid: uuid, workout: workout, locations: sorted, metadata: metadata, source: source)
   }
 }
