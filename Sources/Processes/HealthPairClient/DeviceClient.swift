@@ -157,9 +157,13 @@ package final class DeviceClient: @unchecked Sendable {
       if waited { s.waited[id, default: 0] += 1 }
       return (ticket, wakesThread(&s))
     }
-    if wake { threadWake.signal() }
+    // The request goes out before the reader thread is woken: waking a parked thread is a futex call (and on a VM
+    // often an idle vCPU's wake-up), which would delay the daemon's work by as much; woken after the write, the
+    // reader starts while the daemon answers. Its answer waits in the socket until someone reads it; a parked reader
+    // had nothing to read for (every pending answer had a caller reading for it), so the write waits for nobody.
     let bytes = Frame.request(id: ticket.id, request).framed()
     let written = socket.write(bytes, what: socketPath)
+    if wake { threadWake.signal() }
     if case .failure(let error) = written {
       let failure = ClientError.disconnected("write failed: \(error)")
       shared.withLock { s in
