@@ -47,20 +47,8 @@ extension BinaryWriter {
     date(w.start)
     date(w.end)
     f64(w.duration)
-    array(w.events) { writer, event in
-      writer.u8(UInt8(event.type.rawValue))
-      writer.date(event.start)
-      writer.date(event.end)
-      writer.metadata(event.metadata)
-    }
-    array(w.activities) { writer, activity in
-      writer.uuid(activity.uuid)
-      writer.workoutConfiguration(activity.configuration)
-      writer.date(activity.start)
-      writer.optional(activity.end) { $0.date($1) }
-      writer.metadata(activity.metadata)
-      writer.array(activity.statistics) { $0.workoutStatistic($1) }
-    }
+    array(w.events) { $0.workoutEvent($1) }
+    array(w.activities) { $0.workoutActivity($1) }
     array(w.statistics) { $0.workoutStatistic($1) }
     metadata(w.metadata)
     source(w.source)
@@ -149,23 +137,8 @@ extension BinaryReader {
     let startDate = try finiteDate("workout start date")
     let endDate = try finiteDate("workout end date")
     let duration = try finiteF64("workout duration")
-    let events = try array(minElementSize: 18) { r throws(DecodeError) -> WorkoutEvent in
-      let raw = try r.u8()
-      guard let type = WorkoutEventType(rawValue: Int(raw)) else { throw r.error("unknown workout event type \(raw)") }
-      let start = try r.finiteDate("event start date")
-      let end = try r.finiteDate("event end date")
-      return WorkoutEvent(type: type, start: start, end: end, metadata: try r.metadata(finite: true))
-    }
-    let activities = try array(minElementSize: 42) { r throws(DecodeError) -> WorkoutActivity in
-      let id = try r.uuid()
-      let configuration = try r.workoutConfiguration()
-      let start = try r.finiteDate("activity start date")
-      let end = try r.optional { r throws(DecodeError) in try r.finiteDate("activity end date") }
-      let metadata = try r.metadata(finite: true)
-      let statistics = try r.array(minElementSize: 23) { r throws(DecodeError) in try r.workoutStatistic() }
-      return WorkoutActivity(
-        uuid: id, configuration: configuration, start: start, end: end, metadata: metadata, statistics: statistics)
-    }
+    let events = try array(minElementSize: 18) { r throws(DecodeError) in try r.workoutEvent() }
+    let activities = try array(minElementSize: 42) { r throws(DecodeError) in try r.workoutActivity() }
     let statistics = try array(minElementSize: 23) { r throws(DecodeError) in try r.workoutStatistic() }
     let metadata = try metadata(finite: true)
     let source = try source()

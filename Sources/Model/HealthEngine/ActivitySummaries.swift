@@ -117,8 +117,8 @@ extension DeviceState {
   }
 
   /// Applies the workout family of a committed import, after its samples and correlations: workouts and routes
-  /// whose identifier any store here knows, or ending before the retention floor, are left out (so is a route whose workout
-  /// was); summaries replace the stored summary of their day. Outbound sync carries the workouts and routes.
+  /// whose identifier any store here knows, or ending before the retention floor, are left out (so is a route whose
+  /// workout was); summaries replace the stored summary of their day. Outbound sync carries the workouts and routes.
   mutating func applyImportedWorkouts(_ staged: StagedImport, floor: Date?) {
     var workouts: [Workout] = []
     for workout in staged.workouts where !isKnownObject(workout.uuid) {
