@@ -167,7 +167,8 @@ struct PinnedFrameTests {
     .peerAcknowledged(4), .linkChanged(connected: true), .protectedDataChanged(available: false),
     .backgroundDelivery(BackgroundDeliveryEvent(kind: .woken, id: 1, bundleID: "a", type: water, attempt: 1, at: t0)),
     .samplesPruned(type: water, apps: ["a", "b"]),
-    WorkoutExamples.sessionEvents[0], WorkoutExamples.sessionEvents[7],
+    WorkoutExamples.sessionEvents[0], WorkoutExamples.sessionEvents[7], WorkoutExamples.sessionEvents[11],
+    WorkoutExamples.sessionEvents[13], WorkoutExamples.sessionEvents[14],
   ]
 
   /// Every peer message case.
@@ -310,6 +311,9 @@ struct PinnedFrameTests {
     case .samplesPruned: "samplesPruned"
     case .workoutSession: "workoutSession"
     case .workoutBuilder: "workoutBuilder"
+    case .mirroringStarted: "mirroringStarted"
+    case .workoutDataSent: "workoutDataSent"
+    case .workoutConfigurationHandled: "workoutConfigurationHandled"
     }
   }
 

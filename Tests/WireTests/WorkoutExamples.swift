@@ -104,6 +104,12 @@ enum WorkoutExamples {
     .command(sessionID, .resume), .command(sessionID, .stopActivity(end)), .command(sessionID, .end),
     .command(sessionID, .endCurrentActivity(end)), .builder(sessionID), .beginCollection(sessionID, t0),
     .endCollection(sessionID, end), .finishWorkout(sessionID, workout: u2), .status(sessionID),
+    .setDelegate(sessionID, true), .startMirroring(sessionID), .stopMirroring(sessionID),
+    .sendData(sessionID, Data([9, 8, 7])), .enableCollection(sessionID, heartRate, .associatedWith(u1)),
+    .enableCollection(sessionID, heartRate, nil), .disableCollection(sessionID, heartRate),
+    .shouldCollectEvents(sessionID, false), .addEvents(sessionID, [WorkoutEvent(type: .lap, start: t0, end: end)]),
+    .addMetadata(sessionID, ["leg": .int(2)]), .addSamples(sessionID, [sampleInput]), .discard(sessionID),
+    .recover, .runState(.suspended), .startWatchApp(WorkoutConfiguration(activityType: .running, location: .outdoor)),
   ]
   /// Every session and builder callback, as pushed events, for the round-trip test.
   static let sessionEvents: [DaemonEvent] = [
@@ -118,6 +124,10 @@ enum WorkoutExamples {
     .workoutBuilder(app: "a", session: sessionID, .didCollectEvent(WorkoutEvent(type: .lap, start: t0, end: end))),
     .workoutBuilder(app: "a", session: sessionID, .didBeginActivity(workout.activities[0])),
     .workoutBuilder(app: "a", session: sessionID, .didEndActivity(workout.activities[0])),
+    .mirroringStarted(app: "a", session: sessionID),
+    .workoutDataSent(app: "a", session: sessionID, sequence: 3, error: nil),
+    .workoutDataSent(app: "a", session: sessionID, sequence: 4, error: .healthKit(.errorDataSizeExceeded, "big")),
+    .workoutConfigurationHandled(app: "a", WorkoutConfiguration(activityType: .running, location: .outdoor)),
   ]
 
   /// One reply of each workout reply tag.
@@ -129,6 +139,14 @@ enum WorkoutExamples {
     .anchoredWorkouts(
       AnchoredWorkoutResult(
         workouts: [workout], routes: [route], series: [series], deleted: [tombstone], newAnchor: 7)),
-    .sessionStatus(SessionStatus(id: sessionID, state: .paused, type: .primary, start: t0, end: nil, waiting: true)),
+    .sessionStatus(
+      SessionStatus(
+        id: sessionID, app: "a", state: .paused, type: .primary, start: t0, end: nil, waiting: true,
+        configuration: WorkoutConfiguration(activityType: .running, location: .outdoor),
+        activities: workout.activities, events: [WorkoutEvent(type: .pause, start: t0)], sequence: 2,
+        builder: BuilderStatus(
+          phase: .collecting, start: t0, end: nil, elapsed: 12.5, events: [WorkoutEvent(type: .pause, start: t0)],
+          activities: workout.activities, statistics: workout.statistics, types: [heartRate],
+          shouldCollectWorkoutEvents: true, metadata: ["leg": .int(2)]))),
   ]
 }

@@ -12,6 +12,7 @@ extension RequestCore {
   {
     var events: [DeviceEvent] = []
     var waiting = false
+    var sequence: UInt64 = 0
     let id: WorkoutSessionID
     switch call {
     case .create(let uuid, let configuration):
@@ -35,23 +36,91 @@ extension RequestCore {
     case .status(let session):
       id = session
       events = state.collectLiveSamples(wall: wall)
+    case .setDelegate(let session, let present):
+      id = session
+      try state.setSessionDelegate(bundleID, session, present: present)
+    case .startMirroring(let session):
+      id = session
+      events = try state.startSessionMirroring(bundleID, session, wall: wall)
+    case .stopMirroring(let session):
+      id = session
+      events = try state.stopSessionMirroring(bundleID, session, wall: wall)
+    case .sendData(let session, let data):
+      id = session
+      sequence = try state.sendSessionData(bundleID, session, data, wall: wall)
+    case .enableCollection(let session, let type, let filter):
+      id = session
+      events = try state.changeLiveBuilder(bundleID, session, wall: wall) { registry throws(HealthError) in
+        try registry.enableCollection(session, type, predicate: filter)
+        return []
+      }
+    case .disableCollection(let session, let type):
+      id = session
+      events = try state.changeLiveBuilder(bundleID, session, wall: wall) { registry throws(HealthError) in
+        try registry.disableCollection(session, type)
+        return []
+      }
+    case .shouldCollectEvents(let session, let value):
+      id = session
+      events = try state.changeLiveBuilder(bundleID, session, wall: wall) { registry throws(HealthError) in
+        try registry.setShouldCollectWorkoutEvents(session, value)
+        return []
+      }
+    case .addEvents(let session, let added):
+      id = session
+      events = try state.changeLiveBuilder(bundleID, session, wall: wall) { registry throws(HealthError) in
+        try registry.addWorkoutEvents(session, added)
+      }
+    case .addMetadata(let session, let metadata):
+      id = session
+      events = try state.changeLiveBuilder(bundleID, session, wall: wall) { registry throws(HealthError) in
+        try registry.addBuilderMetadata(session, metadata)
+        return []
+      }
+    case .addSamples(let session, let inputs):
+      id = session
+      events = try state.addLiveSamples(bundleID, session, inputs, wall: wall)
+    case .discard(let session):
+      id = session
+      events = try state.changeLiveBuilder(bundleID, session, wall: wall) { registry throws(HealthError) in
+        try registry.discardWorkout(session)
+        return []
+      }
+    case .recover:
+      events = state.collectLiveSamples(wall: wall)
+      id = try state.recoverWorkoutSession(bundleID)
+    case .runState(let runState):
+      events = state.collectLiveSamples(wall: wall)
+      state.setAppRunState(bundleID, runState)
+      id = try state.recoverWorkoutSession(bundleID)
+    case .startWatchApp(let configuration):
+      try state.startWatchApp(bundleID, configuration)
+      id = try state.recoverWorkoutSession(bundleID)
     }
     guard let session = state.live.registry.session(id) else {
       throw .healthKit(.errorInvalidArgument, "Workout session \(id.uuid) is not known")
     }
+    let builder = state.live.registry.builders[id].map { BuilderStatus($0, at: state.now(wall: wall)) }
     let status = SessionStatus(
-      id: id, state: session.state, type: session.type, start: session.start, end: session.end, waiting: waiting)
+      id: id, app: session.app, state: session.state, type: session.type, start: session.start, end: session.end,
+      waiting: waiting, configuration: session.configuration, activities: session.activities,
+      events: session.events, sequence: sequence, builder: builder)
     return (status, events)
   }
 
   /// The pushed events of session directives: each delegate callback to its app's connections (clients keep the
-  /// ones for their objects). Peer messages and launches wait for mirroring (issue 33).
+  /// ones for their objects). Peer messages, stores and launches are the device core's.
   static func sessionNotices(_ directives: [SessionDirective]) -> [DaemonEvent] {
     directives.compactMap { directive in
       switch directive {
       case .session(let app, let id, let callback): .workoutSession(app: app, session: id, callback)
       case .builder(let app, let id, let callback): .workoutBuilder(app: app, session: id, callback)
-      case .store, .peer, .launch, .mirroringStarted, .sendCompleted: nil
+      case .mirroringStarted(let app, let id): .mirroringStarted(app: app, session: id)
+      case .sendCompleted(let app, let id, let sequence, let error):
+        .workoutDataSent(app: app, session: id, sequence: sequence, error: error)
+      case .handleConfiguration(let app, let configuration):
+        .workoutConfigurationHandled(app: app, configuration)
+      case .store, .peer, .launch: nil
       }
     }
   }

@@ -22,7 +22,8 @@ import HealthModel
 //               | exercise time, goal | stand hours, goal (f64 each) | isPaused bool
 
 extension BinaryWriter {
-  mutating func workoutStatistic(_ s: WorkoutStatistic) {
+  /// A workout statistic (as inside a workout).
+  package mutating func workoutStatistic(_ s: WorkoutStatistic) {
     sampleType(s.type)
     date(s.start)
     date(s.end)
@@ -98,7 +99,8 @@ extension BinaryReader {
     return WorkoutActivityType(rawValue: UInt(raw))
   }
 
-  mutating func workoutStatistic() throws(DecodeError) -> WorkoutStatistic {
+  /// A workout statistic (as inside a workout).
+  package mutating func workoutStatistic() throws(DecodeError) -> WorkoutStatistic {
     let type = try sampleType()
     let start = try finiteDate("statistics start date")
     let end = try finiteDate("statistics end date")

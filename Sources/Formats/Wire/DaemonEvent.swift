@@ -29,6 +29,12 @@ package enum DaemonEvent: Hashable, Sendable {
   case workoutSession(app: String, session: WorkoutSessionID, SessionCallback)
   /// A `HKLiveWorkoutBuilderDelegate` callback for the builder of the app's session `session`.
   case workoutBuilder(app: String, session: WorkoutSessionID, BuilderCallback)
+  /// The app's `workoutSessionMirroringStartHandler` runs with the new mirrored session object `session`.
+  case mirroringStarted(app: String, session: WorkoutSessionID)
+  /// The app's `sendToRemoteWorkoutSession(data:)` call `sequence` on `session` completed (nil: delivered).
+  case workoutDataSent(app: String, session: WorkoutSessionID, sequence: UInt64, error: HealthError?)
+  /// The watch app's `handle(_ workoutConfiguration:)` runs (the phone's `startWatchApp(toHandle:)` launched it).
+  case workoutConfigurationHandled(app: String, WorkoutConfiguration)
 }
 
 /// Every pushed event's tag (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -55,6 +61,12 @@ package enum EventTag: UInt8, CaseIterable, Sendable {
   case workoutSession = 30
   /// ``DaemonEvent/workoutBuilder``.
   case workoutBuilder = 31
+  /// ``DaemonEvent/mirroringStarted``.
+  case mirroringStarted = 32
+  /// ``DaemonEvent/workoutDataSent``.
+  case workoutDataSent = 33
+  /// ``DaemonEvent/workoutConfigurationHandled``.
+  case workoutConfigurationHandled = 34
 }
 
 extension DaemonEvent {
@@ -72,6 +84,9 @@ extension DaemonEvent {
     case .samplesPruned: .samplesPruned
     case .workoutSession: .workoutSession
     case .workoutBuilder: .workoutBuilder
+    case .mirroringStarted: .mirroringStarted
+    case .workoutDataSent: .workoutDataSent
+    case .workoutConfigurationHandled: .workoutConfigurationHandled
     }
   }
 }
@@ -86,7 +101,8 @@ extension DaemonEvent {
     case .syncApplied, .peerAcknowledged: .sync
     case .linkChanged: .link
     case .backgroundDelivery, .samplesPruned: .background
-    case .workoutSession, .workoutBuilder: .sessions
+    case .workoutSession, .workoutBuilder, .mirroringStarted, .workoutDataSent, .workoutConfigurationHandled:
+      .sessions
     }
   }
 }

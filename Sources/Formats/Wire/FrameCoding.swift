@@ -157,6 +157,17 @@ extension BinaryWriter {
       string(app)
       workoutSessionID(session)
       builderCallback(callback)
+    case .mirroringStarted(let app, let session):
+      string(app)
+      workoutSessionID(session)
+    case .workoutDataSent(let app, let session, let sequence, let error):
+      string(app)
+      workoutSessionID(session)
+      u64(sequence)
+      optional(error) { $0.healthError($1) }
+    case .workoutConfigurationHandled(let app, let configuration):
+      string(app)
+      sessionConfiguration(configuration)
     }
   }
 }
@@ -196,6 +207,14 @@ extension BinaryReader {
       return .workoutSession(app: try bundle(), session: try workoutSessionID(), try sessionCallback())
     case .workoutBuilder:
       return .workoutBuilder(app: try bundle(), session: try workoutSessionID(), try builderCallback())
+    case .mirroringStarted:
+      return .mirroringStarted(app: try bundle(), session: try workoutSessionID())
+    case .workoutDataSent:
+      return .workoutDataSent(
+        app: try bundle(), session: try workoutSessionID(), sequence: try u64(),
+        error: try optional { r throws(DecodeError) in try r.healthError() })
+    case .workoutConfigurationHandled:
+      return .workoutConfigurationHandled(app: try bundle(), try sessionConfiguration())
     }
   }
 }

@@ -9,7 +9,9 @@ package enum WireProtocol {
   /// the device's time zone, source orders (requests and sync entries). Version 4: the samples of a query reply
   /// (`samples`, `anchored`) list their sources once, as import batches do. Version 5: `saveWorkout` answers a count
   /// (1: the workout waits for the device to unlock); `anchoredQuery` carries a filter applied before its limit.
-  package static let version: UInt16 = 5
+  /// Version 6: workout session calls 7–20, the full session status (configuration, activities, events, sequence,
+  /// builder) and the events `mirroringStarted`, `workoutDataSent`, `workoutConfigurationHandled`.
+  package static let version: UInt16 = 6
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).

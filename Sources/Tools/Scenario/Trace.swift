@@ -381,7 +381,8 @@ final class TraceRecorder {
           case .stopped: "stopped"
           }
         append(.background(app: e.bundleID, type: e.type.name, event: event, delivery: e.id, attempt: e.attempt))
-      case .peerAcknowledged, .linkChanged, .samplesPruned, .protectedDataChanged, .workoutSession, .workoutBuilder:
+      case .peerAcknowledged, .linkChanged, .samplesPruned, .protectedDataChanged, .workoutSession, .workoutBuilder,
+        .mirroringStarted, .workoutDataSent, .workoutConfigurationHandled:
         break  // no scenario step drives sessions yet (issue 33)
       }
     }

@@ -132,7 +132,7 @@ extension DeviceState {
   }
 
   /// Turns directives into events (collected samples to save) and queues the rest for the device core.
-  private mutating func perform(_ directives: [SessionDirective]) -> [DeviceEvent] {
+  mutating func perform(_ directives: [SessionDirective]) -> [DeviceEvent] {
     var events: [DeviceEvent] = []
     for directive in directives {
       guard case .store(let samples) = directive else {
@@ -144,7 +144,7 @@ extension DeviceState {
     return events
   }
 
-  private func requireOwnSession(_ bundleID: String, _ id: WorkoutSessionID) throws(HealthError) {
+  func requireOwnSession(_ bundleID: String, _ id: WorkoutSessionID) throws(HealthError) {
     _ = try installedAppRecord(bundleID)
     guard let session = live.registry.session(id), session.app == bundleID else {
       throw .healthKit(.errorInvalidArgument, "Workout session \(id.uuid) is not this app's")

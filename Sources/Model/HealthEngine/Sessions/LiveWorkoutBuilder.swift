@@ -130,6 +130,23 @@ package struct LiveWorkoutBuilder: Hashable, Sendable {
     return new.map { .didCollectEvent($0) }
   }
 
+  /// `add(_:)` of the app's own samples, already saved: they are collected with the workout and its delegate hears
+  /// `didCollectDataOf` (DOCS `adding-samples-to-a-workout`).
+  /// - Throws: code 3 when not collecting, or for a sample before the builder's start (HKWorkoutBuilder.h).
+  package func checkAdd(_ inputs: [SampleInput]) throws(HealthError) {
+    guard phase == .collecting, let start else { throw Self.misuse("add(_:) while not collecting") }
+    if let early = inputs.first(where: { $0.start < start }) {
+      throw Self.misuse("sample at \(formatDate(early.start)) is before the builder's start \(formatDate(start))")
+    }
+  }
+
+  /// Records samples ``checkAdd(_:)`` accepted and the store saved.
+  package mutating func added(_ saved: [Sample]) -> [BuilderCallback] {
+    samples += saved
+    let types = Set(saved.map(\.type))
+    return types.isEmpty ? [] : [.didCollectDataOf(types)]
+  }
+
   /// The session began an activity: the builder records it, swaps the default types (``LiveCollection``) and tells
   /// its delegate.
   package mutating func sessionBegan(_ activity: WorkoutActivity) -> [BuilderCallback] {

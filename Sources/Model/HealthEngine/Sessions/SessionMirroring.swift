@@ -57,9 +57,22 @@ package enum SessionPeerMessage: Hashable, Sendable {
   case data(UUID, sequence: UInt64, Data)
   /// The answer to `data`: nil when delivered (or held for a suspended app), else the error for the sender.
   case dataAnswer(UUID, sequence: UInt64, error: HealthError?)
+  /// Phone → watch: `startWatchApp(toHandle:)` of this app with this configuration.
+  case startWatchApp(app: String, WorkoutConfiguration)
 }
 
 extension SessionRegistry {
+  /// `startWatchApp(toHandle:)` on the phone: the watch launches the app and hands it the configuration
+  /// (workouts.md §3.1), which may then start one session from the background. With the link down it fails with
+  /// code 0 "Unable to launch watch app" ([Observed] the error text, kvs-coder/health_kit_reporter PR #27; the code is
+  /// HealthPair model).
+  package func startWatchApp(_ app: String, _ configuration: WorkoutConfiguration) -> Result<
+    [SessionDirective], HealthError
+  > {
+    guard linkUp else { return .failure(.healthKit(.unknownError, "Unable to launch watch app")) }
+    return .success([.peer(.startWatchApp(app: app, configuration))])
+  }
+
   /// The live mirrored object of workout `uuid` on this device, if any.
   package func liveMirrored(_ uuid: UUID) -> WorkoutSessionID? {
     sessions.keys.filter { $0.uuid == uuid && sessions[$0]?.type == .mirrored && !dead.contains($0) }.max()
@@ -213,6 +226,14 @@ extension SessionRegistry {
       return receiveData(uuid, sequence: sequence, data, at: now)
     case .dataAnswer(_, let sequence, let error):
       return receiveAnswer(sequence: sequence, error: error)
+    case .startWatchApp(let app, let configuration):
+      allowBackgroundStart(app)
+      var out: [SessionDirective] = []
+      if (runStates[app] ?? .notRunning) == .notRunning {
+        runStates[app] = .background
+        out.append(.launch(app: app))
+      }
+      return out + deliver([.handleConfiguration(app: app, configuration)])
     }
   }
 }

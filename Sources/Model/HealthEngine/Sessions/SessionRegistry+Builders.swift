@@ -5,7 +5,7 @@ import HealthModel
 /// §2.6), by session. Each fails with code 3 when the session has no builder (``associatedBuilder(_:)`` was never
 /// called, or the session is mirrored).
 extension SessionRegistry {
-  private mutating func onBuilder<T>(
+  fileprivate mutating func onBuilder<T>(
     _ id: WorkoutSessionID, _ call: String, _ body: (inout LiveWorkoutBuilder) throws(HealthError) -> T
   ) throws(HealthError) -> T {
     guard let result = try withBuilder(id, body) else {
@@ -75,6 +75,15 @@ extension SessionRegistry {
   package mutating func setShouldCollectWorkoutEvents(_ id: WorkoutSessionID, _ value: Bool) throws(HealthError) {
     try onBuilder(id, "shouldCollectWorkoutEvents") { (builder: inout LiveWorkoutBuilder) throws(HealthError) in
       builder.shouldCollectWorkoutEvents = value
+    }
+  }
+}
+
+extension SessionRegistry {
+  /// `addMetadata(_:)` of the builder: merged like `addEntriesFromDictionary` (workouts.md §2.5).
+  package mutating func addBuilderMetadata(_ id: WorkoutSessionID, _ metadata: Metadata) throws(HealthError) {
+    try onBuilder(id, "addMetadata") { (builder: inout LiveWorkoutBuilder) throws(HealthError) in
+      builder.metadata.merge(metadata) { _, new in new }
     }
   }
 }

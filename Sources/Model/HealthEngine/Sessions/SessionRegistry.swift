@@ -32,12 +32,14 @@ package enum SessionDirective: Hashable, Sendable {
   case mirroringStarted(app: String, id: WorkoutSessionID)
   /// Complete the app's `sendToRemoteWorkoutSession(data:)` call `sequence` (nil: success).
   case sendCompleted(app: String, id: WorkoutSessionID, sequence: UInt64, error: HealthError?)
+  /// Call the watch app's `handle(_ workoutConfiguration:)` (the phone's `startWatchApp(toHandle:)` launched it).
+  case handleConfiguration(app: String, WorkoutConfiguration)
 
   /// The app a delegate-side directive is for (nil for store, peer and launch directives).
   package var app: String? {
     switch self {
     case .session(let app, _, _), .builder(let app, _, _), .mirroringStarted(let app, _),
-      .sendCompleted(let app, _, _, _):
+      .sendCompleted(let app, _, _, _), .handleConfiguration(let app, _):
       app
     case .store, .peer, .launch: nil
     }
