@@ -110,6 +110,7 @@ enum WorkoutExamples {
     .shouldCollectEvents(sessionID, false), .addEvents(sessionID, [WorkoutEvent(type: .lap, start: t0, end: end)]),
     .addMetadata(sessionID, ["leg": .int(2)]), .addSamples(sessionID, [sampleInput]), .discard(sessionID),
     .recover, .runState(.suspended), .startWatchApp(WorkoutConfiguration(activityType: .running, location: .outdoor)),
+    .effort(.intensity(0.85)), .effort(.speed(3.2)), .wrist(on: false),
   ]
   /// Every session and builder callback, as pushed events, for the round-trip test.
   static let sessionEvents: [DaemonEvent] = [

@@ -96,6 +96,12 @@ extension RequestCore {
     case .startWatchApp(let configuration):
       try state.startWatchApp(bundleID, configuration)
       id = try state.recoverWorkoutSession(bundleID)
+    case .effort(let effort):
+      events = state.setWearerEffort(effort, wall: wall)
+      id = try state.activeWorkoutSession()
+    case .wrist(let on):
+      events = state.setWrist(on: on, wall: wall)
+      id = try state.activeWorkoutSession()
     }
     guard let session = state.live.registry.session(id) else {
       throw .healthKit(.errorInvalidArgument, "Workout session \(id.uuid) is not known")

@@ -53,6 +53,11 @@ package enum SessionCall: Hashable, Sendable {
   /// `startWatchApp(toHandle:)` on the phone: the watch app is launched and handed the configuration
   /// (`handle(_ workoutConfiguration:)`). Answers as `recover` does (usually `errorNoData`).
   case startWatchApp(WorkoutConfiguration)
+  /// The world: the wearer's effort from the device's time on (``DeviceState/setWearerEffort(_:wall:)``). Answers
+  /// the device's active session, or `errorNoData` when there is none (the change is made either way).
+  case effort(Effort)
+  /// The world: the watch is put on (true) or taken off (false) the wrist now. Answers as ``effort(_:)``.
+  case wrist(on: Bool)
 
   /// The API's name, for logs.
   package var name: String {
@@ -78,6 +83,8 @@ package enum SessionCall: Hashable, Sendable {
     case .recover: "recoverActiveWorkoutSession"
     case .runState: "runState"
     case .startWatchApp: "startWatchApp"
+    case .effort: "effort"
+    case .wrist: "wrist"
     }
   }
 }

@@ -11,6 +11,7 @@ import HealthModel
 //                   | 13 shouldCollectEvents session-id, bool | 14 addEvents session-id, [event]
 //                   | 15 addMetadata session-id, metadata | 16 addSamples session-id, [sample-input]
 //                   | 17 discard session-id | 18 recover | 19 runState u8 | 20 startWatchApp configuration
+//                   | 21 effort (u8 0 intensity f64 | 1 speed f64) | 22 wrist on bool
 // session-status := session-id | app string | state u8 | type u8 | start date? | end date? | waiting bool
 //                   | configuration | [activity] | [event] | sequence u64 | builder?
 // builder-status := phase u8 | start date? | end date? | elapsed f64 | [event] | [activity] | [statistic]
@@ -76,6 +77,17 @@ extension Codec {
       case .startWatchApp(let configuration):
         w.u8(20)
         w.sessionConfiguration(configuration)
+      case .effort(.intensity(let value)):
+        w.u8(21)
+        w.u8(0)
+        w.f64(value)
+      case .effort(.speed(let value)):
+        w.u8(21)
+        w.u8(1)
+        w.f64(value)
+      case .wrist(let on):
+        w.u8(22)
+        w.bool(on)
       }
     }
     /// Reads a value.
@@ -133,6 +145,16 @@ extension Codec {
         guard let state = AppRunState(rawValue: raw) else { throw r.error("unknown app run state \(raw)") }
         return .runState(state)
       case 20: return .startWatchApp(try r.sessionConfiguration())
+      case 21:
+        let kind = try r.u8()
+        let value = try r.f64()
+        guard value.isFinite, value >= 0 else { throw r.error("effort \(value) is not a finite, non-negative number") }
+        switch kind {
+        case 0: return .effort(.intensity(value))
+        case 1: return .effort(.speed(value))
+        default: throw r.error("unknown effort kind \(kind)")
+        }
+      case 22: return .wrist(on: try r.bool())
       default: throw r.error("unknown workout session call \(tag)")
       }
     }

@@ -120,4 +120,38 @@ extension DeviceState {
     let events = collectLiveSamples(wall: wall)
     return events + perform(live.registry.linkChanged(up: up, at: now(wall: wall)))
   }
+
+  /// The wearer's effort from the device's time on: what was measured before keeps the old effort (the sensor model
+  /// runs up to now first). With an active session the change is at its offset from the session's start; without
+  /// one the wearer's whole profile becomes this effort.
+  package mutating func setWearerEffort(_ effort: Effort, wall: Date) -> [DeviceEvent] {
+    let events = collectLiveSamples(wall: wall)
+    if let id = live.registry.active, let start = live.registry.session(id)?.start {
+      live.wearer.effort.set(effort, from: max(0, now(wall: wall).timeIntervalSince(start)))
+    } else {
+      live.wearer.effort = EffortProfile(effort)
+    }
+    return events
+  }
+
+  /// The watch is put on (`on`) or taken off the wrist at the device's time: an off-wrist span opens or closes
+  /// (``Wearer/offWrist``). Putting on a worn watch, or taking off a bare one, changes nothing.
+  package mutating func setWrist(on: Bool, wall: Date) -> [DeviceEvent] {
+    let events = collectLiveSamples(wall: wall)
+    let now = now(wall: wall)
+    let open = live.wearer.offWrist.lastIndex { $0.end == nil }
+    if on, let open {
+      live.wearer.offWrist[open].end = now
+    } else if !on, open == nil {
+      live.wearer.offWrist.append(TimeSpan(start: now))
+    }
+    return events
+  }
+
+  /// The device's active session (the one holding its slot), whatever its app.
+  /// - Throws: `errorNoData` when there is none.
+  package func activeWorkoutSession() throws(HealthError) -> WorkoutSessionID {
+    guard let id = live.registry.active else { throw .healthKit(.errorNoData, "No active workout session") }
+    return id
+  }
 }
