@@ -10,7 +10,7 @@ struct BenchFamiliesTests {
   func everything() {
     #expect(BenchFamily.selected(by: []).count == BenchFamily.all.count)
     #expect(Self.selected([]).first == ["roundtrip"])
-    #expect(Self.selected([]).last == ["workoutquery", "workouts"])
+    #expect(Self.selected([]).last == ["livesession", "workouts"])
   }
 
   @Test("userpath is calls, pairs and suite, in that order; each of them also runs alone")
@@ -24,7 +24,10 @@ struct BenchFamiliesTests {
     #expect(Self.selected(["import"]) == [["import"], ["importshape", "import"]])
     #expect(Self.selected(["importshape"]) == [["importshape", "import"]])
     #expect(Self.selected(["bigstore"]) == [["bigstore"], ["bigstore"]])
-    #expect(Self.selected(["workouts"]) == [["workoutsync", "workouts"], ["workoutquery", "workouts"]])
+    #expect(
+      Self.selected(["workouts"]) == [
+        ["workoutsync", "workouts"], ["workoutquery", "workouts"], ["livesession", "workouts"],
+      ])
     #expect(Self.selected(["workoutquery"]) == [["workoutquery", "workouts"]])
   }
 
@@ -36,6 +39,7 @@ struct BenchFamiliesTests {
       Set(BenchFamily.names) == [
         "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import",
         "importshape", "scenarios", "userpath", "calls", "pairs", "suite", "workoutsync", "workouts", "workoutquery",
+        "livesession",
       ])
     for name in BenchFamily.names { _ = try BenchCommand(["--only", name]) }
     #expect(throws: (any Error).self) { try BenchCommand(["--only", "workout"]) }

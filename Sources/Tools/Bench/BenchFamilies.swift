@@ -96,6 +96,12 @@ struct BenchFamily: Sendable {
         try workoutQueryMetrics(daemon: run.daemon, days: run.sizes.workoutDays, runs: run.sizes.queryRuns)
       }
     ),
+    BenchFamily(
+      groups: ["livesession", "workouts"],
+      note: { "a \($0.workoutSeconds)-second live workout session on the watch, saved and synced" },
+      measure: { run in
+        [try liveSessionMetric(daemon: run.daemon, seconds: run.sizes.workoutSeconds, runs: run.sizes.workoutRuns)]
+      }),
   ]
 
   /// Every `--only` name, in the order it first appears in ``all``.

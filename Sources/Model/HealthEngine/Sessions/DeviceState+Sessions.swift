@@ -127,7 +127,7 @@ extension DeviceState {
   }
 
   /// The session's sensor seed: its identifier's first eight bytes (the same session gives the same samples).
-  static func sensorSeed(_ id: WorkoutSessionID) -> UInt64 {
+  package static func sensorSeed(_ id: WorkoutSessionID) -> UInt64 {
     withUnsafeBytes(of: id.uuid.uuid) { $0.load(as: UInt64.self) }
   }
 
