@@ -40,15 +40,17 @@ extension ParseState {
     AppVerbRule(["completes"]) { s, c, call throws(Diagnostic) in
       try s.parseCompleteBackground(&c, device: call.device, app: call.app)
     },
-  ]
+  ] + sessionVerbs
 
   /// The verbs an unknown one is compared with, in table order.
   static let appVerbWords = appVerbs.compactMap(\.firstWord)
 
-  /// `<device>: <App> <verb> …`, the app installed on the device.
+  /// `<device>: <App> <verb> …`, the app installed on the device; `<device>: the …` is the world acting on the
+  /// wearer (SessionSteps.swift).
   mutating func parseAppStep(_ c: inout Cursor, _ step: StepLine) throws(Diagnostic) -> StepKind {
     let device = DeviceKind(name: step.first.keyword)!
     try c.expect(":")
+    if c.peek?.keyword == "the" { return try parseWearerStep(&c, device: device) }
     let app = try c.app(installedOn: [device])
     guard let parse = c.take(firstOf: Self.appVerbs) else {
       let verb = try c.word(choices(Self.appVerbWords))
