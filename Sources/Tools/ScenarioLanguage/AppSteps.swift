@@ -14,8 +14,12 @@ extension ParseState {
   /// Reads an app call after its verb, for the app on the device.
   typealias AppVerbRule = Rule<AppCall, StepKind>
 
-  /// The app's calls, by verb (the first word of each row is the one suggested for an unknown verb).
-  static let appVerbs: [AppVerbRule] = [
+  /// The app's calls, by verb (the first word of each row is the one suggested for an unknown verb): its HealthKit
+  /// calls, then its workout sessions' (SessionSteps.swift).
+  static let appVerbs: [AppVerbRule] = callVerbs + sessionVerbs
+
+  /// The app's HealthKit calls other than sessions, by verb.
+  static let callVerbs: [AppVerbRule] = [
     AppVerbRule(["requests"], ["request"]) { s, c, call throws(Diagnostic) in
       try s.parseRequest(&c, device: call.device, app: call.app)
     },
@@ -40,7 +44,7 @@ extension ParseState {
     AppVerbRule(["completes"]) { s, c, call throws(Diagnostic) in
       try s.parseCompleteBackground(&c, device: call.device, app: call.app)
     },
-  ] + sessionVerbs
+  ]
 
   /// The verbs an unknown one is compared with, in table order.
   static let appVerbWords = appVerbs.compactMap(\.firstWord)

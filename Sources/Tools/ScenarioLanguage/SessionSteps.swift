@@ -57,7 +57,9 @@ extension ParseState {
       try c.finish()
       return .session(call.device, app: call.app.name, .call(name, .start))
     }
-    try c.expect("a", "workout", "session", what: prepare ? "'a workout session'" : "'a workout session' or 'workout session <name>'")
+    try c.expect(
+      "a", "workout", "session",
+      what: prepare ? "'a workout session'" : "'a workout session' or 'workout session <name>'")
     var spec = SessionSpec(activity: try c.activityType())
     if c.take("indoor") {
       spec.location = .indoor
@@ -116,7 +118,8 @@ extension ParseState {
       throw c.error(.expected("'taken off' or 'put back on'", found: c.peek?.text))
     }
     guard device == .watch else {
-      throw c.error(.expected("'watch:' (only the watch is worn on the wrist)", found: "\(device)"), at: c.line.tokens[0])
+      throw c.error(
+        .expected("'watch:' (only the watch is worn on the wrist)", found: "\(device)"), at: c.line.tokens[0])
     }
     try c.finish()
     return .wearer(device, .wrist(on: on))
