@@ -237,6 +237,20 @@ enum CaseNames {
     case .exportStore: ["export"]
     case .expect(.lastImport): ["lastImport"]
     case .expect(.storeCountMatching): ["storeCountMatching"]
+    case .session(_, _, .start): ["sessionStart"]
+    case .session(_, _, .prepare): ["sessionPrepare"]
+    case .session(_, _, .call): ["sessionCall"]
+    case .session(_, _, .finish): ["sessionFinish"]
+    case .session(_, _, .runState): ["runState"]
+    case .wearer(_, .effort): ["wearer effort"]
+    case .wearer(_, .wrist): ["wearer wrist"]
+    case .expect(.session(_, _, _, .state)): ["session state"]
+    case .expect(.session(_, _, _, .heard)): ["session heard"]
+    case .expect(.session(_, _, _, .elapsed)): ["session elapsed"]
+    case .expect(.session(_, _, _, .collected)): ["session collected"]
+    case .expect(.session(_, _, _, .statistic)), .expect(.session(_, _, _, .noStatistic)): ["session statistic"]
+    case .expect(.session(_, _, _, .builder)): ["session builder"]
+    case .expect(.recovers): ["recovers"]
     case .expect(.onBoth(let phone, let watch)): ["expect on both"] + of(.expect(phone)) + of(.expect(watch))
     case .onBoth(let phone, let watch): ["step on both"] + of(phone) + of(watch)
     }
@@ -257,7 +271,9 @@ enum CaseNames {
     "deleteWorkout", "saveHeartbeatSeries", "seesWorkouts", "seesHeartbeatSeries", "seesRoutes", "workout",
     "workout statistic",
     "workout has", "workout activity", "activitySummary",
-    "activitySummaryQuery",
+    "activitySummaryQuery", "sessionStart", "sessionPrepare", "sessionCall", "sessionFinish", "runState",
+    "wearer effort", "wearer wrist", "session state", "session heard", "session elapsed", "session collected",
+    "session statistic", "session builder", "recovers",
   ]
 }
 
@@ -278,6 +294,7 @@ struct LanguageDocsTests {
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning
+    watch: Runner starts a workout session running outdoor as run
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch

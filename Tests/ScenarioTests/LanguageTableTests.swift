@@ -53,8 +53,8 @@ struct LanguageTableTests {
       diagnose("expect phone: Water's lats call succeeded").map(\.0) == [
         .expected(
           "'last call', 'queries of', 'sample query of', 'requests', 'read of', 'preferred unit for', "
-            + "'preferred units for', 'background delivery of', 'background deliveries of', 'workout', "
-            + "'activity summary query' or 'request'",
+            + "'preferred units for', 'background delivery of', 'background deliveries of', 'workout session', "
+            + "'workout', 'activity summary query' or 'request'",
           found: "lats")
       ])
   }

@@ -131,6 +131,34 @@ struct TraceTests {
         "\"result\":\"failed\",\"error\":{\"kind\":\"healthKit\",\"code\":\"errorAuthorizationNotDetermined\""))
   }
 
+  @Test func sessionCallbacksAreInTheirDevicesLaneByTheSessionsName() throws {
+    let s = try scenario(
+      """
+      install Runner on watch share workout heartRate read heartRate
+      install Coach on watch share workout
+      watch: Runner requests
+      user on watch: allows all
+      watch: Runner starts a workout session running indoor as run
+      clock: advance 1m
+      watch: Coach starts a workout session cycling indoor as ride
+      expect watch: Runner's workout session run heard running then didFailWithError errorAnotherWorkoutSessionStarted then ended
+      """)
+    let result = ScenarioRunner().run(s, seed: 1)
+    #expect(result.passed, "\(result.status)")
+    let sessions = result.trace.filter { $0.kindName == "session" }.map { "\($0.step) \($0.lane.rawValue): \($0.text)" }
+    #expect(
+      sessions == [
+        "5 watch: Runner's workout session run didChangeTo running from notStarted",
+        "6 watch: Runner's workout session run builder didCollectDataOf ×1 (heartRate)",
+        "7 watch: Runner's workout session run didFailWithError errorAnotherWorkoutSessionStarted (8): Another workout "
+          + "session was started (by com.example.coach)",
+        "7 watch: Runner's workout session run didChangeTo ended from running",
+        "7 watch: Coach's workout session ride didChangeTo running from notStarted",
+      ])
+    let json = Reports.traceJSON(try #require(result.trace.first { $0.kindName == "session" })).render(pretty: false)
+    #expect(json.contains("\"app\":\"Runner\",\"session\":\"run\",\"event\":\"didChangeTo running from notStarted\""))
+  }
+
   @Test func theSameSeedGivesTheSameTraceAndReport() throws {
     let s = try scenario(Self.story)
     let a = ScenarioRunner().run(s, seed: 7)

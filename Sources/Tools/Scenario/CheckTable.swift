@@ -6,6 +6,7 @@ import ScenarioLanguage
 //   AuthorizationChecks.swift  authorization status, requests and their sheets, last calls, Settings changes
 //   SampleChecks.swift         what an app's sample, correlation and anchored queries return
 //   WorkoutChecks.swift        what an app's workout, route and activity summary queries return
+//   SessionChecks.swift        a workout session's state, what it heard, its live builder, recovery
 //   StatisticsChecks.swift     statistics and statistics collection queries
 //   StoreChecks.swift          the raw store, imports, the earliest permitted date
 //   SyncChecks.swift           the link, convergence, sync conflicts
@@ -84,6 +85,8 @@ extension RunContext {
       try checkActivitySummary(devices, name, day, expected, step)
     case .activitySummaryQuery(let device, let name, let day, let outcome):
       try checkActivitySummaryQuery(device, name, day, outcome, step)
+    case .session(let device, let name, let session, let check): try checkSession(device, name, session, check, step)
+    case .recovers(let device, let name, let session): try checkRecovers(device, name, session, step)
     case .onBoth(let phone, let watch): try checkOnBoth(phone, watch, step)
     }
   }

@@ -178,6 +178,8 @@ package enum HTMLReport {
         html += eventRow(entry, clockCell, "link \(up ? "up" : "down")")
       case .background(_, _, let event, _, _):
         html += eventRow(entry, clockCell, "background \(event)")
+      case .session:
+        html += eventRow(entry, clockCell, "session")
       }
     }
     return html + "</div>\n"
@@ -285,6 +287,7 @@ package enum HTMLReport {
     .box.result-succeeded{border-color:var(--ok);color:var(--ok)}.box.result-failed{border-color:#bf8700;color:#7d4e00}
     .box.result-wouldTerminate,.box.result-rejected{border-color:var(--bad);color:var(--bad);font-weight:600}
     .box.result-pending{border-color:#54aeff;color:#0969da}
+    .box.session{border-color:#1a7f37;background:#dafbe1}
     .box.link{border-color:#c297ff;background:var(--link)}.box.link.down{border-color:var(--bad);color:var(--bad)}
     .cell.both>.box.failure-box{border:2px solid var(--bad);background:#fff;display:grid;grid-template-columns:1fr 1fr;
     gap:8px;max-width:98%;width:98%}

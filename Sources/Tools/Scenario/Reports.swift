@@ -244,6 +244,8 @@ package enum Reports {
         ("app", .string(app)), ("type", .string(type)), ("event", .string(event)), ("delivery", .unsigned(delivery)),
         ("attempt", .int(attempt)),
       ]
+    case .session(let app, let session, let event):
+      fields += [("app", .string(app)), ("session", .string(session)), ("event", .string(event))]
     }
     return .object(fields)
   }

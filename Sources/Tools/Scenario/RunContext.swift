@@ -40,6 +40,15 @@ struct RunContext {
   var savedInputs: [String: SampleInput] = [:]
   /// The workouts `saves workout … as <name>` saved (or tried to), by name.
   var workouts: [String: SavedWorkout] = [:]
+  /// The workout sessions steps created, by ``sessionKey(_:_:)`` of their device and name (unnamed ones `#<n>`).
+  var sessions: [String: LiveSessionRef] = [:]
+  /// Each session's name for the trace, by ``sessionKey(_:_:)`` of its device and identifier.
+  var sessionLabels: [String: String] = [:]
+  /// How many sessions steps created so far.
+  var sessionCount = 0
+  /// The `HKWorkoutSessionDelegate` callbacks each session object heard, in order, by ``sessionKey(_:_:)`` of its
+  /// device and identifier (from the daemons' pushed `workoutSession` events, collected at the end of each step).
+  var heard: [String: [SessionCallback]] = [:]
   /// Link settings are runtime state in the daemons; the runner re-applies them to a restarted daemon.
   var linkDisconnected = false
   var held: Set<DeviceKind> = []

@@ -7,6 +7,7 @@ import ScenarioLanguage
 //   ClockSteps.swift         clock set / advance, time zone
 //   AppSteps.swift           an app's calls: request, save, delete, background delivery
 //   WorkoutSteps.swift       an app's workout calls: save a workout, a route, add(_:to:), delete a workout
+//   SessionSteps.swift       workout sessions: start, pause, …, finish; the app's run state; the wearer
 //   UserSteps.swift          the user: answers, Settings, lock, the Health app's settings and source order
 //   LinkSteps.swift          the link, manual sync, wait until synced
 //   FaultSteps.swift         kill, stop, restart, journal surgery
@@ -58,6 +59,8 @@ extension RunContext {
       case .deleteAll(let device, let name, let type, let range): try deleteAll(device, name, type, range)
       case .delete(let device, let name, let sampleNames): try delete(device, name, sampleNames)
       case .background(let device, let name, let action): try background(device, name, action, step)
+      case .session(let device, let name, let sessionStep): try performSession(device, name, sessionStep, step)
+      case .wearer(let device, let change): try changeWearer(device, change)
       case .answer(let device, let reply, let name): try answer(device, reply, name)
       case .settings(let device, let name, let change): try changeSettings(device, name, change)
       case .watchSettings(let name, let change): try changeWatchSettings(name, change)

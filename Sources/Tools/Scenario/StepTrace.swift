@@ -13,13 +13,16 @@ extension RunContext {
   }
 
   /// Adds what the step caused, in an order that does not depend on timing: the sheets shown and closed (phone's,
-  /// then watch's), the app calls' results, then sync deliveries and link changes (phone's, then watch's).
+  /// then watch's), the app calls' results, the workout session callbacks (phone's, then watch's), then sync
+  /// deliveries and link changes (phone's, then watch's).
   mutating func endStep() {
     for device in DeviceKind.allCases { settle(device) }
     let events = recorder.collect()
     var sheets: [TraceEntry] = []
+    var sessionCallbacks: [TraceEntry] = []
     var others: [TraceEntry] = []
     for device in DeviceKind.allCases {
+      sessionCallbacks += sessionEntries(events[device] ?? [], device: device)
       let entries = TraceRecorder.entries(
         events[device] ?? [], device: device, step: stepNumber, clocks: (clocks[.phone], clocks[.watch]))
       for var entry in entries {
@@ -47,7 +50,7 @@ extension RunContext {
       if linkOverride[device] == false { continue }
       others.append(entry(Lane(device), .link(up: up)))
     }
-    trace += sheets + calls + others
+    trace += sheets + calls + sessionCallbacks + others
     calls = []
     linkOverride = [:]
   }

@@ -136,6 +136,10 @@ package struct TraceEntry: Sendable, Hashable {
     /// Background delivery woke an app for a type, or the app's completion handler was called, or a delivery was
     /// missed, or delivery stopped (`event`: woken, completed, missed, stopped).
     case background(app: String, type: String, event: String, delivery: UInt64, attempt: Int)
+    /// An app's workout session object or its live builder heard a delegate callback (`event`: `didChangeTo
+    /// running`, `didFailWithError errorAnotherWorkoutSessionStarted (8)`, `builder didCollectDataOf ×24
+    /// (heartRate, …)` for a step's data callbacks together).
+    case session(app: String, session: String, event: String)
   }
 
   /// The step it belongs to: 1 for the first step, 0 before any.
@@ -169,6 +173,7 @@ package struct TraceEntry: Sendable, Hashable {
     case .link: "link"
     case .failure: "failure"
     case .background: "background"
+    case .session: "session"
     }
   }
 
@@ -198,6 +203,7 @@ package struct TraceEntry: Sendable, Hashable {
         default: "background delivery of \(type) stopped after 3 misses"
         }
       return "\(app) \(what) (#\(delivery), attempt \(attempt))"
+    case .session(let app, let session, let event): return "\(app)'s workout session \(session) \(event)"
     }
   }
 }
@@ -231,7 +237,7 @@ extension StepKind {
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
       .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _),
-      .sourceOrder(let d, _, _):
+      .sourceOrder(let d, _, _), .session(let d, _, _), .wearer(let d, _):
       return Lane(d)
     case .watchSettings: return .phone
     case .importExport(let step): return Lane(step.device)
@@ -247,9 +253,9 @@ extension StepKind {
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone, .importExport, .exportStore:
       .setup
     case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background, .saveWorkout,
-      .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries:
+      .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries, .session:
       .app
-    case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder: .user
+    case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder, .wearer: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
     case .expect: .expect
@@ -275,7 +281,8 @@ extension Expectation {
       .sheetHistory(let d, _, _), .settingsRefused(let d, _), .clock(let d, _), .changes(let d, _, _, _, _),
       .earliestPermitted(let d, _), .queriesFail(let d, _, _, _), .waitingForUnlock(let d, _),
       .characteristic(let d, _, _, _), .preferredUnit(let d, _, _, _), .preferredUnitsFail(let d, _, _, _),
-      .lastImport(let d, _, _, _), .workout(let d, _, _, _), .activitySummaryQuery(let d, _, _, _):
+      .lastImport(let d, _, _, _), .workout(let d, _, _, _), .activitySummaryQuery(let d, _, _, _),
+      .session(let d, _, _, _), .recovers(let d, _, _):
       return Lane(d)
     case .converged, .diverged, .linkUp, .onBoth: return .both
     }
@@ -333,6 +340,15 @@ final class TraceRecorder {
     return events
   }
 
+  /// The events `device` pushed so far that ``collect()`` has not handed over (a round trip first), without taking
+  /// them: the next ``collect()`` still returns them, in order.
+  func peek(_ device: DeviceKind) -> [DaemonEvent] {
+    guard let client = clients[device] else { return carried[device] ?? [] }
+    _ = try? client.ping()
+    carried[device, default: []] += client.takeCollectedEvents()
+    return carried[device] ?? []
+  }
+
   /// Stops collecting (the clients belong to the pair, which closes them).
   func close() {
     clients.removeAll()
@@ -383,7 +399,7 @@ final class TraceRecorder {
         append(.background(app: e.bundleID, type: e.type.name, event: event, delivery: e.id, attempt: e.attempt))
       case .peerAcknowledged, .linkChanged, .samplesPruned, .protectedDataChanged, .workoutSession, .workoutBuilder,
         .mirroringStarted, .workoutDataSent, .workoutConfigurationHandled:
-        break  // no scenario step drives sessions yet (issue 33)
+        break  // session callbacks: RunContext.sessionEntries (it knows the sessions' names)
       }
     }
     return entries

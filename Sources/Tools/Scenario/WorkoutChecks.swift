@@ -136,7 +136,7 @@ extension RunContext {
   }
 
   /// The `kind` of `statistic` (of `type`) is `value` in `unit`, else the step fails naming `subject`.
-  private func checkStatistic(
+  func checkStatistic(
     _ statistic: WorkoutStatistic?, _ kind: StatisticKind, _ type: SampleType, _ value: Double, _ unit: HealthUnit,
     _ subject: String, _ step: Step
   ) throws {
@@ -182,7 +182,7 @@ extension RunContext {
   }
 
   /// A workout statistic as a failure shows it.
-  private func describe(_ s: WorkoutStatistic) -> String {
+  func describe(_ s: WorkoutStatistic) -> String {
     let parts: [(String, Double?)] = [
       ("sum", s.sum), ("min", s.minimum), ("max", s.maximum), ("average", s.average), ("mostRecent", s.mostRecent),
     ]
@@ -191,7 +191,7 @@ extension RunContext {
   }
 
   /// Seconds as a scenario writes a duration (`40m`, `1h30m`, `90s`).
-  private func formatDuration(_ seconds: Double) -> String {
+  func formatDuration(_ seconds: Double) -> String {
     let whole = Int(seconds.rounded())
     guard Double(whole) == seconds || same(Double(whole), seconds) else { return "\(formatNumber(seconds))s" }
     let (h, m, s) = (whole / 3600, whole % 3600 / 60, whole % 60)

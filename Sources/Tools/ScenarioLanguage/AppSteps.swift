@@ -14,8 +14,12 @@ extension ParseState {
   /// Reads an app call after its verb, for the app on the device.
   typealias AppVerbRule = Rule<AppCall, StepKind>
 
-  /// The app's calls, by verb (the first word of each row is the one suggested for an unknown verb).
-  static let appVerbs: [AppVerbRule] = [
+  /// The app's calls, by verb (the first word of each row is the one suggested for an unknown verb): its HealthKit
+  /// calls, then its workout sessions' (SessionSteps.swift).
+  static let appVerbs: [AppVerbRule] = callVerbs + sessionVerbs
+
+  /// The app's HealthKit calls other than sessions, by verb.
+  static let callVerbs: [AppVerbRule] = [
     AppVerbRule(["requests"], ["request"]) { s, c, call throws(Diagnostic) in
       try s.parseRequest(&c, device: call.device, app: call.app)
     },
@@ -45,10 +49,12 @@ extension ParseState {
   /// The verbs an unknown one is compared with, in table order.
   static let appVerbWords = appVerbs.compactMap(\.firstWord)
 
-  /// `<device>: <App> <verb> …`, the app installed on the device.
+  /// `<device>: <App> <verb> …`, the app installed on the device; `<device>: the …` is the world acting on the
+  /// wearer (SessionSteps.swift).
   mutating func parseAppStep(_ c: inout Cursor, _ step: StepLine) throws(Diagnostic) -> StepKind {
     let device = DeviceKind(name: step.first.keyword)!
     try c.expect(":")
+    if c.peek?.keyword == "the" { return try parseWearerStep(&c, device: device) }
     let app = try c.app(installedOn: [device])
     guard let parse = c.take(firstOf: Self.appVerbs) else {
       let verb = try c.word(choices(Self.appVerbWords))

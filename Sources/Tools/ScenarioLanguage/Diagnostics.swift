@@ -82,6 +82,8 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownActivityType(String, suggestion: String?)
   /// A workout name used before any `saves workout … as <name>` defined it.
   case unknownWorkout(String, suggestion: String?)
+  /// A workout session name used before any `starts|prepares a workout session … as <name>` defined it.
+  case unknownSession(String, suggestion: String?)
   /// A sample name defined twice.
   case duplicateSampleName(String)
   /// An app installed twice under the same name with different identifiers.
@@ -160,6 +162,8 @@ package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownActivityType(let a, let s): return "unknown activity type '\(a)'\(hint(s))"
     case .unknownWorkout(let n, let s):
       return "no workout is named '\(n)' (name one with 'saves workout … as \(n)')\(hint(s))"
+    case .unknownSession(let n, let s):
+      return "no workout session is named '\(n)' (name one with 'starts a workout session … as \(n)')\(hint(s))"
     case .duplicateSampleName(let n): return "a sample is already named '\(n)'"
     case .conflictingApp(let a): return "app '\(a)' is already installed with another bundle identifier"
     case .phoneOnly(let what): return "\(what) exists only on the phone"

@@ -214,6 +214,12 @@ package enum Expectation: Hashable, Sendable {
   case activitySummary(Devices, app: String, LocalDay, ActivitySummaryCheck?)
   /// `<App>'s activity summary query [for <date>] fails with <code>…`: an activity summary query that fails.
   case activitySummaryQuery(DeviceKind, app: String, LocalDay?, QueryOutcome)
+  /// `<App>'s workout session <name> …`: the named session as the device holds it, or what its delegate heard
+  /// (behavior.md section X).
+  case session(DeviceKind, app: String, name: String, SessionCheck)
+  /// `<App> recovers workout session <name>` / `<App> has no workout session to recover` (nil):
+  /// `recoverActiveWorkoutSession()`.
+  case recovers(DeviceKind, app: String, name: String?)
   /// `expect both:` with an expectation about one device: checked on the phone, then on the watch.
   indirect case onBoth(phone: Expectation, watch: Expectation)
   /// `<devices>: locked` / `unlocked`.

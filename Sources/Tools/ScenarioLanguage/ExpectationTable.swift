@@ -104,6 +104,9 @@ extension ParseState {
     PossessiveExpectationRule(["background", "deliveries", "of"]) { s, c, on throws(Diagnostic) in
       try s.parseBackgroundCounts(&c, on.subject, on.device)
     },
+    PossessiveExpectationRule(["workout", "session"]) { s, c, on throws(Diagnostic) in
+      try s.parseSessionCheck(&c, on)
+    },
     PossessiveExpectationRule(["workout"]) { s, c, on throws(Diagnostic) in try s.parseWorkoutCheck(&c, on) },
     PossessiveExpectationRule(["activity", "summary", "query"]) { s, c, on throws(Diagnostic) in
       try s.parseActivitySummaryQuery(&c, on)
@@ -131,6 +134,13 @@ extension ParseState {
       return .lockedOut(subject.devices, app: subject.app.name, false)
     },
     AppExpectationRule(["sees"]) { s, c, subject throws(Diagnostic) in try s.parseSees(&c, subject) },
+    AppExpectationRule(["recovers", "workout", "session"]) { s, c, subject throws(Diagnostic) in
+      try s.parseRecovers(&c, subject)
+    },
+    AppExpectationRule(["has", "no", "workout", "session", "to", "recover"]) { s, c, subject throws(Diagnostic) in
+      try c.finish()
+      return .recovers(try s.single(subject.devices, c), app: subject.app.name, name: nil)
+    },
     // "daily sum of stepCount from … to …:": a collection by that interval.
     AppExpectationRule(when: { c in c.peek.flatMap { ParseState.interval(adverb: $0.keyword) } != nil }) {
       s, c, subject throws(Diagnostic) in try s.parseIntervalStatistic(&c, subject)

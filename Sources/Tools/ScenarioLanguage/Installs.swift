@@ -55,7 +55,9 @@ extension ParseState {
     case .seesHeartbeatSeries(let devices, let spec, _, _), .seesRoutes(let devices, let spec, _, _):
       return devices.list.map { ($0, spec.app) }
     case .activitySummary(let devices, let app, _, _): return devices.list.map { ($0, app) }
-    case .workout(let device, let app, _, _), .activitySummaryQuery(let device, let app, _, _): return [(device, app)]
+    case .workout(let device, let app, _, _), .activitySummaryQuery(let device, let app, _, _),
+      .session(let device, let app, _, _), .recovers(let device, let app, _):
+      return [(device, app)]
     case .seesSamples(let device, let spec, _), .sampleQuery(let device, let spec, _):
       return [(device, spec.app)]
     case .statistic(let device, let spec, _): return [(device, spec.app)]

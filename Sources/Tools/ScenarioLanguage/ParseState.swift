@@ -14,6 +14,8 @@ struct ParseState {
   var sampleNames: Set<String> = []
   /// The names `saves workout … as <name>` gave (also in ``sampleNames``, which they share).
   var workoutNames: Set<String> = []
+  /// The names `starts|prepares a workout session … as <name>` gave (a namespace of their own).
+  var sessionNames: Set<String> = []
   /// Where `include` reads files.
   let loader: IncludeLoader
   /// The values of the `<name>` placeholders in scope (`examples:` columns, `for` variables).

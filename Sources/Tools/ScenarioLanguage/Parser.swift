@@ -86,6 +86,24 @@ import HealthModel
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
 //
+//   Workout sessions:
+//   - <device>: <App> starts a workout session <activity> [indoor|outdoor] [as <name>]
+//   - <device>: <App> prepares a workout session <activity> [indoor|outdoor] [as <name>]
+//   - <device>: <App> starts workout session <name>
+//   - <device>: <App> pauses|resumes|stops|ends workout session <name>
+//   - <device>: <App> finishes workout session <name> [as <name>]
+//   - <device>: <App> discards workout session <name>
+//   - <device>: <App> goes to the background / comes to the foreground / is suspended / is killed
+//   - <device>: the wearer's effort becomes rest|easy|moderate|hard|maximal|pace <m:ss> min/km
+//   - watch: the watch is taken off / watch: the watch is put back on
+//   - <App>'s workout session <name> is notStarted|prepared|running|paused|stopped|ended
+//   - <App>'s workout session <name> heard <callback> [then <callback>]… / heard nothing
+//   - <App>'s workout session <name> elapsed time is <duration>
+//   - <App>'s workout session <name> collected <n> <type> samples
+//   - <App>'s workout session <name> <statistic> of <type> is <value> <unit> / has no <type> statistics
+//   - <App>'s workout session <name> builder is notStarted|collecting|ended|finished|discarded
+//   - <App> recovers workout session <name> / <App> has no workout session to recover
+//
 //   The user:
 //   - user on <devices>: allows all [for <App>]
 //   - user on <devices>: doesn't allow [for <App>]

@@ -276,6 +276,10 @@ package enum StepKind: Hashable, Sendable {
   indirect case onBoth(phone: StepKind, watch: StepKind)
   /// An app's background delivery call (behavior.md section B).
   case background(DeviceKind, app: String, BackgroundAction)
+  /// An app's workout session call, or its process changing state (behavior.md section X).
+  case session(DeviceKind, app: String, SessionStep)
+  /// The world acting on the device's wearer: effort, the watch on or off the wrist (behavior.md section X).
+  case wearer(DeviceKind, WearerChange)
 }
 
 /// A data source as a source order names it: an app, on one device or (nil) on both.

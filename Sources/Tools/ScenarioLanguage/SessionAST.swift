@@ -1,0 +1,121 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+
+/// A workout session a step creates, as written: `a workout session <activity> [indoor|outdoor] [as <name>]`.
+package struct SessionSpec: Hashable, Sendable {
+  /// The configuration's activity type.
+  package var activity: WorkoutActivityType
+  /// The configuration's location (`indoor` / `outdoor`; unknown when not written).
+  package var location: WorkoutLocationType = .unknown
+  /// `as <name>`: the session's name in later steps and expectations (nil: it cannot be named).
+  package var name: String?
+
+  /// A session of `activity` at an unknown location, unnamed.
+  package init(activity: WorkoutActivityType) { self.activity = activity }
+}
+
+/// A call on a named session that takes no other argument, each at the device's time.
+package enum SessionVerb: String, Hashable, Sendable, CaseIterable {
+  /// `starts workout session <name>` of a prepared session: `startActivity(with: now)`, then the builder's
+  /// `beginCollection(withStart: now)`.
+  case start = "starts"
+  /// `pause()`.
+  case pause = "pauses"
+  /// `resume()`.
+  case resume = "resumes"
+  /// `stopActivity(with: now)`.
+  case stop = "stops"
+  /// `end()`.
+  case end = "ends"
+  /// The builder's `discardWorkout()`.
+  case discard = "discards"
+}
+
+/// What an app does with a workout session (docs/scenario-language.md, "Workout sessions"; behavior.md section X).
+package enum SessionStep: Hashable, Sendable {
+  /// `starts a workout session …`: `HKWorkoutSession(healthStore:configuration:)`, its delegate set,
+  /// `associatedWorkoutBuilder()`, `startActivity(with: now)` and `beginCollection(withStart: now)` — the typical
+  /// start (workouts.md §2.6).
+  case start(SessionSpec)
+  /// `prepares a workout session …`: the session, its delegate and its builder, then `prepare()`.
+  case prepare(SessionSpec)
+  /// `<verb> workout session <name>`: one call on the named session or its builder.
+  case call(String, SessionVerb)
+  /// `finishes workout session <name> [as <workout>]`: the builder's `endCollection(withEnd: now)` and
+  /// `finishWorkout()`; `as` names the saved workout for the workout steps and expectations.
+  case finish(String, workout: String?)
+  /// `goes to the background`, `is suspended`, `comes to the foreground`, `is killed`: the app's process changes
+  /// state (the world acting on the app).
+  case runState(AppRunState)
+}
+
+/// The world acting on a device's wearer (`<device>: the wearer's effort becomes …`, `watch: the watch is taken
+/// off`): what the sensor model measures from the device's time on.
+package enum WearerChange: Hashable, Sendable {
+  /// The wearer's effort from now on.
+  case effort(Effort)
+  /// The watch is put on (true) or taken off (false) the wrist.
+  case wrist(on: Bool)
+}
+
+/// One `HKWorkoutSessionDelegate` callback a `heard` expectation lists.
+package enum HeardCallback: Hashable, Sendable, CustomStringConvertible {
+  /// A state name: `workoutSession(_:didChangeTo:from:date:)` to that state.
+  case state(WorkoutSessionState)
+  /// `didFailWithError <code>`: `workoutSession(_:didFailWithError:)` with that code.
+  case failed(HealthErrorCode)
+  /// `<event type> event`: `workoutSession(_:didGenerate:)` of that event type.
+  case event(WorkoutEventType)
+  /// `didBeginActivity`.
+  case beganActivity
+  /// `didEndActivity`.
+  case endedActivity
+
+  /// As a `heard` expectation writes it.
+  package var description: String {
+    switch self {
+    case .state(let state): "\(state)"
+    case .failed(let code): "didFailWithError \(code)"
+    case .event(let type): "\(type) event"
+    case .beganActivity: "didBeginActivity"
+    case .endedActivity: "didEndActivity"
+    }
+  }
+}
+
+/// What `<App>'s workout session <name> …` checks of the named session as the device holds it.
+package enum SessionCheck: Hashable, Sendable {
+  /// `is <state>`: the session's `state`.
+  case state(WorkoutSessionState)
+  /// `heard <callback> [then <callback>]…` / `heard nothing`: exactly the delegate callbacks the app's session
+  /// object received so far, in order (those dropped while the app had no process are not heard).
+  case heard([HeardCallback])
+  /// `elapsed time is <duration>`: the builder's `elapsedTime` at the device's time, seconds.
+  case elapsed(Double)
+  /// `collected <n> <type> samples`: the samples of the type the builder saved, from its start.
+  case collected(SampleType, Int)
+  /// `<statistic> of <type> is <value> <unit>`: the builder's `statistics(for:)`.
+  case statistic(StatisticKind, SampleType, value: Double, unit: HealthUnit)
+  /// `has no <type> statistics`: `statistics(for:)` is nil.
+  case noStatistic(SampleType)
+  /// `builder is notStarted|collecting|ended|finished|discarded`: the live builder's phase.
+  case builder(LiveWorkoutBuilder.Phase)
+}
+
+extension LiveWorkoutBuilder.Phase {
+  /// The phase a word names (`notStarted`, `collecting`, `ended`, `finished`, `discarded`).
+  package init?(word: String) {
+    guard let phase = Self.names.first(where: { $0.1.lowercased() == word.lowercased() })?.0 else { return nil }
+    self = phase
+  }
+
+  /// Each phase with its word, in lifecycle order.
+  package static let names: [(Self, String)] = [
+    (.notStarted, "notStarted"), (.collecting, "collecting"), (.ended, "ended"), (.finished, "finished"),
+    (.discarded, "discarded"),
+  ]
+
+  /// The phase's word.
+  package var word: String { Self.names.first { $0.0 == self }!.1 }
+}
