@@ -201,7 +201,7 @@ struct PinnedFrameTests {
       SyncCheckResult(outcome: .mismatch, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")
     ),
     .resendAll,
-  ]
+  ] + WorkoutExamples.sessionPeerMessages.map(PeerMessage.session)
 
   /// A name per case; no `default:`, so a new case needs an example before this compiles.
   static func name(of request: Request) -> String {
@@ -329,6 +329,7 @@ struct PinnedFrameTests {
     case .check: "check"
     case .checkResult: "checkResult"
     case .resendAll: "resendAll"
+    case .session(let message): "session.\(message.name)"
     }
   }
 

@@ -131,6 +131,25 @@ enum WorkoutExamples {
     .workoutConfigurationHandled(app: "a", WorkoutConfiguration(activityType: .running, location: .outdoor)),
   ]
 
+  /// A running primary session with an activity and an event, as a mirrored snapshot carries it.
+  static var mirroredSnapshot: MirroredSnapshot {
+    var session = WorkoutSession(
+      id: WorkoutSessionID(uuid: u1), app: "a", configuration: WorkoutConfiguration(activityType: .running))
+    session.state = .running
+    session.start = t0
+    session.activities = [openActivity]
+    session.events = [events[1]]
+    return MirroredSnapshot(session, generation: 2)
+  }
+  /// Every session peer message kind (peer message 11), for the round-trip and pinned-frame tests.
+  static let sessionPeerMessages: [SessionPeerMessage] = [
+    .mirrorStart(mirroredSnapshot), .mirrorStop(u1), .stateChanged(u1, to: .paused, from: .running, date: end),
+    .event(u1, events[0]), .activityBegan(u1, openActivity), .activityEnded(u1, activity),
+    .control(u1, .stopActivity(end)), .data(u1, sequence: 7, Data([1, 2, 3])),
+    .dataAnswer(u1, sequence: 8, error: .healthKit(.errorDataSizeExceeded, "over")),
+    .startWatchApp(app: "a", WorkoutConfiguration(activityType: .cycling, location: .outdoor)),
+  ]
+
   /// One reply of each workout reply tag.
   static let replies: [Reply] = [
     .workouts([workout]),

@@ -89,6 +89,7 @@ extension DeviceCore {
       case .notify(.linkChanged(let connected)): broadcast(.linkChanged(connected: connected))
       case .notify(.peerAcknowledged(let seq)): broadcast(.peerAcknowledged(seq))
       case .notify(.checkConcluded(let applied)): broadcast(.syncApplied(upTo: applied, items: 0))
+      case .notify(.sessions(let directives)): pendingBroadcasts += RequestCore.sessionNotices(directives)
       case .log(let level, let message):
         let mapped = LogLevel(level)
         if mapped >= configuration.quietest { actions.append(.log(mapped, message, [])) }

@@ -57,6 +57,12 @@ extension DeviceCore {
     }
     pendingEvents += effects.events
     pendingBroadcasts += effects.notices
+    if !effects.sessionMessages.isEmpty {
+      // Queued now, written to the peer at the end of the commit (after the journal).
+      var peerActions: [PeerCore.Action] = []
+      peer.sendSessions(effects.sessionMessages, into: &peerActions)
+      fold(peerActions, into: &actions)
+    }
     for note in effects.notes where note.level >= configuration.quietest {
       actions.append(.log(note.level, note.message, note.fields + [client]))
     }

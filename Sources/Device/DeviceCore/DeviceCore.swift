@@ -199,9 +199,14 @@ package struct DeviceCore {
     }
   }
 
-  /// Starts the peer link (a connector connects at once); nothing without one.
+  /// Starts the peer link (a connector connects at once). Without one the device's sessions only learn that the
+  /// link is down: nothing mirrors and `startWatchApp` fails as it does while the link is down.
   private mutating func start(state: inout DeviceState, wall: Date, into actions: inout [Action]) {
-    guard configuration.hasPeer else { return }
+    guard configuration.hasPeer else {
+      record(state.sessionLinkChanged(up: false, wall: wall))
+      _ = state.takeSessionDirectives()  // none: no session outlives a start
+      return
+    }
     var peerActions: [PeerCore.Action] = []
     peer.start(state: &state, wall: wall, into: &peerActions)
     fold(peerActions, into: &actions)

@@ -114,6 +114,23 @@ extension RequestCore {
     return (status, events)
   }
 
+  /// Session directives as a request's effects: callbacks as notices (``sessionNotices(_:)``), messages for the
+  /// paired device as ``Effects/sessionMessages``, launches as log lines (the registry already marked the app
+  /// background).
+  static func sessionEffects(_ directives: [SessionDirective], into effects: inout Effects) {
+    guard !directives.isEmpty else { return }
+    effects.notices += sessionNotices(directives)
+    for directive in directives {
+      switch directive {
+      case .peer(let message): effects.sessionMessages.append(message)
+      case .launch(let app):
+        effects.notes.append(
+          Note(level: .info, message: "app launched in the background for its workout session", fields: [Field("app", app)]))
+      case .session, .builder, .mirroringStarted, .sendCompleted, .handleConfiguration, .store: break
+      }
+    }
+  }
+
   /// The pushed events of session directives: each delegate callback to its app's connections (clients keep the
   /// ones for their objects). Peer messages, stores and launches are the device core's.
   static func sessionNotices(_ directives: [SessionDirective]) -> [DaemonEvent] {

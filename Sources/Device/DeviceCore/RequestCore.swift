@@ -90,6 +90,9 @@ package enum RequestCore {
     package var notices: [DaemonEvent] = []
     /// Log lines.
     package var notes: [Note] = []
+    /// Messages this device's workout sessions send the paired device's, in order (the device core sends them on
+    /// the peer link after the commit).
+    package var sessionMessages: [SessionPeerMessage] = []
   }
 
   /// Handles one request against `state` (mutated in place by the operation's events, as the engine does).
@@ -422,8 +425,9 @@ package enum RequestCore {
         if case .success(let reply) = $0.result { reply.tag == RequestTable.requestAuthorization.expects } else { true }
       }, "a sheet completed with another reply kind than requestAuthorization's")
     if let note = callNote(request, answer, quietest: context.quietestNote) { effects.notes.append(note) }
-    // Session callbacks any request produced (a session call, a clock move that let the sensors run) are pushed.
-    effects.notices += sessionNotices(state.takeSessionDirectives())
+    // Session callbacks any request produced (a session call, a clock move that let the sensors run) are pushed;
+    // its messages for the paired device go to the device core.
+    sessionEffects(state.takeSessionDirectives(), into: &effects)
     return (answer, effects)
   }
 

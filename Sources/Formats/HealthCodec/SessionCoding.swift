@@ -150,7 +150,7 @@ extension BinaryReader {
   }
 
   /// Reads a session state by its raw value.
-  mutating func sessionState() throws(DecodeError) -> WorkoutSessionState {
+  package mutating func sessionState() throws(DecodeError) -> WorkoutSessionState {
     let raw = try u8()
     guard let state = WorkoutSessionState(rawValue: Int(raw)) else {
       throw error("unknown workout session state \(raw)")

@@ -55,6 +55,9 @@ package struct PeerCore {
     case peerAcknowledged(UInt64)
     /// A store check concluded: status waiters should look again. Carries the applied cursor.
     case checkConcluded(appliedUpTo: UInt64)
+    /// Workout-session callbacks for this device's apps (delegate, builder, mirroring start handler, data sent,
+    /// configuration handled), in order: the peer's session message or the link changing produced them.
+    case sessions([SessionDirective])
   }
 
   /// Acknowledgements are journaled only every this many entries (and at shutdown): losing a recent one in a
@@ -92,9 +95,48 @@ package struct PeerCore {
     journaledAck = sync.peerAcked
   }
 
-  /// Starts the link (a connector connects at once).
+  /// Starts the link (a connector connects at once). The device's sessions learn the link is down until it is
+  /// established (so mirroring asked for meanwhile starts when it comes up).
   package mutating func start(state: inout DeviceState, wall: Date, into actions: inout [Action]) {
+    let events = state.sessionLinkChanged(up: false, wall: wall)
+    if !events.isEmpty { actions.append(.record(events)) }
+    drainSessions(state: &state, into: &actions)
     perform(machine.start(), state: &state, wall: wall, into: &actions)
+  }
+
+  /// Hands out the device's queued workout-session directives (``DeviceState/takeSessionDirectives()``): each
+  /// message for the peer becomes a ``Action/send(_:latency:)`` (``sendSessions(_:into:)``), each launch a log line
+  /// (the registry already marked the app background), the callbacks one ``Notice/sessions(_:)``.
+  package func drainSessions(state: inout DeviceState, into actions: inout [Action]) {
+    let directives = state.takeSessionDirectives()
+    guard !directives.isEmpty else { return }
+    var messages: [SessionPeerMessage] = []
+    var callbacks: [SessionDirective] = []
+    for directive in directives {
+      switch directive {
+      case .peer(let message): messages.append(message)
+      case .launch(let app): actions.append(.log(.info, "launched \(app) in the background for its workout session"))
+      case .session, .builder, .mirroringStarted, .sendCompleted, .handleConfiguration: callbacks.append(directive)
+      case .store: break  // `DeviceState.perform` saves these; none reach the outbox
+      }
+    }
+    sendSessions(messages, into: &actions)
+    if !callbacks.isEmpty { actions.append(.notify(.sessions(callbacks))) }
+  }
+
+  /// Sends workout-session messages to the peer as the link sends its own: only while it is established, with its
+  /// added latency, in order. On a link that is not established they are dropped (logged at debug): the registry
+  /// hears the link is down (``SyncMachine/Directive/linkChanged(connected:)``), so it reports the disconnect and
+  /// re-sends each mirroring session's start when the link comes back. A held link holds only the sync log's
+  /// entries, as it does acknowledgements and checks: session messages are live.
+  package func sendSessions(_ messages: [SessionPeerMessage], into actions: inout [Action]) {
+    for message in messages {
+      guard machine.isConnected, machine.enabled else {
+        actions.append(.log(.debug, "session \(message.name) dropped: the peer link is down"))
+        continue
+      }
+      actions.append(.send(.session(message), latency: machine.latency))
+    }
   }
 
   /// Feeds one input to the machine and performs what it returns.
@@ -202,6 +244,14 @@ package struct PeerCore {
       case .linkChanged(let connected):
         actions.append(.log(.info, connected ? "peer link up" : "peer link down"))
         actions.append(.notify(.linkChanged(connected: connected)))
+        // After `resume` on the way up, so a mirroring session's start follows it on the wire.
+        let events = state.sessionLinkChanged(up: connected, wall: wall)
+        if !events.isEmpty { actions.append(.record(events)) }
+        drainSessions(state: &state, into: &actions)
+      case .session(let message):
+        let events = state.receiveSessionMessage(message, wall: wall)
+        if !events.isEmpty { actions.append(.record(events)) }
+        drainSessions(state: &state, into: &actions)
       case .adoptPeerLog(let id):
         actions.append(
           .log(

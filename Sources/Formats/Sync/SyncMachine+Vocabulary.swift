@@ -98,5 +98,7 @@ extension SyncMachine {
     case evaluateCheck(SyncCheck)
     /// A store check concluded (for the log and status): the outcome and its detail.
     case checkConcluded(SyncCheckResult.Outcome, detail: String)
+    /// The peer's workout-session registry sent this (the link is established): hand it to this device's sessions.
+    case session(SessionPeerMessage)
   }
 }

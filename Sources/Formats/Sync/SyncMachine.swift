@@ -9,7 +9,9 @@ import Wire
 /// directives it returns (send, apply, persist an acknowledgement, close, connect, schedule a reconnect).
 ///
 /// Guarantees it maintains, given a shell that performs directives faithfully:
-/// - nothing but the handshake is exchanged before both sides proved the pairing secret;
+/// - nothing but the handshake is exchanged before both sides proved the pairing secret (a workout-session message
+///   before that closes the link like any early message; once established each is handed over as
+///   ``Directive/session(_:)``);
 /// - entries are sent only after the peer said where to resume, from the entry after that point, in order;
 /// - at most ``Settings/window`` entries are unacknowledged at a time;
 /// - nothing is sent while the link is disabled or held; a release resumes from where sending stopped;
@@ -297,6 +299,10 @@ package struct SyncMachine: Sendable {
             + "received from the \(device.peer)")
       ]
 
+    case (.established, _, .session(let message)):
+      // Live workout-session traffic: only on an authenticated link (before it, a protocol violation below).
+      return [.session(message)]
+
     case (.established, .listener, .check(let check)) where peerResumed:
       return [.evaluateCheck(check)]
 
@@ -408,6 +414,7 @@ package struct SyncMachine: Sendable {
     case .resendAll: "resendAll"
     case .check: "check"
     case .checkResult: "checkResult"
+    case .session(let message): "session \(message.name)"
     }
   }
 }

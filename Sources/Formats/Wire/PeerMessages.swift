@@ -9,7 +9,8 @@ import HealthModel
 /// `resume` (what each has applied from the other, and of which log) and start sending `entries` and `ack`s. A side
 /// whose log restarts says `newLog` in band; a side whose journal lost records asks with `resendAll` for everything
 /// the other holds (answered by a `newLog`); the connector asks for a `check` of both stores whenever the two are
-/// caught up, and the listener answers with a `checkResult`.
+/// caught up, and the listener answers with a `checkResult`. While established, either side's workout sessions talk
+/// to the other's with `session` messages.
 package enum PeerMessage: Hashable, Sendable {
   /// Listener → connector: protocol version, listener's device, 32-byte nonce.
   case challenge(version: UInt16, device: DeviceKind, nonce: [UInt8])
@@ -32,6 +33,9 @@ package enum PeerMessage: Hashable, Sendable {
   /// "My journal lost records: restart your log so that it re-sends everything you hold, including what you received
   /// from me." Sent after `resume` on every connection until a `newLog` answers it.
   case resendAll
+  /// Either way, while the link is established: a workout-session registry's message to the other's (mirroring,
+  /// remote control, the data channel, `startWatchApp`). Live: not journaled, not in the sync log.
+  case session(SessionPeerMessage)
 
   /// The proof for `nonce` given the shared `secret` and the prover's role.
   package static func digest(secret: [UInt8], role: String, nonce: [UInt8]) -> [UInt8] {
@@ -86,6 +90,9 @@ package enum PeerMessage: Hashable, Sendable {
       w.string(result.detail)
     case .resendAll:
       w.u8(10)
+    case .session(let message):
+      w.u8(11)
+      w.sessionPeerMessage(message)
     }
     return w.bytes
   }
@@ -124,6 +131,7 @@ package enum PeerMessage: Hashable, Sendable {
           message = .checkResult(
             SyncCheckResult(outcome: outcome, checked: try r.cursors(), detail: try r.string(maxLength: 4096)))
         case 10: message = .resendAll
+        case 11: message = .session(try r.sessionPeerMessage())
         case let t: throw DecodeError(offset: 0, "unknown peer message tag \(t)")
         }
         try r.expectEnd("peer message")

@@ -198,7 +198,7 @@ package enum FuzzTargets {
           SyncCheckResult(
             outcome: .mismatch, checked: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), detail: "x")
         ).encoded(),
-      ]
+      ] + sessionPeerSeeds(t0: t0, app: app.bundleID).map { $0.encoded() }
     case "journal":
       // Raw mode (first byte 0): whole records.
       var all: [UInt8] = [0]
