@@ -124,8 +124,8 @@ extension RequestCore {
       switch directive {
       case .peer(let message): effects.sessionMessages.append(message)
       case .launch(let app):
-        effects.notes.append(
-          Note(level: .info, message: "app launched in the background for its workout session", fields: [Field("app", app)]))
+        let message = "app launched in the background for its workout session"
+        effects.notes.append(Note(level: .info, message: message, fields: [Field("app", app)]))
       case .session, .builder, .mirroringStarted, .sendCompleted, .handleConfiguration, .store: break
       }
     }

@@ -116,6 +116,7 @@ package enum RequestCore {
       effects.notes.append(Note(level: .info, message: "sheet closed", fields: fields))
     }
     let answer: Answer
+    state.beginRequestCollections()
     do throws(HealthError) {
       switch request {
       case .hello:
@@ -408,7 +409,10 @@ package enum RequestCore {
         let history = state.backgroundHistory.filter { bundleID == nil || $0.bundleID == bundleID }
         answer = .reply(.success(.backgroundDeliveries(state.backgroundDeliveries(bundleID), history: history)))
       }
+      _ = state.endRequestCollections()
     } catch {
+      // What the sensors measured before the call failed is in the store: it is journaled like any change.
+      record(state.endRequestCollections())
       if request.appCall == nil {
         effects.notes.append(Note(level: .debug, message: "request \(request.name) failed: \(error)", fields: []))
       }

@@ -14,6 +14,9 @@ package struct LiveWorkouts: Hashable, Sendable {
   /// Callbacks and peer messages for the device core to deliver, oldest first
   /// (``DeviceState/takeSessionDirectives()``).
   package internal(set) var outbox: [SessionDirective] = []
+  /// While a request runs, every event the sensor model produced in it (nil between requests): a request that
+  /// fails after its sensors ran still journals what they measured (``DeviceState/endRequestCollections()``).
+  package internal(set) var requestCollected: [DeviceEvent]?
 
   /// No sessions on `device`.
   package init(device: DeviceKind) { registry = SessionRegistry(device: device) }
@@ -123,7 +126,20 @@ extension DeviceState {
       decision(session.app, Permission($0, .share)) != .authorized
         || decision(session.app, Permission($0, .read)) != .authorized
     }
-    return perform(live.registry.sensorSamples(inputs, denied: denied, at: now))
+    let events = perform(live.registry.sensorSamples(inputs, denied: denied, at: now))
+    live.requestCollected? += events
+    return events
+  }
+
+  /// A request starts: from now on ``collectLiveSamples(wall:)`` also keeps its events for
+  /// ``endRequestCollections()``.
+  package mutating func beginRequestCollections() { live.requestCollected = [] }
+
+  /// The request ended: the events the sensor model produced during it, oldest first (a failed request journals
+  /// them; a successful one returned them already).
+  package mutating func endRequestCollections() -> [DeviceEvent] {
+    defer { live.requestCollected = nil }
+    return live.requestCollected ?? []
   }
 
   /// The session's sensor seed: its identifier's first eight bytes (the same session gives the same samples).
