@@ -52,10 +52,10 @@ enum APICoverage {
   ]
 
   private static func scan(_ source: String, into found: inout Set<String>) {
-    // (name, depth inside its body, is a public enum)
-    var scopes: [(name: String, depth: Int, publicEnum: Bool)] = []
+    // (name, depth inside its body, is a public enum, is a public protocol: its requirements are public)
+    var scopes: [(name: String, depth: Int, publicEnum: Bool, publicProtocol: Bool)] = []
     var depth = 0
-    var pending: (name: String, publicEnum: Bool)?
+    var pending: (name: String, publicEnum: Bool, publicProtocol: Bool)?
     let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     var index = 0
     while index < lines.count {
@@ -75,8 +75,10 @@ enum APICoverage {
         let keyword = words[keywordIndex]
         if keyword != "extension" && isPublic { found.insert(qualified(name)) }
         let fullName = keyword == "extension" ? name : qualified(name)
-        pending = (fullName, isPublic && keyword == "enum")
-      } else if isPublic || (scopes.last?.publicEnum == true && words.first == "case") {
+        pending = (fullName, isPublic && keyword == "enum", isPublic && keyword == "protocol")
+      } else if isPublic || (scopes.last?.publicEnum == true && words.first == "case")
+        || (scopes.last?.publicProtocol == true && ["func", "var"].contains(words.first))
+      {
         let declaration = words.drop { modifiers.contains($0) }
         if let first = declaration.first {
           let kind = String(first.prefix { $0 != "(" && $0 != "<" })
@@ -107,7 +109,7 @@ enum APICoverage {
         if character == "{" {
           depth += 1
           if let p = pending {
-            scopes.append((p.name, depth, p.publicEnum))  // full names: the context is the innermost one
+            scopes.append((p.name, depth, p.publicEnum, p.publicProtocol))  // full names: the context is the innermost one
             pending = nil
           }
         } else if character == "}" {

@@ -23,10 +23,11 @@ package final class Connections: Sendable {
     return client
   }
 
-  /// The connection to `socketPath` that receives `samplesChanged` events, connecting and subscribing if needed.
+  /// The connection to `socketPath` that receives pushed events (sample changes, background deliveries, workout
+  /// sessions' callbacks), connecting and subscribing if needed.
   /// - Throws: ``HealthKitSimError/unreachable(socketPath:reason:)``.
   package func events(_ socketPath: String) throws(HealthKitSimError) -> DeviceClient {
-    try cached(eventClients, socketPath, name: "HealthKitSim-events", subscribe: [.samples, .background])
+    try cached(eventClients, socketPath, name: "HealthKitSim-events", subscribe: [.samples, .background, .sessions])
   }
 
   /// Replaces a connection found dead, and returns the new one.

@@ -11,6 +11,9 @@ import HealthModel
 /// on a background queue. `authorizationStatus(for:)` and `earliestPermittedSampleDate()` are synchronous in
 /// HealthKit, so they make a blocking round trip to the local daemon.
 public final class HKHealthStore: Sendable {
+  /// The store's workout-session handlers (`workoutSessionMirroringStartHandler`, `workoutConfigurationHandler`).
+  let sessionHooks = SessionHooks()
+
   /// Creates a store.
   public init() {}
 

@@ -110,8 +110,8 @@ extension DeviceState {
   }
 
   /// Runs the sensor model for the active session from where it stopped to the device's time: the builder keeps
-  /// what it collects (types the app may not both share and read are dropped: the session runs on without them,
-  /// workouts.md §4), the kept samples are saved as the app's, and the builder's delegate hears `didCollectDataOf`.
+  /// what it collects (types the app may not read are dropped: the session runs on without them, workouts.md §4;
+  /// share access to `workoutType()` alone suffices, as in Apple's sample), the kept samples are saved as the app's, and the builder's delegate hears `didCollectDataOf`.
   package mutating func collectLiveSamples(wall: Date) -> [DeviceEvent] {
     let now = now(wall: wall)
     guard let id = live.registry.active, let session = live.registry.session(id), let start = session.start,
@@ -122,10 +122,7 @@ extension DeviceState {
       configuration: session.configuration, start: start, seed: Self.sensorSeed(id), running: session.runningSpans)
     let types = Set(builder.collection.types)
     let inputs = SensorModel.samples(session: sensors, wearer: live.wearer, from: from, to: now, types: types)
-    let denied = types.filter {
-      decision(session.app, Permission($0, .share)) != .authorized
-        || decision(session.app, Permission($0, .read)) != .authorized
-    }
+    let denied = types.filter { decision(session.app, Permission($0, .read)) != .authorized }
     let events = perform(live.registry.sensorSamples(inputs, denied: denied, at: now))
     live.requestCollected? += events
     return events
