@@ -109,7 +109,8 @@ enum APICoverage {
         if character == "{" {
           depth += 1
           if let p = pending {
-            scopes.append((p.name, depth, p.publicEnum, p.publicProtocol))  // full names: the context is the innermost one
+            // Full names: the context is the innermost one.
+            scopes.append((p.name, depth, p.publicEnum, p.publicProtocol))
             pending = nil
           }
         } else if character == "}" {

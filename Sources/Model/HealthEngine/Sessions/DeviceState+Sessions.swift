@@ -111,7 +111,8 @@ extension DeviceState {
 
   /// Runs the sensor model for the active session from where it stopped to the device's time: the builder keeps
   /// what it collects (types the app may not read are dropped: the session runs on without them, workouts.md §4;
-  /// share access to `workoutType()` alone suffices, as in Apple's sample), the kept samples are saved as the app's, and the builder's delegate hears `didCollectDataOf`.
+  /// share access to `workoutType()` alone suffices, as in Apple's sample), the kept samples are saved as the app's,
+  /// and the builder's delegate hears `didCollectDataOf`.
   package mutating func collectLiveSamples(wall: Date) -> [DeviceEvent] {
     let now = now(wall: wall)
     guard let id = live.registry.active, let session = live.registry.session(id), let start = session.start,
