@@ -242,6 +242,9 @@ enum CaseNames {
     case .session(_, _, .call): ["sessionCall"]
     case .session(_, _, .finish): ["sessionFinish"]
     case .session(_, _, .runState): ["runState"]
+    case .session(_, _, .mirror): ["sessionMirror"]
+    case .session(_, _, .stopMirroring): ["sessionStopMirroring"]
+    case .session(_, _, .send): ["sessionSend"]
     case .wearer(_, .effort): ["wearer effort"]
     case .wearer(_, .wrist): ["wearer wrist"]
     case .expect(.session(_, _, _, .state)): ["session state"]
@@ -250,6 +253,8 @@ enum CaseNames {
     case .expect(.session(_, _, _, .collected)): ["session collected"]
     case .expect(.session(_, _, _, .statistic)), .expect(.session(_, _, _, .noStatistic)): ["session statistic"]
     case .expect(.session(_, _, _, .builder)): ["session builder"]
+    case .expect(.session(_, _, _, .type)): ["session type"]
+    case .expect(.session(_, _, _, .received)): ["session received"]
     case .expect(.recovers): ["recovers"]
     case .expect(.onBoth(let phone, let watch)): ["expect on both"] + of(.expect(phone)) + of(.expect(watch))
     case .onBoth(let phone, let watch): ["step on both"] + of(phone) + of(watch)
@@ -273,7 +278,8 @@ enum CaseNames {
     "workout has", "workout activity", "activitySummary",
     "activitySummaryQuery", "sessionStart", "sessionPrepare", "sessionCall", "sessionFinish", "runState",
     "wearer effort", "wearer wrist", "session state", "session heard", "session elapsed", "session collected",
-    "session statistic", "session builder", "recovers",
+    "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
+    "session type", "session received",
   ]
 }
 

@@ -163,4 +163,60 @@ struct SessionLanguageTests {
       sessionDiagnostic("expect watch: Runner's workout session run builder is done").map { [$0.1, $0.2] } == [4, 55])
     #expect(sessionDiagnostic("expect watch: Coach recovers workout session run") == nil)
   }
+
+  @Test func mirroringStepsAndExpectationsParse() throws {
+    let steps = try sessionSteps(
+      """
+      watch: Runner mirrors workout session run to the phone
+      phone: Runner sends "lap 3" over workout session run
+      watch: Runner sends 512 bytes over workout session run
+      watch: Runner sends 2 KB over workout session run
+      watch: Runner stops mirroring workout session run
+      watch: Runner stops workout session run
+      expect phone: Runner's workout session run is mirrored
+      expect watch: Runner's workout session run is primary
+      expect watch: Runner's workout session run received "lap 3" then 2 KB
+      expect phone: Runner's workout session run received nothing
+      expect phone: Runner's workout session run heard paused then didReceiveData then didDisconnect
+      """)
+    #expect(
+      steps == [
+        .session(.watch, app: "Runner", .mirror("run")),
+        .session(.phone, app: "Runner", .send("run", .text("lap 3"))),
+        .session(.watch, app: "Runner", .send("run", .bytes(512))),
+        .session(.watch, app: "Runner", .send("run", .bytes(2048))),
+        .session(.watch, app: "Runner", .stopMirroring("run")),
+        .session(.watch, app: "Runner", .call("run", .stop)),
+        .expect(.session(.phone, app: "Runner", name: "run", .type(.mirrored))),
+        .expect(.session(.watch, app: "Runner", name: "run", .type(.primary))),
+        .expect(.session(.watch, app: "Runner", name: "run", .received([.text("lap 3"), .bytes(2048)]))),
+        .expect(.session(.phone, app: "Runner", name: "run", .received([]))),
+        .expect(.session(.phone, app: "Runner", name: "run", .heard([.state(.paused), .receivedData, .disconnected]))),
+      ])
+  }
+
+  @Test func aReceivedTextMatchesItsBytesAndASizeAnyMessageOfThatSize() {
+    #expect(RemotePayload.text("lap").matches(Data("lap".utf8)))
+    #expect(!RemotePayload.text("lap").matches(Data("lap ".utf8)))
+    #expect(RemotePayload.bytes(3).matches(Data("abc".utf8)))
+    #expect(!RemotePayload.bytes(4).matches(Data("abc".utf8)))
+  }
+
+  @Test func badMirroringLinesAreLocatedErrors() {
+    #expect(
+      sessionDiagnostic("watch: Runner mirrors workout session run to the watch")?.0
+        == .expected("'to the phone' (the paired device)", found: "watch"))
+    #expect(
+      sessionDiagnostic("watch: Runner mirrors workout session run to the watch").map { [$0.1, $0.2] } == [4, 50])
+    #expect(
+      sessionDiagnostic("watch: Runner sends 5 MB over workout session run")?.0
+        == .expected("'bytes' or 'KB'", found: "MB"))
+    #expect(sessionDiagnostic("watch: Runner sends 0 KB over workout session run")?.0 == .invalidNumber("0"))
+    #expect(
+      sessionDiagnostic("watch: Runner sends \"hi\" to workout session run")?.0
+        == .expected("'over workout session <name>'", found: "to"))
+    #expect(
+      sessionDiagnostic("watch: Runner stops mirroring workout session ride")?.0
+        == .unknownSession("ride", suggestion: nil))
+  }
 }

@@ -186,7 +186,7 @@ extension DeviceCore {
     sync.conflicts = state.syncConflictCount
     return LinkStatus(
       enabled: peer.machine.enabled, connected: peer.machine.isConnected, holding: peer.machine.holding,
-      latency: peer.machine.latency, sync: sync)
+      latency: peer.machine.latency, sync: sync, sessions: peer.sessionTraffic)
   }
 }
 

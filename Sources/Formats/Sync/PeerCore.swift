@@ -80,6 +80,9 @@ package struct PeerCore {
   /// ``SyncMachine/Input/closed`` or a ``Action/close(reason:)`` the core asked for (a close with no transport is
   /// nothing to do, and feeds no `closed`).
   package private(set) var transportOpen = false
+  /// Workout-session messages sent and received on the current connection (both zero when it is established): the
+  /// scenario runner reads both devices' counts to know every message in flight has been handled.
+  package private(set) var sessionTraffic = SessionTraffic()
 
   /// A core for a device whose durable sync cursors are `sync` (a re-send request it holds goes out on the first
   /// connection: ``SyncMachine/resendRequested``).
@@ -107,7 +110,7 @@ package struct PeerCore {
   /// Hands out the device's queued workout-session directives (``DeviceState/takeSessionDirectives()``): each
   /// message for the peer becomes a ``Action/send(_:latency:)`` (``sendSessions(_:into:)``), each launch a log line
   /// (the registry already marked the app background), the callbacks one ``Notice/sessions(_:)``.
-  package func drainSessions(state: inout DeviceState, into actions: inout [Action]) {
+  package mutating func drainSessions(state: inout DeviceState, into actions: inout [Action]) {
     let directives = state.takeSessionDirectives()
     guard !directives.isEmpty else { return }
     var messages: [SessionPeerMessage] = []
@@ -129,12 +132,13 @@ package struct PeerCore {
   /// hears the link is down (``SyncMachine/Directive/linkChanged(connected:)``), so it reports the disconnect and
   /// re-sends each mirroring session's start when the link comes back. A held link holds only the sync log's
   /// entries, as it does acknowledgements and checks: session messages are live.
-  package func sendSessions(_ messages: [SessionPeerMessage], into actions: inout [Action]) {
+  package mutating func sendSessions(_ messages: [SessionPeerMessage], into actions: inout [Action]) {
     for message in messages {
       guard machine.isConnected, machine.enabled else {
         actions.append(.log(.debug, "session \(message.name) dropped: the peer link is down"))
         continue
       }
+      sessionTraffic.sent += 1
       actions.append(.send(.session(message), latency: machine.latency))
     }
   }
@@ -244,11 +248,13 @@ package struct PeerCore {
       case .linkChanged(let connected):
         actions.append(.log(.info, connected ? "peer link up" : "peer link down"))
         actions.append(.notify(.linkChanged(connected: connected)))
+        sessionTraffic = SessionTraffic()
         // After `resume` on the way up, so a mirroring session's start follows it on the wire.
         let events = state.sessionLinkChanged(up: connected, wall: wall)
         if !events.isEmpty { actions.append(.record(events)) }
         drainSessions(state: &state, into: &actions)
       case .session(let message):
+        sessionTraffic.received += 1
         let events = state.receiveSessionMessage(message, wall: wall)
         if !events.isEmpty { actions.append(.record(events)) }
         drainSessions(state: &state, into: &actions)

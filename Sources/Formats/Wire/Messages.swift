@@ -125,14 +125,36 @@ package struct LinkStatus: Hashable, Sendable {
   package var latency: Double
   /// This device's sync cursors and backlog.
   package var sync: DeviceSnapshot.SyncStatus
+  /// The workout-session messages this device sent and handled on the current connection.
+  package var sessions: SessionTraffic
 
   /// Creates a status.
-  package init(enabled: Bool, connected: Bool, holding: Bool, latency: Double, sync: DeviceSnapshot.SyncStatus) {
+  package init(
+    enabled: Bool, connected: Bool, holding: Bool, latency: Double, sync: DeviceSnapshot.SyncStatus,
+    sessions: SessionTraffic = SessionTraffic()
+  ) {
     self.enabled = enabled
     self.connected = connected
     self.holding = holding
     self.latency = latency
     self.sync = sync
+    self.sessions = sessions
+  }
+}
+
+/// How many workout-session messages (``PeerMessage/session(_:)``) one device sent to its peer and handled from it
+/// on the current connection; both start at zero when the link is established. When each device has handled as many
+/// as the other sent, no session message is in flight.
+package struct SessionTraffic: Hashable, Sendable {
+  /// Messages sent to the peer.
+  package var sent: UInt64 = 0
+  /// Messages received from the peer and handled.
+  package var received: UInt64 = 0
+
+  /// No messages yet.
+  package init(sent: UInt64 = 0, received: UInt64 = 0) {
+    self.sent = sent
+    self.received = received
   }
 }
 

@@ -85,6 +85,8 @@ extension BinaryWriter {
     bool(l.holding)
     f64(l.latency)
     syncStatus(l.sync)
+    u64(l.sessions.sent)
+    u64(l.sessions.received)
   }
 
   mutating func promptOutcome(_ o: PromptOutcome) {
@@ -198,7 +200,8 @@ extension BinaryReader {
 
   mutating func linkStatus() throws(DecodeError) -> LinkStatus {
     LinkStatus(
-      enabled: try bool(), connected: try bool(), holding: try bool(), latency: try f64(), sync: try syncStatus())
+      enabled: try bool(), connected: try bool(), holding: try bool(), latency: try f64(), sync: try syncStatus(),
+      sessions: SessionTraffic(sent: try u64(), received: try u64()))
   }
 
   mutating func promptOutcome() throws(DecodeError) -> PromptOutcome {

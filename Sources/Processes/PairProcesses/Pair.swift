@@ -188,6 +188,18 @@ package final class Pair: Sendable {
     }
   }
 
+  /// Waits until no workout-session message is in flight between the devices: the link is down on either side, or
+  /// each device has handled as many session messages as the other sent on this connection (``SessionTraffic``).
+  /// What a handled message caused — delegate callbacks, a reply message — has happened by then.
+  package func waitSessionMessagesHandled(timeout: Double) throws(PairError) {
+    try wait(for: "the workout-session messages between the devices", timeout: timeout) { () throws -> Bool in
+      let phone = try self.phone.dump().link
+      let watch = try self.watch.dump().link
+      guard phone.connected, watch.connected else { return true }
+      return phone.sessions.received == watch.sessions.sent && watch.sessions.received == phone.sessions.sent
+    }
+  }
+
   /// Stops both daemons (SIGTERM, then SIGKILL if needed) and removes the directory if this pair created it.
   package func shutdown() { stop(forgetting: true) }
 

@@ -64,9 +64,10 @@ package enum HTMLReport {
       if let i = groups.firstIndex(where: { $0.0 == r.group }) { groups[i].1 += 1 } else { groups.append((r.group, 1)) }
     }
     var html = "<form class=\"filters\" id=\"filters\">\n<fieldset><legend>Status</legend>\n"
-    let statuses = [
-      ("all", "all", results.count), ("passed", "passed", passed), ("failed", "failed", failed),
-    ] + (interrupted > 0 ? [("interrupted", "interrupted", interrupted)] : [])
+    let statuses =
+      [
+        ("all", "all", results.count), ("passed", "passed", passed), ("failed", "failed", failed),
+      ] + (interrupted > 0 ? [("interrupted", "interrupted", interrupted)] : [])
     for (value, label, count) in statuses {
       html += "<label><input type=\"radio\" name=\"status\" value=\"\(value)\"\(value == "all" ? " checked" : "")>"
       html += " \(label) (\(count))</label>\n"
@@ -180,6 +181,12 @@ package enum HTMLReport {
         html += eventRow(entry, clockCell, "background \(event)")
       case .session:
         html += eventRow(entry, clockCell, "session")
+      case .remoteData(let from, let to, let app, let session, let messages):
+        html += "<div class=\"row event remote\(down(entry))\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
+        html += "<div class=\"clock\">\(clockCell)</div><div class=\"cell both\">"
+        html += "<div class=\"arrow remote to-\(to)\" title=\"\(escape(entry.text))\">"
+        html +=
+          "<span>\(escape("\(app)'s \(session) \(from) → \(to): \(messages.joined(separator: ", "))"))</span></div></div></div>\n"
       }
     }
     return html + "</div>\n"
@@ -294,6 +301,7 @@ package enum HTMLReport {
     .failure-box div:first-child pre{background:#dafbe1;padding:4px}
     .failure-box div:last-child pre{background:#ffd8d3;padding:4px}
     .arrow{position:relative;width:50%;margin:0 auto;height:22px;border-bottom:2px solid var(--sync)}
+    .arrow.remote{border-bottom-style:dashed}
     .arrow span{position:absolute;left:0;right:0;bottom:2px;text-align:center;font-size:11px;color:var(--sync)}
     .arrow::after{content:"";position:absolute;bottom:-6px;border-style:solid}
     .arrow.to-watch::after{right:-9px;border-width:5px 0 5px 9px;

@@ -246,6 +246,11 @@ package enum Reports {
       ]
     case .session(let app, let session, let event):
       fields += [("app", .string(app)), ("session", .string(session)), ("event", .string(event))]
+    case .remoteData(let from, let to, let app, let session, let messages):
+      fields += [
+        ("from", .string(from.description)), ("to", .string(to.description)), ("app", .string(app)),
+        ("session", .string(session)), ("messages", .array(messages.map { .string($0) })),
+      ]
     }
     return .object(fields)
   }

@@ -16,7 +16,7 @@ extension RunContext {
     let ref = try liveSession(device, session, step)
     let subject = "\(name)'s workout session \(session)"
     if case .heard(let expected) = check {
-      let callbacks = heard[sessionKey(device, ref.id.uuid.uuidString)] ?? []
+      let callbacks = heard[objectKey(device, ref.id)] ?? []
       let actual = callbacks.compactMap(\.heard)
       if actual != expected {
         throw fail(
@@ -25,11 +25,23 @@ extension RunContext {
       }
       return
     }
+    if case .received(let expected) = check {
+      var messages: [Data] = []
+      for case .didReceiveData(let data) in heard[objectKey(device, ref.id)] ?? [] { messages += data }
+      let matches = messages.count == expected.count && zip(expected, messages).allSatisfy { $0.matches($1) }
+      if !matches {
+        throw fail(
+          step, "\(subject) received \(Self.list(expected.map(\.description)))", Self.list(messages.map(\.traceText)))
+      }
+      return
+    }
     let bundle = app(name).bundleID
     let c = client(device)
     let status = try c.workoutSession(bundle, .status(ref.id))
     switch check {
-    case .heard: return
+    case .heard, .received: return
+    case .type(let type):
+      if status.type != type { throw fail(step, "\(subject) is \(type)", "\(status.type)") }
     case .state(let state):
       if status.state != state { throw fail(step, "\(subject) is \(state)", "\(status.state)") }
     case .builder(let phase):
@@ -81,7 +93,7 @@ extension RunContext {
       recovered = nil
     }
     let actual = recovered.map { id in
-      "workout session " + (sessionLabels[sessionKey(device, id.uuid.uuidString)] ?? id.uuid.uuidString)
+      "workout session " + (sessionLabels[objectKey(device, id)] ?? id.uuid.uuidString)
     }
     guard let session else {
       if let actual { throw fail(step, "\(name) has no workout session to recover", "it recovers \(actual)") }

@@ -34,6 +34,7 @@ extension RunContext {
       case .success: break
       case .failure(let error): guard error.healthError?.code == .errorNoData else { throw error }
       }
+    case .mirror, .stopMirroring, .send: try performMirroring(device, name, step, failing)
     }
   }
 
@@ -59,7 +60,7 @@ extension RunContext {
     let id = WorkoutSessionID(uuid: uuid)
     sessionCount += 1
     sessions[sessionKey(device, spec.name ?? "#\(sessionCount)")] = LiveSessionRef(app: name, id: id)
-    sessionLabels[sessionKey(device, uuid.uuidString)] = spec.name ?? "#\(sessionCount)"
+    sessionLabels[objectKey(device, id)] = spec.name ?? "#\(sessionCount)"
     let c = client(device)
     let now = now
     let result = try capture { () throws(ClientError) in

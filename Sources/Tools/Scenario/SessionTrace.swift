@@ -16,11 +16,32 @@ extension RunContext {
     for event in events {
       switch event {
       case .workoutSession(let bundle, let id, let callback):
-        let key = sessionKey(device, id.uuid.uuidString)
+        let key = objectKey(device, id)
         heard[key, default: []].append(callback)
+        if case .didReceiveData(let data) = callback {
+          let messages = data.map(\.traceText)
+          entries.append(
+            entry(
+              .both,
+              .remoteData(from: device.peer, to: device, app: appName(bundle), session: label(key), messages: messages))
+          )
+          continue
+        }
         entries.append(entry(Lane(device), .session(app: appName(bundle), session: label(key), event: callback.text)))
+      case .mirroringStarted(let bundle, let id):
+        let event = "workoutSessionMirroringStartHandler: mirrored session \(id.generation)"
+        entries.append(
+          entry(Lane(device), .session(app: appName(bundle), session: label(objectKey(device, id)), event: event)))
+      case .workoutDataSent(let bundle, let id, _, let error):
+        let outcome = error.map { "failed: \($0.code) (\($0.code.rawValue)): \($0.message)" } ?? "delivered"
+        entries.append(
+          entry(
+            Lane(device),
+            .session(
+              app: appName(bundle), session: label(objectKey(device, id)),
+              event: "sendToRemoteWorkoutSession \(outcome)")))
       case .workoutBuilder(let bundle, let id, let callback):
-        let key = sessionKey(device, id.uuid.uuidString)
+        let key = objectKey(device, id)
         guard case .didCollectDataOf(let types) = callback else {
           entries.append(
             entry(Lane(device), .session(app: appName(bundle), session: label(key), event: "builder " + callback.text)))
@@ -55,8 +76,8 @@ extension SessionCallback {
     case .didGenerate(let event): "didGenerate \(event.type) event"
     case .didBeginActivity: "didBeginActivity"
     case .didEndActivity: "didEndActivity"
-    case .didReceiveData(let data): "didReceiveData (\(data.count) items)"
-    case .didDisconnect(let error): "didDisconnect \(error.code) (\(error.code.rawValue))"
+    case .didReceiveData(let data): "didReceiveData \(data.map(\.traceText).joined(separator: ", "))"
+    case .didDisconnect(let error): "didDisconnect \(error.code) (\(error.code.rawValue)): \(error.message)"
     }
   }
 
@@ -68,8 +89,17 @@ extension SessionCallback {
     case .didGenerate(let event): .event(event.type)
     case .didBeginActivity: .beganActivity
     case .didEndActivity: .endedActivity
-    case .didReceiveData, .didDisconnect: nil
+    case .didReceiveData: .receivedData
+    case .didDisconnect: .disconnected
     }
+  }
+}
+
+extension Data {
+  /// A received message as the trace writes it: its text when it is short UTF-8, else its size.
+  var traceText: String {
+    if count <= 80, let text = String(data: self, encoding: .utf8), !text.contains("\n") { return "\"\(text)\"" }
+    return "\(count) bytes"
   }
 }
 

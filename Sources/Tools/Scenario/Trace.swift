@@ -140,6 +140,9 @@ package struct TraceEntry: Sendable, Hashable {
     /// running`, `didFailWithError errorAnotherWorkoutSessionStarted (8)`, `builder didCollectDataOf ×24
     /// (heartRate, …)` for a step's data callbacks together).
     case session(app: String, session: String, event: String)
+    /// Messages an app's workout session sent with `sendToRemoteWorkoutSession(data:)` reached the session object
+    /// of the same app on `to` in one `didReceiveData` (`messages`: each as the trace writes it), drawn as an arrow.
+    case remoteData(from: DeviceKind, to: DeviceKind, app: String, session: String, messages: [String])
   }
 
   /// The step it belongs to: 1 for the first step, 0 before any.
@@ -174,6 +177,7 @@ package struct TraceEntry: Sendable, Hashable {
     case .failure: "failure"
     case .background: "background"
     case .session: "session"
+    case .remoteData: "remoteData"
     }
   }
 
@@ -204,6 +208,8 @@ package struct TraceEntry: Sendable, Hashable {
         }
       return "\(app) \(what) (#\(delivery), attempt \(attempt))"
     case .session(let app, let session, let event): return "\(app)'s workout session \(session) \(event)"
+    case .remoteData(let from, let to, let app, let session, let messages):
+      return "\(app)'s workout session \(session) \(from) → \(to): didReceiveData \(messages.joined(separator: ", "))"
     }
   }
 }

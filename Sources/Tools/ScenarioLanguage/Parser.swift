@@ -93,6 +93,9 @@ import HealthModel
 //   - <device>: <App> pauses|resumes|stops|ends workout session <name>
 //   - <device>: <App> finishes workout session <name> [as <name>]
 //   - <device>: <App> discards workout session <name>
+//   - <device>: <App> mirrors workout session <name> to the phone|watch
+//   - <device>: <App> stops mirroring workout session <name>
+//   - <device>: <App> sends <message> over workout session <name>
 //   - <device>: <App> goes to the background / comes to the foreground / is suspended / is killed
 //   - <device>: the wearer's effort becomes rest|easy|moderate|hard|maximal|pace <m:ss> min/km
 //   - watch: the watch is taken off / watch: the watch is put back on
@@ -102,6 +105,8 @@ import HealthModel
 //   - <App>'s workout session <name> collected <n> <type> samples
 //   - <App>'s workout session <name> <statistic> of <type> is <value> <unit> / has no <type> statistics
 //   - <App>'s workout session <name> builder is notStarted|collecting|ended|finished|discarded
+//   - <App>'s workout session <name> is primary|mirrored
+//   - <App>'s workout session <name> received <message> [then <message>]… / received nothing
 //   - <App> recovers workout session <name> / <App> has no workout session to recover
 //
 //   The user:

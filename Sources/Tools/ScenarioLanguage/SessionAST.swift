@@ -48,6 +48,45 @@ package enum SessionStep: Hashable, Sendable {
   /// `goes to the background`, `is suspended`, `comes to the foreground`, `is killed`: the app's process changes
   /// state (the world acting on the app).
   case runState(AppRunState)
+  /// `mirrors workout session <name> to the phone`: `startMirroringToCompanionDevice()`.
+  case mirror(String)
+  /// `stops mirroring workout session <name>`: `stopMirroringToCompanionDevice()`.
+  case stopMirroring(String)
+  /// `sends "<text>" | <n> bytes | <n> KB over workout session <name>`: `sendToRemoteWorkoutSession(data:)`; the
+  /// step's outcome is the send's completion.
+  case send(String, RemotePayload)
+}
+
+/// What `sendToRemoteWorkoutSession(data:)` sends, as a step writes it and a `received` expectation lists it.
+package enum RemotePayload: Hashable, Sendable, CustomStringConvertible {
+  /// `"<text>"`: the text's UTF-8 bytes.
+  case text(String)
+  /// `<n> bytes` / `<n> KB` (1,024 bytes each): that many bytes of filler.
+  case bytes(Int)
+
+  /// The bytes sent.
+  package var data: Data {
+    switch self {
+    case .text(let text): Data(text.utf8)
+    case .bytes(let count): Data(repeating: 0x2E, count: count)
+    }
+  }
+
+  /// Whether `data` is what this payload sends (a `bytes` payload matches any data of its size).
+  package func matches(_ data: Data) -> Bool {
+    switch self {
+    case .text: data == self.data
+    case .bytes(let count): data.count == count
+    }
+  }
+
+  /// As a step writes it.
+  package var description: String {
+    switch self {
+    case .text(let text): "\"\(text)\""
+    case .bytes(let count): "\(count) bytes"
+    }
+  }
 }
 
 /// The world acting on a device's wearer (`<device>: the wearer's effort becomes …`, `watch: the watch is taken
@@ -71,6 +110,11 @@ package enum HeardCallback: Hashable, Sendable, CustomStringConvertible {
   case beganActivity
   /// `didEndActivity`.
   case endedActivity
+  /// `didReceiveData`: `workoutSession(_:didReceiveDataFromRemoteWorkoutSession:)`, once per delivery (several
+  /// messages held for a suspended app come in one).
+  case receivedData
+  /// `didDisconnect`: `workoutSession(_:didDisconnectFromRemoteDeviceWithError:)`.
+  case disconnected
 
   /// As a `heard` expectation writes it.
   package var description: String {
@@ -80,6 +124,8 @@ package enum HeardCallback: Hashable, Sendable, CustomStringConvertible {
     case .event(let type): "\(type) event"
     case .beganActivity: "didBeginActivity"
     case .endedActivity: "didEndActivity"
+    case .receivedData: "didReceiveData"
+    case .disconnected: "didDisconnect"
     }
   }
 }
@@ -101,6 +147,11 @@ package enum SessionCheck: Hashable, Sendable {
   case noStatistic(SampleType)
   /// `builder is notStarted|collecting|ended|finished|discarded`: the live builder's phase.
   case builder(LiveWorkoutBuilder.Phase)
+  /// `is primary|mirrored`: the session's `type`.
+  case type(WorkoutSessionType)
+  /// `received <payload> [then <payload>]… | received nothing`: every message the session object's delegate got
+  /// from the remote session (`didReceiveData`), in order.
+  case received([RemotePayload])
 }
 
 extension LiveWorkoutBuilder.Phase {

@@ -6,7 +6,7 @@ import HealthModel
 /// time, statistics, collected samples and phase, and recovery (docs/scenario-language.md, "Workout sessions";
 /// behavior.md section X).
 extension ParseState {
-  /// `<App>'s workout session <name> is <state> | heard … | elapsed time is <duration> | collected <n> <type> samples
+  /// `<App>'s workout session <name> is <state> | is primary|mirrored | heard … | received … | elapsed time is <duration> | collected <n> <type> samples
   /// | <statistic> of <type> is <value> <unit> | has no <type> statistics | builder is <phase>`.
   func parseSessionCheck(_ c: inout Cursor, _ on: PossessiveExpectation) throws(Diagnostic) -> Expectation {
     let name = try c.sessionName()
@@ -19,7 +19,19 @@ extension ParseState {
       }
       check = .builder(phase)
     } else if c.take("is") {
-      check = .state(try c.sessionState())
+      if c.take("primary") {
+        check = .type(.primary)
+      } else if c.take("mirrored") {
+        check = .type(.mirrored)
+      } else {
+        check = .state(try c.sessionState())
+      }
+    } else if c.take("received") {
+      var payloads: [RemotePayload] = []
+      if !c.take("nothing") {
+        repeat { payloads.append(try c.remotePayload()) } while c.take("then")
+      }
+      check = .received(payloads)
     } else if c.take("heard") {
       check = .heard(try heardCallbacks(&c))
     } else if c.take("elapsed", "time", "is") {
@@ -48,7 +60,7 @@ extension ParseState {
     } else {
       throw c.error(
         .expected(
-          "'is', 'heard', 'elapsed time is', 'collected', 'has no', 'builder is' or a statistic such as 'average of'",
+          "'is', 'heard', 'received', 'elapsed time is', 'collected', 'has no', 'builder is' or a statistic such as 'average of'",
           found: c.peek?.text))
     }
     try c.finish()
@@ -56,7 +68,7 @@ extension ParseState {
   }
 
   /// `nothing`, or callbacks separated by `then` (or commas): a state name, `didFailWithError <code>`, `<event type>
-  /// event`, `didBeginActivity`, `didEndActivity`.
+  /// event`, `didBeginActivity`, `didEndActivity`, `didReceiveData`, `didDisconnect`.
   func heardCallbacks(_ c: inout Cursor) throws(Diagnostic) -> [HeardCallback] {
     if c.take("nothing") { return [] }
     var heard: [HeardCallback] = []
@@ -67,6 +79,10 @@ extension ParseState {
         heard.append(.beganActivity)
       } else if c.take("didEndActivity") {
         heard.append(.endedActivity)
+      } else if c.take("didReceiveData") {
+        heard.append(.receivedData)
+      } else if c.take("didDisconnect") {
+        heard.append(.disconnected)
       } else if let t = c.peek, let type = WorkoutEventType(name: t.text), c.second(is: "event") {
         c.index += 2
         heard.append(.event(type))

@@ -19,7 +19,28 @@ extension ParseState {
     AppVerbRule(["resumes"], ["resume"]) { s, c, call throws(Diagnostic) in
       try s.parseSessionCall(&c, call, .resume)
     },
-    AppVerbRule(["stops"], ["stop"]) { s, c, call throws(Diagnostic) in try s.parseSessionCall(&c, call, .stop) },
+    AppVerbRule(["stops"], ["stop"]) { s, c, call throws(Diagnostic) in
+      guard c.take("mirroring") else { return try s.parseSessionCall(&c, call, .stop) }
+      try c.expect("workout", "session", what: "'workout session <name>'")
+      let name = try c.sessionName()
+      try c.finish()
+      return .session(call.device, app: call.app.name, .stopMirroring(name))
+    },
+    AppVerbRule(["mirrors"], ["mirror"]) { s, c, call throws(Diagnostic) in
+      try c.expect("workout", "session", what: "'workout session <name>'")
+      let name = try c.sessionName()
+      let peer = "\(call.device.peer)"
+      try c.expect("to", "the", peer, what: "'to the \(peer)' (the paired device)")
+      try c.finish()
+      return .session(call.device, app: call.app.name, .mirror(name))
+    },
+    AppVerbRule(["sends"], ["send"]) { s, c, call throws(Diagnostic) in
+      let payload = try c.remotePayload()
+      try c.expect("over", "workout", "session", what: "'over workout session <name>'")
+      let name = try c.sessionName()
+      try c.finish()
+      return .session(call.device, app: call.app.name, .send(name, payload))
+    },
     AppVerbRule(["ends"], ["end"]) { s, c, call throws(Diagnostic) in try s.parseSessionCall(&c, call, .end) },
     AppVerbRule(["discards"], ["discard"]) { s, c, call throws(Diagnostic) in
       try s.parseSessionCall(&c, call, .discard)
@@ -134,6 +155,20 @@ extension Cursor {
       throw error(.unknownSession(t.text, suggestion: suggest(t.text, from: state.sessionNames.sorted())), at: t)
     }
     return t.text
+  }
+
+  /// `"<text>"`, `<n> bytes` or `<n> KB`: what `sendToRemoteWorkoutSession(data:)` sends.
+  mutating func remotePayload() throws(Diagnostic) -> RemotePayload {
+    guard let t = peek else { throw error(.expected("a quoted message, '<n> bytes' or '<n> KB'", found: nil)) }
+    if t.quoted {
+      index += 1
+      return .text(t.text)
+    }
+    let count = try integer()
+    guard count > 0 else { throw error(.invalidNumber(String(count)), at: t) }
+    if take("bytes") || take("byte") { return .bytes(count) }
+    if take("KB") || take("kb") { return .bytes(count * 1024) }
+    throw error(.expected("'bytes' or 'KB'", found: peek?.text))
   }
 
   /// `rest|easy|moderate|hard|maximal` or `pace <m>:<ss> min/km`.

@@ -175,6 +175,18 @@ struct MirroringTests {
     #expect(pair.watch.session(primary)?.state == .running)
   }
 
+  @Test func mirroringAgainAfterStoppingDeliversANewLiveObject() {
+    var pair = SessionPair()
+    let (primary, mirrored) = pair.mirroredRun()
+    _ = pair.pump(pair.watch.stopMirroring(primary).directives, from: .watch, at: at(30))
+    let again = pair.watch.startMirroring(primary)
+    #expect(again.error == nil)
+    let handed = SessionPair.handed(pair.pump(again.directives, from: .watch, at: at(40)))
+    #expect(handed.map(\.generation) == [mirrored.generation + 1])
+    #expect(handed.first.map { pair.phone.isLive($0) } == true)
+    #expect(pair.phone.liveMirrored(primary.uuid) == handed.first)
+  }
+
   @Test func endFromThePhoneEndsTheWatchSession() {
     var pair = SessionPair()
     let (primary, mirrored) = pair.mirroredRun()

@@ -143,8 +143,9 @@ extension SessionRegistry {
 
   /// The next generation's mirrored session for workout `uuid`.
   private mutating func sendMirrorStart(_ uuid: UUID) -> SessionDirective {
-    let generation = (mirroring[uuid] ?? 0) + 1
+    let generation = max(mirroring[uuid] ?? 0, sentGenerations[uuid] ?? 0) + 1
     mirroring[uuid] = generation
+    sentGenerations[uuid] = generation
     return .peer(.mirrorStart(MirroredSnapshot(sessions[WorkoutSessionID(uuid: uuid)]!, generation: generation)))
   }
 

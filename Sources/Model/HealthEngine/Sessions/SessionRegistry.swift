@@ -74,6 +74,9 @@ package struct SessionRegistry: Hashable, Sendable {
   package internal(set) var linkUp = true
   /// Primary sessions that are mirroring, with the generation of the last mirrored object sent.
   package internal(set) var mirroring: [UUID: UInt32] = [:]
+  /// The generation of the last mirrored object sent for each workout, kept after mirroring stops: mirroring the
+  /// workout again sends a newer one (the companion's older objects are dead).
+  package internal(set) var sentGenerations: [UUID: UInt32] = [:]
   /// The data channel's bookkeeping (rate windows, sends awaiting the peer's answer).
   package internal(set) var channel = RemoteDataChannel()
 
