@@ -10,7 +10,7 @@ struct BenchFamiliesTests {
   func everything() {
     #expect(BenchFamily.selected(by: []).count == BenchFamily.all.count)
     #expect(Self.selected([]).first == ["roundtrip"])
-    #expect(Self.selected([]).last == ["livesession", "workouts"])
+    #expect(Self.selected([]).last == ["mirroring", "workouts"])
   }
 
   @Test("userpath is calls, pairs and suite, in that order; each of them also runs alone")
@@ -27,6 +27,7 @@ struct BenchFamiliesTests {
     #expect(
       Self.selected(["workouts"]) == [
         ["workoutsync", "workouts"], ["workoutquery", "workouts"], ["livesession", "workouts"],
+        ["mirroring", "workouts"],
       ])
     #expect(Self.selected(["workoutquery"]) == [["workoutquery", "workouts"]])
   }
@@ -39,7 +40,7 @@ struct BenchFamiliesTests {
       Set(BenchFamily.names) == [
         "roundtrip", "throughput", "sync", "start", "bigstore", "snapshot", "scale", "clients", "import",
         "importshape", "scenarios", "userpath", "calls", "pairs", "suite", "workoutsync", "workouts", "workoutquery",
-        "livesession",
+        "livesession", "mirroring",
       ])
     for name in BenchFamily.names { _ = try BenchCommand(["--only", name]) }
     #expect(throws: (any Error).self) { try BenchCommand(["--only", "workout"]) }

@@ -19,7 +19,7 @@ struct StatisticsItem {
 }
 
 /// Accumulates the statistics of one bucket.
-struct StatisticsAccumulator {
+struct StatisticsAccumulator: Hashable, Sendable {
   /// Samples that count in the bucket (after de-duplication).
   var count = 0
   /// Pro-rata sum of counted time.

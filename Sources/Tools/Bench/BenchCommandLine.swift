@@ -42,7 +42,8 @@ package struct BenchCommand: ParsableCommand {
                            clients, import, scenarios, userpath, workouts (comma-separated; repeatable); userpath
                            is calls (rows 9), pairs (10) and suite (11), which can also be run alone, and
                            import includes importshape (rows 8d, 8e: the reader alone, no daemon), and
-                           workouts is workoutsync (row 12), workoutquery (13a, 13b) and livesession (14).
+                           workouts is workoutsync (row 12), workoutquery (13a, 13b), livesession (14) and
+                           mirroring (15).
         --snapshot-samples <n>
                            Samples in the store the snapshot benchmark recovers (default 10000000).
         --scale-samples <n>

@@ -102,6 +102,10 @@ struct BenchFamily: Sendable {
       measure: { run in
         [try liveSessionMetric(daemon: run.daemon, seconds: run.sizes.workoutSeconds, runs: run.sizes.workoutRuns)]
       }),
+    BenchFamily(
+      groups: ["mirroring", "workouts"],
+      note: { "\(max(1, $0.roundTrips / 4)) message round trips over a mirrored workout session" },
+      measure: { run in [try mirroredMessageMetric(daemon: run.daemon, count: max(1, run.sizes.roundTrips / 4))] }),
   ]
 
   /// Every `--only` name, in the order it first appears in ``all``.

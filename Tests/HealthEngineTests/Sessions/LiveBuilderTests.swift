@@ -197,6 +197,25 @@ struct LiveBuilderTests {
     #expect(workout.activities.map { $0.statistics.first?.sum } == [5, 7])
     #expect(workout.activities.last?.end == at(200))
   }
+
+  @Test func statisticsKeptAsTheBuilderCollectsMatchARescanOfItsSamples() throws {
+    var builder = liveBuilder()
+    try builder.beginCollection(at: at(0))
+    for batch in 0..<5 {
+      let t = Double(batch * 20)
+      let inputs = [
+        heartRateInput(90 + t, at: at(t + 5)), heartRateInput(150 - t, at: at(t + 10)), energyInput(t / 10, at: at(t)),
+      ]
+      _ = builder.collect(inputs, sessionState: .running, denied: [])
+    }
+    try builder.endCollection(at: at(120))
+    // A range covering every sample takes the rescanning path; the whole interval, the kept totals.
+    let whole = builder.workoutStatistics()
+    let rescanned = builder.workoutStatistics(from: at(0), to: at(120))
+    #expect(whole.map(\.type) == [activeEnergy, heartRate].sorted())
+    #expect(whole == rescanned)
+    #expect(whole.first { $0.type == activeEnergy }?.sum == 20)
+  }
 }
 
 extension Sample {

@@ -65,6 +65,9 @@ package struct LiveWorkoutBuilder: Hashable, Sendable {
   package private(set) var activities: [WorkoutActivity] = []
   /// The collected samples, in collection order.
   package private(set) var samples: [Sample] = []
+  /// Each collected quantity type's statistics over the builder's whole interval so far, accumulated as samples are
+  /// collected: ``statistics(for:)`` and a session's status answer from them without rescanning every sample.
+  private var totals: [SampleType: Totals] = [:]
   /// `metadata`.
   package var metadata: Metadata = [:]
 
@@ -106,7 +109,7 @@ package struct LiveWorkoutBuilder: Hashable, Sendable {
       kept.append(sample)
       types.insert(sample.type)
     }
-    samples += kept
+    append(kept)
     return LiveCollectResult(stored: kept, callbacks: types.isEmpty ? [] : [.didCollectDataOf(types)])
   }
 
@@ -142,7 +145,7 @@ package struct LiveWorkoutBuilder: Hashable, Sendable {
 
   /// Records samples ``checkAdd(_:)`` accepted and the store saved.
   package mutating func added(_ saved: [Sample]) -> [BuilderCallback] {
-    samples += saved
+    append(saved)
     let types = Set(saved.map(\.type))
     return types.isEmpty ? [] : [.didCollectDataOf(types)]
   }
@@ -184,22 +187,49 @@ package struct LiveWorkoutBuilder: Hashable, Sendable {
     statistics(for: type, from: nil, to: nil)
   }
 
+  /// One type's accumulated statistics and the latest end among its samples.
+  private struct Totals: Hashable, Sendable {
+    var accumulator = StatisticsAccumulator()
+    var last: Date
+  }
+
+  /// Adds `sample` to `totals` when it is a quantity (a sample's value counts once, for its whole duration).
+  private static func add(_ sample: Sample, to totals: inout Totals) {
+    guard let value = sample.quantityValue else { return }
+    let length = sample.duration
+    totals.accumulator.addPiece(value: value, length: length, fraction: 1, level: false)
+    totals.accumulator.countSample(
+      value: value, start: sample.start.timeIntervalSinceReferenceDate, end: sample.end.timeIntervalSinceReferenceDate,
+      level: false)
+    totals.accumulator.duration += length
+    totals.last = max(totals.last, sample.end)
+  }
+
+  /// Collects `new` into ``samples`` and ``totals``.
+  private mutating func append(_ new: [Sample]) {
+    samples += new
+    guard let start else { return }
+    for sample in new where sample.type.descriptor.aggregation != nil {
+      Self.add(sample, to: &totals[sample.type, default: Totals(last: start)])
+    }
+  }
+
+  /// The statistics of `type` over `from ..< to` (the builder's whole interval when both are nil: from
+  /// ``totals``); nil when no sample of it counts.
   private func statistics(for type: SampleType, from: Date?, to: Date?) -> Statistics? {
     guard let style = type.descriptor.aggregation, let start else { return nil }
-    var accumulator = StatisticsAccumulator()
-    var last = start
-    for sample in samples where sample.type == type {
-      if let from, sample.start < from { continue }
-      if let to, sample.start >= to { continue }
-      guard let value = sample.quantityValue else { continue }
-      let length = sample.duration
-      accumulator.addPiece(value: value, length: length, fraction: 1, level: false)
-      accumulator.countSample(
-        value: value, start: sample.start.timeIntervalSinceReferenceDate,
-        end: sample.end.timeIntervalSinceReferenceDate, level: false)
-      accumulator.duration += length
-      last = max(last, sample.end)
+    var totals = Totals(last: start)
+    if from == nil, to == nil {
+      guard let whole = self.totals[type] else { return nil }
+      totals = whole
+    } else {
+      for sample in samples where sample.type == type {
+        if let from, sample.start < from { continue }
+        if let to, sample.start >= to { continue }
+        Self.add(sample, to: &totals)
+      }
     }
+    let (accumulator, last) = (totals.accumulator, totals.last)
     guard accumulator.count > 0 else { return nil }
     let options: StatisticsOptions =
       style.isDiscrete ? [.discreteAverage, .discreteMin, .discreteMax, .mostRecent] : [.cumulativeSum]
@@ -210,7 +240,8 @@ package struct LiveWorkoutBuilder: Hashable, Sendable {
 
   /// `allStatistics`, as a workout stores them.
   package func workoutStatistics(from: Date? = nil, to: Date? = nil) -> [WorkoutStatistic] {
-    Set(samples.map(\.type)).sorted().compactMap { type in
+    let types = from == nil && to == nil ? Set(totals.keys) : Set(samples.lazy.map(\.type))
+    return types.sorted().compactMap { type in
       guard let stats = statistics(for: type, from: from, to: to) else { return nil }
       return WorkoutStatistic(
         type: type, start: stats.start, end: stats.end, sum: stats.sum, minimum: stats.minimum,
