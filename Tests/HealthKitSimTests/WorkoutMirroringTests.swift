@@ -116,6 +116,41 @@ struct WorkoutMirroringTests {
     }
   }
 
+  @Test func aMirroredSessionHoldsItsCallbacksUntilTheAppSetsItsDelegate() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      try await pair.watch.installRunners()
+      try await pair.phone.installRunners()
+      // The handler keeps the session and sets no delegate: Apple's multi-device sample sets it later, in a task.
+      let starts = Mailbox<HKWorkoutSession>()
+      let phoneStore = pair.phone.use(app: runnerID) { () -> HKHealthStore in
+        let store = HKHealthStore()
+        store.workoutSessionMirroringStartHandler = { session in starts.post(session) }
+        return store
+      }
+      let watchLog = MirrorRecorder()
+      let watch = try pair.watch.use(app: runnerID) { () throws -> HKWorkoutSession in
+        let session = try HKWorkoutSession(healthStore: HKHealthStore(), configuration: outdoorRun())
+        session.delegate = watchLog
+        return session
+      }
+      try await watch.startMirroringToCompanionDevice()
+      let phone = try await starts.next()
+      #expect(phone.state == .notStarted)
+      watch.startActivity(with: t0)
+      try await watchLog.until("state notStarted->running")
+      // The phone's object has taken the change (its state reads running) before it has a delegate.
+      let deadline = Date().addingTimeInterval(20)
+      while phone.state != .running, Date() < deadline { await Task.yield() }
+      #expect(phone.state == .running)
+      let phoneLog = MirrorRecorder()
+      phone.delegate = phoneLog
+      #expect(try await phoneLog.log.next() == "state notStarted->running")
+      watch.pause()
+      #expect(try await phoneLog.log.next() == "state running->paused")
+      withExtendedLifetime(phoneStore) {}
+    }
+  }
+
   @Test func aDroppedLinkDisconnectsTheMirrorAndTheReconnectionDeliversANewOne() async throws {
     try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
       let m = try await mirrored(pair)

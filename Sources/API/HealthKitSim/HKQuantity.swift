@@ -8,7 +8,7 @@ import HealthModel
 ///
 /// `@unchecked Sendable`: immutable — every stored property is a `let` of a value never mutated (an `NSObject`
 /// subclass cannot be checked by the compiler).
-public final class HKQuantity: NSObject, @unchecked Sendable {
+public final class HKQuantity: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
   /// The unit the quantity was created with.
   package let unit: HKUnit
   /// The value in ``unit``.
@@ -20,6 +20,27 @@ public final class HKQuantity: NSObject, @unchecked Sendable {
     self.value = value
     super.init()
   }
+
+  /// True: archives of a quantity decode only as a quantity (`NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`),
+  /// as apps send them over `sendToRemoteWorkoutSession(data:)`.
+  public static var supportsSecureCoding: Bool { true }
+
+  /// Archives the unit string and the value.
+  public func encode(with coder: NSCoder) {
+    coder.encode(unit.unitString as NSString, forKey: "HKQuantityUnit")
+    coder.encode(value, forKey: "HKQuantityValue")
+  }
+
+  /// Unarchives a quantity; nil when the archive holds no unit.
+  public init?(coder: NSCoder) {
+    guard let unit = coder.decodeObject(of: NSString.self, forKey: "HKQuantityUnit") else { return nil }
+    self.unit = HKUnit(from: unit as String)
+    self.value = coder.decodeDouble(forKey: "HKQuantityValue")
+    super.init()
+  }
+
+  /// The quantity itself: it is immutable.
+  public func copy(with zone: NSZone? = nil) -> Any { self }
 
   /// The value converted to `unit`.
   ///

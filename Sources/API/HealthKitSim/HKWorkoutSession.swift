@@ -53,7 +53,8 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
   // MARK: - Reading
 
   /// The session's delegate (held weakly). Setting or clearing it tells the device (a mirrored session's data
-  /// channel needs one: "Remote session delegate is not set up.", code 3).
+  /// channel needs one: "Remote session delegate is not set up.", code 3). A mirrored session holds its callbacks
+  /// until its first delegate is set, which then hears them in order (docs/healthkit-api.md, "Differences", 21).
   public var delegate: (any HKWorkoutSessionDelegate)? {
     get { delegateBox.withLock { Carried(value: $0.value) }.value as? any HKWorkoutSessionDelegate }
     set {
@@ -66,6 +67,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
       if had != (newValue != nil) || newValue != nil {
         core.callReporting(.setDelegate(core.id, newValue != nil), api: "HKWorkoutSession.delegate")
       }
+      if newValue != nil { core.delegateAssigned() }
     }
   }
 

@@ -44,6 +44,9 @@ final class SessionCore: @unchecked Sendable {
   private let ownerBox = Mutex(WeakBox<HKWorkoutSession>())
   private let builderBox = Mutex(WeakBox<HKLiveWorkoutBuilder>())
   private let sends = Mutex(Sends())
+  /// The callbacks of a mirrored session object whose app has not set a delegate yet, held for the first delegate
+  /// (docs/healthkit-api.md, "Differences", 21); nil for a primary session and once that delegate has heard them.
+  private let undelegated = Mutex<[SessionCallback]?>(nil)
 
   private struct Sends {
     var waiting: [UInt64: CheckedContinuation<Void, any Error>] = [:]
@@ -127,6 +130,7 @@ final class SessionCore: @unchecked Sendable {
 
   /// Sets the first status (the state included), or merges a reply's set-once fields into the snapshot.
   func absorb(_ answer: SessionStatus, first: Bool = false) {
+    if first, answer.type == .mirrored { undelegated.withLock { $0 = [] } }
     status.withLock { current in
       guard var known = current, !first else {
         current = answer
@@ -162,7 +166,9 @@ final class SessionCore: @unchecked Sendable {
         return .none
       }
       if case .some(let error) = early {
-        if let error { continuation.resume(throwing: Session.translate(error, api: api)) } else {
+        if let error {
+          continuation.resume(throwing: Session.translate(error, api: api))
+        } else {
           continuation.resume()
         }
       }
@@ -201,7 +207,8 @@ final class SessionCore: @unchecked Sendable {
   }
 
   /// Applies a session callback to the snapshot, then tells the delegate (with the session's target bound, so
-  /// HealthKit calls the delegate makes go to the same device and app).
+  /// HealthKit calls the delegate makes go to the same device and app) — or holds it, for a mirrored session whose
+  /// app has not set one yet.
   private func deliver(_ callback: SessionCallback) {
     status.withLock { current in
       guard var known = current else { return }
@@ -217,6 +224,28 @@ final class SessionCore: @unchecked Sendable {
       }
       current = known
     }
+    let held = undelegated.withLock { waiting -> Bool in
+      guard waiting != nil else { return false }
+      waiting?.append(callback)
+      return true
+    }
+    if !held { tell(callback) }
+  }
+
+  /// The app set a delegate: the callbacks held for the first one reach it now, in order, on the queue (so those
+  /// that arrive meanwhile follow them).
+  func delegateAssigned() {
+    queue.async {
+      let waiting = self.undelegated.withLock { waiting -> [SessionCallback] in
+        defer { waiting = nil }
+        return waiting ?? []
+      }
+      for callback in waiting { self.tell(callback) }
+    }
+  }
+
+  /// Tells the session's delegate, if it has one.
+  private func tell(_ callback: SessionCallback) {
     guard let owner, let delegate = owner.delegate else { return }
     let api = "HKWorkoutSessionDelegate"
     HealthKitSim.withTarget(session.target) {
