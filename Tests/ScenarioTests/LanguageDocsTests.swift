@@ -245,6 +245,7 @@ enum CaseNames {
     case .session(_, _, .mirror): ["sessionMirror"]
     case .session(_, _, .stopMirroring): ["sessionStopMirroring"]
     case .session(_, _, .send): ["sessionSend"]
+    case .session(_, _, .startWatchApp): ["startWatchApp"]
     case .wearer(_, .effort): ["wearer effort"]
     case .wearer(_, .wrist): ["wearer wrist"]
     case .expect(.session(_, _, _, .state)): ["session state"]
@@ -279,7 +280,7 @@ enum CaseNames {
     "activitySummaryQuery", "sessionStart", "sessionPrepare", "sessionCall", "sessionFinish", "runState",
     "wearer effort", "wearer wrist", "session state", "session heard", "session elapsed", "session collected",
     "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
-    "session type", "session received",
+    "session type", "session received", "startWatchApp",
   ]
 }
 

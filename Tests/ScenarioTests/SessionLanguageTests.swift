@@ -165,6 +165,8 @@ struct SessionLanguageTests {
   }
 
   @Test func mirroringStepsAndExpectationsParse() throws {
+    var indoorRide = SessionSpec(activity: .cycling)
+    indoorRide.location = .indoor
     let steps = try sessionSteps(
       """
       watch: Runner mirrors workout session run to the phone
@@ -173,6 +175,7 @@ struct SessionLanguageTests {
       watch: Runner sends 2 KB over workout session run
       watch: Runner stops mirroring workout session run
       watch: Runner stops workout session run
+      phone: Runner starts the watch app for a workout cycling indoor
       expect phone: Runner's workout session run is mirrored
       expect watch: Runner's workout session run is primary
       expect watch: Runner's workout session run received "lap 3" then 2 KB
@@ -187,6 +190,7 @@ struct SessionLanguageTests {
         .session(.watch, app: "Runner", .send("run", .bytes(2048))),
         .session(.watch, app: "Runner", .stopMirroring("run")),
         .session(.watch, app: "Runner", .call("run", .stop)),
+        .session(.phone, app: "Runner", .startWatchApp(indoorRide)),
         .expect(.session(.phone, app: "Runner", name: "run", .type(.mirrored))),
         .expect(.session(.watch, app: "Runner", name: "run", .type(.primary))),
         .expect(.session(.watch, app: "Runner", name: "run", .received([.text("lap 3"), .bytes(2048)]))),
@@ -215,6 +219,9 @@ struct SessionLanguageTests {
     #expect(
       sessionDiagnostic("watch: Runner sends \"hi\" to workout session run")?.0
         == .expected("'over workout session <name>'", found: "to"))
+    #expect(
+      sessionDiagnostic("watch: Runner starts the watch app for a workout running")?.0
+        == .expected("'phone:' (the phone starts the watch app)", found: "watch"))
     #expect(
       sessionDiagnostic("watch: Runner stops mirroring workout session ride")?.0
         == .unknownSession("ride", suggestion: nil))

@@ -11,7 +11,7 @@ import Wire
 /// a step does not depend on timing.
 extension RunContext {
   /// `mirrors workout session <name> to the phone`, `stops mirroring workout session <name>`, `sends … over
-  /// workout session <name>`.
+  /// workout session <name>`, `starts the watch app for a workout …`.
   mutating func performMirroring(_ device: DeviceKind, _ name: String, _ step: SessionStep, _ failing: Step) throws {
     let bundle = app(name).bundleID
     let c = client(device)
@@ -40,6 +40,16 @@ extension RunContext {
         }
       }
       record(device, name, "sendToRemoteWorkoutSession", result)
+    case .startWatchApp(let spec):
+      mirrors = true
+      let configuration = WorkoutConfiguration(activityType: spec.activity, location: spec.location)
+      let result = try capture { () throws(ClientError) in
+        switch attempt({ () throws(ClientError) in try c.workoutSession(bundle, .startWatchApp(configuration)) }) {
+        case .success: break
+        case .failure(let error): guard error.healthError?.code == .errorNoData else { throw error }
+        }
+      }
+      record(device, name, "startWatchApp", result)
     default:
       return
     }

@@ -34,7 +34,7 @@ extension RunContext {
       case .success: break
       case .failure(let error): guard error.healthError?.code == .errorNoData else { throw error }
       }
-    case .mirror, .stopMirroring, .send: try performMirroring(device, name, step, failing)
+    case .mirror, .stopMirroring, .send, .startWatchApp: try performMirroring(device, name, step, failing)
     }
   }
 

@@ -32,6 +32,9 @@ extension RunContext {
         let event = "workoutSessionMirroringStartHandler: mirrored session \(id.generation)"
         entries.append(
           entry(Lane(device), .session(app: appName(bundle), session: label(objectKey(device, id)), event: event)))
+      case .workoutConfigurationHandled(let bundle, let configuration):
+        let event = "handle(workoutConfiguration): \(configuration.activityType) \(configuration.location)"
+        entries.append(entry(Lane(device), .session(app: appName(bundle), session: "(from the phone)", event: event)))
       case .workoutDataSent(let bundle, let id, _, let error):
         let outcome = error.map { "failed: \($0.code) (\($0.code.rawValue)): \($0.message)" } ?? "delivered"
         entries.append(

@@ -96,6 +96,7 @@ import HealthModel
 //   - <device>: <App> mirrors workout session <name> to the phone|watch
 //   - <device>: <App> stops mirroring workout session <name>
 //   - <device>: <App> sends <message> over workout session <name>
+//   - phone: <App> starts the watch app for a workout <activity> [indoor|outdoor]
 //   - <device>: <App> goes to the background / comes to the foreground / is suspended / is killed
 //   - <device>: the wearer's effort becomes rest|easy|moderate|hard|maximal|pace <m:ss> min/km
 //   - watch: the watch is taken off / watch: the watch is put back on

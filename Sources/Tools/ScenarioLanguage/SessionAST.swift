@@ -55,6 +55,8 @@ package enum SessionStep: Hashable, Sendable {
   /// `sends "<text>" | <n> bytes | <n> KB over workout session <name>`: `sendToRemoteWorkoutSession(data:)`; the
   /// step's outcome is the send's completion.
   case send(String, RemotePayload)
+  /// `phone: <App> starts the watch app for a workout <activity> [indoor|outdoor]`: `startWatchApp(toHandle:)`.
+  case startWatchApp(SessionSpec)
 }
 
 /// What `sendToRemoteWorkoutSession(data:)` sends, as a step writes it and a `received` expectation lists it.

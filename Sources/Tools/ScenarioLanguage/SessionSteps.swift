@@ -73,6 +73,21 @@ extension ParseState {
   /// `starts a workout session <activity> [indoor|outdoor] [as <name>]` (or `prepares …`), and `starts workout
   /// session <name>` of a prepared session.
   mutating func parseStartSession(_ c: inout Cursor, _ call: AppCall, prepare: Bool) throws(Diagnostic) -> StepKind {
+    if !prepare, c.take("the", "watch", "app") {
+      try c.expect("for", "a", "workout", what: "'for a workout <activity>'")
+      var spec = SessionSpec(activity: try c.activityType())
+      if c.take("indoor") {
+        spec.location = .indoor
+      } else if c.take("outdoor") {
+        spec.location = .outdoor
+      }
+      guard call.device == .phone else {
+        throw c.error(
+          .expected("'phone:' (the phone starts the watch app)", found: "\(call.device)"), at: c.line.tokens[0])
+      }
+      try c.finish()
+      return .session(call.device, app: call.app.name, .startWatchApp(spec))
+    }
     if !prepare, c.take("workout", "session") {
       let name = try c.sessionName()
       try c.finish()
@@ -80,7 +95,7 @@ extension ParseState {
     }
     try c.expect(
       "a", "workout", "session",
-      what: prepare ? "'a workout session'" : "'a workout session' or 'workout session <name>'")
+      what: prepare ? "'a workout session'" : "'a workout session', 'workout session <name>' or 'the watch app'")
     var spec = SessionSpec(activity: try c.activityType())
     if c.take("indoor") {
       spec.location = .indoor
