@@ -217,6 +217,9 @@ struct SessionLanguageTests {
         == .expected("'bytes' or 'KB'", found: "MB"))
     #expect(sessionDiagnostic("watch: Runner sends 0 KB over workout session run")?.0 == .invalidNumber("0"))
     #expect(
+      sessionDiagnostic("watch: Runner sends 2000 KB over workout session run")?.0
+        == .expected("a message of at most 1024 KB", found: "2000"))
+    #expect(
       sessionDiagnostic("watch: Runner sends \"hi\" to workout session run")?.0
         == .expected("'over workout session <name>'", found: "to"))
     #expect(

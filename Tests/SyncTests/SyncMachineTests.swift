@@ -160,6 +160,16 @@ struct SyncMachineTests {
     #expect(watch.handle(.closed) == [.linkChanged(connected: false), .scheduleReconnect(after: 0.002)])
   }
 
+  @Test func aStatusCommandChangesNothing() {
+    var watch = machine(.connector)
+    #expect(watch.handle(.closed) == [.scheduleReconnect(after: 0.002)])
+    #expect(watch.handle(.control(.status)) == [], "idle with a reconnect scheduled: no connection now")
+    var phone = machine(.listener)
+    _ = connect(&phone, &watch)
+    #expect(phone.handle(.control(.status)) == [] && watch.handle(.control(.status)) == [])
+    #expect(phone.isConnected && watch.isConnected)
+  }
+
   @Test func afterAReconnectSendingRestartsFromWhatThePeerApplied() {
     var phone = machine(.listener, lastSeq: 3)
     var watch = machine(.connector)

@@ -108,7 +108,7 @@ struct MessageCodingTests {
     .dump, .storedSamples(type: water, from: .start, limit: 0),
     .storedSamples(type: nil, from: StoredCursor(sample: 7, tombstone: 1 << 40), limit: 100), .subscribe(.all),
     .earliestPermittedSampleDate,
-    .link(.latency(0.25)), .link(.hold), .link(.reconnectNow), .ping,
+    .link(.latency(0.25)), .link(.hold), .link(.reconnectNow), .link(.status), .ping,
     .setLocked(true), .setLocked(false), .readCharacteristic(bundleID: "a", type: biologicalSex),
     .preferredUnits(bundleID: "a", types: [water, bodyMass]), .preferredUnits(bundleID: "a", types: []),
     .changeUserSetting(.characteristic(dateOfBirth, .dateOfBirth(year: 1990, month: 4, day: 2))),

@@ -31,10 +31,15 @@ public final class HKQuantity: NSObject, NSSecureCoding, NSCopying, @unchecked S
     coder.encode(value, forKey: "HKQuantityValue")
   }
 
-  /// Unarchives a quantity; nil when the archive holds no unit.
+  /// Unarchives a quantity; nil when the archive holds no unit or one that does not parse.
   public init?(coder: NSCoder) {
-    guard let unit = coder.decodeObject(of: NSString.self, forKey: "HKQuantityUnit") else { return nil }
-    self.unit = HKUnit(from: unit as String)
+    guard let text = coder.decodeObject(of: NSString.self, forKey: "HKQuantityUnit") as String? else { return nil }
+    if text.isEmpty {
+      self.unit = HKUnit(from: text)  // the scalar unit
+    } else {
+      guard let parsed = try? HealthUnit(parsing: text) else { return nil }
+      self.unit = HKUnit(parsed: parsed)
+    }
     self.value = coder.decodeDouble(forKey: "HKQuantityValue")
     super.init()
   }

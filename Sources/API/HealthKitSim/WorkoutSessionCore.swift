@@ -25,7 +25,9 @@ struct Carried<T>: @unchecked Sendable {
 ///
 /// The listener runs on the event connection's reader thread and only hops to ``queue`` (it never calls the
 /// daemon). On the queue, each callback first updates the snapshot and then reaches the delegate, so a delegate
-/// reads properties that agree with what it is told. The session's state comes from the first status and the
+/// reads properties that agree with what it is told — except the callbacks a mirrored session held for its first
+/// delegate: they updated the snapshot when they came, so that delegate hears the history while the properties
+/// read the present. The session's state comes from the first status and the
 /// `didChangeTo` callbacks only (a call's reply does not change it): as in HealthKit, every call is asynchronous and
 /// the new state arrives through the delegate (workouts.md §2.2). Start and end dates, activities and events are
 /// also taken from replies, as they are set once.

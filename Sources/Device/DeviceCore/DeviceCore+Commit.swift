@@ -90,6 +90,8 @@ extension DeviceCore {
       case .notify(.peerAcknowledged(let seq)): broadcast(.peerAcknowledged(seq))
       case .notify(.checkConcluded(let applied)): broadcast(.syncApplied(upTo: applied, items: 0))
       case .notify(.sessions(let directives)): pendingBroadcasts += RequestCore.sessionNotices(directives)
+      // As a concluded check does: an empty delivery, so waiters on the link's session counts look again.
+      case .notify(.sessionMessageHandled(let applied)): pendingBroadcasts.append(.syncApplied(upTo: applied, items: 0))
       case .log(let level, let message):
         let mapped = LogLevel(level)
         if mapped >= configuration.quietest { actions.append(.log(mapped, message, [])) }

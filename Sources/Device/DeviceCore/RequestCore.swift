@@ -346,7 +346,9 @@ package enum RequestCore {
               + "(got \(seconds))")
         }
         effects.notes.append(
-          Note(level: command == .reconnectNow ? .debug : .info, message: "link control: \(command)", fields: []))
+          Note(
+            level: command == .reconnectNow || command == .status ? .debug : .info, message: "link control: \(command)",
+            fields: []))
         answer = .link(command)
       case .setLocked(true):
         let (events, dismissed) = state.lock(wall: wall)

@@ -58,6 +58,9 @@ package struct PeerCore {
     /// Workout-session callbacks for this device's apps (delegate, builder, mirroring start handler, data sent,
     /// configuration handled), in order: the peer's session message or the link changing produced them.
     case sessions([SessionDirective])
+    /// A workout-session message from the peer was handled (``sessionTraffic`` counts it), whatever it caused:
+    /// waiters on the counts should look again. Carries the applied cursor.
+    case sessionMessageHandled(appliedUpTo: UInt64)
   }
 
   /// Acknowledgements are journaled only every this many entries (and at shutdown): losing a recent one in a
@@ -258,6 +261,7 @@ package struct PeerCore {
         let events = state.receiveSessionMessage(message, wall: wall)
         if !events.isEmpty { actions.append(.record(events)) }
         drainSessions(state: &state, into: &actions)
+        actions.append(.notify(.sessionMessageHandled(appliedUpTo: state.sync.appliedFromPeer)))
       case .adoptPeerLog(let id):
         actions.append(
           .log(

@@ -396,6 +396,8 @@ package struct SyncMachine: Sendable {
       reconnectScheduled = false
       reconnectDelay = settings.initialReconnectDelay
       return [.connect]
+    case .status:
+      return []
     }
   }
 

@@ -197,6 +197,7 @@ package enum Codec {
         w.u8(4)
         w.f64(s)
       case .reconnectNow: w.u8(5)
+      case .status: w.u8(6)
       }
     }
     /// Reads a value.
@@ -208,6 +209,7 @@ package enum Codec {
       case 3: .release
       case 4: .latency(try r.f64())
       case 5: .reconnectNow
+      case 6: .status
       case let t: throw r.error("unknown link command \(t)")
       }
     }

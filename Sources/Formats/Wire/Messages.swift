@@ -54,6 +54,8 @@ package enum LinkCommand: Hashable, Sendable {
   case latency(Double)
   /// Try to connect now instead of waiting for the reconnect timer.
   case reconnectNow
+  /// Change nothing: the answer is the link's status (``LinkStatus``), read without `dump`'s cost.
+  case status
 }
 
 extension LinkCommand: CustomStringConvertible {
@@ -67,6 +69,7 @@ extension LinkCommand: CustomStringConvertible {
     case .release: "release"
     case .latency(let seconds): "latency(\(seconds))"
     case .reconnectNow: "reconnectNow"
+    case .status: "status"
     }
   }
 }

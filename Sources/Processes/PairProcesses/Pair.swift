@@ -190,11 +190,14 @@ package final class Pair: Sendable {
 
   /// Waits until no workout-session message is in flight between the devices: the link is down on either side, or
   /// each device has handled as many session messages as the other sent on this connection (``SessionTraffic``).
-  /// What a handled message caused — delegate callbacks, a reply message — has happened by then.
+  /// What a handled message caused — delegate callbacks, a reply message — has happened by then. Re-checked on
+  /// every pushed event: a daemon pushes one for each session message it handles.
+  /// - Throws: ``PairError/timeout(_:)`` when messages are still in flight after `timeout` seconds.
   package func waitSessionMessagesHandled(timeout: Double) throws(PairError) {
     try wait(for: "the workout-session messages between the devices", timeout: timeout) { () throws -> Bool in
-      let phone = try self.phone.dump().link
-      let watch = try self.watch.dump().link
+      // The phone first: its received count can then only be behind the watch's sent count read after it.
+      let phone = try self.phone.link(.status)
+      let watch = try self.watch.link(.status)
       guard phone.connected, watch.connected else { return true }
       return phone.sessions.received == watch.sessions.sent && watch.sessions.received == phone.sessions.sent
     }

@@ -185,8 +185,8 @@ package enum HTMLReport {
         html += "<div class=\"row event remote\(down(entry))\" data-step=\"\(entry.step)\"><div class=\"n\"></div>"
         html += "<div class=\"clock\">\(clockCell)</div><div class=\"cell both\">"
         html += "<div class=\"arrow remote to-\(to)\" title=\"\(escape(entry.text))\">"
-        html +=
-          "<span>\(escape("\(app)'s \(session) \(from) → \(to): \(messages.joined(separator: ", "))"))</span></div></div></div>\n"
+        let label = "\(app)'s \(session) \(from) → \(to): \(messages.joined(separator: ", "))"
+        html += "<span>\(escape(label))</span></div></div></div>\n"
       }
     }
     return html + "</div>\n"

@@ -7,7 +7,7 @@ import Wire
 
 /// Mirroring a workout session to the companion device, the remote data channel, and the companion's mirrored
 /// session objects (behavior.md X17–X22). Session messages cross the peer link asynchronously; once a scenario
-/// mirrors, each step ends only when none is in flight (``settleSessionMessages()``), so what each device heard in
+/// mirrors, each step ends only when none is in flight (``settleSessionMessages(_:)``), so what each device heard in
 /// a step does not depend on timing.
 extension RunContext {
   /// `mirrors workout session <name> to the phone`, `stops mirroring workout session <name>`, `sends … over
@@ -34,7 +34,7 @@ extension RunContext {
       }
       if case .success = result {
         // The completion comes once the other device answered: after the round trip the settle waits for.
-        settleSessionMessages()
+        try settleSessionMessages(failing)
         for event in recorder.peek(device) {
           if case .workoutDataSent(bundle, ref.id, sequence, let error) = event, let error { result = .failure(error) }
         }
@@ -50,16 +50,23 @@ extension RunContext {
         }
       }
       record(device, name, "startWatchApp", result)
-    default:
-      return
+    case .start, .prepare, .call, .finish, .runState:
+      return  // performSession's own steps
     }
   }
 
   /// Waits until no workout-session message is in flight between the devices (the link down counts as settled),
-  /// once the scenario has mirrored a session; up to the run's timeout, and not at all while a daemon is down.
-  func settleSessionMessages() {
+  /// once the scenario has used the session link; up to the run's timeout plus twice the link's latency (a message
+  /// and its answer), and not at all while a daemon is down.
+  /// - Throws: a failure of `step` when messages are still in flight then.
+  func settleSessionMessages(_ step: Step) throws {
     guard mirrors, pair.process(.phone)?.exitStatus == nil, pair.process(.watch)?.exitStatus == nil else { return }
-    try? pair.waitSessionMessagesHandled(timeout: timeout)
+    let limit = timeout + 2 * latency
+    do { try pair.waitSessionMessagesHandled(timeout: limit) } catch {
+      throw fail(
+        step, "no workout-session message in flight between the devices within \(formatDuration(limit))",
+        "\(error)")
+    }
   }
 
   /// The app's start handler for each mirrored session a device delivered in `events`: the object takes the name of
@@ -78,8 +85,8 @@ extension RunContext {
     }
   }
 
-  /// A session object's key in ``heard`` and ``sessionLabels``: its device, identifier and — for a mirrored object —
-  /// its generation (each reconnection delivers a new object).
+  /// A session object's key in ``heard`` and ``sessionLabels``: its device, identifier and, for a mirrored
+  /// object, its generation (each reconnection delivers a new object).
   func objectKey(_ device: DeviceKind, _ id: WorkoutSessionID) -> String {
     id.generation == 0
       ? sessionKey(device, id.uuid.uuidString) : sessionKey(device, "\(id.uuid.uuidString)/\(id.generation)")

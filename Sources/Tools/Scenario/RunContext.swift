@@ -46,7 +46,8 @@ struct RunContext {
   var sessionLabels: [String: String] = [:]
   /// How many sessions steps created so far.
   var sessionCount = 0
-  /// A step mirrored a session or sent over one: from then on each step ends once no session message is in flight.
+  /// A step mirrored a session, sent over one or started the watch app: from then on each step ends once no session
+  /// message is in flight (``settleSessionMessages(_:)``).
   var mirrors = false
   /// The `HKWorkoutSessionDelegate` callbacks each session object heard, in order, by ``sessionKey(_:_:)`` of its
   /// device and identifier (from the daemons' pushed `workoutSession` events, collected at the end of each step).

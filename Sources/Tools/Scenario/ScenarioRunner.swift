@@ -128,7 +128,11 @@ package struct ScenarioRunner: Sendable {
         result.stepsRun += 1
         if step.isExpectation { result.expectationsRun += 1 }
         context.beginStep(step, number: result.stepsRun)
-        do { try context.perform(step) } catch {
+        do {
+          try context.perform(step)
+          // What the step sent over the session link has arrived before the step's events are collected.
+          try context.settleSessionMessages(step)
+        } catch {
           context.endStep()
           throw error
         }
@@ -137,7 +141,7 @@ package struct ScenarioRunner: Sendable {
     } catch let failure as StepFailure {
       // A step cut short because the pair was stopped under it did not fail: the run was interrupted.
       result.status = Interruption.isInterrupted ? .interrupted : .failed(context.failure(failure))
-    } catch where Interruption.isInterrupted {
+    } catch  where Interruption.isInterrupted {
       result.status = .interrupted
     } catch {
       let step = scenario.steps[max(0, result.stepsRun - 1)]

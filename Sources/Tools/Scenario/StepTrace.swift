@@ -17,7 +17,6 @@ extension RunContext {
   /// deliveries and link changes (phone's, then watch's).
   mutating func endStep() {
     for device in DeviceKind.allCases { settle(device) }
-    settleSessionMessages()
     let events = recorder.collect()
     for device in DeviceKind.allCases { adoptMirrored(events[device] ?? [], device: device) }
     var sheets: [TraceEntry] = []

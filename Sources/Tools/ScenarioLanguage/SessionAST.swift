@@ -63,14 +63,17 @@ package enum SessionStep: Hashable, Sendable {
 package enum RemotePayload: Hashable, Sendable, CustomStringConvertible {
   /// `"<text>"`: the text's UTF-8 bytes.
   case text(String)
-  /// `<n> bytes` / `<n> KB` (1,024 bytes each): that many bytes of filler.
+  /// `<n> bytes` / `<n> KB` (1,024 bytes each): that many bytes of filler (not UTF-8 text).
   case bytes(Int)
+
+  /// The largest message a step may send (1,024 KB: ten times the channel's limit per 10 s).
+  package static let largest = 1024 * 1024
 
   /// The bytes sent.
   package var data: Data {
     switch self {
     case .text(let text): Data(text.utf8)
-    case .bytes(let count): Data(repeating: 0x2E, count: count)
+    case .bytes(let count): Data(repeating: 0xFF, count: count)
     }
   }
 

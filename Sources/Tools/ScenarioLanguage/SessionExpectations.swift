@@ -6,8 +6,9 @@ import HealthModel
 /// time, statistics, collected samples and phase, and recovery (docs/scenario-language.md, "Workout sessions";
 /// behavior.md section X).
 extension ParseState {
-  /// `<App>'s workout session <name> is <state> | is primary|mirrored | heard … | received … | elapsed time is <duration> | collected <n> <type> samples
-  /// | <statistic> of <type> is <value> <unit> | has no <type> statistics | builder is <phase>`.
+  /// `<App>'s workout session <name> is <state> | is primary|mirrored | heard … | received … | elapsed time is
+  /// <duration> | collected <n> <type> samples | <statistic> of <type> is <value> <unit> | has no <type> statistics
+  /// | builder is <phase>`.
   func parseSessionCheck(_ c: inout Cursor, _ on: PossessiveExpectation) throws(Diagnostic) -> Expectation {
     let name = try c.sessionName()
     let check: SessionCheck
@@ -60,7 +61,8 @@ extension ParseState {
     } else {
       throw c.error(
         .expected(
-          "'is', 'heard', 'received', 'elapsed time is', 'collected', 'has no', 'builder is' or a statistic such as 'average of'",
+          "'is', 'heard', 'received', 'elapsed time is', 'collected', 'has no', 'builder is' or a statistic such as "
+            + "'average of'",
           found: c.peek?.text))
     }
     try c.finish()

@@ -181,9 +181,19 @@ extension Cursor {
     }
     let count = try integer()
     guard count > 0 else { throw error(.invalidNumber(String(count)), at: t) }
-    if take("bytes") || take("byte") { return .bytes(count) }
-    if take("KB") || take("kb") { return .bytes(count * 1024) }
-    throw error(.expected("'bytes' or 'KB'", found: peek?.text))
+    let bytes: Int
+    if take("bytes") || take("byte") {
+      bytes = count
+    } else if take("KB") || take("kb") {
+      bytes = count <= Int.max / 1024 ? count * 1024 : Int.max
+    } else {
+      throw error(.expected("'bytes' or 'KB'", found: peek?.text))
+    }
+    // Far over the channel's 100 KB per 10 s: a larger message could only fail, and would be allocated first.
+    guard bytes <= RemotePayload.largest else {
+      throw error(.expected("a message of at most 1024 KB", found: t.text), at: t)
+    }
+    return .bytes(bytes)
   }
 
   /// `rest|easy|moderate|hard|maximal` or `pace <m>:<ss> min/km`.
