@@ -1,6 +1,7 @@
 // Published-style live workout code, in the shape of Apple's multi-device workout sample (WWDC23): the watch runs an
 // HKWorkoutSession with its live builder and mirrors it to the iPhone; the iPhone follows the session, controls it,
-// and gets the watch's heart rate over the session's data channel. It imports HealthKit, as it would on a device.
+// and gets the watch's live statistics over the session's data channel, archived with NSKeyedArchiver as the sample
+// does. It imports HealthKit, as it would on a device.
 
 import Foundation
 import HealthKit
@@ -76,14 +77,19 @@ import HealthKit
     public func workoutBuilder(
       _ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>
     ) {
-      let heartRate = HKQuantityType(.heartRate)
-      guard collectedTypes.contains(heartRate),
-        let bpm = workoutBuilder.statistics(for: heartRate)?.mostRecentQuantity()?.doubleValue(
-          for: HKUnit.count().unitDivided(by: .minute()))
+      let statistics = collectedTypes.compactMap { type in
+        (type as? HKQuantityType).flatMap { workoutBuilder.statistics(for: $0) }
+      }
+      if let bpm = statistics.first(where: { $0.quantityType == HKQuantityType(.heartRate) })?.mostRecentQuantity()?
+        .doubleValue(for: HKUnit.count().unitDivided(by: .minute()))
+      {
+        lock.withLock { latest.heartRate = bpm }
+      }
+      // The phone shows what the watch measures: the statistics, archived, over the mirrored session's channel.
+      guard !statistics.isEmpty,
+        let archived = try? NSKeyedArchiver.archivedData(withRootObject: statistics, requiringSecureCoding: true)
       else { return }
-      lock.withLock { latest.heartRate = bpm }
-      // The phone shows what the watch measures: sent over the mirrored session's channel.
-      workoutBuilder.workoutSession?.sendToRemoteWorkoutSession(data: Data(String(Int(bpm)).utf8)) { _, _ in }
+      workoutBuilder.workoutSession?.sendToRemoteWorkoutSession(data: archived) { _, _ in }
       onChange?()
     }
 
@@ -112,14 +118,15 @@ import HealthKit
           self.session = session
           self.latest.state = session.state
         }
-        session.delegate = self
+        // As Apple's sample does: the delegate is set from a task, after the handler returned.
+        Task { self.lock.withLock { self.session }?.delegate = self }
         self.onChange?()
       }
     }
 
     /// The mirrored session's state.
     public var state: HKWorkoutSessionState { lock.withLock { latest.state } }
-    /// The heart rates the watch sent, in order.
+    /// The heart rates the watch sent (the most recent of each archived heart-rate statistics), in order.
     public var heartRates: [Int] { lock.withLock { latest.heartRates } }
 
     /// Pauses the run on the watch.
@@ -139,7 +146,13 @@ import HealthKit
 
     public func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data])
     {
-      let values = data.compactMap { Int(String(decoding: $0, as: UTF8.self)) }
+      let bpm = HKUnit.count().unitDivided(by: .minute())
+      let values = data.flatMap { item -> [Int] in
+        let statistics = (try? NSKeyedUnarchiver.unarchivedArrayOfObjects(ofClass: HKStatistics.self, from: item)) ?? []
+        return statistics.filter { $0.quantityType == HKQuantityType(.heartRate) }.compactMap {
+          $0.mostRecentQuantity().map { Int($0.doubleValue(for: bpm)) }
+        }
+      }
       lock.withLock { latest.heartRates += values }
       onChange?()
     }
