@@ -113,6 +113,31 @@ struct MirroringTests {
     #expect(pair.phone.apply(.prepare, to: mirrored, at: at(41)).isEmpty)
   }
 
+  @Test func theWatchsActivitiesReachTheMirroredSessionWithTheirDates() {
+    var pair = SessionPair()
+    let (primary, mirrored) = pair.mirroredRun()
+    let leg = WorkoutConfiguration(activityType: .cycling, location: .outdoor)
+    let uuid = UUID()
+    let began = pair.pump(
+      pair.watch.apply(.beginNewActivity(leg, date: at(60), metadata: [:], uuid: uuid), to: primary, at: at(60)),
+      from: .watch, at: at(60))
+    let heardBegin = SessionPair.heard(began, on: .phone)
+    guard case .didBeginActivity(let activity, let date)? = heardBegin.first else {
+      Issue.record("the phone heard \(heardBegin)")
+      return
+    }
+    #expect(activity.uuid == uuid && activity.configuration == leg && date == at(60))
+    #expect(pair.phone.session(mirrored)?.activities.map(\.uuid) == pair.watch.session(primary)?.activities.map(\.uuid))
+    let ended = pair.pump(
+      pair.watch.apply(.endCurrentActivity(at(90)), to: primary, at: at(90)), from: .watch, at: at(90))
+    guard case .didEndActivity(let done, let endDate)? = SessionPair.heard(ended, on: .phone).first else {
+      Issue.record("the phone heard no activity end")
+      return
+    }
+    #expect(done.uuid == uuid && endDate == at(90))
+    #expect(pair.phone.session(mirrored)?.activities.last?.end == at(90))
+  }
+
   @Test func aDropKillsTheMirroredObjectAndTheReconnectionDeliversANewOne() throws {
     var pair = SessionPair()
     let (primary, mirrored) = pair.mirroredRun()
