@@ -57,6 +57,7 @@ struct EventFixtureTests {
     case .routes: "routes"
     case .heartbeatSeries: "heartbeatSeries"
     case .workoutDeletions: "workoutDeletions"
+    case .electrocardiograms: "electrocardiograms"
     }
   }
 

@@ -104,6 +104,14 @@ enum EventFixture {
     timeZone: try! TimeZoneRule(identifier: "Europe/Paris"), sourceOrders: [water: order])
 
   /// Journal events, by fixture name: the tag's name, then `.variant` when a kind has more than one example.
+  /// A four-measurement recording with every optional field set.
+  static let ecg = Electrocardiogram(
+    uuid: UUID(uuidString: "EC6EC6EC-0000-4000-8000-000000000001")!, start: t0, end: t0.addingTimeInterval(4.0 / 512),
+    classification: .inconclusiveHighHeartRate, symptomsStatus: .present, averageHeartRate: 160,
+    samplingFrequency: 512, voltages: [-48.673, 0, 812.5, -170.25],
+    metadata: ["HKMetadataKeyAppleECGAlgorithmVersion": .int(2)],
+    source: SampleSource(bundleID: Electrocardiogram.recorderBundleID, device: .watch))
+
   static let events: [(name: String, event: DeviceEvent)] = [
     ("appInstalled", .appInstalled(app)),
     ("appUninstalled", .appUninstalled(bundleID: app.bundleID)),
@@ -141,6 +149,7 @@ enum EventFixture {
           SyncEntry(seq: 12, payload: .routes([route])),
           SyncEntry(seq: 13, payload: .heartbeatSeries([heartbeats])),
           SyncEntry(seq: 14, payload: .workoutDeletions([workoutTombstone, routeTombstone])),
+          SyncEntry(seq: 15, payload: .electrocardiograms([ecg])),
         ], at: t0)
     ),
     ("peerAcknowledged", .peerAcknowledged(41)),
@@ -194,6 +203,8 @@ enum EventFixture {
     ("workoutObjectsDeleted", .workoutObjectsDeleted([workoutTombstone, routeTombstone])),
     ("importWorkoutsStaged", .importWorkoutsStaged(id: 9, workouts: [workout], routes: [route], summaries: [summary])),
     ("workoutsSavedWhileLocked", .workoutsSavedWhileLocked(workouts: [workout], routes: [route])),
+    ("electrocardiogramsStored", .electrocardiogramsStored([ecg])),
+    ("importElectrocardiogramsStaged", .importElectrocardiogramsStaged(id: 9, [ecg])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.
@@ -211,5 +222,6 @@ enum EventFixture {
     ("routes", .init(seq: 11, payload: .routes([route]))),
     ("heartbeatSeries", .init(seq: 12, payload: .heartbeatSeries([heartbeats]))),
     ("workoutDeletions", .init(seq: 13, payload: .workoutDeletions([workoutTombstone]))),
+    ("electrocardiograms", .init(seq: 14, payload: .electrocardiograms([ecg]))),
   ]
 }

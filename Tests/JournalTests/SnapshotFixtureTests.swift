@@ -65,8 +65,8 @@ struct SnapshotFixtureTests {
     try d.save(waterApp.bundleID, [waterAt(30, 4, id: uuid(1, 10))])
   }
 
-  /// Workouts (one deleted with its route), routes, an association, a heartbeat series and an imported workout with
-  /// an activity summary.
+  /// Workouts (one deleted with its route), routes, an association, a heartbeat series, an imported workout with
+  /// an activity summary and an imported electrocardiogram.
   static func workoutHistory(_ d: Driver) throws {
     try d.run(d.device.state.install(workoutApp))
     let types: Set<SampleType> = [EventFixture.workoutType, EventFixture.routeType, heartbeatSeriesType, heartRate]
@@ -93,6 +93,8 @@ struct SnapshotFixtureTests {
       d.device.state.stageImportWorkouts(
         5, workouts: [EventFixture.workout], routes: [EventFixture.route], summaries: [EventFixture.summary]))
     try d.run(d.device.state.commitImport(5, wall: d.wall).events)
+    try d.run(d.device.state.stageImportElectrocardiograms(6, [EventFixture.ecg]))
+    try d.run(d.device.state.commitImport(6, wall: d.wall).events)
   }
 
   static let workoutApp = AppRecord(
@@ -190,6 +192,7 @@ struct SnapshotFixtureTests {
     #expect(!workouts.workouts.isEmpty && !workouts.routes.isEmpty && !workouts.series.isEmpty)
     #expect(!workouts.summaries.isEmpty && !workouts.deleted.isEmpty)
     #expect(workouts.workouts.values.contains { $0.value.associated.count == 1 })
+    #expect(state.specialObjects.electrocardiograms.count == 1)
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

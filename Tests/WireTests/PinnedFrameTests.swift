@@ -109,7 +109,7 @@ struct PinnedFrameTests {
         members: [CorrelationQuery.MemberCondition(type: systolic, filter: .value(.greaterThan, 140))])),
     .importCorrelations(importID: 5, correlations: [correlation]),
     .storedCorrelations(type: bloodPressure),
-  ] + WorkoutExamples.requests
+  ] + WorkoutExamples.requests + ObjectExamples.requests
   static let bloodPressure = SampleType.lookup(name: "bloodPressure")!
   static let systolic = SampleType.lookup(name: "bloodPressureSystolic")!
   static let correlation = Correlation(
@@ -157,7 +157,7 @@ struct PinnedFrameTests {
         history: [BackgroundDeliveryEvent(kind: .missed, id: 4, bundleID: "a", type: water, attempt: 2, at: t0)]),
       .imported(ImportOutcome(added: [water: 3], alreadyPresent: 2, beforeRetention: 1)),
       .correlations([CorrelationResult(correlation: correlation, objects: [sample])]),
-    ] + WorkoutExamples.replies
+    ] + WorkoutExamples.replies + ObjectExamples.replies
   }()
 
   /// Every pushed event case.
@@ -264,6 +264,11 @@ struct PinnedFrameTests {
     case .storedRoutes: "storedRoutes"
     case .storedActivitySummaries: "storedActivitySummaries"
     case .workoutSession: "workoutSession"
+    case .recordElectrocardiogram: "recordElectrocardiogram"
+    case .electrocardiogramQuery: "electrocardiogramQuery"
+    case .electrocardiogramVoltages: "electrocardiogramVoltages"
+    case .importElectrocardiograms: "importElectrocardiograms"
+    case .storedElectrocardiograms: "storedElectrocardiograms"
     }
   }
 
@@ -295,6 +300,8 @@ struct PinnedFrameTests {
     case .activitySummaries: "activitySummaries"
     case .anchoredWorkouts: "anchoredWorkouts"
     case .sessionStatus: "sessionStatus"
+    case .electrocardiograms: "electrocardiograms"
+    case .voltages: "voltages"
     }
   }
 

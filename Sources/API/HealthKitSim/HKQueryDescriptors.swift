@@ -40,7 +40,7 @@ final class SampleFetch: Sendable {
   init(type: HKSampleType, predicate: NSPredicate?) {
     self.type = type
     self.filter = QueryFilter.decompose(predicate)
-    if type is HKCorrelationType || WorkoutFetch.handles(type) {
+    if type is HKCorrelationType || WorkoutFetch.fetchesApart(type) {
       query = nil
     } else {
       query = Result { [filter] in try filter.get().sampleQuery(of: type, limit: HKObjectQueryNoLimit, sort: []) }
@@ -72,7 +72,7 @@ final class SampleFetch: Sendable {
       // own requests: on a thread of its own, so the task is suspended rather than a pool thread blocked.
       let (type, filter) = (type, try filter.get())
       return try await Posix.onOwnThread { () throws -> [HKSample] in
-        if WorkoutFetch.handles(type) {
+        if WorkoutFetch.fetchesApart(type) {
           return try WorkoutFetch.objects(
             session, type: type, filter: filter, limit: HKObjectQueryNoLimit, descriptors: [])
         }

@@ -32,7 +32,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
   /// the query's queue).
   /// - Throws: what the handler would receive.
   func fetch(_ session: Session) throws -> [HKSample] {
-    if WorkoutFetch.handles(objectType!) {
+    if WorkoutFetch.fetchesApart(objectType!) {
       return try WorkoutFetch.objects(
         session, type: objectType!, filter: try filter.get(), limit: limit, descriptors: sortDescriptors)
     }

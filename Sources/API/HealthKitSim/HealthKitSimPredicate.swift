@@ -91,6 +91,10 @@ final class HealthKitSimPredicate: NSPredicate {
       return "\(kind)Quantity.\(type.identifier) \(op) \(formatNumber(value))"
     case .workoutActivity(let inner): return "ANY workoutActivities MATCH (\(format(inner)))"
     case .associatedWith(let workout): return "workout == \(workout.uuidString)"
+    case .electrocardiogram(let property, let raws):
+      let sorted = raws.sorted()
+      return sorted.count == 1
+        ? "\(property) == \(sorted[0])" : "\(property) IN {\(sorted.map(String.init).joined(separator: ", "))}"
     }
   }
 }

@@ -11,6 +11,10 @@ enum WorkoutFetch {
     type is HKWorkoutType || type is HKSeriesType
   }
 
+  /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
+  /// family's types and electrocardiograms (stored apart from samples too; anchored queries of them see none).
+  static func fetchesApart(_ type: HKObjectType) -> Bool { handles(type) || type is HKElectrocardiogramType }
+
   /// The objects of `type` passing `filter`, sorted by `descriptors` and limited, from the current device.
   ///
   /// Workouts may be sorted by the workout sort identifiers (duration, totals) as well as by dates: those are
@@ -29,6 +33,9 @@ enum WorkoutFetch {
     switch type {
     case is HKWorkoutType:
       objects = try session.perform(.workoutQuery(session.bundleID, query), api: api).map { HKWorkout($0) }
+    case is HKElectrocardiogramType:
+      objects = try session.perform(.electrocardiogramQuery(session.bundleID, query), api: api)
+        .map { HKElectrocardiogram($0) }
     case let series as HKSeriesType where series.identifier == HKWorkoutRouteTypeIdentifier:
       var routeQuery = query
       let workout = associatedWorkout(&routeQuery.filter)

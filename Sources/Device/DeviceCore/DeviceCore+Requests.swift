@@ -129,7 +129,7 @@ extension DeviceCore {
       case .anchoredQuery: "pass a limit and continue from the returned anchor"
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
-      case .workoutQuery, .heartbeatSeriesQuery: "set a limit or narrow the date range"
+      case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery: "set a limit or narrow the date range"
       case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
       case .storedRoutes: "ask for one workout's routes"
@@ -141,7 +141,8 @@ extension DeviceCore {
         .setSourceOrder, .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations,
         .saveWorkout, .saveObjects, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .activitySummaryQuery,
         .importWorkouts,
-        .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession:
+        .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession,
+        .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -195,7 +196,8 @@ extension Request {
   package var importID: UInt64? {
     switch self {
     case .importBatch(let id, _), .importCommit(let id, _), .importAbort(let id), .importCorrelations(let id, _),
-      .importWorkouts(let id, _), .importRoutes(let id, _), .importActivitySummaries(let id, _):
+      .importWorkouts(let id, _), .importRoutes(let id, _), .importActivitySummaries(let id, _),
+      .importElectrocardiograms(let id, _):
       id
     case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
       .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
@@ -206,7 +208,8 @@ extension Request {
       .saveObjects, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery,
       .heartbeatSeriesQuery,
       .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries,
-      .workoutSession:
+      .workoutSession, .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages,
+      .storedElectrocardiograms:
       nil
     }
   }

@@ -30,6 +30,8 @@ extension RequestCore {
       case .heartbeatSeriesSaved(let series):
         notices.append(
           .samplesChanged(types: [.heartbeatSeriesType], origin: device, added: series.count, deleted: 0))
+      case .electrocardiogramsStored(let ecgs):
+        notices.append(.samplesChanged(types: [.ecgType], origin: device, added: ecgs.count, deleted: 0))
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
@@ -48,6 +50,7 @@ extension RequestCore {
           case .routes(let r): added += r.map { _ in .workoutRouteType }
           case .heartbeatSeries(let s): added += s.map { _ in .heartbeatSeriesType }
           case .workoutDeletions(let t): deleted += t.map(\.type)
+          case .electrocardiograms(let e): added += e.map { _ in .ecgType }
           case .workoutAssociations: break
           case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
@@ -66,7 +69,7 @@ extension RequestCore {
         .workoutsSavedWhileLocked,
         .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
         .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged, .workoutSamplesAssociated,
-        .importWorkoutsStaged:
+        .importWorkoutsStaged, .importElectrocardiogramsStaged:
         // Changes subscribers learn of otherwise (sheets, lock, imports: by the request that made them) or not at all.
         break
       }
@@ -88,4 +91,6 @@ extension SampleType {
   fileprivate static let workoutRouteType = SampleType.lookup(name: "workoutRoute")!
   /// `HKSeriesType.heartbeat()` (code 76).
   fileprivate static let heartbeatSeriesType = SampleType.lookup(name: "heartbeatSeries")!
+  /// `HKElectrocardiogramType` (code 72).
+  fileprivate static let ecgType = SampleType.lookup(name: "electrocardiogram")!
 }

@@ -233,6 +233,18 @@ package enum RequestCore {
         answer = .reply(.success(.routes(state.storedRoutes(workout: workout))))
       case .storedActivitySummaries:
         answer = .reply(.success(.activitySummaries(state.storedActivitySummaries())))
+      case .recordElectrocardiogram(let recording):
+        record(try state.recordElectrocardiogram(recording, wall: wall))
+        answer = .reply(.success(.ok))
+      case .electrocardiogramQuery(let bundleID, let query):
+        answer = .reply(.success(.electrocardiograms(try state.electrocardiogramQuery(bundleID, query, wall: wall))))
+      case .electrocardiogramVoltages(let bundleID, let uuid):
+        answer = .reply(.success(.voltages(try state.electrocardiogramVoltages(bundleID, uuid, wall: wall))))
+      case .importElectrocardiograms(let id, let ecgs):
+        record(try state.stageImportElectrocardiograms(id, ecgs))
+        answer = .reply(.success(.ok))
+      case .storedElectrocardiograms:
+        answer = .reply(.success(.electrocardiograms(state.specialObjects.electrocardiograms.ordered.map(\.value))))
       case .workoutSession(let bundleID, let call):
         let (status, events) = try sessionCall(call, bundleID, state: &state, wall: wall)
         record(events)

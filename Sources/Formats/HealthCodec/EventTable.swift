@@ -88,6 +88,10 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case importWorkoutsStaged = 85
   /// Workouts and their routes were saved while the device was locked.
   case workoutsSavedWhileLocked = 86
+  /// The watch's ECG app recorded electrocardiograms.
+  case electrocardiogramsStored = 90
+  /// An import's electrocardiograms were staged.
+  case importElectrocardiogramsStaged = 91
 }
 
 /// One kind of journal event.
@@ -236,6 +240,16 @@ enum EventTable {
   static let workoutsSavedWhileLocked = EventDefinition(
     .workoutsSavedWhileLocked, Fields.workouts, Fields.routes,
     make: { DeviceEvent.workoutsSavedWhileLocked(workouts: $0, routes: $1) })
+
+  // MARK: Special objects (tags 90, 91)
+
+  /// 90: [ecg].
+  static let electrocardiogramsStored = EventDefinition(
+    .electrocardiogramsStored, Fields.electrocardiograms, make: DeviceEvent.electrocardiogramsStored)
+  /// 91: importID u64, [ecg].
+  static let importElectrocardiogramsStaged = EventDefinition(
+    .importElectrocardiogramsStaged, Fields.importIdentity, Fields.electrocardiograms,
+    make: { DeviceEvent.importElectrocardiogramsStaged(id: $0, $1) })
 }
 
 extension BinaryWriter {
@@ -285,6 +299,9 @@ extension BinaryWriter {
     case .importWorkoutsStaged(let id, let w, let r, let s):
       EventTable.importWorkoutsStaged.write((id, w, (r, s)), into: &self)
     case .workoutsSavedWhileLocked(let w, let r): EventTable.workoutsSavedWhileLocked.write((w, r), into: &self)
+    case .electrocardiogramsStored(let e): EventTable.electrocardiogramsStored.write(e, into: &self)
+    case .importElectrocardiogramsStaged(let id, let e):
+      EventTable.importElectrocardiogramsStaged.write((id, e), into: &self)
     }
   }
 }
@@ -334,6 +351,8 @@ extension BinaryReader {
     case .workoutObjectsDeleted: return try EventTable.workoutObjectsDeleted.read(from: &self)
     case .importWorkoutsStaged: return try EventTable.importWorkoutsStaged.read(from: &self)
     case .workoutsSavedWhileLocked: return try EventTable.workoutsSavedWhileLocked.read(from: &self)
+    case .electrocardiogramsStored: return try EventTable.electrocardiogramsStored.read(from: &self)
+    case .importElectrocardiogramsStaged: return try EventTable.importElectrocardiogramsStaged.read(from: &self)
     }
   }
 }

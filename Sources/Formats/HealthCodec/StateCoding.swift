@@ -21,7 +21,7 @@ import HealthModel
 //                 | extras
 // extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
 //                 (written by every build since background delivery; a snapshot that ends before it has neither)
-//                 | correlations? | workouts | resend? | locked?
+//                 | correlations? | workouts | resend? | locked? | objects? (ElectrocardiogramCoding.swift)
 // correlations := live [correlation] | deleted [tombstone]   (written by every build since correlations; a snapshot
 //                 that ends before it, from an earlier build, has none — so the snapshot version did not change)
 // workouts     := live [workout, change u64] | routes [route, change u64] | series [heartbeat-series, change u64]
@@ -183,6 +183,7 @@ extension BinaryWriter {
       array(state.lockedWorkouts) { $0.workout($1) }
       array(state.lockedRoutes) { $0.workoutRoute($1) }
     }
+    specialObjects(state.specialObjects)
     try flush(&self)
   }
 
@@ -276,6 +277,7 @@ extension BinaryReader {
     var registrations: [BackgroundKey: UpdateFrequency] = [:]
     var correlations = CorrelationStore()
     var workouts = WorkoutStore()
+    var objects = SpecialObjectStore()
     if !isAtEnd {
       let entitled = try array(minElementSize: 8) { r throws(DecodeError) in
         (try r.string(maxLength: StoredLimits.identifier), try r.entitlements())
@@ -313,13 +315,19 @@ extension BinaryReader {
         userData.lockedWorkouts = try array(minElementSize: 76) { r throws(DecodeError) in try r.workout() }
         userData.lockedRoutes = try array(minElementSize: 44) { r throws(DecodeError) in try r.workoutRoute() }
       }
+      // The special object families: a 3, then their lists.
+      probe = self
+      if !isAtEnd, try probe.u8() == 3 {
+        self = probe
+        objects = try specialObjects(changeCounter: store.changeCounter)
+      }
     }
     do {
       return try DeviceState(
         restoring: device, policy: policy, virtualNow: virtualNow, apps: apps, decisions: decisions,
         lockedOut: lockedOut, store: store, sync: ledger, syncConflicts: conflicts, syncConflictCount: conflictCount,
         decisionStamps: stamps, userData: userData, backgroundRegistrations: registrations,
-        correlations: correlations, workouts: workouts)
+        correlations: correlations, workouts: workouts, specialObjects: objects)
     } catch { throw self.error(error.message) }
   }
 

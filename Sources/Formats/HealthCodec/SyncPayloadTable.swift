@@ -40,6 +40,8 @@ package enum SyncPayloadTag: UInt8, CaseIterable, Sendable {
   case heartbeatSeries = 83
   /// Deletions of workouts, routes and heartbeat series: `[tombstone]`.
   case workoutDeletions = 84
+  /// Electrocardiograms: `[ecg]`.
+  case electrocardiograms = 90
 }
 
 /// The payload cases a ``SyncEntry`` and a ``SyncLedger/StoredEntry`` share, so one table builds both.
@@ -56,6 +58,7 @@ protocol SharedSyncPayload: Sendable {
   static func routes(_ routes: [WorkoutRoute]) -> Self
   static func heartbeatSeries(_ series: [HeartbeatSeries]) -> Self
   static func workoutDeletions(_ tombstones: [Tombstone]) -> Self
+  static func electrocardiograms(_ ecgs: [Electrocardiogram]) -> Self
 }
 
 extension SyncPayload: SharedSyncPayload {}
@@ -106,6 +109,10 @@ struct SyncPayloadTable<Payload: SharedSyncPayload>: Sendable {
   /// 84: the fields of `workoutObjectsDeleted`.
   let workoutDeletions = Row(.workoutDeletions, fieldsOf: EventTable.workoutObjectsDeleted) {
     Payload.workoutDeletions($0)
+  }
+  /// 90: the fields of `electrocardiogramsStored`.
+  let electrocardiograms = Row(.electrocardiograms, fieldsOf: EventTable.electrocardiogramsStored) {
+    Payload.electrocardiograms($0)
   }
 }
 
@@ -161,6 +168,7 @@ extension BinaryWriter {
     case .routes(let r): table.routes.write(r, into: &self)
     case .heartbeatSeries(let s): table.heartbeatSeries.write(s, into: &self)
     case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
+    case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
     }
   }
 
@@ -182,6 +190,7 @@ extension BinaryWriter {
     case .routes(let r): table.routes.write(r, into: &self)
     case .heartbeatSeries(let s): table.heartbeatSeries.write(s, into: &self)
     case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
+    case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
     }
   }
 }
@@ -210,6 +219,7 @@ extension BinaryReader {
     case .routes: payload = try table.routes.read(from: &self)
     case .heartbeatSeries: payload = try table.heartbeatSeries.read(from: &self)
     case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
+    case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
     }
     return SyncEntry(seq: seq, payload: payload)
   }
@@ -237,6 +247,7 @@ extension BinaryReader {
     case .routes: payload = try table.routes.read(from: &self)
     case .heartbeatSeries: payload = try table.heartbeatSeries.read(from: &self)
     case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
+    case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
     }
     return SyncLedger.StoredEntry(seq: seq, payload: payload)
   }

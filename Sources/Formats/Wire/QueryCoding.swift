@@ -44,7 +44,7 @@ extension BinaryWriter {
   /// 2 compare op u8, value) | 8 device property u8, [string] | 9 value op u8, f64 | 10 quantity op u8, f64, unit
   /// string | 11 not in a correlation | 12 date field u8, op u8, f64 | 13 workout activity types [u64] |
   /// 14 workout duration op u8, f64 | 15 workout statistic type, kind u8, op u8, f64 | 16 workout activity filter |
-  /// 17 associated with workout uuid.
+  /// 17 associated with workout uuid | 18 electrocardiogram property u8, [i64].
   mutating func sampleFilter(_ f: SampleFilter) {
     switch f {
     case .constant(let b):
@@ -120,6 +120,10 @@ extension BinaryWriter {
     case .associatedWith(let workout):
       u8(17)
       uuid(workout)
+    case .electrocardiogram(let property, let raws):
+      u8(18)
+      u8(property.rawValue)
+      array(raws.sorted()) { $0.i64(Int64($1)) }
     }
   }
 
@@ -244,6 +248,12 @@ extension BinaryReader {
       return .workoutStatistic(type, kind, try op(&self), try f64())
     case 16: return .workoutActivity(try sampleFilter(depth: depth + 1))
     case 17: return .associatedWith(try uuid())
+    case 18:
+      let raw = try u8()
+      guard let property = ECGProperty(rawValue: raw) else { throw error("unknown electrocardiogram property \(raw)") }
+      let raws = try array(minElementSize: 8) { r throws(DecodeError) in try r.i64() }
+      guard raws.allSatisfy({ abs($0) <= 1 << 31 }) else { throw error("electrocardiogram value out of range") }
+      return .electrocardiogram(property, Set(raws.map { Int($0) }))
     case let t: throw error("unknown predicate tag \(t)")
     }
   }

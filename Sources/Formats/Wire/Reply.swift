@@ -61,6 +61,10 @@ package enum Reply: Hashable, Sendable {
   case anchoredWorkouts(AnchoredWorkoutResult)
   /// A workout session as it is after a call (answer to `workoutSession`).
   case sessionStatus(SessionStatus)
+  /// Electrocardiograms (answer to `electrocardiogramQuery`: headers; `storedElectrocardiograms`: with voltages).
+  case electrocardiograms([Electrocardiogram])
+  /// One recording's voltages in microvolts (answer to `electrocardiogramVoltages`).
+  case voltages([Float])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -117,6 +121,10 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case anchoredWorkouts = 84
   /// ``Reply/sessionStatus``.
   case sessionStatus = 90
+  /// ``Reply/electrocardiograms``.
+  case electrocardiograms = 100
+  /// ``Reply/voltages``.
+  case voltages = 101
 }
 
 extension Reply {
@@ -149,6 +157,8 @@ extension Reply {
     case .activitySummaries: .activitySummaries
     case .anchoredWorkouts: .anchoredWorkouts
     case .sessionStatus: .sessionStatus
+    case .electrocardiograms: .electrocardiograms
+    case .voltages: .voltages
     }
   }
 }

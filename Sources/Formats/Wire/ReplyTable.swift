@@ -238,6 +238,8 @@ extension ReplyTag {
     case .activitySummaries: visitor.visit(ReplyTable.activitySummaries)
     case .anchoredWorkouts: visitor.visit(ReplyTable.anchoredWorkouts)
     case .sessionStatus: visitor.visit(ReplyTable.sessionStatus)
+    case .electrocardiograms: visitor.visit(ReplyTable.electrocardiograms)
+    case .voltages: visitor.visit(ReplyTable.voltages)
     }
   }
 }

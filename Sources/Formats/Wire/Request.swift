@@ -125,6 +125,17 @@ package enum Request: Hashable, Sendable {
   /// A call on a workout session or its live builder (``SessionCall``); answered by ``Reply/sessionStatus(_:)``.
   /// The delegates' callbacks follow as `workoutSession` and `workoutBuilder` events.
   case workoutSession(bundleID: String, call: SessionCall)
+  /// The watch's ECG app records an electrocardiogram (the user's world; behavior.md G1); answers `ok`.
+  case recordElectrocardiogram(ECGRecording)
+  /// `HKSampleQuery` of `HKElectrocardiogramType`; answered by ``Reply/electrocardiograms(_:)`` (headers only).
+  case electrocardiogramQuery(bundleID: String, query: SampleQuery)
+  /// `HKElectrocardiogramQuery`: one recording's voltages; answered by ``Reply/voltages(_:)``.
+  case electrocardiogramVoltages(bundleID: String, uuid: UUID)
+  /// Stages electrocardiograms of the import `importID`; stored at its commit.
+  case importElectrocardiograms(importID: UInt64, electrocardiograms: [Electrocardiogram])
+  /// Every electrocardiogram stored on the device with its voltages (exports, tests);
+  /// ``Reply/electrocardiograms(_:)``.
+  case storedElectrocardiograms
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -267,6 +278,16 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case storedActivitySummaries = 107
   /// ``Request/workoutSession``.
   case workoutSession = 110
+  /// ``Request/recordElectrocardiogram``.
+  case recordElectrocardiogram = 120
+  /// ``Request/electrocardiogramQuery``.
+  case electrocardiogramQuery = 121
+  /// ``Request/electrocardiogramVoltages``.
+  case electrocardiogramVoltages = 122
+  /// ``Request/importElectrocardiograms``.
+  case importElectrocardiograms = 123
+  /// ``Request/storedElectrocardiograms``.
+  case storedElectrocardiograms = 124
 }
 
 extension Request {
@@ -331,6 +352,11 @@ extension Request {
     case .storedRoutes: .storedRoutes
     case .storedActivitySummaries: .storedActivitySummaries
     case .workoutSession: .workoutSession
+    case .recordElectrocardiogram: .recordElectrocardiogram
+    case .electrocardiogramQuery: .electrocardiogramQuery
+    case .electrocardiogramVoltages: .electrocardiogramVoltages
+    case .importElectrocardiograms: .importElectrocardiograms
+    case .storedElectrocardiograms: .storedElectrocardiograms
     }
   }
 }

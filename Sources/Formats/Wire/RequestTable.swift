@@ -289,6 +289,11 @@ extension RequestOpcode {
     case .storedRoutes: visitor.visit(RequestTable.storedRoutes)
     case .storedActivitySummaries: visitor.visit(RequestTable.storedActivitySummaries)
     case .workoutSession: visitor.visit(RequestTable.workoutSession)
+    case .recordElectrocardiogram: visitor.visit(RequestTable.recordElectrocardiogram)
+    case .electrocardiogramQuery: visitor.visit(RequestTable.electrocardiogramQuery)
+    case .electrocardiogramVoltages: visitor.visit(RequestTable.electrocardiogramVoltages)
+    case .importElectrocardiograms: visitor.visit(RequestTable.importElectrocardiograms)
+    case .storedElectrocardiograms: visitor.visit(RequestTable.storedElectrocardiograms)
     }
   }
 }

@@ -107,6 +107,10 @@ package enum DeviceEvent: Hashable, Sendable {
   /// Workouts, routes and activity summaries of the import `id`, staged like its batches and made visible by its
   /// ``importCommitted(id:at:characteristics:)``.
   case importWorkoutsStaged(id: UInt64, workouts: [Workout], routes: [WorkoutRoute], summaries: [ActivitySummary])
+  /// The watch's ECG app recorded electrocardiograms (behavior.md G1).
+  case electrocardiogramsStored([Electrocardiogram])
+  /// Electrocardiograms of the import `id`, staged like its batches and stored by its commit.
+  case importElectrocardiogramsStaged(id: UInt64, [Electrocardiogram])
 }
 
 /// One entry of a device's outbound sync log.
@@ -152,6 +156,8 @@ package enum SyncPayload: Hashable, Sendable {
   case heartbeatSeries([HeartbeatSeries])
   /// Workouts, routes and heartbeat series deleted on the origin device.
   case workoutDeletions([Tombstone])
+  /// Electrocardiograms recorded or imported on the origin device, with their voltages.
+  case electrocardiograms([Electrocardiogram])
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
@@ -165,6 +171,7 @@ package enum SyncPayload: Hashable, Sendable {
     case .routes(let r): r.count
     case .heartbeatSeries(let s): s.count
     case .workoutDeletions(let t): t.count
+    case .electrocardiograms(let e): e.count
     case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }

@@ -87,6 +87,7 @@ extension DeviceState {
     let gone = Set(replaced.map(\.uuid))
     func taken(_ uuid: UUID) -> Bool {
       merged.contains(uuid) || store.isKnown(uuid) || correlationStore.isKnown(uuid) || workoutStore.isKnown(uuid)
+        || specialObjects.isKnown(uuid)
     }
     var workouts: [Workout] = []
     for var workout in lockedWorkouts {

@@ -46,6 +46,7 @@ extension DeviceState {
     }
     for sample in samples {
       if store.isKnown(sample.uuid) || correlationStore.isKnown(sample.uuid) || workoutStore.isKnown(sample.uuid)
+        || specialObjects.isKnown(sample.uuid)
         || (checksBatch && !seen.insert(sample.uuid).inserted)
       {
         throw .healthKit(.errorInvalidArgument, "An object with UUID \(sample.uuid) is already stored")
@@ -322,6 +323,7 @@ extension DeviceState {
     }
     if !correlations.isEmpty { sync.appendCorrelations(correlations) }
     applyImportedWorkouts(staged, floor: floorDate)
+    applyImportedElectrocardiograms(staged.electrocardiograms, floor: floorDate, &outcome)
     lastImportOutcome = outcome
   }
 }

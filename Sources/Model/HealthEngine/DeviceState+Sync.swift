@@ -32,6 +32,7 @@ extension DeviceState {
       case .routes(let routes): SyncEntry(seq: stored.seq, payload: .routes(routes))
       case .heartbeatSeries(let series): SyncEntry(seq: stored.seq, payload: .heartbeatSeries(series))
       case .workoutDeletions(let tombstones): SyncEntry(seq: stored.seq, payload: .workoutDeletions(tombstones))
+      case .electrocardiograms(let ecgs): SyncEntry(seq: stored.seq, payload: .electrocardiograms(ecgs))
       }
     }
   }
@@ -146,6 +147,9 @@ extension DeviceState {
     case .workoutDeletions(let tombstones):
       let changing = tombstones.filter { workoutStore.deleted[$0.uuid] == nil }
       return changing.count == tombstones.count ? payload : .workoutDeletions(changing)
+    case .electrocardiograms(let ecgs):
+      let changing = unknownInside(ecgs, floor: floor, uuid: \.uuid, end: \.end)
+      return changing.count == ecgs.count ? payload : .electrocardiograms(changing)
     case .workoutAssociations:
       return payload
     case .watchSettings, .authorization, .userSetting, .sourceOrder:

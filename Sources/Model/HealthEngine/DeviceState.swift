@@ -28,6 +28,8 @@ package struct DeviceState: Sendable {
   package internal(set) var correlationStore = CorrelationStore()
   /// Workouts, routes, heartbeat series and imported activity summaries (workouts.md §1).
   package internal(set) var workoutStore = WorkoutStore()
+  /// Electrocardiograms and the other families stored apart from samples and workouts.
+  package internal(set) var specialObjects = SpecialObjectStore()
   /// Workout sessions and live builders (not durable: ``LiveWorkouts``).
   package internal(set) var live: LiveWorkouts
   /// The virtual clock, or nil when the device follows the real clock.
@@ -98,7 +100,8 @@ package struct DeviceState: Sendable {
     syncConflicts: [SyncConflict], syncConflictCount: Int, decisionStamps: [AuthorizationKey: DecisionStamp] = [:],
     userData: UserData = UserData(),
     backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:],
-    correlations: CorrelationStore = CorrelationStore(), workouts: WorkoutStore = WorkoutStore()
+    correlations: CorrelationStore = CorrelationStore(), workouts: WorkoutStore = WorkoutStore(),
+    specialObjects: SpecialObjectStore = SpecialObjectStore()
   ) throws(StateRestoreError) {
     for entry in sync.pendingEntries {
       guard case .slots(let start, let count) = entry.payload else { continue }
@@ -142,6 +145,7 @@ package struct DeviceState: Sendable {
     self.backgroundRegistrations = backgroundRegistrations
     self.correlationStore = correlations
     self.workoutStore = workouts
+    self.specialObjects = specialObjects
   }
 
   /// The durable state the lock and the Health app add to a device (what a snapshot carries besides the store and
@@ -276,7 +280,8 @@ package struct DeviceState: Sendable {
     case .syncLogRestarted(let logID):
       sync.restart(
         logID: logID, liveRuns: store.liveRuns(), tombstones: store.tombstones.map(\.tombstone),
-        userSettings: ownUserSettings, correlations: correlationStore, workouts: workoutStore)
+        userSettings: ownUserSettings, correlations: correlationStore, workouts: workoutStore,
+        specialObjects: specialObjects)
     case .peerLogAdopted(let logID):
       sync.adoptPeerLog(logID)
     case .peerResendRequested:
@@ -355,6 +360,9 @@ package struct DeviceState: Sendable {
       stagedImports[id, default: StagedImport()].workouts += workouts
       stagedImports[id, default: StagedImport()].routes += routes
       stagedImports[id, default: StagedImport()].summaries += summaries
+    case .electrocardiogramsStored(let ecgs): applyElectrocardiogramsStored(ecgs)
+    case .importElectrocardiogramsStaged(let id, let ecgs):
+      stagedImports[id, default: StagedImport()].electrocardiograms += ecgs
     }
   }
 
@@ -367,16 +375,10 @@ package struct DeviceState: Sendable {
       for (type, source) in workoutStore.prune(endingBefore: now.addingTimeInterval(-retention)) {
         noteChange(type, source, pruned: true)
       }
+      for source in specialObjects.electrocardiograms.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        noteChange(SpecialObjectStore.electrocardiogramType, source, pruned: true)
+      }
     }
-  }
-
-  /// The same identifier arrived with different contents: the iPhone's copy wins on both devices (HealthPair
-  /// model B-SYNC-CONFLICT), and both record the conflict.
-  mutating func resolveConflict(mine: Sample, theirs: Sample) {
-    if device == .watch { store.replaceLive(with: theirs) }
-    syncConflictCount += 1
-    syncConflicts.append(SyncConflict(uuid: mine.uuid, type: mine.type, kept: .phone))
-    if syncConflicts.count > Self.maxRecordedConflicts { syncConflicts.removeFirst() }
   }
 
   mutating func applySettings(_ bundleID: String, _ change: SettingsChange) {
@@ -459,38 +461,12 @@ package struct DeviceState: Sendable {
     case .routes(let routes): applyPeerRoutes(routes, floor: floor)
     case .heartbeatSeries(let series): applyPeerHeartbeatSeries(series, floor: floor)
     case .workoutDeletions(let tombstones): applyPeerWorkoutDeletions(tombstones)
+    case .electrocardiograms(let ecgs): applyPeerElectrocardiograms(ecgs, floor: floor)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).
       if let local = policy.sourceOrders[type], !order.supersedes(local) { return }
       policy.sourceOrders[type] = order
     }
-  }
-}
-
-/// The same sample identifier was saved with different contents on the two devices.
-package struct SyncConflict: Hashable, Sendable {
-  /// The identifier.
-  package var uuid: UUID
-  /// The type of this device's copy.
-  package var type: SampleType
-  /// Whose copy both devices kept.
-  package var kept: DeviceKind
-
-  /// Creates a conflict record.
-  package init(uuid: UUID, type: SampleType, kept: DeviceKind) {
-    self.uuid = uuid
-    self.type = type
-    self.kept = kept
-  }
-}
-
-extension String {
-  /// The string without leading and trailing whitespace.
-  package func trimmingWhitespace() -> String {
-    var s = Substring(self)
-    while let c = s.first, c.isWhitespace { s.removeFirst() }
-    while let c = s.last, c.isWhitespace { s.removeLast() }
-    return String(s)
   }
 }

@@ -42,6 +42,7 @@ extension DeviceState {
     check("backgroundRegistrations", backgroundRegistrations == other.backgroundRegistrations)
     check("correlations", correlationStore == other.correlationStore)
     check("workouts", workoutStore == other.workoutStore)
+    check("specialObjects", specialObjects == other.specialObjects)
     result += store.differences(from: other.store).map { "store.\($0)" }
     return result
   }

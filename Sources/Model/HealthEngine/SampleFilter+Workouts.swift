@@ -55,7 +55,7 @@ extension SampleFilter {
     case .device(let property, let values):
       guard let value = property.value(metadata: workout.metadata, source: workout.source) else { return false }
       return values.contains(value)
-    case .value, .quantity, .associatedWith: return false
+    case .value, .quantity, .associatedWith, .electrocardiogram: return false
     case .date(let field, let op, let instant):
       let date = (field == .start ? workout.start : workout.end).timeIntervalSinceReferenceDate
       return op.holds(Self.sign(date, instant, converted: false))
@@ -93,7 +93,9 @@ extension SampleFilter {
         return false
       }
       return op.holds(Self.sign(value, other, converted: false))
-    case .sources, .device, .value, .quantity, .notInCorrelation, .workoutActivity, .associatedWith: return false
+    case .sources, .device, .value, .quantity, .notInCorrelation, .workoutActivity, .associatedWith,
+      .electrocardiogram:
+      return false
     }
   }
 

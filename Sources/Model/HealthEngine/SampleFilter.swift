@@ -212,6 +212,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// association: ``resolvingAssociations(_:)`` turns this into the identifiers before a query runs. Left
   /// unresolved it matches nothing.
   case associatedWith(UUID)
+  /// The electrocardiogram's classification or symptoms status is one of these raw values
+  /// (`predicateForElectrocardiograms(classification:)`, `…(symptomsStatus:)`). Electrocardiogram-only.
+  case electrocardiogram(ECGProperty, Set<Int>)
 
   /// The filter with ``notInCorrelation`` replaced by "not one of `members`" (the identifiers of every correlation's
   /// members in the store); `members` is asked for only when the filter holds that case.
@@ -272,7 +275,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .date(let field, let op, let instant):
       let date = (field == .start ? sample.start : sample.end).timeIntervalSinceReferenceDate
       return op.holds(date < instant ? -1 : date > instant ? 1 : 0)
-    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith: return false
+    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
+      .electrocardiogram:
+      return false
     }
   }
 
@@ -287,7 +292,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .sources(let bundles): return bundles.contains(tombstone.source.bundleID)
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: return true
-    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith: return true
+    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
+      .electrocardiogram:
+      return true
     }
   }
 
@@ -298,7 +305,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .and(let parts), .or(let parts): parts.allSatisfy(\.isDeletionAware)
     case .not(let part): part.isDeletionAware
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: false
-    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith: false
+    case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
+      .electrocardiogram:
+      false
     }
   }
 

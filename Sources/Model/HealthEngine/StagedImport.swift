@@ -15,6 +15,8 @@ package struct StagedImport: Sendable {
   package var routes: [WorkoutRoute] = []
   /// The activity summaries staged with them.
   package var summaries: [ActivitySummary] = []
+  /// The electrocardiograms staged with them.
+  package var electrocardiograms: [Electrocardiogram] = []
 }
 
 /// What committing an import did (``DeviceState/commitImport(_:wall:characteristics:)``).

@@ -42,6 +42,8 @@ package struct SyncLedger: Hashable, Sendable {
     case heartbeatSeries([HeartbeatSeries])
     /// Workouts, routes and series deleted here.
     case workoutDeletions([Tombstone])
+    /// Electrocardiograms recorded or imported here.
+    case electrocardiograms([Electrocardiogram])
 
     /// Items carried.
     package var itemCount: Int {
@@ -55,6 +57,7 @@ package struct SyncLedger: Hashable, Sendable {
       case .routes(let r): r.count
       case .heartbeatSeries(let s): s.count
       case .workoutDeletions(let t): t.count
+      case .electrocardiograms(let e): e.count
       case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
@@ -200,6 +203,17 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
+  /// Appends recorded or imported electrocardiograms, in entries of at most ``maxRecordingsPerEntry`` (each
+  /// carries its voltages: tens of kilobytes).
+  package mutating func appendElectrocardiograms(_ ecgs: [Electrocardiogram]) {
+    for chunk in stride(from: 0, to: ecgs.count, by: Self.maxRecordingsPerEntry) {
+      appendOne(.electrocardiograms(Array(ecgs[chunk..<min(chunk + Self.maxRecordingsPerEntry, ecgs.count)])))
+    }
+  }
+
+  /// The most electrocardiograms one entry carries (about 1 MB of 30-second recordings).
+  package static let maxRecordingsPerEntry = 16
+
   /// Appends companion decisions.
   package mutating func appendAuthorization(bundleID: String, decisions: [SharedDecision], at: Date) {
     appendOne(.authorization(bundleID: bundleID, decisions: decisions, at: at))
@@ -242,20 +256,20 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
   /// every live sample (as slot runs) and every deletion, the correlations, the workouts, routes, heartbeat series
-  /// and their deletions, then the Watch-app settings, companion decisions and
+  /// and their deletions, the electrocardiograms, then the Watch-app settings, companion decisions and
   /// source orders still pending, then every Health app value the user set here (`userSettings`, with when each was
   /// set). Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records, or the
   /// stores were found to differ); the peer applies the re-send idempotently.
   package mutating func restart(
     logID: UInt64, liveRuns: [(start: Int32, count: Int32)], tombstones: [Tombstone],
     userSettings: [(setting: UserSetting, at: Date)] = [], correlations: CorrelationStore = CorrelationStore(),
-    workouts: WorkoutStore = WorkoutStore()
+    workouts: WorkoutStore = WorkoutStore(), specialObjects: SpecialObjectStore = SpecialObjectStore()
   ) {
     let settings: [StoredPayload] = entries[head...].compactMap {
       switch $0.payload {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
       case .slots, .deletions, .userSetting, .correlations, .correlationDeletions, .workouts, .workoutAssociations,
-        .routes, .heartbeatSeries, .workoutDeletions:
+        .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms:
         return nil
       }
     }
@@ -274,6 +288,7 @@ package struct SyncLedger: Hashable, Sendable {
     appendRoutes(workouts.orderedRoutes.map(\.value))
     appendHeartbeatSeries(workouts.orderedSeries.map(\.value))
     appendWorkoutDeletions(workouts.orderedDeletions.map(\.value))
+    appendElectrocardiograms(specialObjects.electrocardiograms.ordered.map(\.value))
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }

@@ -31,7 +31,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
 /// One stored object of the workout family as a query reads it: its dates, source and change number. How a
 /// ``SampleFilter`` sees it and its sort values are functions `select` takes once for all candidates (no closure
 /// per object).
-private struct Candidate<Value> {
+struct Candidate<Value> {
   var value: Value
   var start: Date
   var end: Date
@@ -90,7 +90,7 @@ extension DeviceState {
   /// (start date by default, then change order; `sortValue` reads a workout sort key, nil sorting first ascending as
   /// nil in an `NSSortDescriptor`) and limited. The sort orders indices by keys read once per candidate, so no
   /// object is copied while sorting.
-  private func select<Value>(
+  func select<Value>(
     _ candidates: [Candidate<Value>], _ bundleID: String, _ query: SampleQuery, wall: Date,
     matches: (Value, SampleFilter) -> Bool, sortValue: (Value, SampleSort.Field) -> Double? = { _, _ in nil }
   ) -> [Value] {

@@ -7,7 +7,7 @@ extension DeviceState {
   /// Whether any store on this device knows the identifier (samples, correlations, workouts, and what waits for
   /// the unlock).
   func isKnownObject(_ uuid: UUID) -> Bool {
-    store.isKnown(uuid) || correlationStore.isKnown(uuid) || workoutStore.isKnown(uuid)
+    store.isKnown(uuid) || correlationStore.isKnown(uuid) || workoutStore.isKnown(uuid) || specialObjects.isKnown(uuid)
       || (isLocked
         && (lockedJournal.contains { $0.uuid == uuid } || lockedWorkouts.contains { $0.uuid == uuid }
           || lockedRoutes.contains { $0.uuid == uuid }))

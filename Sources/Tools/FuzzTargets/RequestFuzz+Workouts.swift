@@ -128,6 +128,7 @@ extension Codec.Filter: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> SampleFilter {
     c.pick([
       .associatedWith(c.pick(RequestFuzz.Palette.uuids)), .workoutActivityType([37]), c.filter() ?? .constant(true),
+      .electrocardiogram(.classification, [2, 100]), .electrocardiogram(.symptomsStatus, [-1]),
     ])
   }
 }

@@ -1,0 +1,87 @@
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+
+// The codecs of the special object families' request fields and reply payloads (docs/protocol.md: `ecg`,
+// `ecg-recording`, `voltages`). Stored recordings forward to HealthCodec's ElectrocardiogramCoding.swift, which the
+// journal and snapshots use too.
+//
+// ecg-recording := uuid | start date | classification u8 | symptoms u8 | averageHeartRate f64? | duration f64 |
+//                  voltages [f32]? | metadata
+// voltages      := count u32 | f32 LE × count
+
+extension Codec {
+  /// What the user's world asks a watch to record (numbers as sent; the device checks them).
+  package enum Recording: FieldCodec {
+    /// The smallest encoded recording request.
+    package static var minimumSize: Int { 16 + 8 + 2 + 1 + 8 + 1 + 4 }
+    /// Writes `value`.
+    package static func write(_ value: ECGRecording, into w: inout BinaryWriter) {
+      w.uuid(value.uuid)
+      w.date(value.start)
+      w.u8(UInt8(value.classification.rawValue))
+      w.u8(UInt8(value.symptomsStatus.rawValue))
+      w.optional(value.averageHeartRate) { $0.f64($1) }
+      w.f64(value.duration)
+      w.optional(value.voltages) { Voltages.write($1, into: &$0) }
+      w.metadata(value.metadata)
+    }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> ECGRecording {
+      let uuid = try r.uuid()
+      let start = try r.finiteDate("recording start date")
+      let rawClass = try r.u8()
+      guard let classification = ECGClassification(rawValue: Int(rawClass)) else {
+        throw r.error("unknown electrocardiogram classification \(rawClass)")
+      }
+      let rawSymptoms = try r.u8()
+      guard let symptoms = ECGSymptomsStatus(rawValue: Int(rawSymptoms)) else {
+        throw r.error("unknown electrocardiogram symptoms status \(rawSymptoms)")
+      }
+      let rate = try r.optional { r throws(DecodeError) in try r.f64() }
+      let duration = try r.f64()
+      let voltages = try r.optional { r throws(DecodeError) in try Voltages.read(from: &r) }
+      return ECGRecording(
+        uuid: uuid, start: start, classification: classification, symptomsStatus: symptoms, averageHeartRate: rate,
+        duration: duration, voltages: voltages, metadata: try r.metadata(finite: true))
+    }
+  }
+  /// A stored electrocardiogram with its voltages (imports).
+  package enum StoredECG: FieldCodec {
+    /// The smallest encoded recording.
+    package static var minimumSize: Int { 60 }
+    /// Writes `value`.
+    package static func write(_ value: Electrocardiogram, into w: inout BinaryWriter) { w.electrocardiogram(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> Electrocardiogram {
+      try r.electrocardiogram()
+    }
+  }
+  /// A stored electrocardiogram's header: everything but the voltages (query answers).
+  package enum ECGHeader: FieldCodec {
+    /// The smallest encoded header.
+    package static var minimumSize: Int { 60 }
+    /// Writes `value` without its voltages.
+    package static func write(_ value: Electrocardiogram, into w: inout BinaryWriter) {
+      w.electrocardiogram(value, withVoltages: false)
+    }
+    /// Reads a value (its voltages empty).
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> Electrocardiogram {
+      let ecg = try r.electrocardiogram()
+      guard ecg.voltages.isEmpty else { throw r.error("an electrocardiogram header carries no voltages") }
+      return ecg
+    }
+  }
+  /// Voltages in microvolts, at most ``Electrocardiogram/maxMeasurements``.
+  package enum Voltages: FieldCodec {
+    /// A count.
+    package static var minimumSize: Int { 4 }
+    /// Writes `value`.
+    package static func write(_ value: [Float], into w: inout BinaryWriter) { w.f32Array(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> [Float] {
+      try r.f32Array(max: Electrocardiogram.maxMeasurements)
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+
+// The special object families' rows of `RequestTable` and `ReplyTable` (opcodes 120–139, reply tags 100–109;
+// docs/protocol.md).
+
+extension RequestTable {
+  /// The watch's ECG app records an electrocardiogram.
+  package static let recordElectrocardiogram = RequestDefinition(
+    .recordElectrocardiogram, Codec.Recording.self, answer: ReplyTable.ok, make: Request.recordElectrocardiogram,
+    match: { if case .recordElectrocardiogram(let r) = $0 { r } else { nil } })
+  /// `HKSampleQuery` of electrocardiograms.
+  package static let electrocardiogramQuery = RequestDefinition(
+    .electrocardiogramQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.electrocardiogramHeaders,
+    make: Request.electrocardiogramQuery,
+    match: { if case .electrocardiogramQuery(let b, let q) = $0 { (b, q) } else { nil } },
+    call: { b, _ in AppCall(b) })
+  /// `HKElectrocardiogramQuery`: one recording's voltages.
+  package static let electrocardiogramVoltages = RequestDefinition(
+    .electrocardiogramVoltages, Codec.Bundle.self, Codec.Identifier.self, answer: ReplyTable.voltages,
+    make: Request.electrocardiogramVoltages,
+    match: { if case .electrocardiogramVoltages(let b, let u) = $0 { (b, u) } else { nil } },
+    call: { b, u in AppCall(b, [LogField("ecg", "\(u)")]) })
+  /// Stages electrocardiograms of an import.
+  package static let importElectrocardiograms = RequestDefinition(
+    .importElectrocardiograms, Codec.ImportID.self, Codec.Many<Codec.StoredECG>.self, answer: ReplyTable.ok,
+    make: Request.importElectrocardiograms,
+    match: { if case .importElectrocardiograms(let i, let e) = $0 { (i, e) } else { nil } })
+  /// Every electrocardiogram on the device, with voltages.
+  package static let storedElectrocardiograms = RequestDefinition(
+    .storedElectrocardiograms, answer: ReplyTable.electrocardiograms, make: { Request.storedElectrocardiograms },
+    match: { if case .storedElectrocardiograms = $0 { () } else { nil } })
+}
+
+extension ReplyTable {
+  /// Electrocardiograms with their voltages.
+  package static let electrocardiograms = ReplyDefinition(
+    .electrocardiograms, Codec.Many<Codec.StoredECG>.self, make: Reply.electrocardiograms,
+    match: { if case .electrocardiograms(let e) = $0 { e } else { nil } },
+    log: { [LogField("results", "\($0.count)")] })
+  /// Electrocardiogram headers (the same tag: a header is a recording whose voltages are left out).
+  package static let electrocardiogramHeaders = ReplyDefinition(
+    .electrocardiograms, Codec.Many<Codec.ECGHeader>.self, make: Reply.electrocardiograms,
+    match: { if case .electrocardiograms(let e) = $0 { e } else { nil } },
+    log: { [LogField("results", "\($0.count)")] })
+  /// One recording's voltages.
+  package static let voltages = ReplyDefinition(
+    .voltages, Codec.Voltages.self, make: Reply.voltages,
+    match: { if case .voltages(let v) = $0 { v } else { nil } }, log: { [LogField("voltages", "\($0.count)")] })
+}

@@ -1,0 +1,126 @@
+import FoundationEssentials
+import HealthModel
+
+/// `DeviceState`: electrocardiograms — recorded by the watch's ECG app (the user's world, never an app's save),
+/// imported from an export, synced to the other device, read by apps with read permission for the type.
+extension DeviceState {
+  /// The ECG app on this watch records `recording` (behavior.md G1): only a watch records, worn and unlocked; the
+  /// identifier must be new and the recording end inside the retention window. The recording is stored with the
+  /// ECG app on this watch as its source and goes to the sync log.
+  /// - Throws: a simulator error on the iPhone or a locked watch; `errorInvalidArgument` for a known identifier,
+  ///   a recording before the retention window or an invalid one.
+  package mutating func recordElectrocardiogram(_ recording: ECGRecording, wall: Date) throws(HealthError)
+    -> [DeviceEvent]
+  {
+    guard device == .watch else {
+      throw .simulator("only Apple Watch records electrocardiograms; the iPhone gets them by sync or import")
+    }
+    guard !isLocked else { throw .simulator("the watch is off the wrist (locked): the ECG app cannot record") }
+    let ecg = try recording.recorded(on: device)
+    var seen: Set<UUID> = []
+    try requireNewIdentifier(ecg.uuid, &seen)
+    try requireInsideRetention(ecg.uuid, end: ecg.end, wall: wall)
+    return commitEvents([.electrocardiogramsStored([ecg])])
+  }
+
+  /// Applies ``DeviceEvent/electrocardiogramsStored(_:)``: the recordings the store takes go to the sync log.
+  mutating func applyElectrocardiogramsStored(_ ecgs: [Electrocardiogram]) {
+    let taken = ecgs.filter {
+      !isKnownObject($0.uuid) && specialObjects.electrocardiograms.insert($0, change: nextChange())
+    }
+    for ecg in taken { noteChange(SpecialObjectStore.electrocardiogramType, ecg.source.bundleID) }
+    if !taken.isEmpty { sync.appendElectrocardiograms(taken) }
+  }
+
+  /// Applies ``SyncPayload/electrocardiograms(_:)`` from the peer: unknown recordings inside the retention
+  /// window are stored (not sent back).
+  mutating func applyPeerElectrocardiograms(_ ecgs: [Electrocardiogram], floor: Date?) {
+    for ecg in ecgs where !isKnownObject(ecg.uuid) {
+      if let floor, ecg.end < floor { continue }
+      if specialObjects.electrocardiograms.insert(ecg, change: nextChange()) {
+        noteChange(SpecialObjectStore.electrocardiogramType, ecg.source.bundleID)
+      }
+    }
+  }
+
+  /// Stages the electrocardiograms of an import (committed with its samples).
+  /// - Throws: a simulator error for identifier 0, a locked device or a bad source; `errorInvalidArgument` for
+  ///   an invalid recording.
+  package mutating func stageImportElectrocardiograms(_ id: UInt64, _ ecgs: [Electrocardiogram]) throws(HealthError)
+    -> [DeviceEvent]
+  {
+    guard id != 0 else { throw .simulator("import identifier 0 is reserved") }
+    guard !isLocked else {
+      throw .simulator("the \(device) is locked: unlock it before the user can import an Apple Health export")
+    }
+    for ecg in ecgs {
+      try Self.checkImportSource(ecg.source)
+      do throws(HealthError) { try ecg.validate() } catch {
+        throw .healthKit(.errorInvalidArgument, "imported electrocardiogram \(ecg.uuid) is not valid: \(error.message)")
+      }
+    }
+    return commitEvents([.importElectrocardiogramsStaged(id: id, ecgs)])
+  }
+
+  /// Applies the electrocardiograms of a committed import: known identifiers and recordings before the retention
+  /// floor are left out; the rest are stored, counted in `outcome` and go to the sync log.
+  mutating func applyImportedElectrocardiograms(
+    _ ecgs: [Electrocardiogram], floor: Date?, _ outcome: inout ImportOutcome
+  ) {
+    var taken: [Electrocardiogram] = []
+    for ecg in ecgs {
+      if isKnownObject(ecg.uuid) {
+        outcome.alreadyPresent += 1
+        continue
+      }
+      if let floor, ecg.end < floor {
+        outcome.beforeRetention += 1
+        continue
+      }
+      if specialObjects.electrocardiograms.insert(ecg, change: nextChange()) {
+        taken.append(ecg)
+        noteChange(SpecialObjectStore.electrocardiogramType, ecg.source.bundleID)
+      }
+    }
+    outcome.added[SpecialObjectStore.electrocardiogramType, default: 0] += taken.count
+    if outcome.added[SpecialObjectStore.electrocardiogramType] == 0 {
+      outcome.added[SpecialObjectStore.electrocardiogramType] = nil
+    }
+    if !taken.isEmpty { sync.appendElectrocardiograms(taken) }
+  }
+
+  /// `HKSampleQuery` of `HKElectrocardiogramType`: the recordings the app may see (R1–R5: read permission decides;
+  /// no app is ever their source, so a denied read sees none), inside the retention window, matching the range,
+  /// sources and filter (classification and symptoms conditions included), sorted by date and limited. Each comes
+  /// without its voltages (``electrocardiogramVoltages(_:_:wall:)`` reads them).
+  package func electrocardiogramQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
+    -> [Electrocardiogram]
+  {
+    try workoutQueryable(
+      bundleID, query.type, expected: SpecialObjectStore.electrocardiogramType, range: query.range,
+      limit: query.limit)
+    try requireDateSort(query.sort, query.type)
+    let candidates = specialObjects.electrocardiograms.entries.values.map { entry in
+      Candidate(
+        value: entry.value, start: entry.value.start, end: entry.value.end, source: entry.value.source,
+        change: entry.change)
+    }
+    return select(candidates, bundleID, query, wall: wall) { ecg, filter in filter.matches(ecg) }.map(\.header)
+  }
+
+  /// `HKElectrocardiogramQuery`: the voltages of recording `uuid`, in microvolts, in time order. A recording the
+  /// app may not see (its read denied or revoked since it got the object) or no longer stored (dropped by the
+  /// retention window) gives no voltages, as a denied read looks like no data (behavior.md G4).
+  /// - Throws: code 5 when the read was never decided; L2 when locked.
+  package func electrocardiogramVoltages(_ bundleID: String, _ uuid: UUID, wall: Date) throws(HealthError)
+    -> [Float]
+  {
+    let type = SpecialObjectStore.electrocardiogramType
+    try workoutQueryable(bundleID, type, expected: type, range: nil, limit: 0)
+    guard let ecg = specialObjects.electrocardiograms[uuid],
+      ecg.end.timeIntervalSinceReferenceDate >= floor(wall: wall),
+      visible(ecg.source, visibility(bundleID, type))
+    else { return [] }
+    return ecg.voltages
+  }
+}

@@ -1,0 +1,95 @@
+import FoundationEssentials
+import HealthModel
+
+/// What an object of a family stored apart from samples exposes to the store: identity, dates and source.
+package protocol ShelvedObject: Hashable, Sendable {
+  /// The object's identifier.
+  var uuid: UUID { get }
+  /// When it ends (the retention window drops objects that end before it).
+  var end: Date { get }
+  /// Who stored it.
+  var source: SampleSource { get }
+}
+
+extension Electrocardiogram: ShelvedObject {}
+
+/// One family's stored objects by identifier, each with the change number it was stored under (drawn from the
+/// sample store's counter, so anchors count in one sequence on the device).
+package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
+  /// The live objects by identifier.
+  package private(set) var entries: [UUID: WorkoutStore.Entry<Value>] = [:]
+
+  /// Creates an empty shelf.
+  package init() {}
+
+  /// Restores a shelf from a snapshot's list.
+  /// - Throws: ``StateRestoreError`` when an identifier is listed twice or a change number exceeds
+  ///   `changeCounter`.
+  package init(restoring list: [WorkoutStore.Entry<Value>], changeCounter: UInt64, what: String)
+    throws(StateRestoreError)
+  {
+    for entry in list {
+      guard entry.change <= changeCounter else {
+        throw StateRestoreError("\(what) \(entry.value.uuid) has change number \(entry.change) above \(changeCounter)")
+      }
+      guard entries.updateValue(entry, forKey: entry.value.uuid) == nil else {
+        throw StateRestoreError("\(what) \(entry.value.uuid) listed twice")
+      }
+    }
+  }
+
+  /// The live object `uuid`.
+  package subscript(uuid: UUID) -> Value? { entries[uuid]?.value }
+  /// Whether `uuid` is stored.
+  package func contains(_ uuid: UUID) -> Bool { entries[uuid] != nil }
+  /// How many objects are stored.
+  package var count: Int { entries.count }
+  /// The live objects in change order (the order they were stored): what snapshots and log restarts list.
+  package var ordered: [WorkoutStore.Entry<Value>] { entries.values.sorted { $0.change < $1.change } }
+
+  /// Stores an object; false (nothing changes) when its identifier is stored already.
+  @discardableResult
+  mutating func insert(_ value: Value, change: UInt64) -> Bool {
+    guard entries[value.uuid] == nil else { return false }
+    entries[value.uuid] = WorkoutStore.Entry(value, change: change)
+    return true
+  }
+
+  /// Drops the objects that end before `floor`; returns the bundle identifiers of their sources.
+  mutating func prune(endingBefore floor: Date) -> [String] {
+    var dropped: [String] = []
+    for (uuid, entry) in entries where entry.value.end < floor {
+      entries[uuid] = nil
+      dropped.append(entry.value.source.bundleID)
+    }
+    return dropped
+  }
+}
+
+/// The object families a device stores apart from samples and workouts: electrocardiograms (written only by the
+/// system's ECG app or an import, read-only to apps).
+package struct SpecialObjectStore: Hashable, Sendable {
+  /// Recorded electrocardiograms.
+  package internal(set) var electrocardiograms = ObjectShelf<Electrocardiogram>()
+
+  /// Creates an empty store.
+  package init() {}
+
+  /// Restores a store from a snapshot's lists.
+  /// - Throws: ``StateRestoreError`` as ``ObjectShelf/init(restoring:changeCounter:what:)``.
+  package init(restoring electrocardiograms: [WorkoutStore.Entry<Electrocardiogram>], changeCounter: UInt64)
+    throws(StateRestoreError)
+  {
+    self.electrocardiograms = try ObjectShelf(
+      restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
+  }
+
+  /// Whether the identifier names a stored object of any family here.
+  package func isKnown(_ uuid: UUID) -> Bool { electrocardiograms.contains(uuid) }
+
+  /// Whether nothing is stored.
+  package var isEmpty: Bool { electrocardiograms.count == 0 }
+
+  /// `HKElectrocardiogramType` (code 72, read-only).
+  package static let electrocardiogramType = SampleType.lookup(name: "electrocardiogram")!
+}

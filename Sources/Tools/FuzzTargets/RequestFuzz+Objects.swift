@@ -1,0 +1,32 @@
+import FoundationEssentials
+import HealthCodec
+import HealthEngine
+import HealthModel
+import Wire
+
+// The `requests` target's palettes for the special object families' fields: recordings with extreme dates,
+// lengths, heart rates and voltages, and stored electrocardiograms with counts that disagree with their voltages.
+
+extension Codec.Recording: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> ECGRecording {
+    typealias Palette = RequestFuzz.Palette
+    return ECGRecording(
+      uuid: c.pick(Palette.uuids), start: c.pick(Palette.dates), classification: c.pick(ECGClassification.allCases),
+      symptomsStatus: c.pick(ECGSymptomsStatus.allCases), averageHeartRate: c.pick([nil, 72, -1] + Palette.doubles),
+      duration: c.pick([30, 0, 600, 601] + Palette.doubles),
+      voltages: c.pick([nil, [], [1, .nan], [Float](repeating: 0.5, count: 3)]), metadata: c.pick(Palette.metadata))
+  }
+}
+extension Codec.StoredECG: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> Electrocardiogram {
+    typealias Palette = RequestFuzz.Palette
+    let start = c.pick(Palette.dates)
+    let voltages: [Float] = c.pick([[], [1, 2], [.infinity]])
+    return Electrocardiogram(
+      uuid: c.pick(Palette.uuids), start: start, end: c.byte() & 1 == 0 ? start : c.pick(Palette.dates),
+      classification: c.pick(ECGClassification.allCases), symptomsStatus: c.pick(ECGSymptomsStatus.allCases),
+      averageHeartRate: c.pick([nil, 60] + Palette.doubles), samplingFrequency: c.pick([512, 0] + Palette.doubles),
+      voltages: voltages, measurementCount: c.pick([nil, 0, 2, 15_360]), metadata: c.pick(Palette.metadata),
+      source: c.pick(Palette.sources))
+  }
+}

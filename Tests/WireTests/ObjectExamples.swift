@@ -1,0 +1,39 @@
+import Foundation
+
+@testable import HealthEngine
+@testable import HealthModel
+@testable import Wire
+
+/// Fixed examples of the special object families' values, requests and replies: pinned in `Fixtures/frames.txt`
+/// by `PinnedFrameTests`.
+enum ObjectExamples {
+  static let ecgType = SampleType.lookup(name: "electrocardiogram")!
+  static let source = SampleSource(bundleID: Electrocardiogram.recorderBundleID, device: .watch)
+  /// Four measurements at 512 Hz.
+  static let ecg = Electrocardiogram(
+    uuid: PinnedFrameTests.u1, start: t0, end: t0.addingTimeInterval(4.0 / 512), classification: .atrialFibrillation,
+    symptomsStatus: .present, averageHeartRate: 96, samplingFrequency: 512, voltages: [-48.5, 12.25, 820, -170],
+    metadata: [ECGRecording.algorithmVersionKey: .int(2)], source: source)
+  static let recording = ECGRecording(
+    uuid: PinnedFrameTests.u2, start: t0, classification: .sinusRhythm, symptomsStatus: .none, averageHeartRate: 72,
+    duration: 30, voltages: [1, 2.5], metadata: ["k": .string("v")])
+
+  /// One request of each object opcode.
+  static let requests: [Request] = [
+    .recordElectrocardiogram(recording),
+    .electrocardiogramQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: ecgType, range: nil, sources: nil, limit: 5, sort: [],
+        filter: .electrocardiogram(.classification, [1, 2]))),
+    .electrocardiogramVoltages(bundleID: "a", uuid: PinnedFrameTests.u1),
+    .importElectrocardiograms(importID: 3, electrocardiograms: [ecg]),
+    .storedElectrocardiograms,
+  ]
+
+  /// One reply of each object reply tag.
+  static let replies: [Reply] = [
+    .electrocardiograms([ecg]),
+    .voltages([-48.5, 12.25]),
+  ]
+}
