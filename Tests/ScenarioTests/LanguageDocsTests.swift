@@ -212,6 +212,7 @@ enum CaseNames {
     case .expect(.syncConflicts): ["syncConflicts"]
     case .expect(.seesWorkouts): ["seesWorkouts"]
     case .expect(.seesHeartbeatSeries): ["seesHeartbeatSeries"]
+    case .expect(.seesElectrocardiograms): ["seesElectrocardiograms"]
     case .expect(.seesRoutes): ["seesRoutes"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
@@ -248,6 +249,7 @@ enum CaseNames {
     case .session(_, _, .startWatchApp): ["startWatchApp"]
     case .wearer(_, .effort): ["wearer effort"]
     case .wearer(_, .wrist): ["wearer wrist"]
+    case .wearer(_, .recordECG): ["wearer records ECG"]
     case .expect(.session(_, _, _, .state)): ["session state"]
     case .expect(.session(_, _, _, .heard)): ["session heard"]
     case .expect(.session(_, _, _, .elapsed)): ["session elapsed"]
@@ -280,7 +282,7 @@ enum CaseNames {
     "activitySummaryQuery", "sessionStart", "sessionPrepare", "sessionCall", "sessionFinish", "runState",
     "wearer effort", "wearer wrist", "session state", "session heard", "session elapsed", "session collected",
     "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
-    "session type", "session received", "startWatchApp",
+    "session type", "session received", "startWatchApp", "wearer records ECG", "seesElectrocardiograms",
   ]
 }
 
@@ -298,6 +300,7 @@ struct LanguageDocsTests {
     install Profile on phone read bloodType dateOfBirth
     install Scale on phone share bodyMass read bodyMass
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
+    install Rhythm on phone and watch read electrocardiogram
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning

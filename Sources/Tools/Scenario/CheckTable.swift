@@ -78,6 +78,8 @@ extension RunContext {
     case .seesWorkouts(let devices, let spec, let expected): try checkSeesWorkouts(devices, spec, expected, step)
     case .seesHeartbeatSeries(let devices, let spec, let expected, let check):
       try checkSeesHeartbeatSeries(devices, spec, expected, check, step)
+    case .seesElectrocardiograms(let devices, let spec, let expected, let check):
+      try checkSeesElectrocardiograms(devices, spec, expected, check, step)
     case .seesRoutes(let devices, let spec, let expected, let locations):
       try checkSeesRoutes(devices, spec, expected, locations: locations, step)
     case .workout(let device, let name, let workout, let check): try checkWorkout(device, name, workout, check, step)

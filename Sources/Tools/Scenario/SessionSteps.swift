@@ -168,6 +168,7 @@ extension RunContext {
       switch change {
       case .effort(let effort): .effort(effort)
       case .wrist(let on): .wrist(on: on)
+      case .recordECG: preconditionFailure("recorded by recordECG(_:_:_:)")
       }
     let c = client(device)
     switch attempt({ () throws(ClientError) in try c.workoutSession(bundle, call) }) {

@@ -60,6 +60,7 @@ extension RunContext {
       case .delete(let device, let name, let sampleNames): try delete(device, name, sampleNames)
       case .background(let device, let name, let action): try background(device, name, action, step)
       case .session(let device, let name, let sessionStep): try performSession(device, name, sessionStep, step)
+      case .wearer(let device, .recordECG(let spec)): try recordECG(device, spec, step)
       case .wearer(let device, let change): try changeWearer(device, change)
       case .answer(let device, let reply, let name): try answer(device, reply, name)
       case .settings(let device, let name, let change): try changeSettings(device, name, change)

@@ -279,7 +279,7 @@ extension Expectation {
       .storeCount(let d, _, _),
       .storeHas(let d, _, _), .syncConflicts(let d, _), .locked(let d, _), .backgroundState(let d, _, _, _),
       .backgroundCounts(let d, _, _, _, _, _), .storeCountMatching(let d, _, _, _, _), .seesWorkouts(let d, _, _),
-      .seesHeartbeatSeries(let d, _, _, _), .seesRoutes(let d, _, _, _),
+      .seesHeartbeatSeries(let d, _, _, _), .seesRoutes(let d, _, _, _), .seesElectrocardiograms(let d, _, _, _),
       .activitySummary(let d, _, _, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),

@@ -34,6 +34,9 @@ import HealthModel
 //   entitlement := "background delivery" | "health records"
 //   frequency   := "immediate" | "hourly" | "daily" | "weekly"
 //   activity    := running | cycling | traditionalStrengthTraining | …   (HKWorkoutActivityType's Swift case names)
+//   classification := sinusRhythm | atrialFibrillation | inconclusiveLowHeartRate | inconclusiveHighHeartRate
+//                | inconclusivePoorReading | inconclusiveOther | unrecognized | notSet
+//                                                             (HKElectrocardiogram.Classification's case names)
 //
 // Step forms (`expect <devices>:` or `expect` precedes an expectation; `+ lines` are the block under it):
 //
@@ -100,6 +103,8 @@ import HealthModel
 //   - <device>: <App> goes to the background / comes to the foreground / is suspended / is killed
 //   - <device>: the wearer's effort becomes rest|easy|moderate|hard|maximal|pace <m:ss> min/km
 //   - watch: the watch is taken off / watch: the watch is put back on
+//   - <device>: the wearer records an ECG <classification> [at <time>] [heart rate <n> bpm] [with symptoms|with no
+//       symptoms] [for <duration>] [fails [with "<text>"]]
 //   - <App>'s workout session <name> is notStarted|prepared|running|paused|stopped|ended
 //   - <App>'s workout session <name> heard <callback> [then <callback>]… / heard nothing
 //   - <App>'s workout session <name> elapsed time is <duration>
@@ -174,6 +179,8 @@ import HealthModel
 //   - <App>'s workout <name> has <n> [<type>] samples / has <n> routes [with <m> locations [each]] / has <n> events /
 //       has <n> <event type> events / has <n> activities [of <activity>] / has no route
 //   - <App> sees <n> heartbeat series [with <m> beats [each]] [and <k> gaps [each]] [query]
+//   - <App> sees <n> electrocardiograms [of <classification> [or <classification>]…] [with symptoms|with no
+//       symptoms] [with <m> voltages [each]] [query] / <App> sees no electrocardiograms …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
 //       activity summary <date>

@@ -101,6 +101,8 @@ package enum WearerChange: Hashable, Sendable {
   case effort(Effort)
   /// The watch is put on (true) or taken off (false) the wrist.
   case wrist(on: Bool)
+  /// The wearer records an electrocardiogram with the watch's ECG app (behavior.md G1).
+  case recordECG(ECGSpec)
 }
 
 /// One `HKWorkoutSessionDelegate` callback a `heard` expectation lists.

@@ -137,13 +137,17 @@ extension ParseState {
   /// `<device>:`.
   func parseWearerStep(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
     try c.expect("the")
+    if c.take("wearer", "records") { return try parseRecordECG(&c, device: device) }
     if c.take("wearer's", "effort", "becomes") || c.take("wearer’s", "effort", "becomes") {
       let effort = try c.effort()
       try c.finish()
       return .wearer(device, .effort(effort))
     }
     guard c.take("watch", "is") else {
-      throw c.error(.expected("'wearer's effort becomes' or 'watch is taken off|put back on'", found: c.peek?.text))
+      throw c.error(
+        .expected(
+          "'wearer records an ECG', 'wearer's effort becomes' or 'watch is taken off|put back on'",
+          found: c.peek?.text))
     }
     let on: Bool
     if c.take("taken", "off") {

@@ -24,6 +24,12 @@ extension ParseState {
     AppExpectationRule(when: { $0.integer(before: ["heartbeat"]) && $0.line.tokens.count > $0.index + 2 }) {
       s, c, subject throws(Diagnostic) in try s.parseSeesHeartbeatSeries(&c, subject)
     },
+    AppExpectationRule(when: { $0.integer(before: ["electrocardiograms", "electrocardiogram"]) }) {
+      s, c, subject throws(Diagnostic) in try s.parseSeesElectrocardiograms(&c, subject)
+    },
+    AppExpectationRule(["no", "electrocardiograms"]) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesElectrocardiograms(&c, subject, count: 0)
+    },
     AppExpectationRule(["no", "workouts"]) { s, c, subject throws(Diagnostic) in
       try s.parseWorkoutQuery(&c, subject, count: 0)
     },
