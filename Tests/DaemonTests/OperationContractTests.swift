@@ -168,7 +168,23 @@ struct OperationContractTests {
     Erased(.importElectrocardiograms(11, [importedECG])),
     Erased(.importCommit(11)),
     Erased(.storedElectrocardiograms),
+    Erased(.requestAuthorization(bundle, share: [audiogramType], read: [audiogramType])),
+    Erased(.answerPrompt(.allowAll, bundleID: bundle)),
+    Erased(.saveAudiograms(bundle, [audiogram])),
+    Erased(.audiogramQuery(bundle, SampleQuery(type: audiogramType))),
+    Erased(.importAudiograms(12, [importedAudiogram])),
+    Erased(.importCommit(12)),
+    Erased(.storedAudiograms),
   ]
+  static let audiogramType = SampleType.lookup(name: "audiogram")!
+  static let importedAudiogram: Audiogram = {
+    var copy = try! audiogram.validated(source: imported.source)
+    copy.uuid = UUID()
+    return copy
+  }()
+  static let audiogram = AudiogramInput(
+    uuid: UUID(), start: t0.addingTimeInterval(-600), end: t0.addingTimeInterval(-300),
+    points: [AudiogramPoint(frequency: 1_000, tests: [AudiogramTest(sensitivity: 10, side: .left)])])
 
   @Test func everyRequestHasItsOperationInTheContract() {
     let covered = Set((Self.operations + Self.watchOperations).map(\.request.opcode))

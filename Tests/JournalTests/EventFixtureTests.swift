@@ -58,6 +58,7 @@ struct EventFixtureTests {
     case .heartbeatSeries: "heartbeatSeries"
     case .workoutDeletions: "workoutDeletions"
     case .electrocardiograms: "electrocardiograms"
+    case .audiograms: "audiograms"
     }
   }
 

@@ -112,6 +112,19 @@ enum EventFixture {
     metadata: ["HKMetadataKeyAppleECGAlgorithmVersion": .int(2)],
     source: SampleSource(bundleID: Electrocardiogram.recorderBundleID, device: .watch))
 
+  /// A two-point audiogram with a masked, a clamped and an unmasked test.
+  static let audiogram = try! AudiogramInput(
+    uuid: UUID(uuidString: "A0D10A0D-0000-4000-8000-000000000002")!, start: t0, end: t0.addingTimeInterval(600),
+    points: [
+      AudiogramPoint(
+        frequency: 250,
+        tests: [
+          AudiogramTest(sensitivity: -5, side: .left), AudiogramTest(sensitivity: 30, side: .right, masked: true),
+        ]),
+      AudiogramPoint(frequency: 8_000, tests: [AudiogramTest(sensitivity: 70, side: .left, clampLower: 10)]),
+    ], metadata: ["HKMetadataKeyDeviceName": .string("AirPods Pro")]
+  ).validated(source: JournalFixture.phoneSource)
+
   static let events: [(name: String, event: DeviceEvent)] = [
     ("appInstalled", .appInstalled(app)),
     ("appUninstalled", .appUninstalled(bundleID: app.bundleID)),
@@ -150,6 +163,7 @@ enum EventFixture {
           SyncEntry(seq: 13, payload: .heartbeatSeries([heartbeats])),
           SyncEntry(seq: 14, payload: .workoutDeletions([workoutTombstone, routeTombstone])),
           SyncEntry(seq: 15, payload: .electrocardiograms([ecg])),
+          SyncEntry(seq: 16, payload: .audiograms([audiogram])),
         ], at: t0)
     ),
     ("peerAcknowledged", .peerAcknowledged(41)),
@@ -205,6 +219,8 @@ enum EventFixture {
     ("workoutsSavedWhileLocked", .workoutsSavedWhileLocked(workouts: [workout], routes: [route])),
     ("electrocardiogramsStored", .electrocardiogramsStored([ecg])),
     ("importElectrocardiogramsStaged", .importElectrocardiogramsStaged(id: 9, [ecg])),
+    ("audiogramsSaved", .audiogramsSaved([audiogram])),
+    ("importAudiogramsStaged", .importAudiogramsStaged(id: 9, [audiogram])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.
@@ -223,5 +239,6 @@ enum EventFixture {
     ("heartbeatSeries", .init(seq: 12, payload: .heartbeatSeries([heartbeats]))),
     ("workoutDeletions", .init(seq: 13, payload: .workoutDeletions([workoutTombstone]))),
     ("electrocardiograms", .init(seq: 14, payload: .electrocardiograms([ecg]))),
+    ("audiograms", .init(seq: 15, payload: .audiograms([audiogram]))),
   ]
 }

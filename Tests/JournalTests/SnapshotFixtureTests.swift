@@ -66,7 +66,7 @@ struct SnapshotFixtureTests {
   }
 
   /// Workouts (one deleted with its route), routes, an association, a heartbeat series, an imported workout with
-  /// an activity summary and an imported electrocardiogram.
+  /// an activity summary, an imported electrocardiogram and a saved audiogram.
   static func workoutHistory(_ d: Driver) throws {
     try d.run(d.device.state.install(workoutApp))
     let types: Set<SampleType> = [EventFixture.workoutType, EventFixture.routeType, heartbeatSeriesType, heartRate]
@@ -95,7 +95,16 @@ struct SnapshotFixtureTests {
     try d.run(d.device.state.commitImport(5, wall: d.wall).events)
     try d.run(d.device.state.stageImportElectrocardiograms(6, [EventFixture.ecg]))
     try d.run(d.device.state.commitImport(6, wall: d.wall).events)
+    try d.run(d.device.state.install(hearingApp))
+    let audiogram: Set<SampleType> = [SpecialObjectStore.audiogramType]
+    try d.grant(hearingApp.bundleID, share: audiogram, read: audiogram)
+    let input = AudiogramInput(
+      uuid: uuid(1, 15), start: t0, end: t0.addingTimeInterval(300), points: EventFixture.audiogram.points)
+    try d.run(d.device.state.saveAudiograms(hearingApp.bundleID, [input], wall: d.wall))
   }
+
+  static let hearingApp = AppRecord(
+    bundleID: "com.example.hearing", displayName: "Hearing", writeUsageDescription: "w", readUsageDescription: "r")
 
   static let workoutApp = AppRecord(
     bundleID: "com.example.workouts", displayName: "Workouts", writeUsageDescription: "w", readUsageDescription: "r")
@@ -192,7 +201,7 @@ struct SnapshotFixtureTests {
     #expect(!workouts.workouts.isEmpty && !workouts.routes.isEmpty && !workouts.series.isEmpty)
     #expect(!workouts.summaries.isEmpty && !workouts.deleted.isEmpty)
     #expect(workouts.workouts.values.contains { $0.value.associated.count == 1 })
-    #expect(state.specialObjects.electrocardiograms.count == 1)
+    #expect(state.specialObjects.electrocardiograms.count == 1 && state.specialObjects.audiograms.count == 1)
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

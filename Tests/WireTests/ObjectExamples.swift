@@ -18,6 +18,20 @@ enum ObjectExamples {
     uuid: PinnedFrameTests.u2, start: t0, classification: .sinusRhythm, symptomsStatus: .none, averageHeartRate: 72,
     duration: 30, voltages: [1, 2.5], metadata: ["k": .string("v")])
 
+  static let audiogramType = SampleType.lookup(name: "audiogram")!
+  static let points = [
+    AudiogramPoint(
+      frequency: 500,
+      tests: [
+        AudiogramTest(sensitivity: 10, side: .left), AudiogramTest(sensitivity: 15, side: .right, masked: true),
+      ]),
+    AudiogramPoint(
+      frequency: 1_000, tests: [AudiogramTest(sensitivity: 20, side: .left, clampLower: 0, clampUpper: 90)]),
+  ]
+  static let audiogramInput = AudiogramInput(
+    uuid: PinnedFrameTests.u2, start: t0, end: t0.addingTimeInterval(300), points: points, metadata: ["k": .int(1)])
+  static let audiogram = try! audiogramInput.validated(source: SampleSource(bundleID: "a", device: .phone))
+
   /// One request of each object opcode.
   static let requests: [Request] = [
     .recordElectrocardiogram(recording),
@@ -29,11 +43,17 @@ enum ObjectExamples {
     .electrocardiogramVoltages(bundleID: "a", uuid: PinnedFrameTests.u1),
     .importElectrocardiograms(importID: 3, electrocardiograms: [ecg]),
     .storedElectrocardiograms,
+    .saveAudiograms(bundleID: "a", audiograms: [audiogramInput]),
+    .audiogramQuery(
+      bundleID: "a", query: SampleQuery(type: audiogramType, range: nil, sources: nil, limit: 0, sort: [], filter: nil)),
+    .importAudiograms(importID: 4, audiograms: [audiogram]),
+    .storedAudiograms,
   ]
 
   /// One reply of each object reply tag.
   static let replies: [Reply] = [
     .electrocardiograms([ecg]),
     .voltages([-48.5, 12.25]),
+    .audiograms([audiogram]),
   ]
 }

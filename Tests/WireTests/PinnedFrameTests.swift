@@ -269,6 +269,10 @@ struct PinnedFrameTests {
     case .electrocardiogramVoltages: "electrocardiogramVoltages"
     case .importElectrocardiograms: "importElectrocardiograms"
     case .storedElectrocardiograms: "storedElectrocardiograms"
+    case .saveAudiograms: "saveAudiograms"
+    case .audiogramQuery: "audiogramQuery"
+    case .importAudiograms: "importAudiograms"
+    case .storedAudiograms: "storedAudiograms"
     }
   }
 
@@ -302,6 +306,7 @@ struct PinnedFrameTests {
     case .sessionStatus: "sessionStatus"
     case .electrocardiograms: "electrocardiograms"
     case .voltages: "voltages"
+    case .audiograms: "audiograms"
     }
   }
 

@@ -23,9 +23,16 @@ extension HKHealthStore {
     Self.markSaved(objects)
   }
 
-  /// The operations that save `objects`: one, `saveObjects` when any is a workout (samples, correlations and
-  /// workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
+  /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveObjects` when any is a workout
+  /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
+    if objects.contains(where: { $0 is HKAudiogramSample }) {
+      let audiograms = objects.compactMap { $0 as? HKAudiogramSample }
+      guard audiograms.count == objects.count else {
+        throw HealthKitSimError.unsupported("HealthKitSim saves audiograms in a save(_:) of their own")
+      }
+      return [.saveAudiograms(bundleID, try audiograms.map { try $0.audiogramInput(api: api) })]
+    }
     guard objects.contains(where: { $0 is HKWorkout }) else {
       return [try saveOperation(objects, bundleID: bundleID, api: api)]
     }

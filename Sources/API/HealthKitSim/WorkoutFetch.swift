@@ -12,8 +12,11 @@ enum WorkoutFetch {
   }
 
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
-  /// family's types and electrocardiograms (stored apart from samples too; anchored queries of them see none).
-  static func fetchesApart(_ type: HKObjectType) -> Bool { handles(type) || type is HKElectrocardiogramType }
+  /// family's types, electrocardiograms and audiograms (stored apart from samples too; anchored queries of them see
+  /// none).
+  static func fetchesApart(_ type: HKObjectType) -> Bool {
+    handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType
+  }
 
   /// The objects of `type` passing `filter`, sorted by `descriptors` and limited, from the current device.
   ///
@@ -36,6 +39,8 @@ enum WorkoutFetch {
     case is HKElectrocardiogramType:
       objects = try session.perform(.electrocardiogramQuery(session.bundleID, query), api: api)
         .map { HKElectrocardiogram($0) }
+    case is HKAudiogramSampleType:
+      objects = try session.perform(.audiogramQuery(session.bundleID, query), api: api).map { HKAudiogramSample($0) }
     case let series as HKSeriesType where series.identifier == HKWorkoutRouteTypeIdentifier:
       var routeQuery = query
       let workout = associatedWorkout(&routeQuery.filter)

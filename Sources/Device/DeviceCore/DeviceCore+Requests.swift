@@ -129,7 +129,8 @@ extension DeviceCore {
       case .anchoredQuery: "pass a limit and continue from the returned anchor"
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
-      case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery: "set a limit or narrow the date range"
+      case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery, .audiogramQuery:
+        "set a limit or narrow the date range"
       case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
       case .storedRoutes: "ask for one workout's routes"
@@ -142,7 +143,8 @@ extension DeviceCore {
         .saveWorkout, .saveObjects, .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .activitySummaryQuery,
         .importWorkouts,
         .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession,
-        .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms:
+        .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms,
+        .saveAudiograms, .importAudiograms, .storedAudiograms:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -197,7 +199,7 @@ extension Request {
     switch self {
     case .importBatch(let id, _), .importCommit(let id, _), .importAbort(let id), .importCorrelations(let id, _),
       .importWorkouts(let id, _), .importRoutes(let id, _), .importActivitySummaries(let id, _),
-      .importElectrocardiograms(let id, _):
+      .importElectrocardiograms(let id, _), .importAudiograms(let id, _):
       id
     case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
       .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
@@ -209,7 +211,7 @@ extension Request {
       .heartbeatSeriesQuery,
       .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries,
       .workoutSession, .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages,
-      .storedElectrocardiograms:
+      .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .storedAudiograms:
       nil
     }
   }

@@ -32,6 +32,8 @@ extension RequestCore {
           .samplesChanged(types: [.heartbeatSeriesType], origin: device, added: series.count, deleted: 0))
       case .electrocardiogramsStored(let ecgs):
         notices.append(.samplesChanged(types: [.ecgType], origin: device, added: ecgs.count, deleted: 0))
+      case .audiogramsSaved(let audiograms):
+        notices.append(.samplesChanged(types: [.audiogramType], origin: device, added: audiograms.count, deleted: 0))
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
@@ -51,6 +53,7 @@ extension RequestCore {
           case .heartbeatSeries(let s): added += s.map { _ in .heartbeatSeriesType }
           case .workoutDeletions(let t): deleted += t.map(\.type)
           case .electrocardiograms(let e): added += e.map { _ in .ecgType }
+          case .audiograms(let a): added += a.map { _ in .audiogramType }
           case .workoutAssociations: break
           case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
@@ -69,7 +72,7 @@ extension RequestCore {
         .workoutsSavedWhileLocked,
         .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
         .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged, .workoutSamplesAssociated,
-        .importWorkoutsStaged, .importElectrocardiogramsStaged:
+        .importWorkoutsStaged, .importElectrocardiogramsStaged, .importAudiogramsStaged:
         // Changes subscribers learn of otherwise (sheets, lock, imports: by the request that made them) or not at all.
         break
       }
@@ -93,4 +96,6 @@ extension SampleType {
   fileprivate static let heartbeatSeriesType = SampleType.lookup(name: "heartbeatSeries")!
   /// `HKElectrocardiogramType` (code 72).
   fileprivate static let ecgType = SampleType.lookup(name: "electrocardiogram")!
+  /// `HKAudiogramSampleType` (code 73).
+  fileprivate static let audiogramType = SampleType.lookup(name: "audiogram")!
 }

@@ -245,6 +245,16 @@ package enum RequestCore {
         answer = .reply(.success(.ok))
       case .storedElectrocardiograms:
         answer = .reply(.success(.electrocardiograms(state.specialObjects.electrocardiograms.ordered.map(\.value))))
+      case .saveAudiograms(let bundleID, let audiograms):
+        record(try state.saveAudiograms(bundleID, audiograms, wall: wall))
+        answer = .reply(.success(.ok))
+      case .audiogramQuery(let bundleID, let query):
+        answer = .reply(.success(.audiograms(try state.audiogramQuery(bundleID, query, wall: wall))))
+      case .importAudiograms(let id, let audiograms):
+        record(try state.stageImportAudiograms(id, audiograms))
+        answer = .reply(.success(.ok))
+      case .storedAudiograms:
+        answer = .reply(.success(.audiograms(state.specialObjects.audiograms.ordered.map(\.value))))
       case .workoutSession(let bundleID, let call):
         let (status, events) = try sessionCall(call, bundleID, state: &state, wall: wall)
         record(events)

@@ -92,6 +92,10 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case electrocardiogramsStored = 90
   /// An import's electrocardiograms were staged.
   case importElectrocardiogramsStaged = 91
+  /// Apps saved audiograms.
+  case audiogramsSaved = 92
+  /// An import's audiograms were staged.
+  case importAudiogramsStaged = 93
 }
 
 /// One kind of journal event.
@@ -241,7 +245,7 @@ enum EventTable {
     .workoutsSavedWhileLocked, Fields.workouts, Fields.routes,
     make: { DeviceEvent.workoutsSavedWhileLocked(workouts: $0, routes: $1) })
 
-  // MARK: Special objects (tags 90, 91)
+  // MARK: Special objects (tags 90–93)
 
   /// 90: [ecg].
   static let electrocardiogramsStored = EventDefinition(
@@ -250,6 +254,12 @@ enum EventTable {
   static let importElectrocardiogramsStaged = EventDefinition(
     .importElectrocardiogramsStaged, Fields.importIdentity, Fields.electrocardiograms,
     make: { DeviceEvent.importElectrocardiogramsStaged(id: $0, $1) })
+  /// 92: [audiogram].
+  static let audiogramsSaved = EventDefinition(.audiogramsSaved, Fields.audiograms, make: DeviceEvent.audiogramsSaved)
+  /// 93: importID u64, [audiogram].
+  static let importAudiogramsStaged = EventDefinition(
+    .importAudiogramsStaged, Fields.importIdentity, Fields.audiograms,
+    make: { DeviceEvent.importAudiogramsStaged(id: $0, $1) })
 }
 
 extension BinaryWriter {
@@ -302,6 +312,8 @@ extension BinaryWriter {
     case .electrocardiogramsStored(let e): EventTable.electrocardiogramsStored.write(e, into: &self)
     case .importElectrocardiogramsStaged(let id, let e):
       EventTable.importElectrocardiogramsStaged.write((id, e), into: &self)
+    case .audiogramsSaved(let a): EventTable.audiogramsSaved.write(a, into: &self)
+    case .importAudiogramsStaged(let id, let a): EventTable.importAudiogramsStaged.write((id, a), into: &self)
     }
   }
 }
@@ -353,6 +365,8 @@ extension BinaryReader {
     case .workoutsSavedWhileLocked: return try EventTable.workoutsSavedWhileLocked.read(from: &self)
     case .electrocardiogramsStored: return try EventTable.electrocardiogramsStored.read(from: &self)
     case .importElectrocardiogramsStaged: return try EventTable.importElectrocardiogramsStaged.read(from: &self)
+    case .audiogramsSaved: return try EventTable.audiogramsSaved.read(from: &self)
+    case .importAudiogramsStaged: return try EventTable.importAudiogramsStaged.read(from: &self)
     }
   }
 }

@@ -42,6 +42,8 @@ package enum SyncPayloadTag: UInt8, CaseIterable, Sendable {
   case workoutDeletions = 84
   /// Electrocardiograms: `[ecg]`.
   case electrocardiograms = 90
+  /// Audiograms: `[audiogram]`.
+  case audiograms = 91
 }
 
 /// The payload cases a ``SyncEntry`` and a ``SyncLedger/StoredEntry`` share, so one table builds both.
@@ -59,6 +61,7 @@ protocol SharedSyncPayload: Sendable {
   static func heartbeatSeries(_ series: [HeartbeatSeries]) -> Self
   static func workoutDeletions(_ tombstones: [Tombstone]) -> Self
   static func electrocardiograms(_ ecgs: [Electrocardiogram]) -> Self
+  static func audiograms(_ audiograms: [Audiogram]) -> Self
 }
 
 extension SyncPayload: SharedSyncPayload {}
@@ -114,6 +117,8 @@ struct SyncPayloadTable<Payload: SharedSyncPayload>: Sendable {
   let electrocardiograms = Row(.electrocardiograms, fieldsOf: EventTable.electrocardiogramsStored) {
     Payload.electrocardiograms($0)
   }
+  /// 91: the fields of `audiogramsSaved`.
+  let audiograms = Row(.audiograms, fieldsOf: EventTable.audiogramsSaved) { Payload.audiograms($0) }
 }
 
 extension SyncPayload {
@@ -169,6 +174,7 @@ extension BinaryWriter {
     case .heartbeatSeries(let s): table.heartbeatSeries.write(s, into: &self)
     case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
     case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
+    case .audiograms(let a): table.audiograms.write(a, into: &self)
     }
   }
 
@@ -191,6 +197,7 @@ extension BinaryWriter {
     case .heartbeatSeries(let s): table.heartbeatSeries.write(s, into: &self)
     case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
     case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
+    case .audiograms(let a): table.audiograms.write(a, into: &self)
     }
   }
 }
@@ -220,6 +227,7 @@ extension BinaryReader {
     case .heartbeatSeries: payload = try table.heartbeatSeries.read(from: &self)
     case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
     case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
+    case .audiograms: payload = try table.audiograms.read(from: &self)
     }
     return SyncEntry(seq: seq, payload: payload)
   }
@@ -248,6 +256,7 @@ extension BinaryReader {
     case .heartbeatSeries: payload = try table.heartbeatSeries.read(from: &self)
     case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
     case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
+    case .audiograms: payload = try table.audiograms.read(from: &self)
     }
     return SyncLedger.StoredEntry(seq: seq, payload: payload)
   }

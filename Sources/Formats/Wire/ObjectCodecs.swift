@@ -4,7 +4,7 @@ import HealthEngine
 import HealthModel
 
 // The codecs of the special object families' request fields and reply payloads (docs/protocol.md: `ecg`,
-// `ecg-recording`, `voltages`). Stored recordings forward to HealthCodec's ElectrocardiogramCoding.swift, which the
+// `ecg-recording`, `voltages`, `audiogram`, `audiogram-input`). Stored recordings forward to HealthCodec's ElectrocardiogramCoding.swift, which the
 // journal and snapshots use too.
 //
 // ecg-recording := uuid | start date | classification u8 | symptoms u8 | averageHeartRate f64? | duration f64 |
@@ -72,6 +72,26 @@ extension Codec {
       guard ecg.voltages.isEmpty else { throw r.error("an electrocardiogram header carries no voltages") }
       return ecg
     }
+  }
+  /// An audiogram an app saves (numbers as sent; the device checks them).
+  package enum NewAudiogram: FieldCodec {
+    /// The smallest encoded audiogram input.
+    package static var minimumSize: Int { 40 }
+    /// Writes `value`.
+    package static func write(_ value: AudiogramInput, into w: inout BinaryWriter) { w.audiogramInput(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> AudiogramInput {
+      try r.audiogramInput()
+    }
+  }
+  /// A stored audiogram (replies, imports).
+  package enum StoredAudiogram: FieldCodec {
+    /// The smallest encoded audiogram.
+    package static var minimumSize: Int { 45 }
+    /// Writes `value`.
+    package static func write(_ value: Audiogram, into w: inout BinaryWriter) { w.audiogram(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> Audiogram { try r.audiogram() }
   }
   /// Voltages in microvolts, at most ``Electrocardiogram/maxMeasurements``.
   package enum Voltages: FieldCodec {

@@ -65,6 +65,8 @@ package enum Reply: Hashable, Sendable {
   case electrocardiograms([Electrocardiogram])
   /// One recording's voltages in microvolts (answer to `electrocardiogramVoltages`).
   case voltages([Float])
+  /// Audiograms (answer to `audiogramQuery`, `storedAudiograms`).
+  case audiograms([Audiogram])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -125,6 +127,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case electrocardiograms = 100
   /// ``Reply/voltages``.
   case voltages = 101
+  /// ``Reply/audiograms``.
+  case audiograms = 102
 }
 
 extension Reply {
@@ -159,6 +163,7 @@ extension Reply {
     case .sessionStatus: .sessionStatus
     case .electrocardiograms: .electrocardiograms
     case .voltages: .voltages
+    case .audiograms: .audiograms
     }
   }
 }

@@ -240,6 +240,7 @@ extension ReplyTag {
     case .sessionStatus: visitor.visit(ReplyTable.sessionStatus)
     case .electrocardiograms: visitor.visit(ReplyTable.electrocardiograms)
     case .voltages: visitor.visit(ReplyTable.voltages)
+    case .audiograms: visitor.visit(ReplyTable.audiograms)
     }
   }
 }

@@ -136,6 +136,14 @@ package enum Request: Hashable, Sendable {
   /// Every electrocardiogram stored on the device with its voltages (exports, tests);
   /// ``Reply/electrocardiograms(_:)``.
   case storedElectrocardiograms
+  /// `save(_:)` of `HKAudiogramSample`s, all or nothing; answers `ok`.
+  case saveAudiograms(bundleID: String, audiograms: [AudiogramInput])
+  /// `HKSampleQuery` of `HKAudiogramSampleType`; answered by ``Reply/audiograms(_:)``.
+  case audiogramQuery(bundleID: String, query: SampleQuery)
+  /// Stages audiograms of the import `importID`; stored at its commit.
+  case importAudiograms(importID: UInt64, audiograms: [Audiogram])
+  /// Every audiogram stored on the device (exports, tests); ``Reply/audiograms(_:)``.
+  case storedAudiograms
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -288,6 +296,14 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case importElectrocardiograms = 123
   /// ``Request/storedElectrocardiograms``.
   case storedElectrocardiograms = 124
+  /// ``Request/saveAudiograms``.
+  case saveAudiograms = 125
+  /// ``Request/audiogramQuery``.
+  case audiogramQuery = 126
+  /// ``Request/importAudiograms``.
+  case importAudiograms = 127
+  /// ``Request/storedAudiograms``.
+  case storedAudiograms = 128
 }
 
 extension Request {
@@ -357,6 +373,10 @@ extension Request {
     case .electrocardiogramVoltages: .electrocardiogramVoltages
     case .importElectrocardiograms: .importElectrocardiograms
     case .storedElectrocardiograms: .storedElectrocardiograms
+    case .saveAudiograms: .saveAudiograms
+    case .audiogramQuery: .audiogramQuery
+    case .importAudiograms: .importAudiograms
+    case .storedAudiograms: .storedAudiograms
     }
   }
 }

@@ -32,6 +32,25 @@ extension RequestTable {
   package static let storedElectrocardiograms = RequestDefinition(
     .storedElectrocardiograms, answer: ReplyTable.electrocardiograms, make: { Request.storedElectrocardiograms },
     match: { if case .storedElectrocardiograms = $0 { () } else { nil } })
+  /// `save(_:)` of audiograms.
+  package static let saveAudiograms = RequestDefinition(
+    .saveAudiograms, Codec.Bundle.self, Codec.Many<Codec.NewAudiogram>.self, answer: ReplyTable.ok,
+    make: Request.saveAudiograms,
+    match: { if case .saveAudiograms(let b, let a) = $0 { (b, a) } else { nil } },
+    call: { b, a in AppCall(b, [LogField("audiograms", "\(a.count)")]) })
+  /// `HKSampleQuery` of audiograms.
+  package static let audiogramQuery = RequestDefinition(
+    .audiogramQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.audiograms, make: Request.audiogramQuery,
+    match: { if case .audiogramQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
+  /// Stages audiograms of an import.
+  package static let importAudiograms = RequestDefinition(
+    .importAudiograms, Codec.ImportID.self, Codec.Many<Codec.StoredAudiogram>.self, answer: ReplyTable.ok,
+    make: Request.importAudiograms,
+    match: { if case .importAudiograms(let i, let a) = $0 { (i, a) } else { nil } })
+  /// Every audiogram on the device.
+  package static let storedAudiograms = RequestDefinition(
+    .storedAudiograms, answer: ReplyTable.audiograms, make: { Request.storedAudiograms },
+    match: { if case .storedAudiograms = $0 { () } else { nil } })
 }
 
 extension ReplyTable {
@@ -49,4 +68,8 @@ extension ReplyTable {
   package static let voltages = ReplyDefinition(
     .voltages, Codec.Voltages.self, make: Reply.voltages,
     match: { if case .voltages(let v) = $0 { v } else { nil } }, log: { [LogField("voltages", "\($0.count)")] })
+  /// Audiograms.
+  package static let audiograms = ReplyDefinition(
+    .audiograms, Codec.Many<Codec.StoredAudiogram>.self, make: Reply.audiograms,
+    match: { if case .audiograms(let a) = $0 { a } else { nil } }, log: { [LogField("results", "\($0.count)")] })
 }

@@ -294,6 +294,10 @@ extension RequestOpcode {
     case .electrocardiogramVoltages: visitor.visit(RequestTable.electrocardiogramVoltages)
     case .importElectrocardiograms: visitor.visit(RequestTable.importElectrocardiograms)
     case .storedElectrocardiograms: visitor.visit(RequestTable.storedElectrocardiograms)
+    case .saveAudiograms: visitor.visit(RequestTable.saveAudiograms)
+    case .audiogramQuery: visitor.visit(RequestTable.audiogramQuery)
+    case .importAudiograms: visitor.visit(RequestTable.importAudiograms)
+    case .storedAudiograms: visitor.visit(RequestTable.storedAudiograms)
     }
   }
 }

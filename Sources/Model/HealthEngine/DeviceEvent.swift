@@ -111,6 +111,10 @@ package enum DeviceEvent: Hashable, Sendable {
   case electrocardiogramsStored([Electrocardiogram])
   /// Electrocardiograms of the import `id`, staged like its batches and stored by its commit.
   case importElectrocardiogramsStaged(id: UInt64, [Electrocardiogram])
+  /// Apps on this device saved audiograms (behavior.md H1).
+  case audiogramsSaved([Audiogram])
+  /// Audiograms of the import `id`, staged like its batches and stored by its commit.
+  case importAudiogramsStaged(id: UInt64, [Audiogram])
 }
 
 /// One entry of a device's outbound sync log.
@@ -158,6 +162,8 @@ package enum SyncPayload: Hashable, Sendable {
   case workoutDeletions([Tombstone])
   /// Electrocardiograms recorded or imported on the origin device, with their voltages.
   case electrocardiograms([Electrocardiogram])
+  /// Audiograms saved or imported on the origin device.
+  case audiograms([Audiogram])
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
@@ -172,6 +178,7 @@ package enum SyncPayload: Hashable, Sendable {
     case .heartbeatSeries(let s): s.count
     case .workoutDeletions(let t): t.count
     case .electrocardiograms(let e): e.count
+    case .audiograms(let a): a.count
     case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }

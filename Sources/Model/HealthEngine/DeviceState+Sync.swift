@@ -33,6 +33,7 @@ extension DeviceState {
       case .heartbeatSeries(let series): SyncEntry(seq: stored.seq, payload: .heartbeatSeries(series))
       case .workoutDeletions(let tombstones): SyncEntry(seq: stored.seq, payload: .workoutDeletions(tombstones))
       case .electrocardiograms(let ecgs): SyncEntry(seq: stored.seq, payload: .electrocardiograms(ecgs))
+      case .audiograms(let audiograms): SyncEntry(seq: stored.seq, payload: .audiograms(audiograms))
       }
     }
   }
@@ -150,6 +151,9 @@ extension DeviceState {
     case .electrocardiograms(let ecgs):
       let changing = unknownInside(ecgs, floor: floor, uuid: \.uuid, end: \.end)
       return changing.count == ecgs.count ? payload : .electrocardiograms(changing)
+    case .audiograms(let audiograms):
+      let changing = unknownInside(audiograms, floor: floor, uuid: \.uuid, end: \.end)
+      return changing.count == audiograms.count ? payload : .audiograms(changing)
     case .workoutAssociations:
       return payload
     case .watchSettings, .authorization, .userSetting, .sourceOrder:

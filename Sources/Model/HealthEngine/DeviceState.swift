@@ -363,6 +363,9 @@ package struct DeviceState: Sendable {
     case .electrocardiogramsStored(let ecgs): applyElectrocardiogramsStored(ecgs)
     case .importElectrocardiogramsStaged(let id, let ecgs):
       stagedImports[id, default: StagedImport()].electrocardiograms += ecgs
+    case .audiogramsSaved(let audiograms): applyAudiogramsSaved(audiograms)
+    case .importAudiogramsStaged(let id, let audiograms):
+      stagedImports[id, default: StagedImport()].audiograms += audiograms
     }
   }
 
@@ -377,6 +380,9 @@ package struct DeviceState: Sendable {
       }
       for source in specialObjects.electrocardiograms.prune(endingBefore: now.addingTimeInterval(-retention)) {
         noteChange(SpecialObjectStore.electrocardiogramType, source, pruned: true)
+      }
+      for source in specialObjects.audiograms.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        noteChange(SpecialObjectStore.audiogramType, source, pruned: true)
       }
     }
   }
@@ -462,6 +468,7 @@ package struct DeviceState: Sendable {
     case .heartbeatSeries(let series): applyPeerHeartbeatSeries(series, floor: floor)
     case .workoutDeletions(let tombstones): applyPeerWorkoutDeletions(tombstones)
     case .electrocardiograms(let ecgs): applyPeerElectrocardiograms(ecgs, floor: floor)
+    case .audiograms(let audiograms): applyPeerAudiograms(audiograms, floor: floor)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).

@@ -12,6 +12,7 @@ package protocol ShelvedObject: Hashable, Sendable {
 }
 
 extension Electrocardiogram: ShelvedObject {}
+extension Audiogram: ShelvedObject {}
 
 /// One family's stored objects by identifier, each with the change number it was stored under (drawn from the
 /// sample store's counter, so anchors count in one sequence on the device).
@@ -67,29 +68,38 @@ package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
 }
 
 /// The object families a device stores apart from samples and workouts: electrocardiograms (written only by the
-/// system's ECG app or an import, read-only to apps).
+/// system's ECG app or an import, read-only to apps) and audiograms (saved by apps).
 package struct SpecialObjectStore: Hashable, Sendable {
   /// Recorded electrocardiograms.
   package internal(set) var electrocardiograms = ObjectShelf<Electrocardiogram>()
+  /// Saved or imported audiograms.
+  package internal(set) var audiograms = ObjectShelf<Audiogram>()
 
   /// Creates an empty store.
   package init() {}
 
   /// Restores a store from a snapshot's lists.
   /// - Throws: ``StateRestoreError`` as ``ObjectShelf/init(restoring:changeCounter:what:)``.
-  package init(restoring electrocardiograms: [WorkoutStore.Entry<Electrocardiogram>], changeCounter: UInt64)
-    throws(StateRestoreError)
-  {
+  package init(
+    restoring electrocardiograms: [WorkoutStore.Entry<Electrocardiogram>],
+    audiograms: [WorkoutStore.Entry<Audiogram>] = [], changeCounter: UInt64
+  ) throws(StateRestoreError) {
     self.electrocardiograms = try ObjectShelf(
       restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
+    self.audiograms = try ObjectShelf(restoring: audiograms, changeCounter: changeCounter, what: "audiogram")
+    if let shared = audiograms.first(where: { self.electrocardiograms.contains($0.value.uuid) }) {
+      throw StateRestoreError("audiogram \(shared.value.uuid) is listed as an electrocardiogram too")
+    }
   }
 
   /// Whether the identifier names a stored object of any family here.
-  package func isKnown(_ uuid: UUID) -> Bool { electrocardiograms.contains(uuid) }
+  package func isKnown(_ uuid: UUID) -> Bool { electrocardiograms.contains(uuid) || audiograms.contains(uuid) }
 
   /// Whether nothing is stored.
-  package var isEmpty: Bool { electrocardiograms.count == 0 }
+  package var isEmpty: Bool { electrocardiograms.count == 0 && audiograms.count == 0 }
 
+  /// `HKAudiogramSampleType` (code 73).
+  package static let audiogramType = SampleType.lookup(name: "audiogram")!
   /// `HKElectrocardiogramType` (code 72, read-only).
   package static let electrocardiogramType = SampleType.lookup(name: "electrocardiogram")!
 }

@@ -17,6 +17,8 @@ package struct StagedImport: Sendable {
   package var summaries: [ActivitySummary] = []
   /// The electrocardiograms staged with them.
   package var electrocardiograms: [Electrocardiogram] = []
+  /// The audiograms staged with them.
+  package var audiograms: [Audiogram] = []
 }
 
 /// What committing an import did (``DeviceState/commitImport(_:wall:characteristics:)``).

@@ -44,6 +44,8 @@ package struct SyncLedger: Hashable, Sendable {
     case workoutDeletions([Tombstone])
     /// Electrocardiograms recorded or imported here.
     case electrocardiograms([Electrocardiogram])
+    /// Audiograms saved or imported here.
+    case audiograms([Audiogram])
 
     /// Items carried.
     package var itemCount: Int {
@@ -58,6 +60,7 @@ package struct SyncLedger: Hashable, Sendable {
       case .heartbeatSeries(let s): s.count
       case .workoutDeletions(let t): t.count
       case .electrocardiograms(let e): e.count
+      case .audiograms(let a): a.count
       case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
@@ -211,6 +214,13 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
+  /// Appends saved or imported audiograms, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendAudiograms(_ audiograms: [Audiogram]) {
+    for chunk in stride(from: 0, to: audiograms.count, by: Self.maxItemsPerEntry) {
+      appendOne(.audiograms(Array(audiograms[chunk..<min(chunk + Self.maxItemsPerEntry, audiograms.count)])))
+    }
+  }
+
   /// The most electrocardiograms one entry carries (about 1 MB of 30-second recordings).
   package static let maxRecordingsPerEntry = 16
 
@@ -256,7 +266,7 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
   /// every live sample (as slot runs) and every deletion, the correlations, the workouts, routes, heartbeat series
-  /// and their deletions, the electrocardiograms, then the Watch-app settings, companion decisions and
+  /// and their deletions, the electrocardiograms and audiograms, then the Watch-app settings, companion decisions and
   /// source orders still pending, then every Health app value the user set here (`userSettings`, with when each was
   /// set). Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records, or the
   /// stores were found to differ); the peer applies the re-send idempotently.
@@ -269,7 +279,7 @@ package struct SyncLedger: Hashable, Sendable {
       switch $0.payload {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
       case .slots, .deletions, .userSetting, .correlations, .correlationDeletions, .workouts, .workoutAssociations,
-        .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms:
+        .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms, .audiograms:
         return nil
       }
     }
@@ -289,6 +299,7 @@ package struct SyncLedger: Hashable, Sendable {
     appendHeartbeatSeries(workouts.orderedSeries.map(\.value))
     appendWorkoutDeletions(workouts.orderedDeletions.map(\.value))
     appendElectrocardiograms(specialObjects.electrocardiograms.ordered.map(\.value))
+    appendAudiograms(specialObjects.audiograms.ordered.map(\.value))
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }

@@ -15,6 +15,23 @@ extension DeviceOperation where Value == Void {
   package static func importElectrocardiograms(_ importID: UInt64, _ ecgs: [Electrocardiogram]) -> Self {
     Self(RequestTable.importElectrocardiograms, importID, ecgs)
   }
+  /// `save(_:)` of audiograms, all or nothing.
+  package static func saveAudiograms(_ bundleID: String, _ audiograms: [AudiogramInput]) -> Self {
+    Self(RequestTable.saveAudiograms, bundleID, audiograms)
+  }
+  /// Stages audiograms of an import; stored at its commit.
+  package static func importAudiograms(_ importID: UInt64, _ audiograms: [Audiogram]) -> Self {
+    Self(RequestTable.importAudiograms, importID, audiograms)
+  }
+}
+
+extension DeviceOperation where Value == [Audiogram] {
+  /// `HKSampleQuery` of audiograms: the ones the app may read.
+  package static func audiogramQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
+    Self(RequestTable.audiogramQuery, bundleID, query)
+  }
+  /// Every audiogram on the device, whatever app saved it (exports, tests).
+  package static var storedAudiograms: Self { Self(RequestTable.storedAudiograms) }
 }
 
 extension DeviceOperation where Value == [Electrocardiogram] {
@@ -48,6 +65,16 @@ extension DeviceClient {
   package func electrocardiogramVoltages(_ bundleID: String, _ uuid: UUID) throws(ClientError) -> [Float] {
     try perform(.electrocardiogramVoltages(bundleID, uuid))
   }
+  /// Saves audiograms, all or nothing.
+  package func saveAudiograms(_ bundleID: String, _ audiograms: [AudiogramInput]) throws(ClientError) {
+    try perform(.saveAudiograms(bundleID, audiograms))
+  }
+  /// Audiograms the app may read.
+  package func audiogramQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [Audiogram] {
+    try perform(.audiogramQuery(bundleID, query))
+  }
+  /// Every audiogram on the device.
+  package func storedAudiograms() throws(ClientError) -> [Audiogram] { try perform(.storedAudiograms) }
   /// Every electrocardiogram on the device, with voltages.
   package func storedElectrocardiograms() throws(ClientError) -> [Electrocardiogram] {
     try perform(.storedElectrocardiograms)

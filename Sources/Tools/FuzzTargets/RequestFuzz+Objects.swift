@@ -30,3 +30,30 @@ extension Codec.StoredECG: FuzzPalette {
       source: c.pick(Palette.sources))
   }
 }
+extension Codec.NewAudiogram: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> AudiogramInput {
+    typealias Palette = RequestFuzz.Palette
+    let start = c.pick(Palette.dates)
+    let frequencies: [[Double]] = [[500, 1_000], [1_000, 500], [], [30_001], Array(repeating: 250, count: 31)]
+    let points = c.pick(frequencies).map { frequency in
+      AudiogramPoint(
+        frequency: frequency,
+        tests: c.pick([
+          [AudiogramTest(sensitivity: 10, side: .left)], [],
+          [AudiogramTest(sensitivity: 161, side: .right), AudiogramTest(sensitivity: 0, side: .right)],
+          [AudiogramTest(sensitivity: c.pick(Palette.doubles), side: .left, clampLower: 50, clampUpper: 10)],
+        ]))
+    }
+    return AudiogramInput(
+      uuid: c.pick(Palette.uuids), start: start, end: c.byte() & 1 == 0 ? start : c.pick(Palette.dates),
+      points: points, metadata: c.pick(Palette.metadata))
+  }
+}
+extension Codec.StoredAudiogram: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> Audiogram {
+    let input = Codec.NewAudiogram.draw(&c)
+    return Audiogram(
+      uuid: input.uuid, start: input.start, end: input.end, points: input.points, metadata: input.metadata,
+      source: c.pick(RequestFuzz.Palette.sources))
+  }
+}
