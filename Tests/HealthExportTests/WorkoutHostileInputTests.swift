@@ -217,4 +217,27 @@ struct ZipDirectoryTests {
       }
     }
   }
+
+  @Test("the CSV files inside export.zip are listed through the central directory")
+  func zipListing() throws {
+    let csv = Array("Recorded Date,2020-02-05 09:14:40 -0400\n".utf8)
+    let archive = zipArchive([
+      ("apple_health_export/export.xml", Array("<HealthData/>".utf8)),
+      ("apple_health_export/electrocardiograms/", []),
+      ("apple_health_export/electrocardiograms/ecg_2020-02-05.csv", csv),
+      ("apple_health_export/electrocardiograms/ecg_2020-02-05_1.csv", csv),
+      ("apple_health_export/electrocardiograms/nested/ecg.csv", csv),
+      ("apple_health_export/workout-routes/route_1.gpx", Self.gpx),
+    ])
+    let directory = try ZipDirectory(
+      MemoryArchive(archive), file: "export.zip", root: "apple_health_export/", under: "workout-routes/",
+      ECGCSV.folder)
+    #expect(
+      try directory.paths(in: ECGCSV.folder) == [
+        "electrocardiograms/ecg_2020-02-05.csv", "electrocardiograms/ecg_2020-02-05_1.csv",
+      ])
+    #expect(try directory.paths(in: "workout-routes/") == ["workout-routes/route_1.gpx"])
+    let memory = MemoryExportFiles(["electrocardiograms/a.csv": [], "electrocardiograms/b/c.csv": [], "x.csv": []])
+    #expect(try memory.paths(in: ECGCSV.folder) == ["electrocardiograms/a.csv"])
+  }
 }

@@ -171,3 +171,19 @@ extension ExportIdentity {
     return derived == workout.uuid
   }
 }
+
+/// Electrocardiograms (HealthPair model: Apple's ECG CSV files carry no identifier).
+extension ExportIdentity {
+  /// A recording's identifier from what its CSV file says: its start (seconds since the reference date), its
+  /// sampling frequency (hertz) and its voltages to 1/1000 µV (``Electrocardiogram/thousandths(_:)``, the file's
+  /// three decimals), so a file read twice, or written and read again, gives the same identifier.
+  package static func electrocardiogram(start: Double, samplingFrequency: Double, voltages: [Float]) -> UUID {
+    var hash = Hash128()
+    hash.add(0x4_0000)
+    hash.add(start.bitPattern)
+    hash.add(samplingFrequency.bitPattern)
+    hash.add(UInt64(voltages.count))
+    for voltage in voltages { hash.add(UInt64(bitPattern: Electrocardiogram.thousandths(voltage))) }
+    return hash.uuid
+  }
+}

@@ -45,6 +45,8 @@ package struct ImportSummary: Hashable, Sendable {
   package var routes = 0
   /// `ActivitySummary` elements read (handed out by ``ExportReader/takeSummaries()``).
   package var activitySummaries = 0
+  /// Electrocardiogram CSV files read from `electrocardiograms/` (counted by the file side).
+  package var electrocardiograms = 0
 
   /// Creates an empty summary.
   package init() {}

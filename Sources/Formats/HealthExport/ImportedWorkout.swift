@@ -75,6 +75,10 @@ package protocol ExportFiles {
   func open(_ path: String) throws(ExportError) -> (any ByteInput)?
   /// How errors name the file at `path` (`export.zip/apple_health_export/workout-routes/…`).
   func displayName(of path: String) -> String
+  /// The paths (relative to the export's folder, sorted) of the files directly in `folder` (`electrocardiograms/`,
+  /// with its trailing `/`); empty when the export holds no such folder.
+  /// - Throws: ``ExportError`` when the folder exists but cannot be listed.
+  func paths(in folder: String) throws(ExportError) -> [String]
 }
 
 /// Files held in memory by relative path (tests, fixtures).
@@ -92,4 +96,9 @@ package struct MemoryExportFiles: ExportFiles {
 
   /// The path itself.
   package func displayName(of path: String) -> String { path }
+
+  /// The held paths directly in `folder`.
+  package func paths(in folder: String) throws(ExportError) -> [String] {
+    files.keys.filter { $0.hasPrefix(folder) && !$0.dropFirst(folder.count).contains("/") }.sorted()
+  }
 }

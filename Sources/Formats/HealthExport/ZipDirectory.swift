@@ -7,10 +7,11 @@ package protocol RandomAccessInput: AnyObject {
   func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int
 }
 
-/// The entries of a zip archive under one folder (Apple's `apple_health_export/workout-routes/`), found through the
-/// central directory at the archive's end, so a route file is opened where it lies without reading what comes
-/// before it: the files beside `export.xml` in `export.zip`. Only names under `folder` are kept (at most
-/// ``maxEntries``), so memory is bounded by the routes the export holds, not by the archive.
+/// The entries of a zip archive under some folders (Apple's `apple_health_export/workout-routes/` and
+/// `electrocardiograms/`), found through the central directory at the archive's end, so a route file is opened
+/// where it lies without reading what comes before it: the files beside `export.xml` in `export.zip`. Only names
+/// under those folders are kept (at most ``maxEntries``), so memory is bounded by the routes and recordings the
+/// export holds, not by the archive.
 package final class ZipDirectory: ExportFiles {
   /// An entry's place in the archive.
   struct Entry {
@@ -33,9 +34,9 @@ package final class ZipDirectory: ExportFiles {
   package static let maxDirectorySize = 1 << 28
 
   /// Reads the central directory of the archive `input` (named `file` in errors), keeping the entries whose names
-  /// start with `root` + `under` (`apple_health_export/` + `workout-routes/`).
+  /// start with `root` + one of `under` (`apple_health_export/` + `workout-routes/`).
   /// - Throws: ``ExportError`` (`zip`) for an archive whose end records or directory are damaged.
-  package init(_ input: any RandomAccessInput, file: String, root: String, under: String) throws(ExportError) {
+  package init(_ input: any RandomAccessInput, file: String, root: String, under: String...) throws(ExportError) {
     self.input = input
     self.file = file
     self.root = root
@@ -44,7 +45,7 @@ package final class ZipDirectory: ExportFiles {
       throw Self.error(file, "the central directory (\(size) bytes at \(offset)) is not inside the archive", offset)
     }
     let directory = try Self.bytes(input, at: offset, count: size, file: file)
-    let prefix = root + under
+    let prefixes = under.map { root + $0 }
     var at = 0
     while at + 46 <= directory.count, Self.u32(directory, at) == 0x0201_4B50 {
       let nameLength = Self.u16(directory, at + 28)
@@ -55,7 +56,7 @@ package final class ZipDirectory: ExportFiles {
         throw Self.error(file, "a central directory entry is cut short", offset + at)
       }
       let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
-      if name.hasPrefix(prefix) {
+      if let prefix = prefixes.first(where: { name.hasPrefix($0) }) {
         var entry = Entry(
           method: Self.u16(directory, at + 10), crc: UInt32(Self.u32(directory, at + 16)),
           compressedSize: Self.u32(directory, at + 20), size: Self.u32(directory, at + 24),
@@ -116,6 +117,14 @@ package final class ZipDirectory: ExportFiles {
 
   /// `export.zip/apple_health_export/workout-routes/…`.
   package func displayName(of path: String) -> String { file + "/" + root + path }
+
+  /// The kept entries directly in `folder` (relative to ``root``), sorted; folders' own entries (names ending in
+  /// `/`) are not files and are left out.
+  package func paths(in folder: String) throws(ExportError) -> [String] {
+    entries.keys.filter { path in
+      path.hasPrefix(folder) && path.count > folder.count && !path.dropFirst(folder.count).contains("/")
+    }.sorted()
+  }
 
   private static func error(_ file: String, _ message: String, _ offset: Int) -> ExportError {
     ExportError(.zip, at: ExportLocation(file: file, line: 0, column: 0, offset: offset), message)

@@ -62,14 +62,25 @@ extension DeviceState {
     return commitEvents([.importElectrocardiogramsStaged(id: id, ecgs)])
   }
 
-  /// Applies the electrocardiograms of a committed import: known identifiers and recordings before the retention
-  /// floor are left out; the rest are stored, counted in `outcome` and go to the sync log.
+  /// Applies the electrocardiograms of a committed import: known identifiers, recordings with the same content
+  /// as a stored one (``Electrocardiogram/hasSameContent(as:)``: an export's CSV file carries no identifier, so a
+  /// recording the watch made, exported and imported again, is the one already stored) and recordings before the
+  /// retention floor are left out and counted; the rest are stored, counted in `outcome` and go to the sync log.
   mutating func applyImportedElectrocardiograms(
     _ ecgs: [Electrocardiogram], floor: Date?, _ outcome: inout ImportOutcome
   ) {
     var taken: [Electrocardiogram] = []
+    // The stored recordings by the second they start in, built once per import (imports hold few recordings).
+    var bySecond: [Int64: [Electrocardiogram]] = [:]
+    if !ecgs.isEmpty {
+      for entry in specialObjects.electrocardiograms.entries.values {
+        bySecond[entry.value.startSecond, default: []].append(entry.value)
+      }
+    }
     for ecg in ecgs {
-      if isKnownObject(ecg.uuid) {
+      if isKnownObject(ecg.uuid)
+        || bySecond[ecg.startSecond, default: []].contains(where: { $0.hasSameContent(as: ecg) })
+      {
         outcome.alreadyPresent += 1
         continue
       }
@@ -79,6 +90,7 @@ extension DeviceState {
       }
       if specialObjects.electrocardiograms.insert(ecg, change: nextChange()) {
         taken.append(ecg)
+        bySecond[ecg.startSecond, default: []].append(ecg)
         noteChange(SpecialObjectStore.electrocardiogramType, ecg.source.bundleID)
       }
     }

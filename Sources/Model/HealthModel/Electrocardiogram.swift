@@ -143,4 +143,28 @@ package struct Electrocardiogram: Hashable, Sendable {
 
   /// The ECG app's bundle identifier on Apple Watch: the source of every recording a watch makes.
   package static let recorderBundleID = "com.apple.NanoHeartRhythm"
+
+  /// `voltage` in thousandths of a microvolt, rounded half away from zero (what an export's CSV file keeps: three
+  /// decimals); 0 for a value that is not finite.
+  package static func thousandths(_ voltage: Float) -> Int64 {
+    let scaled = (Double(voltage) * 1000).rounded()
+    return scaled.isFinite && abs(scaled) < 9e18 ? Int64(scaled) : 0
+  }
+
+  /// The whole second the recording starts in (seconds since the reference date, rounded down; 0 for a start that
+  /// is not a date).
+  package var startSecond: Int64 {
+    let seconds = start.timeIntervalSinceReferenceDate.rounded(.down)
+    return seconds.isFinite && abs(seconds) < 9e18 ? Int64(seconds) : 0
+  }
+
+  /// Whether `other` is the same recording as far as an export's CSV file tells (a HealthPair model: the file
+  /// carries no identifier): the same ``startSecond`` and the same voltages to 1/1000 µV (``thousandths(_:)``).
+  /// Recordings without voltages (headers) are never the same.
+  package func hasSameContent(as other: Electrocardiogram) -> Bool {
+    guard startSecond == other.startSecond, !voltages.isEmpty, voltages.count == other.voltages.count else {
+      return false
+    }
+    return zip(voltages, other.voltages).allSatisfy { Self.thousandths($0) == Self.thousandths($1) }
+  }
 }

@@ -28,9 +28,9 @@ package struct DirectoryExportFiles: ExportFiles {
 }
 
 extension HealthExportFiles {
-  /// The files beside the export at `path` (what its `FileReference`s name): the folder of an `export.xml`, or the
-  /// folder of `export.xml` inside a zip archive (`entryName`, `apple_health_export/export.xml`), found through the
-  /// archive's central directory.
+  /// The files beside the export at `path` (what its `FileReference`s name, and its `electrocardiograms/`): the
+  /// folder of an `export.xml`, or the folder of `export.xml` inside a zip archive (`entryName`,
+  /// `apple_health_export/export.xml`), found through the archive's central directory.
   /// - Throws: ``ExportError`` for an archive whose central directory is damaged.
   static func files(beside path: String, zipEntry entryName: String?) throws(ExportError) -> any ExportFiles {
     guard let entryName else {
@@ -38,7 +38,7 @@ extension HealthExportFiles {
       return DirectoryExportFiles(root: path.hasPrefix("/") && folder.isEmpty ? "/" : folder)
     }
     let root = entryName.split(separator: "/", omittingEmptySubsequences: false).dropLast().map { $0 + "/" }.joined()
-    return try ZipDirectory(FileInput(path: path), file: path, root: root, under: "workout-routes/")
+    return try ZipDirectory(FileInput(path: path), file: path, root: root, under: "workout-routes/", ECGCSV.folder)
   }
 
   /// Resolves `workouts`' route files through `files`: the routes of each (inline ones and those whose file the

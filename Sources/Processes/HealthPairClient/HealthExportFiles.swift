@@ -136,7 +136,9 @@ package enum HealthExportFiles {
   /// Imports the export at `path` into the device `client` talks to, all or nothing: batches are staged on the
   /// device as they are read and become visible in one commit; any error (in the file or from the device) gives the
   /// import up, so the store is left exactly as it was. Workouts, their routes (inline, or the GPX files under
-  /// `workout-routes/` beside `export.xml` or in the same zip) and activity summaries are staged in the same import.
+  /// `workout-routes/` beside `export.xml` or in the same zip), activity summaries and the electrocardiograms of
+  /// the CSV files under `electrocardiograms/` (beside `export.xml` or in the same zip) are staged in the same
+  /// import.
   /// - Throws: ``ExportError`` for the file, ``ClientError`` for the device.
   package static func importExport(
     path: String, into client: DeviceClient, options: ExportImportOptions = ExportImportOptions(),
@@ -162,6 +164,7 @@ package enum HealthExportFiles {
               fileBytes: file.bytesRead, fileSize: file.size, records: reader.summary.records, validating: true))
         }
       }
+      for ecg in try electrocardiogramPaths(in: files) { _ = try readElectrocardiogram(ecg, in: files) }
     }
     // The file is read and parsed on a thread of its own while this one encodes and sends the batches: on a
     // machine with cores to spare the two halves of the importer's work overlap (`make bench` row 8).
@@ -186,6 +189,7 @@ package enum HealthExportFiles {
       if !batch.workouts.isEmpty { try send(.importWorkouts(importID, batch.workouts)) }
       if !batch.routes.isEmpty { try send(.importRoutes(importID, batch.routes)) }
       if !batch.summaries.isEmpty { try send(.importActivitySummaries(importID, batch.summaries)) }
+      if !batch.electrocardiograms.isEmpty { try send(.importElectrocardiograms(importID, batch.electrocardiograms)) }
     }
     do {
       var summary = ImportSummary()
@@ -230,8 +234,10 @@ package enum HealthExportFiles {
   /// live sample, type by type in catalog order and by start date within a type, then every workout (by start date)
   /// and every activity summary (by day), dates in the local time of `offsetSeconds`. Each route is a GPX file
   /// under `workout-routes/` named by the workout's `FileReference` (in the archive, or in the folder of
-  /// `export.xml`). Every file is written beside its place and renamed into place (`export.xml` last), so a failed
-  /// export leaves no partial file. Returns how many records were written.
+  /// `export.xml`), and each electrocardiogram a CSV file under `electrocardiograms/` (Apple's layout and names,
+  /// ``ECGCSV``). Every file is written beside its place and renamed into place (`export.xml` last), so a failed
+  /// export leaves no partial file. Returns how many records were written (of export.xml: the CSV files are not
+  /// counted).
   /// - Throws: ``ClientError`` for the device, `SystemError` for the file.
   package static func exportStore(from client: DeviceClient, to path: String, offsetSeconds: Int = 0) throws -> Int {
     let snapshot = try client.dump()
@@ -282,6 +288,7 @@ package enum HealthExportFiles {
             try add(name, GPXWriter.document(for: route, offsetSeconds: offsetSeconds))
           }
         }
+        try addElectrocardiogramFiles(from: client, offsetSeconds: offsetSeconds, add)
       })
     return records
   }
@@ -407,6 +414,9 @@ extension ExportImportReport {
       lines.append(
         "  correlations " + byType.map { "\($0.key.name) \(count($0.value.count))" }.joined(separator: ", ")
           + " (read; their records are samples above)")
+    }
+    if summary.electrocardiograms > 0 {
+      lines.append("  ECGs         \(count(summary.electrocardiograms)) CSV files read (staged with the samples)")
     }
     if summary.workouts > 0 || summary.activitySummaries > 0 {
       lines.append(

@@ -106,7 +106,15 @@ final class PipelinedExportReader: @unchecked Sendable {
         if next == nil && reader.atEnd { break }
       }
       if !batch.isEmpty { guard flush(reader) else { return } }
+      // The electrocardiograms, one CSV file each beside export.xml (export.xml names none).
+      let ecgPaths = try HealthExportFiles.electrocardiogramPaths(in: files)
+      for path in ecgPaths {
+        batch.electrocardiograms.append(try HealthExportFiles.readElectrocardiogram(path, in: files))
+        if batch.isFullOfWorkouts { guard flush(reader) else { return } }
+      }
+      if !batch.isEmpty { guard flush(reader) else { return } }
       var summary = reader.summary
+      summary.electrocardiograms = ecgPaths.count
       for (element, details) in missing.skippedElements {
         for (detail, count) in details { summary.skip(element, detail, count: count) }
       }
@@ -130,19 +138,24 @@ final class PipelinedExportReader: @unchecked Sendable {
 }
 
 /// What one batch of an import carries: samples, and the workouts (with their routes) and activity summaries read
-/// among them (workouts follow the samples they name, in Apple's exports and HealthPair's).
+/// among them (workouts follow the samples they name, in Apple's exports and HealthPair's); after the XML, the
+/// electrocardiograms of the `electrocardiograms/` files.
 struct ExportBatch: Sendable {
   var samples: [Sample] = []
   var workouts: [Workout] = []
   var routes: [WorkoutRoute] = []
   var summaries: [ActivitySummary] = []
+  var electrocardiograms: [Electrocardiogram] = []
 
   /// Whether nothing was read.
-  var isEmpty: Bool { samples.isEmpty && workouts.isEmpty && routes.isEmpty && summaries.isEmpty }
+  var isEmpty: Bool {
+    samples.isEmpty && workouts.isEmpty && routes.isEmpty && summaries.isEmpty && electrocardiograms.isEmpty
+  }
 
-  /// Whether the batch holds enough workouts, route fixes or summaries to be sent now (bounding memory however
-  /// many the export holds).
+  /// Whether the batch holds enough workouts, route fixes, summaries or voltages to be sent now (bounding memory
+  /// and the request's size however many the export holds).
   var isFullOfWorkouts: Bool {
     workouts.count >= 256 || summaries.count >= 4096 || routes.reduce(0) { $0 + $1.locations.count } >= 1 << 18
+      || electrocardiograms.reduce(0) { $0 + $1.voltages.count } >= 1 << 19
   }
 }
