@@ -88,6 +88,9 @@ struct ElectrocardiogramTests {
       }
       #expect(ecg.count == 1)
       #expect(ecg.first?.averageHeartRate?.doubleValue(for: .count().unitDivided(by: .minute())) == 160)
+      #expect(ecg.first?.sourceRevision.source.name == "ECG")
+      #expect(ecg.first?.device?.name == "Apple Watch" && ecg.first?.device?.manufacturer == "Apple Inc.")
+      #expect(ecg.first?.metadata?[HKMetadataKeyAppleECGAlgorithmVersion] as? Int == 2)
       try pair.watch.settings.revoke(read: Self.ecgType, of: Self.app)
       let measurements = try await pair.watch.use(app: Self.app) {
         var count = 0

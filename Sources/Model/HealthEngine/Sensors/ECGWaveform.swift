@@ -6,8 +6,8 @@ import HealthModel
 #endif
 
 extension ECGRecording {
-  /// The recording the ECG app on a watch stores: source the ECG app on `device`, 512 Hz, the algorithm version
-  /// in the metadata, and the given or synthesized voltages.
+  /// The recording the ECG app on a watch stores: source the ECG app ("ECG") on `device`, 512 Hz, the algorithm
+  /// version and the watch as its `HKDevice` in the metadata, and the given or synthesized voltages.
   /// - Throws: ``HealthError`` when the length is not positive, the recording is too long or a value is invalid.
   package func recorded(on device: DeviceKind) throws(HealthError) -> Electrocardiogram {
     let frequency = Self.samplingFrequency
@@ -24,11 +24,15 @@ extension ECGRecording {
         count: Int((duration * frequency).rounded()), frequency: frequency, seed: ECGWaveform.seed(uuid))
     var tags = metadata
     if tags[Self.algorithmVersionKey] == nil { tags[Self.algorithmVersionKey] = .int(2) }
+    // The recording's `HKDevice`: the watch (HealthKitSim reads these reserved keys back as `device`).
+    let watch: [(DeviceProperty, String)] = [(.name, "Apple Watch"), (.manufacturer, "Apple Inc."), (.model, "Watch")]
+    for (property, value) in watch where tags[property.metadataKey] == nil { tags[property.metadataKey] = .string(value) }
     let ecg = Electrocardiogram(
       uuid: uuid, start: start, end: start.addingTimeInterval(Double(values.count) / frequency),
       classification: classification, symptomsStatus: symptomsStatus, averageHeartRate: rate,
       samplingFrequency: frequency, voltages: values, metadata: tags,
-      source: SampleSource(bundleID: Electrocardiogram.recorderBundleID, device: device))
+      source: SampleSource(
+        bundleID: Electrocardiogram.recorderBundleID, device: device, details: SourceDetails(name: "ECG")))
     try ecg.validate()
     return ecg
   }
