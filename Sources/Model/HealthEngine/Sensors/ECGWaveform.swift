@@ -26,7 +26,9 @@ extension ECGRecording {
     if tags[Self.algorithmVersionKey] == nil { tags[Self.algorithmVersionKey] = .int(2) }
     // The recording's `HKDevice`: the watch (HealthKitSim reads these reserved keys back as `device`).
     let watch: [(DeviceProperty, String)] = [(.name, "Apple Watch"), (.manufacturer, "Apple Inc."), (.model, "Watch")]
-    for (property, value) in watch where tags[property.metadataKey] == nil { tags[property.metadataKey] = .string(value) }
+    for (property, value) in watch where tags[property.metadataKey] == nil {
+      tags[property.metadataKey] = .string(value)
+    }
     let ecg = Electrocardiogram(
       uuid: uuid, start: start, end: start.addingTimeInterval(Double(values.count) / frequency),
       classification: classification, symptomsStatus: symptomsStatus, averageHeartRate: rate,
