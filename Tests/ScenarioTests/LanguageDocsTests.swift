@@ -167,6 +167,7 @@ enum CaseNames {
     case .addToWorkout: ["addToWorkout"]
     case .deleteWorkout: ["deleteWorkout"]
     case .saveHeartbeatSeries: ["saveHeartbeatSeries"]
+    case .saveAudiogram: ["saveAudiogram"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -213,6 +214,7 @@ enum CaseNames {
     case .expect(.seesWorkouts): ["seesWorkouts"]
     case .expect(.seesHeartbeatSeries): ["seesHeartbeatSeries"]
     case .expect(.seesElectrocardiograms): ["seesElectrocardiograms"]
+    case .expect(.seesAudiograms): ["seesAudiograms"]
     case .expect(.seesRoutes): ["seesRoutes"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
@@ -283,6 +285,7 @@ enum CaseNames {
     "wearer effort", "wearer wrist", "session state", "session heard", "session elapsed", "session collected",
     "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
     "session type", "session received", "startWatchApp", "wearer records ECG", "seesElectrocardiograms",
+    "saveAudiogram", "seesAudiograms",
   ]
 }
 
@@ -301,6 +304,7 @@ struct LanguageDocsTests {
     install Scale on phone share bodyMass read bodyMass
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
     install Rhythm on phone and watch read electrocardiogram
+    install Hearing on phone and watch share audiogram read audiogram
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning

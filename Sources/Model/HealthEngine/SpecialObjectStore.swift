@@ -56,6 +56,9 @@ package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
     return true
   }
 
+  /// Removes the object `uuid`; true when it was stored.
+  mutating func remove(_ uuid: UUID) -> Bool { entries.removeValue(forKey: uuid) != nil }
+
   /// Drops the objects that end before `floor`; returns the bundle identifiers of their sources.
   mutating func prune(endingBefore floor: Date) -> [String] {
     var dropped: [String] = []
@@ -97,6 +100,10 @@ package struct SpecialObjectStore: Hashable, Sendable {
 
   /// Whether nothing is stored.
   package var isEmpty: Bool { electrocardiograms.count == 0 && audiograms.count == 0 }
+
+  /// Removes the app-saved object `uuid` (an audiogram: recordings are never deleted by apps); true when it was
+  /// stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).
+  mutating func remove(_ uuid: UUID) -> Bool { audiograms.remove(uuid) }
 
   /// `HKAudiogramSampleType` (code 73).
   package static let audiogramType = SampleType.lookup(name: "audiogram")!

@@ -175,8 +175,8 @@ extension DeviceState {
     return commitEvents([.heartbeatSeriesSaved([series])])
   }
 
-  /// The tombstones for deleting the live workout, route or series `uuid` on behalf of `bundleID`, or nil when
-  /// `uuid` names none. Only the app's own objects inside the retention window (D6), with share permission for the
+  /// The tombstones for deleting the live workout, route, series or audiogram `uuid` on behalf of `bundleID`, or nil
+  /// when `uuid` names none. Only the app's own objects inside the retention window (D6), with share permission for the
   /// object's type (D7). A workout's routes are deleted with it ("deleting a workout deletes its route", issue 32);
   /// its associated samples stay (Apple documents no cascade to samples: HealthPair model).
   func workoutTombstones(_ bundleID: String, _ uuid: UUID, at: Date, wall: Date) throws(HealthError) -> [Tombstone]? {
@@ -203,6 +203,15 @@ extension DeviceState {
       return [
         Tombstone(
           uuid: uuid, type: WorkoutStore.routeType, source: route.source, deletedAt: at, metadata: route.metadata)
+      ]
+    }
+    if let audiogram = specialObjects.audiograms[uuid] {
+      try owned(audiogram.source, audiogram.end)
+      try requireShare(bundleID, SpecialObjectStore.audiogramType, verb: "delete")
+      return [
+        Tombstone(
+          uuid: uuid, type: SpecialObjectStore.audiogramType, source: audiogram.source, deletedAt: at,
+          metadata: audiogram.metadata)
       ]
     }
     if let series = workoutStore.series[uuid]?.value {
@@ -252,8 +261,11 @@ extension DeviceState {
 
   /// Applies ``DeviceEvent/workoutObjectsDeleted(_:)``.
   mutating func applyWorkoutObjectsDeleted(_ tombstones: [Tombstone]) {
-    for tombstone in tombstones where workoutStore.delete(tombstone, change: nextChange()) {
-      noteChange(tombstone.type, tombstone.source.bundleID)
+    for tombstone in tombstones {
+      let special = specialObjects.remove(tombstone.uuid)
+      if workoutStore.delete(tombstone, change: nextChange()) || special {
+        noteChange(tombstone.type, tombstone.source.bundleID)
+      }
     }
     sync.appendWorkoutDeletions(tombstones)
   }
@@ -305,7 +317,10 @@ extension DeviceState {
   mutating func applyPeerWorkoutDeletions(_ tombstones: [Tombstone]) {
     for tombstone in tombstones where workoutStore.deleted[tombstone.uuid] == nil {
       let routes = tombstone.type == WorkoutStore.workoutType ? workoutStore.routes(of: tombstone.uuid) : []
-      if workoutStore.delete(tombstone, change: nextChange()) { noteChange(tombstone.type, tombstone.source.bundleID) }
+      let special = specialObjects.remove(tombstone.uuid)
+      if workoutStore.delete(tombstone, change: nextChange()) || special {
+        noteChange(tombstone.type, tombstone.source.bundleID)
+      }
       for route in routes where workoutStore.deleted[route.uuid] == nil {
         let routeTombstone = Tombstone(
           uuid: route.uuid, type: WorkoutStore.routeType, source: route.source, deletedAt: tombstone.deletedAt,

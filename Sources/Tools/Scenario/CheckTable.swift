@@ -80,6 +80,8 @@ extension RunContext {
       try checkSeesHeartbeatSeries(devices, spec, expected, check, step)
     case .seesElectrocardiograms(let devices, let spec, let expected, let check):
       try checkSeesElectrocardiograms(devices, spec, expected, check, step)
+    case .seesAudiograms(let devices, let spec, let expected, let points):
+      try checkSeesAudiograms(devices, spec, expected, points: points, step)
     case .seesRoutes(let devices, let spec, let expected, let locations):
       try checkSeesRoutes(devices, spec, expected, locations: locations, step)
     case .workout(let device, let name, let workout, let check): try checkWorkout(device, name, workout, check, step)

@@ -207,6 +207,9 @@ package enum Expectation: Hashable, Sendable {
   /// `<App> sees <n> electrocardiograms [of <classification>…] [with symptoms] [with <m> voltages each] [query]`: a
   /// sample query of `electrocardiogramType()` and each recording's voltage query (behavior.md G3–G4).
   case seesElectrocardiograms(Devices, SampleQuerySpec, Int, ECGCheck)
+  /// `<App> sees <n> audiograms [with <m> points each] [query]`: a sample query of `audiogramSampleType()`
+  /// (behavior.md H2–H3).
+  case seesAudiograms(Devices, SampleQuerySpec, Int, points: Int?)
   /// `<App> sees <n> workout routes [with <m> locations [each]] [query]`: a route query of every workout the app
   /// may read (`HKSampleQuery` of `workoutRoute()`), each route's locations as `HKWorkoutRouteQuery` returns them.
   case seesRoutes(Devices, SampleQuerySpec, Int, locations: Int?)

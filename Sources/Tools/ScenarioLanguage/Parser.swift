@@ -85,6 +85,8 @@ import HealthModel
 //   - <device>: <App> deletes workout <name>
 //   - <device>: <App> saves heartbeat series at <time> with beats every <duration> for <duration>
 //       [gap at <duration> for <duration>]… [as <name>]
+//   - <device>: <App> saves audiogram at <time> with <frequency> Hz <left>/<right> dBHL[, <frequency> Hz
+//       <left>/<right> dBHL]… [as <name>]
 //   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
@@ -181,6 +183,7 @@ import HealthModel
 //   - <App> sees <n> heartbeat series [with <m> beats [each]] [and <k> gaps [each]] [query]
 //   - <App> sees <n> electrocardiograms [of <classification> [or <classification>]…] [with symptoms|with no
 //       symptoms] [with <m> voltages [each]] [query] / <App> sees no electrocardiograms …
+//   - <App> sees <n> audiograms [with <m> points [each]] [query] / <App> sees no audiograms …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
 //       activity summary <date>

@@ -12,6 +12,9 @@ extension ParseState {
     AppVerbRule(["heartbeat", "series"]) { s, c, call throws(Diagnostic) in
       try s.parseSaveHeartbeatSeries(&c, device: call.device, app: call.app)
     },
+    AppVerbRule(["audiogram"]) { s, c, call throws(Diagnostic) in
+      try s.parseSaveAudiogram(&c, device: call.device, app: call.app)
+    },
     AppVerbRule(["route"]) { s, c, call throws(Diagnostic) in
       try s.parseSaveRoute(&c, device: call.device, app: call.app)
     },

@@ -231,6 +231,8 @@ package enum StepKind: Hashable, Sendable {
   /// `saves heartbeat series at <time> with beats every <duration> for <duration> [gap at …]…`: an
   /// `HKHeartbeatSeriesBuilder`'s beats and `finishSeries()` (behavior.md E12).
   case saveHeartbeatSeries(DeviceKind, app: String, HeartbeatSeriesSpec)
+  /// `saves audiogram at <time> with <frequency> Hz <left>/<right> dBHL…`: one `HKAudiogramSample` (behavior.md H1).
+  case saveAudiogram(DeviceKind, app: String, AudiogramSpec)
   /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).
   case deleteWorkout(DeviceKind, app: String, workout: String)
   /// An app saves seeded random samples.

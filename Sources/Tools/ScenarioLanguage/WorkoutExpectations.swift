@@ -30,6 +30,12 @@ extension ParseState {
     AppExpectationRule(["no", "electrocardiograms"]) { s, c, subject throws(Diagnostic) in
       try s.parseSeesElectrocardiograms(&c, subject, count: 0)
     },
+    AppExpectationRule(when: { $0.integer(before: ["audiograms", "audiogram"]) }) {
+      s, c, subject throws(Diagnostic) in try s.parseSeesAudiograms(&c, subject)
+    },
+    AppExpectationRule(["no", "audiograms"]) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesAudiograms(&c, subject, count: 0)
+    },
     AppExpectationRule(["no", "workouts"]) { s, c, subject throws(Diagnostic) in
       try s.parseWorkoutQuery(&c, subject, count: 0)
     },
