@@ -175,7 +175,14 @@ struct OperationContractTests {
     Erased(.importAudiograms(12, [importedAudiogram])),
     Erased(.importCommit(12)),
     Erased(.storedAudiograms),
+    Erased(.requestAuthorization(bundle, share: [stateOfMindType], read: [stateOfMindType])),
+    Erased(.answerPrompt(.allowAll, bundleID: bundle)),
+    Erased(
+      .saveStatesOfMind(
+        bundle, [StateOfMindInput(uuid: UUID(), date: t0.addingTimeInterval(-60), kind: 1, valence: 0.3)])),
+    Erased(.stateOfMindQuery(bundle, SampleQuery(type: stateOfMindType))),
   ]
+  static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
   static let audiogramType = SampleType.lookup(name: "audiogram")!
   static let importedAudiogram: Audiogram = {
     var copy = try! audiogram.validated(source: imported.source)

@@ -59,6 +59,7 @@ struct EventFixtureTests {
     case .workoutDeletions: "workoutDeletions"
     case .electrocardiograms: "electrocardiograms"
     case .audiograms: "audiograms"
+    case .statesOfMind: "statesOfMind"
     }
   }
 

@@ -125,6 +125,12 @@ enum EventFixture {
     ], metadata: ["HKMetadataKeyDeviceName": .string("AirPods Pro")]
   ).validated(source: JournalFixture.phoneSource)
 
+  /// A daily mood with labels, associations and metadata.
+  static let stateOfMind = try! StateOfMindInput(
+    uuid: UUID(uuidString: "50A0D000-0000-4000-8000-000000000003")!, date: t0, kind: 2, valence: -0.52,
+    labels: [29, 32], associations: [17, 11], metadata: ["note": .string("deadline")]
+  ).validated(source: JournalFixture.phoneSource)
+
   static let events: [(name: String, event: DeviceEvent)] = [
     ("appInstalled", .appInstalled(app)),
     ("appUninstalled", .appUninstalled(bundleID: app.bundleID)),
@@ -164,6 +170,7 @@ enum EventFixture {
           SyncEntry(seq: 14, payload: .workoutDeletions([workoutTombstone, routeTombstone])),
           SyncEntry(seq: 15, payload: .electrocardiograms([ecg])),
           SyncEntry(seq: 16, payload: .audiograms([audiogram])),
+          SyncEntry(seq: 17, payload: .statesOfMind([stateOfMind])),
         ], at: t0)
     ),
     ("peerAcknowledged", .peerAcknowledged(41)),
@@ -221,6 +228,7 @@ enum EventFixture {
     ("importElectrocardiogramsStaged", .importElectrocardiogramsStaged(id: 9, [ecg])),
     ("audiogramsSaved", .audiogramsSaved([audiogram])),
     ("importAudiogramsStaged", .importAudiogramsStaged(id: 9, [audiogram])),
+    ("statesOfMindSaved", .statesOfMindSaved([stateOfMind])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.
@@ -240,5 +248,6 @@ enum EventFixture {
     ("workoutDeletions", .init(seq: 13, payload: .workoutDeletions([workoutTombstone]))),
     ("electrocardiograms", .init(seq: 14, payload: .electrocardiograms([ecg]))),
     ("audiograms", .init(seq: 15, payload: .audiograms([audiogram]))),
+    ("statesOfMind", .init(seq: 16, payload: .statesOfMind([stateOfMind]))),
   ]
 }

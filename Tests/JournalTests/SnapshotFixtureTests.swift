@@ -101,6 +101,11 @@ struct SnapshotFixtureTests {
     let input = AudiogramInput(
       uuid: uuid(1, 15), start: t0, end: t0.addingTimeInterval(300), points: EventFixture.audiogram.points)
     try d.run(d.device.state.saveAudiograms(hearingApp.bundleID, [input], wall: d.wall))
+    let mood: Set<SampleType> = [SpecialObjectStore.stateOfMindType]
+    try d.grant(hearingApp.bundleID, share: mood, read: mood)
+    var state = EventFixture.stateOfMind.input
+    state.uuid = uuid(1, 16)
+    try d.run(d.device.state.saveStatesOfMind(hearingApp.bundleID, [state], wall: d.wall))
   }
 
   static let hearingApp = AppRecord(
@@ -202,6 +207,7 @@ struct SnapshotFixtureTests {
     #expect(!workouts.summaries.isEmpty && !workouts.deleted.isEmpty)
     #expect(workouts.workouts.values.contains { $0.value.associated.count == 1 })
     #expect(state.specialObjects.electrocardiograms.count == 1 && state.specialObjects.audiograms.count == 1)
+    #expect(state.specialObjects.statesOfMind.count == 1)
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

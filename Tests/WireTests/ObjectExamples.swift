@@ -32,6 +32,12 @@ enum ObjectExamples {
     uuid: PinnedFrameTests.u2, start: t0, end: t0.addingTimeInterval(300), points: points, metadata: ["k": .int(1)])
   static let audiogram = try! audiogramInput.validated(source: SampleSource(bundleID: "a", device: .phone))
 
+  static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
+  static let stateInput = StateOfMindInput(
+    uuid: PinnedFrameTests.u1, date: t0, kind: 1, valence: 0.6, labels: [17, 15], associations: [5],
+    metadata: ["note": .string("n")])
+  static let state = try! stateInput.validated(source: SampleSource(bundleID: "a", device: .watch))
+
   /// One request of each object opcode.
   static let requests: [Request] = [
     .recordElectrocardiogram(recording),
@@ -48,6 +54,12 @@ enum ObjectExamples {
       bundleID: "a", query: SampleQuery(type: audiogramType, range: nil, sources: nil, limit: 0, sort: [], filter: nil)),
     .importAudiograms(importID: 4, audiograms: [audiogram]),
     .storedAudiograms,
+    .saveStatesOfMind(bundleID: "a", states: [stateInput]),
+    .stateOfMindQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: stateOfMindType, range: nil, sources: nil, limit: 0, sort: [],
+        filter: .and([.stateOfMindValence(.greaterThan, 0), .stateOfMind(.label, 17)]))),
   ]
 
   /// One reply of each object reply tag.
@@ -55,5 +67,6 @@ enum ObjectExamples {
     .electrocardiograms([ecg]),
     .voltages([-48.5, 12.25]),
     .audiograms([audiogram]),
+    .statesOfMind([state]),
   ]
 }

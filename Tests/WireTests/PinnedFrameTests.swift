@@ -273,6 +273,8 @@ struct PinnedFrameTests {
     case .audiogramQuery: "audiogramQuery"
     case .importAudiograms: "importAudiograms"
     case .storedAudiograms: "storedAudiograms"
+    case .saveStatesOfMind: "saveStatesOfMind"
+    case .stateOfMindQuery: "stateOfMindQuery"
     }
   }
 
@@ -307,6 +309,7 @@ struct PinnedFrameTests {
     case .electrocardiograms: "electrocardiograms"
     case .voltages: "voltages"
     case .audiograms: "audiograms"
+    case .statesOfMind: "statesOfMind"
     }
   }
 

@@ -23,7 +23,7 @@ extension HKHealthStore {
     Self.markSaved(objects)
   }
 
-  /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveObjects` when any is a workout
+  /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveStatesOfMind` for States of Mind, `saveObjects` when any is a workout
   /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
     if objects.contains(where: { $0 is HKAudiogramSample }) {
@@ -32,6 +32,13 @@ extension HKHealthStore {
         throw HealthKitSimError.unsupported("HealthKitSim saves audiograms in a save(_:) of their own")
       }
       return [.saveAudiograms(bundleID, try audiograms.map { try $0.audiogramInput(api: api) })]
+    }
+    if objects.contains(where: { $0 is HKStateOfMind }) {
+      let states = objects.compactMap { $0 as? HKStateOfMind }
+      guard states.count == objects.count else {
+        throw HealthKitSimError.unsupported("HealthKitSim saves States of Mind in a save(_:) of their own")
+      }
+      return [.saveStatesOfMind(bundleID, try states.map { try $0.stateOfMindInput(api: api) })]
     }
     guard objects.contains(where: { $0 is HKWorkout }) else {
       return [try saveOperation(objects, bundleID: bundleID, api: api)]

@@ -95,6 +95,8 @@ final class HealthKitSimPredicate: NSPredicate {
       let sorted = raws.sorted()
       return sorted.count == 1
         ? "\(property) == \(sorted[0])" : "\(property) IN {\(sorted.map(String.init).joined(separator: ", "))}"
+    case .stateOfMindValence(let op, let value): return "valence \(op) \(formatNumber(value))"
+    case .stateOfMind(let field, let raw): return "\(field) == \(raw)"
     }
   }
 }

@@ -129,7 +129,7 @@ extension DeviceCore {
       case .anchoredQuery: "pass a limit and continue from the returned anchor"
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
-      case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery, .audiogramQuery:
+      case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery, .audiogramQuery, .stateOfMindQuery:
         "set a limit or narrow the date range"
       case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
@@ -144,7 +144,7 @@ extension DeviceCore {
         .importWorkouts,
         .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession,
         .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms,
-        .saveAudiograms, .importAudiograms, .storedAudiograms:
+        .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -211,7 +211,8 @@ extension Request {
       .heartbeatSeriesQuery,
       .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries,
       .workoutSession, .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages,
-      .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .storedAudiograms:
+      .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .storedAudiograms, .saveStatesOfMind,
+      .stateOfMindQuery:
       nil
     }
   }

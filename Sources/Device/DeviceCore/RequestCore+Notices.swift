@@ -34,6 +34,8 @@ extension RequestCore {
         notices.append(.samplesChanged(types: [.ecgType], origin: device, added: ecgs.count, deleted: 0))
       case .audiogramsSaved(let audiograms):
         notices.append(.samplesChanged(types: [.audiogramType], origin: device, added: audiograms.count, deleted: 0))
+      case .statesOfMindSaved(let states):
+        notices.append(.samplesChanged(types: [.stateOfMindType], origin: device, added: states.count, deleted: 0))
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
@@ -54,6 +56,7 @@ extension RequestCore {
           case .workoutDeletions(let t): deleted += t.map(\.type)
           case .electrocardiograms(let e): added += e.map { _ in .ecgType }
           case .audiograms(let a): added += a.map { _ in .audiogramType }
+          case .statesOfMind(let s): added += s.map { _ in .stateOfMindType }
           case .workoutAssociations: break
           case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
@@ -98,4 +101,6 @@ extension SampleType {
   fileprivate static let ecgType = SampleType.lookup(name: "electrocardiogram")!
   /// `HKAudiogramSampleType` (code 73).
   fileprivate static let audiogramType = SampleType.lookup(name: "audiogram")!
+  /// `HKStateOfMindType` (code 77).
+  fileprivate static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
 }

@@ -255,6 +255,11 @@ package enum RequestCore {
         answer = .reply(.success(.ok))
       case .storedAudiograms:
         answer = .reply(.success(.audiograms(state.specialObjects.audiograms.ordered.map(\.value))))
+      case .saveStatesOfMind(let bundleID, let states):
+        record(try state.saveStatesOfMind(bundleID, states, wall: wall))
+        answer = .reply(.success(.ok))
+      case .stateOfMindQuery(let bundleID, let query):
+        answer = .reply(.success(.statesOfMind(try state.stateOfMindQuery(bundleID, query, wall: wall))))
       case .workoutSession(let bundleID, let call):
         let (status, events) = try sessionCall(call, bundleID, state: &state, wall: wall)
         record(events)

@@ -8,8 +8,9 @@ import HealthModel
 // ecg     := uuid | start date | end date | classification u8 | symptoms u8 | averageHeartRate f64? |
 //            samplingFrequency f64 | measurementCount u32 | voltageCount u32 | f32 LE × voltageCount | metadata |
 //            source      (voltageCount is measurementCount, or 0 when only the header travels: a query's answer)
-// objects := u8 3 | electrocardiograms [ecg, change u64] | audiograms [audiogram, change u64]   (a snapshot's
-//            trailing section, written only when a family has objects; absent: none, as in earlier builds')
+// objects := u8 3 | electrocardiograms [ecg, change u64] | audiograms [audiogram, change u64]
+//            | statesOfMind [state-of-mind, change u64]   (a snapshot's trailing section, written only when a
+//            family has objects; absent: none, as in earlier builds')
 
 /// The smallest encoded electrocardiogram: no voltages, no metadata, the shortest source.
 let minimumECGSize = 16 + 8 + 8 + 1 + 1 + 1 + 8 + 4 + 4 + 4 + 5
@@ -50,6 +51,10 @@ extension BinaryWriter {
     }
     array(store.audiograms.ordered) { w, entry in
       w.audiogram(entry.value)
+      w.u64(entry.change)
+    }
+    array(store.statesOfMind.ordered) { w, entry in
+      w.stateOfMind(entry.value)
       w.u64(entry.change)
     }
   }
@@ -108,7 +113,13 @@ extension BinaryReader {
     let audiograms = try array(minElementSize: minimumAudiogramSize + 8) { r throws(DecodeError) in
       WorkoutStore.Entry(try r.audiogram(), change: try r.u64())
     }
-    do { return try SpecialObjectStore(restoring: ecgs, audiograms: audiograms, changeCounter: changeCounter) } catch {
+    let states = try array(minElementSize: minimumStateOfMindSize + 8) { r throws(DecodeError) in
+      WorkoutStore.Entry(try r.stateOfMind(), change: try r.u64())
+    }
+    do {
+      return try SpecialObjectStore(
+        restoring: ecgs, audiograms: audiograms, statesOfMind: states, changeCounter: changeCounter)
+    } catch {
       throw self.error(error.message)
     }
   }

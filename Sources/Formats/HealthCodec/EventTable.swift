@@ -96,6 +96,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case audiogramsSaved = 92
   /// An import's audiograms were staged.
   case importAudiogramsStaged = 93
+  /// Apps saved States of Mind.
+  case statesOfMindSaved = 94
 }
 
 /// One kind of journal event.
@@ -245,7 +247,7 @@ enum EventTable {
     .workoutsSavedWhileLocked, Fields.workouts, Fields.routes,
     make: { DeviceEvent.workoutsSavedWhileLocked(workouts: $0, routes: $1) })
 
-  // MARK: Special objects (tags 90–93)
+  // MARK: Special objects (tags 90–94)
 
   /// 90: [ecg].
   static let electrocardiogramsStored = EventDefinition(
@@ -260,6 +262,9 @@ enum EventTable {
   static let importAudiogramsStaged = EventDefinition(
     .importAudiogramsStaged, Fields.importIdentity, Fields.audiograms,
     make: { DeviceEvent.importAudiogramsStaged(id: $0, $1) })
+  /// 94: [state-of-mind].
+  static let statesOfMindSaved = EventDefinition(
+    .statesOfMindSaved, Fields.statesOfMind, make: DeviceEvent.statesOfMindSaved)
 }
 
 extension BinaryWriter {
@@ -314,6 +319,7 @@ extension BinaryWriter {
       EventTable.importElectrocardiogramsStaged.write((id, e), into: &self)
     case .audiogramsSaved(let a): EventTable.audiogramsSaved.write(a, into: &self)
     case .importAudiogramsStaged(let id, let a): EventTable.importAudiogramsStaged.write((id, a), into: &self)
+    case .statesOfMindSaved(let s): EventTable.statesOfMindSaved.write(s, into: &self)
     }
   }
 }
@@ -367,6 +373,7 @@ extension BinaryReader {
     case .importElectrocardiogramsStaged: return try EventTable.importElectrocardiogramsStaged.read(from: &self)
     case .audiogramsSaved: return try EventTable.audiogramsSaved.read(from: &self)
     case .importAudiogramsStaged: return try EventTable.importAudiogramsStaged.read(from: &self)
+    case .statesOfMindSaved: return try EventTable.statesOfMindSaved.read(from: &self)
     }
   }
 }

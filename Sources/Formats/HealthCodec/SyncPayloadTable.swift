@@ -44,6 +44,8 @@ package enum SyncPayloadTag: UInt8, CaseIterable, Sendable {
   case electrocardiograms = 90
   /// Audiograms: `[audiogram]`.
   case audiograms = 91
+  /// States of Mind: `[state-of-mind]`.
+  case statesOfMind = 92
 }
 
 /// The payload cases a ``SyncEntry`` and a ``SyncLedger/StoredEntry`` share, so one table builds both.
@@ -62,6 +64,7 @@ protocol SharedSyncPayload: Sendable {
   static func workoutDeletions(_ tombstones: [Tombstone]) -> Self
   static func electrocardiograms(_ ecgs: [Electrocardiogram]) -> Self
   static func audiograms(_ audiograms: [Audiogram]) -> Self
+  static func statesOfMind(_ states: [StateOfMind]) -> Self
 }
 
 extension SyncPayload: SharedSyncPayload {}
@@ -119,6 +122,8 @@ struct SyncPayloadTable<Payload: SharedSyncPayload>: Sendable {
   }
   /// 91: the fields of `audiogramsSaved`.
   let audiograms = Row(.audiograms, fieldsOf: EventTable.audiogramsSaved) { Payload.audiograms($0) }
+  /// 92: the fields of `statesOfMindSaved`.
+  let statesOfMind = Row(.statesOfMind, fieldsOf: EventTable.statesOfMindSaved) { Payload.statesOfMind($0) }
 }
 
 extension SyncPayload {
@@ -175,6 +180,7 @@ extension BinaryWriter {
     case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
     case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
     case .audiograms(let a): table.audiograms.write(a, into: &self)
+    case .statesOfMind(let s): table.statesOfMind.write(s, into: &self)
     }
   }
 
@@ -198,6 +204,7 @@ extension BinaryWriter {
     case .workoutDeletions(let t): table.workoutDeletions.write(t, into: &self)
     case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
     case .audiograms(let a): table.audiograms.write(a, into: &self)
+    case .statesOfMind(let s): table.statesOfMind.write(s, into: &self)
     }
   }
 }
@@ -228,6 +235,7 @@ extension BinaryReader {
     case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
     case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
     case .audiograms: payload = try table.audiograms.read(from: &self)
+    case .statesOfMind: payload = try table.statesOfMind.read(from: &self)
     }
     return SyncEntry(seq: seq, payload: payload)
   }
@@ -257,6 +265,7 @@ extension BinaryReader {
     case .workoutDeletions: payload = try table.workoutDeletions.read(from: &self)
     case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
     case .audiograms: payload = try table.audiograms.read(from: &self)
+    case .statesOfMind: payload = try table.statesOfMind.read(from: &self)
     }
     return SyncLedger.StoredEntry(seq: seq, payload: payload)
   }

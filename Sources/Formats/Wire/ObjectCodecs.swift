@@ -4,7 +4,7 @@ import HealthEngine
 import HealthModel
 
 // The codecs of the special object families' request fields and reply payloads (docs/protocol.md: `ecg`,
-// `ecg-recording`, `voltages`, `audiogram`, `audiogram-input`). Stored recordings forward to HealthCodec's ElectrocardiogramCoding.swift, which the
+// `ecg-recording`, `voltages`, `audiogram`, `audiogram-input`, `state-of-mind`, `state-of-mind-input`). Stored recordings forward to HealthCodec's ElectrocardiogramCoding.swift, which the
 // journal and snapshots use too.
 //
 // ecg-recording := uuid | start date | classification u8 | symptoms u8 | averageHeartRate f64? | duration f64 |
@@ -92,6 +92,26 @@ extension Codec {
     package static func write(_ value: Audiogram, into w: inout BinaryWriter) { w.audiogram(value) }
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> Audiogram { try r.audiogram() }
+  }
+  /// A State of Mind an app saves (numbers as sent; the device checks them).
+  package enum NewStateOfMind: FieldCodec {
+    /// The smallest encoded input.
+    package static var minimumSize: Int { 52 }
+    /// Writes `value`.
+    package static func write(_ value: StateOfMindInput, into w: inout BinaryWriter) { w.stateOfMindInput(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> StateOfMindInput {
+      try r.stateOfMindInput()
+    }
+  }
+  /// A stored State of Mind (replies).
+  package enum StoredStateOfMind: FieldCodec {
+    /// The smallest encoded State of Mind.
+    package static var minimumSize: Int { 57 }
+    /// Writes `value`.
+    package static func write(_ value: StateOfMind, into w: inout BinaryWriter) { w.stateOfMind(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> StateOfMind { try r.stateOfMind() }
   }
   /// Voltages in microvolts, at most ``Electrocardiogram/maxMeasurements``.
   package enum Voltages: FieldCodec {

@@ -44,7 +44,8 @@ extension BinaryWriter {
   /// 2 compare op u8, value) | 8 device property u8, [string] | 9 value op u8, f64 | 10 quantity op u8, f64, unit
   /// string | 11 not in a correlation | 12 date field u8, op u8, f64 | 13 workout activity types [u64] |
   /// 14 workout duration op u8, f64 | 15 workout statistic type, kind u8, op u8, f64 | 16 workout activity filter |
-  /// 17 associated with workout uuid | 18 electrocardiogram property u8, [i64].
+  /// 17 associated with workout uuid | 18 electrocardiogram property u8, [i64] | 19 State of Mind valence op u8,
+  /// f64 | 20 State of Mind field u8 (0 kind, 1 label, 2 association), i64.
   mutating func sampleFilter(_ f: SampleFilter) {
     switch f {
     case .constant(let b):
@@ -124,6 +125,14 @@ extension BinaryWriter {
       u8(18)
       u8(property.rawValue)
       array(raws.sorted()) { $0.i64(Int64($1)) }
+    case .stateOfMindValence(let op, let value):
+      u8(19)
+      u8(op.rawValue)
+      f64(value)
+    case .stateOfMind(let field, let raw):
+      u8(20)
+      u8(field.rawValue)
+      i64(Int64(raw))
     }
   }
 
@@ -254,6 +263,13 @@ extension BinaryReader {
       let raws = try array(minElementSize: 8) { r throws(DecodeError) in try r.i64() }
       guard raws.allSatisfy({ abs($0) <= 1 << 31 }) else { throw error("electrocardiogram value out of range") }
       return .electrocardiogram(property, Set(raws.map { Int($0) }))
+    case 19: return .stateOfMindValence(try op(&self), try f64())
+    case 20:
+      let raw = try u8()
+      guard let field = StateOfMindField(rawValue: raw) else { throw error("unknown State of Mind field \(raw)") }
+      let value = try i64()
+      guard abs(value) <= 1 << 31 else { throw error("State of Mind value out of range") }
+      return .stateOfMind(field, Int(value))
     case let t: throw error("unknown predicate tag \(t)")
     }
   }

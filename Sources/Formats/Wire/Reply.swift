@@ -67,6 +67,8 @@ package enum Reply: Hashable, Sendable {
   case voltages([Float])
   /// Audiograms (answer to `audiogramQuery`, `storedAudiograms`).
   case audiograms([Audiogram])
+  /// States of Mind (answer to `stateOfMindQuery`).
+  case statesOfMind([StateOfMind])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -129,6 +131,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case voltages = 101
   /// ``Reply/audiograms``.
   case audiograms = 102
+  /// ``Reply/statesOfMind``.
+  case statesOfMind = 103
 }
 
 extension Reply {
@@ -164,6 +168,7 @@ extension Reply {
     case .electrocardiograms: .electrocardiograms
     case .voltages: .voltages
     case .audiograms: .audiograms
+    case .statesOfMind: .statesOfMind
     }
   }
 }

@@ -241,6 +241,7 @@ extension ReplyTag {
     case .electrocardiograms: visitor.visit(ReplyTable.electrocardiograms)
     case .voltages: visitor.visit(ReplyTable.voltages)
     case .audiograms: visitor.visit(ReplyTable.audiograms)
+    case .statesOfMind: visitor.visit(ReplyTable.statesOfMind)
     }
   }
 }

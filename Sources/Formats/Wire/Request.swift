@@ -144,6 +144,10 @@ package enum Request: Hashable, Sendable {
   case importAudiograms(importID: UInt64, audiograms: [Audiogram])
   /// Every audiogram stored on the device (exports, tests); ``Reply/audiograms(_:)``.
   case storedAudiograms
+  /// `save(_:)` of `HKStateOfMind`s, all or nothing; answers `ok`.
+  case saveStatesOfMind(bundleID: String, states: [StateOfMindInput])
+  /// `HKSampleQuery` of `HKStateOfMindType`; answered by ``Reply/statesOfMind(_:)``.
+  case stateOfMindQuery(bundleID: String, query: SampleQuery)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -304,6 +308,10 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case importAudiograms = 127
   /// ``Request/storedAudiograms``.
   case storedAudiograms = 128
+  /// ``Request/saveStatesOfMind``.
+  case saveStatesOfMind = 129
+  /// ``Request/stateOfMindQuery``.
+  case stateOfMindQuery = 130
 }
 
 extension Request {
@@ -377,6 +385,8 @@ extension Request {
     case .audiogramQuery: .audiogramQuery
     case .importAudiograms: .importAudiograms
     case .storedAudiograms: .storedAudiograms
+    case .saveStatesOfMind: .saveStatesOfMind
+    case .stateOfMindQuery: .stateOfMindQuery
     }
   }
 }

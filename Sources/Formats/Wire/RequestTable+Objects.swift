@@ -51,6 +51,17 @@ extension RequestTable {
   package static let storedAudiograms = RequestDefinition(
     .storedAudiograms, answer: ReplyTable.audiograms, make: { Request.storedAudiograms },
     match: { if case .storedAudiograms = $0 { () } else { nil } })
+  /// `save(_:)` of States of Mind.
+  package static let saveStatesOfMind = RequestDefinition(
+    .saveStatesOfMind, Codec.Bundle.self, Codec.Many<Codec.NewStateOfMind>.self, answer: ReplyTable.ok,
+    make: Request.saveStatesOfMind,
+    match: { if case .saveStatesOfMind(let b, let s) = $0 { (b, s) } else { nil } },
+    call: { b, s in AppCall(b, [LogField("states", "\(s.count)")]) })
+  /// `HKSampleQuery` of States of Mind.
+  package static let stateOfMindQuery = RequestDefinition(
+    .stateOfMindQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.statesOfMind,
+    make: Request.stateOfMindQuery,
+    match: { if case .stateOfMindQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
 }
 
 extension ReplyTable {
@@ -72,4 +83,8 @@ extension ReplyTable {
   package static let audiograms = ReplyDefinition(
     .audiograms, Codec.Many<Codec.StoredAudiogram>.self, make: Reply.audiograms,
     match: { if case .audiograms(let a) = $0 { a } else { nil } }, log: { [LogField("results", "\($0.count)")] })
+  /// States of Mind.
+  package static let statesOfMind = ReplyDefinition(
+    .statesOfMind, Codec.Many<Codec.StoredStateOfMind>.self, make: Reply.statesOfMind,
+    match: { if case .statesOfMind(let s) = $0 { s } else { nil } }, log: { [LogField("results", "\($0.count)")] })
 }

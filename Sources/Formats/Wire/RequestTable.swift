@@ -298,6 +298,8 @@ extension RequestOpcode {
     case .audiogramQuery: visitor.visit(RequestTable.audiogramQuery)
     case .importAudiograms: visitor.visit(RequestTable.importAudiograms)
     case .storedAudiograms: visitor.visit(RequestTable.storedAudiograms)
+    case .saveStatesOfMind: visitor.visit(RequestTable.saveStatesOfMind)
+    case .stateOfMindQuery: visitor.visit(RequestTable.stateOfMindQuery)
     }
   }
 }

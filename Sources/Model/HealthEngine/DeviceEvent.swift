@@ -115,6 +115,8 @@ package enum DeviceEvent: Hashable, Sendable {
   case audiogramsSaved([Audiogram])
   /// Audiograms of the import `id`, staged like its batches and stored by its commit.
   case importAudiogramsStaged(id: UInt64, [Audiogram])
+  /// Apps on this device saved States of Mind (behavior.md M1).
+  case statesOfMindSaved([StateOfMind])
 }
 
 /// One entry of a device's outbound sync log.
@@ -164,6 +166,8 @@ package enum SyncPayload: Hashable, Sendable {
   case electrocardiograms([Electrocardiogram])
   /// Audiograms saved or imported on the origin device.
   case audiograms([Audiogram])
+  /// States of Mind saved on the origin device.
+  case statesOfMind([StateOfMind])
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
@@ -179,6 +183,7 @@ package enum SyncPayload: Hashable, Sendable {
     case .workoutDeletions(let t): t.count
     case .electrocardiograms(let e): e.count
     case .audiograms(let a): a.count
+    case .statesOfMind(let s): s.count
     case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }

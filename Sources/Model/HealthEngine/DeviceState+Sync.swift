@@ -34,6 +34,7 @@ extension DeviceState {
       case .workoutDeletions(let tombstones): SyncEntry(seq: stored.seq, payload: .workoutDeletions(tombstones))
       case .electrocardiograms(let ecgs): SyncEntry(seq: stored.seq, payload: .electrocardiograms(ecgs))
       case .audiograms(let audiograms): SyncEntry(seq: stored.seq, payload: .audiograms(audiograms))
+      case .statesOfMind(let states): SyncEntry(seq: stored.seq, payload: .statesOfMind(states))
       }
     }
   }
@@ -154,6 +155,9 @@ extension DeviceState {
     case .audiograms(let audiograms):
       let changing = unknownInside(audiograms, floor: floor, uuid: \.uuid, end: \.end)
       return changing.count == audiograms.count ? payload : .audiograms(changing)
+    case .statesOfMind(let states):
+      let changing = unknownInside(states, floor: floor, uuid: \.uuid, end: \.date)
+      return changing.count == states.count ? payload : .statesOfMind(changing)
     case .workoutAssociations:
       return payload
     case .watchSettings, .authorization, .userSetting, .sourceOrder:

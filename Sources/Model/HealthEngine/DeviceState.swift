@@ -366,6 +366,7 @@ package struct DeviceState: Sendable {
     case .audiogramsSaved(let audiograms): applyAudiogramsSaved(audiograms)
     case .importAudiogramsStaged(let id, let audiograms):
       stagedImports[id, default: StagedImport()].audiograms += audiograms
+    case .statesOfMindSaved(let states): applyStatesOfMindSaved(states)
     }
   }
 
@@ -383,6 +384,9 @@ package struct DeviceState: Sendable {
       }
       for source in specialObjects.audiograms.prune(endingBefore: now.addingTimeInterval(-retention)) {
         noteChange(SpecialObjectStore.audiogramType, source, pruned: true)
+      }
+      for source in specialObjects.statesOfMind.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        noteChange(SpecialObjectStore.stateOfMindType, source, pruned: true)
       }
     }
   }
@@ -469,6 +473,7 @@ package struct DeviceState: Sendable {
     case .workoutDeletions(let tombstones): applyPeerWorkoutDeletions(tombstones)
     case .electrocardiograms(let ecgs): applyPeerElectrocardiograms(ecgs, floor: floor)
     case .audiograms(let audiograms): applyPeerAudiograms(audiograms, floor: floor)
+    case .statesOfMind(let states): applyPeerStatesOfMind(states, floor: floor)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).

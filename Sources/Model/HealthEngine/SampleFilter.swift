@@ -215,6 +215,12 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// The electrocardiogram's classification or symptoms status is one of these raw values
   /// (`predicateForElectrocardiograms(classification:)`, `…(symptomsStatus:)`). Electrocardiogram-only.
   case electrocardiogram(ECGProperty, Set<Int>)
+  /// The State of Mind's valence compares with this value (`predicateForStatesOfMind(withValence:operatorType:)`).
+  /// State-of-Mind-only.
+  case stateOfMindValence(ComparisonOperator, Double)
+  /// The State of Mind's kind is this raw value, or its labels or associations include it
+  /// (`predicateForStatesOfMind(with:)`). State-of-Mind-only.
+  case stateOfMind(StateOfMindField, Int)
 
   /// The filter with ``notInCorrelation`` replaced by "not one of `members`" (the identifiers of every correlation's
   /// members in the store); `members` is asked for only when the filter holds that case.
@@ -276,7 +282,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
       let date = (field == .start ? sample.start : sample.end).timeIntervalSinceReferenceDate
       return op.holds(date < instant ? -1 : date > instant ? 1 : 0)
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind:
       return false
     }
   }
@@ -293,7 +299,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: return true
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind:
       return true
     }
   }
@@ -306,7 +312,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .not(let part): part.isDeletionAware
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: false
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind:
       false
     }
   }

@@ -13,6 +13,7 @@ package protocol ShelvedObject: Hashable, Sendable {
 
 extension Electrocardiogram: ShelvedObject {}
 extension Audiogram: ShelvedObject {}
+extension StateOfMind: ShelvedObject {}
 
 /// One family's stored objects by identifier, each with the change number it was stored under (drawn from the
 /// sample store's counter, so anchors count in one sequence on the device).
@@ -71,12 +72,14 @@ package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
 }
 
 /// The object families a device stores apart from samples and workouts: electrocardiograms (written only by the
-/// system's ECG app or an import, read-only to apps) and audiograms (saved by apps).
+/// system's ECG app or an import, read-only to apps), audiograms and States of Mind (saved by apps).
 package struct SpecialObjectStore: Hashable, Sendable {
   /// Recorded electrocardiograms.
   package internal(set) var electrocardiograms = ObjectShelf<Electrocardiogram>()
   /// Saved or imported audiograms.
   package internal(set) var audiograms = ObjectShelf<Audiogram>()
+  /// Saved States of Mind.
+  package internal(set) var statesOfMind = ObjectShelf<StateOfMind>()
 
   /// Creates an empty store.
   package init() {}
@@ -85,26 +88,33 @@ package struct SpecialObjectStore: Hashable, Sendable {
   /// - Throws: ``StateRestoreError`` as ``ObjectShelf/init(restoring:changeCounter:what:)``.
   package init(
     restoring electrocardiograms: [WorkoutStore.Entry<Electrocardiogram>],
-    audiograms: [WorkoutStore.Entry<Audiogram>] = [], changeCounter: UInt64
+    audiograms: [WorkoutStore.Entry<Audiogram>] = [], statesOfMind: [WorkoutStore.Entry<StateOfMind>] = [],
+    changeCounter: UInt64
   ) throws(StateRestoreError) {
     self.electrocardiograms = try ObjectShelf(
       restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
     self.audiograms = try ObjectShelf(restoring: audiograms, changeCounter: changeCounter, what: "audiogram")
-    if let shared = audiograms.first(where: { self.electrocardiograms.contains($0.value.uuid) }) {
-      throw StateRestoreError("audiogram \(shared.value.uuid) is listed as an electrocardiogram too")
+    self.statesOfMind = try ObjectShelf(restoring: statesOfMind, changeCounter: changeCounter, what: "state of mind")
+    let all = electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
+    guard Set(all).count == all.count else {
+      throw StateRestoreError("an identifier is listed in two object families")
     }
   }
 
   /// Whether the identifier names a stored object of any family here.
-  package func isKnown(_ uuid: UUID) -> Bool { electrocardiograms.contains(uuid) || audiograms.contains(uuid) }
+  package func isKnown(_ uuid: UUID) -> Bool {
+    electrocardiograms.contains(uuid) || audiograms.contains(uuid) || statesOfMind.contains(uuid)
+  }
 
   /// Whether nothing is stored.
-  package var isEmpty: Bool { electrocardiograms.count == 0 && audiograms.count == 0 }
+  package var isEmpty: Bool { electrocardiograms.count == 0 && audiograms.count == 0 && statesOfMind.count == 0 }
 
-  /// Removes the app-saved object `uuid` (an audiogram: recordings are never deleted by apps); true when it was
-  /// stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).
-  mutating func remove(_ uuid: UUID) -> Bool { audiograms.remove(uuid) }
+  /// Removes the app-saved object `uuid` (an audiogram or a State of Mind: recordings are never deleted by apps);
+  /// true when it was stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).
+  mutating func remove(_ uuid: UUID) -> Bool { audiograms.remove(uuid) || statesOfMind.remove(uuid) }
 
+  /// `HKStateOfMindType` (code 77).
+  package static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
   /// `HKAudiogramSampleType` (code 73).
   package static let audiogramType = SampleType.lookup(name: "audiogram")!
   /// `HKElectrocardiogramType` (code 72, read-only).

@@ -46,6 +46,8 @@ package struct SyncLedger: Hashable, Sendable {
     case electrocardiograms([Electrocardiogram])
     /// Audiograms saved or imported here.
     case audiograms([Audiogram])
+    /// States of Mind saved here.
+    case statesOfMind([StateOfMind])
 
     /// Items carried.
     package var itemCount: Int {
@@ -61,6 +63,7 @@ package struct SyncLedger: Hashable, Sendable {
       case .workoutDeletions(let t): t.count
       case .electrocardiograms(let e): e.count
       case .audiograms(let a): a.count
+      case .statesOfMind(let s): s.count
       case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
@@ -221,6 +224,13 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
+  /// Appends saved States of Mind, in entries of at most ``maxItemsPerEntry``.
+  package mutating func appendStatesOfMind(_ states: [StateOfMind]) {
+    for chunk in stride(from: 0, to: states.count, by: Self.maxItemsPerEntry) {
+      appendOne(.statesOfMind(Array(states[chunk..<min(chunk + Self.maxItemsPerEntry, states.count)])))
+    }
+  }
+
   /// The most electrocardiograms one entry carries (about 1 MB of 30-second recordings).
   package static let maxRecordingsPerEntry = 16
 
@@ -266,7 +276,7 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
   /// every live sample (as slot runs) and every deletion, the correlations, the workouts, routes, heartbeat series
-  /// and their deletions, the electrocardiograms and audiograms, then the Watch-app settings, companion decisions and
+  /// and their deletions, the electrocardiograms, audiograms and States of Mind, then the Watch-app settings, companion decisions and
   /// source orders still pending, then every Health app value the user set here (`userSettings`, with when each was
   /// set). Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records, or the
   /// stores were found to differ); the peer applies the re-send idempotently.
@@ -279,7 +289,7 @@ package struct SyncLedger: Hashable, Sendable {
       switch $0.payload {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
       case .slots, .deletions, .userSetting, .correlations, .correlationDeletions, .workouts, .workoutAssociations,
-        .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms, .audiograms:
+        .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms, .audiograms, .statesOfMind:
         return nil
       }
     }
@@ -300,6 +310,7 @@ package struct SyncLedger: Hashable, Sendable {
     appendWorkoutDeletions(workouts.orderedDeletions.map(\.value))
     appendElectrocardiograms(specialObjects.electrocardiograms.ordered.map(\.value))
     appendAudiograms(specialObjects.audiograms.ordered.map(\.value))
+    appendStatesOfMind(specialObjects.statesOfMind.ordered.map(\.value))
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }

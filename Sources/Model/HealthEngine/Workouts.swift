@@ -175,8 +175,8 @@ extension DeviceState {
     return commitEvents([.heartbeatSeriesSaved([series])])
   }
 
-  /// The tombstones for deleting the live workout, route, series or audiogram `uuid` on behalf of `bundleID`, or nil
-  /// when `uuid` names none. Only the app's own objects inside the retention window (D6), with share permission for the
+  /// The tombstones for deleting the live workout, route, series, audiogram or State of Mind `uuid` on behalf of
+  /// `bundleID`, or nil when `uuid` names none. Only the app's own objects inside the retention window (D6), with share permission for the
   /// object's type (D7). A workout's routes are deleted with it ("deleting a workout deletes its route", issue 32);
   /// its associated samples stay (Apple documents no cascade to samples: HealthPair model).
   func workoutTombstones(_ bundleID: String, _ uuid: UUID, at: Date, wall: Date) throws(HealthError) -> [Tombstone]? {
@@ -212,6 +212,15 @@ extension DeviceState {
         Tombstone(
           uuid: uuid, type: SpecialObjectStore.audiogramType, source: audiogram.source, deletedAt: at,
           metadata: audiogram.metadata)
+      ]
+    }
+    if let state = specialObjects.statesOfMind[uuid] {
+      try owned(state.source, state.date)
+      try requireShare(bundleID, SpecialObjectStore.stateOfMindType, verb: "delete")
+      return [
+        Tombstone(
+          uuid: uuid, type: SpecialObjectStore.stateOfMindType, source: state.source, deletedAt: at,
+          metadata: state.metadata)
       ]
     }
     if let series = workoutStore.series[uuid]?.value {

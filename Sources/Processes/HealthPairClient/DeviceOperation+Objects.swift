@@ -23,6 +23,17 @@ extension DeviceOperation where Value == Void {
   package static func importAudiograms(_ importID: UInt64, _ audiograms: [Audiogram]) -> Self {
     Self(RequestTable.importAudiograms, importID, audiograms)
   }
+  /// `save(_:)` of States of Mind, all or nothing.
+  package static func saveStatesOfMind(_ bundleID: String, _ states: [StateOfMindInput]) -> Self {
+    Self(RequestTable.saveStatesOfMind, bundleID, states)
+  }
+}
+
+extension DeviceOperation where Value == [StateOfMind] {
+  /// `HKSampleQuery` of States of Mind: the ones the app may read.
+  package static func stateOfMindQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
+    Self(RequestTable.stateOfMindQuery, bundleID, query)
+  }
 }
 
 extension DeviceOperation where Value == [Audiogram] {
@@ -72,6 +83,14 @@ extension DeviceClient {
   /// Audiograms the app may read.
   package func audiogramQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [Audiogram] {
     try perform(.audiogramQuery(bundleID, query))
+  }
+  /// Saves States of Mind, all or nothing.
+  package func saveStatesOfMind(_ bundleID: String, _ states: [StateOfMindInput]) throws(ClientError) {
+    try perform(.saveStatesOfMind(bundleID, states))
+  }
+  /// States of Mind the app may read.
+  package func stateOfMindQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [StateOfMind] {
+    try perform(.stateOfMindQuery(bundleID, query))
   }
   /// Every audiogram on the device.
   package func storedAudiograms() throws(ClientError) -> [Audiogram] { try perform(.storedAudiograms) }

@@ -57,3 +57,12 @@ extension Codec.StoredAudiogram: FuzzPalette {
       source: c.pick(RequestFuzz.Palette.sources))
   }
 }
+extension Codec.NewStateOfMind: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> StateOfMindInput {
+    typealias Palette = RequestFuzz.Palette
+    return StateOfMindInput(
+      uuid: c.pick(Palette.uuids), date: c.pick(Palette.dates), kind: c.pick([1, 2, 0, 3, -1]),
+      valence: c.pick([0.5, -1, 1, 1.01] + Palette.doubles), labels: c.pick([[], [17], [0], [39], [1, 38]]),
+      associations: c.pick([[], [5], [19], [-4]]), metadata: c.pick(Palette.metadata))
+  }
+}

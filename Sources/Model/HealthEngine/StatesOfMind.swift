@@ -1,0 +1,63 @@
+import FoundationEssentials
+import HealthModel
+
+/// `DeviceState`: States of Mind — logged by apps with share permission (a mood journal, the Mindfulness app),
+/// synced to the other device, read with read permission, deleted by the app that saved them (behavior.md M1–M3).
+extension DeviceState {
+  /// `save(_:)` of `HKStateOfMind`s, all or nothing: each validated (``StateOfMindInput/validated(source:)``), share
+  /// permission for the type, new identifiers, inside the retention window, the device unlocked.
+  /// - Throws: what the save's completion would receive; `wouldTerminate` for what a device raises on.
+  package mutating func saveStatesOfMind(_ bundleID: String, _ inputs: [StateOfMindInput], wall: Date)
+    throws(HealthError) -> [DeviceEvent]
+  {
+    _ = try installedAppRecord(bundleID)
+    guard !inputs.isEmpty else { throw .healthKit(.errorInvalidArgument, "Nothing to save") }
+    let source = SampleSource(bundleID: bundleID, device: device)
+    var states: [StateOfMind] = []
+    for input in inputs { states.append(try input.validated(source: source)) }
+    try requireShare(bundleID, SpecialObjectStore.stateOfMindType, verb: "save")
+    var seen: Set<UUID> = []
+    for state in states {
+      try requireNewIdentifier(state.uuid, &seen)
+      try requireInsideRetention(state.uuid, end: state.date, wall: wall)
+    }
+    try requireUnlockedForWorkouts("States of Mind")
+    return commitEvents([.statesOfMindSaved(states)])
+  }
+
+  /// Applies ``DeviceEvent/statesOfMindSaved(_:)``: the samples the store takes go to the sync log.
+  mutating func applyStatesOfMindSaved(_ states: [StateOfMind]) {
+    let taken = states.filter {
+      !isKnownObject($0.uuid) && specialObjects.statesOfMind.insert($0, change: nextChange())
+    }
+    for state in taken { noteChange(SpecialObjectStore.stateOfMindType, state.source.bundleID) }
+    if !taken.isEmpty { sync.appendStatesOfMind(taken) }
+  }
+
+  /// Applies ``SyncPayload/statesOfMind(_:)`` from the peer: unknown samples inside the retention window are stored.
+  mutating func applyPeerStatesOfMind(_ states: [StateOfMind], floor: Date?) {
+    for state in states where !isKnownObject(state.uuid) {
+      if let floor, state.date < floor { continue }
+      if specialObjects.statesOfMind.insert(state, change: nextChange()) {
+        noteChange(SpecialObjectStore.stateOfMindType, state.source.bundleID)
+      }
+    }
+  }
+
+  /// `HKSampleQuery` of `HKStateOfMindType`: the samples the app may see (R1–R5: a denied read sees only its own),
+  /// inside the retention window, matching the range, sources and filter (valence, kind, label and association
+  /// conditions included), sorted by date and limited.
+  package func stateOfMindQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
+    -> [StateOfMind]
+  {
+    try workoutQueryable(
+      bundleID, query.type, expected: SpecialObjectStore.stateOfMindType, range: query.range, limit: query.limit)
+    try requireDateSort(query.sort, query.type)
+    let candidates = specialObjects.statesOfMind.entries.values.map { entry in
+      Candidate(
+        value: entry.value, start: entry.value.date, end: entry.value.date, source: entry.value.source,
+        change: entry.change)
+    }
+    return select(candidates, bundleID, query, wall: wall) { state, filter in filter.matches(state) }
+  }
+}
