@@ -168,6 +168,7 @@ enum CaseNames {
     case .deleteWorkout: ["deleteWorkout"]
     case .saveHeartbeatSeries: ["saveHeartbeatSeries"]
     case .saveAudiogram: ["saveAudiogram"]
+    case .logStateOfMind: ["logStateOfMind"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -215,6 +216,7 @@ enum CaseNames {
     case .expect(.seesHeartbeatSeries): ["seesHeartbeatSeries"]
     case .expect(.seesElectrocardiograms): ["seesElectrocardiograms"]
     case .expect(.seesAudiograms): ["seesAudiograms"]
+    case .expect(.seesStatesOfMind): ["seesStatesOfMind"]
     case .expect(.seesRoutes): ["seesRoutes"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
@@ -285,7 +287,7 @@ enum CaseNames {
     "wearer effort", "wearer wrist", "session state", "session heard", "session elapsed", "session collected",
     "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
     "session type", "session received", "startWatchApp", "wearer records ECG", "seesElectrocardiograms",
-    "saveAudiogram", "seesAudiograms",
+    "saveAudiogram", "seesAudiograms", "logStateOfMind", "seesStatesOfMind",
   ]
 }
 
@@ -305,6 +307,7 @@ struct LanguageDocsTests {
     install Tracker on phone and watch read stepCount dietaryWater with background delivery
     install Rhythm on phone and watch read electrocardiogram
     install Hearing on phone and watch share audiogram read audiogram
+    install Mood on phone and watch share stateOfMind read stateOfMind
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning

@@ -82,6 +82,8 @@ extension RunContext {
       try checkSeesElectrocardiograms(devices, spec, expected, check, step)
     case .seesAudiograms(let devices, let spec, let expected, let points):
       try checkSeesAudiograms(devices, spec, expected, points: points, step)
+    case .seesStatesOfMind(let devices, let spec, let expected, let check):
+      try checkSeesStatesOfMind(devices, spec, expected, check, step)
     case .seesRoutes(let devices, let spec, let expected, let locations):
       try checkSeesRoutes(devices, spec, expected, locations: locations, step)
     case .workout(let device, let name, let workout, let check): try checkWorkout(device, name, workout, check, step)

@@ -54,6 +54,7 @@ extension RunContext {
       case .deleteWorkout(let device, let name, let workout): try deleteWorkout(device, name, workout: workout, step)
       case .saveHeartbeatSeries(let device, let name, let spec): try saveHeartbeatSeries(device, name, spec)
       case .saveAudiogram(let device, let name, let spec): try saveAudiogram(device, name, spec)
+      case .logStateOfMind(let device, let name, let spec): try logStateOfMind(device, name, spec)
       case .saveRandom(let device, let name, let count, let type, let over):
         try saveRandom(device, name, count: count, type: type, over: over)
       case .resave(let device, let name, let sample, let changed): try resave(device, name, sample, changed, step)

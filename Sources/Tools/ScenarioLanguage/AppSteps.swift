@@ -26,6 +26,9 @@ extension ParseState {
     AppVerbRule(["saves"], ["save"]) { s, c, call throws(Diagnostic) in
       try s.parseSave(&c, device: call.device, app: call.app)
     },
+    AppVerbRule(["logs"], ["log"]) { s, c, call throws(Diagnostic) in
+      try s.parseLogStateOfMind(&c, device: call.device, app: call.app)
+    },
     AppVerbRule(["resaves"], ["resave"]) { s, c, call throws(Diagnostic) in
       try s.parseResave(&c, device: call.device, app: call.app)
     },

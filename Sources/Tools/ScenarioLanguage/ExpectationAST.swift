@@ -210,6 +210,9 @@ package enum Expectation: Hashable, Sendable {
   /// `<App> sees <n> audiograms [with <m> points each] [query]`: a sample query of `audiogramSampleType()`
   /// (behavior.md H2–H3).
   case seesAudiograms(Devices, SampleQuerySpec, Int, points: Int?)
+  /// `<App> sees <n> states of mind [of <kind>] [labelled …] [about …] [with valence above|below <v>]
+  /// [classified <class>] [query]`: a sample query of `stateOfMindType()` with HealthKit's predicates (M2–M3).
+  case seesStatesOfMind(Devices, SampleQuerySpec, Int, StateOfMindCheck)
   /// `<App> sees <n> workout routes [with <m> locations [each]] [query]`: a route query of every workout the app
   /// may read (`HKSampleQuery` of `workoutRoute()`), each route's locations as `HKWorkoutRouteQuery` returns them.
   case seesRoutes(Devices, SampleQuerySpec, Int, locations: Int?)

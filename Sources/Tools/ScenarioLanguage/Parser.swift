@@ -87,6 +87,8 @@ import HealthModel
 //       [gap at <duration> for <duration>]… [as <name>]
 //   - <device>: <App> saves audiogram at <time> with <frequency> Hz <left>/<right> dBHL[, <frequency> Hz
 //       <left>/<right> dBHL]… [as <name>]
+//   - <device>: <App> logs state of mind momentaryEmotion|dailyMood valence <v> [labels <label>…] [associations
+//       <association>…] [at <time>] [as <name>]
 //   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
@@ -184,6 +186,8 @@ import HealthModel
 //   - <App> sees <n> electrocardiograms [of <classification> [or <classification>]…] [with symptoms|with no
 //       symptoms] [with <m> voltages [each]] [query] / <App> sees no electrocardiograms …
 //   - <App> sees <n> audiograms [with <m> points [each]] [query] / <App> sees no audiograms …
+//   - <App> sees <n> states of mind [of <kind>] [labelled <label>] [about <association>] [with valence above|below
+//       <v>] [classified <class>] [query] / <App> sees no states of mind …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
 //       activity summary <date>

@@ -233,6 +233,8 @@ package enum StepKind: Hashable, Sendable {
   case saveHeartbeatSeries(DeviceKind, app: String, HeartbeatSeriesSpec)
   /// `saves audiogram at <time> with <frequency> Hz <left>/<right> dBHL…`: one `HKAudiogramSample` (behavior.md H1).
   case saveAudiogram(DeviceKind, app: String, AudiogramSpec)
+  /// `logs state of mind <kind> valence <v> …`: `save(_:)` of one `HKStateOfMind` (behavior.md M1).
+  case logStateOfMind(DeviceKind, app: String, StateOfMindSpec)
   /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).
   case deleteWorkout(DeviceKind, app: String, workout: String)
   /// An app saves seeded random samples.

@@ -36,6 +36,12 @@ extension ParseState {
     AppExpectationRule(["no", "audiograms"]) { s, c, subject throws(Diagnostic) in
       try s.parseSeesAudiograms(&c, subject, count: 0)
     },
+    AppExpectationRule(when: { $0.integer(before: ["states", "state"]) }) {
+      s, c, subject throws(Diagnostic) in try s.parseSeesStatesOfMind(&c, subject)
+    },
+    AppExpectationRule(["no", "states", "of", "mind"]) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesStatesOfMind(&c, subject, count: 0)
+    },
     AppExpectationRule(["no", "workouts"]) { s, c, subject throws(Diagnostic) in
       try s.parseWorkoutQuery(&c, subject, count: 0)
     },
