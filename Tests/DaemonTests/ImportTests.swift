@@ -24,7 +24,10 @@ struct ImportTests {
   @Test func theFixtureImportsIntoThePhoneAndTheWatchGetsItsWindow() throws {
     try withPair { pair in
       let report = try HealthExportFiles.importExport(path: fixture, into: pair.phone)
-      #expect(report.outcome.addedCount == 19 && report.device == .phone)
+      // 19 samples and the fixture's audiogram.
+      #expect(report.outcome.addedCount == 20 && report.device == .phone)
+      #expect(report.summary.audiograms == 1)
+      #expect(try pair.phone.storedAudiograms().count == 1)
       #expect(report.outcome.alreadyPresent == 0, "the blood pressure's records, also at the top level, count once")
       #expect(try pair.phone.storedSamples().samples.count == 19)
       let correlations = try pair.phone.storedCorrelations()
@@ -41,7 +44,7 @@ struct ImportTests {
     try withPair { pair in
       _ = try HealthExportFiles.importExport(path: fixture, into: pair.phone)
       let again = try HealthExportFiles.importExport(path: fixtureZip, into: pair.phone)
-      #expect(again.outcome.addedCount == 0 && again.outcome.alreadyPresent == 19)
+      #expect(again.outcome.addedCount == 0 && again.outcome.alreadyPresent == 20, "19 samples, 1 audiogram")
     }
   }
 
@@ -156,7 +159,8 @@ struct ImportTests {
   @Test func importingIntoTheWatchKeepsOnlyItsWindowAndSyncsToThePhone() throws {
     try withPair { pair in
       let report = try HealthExportFiles.importExport(path: fixtureZip, into: pair.watch)
-      #expect(report.outcome.addedCount == 13 && report.outcome.beforeRetention == 6)
+      // The audiogram (2025-12-10) is before the window too.
+      #expect(report.outcome.addedCount == 13 && report.outcome.beforeRetention == 7)
       try pair.waitSynced(timeout: 20)
       #expect(try pair.phone.storedSamples().samples.count == 13)
       #expect(try pair.phone.storedCorrelations().count == 1, "the watch's blood pressure reaches the phone")

@@ -291,8 +291,9 @@ public final class HealthDevice: Sendable {
 
   /// Imports an Apple Health export (`export.zip` or `export.xml`) into this device, all or nothing: every `Record`
   /// of a type HealthKitSim simulates becomes a stored sample with its source (name, version, device), dates, value
-  /// and metadata; Apple's sources are marked as such; each electrocardiogram CSV file under `electrocardiograms/`
-  /// becomes a stored recording (one already stored, by identifier or by start and voltages, is left out). Imported
+  /// and metadata; Apple's sources are marked as such; each `Audiogram` becomes a stored audiogram with its
+  /// sensitivity points; each electrocardiogram CSV file under `electrocardiograms/` becomes a stored recording (one
+  /// already stored, by identifier or by start and voltages, is left out). Imported
   /// into the phone, the watch receives what sync and its retention window give it. `sources` gives export source
   /// names a bundle identifier (so `app` finds its own history: `["MyFitnessPal": "com.example.app"]`). See
   /// docs/import-export.md.
@@ -312,7 +313,8 @@ public final class HealthDevice: Sendable {
   }
 
   /// Writes this device's samples as an Apple Health export at `path` (`export.xml`, or a zip archive holding
-  /// `apple_health_export/export.xml` when the name ends in `.zip`), with its workouts' routes under
+  /// `apple_health_export/export.xml` when the name ends in `.zip`) — its audiograms as `Audiogram` elements in it —
+  /// with its workouts' routes under
   /// `workout-routes/` and one CSV file per electrocardiogram under `electrocardiograms/`, beside export.xml or in
   /// the archive; returns how many records export.xml holds.
   /// - Throws: ``HealthPairTestingError``.

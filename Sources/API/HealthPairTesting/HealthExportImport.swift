@@ -33,10 +33,13 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
   public let routes: Int
   /// `ActivitySummary` elements read, stored for their days.
   public let activitySummaries: Int
+  /// `Audiogram` elements read, staged in the import (those the store did not hold count in ``added``, the others
+  /// in ``alreadyPresent`` or ``beforeRetentionWindow``).
+  public let audiograms: Int
   /// Electrocardiogram CSV files read from the export's `electrocardiograms/` folder, staged in the import (those
   /// the store did not hold count in ``added``, the others in ``alreadyPresent``).
   public let electrocardiograms: Int
-  /// What was not imported, by element or record type (`Audiogram`, `Record HKDataTypeSleepDurationGoal`, …).
+  /// What was not imported, by element or record type (`ClinicalRecord`, `Record HKDataTypeSleepDurationGoal`, …).
   public let skipped: [String: Int]
   /// The export's sources, in order of first appearance.
   public let sources: [Source]
@@ -52,6 +55,7 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
     workouts = report.summary.workouts
     routes = report.summary.routes
     activitySummaries = report.summary.activitySummaries
+    audiograms = report.summary.audiograms
     electrocardiograms = report.summary.electrocardiograms
     var skipped: [String: Int] = [:]
     for (type, count) in report.summary.skippedTypes { skipped["Record \(type)", default: 0] += count }

@@ -187,3 +187,44 @@ extension ExportIdentity {
     return hash.uuid
   }
 }
+
+/// Audiograms (HealthPair model: Apple's exports carry no identifier for an audiogram).
+extension ExportIdentity {
+  /// An audiogram's identifier from its dates (seconds since the reference date), source hash, metadata and points:
+  /// each point's frequency and its tests (ear, hearing level, masked, clamping bounds), in ear order, so it does not
+  /// depend on the order the tests were given in.
+  package static func audiogram(
+    start: Double, end: Double, source: UInt64, metadata: Metadata, points: [AudiogramPoint]
+  ) -> UUID {
+    var hash = Hash128()
+    hash.add(0x5_0000)
+    hash.add(start.bitPattern)
+    hash.add(end.bitPattern)
+    hash.add(source)
+    if !metadata.isEmpty { hashMetadata(metadata, into: &hash) }
+    hash.add(UInt64(points.count))
+    for point in points {
+      hash.add(point.frequency.bitPattern)
+      let tests = point.tests.sorted { $0.side.rawValue < $1.side.rawValue }
+      hash.add(UInt64(tests.count))
+      for test in tests {
+        hash.add(UInt64(test.side.rawValue) | (test.masked ? 0x10 : 0))
+        hash.add(test.sensitivity.bitPattern)
+        // A bound that is absent hashes apart from every value a bound can have (NaN's bits are never written).
+        hash.add(test.clampLower?.bitPattern ?? Double.nan.bitPattern)
+        hash.add(test.clampUpper?.bitPattern ?? Double.nan.bitPattern)
+      }
+    }
+    return hash.uuid
+  }
+
+  /// Whether the `Audiogram` written for `audiogram` derives its identifier on import; `device` is the one it is
+  /// written with.
+  static func derivesIdentifier(of audiogram: Audiogram, device: HardwareDetails?) -> Bool {
+    let derived = Self.audiogram(
+      start: audiogram.start.timeIntervalSinceReferenceDate, end: audiogram.end.timeIntervalSinceReferenceDate,
+      source: writtenSourceHash(audiogram.source, device: device), metadata: writtenMetadata(audiogram.metadata),
+      points: audiogram.points)
+    return derived == audiogram.uuid
+  }
+}

@@ -4,9 +4,9 @@ import HealthModel
 /// Reads an Apple Health export (`export.xml`) as a stream of samples: each `Record` of a type the catalog knows
 /// (``SampleType/lookup(name:)``, so every type added there imports with no change here) becomes a ``Sample`` —
 /// value converted to the type's canonical unit, dates with their offsets, source mapped by ``SourceMapping``,
-/// metadata typed by ``MetadataText`` — checked as HealthKit checks an object (``Sample/check()``). `Workout` and
-/// `ActivitySummary` elements are read on the way and handed out by ``takeWorkouts()`` and ``takeSummaries()``.
-/// Everything else is counted in ``summary`` and skipped.
+/// metadata typed by ``MetadataText`` — checked as HealthKit checks an object (``Sample/check()``). `Workout`,
+/// `ActivitySummary` and `Audiogram` elements are read on the way and handed out by ``takeWorkouts()``,
+/// ``takeSummaries()`` and ``takeAudiograms()``. Everything else is counted in ``summary`` and skipped.
 ///
 /// A sample's identifier is derived from its content (type, value, dates, the source as the export names it, and
 /// metadata), so the same record always gets the same UUID: importing a file twice, or importing an export of what
@@ -75,6 +75,8 @@ package struct ExportReader: ~Copyable {
   var pendingWorkouts: [ImportedWorkout] = []
   /// The activity summaries read since the last ``takeSummaries()``.
   var pendingSummaries: [ActivitySummary] = []
+  /// The audiograms read since the last ``takeAudiograms()``.
+  var pendingAudiograms: [Audiogram] = []
 
   /// The workouts read since the last call (each `Workout` element is read whole when ``next()`` meets it; take
   /// them between calls so they do not pile up).
@@ -89,6 +91,12 @@ package struct ExportReader: ~Copyable {
     return pendingSummaries
   }
 
+  /// The audiograms read since the last call (each `Audiogram` element is read whole when ``next()`` meets it).
+  package mutating func takeAudiograms() -> [Audiogram] {
+    defer { pendingAudiograms.removeAll() }
+    return pendingAudiograms
+  }
+
   /// Reads `input`, naming `file` in errors, mapping sources with `mapping`.
   package init(_ input: any ByteInput, file: String, mapping: SourceMapping = SourceMapping()) {
     scanner = XMLScanner(input, file: file)
@@ -99,11 +107,11 @@ package struct ExportReader: ~Copyable {
   /// Bytes of `export.xml` read so far.
   package var bytesRead: Int { scanner.bytesRead }
 
-  /// Whether ``next()`` returns nil before the end once ``objectsPerPause`` workouts and summaries are waiting (so
-  /// a caller taking them between calls holds a bounded number however many follow the last record); ``atEnd``
-  /// then tells a pause from the end.
+  /// Whether ``next()`` returns nil before the end once ``objectsPerPause`` workouts, summaries and audiograms are
+  /// waiting (so a caller taking them between calls holds a bounded number however many follow the last record);
+  /// ``atEnd`` then tells a pause from the end.
   package var pausesForObjects = false
-  /// The workouts and summaries read before ``next()`` pauses (``pausesForObjects``).
+  /// The workouts, summaries and audiograms read before ``next()`` pauses (``pausesForObjects``).
   package static let objectsPerPause = 64
   /// Whether ``next()`` has returned nil at the end of the export (not for a pause).
   package private(set) var atEnd = false
@@ -146,14 +154,21 @@ package struct ExportReader: ~Copyable {
         } else if scanner.nameIs("Me") {
           try me()
           _ = try skipSubtree()
-        } else if scanner.nameIs("Workout") || scanner.nameIs("ActivitySummary") {
-          if scanner.nameIs("Workout") { try workout() } else { try activitySummary() }
-          if pausesForObjects && pendingWorkouts.count + pendingSummaries.count >= Self.objectsPerPause { return nil }
+        } else if scanner.nameIs("Workout") || scanner.nameIs("ActivitySummary") || scanner.nameIs("Audiogram") {
+          if scanner.nameIs("Workout") {
+            try workout()
+          } else if scanner.nameIs("Audiogram") {
+            try audiogram()
+          } else {
+            try activitySummary()
+          }
+          let waiting = pendingWorkouts.count + pendingSummaries.count + pendingAudiograms.count
+          if pausesForObjects && waiting >= Self.objectsPerPause { return nil }
         } else if scanner.nameIs("Correlation") {
           if let member = try correlation() { return member }
         } else {
           let name = scanner.name
-          let known = ["ClinicalRecord", "Audiogram", "VisionPrescription"]
+          let known = ["ClinicalRecord", "VisionPrescription"]
           summary.skip(name, known.contains(name) ? try detail("type") : "unknown element")
           _ = try skipSubtree()
         }

@@ -123,7 +123,7 @@ extension ExportWriter {
     ExportDate.format(date.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
   }
 
-  private mutating func appendDates(start: Date, end: Date, creation: Date) {
+  mutating func appendDates(start: Date, end: Date, creation: Date) {
     append(" creationDate=\"\(date(creation))\" startDate=\"\(date(start))\" endDate=\"\(date(end))\"")
   }
 
@@ -134,7 +134,7 @@ extension ExportWriter {
     if let hardware = details?.hardware { append(" device=\"\(Self.escape(hardware.exportDescription))\"") }
   }
 
-  private mutating func appendMetadata(_ metadata: Metadata, indent: String) {
+  mutating func appendMetadata(_ metadata: Metadata, indent: String) {
     for key in metadata.keys.sorted() where !key.hasPrefix(Self.devicePrefix) {
       let text = MetadataText.text(metadata[key]!)
       append(indent + "<MetadataEntry key=\"\(Self.escape(key))\" value=\"\(Self.escape(text))\"/>\n")

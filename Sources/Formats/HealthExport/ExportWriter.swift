@@ -1,9 +1,10 @@
 import FoundationEssentials
 import HealthModel
 
-/// The document type declaration of an export (HealthKit Export Version 14's elements), as HealthPair writes it:
-/// Apple's, with what HealthPair writes beyond it declared (`WorkoutActivity` inside `Workout`, with its
-/// `WorkoutStatistics`; `mostRecent`; an activity summary's `activityMoveMode` and `paused`).
+/// The document type declaration of an export (HealthKit Export Version 14's elements, as of iOS 18.1: a
+/// `SensitivityPoint`'s masked and clamping attributes), as HealthPair writes it: Apple's, with what HealthPair
+/// writes beyond it declared (`WorkoutActivity` inside `Workout`, with its `WorkoutStatistics`; `mostRecent`; an
+/// activity summary's `activityMoveMode` and `paused`).
 package let exportDoctype = """
   <!DOCTYPE HealthData [
   <!-- HealthKit Export Version: 14 -->
@@ -133,8 +134,14 @@ package let exportDoctype = """
     frequencyUnit CDATA #REQUIRED
     leftEarValue CDATA #IMPLIED
     leftEarUnit CDATA #IMPLIED
+    leftEarMasked CDATA #IMPLIED
+    leftEarClampingRangeLowerBound CDATA #IMPLIED
+    leftEarClampingRangeUpperBound CDATA #IMPLIED
     rightEarValue CDATA #IMPLIED
-    rightEarUnit CDATA #IMPLIED>
+    rightEarUnit CDATA #IMPLIED
+    rightEarMasked CDATA #IMPLIED
+    rightEarClampingRangeLowerBound CDATA #IMPLIED
+    rightEarClampingRangeUpperBound CDATA #IMPLIED>
   <!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>
   <!ATTLIST VisionPrescription
     type CDATA #REQUIRED
@@ -150,8 +157,8 @@ package let exportDoctype = """
 
 /// Writes an Apple Health export (`export.xml`) as a stream: the XML declaration, the DTD, `HealthData` with
 /// `ExportDate` and `Me`, then one `Record` per sample with its `MetadataEntry` children, `Correlation`s, `Workout`s
-/// (routes as GPX files, ExportWorkoutWriting.swift) and `ActivitySummary`s — the layout ``ExportReader`` reads back
-/// to the same objects.
+/// (routes as GPX files, ExportWorkoutWriting.swift), `ActivitySummary`s and `Audiogram`s
+/// (ExportAudiogramWriting.swift) — the layout ``ExportReader`` reads back to the same objects.
 ///
 /// Output goes out in chunks through `sink` (about 1 MiB each). Quantities are written in
 /// ``ExportUnits/preferred(for:)``
@@ -303,11 +310,14 @@ package struct ExportWriter {
 
   /// The device a `Record` names: the description an imported export gave the source, else the `HKDevice` the app
   /// gave the sample (its reserved metadata), else none.
-  static func device(of sample: Sample) -> HardwareDetails? {
-    if let hardware = sample.source.details?.hardware { return hardware }
+  static func device(of sample: Sample) -> HardwareDetails? { device(source: sample.source, metadata: sample.metadata) }
+
+  /// The device an object of `source` with `metadata` is written with (as ``device(of:)`` says for a sample).
+  static func device(source: SampleSource, metadata: Metadata) -> HardwareDetails? {
+    if let hardware = source.details?.hardware { return hardware }
     var fields: [HardwareDetails.Field] = []
     for (property, key) in deviceKeys {
-      if case .string(let value)? = sample.metadata[devicePrefix + property] { fields.append(.init(key, value)) }
+      if case .string(let value)? = metadata[devicePrefix + property] { fields.append(.init(key, value)) }
     }
     return fields.isEmpty ? nil : HardwareDetails(fields: fields)
   }

@@ -12,6 +12,8 @@ package struct ImportSummary: Hashable, Sendable {
     package var samples: Int
     /// Workouts read from it.
     package var workouts = 0
+    /// Audiograms read from it.
+    package var audiograms = 0
   }
 
   /// `ExportDate`.
@@ -27,9 +29,9 @@ package struct ImportSummary: Hashable, Sendable {
   /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, a `Workout` of an
   /// activity type the model does not know, a `WorkoutStatistics` of a type the catalog does not hold, a
   /// `WorkoutRoute` without fixes, a `FileReference` to a file the export does not hold (counted by the file side),
-  /// a `Correlation` whose records do not make one, `ClinicalRecord`, `Audiogram`, `VisionPrescription`,
-  /// heart-rate variability beat lists, unknown elements — by element, then by type (the element's `type` or
-  /// `workoutActivityType`, or what was wrong; empty when it has none).
+  /// a `Correlation` whose records do not make one, `ClinicalRecord`, an `Audiogram` of another type,
+  /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
+  /// element's `type` or `workoutActivityType`, or what was wrong; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
   /// The sources, in order of first appearance.
   package var sources: [SourceCount] = []
@@ -45,6 +47,8 @@ package struct ImportSummary: Hashable, Sendable {
   package var routes = 0
   /// `ActivitySummary` elements read (handed out by ``ExportReader/takeSummaries()``).
   package var activitySummaries = 0
+  /// `Audiogram` elements read (handed out by ``ExportReader/takeAudiograms()``).
+  package var audiograms = 0
   /// Electrocardiogram CSV files read from `electrocardiograms/` (counted by the file side).
   package var electrocardiograms = 0
 

@@ -136,9 +136,9 @@ package enum HealthExportFiles {
   /// Imports the export at `path` into the device `client` talks to, all or nothing: batches are staged on the
   /// device as they are read and become visible in one commit; any error (in the file or from the device) gives the
   /// import up, so the store is left exactly as it was. Workouts, their routes (inline, or the GPX files under
-  /// `workout-routes/` beside `export.xml` or in the same zip), activity summaries and the electrocardiograms of
-  /// the CSV files under `electrocardiograms/` (beside `export.xml` or in the same zip) are staged in the same
-  /// import.
+  /// `workout-routes/` beside `export.xml` or in the same zip), activity summaries, audiograms and the
+  /// electrocardiograms of the CSV files under `electrocardiograms/` (beside `export.xml` or in the same zip) are
+  /// staged in the same import.
   /// - Throws: ``ExportError`` for the file, ``ClientError`` for the device.
   package static func importExport(
     path: String, into client: DeviceClient, options: ExportImportOptions = ExportImportOptions(),
@@ -157,6 +157,7 @@ package enum HealthExportFiles {
         // Every route file is read too: a damaged GPX file fails the validation, not the import.
         _ = try routes(of: reader.takeWorkouts(), in: files, summary: &ignored)
         _ = reader.takeSummaries()
+        _ = reader.takeAudiograms()
         count += 1
         if count % 65_536 == 0 {
           progress?(
@@ -189,6 +190,7 @@ package enum HealthExportFiles {
       if !batch.workouts.isEmpty { try send(.importWorkouts(importID, batch.workouts)) }
       if !batch.routes.isEmpty { try send(.importRoutes(importID, batch.routes)) }
       if !batch.summaries.isEmpty { try send(.importActivitySummaries(importID, batch.summaries)) }
+      if !batch.audiograms.isEmpty { try send(.importAudiograms(importID, batch.audiograms)) }
       if !batch.electrocardiograms.isEmpty { try send(.importElectrocardiograms(importID, batch.electrocardiograms)) }
     }
     do {
@@ -231,8 +233,8 @@ package enum HealthExportFiles {
 
   /// Writes the store of the device `client` talks to as an export at `path` — `export.xml`, or a zip archive
   /// holding `apple_health_export/export.xml` (stored, not compressed) when `path` ends in `.zip` — with every
-  /// live sample, type by type in catalog order and by start date within a type, then every workout (by start date)
-  /// and every activity summary (by day), dates in the local time of `offsetSeconds`. Each route is a GPX file
+  /// live sample, type by type in catalog order and by start date within a type, then every workout (by start date),
+  /// every activity summary (by day) and every audiogram (by start date), dates in the local time of `offsetSeconds`. Each route is a GPX file
   /// under `workout-routes/` named by the workout's `FileReference` (in the archive, or in the folder of
   /// `export.xml`), and each electrocardiogram a CSV file under `electrocardiograms/` (Apple's layout and names,
   /// ``ECGCSV``). Every file is written beside its place and renamed into place (`export.xml` last), so a failed
@@ -245,6 +247,9 @@ package enum HealthExportFiles {
       ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString)
     }
     let summaries = try client.storedActivitySummaries().sorted { $0.day < $1.day }
+    let audiograms = try client.storedAudiograms().sorted {
+      ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString)
+    }
     func routes(of workout: Workout) throws -> [WorkoutRoute] {
       try client.storedRoutes(workout: workout.uuid).sorted {
         ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString)
@@ -272,6 +277,8 @@ package enum HealthExportFiles {
             if !names.isEmpty { routeNames.append((workout, names)) }
           }
           for summary in summaries { try writer.write(summary) }
+          // Apple's order: after the activity summaries (and the clinical records HealthPair does not keep).
+          for audiogram in audiograms { try writer.write(audiogram) }
           try writer.finish()
           records = writer.records
         }
@@ -418,6 +425,9 @@ extension ExportImportReport {
     if summary.electrocardiograms > 0 {
       lines.append("  ECGs         \(count(summary.electrocardiograms)) CSV files read (staged with the samples)")
     }
+    if summary.audiograms > 0 {
+      lines.append("  audiograms   \(count(summary.audiograms)) (read, staged with the samples)")
+    }
     if summary.workouts > 0 || summary.activitySummaries > 0 {
       lines.append(
         "  workouts     \(count(summary.workouts)) (\(count(summary.routes)) route\(summary.routes == 1 ? "" : "s")), "
@@ -433,12 +443,14 @@ extension ExportImportReport {
       lines.append("  me           " + values.joined(separator: ", ") + changed)
     }
     // A source only a route names (its workout's source has other details) adds nothing to read.
-    for (i, entry) in summary.sources.filter({ $0.samples > 0 || $0.workouts > 0 }).enumerated() {
+    let named = summary.sources.filter { $0.samples > 0 || $0.workouts > 0 || $0.audiograms > 0 }
+    for (i, entry) in named.enumerated() {
       let source = entry.source
       let kind = source.isApple ? "Apple, \(source.device)" : "app, \(source.device)"
       lines.append(
         (i == 0 ? "  sources      " : "               ") + "\(source.details?.name ?? source.bundleID): "
-          + "\(count(entry.samples))\(entry.workouts > 0 ? " + \(count(entry.workouts)) workouts" : "") "
+          + "\(count(entry.samples))\(entry.workouts > 0 ? " + \(count(entry.workouts)) workouts" : "")"
+          + "\(entry.audiograms > 0 ? " + \(count(entry.audiograms)) audiograms" : "") "
           + "(\(kind), \(source.bundleID))")
     }
     var skipped: [String] = []

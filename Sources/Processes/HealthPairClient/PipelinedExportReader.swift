@@ -6,7 +6,7 @@ import Posix
 import Synchronization
 
 /// Reads an export on a thread of its own and hands its samples — with the workouts (their route files resolved
-/// against the files beside the export), routes and activity summaries read since the last batch — over in
+/// against the files beside the export), routes, activity summaries and audiograms read since the last batch — over in
 /// batches, through a queue of at most `depth` batches (so memory stays bounded however far the reader could run
 /// ahead): the importer's parsing and its encoding and sending run at once, each on a core when the machine has two
 /// free.
@@ -100,6 +100,7 @@ final class PipelinedExportReader: @unchecked Sendable {
           batch.routes += try HealthExportFiles.routes(of: workouts, in: files, summary: &missing)
         }
         batch.summaries += reader.takeSummaries()
+        batch.audiograms += reader.takeAudiograms()
         if batch.samples.count == batchSize || batch.isFullOfWorkouts {
           guard flush(reader) else { return }
         }
@@ -137,25 +138,28 @@ final class PipelinedExportReader: @unchecked Sendable {
   }
 }
 
-/// What one batch of an import carries: samples, and the workouts (with their routes) and activity summaries read
-/// among them (workouts follow the samples they name, in Apple's exports and HealthPair's); after the XML, the
+/// What one batch of an import carries: samples, and the workouts (with their routes), activity summaries and
+/// audiograms read among them (workouts follow the samples they name, in Apple's exports and HealthPair's); after the XML, the
 /// electrocardiograms of the `electrocardiograms/` files.
 struct ExportBatch: Sendable {
   var samples: [Sample] = []
   var workouts: [Workout] = []
   var routes: [WorkoutRoute] = []
   var summaries: [ActivitySummary] = []
+  var audiograms: [Audiogram] = []
   var electrocardiograms: [Electrocardiogram] = []
 
   /// Whether nothing was read.
   var isEmpty: Bool {
-    samples.isEmpty && workouts.isEmpty && routes.isEmpty && summaries.isEmpty && electrocardiograms.isEmpty
+    samples.isEmpty && workouts.isEmpty && routes.isEmpty && summaries.isEmpty && audiograms.isEmpty
+      && electrocardiograms.isEmpty
   }
 
-  /// Whether the batch holds enough workouts, route fixes, summaries or voltages to be sent now (bounding memory
-  /// and the request's size however many the export holds).
+  /// Whether the batch holds enough workouts, route fixes, summaries, audiograms or voltages to be sent now
+  /// (bounding memory and the request's size however many the export holds).
   var isFullOfWorkouts: Bool {
-    workouts.count >= 256 || summaries.count >= 4096 || routes.reduce(0) { $0 + $1.locations.count } >= 1 << 18
+    workouts.count >= 256 || summaries.count >= 4096 || audiograms.count >= 4096
+      || routes.reduce(0) { $0 + $1.locations.count } >= 1 << 18
       || electrocardiograms.reduce(0) { $0 + $1.voltages.count } >= 1 << 19
   }
 }

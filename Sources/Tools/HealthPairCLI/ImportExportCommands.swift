@@ -27,14 +27,15 @@ package struct ImportCommand: ParsableCommand {
       Every Record of a type HealthPair knows becomes a sample with its source (name, version, device), dates, unit
       (converted to the type's canonical unit), value and metadata; sources become the device's sources, Apple's own
       (iPhone, Apple Watch, the Health app) marked as such, and Me's characteristics (date of birth, biological sex,
-      blood type, skin type) become the Health app's values (docs/behavior.md I1–I11). Workouts, correlations,
-      activity summaries, clinical records, audiograms, vision prescriptions and records of unknown types are
-      skipped and reported by element and type. The import is all or nothing: samples and characteristics become
-      visible in one journal commit; a bad file, or the daemon stopping mid-import, leaves the store exactly as it
-      was. Importing into the phone lets the watch receive what sync and its retention window give it. A locked
-      device refuses imports (the user cannot use the Health app on it). Each electrocardiogram CSV file under
-      electrocardiograms/ (beside export.xml, or in the zip) becomes a recording of the watch's ECG app in the same
-      commit; one the device holds already (same identifier, or same start second and voltages) is left out.
+      blood type, skin type) become the Health app's values (docs/behavior.md I1–I11). Correlations, workouts (with
+      their routes), activity summaries and audiograms (with their sensitivity points) are imported too; clinical
+      records, vision prescriptions and records of unknown types are skipped and reported by element and type. The
+      import is all or nothing: everything becomes visible in one journal commit; a bad file, or the daemon stopping
+      mid-import, leaves the store exactly as it was. Importing into the phone lets the watch receive what sync and
+      its retention window give it. A locked device refuses imports (the user cannot use the Health app on it).
+      Each electrocardiogram CSV file under electrocardiograms/ (beside export.xml, or in the zip) becomes a
+      recording of the watch's ECG app in the same commit; one the device holds already (same identifier, or same
+      start second and voltages) is left out.
 
       Errors in the file are reported as file:line:col with the byte offset (exit status 2). A progress line is
       shown when standard output is a terminal.
@@ -125,8 +126,8 @@ final class ProgressLine: @unchecked Sendable {
 
 extension ExportImportReport {
   /// The report as JSON: device, seconds, records, added (by type), alreadyPresent, beforeRetention,
-  /// characteristics (what `Me` set) and characteristicsSet (how many changed a value), electrocardiograms (CSV
-  /// files read), sources, skippedTypes, skippedElements.
+  /// characteristics (what `Me` set) and characteristicsSet (how many changed a value), audiograms (`Audiogram`
+  /// elements read), electrocardiograms (CSV files read), sources, skippedTypes, skippedElements.
   var json: JSON {
     .object([
       ("device", .string(device.description)),
@@ -143,6 +144,7 @@ extension ExportImportReport {
           summary.characteristics.sorted { $0.key < $1.key }.map { ($0.key.name, .string($0.value.name(for: $0.key))) })
       ),
       ("characteristicsSet", .int(outcome.characteristicsSet)),
+      ("audiograms", .int(summary.audiograms)),
       ("electrocardiograms", .int(summary.electrocardiograms)),
       (
         "sources",
@@ -189,9 +191,10 @@ package struct ExportCommand: ParsableCommand {
       pair against an export. Me holds the device's characteristics. Records are written type by type, by start
       date; quantities in the unit the Health app shows when that reads back exactly (else the canonical unit),
       category values by their constant names, the device an import or an app gave a sample as its description.
-      HealthPair keeps no creation date: creationDate is written as the end date. Each electrocardiogram is a CSV
-      file in Apple's layout, electrocardiograms/ecg_<day>.csv (then _1, _2 for later ones that day), beside
-      export.xml or in the zip.
+      HealthPair keeps no creation date: creationDate is written as the end date. Audiograms follow the activity
+      summaries, one SensitivityPoint per frequency (iOS 18.1's masked and clamping attributes when set). Each
+      electrocardiogram is a CSV file in Apple's layout, electrocardiograms/ecg_<day>.csv (then _1, _2 for later
+      ones that day), beside export.xml or in the zip.
       """)
 
   var path: String
