@@ -238,8 +238,8 @@ extension StepKind {
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
     case .request(let d, _, _, _), .save(let d, _, _), .saveCorrelation(let d, _, _), .saveRandom(let d, _, _, _, _),
       .saveWorkout(let d, _, _), .saveRoute(let d, _, _, _), .addToWorkout(let d, _, _, _, _),
-      .deleteWorkout(let d, _, _), .saveHeartbeatSeries(let d, _, _), .saveAudiogram(let d, _, _), .logStateOfMind(let d, _, _),
-      .resave(let d, _, _, _),
+      .deleteWorkout(let d, _, _), .saveHeartbeatSeries(let d, _, _), .saveAudiogram(let d, _, _),
+      .logStateOfMind(let d, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
       .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _),
