@@ -167,7 +167,7 @@ struct OperationContractTests {
     Erased(.electrocardiogramVoltages(bundle, recording.uuid)),
     Erased(.importElectrocardiograms(11, [importedECG])),
     Erased(.importCommit(11)),
-    Erased(.storedElectrocardiograms),
+    Erased(.storedElectrocardiograms(offset: 0)),
     Erased(.requestAuthorization(bundle, share: [audiogramType], read: [audiogramType])),
     Erased(.answerPrompt(.allowAll, bundleID: bundle)),
     Erased(.saveAudiograms(bundle, [audiogram])),
@@ -182,6 +182,25 @@ struct OperationContractTests {
         bundle, [StateOfMindInput(uuid: UUID(), date: t0.addingTimeInterval(-60), kind: 1, valence: 0.3)])),
     Erased(.stateOfMindQuery(bundle, SampleQuery(type: stateOfMindType))),
   ]
+
+  /// The operations only an iPhone answers besides every phone operation (a provider's records arrive there).
+  static let phoneOnlyOperations: [Erased] = [
+    Erased(.installApp(recordsApp)),
+    Erased(.requestAuthorization(recordsApp.bundleID, share: [], read: [allergyType])),
+    Erased(.answerPrompt(.allowAll, bundleID: recordsApp.bundleID)),
+    Erased(
+      .receiveClinicalRecords([
+        ClinicalRecord(
+          uuid: UUID(), type: allergyType, date: t0, displayName: "Latex", resourceType: "AllergyIntolerance",
+          identifier: "x", fhirVersion: "4.0.1", sourceURL: nil, data: Array("{}".utf8),
+          source: SampleSource(bundleID: ClinicalRecord.downloaderBundleID, device: .phone))
+      ])),
+    Erased(.clinicalRecordQuery(recordsApp.bundleID, SampleQuery(type: allergyType))),
+  ]
+  static let allergyType = SampleType.lookup(name: "allergyRecord")!
+  static let recordsApp = AppRecord(
+    bundleID: "com.example.records", displayName: "Records", writeUsageDescription: nil, readUsageDescription: "r",
+    entitlements: [.healthRecords])
   static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
   static let audiogramType = SampleType.lookup(name: "audiogram")!
   static let importedAudiogram: Audiogram = {
@@ -194,7 +213,7 @@ struct OperationContractTests {
     points: [AudiogramPoint(frequency: 1_000, tests: [AudiogramTest(sensitivity: 10, side: .left)])])
 
   @Test func everyRequestHasItsOperationInTheContract() {
-    let covered = Set((Self.operations + Self.watchOperations).map(\.request.opcode))
+    let covered = Set((Self.operations + Self.watchOperations + Self.phoneOnlyOperations).map(\.request.opcode))
     #expect(covered == Set(RequestOpcode.allCases), "missing: \(Set(RequestOpcode.allCases).subtracting(covered))")
   }
 
@@ -204,6 +223,10 @@ struct OperationContractTests {
 
   @Test func theWatchAnswersItsOwnOperationsWithTheReplyTheyExpect() {
     Self.check(Self.watchOperations, on: .watch)
+  }
+
+  @Test func theIPhoneAnswersTheHealthRecordsOperations() {
+    Self.check(Self.phoneOnlyOperations, on: .phone)
   }
 
   /// Runs `operations` in order on a fresh `device`, checking each succeeds with the reply its operation expects.

@@ -131,6 +131,14 @@ enum EventFixture {
     labels: [29, 32], associations: [17, 11], metadata: ["note": .string("deadline")]
   ).validated(source: JournalFixture.phoneSource)
 
+  /// A lab result with a source URL.
+  static let clinicalRecord = ClinicalRecord(
+    uuid: UUID(uuidString: "C11C11C1-0000-4000-8000-000000000004")!, type: SampleType.lookup(name: "labResultRecord")!,
+    date: t0, displayName: "Hemoglobin A1c", resourceType: "Observation", identifier: "obs-1", fhirVersion: "4.0.1",
+    sourceURL: "https://fhir.example.org/Observation/obs-1", data: Array("{\"resourceType\":\"Observation\"}".utf8),
+    source: SampleSource(
+      bundleID: ClinicalRecord.downloaderBundleID, device: .phone, details: SourceDetails(name: "Cedar Clinic")))
+
   static let events: [(name: String, event: DeviceEvent)] = [
     ("appInstalled", .appInstalled(app)),
     ("appUninstalled", .appUninstalled(bundleID: app.bundleID)),
@@ -229,6 +237,7 @@ enum EventFixture {
     ("audiogramsSaved", .audiogramsSaved([audiogram])),
     ("importAudiogramsStaged", .importAudiogramsStaged(id: 9, [audiogram])),
     ("statesOfMindSaved", .statesOfMindSaved([stateOfMind])),
+    ("clinicalRecordsReceived", .clinicalRecordsReceived([clinicalRecord])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.

@@ -106,6 +106,9 @@ struct SnapshotFixtureTests {
     var state = EventFixture.stateOfMind.input
     state.uuid = uuid(1, 16)
     try d.run(d.device.state.saveStatesOfMind(hearingApp.bundleID, [state], wall: d.wall))
+    var record = EventFixture.clinicalRecord
+    record.uuid = uuid(1, 17)
+    try d.run(d.device.state.receiveClinicalRecords([record]))
   }
 
   static let hearingApp = AppRecord(
@@ -207,7 +210,7 @@ struct SnapshotFixtureTests {
     #expect(!workouts.summaries.isEmpty && !workouts.deleted.isEmpty)
     #expect(workouts.workouts.values.contains { $0.value.associated.count == 1 })
     #expect(state.specialObjects.electrocardiograms.count == 1 && state.specialObjects.audiograms.count == 1)
-    #expect(state.specialObjects.statesOfMind.count == 1)
+    #expect(state.specialObjects.statesOfMind.count == 1 && state.specialObjects.clinicalRecords.count == 1)
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

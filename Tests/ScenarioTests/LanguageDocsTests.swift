@@ -169,6 +169,7 @@ enum CaseNames {
     case .saveHeartbeatSeries: ["saveHeartbeatSeries"]
     case .saveAudiogram: ["saveAudiogram"]
     case .logStateOfMind: ["logStateOfMind"]
+    case .providerSends: ["providerSends"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -217,6 +218,7 @@ enum CaseNames {
     case .expect(.seesElectrocardiograms): ["seesElectrocardiograms"]
     case .expect(.seesAudiograms): ["seesAudiograms"]
     case .expect(.seesStatesOfMind): ["seesStatesOfMind"]
+    case .expect(.seesClinicalRecords): ["seesClinicalRecords"]
     case .expect(.seesRoutes): ["seesRoutes"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
@@ -287,7 +289,7 @@ enum CaseNames {
     "wearer effort", "wearer wrist", "session state", "session heard", "session elapsed", "session collected",
     "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
     "session type", "session received", "startWatchApp", "wearer records ECG", "seesElectrocardiograms",
-    "saveAudiogram", "seesAudiograms", "logStateOfMind", "seesStatesOfMind",
+    "saveAudiogram", "seesAudiograms", "logStateOfMind", "seesStatesOfMind", "providerSends", "seesClinicalRecords",
   ]
 }
 
@@ -308,6 +310,7 @@ struct LanguageDocsTests {
     install Rhythm on phone and watch read electrocardiogram
     install Hearing on phone and watch share audiogram read audiogram
     install Mood on phone and watch share stateOfMind read stateOfMind
+    install Records on phone read allergyRecord labResultRecord with health records
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning

@@ -38,6 +38,12 @@ enum ObjectExamples {
     metadata: ["note": .string("n")])
   static let state = try! stateInput.validated(source: SampleSource(bundleID: "a", device: .watch))
 
+  static let record = ClinicalRecord(
+    uuid: PinnedFrameTests.u2, type: SampleType.lookup(name: "allergyRecord")!, date: t0, displayName: "Penicillin",
+    resourceType: "AllergyIntolerance", identifier: "a1", fhirVersion: "4.0.1", sourceURL: "https://example.org/a1",
+    data: Array("{\"resourceType\":\"AllergyIntolerance\"}".utf8),
+    source: SampleSource(bundleID: ClinicalRecord.downloaderBundleID, device: .phone))
+
   /// One request of each object opcode.
   static let requests: [Request] = [
     .recordElectrocardiogram(recording),
@@ -48,7 +54,7 @@ enum ObjectExamples {
         filter: .electrocardiogram(.classification, [1, 2]))),
     .electrocardiogramVoltages(bundleID: "a", uuid: PinnedFrameTests.u1),
     .importElectrocardiograms(importID: 3, electrocardiograms: [ecg]),
-    .storedElectrocardiograms,
+    .storedElectrocardiograms(offset: 32),
     .saveAudiograms(bundleID: "a", audiograms: [audiogramInput]),
     .audiogramQuery(
       bundleID: "a", query: SampleQuery(type: audiogramType, range: nil, sources: nil, limit: 0, sort: [], filter: nil)),
@@ -60,6 +66,12 @@ enum ObjectExamples {
       query: SampleQuery(
         type: stateOfMindType, range: nil, sources: nil, limit: 0, sort: [],
         filter: .and([.stateOfMindValence(.greaterThan, 0), .stateOfMind(.label, 17)]))),
+    .receiveClinicalRecords([record]),
+    .clinicalRecordQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: record.type, range: nil, sources: nil, limit: 0, sort: [],
+        filter: .fhirResource("AllergyIntolerance", identifier: "a1"))),
   ]
 
   /// One reply of each object reply tag.
@@ -68,5 +80,7 @@ enum ObjectExamples {
     .voltages([-48.5, 12.25]),
     .audiograms([audiogram]),
     .statesOfMind([state]),
+    .clinicalRecords([record]),
+    .electrocardiogramHeaders([ecg.header]),
   ]
 }

@@ -275,6 +275,8 @@ struct PinnedFrameTests {
     case .storedAudiograms: "storedAudiograms"
     case .saveStatesOfMind: "saveStatesOfMind"
     case .stateOfMindQuery: "stateOfMindQuery"
+    case .receiveClinicalRecords: "receiveClinicalRecords"
+    case .clinicalRecordQuery: "clinicalRecordQuery"
     }
   }
 
@@ -310,6 +312,8 @@ struct PinnedFrameTests {
     case .voltages: "voltages"
     case .audiograms: "audiograms"
     case .statesOfMind: "statesOfMind"
+    case .clinicalRecords: "clinicalRecords"
+    case .electrocardiogramHeaders: "electrocardiogramHeaders"
     }
   }
 

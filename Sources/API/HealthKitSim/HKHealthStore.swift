@@ -20,8 +20,9 @@ public final class HKHealthStore: Sendable {
   /// Whether HealthKit is available: true when a target is configured (see ``HealthKitSim``).
   public static func isHealthDataAvailable() -> Bool { HealthKitSim.currentTarget != nil }
 
-  /// Whether the device supports clinical records; never in HealthKitSim.
-  public func supportsHealthRecords() -> Bool { false }
+  /// Whether the device can download Health Records: true (HealthPair's iPhone keeps the records a scenario or the
+  /// harness has a provider send, behavior.md F1; the watch keeps none).
+  public func supportsHealthRecords() -> Bool { true }
 
   /// The share permission of the app for `type`: `notDetermined` until asked, then `sharingAuthorized` or
   /// `sharingDenied`. The read permission is never reported.

@@ -97,6 +97,8 @@ final class HealthKitSimPredicate: NSPredicate {
         ? "\(property) == \(sorted[0])" : "\(property) IN {\(sorted.map(String.init).joined(separator: ", "))}"
     case .stateOfMindValence(let op, let value): return "valence \(op) \(formatNumber(value))"
     case .stateOfMind(let field, let raw): return "\(field) == \(raw)"
+    case .fhirResource(let type, let identifier):
+      return "fhirResource.resourceType == \(type)" + (identifier.map { " AND fhirResource.identifier == \($0)" } ?? "")
     }
   }
 }

@@ -36,6 +36,9 @@ extension RequestCore {
         notices.append(.samplesChanged(types: [.audiogramType], origin: device, added: audiograms.count, deleted: 0))
       case .statesOfMindSaved(let states):
         notices.append(.samplesChanged(types: [.stateOfMindType], origin: device, added: states.count, deleted: 0))
+      case .clinicalRecordsReceived(let records):
+        notices.append(
+          .samplesChanged(types: distinct(records.map(\.type)), origin: device, added: records.count, deleted: 0))
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))

@@ -233,33 +233,12 @@ package enum RequestCore {
         answer = .reply(.success(.routes(state.storedRoutes(workout: workout))))
       case .storedActivitySummaries:
         answer = .reply(.success(.activitySummaries(state.storedActivitySummaries())))
-      case .recordElectrocardiogram(let recording):
-        record(try state.recordElectrocardiogram(recording, wall: wall))
-        answer = .reply(.success(.ok))
-      case .electrocardiogramQuery(let bundleID, let query):
-        answer = .reply(.success(.electrocardiograms(try state.electrocardiogramQuery(bundleID, query, wall: wall))))
-      case .electrocardiogramVoltages(let bundleID, let uuid):
-        answer = .reply(.success(.voltages(try state.electrocardiogramVoltages(bundleID, uuid, wall: wall))))
-      case .importElectrocardiograms(let id, let ecgs):
-        record(try state.stageImportElectrocardiograms(id, ecgs))
-        answer = .reply(.success(.ok))
-      case .storedElectrocardiograms:
-        answer = .reply(.success(.electrocardiograms(state.specialObjects.electrocardiograms.ordered.map(\.value))))
-      case .saveAudiograms(let bundleID, let audiograms):
-        record(try state.saveAudiograms(bundleID, audiograms, wall: wall))
-        answer = .reply(.success(.ok))
-      case .audiogramQuery(let bundleID, let query):
-        answer = .reply(.success(.audiograms(try state.audiogramQuery(bundleID, query, wall: wall))))
-      case .importAudiograms(let id, let audiograms):
-        record(try state.stageImportAudiograms(id, audiograms))
-        answer = .reply(.success(.ok))
-      case .storedAudiograms:
-        answer = .reply(.success(.audiograms(state.specialObjects.audiograms.ordered.map(\.value))))
-      case .saveStatesOfMind(let bundleID, let states):
-        record(try state.saveStatesOfMind(bundleID, states, wall: wall))
-        answer = .reply(.success(.ok))
-      case .stateOfMindQuery(let bundleID, let query):
-        answer = .reply(.success(.statesOfMind(try state.stateOfMindQuery(bundleID, query, wall: wall))))
+      case .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages, .importElectrocardiograms,
+        .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .importAudiograms, .storedAudiograms,
+        .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery:
+        let (reply, events) = try objectRequest(request, state: &state, wall: wall)
+        record(events)
+        answer = .reply(.success(reply))
       case .workoutSession(let bundleID, let call):
         let (status, events) = try sessionCall(call, bundleID, state: &state, wall: wall)
         record(events)

@@ -9,8 +9,9 @@ import HealthModel
 //            samplingFrequency f64 | measurementCount u32 | voltageCount u32 | f32 LE × voltageCount | metadata |
 //            source      (voltageCount is measurementCount, or 0 when only the header travels: a query's answer)
 // objects := u8 3 | electrocardiograms [ecg, change u64] | audiograms [audiogram, change u64]
-//            | statesOfMind [state-of-mind, change u64]   (a snapshot's trailing section, written only when a
-//            family has objects; absent: none, as in earlier builds')
+//            | statesOfMind [state-of-mind, change u64] | clinicalRecords [clinical-record, change u64]
+//            (a snapshot's trailing section, written only when a family has objects; absent: none, as in earlier
+//            builds')
 
 /// The smallest encoded electrocardiogram: no voltages, no metadata, the shortest source.
 let minimumECGSize = 16 + 8 + 8 + 1 + 1 + 1 + 8 + 4 + 4 + 4 + 5
@@ -57,13 +58,17 @@ extension BinaryWriter {
       w.stateOfMind(entry.value)
       w.u64(entry.change)
     }
+    array(store.clinicalRecords.ordered) { w, entry in
+      w.clinicalRecord(entry.value)
+      w.u64(entry.change)
+    }
   }
 }
 
 extension BinaryReader {
   /// Reads an electrocardiogram: known classification and symptoms, and a recording
-  /// ``Electrocardiogram/validate()`` accepts.
-  package mutating func electrocardiogram() throws(DecodeError) -> Electrocardiogram {
+  /// ``Electrocardiogram/validate(headerOnly:)`` accepts (a header: no voltages; else every voltage).
+  package mutating func electrocardiogram(headerOnly: Bool = false) throws(DecodeError) -> Electrocardiogram {
     let start = offset
     let id = try uuid()
     let startDate = try finiteDate("electrocardiogram start date")
@@ -89,7 +94,7 @@ extension BinaryReader {
       uuid: id, start: startDate, end: endDate, classification: classification, symptomsStatus: symptoms,
       averageHeartRate: rate, samplingFrequency: frequency, voltages: voltages, measurementCount: measurements,
       metadata: metadata, source: source)
-    do { try ecg.validate() } catch {
+    do { try ecg.validate(headerOnly: headerOnly) } catch {
       throw DecodeError(offset: reportBase + start, "electrocardiogram \(id) is not valid: \(error.message)")
     }
     return ecg
@@ -116,9 +121,13 @@ extension BinaryReader {
     let states = try array(minElementSize: minimumStateOfMindSize + 8) { r throws(DecodeError) in
       WorkoutStore.Entry(try r.stateOfMind(), change: try r.u64())
     }
+    let records = try array(minElementSize: minimumClinicalRecordSize + 8) { r throws(DecodeError) in
+      WorkoutStore.Entry(try r.clinicalRecord(), change: try r.u64())
+    }
     do {
       return try SpecialObjectStore(
-        restoring: ecgs, audiograms: audiograms, statesOfMind: states, changeCounter: changeCounter)
+        restoring: ecgs, audiograms: audiograms, statesOfMind: states, clinicalRecords: records,
+        changeCounter: changeCounter)
     } catch {
       throw self.error(error.message)
     }

@@ -98,6 +98,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case importAudiogramsStaged = 93
   /// Apps saved States of Mind.
   case statesOfMindSaved = 94
+  /// A provider's clinical records arrived.
+  case clinicalRecordsReceived = 95
 }
 
 /// One kind of journal event.
@@ -247,7 +249,7 @@ enum EventTable {
     .workoutsSavedWhileLocked, Fields.workouts, Fields.routes,
     make: { DeviceEvent.workoutsSavedWhileLocked(workouts: $0, routes: $1) })
 
-  // MARK: Special objects (tags 90–94)
+  // MARK: Special objects (tags 90–95)
 
   /// 90: [ecg].
   static let electrocardiogramsStored = EventDefinition(
@@ -265,6 +267,9 @@ enum EventTable {
   /// 94: [state-of-mind].
   static let statesOfMindSaved = EventDefinition(
     .statesOfMindSaved, Fields.statesOfMind, make: DeviceEvent.statesOfMindSaved)
+  /// 95: [clinical-record].
+  static let clinicalRecordsReceived = EventDefinition(
+    .clinicalRecordsReceived, Fields.clinicalRecords, make: DeviceEvent.clinicalRecordsReceived)
 }
 
 extension BinaryWriter {
@@ -320,6 +325,7 @@ extension BinaryWriter {
     case .audiogramsSaved(let a): EventTable.audiogramsSaved.write(a, into: &self)
     case .importAudiogramsStaged(let id, let a): EventTable.importAudiogramsStaged.write((id, a), into: &self)
     case .statesOfMindSaved(let s): EventTable.statesOfMindSaved.write(s, into: &self)
+    case .clinicalRecordsReceived(let r): EventTable.clinicalRecordsReceived.write(r, into: &self)
     }
   }
 }
@@ -374,6 +380,7 @@ extension BinaryReader {
     case .audiogramsSaved: return try EventTable.audiogramsSaved.read(from: &self)
     case .importAudiogramsStaged: return try EventTable.importAudiogramsStaged.read(from: &self)
     case .statesOfMindSaved: return try EventTable.statesOfMindSaved.read(from: &self)
+    case .clinicalRecordsReceived: return try EventTable.clinicalRecordsReceived.read(from: &self)
     }
   }
 }

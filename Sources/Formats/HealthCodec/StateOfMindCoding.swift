@@ -37,7 +37,7 @@ extension BinaryReader {
   package mutating func stateOfMindInput() throws(DecodeError) -> StateOfMindInput {
     func small(_ r: inout BinaryReader) throws(DecodeError) -> Int {
       let v = try r.i64()
-      guard abs(v) <= 1 << 31 else { throw r.error("State of Mind value \(v) out of range") }
+      guard v.magnitude <= 1 << 31 else { throw r.error("State of Mind value \(v) out of range") }
       return Int(v)
     }
     let uuid = try uuid()

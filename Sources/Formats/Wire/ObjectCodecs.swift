@@ -68,9 +68,7 @@ extension Codec {
     }
     /// Reads a value (its voltages empty).
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> Electrocardiogram {
-      let ecg = try r.electrocardiogram()
-      guard ecg.voltages.isEmpty else { throw r.error("an electrocardiogram header carries no voltages") }
-      return ecg
+      try r.electrocardiogram(headerOnly: true)
     }
   }
   /// An audiogram an app saves (numbers as sent; the device checks them).
@@ -112,6 +110,17 @@ extension Codec {
     package static func write(_ value: StateOfMind, into w: inout BinaryWriter) { w.stateOfMind(value) }
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> StateOfMind { try r.stateOfMind() }
+  }
+  /// A clinical record (the world's requests, replies).
+  package enum StoredClinicalRecord: FieldCodec {
+    /// The smallest encoded record.
+    package static var minimumSize: Int { 52 }
+    /// Writes `value`.
+    package static func write(_ value: ClinicalRecord, into w: inout BinaryWriter) { w.clinicalRecord(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> ClinicalRecord {
+      try r.clinicalRecord()
+    }
   }
   /// Voltages in microvolts, at most ``Electrocardiogram/maxMeasurements``.
   package enum Voltages: FieldCodec {

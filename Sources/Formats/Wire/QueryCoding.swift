@@ -45,7 +45,8 @@ extension BinaryWriter {
   /// string | 11 not in a correlation | 12 date field u8, op u8, f64 | 13 workout activity types [u64] |
   /// 14 workout duration op u8, f64 | 15 workout statistic type, kind u8, op u8, f64 | 16 workout activity filter |
   /// 17 associated with workout uuid | 18 electrocardiogram property u8, [i64] | 19 State of Mind valence op u8,
-  /// f64 | 20 State of Mind field u8 (0 kind, 1 label, 2 association), i64.
+  /// f64 | 20 State of Mind field u8 (0 kind, 1 label, 2 association), i64 | 21 FHIR resource type string,
+  /// identifier string?.
   mutating func sampleFilter(_ f: SampleFilter) {
     switch f {
     case .constant(let b):
@@ -133,6 +134,10 @@ extension BinaryWriter {
       u8(20)
       u8(field.rawValue)
       i64(Int64(raw))
+    case .fhirResource(let type, let identifier):
+      u8(21)
+      string(type)
+      optional(identifier) { $0.string($1) }
     }
   }
 
@@ -261,15 +266,18 @@ extension BinaryReader {
       let raw = try u8()
       guard let property = ECGProperty(rawValue: raw) else { throw error("unknown electrocardiogram property \(raw)") }
       let raws = try array(minElementSize: 8) { r throws(DecodeError) in try r.i64() }
-      guard raws.allSatisfy({ abs($0) <= 1 << 31 }) else { throw error("electrocardiogram value out of range") }
+      guard raws.allSatisfy({ $0.magnitude <= 1 << 31 }) else { throw error("electrocardiogram value out of range") }
       return .electrocardiogram(property, Set(raws.map { Int($0) }))
     case 19: return .stateOfMindValence(try op(&self), try f64())
     case 20:
       let raw = try u8()
       guard let field = StateOfMindField(rawValue: raw) else { throw error("unknown State of Mind field \(raw)") }
       let value = try i64()
-      guard abs(value) <= 1 << 31 else { throw error("State of Mind value out of range") }
+      guard value.magnitude <= 1 << 31 else { throw error("State of Mind value out of range") }
       return .stateOfMind(field, Int(value))
+    case 21:
+      let type = try string(maxLength: 64)
+      return .fhirResource(type, identifier: try optional { r throws(DecodeError) in try r.string(maxLength: 1024) })
     case let t: throw error("unknown predicate tag \(t)")
     }
   }

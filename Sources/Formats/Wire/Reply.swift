@@ -61,14 +61,18 @@ package enum Reply: Hashable, Sendable {
   case anchoredWorkouts(AnchoredWorkoutResult)
   /// A workout session as it is after a call (answer to `workoutSession`).
   case sessionStatus(SessionStatus)
-  /// Electrocardiograms (answer to `electrocardiogramQuery`: headers; `storedElectrocardiograms`: with voltages).
+  /// Electrocardiograms with their voltages (answer to `storedElectrocardiograms`).
   case electrocardiograms([Electrocardiogram])
+  /// Electrocardiograms without their voltages (answer to `electrocardiogramQuery`).
+  case electrocardiogramHeaders([Electrocardiogram])
   /// One recording's voltages in microvolts (answer to `electrocardiogramVoltages`).
   case voltages([Float])
   /// Audiograms (answer to `audiogramQuery`, `storedAudiograms`).
   case audiograms([Audiogram])
   /// States of Mind (answer to `stateOfMindQuery`).
   case statesOfMind([StateOfMind])
+  /// Clinical records (answer to `clinicalRecordQuery`).
+  case clinicalRecords([ClinicalRecord])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -133,6 +137,10 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case audiograms = 102
   /// ``Reply/statesOfMind``.
   case statesOfMind = 103
+  /// ``Reply/clinicalRecords``.
+  case clinicalRecords = 104
+  /// ``Reply/electrocardiogramHeaders``.
+  case electrocardiogramHeaders = 105
 }
 
 extension Reply {
@@ -169,6 +177,8 @@ extension Reply {
     case .voltages: .voltages
     case .audiograms: .audiograms
     case .statesOfMind: .statesOfMind
+    case .clinicalRecords: .clinicalRecords
+    case .electrocardiogramHeaders: .electrocardiogramHeaders
     }
   }
 }

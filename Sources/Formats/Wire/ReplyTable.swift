@@ -242,6 +242,8 @@ extension ReplyTag {
     case .voltages: visitor.visit(ReplyTable.voltages)
     case .audiograms: visitor.visit(ReplyTable.audiograms)
     case .statesOfMind: visitor.visit(ReplyTable.statesOfMind)
+    case .clinicalRecords: visitor.visit(ReplyTable.clinicalRecords)
+    case .electrocardiogramHeaders: visitor.visit(ReplyTable.electrocardiogramHeaders)
     }
   }
 }

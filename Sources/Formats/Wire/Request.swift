@@ -133,9 +133,9 @@ package enum Request: Hashable, Sendable {
   case electrocardiogramVoltages(bundleID: String, uuid: UUID)
   /// Stages electrocardiograms of the import `importID`; stored at its commit.
   case importElectrocardiograms(importID: UInt64, electrocardiograms: [Electrocardiogram])
-  /// Every electrocardiogram stored on the device with its voltages (exports, tests);
-  /// ``Reply/electrocardiograms(_:)``.
-  case storedElectrocardiograms
+  /// The stored electrocardiograms with their voltages, in store order from position `offset`, at most
+  /// ``Request/storedElectrocardiogramPage`` (exports, tests); ``Reply/electrocardiograms(_:)`` (fewer: the last page).
+  case storedElectrocardiograms(offset: Int)
   /// `save(_:)` of `HKAudiogramSample`s, all or nothing; answers `ok`.
   case saveAudiograms(bundleID: String, audiograms: [AudiogramInput])
   /// `HKSampleQuery` of `HKAudiogramSampleType`; answered by ``Reply/audiograms(_:)``.
@@ -148,6 +148,10 @@ package enum Request: Hashable, Sendable {
   case saveStatesOfMind(bundleID: String, states: [StateOfMindInput])
   /// `HKSampleQuery` of `HKStateOfMindType`; answered by ``Reply/statesOfMind(_:)``.
   case stateOfMindQuery(bundleID: String, query: SampleQuery)
+  /// A provider's clinical records arrive on the iPhone (the user's world; behavior.md F1); answers `ok`.
+  case receiveClinicalRecords([ClinicalRecord])
+  /// `HKSampleQuery` of an `HKClinicalType`; answered by ``Reply/clinicalRecords(_:)``.
+  case clinicalRecordQuery(bundleID: String, query: SampleQuery)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -312,9 +316,16 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case saveStatesOfMind = 129
   /// ``Request/stateOfMindQuery``.
   case stateOfMindQuery = 130
+  /// ``Request/receiveClinicalRecords``.
+  case receiveClinicalRecords = 131
+  /// ``Request/clinicalRecordQuery``.
+  case clinicalRecordQuery = 132
 }
 
 extension Request {
+  /// The most recordings one `storedElectrocardiograms` answer holds (about 2 MB of 30-second recordings).
+  package static let storedElectrocardiogramPage = 32
+
   /// The request's opcode.
   package var opcode: RequestOpcode {
     switch self {
@@ -387,6 +398,8 @@ extension Request {
     case .storedAudiograms: .storedAudiograms
     case .saveStatesOfMind: .saveStatesOfMind
     case .stateOfMindQuery: .stateOfMindQuery
+    case .receiveClinicalRecords: .receiveClinicalRecords
+    case .clinicalRecordQuery: .clinicalRecordQuery
     }
   }
 }

@@ -28,10 +28,11 @@ extension RequestTable {
     .importElectrocardiograms, Codec.ImportID.self, Codec.Many<Codec.StoredECG>.self, answer: ReplyTable.ok,
     make: Request.importElectrocardiograms,
     match: { if case .importElectrocardiograms(let i, let e) = $0 { (i, e) } else { nil } })
-  /// Every electrocardiogram on the device, with voltages.
+  /// One page of the stored electrocardiograms, with voltages.
   package static let storedElectrocardiograms = RequestDefinition(
-    .storedElectrocardiograms, answer: ReplyTable.electrocardiograms, make: { Request.storedElectrocardiograms },
-    match: { if case .storedElectrocardiograms = $0 { () } else { nil } })
+    .storedElectrocardiograms, Codec.Count.self, answer: ReplyTable.electrocardiograms,
+    make: Request.storedElectrocardiograms,
+    match: { if case .storedElectrocardiograms(let offset) = $0 { offset } else { nil } })
   /// `save(_:)` of audiograms.
   package static let saveAudiograms = RequestDefinition(
     .saveAudiograms, Codec.Bundle.self, Codec.Many<Codec.NewAudiogram>.self, answer: ReplyTable.ok,
@@ -62,6 +63,15 @@ extension RequestTable {
     .stateOfMindQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.statesOfMind,
     make: Request.stateOfMindQuery,
     match: { if case .stateOfMindQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
+  /// A provider's clinical records arrive.
+  package static let receiveClinicalRecords = RequestDefinition(
+    .receiveClinicalRecords, Codec.Many<Codec.StoredClinicalRecord>.self, answer: ReplyTable.ok,
+    make: Request.receiveClinicalRecords, match: { if case .receiveClinicalRecords(let r) = $0 { r } else { nil } })
+  /// `HKSampleQuery` of a clinical type.
+  package static let clinicalRecordQuery = RequestDefinition(
+    .clinicalRecordQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.clinicalRecords,
+    make: Request.clinicalRecordQuery,
+    match: { if case .clinicalRecordQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
 }
 
 extension ReplyTable {
@@ -70,10 +80,10 @@ extension ReplyTable {
     .electrocardiograms, Codec.Many<Codec.StoredECG>.self, make: Reply.electrocardiograms,
     match: { if case .electrocardiograms(let e) = $0 { e } else { nil } },
     log: { [LogField("results", "\($0.count)")] })
-  /// Electrocardiogram headers (the same tag: a header is a recording whose voltages are left out).
+  /// Electrocardiogram headers: recordings whose voltages are left out.
   package static let electrocardiogramHeaders = ReplyDefinition(
-    .electrocardiograms, Codec.Many<Codec.ECGHeader>.self, make: Reply.electrocardiograms,
-    match: { if case .electrocardiograms(let e) = $0 { e } else { nil } },
+    .electrocardiogramHeaders, Codec.Many<Codec.ECGHeader>.self, make: Reply.electrocardiogramHeaders,
+    match: { if case .electrocardiogramHeaders(let e) = $0 { e } else { nil } },
     log: { [LogField("results", "\($0.count)")] })
   /// One recording's voltages.
   package static let voltages = ReplyDefinition(
@@ -87,4 +97,8 @@ extension ReplyTable {
   package static let statesOfMind = ReplyDefinition(
     .statesOfMind, Codec.Many<Codec.StoredStateOfMind>.self, make: Reply.statesOfMind,
     match: { if case .statesOfMind(let s) = $0 { s } else { nil } }, log: { [LogField("results", "\($0.count)")] })
+  /// Clinical records.
+  package static let clinicalRecords = ReplyDefinition(
+    .clinicalRecords, Codec.Many<Codec.StoredClinicalRecord>.self, make: Reply.clinicalRecords,
+    match: { if case .clinicalRecords(let r) = $0 { r } else { nil } }, log: { [LogField("results", "\($0.count)")] })
 }

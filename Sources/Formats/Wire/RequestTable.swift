@@ -300,6 +300,8 @@ extension RequestOpcode {
     case .storedAudiograms: visitor.visit(RequestTable.storedAudiograms)
     case .saveStatesOfMind: visitor.visit(RequestTable.saveStatesOfMind)
     case .stateOfMindQuery: visitor.visit(RequestTable.stateOfMindQuery)
+    case .receiveClinicalRecords: visitor.visit(RequestTable.receiveClinicalRecords)
+    case .clinicalRecordQuery: visitor.visit(RequestTable.clinicalRecordQuery)
     }
   }
 }

@@ -155,7 +155,9 @@ extension DeviceState {
     }
     var seen: Set<UUID> = []
     for uuid in samples.map(\.uuid) + correlations.map(\.uuid) {
-      if store.isKnown(uuid) || correlationStore.isKnown(uuid) || !seen.insert(uuid).inserted {
+      if store.isKnown(uuid) || correlationStore.isKnown(uuid) || specialObjects.isKnown(uuid)
+        || !seen.insert(uuid).inserted
+      {
         throw .healthKit(.errorInvalidArgument, "An object with UUID \(uuid) is already stored")
       }
     }

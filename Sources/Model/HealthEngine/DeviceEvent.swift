@@ -117,6 +117,8 @@ package enum DeviceEvent: Hashable, Sendable {
   case importAudiogramsStaged(id: UInt64, [Audiogram])
   /// Apps on this device saved States of Mind (behavior.md M1).
   case statesOfMindSaved([StateOfMind])
+  /// A provider's clinical records arrived on this iPhone (behavior.md F1).
+  case clinicalRecordsReceived([ClinicalRecord])
 }
 
 /// One entry of a device's outbound sync log.

@@ -291,7 +291,7 @@ extension DeviceState {
       var batch: [Sample] = []
       swap(&batch, &staged.batches[index])
       for sample in batch {
-        if store.isKnown(sample.uuid) {
+        if store.isKnown(sample.uuid) || specialObjects.isKnown(sample.uuid) {
           if members.isEmpty || !members.contains(sample.uuid) || membersSeen.insert(sample.uuid).inserted {
             outcome.alreadyPresent += 1
           }

@@ -367,6 +367,7 @@ package struct DeviceState: Sendable {
     case .importAudiogramsStaged(let id, let audiograms):
       stagedImports[id, default: StagedImport()].audiograms += audiograms
     case .statesOfMindSaved(let states): applyStatesOfMindSaved(states)
+    case .clinicalRecordsReceived(let records): applyClinicalRecordsReceived(records)
     }
   }
 
@@ -418,6 +419,7 @@ package struct DeviceState: Sendable {
           guard store.wasPruned(sample.uuid) else { continue }
         }
         if let floor, sample.end < floor { continue }
+        if specialObjects.isKnown(sample.uuid) { continue }  // only a hostile peer reuses another family's identifier
         store.insert(sample)
         if noted?.0 != sample.type || noted?.1 != sample.source.bundleID {
           noteChange(sample.type, sample.source.bundleID)

@@ -221,6 +221,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// The State of Mind's kind is this raw value, or its labels or associations include it
   /// (`predicateForStatesOfMind(with:)`). State-of-Mind-only.
   case stateOfMind(StateOfMindField, Int)
+  /// The clinical record's FHIR resource is of this type, with this identifier when one is given
+  /// (`predicateForClinicalRecords(withFHIRResourceType:)`, `…(from:FHIRResourceType:identifier:)`). Clinical-only.
+  case fhirResource(String, identifier: String?)
 
   /// The filter with ``notInCorrelation`` replaced by "not one of `members`" (the identifiers of every correlation's
   /// members in the store); `members` is asked for only when the filter holds that case.
@@ -282,7 +285,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
       let date = (field == .start ? sample.start : sample.end).timeIntervalSinceReferenceDate
       return op.holds(date < instant ? -1 : date > instant ? 1 : 0)
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
       return false
     }
   }
@@ -299,7 +302,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: return true
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
       return true
     }
   }
@@ -312,7 +315,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .not(let part): part.isDeletionAware
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: false
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
       false
     }
   }

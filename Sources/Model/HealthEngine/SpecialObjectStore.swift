@@ -14,6 +14,7 @@ package protocol ShelvedObject: Hashable, Sendable {
 extension Electrocardiogram: ShelvedObject {}
 extension Audiogram: ShelvedObject {}
 extension StateOfMind: ShelvedObject {}
+extension ClinicalRecord: ShelvedObject {}
 
 /// One family's stored objects by identifier, each with the change number it was stored under (drawn from the
 /// sample store's counter, so anchors count in one sequence on the device).
@@ -80,6 +81,8 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package internal(set) var audiograms = ObjectShelf<Audiogram>()
   /// Saved States of Mind.
   package internal(set) var statesOfMind = ObjectShelf<StateOfMind>()
+  /// Clinical records downloaded from providers (the iPhone only).
+  package internal(set) var clinicalRecords = ObjectShelf<ClinicalRecord>()
 
   /// Creates an empty store.
   package init() {}
@@ -89,13 +92,17 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package init(
     restoring electrocardiograms: [WorkoutStore.Entry<Electrocardiogram>],
     audiograms: [WorkoutStore.Entry<Audiogram>] = [], statesOfMind: [WorkoutStore.Entry<StateOfMind>] = [],
-    changeCounter: UInt64
+    clinicalRecords: [WorkoutStore.Entry<ClinicalRecord>] = [], changeCounter: UInt64
   ) throws(StateRestoreError) {
     self.electrocardiograms = try ObjectShelf(
       restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
     self.audiograms = try ObjectShelf(restoring: audiograms, changeCounter: changeCounter, what: "audiogram")
     self.statesOfMind = try ObjectShelf(restoring: statesOfMind, changeCounter: changeCounter, what: "state of mind")
-    let all = electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
+    self.clinicalRecords = try ObjectShelf(
+      restoring: clinicalRecords, changeCounter: changeCounter, what: "clinical record")
+    let all =
+      electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
+      + clinicalRecords.map(\.value.uuid)
     guard Set(all).count == all.count else {
       throw StateRestoreError("an identifier is listed in two object families")
     }
@@ -104,10 +111,13 @@ package struct SpecialObjectStore: Hashable, Sendable {
   /// Whether the identifier names a stored object of any family here.
   package func isKnown(_ uuid: UUID) -> Bool {
     electrocardiograms.contains(uuid) || audiograms.contains(uuid) || statesOfMind.contains(uuid)
+      || clinicalRecords.contains(uuid)
   }
 
   /// Whether nothing is stored.
-  package var isEmpty: Bool { electrocardiograms.count == 0 && audiograms.count == 0 && statesOfMind.count == 0 }
+  package var isEmpty: Bool {
+    electrocardiograms.count == 0 && audiograms.count == 0 && statesOfMind.count == 0 && clinicalRecords.count == 0
+  }
 
   /// Removes the app-saved object `uuid` (an audiogram or a State of Mind: recordings are never deleted by apps);
   /// true when it was stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).

@@ -116,10 +116,10 @@ package struct Electrocardiogram: Hashable, Sendable {
   package static let maxMeasurements = 512 * 600
 
   /// Checks what a stored or imported recording must satisfy: dates (as a sample's), a positive finite sampling
-  /// frequency, a finite non-negative heart rate, at most ``maxMeasurements`` finite voltages, — when the voltages
-  /// are present — a count equal to theirs, and metadata values a sample may carry.
+  /// frequency, a finite non-negative heart rate, 1 to ``maxMeasurements`` finite voltages — as many as its count,
+  /// or none for a header (`headerOnly`: a query's answer) — and metadata values a sample may carry.
   /// - Throws: ``HealthError`` naming the recording and what is wrong.
-  package func validate() throws(HealthError) {
+  package func validate(headerOnly: Bool = false) throws(HealthError) {
     try checkObjectDates(start, end, "Electrocardiogram \(uuid)")
     guard samplingFrequency.isFinite, samplingFrequency > 0 else {
       throw .invalidArgumentException("Electrocardiogram \(uuid): sampling frequency must be positive")
@@ -131,7 +131,7 @@ package struct Electrocardiogram: Hashable, Sendable {
       throw .invalidArgumentException(
         "Electrocardiogram \(uuid): \(measurementCount) measurements (at most \(Self.maxMeasurements))")
     }
-    guard voltages.isEmpty || voltages.count == measurementCount else {
+    guard headerOnly ? voltages.isEmpty : (measurementCount > 0 && voltages.count == measurementCount) else {
       throw .invalidArgumentException(
         "Electrocardiogram \(uuid): \(voltages.count) voltages for \(measurementCount) measurements")
     }

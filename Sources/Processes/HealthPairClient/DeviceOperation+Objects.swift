@@ -27,6 +27,17 @@ extension DeviceOperation where Value == Void {
   package static func saveStatesOfMind(_ bundleID: String, _ states: [StateOfMindInput]) -> Self {
     Self(RequestTable.saveStatesOfMind, bundleID, states)
   }
+  /// A provider's clinical records arrive on the iPhone (the user's world; fails on the watch).
+  package static func receiveClinicalRecords(_ records: [ClinicalRecord]) -> Self {
+    Self(RequestTable.receiveClinicalRecords, records)
+  }
+}
+
+extension DeviceOperation where Value == [ClinicalRecord] {
+  /// `HKSampleQuery` of a clinical type: the records of it the app may read.
+  package static func clinicalRecordQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
+    Self(RequestTable.clinicalRecordQuery, bundleID, query)
+  }
 }
 
 extension DeviceOperation where Value == [StateOfMind] {
@@ -50,8 +61,10 @@ extension DeviceOperation where Value == [Electrocardiogram] {
   package static func electrocardiogramQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
     Self(RequestTable.electrocardiogramQuery, bundleID, query)
   }
-  /// Every electrocardiogram on the device with its voltages, whatever recorded it (exports, tests).
-  package static var storedElectrocardiograms: Self { Self(RequestTable.storedElectrocardiograms) }
+  /// One page (from position `offset`, at most 32) of the stored electrocardiograms with their voltages (exports, tests).
+  package static func storedElectrocardiograms(offset: Int) -> Self {
+    Self(RequestTable.storedElectrocardiograms, offset)
+  }
 }
 
 extension DeviceOperation where Value == [Float] {
@@ -92,10 +105,23 @@ extension DeviceClient {
   package func stateOfMindQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [StateOfMind] {
     try perform(.stateOfMindQuery(bundleID, query))
   }
+  /// A provider's clinical records arrive.
+  package func receiveClinicalRecords(_ records: [ClinicalRecord]) throws(ClientError) {
+    try perform(.receiveClinicalRecords(records))
+  }
+  /// Clinical records of one type the app may read.
+  package func clinicalRecordQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [ClinicalRecord] {
+    try perform(.clinicalRecordQuery(bundleID, query))
+  }
   /// Every audiogram on the device.
   package func storedAudiograms() throws(ClientError) -> [Audiogram] { try perform(.storedAudiograms) }
-  /// Every electrocardiogram on the device, with voltages.
+  /// Every electrocardiogram on the device, with voltages, read a page at a time.
   package func storedElectrocardiograms() throws(ClientError) -> [Electrocardiogram] {
-    try perform(.storedElectrocardiograms)
+    var all: [Electrocardiogram] = []
+    while true {
+      let page = try perform(.storedElectrocardiograms(offset: all.count))
+      all += page
+      if page.count < Request.storedElectrocardiogramPage { return all }
+    }
   }
 }

@@ -66,3 +66,13 @@ extension Codec.NewStateOfMind: FuzzPalette {
       associations: c.pick([[], [5], [19], [-4]]), metadata: c.pick(Palette.metadata))
   }
 }
+extension Codec.StoredClinicalRecord: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> ClinicalRecord {
+    typealias Palette = RequestFuzz.Palette
+    return ClinicalRecord(
+      uuid: c.pick(Palette.uuids), type: c.pick(Palette.types), date: c.pick(Palette.dates),
+      displayName: c.pick(["Penicillin", ""]), resourceType: c.pick(["Observation", "Patient", ""]),
+      identifier: "x", fhirVersion: c.pick(["4.0.1", "4.0", "a.b.c"]), sourceURL: c.pick([nil, "https://e.org/x"]),
+      data: c.pick([Array("{}".utf8), [], Array("[1]".utf8)]), source: c.pick(Palette.sources))
+  }
+}

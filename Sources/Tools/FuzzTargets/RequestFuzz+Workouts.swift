@@ -130,6 +130,7 @@ extension Codec.Filter: FuzzPalette {
       .associatedWith(c.pick(RequestFuzz.Palette.uuids)), .workoutActivityType([37]), c.filter() ?? .constant(true),
       .electrocardiogram(.classification, [2, 100]), .electrocardiogram(.symptomsStatus, [-1]),
       .stateOfMindValence(.lessThan, c.pick(RequestFuzz.Palette.doubles)), .stateOfMind(.label, 17),
+      .fhirResource("Observation", identifier: nil),
     ])
   }
 }

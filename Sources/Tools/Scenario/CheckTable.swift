@@ -84,6 +84,8 @@ extension RunContext {
       try checkSeesAudiograms(devices, spec, expected, points: points, step)
     case .seesStatesOfMind(let devices, let spec, let expected, let check):
       try checkSeesStatesOfMind(devices, spec, expected, check, step)
+    case .seesClinicalRecords(let devices, let spec, let expected, let resourceType):
+      try checkSeesClinicalRecords(devices, spec, expected, resourceType: resourceType, step)
     case .seesRoutes(let devices, let spec, let expected, let locations):
       try checkSeesRoutes(devices, spec, expected, locations: locations, step)
     case .workout(let device, let name, let workout, let check): try checkWorkout(device, name, workout, check, step)

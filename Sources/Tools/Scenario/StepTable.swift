@@ -55,6 +55,7 @@ extension RunContext {
       case .saveHeartbeatSeries(let device, let name, let spec): try saveHeartbeatSeries(device, name, spec)
       case .saveAudiogram(let device, let name, let spec): try saveAudiogram(device, name, spec)
       case .logStateOfMind(let device, let name, let spec): try logStateOfMind(device, name, spec)
+      case .providerSends(let device, let spec): try providerSends(device, spec, step)
       case .saveRandom(let device, let name, let count, let type, let over):
         try saveRandom(device, name, count: count, type: type, over: over)
       case .resave(let device, let name, let sample, let changed): try resave(device, name, sample, changed, step)

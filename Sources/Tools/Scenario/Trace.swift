@@ -243,7 +243,7 @@ extension StepKind {
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
       .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _),
-      .sourceOrder(let d, _, _), .session(let d, _, _), .wearer(let d, _):
+      .sourceOrder(let d, _, _), .session(let d, _, _), .wearer(let d, _), .providerSends(let d, _):
       return Lane(d)
     case .watchSettings: return .phone
     case .importExport(let step): return Lane(step.device)
@@ -261,7 +261,7 @@ extension StepKind {
     case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background, .saveWorkout,
       .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries, .saveAudiogram, .logStateOfMind, .session:
       .app
-    case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder, .wearer: .user
+    case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder, .wearer, .providerSends: .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
     case .expect: .expect
@@ -280,7 +280,7 @@ extension Expectation {
       .storeHas(let d, _, _), .syncConflicts(let d, _), .locked(let d, _), .backgroundState(let d, _, _, _),
       .backgroundCounts(let d, _, _, _, _, _), .storeCountMatching(let d, _, _, _, _), .seesWorkouts(let d, _, _),
       .seesHeartbeatSeries(let d, _, _, _), .seesRoutes(let d, _, _, _), .seesElectrocardiograms(let d, _, _, _),
-      .seesAudiograms(let d, _, _, _), .seesStatesOfMind(let d, _, _, _),
+      .seesAudiograms(let d, _, _, _), .seesStatesOfMind(let d, _, _, _), .seesClinicalRecords(let d, _, _, _),
       .activitySummary(let d, _, _, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),

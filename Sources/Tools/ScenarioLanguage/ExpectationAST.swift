@@ -213,6 +213,8 @@ package enum Expectation: Hashable, Sendable {
   /// `<App> sees <n> states of mind [of <kind>] [labelled …] [about …] [with valence above|below <v>]
   /// [classified <class>] [query]`: a sample query of `stateOfMindType()` with HealthKit's predicates (M2–M3).
   case seesStatesOfMind(Devices, SampleQuerySpec, Int, StateOfMindCheck)
+  /// `<App> sees <n> <clinical type> records [of <FHIR type>] [query]`: a sample query of the clinical type (F2).
+  case seesClinicalRecords(Devices, SampleQuerySpec, Int, resourceType: String?)
   /// `<App> sees <n> workout routes [with <m> locations [each]] [query]`: a route query of every workout the app
   /// may read (`HKSampleQuery` of `workoutRoute()`), each route's locations as `HKWorkoutRouteQuery` returns them.
   case seesRoutes(Devices, SampleQuerySpec, Int, locations: Int?)

@@ -109,6 +109,8 @@ import HealthModel
 //   - watch: the watch is taken off / watch: the watch is put back on
 //   - <device>: the wearer records an ECG <classification> [at <time>] [heart rate <n> bpm] [with symptoms|with no
 //       symptoms] [for <duration>] [fails [with "<text>"]]
+//   - <device>: the provider sends <clinical type> "<name>" as <FHIR type> [from "<provider>"] [fails [with
+//       "<text>"]]
 //   - <App>'s workout session <name> is notStarted|prepared|running|paused|stopped|ended
 //   - <App>'s workout session <name> heard <callback> [then <callback>]… / heard nothing
 //   - <App>'s workout session <name> elapsed time is <duration>
@@ -188,6 +190,7 @@ import HealthModel
 //   - <App> sees <n> audiograms [with <m> points [each]] [query] / <App> sees no audiograms …
 //   - <App> sees <n> states of mind [of <kind>] [labelled <label>] [about <association>] [with valence above|below
 //       <v>] [classified <class>] [query] / <App> sees no states of mind …
+//   - <App> sees <n> <clinical type> records [of <FHIR type>] [query] / <App> sees no <clinical type> records …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no
 //       activity summary <date>

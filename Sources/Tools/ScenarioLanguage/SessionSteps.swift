@@ -138,6 +138,7 @@ extension ParseState {
   func parseWearerStep(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
     try c.expect("the")
     if c.take("wearer", "records") { return try parseRecordECG(&c, device: device) }
+    if c.take("provider", "sends") { return try parseProviderSends(&c, device: device) }
     if c.take("wearer's", "effort", "becomes") || c.take("wearer’s", "effort", "becomes") {
       let effort = try c.effort()
       try c.finish()

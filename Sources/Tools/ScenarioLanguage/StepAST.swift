@@ -235,6 +235,8 @@ package enum StepKind: Hashable, Sendable {
   case saveAudiogram(DeviceKind, app: String, AudiogramSpec)
   /// `logs state of mind <kind> valence <v> …`: `save(_:)` of one `HKStateOfMind` (behavior.md M1).
   case logStateOfMind(DeviceKind, app: String, StateOfMindSpec)
+  /// `<device>: the provider sends <clinical type> "<name>" as <FHIR type> …`: a health record arrives (F1).
+  case providerSends(DeviceKind, ClinicalRecordSpec)
   /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).
   case deleteWorkout(DeviceKind, app: String, workout: String)
   /// An app saves seeded random samples.

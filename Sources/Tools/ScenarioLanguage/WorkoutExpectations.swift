@@ -36,6 +36,9 @@ extension ParseState {
     AppExpectationRule(["no", "audiograms"]) { s, c, subject throws(Diagnostic) in
       try s.parseSeesAudiograms(&c, subject, count: 0)
     },
+    AppExpectationRule(when: { ParseState.isClinicalRecordsForm($0) }) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesClinicalRecords(&c, subject)
+    },
     AppExpectationRule(when: { $0.integer(before: ["states", "state"]) }) {
       s, c, subject throws(Diagnostic) in try s.parseSeesStatesOfMind(&c, subject)
     },

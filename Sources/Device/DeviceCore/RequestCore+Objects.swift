@@ -1,0 +1,58 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import Wire
+
+// The special object families' requests (opcodes 120–139): electrocardiograms, audiograms, States of Mind and
+// clinical records, each a call of the engine's and its reply.
+
+extension RequestCore {
+  /// Answers one of the object families' requests against `state`: the reply and the events to journal.
+  /// - Throws: the engine's error; a simulator error for a request of another family.
+  static func objectRequest(_ request: Request, state: inout DeviceState, wall: Date) throws(HealthError)
+    -> (Reply, [DeviceEvent])
+  {
+    switch request {
+    case .recordElectrocardiogram(let recording):
+      return (.ok, try state.recordElectrocardiogram(recording, wall: wall))
+    case .electrocardiogramQuery(let bundleID, let query):
+      return (.electrocardiogramHeaders(try state.electrocardiogramQuery(bundleID, query, wall: wall)), [])
+    case .electrocardiogramVoltages(let bundleID, let uuid):
+      return (.voltages(try state.electrocardiogramVoltages(bundleID, uuid, wall: wall)), [])
+    case .importElectrocardiograms(let id, let ecgs):
+      return (.ok, try state.stageImportElectrocardiograms(id, ecgs))
+    case .storedElectrocardiograms(let offset):
+      let all = state.specialObjects.electrocardiograms.ordered
+      let start = min(max(0, offset), all.count)
+      let page = all[start..<min(all.count, start + Request.storedElectrocardiogramPage)]
+      return (.electrocardiograms(page.map(\.value)), [])
+    case .saveAudiograms(let bundleID, let audiograms):
+      return (.ok, try state.saveAudiograms(bundleID, audiograms, wall: wall))
+    case .audiogramQuery(let bundleID, let query):
+      return (.audiograms(try state.audiogramQuery(bundleID, query, wall: wall)), [])
+    case .importAudiograms(let id, let audiograms):
+      return (.ok, try state.stageImportAudiograms(id, audiograms))
+    case .storedAudiograms:
+      return (.audiograms(state.specialObjects.audiograms.ordered.map(\.value)), [])
+    case .saveStatesOfMind(let bundleID, let states):
+      return (.ok, try state.saveStatesOfMind(bundleID, states, wall: wall))
+    case .stateOfMindQuery(let bundleID, let query):
+      return (.statesOfMind(try state.stateOfMindQuery(bundleID, query, wall: wall)), [])
+    case .receiveClinicalRecords(let records):
+      return (.ok, try state.receiveClinicalRecords(records))
+    case .clinicalRecordQuery(let bundleID, let query):
+      return (.clinicalRecords(try state.clinicalRecordQuery(bundleID, query, wall: wall)), [])
+    case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
+      .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
+      .anchoredQuery, .changeSettings, .watchSettings, .setClock, .advanceClock, .setPolicy, .dump, .storedSamples,
+      .subscribe, .earliestPermittedSampleDate, .link, .ping, .importBatch, .importCommit, .importAbort, .setLocked,
+      .readCharacteristic, .preferredUnits, .changeUserSetting, .enableBackgroundDelivery,
+      .disableBackgroundDelivery, .completeBackgroundDelivery, .backgroundDeliveries, .setSourceOrder,
+      .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations, .saveWorkout, .saveObjects,
+      .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery, .heartbeatSeriesQuery,
+      .workoutSession, .activitySummaryQuery, .anchoredWorkoutQuery, .importWorkouts, .importRoutes,
+      .importActivitySummaries, .storedWorkouts, .storedRoutes, .storedActivitySummaries:
+      throw .simulator("\(request.name) is not an object family's request")
+    }
+  }
+}
