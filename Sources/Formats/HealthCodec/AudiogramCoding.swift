@@ -11,9 +11,9 @@ import HealthModel
 //                    | clampUpper f64?
 
 /// The smallest encoded audiogram input: no points, no metadata.
-let minimumAudiogramInputSize = 16 + 8 + 8 + 4 + 4
+package let minimumAudiogramInputSize = 16 + 8 + 8 + 4 + 4
 /// The smallest encoded stored audiogram, from the shortest source.
-let minimumAudiogramSize = minimumAudiogramInputSize + 5
+package let minimumAudiogramSize = minimumAudiogramInputSize + 5
 
 extension BinaryWriter {
   /// An audiogram's points.

@@ -8,7 +8,7 @@ import HealthModel
 //                    | fhirVersion string | sourceURL string? | data u32 + bytes (JSON, at most 1 MiB) | source
 
 /// The smallest encoded clinical record.
-let minimumClinicalRecordSize = 16 + 2 + 8 + 4 * 4 + 1 + 4 + 5
+package let minimumClinicalRecordSize = 16 + 2 + 8 + 4 * 4 + 1 + 4 + 5
 
 extension BinaryWriter {
   /// A clinical record (layout above).

@@ -14,7 +14,7 @@ import HealthModel
 //            builds')
 
 /// The smallest encoded electrocardiogram: no voltages, no metadata, the shortest source.
-let minimumECGSize = 16 + 8 + 8 + 1 + 1 + 1 + 8 + 4 + 4 + 4 + 5
+package let minimumECGSize = 16 + 8 + 8 + 1 + 1 + 1 + 8 + 4 + 4 + 4 + 5
 
 extension BinaryWriter {
   /// An electrocardiogram (layout above); `withVoltages: false` writes the header only.

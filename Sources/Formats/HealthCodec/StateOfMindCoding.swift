@@ -9,9 +9,9 @@ import HealthModel
 //                        associations 1–18: a reader refuses anything else)
 
 /// The smallest encoded State of Mind input: no labels, associations or metadata.
-let minimumStateOfMindInputSize = 16 + 8 + 8 + 8 + 4 + 4 + 4
+package let minimumStateOfMindInputSize = 16 + 8 + 8 + 8 + 4 + 4 + 4
 /// The smallest encoded stored State of Mind, from the shortest source.
-let minimumStateOfMindSize = minimumStateOfMindInputSize + 5
+package let minimumStateOfMindSize = minimumStateOfMindInputSize + 5
 
 extension BinaryWriter {
   /// A State of Mind as an app saves it (layout above).

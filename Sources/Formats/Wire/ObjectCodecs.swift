@@ -50,7 +50,7 @@ extension Codec {
   /// A stored electrocardiogram with its voltages (imports).
   package enum StoredECG: FieldCodec {
     /// The smallest encoded recording.
-    package static var minimumSize: Int { 60 }
+    package static var minimumSize: Int { minimumECGSize }
     /// Writes `value`.
     package static func write(_ value: Electrocardiogram, into w: inout BinaryWriter) { w.electrocardiogram(value) }
     /// Reads a value.
@@ -61,7 +61,7 @@ extension Codec {
   /// A stored electrocardiogram's header: everything but the voltages (query answers).
   package enum ECGHeader: FieldCodec {
     /// The smallest encoded header.
-    package static var minimumSize: Int { 60 }
+    package static var minimumSize: Int { minimumECGSize }
     /// Writes `value` without its voltages.
     package static func write(_ value: Electrocardiogram, into w: inout BinaryWriter) {
       w.electrocardiogram(value, withVoltages: false)
@@ -74,7 +74,7 @@ extension Codec {
   /// An audiogram an app saves (numbers as sent; the device checks them).
   package enum NewAudiogram: FieldCodec {
     /// The smallest encoded audiogram input.
-    package static var minimumSize: Int { 40 }
+    package static var minimumSize: Int { minimumAudiogramInputSize }
     /// Writes `value`.
     package static func write(_ value: AudiogramInput, into w: inout BinaryWriter) { w.audiogramInput(value) }
     /// Reads a value.
@@ -85,7 +85,7 @@ extension Codec {
   /// A stored audiogram (replies, imports).
   package enum StoredAudiogram: FieldCodec {
     /// The smallest encoded audiogram.
-    package static var minimumSize: Int { 45 }
+    package static var minimumSize: Int { minimumAudiogramSize }
     /// Writes `value`.
     package static func write(_ value: Audiogram, into w: inout BinaryWriter) { w.audiogram(value) }
     /// Reads a value.
@@ -94,7 +94,7 @@ extension Codec {
   /// A State of Mind an app saves (numbers as sent; the device checks them).
   package enum NewStateOfMind: FieldCodec {
     /// The smallest encoded input.
-    package static var minimumSize: Int { 52 }
+    package static var minimumSize: Int { minimumStateOfMindInputSize }
     /// Writes `value`.
     package static func write(_ value: StateOfMindInput, into w: inout BinaryWriter) { w.stateOfMindInput(value) }
     /// Reads a value.
@@ -105,7 +105,7 @@ extension Codec {
   /// A stored State of Mind (replies).
   package enum StoredStateOfMind: FieldCodec {
     /// The smallest encoded State of Mind.
-    package static var minimumSize: Int { 57 }
+    package static var minimumSize: Int { minimumStateOfMindSize }
     /// Writes `value`.
     package static func write(_ value: StateOfMind, into w: inout BinaryWriter) { w.stateOfMind(value) }
     /// Reads a value.
@@ -114,7 +114,7 @@ extension Codec {
   /// A clinical record (the world's requests, replies).
   package enum StoredClinicalRecord: FieldCodec {
     /// The smallest encoded record.
-    package static var minimumSize: Int { 52 }
+    package static var minimumSize: Int { minimumClinicalRecordSize }
     /// Writes `value`.
     package static func write(_ value: ClinicalRecord, into w: inout BinaryWriter) { w.clinicalRecord(value) }
     /// Reads a value.
