@@ -79,8 +79,14 @@ struct StateOfMindTests {
         let kept = HKStateOfMind(date: t0 - 60, kind: .momentaryEmotion, valence: 0, labels: [.calm], associations: [])
         try await store.save(kept)
         try await store.delete(kept)
+        for minutes in [30.0, 20, 10] {
+          try await store.save(
+            HKStateOfMind(date: t0 - minutes * 60, kind: .dailyMood, valence: 0.2, labels: [], associations: []))
+        }
+        let recent = HKQuery.predicateForSamples(withStart: t0 - 25 * 60, end: t0)
+        #expect(try await store.deleteObjects(of: Self.type, predicate: recent) == 2)
       }
-      #expect(try await Self.query(pair.phone).isEmpty)
+      #expect(try await Self.query(pair.phone).map(\.startDate) == [t0 - 30 * 60])
     }
   }
 }

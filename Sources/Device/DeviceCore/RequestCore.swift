@@ -173,6 +173,7 @@ package enum RequestCore {
         record(events)
         let count = events.reduce(0) { total, event in
           if case .samplesDeleted(let tombstones) = event { return total + tombstones.count }
+          if case .workoutObjectsDeleted(let tombstones) = event { return total + tombstones.count }
           return total
         }
         answer = .reply(.success(.count(count)))

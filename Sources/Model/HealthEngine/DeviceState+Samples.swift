@@ -145,8 +145,9 @@ extension DeviceState {
     return commit(events)
   }
 
-  /// `deleteObjects(of:predicate:)`: deletes the app's own live objects of `type` whose dates pass `range`; the
-  /// others' are not touched (healthd restricts deletes to the app's sources) and matching nothing succeeds
+  /// `deleteObjects(of:predicate:)`: deletes the app's own live objects of `type` whose dates pass `range` —
+  /// samples, or audiograms and States of Mind (their tombstones kept with the workout family's); the others' are
+  /// not touched (healthd restricts deletes to the app's sources) and matching nothing succeeds
   /// with 0 (behavior.md D11).
   package mutating func deleteMatching(
     _ bundleID: String, type: SampleType, range: DateRange?, wall: Date
@@ -158,6 +159,9 @@ extension DeviceState {
     }
     try requireProtectedData()
     let at = now(wall: wall)
+    if let shelved = ownShelvedTombstones(bundleID, type, range: range, at: at, wall: wall) {
+      return shelved.isEmpty ? [] : commit([.workoutObjectsDeleted(shelved)])
+    }
     var matches: [(uuid: UUID, index: Int)] = []
     store.scanSlots(type: type, range: range, floor: floor(wall: wall), visibility: .own(bundleID: bundleID)) {
       index, slot in

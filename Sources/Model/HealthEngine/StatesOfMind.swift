@@ -60,4 +60,27 @@ extension DeviceState {
     }
     return select(candidates, bundleID, query, wall: wall) { state, filter in filter.matches(state) }
   }
+
+  /// The tombstones of the app's own audiograms or States of Mind (`type`) inside the retention window whose dates
+  /// pass `range`, or nil for another type (`deleteObjects(of:predicate:)`).
+  func ownShelvedTombstones(_ bundleID: String, _ type: SampleType, range: DateRange?, at: Date, wall: Date)
+    -> [Tombstone]?
+  {
+    func own<Value: ShelvedObject>(
+      _ shelf: ObjectShelf<Value>, start: (Value) -> Date, metadata: (Value) -> Metadata
+    ) -> [Tombstone] {
+      let floor = floor(wall: wall)
+      return shelf.ordered.map(\.value).filter { value in
+        value.source.bundleID == bundleID && value.end.timeIntervalSinceReferenceDate >= floor
+          && (range?.matches(
+            start: start(value).timeIntervalSinceReferenceDate, end: value.end.timeIntervalSinceReferenceDate) ?? true)
+      }.map { Tombstone(uuid: $0.uuid, type: type, source: $0.source, deletedAt: at, metadata: metadata($0)) }
+    }
+    switch type {
+    case SpecialObjectStore.audiogramType: return own(specialObjects.audiograms, start: \.start, metadata: \.metadata)
+    case SpecialObjectStore.stateOfMindType:
+      return own(specialObjects.statesOfMind, start: \.date, metadata: \.metadata)
+    default: return nil
+    }
+  }
 }
