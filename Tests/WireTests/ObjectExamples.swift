@@ -57,7 +57,8 @@ enum ObjectExamples {
     .storedElectrocardiograms(offset: 32),
     .saveAudiograms(bundleID: "a", audiograms: [audiogramInput]),
     .audiogramQuery(
-      bundleID: "a", query: SampleQuery(type: audiogramType, range: nil, sources: nil, limit: 0, sort: [], filter: nil)),
+      bundleID: "a",
+      query: SampleQuery(type: audiogramType, range: nil, sources: nil, limit: 0, sort: [], filter: nil)),
     .importAudiograms(importID: 4, audiograms: [audiogram]),
     .storedAudiograms,
     .saveStatesOfMind(bundleID: "a", states: [stateInput]),

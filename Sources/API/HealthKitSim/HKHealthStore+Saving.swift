@@ -23,7 +23,8 @@ extension HKHealthStore {
     Self.markSaved(objects)
   }
 
-  /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveStatesOfMind` for States of Mind, `saveObjects` when any is a workout
+  /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveStatesOfMind` for States of Mind,
+  /// `saveObjects` when any is a workout
   /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
     if objects.contains(where: { $0 is HKAudiogramSample }) {

@@ -4,7 +4,8 @@ import HealthEngine
 import HealthModel
 
 // The codecs of the special object families' request fields and reply payloads (docs/protocol.md: `ecg`,
-// `ecg-recording`, `voltages`, `audiogram`, `audiogram-input`, `state-of-mind`, `state-of-mind-input`). Stored recordings forward to HealthCodec's ElectrocardiogramCoding.swift, which the
+// `ecg-recording`, `voltages`, `audiogram`, `audiogram-input`, `state-of-mind`, `state-of-mind-input`). Stored
+// recordings forward to HealthCodec's ElectrocardiogramCoding.swift, which the
 // journal and snapshots use too.
 //
 // ecg-recording := uuid | start date | classification u8 | symptoms u8 | averageHeartRate f64? | duration f64 |

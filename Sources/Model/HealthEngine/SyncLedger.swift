@@ -156,31 +156,22 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Appends outbound deletions, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendDeletions(_ tombstones: [Tombstone]) {
-    for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
-      appendOne(.deletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
-    }
+    appendChunked(tombstones) { .deletions($0) }
   }
 
   /// Appends saved correlations, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendCorrelations(_ correlations: [Correlation]) {
-    for chunk in stride(from: 0, to: correlations.count, by: Self.maxItemsPerEntry) {
-      appendOne(.correlations(Array(correlations[chunk..<min(chunk + Self.maxItemsPerEntry, correlations.count)])))
-    }
+    appendChunked(correlations) { .correlations($0) }
   }
 
   /// Appends correlation deletions, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendCorrelationDeletions(_ tombstones: [Tombstone]) {
-    for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
-      appendOne(
-        .correlationDeletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
-    }
+    appendChunked(tombstones) { .correlationDeletions($0) }
   }
 
   /// Appends saved workouts, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendWorkouts(_ workouts: [Workout]) {
-    for chunk in stride(from: 0, to: workouts.count, by: Self.maxItemsPerEntry) {
-      appendOne(.workouts(Array(workouts[chunk..<min(chunk + Self.maxItemsPerEntry, workouts.count)])))
-    }
+    appendChunked(workouts) { .workouts($0) }
   }
 
   /// Appends an association of samples with a workout (one entry).
@@ -190,45 +181,33 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Appends saved routes, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendRoutes(_ routes: [WorkoutRoute]) {
-    for chunk in stride(from: 0, to: routes.count, by: Self.maxItemsPerEntry) {
-      appendOne(.routes(Array(routes[chunk..<min(chunk + Self.maxItemsPerEntry, routes.count)])))
-    }
+    appendChunked(routes) { .routes($0) }
   }
 
   /// Appends saved heartbeat series, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendHeartbeatSeries(_ series: [HeartbeatSeries]) {
-    for chunk in stride(from: 0, to: series.count, by: Self.maxItemsPerEntry) {
-      appendOne(.heartbeatSeries(Array(series[chunk..<min(chunk + Self.maxItemsPerEntry, series.count)])))
-    }
+    appendChunked(series) { .heartbeatSeries($0) }
   }
 
   /// Appends deletions of workouts, routes and series, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendWorkoutDeletions(_ tombstones: [Tombstone]) {
-    for chunk in stride(from: 0, to: tombstones.count, by: Self.maxItemsPerEntry) {
-      appendOne(.workoutDeletions(Array(tombstones[chunk..<min(chunk + Self.maxItemsPerEntry, tombstones.count)])))
-    }
+    appendChunked(tombstones) { .workoutDeletions($0) }
   }
 
   /// Appends recorded or imported electrocardiograms, in entries of at most ``maxRecordingsPerEntry`` (each
   /// carries its voltages: tens of kilobytes).
   package mutating func appendElectrocardiograms(_ ecgs: [Electrocardiogram]) {
-    for chunk in stride(from: 0, to: ecgs.count, by: Self.maxRecordingsPerEntry) {
-      appendOne(.electrocardiograms(Array(ecgs[chunk..<min(chunk + Self.maxRecordingsPerEntry, ecgs.count)])))
-    }
+    appendChunked(ecgs, by: Self.maxRecordingsPerEntry) { .electrocardiograms($0) }
   }
 
   /// Appends saved or imported audiograms, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendAudiograms(_ audiograms: [Audiogram]) {
-    for chunk in stride(from: 0, to: audiograms.count, by: Self.maxItemsPerEntry) {
-      appendOne(.audiograms(Array(audiograms[chunk..<min(chunk + Self.maxItemsPerEntry, audiograms.count)])))
-    }
+    appendChunked(audiograms) { .audiograms($0) }
   }
 
   /// Appends saved States of Mind, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendStatesOfMind(_ states: [StateOfMind]) {
-    for chunk in stride(from: 0, to: states.count, by: Self.maxItemsPerEntry) {
-      appendOne(.statesOfMind(Array(states[chunk..<min(chunk + Self.maxItemsPerEntry, states.count)])))
-    }
+    appendChunked(states) { .statesOfMind($0) }
   }
 
   /// The most electrocardiograms one entry carries (about 1 MB of 30-second recordings).
@@ -254,6 +233,15 @@ package struct SyncLedger: Hashable, Sendable {
     appendOne(.watchSettings(bundleID: bundleID, change: change))
   }
 
+  /// Appends `items` in entries of at most `limit` (``maxItemsPerEntry`` by default), each made by `entry`.
+  private mutating func appendChunked<Item>(
+    _ items: [Item], by limit: Int = maxItemsPerEntry, _ entry: ([Item]) -> StoredPayload
+  ) {
+    for chunk in stride(from: 0, to: items.count, by: limit) {
+      appendOne(entry(Array(items[chunk..<min(chunk + limit, items.count)])))
+    }
+  }
+
   private mutating func appendOne(_ payload: StoredPayload) {
     lastSeq += 1
     entries.append(StoredEntry(seq: lastSeq, payload: payload))
@@ -276,7 +264,8 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Starts a new outbound log: a new identity, numbering from 1, nothing acknowledged, holding a re-send of
   /// every live sample (as slot runs) and every deletion, the correlations, the workouts, routes, heartbeat series
-  /// and their deletions, the electrocardiograms, audiograms and States of Mind, then the Watch-app settings, companion decisions and
+  /// and their deletions, the electrocardiograms, audiograms and States of Mind, then the Watch-app settings, companion
+  /// decisions and
   /// source orders still pending, then every Health app value the user set here (`userSettings`, with when each was
   /// set). Used when the peer's cursor into the old log cannot be trusted (this device's journal lost records, or the
   /// stores were found to differ); the peer applies the re-send idempotently.

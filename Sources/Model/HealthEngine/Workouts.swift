@@ -176,7 +176,8 @@ extension DeviceState {
   }
 
   /// The tombstones for deleting the live workout, route, series, audiogram or State of Mind `uuid` on behalf of
-  /// `bundleID`, or nil when `uuid` names none. Only the app's own objects inside the retention window (D6), with share permission for the
+  /// `bundleID`, or nil when `uuid` names none. Only the app's own objects inside the retention window (D6), with share
+  /// permission for the
   /// object's type (D7). A workout's routes are deleted with it ("deleting a workout deletes its route", issue 32);
   /// its associated samples stay (Apple documents no cascade to samples: HealthPair model).
   func workoutTombstones(_ bundleID: String, _ uuid: UUID, at: Date, wall: Date) throws(HealthError) -> [Tombstone]? {

@@ -99,8 +99,8 @@ package struct Audiogram: Hashable, Sendable {
       guard value.isFinite, value >= low, value <= high else {
         throw .healthKit(
           .errorInvalidArgument,
-          "Value \(formatNumber(value)) \(unit) is outside the range \(formatNumber(low)) - \(formatNumber(high)) \(unit)"
-        )
+          "Value \(formatNumber(value)) \(unit) is outside the range "
+            + "\(formatNumber(low)) - \(formatNumber(high)) \(unit)")
       }
     }
     try range(point.frequency, 0, 30_000, "Hz")

@@ -61,7 +61,8 @@ extension DeviceOperation where Value == [Electrocardiogram] {
   package static func electrocardiogramQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
     Self(RequestTable.electrocardiogramQuery, bundleID, query)
   }
-  /// One page (from position `offset`, at most 32) of the stored electrocardiograms with their voltages (exports, tests).
+  /// One page (from position `offset`, at most 32) of the stored electrocardiograms with their voltages (exports,
+  /// tests).
   package static func storedElectrocardiograms(offset: Int) -> Self {
     Self(RequestTable.storedElectrocardiograms, offset)
   }

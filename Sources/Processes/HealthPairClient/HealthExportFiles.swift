@@ -234,7 +234,8 @@ package enum HealthExportFiles {
   /// Writes the store of the device `client` talks to as an export at `path` — `export.xml`, or a zip archive
   /// holding `apple_health_export/export.xml` (stored, not compressed) when `path` ends in `.zip` — with every
   /// live sample, type by type in catalog order and by start date within a type, then every workout (by start date),
-  /// every activity summary (by day) and every audiogram (by start date), dates in the local time of `offsetSeconds`. Each route is a GPX file
+  /// every activity summary (by day) and every audiogram (by start date), dates in the local time of `offsetSeconds`.
+  /// Each route is a GPX file
   /// under `workout-routes/` named by the workout's `FileReference` (in the archive, or in the folder of
   /// `export.xml`), and each electrocardiogram a CSV file under `electrocardiograms/` (Apple's layout and names,
   /// ``ECGCSV``). Every file is written beside its place and renamed into place (`export.xml` last), so a failed

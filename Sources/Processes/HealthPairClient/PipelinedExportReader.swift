@@ -139,7 +139,8 @@ final class PipelinedExportReader: @unchecked Sendable {
 }
 
 /// What one batch of an import carries: samples, and the workouts (with their routes), activity summaries and
-/// audiograms read among them (workouts follow the samples they name, in Apple's exports and HealthPair's); after the XML, the
+/// audiograms read among them (workouts follow the samples they name, in Apple's exports and HealthPair's); after the
+/// XML, the
 /// electrocardiograms of the `electrocardiograms/` files.
 struct ExportBatch: Sendable {
   var samples: [Sample] = []

@@ -44,8 +44,9 @@ extension RunContext {
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort, filter: resourceType.map { .fhirResource($0, identifier: nil) })
       let found: [ClinicalRecord]
-      switch attempt({ () throws(ClientError) in try client(device).clinicalRecordQuery(app(spec.app).bundleID, query) })
-      {
+      let c = client(device)
+      let bundle = app(spec.app).bundleID
+      switch attempt({ () throws(ClientError) in try c.clinicalRecordQuery(bundle, query) }) {
       case .success(let records): found = records
       case .failure(let error):
         guard let health = error.healthError else { throw error }

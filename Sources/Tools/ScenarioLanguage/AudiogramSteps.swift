@@ -75,14 +75,7 @@ extension ParseState {
   func parseSeesAudiograms(_ c: inout Cursor, _ subject: AppExpectation, count known: Int? = nil)
     throws(Diagnostic) -> Expectation
   {
-    var count = 0
-    if let known {
-      count = known
-    } else {
-      count = try c.integer()
-      guard count >= 0 else { throw c.error(.invalidNumber(String(count)), at: c.line.tokens[c.index - 1]) }
-      c.index += 1  // "audiograms"
-    }
+    let count = try c.seesCount(known: known, noun: 1)  // "audiograms"
     var points: Int?
     if c.index + 2 < c.line.tokens.count, c.peek?.keyword == "with",
       ["points", "point"].contains(c.line.tokens[c.index + 2].keyword)

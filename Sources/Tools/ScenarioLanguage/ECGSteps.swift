@@ -84,14 +84,7 @@ extension ParseState {
   func parseSeesElectrocardiograms(_ c: inout Cursor, _ subject: AppExpectation, count known: Int? = nil)
     throws(Diagnostic) -> Expectation
   {
-    var count = 0
-    if let known {
-      count = known
-    } else {
-      count = try c.integer()
-      guard count >= 0 else { throw c.error(.invalidNumber(String(count)), at: c.line.tokens[c.index - 1]) }
-      c.index += 1  // "electrocardiograms"
-    }
+    let count = try c.seesCount(known: known, noun: 1)  // "electrocardiograms"
     var check = ECGCheck()
     if c.take("of") {
       repeat { check.classifications.insert(try c.ecgClassification()) } while c.take("or")

@@ -69,6 +69,17 @@ extension Cursor {
     return words.contains(line.tokens[index + 1].keyword)
   }
 
+  /// The count of `sees <n> <noun> …`: `known` when the rule read `no <noun>` already, else the integer, then the
+  /// `noun` tokens skipped.
+  /// - Throws: a diagnostic for a missing or negative count.
+  mutating func seesCount(known: Int?, noun words: Int) throws(Diagnostic) -> Int {
+    if let known { return known }
+    let count = try integer()
+    guard count >= 0 else { throw error(.invalidNumber(String(count)), at: line.tokens[index - 1]) }
+    index += words
+    return count
+  }
+
   /// Whether the token after the next one is `word`.
   func second(is word: String) -> Bool { line.tokens.count > index + 1 && line.tokens[index + 1].keyword == word }
 }

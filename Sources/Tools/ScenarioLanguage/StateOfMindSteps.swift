@@ -91,14 +91,7 @@ extension ParseState {
   func parseSeesStatesOfMind(_ c: inout Cursor, _ subject: AppExpectation, count known: Int? = nil)
     throws(Diagnostic) -> Expectation
   {
-    var count = 0
-    if let known {
-      count = known
-    } else {
-      count = try c.integer()
-      guard count >= 0 else { throw c.error(.invalidNumber(String(count)), at: c.line.tokens[c.index - 1]) }
-      c.index += 3  // "states of mind"
-    }
+    let count = try c.seesCount(known: known, noun: 3)  // "states of mind"
     var check = StateOfMindCheck()
     while true {
       if c.take("of") {
