@@ -43,33 +43,19 @@ extension ExportReader {
     var metadata: Metadata = [:]
     var identifier: UUID?
     var points: [AudiogramPoint] = []
-    if !scanner.isSelfClosing {
-      let level = scanner.depth
-      var children = 0
-      var metadataBytes = 0
-      children: while true {
-        switch try scanner.next() {
-        case .startTag:
-          guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
-          children += 1
-          try Self.checkChildCount(children, of: "Audiogram", at: location)
-          if scanner.nameIs("MetadataEntry") {
-            try metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
-          } else if scanner.nameIs("SensitivityPoint") {
-            let at = scanner.tokenLocation
-            let point = try sensitivityPoint()
-            try Self.checkPoint(point, after: points, at: at)
-            points.append(point)
-            _ = try skipSubtree()
-          } else {
-            summary.skip(scanner.name, "in Audiogram")
-            _ = try skipSubtree()
-          }
-        case .endTag:
-          if scanner.depth < level { break children }
-        case .endOfDocument:
-          break children
-        }
+    var metadataBytes = 0
+    try forEachChild(of: "Audiogram", at: location) { r throws(ExportError) in
+      if r.scanner.nameIs("MetadataEntry") {
+        try r.metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
+      } else if r.scanner.nameIs("SensitivityPoint") {
+        let at = r.scanner.tokenLocation
+        let point = try r.sensitivityPoint()
+        try Self.checkPoint(point, after: points, at: at)
+        points.append(point)
+        _ = try r.skipSubtree()
+      } else {
+        r.summary.skip(r.scanner.name, "in Audiogram")
+        _ = try r.skipSubtree()
       }
     }
     let derived = ExportIdentity.audiogram(

@@ -33,29 +33,15 @@ extension ExportReader {
     var metadata: Metadata = [:]
     var identifier: UUID?
     var members: [Sample] = []
-    if !scanner.isSelfClosing {
-      let level = scanner.depth
-      var children = 0
-      var metadataBytes = 0
-      children: while true {
-        switch try scanner.next() {
-        case .startTag:
-          guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
-          children += 1
-          try Self.checkChildCount(children, of: "Correlation", at: location)
-          if scanner.nameIs("MetadataEntry") {
-            try metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
-          } else if scanner.nameIs("Record") {
-            if let member = try record(counted: false) { members.append(member) }
-          } else {
-            summary.skip(scanner.name, "in Correlation")
-            _ = try skipSubtree()
-          }
-        case .endTag:
-          if scanner.depth < level { break children }
-        case .endOfDocument:
-          break children
-        }
+    var metadataBytes = 0
+    try forEachChild(of: "Correlation", at: location) { r throws(ExportError) in
+      if r.scanner.nameIs("MetadataEntry") {
+        try r.metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
+      } else if r.scanner.nameIs("Record") {
+        if let member = try r.record(counted: false) { members.append(member) }
+      } else {
+        r.summary.skip(r.scanner.name, "in Correlation")
+        _ = try r.skipSubtree()
       }
     }
     // Members of types the catalog does not hold were skipped; what is left must still make a correlation.

@@ -74,39 +74,25 @@ extension ExportReader {
     var activities: [ReadActivity] = []
     var routes: [ReadRoute] = []
     var associated: [UUID] = []
-    if !scanner.isSelfClosing {
-      let level = scanner.depth
-      var children = 0
-      var metadataBytes = 0
-      children: while true {
-        switch try scanner.next() {
-        case .startTag:
-          guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
-          children += 1
-          try Self.checkChildCount(children, of: "Workout", at: location)
-          if scanner.nameIs("MetadataEntry") {
-            if let entry = try reservedEntry(), entry.key == ExportWriter.associatedKey {
-              try associatedIdentifiers(entry, into: &associated)
-            } else {
-              try metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
-            }
-          } else if scanner.nameIs("WorkoutEvent") {
-            events.append(try workoutEvent())
-          } else if scanner.nameIs("WorkoutStatistics") {
-            if let statistic = try workoutStatistic() { statistics.append(statistic) }
-          } else if scanner.nameIs("WorkoutActivity") {
-            activities.append(try workoutActivity())
-          } else if scanner.nameIs("WorkoutRoute") {
-            if let route = try workoutRoute(defaultSource: source) { routes.append(route) }
-          } else {
-            summary.skip(scanner.name, "in Workout")
-            _ = try skipSubtree()
-          }
-        case .endTag:
-          if scanner.depth < level { break children }
-        case .endOfDocument:
-          break children
+    var metadataBytes = 0
+    try forEachChild(of: "Workout", at: location) { r throws(ExportError) in
+      if r.scanner.nameIs("MetadataEntry") {
+        if let entry = try r.reservedEntry(), entry.key == ExportWriter.associatedKey {
+          try r.associatedIdentifiers(entry, into: &associated)
+        } else {
+          try r.metadataEntry(into: &metadata, identifier: &identifier, bytes: &metadataBytes)
         }
+      } else if r.scanner.nameIs("WorkoutEvent") {
+        events.append(try r.workoutEvent())
+      } else if r.scanner.nameIs("WorkoutStatistics") {
+        if let statistic = try r.workoutStatistic() { statistics.append(statistic) }
+      } else if r.scanner.nameIs("WorkoutActivity") {
+        activities.append(try r.workoutActivity())
+      } else if r.scanner.nameIs("WorkoutRoute") {
+        if let route = try r.workoutRoute(defaultSource: source) { routes.append(route) }
+      } else {
+        r.summary.skip(r.scanner.name, "in Workout")
+        _ = try r.skipSubtree()
       }
     }
     guard start <= end else {

@@ -14,6 +14,30 @@ extension ExportReader {
     throw ExportError(.invalidRecord, at: location, "more than \(maxMetadataBytes) bytes of metadata in one element")
   }
 
+  /// Calls `child` for each direct child element of the element the scanner is at (`element`, opened at
+  /// `location`; none when it is self-closing), its start tag current, after checking ``maxChildren``; `child`
+  /// reads or skips the child's subtree. Returns at the element's end (or the document's).
+  mutating func forEachChild(
+    of element: String, at location: ExportLocation, _ child: (inout ExportReader) throws(ExportError) -> Void
+  ) throws(ExportError) {
+    guard !scanner.isSelfClosing else { return }
+    let level = scanner.depth
+    var children = 0
+    while true {
+      switch try scanner.next() {
+      case .startTag:
+        guard scanner.depth == level + 1 || (scanner.isSelfClosing && scanner.depth == level) else { continue }
+        children += 1
+        try Self.checkChildCount(children, of: element, at: location)
+        try child(&self)
+      case .endTag:
+        if scanner.depth < level { return }
+      case .endOfDocument:
+        return
+      }
+    }
+  }
+
   /// Throws when `count` children exceed ``maxChildren`` in the `element` at `location`.
   static func checkChildCount(_ count: Int, of element: String, at location: ExportLocation) throws(ExportError) {
     guard count > maxChildren else { return }
