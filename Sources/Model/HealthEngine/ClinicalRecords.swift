@@ -24,15 +24,6 @@ extension DeviceState {
     return commitEvents([.clinicalRecordsReceived(records)])
   }
 
-  /// Applies ``DeviceEvent/clinicalRecordsReceived(_:)``. Not sent to the watch (F1).
-  mutating func applyClinicalRecordsReceived(_ records: [ClinicalRecord]) {
-    for record in records where !isKnownObject(record.uuid) {
-      if specialObjects.clinicalRecords.insert(record, change: nextChange()) {
-        noteChange(record.type, record.source.bundleID)
-      }
-    }
-  }
-
   /// `HKSampleQuery` of an `HKClinicalType`: the records of that type the app may read (R1–R5: a denied read sees
   /// none, as no app is their source), matching the range, sources and filter (`predicateForClinicalRecords…`
   /// included), sorted by date and limited.
@@ -45,12 +36,7 @@ extension DeviceState {
     }
     try workoutQueryable(bundleID, query.type, expected: query.type, range: query.range, limit: query.limit)
     try requireDateSort(query.sort, query.type)
-    let candidates = specialObjects.clinicalRecords.entries.values.filter { $0.value.type == query.type }.map {
-      entry in
-      Candidate(
-        value: entry.value, start: entry.value.date, end: entry.value.date, source: entry.value.source,
-        change: entry.change)
-    }
+    let candidates = shelvedCandidates(ClinicalRecord.self) { $0.type == query.type }
     return select(candidates, bundleID, query, wall: wall) { record, filter in filter.matches(record) }
   }
 }

@@ -328,7 +328,7 @@ extension DeviceState {
     if !correlations.isEmpty { sync.appendCorrelations(correlations) }
     applyImportedWorkouts(staged, floor: floorDate)
     applyImportedElectrocardiograms(staged.electrocardiograms, floor: floorDate, &outcome)
-    applyImportedAudiograms(staged.audiograms, floor: floorDate, &outcome)
+    applyImportedShelved(staged.audiograms, floor: floorDate, &outcome)
     lastImportOutcome = outcome
   }
 }

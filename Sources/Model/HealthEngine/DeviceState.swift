@@ -360,14 +360,14 @@ package struct DeviceState: Sendable {
       stagedImports[id, default: StagedImport()].workouts += workouts
       stagedImports[id, default: StagedImport()].routes += routes
       stagedImports[id, default: StagedImport()].summaries += summaries
-    case .electrocardiogramsStored(let ecgs): applyElectrocardiogramsStored(ecgs)
+    case .electrocardiogramsStored(let ecgs): applyShelvedHere(ecgs)
     case .importElectrocardiogramsStaged(let id, let ecgs):
       stagedImports[id, default: StagedImport()].electrocardiograms += ecgs
-    case .audiogramsSaved(let audiograms): applyAudiogramsSaved(audiograms)
+    case .audiogramsSaved(let audiograms): applyShelvedHere(audiograms)
     case .importAudiogramsStaged(let id, let audiograms):
       stagedImports[id, default: StagedImport()].audiograms += audiograms
-    case .statesOfMindSaved(let states): applyStatesOfMindSaved(states)
-    case .clinicalRecordsReceived(let records): applyClinicalRecordsReceived(records)
+    case .statesOfMindSaved(let states): applyShelvedHere(states)
+    case .clinicalRecordsReceived(let records): applyShelvedHere(records)
     }
   }
 
@@ -380,15 +380,10 @@ package struct DeviceState: Sendable {
       for (type, source) in workoutStore.prune(endingBefore: now.addingTimeInterval(-retention)) {
         noteChange(type, source, pruned: true)
       }
-      for source in specialObjects.electrocardiograms.prune(endingBefore: now.addingTimeInterval(-retention)) {
-        noteChange(SpecialObjectStore.electrocardiogramType, source, pruned: true)
-      }
-      for source in specialObjects.audiograms.prune(endingBefore: now.addingTimeInterval(-retention)) {
-        noteChange(SpecialObjectStore.audiogramType, source, pruned: true)
-      }
-      for source in specialObjects.statesOfMind.prune(endingBefore: now.addingTimeInterval(-retention)) {
-        noteChange(SpecialObjectStore.stateOfMindType, source, pruned: true)
-      }
+      let floor = now.addingTimeInterval(-retention)
+      pruneShelf(Electrocardiogram.self, endingBefore: floor)
+      pruneShelf(Audiogram.self, endingBefore: floor)
+      pruneShelf(StateOfMind.self, endingBefore: floor)
     }
   }
 
@@ -473,9 +468,9 @@ package struct DeviceState: Sendable {
     case .routes(let routes): applyPeerRoutes(routes, floor: floor)
     case .heartbeatSeries(let series): applyPeerHeartbeatSeries(series, floor: floor)
     case .workoutDeletions(let tombstones): applyPeerWorkoutDeletions(tombstones)
-    case .electrocardiograms(let ecgs): applyPeerElectrocardiograms(ecgs, floor: floor)
-    case .audiograms(let audiograms): applyPeerAudiograms(audiograms, floor: floor)
-    case .statesOfMind(let states): applyPeerStatesOfMind(states, floor: floor)
+    case .electrocardiograms(let ecgs): applyPeerShelved(ecgs, floor: floor)
+    case .audiograms(let audiograms): applyPeerShelved(audiograms, floor: floor)
+    case .statesOfMind(let states): applyPeerShelved(states, floor: floor)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).

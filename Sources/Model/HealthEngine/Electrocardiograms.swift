@@ -23,42 +23,13 @@ extension DeviceState {
     return commitEvents([.electrocardiogramsStored([ecg])])
   }
 
-  /// Applies ``DeviceEvent/electrocardiogramsStored(_:)``: the recordings the store takes go to the sync log.
-  mutating func applyElectrocardiogramsStored(_ ecgs: [Electrocardiogram]) {
-    let taken = ecgs.filter {
-      !isKnownObject($0.uuid) && specialObjects.electrocardiograms.insert($0, change: nextChange())
-    }
-    for ecg in taken { noteChange(SpecialObjectStore.electrocardiogramType, ecg.source.bundleID) }
-    if !taken.isEmpty { sync.appendElectrocardiograms(taken) }
-  }
-
-  /// Applies ``SyncPayload/electrocardiograms(_:)`` from the peer: unknown recordings inside the retention
-  /// window are stored (not sent back).
-  mutating func applyPeerElectrocardiograms(_ ecgs: [Electrocardiogram], floor: Date?) {
-    for ecg in ecgs where !isKnownObject(ecg.uuid) {
-      if let floor, ecg.end < floor { continue }
-      if specialObjects.electrocardiograms.insert(ecg, change: nextChange()) {
-        noteChange(SpecialObjectStore.electrocardiogramType, ecg.source.bundleID)
-      }
-    }
-  }
-
   /// Stages the electrocardiograms of an import (committed with its samples).
   /// - Throws: a simulator error for identifier 0, a locked device or a bad source; `errorInvalidArgument` for
   ///   an invalid recording.
   package mutating func stageImportElectrocardiograms(_ id: UInt64, _ ecgs: [Electrocardiogram]) throws(HealthError)
     -> [DeviceEvent]
   {
-    guard id != 0 else { throw .simulator("import identifier 0 is reserved") }
-    guard !isLocked else {
-      throw .simulator("the \(device) is locked: unlock it before the user can import an Apple Health export")
-    }
-    for ecg in ecgs {
-      try Self.checkImportSource(ecg.source)
-      do throws(HealthError) { try ecg.validate() } catch {
-        throw .healthKit(.errorInvalidArgument, "imported electrocardiogram \(ecg.uuid) is not valid: \(error.message)")
-      }
-    }
+    try checkImportShelved(id, ecgs, what: "electrocardiogram") { ecg throws(HealthError) in try ecg.validate() }
     return commitEvents([.importElectrocardiogramsStaged(id: id, ecgs)])
   }
 
@@ -98,7 +69,7 @@ extension DeviceState {
     if outcome.added[SpecialObjectStore.electrocardiogramType] == 0 {
       outcome.added[SpecialObjectStore.electrocardiogramType] = nil
     }
-    if !taken.isEmpty { sync.appendElectrocardiograms(taken) }
+    sync.appendShelved(taken)
   }
 
   /// `HKSampleQuery` of `HKElectrocardiogramType`: the recordings the app may see (R1–R5: read permission decides;
@@ -112,12 +83,9 @@ extension DeviceState {
       bundleID, query.type, expected: SpecialObjectStore.electrocardiogramType, range: query.range,
       limit: query.limit)
     try requireDateSort(query.sort, query.type)
-    let candidates = specialObjects.electrocardiograms.entries.values.map { entry in
-      Candidate(
-        value: entry.value, start: entry.value.start, end: entry.value.end, source: entry.value.source,
-        change: entry.change)
-    }
-    return select(candidates, bundleID, query, wall: wall) { ecg, filter in filter.matches(ecg) }.map(\.header)
+    return select(shelvedCandidates(Electrocardiogram.self), bundleID, query, wall: wall) { ecg, filter in
+      filter.matches(ecg)
+    }.map(\.header)
   }
 
   /// `HKElectrocardiogramQuery`: the voltages of recording `uuid`, in microvolts, in time order. A recording the

@@ -1,20 +1,74 @@
 import FoundationEssentials
 import HealthModel
 
-/// What an object of a family stored apart from samples exposes to the store: identity, dates and source.
+/// What an object of a family stored apart from samples exposes to the store: identity, type, dates, source, the
+/// shelf it lives on and how it syncs. The family-independent steps (store, sync, peer apply, import, prune, query
+/// candidates) are written once over this protocol (`DeviceState+Shelves.swift`).
 package protocol ShelvedObject: Hashable, Sendable {
   /// The object's identifier.
   var uuid: UUID { get }
+  /// The type it is stored and authorized under.
+  var objectType: SampleType { get }
+  /// When it starts (what date ranges and sorts use).
+  var start: Date { get }
   /// When it ends (the retention window drops objects that end before it).
   var end: Date { get }
   /// Who stored it.
   var source: SampleSource { get }
+  /// The shelf of ``SpecialObjectStore`` the family lives on.
+  static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { get }
+  /// The sync-log entry carrying `objects`, or nil for a family that stays on its device.
+  static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload?
+  /// The most objects one sync-log entry carries.
+  static var perSyncEntry: Int { get }
 }
 
-extension Electrocardiogram: ShelvedObject {}
-extension Audiogram: ShelvedObject {}
-extension StateOfMind: ShelvedObject {}
-extension ClinicalRecord: ShelvedObject {}
+extension ShelvedObject {
+  /// ``SyncLedger/maxItemsPerEntry``, unless a family's objects are large.
+  package static var perSyncEntry: Int { SyncLedger.maxItemsPerEntry }
+}
+
+extension Electrocardiogram: ShelvedObject {
+  /// `HKElectrocardiogramType`.
+  package var objectType: SampleType { SpecialObjectStore.electrocardiogramType }
+  /// ``SpecialObjectStore/electrocardiograms``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.electrocardiograms }
+  /// ``SyncLedger/StoredPayload/electrocardiograms(_:)``.
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .electrocardiograms(objects) }
+  /// ``SyncLedger/maxRecordingsPerEntry``.
+  package static var perSyncEntry: Int { SyncLedger.maxRecordingsPerEntry }
+}
+
+extension Audiogram: ShelvedObject {
+  /// `HKAudiogramSampleType`.
+  package var objectType: SampleType { SpecialObjectStore.audiogramType }
+  /// ``SpecialObjectStore/audiograms``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.audiograms }
+  /// ``SyncLedger/StoredPayload/audiograms(_:)``.
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .audiograms(objects) }
+}
+
+extension StateOfMind: ShelvedObject {
+  /// `HKStateOfMindType`.
+  package var objectType: SampleType { SpecialObjectStore.stateOfMindType }
+  /// The moment it was logged.
+  package var start: Date { date }
+  /// ``SpecialObjectStore/statesOfMind``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.statesOfMind }
+  /// ``SyncLedger/StoredPayload/statesOfMind(_:)``.
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .statesOfMind(objects) }
+}
+
+extension ClinicalRecord: ShelvedObject {
+  /// The record's clinical type.
+  package var objectType: SampleType { type }
+  /// The moment the record was received.
+  package var start: Date { date }
+  /// ``SpecialObjectStore/clinicalRecords``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.clinicalRecords }
+  /// Nil: clinical records stay on the iPhone (behavior.md F1).
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { nil }
+}
 
 /// One family's stored objects by identifier, each with the change number it was stored under (drawn from the
 /// sample store's counter, so anchors count in one sequence on the device).
@@ -61,12 +115,12 @@ package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
   /// Removes the object `uuid`; true when it was stored.
   mutating func remove(_ uuid: UUID) -> Bool { entries.removeValue(forKey: uuid) != nil }
 
-  /// Drops the objects that end before `floor`; returns the bundle identifiers of their sources.
-  mutating func prune(endingBefore floor: Date) -> [String] {
-    var dropped: [String] = []
+  /// Drops the objects that end before `floor`; returns them.
+  mutating func prune(endingBefore floor: Date) -> [Value] {
+    var dropped: [Value] = []
     for (uuid, entry) in entries where entry.value.end < floor {
       entries[uuid] = nil
-      dropped.append(entry.value.source.bundleID)
+      dropped.append(entry.value)
     }
     return dropped
   }

@@ -15,33 +15,8 @@ extension DeviceState {
     let source = SampleSource(bundleID: bundleID, device: device)
     var states: [StateOfMind] = []
     for input in inputs { states.append(try input.validated(source: source)) }
-    try requireShare(bundleID, SpecialObjectStore.stateOfMindType, verb: "save")
-    var seen: Set<UUID> = []
-    for state in states {
-      try requireNewIdentifier(state.uuid, &seen)
-      try requireInsideRetention(state.uuid, end: state.date, wall: wall)
-    }
-    try requireUnlockedForWorkouts("States of Mind")
+    try requireShelvable(bundleID, states, SpecialObjectStore.stateOfMindType, what: "States of Mind", wall: wall)
     return commitEvents([.statesOfMindSaved(states)])
-  }
-
-  /// Applies ``DeviceEvent/statesOfMindSaved(_:)``: the samples the store takes go to the sync log.
-  mutating func applyStatesOfMindSaved(_ states: [StateOfMind]) {
-    let taken = states.filter {
-      !isKnownObject($0.uuid) && specialObjects.statesOfMind.insert($0, change: nextChange())
-    }
-    for state in taken { noteChange(SpecialObjectStore.stateOfMindType, state.source.bundleID) }
-    if !taken.isEmpty { sync.appendStatesOfMind(taken) }
-  }
-
-  /// Applies ``SyncPayload/statesOfMind(_:)`` from the peer: unknown samples inside the retention window are stored.
-  mutating func applyPeerStatesOfMind(_ states: [StateOfMind], floor: Date?) {
-    for state in states where !isKnownObject(state.uuid) {
-      if let floor, state.date < floor { continue }
-      if specialObjects.statesOfMind.insert(state, change: nextChange()) {
-        noteChange(SpecialObjectStore.stateOfMindType, state.source.bundleID)
-      }
-    }
   }
 
   /// `HKSampleQuery` of `HKStateOfMindType`: the samples the app may see (R1–R5: a denied read sees only its own),
@@ -53,12 +28,9 @@ extension DeviceState {
     try workoutQueryable(
       bundleID, query.type, expected: SpecialObjectStore.stateOfMindType, range: query.range, limit: query.limit)
     try requireDateSort(query.sort, query.type)
-    let candidates = specialObjects.statesOfMind.entries.values.map { entry in
-      Candidate(
-        value: entry.value, start: entry.value.date, end: entry.value.date, source: entry.value.source,
-        change: entry.change)
+    return select(shelvedCandidates(StateOfMind.self), bundleID, query, wall: wall) { state, filter in
+      filter.matches(state)
     }
-    return select(candidates, bundleID, query, wall: wall) { state, filter in filter.matches(state) }
   }
 
   /// The tombstones of the app's own audiograms or States of Mind (`type`) inside the retention window whose dates
@@ -66,20 +38,18 @@ extension DeviceState {
   func ownShelvedTombstones(_ bundleID: String, _ type: SampleType, range: DateRange?, at: Date, wall: Date)
     -> [Tombstone]?
   {
-    func own<Value: ShelvedObject>(
-      _ shelf: ObjectShelf<Value>, start: (Value) -> Date, metadata: (Value) -> Metadata
-    ) -> [Tombstone] {
+    func own<Value: ShelvedObject>(_ shelf: ObjectShelf<Value>, metadata: (Value) -> Metadata) -> [Tombstone] {
       let floor = floor(wall: wall)
       return shelf.ordered.map(\.value).filter { value in
         value.source.bundleID == bundleID && value.end.timeIntervalSinceReferenceDate >= floor
           && (range?.matches(
-            start: start(value).timeIntervalSinceReferenceDate, end: value.end.timeIntervalSinceReferenceDate) ?? true)
+            start: value.start.timeIntervalSinceReferenceDate, end: value.end.timeIntervalSinceReferenceDate) ?? true)
       }.map { Tombstone(uuid: $0.uuid, type: type, source: $0.source, deletedAt: at, metadata: metadata($0)) }
     }
     switch type {
-    case SpecialObjectStore.audiogramType: return own(specialObjects.audiograms, start: \.start, metadata: \.metadata)
+    case SpecialObjectStore.audiogramType: return own(specialObjects.audiograms, metadata: \.metadata)
     case SpecialObjectStore.stateOfMindType:
-      return own(specialObjects.statesOfMind, start: \.date, metadata: \.metadata)
+      return own(specialObjects.statesOfMind, metadata: \.metadata)
     default: return nil
     }
   }

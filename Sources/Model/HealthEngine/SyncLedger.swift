@@ -194,22 +194,6 @@ package struct SyncLedger: Hashable, Sendable {
     appendChunked(tombstones) { .workoutDeletions($0) }
   }
 
-  /// Appends recorded or imported electrocardiograms, in entries of at most ``maxRecordingsPerEntry`` (each
-  /// carries its voltages: tens of kilobytes).
-  package mutating func appendElectrocardiograms(_ ecgs: [Electrocardiogram]) {
-    appendChunked(ecgs, by: Self.maxRecordingsPerEntry) { .electrocardiograms($0) }
-  }
-
-  /// Appends saved or imported audiograms, in entries of at most ``maxItemsPerEntry``.
-  package mutating func appendAudiograms(_ audiograms: [Audiogram]) {
-    appendChunked(audiograms) { .audiograms($0) }
-  }
-
-  /// Appends saved States of Mind, in entries of at most ``maxItemsPerEntry``.
-  package mutating func appendStatesOfMind(_ states: [StateOfMind]) {
-    appendChunked(states) { .statesOfMind($0) }
-  }
-
   /// The most electrocardiograms one entry carries (about 1 MB of 30-second recordings).
   package static let maxRecordingsPerEntry = 16
 
@@ -242,7 +226,7 @@ package struct SyncLedger: Hashable, Sendable {
     }
   }
 
-  private mutating func appendOne(_ payload: StoredPayload) {
+  mutating func appendOne(_ payload: StoredPayload) {
     lastSeq += 1
     entries.append(StoredEntry(seq: lastSeq, payload: payload))
     pendingItemTotal += payload.itemCount
@@ -297,9 +281,9 @@ package struct SyncLedger: Hashable, Sendable {
     appendRoutes(workouts.orderedRoutes.map(\.value))
     appendHeartbeatSeries(workouts.orderedSeries.map(\.value))
     appendWorkoutDeletions(workouts.orderedDeletions.map(\.value))
-    appendElectrocardiograms(specialObjects.electrocardiograms.ordered.map(\.value))
-    appendAudiograms(specialObjects.audiograms.ordered.map(\.value))
-    appendStatesOfMind(specialObjects.statesOfMind.ordered.map(\.value))
+    appendShelved(specialObjects.electrocardiograms.ordered.map(\.value))
+    appendShelved(specialObjects.audiograms.ordered.map(\.value))
+    appendShelved(specialObjects.statesOfMind.ordered.map(\.value))
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }
