@@ -196,7 +196,25 @@ struct OperationContractTests {
           source: SampleSource(bundleID: ClinicalRecord.downloaderBundleID, device: .phone))
       ])),
     Erased(.clinicalRecordQuery(recordsApp.bundleID, SampleQuery(type: allergyType))),
+    Erased(.installApp(opticianApp)),
+    Erased(.requestAuthorization(opticianApp.bundleID, share: [prescriptionType], read: [])),
+    Erased(.answerPrompt(.allowAll, bundleID: opticianApp.bundleID)),
+    Erased(
+      .saveVisionPrescriptions(
+        opticianApp.bundleID,
+        [
+          VisionPrescription(
+            uuid: UUID(), kind: .contacts, specifiesLenses: true, dateIssued: t0.addingTimeInterval(-60),
+            expirationDate: nil, rightEye: LensSpecification(sphere: -1.5), brand: "B",
+            source: SampleSource(bundleID: "", device: .phone))
+        ])),
+    Erased(.visionPrescriptionQuery(opticianApp.bundleID, SampleQuery(type: prescriptionType))),
+    Erased(.requestPerObjectRead(recordsApp.bundleID, SampleQuery(type: prescriptionType))),
+    Erased(.answerPrompt(.allowAll, bundleID: recordsApp.bundleID)),
   ]
+  static let prescriptionType = SampleType.lookup(name: "visionPrescription")!
+  static let opticianApp = AppRecord(
+    bundleID: "com.example.optician", displayName: "Optician", writeUsageDescription: "w", readUsageDescription: "r")
   static let allergyType = SampleType.lookup(name: "allergyRecord")!
   static let recordsApp = AppRecord(
     bundleID: "com.example.records", displayName: "Records", writeUsageDescription: nil, readUsageDescription: "r",

@@ -131,6 +131,15 @@ enum EventFixture {
     labels: [29, 32], associations: [17, 11], metadata: ["note": .string("deadline")]
   ).validated(source: JournalFixture.phoneSource)
 
+  /// A glasses prescription with a prism on the right lens.
+  static let prescription = VisionPrescription(
+    uuid: UUID(uuidString: "9E55E500-0000-4000-8000-000000000005")!, kind: .glasses, specifiesLenses: true,
+    dateIssued: t0, expirationDate: t0.addingTimeInterval(730 * 86_400),
+    rightEye: LensSpecification(
+      sphere: -2.25, cylinder: -0.5, axis: 90, addPower: 1.5, vertexDistance: 12,
+      prism: VisionPrism(amount: 1, angle: 90, eye: .right), farPupillaryDistance: 32, nearPupillaryDistance: 30),
+    leftEye: LensSpecification(sphere: -2), metadata: ["note": .string("reading")], source: JournalFixture.phoneSource)
+
   /// A lab result with a source URL.
   static let clinicalRecord = ClinicalRecord(
     uuid: UUID(uuidString: "C11C11C1-0000-4000-8000-000000000004")!, type: SampleType.lookup(name: "labResultRecord")!,
@@ -238,6 +247,11 @@ enum EventFixture {
     ("importAudiogramsStaged", .importAudiogramsStaged(id: 9, [audiogram])),
     ("statesOfMindSaved", .statesOfMindSaved([stateOfMind])),
     ("clinicalRecordsReceived", .clinicalRecordsReceived([clinicalRecord])),
+    ("visionPrescriptionsSaved", .visionPrescriptionsSaved([prescription])),
+    (
+      "objectReadChosen",
+      .objectReadChosen(bundleID: "com.example.water", choices: [prescription.uuid: true, clinicalRecord.uuid: false])
+    ),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.

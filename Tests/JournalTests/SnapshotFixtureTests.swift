@@ -109,6 +109,16 @@ struct SnapshotFixtureTests {
     var record = EventFixture.clinicalRecord
     record.uuid = uuid(1, 17)
     try d.run(d.device.state.receiveClinicalRecords([record]))
+    let prescriptions = SpecialObjectStore.visionPrescriptionType
+    try d.grant(hearingApp.bundleID, share: [prescriptions], read: [])
+    var prescription = EventFixture.prescription
+    prescription.uuid = uuid(1, 18)
+    try d.run(d.device.state.saveVisionPrescriptions(hearingApp.bundleID, [prescription], wall: d.wall))
+    guard
+      case .prompt(let sheet) = try d.device.state.requestPerObjectRead(
+        workoutApp.bundleID, prescriptions, range: nil, filter: nil, wall: d.wall)
+    else { throw HealthError.simulator("no per-object sheet") }
+    try d.run(d.device.state.answerPrompt(id: sheet.id, bundleID: nil, answer: .allowAll).events)
   }
 
   static let hearingApp = AppRecord(
@@ -211,6 +221,8 @@ struct SnapshotFixtureTests {
     #expect(workouts.workouts.values.contains { $0.value.associated.count == 1 })
     #expect(state.specialObjects.electrocardiograms.count == 1 && state.specialObjects.audiograms.count == 1)
     #expect(state.specialObjects.statesOfMind.count == 1 && state.specialObjects.clinicalRecords.count == 1)
+    #expect(state.specialObjects.visionPrescriptions.count == 1)
+    #expect(state.specialObjects.objectReadChoices[Self.workoutApp.bundleID]?.values.first == true)
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

@@ -44,6 +44,16 @@ enum ObjectExamples {
     data: Array("{\"resourceType\":\"AllergyIntolerance\"}".utf8),
     source: SampleSource(bundleID: ClinicalRecord.downloaderBundleID, device: .phone))
 
+  static let prescriptionType = SampleType.lookup(name: "visionPrescription")!
+  static let prescription = VisionPrescription(
+    uuid: PinnedFrameTests.u1, kind: .glasses, specifiesLenses: true, dateIssued: t0,
+    expirationDate: t0.addingTimeInterval(2 * 365 * 86_400),
+    rightEye: LensSpecification(
+      sphere: -2.25, cylinder: -0.5, axis: 90, vertexDistance: 12,
+      prism: VisionPrism(amount: 1, angle: 90, eye: .right), farPupillaryDistance: 32),
+    leftEye: LensSpecification(sphere: -2), metadata: ["note": .string("n")],
+    source: SampleSource(bundleID: "a", device: .phone))
+
   /// One request of each object opcode.
   static let requests: [Request] = [
     .recordElectrocardiogram(recording),
@@ -73,6 +83,15 @@ enum ObjectExamples {
       query: SampleQuery(
         type: record.type, range: nil, sources: nil, limit: 0, sort: [],
         filter: .fhirResource("AllergyIntolerance", identifier: "a1"))),
+    .saveVisionPrescriptions(bundleID: "a", prescriptions: [prescription]),
+    .visionPrescriptionQuery(
+      bundleID: "a",
+      query: SampleQuery(type: prescriptionType, range: nil, sources: nil, limit: 0, sort: [], filter: nil)),
+    .requestPerObjectRead(
+      bundleID: "a",
+      query: SampleQuery(
+        type: prescriptionType, range: DateRange(start: t0, end: nil), sources: nil, limit: 0, sort: [],
+        filter: nil)),
   ]
 
   /// One reply of each object reply tag.
@@ -83,5 +102,11 @@ enum ObjectExamples {
     .statesOfMind([state]),
     .clinicalRecords([record]),
     .electrocardiogramHeaders([ecg.header]),
+    .visionPrescriptions([prescription]),
   ]
+
+  /// A per-object read sheet (pinned as `interim.objectPrompt`).
+  static let objectPrompt = Prompt(
+    id: 9, bundleID: "a", permissions: [Permission(prescriptionType, .read)], shownAt: t0,
+    objects: [PinnedFrameTests.u1, PinnedFrameTests.u2])
 }

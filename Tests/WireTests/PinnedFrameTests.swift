@@ -33,83 +33,84 @@ struct PinnedFrameTests {
         hardware: HardwareDetails(fields: [.init("model", "Watch"), .init("hardware", "Watch6,1")]))))
 
   /// Every request case, with fixed values.
-  static let requests: [Request] = [
-    .hello(version: 2, client: "pin"),
-    .installApp(AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: "w", readUsageDescription: nil)),
-    .uninstallApp(bundleID: "a"),
-    .requestAuthorization(bundleID: "a", share: [water], read: []),
-    .answerPrompt(promptID: 3, bundleID: nil, answer: .choices([Permission(water, .read): true])),
-    .authorizationStatus(bundleID: "a", type: water),
-    .requestStatus(bundleID: "a", share: [water], read: [water]),
-    .save(
-      bundleID: "a",
-      samples: [
-        SampleInput(
-          uuid: u1, type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0,
-          metadata: ["k": .string("v")])
-      ]),
-    .delete(bundleID: "a", uuids: [u1, u2]),
-    .deleteMatching(bundleID: "a", type: water, range: DateRange(start: t0, end: nil, options: .strictStartDate)),
-    .sampleQuery(
-      bundleID: "a",
-      query: SampleQuery(
-        type: water, range: DateRange(start: t0, end: nil, options: .strictEndDate), sources: ["a"], limit: 3,
-        sort: [SampleSort(.endDate, ascending: false)])),
-    .statistics(bundleID: "a", query: StatisticsQuery(type: water, options: [.cumulativeSum, .separateBySource])),
-    .statisticsCollection(
-      bundleID: "a",
-      query: StatisticsQuery(
-        type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum,
-        interval: CalendarInterval(months: 1, days: 7, seconds: 1), anchor: t0)),
-    .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2, filter: .sources(["a"])),
-    .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
-    .watchSettings(bundleID: "a", change: .turnAllOff),
-    .setClock(t0),
-    .advanceClock(seconds: 60),
-    .setPolicy(
-      DevicePolicy(
-        reprompt: .strict, retention: 3600, timeZone: try! TimeZoneRule(identifier: "Europe/Paris"),
-        sourceOrders: [
-          water: SourceOrder(sources: [SampleSource(bundleID: "a", device: .phone)], at: t0, device: .phone)
-        ])),
-    .dump,
-    .storedSamples(type: nil, from: StoredCursor(sample: 7, tombstone: 1 << 40), limit: 100),
-    .subscribe(.all),
-    .earliestPermittedSampleDate,
-    .link(.latency(0.25)),
-    .ping,
-    .setLocked(true),
-    .readCharacteristic(bundleID: "a", type: SampleType.lookup(name: "dateOfBirth")!),
-    .preferredUnits(bundleID: "a", types: [water]),
-    .changeUserSetting(.characteristic(SampleType.lookup(name: "bloodType")!, .value(8))),
-    .enableBackgroundDelivery(bundleID: "a", type: water, frequency: .hourly),
-    .disableBackgroundDelivery(bundleID: "a", type: nil),
-    .completeBackgroundDelivery(bundleID: "a", delivery: 9),
-    .backgroundDeliveries(bundleID: "a"),
-    .setSourceOrder(
-      type: water,
-      sources: [SampleSource(bundleID: "a", device: .watch), SampleSource(bundleID: "a", device: .phone)]),
-    .importBatch(importID: 5, samples: [imported, sample]),
-    .importCommit(importID: 5, characteristics: [SampleType.lookup(name: "bloodType")!: .value(8)]),
-    .importAbort(importID: 5),
-    .saveCorrelations(
-      bundleID: "a",
-      correlations: [
-        CorrelationInput(
-          uuid: u2, type: bloodPressure, start: t0, end: t0, metadata: ["HKWasUserEntered": .bool(true)],
-          members: [
-            SampleInput(uuid: u1, type: systolic, value: .quantity(120, unit: "mmHg"), start: t0, end: t0)
-          ])
-      ],
-      samples: []),
-    .correlationQuery(
-      bundleID: "a",
-      query: CorrelationQuery(
-        base: SampleQuery(type: bloodPressure, range: DateRange(start: t0, end: nil), limit: 2),
-        members: [CorrelationQuery.MemberCondition(type: systolic, filter: .value(.greaterThan, 140))])),
-    .importCorrelations(importID: 5, correlations: [correlation]),
-    .storedCorrelations(type: bloodPressure),
-  ] + WorkoutExamples.requests + ObjectExamples.requests
+  static let requests: [Request] =
+    [
+      .hello(version: 2, client: "pin"),
+      .installApp(AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: "w", readUsageDescription: nil)),
+      .uninstallApp(bundleID: "a"),
+      .requestAuthorization(bundleID: "a", share: [water], read: []),
+      .answerPrompt(promptID: 3, bundleID: nil, answer: .choices([Permission(water, .read): true])),
+      .authorizationStatus(bundleID: "a", type: water),
+      .requestStatus(bundleID: "a", share: [water], read: [water]),
+      .save(
+        bundleID: "a",
+        samples: [
+          SampleInput(
+            uuid: u1, type: water, value: .quantity(1, unit: "cup_us"), start: t0, end: t0,
+            metadata: ["k": .string("v")])
+        ]),
+      .delete(bundleID: "a", uuids: [u1, u2]),
+      .deleteMatching(bundleID: "a", type: water, range: DateRange(start: t0, end: nil, options: .strictStartDate)),
+      .sampleQuery(
+        bundleID: "a",
+        query: SampleQuery(
+          type: water, range: DateRange(start: t0, end: nil, options: .strictEndDate), sources: ["a"], limit: 3,
+          sort: [SampleSort(.endDate, ascending: false)])),
+      .statistics(bundleID: "a", query: StatisticsQuery(type: water, options: [.cumulativeSum, .separateBySource])),
+      .statisticsCollection(
+        bundleID: "a",
+        query: StatisticsQuery(
+          type: water, range: DateRange(start: t0, end: t0), options: .cumulativeSum,
+          interval: CalendarInterval(months: 1, days: 7, seconds: 1), anchor: t0)),
+      .anchoredQuery(bundleID: "a", type: water, anchor: 9, range: nil, limit: 2, filter: .sources(["a"])),
+      .changeSettings(bundleID: "a", change: .set(Permission(water, .share), on: false)),
+      .watchSettings(bundleID: "a", change: .turnAllOff),
+      .setClock(t0),
+      .advanceClock(seconds: 60),
+      .setPolicy(
+        DevicePolicy(
+          reprompt: .strict, retention: 3600, timeZone: try! TimeZoneRule(identifier: "Europe/Paris"),
+          sourceOrders: [
+            water: SourceOrder(sources: [SampleSource(bundleID: "a", device: .phone)], at: t0, device: .phone)
+          ])),
+      .dump,
+      .storedSamples(type: nil, from: StoredCursor(sample: 7, tombstone: 1 << 40), limit: 100),
+      .subscribe(.all),
+      .earliestPermittedSampleDate,
+      .link(.latency(0.25)),
+      .ping,
+      .setLocked(true),
+      .readCharacteristic(bundleID: "a", type: SampleType.lookup(name: "dateOfBirth")!),
+      .preferredUnits(bundleID: "a", types: [water]),
+      .changeUserSetting(.characteristic(SampleType.lookup(name: "bloodType")!, .value(8))),
+      .enableBackgroundDelivery(bundleID: "a", type: water, frequency: .hourly),
+      .disableBackgroundDelivery(bundleID: "a", type: nil),
+      .completeBackgroundDelivery(bundleID: "a", delivery: 9),
+      .backgroundDeliveries(bundleID: "a"),
+      .setSourceOrder(
+        type: water,
+        sources: [SampleSource(bundleID: "a", device: .watch), SampleSource(bundleID: "a", device: .phone)]),
+      .importBatch(importID: 5, samples: [imported, sample]),
+      .importCommit(importID: 5, characteristics: [SampleType.lookup(name: "bloodType")!: .value(8)]),
+      .importAbort(importID: 5),
+      .saveCorrelations(
+        bundleID: "a",
+        correlations: [
+          CorrelationInput(
+            uuid: u2, type: bloodPressure, start: t0, end: t0, metadata: ["HKWasUserEntered": .bool(true)],
+            members: [
+              SampleInput(uuid: u1, type: systolic, value: .quantity(120, unit: "mmHg"), start: t0, end: t0)
+            ])
+        ],
+        samples: []),
+      .correlationQuery(
+        bundleID: "a",
+        query: CorrelationQuery(
+          base: SampleQuery(type: bloodPressure, range: DateRange(start: t0, end: nil), limit: 2),
+          members: [CorrelationQuery.MemberCondition(type: systolic, filter: .value(.greaterThan, 140))])),
+      .importCorrelations(importID: 5, correlations: [correlation]),
+      .storedCorrelations(type: bloodPressure),
+    ] + WorkoutExamples.requests + ObjectExamples.requests
   static let bloodPressure = SampleType.lookup(name: "bloodPressure")!
   static let systolic = SampleType.lookup(name: "bloodPressureSystolic")!
   static let correlation = Correlation(
@@ -172,36 +173,38 @@ struct PinnedFrameTests {
   ]
 
   /// Every peer message case.
-  static let peerMessages: [PeerMessage] = [
-    .challenge(version: 2, device: .phone, nonce: Array(repeating: 1, count: 32)),
-    .proof(digest: Array(repeating: 2, count: 32), device: .watch, nonce: Array(repeating: 3, count: 32)),
-    .accept(digest: Array(repeating: 4, count: 32)),
-    .resume(appliedUpTo: 7, ofLog: 8, myLog: 9),
-    .entries([
-      SyncEntry(seq: 1, payload: .samples([sample])), SyncEntry(seq: 2, payload: .deletions([tombstone])),
-      SyncEntry(seq: 3, payload: .watchSettings(bundleID: "a", change: .reset)),
-      SyncEntry(seq: 5, payload: .userSetting(.preferredUnit(water, "mL"), at: t0)),
-      SyncEntry(
-        seq: 6,
-        payload: .sourceOrder(
-          water, SourceOrder(sources: [SampleSource(bundleID: "a", device: .watch)], at: t0, device: .phone))),
-      SyncEntry(
-        seq: 4,
-        payload: .authorization(
-          bundleID: "a", decisions: [SharedDecision(Permission(water, .read), .authorized)], at: t0)
+  static let peerMessages: [PeerMessage] =
+    [
+      .challenge(version: 2, device: .phone, nonce: Array(repeating: 1, count: 32)),
+      .proof(digest: Array(repeating: 2, count: 32), device: .watch, nonce: Array(repeating: 3, count: 32)),
+      .accept(digest: Array(repeating: 4, count: 32)),
+      .resume(appliedUpTo: 7, ofLog: 8, myLog: 9),
+      .entries([
+        SyncEntry(seq: 1, payload: .samples([sample])), SyncEntry(seq: 2, payload: .deletions([tombstone])),
+        SyncEntry(seq: 3, payload: .watchSettings(bundleID: "a", change: .reset)),
+        SyncEntry(seq: 5, payload: .userSetting(.preferredUnit(water, "mL"), at: t0)),
+        SyncEntry(
+          seq: 6,
+          payload: .sourceOrder(
+            water, SourceOrder(sources: [SampleSource(bundleID: "a", device: .watch)], at: t0, device: .phone))),
+        SyncEntry(
+          seq: 4,
+          payload: .authorization(
+            bundleID: "a", decisions: [SharedDecision(Permission(water, .read), .authorized)], at: t0)
+        ),
+      ]),
+      .ack(3, ofLog: 8),
+      .newLog(0x0123_4567_89AB_CDEF),
+      .check(
+        SyncCheck(
+          cursors: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), firstDay: 9_000,
+          days: [SampleStore.DayDigest(day: 9_000, sum: 42, count: 1)])),
+      .checkResult(
+        SyncCheckResult(
+          outcome: .mismatch, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")
       ),
-    ]),
-    .ack(3, ofLog: 8),
-    .newLog(0x0123_4567_89AB_CDEF),
-    .check(
-      SyncCheck(
-        cursors: SyncCursors(log: 1, lastSeq: 2, peerLog: 3, applied: 4), firstDay: 9_000,
-        days: [SampleStore.DayDigest(day: 9_000, sum: 42, count: 1)])),
-    .checkResult(
-      SyncCheckResult(outcome: .mismatch, checked: SyncCursors(log: 5, lastSeq: 6, peerLog: 7, applied: 8), detail: "d")
-    ),
-    .resendAll,
-  ] + WorkoutExamples.sessionPeerMessages.map(PeerMessage.session)
+      .resendAll,
+    ] + WorkoutExamples.sessionPeerMessages.map(PeerMessage.session)
 
   /// A name per case; no `default:`, so a new case needs an example before this compiles.
   static func name(of request: Request) -> String {
@@ -277,6 +280,9 @@ struct PinnedFrameTests {
     case .stateOfMindQuery: "stateOfMindQuery"
     case .receiveClinicalRecords: "receiveClinicalRecords"
     case .clinicalRecordQuery: "clinicalRecordQuery"
+    case .saveVisionPrescriptions: "saveVisionPrescriptions"
+    case .visionPrescriptionQuery: "visionPrescriptionQuery"
+    case .requestPerObjectRead: "requestPerObjectRead"
     }
   }
 
@@ -314,6 +320,7 @@ struct PinnedFrameTests {
     case .statesOfMind: "statesOfMind"
     case .clinicalRecords: "clinicalRecords"
     case .electrocardiogramHeaders: "electrocardiogramHeaders"
+    case .visionPrescriptions: "visionPrescriptions"
     }
   }
 
@@ -360,6 +367,7 @@ struct PinnedFrameTests {
       all.append(("response.\(name(of: reply))", Frame.response(id: 1, .success(reply)).encoded()))
     }
     all.append(("interim.prompt", Frame.interim(id: 2, .prompt(prompt)).encoded()))
+    all.append(("interim.objectPrompt", Frame.interim(id: 2, .prompt(ObjectExamples.objectPrompt)).encoded()))
     for (i, error) in [
       HealthError.healthKit(.errorAuthorizationNotDetermined, "Authorization not determined"),
       .invalidArgumentException("Must request authorization for at least one data type"),

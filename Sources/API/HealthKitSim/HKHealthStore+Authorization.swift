@@ -115,7 +115,7 @@ extension HKHealthStore {
   /// answers, whether it refused the request outright (a misuse of the simulator, or a request a device would
   /// terminate the app for): a harness waiting for its sheet then fails at once, whether or not the app's task has
   /// run since.
-  private static func logRequest(
+  static func logRequest(
     _ session: Session, _ pending: PendingOperation<AuthorizationCallResult>, api: String
   ) {
     let log = AuthorizationRequestLog.shared
@@ -134,7 +134,7 @@ extension HKHealthStore {
     }
   }
 
-  private static func authorizationOutcome(_ result: AuthorizationCallResult, api: String) throws {
+  static func authorizationOutcome(_ result: AuthorizationCallResult, api: String) throws {
     guard result.success else {
       throw result.error.map { Session.translate($0, api: api) }
         ?? HKError(.unknownError, message: "The authorization request did not succeed")

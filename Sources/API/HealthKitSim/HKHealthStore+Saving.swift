@@ -24,6 +24,7 @@ extension HKHealthStore {
   }
 
   /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveStatesOfMind` for States of Mind,
+  /// `saveVisionPrescriptions` for vision prescriptions,
   /// `saveObjects` when any is a workout
   /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
@@ -40,6 +41,13 @@ extension HKHealthStore {
         throw HealthKitSimError.unsupported("HealthKitSim saves States of Mind in a save(_:) of their own")
       }
       return [.saveStatesOfMind(bundleID, try states.map { try $0.stateOfMindInput(api: api) })]
+    }
+    if objects.contains(where: { $0 is HKVisionPrescription }) {
+      let prescriptions = objects.compactMap { $0 as? HKVisionPrescription }
+      guard prescriptions.count == objects.count else {
+        throw HealthKitSimError.unsupported("HealthKitSim saves vision prescriptions in a save(_:) of their own")
+      }
+      return [.saveVisionPrescriptions(bundleID, try prescriptions.map { try $0.prescriptionInput(api: api) })]
     }
     guard objects.contains(where: { $0 is HKWorkout }) else {
       return [try saveOperation(objects, bundleID: bundleID, api: api)]

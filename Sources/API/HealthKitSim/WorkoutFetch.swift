@@ -12,11 +12,11 @@ enum WorkoutFetch {
   }
 
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
-  /// family's types, electrocardiograms, audiograms, States of Mind and clinical records (stored apart from samples
+  /// family's types, electrocardiograms, audiograms, States of Mind, clinical records and vision prescriptions (stored apart from samples
   /// too; anchored queries of them see none).
   static func fetchesApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
-      || type is HKClinicalType
+      || type is HKClinicalType || type is HKPrescriptionType
   }
 
   /// The objects of `type` passing `filter`, sorted by `descriptors` and limited, from the current device.
@@ -44,6 +44,9 @@ enum WorkoutFetch {
       objects = try session.perform(.audiogramQuery(session.bundleID, query), api: api).map { HKAudiogramSample($0) }
     case is HKStateOfMindType:
       objects = try session.perform(.stateOfMindQuery(session.bundleID, query), api: api).map { HKStateOfMind($0) }
+    case is HKPrescriptionType:
+      objects = try session.perform(.visionPrescriptionQuery(session.bundleID, query), api: api)
+        .map { HKVisionPrescription.make($0) }
     case is HKClinicalType:
       objects = try session.perform(.clinicalRecordQuery(session.bundleID, query), api: api)
         .map { HKClinicalRecord($0) }

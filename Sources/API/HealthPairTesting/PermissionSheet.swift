@@ -1,3 +1,4 @@
+import Foundation
 import HealthEngine
 import HealthKitSim
 import HealthModel
@@ -30,10 +31,14 @@ public struct PermissionSheet: Hashable, Sendable, CustomStringConvertible {
   public var read: [HKObjectType]
   /// How it ended.
   public var outcome: Outcome
+  /// A per-object read sheet's objects (`requestPerObjectReadAuthorization`), each with its own toggle, in date
+  /// order; nil for a sheet of types. `read` then holds the objects' type.
+  public var objects: [UUID]?
 
   init(_ prompt: Prompt, outcome: PromptOutcome) {
     id = prompt.id
     app = prompt.bundleID
+    objects = prompt.objects
     share = prompt.permissions.filter { $0.direction == .share }.map { HKObjectType.make($0.type) }
     read = prompt.permissions.filter { $0.direction == .read }.map { HKObjectType.make($0.type) }
     switch outcome {
@@ -46,8 +51,14 @@ public struct PermissionSheet: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// `sheet 3 for com.example.water: share […], read […] (pending)`.
+  /// `sheet 3 for com.example.water: share […], read […] (pending)`, or `… read 2 … objects (pending)` for a
+  /// per-object sheet.
   public var description: String {
-    "sheet \(id) for \(app): share \(share.map(\.identifier)), read \(read.map(\.identifier)) (\(outcome.rawValue))"
+    if let objects {
+      return
+        "sheet \(id) for \(app): read \(objects.count) \(read.first?.identifier ?? "") objects (\(outcome.rawValue))"
+    }
+    return
+      "sheet \(id) for \(app): share \(share.map(\.identifier)), read \(read.map(\.identifier)) (\(outcome.rawValue))"
   }
 }

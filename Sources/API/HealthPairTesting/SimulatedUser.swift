@@ -1,3 +1,4 @@
+import Foundation
 import HealthEngine
 import HealthKitSim
 import HealthModel
@@ -75,6 +76,13 @@ public struct SimulatedUser: Sendable {
     try answer({ sheet in Self.answer(sheet, choices) }, app, timeout, fileID, line)
   }
 
+  /// On a per-object sheet, turns on exactly these objects (by UUID); every other listed object is turned off.
+  public func choose(
+    objects: [UUID], app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) throws(HealthPairTestingError) {
+    try answer({ _ in .objects(Set(objects)) }, app, timeout, fileID, line)
+  }
+
   // MARK: - Async
 
   /// Awaits a sheet and returns it.
@@ -137,6 +145,13 @@ public struct SimulatedUser: Sendable {
   ) async throws(HealthPairTestingError) {
     let choices = try Self.choices(share: share, read: read)
     try await answer({ sheet in Self.answer(sheet, choices) }, app, timeout, fileID, line)
+  }
+
+  /// On a per-object sheet, turns on exactly these objects (by UUID); every other listed object is turned off.
+  public func choose(
+    objects: [UUID], app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
+  ) async throws(HealthPairTestingError) {
+    try await answer({ _ in .objects(Set(objects)) }, app, timeout, fileID, line)
   }
 
   // MARK: - Implementation

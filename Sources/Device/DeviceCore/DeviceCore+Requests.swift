@@ -130,7 +130,7 @@ extension DeviceCore {
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
       case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery, .audiogramQuery, .stateOfMindQuery,
-        .clinicalRecordQuery:
+        .clinicalRecordQuery, .visionPrescriptionQuery:
         "set a limit or narrow the date range"
       case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
@@ -145,7 +145,8 @@ extension DeviceCore {
         .importWorkouts,
         .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession,
         .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms,
-        .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind, .receiveClinicalRecords:
+        .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind, .receiveClinicalRecords,
+        .saveVisionPrescriptions, .requestPerObjectRead:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -213,7 +214,8 @@ extension Request {
       .activitySummaryQuery, .anchoredWorkoutQuery, .storedWorkouts, .storedRoutes, .storedActivitySummaries,
       .workoutSession, .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages,
       .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .storedAudiograms, .saveStatesOfMind,
-      .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery:
+      .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
+      .visionPrescriptionQuery, .requestPerObjectRead:
       nil
     }
   }

@@ -39,6 +39,10 @@ extension RequestCore {
       case .clinicalRecordsReceived(let records):
         notices.append(
           .samplesChanged(types: distinct(records.map(\.type)), origin: device, added: records.count, deleted: 0))
+      case .visionPrescriptionsSaved(let prescriptions):
+        notices.append(
+          .samplesChanged(types: [.prescriptionType], origin: device, added: prescriptions.count, deleted: 0))
+      case .objectReadChosen: break
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
@@ -106,4 +110,5 @@ extension SampleType {
   fileprivate static let audiogramType = SampleType.lookup(name: "audiogram")!
   /// `HKStateOfMindType` (code 77).
   fileprivate static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
+  fileprivate static let prescriptionType = SampleType.lookup(name: "visionPrescription")!
 }

@@ -3,8 +3,8 @@ import HealthEngine
 import HealthModel
 import Wire
 
-// The special object families' requests (opcodes 120–139): electrocardiograms, audiograms, States of Mind and
-// clinical records, each a call of the engine's and its reply.
+// The special object families' requests (opcodes 120–139): electrocardiograms, audiograms, States of Mind,
+// clinical records and vision prescriptions, each a call of the engine's and its reply.
 
 extension RequestCore {
   /// Answers one of the object families' requests against `state`: the reply and the events to journal.
@@ -42,6 +42,10 @@ extension RequestCore {
       return (.ok, try state.receiveClinicalRecords(records))
     case .clinicalRecordQuery(let bundleID, let query):
       return (.clinicalRecords(try state.clinicalRecordQuery(bundleID, query, wall: wall)), [])
+    case .saveVisionPrescriptions(let bundleID, let prescriptions):
+      return (.ok, try state.saveVisionPrescriptions(bundleID, prescriptions, wall: wall))
+    case .visionPrescriptionQuery(let bundleID, let query):
+      return (.visionPrescriptions(try state.visionPrescriptionQuery(bundleID, query, wall: wall)), [])
     case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
       .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
       .anchoredQuery, .changeSettings, .watchSettings, .setClock, .advanceClock, .setPolicy, .dump, .storedSamples,
@@ -51,7 +55,7 @@ extension RequestCore {
       .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations, .saveWorkout, .saveObjects,
       .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery, .heartbeatSeriesQuery,
       .workoutSession, .activitySummaryQuery, .anchoredWorkoutQuery, .importWorkouts, .importRoutes,
-      .importActivitySummaries, .storedWorkouts, .storedRoutes, .storedActivitySummaries:
+      .importActivitySummaries, .storedWorkouts, .storedRoutes, .storedActivitySummaries, .requestPerObjectRead:
       throw .simulator("\(request.name) is not an object family's request")
     }
   }

@@ -95,6 +95,24 @@ package enum RequestCore {
     package var sessionMessages: [SessionPeerMessage] = []
   }
 
+  /// The answer to a request that may present a sheet: its completion, or pending on the sheet (announced and
+  /// logged in `effects`).
+  static func presented(_ outcome: DeviceState.RequestOutcome, _ effects: inout Effects) -> Answer {
+    switch outcome {
+    case .completed(let result):
+      return .reply(.success(.authorization(result)))
+    case .prompt(let prompt):
+      effects.notices.append(.promptShown(prompt))
+      let lists =
+        prompt.objects.map { "\($0.count) objects" } ?? prompt.permissions.map(\.description).joined(separator: ",")
+      effects.notes.append(
+        Note(
+          level: .info, message: "sheet presented",
+          fields: [Field("app", prompt.bundleID), Field("prompt", "\(prompt.id)"), Field("lists", lists)]))
+      return .pending(prompt)
+    }
+  }
+
   /// Handles one request against `state` (mutated in place by the operation's events, as the engine does).
   package static func handle(
     _ request: Request, state: inout DeviceState, context: Context
@@ -135,20 +153,15 @@ package enum RequestCore {
         }
         answer = .reply(.success(.ok))
       case .requestAuthorization(let bundleID, let share, let read):
-        switch try state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall) {
-        case .completed(let result):
-          answer = .reply(.success(.authorization(result)))
-        case .prompt(let prompt):
-          answer = .pending(prompt)
-          effects.notices.append(.promptShown(prompt))
-          effects.notes.append(
-            Note(
-              level: .info, message: "sheet presented",
-              fields: [
-                Field("app", bundleID), Field("prompt", "\(prompt.id)"),
-                Field("lists", prompt.permissions.map(\.description).joined(separator: ",")),
-              ]))
-        }
+        answer = presented(
+          try state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall), &effects)
+      case .requestPerObjectRead(let bundleID, let query):
+        let sources = query.sources.map { SampleFilter.sources($0) }
+        let parts = [query.filter, sources].compactMap { $0 }
+        let filter: SampleFilter? = parts.count > 1 ? .and(parts) : parts.first
+        answer = presented(
+          try state.requestPerObjectRead(bundleID, query.type, range: query.range, filter: filter, wall: wall),
+          &effects)
       case .answerPrompt(let promptID, let bundleID, let reply):
         let (completions, events) = try state.answerPrompt(id: promptID, bundleID: bundleID, answer: reply, wall: wall)
         record(events)
@@ -236,7 +249,8 @@ package enum RequestCore {
         answer = .reply(.success(.activitySummaries(state.storedActivitySummaries())))
       case .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages, .importElectrocardiograms,
         .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .importAudiograms, .storedAudiograms,
-        .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery:
+        .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
+        .visionPrescriptionQuery:
         let (reply, events) = try objectRequest(request, state: &state, wall: wall)
         record(events)
         answer = .reply(.success(reply))

@@ -100,6 +100,10 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case statesOfMindSaved = 94
   /// A provider's clinical records arrived.
   case clinicalRecordsReceived = 95
+  /// Apps saved vision prescriptions.
+  case visionPrescriptionsSaved = 96
+  /// The user answered a per-object read sheet.
+  case objectReadChosen = 97
 }
 
 /// One kind of journal event.
@@ -270,6 +274,13 @@ enum EventTable {
   /// 95: [clinical-record].
   static let clinicalRecordsReceived = EventDefinition(
     .clinicalRecordsReceived, Fields.clinicalRecords, make: DeviceEvent.clinicalRecordsReceived)
+  /// 96: [prescription].
+  static let visionPrescriptionsSaved = EventDefinition(
+    .visionPrescriptionsSaved, Fields.visionPrescriptions, make: DeviceEvent.visionPrescriptionsSaved)
+  /// 97: bundleID string, choices.
+  static let objectReadChosen = EventDefinition(
+    .objectReadChosen, Fields.bundleID, Fields.objectChoices,
+    make: { DeviceEvent.objectReadChosen(bundleID: $0, choices: $1) })
 }
 
 extension BinaryWriter {
@@ -326,6 +337,8 @@ extension BinaryWriter {
     case .importAudiogramsStaged(let id, let a): EventTable.importAudiogramsStaged.write((id, a), into: &self)
     case .statesOfMindSaved(let s): EventTable.statesOfMindSaved.write(s, into: &self)
     case .clinicalRecordsReceived(let r): EventTable.clinicalRecordsReceived.write(r, into: &self)
+    case .visionPrescriptionsSaved(let p): EventTable.visionPrescriptionsSaved.write(p, into: &self)
+    case .objectReadChosen(let id, let c): EventTable.objectReadChosen.write((id, c), into: &self)
     }
   }
 }
@@ -381,6 +394,8 @@ extension BinaryReader {
     case .importAudiogramsStaged: return try EventTable.importAudiogramsStaged.read(from: &self)
     case .statesOfMindSaved: return try EventTable.statesOfMindSaved.read(from: &self)
     case .clinicalRecordsReceived: return try EventTable.clinicalRecordsReceived.read(from: &self)
+    case .visionPrescriptionsSaved: return try EventTable.visionPrescriptionsSaved.read(from: &self)
+    case .objectReadChosen: return try EventTable.objectReadChosen.read(from: &self)
     }
   }
 }

@@ -184,6 +184,7 @@ extension BinaryWriter {
       array(state.lockedRoutes) { $0.workoutRoute($1) }
     }
     specialObjects(state.specialObjects)
+    prescriptionsSection(state.specialObjects)
     try flush(&self)
   }
 
@@ -320,6 +321,12 @@ extension BinaryReader {
       if !isAtEnd, try probe.u8() == 3 {
         self = probe
         objects = try specialObjects(changeCounter: store.changeCounter)
+      }
+      // Vision prescriptions and per-object choices: a 4, then their lists.
+      probe = self
+      if !isAtEnd, try probe.u8() == 4 {
+        self = probe
+        try prescriptionsSection(into: &objects, changeCounter: store.changeCounter)
       }
     }
     do {

@@ -25,6 +25,7 @@ extension BinaryWriter {
     string(p.bundleID)
     array(p.permissions) { $0.permission($1) }
     date(p.shownAt)
+    optional(p.objects) { $0.uuids($1) }
   }
 }
 
@@ -52,6 +53,11 @@ extension BinaryReader {
   package mutating func prompt() throws(DecodeError) -> Prompt {
     Prompt(
       id: try u64(), bundleID: try string(maxLength: 1024),
-      permissions: try array(minElementSize: 3) { r throws(DecodeError) in try r.permission() }, shownAt: try date())
+      permissions: try array(minElementSize: 3) { r throws(DecodeError) in try r.permission() }, shownAt: try date(),
+      objects: try optional { r throws(DecodeError) in
+        try r.array(minElementSize: 16) { r throws(DecodeError) in
+          try r.uuid()
+        }
+      })
   }
 }

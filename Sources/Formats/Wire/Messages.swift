@@ -11,7 +11,7 @@ package enum WireProtocol {
   /// (1: the workout waits for the device to unlock); `anchoredQuery` carries a filter applied before its limit.
   /// Version 6: workout session calls 7–20, the full session status (configuration, activities, events, sequence,
   /// builder) and the events `mirroringStarted`, `workoutDataSent`, `workoutConfigurationHandled`.
-  package static let version: UInt16 = 6
+  package static let version: UInt16 = 7
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).

@@ -112,6 +112,28 @@ extension Codec {
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> StateOfMind { try r.stateOfMind() }
   }
+  /// A vision prescription an app saves (values as sent; the device checks them).
+  package enum NewVisionPrescription: FieldCodec {
+    /// The smallest encoded prescription.
+    package static var minimumSize: Int { minimumVisionPrescriptionSize }
+    /// Writes `value`.
+    package static func write(_ value: VisionPrescription, into w: inout BinaryWriter) { w.visionPrescription(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> VisionPrescription {
+      try r.visionPrescription(validated: false)
+    }
+  }
+  /// A stored vision prescription (replies).
+  package enum StoredVisionPrescription: FieldCodec {
+    /// The smallest encoded prescription.
+    package static var minimumSize: Int { minimumVisionPrescriptionSize }
+    /// Writes `value`.
+    package static func write(_ value: VisionPrescription, into w: inout BinaryWriter) { w.visionPrescription(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> VisionPrescription {
+      try r.visionPrescription()
+    }
+  }
   /// A clinical record (the world's requests, replies).
   package enum StoredClinicalRecord: FieldCodec {
     /// The smallest encoded record.

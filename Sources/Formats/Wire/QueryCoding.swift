@@ -24,6 +24,9 @@ extension BinaryWriter {
       u8(4)
       u8(mode == .error ? 0 : 1)
     case .leaveApp: u8(5)
+    case .objects(let on):
+      u8(6)
+      uuids(on.sorted { $0.uuidString < $1.uuidString })
     }
   }
 
@@ -187,6 +190,7 @@ extension BinaryReader {
       guard m <= 1 else { throw error("unknown presentation failure mode \(m)") }
       return .failToPresent(m == 0 ? .error : .silent)
     case 5: return .leaveApp
+    case 6: return .objects(Set(try array(minElementSize: 16) { r throws(DecodeError) in try r.uuid() }))
     case let t: throw error("unknown prompt answer \(t)")
     }
   }

@@ -73,6 +73,8 @@ package enum Reply: Hashable, Sendable {
   case statesOfMind([StateOfMind])
   /// Clinical records (answer to `clinicalRecordQuery`).
   case clinicalRecords([ClinicalRecord])
+  /// Vision prescriptions (answer to `visionPrescriptionQuery`).
+  case visionPrescriptions([VisionPrescription])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -141,6 +143,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case clinicalRecords = 104
   /// ``Reply/electrocardiogramHeaders``.
   case electrocardiogramHeaders = 105
+  /// ``Reply/visionPrescriptions``.
+  case visionPrescriptions = 106
 }
 
 extension Reply {
@@ -179,6 +183,7 @@ extension Reply {
     case .statesOfMind: .statesOfMind
     case .clinicalRecords: .clinicalRecords
     case .electrocardiogramHeaders: .electrocardiogramHeaders
+    case .visionPrescriptions: .visionPrescriptions
     }
   }
 }

@@ -244,6 +244,7 @@ extension ReplyTag {
     case .statesOfMind: visitor.visit(ReplyTable.statesOfMind)
     case .clinicalRecords: visitor.visit(ReplyTable.clinicalRecords)
     case .electrocardiogramHeaders: visitor.visit(ReplyTable.electrocardiogramHeaders)
+    case .visionPrescriptions: visitor.visit(ReplyTable.visionPrescriptions)
     }
   }
 }

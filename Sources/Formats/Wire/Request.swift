@@ -152,6 +152,14 @@ package enum Request: Hashable, Sendable {
   case receiveClinicalRecords([ClinicalRecord])
   /// `HKSampleQuery` of an `HKClinicalType`; answered by ``Reply/clinicalRecords(_:)``.
   case clinicalRecordQuery(bundleID: String, query: SampleQuery)
+  /// `save(_:)` of `HKVisionPrescription`s, all or nothing (the device sets their source); answers `ok`.
+  case saveVisionPrescriptions(bundleID: String, prescriptions: [VisionPrescription])
+  /// `HKSampleQuery` of `HKPrescriptionType`; answered by ``Reply/visionPrescriptions(_:)``.
+  case visionPrescriptionQuery(bundleID: String, query: SampleQuery)
+  /// `requestPerObjectReadAuthorization(for:predicate:)` of the query's type, listing the objects its range,
+  /// sources and filter match; answered like ``requestAuthorization(bundleID:share:read:)`` (an interim `prompt`,
+  /// then the sheet's `authorization`).
+  case requestPerObjectRead(bundleID: String, query: SampleQuery)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -320,6 +328,12 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case receiveClinicalRecords = 131
   /// ``Request/clinicalRecordQuery``.
   case clinicalRecordQuery = 132
+  /// ``Request/saveVisionPrescriptions``.
+  case saveVisionPrescriptions = 133
+  /// ``Request/visionPrescriptionQuery``.
+  case visionPrescriptionQuery = 134
+  /// ``Request/requestPerObjectRead``.
+  case requestPerObjectRead = 135
 }
 
 extension Request {
@@ -400,6 +414,9 @@ extension Request {
     case .stateOfMindQuery: .stateOfMindQuery
     case .receiveClinicalRecords: .receiveClinicalRecords
     case .clinicalRecordQuery: .clinicalRecordQuery
+    case .saveVisionPrescriptions: .saveVisionPrescriptions
+    case .visionPrescriptionQuery: .visionPrescriptionQuery
+    case .requestPerObjectRead: .requestPerObjectRead
     }
   }
 }

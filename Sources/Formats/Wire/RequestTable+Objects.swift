@@ -72,6 +72,24 @@ extension RequestTable {
     .clinicalRecordQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.clinicalRecords,
     make: Request.clinicalRecordQuery,
     match: { if case .clinicalRecordQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
+  /// `save(_:)` of vision prescriptions.
+  package static let saveVisionPrescriptions = RequestDefinition(
+    .saveVisionPrescriptions, Codec.Bundle.self, Codec.Many<Codec.NewVisionPrescription>.self,
+    answer: ReplyTable.ok, make: Request.saveVisionPrescriptions,
+    match: { if case .saveVisionPrescriptions(let b, let p) = $0 { (b, p) } else { nil } },
+    call: { b, p in AppCall(b, [LogField("prescriptions", "\(p.count)")]) })
+  /// `HKSampleQuery` of vision prescriptions.
+  package static let visionPrescriptionQuery = RequestDefinition(
+    .visionPrescriptionQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.visionPrescriptions,
+    make: Request.visionPrescriptionQuery,
+    match: { if case .visionPrescriptionQuery(let b, let q) = $0 { (b, q) } else { nil } },
+    call: { b, _ in AppCall(b) })
+  /// `requestPerObjectReadAuthorization(for:predicate:)`.
+  package static let requestPerObjectRead = RequestDefinition(
+    .requestPerObjectRead, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.authorization,
+    make: Request.requestPerObjectRead,
+    match: { if case .requestPerObjectRead(let b, let q) = $0 { (b, q) } else { nil } },
+    call: { b, q in AppCall(b, [LogField("type", q.type.name)]) })
 }
 
 extension ReplyTable {
@@ -101,4 +119,9 @@ extension ReplyTable {
   package static let clinicalRecords = ReplyDefinition(
     .clinicalRecords, Codec.Many<Codec.StoredClinicalRecord>.self, make: Reply.clinicalRecords,
     match: { if case .clinicalRecords(let r) = $0 { r } else { nil } }, log: { [LogField("results", "\($0.count)")] })
+  /// Vision prescriptions.
+  package static let visionPrescriptions = ReplyDefinition(
+    .visionPrescriptions, Codec.Many<Codec.StoredVisionPrescription>.self, make: Reply.visionPrescriptions,
+    match: { if case .visionPrescriptions(let p) = $0 { p } else { nil } },
+    log: { [LogField("results", "\($0.count)")] })
 }

@@ -302,6 +302,9 @@ extension RequestOpcode {
     case .stateOfMindQuery: visitor.visit(RequestTable.stateOfMindQuery)
     case .receiveClinicalRecords: visitor.visit(RequestTable.receiveClinicalRecords)
     case .clinicalRecordQuery: visitor.visit(RequestTable.clinicalRecordQuery)
+    case .saveVisionPrescriptions: visitor.visit(RequestTable.saveVisionPrescriptions)
+    case .visionPrescriptionQuery: visitor.visit(RequestTable.visionPrescriptionQuery)
+    case .requestPerObjectRead: visitor.visit(RequestTable.requestPerObjectRead)
     }
   }
 }

@@ -236,13 +236,17 @@ package struct Prompt: Hashable, Sendable {
   package var permissions: [Permission]
   /// When it was presented (device clock).
   package var shownAt: Date
+  /// A per-object read sheet (`requestPerObjectReadAuthorization`): the objects it lists, in date order, each with
+  /// its own toggle (`permissions` then holds the type's read permission); nil for a sheet of types.
+  package var objects: [UUID]?
 
   /// Creates a prompt.
-  package init(id: UInt64, bundleID: String, permissions: [Permission], shownAt: Date) {
+  package init(id: UInt64, bundleID: String, permissions: [Permission], shownAt: Date, objects: [UUID]? = nil) {
     self.id = id
     self.bundleID = bundleID
     self.permissions = permissions
     self.shownAt = shownAt
+    self.objects = objects
   }
 }
 
@@ -254,6 +258,8 @@ package enum PromptAnswer: Hashable, Sendable {
   case denyAll
   /// Per-permission toggles; listed permissions not mentioned stay off (denied).
   case choices([Permission: Bool])
+  /// A per-object sheet's toggles: the listed objects in the set are turned on, the others off.
+  case objects(Set<UUID>)
   /// The user dismissed the sheet: the call fails with errorUserCanceled and nothing is recorded.
   case cancel
   /// The sheet never appeared: nothing is recorded.

@@ -119,6 +119,10 @@ package enum DeviceEvent: Hashable, Sendable {
   case statesOfMindSaved([StateOfMind])
   /// A provider's clinical records arrived on this iPhone (behavior.md F1).
   case clinicalRecordsReceived([ClinicalRecord])
+  /// Apps on this iPhone saved vision prescriptions (behavior.md V1).
+  case visionPrescriptionsSaved([VisionPrescription])
+  /// The user answered a per-object read sheet: each listed object on (true) or off (false) for the app (V3).
+  case objectReadChosen(bundleID: String, choices: [UUID: Bool])
 }
 
 /// One entry of a device's outbound sync log.

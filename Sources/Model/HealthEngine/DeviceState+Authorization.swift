@@ -172,9 +172,14 @@ extension DeviceState {
       let which = promptID.map { " with id \($0)" } ?? bundleID.map { " for '\($0)'" } ?? ""
       throw .simulator("no permission sheet\(which) is pending on the \(device)")
     }
+    if prompt.objects != nil { return try answerObjectPrompt(prompt, answer) }
     var events: [DeviceEvent] = []
     let result: AuthorizationCallResult
     switch answer {
+    case .objects:
+      throw .simulator(
+        "the sheet for '\(prompt.bundleID)' lists types, not objects: answer it with allows all, doesn't allow or "
+          + "per-type choices")
     case .allowAll, .denyAll, .choices:
       var changes: [AuthorizationChange] = []
       if case .choices(let choices) = answer {
@@ -195,26 +200,16 @@ extension DeviceState {
     case .cancel:
       events.append(.promptCancelled(bundleID: prompt.bundleID))
       finish(prompt, .cancelled)
-      result = AuthorizationCallResult(
-        success: false, error: .healthKit(.errorUserCanceled, "The user canceled the authorization request"))
-    case .leaveApp:
-      finish(prompt, .dismissed)
-      result = Self.dismissedResult(because: "the app went to the background")
-    case .failToPresent(let mode):
-      finish(prompt, .failedToPresent(mode))
-      result =
-        mode == .silent
-        ? .succeeded
-        : AuthorizationCallResult(
-          success: false,
-          error: .healthKit(.unknownError, "The authorization sheet could not be presented (transient failure)"))
+      result = Self.cancelledResult
+    case .leaveApp, .failToPresent:
+      result = unshown(prompt, answer)
     }
     let before = appDecisions(prompt.bundleID)
     _ = commit(events)
     events += shareIfCompanion(prompt.bundleID, before: before, wall: wall)
     var completions = [PromptCompletion(prompt: prompt, result: result)]
     // Queued sheets that no longer have anything to ask complete without being shown.
-    for queued in prompts {
+    for queued in prompts where queued.objects == nil {
       let open = queued.permissions.filter { decisions[AuthorizationKey(queued.bundleID, $0)] == nil }
       let locked = policy.reprompt == .strict && lockedOut.contains(queued.bundleID)
       if open.isEmpty || locked {
@@ -223,6 +218,25 @@ extension DeviceState {
       }
     }
     return (completions, events)
+  }
+
+  /// What a request whose sheet the user cancelled completes with: `errorUserCanceled` (7).
+  static let cancelledResult = AuthorizationCallResult(
+    success: false, error: .healthKit(.errorUserCanceled, "The user canceled the authorization request"))
+
+  /// Closes a sheet the user left (`leaveApp`) or that failed to present: nothing is recorded; returns what its
+  /// caller receives (A17, A5–A6).
+  mutating func unshown(_ prompt: Prompt, _ answer: PromptAnswer) -> AuthorizationCallResult {
+    guard case .failToPresent(let mode) = answer else {
+      finish(prompt, .dismissed)
+      return Self.dismissedResult(because: "the app went to the background")
+    }
+    finish(prompt, .failedToPresent(mode))
+    return mode == .silent
+      ? .succeeded
+      : AuthorizationCallResult(
+        success: false,
+        error: .healthKit(.unknownError, "The authorization sheet could not be presented (transient failure)"))
   }
 
   /// What a request whose sheet is dismissed (or cannot be presented) completes with: success = false and

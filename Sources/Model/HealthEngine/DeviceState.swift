@@ -235,6 +235,7 @@ package struct DeviceState: Sendable {
       backgroundRegistrations = backgroundRegistrations.filter { $0.key.bundleID != bundleID }
       decisions = decisions.filter { $0.key.bundleID != bundleID }
       decisionStamps = decisionStamps.filter { $0.key.bundleID != bundleID }
+      specialObjects.forgetChoices(of: bundleID)
       lockedOut.remove(bundleID)
     case .promptAnswered(let bundleID, let changes):
       for change in changes { decisions[AuthorizationKey(bundleID, change.permission)] = change.decision }
@@ -368,6 +369,8 @@ package struct DeviceState: Sendable {
       stagedImports[id, default: StagedImport()].audiograms += audiograms
     case .statesOfMindSaved(let states): applyShelvedHere(states)
     case .clinicalRecordsReceived(let records): applyShelvedHere(records)
+    case .visionPrescriptionsSaved(let prescriptions): applyShelvedHere(prescriptions)
+    case .objectReadChosen(let bundleID, let choices): specialObjects.choose(bundleID, choices)
     }
   }
 

@@ -70,6 +70,17 @@ extension ClinicalRecord: ShelvedObject {
   package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { nil }
 }
 
+extension VisionPrescription: ShelvedObject {
+  /// `HKPrescriptionType` (`visionPrescriptionType()`).
+  package var objectType: SampleType { SpecialObjectStore.visionPrescriptionType }
+  /// The date it was issued.
+  package var start: Date { dateIssued }
+  /// ``SpecialObjectStore/visionPrescriptions``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.visionPrescriptions }
+  /// Nil: prescriptions stay on the iPhone, where they are saved (behavior.md V2).
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { nil }
+}
+
 /// One family's stored objects by identifier, each with the change number it was stored under (drawn from the
 /// sample store's counter, so anchors count in one sequence on the device).
 package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
@@ -127,7 +138,8 @@ package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
 }
 
 /// The object families a device stores apart from samples and workouts: electrocardiograms (written only by the
-/// system's ECG app or an import, read-only to apps), audiograms and States of Mind (saved by apps).
+/// system's ECG app or an import, read-only to apps), audiograms, States of Mind and vision prescriptions (saved by
+/// apps), clinical records (from providers); and the per-object read choices of prescriptions.
 package struct SpecialObjectStore: Hashable, Sendable {
   /// Recorded electrocardiograms.
   package internal(set) var electrocardiograms = ObjectShelf<Electrocardiogram>()
@@ -137,6 +149,10 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package internal(set) var statesOfMind = ObjectShelf<StateOfMind>()
   /// Clinical records downloaded from providers (the iPhone only).
   package internal(set) var clinicalRecords = ObjectShelf<ClinicalRecord>()
+  /// Saved vision prescriptions (the iPhone only).
+  package internal(set) var visionPrescriptions = ObjectShelf<VisionPrescription>()
+  /// What the user chose on per-object read sheets: by app, each listed object's on (true) or off (false).
+  package internal(set) var objectReadChoices: [String: [UUID: Bool]] = [:]
 
   /// Creates an empty store.
   package init() {}
@@ -146,7 +162,9 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package init(
     restoring electrocardiograms: [WorkoutStore.Entry<Electrocardiogram>],
     audiograms: [WorkoutStore.Entry<Audiogram>] = [], statesOfMind: [WorkoutStore.Entry<StateOfMind>] = [],
-    clinicalRecords: [WorkoutStore.Entry<ClinicalRecord>] = [], changeCounter: UInt64
+    clinicalRecords: [WorkoutStore.Entry<ClinicalRecord>] = [],
+    visionPrescriptions: [WorkoutStore.Entry<VisionPrescription>] = [], objectReadChoices: [String: [UUID: Bool]] = [:],
+    changeCounter: UInt64
   ) throws(StateRestoreError) {
     self.electrocardiograms = try ObjectShelf(
       restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
@@ -154,9 +172,12 @@ package struct SpecialObjectStore: Hashable, Sendable {
     self.statesOfMind = try ObjectShelf(restoring: statesOfMind, changeCounter: changeCounter, what: "state of mind")
     self.clinicalRecords = try ObjectShelf(
       restoring: clinicalRecords, changeCounter: changeCounter, what: "clinical record")
+    self.visionPrescriptions = try ObjectShelf(
+      restoring: visionPrescriptions, changeCounter: changeCounter, what: "vision prescription")
+    self.objectReadChoices = objectReadChoices.filter { !$0.value.isEmpty }
     let all =
       electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
-      + clinicalRecords.map(\.value.uuid)
+      + clinicalRecords.map(\.value.uuid) + visionPrescriptions.map(\.value.uuid)
     guard Set(all).count == all.count else {
       throw StateRestoreError("an identifier is listed in two object families")
     }
@@ -165,18 +186,45 @@ package struct SpecialObjectStore: Hashable, Sendable {
   /// Whether the identifier names a stored object of any family here.
   package func isKnown(_ uuid: UUID) -> Bool {
     electrocardiograms.contains(uuid) || audiograms.contains(uuid) || statesOfMind.contains(uuid)
-      || clinicalRecords.contains(uuid)
+      || clinicalRecords.contains(uuid) || visionPrescriptions.contains(uuid)
   }
 
-  /// Whether nothing is stored.
+  /// Whether none of the first four families (a snapshot's objects section) has objects.
   package var isEmpty: Bool {
     electrocardiograms.count == 0 && audiograms.count == 0 && statesOfMind.count == 0 && clinicalRecords.count == 0
   }
 
+  /// Whether no prescription is stored and no per-object choice recorded (a snapshot's prescriptions section).
+  package var hasNoPrescriptions: Bool { visionPrescriptions.count == 0 && objectReadChoices.isEmpty }
+
   /// Removes the app-saved object `uuid` (an audiogram or a State of Mind: recordings are never deleted by apps);
   /// true when it was stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).
-  mutating func remove(_ uuid: UUID) -> Bool { audiograms.remove(uuid) || statesOfMind.remove(uuid) }
+  mutating func remove(_ uuid: UUID) -> Bool {
+    if visionPrescriptions.remove(uuid) {
+      forgetChoices(of: uuid)
+      return true
+    }
+    return audiograms.remove(uuid) || statesOfMind.remove(uuid)
+  }
 
+  /// Records the user's per-object choices for `bundleID` (a sheet's answer).
+  mutating func choose(_ bundleID: String, _ choices: [UUID: Bool]) {
+    objectReadChoices[bundleID, default: [:]].merge(choices) { _, new in new }
+  }
+
+  /// Forgets an app's per-object choices (it was uninstalled).
+  mutating func forgetChoices(of bundleID: String) { objectReadChoices[bundleID] = nil }
+
+  /// Forgets every app's choice for a deleted object.
+  mutating func forgetChoices(of uuid: UUID) {
+    for app in objectReadChoices.keys {
+      objectReadChoices[app]?[uuid] = nil
+      if objectReadChoices[app]?.isEmpty == true { objectReadChoices[app] = nil }
+    }
+  }
+
+  /// `HKPrescriptionType` (code 74, read per object).
+  package static let visionPrescriptionType = SampleType.lookup(name: "visionPrescription")!
   /// `HKStateOfMindType` (code 77).
   package static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
   /// `HKAudiogramSampleType` (code 73).

@@ -89,12 +89,14 @@ extension DeviceState {
   /// The candidates that pass a query's visibility, retention floor, range, sources and filter (`matches`), sorted
   /// (start date by default, then change order; `sortValue` reads a workout sort key, nil sorting first ascending as
   /// nil in an `NSSortDescriptor`) and limited. The sort orders indices by keys read once per candidate, so no
-  /// object is copied while sorting.
+  /// object is copied while sorting. `everyCandidateVisible`: the candidates are what the app may see already (a
+  /// per-object type's), so the type's visibility is not applied.
   func select<Value>(
     _ candidates: [Candidate<Value>], _ bundleID: String, _ query: SampleQuery, wall: Date,
-    matches: (Value, SampleFilter) -> Bool, sortValue: (Value, SampleSort.Field) -> Double? = { _, _ in nil }
+    everyCandidateVisible: Bool = false, matches: (Value, SampleFilter) -> Bool,
+    sortValue: (Value, SampleSort.Field) -> Double? = { _, _ in nil }
   ) -> [Value] {
-    let visibility = visibility(bundleID, query.type)
+    let visibility = everyCandidateVisible ? .all : visibility(bundleID, query.type)
     let floor = floor(wall: wall)
     var kept: [Int] = []
     kept.reserveCapacity(candidates.count)
@@ -137,9 +139,10 @@ extension DeviceState {
   }
 
   /// An object with no value of its own as a ``SampleFilter`` sees a sample: identifier, dates, source, metadata.
-  private func subject(_ uuid: UUID, _ type: SampleType, _ start: Date, _ end: Date, _ metadata: Metadata,
-    _ source: SampleSource) -> Sample
-  {
+  private func subject(
+    _ uuid: UUID, _ type: SampleType, _ start: Date, _ end: Date, _ metadata: Metadata,
+    _ source: SampleSource
+  ) -> Sample {
     Sample(uuid: uuid, type: type, value: .quantity(.nan), start: start, end: end, metadata: metadata, source: source)
   }
 
@@ -197,7 +200,8 @@ extension DeviceState {
     }
     return select(candidates, bundleID, query, wall: wall) { series, filter in
       filter.matches(
-        subject(series.uuid, WorkoutStore.heartbeatSeriesType, series.start, series.end, series.metadata,
+        subject(
+          series.uuid, WorkoutStore.heartbeatSeriesType, series.start, series.end, series.metadata,
           series.source))
     }
   }

@@ -175,7 +175,7 @@ extension DeviceState {
     return commitEvents([.heartbeatSeriesSaved([series])])
   }
 
-  /// The tombstones for deleting the live workout, route, series, audiogram or State of Mind `uuid` on behalf of
+  /// The tombstones for deleting the live workout, route, series, audiogram, State of Mind or vision prescription `uuid` on behalf of
   /// `bundleID`, or nil when `uuid` names none. Only the app's own objects inside the retention window (D6), with share
   /// permission for the
   /// object's type (D7). A workout's routes are deleted with it ("deleting a workout deletes its route", issue 32);
@@ -222,6 +222,15 @@ extension DeviceState {
         Tombstone(
           uuid: uuid, type: SpecialObjectStore.stateOfMindType, source: state.source, deletedAt: at,
           metadata: state.metadata)
+      ]
+    }
+    if let prescription = specialObjects.visionPrescriptions[uuid] {
+      try owned(prescription.source, prescription.end)
+      try requireShare(bundleID, SpecialObjectStore.visionPrescriptionType, verb: "delete")
+      return [
+        Tombstone(
+          uuid: uuid, type: SpecialObjectStore.visionPrescriptionType, source: prescription.source, deletedAt: at,
+          metadata: prescription.metadata)
       ]
     }
     if let series = workoutStore.series[uuid]?.value {

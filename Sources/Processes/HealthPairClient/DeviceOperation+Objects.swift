@@ -31,6 +31,25 @@ extension DeviceOperation where Value == Void {
   package static func receiveClinicalRecords(_ records: [ClinicalRecord]) -> Self {
     Self(RequestTable.receiveClinicalRecords, records)
   }
+  /// `save(_:)` of vision prescriptions, all or nothing (the device sets their source).
+  package static func saveVisionPrescriptions(_ bundleID: String, _ prescriptions: [VisionPrescription]) -> Self {
+    Self(RequestTable.saveVisionPrescriptions, bundleID, prescriptions)
+  }
+}
+
+extension DeviceOperation where Value == [VisionPrescription] {
+  /// `HKSampleQuery` of vision prescriptions: the ones the app may read, object by object.
+  package static func visionPrescriptionQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
+    Self(RequestTable.visionPrescriptionQuery, bundleID, query)
+  }
+}
+
+extension DeviceOperation where Value == AuthorizationCallResult {
+  /// `requestPerObjectReadAuthorization(for:predicate:)` of the query's type, listing what its range, sources and
+  /// filter match: completes when the user answers the sheet.
+  package static func requestPerObjectRead(_ bundleID: String, _ query: SampleQuery) -> Self {
+    Self(RequestTable.requestPerObjectRead, bundleID, query)
+  }
 }
 
 extension DeviceOperation where Value == [ClinicalRecord] {
@@ -113,6 +132,18 @@ extension DeviceClient {
   /// Clinical records of one type the app may read.
   package func clinicalRecordQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [ClinicalRecord] {
     try perform(.clinicalRecordQuery(bundleID, query))
+  }
+  /// Saves vision prescriptions, all or nothing.
+  package func saveVisionPrescriptions(_ bundleID: String, _ prescriptions: [VisionPrescription])
+    throws(ClientError)
+  {
+    try perform(.saveVisionPrescriptions(bundleID, prescriptions))
+  }
+  /// Vision prescriptions the app may read.
+  package func visionPrescriptionQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError)
+    -> [VisionPrescription]
+  {
+    try perform(.visionPrescriptionQuery(bundleID, query))
   }
   /// Every audiogram on the device.
   package func storedAudiograms() throws(ClientError) -> [Audiogram] { try perform(.storedAudiograms) }

@@ -76,3 +76,16 @@ extension Codec.StoredClinicalRecord: FuzzPalette {
       data: c.pick([Array("{}".utf8), [], Array("[1]".utf8)]), source: c.pick(Palette.sources))
   }
 }
+extension Codec.NewVisionPrescription: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> VisionPrescription {
+    typealias Palette = RequestFuzz.Palette
+    let lens = LensSpecification(
+      sphere: c.pick([-2.25, 0] + Palette.doubles), cylinder: c.pick([nil, -0.5]), axis: c.pick([nil, 90]),
+      prism: c.pick([nil, VisionPrism(amount: 1, angle: 90, eye: .right)]), baseCurve: c.pick([nil, 8.6]))
+    return VisionPrescription(
+      uuid: c.pick(Palette.uuids), kind: c.pick([.glasses, .contacts]), specifiesLenses: c.pick([true, false]),
+      dateIssued: c.pick(Palette.dates), expirationDate: c.pick([nil] + Palette.dates),
+      rightEye: c.pick([nil, lens]), leftEye: c.pick([nil, lens]), brand: c.pick([nil, "Acuvue"]),
+      metadata: c.pick(Palette.metadata), source: c.pick(Palette.sources))
+  }
+}
