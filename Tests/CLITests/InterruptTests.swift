@@ -50,7 +50,8 @@ struct InterruptTests {
     let xml = String(decoding: try Posix.readFile(work + "/r.xml"), as: UTF8.self)
     let root = try #require(try XMLDocument(xmlString: xml).rootElement(), "\(xml)")
     #expect(try root.nodes(forXPath: "//testcase").count == count)
-    let marked = try root.nodes(forXPath: "//testcase/error[@message='interrupted']").count
+    let marked =
+      try root.nodes(forXPath: "//testcase/error[@message='interrupted']").count
       + root.nodes(forXPath: "//testcase/skipped[@message='interrupted']").count
     #expect(marked == interrupted, "\(xml)")
     #expect(try root.nodes(forXPath: "//failure").isEmpty)
@@ -87,11 +88,7 @@ struct InterruptTests {
   func anInterruptedUpStopsItsDaemonsAndRemovesItsDirectory(signal: Int32) throws {
     let work = try Posix.makeTemporaryDirectory(prefix: "hp-interrupt")
     defer { Posix.removeTree(work) }
-    let marks = work + "/marks"
-    try Posix.makeDirectory(marks, mode: 0o700)
-    let daemon = work + "/never-ready"
-    let script = "#!/bin/sh\necho $$ > \"\(marks)/$$\"\nexec tail -f /dev/null\n"
-    try Posix.writeFileAtomically(daemon, Array(script.utf8), mode: 0o755)
+    let (daemon, marks) = try neverReadyDaemon(in: work)
     let directory = work + "/pair"
     let job = try Job.start(
       try buildDirectory() + "/healthpair", ["up", "--dir", directory], environment: ["HEALTHPAIRD": daemon])
@@ -105,6 +102,28 @@ struct InterruptTests {
     #expect(Posix.waitForExit(fake, timeoutMilliseconds: 10_000), "the daemon \(fake) outlived the interrupted 'up'")
     #expect(!Posix.exists(directory), "\(directory) was left behind")
     if Posix.isAlive(fake) { try? Posix.kill(fake, SIGKILL) }
+  }
+
+  /// `healthpair up` interrupted the moment its directory appears — while it still writes its first files into it,
+  /// before or as its first daemon starts: the directory is removed all the same, nothing being written into it
+  /// afterwards.
+  @Test func anUpInterruptedAsItMakesItsDirectoryRemovesIt() throws {
+    let work = try Posix.makeTemporaryDirectory(prefix: "hp-interrupt")
+    defer { Posix.removeTree(work) }
+    let (daemon, marks) = try neverReadyDaemon(in: work)
+    let directory = work + "/pair"
+    let job = try Job.start(
+      try buildDirectory() + "/healthpair", ["up", "--dir", directory], environment: ["HEALTHPAIRD": daemon])
+    _ = try waitForEntry(in: work, prefix: "pair", timeout: 60)
+    try Posix.kill(-job.pid, SIGINT)
+    let ended = try job.finish(timeout: 60)
+    #expect(ended.status == .exited(Interruption.exitStatus(for: SIGINT)), "\(ended.err)")
+    #expect(ended.err.contains("interrupted by SIGINT"), "\(ended.err)")
+    for fake in try Posix.listDirectory(marks).compactMap({ Int32($0) }) {
+      #expect(Posix.waitForExit(fake, timeoutMilliseconds: 10_000), "the daemon \(fake) outlived the interrupted 'up'")
+      if Posix.isAlive(fake) { try? Posix.kill(fake, SIGKILL) }
+    }
+    #expect(!Posix.exists(directory), "\(directory) was left behind")
   }
 
   /// A chaos campaign (its own pair, daemons killed and restarted under it) interrupted by Ctrl-C.
@@ -127,7 +146,8 @@ struct InterruptTests {
   @Test func anEmptyShardWritesEmptyReports() throws {
     let work = try Posix.makeTemporaryDirectory(prefix: "hp-interrupt")
     defer { Posix.removeTree(work) }
-    let text = "scenario: alone\ninstall Water on phone share dietaryWater\n"
+    let text =
+      "scenario: alone\ninstall Water on phone share dietaryWater\n"
       + "expect phone: store has 0 dietaryWater samples\n"
     try Posix.writeFileAtomically(work + "/only.scenario", Array(text.utf8))
     let run = try healthpair([
@@ -208,6 +228,17 @@ func waitForEntry(in directory: String, prefix: String, timeout: Double) throws 
     _ = Posix.waitReadable(watch.rawValue, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1)
     Posix.drainDirectoryWatch(watch.rawValue)
   }
+}
+
+/// A stand-in daemon in `work` that never becomes ready: it writes its pid into the file `<marks>/<pid>`, then
+/// waits forever. Returns its path and the marks directory.
+func neverReadyDaemon(in work: String) throws -> (daemon: String, marks: String) {
+  let marks = work + "/marks"
+  try Posix.makeDirectory(marks, mode: 0o700)
+  let daemon = work + "/never-ready"
+  let script = "#!/bin/sh\necho $$ > \"\(marks)/$$\"\nexec tail -f /dev/null\n"
+  try Posix.writeFileAtomically(daemon, Array(script.utf8), mode: 0o755)
+  return (daemon, marks)
 }
 
 /// A command started in a process group of its own, as a shell starts a job, with its output in files.

@@ -44,8 +44,10 @@ package final class DaemonProcess: Sendable {
   /// Whether a zygote forked this daemon (rather than `posix_spawn`).
   package var wasForked: Bool { forked != nil }
 
-  /// Sends a signal.
+  /// Sends a signal — none once the process is known to have ended (reaped, its pid may already be another
+  /// process's).
   package func signal(_ signal: Int32) {
+    guard reaped.withLock({ $0 }) == nil else { return }
     if let forked { try? Posix.pidfdSignal(forked.pidfd.rawValue, signal) } else { try? Posix.kill(pid, signal) }
   }
 

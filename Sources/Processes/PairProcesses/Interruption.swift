@@ -17,8 +17,10 @@ import Synchronization
 /// - **The first signal stops everything.** Every live ``Pair`` (registered by its launch, gone from the registry
 ///   when it is shut down, discarded or released) is shut down — daemons stopped with SIGTERM, directories it made
 ///   removed — and so is every daemon still starting (``DaemonProcess/start(_:layout:daemon:options:ownsRoot:)``);
-///   then the actions registered with ``onInterrupt(_:)`` run, newest first. From then on a pair cannot
-///   start (``PairError/interrupted(signal:)``) and ``signal`` says which signal came.
+///   then the actions registered with ``onInterrupt(_:)`` run, newest first. What is stopped and run is taken at the
+///   instant the signal is read, atomically with ``signal`` being set: a ``cancel(_:)`` or a pair's release after
+///   that instant (a command unwinding because it saw the signal) does not take anything back, and a pair, daemon
+///   or action registered after it is refused (``PairError/interrupted(signal:)``) or never run.
 /// - **Then the process ends** — by its own code when a caller said it would (``deferringExit(_:)``: the scenario
 ///   runner writes its partial reports and returns 128 + the signal); otherwise, after the cleanup, as ``Ending``
 ///   says.
@@ -50,10 +52,20 @@ package enum Interruption {
     var reported = false
     var ending = false
     var exitOwners = 0
+    /// Set by the cleanup, with no exit owner left, as it goes on to end the process.
+    var exiting = false
     var nextToken: UInt64 = 0
     var actions: [(token: UInt64, action: @Sendable () -> Void)] = []
     var pairs: [ObjectIdentifier: WeakPair] = [:]
     var launching: [pid_t: DaemonProcess] = [:]
+  }
+
+  /// What the first signal stops and runs, taken with ``State/signal`` under one lock.
+  private struct Taken: Sendable {
+    let pairs: [Pair]
+    let launching: [DaemonProcess]
+    /// Newest first.
+    let actions: [@Sendable () -> Void]
   }
   private static let state = Mutex(State())
   /// Signalled once the cleanup has run (``waitForCleanup()`` passes it on to the next waiter).
@@ -99,11 +111,24 @@ package enum Interruption {
   }
 
   /// Runs `body`, which ends the process itself after an interruption (waiting with ``waitForCleanup()`` first):
-  /// meanwhile the cleanup does not exit.
+  /// meanwhile the cleanup does not exit. Called once the cleanup has gone on to end the process (no caller
+  /// deferred it), `body` does not run: the calling thread waits for the exit — so nothing `body` does can be cut
+  /// off half-way by it.
   package static func deferringExit<T>(_ body: () throws -> T) rethrows -> T {
-    state.withLock { $0.exitOwners += 1 }
+    let admitted = state.withLock { s -> Bool in
+      guard !s.exiting else { return false }
+      s.exitOwners += 1
+      return true
+    }
+    guard admitted else { waitForExit() }
     defer { state.withLock { $0.exitOwners -= 1 } }
     return try body()
+  }
+
+  /// Blocks the calling thread until the process, which the cleanup is ending, has exited.
+  private static func waitForExit() -> Never {
+    let never = DispatchSemaphore(value: 0)
+    while true { never.wait() }
   }
 
   /// Blocks until the cleanup of an interruption has run; returns at once when there was none.
@@ -130,7 +155,8 @@ package enum Interruption {
   }
 
   /// Registers `action` to run when the process is interrupted, after every pair is down (a command removing a
-  /// directory it made). Returns the token that ``cancel(_:)`` takes.
+  /// directory it made); registered once the process was interrupted, it never runs. Returns the token that
+  /// ``cancel(_:)`` takes.
   package static func onInterrupt(_ action: @escaping @Sendable () -> Void) -> UInt64 {
     state.withLock { s in
       s.nextToken += 1
@@ -139,7 +165,8 @@ package enum Interruption {
     }
   }
 
-  /// Forgets an action of ``onInterrupt(_:)``.
+  /// Forgets an action of ``onInterrupt(_:)`` — unless a signal came first: the cleanup then runs it all the same
+  /// (or ran it), as it runs every action registered when the signal came.
   package static func cancel(_ token: UInt64) { state.withLock { $0.actions.removeAll { $0.token == token } } }
 
   /// Records a pair being launched, to be shut down if the process is interrupted; false when it already was
@@ -166,27 +193,34 @@ package enum Interruption {
   /// Forgets a daemon of ``launching(_:)``: its pair holds it now, or its start failed.
   static func launched(_ pid: pid_t) { _ = state.withLock { $0.launching.removeValue(forKey: pid) } }
 
-  /// Forgets a pair that was shut down, discarded or released.
-  static func deregister(_ pair: Pair) { _ = state.withLock { $0.pairs.removeValue(forKey: ObjectIdentifier(pair)) } }
+  /// Forgets a pair that was shut down, discarded or released. Returns false when the pair was registered as a signal
+  /// came: the cleanup shuts it down (or did), whatever its caller does now — a release must then leave its daemons
+  /// to it.
+  @discardableResult
+  static func deregister(_ pair: Pair) -> Bool {
+    state.withLock { s in s.pairs.removeValue(forKey: ObjectIdentifier(pair)) == nil || s.signal == nil }
+  }
 
   /// The handling thread: the first signal starts the cleanup on a thread of its own, a second one exits.
   private static func watch(_ fd: Int32) {
     while let number = Posix.readSignalByte(fd) {
-      let first = state.withLock { s -> Bool in
-        guard s.signal == nil else { return false }
+      // Taken with the signal: a thread that sees ``signal`` and unwinds (cancelling its actions, releasing its
+      // pair) cannot withdraw anything from the cleanup, however late the cleanup's thread gets to run.
+      let taken = state.withLock { s -> Taken? in
+        guard s.signal == nil else { return nil }
         s.signal = number
-        return true
+        return Taken(
+          pairs: s.pairs.values.compactMap(\.pair), launching: Array(s.launching.values),
+          actions: s.actions.reversed().map(\.action))
       }
-      guard first else { Posix.exitImmediately(exitStatus(for: number)) }
-      Posix.startThread { cleanUp(number) }
+      guard let taken else { Posix.exitImmediately(exitStatus(for: number)) }
+      Posix.startThread { cleanUp(number, taken) }
     }
   }
 
-  /// Stops every pair, runs the actions, then ends the process unless a caller does.
-  private static func cleanUp(_ number: Int32) {
-    let (pairs, launching, actions) = state.withLock { s in
-      (s.pairs.values.compactMap(\.pair), Array(s.launching.values), s.actions.reversed().map(\.action))
-    }
+  /// Stops every pair and daemon `taken`, runs its actions, then ends the process unless a caller does.
+  private static func cleanUp(_ number: Int32, _ taken: Taken) {
+    let (pairs, launching, actions) = (taken.pairs, taken.launching, taken.actions)
     for process in launching { process.signal(SIGTERM) }
     DispatchQueue.concurrentPerform(iterations: pairs.count) { pairs[$0].interrupt() }
     for process in launching where process.waitForExit(timeout: 10) == nil && Posix.isAlive(process.pid) {
@@ -197,6 +231,7 @@ package enum Interruption {
     for action in actions { action() }
     let (owners, ending) = state.withLock { s -> (Int, Ending) in
       s.cleanedUp = true
+      s.exiting = s.exitOwners == 0
       return (s.exitOwners, s.endingKind)
     }
     cleaned.signal()
@@ -210,12 +245,15 @@ package enum Interruption {
     end(number)
   }
 
-  /// Prints the interrupted line once (unless ``report(_:)`` did) and exits with 128 + the signal.
+  /// Prints the interrupted line once (unless ``report(_:)`` did) and exits with 128 + the signal. The first caller
+  /// does both; a later one (the cleanup and the main thread may both get here) waits for that exit, so it cannot
+  /// end the process before the line is written.
   private static func end(_ number: Int32) -> Never {
-    let print = state.withLock { s -> Bool in
+    let (first, print) = state.withLock { s -> (Bool, Bool) in
       defer { s.ending = true }
-      return !s.ending && !s.reported
+      return (!s.ending, !s.ending && !s.reported)
     }
+    guard first else { waitForExit() }
     if print { Posix.writeStandardError("interrupted by \(name(of: number))\n") }
     Posix.exitImmediately(exitStatus(for: number))
   }

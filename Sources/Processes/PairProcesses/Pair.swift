@@ -92,6 +92,7 @@ package final class Pair: Sendable {
     let client: DeviceClient
     do { client = try DeviceClient(socketPath: layout.socket(device), clientName: "pair-\(device)") } catch {
       process.signal(SIGKILL)
+      process.waitForExit(timeout: 5)
       Interruption.launched(process.pid)
       throw .client(error)
     }
@@ -254,9 +255,11 @@ package final class Pair: Sendable {
   /// Keeps the pair's directory when the pair shuts down (for post-mortems).
   package func keepDirectory() { ownsDirectory.store(false, ordering: .releasing) }
 
-  /// Lets the daemons keep running after this object goes away (what `healthpair up` does).
-  package func release() {
-    Interruption.deregister(self)
+  /// Lets the daemons keep running after this object goes away (what `healthpair up` does). Returns false, releasing
+  /// nothing, when the process was interrupted first: ``Interruption`` shuts the pair down instead (or did).
+  @discardableResult
+  package func release() -> Bool {
+    guard Interruption.deregister(self) else { return false }
     let clients = state.withLock { s in
       defer {
         s.processes.removeAll()
@@ -266,6 +269,7 @@ package final class Pair: Sendable {
     }
     for client in clients { client.close() }
     ownsDirectory.store(false, ordering: .releasing)
+    return true
   }
 
   deinit { shutdown() }

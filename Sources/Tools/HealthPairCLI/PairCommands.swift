@@ -107,21 +107,30 @@ package struct UpCommand: ParsableCommand {
     }
     let resumed = DeviceKind.allCases.filter { Posix.exists(layout.journal($0)) }
     let made = !Posix.exists(directory)
-    try Posix.makeDirectory(directory, mode: 0o700)
-    // Interrupted before the pair is up: ``Interruption`` stops its daemons, then this removes the directory if it
-    // was made here (saved state in one that was there is kept).
-    let removal = made ? Interruption.onInterrupt { Posix.removeTree(directory) } : nil
-    defer { removal.map(Interruption.cancel) }
-    try options.record(in: layout)
-    let pair = try Pair(root: directory, options: options)
-    let phone = pair.process(.phone)!.pid
-    let watch = pair.process(.watch)!.pid
-    var held: [DeviceKind: Int] = [:]
-    for device in resumed {
-      held[device] = (try? pair.client(device).dump().device.sampleCounts.values.reduce(0, +)) ?? 0
+    // Interrupted before the pair is up, ``Interruption`` stops its daemons and this command ends the process: once
+    // the launch has unwound (nothing of it writes into the directory any more) and the cleanup is done, it removes
+    // the directory if it made it — saved state in one that was there is kept. Interrupted once the pair is
+    // released, the pair stays up.
+    let (phone, watch, held) = try Interruption.deferringExit { () throws -> (pid_t, pid_t, [DeviceKind: Int]) in
+      do {
+        try Posix.makeDirectory(directory, mode: 0o700)
+        try options.record(in: layout)
+        let pair = try Pair(root: directory, options: options)
+        let pids = (pair.process(.phone)!.pid, pair.process(.watch)!.pid)
+        var held: [DeviceKind: Int] = [:]
+        for device in resumed {
+          held[device] = (try? pair.client(device).dump().device.sampleCounts.values.reduce(0, +)) ?? 0
+        }
+        guard pair.release() else { throw PairError.interrupted(signal: Interruption.signal ?? SIGINT) }
+        return (pids.0, pids.1, held)
+      } catch {
+        if made, Interruption.isInterrupted {
+          Interruption.waitForCleanup()
+          Posix.removeTree(directory)
+        }
+        throw error
+      }
     }
-    removal.map(Interruption.cancel)
-    pair.release()
     let state =
       resumed.isEmpty
       ? "started empty"
