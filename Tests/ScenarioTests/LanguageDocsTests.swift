@@ -170,6 +170,9 @@ enum CaseNames {
     case .saveAudiogram: ["saveAudiogram"]
     case .logStateOfMind: ["logStateOfMind"]
     case .providerSends: ["providerSends"]
+    case .savePrescription: ["savePrescription"]
+    case .requestObjects: ["requestObjects"]
+    case .answerObjects: ["answerObjects"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -219,6 +222,7 @@ enum CaseNames {
     case .expect(.seesAudiograms): ["seesAudiograms"]
     case .expect(.seesStatesOfMind): ["seesStatesOfMind"]
     case .expect(.seesClinicalRecords): ["seesClinicalRecords"]
+    case .expect(.seesPrescriptions): ["seesPrescriptions"]
     case .expect(.seesRoutes): ["seesRoutes"]
     case .expect(.workout(_, _, _, .statistic)), .expect(.workout(_, _, _, .noStatistic)): ["workout statistic"]
     case .expect(.workout(_, _, _, .samples)), .expect(.workout(_, _, _, .routes)),
@@ -290,6 +294,7 @@ enum CaseNames {
     "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
     "session type", "session received", "startWatchApp", "wearer records ECG", "seesElectrocardiograms",
     "saveAudiogram", "seesAudiograms", "logStateOfMind", "seesStatesOfMind", "providerSends", "seesClinicalRecords",
+    "savePrescription", "requestObjects", "answerObjects", "seesPrescriptions",
   ]
 }
 
@@ -312,12 +317,15 @@ struct LanguageDocsTests {
     install Mood on phone and watch share stateOfMind read stateOfMind
     install Records on phone read allergyRecord labResultRecord with health records
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
+    install Optician on phone share visionPrescription
+    install Reader on phone read visionPrescription
     install Runner on phone and watch share workout workoutRoute activeEnergyBurned heartRate read workout activitySummary
     watch: Runner saves workout running from 07:00 to 07:45 as morning
     watch: Runner starts a workout session running outdoor as run
     phone: Water saves 1 mL dietaryWater as drink
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch
+    phone: Optician saves glasses prescription right sphere -2 as specs
 
     """
 

@@ -305,6 +305,7 @@ package enum PromptOutcome: Hashable, Sendable, CustomStringConvertible {
   package var description: String {
     switch self {
     case .pending: "pending"
+    case .answered(let changes) where changes.isEmpty: "answered"
     case .answered(let changes):
       "answered: " + changes.map { "\($0.permission) \($0.decision)" }.joined(separator: ", ")
     case .cancelled: "cancelled"

@@ -13,20 +13,28 @@ extension RunContext {
   mutating func request(_ device: DeviceKind, _ name: String, share: [SampleType]?, read: [SampleType]?) throws {
     let a = declared(name, on: device)
     let request = try client(device).beginAuthorization(a.bundleID, share: share ?? a.share, read: read ?? a.read)
+    try awaitSheet(device, name, request, api: "requestAuthorization")
+  }
+
+  /// Waits until a request that may present a sheet shows it or completes: a request whose sheet is up stays
+  /// pending until it is answered; a rejection (a condition that would terminate the app, an unknown app) is the
+  /// call's outcome.
+  mutating func awaitSheet(
+    _ device: DeviceKind, _ name: String, _ request: PendingOperation<AuthorizationCallResult>, api: String
+  ) throws {
     let timeout = self.timeout
     switch attempt({ () throws(ClientError) in try request.waitFirst(timeout: timeout) }) {
     case .success(.sheet(let prompt)):
       lastCall[key(device, name)] = .request(request, sheet: prompt)
-      pending[device, default: []].append((name, request))
-      traceCall(device, name, "requestAuthorization", CallOutcome(result: .pending))
+      pending[device, default: []].append((name, request, api))
+      traceCall(device, name, api, CallOutcome(result: .pending))
     case .success(.final(let r)):
       lastCall[key(device, name)] = .request(request, sheet: nil)
-      traceCall(device, name, "requestAuthorization", CallOutcome(authorization: r))
+      traceCall(device, name, api, CallOutcome(authorization: r))
     case .failure(let error):
-      // A rejected request (a condition that would terminate the app, an unknown app): the call's outcome.
       guard let health = error.healthError else { throw error }
       lastCall[key(device, name)] = .request(request, sheet: nil)
-      traceCall(device, name, "requestAuthorization", CallOutcome(error: health))
+      traceCall(device, name, api, CallOutcome(error: health))
     }
   }
 

@@ -96,13 +96,13 @@ extension RunContext {
   /// Drops the pending requests that completed (their answers arrived before the answer's own reply), noting how
   /// each completed.
   mutating func settle(_ device: DeviceKind) {
-    for (app, request) in pending[device] ?? [] {
+    for (app, request, api) in pending[device] ?? [] {
       switch request.result {
       case nil: continue
       case .success(let r):
-        traceCall(device, app, "requestAuthorization", CallOutcome(authorization: r))
+        traceCall(device, app, api, CallOutcome(authorization: r))
       case .failure(let e):
-        traceCall(device, app, "requestAuthorization", CallOutcome(error: e.healthError ?? .simulator("\(e)")))
+        traceCall(device, app, api, CallOutcome(error: e.healthError ?? .simulator("\(e)")))
       }
     }
     pending[device]?.removeAll { $0.request.result != nil }

@@ -82,6 +82,8 @@ extension RunContext {
       try checkSeesElectrocardiograms(devices, spec, expected, check, step)
     case .seesAudiograms(let devices, let spec, let expected, let points):
       try checkSeesAudiograms(devices, spec, expected, points: points, step)
+    case .seesPrescriptions(let devices, let spec, let expected):
+      try checkSeesPrescriptions(devices, spec, expected, step)
     case .seesStatesOfMind(let devices, let spec, let expected, let check):
       try checkSeesStatesOfMind(devices, spec, expected, check, step)
     case .seesClinicalRecords(let devices, let spec, let expected, let resourceType):

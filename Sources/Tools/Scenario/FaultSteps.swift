@@ -1,8 +1,8 @@
 import Dispatch
 import HealthModel
 import HealthPairClient
-import PairProcesses
 import Journal
+import PairProcesses
 import Posix
 import ScenarioLanguage
 

@@ -34,7 +34,7 @@ struct RunContext {
   var zones: [DeviceKind: TimeZoneRule] = [:]
   var manualSync = false
   var lastCall: [String: CallRecord] = [:]
-  var pending: [DeviceKind: [(app: String, request: PendingOperation<AuthorizationCallResult>)]] = [:]
+  var pending: [DeviceKind: [(app: String, request: PendingOperation<AuthorizationCallResult>, api: String)]] = [:]
   var names: [String: UUID] = [:]
   var anchors: [String: UInt64] = [:]
   var savedInputs: [String: SampleInput] = [:]

@@ -55,6 +55,9 @@ extension RunContext {
       case .saveHeartbeatSeries(let device, let name, let spec): try saveHeartbeatSeries(device, name, spec)
       case .saveAudiogram(let device, let name, let spec): try saveAudiogram(device, name, spec)
       case .logStateOfMind(let device, let name, let spec): try logStateOfMind(device, name, spec)
+      case .savePrescription(let device, let name, let spec): try savePrescription(device, name, spec)
+      case .requestObjects(let device, let name, let from): try requestObjects(device, name, issuedFrom: from)
+      case .answerObjects(let device, let names, let app): try answerObjects(device, names, app)
       case .providerSends(let device, let spec): try providerSends(device, spec, step)
       case .saveRandom(let device, let name, let count, let type, let over):
         try saveRandom(device, name, count: count, type: type, over: over)

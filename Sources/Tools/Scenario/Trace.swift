@@ -239,7 +239,8 @@ extension StepKind {
     case .request(let d, _, _, _), .save(let d, _, _), .saveCorrelation(let d, _, _), .saveRandom(let d, _, _, _, _),
       .saveWorkout(let d, _, _), .saveRoute(let d, _, _, _), .addToWorkout(let d, _, _, _, _),
       .deleteWorkout(let d, _, _), .saveHeartbeatSeries(let d, _, _), .saveAudiogram(let d, _, _),
-      .logStateOfMind(let d, _, _), .resave(let d, _, _, _),
+      .logStateOfMind(let d, _, _), .savePrescription(let d, _, _), .requestObjects(let d, _, _),
+      .answerObjects(let d, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
       .tearJournal(let d), .cutJournal(let d, _), .userSetting(let d, _), .background(let d, _, _),
@@ -259,9 +260,11 @@ extension StepKind {
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone, .importExport, .exportStore:
       .setup
     case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background, .saveWorkout,
-      .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries, .saveAudiogram, .logStateOfMind, .session:
+      .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries, .saveAudiogram, .logStateOfMind, .session,
+      .savePrescription, .requestObjects:
       .app
-    case .answer, .settings, .watchSettings, .lock, .userSetting, .sourceOrder, .wearer, .providerSends: .user
+    case .answer, .answerObjects, .settings, .watchSettings, .lock, .userSetting, .sourceOrder, .wearer, .providerSends:
+      .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
     case .expect: .expect
@@ -281,7 +284,7 @@ extension Expectation {
       .backgroundCounts(let d, _, _, _, _, _), .storeCountMatching(let d, _, _, _, _), .seesWorkouts(let d, _, _),
       .seesHeartbeatSeries(let d, _, _, _), .seesRoutes(let d, _, _, _), .seesElectrocardiograms(let d, _, _, _),
       .seesAudiograms(let d, _, _, _), .seesStatesOfMind(let d, _, _, _), .seesClinicalRecords(let d, _, _, _),
-      .activitySummary(let d, _, _, _):
+      .seesPrescriptions(let d, _, _), .activitySummary(let d, _, _, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
       .seesSamples(let d, _, _), .sampleQuery(let d, _, _), .statistic(let d, _, _), .collection(let d, _, _),
@@ -377,7 +380,10 @@ final class TraceRecorder {
     for event in events {
       switch event {
       case .promptShown(let prompt):
-        append(.sheetShown(app: prompt.bundleID, sheet: prompt.id, lists: prompt.permissions.map(\.description)))
+        // A per-object sheet lists its objects: their count follows the type's read permission.
+        let objects = prompt.objects.map { ["\($0.count) object\($0.count == 1 ? "" : "s")"] } ?? []
+        append(
+          .sheetShown(app: prompt.bundleID, sheet: prompt.id, lists: prompt.permissions.map(\.description) + objects))
       case .promptClosed(let id, let bundleID, let outcome):
         append(.sheetClosed(app: bundleID, sheet: id, outcome: outcome))
       case .samplesChanged(_, let origin, let a, let d):

@@ -29,6 +29,9 @@ extension ParseState {
     AppVerbRule(["logs"], ["log"]) { s, c, call throws(Diagnostic) in
       try s.parseLogStateOfMind(&c, device: call.device, app: call.app)
     },
+    AppVerbRule(["asks"], ["ask"]) { s, c, call throws(Diagnostic) in
+      try s.parseAskToRead(&c, device: call.device, app: call.app)
+    },
     AppVerbRule(["resaves"], ["resave"]) { s, c, call throws(Diagnostic) in
       try s.parseResave(&c, device: call.device, app: call.app)
     },

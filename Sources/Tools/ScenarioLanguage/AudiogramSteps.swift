@@ -61,10 +61,7 @@ extension ParseState {
       guard spec.points.count <= 40 else { throw c.error(.expected("at most 40 points", found: nil)) }
     } while c.peek.map { Double($0.text) != nil } == true  // the next point (the comma between is a separator)
     if c.take("as") {
-      let name = try c.sampleName(defined: true)
-      if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
-      sampleNames.insert(name)
-      spec.name = name
+      spec.name = try newSampleName(&c)
     }
     try c.finish()
     return .saveAudiogram(device, app: app.name, spec)

@@ -215,6 +215,9 @@ package enum Expectation: Hashable, Sendable {
   case seesStatesOfMind(Devices, SampleQuerySpec, Int, StateOfMindCheck)
   /// `<App> sees <n> <clinical type> records [of <FHIR type>] [query]`: a sample query of the clinical type (F2).
   case seesClinicalRecords(Devices, SampleQuerySpec, Int, resourceType: String?)
+  /// `<App> sees <n> vision prescriptions [query]`: a sample query of `visionPrescriptionType()`: the app's own and
+  /// those the user turned on for it (behavior.md V3–V4).
+  case seesPrescriptions(Devices, SampleQuerySpec, Int)
   /// `<App> sees <n> workout routes [with <m> locations [each]] [query]`: a route query of every workout the app
   /// may read (`HKSampleQuery` of `workoutRoute()`), each route's locations as `HKWorkoutRouteQuery` returns them.
   case seesRoutes(Devices, SampleQuerySpec, Int, locations: Int?)

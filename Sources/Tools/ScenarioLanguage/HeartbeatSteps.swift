@@ -96,10 +96,7 @@ extension ParseState {
         let length = try c.duration()
         spec.gaps.append(HeartbeatGapSpec(offset: offset, length: length))
       } else if c.take("as") {
-        let name = try c.sampleName(defined: true)
-        if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
-        sampleNames.insert(name)
-        spec.name = name
+        spec.name = try newSampleName(&c)
       } else {
         throw c.error(.expected("'gap at <offset> for <duration>' or 'as <name>'", found: t.text), at: t)
       }

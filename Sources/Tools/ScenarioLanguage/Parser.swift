@@ -89,6 +89,9 @@ import HealthModel
 //       <left>/<right> dBHL]… [as <name>]
 //   - <device>: <App> logs state of mind momentaryEmotion|dailyMood valence <v> [labels <label>…] [associations
 //       <association>…] [at <time>] [as <name>]
+//   - <device>: <App> saves glasses|contacts prescription [right sphere <d> [cylinder <d> axis <degrees>]] [left
+//       sphere <d> [cylinder <d> axis <degrees>]] [brand <word>] [issued <time>] [expires <time>] [as <name>]
+//   - <device>: <App> asks to read vision prescriptions [issued from <time>]
 //   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
@@ -128,6 +131,7 @@ import HealthModel
 //   - user on <devices>: cancels [the sheet] [for <App>]
 //   - user on <devices>: leaves the app [for <App>]
 //   - user on <devices>: sheet fails to present [silently] [for <App>]
+//   - user on <devices>: turns on <name>… [for <App>] / user on <devices>: turns on nothing [for <App>]
 //   - user on <devices>: in Settings turns on|off <share|read> <type> for <App>
 //   - user on <devices>: in Settings turns off all for <App> / user on <devices>: in Settings resets <App>
 //   - user on phone: in the Watch app turns on|off <share|read> <type> for <App> (also turns off all for, resets)
@@ -190,6 +194,7 @@ import HealthModel
 //   - <App> sees <n> audiograms [with <m> points [each]] [query] / <App> sees no audiograms …
 //   - <App> sees <n> states of mind [of <kind>] [labelled <label>] [about <association>] [with valence above|below
 //       <v>] [classified <class>] [query] / <App> sees no states of mind …
+//   - <App> sees <n> vision prescriptions [query] / <App> sees no vision prescriptions …
 //   - <App> sees <n> <clinical type> records [of <FHIR type>] [query] / <App> sees no <clinical type> records …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no

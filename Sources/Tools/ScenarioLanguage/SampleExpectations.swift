@@ -6,14 +6,16 @@ import HealthModel
 extension ParseState {
   /// The forms of `<App> sees …`, tried in order: workouts and activity summaries (WorkoutExpectations.swift), then
   /// samples; the last reads a number.
-  static let seesForms: [AppExpectationRule] = workoutSeesForms + [
-    AppExpectationRule(["changes", "of"]) { s, c, subject throws(Diagnostic) in try s.parseSeesChanges(&c, subject) },
-    AppExpectationRule(["no"]) { s, c, subject throws(Diagnostic) in try s.parseSeesNone(&c, subject) },
-    AppExpectationRule(when: { c in c.peek.flatMap(Cursor.sampleType) != nil }) { s, c, subject throws(Diagnostic) in
-      try s.parseSeesSamples(&c, subject)
-    },
-    AppExpectationRule(when: { _ in true }) { s, c, subject throws(Diagnostic) in try s.parseSeesNumber(&c, subject) },
-  ]
+  static let seesForms: [AppExpectationRule] =
+    workoutSeesForms + [
+      AppExpectationRule(["changes", "of"]) { s, c, subject throws(Diagnostic) in try s.parseSeesChanges(&c, subject) },
+      AppExpectationRule(["no"]) { s, c, subject throws(Diagnostic) in try s.parseSeesNone(&c, subject) },
+      AppExpectationRule(when: { c in c.peek.flatMap(Cursor.sampleType) != nil }) { s, c, subject throws(Diagnostic) in
+        try s.parseSeesSamples(&c, subject)
+      },
+      AppExpectationRule(when: { _ in true }) { s, c, subject throws(Diagnostic) in try s.parseSeesNumber(&c, subject)
+      },
+    ]
 
   /// `<App> sees …`: the first of ``seesForms`` the line matches.
   mutating func parseSees(_ c: inout Cursor, _ subject: AppExpectation) throws(Diagnostic) -> Expectation {

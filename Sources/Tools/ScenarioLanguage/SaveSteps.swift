@@ -15,6 +15,12 @@ extension ParseState {
     AppVerbRule(["audiogram"]) { s, c, call throws(Diagnostic) in
       try s.parseSaveAudiogram(&c, device: call.device, app: call.app)
     },
+    AppVerbRule(["glasses", "prescription"]) { s, c, call throws(Diagnostic) in
+      try s.parseSavePrescription(&c, device: call.device, app: call.app, kind: .glasses)
+    },
+    AppVerbRule(["contacts", "prescription"]) { s, c, call throws(Diagnostic) in
+      try s.parseSavePrescription(&c, device: call.device, app: call.app, kind: .contacts)
+    },
     AppVerbRule(["route"]) { s, c, call throws(Diagnostic) in
       try s.parseSaveRoute(&c, device: call.device, app: call.app)
     },
@@ -59,10 +65,7 @@ extension ParseState {
     var spec = CorrelationSpec(type: type, name: nil, metadata: [:], members: [])
     while !c.take("of") {
       if c.take("as") {
-        let name = try c.sampleName(defined: true)
-        if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
-        sampleNames.insert(name)
-        spec.name = name
+        spec.name = try newSampleName(&c)
       } else if c.take("with") {
         repeat {
           let kv = try c.word("key=value metadata")
@@ -160,10 +163,7 @@ extension ParseState {
         guard let uuid = UUID(uuidString: t.text) else { throw c.error(.invalidUUID(t.text), at: t) }
         spec.uuid = uuid
       } else if c.take("as") {
-        let name = try c.sampleName(defined: true)
-        if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
-        sampleNames.insert(name)
-        spec.name = name
+        spec.name = try newSampleName(&c)
       } else {
         let clauses = ["at", "from", "for", "with", "uuid", "as", "plus"]
         if let near = suggest(t.text, from: clauses), near != t.text {

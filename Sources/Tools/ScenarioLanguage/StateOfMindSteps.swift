@@ -75,10 +75,7 @@ extension ParseState {
       } else if c.take("at") {
         spec.date = try c.time()
       } else if c.take("as") {
-        let name = try c.sampleName(defined: true)
-        if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
-        sampleNames.insert(name)
-        spec.name = name
+        spec.name = try newSampleName(&c)
       } else {
         throw c.error(.expected("'labels', 'associations', 'at <time>' or 'as <name>'", found: t.text), at: t)
       }

@@ -237,6 +237,13 @@ package enum StepKind: Hashable, Sendable {
   case logStateOfMind(DeviceKind, app: String, StateOfMindSpec)
   /// `<device>: the provider sends <clinical type> "<name>" as <FHIR type> …`: a health record arrives (F1).
   case providerSends(DeviceKind, ClinicalRecordSpec)
+  /// `saves glasses|contacts prescription …`: `save(_:)` of one `HKGlassesPrescription` or
+  /// `HKContactsPrescription` (behavior.md V1).
+  case savePrescription(DeviceKind, app: String, PrescriptionSpec)
+  /// `asks to read vision prescriptions [issued from <time>]`: `requestPerObjectReadAuthorization` (V3).
+  case requestObjects(DeviceKind, app: String, issuedFrom: TimeSpec?)
+  /// `user on <device>: turns on <name>…`: a per-object sheet's answer, the named objects on, the rest off (V3).
+  case answerObjects(DeviceKind, names: [String], app: String?)
   /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).
   case deleteWorkout(DeviceKind, app: String, workout: String)
   /// An app saves seeded random samples.

@@ -31,6 +31,7 @@ extension ParseState {
       return try s.parseAnswer(
         &c, device: device, .choices(Dictionary(uniqueKeysWithValues: permissions.map { ($0, true) })))
     },
+    UserActionRule(["turns", "on"]) { s, c, device throws(Diagnostic) in try s.parseTurnOn(&c, device: device) },
     UserActionRule(["in", "health"]) { s, c, device throws(Diagnostic) in try s.parseSourceOrder(&c, device: device) },
     UserActionRule(["sets"], ["enters"]) { s, c, device throws(Diagnostic) in
       try s.parseCharacteristicSetting(&c, device: device)
@@ -64,7 +65,7 @@ extension ParseState {
       throw c.error(
         .expected(
           "'allows all', 'doesn't allow', 'cancels', 'leaves the app', 'sheet fails to present', "
-            + "'allows <permissions>', 'sets', 'prefers', 'in Settings', 'in the Watch app' or 'in Health'",
+            + "'allows <permissions>', 'turns on <names>', 'sets', 'prefers', 'in Settings', 'in the Watch app' or 'in Health'",
           found: c.peek?.text))
     }
     return try parse(&self, &c, device)

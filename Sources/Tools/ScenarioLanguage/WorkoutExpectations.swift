@@ -45,6 +45,12 @@ extension ParseState {
     AppExpectationRule(["no", "states", "of", "mind"]) { s, c, subject throws(Diagnostic) in
       try s.parseSeesStatesOfMind(&c, subject, count: 0)
     },
+    AppExpectationRule(when: { $0.integer(before: ["vision"]) }) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesPrescriptions(&c, subject)
+    },
+    AppExpectationRule(["no", "vision", "prescriptions"]) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesPrescriptions(&c, subject, count: 0)
+    },
     AppExpectationRule(["no", "workouts"]) { s, c, subject throws(Diagnostic) in
       try s.parseWorkoutQuery(&c, subject, count: 0)
     },

@@ -212,11 +212,18 @@ extension ParseState {
     return metadata
   }
 
-  /// `as <name>` of a workout: a new name, in the namespace of sample names.
-  mutating func defineWorkoutName(_ c: inout Cursor) throws(Diagnostic) -> String {
+  /// The name after `as`: a new sample name, recorded as defined.
+  /// - Throws: a diagnostic at the name when a sample already has it.
+  mutating func newSampleName(_ c: inout Cursor) throws(Diagnostic) -> String {
     let name = try c.sampleName(defined: true)
     if sampleNames.contains(name) { throw c.error(.duplicateSampleName(name), at: c.line.tokens[c.index - 1]) }
     sampleNames.insert(name)
+    return name
+  }
+
+  /// `as <name>` of a workout: a new name, in the namespace of sample names.
+  mutating func defineWorkoutName(_ c: inout Cursor) throws(Diagnostic) -> String {
+    let name = try newSampleName(&c)
     workoutNames.insert(name)
     return name
   }
