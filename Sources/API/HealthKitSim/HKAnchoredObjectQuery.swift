@@ -65,7 +65,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
       run.queue.async { [self] in fail(error) }
       return
     }
-    let family = WorkoutFetch.handles(objectType!)
+    let family = WorkoutFetch.anchorsApart(objectType!)
     // The changes since the current anchor: samples from the sample store, or the workout family's objects.
     @Sendable func changes(limit: Int) throws -> Changes {
       let since = current.withLock { $0 }

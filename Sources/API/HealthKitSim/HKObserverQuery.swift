@@ -65,7 +65,7 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
       return
     }
     let bundleID = session.bundleID
-    let family = WorkoutFetch.handles(objectType!)
+    let family = WorkoutFetch.anchorsApart(objectType!)
     // What changed since `since`: the new anchor and whether anything was added or deleted (workouts, routes and
     // heartbeat series are read from the workout store).
     @Sendable func changes(since: UInt64) throws -> (newAnchor: UInt64, changed: Bool) {

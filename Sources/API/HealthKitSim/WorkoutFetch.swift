@@ -11,9 +11,15 @@ enum WorkoutFetch {
     type is HKWorkoutType || type is HKSeriesType
   }
 
+  /// Whether an anchored or observer query of `type` goes through ``changes(_:type:since:filter:limit:api:)``: the
+  /// workout family's types, electrocardiograms, audiograms and States of Mind.
+  static func anchorsApart(_ type: HKObjectType) -> Bool {
+    handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
+  }
+
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
-  /// family's types, electrocardiograms, audiograms, States of Mind, clinical records and vision prescriptions (stored apart from samples
-  /// too; anchored queries of them see none).
+  /// family's types, electrocardiograms, audiograms, States of Mind, clinical records and vision prescriptions (stored
+  /// apart from samples too).
   static func fetchesApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
       || type is HKClinicalType || type is HKPrescriptionType
@@ -66,7 +72,7 @@ enum WorkoutFetch {
     return objects
   }
 
-  /// The workout family's changes of `type` since `anchor` within `filter`: the daemon filters (sources and the
+  /// The changes of `type` (``anchorsApart(_:)``) since `anchor` within `filter`: the daemon filters (sources and the
   /// rest of the predicate, a route's `predicateForObjects(from: workout)` included) before it applies `limit`, so
   /// a limited query returns the first matching changes and its anchor stops after them.
   /// - Throws: the query's error, translated.
@@ -81,7 +87,8 @@ enum WorkoutFetch {
       api: api)
     let added: [HKSample] =
       found.workouts.map { HKWorkout($0) } + found.routes.map { HKWorkoutRoute($0) }
-      + found.series.map { HKHeartbeatSeriesSample($0) }
+      + found.series.map { HKHeartbeatSeriesSample($0) } + found.electrocardiograms.map { HKElectrocardiogram($0) }
+      + found.audiograms.map { HKAudiogramSample($0) } + found.statesOfMind.map { HKStateOfMind($0) }
     return HKAnchoredObjectQuery.Changes(
       added: added, deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
   }

@@ -104,6 +104,9 @@ extension Codec {
       Many<StoredWorkout>.write(value.workouts, into: &w)
       Many<StoredRoute>.write(value.routes, into: &w)
       Many<StoredHeartbeatSeries>.write(value.series, into: &w)
+      Many<ECGHeader>.write(value.electrocardiograms, into: &w)
+      Many<StoredAudiogram>.write(value.audiograms, into: &w)
+      Many<StoredStateOfMind>.write(value.statesOfMind, into: &w)
       w.array(value.deleted) { $0.tombstone($1) }
       w.u64(value.newAnchor)
     }
@@ -112,6 +115,8 @@ extension Codec {
       AnchoredWorkoutResult(
         workouts: try Many<StoredWorkout>.read(from: &r), routes: try Many<StoredRoute>.read(from: &r),
         series: try Many<StoredHeartbeatSeries>.read(from: &r),
+        electrocardiograms: try Many<ECGHeader>.read(from: &r), audiograms: try Many<StoredAudiogram>.read(from: &r),
+        statesOfMind: try Many<StoredStateOfMind>.read(from: &r),
         deleted: try r.array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
         newAnchor: try r.u64())
     }

@@ -10,6 +10,12 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package var routes: [WorkoutRoute] = []
   /// Heartbeat series added since the anchor, still present (a heartbeat series query).
   package var series: [HeartbeatSeries] = []
+  /// Electrocardiograms recorded since the anchor, still present, without their voltages.
+  package var electrocardiograms: [Electrocardiogram] = []
+  /// Audiograms added since the anchor, still present.
+  package var audiograms: [Audiogram] = []
+  /// States of Mind added since the anchor, still present.
+  package var statesOfMind: [StateOfMind] = []
   /// Deletions of the type since the anchor (`HKDeletedObject`).
   package var deleted: [Tombstone] = []
   /// The anchor to pass next time.
@@ -17,12 +23,16 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
 
   /// Creates a result.
   package init(
-    workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [], deleted: [Tombstone] = [],
-    newAnchor: UInt64 = 0
+    workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [],
+    electrocardiograms: [Electrocardiogram] = [], audiograms: [Audiogram] = [], statesOfMind: [StateOfMind] = [],
+    deleted: [Tombstone] = [], newAnchor: UInt64 = 0
   ) {
     self.workouts = workouts
     self.routes = routes
     self.series = series
+    self.electrocardiograms = electrocardiograms
+    self.audiograms = audiograms
+    self.statesOfMind = statesOfMind
     self.deleted = deleted
     self.newAnchor = newAnchor
   }
@@ -206,42 +216,49 @@ extension DeviceState {
     }
   }
 
-  /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute` or `heartbeatSeries`: visible objects of the type stored
-  /// since `anchor` (0: every current one, no deletions) that pass `range` and `filter` (for routes,
-  /// `.associatedWith(w)` names `w`'s routes — how an app catches late routes, workouts.md §1.6), and the visible
-  /// deletions of the type since it; at most `limit` changes (0: no limit). Anchors count in the device's one
-  /// change sequence.
+  /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute`, `heartbeatSeries`, `electrocardiogram`, `audiogram` or
+  /// `stateOfMind`: visible objects of the type stored since `anchor` (0: every current one, no deletions) that
+  /// pass `range` and `filter` (for routes, `.associatedWith(w)` names `w`'s routes — how an app catches late
+  /// routes, workouts.md §1.6), as the type's sample query sees them, and the visible deletions of the type since
+  /// it; at most `limit` changes (0: no limit). Anchors count in the device's one change sequence.
   package func anchoredWorkoutQuery(
     _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter? = nil,
     wall: Date
   ) throws(HealthError) -> AnchoredWorkoutResult {
-    let expected =
-      [WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType].first { $0 == type }
-      ?? WorkoutStore.workoutType
+    let expected = Self.anchoredApart.first { $0 == type } ?? WorkoutStore.workoutType
     try workoutQueryable(bundleID, type, expected: expected, range: range, limit: limit)
     let query = SampleQuery(type: type, range: range, filter: filter)
     let visibility = visibility(bundleID, type)
     var result = AnchoredWorkoutResult()
-    var changes: [UInt64] = []
+    /// The entries added after the anchor that `kept` (the type's query) returns, and their change numbers.
+    func added<Value>(_ ordered: [WorkoutStore.Entry<Value>], _ kept: [UUID], _ uuid: (Value) -> UUID) -> (
+      [Value], [UInt64]
+    ) {
+      let kept = Set(kept)
+      let entries = ordered.filter { $0.change > anchor && kept.contains(uuid($0.value)) }
+      return (entries.map(\.value), entries.map(\.change))
+    }
+    let changes: [UInt64]
     switch type {
     case WorkoutStore.workoutType:
-      let added = workoutStore.orderedWorkouts.filter { $0.change > anchor }
-      let kept = Set(try workoutQuery(bundleID, query, wall: wall).map(\.uuid))
-      let entries = added.filter { kept.contains($0.value.uuid) }
-      result.workouts = entries.map(\.value)
-      changes += entries.map(\.change)
+      (result.workouts, changes) = added(
+        workoutStore.orderedWorkouts, try workoutQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
     case WorkoutStore.routeType:
-      let added = workoutStore.orderedRoutes.filter { $0.change > anchor }
-      let kept = Set(try routeQuery(bundleID, workout: nil, query, wall: wall).map(\.uuid))
-      let entries = added.filter { kept.contains($0.value.uuid) }
-      result.routes = entries.map(\.value)
-      changes += entries.map(\.change)
+      (result.routes, changes) = added(
+        workoutStore.orderedRoutes, try routeQuery(bundleID, workout: nil, query, wall: wall).map(\.uuid), \.uuid)
+    case SpecialObjectStore.electrocardiogramType:
+      (result.electrocardiograms, changes) = added(
+        specialObjects.electrocardiograms.ordered,
+        try electrocardiogramQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
+    case SpecialObjectStore.audiogramType:
+      (result.audiograms, changes) = added(
+        specialObjects.audiograms.ordered, try audiogramQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
+    case SpecialObjectStore.stateOfMindType:
+      (result.statesOfMind, changes) = added(
+        specialObjects.statesOfMind.ordered, try stateOfMindQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
     default:
-      let added = workoutStore.orderedSeries.filter { $0.change > anchor }
-      let kept = Set(try heartbeatSeriesQuery(bundleID, query, wall: wall).map(\.uuid))
-      let entries = added.filter { kept.contains($0.value.uuid) }
-      result.series = entries.map(\.value)
-      changes += entries.map(\.change)
+      (result.series, changes) = added(
+        workoutStore.orderedSeries, try heartbeatSeriesQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
     }
     var deletions: [(UInt64, Tombstone)] = []
     if anchor > 0 {
@@ -256,22 +273,29 @@ extension DeviceState {
     let all = (changes + deletions.map(\.0)).sorted()
     if limit > 0 && all.count > limit {
       let cutoff = all[limit - 1]
-      let keep: (UInt64) -> Bool = { $0 <= cutoff }
-      switch type {
-      case WorkoutStore.workoutType:
-        result.workouts = zip(result.workouts, changes).filter { keep($0.1) }.map(\.0)
-      case WorkoutStore.routeType:
-        result.routes = zip(result.routes, changes).filter { keep($0.1) }.map(\.0)
-      default:
-        result.series = zip(result.series, changes).filter { keep($0.1) }.map(\.0)
+      func keep<Value>(_ values: [Value]) -> [Value] {
+        values.count == changes.count ? zip(values, changes).filter { $0.1 <= cutoff }.map(\.0) : values
       }
-      deletions.removeAll { !keep($0.0) }
+      result.workouts = keep(result.workouts)
+      result.routes = keep(result.routes)
+      result.series = keep(result.series)
+      result.electrocardiograms = keep(result.electrocardiograms)
+      result.audiograms = keep(result.audiograms)
+      result.statesOfMind = keep(result.statesOfMind)
+      deletions.removeAll { $0.0 > cutoff }
       newAnchor = cutoff
     }
     result.deleted = deletions.map(\.1)
     result.newAnchor = max(newAnchor, anchor)
     return result
   }
+
+  /// The types ``anchoredWorkoutQuery(_:type:anchor:range:limit:filter:wall:)`` answers: those stored apart from
+  /// samples, but clinical records and vision prescriptions (read per object).
+  package static let anchoredApart = [
+    WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType,
+    SpecialObjectStore.electrocardiogramType, SpecialObjectStore.audiogramType, SpecialObjectStore.stateOfMindType,
+  ]
 
   /// Every live workout, whatever app saved it, in start-date order: what an export writes.
   package func storedWorkouts() -> [Workout] {

@@ -110,11 +110,23 @@ extension RunContext {
     _ device: DeviceKind, _ name: String, _ type: SampleType, added: Int, deleted: Int, _ step: Step
   ) throws {
     let anchorKey = key(device, name) + "/\(type.code)"
-    let result = try client(device).anchoredQuery(app(name).bundleID, type: type, anchor: anchors[anchorKey] ?? 0)
-    anchors[anchorKey] = result.newAnchor
-    if result.added.count != added || result.deleted.count != deleted {
-      throw fail(
-        step, "\(added) added, \(deleted) deleted", "\(result.added.count) added, \(result.deleted.count) deleted")
+    let anchor = anchors[anchorKey] ?? 0
+    let bundle = app(name).bundleID
+    let found: (added: Int, deleted: Int, newAnchor: UInt64)
+    if DeviceState.anchoredApart.contains(type) {
+      // Workouts, ECGs, audiograms and States of Mind are stored apart from samples, with their own anchored query.
+      let r = try client(device).anchoredWorkoutQuery(bundle, type: type, anchor: anchor)
+      let added =
+        r.workouts.count + r.routes.count + r.series.count + r.electrocardiograms.count + r.audiograms.count
+        + r.statesOfMind.count
+      found = (added, r.deleted.count, r.newAnchor)
+    } else {
+      let r = try client(device).anchoredQuery(bundle, type: type, anchor: anchor)
+      found = (r.added.count, r.deleted.count, r.newAnchor)
+    }
+    anchors[anchorKey] = found.newAnchor
+    if found.added != added || found.deleted != deleted {
+      throw fail(step, "\(added) added, \(deleted) deleted", "\(found.added) added, \(found.deleted) deleted")
     }
   }
 
