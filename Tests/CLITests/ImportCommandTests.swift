@@ -25,16 +25,17 @@ struct ImportCommandTests {
       "import", fixtures + "/export.zip", "--dir", dir + "/pair", "--source", "Drink & Track=com.example.water",
     ])
     #expect(imported.status == 0, "\(imported.err)")
-    // 19 samples and the audiogram (added objects count with the samples, as ECGs do).
-    #expect(imported.out.hasPrefix("imported 20 samples into the phone"))
+    // 19 samples, the audiogram and the glasses prescription (added objects count with the samples, as ECGs do).
+    #expect(imported.out.hasPrefix("imported 21 samples into the phone"))
     #expect(imported.out.contains("audiograms   1 (read, staged with the samples)"), "\(imported.out)")
+    #expect(imported.out.contains("prescriptions 1 (read, staged with the samples)"), "\(imported.out)")
     #expect(imported.out.contains("Hearing Test: 0 + 1 audiograms (app, phone,"), "\(imported.out)")
     #expect(imported.out.contains("Drink & Track: 2 (app, phone, com.example.water)"))
     #expect(imported.out.contains("workouts     1 (1 route), activity summaries 1"), "\(imported.out)")
     #expect(imported.out.contains("FileReference file not in the export: 1"), "the fixture holds no workout-routes/")
     let json = try healthpair(["import", fixtures + "/export.xml", "--dir", dir + "/pair", "--json"])
-    #expect(json.status == 0 && json.out.contains("\"alreadyPresent\": 20"), "\(json.out)")
-    #expect(json.out.contains("\"audiograms\": 1"), "\(json.out)")
+    #expect(json.status == 0 && json.out.contains("\"alreadyPresent\": 21"), "\(json.out)")
+    #expect(json.out.contains("\"audiograms\": 1") && json.out.contains("\"visionPrescriptions\": 1"), "\(json.out)")
     let bad = try healthpair(["import", fixtures + "/unknown-unit.xml", "--dir", dir + "/pair"])
     #expect(bad.status == 2)
     #expect(bad.err.contains("unknown-unit.xml:205:113: error: unknown unit 'beats/min'"), "\(bad.err)")
@@ -42,7 +43,7 @@ struct ImportCommandTests {
     let exported = try healthpair(["export", dir + "/phone.zip", "--dir", dir + "/pair", "--utc-offset", "+0100"])
     #expect(exported.status == 0 && exported.out.contains("exported 19 samples"), "\(exported.err)")
     let again = try healthpair(["import", dir + "/phone.zip", "--dir", dir + "/pair", "--device", "phone"])
-    #expect(again.out.contains("20 already present"), "the samples and the audiogram: \(again.out)")
+    #expect(again.out.contains("21 already present"), "the samples, the audiogram, the prescription: \(again.out)")
     let offset = try healthpair(["export", dir + "/x.xml", "--utc-offset", "0100", "--dir", dir + "/pair"])
     #expect(offset.status == 64 && offset.err.contains("+HHMM"))
   }

@@ -24,10 +24,11 @@ struct ImportTests {
   @Test func theFixtureImportsIntoThePhoneAndTheWatchGetsItsWindow() throws {
     try withPair { pair in
       let report = try HealthExportFiles.importExport(path: fixture, into: pair.phone)
-      // 19 samples and the fixture's audiogram.
-      #expect(report.outcome.addedCount == 20 && report.device == .phone)
-      #expect(report.summary.audiograms == 1)
+      // 19 samples, the fixture's audiogram and its glasses prescription (V6).
+      #expect(report.outcome.addedCount == 21 && report.device == .phone)
+      #expect(report.summary.audiograms == 1 && report.summary.visionPrescriptions == 1)
       #expect(try pair.phone.storedAudiograms().count == 1)
+      #expect(try pair.phone.storedVisionPrescriptions().map(\.source.bundleID) == ["com.apple.Health"])
       #expect(report.outcome.alreadyPresent == 0, "the blood pressure's records, also at the top level, count once")
       #expect(try pair.phone.storedSamples().samples.count == 19)
       let correlations = try pair.phone.storedCorrelations()
@@ -44,7 +45,8 @@ struct ImportTests {
     try withPair { pair in
       _ = try HealthExportFiles.importExport(path: fixture, into: pair.phone)
       let again = try HealthExportFiles.importExport(path: fixtureZip, into: pair.phone)
-      #expect(again.outcome.addedCount == 0 && again.outcome.alreadyPresent == 20, "19 samples, 1 audiogram")
+      #expect(
+        again.outcome.addedCount == 0 && again.outcome.alreadyPresent == 21, "19 samples, 1 audiogram, 1 prescription")
     }
   }
 

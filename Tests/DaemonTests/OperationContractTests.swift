@@ -211,6 +211,16 @@ struct OperationContractTests {
     Erased(.visionPrescriptionQuery(opticianApp.bundleID, SampleQuery(type: prescriptionType))),
     Erased(.requestPerObjectRead(recordsApp.bundleID, SampleQuery(type: prescriptionType))),
     Erased(.answerPrompt(.allowAll, bundleID: recordsApp.bundleID)),
+    Erased(
+      .importVisionPrescriptions(
+        14,
+        [
+          VisionPrescription(
+            uuid: UUID(), kind: .glasses, specifiesLenses: true, dateIssued: t0.addingTimeInterval(-600),
+            expirationDate: nil, leftEye: LensSpecification(sphere: 1), source: imported.source)
+        ])),
+    Erased(.importCommit(14)),
+    Erased(.storedVisionPrescriptions),
   ]
   static let prescriptionType = SampleType.lookup(name: "visionPrescription")!
   static let opticianApp = AppRecord(

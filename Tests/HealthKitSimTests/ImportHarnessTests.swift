@@ -11,7 +11,8 @@ struct ImportHarnessTests {
   @Test func anAppReadsTheImportedHistoryWithItsSources() async throws {
     try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
       let report = try pair.phone.importHealthExport(at: fixture, sources: ["Drink & Track": waterID])
-      #expect(report.added == 20 && report.records == 20, "19 samples and the audiogram")
+      #expect(report.added == 21 && report.records == 20, "19 samples, the audiogram and the prescription")
+      #expect(report.visionPrescriptions == 1)
       #expect(report.audiograms == 1 && report.skipped["Audiogram"] == nil)
       #expect(report.skipped["Workout"] == nil && report.skipped["Record HKDataTypeSleepDurationGoal"] == 1)
       #expect(report.workouts == 1 && report.routes == 1 && report.activitySummaries == 1)
@@ -56,7 +57,7 @@ struct ImportHarnessTests {
       try await pair.waitForSync()
       #expect(try pair.watch.sampleCount() == 13, "the watch keeps the last 7 days")
       // Importing again adds nothing; a missing file is a located error and changes nothing.
-      #expect(try pair.phone.importHealthExport(at: fixture).alreadyPresent == 20)
+      #expect(try pair.phone.importHealthExport(at: fixture).alreadyPresent == 21)
       #expect(throws: HealthPairTestingError.self) { try pair.phone.importHealthExport(at: fixture + ".missing") }
       #expect(try pair.phone.sampleCount() == 19)
     }

@@ -95,6 +95,14 @@ struct VisionPrescriptionTests {
         try await request
       }
       #expect(try await Self.read(pair.phone, as: Self.reader).isEmpty)
+      // Anchored queries see what a sample query sees: the saving app its own, the reader nothing now.
+      for (app, count) in [(Self.optician, 2), (Self.reader, 0)] {
+        let found = try await pair.phone.use(app: app) {
+          try await HKAnchoredObjectQueryDescriptor(predicates: [.visionPrescription()], anchor: nil)
+            .result(for: HKHealthStore())
+        }
+        #expect(found.addedSamples.count == count, "\(app)")
+      }
     }
   }
 

@@ -248,6 +248,7 @@ enum EventFixture {
     ("statesOfMindSaved", .statesOfMindSaved([stateOfMind])),
     ("clinicalRecordsReceived", .clinicalRecordsReceived([clinicalRecord])),
     ("visionPrescriptionsSaved", .visionPrescriptionsSaved([prescription])),
+    ("importVisionPrescriptionsStaged", .importVisionPrescriptionsStaged(id: 7, [prescription])),
     (
       "objectReadChosen",
       .objectReadChosen(bundleID: "com.example.water", choices: [prescription.uuid: true, clinicalRecord.uuid: false])

@@ -92,6 +92,8 @@ enum ObjectExamples {
       query: SampleQuery(
         type: prescriptionType, range: DateRange(start: t0, end: nil), sources: nil, limit: 0, sort: [],
         filter: nil)),
+    .importVisionPrescriptions(importID: 5, prescriptions: [prescription]),
+    .storedVisionPrescriptions,
   ]
 
   /// One reply of each object reply tag.

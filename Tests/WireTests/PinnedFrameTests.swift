@@ -283,6 +283,8 @@ struct PinnedFrameTests {
     case .saveVisionPrescriptions: "saveVisionPrescriptions"
     case .visionPrescriptionQuery: "visionPrescriptionQuery"
     case .requestPerObjectRead: "requestPerObjectRead"
+    case .importVisionPrescriptions: "importVisionPrescriptions"
+    case .storedVisionPrescriptions: "storedVisionPrescriptions"
     }
   }
 

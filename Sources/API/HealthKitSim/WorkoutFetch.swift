@@ -12,9 +12,10 @@ enum WorkoutFetch {
   }
 
   /// Whether an anchored or observer query of `type` goes through ``changes(_:type:since:filter:limit:api:)``: the
-  /// workout family's types, electrocardiograms, audiograms and States of Mind.
+  /// workout family's types, electrocardiograms, audiograms, States of Mind and vision prescriptions.
   static func anchorsApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
+      || type is HKPrescriptionType
   }
 
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
@@ -89,6 +90,7 @@ enum WorkoutFetch {
       found.workouts.map { HKWorkout($0) } + found.routes.map { HKWorkoutRoute($0) }
       + found.series.map { HKHeartbeatSeriesSample($0) } + found.electrocardiograms.map { HKElectrocardiogram($0) }
       + found.audiograms.map { HKAudiogramSample($0) } + found.statesOfMind.map { HKStateOfMind($0) }
+      + found.visionPrescriptions.map { HKVisionPrescription.make($0) }
     return HKAnchoredObjectQuery.Changes(
       added: added, deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
   }

@@ -36,6 +36,8 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
   /// `Audiogram` elements read, staged in the import (those the store did not hold count in ``added``, the others
   /// in ``alreadyPresent`` or ``beforeRetentionWindow``).
   public let audiograms: Int
+  /// `VisionPrescription` elements read, staged in the import of an iPhone (the watch leaves them out).
+  public let visionPrescriptions: Int
   /// Electrocardiogram CSV files read from the export's `electrocardiograms/` folder, staged in the import (those
   /// the store did not hold count in ``added``, the others in ``alreadyPresent``).
   public let electrocardiograms: Int
@@ -56,6 +58,7 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
     routes = report.summary.routes
     activitySummaries = report.summary.activitySummaries
     audiograms = report.summary.audiograms
+    visionPrescriptions = report.summary.visionPrescriptions
     electrocardiograms = report.summary.electrocardiograms
     var skipped: [String: Int] = [:]
     for (type, count) in report.summary.skippedTypes { skipped["Record \(type)", default: 0] += count }

@@ -82,7 +82,8 @@ extension RequestCore {
         .workoutsSavedWhileLocked,
         .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
         .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged, .workoutSamplesAssociated,
-        .importWorkoutsStaged, .importElectrocardiogramsStaged, .importAudiogramsStaged:
+        .importWorkoutsStaged, .importElectrocardiogramsStaged, .importAudiogramsStaged,
+        .importVisionPrescriptionsStaged:
         // Changes subscribers learn of otherwise (sheets, lock, imports: by the request that made them) or not at all.
         break
       }

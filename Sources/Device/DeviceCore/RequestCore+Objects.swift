@@ -46,6 +46,10 @@ extension RequestCore {
       return (.ok, try state.saveVisionPrescriptions(bundleID, prescriptions, wall: wall))
     case .visionPrescriptionQuery(let bundleID, let query):
       return (.visionPrescriptions(try state.visionPrescriptionQuery(bundleID, query, wall: wall)), [])
+    case .importVisionPrescriptions(let id, let prescriptions):
+      return (.ok, try state.stageImportVisionPrescriptions(id, prescriptions))
+    case .storedVisionPrescriptions:
+      return (.visionPrescriptions(state.storedVisionPrescriptions()), [])
     case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
       .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
       .anchoredQuery, .changeSettings, .watchSettings, .setClock, .advanceClock, .setPolicy, .dump, .storedSamples,

@@ -104,6 +104,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case visionPrescriptionsSaved = 96
   /// The user answered a per-object read sheet.
   case objectReadChosen = 97
+  /// An import's vision prescriptions were staged.
+  case importVisionPrescriptionsStaged = 98
 }
 
 /// One kind of journal event.
@@ -277,6 +279,10 @@ enum EventTable {
   /// 96: [prescription].
   static let visionPrescriptionsSaved = EventDefinition(
     .visionPrescriptionsSaved, Fields.visionPrescriptions, make: DeviceEvent.visionPrescriptionsSaved)
+  /// 98: importID u64, [prescription].
+  static let importVisionPrescriptionsStaged = EventDefinition(
+    .importVisionPrescriptionsStaged, Fields.importIdentity, Fields.visionPrescriptions,
+    make: { DeviceEvent.importVisionPrescriptionsStaged(id: $0, $1) })
   /// 97: bundleID string, choices.
   static let objectReadChosen = EventDefinition(
     .objectReadChosen, Fields.bundleID, Fields.objectChoices,
@@ -339,6 +345,8 @@ extension BinaryWriter {
     case .clinicalRecordsReceived(let r): EventTable.clinicalRecordsReceived.write(r, into: &self)
     case .visionPrescriptionsSaved(let p): EventTable.visionPrescriptionsSaved.write(p, into: &self)
     case .objectReadChosen(let id, let c): EventTable.objectReadChosen.write((id, c), into: &self)
+    case .importVisionPrescriptionsStaged(let id, let p):
+      EventTable.importVisionPrescriptionsStaged.write((id, p), into: &self)
     }
   }
 }
@@ -396,6 +404,7 @@ extension BinaryReader {
     case .clinicalRecordsReceived: return try EventTable.clinicalRecordsReceived.read(from: &self)
     case .visionPrescriptionsSaved: return try EventTable.visionPrescriptionsSaved.read(from: &self)
     case .objectReadChosen: return try EventTable.objectReadChosen.read(from: &self)
+    case .importVisionPrescriptionsStaged: return try EventTable.importVisionPrescriptionsStaged.read(from: &self)
     }
   }
 }

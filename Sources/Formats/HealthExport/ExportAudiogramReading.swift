@@ -131,7 +131,7 @@ extension ExportReader {
 
   /// The number attribute `index` holds, in the unit attribute `unitIndex` holds (`target` itself when there is
   /// none), converted to `target`.
-  private mutating func quantity(_ index: Int, unit unitIndex: Int?, in target: HealthUnit, what: String)
+  mutating func quantity(_ index: Int, unit unitIndex: Int?, in target: HealthUnit, what: String)
     throws(ExportError) -> Double
   {
     let amount = try number(index)

@@ -228,3 +228,30 @@ extension ExportIdentity {
     return derived == audiogram.uuid
   }
 }
+
+/// Vision prescriptions (HealthPair model: Apple's exports carry no identifier and no source for a prescription).
+extension ExportIdentity {
+  /// A prescription's identifier from what its element says: kind, dates (seconds since the reference date), brand,
+  /// metadata and each eye's lens values (a prism by its polar amount and angle).
+  package static func prescription(_ p: VisionPrescription) -> UUID {
+    var hash = Hash128()
+    hash.add(0x6_0000 | UInt64(p.kind.rawValue))
+    hash.add(p.dateIssued.timeIntervalSinceReferenceDate.bitPattern)
+    // An absent value hashes apart from every value it can have (NaN's bits are never written).
+    hash.add(p.expirationDate?.timeIntervalSinceReferenceDate.bitPattern ?? Double.nan.bitPattern)
+    hash.add(p.brand ?? "")
+    if !p.metadata.isEmpty { hashMetadata(p.metadata, into: &hash) }
+    for lens in [p.rightEye, p.leftEye] {
+      guard let lens else {
+        hash.add(0)
+        continue
+      }
+      hash.add(1)
+      hash.add(lens.sphere.bitPattern)
+      for value in lens.optionals { hash.add(value?.bitPattern ?? Double.nan.bitPattern) }
+      hash.add(lens.prism?.amount.bitPattern ?? Double.nan.bitPattern)
+      hash.add(lens.prism?.angle.bitPattern ?? Double.nan.bitPattern)
+    }
+    return hash.uuid
+  }
+}

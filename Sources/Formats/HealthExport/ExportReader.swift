@@ -77,6 +77,8 @@ package struct ExportReader: ~Copyable {
   var pendingSummaries: [ActivitySummary] = []
   /// The audiograms read since the last ``takeAudiograms()``.
   var pendingAudiograms: [Audiogram] = []
+  /// The vision prescriptions read since the last ``takePrescriptions()``.
+  var pendingPrescriptions: [VisionPrescription] = []
 
   /// The workouts read since the last call (each `Workout` element is read whole when ``next()`` meets it; take
   /// them between calls so they do not pile up).
@@ -95,6 +97,13 @@ package struct ExportReader: ~Copyable {
   package mutating func takeAudiograms() -> [Audiogram] {
     defer { pendingAudiograms.removeAll() }
     return pendingAudiograms
+  }
+
+  /// The vision prescriptions read since the last call (each `VisionPrescription` element is read whole when
+  /// ``next()`` meets it).
+  package mutating func takePrescriptions() -> [VisionPrescription] {
+    defer { pendingPrescriptions.removeAll() }
+    return pendingPrescriptions
   }
 
   /// Reads `input`, naming `file` in errors, mapping sources with `mapping`.
@@ -154,21 +163,26 @@ package struct ExportReader: ~Copyable {
         } else if scanner.nameIs("Me") {
           try me()
           _ = try skipSubtree()
-        } else if scanner.nameIs("Workout") || scanner.nameIs("ActivitySummary") || scanner.nameIs("Audiogram") {
+        } else if scanner.nameIs("Workout") || scanner.nameIs("ActivitySummary") || scanner.nameIs("Audiogram")
+          || scanner.nameIs("VisionPrescription")
+        {
           if scanner.nameIs("Workout") {
             try workout()
           } else if scanner.nameIs("Audiogram") {
             try audiogram()
+          } else if scanner.nameIs("VisionPrescription") {
+            try visionPrescription()
           } else {
             try activitySummary()
           }
-          let waiting = pendingWorkouts.count + pendingSummaries.count + pendingAudiograms.count
+          let waiting =
+            pendingWorkouts.count + pendingSummaries.count + pendingAudiograms.count + pendingPrescriptions.count
           if pausesForObjects && waiting >= Self.objectsPerPause { return nil }
         } else if scanner.nameIs("Correlation") {
           if let member = try correlation() { return member }
         } else {
           let name = scanner.name
-          let known = ["ClinicalRecord", "VisionPrescription"]
+          let known = ["ClinicalRecord"]
           summary.skip(name, known.contains(name) ? try detail("type") : "unknown element")
           _ = try skipSubtree()
         }

@@ -119,7 +119,7 @@ extension ExportWriter {
     return name
   }
 
-  private func date(_ date: Date) -> String {
+  func date(_ date: Date) -> String {
     ExportDate.format(date.timeIntervalSinceReferenceDate, offsetSeconds: offsetSeconds)
   }
 

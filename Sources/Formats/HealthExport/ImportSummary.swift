@@ -29,8 +29,8 @@ package struct ImportSummary: Hashable, Sendable {
   /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, a `Workout` of an
   /// activity type the model does not know, a `WorkoutStatistics` of a type the catalog does not hold, a
   /// `WorkoutRoute` without fixes, a `FileReference` to a file the export does not hold (counted by the file side),
-  /// a `Correlation` whose records do not make one, `ClinicalRecord`, an `Audiogram` of another type,
-  /// `VisionPrescription`, heart-rate variability beat lists, unknown elements — by element, then by type (the
+  /// a `Correlation` whose records do not make one, `ClinicalRecord`, an `Audiogram` of another type, a
+  /// prescription's `Attachment`, heart-rate variability beat lists, unknown elements — by element, then by type (the
   /// element's `type` or `workoutActivityType`, or what was wrong; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
   /// The sources, in order of first appearance.
@@ -49,6 +49,8 @@ package struct ImportSummary: Hashable, Sendable {
   package var activitySummaries = 0
   /// `Audiogram` elements read (handed out by ``ExportReader/takeAudiograms()``).
   package var audiograms = 0
+  /// `VisionPrescription` elements read (handed out by ``ExportReader/takePrescriptions()``).
+  package var visionPrescriptions = 0
   /// Electrocardiogram CSV files read from `electrocardiograms/` (counted by the file side).
   package var electrocardiograms = 0
 

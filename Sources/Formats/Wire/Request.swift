@@ -160,6 +160,10 @@ package enum Request: Hashable, Sendable {
   /// sources and filter match; answered like ``requestAuthorization(bundleID:share:read:)`` (an interim `prompt`,
   /// then the sheet's `authorization`).
   case requestPerObjectRead(bundleID: String, query: SampleQuery)
+  /// Stages vision prescriptions of the import `importID`; stored at its commit (left out by the watch).
+  case importVisionPrescriptions(importID: UInt64, prescriptions: [VisionPrescription])
+  /// Every vision prescription stored on the device (exports, tests); ``Reply/visionPrescriptions(_:)``.
+  case storedVisionPrescriptions
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -334,6 +338,10 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case visionPrescriptionQuery = 134
   /// ``Request/requestPerObjectRead``.
   case requestPerObjectRead = 135
+  /// ``Request/importVisionPrescriptions``.
+  case importVisionPrescriptions = 136
+  /// ``Request/storedVisionPrescriptions``.
+  case storedVisionPrescriptions = 137
 }
 
 extension Request {
@@ -417,6 +425,8 @@ extension Request {
     case .saveVisionPrescriptions: .saveVisionPrescriptions
     case .visionPrescriptionQuery: .visionPrescriptionQuery
     case .requestPerObjectRead: .requestPerObjectRead
+    case .importVisionPrescriptions: .importVisionPrescriptions
+    case .storedVisionPrescriptions: .storedVisionPrescriptions
     }
   }
 }

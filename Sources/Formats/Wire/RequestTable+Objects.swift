@@ -84,6 +84,15 @@ extension RequestTable {
     make: Request.visionPrescriptionQuery,
     match: { if case .visionPrescriptionQuery(let b, let q) = $0 { (b, q) } else { nil } },
     call: { b, _ in AppCall(b) })
+  /// Stages vision prescriptions of an import.
+  package static let importVisionPrescriptions = RequestDefinition(
+    .importVisionPrescriptions, Codec.ImportID.self, Codec.Many<Codec.StoredVisionPrescription>.self,
+    answer: ReplyTable.ok, make: Request.importVisionPrescriptions,
+    match: { if case .importVisionPrescriptions(let i, let p) = $0 { (i, p) } else { nil } })
+  /// Every vision prescription on the device.
+  package static let storedVisionPrescriptions = RequestDefinition(
+    .storedVisionPrescriptions, answer: ReplyTable.visionPrescriptions, make: { Request.storedVisionPrescriptions },
+    match: { if case .storedVisionPrescriptions = $0 { () } else { nil } })
   /// `requestPerObjectReadAuthorization(for:predicate:)`.
   package static let requestPerObjectRead = RequestDefinition(
     .requestPerObjectRead, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.authorization,

@@ -305,6 +305,8 @@ extension RequestOpcode {
     case .saveVisionPrescriptions: visitor.visit(RequestTable.saveVisionPrescriptions)
     case .visionPrescriptionQuery: visitor.visit(RequestTable.visionPrescriptionQuery)
     case .requestPerObjectRead: visitor.visit(RequestTable.requestPerObjectRead)
+    case .importVisionPrescriptions: visitor.visit(RequestTable.importVisionPrescriptions)
+    case .storedVisionPrescriptions: visitor.visit(RequestTable.storedVisionPrescriptions)
     }
   }
 }

@@ -107,6 +107,7 @@ extension Codec {
       Many<ECGHeader>.write(value.electrocardiograms, into: &w)
       Many<StoredAudiogram>.write(value.audiograms, into: &w)
       Many<StoredStateOfMind>.write(value.statesOfMind, into: &w)
+      Many<StoredVisionPrescription>.write(value.visionPrescriptions, into: &w)
       w.array(value.deleted) { $0.tombstone($1) }
       w.u64(value.newAnchor)
     }
@@ -117,6 +118,7 @@ extension Codec {
         series: try Many<StoredHeartbeatSeries>.read(from: &r),
         electrocardiograms: try Many<ECGHeader>.read(from: &r), audiograms: try Many<StoredAudiogram>.read(from: &r),
         statesOfMind: try Many<StoredStateOfMind>.read(from: &r),
+        visionPrescriptions: try Many<StoredVisionPrescription>.read(from: &r),
         deleted: try r.array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
         newAnchor: try r.u64())
     }

@@ -329,6 +329,7 @@ extension DeviceState {
     applyImportedWorkouts(staged, floor: floorDate)
     applyImportedElectrocardiograms(staged.electrocardiograms, floor: floorDate, &outcome)
     applyImportedShelved(staged.audiograms, floor: floorDate, &outcome)
+    applyImportedShelved(staged.visionPrescriptions, floor: floorDate, &outcome)
     lastImportOutcome = outcome
   }
 }

@@ -370,6 +370,8 @@ package struct DeviceState: Sendable {
     case .statesOfMindSaved(let states): applyShelvedHere(states)
     case .clinicalRecordsReceived(let records): applyShelvedHere(records)
     case .visionPrescriptionsSaved(let prescriptions): applyShelvedHere(prescriptions)
+    case .importVisionPrescriptionsStaged(let id, let prescriptions):
+      stagedImports[id, default: StagedImport()].visionPrescriptions += prescriptions
     case .objectReadChosen(let bundleID, let choices): specialObjects.choose(bundleID, choices)
     }
   }

@@ -19,6 +19,8 @@ package struct StagedImport: Sendable {
   package var electrocardiograms: [Electrocardiogram] = []
   /// The audiograms staged with them.
   package var audiograms: [Audiogram] = []
+  /// The vision prescriptions staged with them (the iPhone only).
+  package var visionPrescriptions: [VisionPrescription] = []
 }
 
 /// What committing an import did (``DeviceState/commitImport(_:wall:characteristics:)``).

@@ -31,6 +31,25 @@ extension DeviceState {
     return commitEvents([.visionPrescriptionsSaved(stored)])
   }
 
+  /// Stages the vision prescriptions of an import (stored at its commit); the watch, which keeps none, leaves them
+  /// out (V6).
+  /// - Throws: a simulator error for identifier 0, a locked device or a bad source; `errorInvalidArgument` for an
+  ///   invalid prescription.
+  package mutating func stageImportVisionPrescriptions(_ id: UInt64, _ prescriptions: [VisionPrescription])
+    throws(HealthError) -> [DeviceEvent]
+  {
+    try checkImportShelved(id, prescriptions, what: "vision prescription") { prescription throws(HealthError) in
+      try prescription.validate()
+    }
+    // The watch stages none, but the import is staged (its commit may hold nothing else).
+    return commitEvents([.importVisionPrescriptionsStaged(id: id, device == .phone ? prescriptions : [])])
+  }
+
+  /// Every stored vision prescription, whatever app saved it, in change order (exports, tests).
+  package func storedVisionPrescriptions() -> [VisionPrescription] {
+    specialObjects.visionPrescriptions.ordered.map(\.value)
+  }
+
   /// Whether `bundleID` may read `prescription`: the user's per-object choice for it, else whether the app saved it
   /// and may still share the type (V3–V4).
   package func mayRead(_ bundleID: String, _ prescription: VisionPrescription) -> Bool {

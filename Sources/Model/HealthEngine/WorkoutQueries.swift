@@ -16,6 +16,8 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package var audiograms: [Audiogram] = []
   /// States of Mind added since the anchor, still present.
   package var statesOfMind: [StateOfMind] = []
+  /// Vision prescriptions added since the anchor, still present and readable object by object.
+  package var visionPrescriptions: [VisionPrescription] = []
   /// Deletions of the type since the anchor (`HKDeletedObject`).
   package var deleted: [Tombstone] = []
   /// The anchor to pass next time.
@@ -25,7 +27,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package init(
     workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [],
     electrocardiograms: [Electrocardiogram] = [], audiograms: [Audiogram] = [], statesOfMind: [StateOfMind] = [],
-    deleted: [Tombstone] = [], newAnchor: UInt64 = 0
+    visionPrescriptions: [VisionPrescription] = [], deleted: [Tombstone] = [], newAnchor: UInt64 = 0
   ) {
     self.workouts = workouts
     self.routes = routes
@@ -33,6 +35,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
     self.electrocardiograms = electrocardiograms
     self.audiograms = audiograms
     self.statesOfMind = statesOfMind
+    self.visionPrescriptions = visionPrescriptions
     self.deleted = deleted
     self.newAnchor = newAnchor
   }
@@ -226,9 +229,11 @@ extension DeviceState {
     wall: Date
   ) throws(HealthError) -> AnchoredWorkoutResult {
     let expected = Self.anchoredApart.first { $0 == type } ?? WorkoutStore.workoutType
-    try workoutQueryable(bundleID, type, expected: expected, range: range, limit: limit)
-    let query = SampleQuery(type: type, range: range, filter: filter)
-    let visibility = visibility(bundleID, type)
+    let perObject = type == SpecialObjectStore.visionPrescriptionType
+    // Read object by object, prescriptions need no type-level read decision (V4): their query checks the rest.
+    if !perObject { try workoutQueryable(bundleID, type, expected: expected, range: range, limit: limit) }
+    let query = SampleQuery(type: type, range: range, limit: perObject ? limit : 0, filter: filter)
+    let visibility = perObject ? .own(bundleID: bundleID) : visibility(bundleID, type)
     var result = AnchoredWorkoutResult()
     /// The entries added after the anchor that `kept` (the type's query) returns, and their change numbers.
     func added<Value>(_ ordered: [WorkoutStore.Entry<Value>], _ kept: [UUID], _ uuid: (Value) -> UUID) -> (
@@ -256,6 +261,12 @@ extension DeviceState {
     case SpecialObjectStore.stateOfMindType:
       (result.statesOfMind, changes) = added(
         specialObjects.statesOfMind.ordered, try stateOfMindQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
+    case SpecialObjectStore.visionPrescriptionType:
+      var all = query
+      all.limit = 0
+      (result.visionPrescriptions, changes) = added(
+        specialObjects.visionPrescriptions.ordered,
+        try visionPrescriptionQuery(bundleID, all, wall: wall).map(\.uuid), \.uuid)
     default:
       (result.series, changes) = added(
         workoutStore.orderedSeries, try heartbeatSeriesQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
@@ -282,6 +293,7 @@ extension DeviceState {
       result.electrocardiograms = keep(result.electrocardiograms)
       result.audiograms = keep(result.audiograms)
       result.statesOfMind = keep(result.statesOfMind)
+      result.visionPrescriptions = keep(result.visionPrescriptions)
       deletions.removeAll { $0.0 > cutoff }
       newAnchor = cutoff
     }
@@ -291,10 +303,11 @@ extension DeviceState {
   }
 
   /// The types ``anchoredWorkoutQuery(_:type:anchor:range:limit:filter:wall:)`` answers: those stored apart from
-  /// samples, but clinical records and vision prescriptions (read per object).
+  /// samples, but the clinical types.
   package static let anchoredApart = [
     WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType,
     SpecialObjectStore.electrocardiogramType, SpecialObjectStore.audiogramType, SpecialObjectStore.stateOfMindType,
+    SpecialObjectStore.visionPrescriptionType,
   ]
 
   /// Every live workout, whatever app saved it, in start-date order: what an export writes.

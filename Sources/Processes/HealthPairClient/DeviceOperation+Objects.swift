@@ -31,6 +31,10 @@ extension DeviceOperation where Value == Void {
   package static func receiveClinicalRecords(_ records: [ClinicalRecord]) -> Self {
     Self(RequestTable.receiveClinicalRecords, records)
   }
+  /// Stages vision prescriptions of an import; stored at its commit (the watch leaves them out).
+  package static func importVisionPrescriptions(_ importID: UInt64, _ prescriptions: [VisionPrescription]) -> Self {
+    Self(RequestTable.importVisionPrescriptions, importID, prescriptions)
+  }
   /// `save(_:)` of vision prescriptions, all or nothing (the device sets their source).
   package static func saveVisionPrescriptions(_ bundleID: String, _ prescriptions: [VisionPrescription]) -> Self {
     Self(RequestTable.saveVisionPrescriptions, bundleID, prescriptions)
@@ -42,6 +46,8 @@ extension DeviceOperation where Value == [VisionPrescription] {
   package static func visionPrescriptionQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
     Self(RequestTable.visionPrescriptionQuery, bundleID, query)
   }
+  /// Every vision prescription on the device, whatever app saved it (exports, tests).
+  package static var storedVisionPrescriptions: Self { Self(RequestTable.storedVisionPrescriptions) }
 }
 
 extension DeviceOperation where Value == AuthorizationCallResult {
@@ -144,6 +150,10 @@ extension DeviceClient {
     -> [VisionPrescription]
   {
     try perform(.visionPrescriptionQuery(bundleID, query))
+  }
+  /// Every vision prescription on the device.
+  package func storedVisionPrescriptions() throws(ClientError) -> [VisionPrescription] {
+    try perform(.storedVisionPrescriptions)
   }
   /// Every audiogram on the device.
   package func storedAudiograms() throws(ClientError) -> [Audiogram] { try perform(.storedAudiograms) }

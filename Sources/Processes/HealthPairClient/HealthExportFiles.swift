@@ -158,6 +158,7 @@ package enum HealthExportFiles {
         _ = try routes(of: reader.takeWorkouts(), in: files, summary: &ignored)
         _ = reader.takeSummaries()
         _ = reader.takeAudiograms()
+        _ = reader.takePrescriptions()
         count += 1
         if count % 65_536 == 0 {
           progress?(
@@ -191,6 +192,7 @@ package enum HealthExportFiles {
       if !batch.routes.isEmpty { try send(.importRoutes(importID, batch.routes)) }
       if !batch.summaries.isEmpty { try send(.importActivitySummaries(importID, batch.summaries)) }
       if !batch.audiograms.isEmpty { try send(.importAudiograms(importID, batch.audiograms)) }
+      if !batch.prescriptions.isEmpty { try send(.importVisionPrescriptions(importID, batch.prescriptions)) }
       if !batch.electrocardiograms.isEmpty { try send(.importElectrocardiograms(importID, batch.electrocardiograms)) }
     }
     do {
@@ -234,7 +236,8 @@ package enum HealthExportFiles {
   /// Writes the store of the device `client` talks to as an export at `path` — `export.xml`, or a zip archive
   /// holding `apple_health_export/export.xml` (stored, not compressed) when `path` ends in `.zip` — with every
   /// live sample, type by type in catalog order and by start date within a type, then every workout (by start date),
-  /// every activity summary (by day) and every audiogram (by start date), dates in the local time of `offsetSeconds`.
+  /// every activity summary (by day), every audiogram (by start date) and every vision prescription (by issue date),
+  /// dates in the local time of `offsetSeconds`.
   /// Each route is a GPX file
   /// under `workout-routes/` named by the workout's `FileReference` (in the archive, or in the folder of
   /// `export.xml`), and each electrocardiogram a CSV file under `electrocardiograms/` (Apple's layout and names,
@@ -250,6 +253,9 @@ package enum HealthExportFiles {
     let summaries = try client.storedActivitySummaries().sorted { $0.day < $1.day }
     let audiograms = try client.storedAudiograms().sorted {
       ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString)
+    }
+    let prescriptions = try client.storedVisionPrescriptions().sorted {
+      ($0.dateIssued, $0.uuid.uuidString) < ($1.dateIssued, $1.uuid.uuidString)
     }
     func routes(of workout: Workout) throws -> [WorkoutRoute] {
       try client.storedRoutes(workout: workout.uuid).sorted {
@@ -280,6 +286,7 @@ package enum HealthExportFiles {
           for summary in summaries { try writer.write(summary) }
           // Apple's order: after the activity summaries (and the clinical records HealthPair does not keep).
           for audiogram in audiograms { try writer.write(audiogram) }
+          for prescription in prescriptions { try writer.write(prescription) }
           try writer.finish()
           records = writer.records
         }
@@ -428,6 +435,10 @@ extension ExportImportReport {
     }
     if summary.audiograms > 0 {
       lines.append("  audiograms   \(count(summary.audiograms)) (read, staged with the samples)")
+    }
+    if summary.visionPrescriptions > 0 {
+      let staged = device == .phone ? "staged with the samples" : "left out: prescriptions are kept on the iPhone"
+      lines.append("  prescriptions \(count(summary.visionPrescriptions)) (read, \(staged))")
     }
     if summary.workouts > 0 || summary.activitySummaries > 0 {
       lines.append(

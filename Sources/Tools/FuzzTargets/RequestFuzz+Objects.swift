@@ -89,3 +89,6 @@ extension Codec.NewVisionPrescription: FuzzPalette {
       metadata: c.pick(Palette.metadata), source: c.pick(Palette.sources))
   }
 }
+extension Codec.StoredVisionPrescription: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> VisionPrescription { Codec.NewVisionPrescription.draw(&c) }
+}

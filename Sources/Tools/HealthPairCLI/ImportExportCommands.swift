@@ -28,8 +28,9 @@ package struct ImportCommand: ParsableCommand {
       (converted to the type's canonical unit), value and metadata; sources become the device's sources, Apple's own
       (iPhone, Apple Watch, the Health app) marked as such, and Me's characteristics (date of birth, biological sex,
       blood type, skin type) become the Health app's values (docs/behavior.md I1–I11). Correlations, workouts (with
-      their routes), activity summaries and audiograms (with their sensitivity points) are imported too; clinical
-      records, vision prescriptions and records of unknown types are skipped and reported by element and type. The
+      their routes), activity summaries, audiograms (with their sensitivity points) and, into the phone, vision
+      prescriptions are imported too; clinical records and records of unknown types are skipped and reported by
+      element and type. The
       import is all or nothing: everything becomes visible in one journal commit; a bad file, or the daemon stopping
       mid-import, leaves the store exactly as it was. Importing into the phone lets the watch receive what sync and
       its retention window give it. A locked device refuses imports (the user cannot use the Health app on it).
@@ -127,7 +128,7 @@ final class ProgressLine: @unchecked Sendable {
 extension ExportImportReport {
   /// The report as JSON: device, seconds, records, added (by type), alreadyPresent, beforeRetention,
   /// characteristics (what `Me` set) and characteristicsSet (how many changed a value), audiograms (`Audiogram`
-  /// elements read), electrocardiograms (CSV files read), sources, skippedTypes, skippedElements.
+  /// elements read), visionPrescriptions (`VisionPrescription` elements read), electrocardiograms (CSV files read), sources, skippedTypes, skippedElements.
   var json: JSON {
     .object([
       ("device", .string(device.description)),
@@ -145,6 +146,7 @@ extension ExportImportReport {
       ),
       ("characteristicsSet", .int(outcome.characteristicsSet)),
       ("audiograms", .int(summary.audiograms)),
+      ("visionPrescriptions", .int(summary.visionPrescriptions)),
       ("electrocardiograms", .int(summary.electrocardiograms)),
       (
         "sources",

@@ -118,7 +118,7 @@ extension RunContext {
       let r = try client(device).anchoredWorkoutQuery(bundle, type: type, anchor: anchor)
       let added =
         r.workouts.count + r.routes.count + r.series.count + r.electrocardiograms.count + r.audiograms.count
-        + r.statesOfMind.count
+        + r.statesOfMind.count + r.visionPrescriptions.count
       found = (added, r.deleted.count, r.newAnchor)
     } else {
       let r = try client(device).anchoredQuery(bundle, type: type, anchor: anchor)

@@ -1,0 +1,45 @@
+import FoundationEssentials
+import HealthModel
+
+/// `VisionPrescription` elements, in the layout ``ExportReader`` reads back to the same prescription.
+extension ExportWriter {
+  /// Writes `prescription` as a `VisionPrescription`: `type` `glasses` or `contacts`, `dateIssued` and
+  /// `expirationDate` in the export's time, `brand` for contacts, then `_HealthPair.uuid` when the element would not
+  /// derive its identifier on import, its metadata, and each eye's lens with every value and its unit (`D`, `deg`,
+  /// `mm`, `pD`; a prism in polar form).
+  package mutating func write(_ prescription: VisionPrescription) throws {
+    append(" <VisionPrescription type=\"\(prescription.kind)\" dateIssued=\"\(date(prescription.dateIssued))\"")
+    if let expiration = prescription.expirationDate { append(" expirationDate=\"\(date(expiration))\"") }
+    if let brand = prescription.brand { append(" brand=\"\(Self.escape(brand))\"") }
+    append(">\n")
+    let indent = "  "
+    var read = prescription
+    read.metadata = ExportIdentity.writtenMetadata(prescription.metadata)
+    if ExportIdentity.prescription(read) != prescription.uuid {
+      append(indent + "<MetadataEntry key=\"\(Self.identifierKey)\" value=\"\(prescription.uuid.uuidString)\"/>\n")
+    }
+    appendMetadata(prescription.metadata, indent: indent)
+    for (element, lens) in [("RightEye", prescription.rightEye), ("LeftEye", prescription.leftEye)] {
+      guard let lens else { continue }
+      append(indent + "<\(element)")
+      func value(_ name: String, _ value: Double?, _ unit: String) {
+        guard let value else { return }
+        append(" \(name)=\"\(ExportNumber.format(value))\" \(name)Unit=\"\(unit)\"")
+      }
+      value("sphere", lens.sphere, "D")
+      value("cylinder", lens.cylinder, "D")
+      value("axis", lens.axis, "deg")
+      value("add", lens.addPower, "D")
+      value("vertex", lens.vertexDistance, "mm")
+      value("prismAmount", lens.prism?.amount, "pD")
+      value("prismAngle", lens.prism?.angle, "deg")
+      value("farPD", lens.farPupillaryDistance, "mm")
+      value("nearPD", lens.nearPupillaryDistance, "mm")
+      value("baseCurve", lens.baseCurve, "mm")
+      value("diameter", lens.diameter, "mm")
+      append("/>\n")
+    }
+    append(" </VisionPrescription>\n")
+    try flushIfFull()
+  }
+}
