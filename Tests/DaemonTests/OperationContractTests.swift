@@ -221,6 +221,17 @@ struct OperationContractTests {
         ])),
     Erased(.importCommit(14)),
     Erased(.storedVisionPrescriptions),
+    Erased(
+      .importClinicalRecords(
+        15,
+        [
+          ClinicalRecord(
+            uuid: UUID(), type: allergyType, date: t0, displayName: "Pollen", resourceType: "AllergyIntolerance",
+            identifier: "y", fhirVersion: "4.0.1", sourceURL: nil, data: Array("{}".utf8),
+            source: SampleSource(bundleID: ClinicalRecord.downloaderBundleID, device: .phone))
+        ])),
+    Erased(.importCommit(15)),
+    Erased(.storedClinicalRecords),
   ]
   static let prescriptionType = SampleType.lookup(name: "visionPrescription")!
   static let opticianApp = AppRecord(

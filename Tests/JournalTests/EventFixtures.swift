@@ -249,6 +249,7 @@ enum EventFixture {
     ("clinicalRecordsReceived", .clinicalRecordsReceived([clinicalRecord])),
     ("visionPrescriptionsSaved", .visionPrescriptionsSaved([prescription])),
     ("importVisionPrescriptionsStaged", .importVisionPrescriptionsStaged(id: 7, [prescription])),
+    ("importClinicalRecordsStaged", .importClinicalRecordsStaged(id: 8, [clinicalRecord])),
     (
       "objectReadChosen",
       .objectReadChosen(bundleID: "com.example.water", choices: [prescription.uuid: true, clinicalRecord.uuid: false])

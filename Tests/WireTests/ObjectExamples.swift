@@ -94,6 +94,8 @@ enum ObjectExamples {
         filter: nil)),
     .importVisionPrescriptions(importID: 5, prescriptions: [prescription]),
     .storedVisionPrescriptions,
+    .importClinicalRecords(importID: 6, records: [record]),
+    .storedClinicalRecords,
   ]
 
   /// One reply of each object reply tag.

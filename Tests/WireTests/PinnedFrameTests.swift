@@ -285,6 +285,8 @@ struct PinnedFrameTests {
     case .requestPerObjectRead: "requestPerObjectRead"
     case .importVisionPrescriptions: "importVisionPrescriptions"
     case .storedVisionPrescriptions: "storedVisionPrescriptions"
+    case .importClinicalRecords: "importClinicalRecords"
+    case .storedClinicalRecords: "storedClinicalRecords"
     }
   }
 

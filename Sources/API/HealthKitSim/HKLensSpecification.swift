@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 
 /// What a vision prescription corrects with (`HKVisionPrescriptionType`, iOS 16; Apple's raw values).
-public enum HKVisionPrescriptionType: Int, Sendable {
+public enum HKVisionPrescriptionType: UInt, Sendable {
   /// Glasses.
   case glasses = 1
   /// Contact lenses.

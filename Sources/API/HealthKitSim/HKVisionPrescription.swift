@@ -41,7 +41,7 @@ public class HKVisionPrescription: HKSample, @unchecked Sendable {
     self.expirationDate = expirationDate
     let payload = MetadataPayload(metadata).adding(device)
     model = VisionPrescription(
-      uuid: .fresh(), kind: VisionPrescriptionKind(rawValue: kind.rawValue) ?? .glasses,
+      uuid: .fresh(), kind: VisionPrescriptionKind(rawValue: Int(kind.rawValue)) ?? .glasses,
       specifiesLenses: specifiesLenses, dateIssued: dateIssued, expirationDate: expirationDate,
       rightEye: right?.model, leftEye: left?.model, brand: brand,
       source: SampleSource(bundleID: "", device: .phone))
@@ -62,7 +62,7 @@ public class HKVisionPrescription: HKSample, @unchecked Sendable {
   }
 
   init(stored: VisionPrescription) {
-    prescriptionType = HKVisionPrescriptionType(rawValue: stored.kind.rawValue) ?? .glasses
+    prescriptionType = HKVisionPrescriptionType(rawValue: UInt(stored.kind.rawValue)) ?? .glasses
     dateIssued = stored.dateIssued
     expirationDate = stored.expirationDate
     model = stored

@@ -38,6 +38,8 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
   public let audiograms: Int
   /// `VisionPrescription` elements read, staged in the import of an iPhone (the watch leaves them out).
   public let visionPrescriptions: Int
+  /// `ClinicalRecord` elements read (with their FHIR files), staged in the import of an iPhone.
+  public let clinicalRecords: Int
   /// Electrocardiogram CSV files read from the export's `electrocardiograms/` folder, staged in the import (those
   /// the store did not hold count in ``added``, the others in ``alreadyPresent``).
   public let electrocardiograms: Int
@@ -59,6 +61,7 @@ public struct HealthExportImport: Sendable, CustomStringConvertible {
     activitySummaries = report.summary.activitySummaries
     audiograms = report.summary.audiograms
     visionPrescriptions = report.summary.visionPrescriptions
+    clinicalRecords = report.summary.clinicalRecords
     electrocardiograms = report.summary.electrocardiograms
     var skipped: [String: Int] = [:]
     for (type, count) in report.summary.skippedTypes { skipped["Record \(type)", default: 0] += count }

@@ -136,6 +136,7 @@ extension DeviceCore {
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
       case .storedRoutes: "ask for one workout's routes"
       case .storedVisionPrescriptions: "a device holds more prescriptions than one reply carries"
+      case .storedClinicalRecords: "a device holds more clinical records than one reply carries"
       case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
         .requestStatus, .save, .delete, .deleteMatching, .statistics, .changeSettings, .watchSettings, .setClock,
         .advanceClock, .setPolicy, .dump, .subscribe, .earliestPermittedSampleDate, .link, .ping, .importBatch,
@@ -147,7 +148,7 @@ extension DeviceCore {
         .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession,
         .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms,
         .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind, .receiveClinicalRecords,
-        .saveVisionPrescriptions, .requestPerObjectRead, .importVisionPrescriptions:
+        .saveVisionPrescriptions, .requestPerObjectRead, .importVisionPrescriptions, .importClinicalRecords:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -202,7 +203,8 @@ extension Request {
     switch self {
     case .importBatch(let id, _), .importCommit(let id, _), .importAbort(let id), .importCorrelations(let id, _),
       .importWorkouts(let id, _), .importRoutes(let id, _), .importActivitySummaries(let id, _),
-      .importElectrocardiograms(let id, _), .importAudiograms(let id, _), .importVisionPrescriptions(let id, _):
+      .importElectrocardiograms(let id, _), .importAudiograms(let id, _), .importVisionPrescriptions(let id, _),
+      .importClinicalRecords(let id, _):
       id
     case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
       .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
@@ -216,7 +218,7 @@ extension Request {
       .workoutSession, .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages,
       .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .storedAudiograms, .saveStatesOfMind,
       .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
-      .visionPrescriptionQuery, .requestPerObjectRead, .storedVisionPrescriptions:
+      .visionPrescriptionQuery, .requestPerObjectRead, .storedVisionPrescriptions, .storedClinicalRecords:
       nil
     }
   }

@@ -42,7 +42,11 @@ extension RequestCore {
       case .visionPrescriptionsSaved(let prescriptions):
         notices.append(
           .samplesChanged(types: [.prescriptionType], origin: device, added: prescriptions.count, deleted: 0))
-      case .objectReadChosen: break
+      case .objectReadChosen(_, let choices):
+        // What an app may read changed: its observer queries of the type fire (no object was added or deleted).
+        if !choices.isEmpty {
+          notices.append(.samplesChanged(types: [.prescriptionType], origin: device, added: 0, deleted: 0))
+        }
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
           .samplesChanged(types: distinct(tombstones.map(\.type)), origin: device, added: 0, deleted: tombstones.count))
@@ -83,7 +87,7 @@ extension RequestCore {
         .userSettingChanged, .backgroundDeliveryChanged, .sourceOrderChanged, .changeNumbersAdvanced,
         .peerResendRequested, .peerResendAnswered, .importCorrelationsStaged, .workoutSamplesAssociated,
         .importWorkoutsStaged, .importElectrocardiogramsStaged, .importAudiogramsStaged,
-        .importVisionPrescriptionsStaged:
+        .importVisionPrescriptionsStaged, .importClinicalRecordsStaged:
         // Changes subscribers learn of otherwise (sheets, lock, imports: by the request that made them) or not at all.
         break
       }

@@ -50,6 +50,10 @@ extension RequestCore {
       return (.ok, try state.stageImportVisionPrescriptions(id, prescriptions))
     case .storedVisionPrescriptions:
       return (.visionPrescriptions(state.storedVisionPrescriptions()), [])
+    case .importClinicalRecords(let id, let records):
+      return (.ok, try state.stageImportClinicalRecords(id, records))
+    case .storedClinicalRecords:
+      return (.clinicalRecords(state.storedClinicalRecords()), [])
     case .hello, .installApp, .uninstallApp, .requestAuthorization, .answerPrompt, .authorizationStatus,
       .requestStatus, .save, .delete, .deleteMatching, .sampleQuery, .statistics, .statisticsCollection,
       .anchoredQuery, .changeSettings, .watchSettings, .setClock, .advanceClock, .setPolicy, .dump, .storedSamples,

@@ -250,7 +250,8 @@ package enum RequestCore {
       case .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages, .importElectrocardiograms,
         .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .importAudiograms, .storedAudiograms,
         .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
-        .visionPrescriptionQuery, .importVisionPrescriptions, .storedVisionPrescriptions:
+        .visionPrescriptionQuery, .importVisionPrescriptions, .storedVisionPrescriptions, .importClinicalRecords,
+        .storedClinicalRecords:
         let (reply, events) = try objectRequest(request, state: &state, wall: wall)
         record(events)
         answer = .reply(.success(reply))

@@ -106,6 +106,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case objectReadChosen = 97
   /// An import's vision prescriptions were staged.
   case importVisionPrescriptionsStaged = 98
+  /// An import's clinical records were staged.
+  case importClinicalRecordsStaged = 99
 }
 
 /// One kind of journal event.
@@ -279,6 +281,10 @@ enum EventTable {
   /// 96: [prescription].
   static let visionPrescriptionsSaved = EventDefinition(
     .visionPrescriptionsSaved, Fields.visionPrescriptions, make: DeviceEvent.visionPrescriptionsSaved)
+  /// 99: importID u64, [clinical-record].
+  static let importClinicalRecordsStaged = EventDefinition(
+    .importClinicalRecordsStaged, Fields.importIdentity, Fields.clinicalRecords,
+    make: { DeviceEvent.importClinicalRecordsStaged(id: $0, $1) })
   /// 98: importID u64, [prescription].
   static let importVisionPrescriptionsStaged = EventDefinition(
     .importVisionPrescriptionsStaged, Fields.importIdentity, Fields.visionPrescriptions,
@@ -347,6 +353,7 @@ extension BinaryWriter {
     case .objectReadChosen(let id, let c): EventTable.objectReadChosen.write((id, c), into: &self)
     case .importVisionPrescriptionsStaged(let id, let p):
       EventTable.importVisionPrescriptionsStaged.write((id, p), into: &self)
+    case .importClinicalRecordsStaged(let id, let r): EventTable.importClinicalRecordsStaged.write((id, r), into: &self)
     }
   }
 }
@@ -405,6 +412,7 @@ extension BinaryReader {
     case .visionPrescriptionsSaved: return try EventTable.visionPrescriptionsSaved.read(from: &self)
     case .objectReadChosen: return try EventTable.objectReadChosen.read(from: &self)
     case .importVisionPrescriptionsStaged: return try EventTable.importVisionPrescriptionsStaged.read(from: &self)
+    case .importClinicalRecordsStaged: return try EventTable.importClinicalRecordsStaged.read(from: &self)
     }
   }
 }

@@ -255,3 +255,18 @@ extension ExportIdentity {
     return hash.uuid
   }
 }
+
+/// Clinical records (HealthPair model: the element carries no identifier; a file named for a UUID gives it).
+extension ExportIdentity {
+  /// A record's identifier from its type, provider, identifier, version, date and resource bytes.
+  package static func clinicalRecord(_ r: ClinicalRecord) -> UUID {
+    var hash = Hash128()
+    hash.add(0x7_0000 | UInt64(r.type.code))
+    hash.add(r.source.details?.name ?? r.source.bundleID)
+    hash.add(r.identifier)
+    hash.add(r.fhirVersion)
+    hash.add(r.date.timeIntervalSinceReferenceDate.bitPattern)
+    r.data.withUnsafeBufferPointer { hash.add($0) }
+    return hash.uuid
+  }
+}

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import HealthModel
 
-/// `VisionPrescription` elements, in the layout ``ExportReader`` reads back to the same prescription.
+/// `VisionPrescription` elements, in the layout ``ExportReader`` reads back to the same prescription (a prism as
+/// its polar amount and angle: its rectangular components are recomputed from them).
 extension ExportWriter {
   /// Writes `prescription` as a `VisionPrescription`: `type` `glasses` or `contacts`, `dateIssued` and
   /// `expirationDate` in the export's time, `brand` for contacts, then `_HealthPair.uuid` when the element would not
@@ -40,6 +41,20 @@ extension ExportWriter {
       append("/>\n")
     }
     append(" </VisionPrescription>\n")
+    try flushIfFull()
+  }
+}
+
+/// `ClinicalRecord` elements, with the FHIR files they name (the caller writes ``ClinicalRecordFile/name(of:)``).
+extension ExportWriter {
+  /// Writes `record` as a `ClinicalRecord`: its clinical type's identifier, the resource's identifier, the provider
+  /// as `sourceName`, `sourceURL` (empty when none), `fhirVersion`, `receivedDate` and `resourceFilePath`
+  /// (`/clinical-records/<ResourceType>-<UUID>.json`, which keeps the record's identifier on import).
+  package mutating func write(_ record: ClinicalRecord) throws {
+    append(" <ClinicalRecord type=\"\(record.type.identifier)\" identifier=\"\(Self.escape(record.identifier))\"")
+    append(" sourceName=\"\(Self.escape(record.source.details?.name ?? record.source.bundleID))\"")
+    append(" sourceURL=\"\(Self.escape(record.sourceURL ?? ""))\" fhirVersion=\"\(Self.escape(record.fhirVersion))\"")
+    append(" receivedDate=\"\(date(record.date))\" resourceFilePath=\"/\(ClinicalRecordFile.name(of: record))\"/>\n")
     try flushIfFull()
   }
 }

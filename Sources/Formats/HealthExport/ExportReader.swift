@@ -79,6 +79,8 @@ package struct ExportReader: ~Copyable {
   var pendingAudiograms: [Audiogram] = []
   /// The vision prescriptions read since the last ``takePrescriptions()``.
   var pendingPrescriptions: [VisionPrescription] = []
+  /// The clinical records read since the last ``takeClinicalRecords()``, their files not yet read.
+  var pendingClinicalRecords: [PendingClinicalRecord] = []
 
   /// The workouts read since the last call (each `Workout` element is read whole when ``next()`` meets it; take
   /// them between calls so they do not pile up).
@@ -104,6 +106,13 @@ package struct ExportReader: ~Copyable {
   package mutating func takePrescriptions() -> [VisionPrescription] {
     defer { pendingPrescriptions.removeAll() }
     return pendingPrescriptions
+  }
+
+  /// The clinical record elements read since the last call; the file side reads the FHIR files they name
+  /// (``ClinicalRecordFile``).
+  package mutating func takeClinicalRecords() -> [PendingClinicalRecord] {
+    defer { pendingClinicalRecords.removeAll() }
+    return pendingClinicalRecords
   }
 
   /// Reads `input`, naming `file` in errors, mapping sources with `mapping`.
@@ -180,10 +189,12 @@ package struct ExportReader: ~Copyable {
           if pausesForObjects && waiting >= Self.objectsPerPause { return nil }
         } else if scanner.nameIs("Correlation") {
           if let member = try correlation() { return member }
+        } else if scanner.nameIs("ClinicalRecord") {
+          try clinicalRecordElement()
+          if pausesForObjects && pendingClinicalRecords.count >= Self.objectsPerPause { return nil }
         } else {
           let name = scanner.name
-          let known = ["ClinicalRecord"]
-          summary.skip(name, known.contains(name) ? try detail("type") : "unknown element")
+          summary.skip(name, "unknown element")
           _ = try skipSubtree()
         }
       }
@@ -219,11 +230,6 @@ package struct ExportReader: ~Copyable {
       if let type = SampleType.lookup(code: UInt16(code)) { summary.samples[type, default: 0] += count }
       counts[code] = 0
     }
-  }
-
-  private mutating func detail(_ attribute: StaticString) throws(ExportError) -> String {
-    guard let index = scanner.attribute(attribute) else { return "" }
-    return try scanner.string(index)
   }
 
   /// Consumes the rest of the element just started; returns how many direct children it had.

@@ -29,7 +29,8 @@ package struct ImportSummary: Hashable, Sendable {
   /// Elements not imported — `Me` attributes of characteristics the catalog does not hold, a `Workout` of an
   /// activity type the model does not know, a `WorkoutStatistics` of a type the catalog does not hold, a
   /// `WorkoutRoute` without fixes, a `FileReference` to a file the export does not hold (counted by the file side),
-  /// a `Correlation` whose records do not make one, `ClinicalRecord`, an `Audiogram` of another type, a
+  /// a `Correlation` whose records do not make one, a `ClinicalRecord` of a type the catalog does not hold or whose
+  /// file the export does not hold, an `Audiogram` of another type, a
   /// prescription's `Attachment`, heart-rate variability beat lists, unknown elements — by element, then by type (the
   /// element's `type` or `workoutActivityType`, or what was wrong; empty when it has none).
   package var skippedElements: [String: [String: Int]] = [:]
@@ -51,6 +52,8 @@ package struct ImportSummary: Hashable, Sendable {
   package var audiograms = 0
   /// `VisionPrescription` elements read (handed out by ``ExportReader/takePrescriptions()``).
   package var visionPrescriptions = 0
+  /// `ClinicalRecord` elements read (handed out by ``ExportReader/takeClinicalRecords()``).
+  package var clinicalRecords = 0
   /// Electrocardiogram CSV files read from `electrocardiograms/` (counted by the file side).
   package var electrocardiograms = 0
 

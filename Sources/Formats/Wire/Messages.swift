@@ -10,7 +10,9 @@ package enum WireProtocol {
   /// (`samples`, `anchored`) list their sources once, as import batches do. Version 5: `saveWorkout` answers a count
   /// (1: the workout waits for the device to unlock); `anchoredQuery` carries a filter applied before its limit.
   /// Version 6: workout session calls 7–20, the full session status (configuration, activities, events, sequence,
-  /// builder) and the events `mirroringStarted`, `workoutDataSent`, `workoutConfigurationHandled`.
+  /// builder) and the events `mirroringStarted`, `workoutDataSent`, `workoutConfigurationHandled`. Version 7: a
+  /// prompt lists a per-object sheet's objects; the answer `objects`; vision prescriptions and the object families'
+  /// anchored queries.
   package static let version: UInt16 = 7
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20

@@ -164,6 +164,10 @@ package enum Request: Hashable, Sendable {
   case importVisionPrescriptions(importID: UInt64, prescriptions: [VisionPrescription])
   /// Every vision prescription stored on the device (exports, tests); ``Reply/visionPrescriptions(_:)``.
   case storedVisionPrescriptions
+  /// Stages clinical records of the import `importID`; stored at its commit (left out by the watch).
+  case importClinicalRecords(importID: UInt64, records: [ClinicalRecord])
+  /// Every clinical record stored on the device (exports, tests); ``Reply/clinicalRecords(_:)``.
+  case storedClinicalRecords
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -342,6 +346,10 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case importVisionPrescriptions = 136
   /// ``Request/storedVisionPrescriptions``.
   case storedVisionPrescriptions = 137
+  /// ``Request/importClinicalRecords``.
+  case importClinicalRecords = 138
+  /// ``Request/storedClinicalRecords``.
+  case storedClinicalRecords = 139
 }
 
 extension Request {
@@ -427,6 +435,8 @@ extension Request {
     case .requestPerObjectRead: .requestPerObjectRead
     case .importVisionPrescriptions: .importVisionPrescriptions
     case .storedVisionPrescriptions: .storedVisionPrescriptions
+    case .importClinicalRecords: .importClinicalRecords
+    case .storedClinicalRecords: .storedClinicalRecords
     }
   }
 }

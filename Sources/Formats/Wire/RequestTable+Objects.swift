@@ -93,6 +93,15 @@ extension RequestTable {
   package static let storedVisionPrescriptions = RequestDefinition(
     .storedVisionPrescriptions, answer: ReplyTable.visionPrescriptions, make: { Request.storedVisionPrescriptions },
     match: { if case .storedVisionPrescriptions = $0 { () } else { nil } })
+  /// Stages clinical records of an import.
+  package static let importClinicalRecords = RequestDefinition(
+    .importClinicalRecords, Codec.ImportID.self, Codec.Many<Codec.StoredClinicalRecord>.self, answer: ReplyTable.ok,
+    make: Request.importClinicalRecords,
+    match: { if case .importClinicalRecords(let i, let r) = $0 { (i, r) } else { nil } })
+  /// Every clinical record on the device.
+  package static let storedClinicalRecords = RequestDefinition(
+    .storedClinicalRecords, answer: ReplyTable.clinicalRecords, make: { Request.storedClinicalRecords },
+    match: { if case .storedClinicalRecords = $0 { () } else { nil } })
   /// `requestPerObjectReadAuthorization(for:predicate:)`.
   package static let requestPerObjectRead = RequestDefinition(
     .requestPerObjectRead, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.authorization,

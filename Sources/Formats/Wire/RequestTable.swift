@@ -307,6 +307,8 @@ extension RequestOpcode {
     case .requestPerObjectRead: visitor.visit(RequestTable.requestPerObjectRead)
     case .importVisionPrescriptions: visitor.visit(RequestTable.importVisionPrescriptions)
     case .storedVisionPrescriptions: visitor.visit(RequestTable.storedVisionPrescriptions)
+    case .importClinicalRecords: visitor.visit(RequestTable.importClinicalRecords)
+    case .storedClinicalRecords: visitor.visit(RequestTable.storedClinicalRecords)
     }
   }
 }

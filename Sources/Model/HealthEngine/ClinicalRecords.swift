@@ -24,6 +24,21 @@ extension DeviceState {
     return commitEvents([.clinicalRecordsReceived(records)])
   }
 
+  /// Stages the clinical records of an import (stored at its commit); the watch, which keeps none, leaves them out
+  /// (F3).
+  /// - Throws: a simulator error for identifier 0, a locked device or a bad source; `errorInvalidArgument` for an
+  ///   invalid record.
+  package mutating func stageImportClinicalRecords(_ id: UInt64, _ records: [ClinicalRecord]) throws(HealthError)
+    -> [DeviceEvent]
+  {
+    try checkImportShelved(id, records, what: "clinical record") { record throws(HealthError) in try record.validate() }
+    // The watch stages none, but the import is staged (its commit may hold nothing else).
+    return commitEvents([.importClinicalRecordsStaged(id: id, device == .phone ? records : [])])
+  }
+
+  /// Every stored clinical record, in change order (exports, tests).
+  package func storedClinicalRecords() -> [ClinicalRecord] { specialObjects.clinicalRecords.ordered.map(\.value) }
+
   /// `HKSampleQuery` of an `HKClinicalType`: the records of that type the app may read (R1–R5: a denied read sees
   /// none, as no app is their source), matching the range, sources and filter (`predicateForClinicalRecords…`
   /// included), sorted by date and limited.

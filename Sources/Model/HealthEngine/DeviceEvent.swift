@@ -121,6 +121,8 @@ package enum DeviceEvent: Hashable, Sendable {
   case clinicalRecordsReceived([ClinicalRecord])
   /// Apps on this iPhone saved vision prescriptions (behavior.md V1).
   case visionPrescriptionsSaved([VisionPrescription])
+  /// Clinical records of the import `id`, staged like its batches and stored by its commit (F3).
+  case importClinicalRecordsStaged(id: UInt64, [ClinicalRecord])
   /// Vision prescriptions of the import `id`, staged like its batches and stored by its commit (V6).
   case importVisionPrescriptionsStaged(id: UInt64, [VisionPrescription])
   /// The user answered a per-object read sheet: each listed object on (true) or off (false) for the app (V3).

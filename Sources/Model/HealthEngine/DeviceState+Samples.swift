@@ -330,6 +330,7 @@ extension DeviceState {
     applyImportedElectrocardiograms(staged.electrocardiograms, floor: floorDate, &outcome)
     applyImportedShelved(staged.audiograms, floor: floorDate, &outcome)
     applyImportedShelved(staged.visionPrescriptions, floor: floorDate, &outcome)
+    applyImportedShelved(staged.clinicalRecords, floor: floorDate, &outcome)
     lastImportOutcome = outcome
   }
 }

@@ -112,6 +112,13 @@ package struct DeviceState: Sendable {
     guard syncConflicts.count <= Self.maxRecordedConflicts, syncConflictCount >= syncConflicts.count else {
       throw StateRestoreError("\(syncConflicts.count) recorded sync conflicts of \(syncConflictCount)")
     }
+    // Prescriptions and clinical records are kept on the iPhone (V2, F1); per-object choices belong to its apps.
+    guard device == .phone || (specialObjects.hasNoPrescriptions && specialObjects.clinicalRecords.count == 0) else {
+      throw StateRestoreError("a watch holds no vision prescriptions, per-object choices or clinical records")
+    }
+    if let app = specialObjects.objectReadChoices.keys.sorted().first(where: { apps[$0] == nil }) {
+      throw StateRestoreError("per-object choices of '\(app)', which is not installed")
+    }
     self.device = device
     self.live = LiveWorkouts(device: device)
     self.policy = policy
@@ -369,9 +376,13 @@ package struct DeviceState: Sendable {
       stagedImports[id, default: StagedImport()].audiograms += audiograms
     case .statesOfMindSaved(let states): applyShelvedHere(states)
     case .clinicalRecordsReceived(let records): applyShelvedHere(records)
-    case .visionPrescriptionsSaved(let prescriptions): applyShelvedHere(prescriptions)
+    // Prescriptions are kept on the iPhone (V2): a watch's journal naming some is not applied.
+    case .visionPrescriptionsSaved(let prescriptions) where device == .phone: applyShelvedHere(prescriptions)
+    case .visionPrescriptionsSaved: break
     case .importVisionPrescriptionsStaged(let id, let prescriptions):
-      stagedImports[id, default: StagedImport()].visionPrescriptions += prescriptions
+      stagedImports[id, default: StagedImport()].visionPrescriptions += device == .phone ? prescriptions : []
+    case .importClinicalRecordsStaged(let id, let records):
+      stagedImports[id, default: StagedImport()].clinicalRecords += device == .phone ? records : []
     case .objectReadChosen(let bundleID, let choices): specialObjects.choose(bundleID, choices)
     }
   }

@@ -174,7 +174,12 @@ package struct SpecialObjectStore: Hashable, Sendable {
       restoring: clinicalRecords, changeCounter: changeCounter, what: "clinical record")
     self.visionPrescriptions = try ObjectShelf(
       restoring: visionPrescriptions, changeCounter: changeCounter, what: "vision prescription")
-    self.objectReadChoices = objectReadChoices.filter { !$0.value.isEmpty }
+    for (app, chosen) in objectReadChoices {
+      guard !chosen.isEmpty, chosen.keys.allSatisfy(self.visionPrescriptions.contains) else {
+        throw StateRestoreError("the per-object choices of '\(app)' name no stored prescription")
+      }
+    }
+    self.objectReadChoices = objectReadChoices
     let all =
       electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
       + clinicalRecords.map(\.value.uuid) + visionPrescriptions.map(\.value.uuid)
@@ -207,9 +212,11 @@ package struct SpecialObjectStore: Hashable, Sendable {
     return audiograms.remove(uuid) || statesOfMind.remove(uuid)
   }
 
-  /// Records the user's per-object choices for `bundleID` (a sheet's answer).
+  /// Records the user's per-object choices for `bundleID` (a sheet's answer), for the prescriptions stored.
   mutating func choose(_ bundleID: String, _ choices: [UUID: Bool]) {
-    objectReadChoices[bundleID, default: [:]].merge(choices) { _, new in new }
+    let stored = choices.filter { visionPrescriptions.contains($0.key) }
+    guard !stored.isEmpty else { return }
+    objectReadChoices[bundleID, default: [:]].merge(stored) { _, new in new }
   }
 
   /// Forgets an app's per-object choices (it was uninstalled).

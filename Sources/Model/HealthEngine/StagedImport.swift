@@ -21,6 +21,8 @@ package struct StagedImport: Sendable {
   package var audiograms: [Audiogram] = []
   /// The vision prescriptions staged with them (the iPhone only).
   package var visionPrescriptions: [VisionPrescription] = []
+  /// The clinical records staged with them (the iPhone only).
+  package var clinicalRecords: [ClinicalRecord] = []
 }
 
 /// What committing an import did (``DeviceState/commitImport(_:wall:characteristics:)``).

@@ -191,7 +191,9 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Appends deletions of workouts, routes and series, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendWorkoutDeletions(_ tombstones: [Tombstone]) {
-    appendChunked(tombstones) { .workoutDeletions($0) }
+    // A prescription stays on the iPhone (V2), and so does its deletion.
+    let synced = tombstones.filter { $0.type != SpecialObjectStore.visionPrescriptionType }
+    appendChunked(synced) { .workoutDeletions($0) }
   }
 
   /// The most electrocardiograms one entry carries (about 1 MB of 30-second recordings).

@@ -124,7 +124,8 @@ extension DeviceState {
   mutating func answerObjectPrompt(_ prompt: Prompt, _ answer: PromptAnswer) throws(HealthError) -> (
     completions: [PromptCompletion], events: [DeviceEvent]
   ) {
-    let listed = prompt.objects ?? []
+    // An object deleted while the sheet was up gets no choice (its choices were forgotten with it).
+    let listed = (prompt.objects ?? []).filter { specialObjects.visionPrescriptions.contains($0) }
     var choices: [UUID: Bool] = [:]
     let result: AuthorizationCallResult
     switch answer {

@@ -219,6 +219,9 @@ package struct VisionPrescription: Hashable, Sendable {
     guard [rightEye, leftEye].allSatisfy({ $0?.isValid ?? true }) else {
       throw .invalidArgumentException("Lens specification values must be finite (prism amounts not negative)")
     }
+    if brand != nil, kind == .glasses {
+      throw .healthKit(.errorInvalidArgument, "a glasses prescription has no brand (contacts have one)")
+    }
     if let brand, brand.utf8.count > 1024 {
       throw .healthKit(.errorInvalidArgument, "the brand is \(brand.utf8.count) bytes long; at most 1024 are kept")
     }

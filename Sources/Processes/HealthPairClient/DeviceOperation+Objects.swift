@@ -31,6 +31,10 @@ extension DeviceOperation where Value == Void {
   package static func receiveClinicalRecords(_ records: [ClinicalRecord]) -> Self {
     Self(RequestTable.receiveClinicalRecords, records)
   }
+  /// Stages clinical records of an import; stored at its commit (the watch leaves them out).
+  package static func importClinicalRecords(_ importID: UInt64, _ records: [ClinicalRecord]) -> Self {
+    Self(RequestTable.importClinicalRecords, importID, records)
+  }
   /// Stages vision prescriptions of an import; stored at its commit (the watch leaves them out).
   package static func importVisionPrescriptions(_ importID: UInt64, _ prescriptions: [VisionPrescription]) -> Self {
     Self(RequestTable.importVisionPrescriptions, importID, prescriptions)
@@ -59,6 +63,8 @@ extension DeviceOperation where Value == AuthorizationCallResult {
 }
 
 extension DeviceOperation where Value == [ClinicalRecord] {
+  /// Every clinical record on the device (exports, tests).
+  package static var storedClinicalRecords: Self { Self(RequestTable.storedClinicalRecords) }
   /// `HKSampleQuery` of a clinical type: the records of it the app may read.
   package static func clinicalRecordQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
     Self(RequestTable.clinicalRecordQuery, bundleID, query)
@@ -151,6 +157,8 @@ extension DeviceClient {
   {
     try perform(.visionPrescriptionQuery(bundleID, query))
   }
+  /// Every clinical record on the device.
+  package func storedClinicalRecords() throws(ClientError) -> [ClinicalRecord] { try perform(.storedClinicalRecords) }
   /// Every vision prescription on the device.
   package func storedVisionPrescriptions() throws(ClientError) -> [VisionPrescription] {
     try perform(.storedVisionPrescriptions)

@@ -38,7 +38,8 @@ extension HealthExportFiles {
       return DirectoryExportFiles(root: path.hasPrefix("/") && folder.isEmpty ? "/" : folder)
     }
     let root = entryName.split(separator: "/", omittingEmptySubsequences: false).dropLast().map { $0 + "/" }.joined()
-    return try ZipDirectory(FileInput(path: path), file: path, root: root, under: "workout-routes/", ECGCSV.folder)
+    return try ZipDirectory(
+      FileInput(path: path), file: path, root: root, under: "workout-routes/", ECGCSV.folder, ClinicalRecordFile.folder)
   }
 
   /// Resolves `workouts`' route files through `files`: the routes of each (inline ones and those whose file the

@@ -159,6 +159,7 @@ package enum HealthExportFiles {
         _ = reader.takeSummaries()
         _ = reader.takeAudiograms()
         _ = reader.takePrescriptions()
+        _ = try clinicalRecords(reader.takeClinicalRecords(), in: files, summary: &ignored)
         count += 1
         if count % 65_536 == 0 {
           progress?(
@@ -193,6 +194,7 @@ package enum HealthExportFiles {
       if !batch.summaries.isEmpty { try send(.importActivitySummaries(importID, batch.summaries)) }
       if !batch.audiograms.isEmpty { try send(.importAudiograms(importID, batch.audiograms)) }
       if !batch.prescriptions.isEmpty { try send(.importVisionPrescriptions(importID, batch.prescriptions)) }
+      if !batch.clinicalRecords.isEmpty { try send(.importClinicalRecords(importID, batch.clinicalRecords)) }
       if !batch.electrocardiograms.isEmpty { try send(.importElectrocardiograms(importID, batch.electrocardiograms)) }
     }
     do {
@@ -254,6 +256,9 @@ package enum HealthExportFiles {
     let audiograms = try client.storedAudiograms().sorted {
       ($0.start, $0.uuid.uuidString) < ($1.start, $1.uuid.uuidString)
     }
+    let clinicalRecords = try client.storedClinicalRecords().sorted {
+      ($0.date, $0.uuid.uuidString) < ($1.date, $1.uuid.uuidString)
+    }
     let prescriptions = try client.storedVisionPrescriptions().sorted {
       ($0.dateIssued, $0.uuid.uuidString) < ($1.dateIssued, $1.uuid.uuidString)
     }
@@ -284,7 +289,8 @@ package enum HealthExportFiles {
             if !names.isEmpty { routeNames.append((workout, names)) }
           }
           for summary in summaries { try writer.write(summary) }
-          // Apple's order: after the activity summaries (and the clinical records HealthPair does not keep).
+          // Apple's order: the clinical records, the audiograms, the prescriptions.
+          for record in clinicalRecords { try writer.write(record) }
           for audiogram in audiograms { try writer.write(audiogram) }
           for prescription in prescriptions { try writer.write(prescription) }
           try writer.finish()
@@ -304,6 +310,7 @@ package enum HealthExportFiles {
           }
         }
         try addElectrocardiogramFiles(from: client, offsetSeconds: offsetSeconds, add)
+        try addClinicalRecordFiles(clinicalRecords, add)
       })
     return records
   }
@@ -435,6 +442,10 @@ extension ExportImportReport {
     }
     if summary.audiograms > 0 {
       lines.append("  audiograms   \(count(summary.audiograms)) (read, staged with the samples)")
+    }
+    if summary.clinicalRecords > 0 {
+      let staged = device == .phone ? "staged with the samples" : "left out: records are kept on the iPhone"
+      lines.append("  records      \(count(summary.clinicalRecords)) clinical (read, \(staged))")
     }
     if summary.visionPrescriptions > 0 {
       let staged = device == .phone ? "staged with the samples" : "left out: prescriptions are kept on the iPhone"

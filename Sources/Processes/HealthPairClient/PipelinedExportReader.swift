@@ -102,6 +102,8 @@ final class PipelinedExportReader: @unchecked Sendable {
         batch.summaries += reader.takeSummaries()
         batch.audiograms += reader.takeAudiograms()
         batch.prescriptions += reader.takePrescriptions()
+        batch.clinicalRecords += try HealthExportFiles.clinicalRecords(
+          reader.takeClinicalRecords(), in: files, summary: &missing)
         if batch.samples.count == batchSize || batch.isFullOfWorkouts {
           guard flush(reader) else { return }
         }
@@ -140,7 +142,7 @@ final class PipelinedExportReader: @unchecked Sendable {
 }
 
 /// What one batch of an import carries: samples, and the workouts (with their routes), activity summaries,
-/// audiograms and vision prescriptions read among them (workouts follow the samples they name, in Apple's exports and
+/// audiograms, vision prescriptions and clinical records read among them (workouts follow the samples they name, in Apple's exports and
 /// HealthPair's); after the XML, the electrocardiograms of the `electrocardiograms/` files.
 struct ExportBatch: Sendable {
   var samples: [Sample] = []
@@ -149,18 +151,20 @@ struct ExportBatch: Sendable {
   var summaries: [ActivitySummary] = []
   var audiograms: [Audiogram] = []
   var prescriptions: [VisionPrescription] = []
+  var clinicalRecords: [ClinicalRecord] = []
   var electrocardiograms: [Electrocardiogram] = []
 
   /// Whether nothing was read.
   var isEmpty: Bool {
     samples.isEmpty && workouts.isEmpty && routes.isEmpty && summaries.isEmpty && audiograms.isEmpty
-      && prescriptions.isEmpty && electrocardiograms.isEmpty
+      && prescriptions.isEmpty && clinicalRecords.isEmpty && electrocardiograms.isEmpty
   }
 
   /// Whether the batch holds enough workouts, route fixes, summaries, audiograms or voltages to be sent now
   /// (bounding memory and the request's size however many the export holds).
   var isFullOfWorkouts: Bool {
     workouts.count >= 256 || summaries.count >= 4096 || audiograms.count >= 4096 || prescriptions.count >= 4096
+      || clinicalRecords.reduce(0) { $0 + $1.data.count } >= 1 << 24
       || routes.reduce(0) { $0 + $1.locations.count } >= 1 << 18
       || electrocardiograms.reduce(0) { $0 + $1.voltages.count } >= 1 << 19
   }

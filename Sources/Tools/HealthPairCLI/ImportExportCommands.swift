@@ -29,8 +29,8 @@ package struct ImportCommand: ParsableCommand {
       (iPhone, Apple Watch, the Health app) marked as such, and Me's characteristics (date of birth, biological sex,
       blood type, skin type) become the Health app's values (docs/behavior.md I1–I11). Correlations, workouts (with
       their routes), activity summaries, audiograms (with their sensitivity points) and, into the phone, vision
-      prescriptions are imported too; clinical records and records of unknown types are skipped and reported by
-      element and type. The
+      prescriptions and clinical records (with their FHIR files under clinical-records/) are imported too; records
+      of unknown types are skipped and reported by element and type. The
       import is all or nothing: everything becomes visible in one journal commit; a bad file, or the daemon stopping
       mid-import, leaves the store exactly as it was. Importing into the phone lets the watch receive what sync and
       its retention window give it. A locked device refuses imports (the user cannot use the Health app on it).
@@ -128,7 +128,8 @@ final class ProgressLine: @unchecked Sendable {
 extension ExportImportReport {
   /// The report as JSON: device, seconds, records, added (by type), alreadyPresent, beforeRetention,
   /// characteristics (what `Me` set) and characteristicsSet (how many changed a value), audiograms (`Audiogram`
-  /// elements read), visionPrescriptions (`VisionPrescription` elements read), electrocardiograms (CSV files read), sources, skippedTypes, skippedElements.
+  /// elements read), visionPrescriptions (`VisionPrescription` elements read), clinicalRecords (`ClinicalRecord`
+  /// elements read), electrocardiograms (CSV files read), sources, skippedTypes, skippedElements.
   var json: JSON {
     .object([
       ("device", .string(device.description)),
@@ -147,6 +148,7 @@ extension ExportImportReport {
       ("characteristicsSet", .int(outcome.characteristicsSet)),
       ("audiograms", .int(summary.audiograms)),
       ("visionPrescriptions", .int(summary.visionPrescriptions)),
+      ("clinicalRecords", .int(summary.clinicalRecords)),
       ("electrocardiograms", .int(summary.electrocardiograms)),
       (
         "sources",

@@ -44,7 +44,7 @@ extension ParseState {
         spec.right = try c.lens()
       } else if c.take("left") {
         spec.left = try c.lens()
-      } else if c.take("brand") {
+      } else if kind == .contacts, c.take("brand") {
         spec.brand = try c.word("a brand").text
       } else if c.take("issued") {
         spec.issued = try c.time()
@@ -54,7 +54,9 @@ extension ParseState {
         spec.name = try newSampleName(&c)
       } else {
         throw c.error(
-          .expected("'right', 'left', 'brand', 'issued <time>', 'expires <time>' or 'as <name>'", found: t.text), at: t)
+          .expected(
+            "'right', 'left', \(kind == .contacts ? "'brand', " : "")'issued <time>', 'expires <time>' or 'as <name>'",
+            found: t.text), at: t)
       }
     }
     return .savePrescription(device, app: app.name, spec)
