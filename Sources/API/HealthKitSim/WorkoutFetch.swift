@@ -12,10 +12,11 @@ enum WorkoutFetch {
   }
 
   /// Whether an anchored or observer query of `type` goes through ``changes(_:type:since:filter:limit:api:)``: the
-  /// workout family's types, electrocardiograms, audiograms, States of Mind and vision prescriptions.
+  /// workout family's types, electrocardiograms, audiograms, States of Mind, vision prescriptions and the clinical
+  /// types.
   static func anchorsApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
-      || type is HKPrescriptionType
+      || type is HKPrescriptionType || type is HKClinicalType
   }
 
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
@@ -91,6 +92,7 @@ enum WorkoutFetch {
       + found.series.map { HKHeartbeatSeriesSample($0) } + found.electrocardiograms.map { HKElectrocardiogram($0) }
       + found.audiograms.map { HKAudiogramSample($0) } + found.statesOfMind.map { HKStateOfMind($0) }
       + found.visionPrescriptions.map { HKVisionPrescription.make($0) }
+      + found.clinicalRecords.map { HKClinicalRecord($0) }
     return HKAnchoredObjectQuery.Changes(
       added: added, deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
   }

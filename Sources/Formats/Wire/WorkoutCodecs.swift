@@ -108,6 +108,7 @@ extension Codec {
       Many<StoredAudiogram>.write(value.audiograms, into: &w)
       Many<StoredStateOfMind>.write(value.statesOfMind, into: &w)
       Many<StoredVisionPrescription>.write(value.visionPrescriptions, into: &w)
+      Many<StoredClinicalRecord>.write(value.clinicalRecords, into: &w)
       w.array(value.deleted) { $0.tombstone($1) }
       w.u64(value.newAnchor)
     }
@@ -119,6 +120,7 @@ extension Codec {
         electrocardiograms: try Many<ECGHeader>.read(from: &r), audiograms: try Many<StoredAudiogram>.read(from: &r),
         statesOfMind: try Many<StoredStateOfMind>.read(from: &r),
         visionPrescriptions: try Many<StoredVisionPrescription>.read(from: &r),
+        clinicalRecords: try Many<StoredClinicalRecord>.read(from: &r),
         deleted: try r.array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
         newAnchor: try r.u64())
     }

@@ -18,6 +18,8 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package var statesOfMind: [StateOfMind] = []
   /// Vision prescriptions added since the anchor, still present and readable object by object.
   package var visionPrescriptions: [VisionPrescription] = []
+  /// Clinical records of the type received since the anchor, still present.
+  package var clinicalRecords: [ClinicalRecord] = []
   /// Deletions of the type since the anchor (`HKDeletedObject`).
   package var deleted: [Tombstone] = []
   /// The anchor to pass next time.
@@ -27,7 +29,8 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package init(
     workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [],
     electrocardiograms: [Electrocardiogram] = [], audiograms: [Audiogram] = [], statesOfMind: [StateOfMind] = [],
-    visionPrescriptions: [VisionPrescription] = [], deleted: [Tombstone] = [], newAnchor: UInt64 = 0
+    visionPrescriptions: [VisionPrescription] = [], clinicalRecords: [ClinicalRecord] = [], deleted: [Tombstone] = [],
+    newAnchor: UInt64 = 0
   ) {
     self.workouts = workouts
     self.routes = routes
@@ -36,6 +39,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
     self.audiograms = audiograms
     self.statesOfMind = statesOfMind
     self.visionPrescriptions = visionPrescriptions
+    self.clinicalRecords = clinicalRecords
     self.deleted = deleted
     self.newAnchor = newAnchor
   }
@@ -219,8 +223,8 @@ extension DeviceState {
     }
   }
 
-  /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute`, `heartbeatSeries`, `electrocardiogram`, `audiogram` or
-  /// `stateOfMind`: visible objects of the type stored since `anchor` (0: every current one, no deletions) that
+  /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute`, `heartbeatSeries`, `electrocardiogram`, `audiogram`,
+  /// `stateOfMind`, `visionPrescription` or a clinical type: visible objects of the type stored since `anchor` (0: every current one, no deletions) that
   /// pass `range` and `filter` (for routes, `.associatedWith(w)` names `w`'s routes — how an app catches late
   /// routes, workouts.md §1.6), as the type's sample query sees them, and the visible deletions of the type since
   /// it; at most `limit` changes (0: no limit). Anchors count in the device's one change sequence.
@@ -228,7 +232,8 @@ extension DeviceState {
     _ bundleID: String, type: SampleType, anchor: UInt64, range: DateRange?, limit: Int, filter: SampleFilter? = nil,
     wall: Date
   ) throws(HealthError) -> AnchoredWorkoutResult {
-    let expected = Self.anchoredApart.first { $0 == type } ?? WorkoutStore.workoutType
+    let clinical = type.descriptor.objectKind == .clinicalRecord
+    let expected = clinical ? type : Self.anchoredApart.first { $0 == type } ?? WorkoutStore.workoutType
     let perObject = type == SpecialObjectStore.visionPrescriptionType
     // Read object by object, prescriptions need no type-level read decision (V4): their query checks the rest.
     if !perObject { try workoutQueryable(bundleID, type, expected: expected, range: range, limit: limit) }
@@ -261,6 +266,10 @@ extension DeviceState {
     case SpecialObjectStore.stateOfMindType:
       (result.statesOfMind, changes) = added(
         specialObjects.statesOfMind.ordered, try stateOfMindQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
+    case _ where clinical:
+      (result.clinicalRecords, changes) = added(
+        specialObjects.clinicalRecords.ordered, try clinicalRecordQuery(bundleID, query, wall: wall).map(\.uuid),
+        \.uuid)
     case SpecialObjectStore.visionPrescriptionType:
       var all = query
       all.limit = 0
@@ -294,6 +303,7 @@ extension DeviceState {
       result.audiograms = keep(result.audiograms)
       result.statesOfMind = keep(result.statesOfMind)
       result.visionPrescriptions = keep(result.visionPrescriptions)
+      result.clinicalRecords = keep(result.clinicalRecords)
       deletions.removeAll { $0.0 > cutoff }
       newAnchor = cutoff
     }
@@ -302,8 +312,8 @@ extension DeviceState {
     return result
   }
 
-  /// The types ``anchoredWorkoutQuery(_:type:anchor:range:limit:filter:wall:)`` answers: those stored apart from
-  /// samples, but the clinical types.
+  /// The types ``anchoredWorkoutQuery(_:type:anchor:range:limit:filter:wall:)`` answers besides the clinical types:
+  /// those stored apart from samples.
   package static let anchoredApart = [
     WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType,
     SpecialObjectStore.electrocardiogramType, SpecialObjectStore.audiogramType, SpecialObjectStore.stateOfMindType,
