@@ -72,3 +72,43 @@ struct AnchoredObjectFamilyTests {
     }
   }
 }
+
+/// Symptoms logged with a recording (behavior.md G6), as ECG viewer apps read them.
+@Suite("ECG symptoms associated with their recording, against real daemons")
+struct ECGSymptomTests {
+  @Test func theSymptomsLoggedWithARecordingAreItsAssociatedCategorySamples() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      let app = "com.example.rhythm"
+      try pair.watch.install(app: app, readUsage: "Shows your ECGs.")
+      let fatigue = HKCategoryType(.fatigue)
+      try await pair.watch.authorize(app, read: [HKObjectType.electrocardiogramType(), fatigue])
+      let first = try pair.watch.recordElectrocardiogram(
+        .atrialFibrillation, symptoms: .present, start: t0 - 600, symptomTypes: [.fatigue, .dizziness])
+      try pair.watch.recordElectrocardiogram(.sinusRhythm, symptoms: .present, start: t0 - 60, symptomTypes: [.fatigue])
+      #expect(throws: HealthPairTestingError.self) {
+        try pair.watch.recordElectrocardiogram(.sinusRhythm, symptoms: .none, symptomTypes: [.fatigue])
+      }
+      try await pair.watch.use(app: app) {
+        let store = HKHealthStore()
+        let ecgs = try await HKSampleQueryDescriptor(
+          predicates: [.electrocardiogram()], sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store)
+        let recording = try #require(ecgs.first { $0.uuid == first })
+        let symptoms = try await HKSampleQueryDescriptor(
+          predicates: [
+            .categorySample(
+              type: fatigue, predicate: HKQuery.predicateForObjectsAssociated(electrocardiogram: recording))
+          ], sortDescriptors: []
+        ).result(for: store)
+        #expect(symptoms.count == 1)
+        let symptom = try #require(symptoms.first)
+        #expect(symptom.startDate == recording.startDate && symptom.endDate == recording.endDate)
+        #expect(symptom.sourceRevision.source.bundleIdentifier == "com.apple.NanoHeartRhythm")
+        #expect(symptom.metadata?.keys.contains { $0.hasPrefix("_HealthPair") } != true, "the association is hidden")
+        let all = try await HKSampleQueryDescriptor(predicates: [.categorySample(type: fatigue)], sortDescriptors: [])
+          .result(for: store)
+        #expect(all.count == 2, "one per recording that logged it")
+      }
+    }
+  }
+}

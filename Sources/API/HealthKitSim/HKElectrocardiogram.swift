@@ -206,6 +206,13 @@ extension HKQuery {
   {
     HealthKitSimPredicate(.electrocardiogram(.symptomsStatus, [symptomsStatus.rawValue]))
   }
+
+  /// The symptom samples the user logged with `electrocardiogram` (category samples the ECG app saved with it;
+  /// behavior.md G6).
+  public static func predicateForObjectsAssociated(electrocardiogram: HKElectrocardiogram) -> NSPredicate {
+    HealthKitSimPredicate(
+      .metadata(key: ECGRecording.associationKey, .oneOf([.string(electrocardiogram.uuid.uuidString)])))
+  }
 }
 
 extension HKSamplePredicate where Sample == HKElectrocardiogram {

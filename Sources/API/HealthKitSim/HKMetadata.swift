@@ -237,7 +237,7 @@ package enum MetadataPayload: Hashable, Sendable {
   package var dictionary: [String: Any]? {
     guard case .valid(let metadata) = self else { return nil }
     var result: [String: Any] = [:]
-    for (key, value) in metadata where !key.hasPrefix(MetadataKey.devicePrefix) {
+    for (key, value) in metadata where !key.hasPrefix(MetadataKey.devicePrefix) && key != ECGRecording.associationKey {
       switch value {
       case .bool(let b): result[key] = b
       case .int(let i): result[key] = Int(i)

@@ -9,14 +9,14 @@ import HealthModel
 // journal and snapshots use too.
 //
 // ecg-recording := uuid | start date | classification u8 | symptoms u8 | averageHeartRate f64? | duration f64 |
-//                  voltages [f32]? | metadata
+//                  voltages [f32]? | metadata | symptom types [type u16] (at most 7)
 // voltages      := count u32 | f32 LE × count
 
 extension Codec {
   /// What the user's world asks a watch to record (numbers as sent; the device checks them).
   package enum Recording: FieldCodec {
     /// The smallest encoded recording request.
-    package static var minimumSize: Int { 16 + 8 + 2 + 1 + 8 + 1 + 4 }
+    package static var minimumSize: Int { 16 + 8 + 2 + 1 + 8 + 1 + 4 + 4 }
     /// Writes `value`.
     package static func write(_ value: ECGRecording, into w: inout BinaryWriter) {
       w.uuid(value.uuid)
@@ -27,6 +27,7 @@ extension Codec {
       w.f64(value.duration)
       w.optional(value.voltages) { Voltages.write($1, into: &$0) }
       w.metadata(value.metadata)
+      w.array(value.symptoms) { $0.sampleType($1) }
     }
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> ECGRecording {
@@ -43,9 +44,14 @@ extension Codec {
       let rate = try r.optional { r throws(DecodeError) in try r.f64() }
       let duration = try r.f64()
       let voltages = try r.optional { r throws(DecodeError) in try Voltages.read(from: &r) }
+      let metadata = try r.metadata(finite: true)
+      let logged = try r.array(minElementSize: 2) { r throws(DecodeError) in try r.sampleType() }
+      guard logged.count <= ECGRecording.symptomTypes.count else {
+        throw r.error("\(logged.count) symptoms (at most 7)")
+      }
       return ECGRecording(
         uuid: uuid, start: start, classification: classification, symptomsStatus: symptoms, averageHeartRate: rate,
-        duration: duration, voltages: voltages, metadata: try r.metadata(finite: true))
+        duration: duration, voltages: voltages, metadata: metadata, symptoms: logged)
     }
   }
   /// A stored electrocardiogram with its voltages (imports).

@@ -20,7 +20,44 @@ extension DeviceState {
     var seen: Set<UUID> = []
     try requireNewIdentifier(ecg.uuid, &seen)
     try requireInsideRetention(ecg.uuid, end: ecg.end, wall: wall)
-    return commitEvents([.electrocardiogramsStored([ecg])])
+    let symptoms = try symptomSamples(recording, ecg)
+    for sample in symptoms { try requireNewIdentifier(sample.uuid, &seen) }
+    return commitEvents([.electrocardiogramsStored([ecg])] + (symptoms.isEmpty ? [] : [.samplesSaved(symptoms)]))
+  }
+
+  /// The ECG app's symptom samples of `recording` (G6): one category sample per symptom logged, over the
+  /// recording, from the ECG app, associated with it (``ECGRecording/associationKey``), identified from the
+  /// recording's identifier and the type.
+  /// - Throws: a simulator error for a symptom the ECG app does not offer, one named twice, or symptoms without the
+  ///   `present` status.
+  func symptomSamples(_ recording: ECGRecording, _ ecg: Electrocardiogram) throws(HealthError) -> [Sample] {
+    guard !recording.symptoms.isEmpty else { return [] }
+    guard recording.symptomsStatus == .present else {
+      throw .simulator("symptoms are logged with a recording whose symptoms status is present")
+    }
+    let offered = ECGRecording.symptomTypes.map(\.name).joined(separator: ", ")
+    var samples: [Sample] = []
+    for type in recording.symptoms {
+      guard ECGRecording.symptomTypes.contains(type) else {
+        throw .simulator("the ECG app offers no symptom '\(type.name)' (\(offered))")
+      }
+      guard !samples.contains(where: { $0.type == type }) else {
+        throw .simulator("the symptom '\(type.name)' is logged twice")
+      }
+      var bytes = withUnsafeBytes(of: ecg.uuid.uuid) { Array($0) }
+      bytes[0] ^= UInt8(truncatingIfNeeded: type.code)
+      bytes[1] ^= UInt8(truncatingIfNeeded: type.code >> 8) ^ 0x5A
+      let uuid = UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+          bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+      samples.append(
+        Sample(
+          uuid: uuid, type: type, value: .category(0), start: ecg.start, end: ecg.end,
+          metadata: [ECGRecording.associationKey: .string(ecg.uuid.uuidString)], source: ecg.source))
+    }
+    return samples
   }
 
   /// Stages the electrocardiograms of an import (committed with its samples).

@@ -21,6 +21,18 @@ package struct ECGRecording: Hashable, Sendable {
   package var voltages: [Float]?
   /// Extra metadata (the algorithm version is set unless given).
   package var metadata: Metadata
+  /// The symptoms the user logs with it (``symptomTypes``), each saved by the ECG app as a category sample
+  /// associated with the recording; only with ``symptomsStatus`` `present`.
+  package var symptoms: [SampleType] = []
+
+  /// The symptoms the ECG app offers, as HealthKit's category types.
+  package static let symptomTypes = [
+    "rapidPoundingOrFlutteringHeartbeat", "skippedHeartbeat", "fatigue", "shortnessOfBreath", "chestTightnessOrPain",
+    "fainting", "dizziness",
+  ].compactMap { SampleType.lookup(name: $0) }
+  /// The metadata key naming the recording a symptom sample belongs to (HealthKitSim leaves it out of `metadata`;
+  /// `predicateForObjectsAssociated(electrocardiogram:)` reads it).
+  package static let associationKey = "_HealthPair.electrocardiogram"
 
   /// The ECG app's sampling frequency, hertz.
   package static let samplingFrequency = 512.0
@@ -33,7 +45,7 @@ package struct ECGRecording: Hashable, Sendable {
   package init(
     uuid: UUID, start: Date, classification: ECGClassification, symptomsStatus: ECGSymptomsStatus = .notSet,
     averageHeartRate: Double? = nil, duration: Double = ECGRecording.standardDuration, voltages: [Float]? = nil,
-    metadata: Metadata = [:]
+    metadata: Metadata = [:], symptoms: [SampleType] = []
   ) {
     self.uuid = uuid
     self.start = start
@@ -43,6 +55,7 @@ package struct ECGRecording: Hashable, Sendable {
     self.duration = duration
     self.voltages = voltages
     self.metadata = metadata
+    self.symptoms = symptoms
   }
 
   /// The heart rate the ECG app reports for a classification when none is asked for: nil for a poor reading

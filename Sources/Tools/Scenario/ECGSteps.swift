@@ -14,7 +14,7 @@ extension RunContext {
     let recording = ECGRecording(
       uuid: rng.uuid(), start: spec.start.map { resolve($0, on: device) } ?? now.addingTimeInterval(-duration),
       classification: spec.classification, symptomsStatus: spec.symptoms, averageHeartRate: spec.heartRate,
-      duration: duration)
+      duration: duration, symptoms: spec.symptomTypes)
     let c = client(device)
     switch attempt({ () throws(ClientError) in try c.recordElectrocardiogram(recording) }) {
     case .success:

@@ -12,6 +12,8 @@ package struct ECGSpec: Hashable, Sendable {
   package var heartRate: Double?
   /// `with symptoms` / `with no symptoms` (absent: not set).
   package var symptoms: ECGSymptomsStatus = .notSet
+  /// `with symptoms <symptom>…`: the symptoms logged (category types the ECG app offers).
+  package var symptomTypes: [SampleType] = []
   /// `for <duration>` (nil: the ECG app's 30 seconds).
   package var duration: Double?
   /// `fails [with "<text>"]`: the recording must be refused (its message containing the text, when given); nil when
@@ -38,8 +40,8 @@ package struct ECGCheck: Hashable, Sendable {
 /// `the wearer records an ECG …` and `sees <n> electrocardiograms …` (docs/scenario-language.md; behavior.md
 /// section G).
 extension ParseState {
-  /// `records an ECG <classification> [at <time>] [heart rate <n> bpm] [with symptoms|with no symptoms]
-  /// [for <duration>] [fails [with "<text>"]]`, after `<device>: the wearer`.
+  /// `records an ECG <classification> [at <time>] [heart rate <n> bpm] [with symptoms [<symptom>…]|with no
+  /// symptoms] [for <duration>] [fails [with "<text>"]]`, after `<device>: the wearer`.
   func parseRecordECG(_ c: inout Cursor, device: DeviceKind) throws(Diagnostic) -> StepKind {
     try c.expect("an", "ECG", what: "'an ECG <classification>'")
     var spec = ECGSpec(classification: try c.ecgClassification())
@@ -58,6 +60,17 @@ extension ParseState {
         spec.symptoms = .none
       } else if c.take("with", "symptoms") {
         spec.symptoms = .present
+        let offered = ECGRecording.symptomTypes.map(\.name)
+        while let next = c.peek,
+          let type = ECGRecording.symptomTypes.first(where: { $0.name.lowercased() == next.keyword })
+        {
+          c.index += 1
+          guard !spec.symptomTypes.contains(type) else {
+            throw c.error(
+              .expected("each symptom once (\(offered.joined(separator: ", ")))", found: next.text), at: next)
+          }
+          spec.symptomTypes.append(type)
+        }
       } else if c.take("for") {
         let lengthToken = c.peek
         let length = try c.duration()

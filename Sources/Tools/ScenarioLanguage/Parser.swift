@@ -110,8 +110,8 @@ import HealthModel
 //   - <device>: <App> goes to the background / comes to the foreground / is suspended / is killed
 //   - <device>: the wearer's effort becomes rest|easy|moderate|hard|maximal|pace <m:ss> min/km
 //   - watch: the watch is taken off / watch: the watch is put back on
-//   - <device>: the wearer records an ECG <classification> [at <time>] [heart rate <n> bpm] [with symptoms|with no
-//       symptoms] [for <duration>] [fails [with "<text>"]]
+//   - <device>: the wearer records an ECG <classification> [at <time>] [heart rate <n> bpm] [with symptoms
+//       [<symptom>…]|with no symptoms] [for <duration>] [fails [with "<text>"]]
 //   - <device>: the provider sends <clinical type> "<name>" as <FHIR type> [from "<provider>"] [fails [with
 //       "<text>"]]
 //   - <App>'s workout session <name> is notStarted|prepared|running|paused|stopped|ended
