@@ -20,12 +20,9 @@ extension HKHealthStore {
   public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?)
     async throws
   {
-    let api = "HKHealthStore.requestAuthorization(toShare:read:)"
-    let session = try await Session.connected(api: api)
-    if Task.isCancelled { throw CancellationError() }
-    let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
-    HKHealthStore.logRequest(session, pending, api: api)
-    try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
+    try await awaitSheet(api: "HKHealthStore.requestAuthorization(toShare:read:)") { session in
+      try self.authorizationOperation(session, typesToShare, typesToRead)
+    }
   }
 
   /// Asks the user for permission; `completion` receives HealthKit's `success` (never "granted") and the error.
@@ -36,10 +33,33 @@ extension HKHealthStore {
     toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
     completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
-    let api = "HKHealthStore.requestAuthorization(toShare:read:completion:)"
+    awaitSheet(
+      api: "HKHealthStore.requestAuthorization(toShare:read:completion:)",
+      { session in try self.authorizationOperation(session, typesToShare, typesToRead) }, completion: completion)
+  }
+
+  /// Sends the request `operation` makes for the session — one that may present a sheet — and awaits its final
+  /// answer: the async forms of `requestAuthorization` and `requestPerObjectReadAuthorization`.
+  /// - Throws: as those do; `CancellationError` when the task is cancelled before the request is sent.
+  func awaitSheet(api: String, _ operation: (Session) throws -> DeviceOperation<AuthorizationCallResult>)
+    async throws
+  {
+    let session = try await Session.connected(api: api)
+    if Task.isCancelled { throw CancellationError() }
+    let pending = try session.start(try operation(session), api: api)
+    HKHealthStore.logRequest(session, pending, api: api)
+    try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
+  }
+
+  /// The completion-handler form of ``awaitSheet(api:_:)``: the request is sent before this returns, and
+  /// `completion` receives `success` and the error on a background queue once the sheet is answered (or at once).
+  func awaitSheet(
+    api: String, _ operation: (Session) throws -> DeviceOperation<AuthorizationCallResult>,
+    completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+  ) {
     let started = Result { () throws -> (Session, PendingOperation<AuthorizationCallResult>) in
       let session = try Session.current(api: api)
-      let pending = try session.start(try authorizationOperation(session, typesToShare, typesToRead), api: api)
+      let pending = try session.start(try operation(session), api: api)
       HKHealthStore.logRequest(session, pending, api: api)
       return (session, pending)
     }
@@ -115,7 +135,7 @@ extension HKHealthStore {
   /// answers, whether it refused the request outright (a misuse of the simulator, or a request a device would
   /// terminate the app for): a harness waiting for its sheet then fails at once, whether or not the app's task has
   /// run since.
-  static func logRequest(
+  private static func logRequest(
     _ session: Session, _ pending: PendingOperation<AuthorizationCallResult>, api: String
   ) {
     let log = AuthorizationRequestLog.shared
@@ -134,7 +154,7 @@ extension HKHealthStore {
     }
   }
 
-  static func authorizationOutcome(_ result: AuthorizationCallResult, api: String) throws {
+  private static func authorizationOutcome(_ result: AuthorizationCallResult, api: String) throws {
     guard result.success else {
       throw result.error.map { Session.translate($0, api: api) }
         ?? HKError(.unknownError, message: "The authorization request did not succeed")

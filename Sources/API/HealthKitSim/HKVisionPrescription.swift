@@ -153,12 +153,9 @@ extension HKHealthStore {
   ///   read per object ("Per-Object authorization to read … is disallowed") or a missing
   ///   `NSHealthShareUsageDescription`; ``HealthKitSimError``; `CancellationError`.
   public func requestPerObjectReadAuthorization(for objectType: HKObjectType, predicate: NSPredicate?) async throws {
-    let api = "HKHealthStore.requestPerObjectReadAuthorization(for:predicate:)"
-    let session = try await Session.connected(api: api)
-    if Task.isCancelled { throw CancellationError() }
-    let pending = try session.start(try perObjectOperation(session, objectType, predicate), api: api)
-    HKHealthStore.logRequest(session, pending, api: api)
-    try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
+    try await awaitSheet(api: "HKHealthStore.requestPerObjectReadAuthorization(for:predicate:)") { session in
+      try self.perObjectOperation(session, objectType, predicate)
+    }
   }
 
   /// Completion-handler form of ``requestPerObjectReadAuthorization(for:predicate:)``: `completion` receives
@@ -166,23 +163,9 @@ extension HKHealthStore {
   public func requestPerObjectReadAuthorization(
     for objectType: HKObjectType, predicate: NSPredicate?, completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
-    let api = "HKHealthStore.requestPerObjectReadAuthorization(for:predicate:completion:)"
-    let started = Result { () throws -> (Session, PendingOperation<AuthorizationCallResult>) in
-      let session = try Session.current(api: api)
-      let pending = try session.start(try perObjectOperation(session, objectType, predicate), api: api)
-      HKHealthStore.logRequest(session, pending, api: api)
-      return (session, pending)
-    }
-    deliver({
-      let (session, pending) = try started.get()
-      try HKHealthStore.authorizationOutcome(
-        try await session.value(of: pending, api: api, waitsForUser: true), api: api)
-    }) { result in
-      switch result {
-      case .success: completion(true, nil)
-      case .failure(let error): completion(false, error)
-      }
-    }
+    awaitSheet(
+      api: "HKHealthStore.requestPerObjectReadAuthorization(for:predicate:completion:)",
+      { session in try self.perObjectOperation(session, objectType, predicate) }, completion: completion)
   }
 
   private func perObjectOperation(_ session: Session, _ type: HKObjectType, _ predicate: NSPredicate?) throws

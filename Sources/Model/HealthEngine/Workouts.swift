@@ -198,49 +198,29 @@ extension DeviceState {
             uuid: $0.uuid, type: WorkoutStore.routeType, source: $0.source, deletedAt: at, metadata: $0.metadata)
         }
     }
+    /// The tombstone of the app's own object `uuid` of `type`, once it passes the ownership and share checks.
+    func own(_ type: SampleType, _ source: SampleSource, _ end: Date, _ metadata: Metadata) throws(HealthError)
+      -> [Tombstone]
+    {
+      try owned(source, end)
+      try requireShare(bundleID, type, verb: "delete")
+      return [Tombstone(uuid: uuid, type: type, source: source, deletedAt: at, metadata: metadata)]
+    }
     if let route = workoutStore.routes[uuid]?.value {
-      try owned(route.source, route.end)
-      try requireShare(bundleID, WorkoutStore.routeType, verb: "delete")
-      return [
-        Tombstone(
-          uuid: uuid, type: WorkoutStore.routeType, source: route.source, deletedAt: at, metadata: route.metadata)
-      ]
+      return try own(WorkoutStore.routeType, route.source, route.end, route.metadata)
     }
     if let audiogram = specialObjects.audiograms[uuid] {
-      try owned(audiogram.source, audiogram.end)
-      try requireShare(bundleID, SpecialObjectStore.audiogramType, verb: "delete")
-      return [
-        Tombstone(
-          uuid: uuid, type: SpecialObjectStore.audiogramType, source: audiogram.source, deletedAt: at,
-          metadata: audiogram.metadata)
-      ]
+      return try own(SpecialObjectStore.audiogramType, audiogram.source, audiogram.end, audiogram.metadata)
     }
     if let state = specialObjects.statesOfMind[uuid] {
-      try owned(state.source, state.date)
-      try requireShare(bundleID, SpecialObjectStore.stateOfMindType, verb: "delete")
-      return [
-        Tombstone(
-          uuid: uuid, type: SpecialObjectStore.stateOfMindType, source: state.source, deletedAt: at,
-          metadata: state.metadata)
-      ]
+      return try own(SpecialObjectStore.stateOfMindType, state.source, state.date, state.metadata)
     }
     if let prescription = specialObjects.visionPrescriptions[uuid] {
-      try owned(prescription.source, prescription.end)
-      try requireShare(bundleID, SpecialObjectStore.visionPrescriptionType, verb: "delete")
-      return [
-        Tombstone(
-          uuid: uuid, type: SpecialObjectStore.visionPrescriptionType, source: prescription.source, deletedAt: at,
-          metadata: prescription.metadata)
-      ]
+      return try own(
+        SpecialObjectStore.visionPrescriptionType, prescription.source, prescription.end, prescription.metadata)
     }
     if let series = workoutStore.series[uuid]?.value {
-      try owned(series.source, series.end)
-      try requireShare(bundleID, WorkoutStore.heartbeatSeriesType, verb: "delete")
-      return [
-        Tombstone(
-          uuid: uuid, type: WorkoutStore.heartbeatSeriesType, source: series.source, deletedAt: at,
-          metadata: series.metadata)
-      ]
+      return try own(WorkoutStore.heartbeatSeriesType, series.source, series.end, series.metadata)
     }
     return nil
   }
