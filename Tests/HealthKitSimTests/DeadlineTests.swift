@@ -142,9 +142,10 @@ struct DeadlineTests {
     #expect(recorded.withLock { $0 } == error)
   }
 
-  /// A sheet answered in time is no failure, however long the rest of the test takes.
+  /// A sheet answered in time is no failure, however long the rest of the test takes. (The deadline is generous:
+  /// on a loaded machine, answering a sheet while other tests run in parallel has taken over 2 s.)
   @Test func aSheetAnsweredInTimeIsNoFailure() async throws {
-    try await withHealthPair(HealthPairOptions(timeout: 2)) { pair in
+    try await withHealthPair(HealthPairOptions(timeout: 30)) { pair in
       try pair.phone.install(app: waterID, writeUsage: "Water logs what you drink.")
       try await pair.phone.authorize(waterID, share: [waterType])
       #expect(pair.failure == nil)
