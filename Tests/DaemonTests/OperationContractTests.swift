@@ -181,6 +181,17 @@ struct OperationContractTests {
       .saveStatesOfMind(
         bundle, [StateOfMindInput(uuid: UUID(), date: t0.addingTimeInterval(-60), kind: 1, valence: 0.3)])),
     Erased(.stateOfMindQuery(bundle, SampleQuery(type: stateOfMindType))),
+    Erased(.requestAuthorization(bundle, share: [gad7Type], read: [gad7Type])),
+    Erased(.answerPrompt(.allowAll, bundleID: bundle)),
+    Erased(
+      .saveScoredAssessments(
+        bundle,
+        [
+          ScoredAssessmentInput(
+            uuid: UUID(), kind: 1, date: t0.addingTimeInterval(-60), answers: [1, 1, 1, 1, 1, 1, 1])
+        ]
+      )),
+    Erased(.scoredAssessmentQuery(bundle, SampleQuery(type: gad7Type))),
   ]
 
   /// The operations only an iPhone answers besides every phone operation (a provider's records arrive there).
@@ -241,6 +252,7 @@ struct OperationContractTests {
     bundleID: "com.example.records", displayName: "Records", writeUsageDescription: nil, readUsageDescription: "r",
     entitlements: [.healthRecords])
   static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
+  static let gad7Type = SampleType.lookup(name: "GAD7")!
   static let audiogramType = SampleType.lookup(name: "audiogram")!
   static let importedAudiogram: Audiogram = {
     var copy = try! audiogram.validated(source: imported.source)

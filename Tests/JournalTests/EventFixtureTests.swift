@@ -60,6 +60,7 @@ struct EventFixtureTests {
     case .electrocardiograms: "electrocardiograms"
     case .audiograms: "audiograms"
     case .statesOfMind: "statesOfMind"
+    case .scoredAssessments: "scoredAssessments"
     }
   }
 

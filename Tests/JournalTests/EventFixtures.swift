@@ -131,6 +131,12 @@ enum EventFixture {
     labels: [29, 32], associations: [17, 11], metadata: ["note": .string("deadline")]
   ).validated(source: JournalFixture.phoneSource)
 
+  /// A PHQ-9 whose ninth answer is "prefer not to answer", with metadata.
+  static let assessment = try! ScoredAssessmentInput(
+    uuid: UUID(uuidString: "50A0D000-0000-4000-8000-000000000006")!, kind: 2, date: t0,
+    answers: [3, 2, 1, 0, 3, 2, 1, 0, 4], metadata: ["clinic": .string("north")]
+  ).validated(source: JournalFixture.phoneSource)
+
   /// A glasses prescription with a prism on the right lens.
   static let prescription = VisionPrescription(
     uuid: UUID(uuidString: "9E55E500-0000-4000-8000-000000000005")!, kind: .glasses, specifiesLenses: true,
@@ -188,6 +194,7 @@ enum EventFixture {
           SyncEntry(seq: 15, payload: .electrocardiograms([ecg])),
           SyncEntry(seq: 16, payload: .audiograms([audiogram])),
           SyncEntry(seq: 17, payload: .statesOfMind([stateOfMind])),
+          SyncEntry(seq: 18, payload: .scoredAssessments([assessment])),
         ], at: t0)
     ),
     ("peerAcknowledged", .peerAcknowledged(41)),
@@ -254,6 +261,7 @@ enum EventFixture {
       "objectReadChosen",
       .objectReadChosen(bundleID: "com.example.water", choices: [prescription.uuid: true, clinicalRecord.uuid: false])
     ),
+    ("scoredAssessmentsSaved", .scoredAssessmentsSaved([assessment])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.
@@ -274,5 +282,6 @@ enum EventFixture {
     ("electrocardiograms", .init(seq: 14, payload: .electrocardiograms([ecg]))),
     ("audiograms", .init(seq: 15, payload: .audiograms([audiogram]))),
     ("statesOfMind", .init(seq: 16, payload: .statesOfMind([stateOfMind]))),
+    ("scoredAssessments", .init(seq: 17, payload: .scoredAssessments([assessment]))),
   ]
 }

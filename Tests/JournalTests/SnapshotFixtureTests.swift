@@ -106,6 +106,11 @@ struct SnapshotFixtureTests {
     var state = EventFixture.stateOfMind.input
     state.uuid = uuid(1, 16)
     try d.run(d.device.state.saveStatesOfMind(hearingApp.bundleID, [state], wall: d.wall))
+    let assessments: Set<SampleType> = [SpecialObjectStore.phq9Type]
+    try d.grant(hearingApp.bundleID, share: assessments, read: assessments)
+    var assessment = EventFixture.assessment.input
+    assessment.uuid = uuid(1, 19)
+    try d.run(d.device.state.saveScoredAssessments(hearingApp.bundleID, [assessment], wall: d.wall))
     var record = EventFixture.clinicalRecord
     record.uuid = uuid(1, 17)
     try d.run(d.device.state.receiveClinicalRecords([record]))
@@ -221,7 +226,7 @@ struct SnapshotFixtureTests {
     #expect(workouts.workouts.values.contains { $0.value.associated.count == 1 })
     #expect(state.specialObjects.electrocardiograms.count == 1 && state.specialObjects.audiograms.count == 1)
     #expect(state.specialObjects.statesOfMind.count == 1 && state.specialObjects.clinicalRecords.count == 1)
-    #expect(state.specialObjects.visionPrescriptions.count == 1)
+    #expect(state.specialObjects.visionPrescriptions.count == 1 && state.specialObjects.scoredAssessments.count == 1)
     #expect(state.specialObjects.objectReadChoices[Self.workoutApp.bundleID]?.values.first == true)
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {

@@ -169,6 +169,7 @@ enum CaseNames {
     case .saveHeartbeatSeries: ["saveHeartbeatSeries"]
     case .saveAudiogram: ["saveAudiogram"]
     case .logStateOfMind: ["logStateOfMind"]
+    case .logAssessment: ["logAssessment"]
     case .providerSends: ["providerSends"]
     case .savePrescription: ["savePrescription"]
     case .requestObjects: ["requestObjects"]
@@ -221,6 +222,7 @@ enum CaseNames {
     case .expect(.seesElectrocardiograms): ["seesElectrocardiograms"]
     case .expect(.seesAudiograms): ["seesAudiograms"]
     case .expect(.seesStatesOfMind): ["seesStatesOfMind"]
+    case .expect(.seesAssessments): ["seesAssessments"]
     case .expect(.seesClinicalRecords): ["seesClinicalRecords"]
     case .expect(.seesPrescriptions): ["seesPrescriptions"]
     case .expect(.seesRoutes): ["seesRoutes"]
@@ -294,7 +296,7 @@ enum CaseNames {
     "session statistic", "session builder", "recovers", "sessionMirror", "sessionStopMirroring", "sessionSend",
     "session type", "session received", "startWatchApp", "wearer records ECG", "seesElectrocardiograms",
     "saveAudiogram", "seesAudiograms", "logStateOfMind", "seesStatesOfMind", "providerSends", "seesClinicalRecords",
-    "savePrescription", "requestObjects", "answerObjects", "seesPrescriptions",
+    "savePrescription", "requestObjects", "answerObjects", "seesPrescriptions", "logAssessment", "seesAssessments",
   ]
 }
 
@@ -315,6 +317,7 @@ struct LanguageDocsTests {
     install Rhythm on phone and watch read electrocardiogram
     install Hearing on phone and watch share audiogram read audiogram
     install Mood on phone and watch share stateOfMind read stateOfMind
+    install Calm on phone and watch share GAD7 PHQ9 read GAD7 PHQ9
     install Records on phone read allergyRecord labResultRecord with health records
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     install Optician on phone share visionPrescription

@@ -38,6 +38,11 @@ enum ObjectExamples {
     metadata: ["note": .string("n")])
   static let state = try! stateInput.validated(source: SampleSource(bundleID: "a", device: .watch))
 
+  static let gad7Type = SampleType.lookup(name: "GAD7")!
+  static let assessmentInput = ScoredAssessmentInput(
+    uuid: PinnedFrameTests.u2, kind: 1, date: t0, answers: [3, 2, 1, 0, 1, 2, 3], metadata: ["k": .int(2)])
+  static let assessment = try! assessmentInput.validated(source: SampleSource(bundleID: "a", device: .phone))
+
   static let record = ClinicalRecord(
     uuid: PinnedFrameTests.u2, type: SampleType.lookup(name: "allergyRecord")!, date: t0, displayName: "Penicillin",
     resourceType: "AllergyIntolerance", identifier: "a1", fhirVersion: "4.0.1", sourceURL: "https://example.org/a1",
@@ -96,6 +101,12 @@ enum ObjectExamples {
     .storedVisionPrescriptions,
     .importClinicalRecords(importID: 6, records: [record]),
     .storedClinicalRecords,
+    .saveScoredAssessments(bundleID: "a", assessments: [assessmentInput]),
+    .scoredAssessmentQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: gad7Type, range: DateRange(start: t0, end: nil), sources: nil, limit: 3, sort: [],
+        filter: nil)),
   ]
 
   /// One reply of each object reply tag.
@@ -107,6 +118,7 @@ enum ObjectExamples {
     .clinicalRecords([record]),
     .electrocardiogramHeaders([ecg.header]),
     .visionPrescriptions([prescription]),
+    .scoredAssessments([assessment]),
   ]
 
   /// A per-object read sheet (pinned as `interim.objectPrompt`).

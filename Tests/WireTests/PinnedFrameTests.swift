@@ -287,6 +287,8 @@ struct PinnedFrameTests {
     case .storedVisionPrescriptions: "storedVisionPrescriptions"
     case .importClinicalRecords: "importClinicalRecords"
     case .storedClinicalRecords: "storedClinicalRecords"
+    case .saveScoredAssessments: "saveScoredAssessments"
+    case .scoredAssessmentQuery: "scoredAssessmentQuery"
     }
   }
 
@@ -325,6 +327,7 @@ struct PinnedFrameTests {
     case .clinicalRecords: "clinicalRecords"
     case .electrocardiogramHeaders: "electrocardiogramHeaders"
     case .visionPrescriptions: "visionPrescriptions"
+    case .scoredAssessments: "scoredAssessments"
     }
   }
 

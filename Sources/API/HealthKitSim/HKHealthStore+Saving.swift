@@ -24,7 +24,7 @@ extension HKHealthStore {
   }
 
   /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveStatesOfMind` for States of Mind,
-  /// `saveVisionPrescriptions` for vision prescriptions,
+  /// `saveVisionPrescriptions` for vision prescriptions, `saveScoredAssessments` for scored assessments,
   /// `saveObjects` when any is a workout
   /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
@@ -41,6 +41,13 @@ extension HKHealthStore {
         throw HealthKitSimError.unsupported("HealthKitSim saves States of Mind in a save(_:) of their own")
       }
       return [.saveStatesOfMind(bundleID, try states.map { try $0.stateOfMindInput(api: api) })]
+    }
+    if objects.contains(where: { $0 is HKScoredAssessment }) {
+      let assessments = objects.compactMap { $0 as? HKScoredAssessment }
+      guard assessments.count == objects.count else {
+        throw HealthKitSimError.unsupported("HealthKitSim saves scored assessments in a save(_:) of their own")
+      }
+      return [.saveScoredAssessments(bundleID, try assessments.map { try $0.assessmentInput(api: api) })]
     }
     if objects.contains(where: { $0 is HKVisionPrescription }) {
       let prescriptions = objects.compactMap { $0 as? HKVisionPrescription }

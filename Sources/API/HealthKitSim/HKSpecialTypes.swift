@@ -163,6 +163,7 @@ extension HKObjectType {
     case .visionPrescription: HKPrescriptionType(identifier: identifier)
     case .series: HKSeriesType(identifier: identifier)
     case .stateOfMind: HKStateOfMindType(identifier: identifier)
+    case .scoredAssessment: HKScoredAssessmentType(identifier: identifier)
     case .clinicalRecord: HKClinicalType(HKClinicalTypeIdentifier(identifier))
     case .document: HKDocumentType(HKDocumentTypeIdentifier(identifier))
     }

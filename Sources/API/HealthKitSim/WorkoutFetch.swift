@@ -12,19 +12,19 @@ enum WorkoutFetch {
   }
 
   /// Whether an anchored or observer query of `type` goes through ``changes(_:type:since:filter:limit:api:)``: the
-  /// workout family's types, electrocardiograms, audiograms, States of Mind, vision prescriptions and the clinical
-  /// types.
+  /// workout family's types, electrocardiograms, audiograms, States of Mind, vision prescriptions, scored
+  /// assessments and the clinical types.
   static func anchorsApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
-      || type is HKPrescriptionType || type is HKClinicalType
+      || type is HKPrescriptionType || type is HKClinicalType || type is HKScoredAssessmentType
   }
 
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
-  /// family's types, electrocardiograms, audiograms, States of Mind, clinical records and vision prescriptions (stored
-  /// apart from samples too).
+  /// family's types, electrocardiograms, audiograms, States of Mind, clinical records, vision prescriptions and scored
+  /// assessments (stored apart from samples too).
   static func fetchesApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
-      || type is HKClinicalType || type is HKPrescriptionType
+      || type is HKClinicalType || type is HKPrescriptionType || type is HKScoredAssessmentType
   }
 
   /// The objects of `type` passing `filter`, sorted by `descriptors` and limited, from the current device.
@@ -55,6 +55,9 @@ enum WorkoutFetch {
     case is HKPrescriptionType:
       objects = try session.perform(.visionPrescriptionQuery(session.bundleID, query), api: api)
         .map { HKVisionPrescription.make($0) }
+    case is HKScoredAssessmentType:
+      objects = try session.perform(.scoredAssessmentQuery(session.bundleID, query), api: api)
+        .map { HKScoredAssessment.make($0) }
     case is HKClinicalType:
       objects = try session.perform(.clinicalRecordQuery(session.bundleID, query), api: api)
         .map { HKClinicalRecord($0) }
@@ -93,6 +96,7 @@ enum WorkoutFetch {
       + found.audiograms.map { HKAudiogramSample($0) } + found.statesOfMind.map { HKStateOfMind($0) }
       + found.visionPrescriptions.map { HKVisionPrescription.make($0) }
       + found.clinicalRecords.map { HKClinicalRecord($0) }
+      + found.scoredAssessments.map { HKScoredAssessment.make($0) }
     return HKAnchoredObjectQuery.Changes(
       added: added, deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
   }

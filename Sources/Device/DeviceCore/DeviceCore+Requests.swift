@@ -130,7 +130,7 @@ extension DeviceCore {
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
       case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery, .audiogramQuery, .stateOfMindQuery,
-        .clinicalRecordQuery, .visionPrescriptionQuery:
+        .clinicalRecordQuery, .visionPrescriptionQuery, .scoredAssessmentQuery:
         "set a limit or narrow the date range"
       case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
@@ -148,7 +148,8 @@ extension DeviceCore {
         .importRoutes, .importActivitySummaries, .storedWorkouts, .storedActivitySummaries, .workoutSession,
         .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms,
         .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind, .receiveClinicalRecords,
-        .saveVisionPrescriptions, .requestPerObjectRead, .importVisionPrescriptions, .importClinicalRecords:
+        .saveVisionPrescriptions, .requestPerObjectRead, .importVisionPrescriptions, .importClinicalRecords,
+        .saveScoredAssessments:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -218,7 +219,8 @@ extension Request {
       .workoutSession, .recordElectrocardiogram, .electrocardiogramQuery, .electrocardiogramVoltages,
       .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .storedAudiograms, .saveStatesOfMind,
       .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
-      .visionPrescriptionQuery, .requestPerObjectRead, .storedVisionPrescriptions, .storedClinicalRecords:
+      .visionPrescriptionQuery, .requestPerObjectRead, .storedVisionPrescriptions, .storedClinicalRecords,
+      .saveScoredAssessments, .scoredAssessmentQuery:
       nil
     }
   }

@@ -36,6 +36,10 @@ extension RequestCore {
         notices.append(.samplesChanged(types: [.audiogramType], origin: device, added: audiograms.count, deleted: 0))
       case .statesOfMindSaved(let states):
         notices.append(.samplesChanged(types: [.stateOfMindType], origin: device, added: states.count, deleted: 0))
+      case .scoredAssessmentsSaved(let assessments):
+        notices.append(
+          .samplesChanged(
+            types: distinct(assessments.map(\.objectType)), origin: device, added: assessments.count, deleted: 0))
       case .clinicalRecordsReceived(let records):
         notices.append(
           .samplesChanged(types: distinct(records.map(\.type)), origin: device, added: records.count, deleted: 0))
@@ -68,6 +72,7 @@ extension RequestCore {
           case .electrocardiograms(let e): added += e.map { _ in .ecgType }
           case .audiograms(let a): added += a.map { _ in .audiogramType }
           case .statesOfMind(let s): added += s.map { _ in .stateOfMindType }
+          case .scoredAssessments(let a): added += a.map(\.objectType)
           case .workoutAssociations: break
           case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }

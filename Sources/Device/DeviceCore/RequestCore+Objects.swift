@@ -34,6 +34,10 @@ extension RequestCore {
       return (.ok, try state.stageImportAudiograms(id, audiograms))
     case .storedAudiograms:
       return (.audiograms(state.specialObjects.audiograms.ordered.map(\.value)), [])
+    case .saveScoredAssessments(let bundleID, let assessments):
+      return (.ok, try state.saveScoredAssessments(bundleID, assessments, wall: wall))
+    case .scoredAssessmentQuery(let bundleID, let query):
+      return (.scoredAssessments(try state.scoredAssessmentQuery(bundleID, query, wall: wall)), [])
     case .saveStatesOfMind(let bundleID, let states):
       return (.ok, try state.saveStatesOfMind(bundleID, states, wall: wall))
     case .stateOfMindQuery(let bundleID, let query):

@@ -251,7 +251,7 @@ package enum RequestCore {
         .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .importAudiograms, .storedAudiograms,
         .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
         .visionPrescriptionQuery, .importVisionPrescriptions, .storedVisionPrescriptions, .importClinicalRecords,
-        .storedClinicalRecords:
+        .storedClinicalRecords, .saveScoredAssessments, .scoredAssessmentQuery:
         let (reply, events) = try objectRequest(request, state: &state, wall: wall)
         record(events)
         answer = .reply(.success(reply))

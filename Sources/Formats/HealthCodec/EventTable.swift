@@ -108,6 +108,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case importVisionPrescriptionsStaged = 98
   /// An import's clinical records were staged.
   case importClinicalRecordsStaged = 99
+  /// Apps saved scored assessments.
+  case scoredAssessmentsSaved = 100
 }
 
 /// One kind of journal event.
@@ -293,6 +295,9 @@ enum EventTable {
   static let objectReadChosen = EventDefinition(
     .objectReadChosen, Fields.bundleID, Fields.objectChoices,
     make: { DeviceEvent.objectReadChosen(bundleID: $0, choices: $1) })
+  /// 100: [assessment].
+  static let scoredAssessmentsSaved = EventDefinition(
+    .scoredAssessmentsSaved, Fields.scoredAssessments, make: DeviceEvent.scoredAssessmentsSaved)
 }
 
 extension BinaryWriter {
@@ -351,6 +356,7 @@ extension BinaryWriter {
     case .clinicalRecordsReceived(let r): EventTable.clinicalRecordsReceived.write(r, into: &self)
     case .visionPrescriptionsSaved(let p): EventTable.visionPrescriptionsSaved.write(p, into: &self)
     case .objectReadChosen(let id, let c): EventTable.objectReadChosen.write((id, c), into: &self)
+    case .scoredAssessmentsSaved(let a): EventTable.scoredAssessmentsSaved.write(a, into: &self)
     case .importVisionPrescriptionsStaged(let id, let p):
       EventTable.importVisionPrescriptionsStaged.write((id, p), into: &self)
     case .importClinicalRecordsStaged(let id, let r): EventTable.importClinicalRecordsStaged.write((id, r), into: &self)
@@ -411,6 +417,7 @@ extension BinaryReader {
     case .clinicalRecordsReceived: return try EventTable.clinicalRecordsReceived.read(from: &self)
     case .visionPrescriptionsSaved: return try EventTable.visionPrescriptionsSaved.read(from: &self)
     case .objectReadChosen: return try EventTable.objectReadChosen.read(from: &self)
+    case .scoredAssessmentsSaved: return try EventTable.scoredAssessmentsSaved.read(from: &self)
     case .importVisionPrescriptionsStaged: return try EventTable.importVisionPrescriptionsStaged.read(from: &self)
     case .importClinicalRecordsStaged: return try EventTable.importClinicalRecordsStaged.read(from: &self)
     }

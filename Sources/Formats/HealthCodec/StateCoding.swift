@@ -185,6 +185,7 @@ extension BinaryWriter {
     }
     specialObjects(state.specialObjects)
     prescriptionsSection(state.specialObjects)
+    assessmentsSection(state.specialObjects)
     try flush(&self)
   }
 
@@ -327,6 +328,12 @@ extension BinaryReader {
       if !isAtEnd, try probe.u8() == 4 {
         self = probe
         try prescriptionsSection(into: &objects, changeCounter: store.changeCounter)
+      }
+      // Scored assessments: a 5, then their list.
+      probe = self
+      if !isAtEnd, try probe.u8() == 5 {
+        self = probe
+        try assessmentsSection(into: &objects, changeCounter: store.changeCounter)
       }
     }
     do {

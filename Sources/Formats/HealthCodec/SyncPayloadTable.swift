@@ -46,6 +46,8 @@ package enum SyncPayloadTag: UInt8, CaseIterable, Sendable {
   case audiograms = 91
   /// States of Mind: `[state-of-mind]`.
   case statesOfMind = 92
+  /// Scored assessments: `[assessment]`.
+  case scoredAssessments = 93
 }
 
 /// The payload cases a ``SyncEntry`` and a ``SyncLedger/StoredEntry`` share, so one table builds both.
@@ -65,6 +67,7 @@ protocol SharedSyncPayload: Sendable {
   static func electrocardiograms(_ ecgs: [Electrocardiogram]) -> Self
   static func audiograms(_ audiograms: [Audiogram]) -> Self
   static func statesOfMind(_ states: [StateOfMind]) -> Self
+  static func scoredAssessments(_ assessments: [ScoredAssessment]) -> Self
 }
 
 extension SyncPayload: SharedSyncPayload {}
@@ -124,6 +127,10 @@ struct SyncPayloadTable<Payload: SharedSyncPayload>: Sendable {
   let audiograms = Row(.audiograms, fieldsOf: EventTable.audiogramsSaved) { Payload.audiograms($0) }
   /// 92: the fields of `statesOfMindSaved`.
   let statesOfMind = Row(.statesOfMind, fieldsOf: EventTable.statesOfMindSaved) { Payload.statesOfMind($0) }
+  /// 93: the fields of `scoredAssessmentsSaved`.
+  let scoredAssessments = Row(.scoredAssessments, fieldsOf: EventTable.scoredAssessmentsSaved) {
+    Payload.scoredAssessments($0)
+  }
 }
 
 extension SyncPayload {
@@ -135,7 +142,8 @@ extension SyncPayload {
   }
   /// 4: the samples field of `importStaged`.
   static let importedSamplesRow = RecordDefinition(
-    SyncPayloadTag.importedSamples, Fields.importSamples) { SyncPayload.samples($0) }
+    SyncPayloadTag.importedSamples, Fields.importSamples
+  ) { SyncPayload.samples($0) }
 }
 
 extension SyncLedger.StoredPayload {
@@ -181,6 +189,7 @@ extension BinaryWriter {
     case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
     case .audiograms(let a): table.audiograms.write(a, into: &self)
     case .statesOfMind(let s): table.statesOfMind.write(s, into: &self)
+    case .scoredAssessments(let a): table.scoredAssessments.write(a, into: &self)
     }
   }
 
@@ -205,6 +214,7 @@ extension BinaryWriter {
     case .electrocardiograms(let e): table.electrocardiograms.write(e, into: &self)
     case .audiograms(let a): table.audiograms.write(a, into: &self)
     case .statesOfMind(let s): table.statesOfMind.write(s, into: &self)
+    case .scoredAssessments(let a): table.scoredAssessments.write(a, into: &self)
     }
   }
 }
@@ -236,6 +246,7 @@ extension BinaryReader {
     case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
     case .audiograms: payload = try table.audiograms.read(from: &self)
     case .statesOfMind: payload = try table.statesOfMind.read(from: &self)
+    case .scoredAssessments: payload = try table.scoredAssessments.read(from: &self)
     }
     return SyncEntry(seq: seq, payload: payload)
   }
@@ -266,6 +277,7 @@ extension BinaryReader {
     case .electrocardiograms: payload = try table.electrocardiograms.read(from: &self)
     case .audiograms: payload = try table.audiograms.read(from: &self)
     case .statesOfMind: payload = try table.statesOfMind.read(from: &self)
+    case .scoredAssessments: payload = try table.scoredAssessments.read(from: &self)
     }
     return SyncLedger.StoredEntry(seq: seq, payload: payload)
   }

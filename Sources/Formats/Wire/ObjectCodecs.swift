@@ -118,6 +118,30 @@ extension Codec {
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> StateOfMind { try r.stateOfMind() }
   }
+  /// A scored assessment an app saves (numbers as sent; the device checks them).
+  package enum NewScoredAssessment: FieldCodec {
+    /// The smallest encoded input.
+    package static var minimumSize: Int { minimumScoredAssessmentInputSize }
+    /// Writes `value`.
+    package static func write(_ value: ScoredAssessmentInput, into w: inout BinaryWriter) {
+      w.scoredAssessmentInput(value)
+    }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> ScoredAssessmentInput {
+      try r.scoredAssessmentInput()
+    }
+  }
+  /// A stored scored assessment (replies).
+  package enum StoredScoredAssessment: FieldCodec {
+    /// The smallest encoded assessment.
+    package static var minimumSize: Int { minimumScoredAssessmentSize }
+    /// Writes `value`.
+    package static func write(_ value: ScoredAssessment, into w: inout BinaryWriter) { w.scoredAssessment(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> ScoredAssessment {
+      try r.scoredAssessment()
+    }
+  }
   /// A vision prescription an app saves (values as sent; the device checks them).
   package enum NewVisionPrescription: FieldCodec {
     /// The smallest encoded prescription.

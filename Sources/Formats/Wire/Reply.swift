@@ -75,6 +75,8 @@ package enum Reply: Hashable, Sendable {
   case clinicalRecords([ClinicalRecord])
   /// Vision prescriptions (answer to `visionPrescriptionQuery`).
   case visionPrescriptions([VisionPrescription])
+  /// Scored assessments (answer to `scoredAssessmentQuery`).
+  case scoredAssessments([ScoredAssessment])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -145,6 +147,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case electrocardiogramHeaders = 105
   /// ``Reply/visionPrescriptions``.
   case visionPrescriptions = 106
+  /// ``Reply/scoredAssessments``.
+  case scoredAssessments = 107
 }
 
 extension Reply {
@@ -184,6 +188,7 @@ extension Reply {
     case .clinicalRecords: .clinicalRecords
     case .electrocardiogramHeaders: .electrocardiogramHeaders
     case .visionPrescriptions: .visionPrescriptions
+    case .scoredAssessments: .scoredAssessments
     }
   }
 }

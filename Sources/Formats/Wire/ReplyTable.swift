@@ -245,6 +245,7 @@ extension ReplyTag {
     case .clinicalRecords: visitor.visit(ReplyTable.clinicalRecords)
     case .electrocardiogramHeaders: visitor.visit(ReplyTable.electrocardiogramHeaders)
     case .visionPrescriptions: visitor.visit(ReplyTable.visionPrescriptions)
+    case .scoredAssessments: visitor.visit(ReplyTable.scoredAssessments)
     }
   }
 }

@@ -168,6 +168,10 @@ package enum Request: Hashable, Sendable {
   case importClinicalRecords(importID: UInt64, records: [ClinicalRecord])
   /// Every clinical record stored on the device (exports, tests); ``Reply/clinicalRecords(_:)``.
   case storedClinicalRecords
+  /// `save(_:)` of `HKGAD7Assessment`s and `HKPHQ9Assessment`s, all or nothing; answers `ok`.
+  case saveScoredAssessments(bundleID: String, assessments: [ScoredAssessmentInput])
+  /// `HKSampleQuery` of an `HKScoredAssessmentType`; answered by ``Reply/scoredAssessments(_:)``.
+  case scoredAssessmentQuery(bundleID: String, query: SampleQuery)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -350,6 +354,10 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case importClinicalRecords = 138
   /// ``Request/storedClinicalRecords``.
   case storedClinicalRecords = 139
+  /// ``Request/saveScoredAssessments``.
+  case saveScoredAssessments = 140
+  /// ``Request/scoredAssessmentQuery``.
+  case scoredAssessmentQuery = 141
 }
 
 extension Request {
@@ -437,6 +445,8 @@ extension Request {
     case .storedVisionPrescriptions: .storedVisionPrescriptions
     case .importClinicalRecords: .importClinicalRecords
     case .storedClinicalRecords: .storedClinicalRecords
+    case .saveScoredAssessments: .saveScoredAssessments
+    case .scoredAssessmentQuery: .scoredAssessmentQuery
     }
   }
 }

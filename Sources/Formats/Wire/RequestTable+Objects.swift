@@ -102,6 +102,18 @@ extension RequestTable {
   package static let storedClinicalRecords = RequestDefinition(
     .storedClinicalRecords, answer: ReplyTable.clinicalRecords, make: { Request.storedClinicalRecords },
     match: { if case .storedClinicalRecords = $0 { () } else { nil } })
+  /// `save(_:)` of scored assessments.
+  package static let saveScoredAssessments = RequestDefinition(
+    .saveScoredAssessments, Codec.Bundle.self, Codec.Many<Codec.NewScoredAssessment>.self, answer: ReplyTable.ok,
+    make: Request.saveScoredAssessments,
+    match: { if case .saveScoredAssessments(let b, let a) = $0 { (b, a) } else { nil } },
+    call: { b, a in AppCall(b, [LogField("assessments", "\(a.count)")]) })
+  /// `HKSampleQuery` of a scored assessment type.
+  package static let scoredAssessmentQuery = RequestDefinition(
+    .scoredAssessmentQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.scoredAssessments,
+    make: Request.scoredAssessmentQuery,
+    match: { if case .scoredAssessmentQuery(let b, let q) = $0 { (b, q) } else { nil } },
+    call: { b, q in AppCall(b, [LogField("type", q.type.name)]) })
   /// `requestPerObjectReadAuthorization(for:predicate:)`.
   package static let requestPerObjectRead = RequestDefinition(
     .requestPerObjectRead, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.authorization,
@@ -141,5 +153,10 @@ extension ReplyTable {
   package static let visionPrescriptions = ReplyDefinition(
     .visionPrescriptions, Codec.Many<Codec.StoredVisionPrescription>.self, make: Reply.visionPrescriptions,
     match: { if case .visionPrescriptions(let p) = $0 { p } else { nil } },
+    log: { [LogField("results", "\($0.count)")] })
+  /// Scored assessments.
+  package static let scoredAssessments = ReplyDefinition(
+    .scoredAssessments, Codec.Many<Codec.StoredScoredAssessment>.self, make: Reply.scoredAssessments,
+    match: { if case .scoredAssessments(let a) = $0 { a } else { nil } },
     log: { [LogField("results", "\($0.count)")] })
 }

@@ -309,6 +309,8 @@ extension RequestOpcode {
     case .storedVisionPrescriptions: visitor.visit(RequestTable.storedVisionPrescriptions)
     case .importClinicalRecords: visitor.visit(RequestTable.importClinicalRecords)
     case .storedClinicalRecords: visitor.visit(RequestTable.storedClinicalRecords)
+    case .saveScoredAssessments: visitor.visit(RequestTable.saveScoredAssessments)
+    case .scoredAssessmentQuery: visitor.visit(RequestTable.scoredAssessmentQuery)
     }
   }
 }

@@ -109,6 +109,7 @@ extension Codec {
       Many<StoredStateOfMind>.write(value.statesOfMind, into: &w)
       Many<StoredVisionPrescription>.write(value.visionPrescriptions, into: &w)
       Many<StoredClinicalRecord>.write(value.clinicalRecords, into: &w)
+      Many<StoredScoredAssessment>.write(value.scoredAssessments, into: &w)
       w.array(value.deleted) { $0.tombstone($1) }
       w.u64(value.newAnchor)
     }
@@ -121,6 +122,7 @@ extension Codec {
         statesOfMind: try Many<StoredStateOfMind>.read(from: &r),
         visionPrescriptions: try Many<StoredVisionPrescription>.read(from: &r),
         clinicalRecords: try Many<StoredClinicalRecord>.read(from: &r),
+        scoredAssessments: try Many<StoredScoredAssessment>.read(from: &r),
         deleted: try r.array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
         newAnchor: try r.u64())
     }

@@ -117,6 +117,8 @@ package enum DeviceEvent: Hashable, Sendable {
   case importAudiogramsStaged(id: UInt64, [Audiogram])
   /// Apps on this device saved States of Mind (behavior.md M1).
   case statesOfMindSaved([StateOfMind])
+  /// Apps on this device saved scored assessments (behavior.md N1).
+  case scoredAssessmentsSaved([ScoredAssessment])
   /// A provider's clinical records arrived on this iPhone (behavior.md F1).
   case clinicalRecordsReceived([ClinicalRecord])
   /// Apps on this iPhone saved vision prescriptions (behavior.md V1).
@@ -178,6 +180,8 @@ package enum SyncPayload: Hashable, Sendable {
   case audiograms([Audiogram])
   /// States of Mind saved on the origin device.
   case statesOfMind([StateOfMind])
+  /// Scored assessments saved on the origin device.
+  case scoredAssessments([ScoredAssessment])
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
@@ -194,6 +198,7 @@ package enum SyncPayload: Hashable, Sendable {
     case .electrocardiograms(let e): e.count
     case .audiograms(let a): a.count
     case .statesOfMind(let s): s.count
+    case .scoredAssessments(let a): a.count
     case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }

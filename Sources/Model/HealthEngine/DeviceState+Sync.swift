@@ -35,6 +35,7 @@ extension DeviceState {
       case .electrocardiograms(let ecgs): SyncEntry(seq: stored.seq, payload: .electrocardiograms(ecgs))
       case .audiograms(let audiograms): SyncEntry(seq: stored.seq, payload: .audiograms(audiograms))
       case .statesOfMind(let states): SyncEntry(seq: stored.seq, payload: .statesOfMind(states))
+      case .scoredAssessments(let assessments): SyncEntry(seq: stored.seq, payload: .scoredAssessments(assessments))
       }
     }
   }
@@ -158,6 +159,9 @@ extension DeviceState {
     case .statesOfMind(let states):
       let changing = unknownInside(states, floor: floor, uuid: \.uuid, end: \.date)
       return changing.count == states.count ? payload : .statesOfMind(changing)
+    case .scoredAssessments(let assessments):
+      let changing = unknownInside(assessments, floor: floor, uuid: \.uuid, end: \.date)
+      return changing.count == assessments.count ? payload : .scoredAssessments(changing)
     case .workoutAssociations:
       return payload
     case .watchSettings, .authorization, .userSetting, .sourceOrder:

@@ -375,6 +375,7 @@ package struct DeviceState: Sendable {
     case .importAudiogramsStaged(let id, let audiograms):
       stagedImports[id, default: StagedImport()].audiograms += audiograms
     case .statesOfMindSaved(let states): applyShelvedHere(states)
+    case .scoredAssessmentsSaved(let assessments): applyShelvedHere(assessments)
     case .clinicalRecordsReceived(let records): applyShelvedHere(records)
     // Prescriptions are kept on the iPhone (V2): a watch's journal naming some is not applied.
     case .visionPrescriptionsSaved(let prescriptions) where device == .phone: applyShelvedHere(prescriptions)
@@ -400,6 +401,7 @@ package struct DeviceState: Sendable {
       pruneShelf(Electrocardiogram.self, endingBefore: floor)
       pruneShelf(Audiogram.self, endingBefore: floor)
       pruneShelf(StateOfMind.self, endingBefore: floor)
+      pruneShelf(ScoredAssessment.self, endingBefore: floor)
     }
   }
 
@@ -487,6 +489,7 @@ package struct DeviceState: Sendable {
     case .electrocardiograms(let ecgs): applyPeerShelved(ecgs, floor: floor)
     case .audiograms(let audiograms): applyPeerShelved(audiograms, floor: floor)
     case .statesOfMind(let states): applyPeerShelved(states, floor: floor)
+    case .scoredAssessments(let assessments): applyPeerShelved(assessments, floor: floor)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).

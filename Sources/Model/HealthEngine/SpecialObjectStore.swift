@@ -59,6 +59,17 @@ extension StateOfMind: ShelvedObject {
   package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .statesOfMind(objects) }
 }
 
+extension ScoredAssessment: ShelvedObject {
+  /// `HKScoredAssessmentType` of its kind.
+  package var objectType: SampleType { SpecialObjectStore.assessmentType(kind) }
+  /// The moment it was taken.
+  package var start: Date { date }
+  /// ``SpecialObjectStore/scoredAssessments``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.scoredAssessments }
+  /// ``SyncLedger/StoredPayload/scoredAssessments(_:)``.
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .scoredAssessments(objects) }
+}
+
 extension ClinicalRecord: ShelvedObject {
   /// The record's clinical type.
   package var objectType: SampleType { type }
@@ -151,6 +162,8 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package internal(set) var clinicalRecords = ObjectShelf<ClinicalRecord>()
   /// Saved vision prescriptions (the iPhone only).
   package internal(set) var visionPrescriptions = ObjectShelf<VisionPrescription>()
+  /// Saved scored assessments (GAD-7, PHQ-9).
+  package internal(set) var scoredAssessments = ObjectShelf<ScoredAssessment>()
   /// What the user chose on per-object read sheets: by app, each listed object's on (true) or off (false).
   package internal(set) var objectReadChoices: [String: [UUID: Bool]] = [:]
 
@@ -164,7 +177,7 @@ package struct SpecialObjectStore: Hashable, Sendable {
     audiograms: [WorkoutStore.Entry<Audiogram>] = [], statesOfMind: [WorkoutStore.Entry<StateOfMind>] = [],
     clinicalRecords: [WorkoutStore.Entry<ClinicalRecord>] = [],
     visionPrescriptions: [WorkoutStore.Entry<VisionPrescription>] = [], objectReadChoices: [String: [UUID: Bool]] = [:],
-    changeCounter: UInt64
+    scoredAssessments: [WorkoutStore.Entry<ScoredAssessment>] = [], changeCounter: UInt64
   ) throws(StateRestoreError) {
     self.electrocardiograms = try ObjectShelf(
       restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
@@ -174,6 +187,8 @@ package struct SpecialObjectStore: Hashable, Sendable {
       restoring: clinicalRecords, changeCounter: changeCounter, what: "clinical record")
     self.visionPrescriptions = try ObjectShelf(
       restoring: visionPrescriptions, changeCounter: changeCounter, what: "vision prescription")
+    self.scoredAssessments = try ObjectShelf(
+      restoring: scoredAssessments, changeCounter: changeCounter, what: "scored assessment")
     for (app, chosen) in objectReadChoices {
       guard !chosen.isEmpty, chosen.keys.allSatisfy(self.visionPrescriptions.contains) else {
         throw StateRestoreError("the per-object choices of '\(app)' name no stored prescription")
@@ -183,6 +198,7 @@ package struct SpecialObjectStore: Hashable, Sendable {
     let all =
       electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
       + clinicalRecords.map(\.value.uuid) + visionPrescriptions.map(\.value.uuid)
+      + scoredAssessments.map(\.value.uuid)
     guard Set(all).count == all.count else {
       throw StateRestoreError("an identifier is listed in two object families")
     }
@@ -191,7 +207,7 @@ package struct SpecialObjectStore: Hashable, Sendable {
   /// Whether the identifier names a stored object of any family here.
   package func isKnown(_ uuid: UUID) -> Bool {
     electrocardiograms.contains(uuid) || audiograms.contains(uuid) || statesOfMind.contains(uuid)
-      || clinicalRecords.contains(uuid) || visionPrescriptions.contains(uuid)
+      || clinicalRecords.contains(uuid) || visionPrescriptions.contains(uuid) || scoredAssessments.contains(uuid)
   }
 
   /// Whether none of the first four families (a snapshot's objects section) has objects.
@@ -202,14 +218,18 @@ package struct SpecialObjectStore: Hashable, Sendable {
   /// Whether no prescription is stored and no per-object choice recorded (a snapshot's prescriptions section).
   package var hasNoPrescriptions: Bool { visionPrescriptions.count == 0 && objectReadChoices.isEmpty }
 
-  /// Removes the app-saved object `uuid` (an audiogram or a State of Mind: recordings are never deleted by apps);
+  /// Whether no scored assessment is stored (a snapshot's assessments section).
+  package var hasNoAssessments: Bool { scoredAssessments.count == 0 }
+
+  /// Removes the app-saved object `uuid` (an audiogram, a State of Mind, a prescription or a scored assessment:
+  /// recordings are never deleted by apps);
   /// true when it was stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).
   mutating func remove(_ uuid: UUID) -> Bool {
     if visionPrescriptions.remove(uuid) {
       forgetChoices(of: uuid)
       return true
     }
-    return audiograms.remove(uuid) || statesOfMind.remove(uuid)
+    return audiograms.remove(uuid) || statesOfMind.remove(uuid) || scoredAssessments.remove(uuid)
   }
 
   /// Records the user's per-object choices for `bundleID` (a sheet's answer), for the prescriptions stored.
@@ -234,6 +254,12 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package static let visionPrescriptionType = SampleType.lookup(name: "visionPrescription")!
   /// `HKStateOfMindType` (code 77).
   package static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
+  /// `HKScoredAssessmentType` of `kind` (codes 78 GAD-7, 79 PHQ-9).
+  package static func assessmentType(_ kind: AssessmentKind) -> SampleType { kind == .gad7 ? gad7Type : phq9Type }
+  /// `HKScoredAssessmentType(.GAD7)` (code 78).
+  package static let gad7Type = SampleType.lookup(name: "GAD7")!
+  /// `HKScoredAssessmentType(.PHQ9)` (code 79).
+  package static let phq9Type = SampleType.lookup(name: "PHQ9")!
   /// `HKAudiogramSampleType` (code 73).
   package static let audiogramType = SampleType.lookup(name: "audiogram")!
   /// `HKElectrocardiogramType` (code 72, read-only).

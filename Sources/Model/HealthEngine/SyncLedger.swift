@@ -48,6 +48,8 @@ package struct SyncLedger: Hashable, Sendable {
     case audiograms([Audiogram])
     /// States of Mind saved here.
     case statesOfMind([StateOfMind])
+    /// Scored assessments saved here.
+    case scoredAssessments([ScoredAssessment])
 
     /// Items carried.
     package var itemCount: Int {
@@ -64,6 +66,7 @@ package struct SyncLedger: Hashable, Sendable {
       case .electrocardiograms(let e): e.count
       case .audiograms(let a): a.count
       case .statesOfMind(let s): s.count
+      case .scoredAssessments(let a): a.count
       case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
@@ -264,7 +267,8 @@ package struct SyncLedger: Hashable, Sendable {
       switch $0.payload {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
       case .slots, .deletions, .userSetting, .correlations, .correlationDeletions, .workouts, .workoutAssociations,
-        .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms, .audiograms, .statesOfMind:
+        .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms, .audiograms, .statesOfMind,
+        .scoredAssessments:
         return nil
       }
     }
@@ -286,6 +290,7 @@ package struct SyncLedger: Hashable, Sendable {
     appendShelved(specialObjects.electrocardiograms.ordered.map(\.value))
     appendShelved(specialObjects.audiograms.ordered.map(\.value))
     appendShelved(specialObjects.statesOfMind.ordered.map(\.value))
+    appendShelved(specialObjects.scoredAssessments.ordered.map(\.value))
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }

@@ -20,17 +20,25 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package var visionPrescriptions: [VisionPrescription] = []
   /// Clinical records of the type received since the anchor, still present.
   package var clinicalRecords: [ClinicalRecord] = []
+  /// Scored assessments of the type saved since the anchor, still present.
+  package var scoredAssessments: [ScoredAssessment] = []
   /// Deletions of the type since the anchor (`HKDeletedObject`).
   package var deleted: [Tombstone] = []
   /// The anchor to pass next time.
   package var newAnchor: UInt64 = 0
 
+  /// How many objects were added, of every family.
+  package var addedCount: Int {
+    workouts.count + routes.count + series.count + electrocardiograms.count + audiograms.count + statesOfMind.count
+      + visionPrescriptions.count + clinicalRecords.count + scoredAssessments.count
+  }
+
   /// Creates a result.
   package init(
     workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [],
     electrocardiograms: [Electrocardiogram] = [], audiograms: [Audiogram] = [], statesOfMind: [StateOfMind] = [],
-    visionPrescriptions: [VisionPrescription] = [], clinicalRecords: [ClinicalRecord] = [], deleted: [Tombstone] = [],
-    newAnchor: UInt64 = 0
+    visionPrescriptions: [VisionPrescription] = [], clinicalRecords: [ClinicalRecord] = [],
+    scoredAssessments: [ScoredAssessment] = [], deleted: [Tombstone] = [], newAnchor: UInt64 = 0
   ) {
     self.workouts = workouts
     self.routes = routes
@@ -40,6 +48,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
     self.statesOfMind = statesOfMind
     self.visionPrescriptions = visionPrescriptions
     self.clinicalRecords = clinicalRecords
+    self.scoredAssessments = scoredAssessments
     self.deleted = deleted
     self.newAnchor = newAnchor
   }
@@ -224,7 +233,7 @@ extension DeviceState {
   }
 
   /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute`, `heartbeatSeries`, `electrocardiogram`, `audiogram`,
-  /// `stateOfMind`, `visionPrescription` or a clinical type: visible objects of the type stored since `anchor` (0: every current one, no deletions) that
+  /// `stateOfMind`, `visionPrescription`, a scored assessment or a clinical type: visible objects of the type stored since `anchor` (0: every current one, no deletions) that
   /// pass `range` and `filter` (for routes, `.associatedWith(w)` names `w`'s routes — how an app catches late
   /// routes, workouts.md §1.6), as the type's sample query sees them, and the visible deletions of the type since
   /// it; at most `limit` changes (0: no limit). Anchors count in the device's one change sequence.
@@ -233,6 +242,7 @@ extension DeviceState {
     wall: Date
   ) throws(HealthError) -> AnchoredWorkoutResult {
     let clinical = type.descriptor.objectKind == .clinicalRecord
+    let assessment = type.descriptor.objectKind == .scoredAssessment
     let expected = clinical ? type : Self.anchoredApart.first { $0 == type } ?? WorkoutStore.workoutType
     let perObject = type == SpecialObjectStore.visionPrescriptionType
     // Read object by object, prescriptions need no type-level read decision (V4): their query checks the rest.
@@ -266,6 +276,10 @@ extension DeviceState {
     case SpecialObjectStore.stateOfMindType:
       (result.statesOfMind, changes) = added(
         specialObjects.statesOfMind.ordered, try stateOfMindQuery(bundleID, query, wall: wall).map(\.uuid), \.uuid)
+    case _ where assessment:
+      (result.scoredAssessments, changes) = added(
+        specialObjects.scoredAssessments.ordered, try scoredAssessmentQuery(bundleID, query, wall: wall).map(\.uuid),
+        \.uuid)
     case _ where clinical:
       (result.clinicalRecords, changes) = added(
         specialObjects.clinicalRecords.ordered, try clinicalRecordQuery(bundleID, query, wall: wall).map(\.uuid),
@@ -304,6 +318,7 @@ extension DeviceState {
       result.statesOfMind = keep(result.statesOfMind)
       result.visionPrescriptions = keep(result.visionPrescriptions)
       result.clinicalRecords = keep(result.clinicalRecords)
+      result.scoredAssessments = keep(result.scoredAssessments)
       deletions.removeAll { $0.0 > cutoff }
       newAnchor = cutoff
     }
@@ -317,7 +332,7 @@ extension DeviceState {
   package static let anchoredApart = [
     WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType,
     SpecialObjectStore.electrocardiogramType, SpecialObjectStore.audiogramType, SpecialObjectStore.stateOfMindType,
-    SpecialObjectStore.visionPrescriptionType,
+    SpecialObjectStore.visionPrescriptionType, SpecialObjectStore.gad7Type, SpecialObjectStore.phq9Type,
   ]
 
   /// Every live workout, whatever app saved it, in start-date order: what an export writes.

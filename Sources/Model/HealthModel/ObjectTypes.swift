@@ -1,6 +1,6 @@
 // The object types HealthKit apps name in authorization sets besides quantity, category and correlation types
 // (workouts, activity summaries, electrocardiograms, audiograms, vision prescriptions, series, State of Mind,
-// clinical records and documents), the entitlements that gate some of them, and background delivery's
+// scored assessments, clinical records and documents), the entitlements that gate some of them, and background delivery's
 // frequencies. Codes 70–99 of the catalog.
 
 /// A special object type: requestable in authorization sets and queryable, but not stored as samples. Workouts,
@@ -22,6 +22,8 @@ package enum ObjectKind: Sendable, Hashable {
   case series
   /// `HKStateOfMindType` (iOS 18).
   case stateOfMind
+  /// `HKScoredAssessmentType` (GAD-7, PHQ-9; iOS 18).
+  case scoredAssessment
   /// `HKClinicalType`: read-only, and reading needs the Health Records entitlement.
   case clinicalRecord
   /// `HKDocumentType` (CDA documents).
@@ -141,6 +143,8 @@ extension SampleType {
     object(75, "workoutRoute", "HKWorkoutRouteTypeIdentifier", .series, share: true),
     object(76, "heartbeatSeries", "HKDataTypeIdentifierHeartbeatSeries", .series, share: true),
     object(77, "stateOfMind", "HKDataTypeStateOfMind", .stateOfMind, share: true),
+    object(78, "GAD7", "HKScoredAssessmentTypeIdentifierGAD7", .scoredAssessment, share: true),
+    object(79, "PHQ9", "HKScoredAssessmentTypeIdentifierPHQ9", .scoredAssessment, share: true),
     object(80, "allergyRecord", "HKClinicalTypeIdentifierAllergyRecord", .clinicalRecord, share: false),
     object(81, "clinicalNoteRecord", "HKClinicalTypeIdentifierClinicalNoteRecord", .clinicalRecord, share: false),
     object(82, "conditionRecord", "HKClinicalTypeIdentifierConditionRecord", .clinicalRecord, share: false),

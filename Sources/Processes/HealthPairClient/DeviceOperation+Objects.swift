@@ -3,7 +3,7 @@ import HealthEngine
 import HealthModel
 import Wire
 
-// The special object families' operations (docs/protocol.md, opcodes 120–139): one named factory per request,
+// The special object families' operations (docs/protocol.md, opcodes 120–141): one named factory per request,
 // each the request's row in `RequestTable+Objects.swift` with its fields labelled.
 
 extension DeviceOperation where Value == Void {
@@ -26,6 +26,10 @@ extension DeviceOperation where Value == Void {
   /// `save(_:)` of States of Mind, all or nothing.
   package static func saveStatesOfMind(_ bundleID: String, _ states: [StateOfMindInput]) -> Self {
     Self(RequestTable.saveStatesOfMind, bundleID, states)
+  }
+  /// `save(_:)` of GAD-7 and PHQ-9 assessments, all or nothing.
+  package static func saveScoredAssessments(_ bundleID: String, _ assessments: [ScoredAssessmentInput]) -> Self {
+    Self(RequestTable.saveScoredAssessments, bundleID, assessments)
   }
   /// A provider's clinical records arrive on the iPhone (the user's world; fails on the watch).
   package static func receiveClinicalRecords(_ records: [ClinicalRecord]) -> Self {
@@ -75,6 +79,13 @@ extension DeviceOperation where Value == [StateOfMind] {
   /// `HKSampleQuery` of States of Mind: the ones the app may read.
   package static func stateOfMindQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
     Self(RequestTable.stateOfMindQuery, bundleID, query)
+  }
+}
+
+extension DeviceOperation where Value == [ScoredAssessment] {
+  /// `HKSampleQuery` of a scored assessment type: the assessments of it the app may read.
+  package static func scoredAssessmentQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
+    Self(RequestTable.scoredAssessmentQuery, bundleID, query)
   }
 }
 
@@ -132,6 +143,16 @@ extension DeviceClient {
   /// Saves States of Mind, all or nothing.
   package func saveStatesOfMind(_ bundleID: String, _ states: [StateOfMindInput]) throws(ClientError) {
     try perform(.saveStatesOfMind(bundleID, states))
+  }
+  /// Saves GAD-7 and PHQ-9 assessments, all or nothing.
+  package func saveScoredAssessments(_ bundleID: String, _ assessments: [ScoredAssessmentInput]) throws(ClientError) {
+    try perform(.saveScoredAssessments(bundleID, assessments))
+  }
+  /// Scored assessments of the query's type the app may read.
+  package func scoredAssessmentQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError)
+    -> [ScoredAssessment]
+  {
+    try perform(.scoredAssessmentQuery(bundleID, query))
   }
   /// States of Mind the app may read.
   package func stateOfMindQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [StateOfMind] {

@@ -66,6 +66,15 @@ extension Codec.NewStateOfMind: FuzzPalette {
       associations: c.pick([[], [5], [19], [-4]]), metadata: c.pick(Palette.metadata))
   }
 }
+extension Codec.NewScoredAssessment: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> ScoredAssessmentInput {
+    typealias Palette = RequestFuzz.Palette
+    return ScoredAssessmentInput(
+      uuid: c.pick(Palette.uuids), kind: c.pick([1, 2, 0, 3]), date: c.pick(Palette.dates),
+      answers: c.pick([[0, 1, 2, 3, 0, 1, 2], [3, 3, 3, 3, 3, 3, 3, 3, 4], [], [0, 1, 2, 3, 4, 0, 1], [-1]]),
+      metadata: c.pick(Palette.metadata))
+  }
+}
 extension Codec.StoredClinicalRecord: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> ClinicalRecord {
     typealias Palette = RequestFuzz.Palette

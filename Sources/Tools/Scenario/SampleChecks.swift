@@ -114,12 +114,10 @@ extension RunContext {
     let bundle = app(name).bundleID
     let found: (added: Int, deleted: Int, newAnchor: UInt64)
     if DeviceState.anchoredApart.contains(type) || type.descriptor.objectKind == .clinicalRecord {
-      // Workouts, ECGs, audiograms and States of Mind are stored apart from samples, with their own anchored query.
+      // The workout family and the special object families are stored apart from samples, with their own anchored
+      // query.
       let r = try client(device).anchoredWorkoutQuery(bundle, type: type, anchor: anchor)
-      let added =
-        r.workouts.count + r.routes.count + r.series.count + r.electrocardiograms.count + r.audiograms.count
-        + r.statesOfMind.count + r.visionPrescriptions.count + r.clinicalRecords.count
-      found = (added, r.deleted.count, r.newAnchor)
+      found = (r.addedCount, r.deleted.count, r.newAnchor)
     } else {
       let r = try client(device).anchoredQuery(bundle, type: type, anchor: anchor)
       found = (r.added.count, r.deleted.count, r.newAnchor)

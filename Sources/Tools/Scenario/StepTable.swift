@@ -55,6 +55,7 @@ extension RunContext {
       case .saveHeartbeatSeries(let device, let name, let spec): try saveHeartbeatSeries(device, name, spec)
       case .saveAudiogram(let device, let name, let spec): try saveAudiogram(device, name, spec)
       case .logStateOfMind(let device, let name, let spec): try logStateOfMind(device, name, spec)
+      case .logAssessment(let device, let name, let spec): try logAssessment(device, name, spec)
       case .savePrescription(let device, let name, let spec): try savePrescription(device, name, spec)
       case .requestObjects(let device, let name, let from): try requestObjects(device, name, issuedFrom: from)
       case .answerObjects(let device, let names, let app): try answerObjects(device, names, app)

@@ -27,7 +27,9 @@ extension ParseState {
       try s.parseSave(&c, device: call.device, app: call.app)
     },
     AppVerbRule(["logs"], ["log"]) { s, c, call throws(Diagnostic) in
-      try s.parseLogStateOfMind(&c, device: call.device, app: call.app)
+      ParseState.isAssessmentKind(c)
+        ? try s.parseLogAssessment(&c, device: call.device, app: call.app)
+        : try s.parseLogStateOfMind(&c, device: call.device, app: call.app)
     },
     AppVerbRule(["asks"], ["ask"]) { s, c, call throws(Diagnostic) in
       try s.parseAskToRead(&c, device: call.device, app: call.app)

@@ -213,6 +213,9 @@ package enum Expectation: Hashable, Sendable {
   /// `<App> sees <n> states of mind [of <kind>] [labelled …] [about …] [with valence above|below <v>]
   /// [classified <class>] [query]`: a sample query of `stateOfMindType()` with HealthKit's predicates (M2–M3).
   case seesStatesOfMind(Devices, SampleQuerySpec, Int, StateOfMindCheck)
+  /// `<App> sees <n> GAD-7|PHQ-9 assessments [scoring <s>] [at risk <risk>] [query]`: a sample query of the
+  /// `HKScoredAssessmentType` (behavior.md N1–N2).
+  case seesAssessments(Devices, SampleQuerySpec, Int, AssessmentCheck)
   /// `<App> sees <n> <clinical type> records [of <FHIR type>] [query]`: a sample query of the clinical type (F2).
   case seesClinicalRecords(Devices, SampleQuerySpec, Int, resourceType: String?)
   /// `<App> sees <n> vision prescriptions [query]`: a sample query of `visionPrescriptionType()`: the app's own and

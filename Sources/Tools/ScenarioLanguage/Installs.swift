@@ -54,7 +54,8 @@ extension ParseState {
     case .seesWorkouts(let devices, let spec, _): return devices.list.map { ($0, spec.query.app) }
     case .seesHeartbeatSeries(let devices, let spec, _, _), .seesRoutes(let devices, let spec, _, _),
       .seesElectrocardiograms(let devices, let spec, _, _), .seesAudiograms(let devices, let spec, _, _),
-      .seesStatesOfMind(let devices, let spec, _, _), .seesClinicalRecords(let devices, let spec, _, _),
+      .seesStatesOfMind(let devices, let spec, _, _), .seesAssessments(let devices, let spec, _, _),
+      .seesClinicalRecords(let devices, let spec, _, _),
       .seesPrescriptions(let devices, let spec, _):
       return devices.list.map { ($0, spec.app) }
     case .activitySummary(let devices, let app, _, _): return devices.list.map { ($0, app) }

@@ -89,6 +89,7 @@ import HealthModel
 //       <left>/<right> dBHL]… [as <name>]
 //   - <device>: <App> logs state of mind momentaryEmotion|dailyMood valence <v> [labels <label>…] [associations
 //       <association>…] [at <time>] [as <name>]
+//   - <device>: <App> logs GAD-7|PHQ-9 answers <answer>… [at <time>] [as <name>]
 //   - <device>: <App> saves glasses|contacts prescription [right sphere <d> [cylinder <d> axis <degrees>]] [left
 //       sphere <d> [cylinder <d> axis <degrees>]] [brand <word>] [issued <time>] [expires <time>] [as <name>]
 //   - <device>: <App> asks to read vision prescriptions [issued from <time>]
@@ -194,6 +195,8 @@ import HealthModel
 //   - <App> sees <n> audiograms [with <m> points [each]] [query] / <App> sees no audiograms …
 //   - <App> sees <n> states of mind [of <kind>] [labelled <label>] [about <association>] [with valence above|below
 //       <v>] [classified <class>] [query] / <App> sees no states of mind …
+//   - <App> sees <n> GAD-7|PHQ-9 assessments [scoring <s>] [at risk <risk>] [query] / <App> sees no GAD-7|PHQ-9
+//       assessments …
 //   - <App> sees <n> vision prescriptions [query] / <App> sees no vision prescriptions …
 //   - <App> sees <n> <clinical type> records [of <FHIR type>] [query] / <App> sees no <clinical type> records …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]

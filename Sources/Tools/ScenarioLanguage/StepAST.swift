@@ -235,6 +235,9 @@ package enum StepKind: Hashable, Sendable {
   case saveAudiogram(DeviceKind, app: String, AudiogramSpec)
   /// `logs state of mind <kind> valence <v> …`: `save(_:)` of one `HKStateOfMind` (behavior.md M1).
   case logStateOfMind(DeviceKind, app: String, StateOfMindSpec)
+  /// `logs GAD-7|PHQ-9 answers <a>… [at <time>] [as <name>]`: `save(_:)` of one `HKGAD7Assessment` or
+  /// `HKPHQ9Assessment` (behavior.md N1).
+  case logAssessment(DeviceKind, app: String, AssessmentSpec)
   /// `<device>: the provider sends <clinical type> "<name>" as <FHIR type> …`: a health record arrives (F1).
   case providerSends(DeviceKind, ClinicalRecordSpec)
   /// `saves glasses|contacts prescription …`: `save(_:)` of one `HKGlassesPrescription` or

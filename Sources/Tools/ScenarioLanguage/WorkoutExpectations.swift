@@ -45,6 +45,13 @@ extension ParseState {
     AppExpectationRule(["no", "states", "of", "mind"]) { s, c, subject throws(Diagnostic) in
       try s.parseSeesStatesOfMind(&c, subject, count: 0)
     },
+    AppExpectationRule(when: { $0.integer(before: ["gad-7", "phq-9"]) }) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesAssessments(&c, subject)
+    },
+    AppExpectationRule(["no", "gad-7"], ["no", "phq-9"]) { s, c, subject throws(Diagnostic) in
+      c.index -= 1  // the kind, read again
+      return try s.parseSeesAssessments(&c, subject, count: 0)
+    },
     AppExpectationRule(when: { $0.integer(before: ["vision"]) }) { s, c, subject throws(Diagnostic) in
       try s.parseSeesPrescriptions(&c, subject)
     },
