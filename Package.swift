@@ -58,7 +58,10 @@ let package = Package(
     module("Posix", "Processes", ["CPosix"]),
     module(
       "Daemon", "Processes",
-      ["CommandLineKit", "DeviceCore", "Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine", "HealthModel"]),
+      [
+        "CommandLineKit", "DeviceCore", "Journal", "Wire", "Sync", "Posix", "HealthCodec", "HealthEngine",
+        "HealthModel",
+      ]),
     executable("healthpaird", "Processes", ["Daemon", "Posix"]),
     module(
       "HealthPairClient", "Processes",
@@ -70,7 +73,8 @@ let package = Package(
     // unchanged.
     module("CoreLocation", "API"),
     module(
-      "HealthKitSim", "API", ["CoreLocation", "HealthPairClient", "Wire", "HealthEngine", "HealthModel", "Posix"],
+      "HealthKitSim", "API",
+      ["CoreLocation", "HealthPairClient", "Wire", "HealthEngine", "HealthExport", "HealthModel", "Posix"],
       strictSwift: false),
     module("HealthKit", "API", ["HealthKitSim"], strictSwift: false),
     module(
@@ -129,7 +133,8 @@ let package = Package(
     .executableTarget(
       name: "healthpair-pair-holder", dependencies: ["HealthPairTesting", "Posix"], path: "Tests/PairHolder"),
     .target(name: "TestSupport", dependencies: ["Posix"], path: "Tests/TestSupport"),
-    .testTarget(name: "HealthModelTests", dependencies: ["TestSupport", "HealthModel", "Posix"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HealthModelTests", dependencies: ["TestSupport", "HealthModel", "Posix"], exclude: ["Fixtures"]),
     .testTarget(name: "HealthEngineTests", dependencies: ["HealthEngine", "HealthModel", "HealthCodec"]),
     .testTarget(name: "HealthExportTests", dependencies: ["TestSupport", "HealthExport", "HealthModel", "Posix"]),
     .testTarget(name: "PosixTests", dependencies: ["Posix"]),

@@ -207,6 +207,19 @@ struct OperationContractTests {
           source: SampleSource(bundleID: ClinicalRecord.downloaderBundleID, device: .phone))
       ])),
     Erased(.clinicalRecordQuery(recordsApp.bundleID, SampleQuery(type: allergyType))),
+    Erased(.installApp(clinicApp)),
+    Erased(.requestAuthorization(clinicApp.bundleID, share: [cdaType], read: [])),
+    Erased(.answerPrompt(.allowAll, bundleID: clinicApp.bundleID)),
+    Erased(
+      .saveCDADocuments(
+        clinicApp.bundleID,
+        [
+          CDADocument(
+            uuid: UUID(), start: t0.addingTimeInterval(-60), end: t0.addingTimeInterval(-60),
+            data: Array("<ClinicalDocument/>".utf8), title: "Visit", patientName: "P", authorName: "A",
+            custodianName: "C", source: SampleSource(bundleID: "", device: .phone))
+        ])),
+    Erased(.cdaDocumentQuery(clinicApp.bundleID, SampleQuery(type: cdaType))),
     Erased(.installApp(opticianApp)),
     Erased(.requestAuthorization(opticianApp.bundleID, share: [prescriptionType], read: [])),
     Erased(.answerPrompt(.allowAll, bundleID: opticianApp.bundleID)),
@@ -245,6 +258,8 @@ struct OperationContractTests {
     Erased(.storedClinicalRecords),
   ]
   static let prescriptionType = SampleType.lookup(name: "visionPrescription")!
+  static let clinicApp = AppRecord(
+    bundleID: "com.example.clinic", displayName: "Clinic", writeUsageDescription: "w", readUsageDescription: "r")
   static let opticianApp = AppRecord(
     bundleID: "com.example.optician", displayName: "Optician", writeUsageDescription: "w", readUsageDescription: "r")
   static let allergyType = SampleType.lookup(name: "allergyRecord")!
@@ -253,6 +268,7 @@ struct OperationContractTests {
     entitlements: [.healthRecords])
   static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
   static let gad7Type = SampleType.lookup(name: "GAD7")!
+  static let cdaType = SampleType.lookup(name: "CDA")!
   static let audiogramType = SampleType.lookup(name: "audiogram")!
   static let importedAudiogram: Audiogram = {
     var copy = try! audiogram.validated(source: imported.source)

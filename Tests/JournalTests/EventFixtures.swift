@@ -137,6 +137,13 @@ enum EventFixture {
     answers: [3, 2, 1, 0, 3, 2, 1, 0, 4], metadata: ["clinic": .string("north")]
   ).validated(source: JournalFixture.phoneSource)
 
+  /// A discharge summary with metadata.
+  static let document = CDADocument(
+    uuid: UUID(uuidString: "50A0D000-0000-4000-8000-000000000007")!, start: t0, end: t0,
+    data: Array("<ClinicalDocument><title>Discharge</title></ClinicalDocument>".utf8), title: "Discharge",
+    patientName: "Jane Appleseed", authorName: "Anna Ortiz", custodianName: "Cupertino Clinic",
+    metadata: ["ward": .string("3B")], source: JournalFixture.phoneSource)
+
   /// A glasses prescription with a prism on the right lens.
   static let prescription = VisionPrescription(
     uuid: UUID(uuidString: "9E55E500-0000-4000-8000-000000000005")!, kind: .glasses, specifiesLenses: true,
@@ -262,6 +269,7 @@ enum EventFixture {
       .objectReadChosen(bundleID: "com.example.water", choices: [prescription.uuid: true, clinicalRecord.uuid: false])
     ),
     ("scoredAssessmentsSaved", .scoredAssessmentsSaved([assessment])),
+    ("cdaDocumentsSaved", .cdaDocumentsSaved([document])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.

@@ -111,6 +111,10 @@ struct SnapshotFixtureTests {
     var assessment = EventFixture.assessment.input
     assessment.uuid = uuid(1, 19)
     try d.run(d.device.state.saveScoredAssessments(hearingApp.bundleID, [assessment], wall: d.wall))
+    try d.grant(hearingApp.bundleID, share: [SpecialObjectStore.cdaType], read: [])
+    var document = EventFixture.document
+    document.uuid = uuid(1, 20)
+    try d.run(d.device.state.saveCDADocuments(hearingApp.bundleID, [document], wall: d.wall))
     var record = EventFixture.clinicalRecord
     record.uuid = uuid(1, 17)
     try d.run(d.device.state.receiveClinicalRecords([record]))
@@ -124,6 +128,11 @@ struct SnapshotFixtureTests {
         workoutApp.bundleID, prescriptions, range: nil, filter: nil, wall: d.wall)
     else { throw HealthError.simulator("no per-object sheet") }
     try d.run(d.device.state.answerPrompt(id: sheet.id, bundleID: nil, answer: .allowAll).events)
+    guard
+      case .prompt(let documentSheet) = try d.device.state.requestPerObjectRead(
+        workoutApp.bundleID, SpecialObjectStore.cdaType, range: nil, filter: nil, wall: d.wall)
+    else { throw HealthError.simulator("no document sheet") }
+    try d.run(d.device.state.answerPrompt(id: documentSheet.id, bundleID: nil, answer: .denyAll).events)
   }
 
   static let hearingApp = AppRecord(
@@ -227,7 +236,9 @@ struct SnapshotFixtureTests {
     #expect(state.specialObjects.electrocardiograms.count == 1 && state.specialObjects.audiograms.count == 1)
     #expect(state.specialObjects.statesOfMind.count == 1 && state.specialObjects.clinicalRecords.count == 1)
     #expect(state.specialObjects.visionPrescriptions.count == 1 && state.specialObjects.scoredAssessments.count == 1)
-    #expect(state.specialObjects.objectReadChoices[Self.workoutApp.bundleID]?.values.first == true)
+    #expect(state.specialObjects.cdaDocuments.count == 1)
+    let choices = state.specialObjects.objectReadChoices[Self.workoutApp.bundleID] ?? [:]
+    #expect(choices.values.sorted { !$0 && $1 } == [false, true], "a document turned off, a prescription on")
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

@@ -170,6 +170,8 @@ enum CaseNames {
     case .saveAudiogram: ["saveAudiogram"]
     case .logStateOfMind: ["logStateOfMind"]
     case .logAssessment: ["logAssessment"]
+    case .saveDocument: ["saveDocument"]
+    case .requestDocuments: ["requestDocuments"]
     case .providerSends: ["providerSends"]
     case .savePrescription: ["savePrescription"]
     case .requestObjects: ["requestObjects"]
@@ -223,6 +225,7 @@ enum CaseNames {
     case .expect(.seesAudiograms): ["seesAudiograms"]
     case .expect(.seesStatesOfMind): ["seesStatesOfMind"]
     case .expect(.seesAssessments): ["seesAssessments"]
+    case .expect(.seesDocuments): ["seesDocuments"]
     case .expect(.seesClinicalRecords): ["seesClinicalRecords"]
     case .expect(.seesPrescriptions): ["seesPrescriptions"]
     case .expect(.seesRoutes): ["seesRoutes"]
@@ -297,6 +300,7 @@ enum CaseNames {
     "session type", "session received", "startWatchApp", "wearer records ECG", "seesElectrocardiograms",
     "saveAudiogram", "seesAudiograms", "logStateOfMind", "seesStatesOfMind", "providerSends", "seesClinicalRecords",
     "savePrescription", "requestObjects", "answerObjects", "seesPrescriptions", "logAssessment", "seesAssessments",
+    "saveDocument", "requestDocuments", "seesDocuments",
   ]
 }
 
@@ -318,6 +322,7 @@ struct LanguageDocsTests {
     install Hearing on phone and watch share audiogram read audiogram
     install Mood on phone and watch share stateOfMind read stateOfMind
     install Calm on phone and watch share GAD7 PHQ9 read GAD7 PHQ9
+    install Clinic on phone share CDA read CDA
     install Records on phone read allergyRecord labResultRecord with health records
     install BP on phone share bloodPressureSystolic bloodPressureDiastolic
     install Optician on phone share visionPrescription

@@ -43,6 +43,12 @@ enum ObjectExamples {
     uuid: PinnedFrameTests.u2, kind: 1, date: t0, answers: [3, 2, 1, 0, 1, 2, 3], metadata: ["k": .int(2)])
   static let assessment = try! assessmentInput.validated(source: SampleSource(bundleID: "a", device: .phone))
 
+  static let cdaType = SampleType.lookup(name: "CDA")!
+  static let document = CDADocument(
+    uuid: PinnedFrameTests.u1, start: t0, end: t0, data: Array("<ClinicalDocument/>".utf8), title: "Visit",
+    patientName: "Jane Appleseed", authorName: "Anna Ortiz", custodianName: "Clinic", metadata: ["k": .int(3)],
+    source: SampleSource(bundleID: "a", device: .phone))
+
   static let record = ClinicalRecord(
     uuid: PinnedFrameTests.u2, type: SampleType.lookup(name: "allergyRecord")!, date: t0, displayName: "Penicillin",
     resourceType: "AllergyIntolerance", identifier: "a1", fhirVersion: "4.0.1", sourceURL: "https://example.org/a1",
@@ -102,6 +108,11 @@ enum ObjectExamples {
     .importClinicalRecords(importID: 6, records: [record]),
     .storedClinicalRecords,
     .saveScoredAssessments(bundleID: "a", assessments: [assessmentInput]),
+    .saveCDADocuments(bundleID: "a", documents: [document]),
+    .cdaDocumentQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: cdaType, range: nil, sources: nil, limit: 0, sort: [], filter: .not(.cdaField(.title, "Visit")))),
     .scoredAssessmentQuery(
       bundleID: "a",
       query: SampleQuery(
@@ -119,6 +130,7 @@ enum ObjectExamples {
     .electrocardiogramHeaders([ecg.header]),
     .visionPrescriptions([prescription]),
     .scoredAssessments([assessment]),
+    .cdaDocuments([document]),
   ]
 
   /// A per-object read sheet (pinned as `interim.objectPrompt`).

@@ -289,6 +289,8 @@ struct PinnedFrameTests {
     case .storedClinicalRecords: "storedClinicalRecords"
     case .saveScoredAssessments: "saveScoredAssessments"
     case .scoredAssessmentQuery: "scoredAssessmentQuery"
+    case .saveCDADocuments: "saveCDADocuments"
+    case .cdaDocumentQuery: "cdaDocumentQuery"
     }
   }
 
@@ -328,6 +330,7 @@ struct PinnedFrameTests {
     case .electrocardiogramHeaders: "electrocardiogramHeaders"
     case .visionPrescriptions: "visionPrescriptions"
     case .scoredAssessments: "scoredAssessments"
+    case .cdaDocuments: "cdaDocuments"
     }
   }
 

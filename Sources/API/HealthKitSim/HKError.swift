@@ -80,11 +80,19 @@ public struct HKError: Error, Hashable, Sendable, CustomStringConvertible, Custo
   public let code: Code
   /// The message: the device's explanation, with the types or identifiers involved.
   public let message: String
+  /// String entries of `userInfo` beside the description (`HKDetailedCDAValidationErrorKey`).
+  let details: [String: String]
 
   /// Creates an error with a code and the device's message.
   public init(_ code: Code, message: String) {
+    self.init(code, message: message, details: [:])
+  }
+
+  /// Creates an error with a code, the device's message and further `userInfo` entries.
+  init(_ code: Code, message: String, details: [String: String]) {
     self.code = code
     self.message = message
+    self.details = details
   }
 
   /// Creates an error the way Apple's `HKError(_:userInfo:)` does; `NSLocalizedDescriptionKey` becomes the message.
@@ -97,7 +105,11 @@ public struct HKError: Error, Hashable, Sendable, CustomStringConvertible, Custo
   /// The raw code, as in `NSError.code`.
   public var errorCode: Int { code.rawValue }
   /// `NSLocalizedDescriptionKey`: the message.
-  public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+  public var errorUserInfo: [String: Any] {
+    details.reduce(into: [NSLocalizedDescriptionKey: message]) { $0[$1.key] = $1.value }
+  }
+  /// `NSError.userInfo`: ``errorUserInfo``.
+  public var userInfo: [String: Any] { errorUserInfo }
   /// The message, for `localizedDescription`.
   public var errorDescription: String? { message }
   /// `errorAuthorizationDenied (4): Not authorized to save …`.

@@ -46,9 +46,17 @@ extension HKHealthStore {
   {
     let session = try await Session.connected(api: api)
     if Task.isCancelled { throw CancellationError() }
-    let pending = try session.start(try operation(session), api: api)
-    HKHealthStore.logRequest(session, pending, api: api)
-    try HKHealthStore.authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
+    try await Self.presentSheet(session, try operation(session), api: api)
+  }
+
+  /// Sends `operation` (a request that may present a sheet) and awaits its final answer.
+  /// - Throws: the call's error when it did not succeed (translated), or what sending it throws.
+  static func presentSheet(
+    _ session: Session, _ operation: DeviceOperation<AuthorizationCallResult>, api: String
+  ) async throws {
+    let pending = try session.start(operation, api: api)
+    logRequest(session, pending, api: api)
+    try authorizationOutcome(try await session.value(of: pending, api: api, waitsForUser: true), api: api)
   }
 
   /// The completion-handler form of ``awaitSheet(api:_:)``: the request is sent before this returns, and

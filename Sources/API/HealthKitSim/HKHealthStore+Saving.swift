@@ -25,6 +25,7 @@ extension HKHealthStore {
 
   /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveStatesOfMind` for States of Mind,
   /// `saveVisionPrescriptions` for vision prescriptions, `saveScoredAssessments` for scored assessments,
+  /// `saveCDADocuments` for CDA documents,
   /// `saveObjects` when any is a workout
   /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
@@ -41,6 +42,13 @@ extension HKHealthStore {
         throw HealthKitSimError.unsupported("HealthKitSim saves States of Mind in a save(_:) of their own")
       }
       return [.saveStatesOfMind(bundleID, try states.map { try $0.stateOfMindInput(api: api) })]
+    }
+    if objects.contains(where: { $0 is HKCDADocumentSample }) {
+      let documents = objects.compactMap { $0 as? HKCDADocumentSample }
+      guard documents.count == objects.count else {
+        throw HealthKitSimError.unsupported("HealthKitSim saves CDA documents in a save(_:) of their own")
+      }
+      return [.saveCDADocuments(bundleID, try documents.map { try $0.documentInput(api: api) })]
     }
     if objects.contains(where: { $0 is HKScoredAssessment }) {
       let assessments = objects.compactMap { $0 as? HKScoredAssessment }

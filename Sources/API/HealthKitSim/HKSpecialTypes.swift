@@ -150,7 +150,7 @@ extension HKObjectType {
   /// Whether reading the type needs `requestPerObjectReadAuthorization` (vision prescriptions): requesting read
   /// access to it with `requestAuthorization` would terminate the app.
   public func requiresPerObjectAuthorization() -> Bool {
-    (try? simulatedType())?.descriptor.requiresPerObjectAuthorization ?? false
+    (try? simulatedType())?.descriptor.readsPerObject ?? false
   }
 
   /// The HealthKitSim class for a special object type.

@@ -99,6 +99,7 @@ final class HealthKitSimPredicate: NSPredicate {
     case .stateOfMind(let field, let raw): return "\(field) == \(raw)"
     case .fhirResource(let type, let identifier):
       return "fhirResource.resourceType == \(type)" + (identifier.map { " AND fhirResource.identifier == \($0)" } ?? "")
+    case .cdaField(let field, let text): return "\(field) == \"\(text)\""
     }
   }
 }

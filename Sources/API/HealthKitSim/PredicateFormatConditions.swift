@@ -43,6 +43,9 @@ extension PredicateFormat.Parser {
     indirect case workoutActivity([String])
     /// `count` (HKPredicateKeyPathCount): a quantity sample's number of quantities, always 1 in HealthPair.
     case sampleCount
+    /// `title`, `patient_name`, `author_name`, `custodian_name` (HKPredicateKeyPathCDATitle …): a CDA document's
+    /// extracted header field.
+    case cdaField(CDAField)
   }
 
   /// What `path` names; a `%K` component holding dots is split, a metadata key after `metadata` kept whole.
@@ -105,6 +108,8 @@ extension PredicateFormat.Parser {
     case ("mostRecentStartDate", 0): return .date(.start)
     case ("mostRecentEndDate", 0): return .date(.end)
     case ("count", 0): return .sampleCount
+    case (let name, 0) where CDAField.allCases.contains { $0.description == name }:
+      return .cdaField(CDAField.allCases.first { $0.description == name }!)
     default:
       throw Failure(
         message: "the key path '\(components.joined(separator: "."))' is not one HealthKitSim reads (startDate, "
@@ -112,7 +117,7 @@ extension PredicateFormat.Parser {
           + "workout, workoutType, duration, totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, "
           + "totalFlightsClimbed, sumQuantity.<type> and the other statistics, the activity key paths, "
           + "workoutActivity.<activity key path>, sum, min, max, average, mostRecent, mostRecentStartDate, "
-          + "mostRecentEndDate, count)",
+          + "mostRecentEndDate, count, and title, patient_name, author_name, custodian_name for CDA documents)",
         offset: offset)
     }
   }
@@ -220,6 +225,9 @@ extension PredicateFormat.Parser {
     case .sampleCount:
       guard case .number(let count) = value else { throw mismatch("a number") }
       return .constant(op.holds(1 < count ? -1 : (1 == count ? 0 : 1)))
+    case .cdaField(let field):
+      guard case .string(let text) = value else { throw mismatch("a string") }
+      return try equality(.cdaField(field, text))
     }
   }
 

@@ -13,18 +13,20 @@ enum WorkoutFetch {
 
   /// Whether an anchored or observer query of `type` goes through ``changes(_:type:since:filter:limit:api:)``: the
   /// workout family's types, electrocardiograms, audiograms, States of Mind, vision prescriptions, scored
-  /// assessments and the clinical types.
+  /// assessments, CDA documents and the clinical types.
   static func anchorsApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
       || type is HKPrescriptionType || type is HKClinicalType || type is HKScoredAssessmentType
+      || type is HKDocumentType
   }
 
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
-  /// family's types, electrocardiograms, audiograms, States of Mind, clinical records, vision prescriptions and scored
-  /// assessments (stored apart from samples too).
+  /// family's types, electrocardiograms, audiograms, States of Mind, clinical records, vision prescriptions, scored
+  /// assessments and CDA documents (stored apart from samples too; a sample query's documents carry no content).
   static func fetchesApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
       || type is HKClinicalType || type is HKPrescriptionType || type is HKScoredAssessmentType
+      || type is HKDocumentType
   }
 
   /// The objects of `type` passing `filter`, sorted by `descriptors` and limited, from the current device.
@@ -55,6 +57,9 @@ enum WorkoutFetch {
     case is HKPrescriptionType:
       objects = try session.perform(.visionPrescriptionQuery(session.bundleID, query), api: api)
         .map { HKVisionPrescription.make($0) }
+    case is HKDocumentType:
+      objects = try session.perform(.cdaDocumentQuery(session.bundleID, query), api: api)
+        .map { HKCDADocumentSample($0, content: false) }
     case is HKScoredAssessmentType:
       objects = try session.perform(.scoredAssessmentQuery(session.bundleID, query), api: api)
         .map { HKScoredAssessment.make($0) }
@@ -97,6 +102,7 @@ enum WorkoutFetch {
       + found.visionPrescriptions.map { HKVisionPrescription.make($0) }
       + found.clinicalRecords.map { HKClinicalRecord($0) }
       + found.scoredAssessments.map { HKScoredAssessment.make($0) }
+      + found.cdaDocuments.map { HKCDADocumentSample($0, content: false) }
     return HKAnchoredObjectQuery.Changes(
       added: added, deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
   }

@@ -36,6 +36,8 @@ extension RequestCore {
         notices.append(.samplesChanged(types: [.audiogramType], origin: device, added: audiograms.count, deleted: 0))
       case .statesOfMindSaved(let states):
         notices.append(.samplesChanged(types: [.stateOfMindType], origin: device, added: states.count, deleted: 0))
+      case .cdaDocumentsSaved(let documents):
+        notices.append(.samplesChanged(types: [.cdaType], origin: device, added: documents.count, deleted: 0))
       case .scoredAssessmentsSaved(let assessments):
         notices.append(
           .samplesChanged(
@@ -47,9 +49,10 @@ extension RequestCore {
         notices.append(
           .samplesChanged(types: [.prescriptionType], origin: device, added: prescriptions.count, deleted: 0))
       case .objectReadChosen(_, let choices):
-        // What an app may read changed: its observer queries of the type fire (no object was added or deleted).
+        // What an app may read changed: its observer queries of the per-object types fire (no object was added or
+        // deleted; the choices do not say which type their objects have).
         if !choices.isEmpty {
-          notices.append(.samplesChanged(types: [.prescriptionType], origin: device, added: 0, deleted: 0))
+          notices.append(.samplesChanged(types: [.prescriptionType, .cdaType], origin: device, added: 0, deleted: 0))
         }
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
@@ -118,6 +121,8 @@ extension SampleType {
   fileprivate static let ecgType = SampleType.lookup(name: "electrocardiogram")!
   /// `HKAudiogramSampleType` (code 73).
   fileprivate static let audiogramType = SampleType.lookup(name: "audiogram")!
+  /// `HKDocumentType(.CDA)` (code 90).
+  fileprivate static let cdaType = SampleType.lookup(name: "CDA")!
   /// `HKStateOfMindType` (code 77).
   fileprivate static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
   fileprivate static let prescriptionType = SampleType.lookup(name: "visionPrescription")!

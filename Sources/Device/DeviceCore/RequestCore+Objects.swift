@@ -34,6 +34,10 @@ extension RequestCore {
       return (.ok, try state.stageImportAudiograms(id, audiograms))
     case .storedAudiograms:
       return (.audiograms(state.specialObjects.audiograms.ordered.map(\.value)), [])
+    case .saveCDADocuments(let bundleID, let documents):
+      return (.ok, try state.saveCDADocuments(bundleID, documents, wall: wall))
+    case .cdaDocumentQuery(let bundleID, let query):
+      return (.cdaDocuments(try state.cdaDocumentQuery(bundleID, query, wall: wall)), [])
     case .saveScoredAssessments(let bundleID, let assessments):
       return (.ok, try state.saveScoredAssessments(bundleID, assessments, wall: wall))
     case .scoredAssessmentQuery(let bundleID, let query):

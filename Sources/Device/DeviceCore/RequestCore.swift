@@ -251,7 +251,8 @@ package enum RequestCore {
         .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .importAudiograms, .storedAudiograms,
         .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
         .visionPrescriptionQuery, .importVisionPrescriptions, .storedVisionPrescriptions, .importClinicalRecords,
-        .storedClinicalRecords, .saveScoredAssessments, .scoredAssessmentQuery:
+        .storedClinicalRecords, .saveScoredAssessments, .scoredAssessmentQuery, .saveCDADocuments,
+        .cdaDocumentQuery:
         let (reply, events) = try objectRequest(request, state: &state, wall: wall)
         record(events)
         answer = .reply(.success(reply))

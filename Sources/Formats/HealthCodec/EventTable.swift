@@ -110,6 +110,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case importClinicalRecordsStaged = 99
   /// Apps saved scored assessments.
   case scoredAssessmentsSaved = 100
+  /// Apps saved CDA documents.
+  case cdaDocumentsSaved = 101
 }
 
 /// One kind of journal event.
@@ -298,6 +300,9 @@ enum EventTable {
   /// 100: [assessment].
   static let scoredAssessmentsSaved = EventDefinition(
     .scoredAssessmentsSaved, Fields.scoredAssessments, make: DeviceEvent.scoredAssessmentsSaved)
+  /// 101: [cda-document].
+  static let cdaDocumentsSaved = EventDefinition(
+    .cdaDocumentsSaved, Fields.cdaDocuments, make: DeviceEvent.cdaDocumentsSaved)
 }
 
 extension BinaryWriter {
@@ -357,6 +362,7 @@ extension BinaryWriter {
     case .visionPrescriptionsSaved(let p): EventTable.visionPrescriptionsSaved.write(p, into: &self)
     case .objectReadChosen(let id, let c): EventTable.objectReadChosen.write((id, c), into: &self)
     case .scoredAssessmentsSaved(let a): EventTable.scoredAssessmentsSaved.write(a, into: &self)
+    case .cdaDocumentsSaved(let d): EventTable.cdaDocumentsSaved.write(d, into: &self)
     case .importVisionPrescriptionsStaged(let id, let p):
       EventTable.importVisionPrescriptionsStaged.write((id, p), into: &self)
     case .importClinicalRecordsStaged(let id, let r): EventTable.importClinicalRecordsStaged.write((id, r), into: &self)
@@ -418,6 +424,7 @@ extension BinaryReader {
     case .visionPrescriptionsSaved: return try EventTable.visionPrescriptionsSaved.read(from: &self)
     case .objectReadChosen: return try EventTable.objectReadChosen.read(from: &self)
     case .scoredAssessmentsSaved: return try EventTable.scoredAssessmentsSaved.read(from: &self)
+    case .cdaDocumentsSaved: return try EventTable.cdaDocumentsSaved.read(from: &self)
     case .importVisionPrescriptionsStaged: return try EventTable.importVisionPrescriptionsStaged.read(from: &self)
     case .importClinicalRecordsStaged: return try EventTable.importClinicalRecordsStaged.read(from: &self)
     }

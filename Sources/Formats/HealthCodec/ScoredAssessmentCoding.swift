@@ -7,9 +7,10 @@ import HealthModel
 // assessment-input := uuid | kind i64 | date | answers [i64] | metadata
 // assessment       := assessment-input's fields | source   (kind 1 GAD-7 or 2 PHQ-9, its number of answers, each
 //                     in range: a reader refuses anything else)
-// assessments      := u8 5 | [assessment, change u64]
+// assessments      := u8 5 | [assessment, change u64] | [cda-document, change u64] | [bundle string, choices]
 //                     (a snapshot's trailing section after the prescriptions section, written only when an
-//                     assessment is stored; absent: none)
+//                     assessment or a CDA document is stored; the choices are those of documents, the
+//                     prescriptions section holding the others; absent: none)
 
 /// The smallest encoded assessment input: no answers or metadata.
 package let minimumScoredAssessmentInputSize = 16 + 8 + 8 + 4 + 4
@@ -34,12 +35,17 @@ extension BinaryWriter {
 
   /// A snapshot's trailing assessments section, when one is stored (layout above).
   package mutating func assessmentsSection(_ store: SpecialObjectStore) {
-    guard !store.hasNoAssessments else { return }
+    guard !store.hasNoAssessmentsOrDocuments else { return }
     u8(5)
     array(store.scoredAssessments.ordered) { w, entry in
       w.scoredAssessment(entry.value)
       w.u64(entry.change)
     }
+    array(store.cdaDocuments.ordered) { w, entry in
+      w.cdaDocument(entry.value)
+      w.u64(entry.change)
+    }
+    objectChoicesList(store.objectReadChoices, of: store.cdaDocuments.contains)
   }
 }
 
@@ -77,12 +83,19 @@ extension BinaryReader {
     let assessments = try array(minElementSize: minimumScoredAssessmentSize + 8) { r throws(DecodeError) in
       WorkoutStore.Entry(try r.scoredAssessment(), change: try r.u64())
     }
+    let documents = try array(minElementSize: minimumCDADocumentSize + 8) { r throws(DecodeError) in
+      WorkoutStore.Entry(try r.cdaDocument(), change: try r.u64())
+    }
+    var choices = store.objectReadChoices
+    for (app, chosen) in try objectChoicesList() {
+      choices[app, default: [:]].merge(chosen) { _, new in new }
+    }
     do {
       store = try SpecialObjectStore(
         restoring: store.electrocardiograms.ordered, audiograms: store.audiograms.ordered,
         statesOfMind: store.statesOfMind.ordered, clinicalRecords: store.clinicalRecords.ordered,
-        visionPrescriptions: store.visionPrescriptions.ordered, objectReadChoices: store.objectReadChoices,
-        scoredAssessments: assessments, changeCounter: changeCounter)
+        visionPrescriptions: store.visionPrescriptions.ordered, objectReadChoices: choices,
+        scoredAssessments: assessments, cdaDocuments: documents, changeCounter: changeCounter)
     } catch {
       throw self.error(error.message)
     }

@@ -65,7 +65,16 @@ extension BinaryWriter {
       w.visionPrescription(entry.value)
       w.u64(entry.change)
     }
-    array(store.objectReadChoices.sorted { $0.key < $1.key }) { w, item in
+    objectChoicesList(store.objectReadChoices, of: store.visionPrescriptions.contains)
+  }
+
+  /// Each app's per-object choices for the objects `kept` selects, apps in name order (those with none left out).
+  mutating func objectChoicesList(_ choices: [String: [UUID: Bool]], of kept: (UUID) -> Bool) {
+    let listed = choices.compactMapValues { chosen in
+      let mine = chosen.filter { kept($0.key) }
+      return mine.isEmpty ? nil : mine
+    }
+    array(listed.sorted { $0.key < $1.key }) { w, item in
       w.string(item.key)
       w.objectChoices(item.value)
     }
@@ -144,13 +153,7 @@ extension BinaryReader {
     let prescriptions = try array(minElementSize: minimumVisionPrescriptionSize + 8) { r throws(DecodeError) in
       WorkoutStore.Entry(try r.visionPrescription(), change: try r.u64())
     }
-    let apps = try array(minElementSize: 8) { r throws(DecodeError) in
-      (try r.string(maxLength: StoredLimits.identifier), try r.objectChoices())
-    }
-    var choices: [String: [UUID: Bool]] = [:]
-    for (app, chosen) in apps {
-      guard choices.updateValue(chosen, forKey: app) == nil else { throw error("choices of '\(app)' listed twice") }
-    }
+    let choices = try objectChoicesList()
     do {
       store = try SpecialObjectStore(
         restoring: store.electrocardiograms.ordered, audiograms: store.audiograms.ordered,
@@ -159,6 +162,21 @@ extension BinaryReader {
     } catch {
       throw self.error(error.message)
     }
+  }
+}
+
+extension BinaryReader {
+  /// Reads each app's per-object choices (``BinaryWriter/objectChoicesList(_:of:)``).
+  /// - Throws: ``DecodeError`` for an app listed twice.
+  mutating func objectChoicesList() throws(DecodeError) -> [String: [UUID: Bool]] {
+    let apps = try array(minElementSize: 8) { r throws(DecodeError) in
+      (try r.string(maxLength: StoredLimits.identifier), try r.objectChoices())
+    }
+    var choices: [String: [UUID: Bool]] = [:]
+    for (app, chosen) in apps {
+      guard choices.updateValue(chosen, forKey: app) == nil else { throw error("choices of '\(app)' listed twice") }
+    }
+    return choices
   }
 }
 

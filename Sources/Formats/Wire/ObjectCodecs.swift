@@ -118,6 +118,15 @@ extension Codec {
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> StateOfMind { try r.stateOfMind() }
   }
+  /// A CDA document (saves and replies; the device checks a save's and sets its source).
+  package enum StoredCDADocument: FieldCodec {
+    /// The smallest encoded document.
+    package static var minimumSize: Int { minimumCDADocumentSize }
+    /// Writes `value`.
+    package static func write(_ value: CDADocument, into w: inout BinaryWriter) { w.cdaDocument(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> CDADocument { try r.cdaDocument() }
+  }
   /// A scored assessment an app saves (numbers as sent; the device checks them).
   package enum NewScoredAssessment: FieldCodec {
     /// The smallest encoded input.

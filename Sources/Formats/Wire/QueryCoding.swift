@@ -49,7 +49,7 @@ extension BinaryWriter {
   /// 14 workout duration op u8, f64 | 15 workout statistic type, kind u8, op u8, f64 | 16 workout activity filter |
   /// 17 associated with workout uuid | 18 electrocardiogram property u8, [i64] | 19 State of Mind valence op u8,
   /// f64 | 20 State of Mind field u8 (0 kind, 1 label, 2 association), i64 | 21 FHIR resource type string,
-  /// identifier string?.
+  /// identifier string? | 22 CDA field u8 (0 title, 1 patient, 2 author, 3 custodian), string.
   mutating func sampleFilter(_ f: SampleFilter) {
     switch f {
     case .constant(let b):
@@ -141,6 +141,10 @@ extension BinaryWriter {
       u8(21)
       string(type)
       optional(identifier) { $0.string($1) }
+    case .cdaField(let field, let text):
+      u8(22)
+      u8(field.rawValue)
+      string(text)
     }
   }
 
@@ -282,6 +286,10 @@ extension BinaryReader {
     case 21:
       let type = try string(maxLength: 64)
       return .fhirResource(type, identifier: try optional { r throws(DecodeError) in try r.string(maxLength: 1024) })
+    case 22:
+      let raw = try u8()
+      guard let field = CDAField(rawValue: raw) else { throw error("unknown CDA field \(raw)") }
+      return .cdaField(field, try string(maxLength: CDADocument.maxFieldLength))
     case let t: throw error("unknown predicate tag \(t)")
     }
   }

@@ -77,6 +77,8 @@ package enum Reply: Hashable, Sendable {
   case visionPrescriptions([VisionPrescription])
   /// Scored assessments (answer to `scoredAssessmentQuery`).
   case scoredAssessments([ScoredAssessment])
+  /// CDA documents (answer to `cdaDocumentQuery`).
+  case cdaDocuments([CDADocument])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -149,6 +151,8 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case visionPrescriptions = 106
   /// ``Reply/scoredAssessments``.
   case scoredAssessments = 107
+  /// ``Reply/cdaDocuments``.
+  case cdaDocuments = 108
 }
 
 extension Reply {
@@ -189,6 +193,7 @@ extension Reply {
     case .electrocardiogramHeaders: .electrocardiogramHeaders
     case .visionPrescriptions: .visionPrescriptions
     case .scoredAssessments: .scoredAssessments
+    case .cdaDocuments: .cdaDocuments
     }
   }
 }

@@ -246,6 +246,7 @@ extension ReplyTag {
     case .electrocardiogramHeaders: visitor.visit(ReplyTable.electrocardiogramHeaders)
     case .visionPrescriptions: visitor.visit(ReplyTable.visionPrescriptions)
     case .scoredAssessments: visitor.visit(ReplyTable.scoredAssessments)
+    case .cdaDocuments: visitor.visit(ReplyTable.cdaDocuments)
     }
   }
 }

@@ -172,6 +172,12 @@ package enum Request: Hashable, Sendable {
   case saveScoredAssessments(bundleID: String, assessments: [ScoredAssessmentInput])
   /// `HKSampleQuery` of an `HKScoredAssessmentType`; answered by ``Reply/scoredAssessments(_:)``.
   case scoredAssessmentQuery(bundleID: String, query: SampleQuery)
+  /// `save(_:)` of `HKCDADocumentSample`s, all or nothing (the device sets the source; refused on the watch);
+  /// answers `ok`.
+  case saveCDADocuments(bundleID: String, documents: [CDADocument])
+  /// `HKDocumentQuery` (after its sheet) and `HKSampleQuery` of `HKDocumentType(.CDA)`: the documents the app may
+  /// read; answered by ``Reply/cdaDocuments(_:)``.
+  case cdaDocumentQuery(bundleID: String, query: SampleQuery)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -358,6 +364,10 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case saveScoredAssessments = 140
   /// ``Request/scoredAssessmentQuery``.
   case scoredAssessmentQuery = 141
+  /// ``Request/saveCDADocuments``.
+  case saveCDADocuments = 142
+  /// ``Request/cdaDocumentQuery``.
+  case cdaDocumentQuery = 143
 }
 
 extension Request {
@@ -447,6 +457,8 @@ extension Request {
     case .storedClinicalRecords: .storedClinicalRecords
     case .saveScoredAssessments: .saveScoredAssessments
     case .scoredAssessmentQuery: .scoredAssessmentQuery
+    case .saveCDADocuments: .saveCDADocuments
+    case .cdaDocumentQuery: .cdaDocumentQuery
     }
   }
 }

@@ -114,6 +114,17 @@ extension RequestTable {
     make: Request.scoredAssessmentQuery,
     match: { if case .scoredAssessmentQuery(let b, let q) = $0 { (b, q) } else { nil } },
     call: { b, q in AppCall(b, [LogField("type", q.type.name)]) })
+  /// `save(_:)` of CDA documents.
+  package static let saveCDADocuments = RequestDefinition(
+    .saveCDADocuments, Codec.Bundle.self, Codec.Many<Codec.StoredCDADocument>.self, answer: ReplyTable.ok,
+    make: Request.saveCDADocuments,
+    match: { if case .saveCDADocuments(let b, let d) = $0 { (b, d) } else { nil } },
+    call: { b, d in AppCall(b, [LogField("documents", "\(d.count)")]) })
+  /// `HKDocumentQuery` and `HKSampleQuery` of CDA documents.
+  package static let cdaDocumentQuery = RequestDefinition(
+    .cdaDocumentQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.cdaDocuments,
+    make: Request.cdaDocumentQuery,
+    match: { if case .cdaDocumentQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
   /// `requestPerObjectReadAuthorization(for:predicate:)`.
   package static let requestPerObjectRead = RequestDefinition(
     .requestPerObjectRead, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.authorization,
@@ -154,6 +165,10 @@ extension ReplyTable {
     .visionPrescriptions, Codec.Many<Codec.StoredVisionPrescription>.self, make: Reply.visionPrescriptions,
     match: { if case .visionPrescriptions(let p) = $0 { p } else { nil } },
     log: { [LogField("results", "\($0.count)")] })
+  /// CDA documents.
+  package static let cdaDocuments = ReplyDefinition(
+    .cdaDocuments, Codec.Many<Codec.StoredCDADocument>.self, make: Reply.cdaDocuments,
+    match: { if case .cdaDocuments(let d) = $0 { d } else { nil } }, log: { [LogField("results", "\($0.count)")] })
   /// Scored assessments.
   package static let scoredAssessments = ReplyDefinition(
     .scoredAssessments, Codec.Many<Codec.StoredScoredAssessment>.self, make: Reply.scoredAssessments,

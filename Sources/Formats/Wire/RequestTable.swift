@@ -311,6 +311,8 @@ extension RequestOpcode {
     case .storedClinicalRecords: visitor.visit(RequestTable.storedClinicalRecords)
     case .saveScoredAssessments: visitor.visit(RequestTable.saveScoredAssessments)
     case .scoredAssessmentQuery: visitor.visit(RequestTable.scoredAssessmentQuery)
+    case .saveCDADocuments: visitor.visit(RequestTable.saveCDADocuments)
+    case .cdaDocumentQuery: visitor.visit(RequestTable.cdaDocumentQuery)
     }
   }
 }

@@ -110,6 +110,7 @@ extension Codec {
       Many<StoredVisionPrescription>.write(value.visionPrescriptions, into: &w)
       Many<StoredClinicalRecord>.write(value.clinicalRecords, into: &w)
       Many<StoredScoredAssessment>.write(value.scoredAssessments, into: &w)
+      Many<StoredCDADocument>.write(value.cdaDocuments, into: &w)
       w.array(value.deleted) { $0.tombstone($1) }
       w.u64(value.newAnchor)
     }
@@ -123,6 +124,7 @@ extension Codec {
         visionPrescriptions: try Many<StoredVisionPrescription>.read(from: &r),
         clinicalRecords: try Many<StoredClinicalRecord>.read(from: &r),
         scoredAssessments: try Many<StoredScoredAssessment>.read(from: &r),
+        cdaDocuments: try Many<StoredCDADocument>.read(from: &r),
         deleted: try r.array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
         newAnchor: try r.u64())
     }

@@ -119,6 +119,8 @@ package enum DeviceEvent: Hashable, Sendable {
   case statesOfMindSaved([StateOfMind])
   /// Apps on this device saved scored assessments (behavior.md N1).
   case scoredAssessmentsSaved([ScoredAssessment])
+  /// Apps on this iPhone saved CDA documents (behavior.md O1).
+  case cdaDocumentsSaved([CDADocument])
   /// A provider's clinical records arrived on this iPhone (behavior.md F1).
   case clinicalRecordsReceived([ClinicalRecord])
   /// Apps on this iPhone saved vision prescriptions (behavior.md V1).

@@ -112,9 +112,14 @@ package struct DeviceState: Sendable {
     guard syncConflicts.count <= Self.maxRecordedConflicts, syncConflictCount >= syncConflicts.count else {
       throw StateRestoreError("\(syncConflicts.count) recorded sync conflicts of \(syncConflictCount)")
     }
-    // Prescriptions and clinical records are kept on the iPhone (V2, F1); per-object choices belong to its apps.
-    guard device == .phone || (specialObjects.hasNoPrescriptions && specialObjects.clinicalRecords.count == 0) else {
-      throw StateRestoreError("a watch holds no vision prescriptions, per-object choices or clinical records")
+    // Prescriptions, CDA documents and clinical records are kept on the iPhone (V2, O1, F1); per-object choices
+    // belong to its apps.
+    let phoneOnly =
+      specialObjects.visionPrescriptions.count + specialObjects.cdaDocuments.count
+      + specialObjects.clinicalRecords.count + specialObjects.objectReadChoices.count
+    guard device == .phone || phoneOnly == 0 else {
+      throw StateRestoreError(
+        "a watch holds no vision prescriptions, CDA documents, per-object choices or clinical records")
     }
     if let app = specialObjects.objectReadChoices.keys.sorted().first(where: { apps[$0] == nil }) {
       throw StateRestoreError("per-object choices of '\(app)', which is not installed")
@@ -376,6 +381,9 @@ package struct DeviceState: Sendable {
       stagedImports[id, default: StagedImport()].audiograms += audiograms
     case .statesOfMindSaved(let states): applyShelvedHere(states)
     case .scoredAssessmentsSaved(let assessments): applyShelvedHere(assessments)
+    // CDA documents are kept on the iPhone (O1): a watch's journal naming some is not applied.
+    case .cdaDocumentsSaved(let documents) where device == .phone: applyShelvedHere(documents)
+    case .cdaDocumentsSaved: break
     case .clinicalRecordsReceived(let records): applyShelvedHere(records)
     // Prescriptions are kept on the iPhone (V2): a watch's journal naming some is not applied.
     case .visionPrescriptionsSaved(let prescriptions) where device == .phone: applyShelvedHere(prescriptions)

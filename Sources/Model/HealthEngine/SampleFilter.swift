@@ -221,6 +221,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// The State of Mind's kind is this raw value, or its labels or associations include it
   /// (`predicateForStatesOfMind(with:)`). State-of-Mind-only.
   case stateOfMind(StateOfMindField, Int)
+  /// The CDA document's extracted header field equals this text (`NSPredicate(format: "%K == %@",
+  /// HKPredicateKeyPathCDATitle, …)`). CDA-document-only.
+  case cdaField(CDAField, String)
   /// The clinical record's FHIR resource is of this type, with this identifier when one is given
   /// (`predicateForClinicalRecords(withFHIRResourceType:)`, `…(from:FHIRResourceType:identifier:)`). Clinical-only.
   case fhirResource(String, identifier: String?)
@@ -285,7 +288,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
       let date = (field == .start ? sample.start : sample.end).timeIntervalSinceReferenceDate
       return op.holds(date < instant ? -1 : date > instant ? 1 : 0)
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
       return false
     }
   }
@@ -302,7 +305,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: return true
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
       return true
     }
   }
@@ -315,7 +318,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .not(let part): part.isDeletionAware
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: false
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
       false
     }
   }

@@ -70,6 +70,15 @@ extension ScoredAssessment: ShelvedObject {
   package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .scoredAssessments(objects) }
 }
 
+extension CDADocument: ShelvedObject {
+  /// `HKDocumentType(.CDA)`.
+  package var objectType: SampleType { SpecialObjectStore.cdaType }
+  /// ``SpecialObjectStore/cdaDocuments``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.cdaDocuments }
+  /// Nil: CDA documents stay on the iPhone, where they are saved (behavior.md O1).
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { nil }
+}
+
 extension ClinicalRecord: ShelvedObject {
   /// The record's clinical type.
   package var objectType: SampleType { type }
@@ -164,6 +173,8 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package internal(set) var visionPrescriptions = ObjectShelf<VisionPrescription>()
   /// Saved scored assessments (GAD-7, PHQ-9).
   package internal(set) var scoredAssessments = ObjectShelf<ScoredAssessment>()
+  /// Saved CDA documents (the iPhone only).
+  package internal(set) var cdaDocuments = ObjectShelf<CDADocument>()
   /// What the user chose on per-object read sheets: by app, each listed object's on (true) or off (false).
   package internal(set) var objectReadChoices: [String: [UUID: Bool]] = [:]
 
@@ -177,7 +188,9 @@ package struct SpecialObjectStore: Hashable, Sendable {
     audiograms: [WorkoutStore.Entry<Audiogram>] = [], statesOfMind: [WorkoutStore.Entry<StateOfMind>] = [],
     clinicalRecords: [WorkoutStore.Entry<ClinicalRecord>] = [],
     visionPrescriptions: [WorkoutStore.Entry<VisionPrescription>] = [], objectReadChoices: [String: [UUID: Bool]] = [:],
-    scoredAssessments: [WorkoutStore.Entry<ScoredAssessment>] = [], changeCounter: UInt64
+    scoredAssessments: [WorkoutStore.Entry<ScoredAssessment>] = [],
+    cdaDocuments: [WorkoutStore.Entry<CDADocument>] = [],
+    changeCounter: UInt64
   ) throws(StateRestoreError) {
     self.electrocardiograms = try ObjectShelf(
       restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
@@ -189,16 +202,17 @@ package struct SpecialObjectStore: Hashable, Sendable {
       restoring: visionPrescriptions, changeCounter: changeCounter, what: "vision prescription")
     self.scoredAssessments = try ObjectShelf(
       restoring: scoredAssessments, changeCounter: changeCounter, what: "scored assessment")
+    self.cdaDocuments = try ObjectShelf(restoring: cdaDocuments, changeCounter: changeCounter, what: "CDA document")
     for (app, chosen) in objectReadChoices {
-      guard !chosen.isEmpty, chosen.keys.allSatisfy(self.visionPrescriptions.contains) else {
-        throw StateRestoreError("the per-object choices of '\(app)' name no stored prescription")
+      guard !chosen.isEmpty, chosen.keys.allSatisfy(self.readsPerObject) else {
+        throw StateRestoreError("the per-object choices of '\(app)' name no stored prescription or document")
       }
     }
     self.objectReadChoices = objectReadChoices
     let all =
       electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
       + clinicalRecords.map(\.value.uuid) + visionPrescriptions.map(\.value.uuid)
-      + scoredAssessments.map(\.value.uuid)
+      + scoredAssessments.map(\.value.uuid) + cdaDocuments.map(\.value.uuid)
     guard Set(all).count == all.count else {
       throw StateRestoreError("an identifier is listed in two object families")
     }
@@ -208,6 +222,12 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package func isKnown(_ uuid: UUID) -> Bool {
     electrocardiograms.contains(uuid) || audiograms.contains(uuid) || statesOfMind.contains(uuid)
       || clinicalRecords.contains(uuid) || visionPrescriptions.contains(uuid) || scoredAssessments.contains(uuid)
+      || cdaDocuments.contains(uuid)
+  }
+
+  /// Whether `uuid` names a stored object read object by object: a vision prescription or a CDA document.
+  package func readsPerObject(_ uuid: UUID) -> Bool {
+    visionPrescriptions.contains(uuid) || cdaDocuments.contains(uuid)
   }
 
   /// Whether none of the first four families (a snapshot's objects section) has objects.
@@ -215,26 +235,27 @@ package struct SpecialObjectStore: Hashable, Sendable {
     electrocardiograms.count == 0 && audiograms.count == 0 && statesOfMind.count == 0 && clinicalRecords.count == 0
   }
 
-  /// Whether no prescription is stored and no per-object choice recorded (a snapshot's prescriptions section).
-  package var hasNoPrescriptions: Bool { visionPrescriptions.count == 0 && objectReadChoices.isEmpty }
+  /// Whether no prescription is stored, so no choice names one (a snapshot's prescriptions section).
+  package var hasNoPrescriptions: Bool { visionPrescriptions.count == 0 }
 
-  /// Whether no scored assessment is stored (a snapshot's assessments section).
-  package var hasNoAssessments: Bool { scoredAssessments.count == 0 }
+  /// Whether no scored assessment or CDA document is stored (a snapshot's assessments section).
+  package var hasNoAssessmentsOrDocuments: Bool { scoredAssessments.count == 0 && cdaDocuments.count == 0 }
 
   /// Removes the app-saved object `uuid` (an audiogram, a State of Mind, a prescription or a scored assessment:
   /// recordings are never deleted by apps);
   /// true when it was stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).
   mutating func remove(_ uuid: UUID) -> Bool {
-    if visionPrescriptions.remove(uuid) {
+    if visionPrescriptions.remove(uuid) || cdaDocuments.remove(uuid) {
       forgetChoices(of: uuid)
       return true
     }
     return audiograms.remove(uuid) || statesOfMind.remove(uuid) || scoredAssessments.remove(uuid)
   }
 
-  /// Records the user's per-object choices for `bundleID` (a sheet's answer), for the prescriptions stored.
+  /// Records the user's per-object choices for `bundleID` (a sheet's answer), for the prescriptions and documents
+  /// stored.
   mutating func choose(_ bundleID: String, _ choices: [UUID: Bool]) {
-    let stored = choices.filter { visionPrescriptions.contains($0.key) }
+    let stored = choices.filter { readsPerObject($0.key) }
     guard !stored.isEmpty else { return }
     objectReadChoices[bundleID, default: [:]].merge(stored) { _, new in new }
   }
@@ -250,6 +271,8 @@ package struct SpecialObjectStore: Hashable, Sendable {
     }
   }
 
+  /// `HKDocumentType(.CDA)` (code 90, read per object).
+  package static let cdaType = SampleType.lookup(name: "CDA")!
   /// `HKPrescriptionType` (code 74, read per object).
   package static let visionPrescriptionType = SampleType.lookup(name: "visionPrescription")!
   /// `HKStateOfMindType` (code 77).

@@ -33,7 +33,7 @@ extension DeviceState {
     }
   }
 
-  /// The tombstones of the app's own audiograms, States of Mind or scored assessments (`type`) inside the retention window whose dates
+  /// The tombstones of the app's own audiograms, States of Mind, CDA documents or scored assessments (`type`) inside the retention window whose dates
   /// pass `range`, or nil for another type (`deleteObjects(of:predicate:)`).
   func ownShelvedTombstones(_ bundleID: String, _ type: SampleType, range: DateRange?, at: Date, wall: Date)
     -> [Tombstone]?
@@ -50,6 +50,7 @@ extension DeviceState {
     case SpecialObjectStore.audiogramType: return own(specialObjects.audiograms, metadata: \.metadata)
     case SpecialObjectStore.stateOfMindType:
       return own(specialObjects.statesOfMind, metadata: \.metadata)
+    case SpecialObjectStore.cdaType: return own(specialObjects.cdaDocuments, metadata: \.metadata)
     case SpecialObjectStore.gad7Type, SpecialObjectStore.phq9Type:
       return own(specialObjects.scoredAssessments, metadata: \.metadata).filter { $0.type == type }
     default: return nil

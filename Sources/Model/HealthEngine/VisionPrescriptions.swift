@@ -53,9 +53,7 @@ extension DeviceState {
   /// Whether `bundleID` may read `prescription`: the user's per-object choice for it, else whether the app saved it
   /// and may still share the type (V3–V4).
   package func mayRead(_ bundleID: String, _ prescription: VisionPrescription) -> Bool {
-    if let choice = specialObjects.objectReadChoices[bundleID]?[prescription.uuid] { return choice }
-    return prescription.source.bundleID == bundleID
-      && decision(bundleID, Permission(SpecialObjectStore.visionPrescriptionType, .share)) == .authorized
+    mayReadObject(bundleID, prescription.uuid, prescription.source, SpecialObjectStore.visionPrescriptionType)
   }
 
   /// `HKSampleQuery` of `HKPrescriptionType`: the prescriptions the app may read (``mayRead(_:_:)``; no type-level
@@ -86,7 +84,7 @@ extension DeviceState {
     _ bundleID: String, _ type: SampleType, range: DateRange?, filter: SampleFilter?, wall: Date
   ) throws(HealthError) -> RequestOutcome {
     let app = try installedApp(bundleID)
-    guard type.descriptor.requiresPerObjectAuthorization else {
+    guard type.descriptor.readsPerObject else {
       throw .invalidArgumentException("Per-Object authorization to read \(type.identifier) is disallowed")
     }
     if app.readUsageDescription?.trimmingWhitespace().isEmpty ?? true {
@@ -102,19 +100,27 @@ extension DeviceState {
             .errorHealthDataRestricted, "Per-object authorization presentation is not supported on this device")))
     }
     if isLocked { return .completed(Self.dismissedResult(because: "the \(device) is locked")) }
+    if type == SpecialObjectStore.cdaType {
+      return documentReadSheet(bundleID, type, range: range, filter: filter, wall: wall)
+    }
     let listed = specialObjects.visionPrescriptions.entries.values.map(\.value).filter { prescription in
       (range?.matches(
         start: prescription.start.timeIntervalSinceReferenceDate, end: prescription.end.timeIntervalSinceReferenceDate)
         ?? true) && (filter.map { $0.matches(prescription) } ?? true)
     }.sorted { ($0.dateIssued, $0.uuid.uuidString) < ($1.dateIssued, $1.uuid.uuidString) }
+    return .prompt(presentObjectSheet(bundleID, type, listed.map(\.uuid), wall: wall))
+  }
+
+  /// Shows a per-object sheet for `bundleID` listing `objects` of `type`.
+  mutating func presentObjectSheet(_ bundleID: String, _ type: SampleType, _ objects: [UUID], wall: Date) -> Prompt {
     let prompt = Prompt(
       id: nextPromptID, bundleID: bundleID, permissions: [Permission(type, .read)], shownAt: now(wall: wall),
-      objects: listed.map(\.uuid))
+      objects: objects)
     nextPromptID += 1
     prompts.append(prompt)
     promptHistory.append(PromptRecord(prompt: prompt, outcome: .pending))
     if promptHistory.count > 1000 { promptHistory.removeFirst(promptHistory.count - 1000) }
-    return .prompt(prompt)
+    return prompt
   }
 
   /// The user answers a per-object sheet: all on, all off, or the objects of a set on and the rest off (recorded as
@@ -125,7 +131,7 @@ extension DeviceState {
     completions: [PromptCompletion], events: [DeviceEvent]
   ) {
     // An object deleted while the sheet was up gets no choice (its choices were forgotten with it).
-    let listed = (prompt.objects ?? []).filter { specialObjects.visionPrescriptions.contains($0) }
+    let listed = (prompt.objects ?? []).filter { specialObjects.readsPerObject($0) }
     var choices: [UUID: Bool] = [:]
     let result: AuthorizationCallResult
     switch answer {
@@ -166,7 +172,7 @@ extension SampleFilter {
     case .or(let parts): return parts.contains { $0.matches(prescription) }
     case .not(let part): return !part.matches(prescription)
     case .value, .quantity, .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity,
-      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
+      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
       return false
     case .constant, .dates, .sources, .uuids, .metadata, .device, .date, .notInCorrelation:
       return matches(

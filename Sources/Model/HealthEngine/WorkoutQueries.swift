@@ -22,6 +22,8 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package var clinicalRecords: [ClinicalRecord] = []
   /// Scored assessments of the type saved since the anchor, still present.
   package var scoredAssessments: [ScoredAssessment] = []
+  /// CDA documents saved since the anchor, still present and readable object by object.
+  package var cdaDocuments: [CDADocument] = []
   /// Deletions of the type since the anchor (`HKDeletedObject`).
   package var deleted: [Tombstone] = []
   /// The anchor to pass next time.
@@ -30,7 +32,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   /// How many objects were added, of every family.
   package var addedCount: Int {
     workouts.count + routes.count + series.count + electrocardiograms.count + audiograms.count + statesOfMind.count
-      + visionPrescriptions.count + clinicalRecords.count + scoredAssessments.count
+      + visionPrescriptions.count + clinicalRecords.count + scoredAssessments.count + cdaDocuments.count
   }
 
   /// Creates a result.
@@ -38,7 +40,8 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
     workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [],
     electrocardiograms: [Electrocardiogram] = [], audiograms: [Audiogram] = [], statesOfMind: [StateOfMind] = [],
     visionPrescriptions: [VisionPrescription] = [], clinicalRecords: [ClinicalRecord] = [],
-    scoredAssessments: [ScoredAssessment] = [], deleted: [Tombstone] = [], newAnchor: UInt64 = 0
+    scoredAssessments: [ScoredAssessment] = [], cdaDocuments: [CDADocument] = [], deleted: [Tombstone] = [],
+    newAnchor: UInt64 = 0
   ) {
     self.workouts = workouts
     self.routes = routes
@@ -49,6 +52,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
     self.visionPrescriptions = visionPrescriptions
     self.clinicalRecords = clinicalRecords
     self.scoredAssessments = scoredAssessments
+    self.cdaDocuments = cdaDocuments
     self.deleted = deleted
     self.newAnchor = newAnchor
   }
@@ -244,8 +248,9 @@ extension DeviceState {
     let clinical = type.descriptor.objectKind == .clinicalRecord
     let assessment = type.descriptor.objectKind == .scoredAssessment
     let expected = clinical ? type : Self.anchoredApart.first { $0 == type } ?? WorkoutStore.workoutType
-    let perObject = type == SpecialObjectStore.visionPrescriptionType
-    // Read object by object, prescriptions need no type-level read decision (V4): their query checks the rest.
+    let perObject = type.descriptor.readsPerObject
+    // Read object by object, prescriptions and CDA documents need no type-level read decision (V4, O3): their query
+    // checks the rest.
     if !perObject { try workoutQueryable(bundleID, type, expected: expected, range: range, limit: limit) }
     let query = SampleQuery(type: type, range: range, limit: perObject ? limit : 0, filter: filter)
     let visibility = perObject ? .own(bundleID: bundleID) : visibility(bundleID, type)
@@ -284,6 +289,11 @@ extension DeviceState {
       (result.clinicalRecords, changes) = added(
         specialObjects.clinicalRecords.ordered, try clinicalRecordQuery(bundleID, query, wall: wall).map(\.uuid),
         \.uuid)
+    case SpecialObjectStore.cdaType:
+      var all = query
+      all.limit = 0
+      (result.cdaDocuments, changes) = added(
+        specialObjects.cdaDocuments.ordered, try cdaDocumentQuery(bundleID, all, wall: wall).map(\.uuid), \.uuid)
     case SpecialObjectStore.visionPrescriptionType:
       var all = query
       all.limit = 0
@@ -319,6 +329,7 @@ extension DeviceState {
       result.visionPrescriptions = keep(result.visionPrescriptions)
       result.clinicalRecords = keep(result.clinicalRecords)
       result.scoredAssessments = keep(result.scoredAssessments)
+      result.cdaDocuments = keep(result.cdaDocuments)
       deletions.removeAll { $0.0 > cutoff }
       newAnchor = cutoff
     }
@@ -333,6 +344,7 @@ extension DeviceState {
     WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType,
     SpecialObjectStore.electrocardiogramType, SpecialObjectStore.audiogramType, SpecialObjectStore.stateOfMindType,
     SpecialObjectStore.visionPrescriptionType, SpecialObjectStore.gad7Type, SpecialObjectStore.phq9Type,
+    SpecialObjectStore.cdaType,
   ]
 
   /// Every live workout, whatever app saved it, in start-date order: what an export writes.

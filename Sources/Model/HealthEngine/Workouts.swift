@@ -215,6 +215,9 @@ extension DeviceState {
     if let state = specialObjects.statesOfMind[uuid] {
       return try own(SpecialObjectStore.stateOfMindType, state.source, state.date, state.metadata)
     }
+    if let document = specialObjects.cdaDocuments[uuid] {
+      return try own(SpecialObjectStore.cdaType, document.source, document.end, document.metadata)
+    }
     if let assessment = specialObjects.scoredAssessments[uuid] {
       return try own(assessment.objectType, assessment.source, assessment.date, assessment.metadata)
     }

@@ -121,6 +121,11 @@ extension SampleTypeDescriptor {
   /// disallowed" (Apple: `requiresPerObjectAuthorization()`; observed crash message).
   package var requiresPerObjectAuthorization: Bool { objectKind == .visionPrescription }
 
+  /// Whether apps read the type object by object, on per-object sheets (vision prescriptions, CDA documents;
+  /// HealthKit's `requiresPerObjectAuthorization()`). A CDA read request through `requestAuthorization` does not
+  /// raise: its documents' sheet comes with the document query (behavior.md O2).
+  package var readsPerObject: Bool { objectKind == .visionPrescription || objectKind == .document }
+
   /// The entitlement an app needs to request read access to the type (clinical records: health records).
   package var readEntitlement: Entitlement? { objectKind == .clinicalRecord ? .healthRecords : nil }
 

@@ -3,7 +3,7 @@ import HealthEngine
 import HealthModel
 import Wire
 
-// The special object families' operations (docs/protocol.md, opcodes 120–141): one named factory per request,
+// The special object families' operations (docs/protocol.md, opcodes 120–143): one named factory per request,
 // each the request's row in `RequestTable+Objects.swift` with its fields labelled.
 
 extension DeviceOperation where Value == Void {
@@ -30,6 +30,10 @@ extension DeviceOperation where Value == Void {
   /// `save(_:)` of GAD-7 and PHQ-9 assessments, all or nothing.
   package static func saveScoredAssessments(_ bundleID: String, _ assessments: [ScoredAssessmentInput]) -> Self {
     Self(RequestTable.saveScoredAssessments, bundleID, assessments)
+  }
+  /// `save(_:)` of CDA documents, all or nothing (the iPhone only).
+  package static func saveCDADocuments(_ bundleID: String, _ documents: [CDADocument]) -> Self {
+    Self(RequestTable.saveCDADocuments, bundleID, documents)
   }
   /// A provider's clinical records arrive on the iPhone (the user's world; fails on the watch).
   package static func receiveClinicalRecords(_ records: [ClinicalRecord]) -> Self {
@@ -89,6 +93,13 @@ extension DeviceOperation where Value == [ScoredAssessment] {
   }
 }
 
+extension DeviceOperation where Value == [CDADocument] {
+  /// `HKDocumentQuery` (after its sheet) and `HKSampleQuery` of CDA documents: the documents the app may read.
+  package static func cdaDocumentQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
+    Self(RequestTable.cdaDocumentQuery, bundleID, query)
+  }
+}
+
 extension DeviceOperation where Value == [Audiogram] {
   /// `HKSampleQuery` of audiograms: the ones the app may read.
   package static func audiogramQuery(_ bundleID: String, _ query: SampleQuery) -> Self {
@@ -143,6 +154,14 @@ extension DeviceClient {
   /// Saves States of Mind, all or nothing.
   package func saveStatesOfMind(_ bundleID: String, _ states: [StateOfMindInput]) throws(ClientError) {
     try perform(.saveStatesOfMind(bundleID, states))
+  }
+  /// Saves CDA documents, all or nothing (the iPhone only).
+  package func saveCDADocuments(_ bundleID: String, _ documents: [CDADocument]) throws(ClientError) {
+    try perform(.saveCDADocuments(bundleID, documents))
+  }
+  /// The CDA documents the app may read.
+  package func cdaDocumentQuery(_ bundleID: String, _ query: SampleQuery) throws(ClientError) -> [CDADocument] {
+    try perform(.cdaDocumentQuery(bundleID, query))
   }
   /// Saves GAD-7 and PHQ-9 assessments, all or nothing.
   package func saveScoredAssessments(_ bundleID: String, _ assessments: [ScoredAssessmentInput]) throws(ClientError) {

@@ -85,6 +85,17 @@ extension Codec.StoredClinicalRecord: FuzzPalette {
       data: c.pick([Array("{}".utf8), [], Array("[1]".utf8)]), source: c.pick(Palette.sources))
   }
 }
+extension Codec.StoredCDADocument: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> CDADocument {
+    typealias Palette = RequestFuzz.Palette
+    let start = c.pick(Palette.dates)
+    return CDADocument(
+      uuid: c.pick(Palette.uuids), start: start, end: c.pick([start, start.addingTimeInterval(-60)]),
+      data: c.pick([Array("<ClinicalDocument/>".utf8), []]), title: c.pick(["Visit", ""]),
+      patientName: "Ann Lee", authorName: c.pick(["Dr. Ortiz", ""]), custodianName: "Clinic",
+      metadata: c.pick(Palette.metadata), source: c.pick(Palette.sources))
+  }
+}
 extension Codec.NewVisionPrescription: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> VisionPrescription {
     typealias Palette = RequestFuzz.Palette

@@ -86,6 +86,8 @@ extension RunContext {
       try checkSeesPrescriptions(devices, spec, expected, step)
     case .seesStatesOfMind(let devices, let spec, let expected, let check):
       try checkSeesStatesOfMind(devices, spec, expected, check, step)
+    case .seesDocuments(let devices, let spec, let expected, let title):
+      try checkSeesDocuments(devices, spec, expected, title: title, step)
     case .seesAssessments(let devices, let spec, let expected, let check):
       try checkSeesAssessments(devices, spec, expected, check, step)
     case .seesClinicalRecords(let devices, let spec, let expected, let resourceType):

@@ -56,6 +56,8 @@ extension RunContext {
       case .saveAudiogram(let device, let name, let spec): try saveAudiogram(device, name, spec)
       case .logStateOfMind(let device, let name, let spec): try logStateOfMind(device, name, spec)
       case .logAssessment(let device, let name, let spec): try logAssessment(device, name, spec)
+      case .saveDocument(let device, let name, let spec): try saveDocument(device, name, spec)
+      case .requestDocuments(let device, let name, let title): try requestDocuments(device, name, title: title)
       case .savePrescription(let device, let name, let spec): try savePrescription(device, name, spec)
       case .requestObjects(let device, let name, let from): try requestObjects(device, name, issuedFrom: from)
       case .answerObjects(let device, let names, let app): try answerObjects(device, names, app)

@@ -239,7 +239,8 @@ extension StepKind {
     case .request(let d, _, _, _), .save(let d, _, _), .saveCorrelation(let d, _, _), .saveRandom(let d, _, _, _, _),
       .saveWorkout(let d, _, _), .saveRoute(let d, _, _, _), .addToWorkout(let d, _, _, _, _),
       .deleteWorkout(let d, _, _), .saveHeartbeatSeries(let d, _, _), .saveAudiogram(let d, _, _),
-      .logStateOfMind(let d, _, _), .logAssessment(let d, _, _), .savePrescription(let d, _, _),
+      .logStateOfMind(let d, _, _), .logAssessment(let d, _, _), .saveDocument(let d, _, _),
+      .requestDocuments(let d, _, _), .savePrescription(let d, _, _),
       .requestObjects(let d, _, _),
       .answerObjects(let d, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
@@ -262,8 +263,7 @@ extension StepKind {
       .setup
     case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background, .saveWorkout,
       .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries, .saveAudiogram, .logStateOfMind, .logAssessment,
-      .session,
-      .savePrescription, .requestObjects:
+      .session, .savePrescription, .requestObjects, .saveDocument, .requestDocuments:
       .app
     case .answer, .answerObjects, .settings, .watchSettings, .lock, .userSetting, .sourceOrder, .wearer, .providerSends:
       .user
@@ -286,6 +286,7 @@ extension Expectation {
       .backgroundCounts(let d, _, _, _, _, _), .storeCountMatching(let d, _, _, _, _), .seesWorkouts(let d, _, _),
       .seesHeartbeatSeries(let d, _, _, _), .seesRoutes(let d, _, _, _), .seesElectrocardiograms(let d, _, _, _),
       .seesAudiograms(let d, _, _, _), .seesStatesOfMind(let d, _, _, _), .seesAssessments(let d, _, _, _),
+      .seesDocuments(let d, _, _, _),
       .seesClinicalRecords(let d, _, _, _),
       .seesPrescriptions(let d, _, _), .activitySummary(let d, _, _, _):
       return Lane(d)

@@ -221,6 +221,9 @@ package enum Expectation: Hashable, Sendable {
   /// `<App> sees <n> vision prescriptions [query]`: a sample query of `visionPrescriptionType()`: the app's own and
   /// those the user turned on for it (behavior.md V3–V4).
   case seesPrescriptions(Devices, SampleQuerySpec, Int)
+  /// `<App> sees <n> CDA documents [titled "<title>"] [query]`: the documents the app may read, as its
+  /// `HKDocumentQuery` returns them after its sheet (behavior.md O3).
+  case seesDocuments(Devices, SampleQuerySpec, Int, title: String?)
   /// `<App> sees <n> workout routes [with <m> locations [each]] [query]`: a route query of every workout the app
   /// may read (`HKSampleQuery` of `workoutRoute()`), each route's locations as `HKWorkoutRouteQuery` returns them.
   case seesRoutes(Devices, SampleQuerySpec, Int, locations: Int?)

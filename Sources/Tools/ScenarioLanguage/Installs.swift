@@ -55,6 +55,7 @@ extension ParseState {
     case .seesHeartbeatSeries(let devices, let spec, _, _), .seesRoutes(let devices, let spec, _, _),
       .seesElectrocardiograms(let devices, let spec, _, _), .seesAudiograms(let devices, let spec, _, _),
       .seesStatesOfMind(let devices, let spec, _, _), .seesAssessments(let devices, let spec, _, _),
+      .seesDocuments(let devices, let spec, _, _),
       .seesClinicalRecords(let devices, let spec, _, _),
       .seesPrescriptions(let devices, let spec, _):
       return devices.list.map { ($0, spec.app) }

@@ -93,6 +93,9 @@ import HealthModel
 //   - <device>: <App> saves glasses|contacts prescription [right sphere <d> [cylinder <d> axis <degrees>]] [left
 //       sphere <d> [cylinder <d> axis <degrees>]] [brand <word>] [issued <time>] [expires <time>] [as <name>]
 //   - <device>: <App> asks to read vision prescriptions [issued from <time>]
+//   - <device>: <App> saves CDA document "<title>" [for "<patient>"] [by "<author>"] [from "<custodian>"] [at
+//       <time>] [without custodian] [as <name>]
+//   - <device>: <App> asks to read CDA documents [titled "<title>"]
 //   - <device>: <App> enables background delivery of <type> [immediate|hourly|daily|weekly]
 //   - <device>: <App> disables background delivery of <type> / disables all background delivery
 //   - <device>: <App> completes the background delivery of <type>
@@ -198,6 +201,7 @@ import HealthModel
 //   - <App> sees <n> GAD-7|PHQ-9 assessments [scoring <s>] [at risk <risk>] [query] / <App> sees no GAD-7|PHQ-9
 //       assessments …
 //   - <App> sees <n> vision prescriptions [query] / <App> sees no vision prescriptions …
+//   - <App> sees <n> CDA documents [titled "<title>"] [query] / <App> sees no CDA documents …
 //   - <App> sees <n> <clinical type> records [of <FHIR type>] [query] / <App> sees no <clinical type> records …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]
 //   - <App> sees activity summary [for] <date>[:] [<ring> <value> <unit>]… [paused|not paused] / <App> sees no

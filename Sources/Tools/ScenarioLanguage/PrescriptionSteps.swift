@@ -65,7 +65,10 @@ extension ParseState {
   /// `asks to read vision prescriptions [issued from <time>]`: `requestPerObjectReadAuthorization` with the issue
   /// dates as its predicate.
   func parseAskToRead(_ c: inout Cursor, device: DeviceKind, app: AppDeclaration) throws(Diagnostic) -> StepKind {
-    try c.expect("to", "read", "vision", "prescriptions", what: "'asks to read vision prescriptions'")
+    if c.take("to", "read", "cda", "documents") { return try parseAskToReadDocuments(&c, device: device, app: app) }
+    try c.expect(
+      "to", "read", "vision", "prescriptions",
+      what: "'asks to read vision prescriptions' or 'asks to read CDA documents'")
     var from: TimeSpec?
     if c.take("issued", "from") { from = try c.time() }
     try c.finish()

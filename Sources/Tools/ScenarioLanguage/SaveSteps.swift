@@ -21,6 +21,9 @@ extension ParseState {
     AppVerbRule(["contacts", "prescription"]) { s, c, call throws(Diagnostic) in
       try s.parseSavePrescription(&c, device: call.device, app: call.app, kind: .contacts)
     },
+    AppVerbRule(["cda", "document"]) { s, c, call throws(Diagnostic) in
+      try s.parseSaveDocument(&c, device: call.device, app: call.app)
+    },
     AppVerbRule(["route"]) { s, c, call throws(Diagnostic) in
       try s.parseSaveRoute(&c, device: call.device, app: call.app)
     },

@@ -245,6 +245,10 @@ package enum StepKind: Hashable, Sendable {
   case savePrescription(DeviceKind, app: String, PrescriptionSpec)
   /// `asks to read vision prescriptions [issued from <time>]`: `requestPerObjectReadAuthorization` (V3).
   case requestObjects(DeviceKind, app: String, issuedFrom: TimeSpec?)
+  /// `saves CDA document "<title>" …`: `save(_:)` of one `HKCDADocumentSample` (behavior.md O1).
+  case saveDocument(DeviceKind, app: String, DocumentSpec)
+  /// `asks to read CDA documents [titled "<title>"]`: an `HKDocumentQuery`'s sheet, pending while it is up (O2).
+  case requestDocuments(DeviceKind, app: String, title: String?)
   /// `user on <device>: turns on <name>…`: a per-object sheet's answer, the named objects on, the rest off (V3).
   case answerObjects(DeviceKind, names: [String], app: String?)
   /// `deletes workout <name>`: `delete(_:)` of the workout (its route goes with it).

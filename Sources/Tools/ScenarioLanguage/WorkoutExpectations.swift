@@ -55,6 +55,12 @@ extension ParseState {
     AppExpectationRule(when: { $0.integer(before: ["vision"]) }) { s, c, subject throws(Diagnostic) in
       try s.parseSeesPrescriptions(&c, subject)
     },
+    AppExpectationRule(when: { $0.integer(before: ["cda"]) }) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesDocuments(&c, subject)
+    },
+    AppExpectationRule(["no", "cda", "documents"]) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesDocuments(&c, subject, count: 0)
+    },
     AppExpectationRule(["no", "vision", "prescriptions"]) { s, c, subject throws(Diagnostic) in
       try s.parseSeesPrescriptions(&c, subject, count: 0)
     },
