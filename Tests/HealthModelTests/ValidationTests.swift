@@ -116,7 +116,9 @@ struct ValidationTests {
     let vo2 = try input("vo2Max", .quantity(45, unit: "mL/min·kg")).validated(source: source)
     #expect(abs(vo2.quantityValue! - 45) < 1e-9)
     for value in 0...4 { _ = try input("headache", .category(value)).validated(source: source) }
-    _ = try input("environmentalAudioExposure", .quantity(72, unit: "dBASPL")).validated(source: source)
+    // An exposure lasts at least 1 ms (behavior.md T14).
+    _ = try input("environmentalAudioExposure", .quantity(72, unit: "dBASPL"), end: t0.addingTimeInterval(60))
+      .validated(source: source)
   }
 
   @Test func validCategoryValues() throws {

@@ -147,8 +147,9 @@ extension HKObjectType {
     return HKSeriesType(identifier: identifier)
   }
 
-  /// Whether reading the type needs `requestPerObjectReadAuthorization` (vision prescriptions): requesting read
-  /// access to it with `requestAuthorization` would terminate the app.
+  /// Whether apps read the type object by object: vision prescriptions (through
+  /// `requestPerObjectReadAuthorization`; requesting them with `requestAuthorization` would terminate the app) and
+  /// CDA documents (through `HKDocumentQuery`'s sheet; requesting them does not raise, behavior.md O4).
   public func requiresPerObjectAuthorization() -> Bool {
     (try? simulatedType())?.descriptor.readsPerObject ?? false
   }

@@ -25,20 +25,22 @@ extension BinaryWriter {
 }
 
 extension BinaryReader {
-  /// Reads a CDA document: one ``CDADocument/validate()`` accepts.
-  package mutating func cdaDocument() throws(DecodeError) -> CDADocument {
+  /// Reads a CDA document: one ``CDADocument/validate()`` accepts, unless `validated` is false (an app's save, which
+  /// the device checks and answers with HealthKit's errors). Sizes are bounded either way.
+  package mutating func cdaDocument(validated: Bool = true) throws(DecodeError) -> CDADocument {
     let start = offset
     let uuid = try uuid()
     let from = try finiteDate("CDA document start")
     let to = try finiteDate("CDA document end")
     let count = Int(try u32())
-    guard count <= CDADocument.maxDataSize else { throw error("a CDA document of \(count) bytes") }
+    guard count <= 2 * CDADocument.maxDataSize else { throw error("a CDA document of \(count) bytes") }
     let data = Array(try raw(count, "CDA document data"))
     var fields: [String] = []
-    for _ in CDAField.allCases { fields.append(try string(maxLength: CDADocument.maxFieldLength)) }
+    for _ in CDAField.allCases { fields.append(try string(maxLength: 4 * CDADocument.maxFieldLength)) }
     let document = CDADocument(
       uuid: uuid, start: from, end: to, data: data, title: fields[0], patientName: fields[1], authorName: fields[2],
       custodianName: fields[3], metadata: try metadata(finite: true), source: try source())
+    guard validated else { return document }
     do { try document.validate() } catch {
       throw DecodeError(offset: reportBase + start, "CDA document \(uuid) is not valid: \(error.message)")
     }

@@ -329,7 +329,7 @@ extension BinaryReader {
         self = probe
         try prescriptionsSection(into: &objects, changeCounter: store.changeCounter)
       }
-      // Scored assessments: a 5, then their list.
+      // Scored assessments, CDA documents and the documents' per-object choices: a 5, then their lists.
       probe = self
       if !isAtEnd, try probe.u8() == 5 {
         self = probe

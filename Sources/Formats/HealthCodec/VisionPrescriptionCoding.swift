@@ -14,7 +14,8 @@ import HealthModel
 // choices       := [uuid, on bool]   (in identifier order)
 // prescriptions := u8 4 | [prescription, change u64] | [bundle string, choices]
 //                  (a snapshot's trailing section after the objects section, written only when a prescription is
-//                  stored or a choice recorded; absent: none)
+//                  stored; the choices are those of prescriptions, the assessments section holding the documents';
+//                  absent: none)
 
 /// The smallest encoded prescription: no expiration, lenses, brand or metadata; the shortest source.
 package let minimumVisionPrescriptionSize = 16 + 1 + 1 + 8 + 1 + 1 + 1 + 1 + 4 + 5

@@ -41,6 +41,7 @@ package enum CDAReader {
   package static func read(_ data: [UInt8]) -> Result<CDAHeader, CDAValidationError> {
     var scanner = XMLScanner(MemoryInput(data), file: "CDA document", bufferSize: 1 << 14)
     scanner.captureText = true
+    scanner.textLimit = CDADocument.maxFieldLength
     do throws(ExportError) {
       return try read(&scanner)
     } catch {
@@ -102,6 +103,8 @@ package enum CDAReader {
       case .endTag:
         let element = path.removeLast()
         let text = decodedText(scanner)
+        let overflowed = scanner.textOverflowed
+        var readField = true
         switch (element, path) {
         case ("title", ["ClinicalDocument"]) where !titleSeen:
           header.title = text
@@ -111,14 +114,19 @@ package enum CDAReader {
         case ("name", patientPath):
           if let done = name { patientNames.append(done) }
           name = nil
-        case ("name", authorPath):
+        case ("name", authorPath) where authorName == nil && name != nil:
           authorName = name
           name = nil
         case ("softwareName", softwarePath) where software.isEmpty: software = text
         case ("name", custodianPath) where !custodianSeen:
           header.custodianName = text
           custodianSeen = true
-        default: break
+        default: readField = false
+        }
+        if readField, overflowed {
+          return .failure(
+            schemaError(
+              1824, "Element '\(element)': text longer than \(CDADocument.maxFieldLength) bytes (a HealthPair limit)"))
         }
       }
     }
@@ -135,14 +143,41 @@ package enum CDAReader {
     name.split(separator: ":").last.map(String.init) ?? name
   }
 
-  /// The text since the last start tag, entity references decoded, runs of whitespace made one space and trimmed.
+  /// The text since the last start tag, entity and character references decoded, runs of whitespace made one space
+  /// and trimmed.
   private static func decodedText(_ scanner: borrowing XMLScanner) -> String {
-    var text = String(decoding: scanner.text, as: UTF8.self)
-    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
-      text = text.replacing(entity, with: character)
-    }
+    let text = decodeReferences(String(decoding: scanner.text, as: UTF8.self))
     let kept = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
     return kept.joined(separator: " ")
+  }
+
+  /// `text` with `&lt; &gt; &quot; &apos; &amp; &#NN; &#xNN;` replaced by what they stand for (the scanner checked
+  /// them); anything else is kept.
+  static func decodeReferences(_ text: String) -> String {
+    guard text.contains("&") else { return text }
+    var out = ""
+    var rest = Substring(text)
+    while let amp = rest.firstIndex(of: "&") {
+      out += rest[..<amp]
+      guard let semicolon = rest[amp...].firstIndex(of: ";") else { break }
+      let body = rest[rest.index(after: amp)..<semicolon]
+      let named = ["lt": "<", "gt": ">", "quot": "\"", "apos": "'", "amp": "&"][String(body)]
+      var scalar: Unicode.Scalar?
+      if body.hasPrefix("#x") || body.hasPrefix("#X") {
+        scalar = UInt32(body.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+      } else if body.hasPrefix("#") {
+        scalar = UInt32(body.dropFirst()).flatMap(Unicode.Scalar.init)
+      }
+      if let named {
+        out += named
+      } else if let scalar {
+        out.unicodeScalars.append(scalar)
+      } else {
+        out += rest[amp...semicolon]
+      }
+      rest = rest[rest.index(after: semicolon)...]
+    }
+    return out + rest
   }
 
   private static func schemaError(_ code: Int, _ detail: String) -> CDAValidationError {
@@ -172,7 +207,8 @@ package enum CDAReader {
       guard digits == 14 else { return nil }
     } else if !rest.isEmpty {
       guard digits == 14, rest[0] == UInt8(ascii: "+") || rest[0] == UInt8(ascii: "-") else { return nil }
-      let zone = rest.dropFirst().filter { $0 != UInt8(ascii: ":") }
+      var zone = Array(rest.dropFirst())
+      if zone.count == 5, zone[2] == UInt8(ascii: ":") { zone.remove(at: 2) }
       guard zone.count == 4, zone.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
         return nil
       }

@@ -85,12 +85,14 @@ package struct XMLScanner: ~Copyable {
   /// Whether text inside elements is kept in ``text`` (GPX holds its values as text; `export.xml` holds none).
   package var captureText = false
   /// The text met inside elements since ``clearText()`` (entity references are not decoded), at most
-  /// ``maxTextLength`` bytes; ``textOverflowed`` says whether more came.
+  /// ``textLimit`` bytes; ``textOverflowed`` says whether more came.
   package internal(set) var text: [UInt8] = []
-  /// Whether more than ``maxTextLength`` bytes of text came since ``clearText()``.
+  /// Whether more than ``textLimit`` bytes of text came since ``clearText()``.
   package internal(set) var textOverflowed = false
   /// The most text bytes kept (values are numbers and dates).
   package static let maxTextLength = 256
+  /// The most text bytes kept by this scanner (``maxTextLength`` unless its reader needs longer text).
+  package var textLimit = XMLScanner.maxTextLength
 
   /// Scans `input`, naming `file` in locations; reads `bufferSize` bytes at a time.
   package init(_ input: any ByteInput, file: String, bufferSize: Int = 1 << 20) {
@@ -112,10 +114,10 @@ package struct XMLScanner: ~Copyable {
     textOverflowed = false
   }
 
-  /// Keeps the buffered bytes `from..<to` as text, within ``maxTextLength``.
+  /// Keeps the buffered bytes `from..<to` as text, within ``textLimit``.
   mutating func keepText(from: Int, to: Int) {
     guard to > from else { return }
-    let room = Self.maxTextLength - text.count
+    let room = textLimit - text.count
     if to - from > room { textOverflowed = true }
     let end = from + min(room, to - from)
     if end > from { text.append(contentsOf: UnsafeBufferPointer(start: storage + from, count: end - from)) }

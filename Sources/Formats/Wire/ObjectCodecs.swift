@@ -118,7 +118,18 @@ extension Codec {
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> StateOfMind { try r.stateOfMind() }
   }
-  /// A CDA document (saves and replies; the device checks a save's and sets its source).
+  /// A CDA document an app saves (sizes bounded; the device checks the rest and sets its source).
+  package enum NewCDADocument: FieldCodec {
+    /// The smallest encoded document.
+    package static var minimumSize: Int { minimumCDADocumentSize }
+    /// Writes `value`.
+    package static func write(_ value: CDADocument, into w: inout BinaryWriter) { w.cdaDocument(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> CDADocument {
+      try r.cdaDocument(validated: false)
+    }
+  }
+  /// A stored CDA document (replies).
   package enum StoredCDADocument: FieldCodec {
     /// The smallest encoded document.
     package static var minimumSize: Int { minimumCDADocumentSize }

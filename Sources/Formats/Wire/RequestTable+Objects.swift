@@ -116,7 +116,7 @@ extension RequestTable {
     call: { b, q in AppCall(b, [LogField("type", q.type.name)]) })
   /// `save(_:)` of CDA documents.
   package static let saveCDADocuments = RequestDefinition(
-    .saveCDADocuments, Codec.Bundle.self, Codec.Many<Codec.StoredCDADocument>.self, answer: ReplyTable.ok,
+    .saveCDADocuments, Codec.Bundle.self, Codec.Many<Codec.NewCDADocument>.self, answer: ReplyTable.ok,
     make: Request.saveCDADocuments,
     match: { if case .saveCDADocuments(let b, let d) = $0 { (b, d) } else { nil } },
     call: { b, d in AppCall(b, [LogField("documents", "\(d.count)")]) })

@@ -57,12 +57,13 @@ extension DeviceState {
 
   /// The sheet an `HKDocumentQuery` shows first: the stored documents matching `range` and `filter` that the app
   /// has not been asked about and does not read as their author, in date order — or none (the query goes on) when
-  /// there are none (O2).
+  /// there are none (O2). On a locked iPhone the query fails with `errorDatabaseInaccessible`, as its reading would.
   mutating func documentReadSheet(
     _ bundleID: String, _ type: SampleType, range: DateRange?, filter: SampleFilter?, wall: Date
-  )
-    -> RequestOutcome
-  {
+  ) -> RequestOutcome {
+    do { try requireProtectedData() } catch {
+      return .completed(AuthorizationCallResult(success: false, error: error))
+    }
     let asked = specialObjects.objectReadChoices[bundleID] ?? [:]
     let listed = specialObjects.cdaDocuments.entries.values.map(\.value).filter { document in
       asked[document.uuid] == nil && !mayReadObject(bundleID, document.uuid, document.source, type)

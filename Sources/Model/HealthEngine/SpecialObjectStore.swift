@@ -158,8 +158,9 @@ package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
 }
 
 /// The object families a device stores apart from samples and workouts: electrocardiograms (written only by the
-/// system's ECG app or an import, read-only to apps), audiograms, States of Mind and vision prescriptions (saved by
-/// apps), clinical records (from providers); and the per-object read choices of prescriptions.
+/// system's ECG app or an import, read-only to apps), audiograms, States of Mind, scored assessments, vision
+/// prescriptions and CDA documents (saved by apps), clinical records (from providers); and the per-object read choices
+/// of prescriptions and documents.
 package struct SpecialObjectStore: Hashable, Sendable {
   /// Recorded electrocardiograms.
   package internal(set) var electrocardiograms = ObjectShelf<Electrocardiogram>()
@@ -241,8 +242,8 @@ package struct SpecialObjectStore: Hashable, Sendable {
   /// Whether no scored assessment or CDA document is stored (a snapshot's assessments section).
   package var hasNoAssessmentsOrDocuments: Bool { scoredAssessments.count == 0 && cdaDocuments.count == 0 }
 
-  /// Removes the app-saved object `uuid` (an audiogram, a State of Mind, a prescription or a scored assessment:
-  /// recordings are never deleted by apps);
+  /// Removes the app-saved object `uuid` (an audiogram, a State of Mind, a prescription, a CDA document or a scored
+  /// assessment: recordings are never deleted by apps);
   /// true when it was stored. Its tombstone is kept with the workout family's (``WorkoutStore/deleted``).
   mutating func remove(_ uuid: UUID) -> Bool {
     if visionPrescriptions.remove(uuid) || cdaDocuments.remove(uuid) {

@@ -33,15 +33,16 @@ extension DeviceState {
     }
   }
 
-  /// The tombstones of the app's own audiograms, States of Mind, CDA documents or scored assessments (`type`) inside the retention window whose dates
-  /// pass `range`, or nil for another type (`deleteObjects(of:predicate:)`).
+  /// The tombstones of the app's own audiograms, States of Mind, CDA documents or scored assessments of `type` inside
+  /// the retention window whose dates pass `range`, or nil for another type (`deleteObjects(of:predicate:)`).
   func ownShelvedTombstones(_ bundleID: String, _ type: SampleType, range: DateRange?, at: Date, wall: Date)
     -> [Tombstone]?
   {
     func own<Value: ShelvedObject>(_ shelf: ObjectShelf<Value>, metadata: (Value) -> Metadata) -> [Tombstone] {
       let floor = floor(wall: wall)
       return shelf.ordered.map(\.value).filter { value in
-        value.source.bundleID == bundleID && value.end.timeIntervalSinceReferenceDate >= floor
+        value.objectType == type && value.source.bundleID == bundleID
+          && value.end.timeIntervalSinceReferenceDate >= floor
           && (range?.matches(
             start: value.start.timeIntervalSinceReferenceDate, end: value.end.timeIntervalSinceReferenceDate) ?? true)
       }.map { Tombstone(uuid: $0.uuid, type: type, source: $0.source, deletedAt: at, metadata: metadata($0)) }
@@ -52,7 +53,7 @@ extension DeviceState {
       return own(specialObjects.statesOfMind, metadata: \.metadata)
     case SpecialObjectStore.cdaType: return own(specialObjects.cdaDocuments, metadata: \.metadata)
     case SpecialObjectStore.gad7Type, SpecialObjectStore.phq9Type:
-      return own(specialObjects.scoredAssessments, metadata: \.metadata).filter { $0.type == type }
+      return own(specialObjects.scoredAssessments, metadata: \.metadata)
     default: return nil
     }
   }

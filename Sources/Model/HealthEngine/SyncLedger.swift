@@ -194,8 +194,8 @@ package struct SyncLedger: Hashable, Sendable {
 
   /// Appends deletions of workouts, routes and series, in entries of at most ``maxItemsPerEntry``.
   package mutating func appendWorkoutDeletions(_ tombstones: [Tombstone]) {
-    // A prescription stays on the iPhone (V2), and so does its deletion.
-    let synced = tombstones.filter { $0.type != SpecialObjectStore.visionPrescriptionType }
+    // Prescriptions and CDA documents stay on the iPhone (V2, O1), and so do their deletions.
+    let synced = tombstones.filter { !$0.type.descriptor.readsPerObject }
     appendChunked(synced) { .workoutDeletions($0) }
   }
 

@@ -99,10 +99,10 @@ extension DeviceState {
           error: .healthKit(
             .errorHealthDataRestricted, "Per-object authorization presentation is not supported on this device")))
     }
-    if isLocked { return .completed(Self.dismissedResult(because: "the \(device) is locked")) }
     if type == SpecialObjectStore.cdaType {
       return documentReadSheet(bundleID, type, range: range, filter: filter, wall: wall)
     }
+    if isLocked { return .completed(Self.dismissedResult(because: "the \(device) is locked")) }
     let listed = specialObjects.visionPrescriptions.entries.values.map(\.value).filter { prescription in
       (range?.matches(
         start: prescription.start.timeIntervalSinceReferenceDate, end: prescription.end.timeIntervalSinceReferenceDate)

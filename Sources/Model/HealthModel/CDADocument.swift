@@ -85,6 +85,7 @@ package struct CDADocument: Hashable, Sendable {
   /// - Throws: `wouldTerminate` for dates out of order; `errorInvalidArgument` for the rest.
   package func validate() throws(HealthError) {
     try checkObjectDates(start, end, "HKCDADocumentSample")
+    try SampleType.lookup(name: "CDA")!.descriptor.checkDuration(start, end)
     guard !data.isEmpty else {
       throw .healthKit(.errorInvalidArgument, "HKCDADocumentSample has no document data and can not be saved")
     }

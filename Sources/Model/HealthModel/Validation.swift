@@ -34,6 +34,7 @@ extension SampleInput {
       throw .validationException(
         "Type HKSample can not have startDate before 0001-01-01 (was \(start.timeIntervalSince1970) s since 1970)")
     }
+    if !descriptor.isCorrelation { try descriptor.checkDuration(start, end) }
     let stored: SampleValue
     var outOfRange: HealthError?
     switch (descriptor.kind, value) {

@@ -122,6 +122,7 @@ extension WorkoutInput {
   ///   metadata values.
   package func validated(source: SampleSource) throws(HealthError) -> Workout {
     try checkObjectDates(start, end, "HKWorkout")
+    try SampleType.lookup(name: "workout")!.descriptor.checkDuration(start, end)
     if let duration, !duration.isFinite || duration < 0 {
       throw .invalidArgumentException("HKWorkout duration must be finite and not negative (was \(duration))")
     }

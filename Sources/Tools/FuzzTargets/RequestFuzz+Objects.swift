@@ -85,7 +85,7 @@ extension Codec.StoredClinicalRecord: FuzzPalette {
       data: c.pick([Array("{}".utf8), [], Array("[1]".utf8)]), source: c.pick(Palette.sources))
   }
 }
-extension Codec.StoredCDADocument: FuzzPalette {
+extension Codec.NewCDADocument: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> CDADocument {
     typealias Palette = RequestFuzz.Palette
     let start = c.pick(Palette.dates)

@@ -92,7 +92,9 @@ extension RunContext {
       } else {
         value = .category(type.descriptor.categoryValues!.randomElement(using: &rng)!.value)
       }
-      let duration = type.descriptor.isQuantity ? 0 : Double(Int.random(in: 1...30, using: &rng) * 60)
+      // Quantities are instantaneous unless their type has a minimum duration (audio exposure, behavior.md T14).
+      let instant = type.descriptor.minimumDuration > 0 ? 60.0 : 0
+      let duration = type.descriptor.isQuantity ? instant : Double(Int.random(in: 1...30, using: &rng) * 60)
       inputs.append(
         SampleInput(
           uuid: rng.uuid(), type: type, value: value, start: start, end: start.addingTimeInterval(duration),
