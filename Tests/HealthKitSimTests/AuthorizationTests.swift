@@ -60,7 +60,7 @@ struct AuthorizationTests {
     try await withArticlePair { pair in
       let store = HKHealthStore()
       try await pair.phone.use(app: waterID) {
-        async let request: Void = store.requestAuthorization(toShare: [waterType], read: nil)
+        async let request: Void = store.requestAuthorization(toShare: [waterType], read: [])
         try await pair.phone.user.cancel()
         do {
           try await request
@@ -145,10 +145,10 @@ struct AuthorizationTests {
       await pair.phone.use(app: returnID) {
         let empty = await termination { try await store.requestAuthorization(toShare: [], read: []) }
         #expect(empty?.reason == "Must request authorization for at least one data type")
-        let noReadUsage = await termination { try await store.requestAuthorization(toShare: nil, read: [mindfulType]) }
+        let noReadUsage = await termination { try await store.requestAuthorization(toShare: [], read: [mindfulType]) }
         #expect(noReadUsage?.reason.hasPrefix("NSHealthShareUsageDescription must be set") == true)
         let readOnly = await termination {
-          try await store.requestAuthorization(toShare: [HKQuantityType(.appleExerciseTime)], read: nil)
+          try await store.requestAuthorization(toShare: [HKQuantityType(.appleExerciseTime)], read: [])
         }
         #expect(readOnly?.reason.contains("HKQuantityTypeIdentifierAppleExerciseTime") == true)
         #expect(readOnly?.exceptionName == "NSInvalidArgumentException")
@@ -165,7 +165,7 @@ struct AuthorizationTests {
   @Test func anAppThatIsNotInstalledIsASimulatorMisuse() async throws {
     try await withArticlePair { pair in
       await pair.phone.use(app: "com.example.missing") {
-        await #expect { try await HKHealthStore().requestAuthorization(toShare: [waterType], read: nil) } throws: {
+        await #expect { try await HKHealthStore().requestAuthorization(toShare: [waterType], read: []) } throws: {
           guard case .misuse(let message) = $0 as? HealthKitSimError else { return false }
           return message.contains("com.example.missing")
         }
@@ -178,7 +178,7 @@ struct AuthorizationTests {
       // An identifier of the iOS 27 beta SDK, outside the catalog (behavior.md T1).
       let unknown = HKQuantityType(HKQuantityTypeIdentifier("HKQuantityTypeIdentifierHeartRateVariabilityRMSSD"))
       await pair.phone.use(app: waterID) {
-        await #expect { try await HKHealthStore().requestAuthorization(toShare: [unknown], read: nil) } throws: {
+        await #expect { try await HKHealthStore().requestAuthorization(toShare: [unknown], read: []) } throws: {
           guard case .unsupported = $0 as? HealthKitSimError else { return false }
           return true
         }

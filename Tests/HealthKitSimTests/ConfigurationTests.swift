@@ -22,7 +22,7 @@ struct ConfigurationTests {
     #expect(store.authorizationStatus(for: waterType) == .notDetermined)
     #expect(store.earliestPermittedSampleDate() == .distantPast)
     await #expect { try await store.save(water(250)) } throws: { isHKError($0, .errorHealthDataUnavailable) }
-    await #expect { try await store.requestAuthorization(toShare: [waterType], read: nil) } throws: {
+    await #expect { try await store.requestAuthorization(toShare: [waterType], read: []) } throws: {
       isHKError($0, .errorHealthDataUnavailable)
     }
     let completion = Mailbox<String>()

@@ -12,7 +12,7 @@ struct HarnessAnswersTests {
   @Test func aWaitForTheSheetOfARefusedRequestFailsAtOnceWithTheDaemonsReason() async throws {
     try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
       try await pair.phone.use(app: sleepyID) {
-        async let asked: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: nil)
+        async let asked: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: [])
         let error = await #expect(throws: HealthPairTestingError.self) { try await pair.phone.user.allowAll() }
         guard case .deviceRefused(let device, let operation, let reason)? = error else {
           Issue.record("expected the device's refusal, got \(String(describing: error))")
@@ -31,7 +31,7 @@ struct HarnessAnswersTests {
       // Once installed, its next request is awaited as usual: the old refusal no longer counts.
       try pair.phone.install(app: sleepyID, writeUsage: "Sleepy logs water.")
       try await pair.phone.use(app: sleepyID) {
-        async let asked: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: nil)
+        async let asked: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: [])
         try await pair.phone.user.allowAll(app: sleepyID)
         try await asked
       }

@@ -55,7 +55,7 @@ struct HarnessTests {
   @Test func aSheetAwaitedOnTheWrongDeviceSaysWhereItIsUp() async throws {
     try await withArticlePair { pair in
       try await pair.phone.use(app: waterID) {
-        async let request: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: nil)
+        async let request: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: [])
         _ = try await pair.phone.user.waitForSheet()
         await #expect {
           try await pair.watch.user.allowAll(timeout: 0.2)
@@ -79,7 +79,7 @@ struct HarnessTests {
         try await pair.phone.user.waitForSheet(timeout: 0.2)
       }
       try await pair.phone.use(app: waterID) {
-        async let request: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: nil)
+        async let request: Void = HKHealthStore().requestAuthorization(toShare: [waterType], read: [])
         await #expect {
           try await pair.phone.user.choose(share: [stepsType])
         } throws: { error in

@@ -276,14 +276,14 @@ struct PublishedQueryTests {
         // Sharing a read-only type would terminate the app; so would reading clinical records without the
         // entitlement, and reading vision prescriptions through requestAuthorization.
         await #expect(throws: HKSimulatedTermination.self) {
-          try await store.requestAuthorization(toShare: [HKObjectType.electrocardiogramType()], read: nil)
+          try await store.requestAuthorization(toShare: [HKObjectType.electrocardiogramType()], read: [])
         }
         await #expect(throws: HKSimulatedTermination.self) {
           try await store.requestAuthorization(
-            toShare: nil, read: [HKObjectType.clinicalType(forIdentifier: .labResultRecord)!])
+            toShare: [], read: [HKObjectType.clinicalType(forIdentifier: .labResultRecord)!])
         }
         await #expect(throws: HKSimulatedTermination.self) {
-          try await store.requestAuthorization(toShare: nil, read: [HKObjectType.visionPrescriptionType()])
+          try await store.requestAuthorization(toShare: [], read: [HKObjectType.visionPrescriptionType()])
         }
       }
       #expect(try pair.phone.decision(app: waterID, read: HKObjectType.activitySummaryType()) == .authorized)

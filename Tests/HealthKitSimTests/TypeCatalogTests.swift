@@ -234,7 +234,7 @@ struct NewTypeTests {
         try await store.save(bolus)
         // Apple computes walking heart rate averages: asking to share them is refused with an exception.
         await #expect {
-          try await store.requestAuthorization(toShare: [HKQuantityType(.walkingHeartRateAverage)], read: nil)
+          try await store.requestAuthorization(toShare: [HKQuantityType(.walkingHeartRateAverage)], read: [])
         } throws: {
           ($0 as? HKSimulatedTermination)?.reason
             == "Authorization to share the following types is disallowed: "

@@ -123,7 +123,7 @@ struct VisionPrescriptionTests {
         }
         // Read as a whole, or per object for a type that is not, a device raises.
         await #expect(throws: HKSimulatedTermination.self) {
-          try await store.requestAuthorization(toShare: nil, read: [Self.type])
+          try await store.requestAuthorization(toShare: [], read: [Self.type])
         }
         await #expect(throws: HKSimulatedTermination.self) {
           try await store.requestPerObjectReadAuthorization(for: HKObjectType.workoutType(), predicate: nil)

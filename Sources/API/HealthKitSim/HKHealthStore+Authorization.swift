@@ -17,7 +17,7 @@ extension HKHealthStore {
   /// - Throws: ``HKError``; ``HKSimulatedTermination`` where a device would terminate the app (both sets empty, a
   ///   missing usage description, a read-only or correlation type to share); ``HealthKitSimError``;
   ///   `CancellationError`.
-  public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?)
+  public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>)
     async throws
   {
     try await awaitSheet(api: "HKHealthStore.requestAuthorization(toShare:read:)") { session in

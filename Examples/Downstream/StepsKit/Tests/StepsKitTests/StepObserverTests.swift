@@ -25,7 +25,7 @@
       }
       try await pair.watch.use(app: "com.example.walker") {
         async let asked: Void = HKHealthStore().requestAuthorization(
-          toShare: [HKQuantityType(.stepCount)], read: nil)
+          toShare: [HKQuantityType(.stepCount)], read: [])
         try await pair.watch.user.allowAll()
         try await asked
         let steps = HKQuantitySample(
