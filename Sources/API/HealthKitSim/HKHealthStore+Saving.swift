@@ -29,40 +29,55 @@ extension HKHealthStore {
   /// `saveObjects` when any is a workout
   /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
-    if objects.contains(where: { $0 is HKAudiogramSample }) {
-      let audiograms = objects.compactMap { $0 as? HKAudiogramSample }
-      guard audiograms.count == objects.count else {
-        throw HealthKitSimError.unsupported("HealthKitSim saves audiograms in a save(_:) of their own")
+    func alone<Object: HKObject>(
+      _ kind: Object.Type, _ what: String, _ operation: ([Object]) throws -> DeviceOperation<Void>
+    ) throws -> [DeviceOperation<Void>]? {
+      guard objects.contains(where: { $0 is Object }) else { return nil }
+      let family = objects.compactMap { $0 as? Object }
+      guard family.count == objects.count else {
+        throw HealthKitSimError.unsupported("HealthKitSim saves \(what) in a save(_:) of their own")
       }
-      return [.saveAudiograms(bundleID, try audiograms.map { try $0.audiogramInput(api: api) })]
+      return [try operation(family)]
     }
-    if objects.contains(where: { $0 is HKStateOfMind }) {
-      let states = objects.compactMap { $0 as? HKStateOfMind }
-      guard states.count == objects.count else {
-        throw HealthKitSimError.unsupported("HealthKitSim saves States of Mind in a save(_:) of their own")
-      }
-      return [.saveStatesOfMind(bundleID, try states.map { try $0.stateOfMindInput(api: api) })]
+    if let operations = try alone(
+      HKAudiogramSample.self, "audiograms",
+      {
+        .saveAudiograms(bundleID, try $0.map { try $0.audiogramInput(api: api) })
+      })
+    {
+      return operations
     }
-    if objects.contains(where: { $0 is HKCDADocumentSample }) {
-      let documents = objects.compactMap { $0 as? HKCDADocumentSample }
-      guard documents.count == objects.count else {
-        throw HealthKitSimError.unsupported("HealthKitSim saves CDA documents in a save(_:) of their own")
-      }
-      return [.saveCDADocuments(bundleID, try documents.map { try $0.documentInput(api: api) })]
+    if let operations = try alone(
+      HKStateOfMind.self, "States of Mind",
+      {
+        .saveStatesOfMind(bundleID, try $0.map { try $0.stateOfMindInput(api: api) })
+      })
+    {
+      return operations
     }
-    if objects.contains(where: { $0 is HKScoredAssessment }) {
-      let assessments = objects.compactMap { $0 as? HKScoredAssessment }
-      guard assessments.count == objects.count else {
-        throw HealthKitSimError.unsupported("HealthKitSim saves scored assessments in a save(_:) of their own")
-      }
-      return [.saveScoredAssessments(bundleID, try assessments.map { try $0.assessmentInput(api: api) })]
+    if let operations = try alone(
+      HKCDADocumentSample.self, "CDA documents",
+      {
+        .saveCDADocuments(bundleID, try $0.map { try $0.documentInput(api: api) })
+      })
+    {
+      return operations
     }
-    if objects.contains(where: { $0 is HKVisionPrescription }) {
-      let prescriptions = objects.compactMap { $0 as? HKVisionPrescription }
-      guard prescriptions.count == objects.count else {
-        throw HealthKitSimError.unsupported("HealthKitSim saves vision prescriptions in a save(_:) of their own")
-      }
-      return [.saveVisionPrescriptions(bundleID, try prescriptions.map { try $0.prescriptionInput(api: api) })]
+    if let operations = try alone(
+      HKScoredAssessment.self, "scored assessments",
+      {
+        .saveScoredAssessments(bundleID, try $0.map { try $0.assessmentInput(api: api) })
+      })
+    {
+      return operations
+    }
+    if let operations = try alone(
+      HKVisionPrescription.self, "vision prescriptions",
+      {
+        .saveVisionPrescriptions(bundleID, try $0.map { try $0.prescriptionInput(api: api) })
+      })
+    {
+      return operations
     }
     guard objects.contains(where: { $0 is HKWorkout }) else {
       return [try saveOperation(objects, bundleID: bundleID, api: api)]

@@ -282,3 +282,24 @@ extension DeviceState {
     return commit([.sourceOrderChanged(type, SourceOrder(sources: sources, at: now(wall: wall), device: device))])
   }
 }
+
+extension DeviceState {
+  /// Drops what ends before the retention window (the watch's, W6): samples, correlations, the workout family and
+  /// the synced object families, noting each change.
+  mutating func pruneIfNeeded() {
+    if let retention = policy.retention, let now = virtualNow {
+      for (type, sources) in store.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        for source in sources { noteChange(type, source, pruned: true) }
+      }
+      correlationStore.prune(endingBefore: now.addingTimeInterval(-retention))
+      for (type, source) in workoutStore.prune(endingBefore: now.addingTimeInterval(-retention)) {
+        noteChange(type, source, pruned: true)
+      }
+      let floor = now.addingTimeInterval(-retention)
+      pruneShelf(Electrocardiogram.self, endingBefore: floor)
+      pruneShelf(Audiogram.self, endingBefore: floor)
+      pruneShelf(StateOfMind.self, endingBefore: floor)
+      pruneShelf(ScoredAssessment.self, endingBefore: floor)
+    }
+  }
+}

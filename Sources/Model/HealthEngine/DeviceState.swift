@@ -396,23 +396,6 @@ package struct DeviceState: Sendable {
     }
   }
 
-  mutating func pruneIfNeeded() {
-    if let retention = policy.retention, let now = virtualNow {
-      for (type, sources) in store.prune(endingBefore: now.addingTimeInterval(-retention)) {
-        for source in sources { noteChange(type, source, pruned: true) }
-      }
-      correlationStore.prune(endingBefore: now.addingTimeInterval(-retention))
-      for (type, source) in workoutStore.prune(endingBefore: now.addingTimeInterval(-retention)) {
-        noteChange(type, source, pruned: true)
-      }
-      let floor = now.addingTimeInterval(-retention)
-      pruneShelf(Electrocardiogram.self, endingBefore: floor)
-      pruneShelf(Audiogram.self, endingBefore: floor)
-      pruneShelf(StateOfMind.self, endingBefore: floor)
-      pruneShelf(ScoredAssessment.self, endingBefore: floor)
-    }
-  }
-
   mutating func applySettings(_ bundleID: String, _ change: SettingsChange) {
     switch change {
     case .set(let permission, let on):
