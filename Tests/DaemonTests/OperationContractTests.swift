@@ -220,6 +220,22 @@ struct OperationContractTests {
             custodianName: "C", source: SampleSource(bundleID: "", device: .phone))
         ])),
     Erased(.cdaDocumentQuery(clinicApp.bundleID, SampleQuery(type: cdaType))),
+    Erased(
+      .addMedications([
+        Medication(
+          conceptID: "rx-1", displayText: "Lisinopril", added: t0,
+          source: SampleSource(bundleID: "", device: .phone))
+      ])),
+    Erased(
+      .logMedicationDoses([
+        MedicationDoseEvent(
+          uuid: UUID(), conceptID: "rx-1", date: t0.addingTimeInterval(-30), status: .taken,
+          source: SampleSource(bundleID: "", device: .phone))
+      ])),
+    Erased(
+      .medicationQuery(clinicApp.bundleID, SampleQuery(type: SampleType.lookup(name: "userAnnotatedMedication")!))),
+    Erased(
+      .medicationDoseQuery(clinicApp.bundleID, SampleQuery(type: SampleType.lookup(name: "medicationDoseEvent")!))),
     Erased(.installApp(opticianApp)),
     Erased(.requestAuthorization(opticianApp.bundleID, share: [prescriptionType], read: [])),
     Erased(.answerPrompt(.allowAll, bundleID: opticianApp.bundleID)),

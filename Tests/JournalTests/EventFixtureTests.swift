@@ -61,6 +61,8 @@ struct EventFixtureTests {
     case .audiograms: "audiograms"
     case .statesOfMind: "statesOfMind"
     case .scoredAssessments: "scoredAssessments"
+    case .medications: "medications"
+    case .medicationDoses: "medicationDoses"
     }
   }
 

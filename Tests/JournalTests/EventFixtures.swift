@@ -138,6 +138,16 @@ enum EventFixture {
   ).validated(source: JournalFixture.phoneSource)
 
   /// A discharge summary with metadata.
+  static let medication = Medication(
+    conceptID: "rx-314076", displayText: "Lisinopril 10 mg", generalForm: "tablet",
+    codings: [ClinicalCoding(system: ClinicalCoding.rxNormSystem, version: "2025", code: "314076")],
+    nickname: "BP pill", hasSchedule: true, added: t0,
+    source: SampleSource(bundleID: "com.apple.Health", device: .phone))
+  static let dose = MedicationDoseEvent(
+    uuid: UUID(uuidString: "50A0D000-0000-4000-8000-000000000008")!, conceptID: "rx-314076", date: t0,
+    status: .taken, scheduledDate: t0, scheduledDose: 1, metadata: ["note": .string("with food")],
+    source: SampleSource(bundleID: "com.apple.Health", device: .phone))
+
   static let document = CDADocument(
     uuid: UUID(uuidString: "50A0D000-0000-4000-8000-000000000007")!, start: t0, end: t0,
     data: Array("<ClinicalDocument><title>Discharge</title></ClinicalDocument>".utf8), title: "Discharge",
@@ -202,6 +212,8 @@ enum EventFixture {
           SyncEntry(seq: 16, payload: .audiograms([audiogram])),
           SyncEntry(seq: 17, payload: .statesOfMind([stateOfMind])),
           SyncEntry(seq: 18, payload: .scoredAssessments([assessment])),
+          SyncEntry(seq: 19, payload: .medications([medication])),
+          SyncEntry(seq: 20, payload: .medicationDoses([dose])),
         ], at: t0)
     ),
     ("peerAcknowledged", .peerAcknowledged(41)),
@@ -270,6 +282,8 @@ enum EventFixture {
     ),
     ("scoredAssessmentsSaved", .scoredAssessmentsSaved([assessment])),
     ("cdaDocumentsSaved", .cdaDocumentsSaved([document])),
+    ("medicationsAdded", .medicationsAdded([medication])),
+    ("medicationDosesLogged", .medicationDosesLogged([dose])),
   ]
 
   /// A snapshot's outbound entries, by fixture name: the payload tag's name, then `.variant`.
@@ -291,5 +305,7 @@ enum EventFixture {
     ("audiograms", .init(seq: 15, payload: .audiograms([audiogram]))),
     ("statesOfMind", .init(seq: 16, payload: .statesOfMind([stateOfMind]))),
     ("scoredAssessments", .init(seq: 17, payload: .scoredAssessments([assessment]))),
+    ("medications", .init(seq: 18, payload: .medications([medication]))),
+    ("medicationDoses", .init(seq: 19, payload: .medicationDoses([dose]))),
   ]
 }

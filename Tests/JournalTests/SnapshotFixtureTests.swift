@@ -133,6 +133,15 @@ struct SnapshotFixtureTests {
         workoutApp.bundleID, SpecialObjectStore.cdaType, range: nil, filter: nil, wall: d.wall)
     else { throw HealthError.simulator("no document sheet") }
     try d.run(d.device.state.answerPrompt(id: documentSheet.id, bundleID: nil, answer: .denyAll).events)
+    try d.run(d.device.state.addMedications([EventFixture.medication], wall: d.wall))
+    var dose = EventFixture.dose
+    dose.uuid = uuid(1, 21)
+    try d.run(d.device.state.logMedicationDoses([dose], wall: d.wall))
+    guard
+      case .prompt(let medicationSheet) = try d.device.state.requestPerObjectRead(
+        workoutApp.bundleID, SpecialObjectStore.medicationType, range: nil, filter: nil, wall: d.wall)
+    else { throw HealthError.simulator("no medication sheet") }
+    try d.run(d.device.state.answerPrompt(id: medicationSheet.id, bundleID: nil, answer: .allowAll).events)
   }
 
   static let hearingApp = AppRecord(
@@ -237,8 +246,11 @@ struct SnapshotFixtureTests {
     #expect(state.specialObjects.statesOfMind.count == 1 && state.specialObjects.clinicalRecords.count == 1)
     #expect(state.specialObjects.visionPrescriptions.count == 1 && state.specialObjects.scoredAssessments.count == 1)
     #expect(state.specialObjects.cdaDocuments.count == 1)
+    #expect(state.specialObjects.medications.count == 1 && state.specialObjects.medicationDoses.count == 1)
     let choices = state.specialObjects.objectReadChoices[Self.workoutApp.bundleID] ?? [:]
-    #expect(choices.values.sorted { !$0 && $1 } == [false, true], "a document turned off, a prescription on")
+    #expect(
+      choices.values.sorted { !$0 && $1 } == [false, true, true],
+      "a document turned off, a prescription and a medication on")
     var tags: Set<SyncPayloadTag> = []
     for entry in state.sync.pendingEntries {
       var w = BinaryWriter()

@@ -49,6 +49,16 @@ enum ObjectExamples {
     patientName: "Jane Appleseed", authorName: "Anna Ortiz", custodianName: "Clinic", metadata: ["k": .int(3)],
     source: SampleSource(bundleID: "a", device: .phone))
 
+  static let medication = Medication(
+    conceptID: "rx-314076", displayText: "Lisinopril 10 mg", generalForm: "tablet",
+    codings: [ClinicalCoding(system: ClinicalCoding.rxNormSystem, code: "314076")], nickname: "BP",
+    hasSchedule: true, added: t0, source: SampleSource(bundleID: "com.apple.Health", device: .phone))
+  static let dose = MedicationDoseEvent(
+    uuid: PinnedFrameTests.u2, conceptID: "rx-314076", date: t0, status: .taken, scheduledDate: t0, scheduledDose: 2,
+    metadata: ["k": .int(1)], source: SampleSource(bundleID: "com.apple.Health", device: .watch))
+  static let medicationType = SampleType.lookup(name: "userAnnotatedMedication")!
+  static let doseType = SampleType.lookup(name: "medicationDoseEvent")!
+
   static let record = ClinicalRecord(
     uuid: PinnedFrameTests.u2, type: SampleType.lookup(name: "allergyRecord")!, date: t0, displayName: "Penicillin",
     resourceType: "AllergyIntolerance", identifier: "a1", fhirVersion: "4.0.1", sourceURL: "https://example.org/a1",
@@ -118,6 +128,21 @@ enum ObjectExamples {
       query: SampleQuery(
         type: gad7Type, range: DateRange(start: t0, end: nil), sources: nil, limit: 3, sort: [],
         filter: nil)),
+    .addMedications([medication]),
+    .logMedicationDoses([dose]),
+    .medicationQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: medicationType, range: nil, sources: nil, limit: 2, sort: [],
+        filter: .and([.medication(.archived(false)), .medication(.concepts(["rx-314076"]))]))),
+    .medicationDoseQuery(
+      bundleID: "a",
+      query: SampleQuery(
+        type: doseType, range: nil, sources: nil, limit: 0, sort: [],
+        filter: .or([
+          .medication(.statuses([4, 5])), .medication(.scheduledDates([800_000_000])),
+          .medication(.scheduledRange(start: 1, end: nil)), .medication(.hasSchedule(true)),
+        ]))),
   ]
 
   /// One reply of each object reply tag.
@@ -131,6 +156,8 @@ enum ObjectExamples {
     .visionPrescriptions([prescription]),
     .scoredAssessments([assessment]),
     .cdaDocuments([document]),
+    .medications([medication]),
+    .medicationDoses([dose]),
   ]
 
   /// A per-object read sheet (pinned as `interim.objectPrompt`).

@@ -291,6 +291,10 @@ struct PinnedFrameTests {
     case .scoredAssessmentQuery: "scoredAssessmentQuery"
     case .saveCDADocuments: "saveCDADocuments"
     case .cdaDocumentQuery: "cdaDocumentQuery"
+    case .addMedications: "addMedications"
+    case .logMedicationDoses: "logMedicationDoses"
+    case .medicationQuery: "medicationQuery"
+    case .medicationDoseQuery: "medicationDoseQuery"
     }
   }
 
@@ -331,6 +335,8 @@ struct PinnedFrameTests {
     case .visionPrescriptions: "visionPrescriptions"
     case .scoredAssessments: "scoredAssessments"
     case .cdaDocuments: "cdaDocuments"
+    case .medications: "medications"
+    case .medicationDoses: "medicationDoses"
     }
   }
 

@@ -147,7 +147,7 @@ extension HKObjectType {
     return HKSeriesType(identifier: identifier)
   }
 
-  /// Whether apps read the type object by object: vision prescriptions (through
+  /// Whether apps read the type object by object: vision prescriptions and medications (through
   /// `requestPerObjectReadAuthorization`; requesting them with `requestAuthorization` would terminate the app) and
   /// CDA documents (through `HKDocumentQuery`'s sheet; requesting them does not raise, behavior.md O4).
   public func requiresPerObjectAuthorization() -> Bool {
@@ -167,6 +167,8 @@ extension HKObjectType {
     case .scoredAssessment: HKScoredAssessmentType(identifier: identifier)
     case .clinicalRecord: HKClinicalType(HKClinicalTypeIdentifier(identifier))
     case .document: HKDocumentType(HKDocumentTypeIdentifier(identifier))
+    case .medication: HKUserAnnotatedMedicationType(identifier: identifier)
+    case .medicationDoseEvent: HKMedicationDoseEventType(identifier: identifier)
     }
   }
 }

@@ -100,6 +100,17 @@ final class HealthKitSimPredicate: NSPredicate {
     case .fhirResource(let type, let identifier):
       return "fhirResource.resourceType == \(type)" + (identifier.map { " AND fhirResource.identifier == \($0)" } ?? "")
     case .cdaField(let field, let text): return "\(field) == \"\(text)\""
+    case .medication(.archived(let value)): return "isArchived == \(value ? "YES" : "NO")"
+    case .medication(.hasSchedule(let value)): return "hasSchedule == \(value ? "YES" : "NO")"
+    case .medication(.concepts(let ids)): return "medicationConceptIdentifier IN \(ids.sorted())"
+    case .medication(.statuses(let raws)): return "status IN \(raws.sorted())"
+    case .medication(.scheduledDates(let instants)):
+      return "scheduledDate IN \(instants.sorted().map { Date(timeIntervalSinceReferenceDate: $0) })"
+    case .medication(.scheduledRange(let start, let end)):
+      let parts =
+        (start.map { ["scheduledDate >= \(Date(timeIntervalSinceReferenceDate: $0))"] } ?? [])
+        + (end.map { ["scheduledDate < \(Date(timeIntervalSinceReferenceDate: $0))"] } ?? [])
+      return parts.isEmpty ? "TRUEPREDICATE" : parts.joined(separator: " AND ")
     }
   }
 }

@@ -46,6 +46,14 @@ extension PredicateFormat.Parser {
     /// `title`, `patient_name`, `author_name`, `custodian_name` (HKPredicateKeyPathCDATitle …): a CDA document's
     /// extracted header field.
     case cdaField(CDAField)
+    /// `isArchived`, `hasSchedule` (HKUserAnnotatedMedicationPredicateKeyPath…): a medication's flag.
+    case medicationFlag(archived: Bool)
+    /// `medicationConceptIdentifier`: a medication's or dose event's concept.
+    case medicationConcept
+    /// `status` (HKPredicateKeyPathStatus): a dose event's log status raw value.
+    case doseStatus
+    /// `scheduledDate` (HKPredicateKeyPathScheduledDate): a dose event's scheduled date.
+    case scheduledDate
   }
 
   /// What `path` names; a `%K` component holding dots is split, a metadata key after `metadata` kept whole.
@@ -108,6 +116,11 @@ extension PredicateFormat.Parser {
     case ("mostRecentStartDate", 0): return .date(.start)
     case ("mostRecentEndDate", 0): return .date(.end)
     case ("count", 0): return .sampleCount
+    case ("isArchived", 0): return .medicationFlag(archived: true)
+    case ("hasSchedule", 0): return .medicationFlag(archived: false)
+    case ("medicationConceptIdentifier", 0): return .medicationConcept
+    case ("status", 0): return .doseStatus
+    case ("scheduledDate", 0): return .scheduledDate
     case (let name, 0) where CDAField.allCases.contains { $0.description == name }:
       return .cdaField(CDAField.allCases.first { $0.description == name }!)
     default:
@@ -117,7 +130,8 @@ extension PredicateFormat.Parser {
           + "workout, workoutType, duration, totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, "
           + "totalFlightsClimbed, sumQuantity.<type> and the other statistics, the activity key paths, "
           + "workoutActivity.<activity key path>, sum, min, max, average, mostRecent, mostRecentStartDate, "
-          + "mostRecentEndDate, count, and title, patient_name, author_name, custodian_name for CDA documents)",
+          + "mostRecentEndDate, count, title, patient_name, author_name, custodian_name for CDA documents, and "
+          + "isArchived, hasSchedule, medicationConceptIdentifier, status, scheduledDate for medications)",
         offset: offset)
     }
   }
@@ -228,6 +242,32 @@ extension PredicateFormat.Parser {
     case .cdaField(let field):
       guard case .string(let text) = value else { throw mismatch("a string") }
       return try equality(.cdaField(field, text))
+    case .medicationFlag(let archived):
+      let flag: Bool
+      switch value {
+      case .bool(let b): flag = b
+      case .number(let n) where n == 0 || n == 1: flag = n == 1
+      default: throw mismatch("a Boolean")
+      }
+      return try equality(.medication(archived ? .archived(flag) : .hasSchedule(flag)))
+    case .medicationConcept:
+      guard case .string(let concept) = value else { throw mismatch("an HKHealthConceptIdentifier") }
+      return try equality(.medication(.concepts([concept])))
+    case .doseStatus:
+      guard case .number(let raw) = value, raw == raw.rounded(), raw.magnitude < 2_147_483_648 else {
+        throw mismatch("a LogStatus raw value")
+      }
+      return try equality(.medication(.statuses([Int(raw)])))
+    case .scheduledDate:
+      guard case .date(let date) = value else { throw mismatch("a date") }
+      let instant = date.timeIntervalSinceReferenceDate
+      switch op {
+      case .equalTo: return .medication(.scheduledDates([instant]))
+      case .notEqualTo: return .not(.medication(.scheduledDates([instant])))
+      case .greaterThanOrEqualTo: return .medication(.scheduledRange(start: instant, end: nil))
+      case .lessThan: return .medication(.scheduledRange(start: nil, end: instant))
+      default: throw Failure(message: "scheduledDate compares with ==, !=, >= and <", offset: offset)
+      }
     }
   }
 

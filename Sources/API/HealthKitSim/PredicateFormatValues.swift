@@ -24,6 +24,8 @@ extension PredicateFormat.Parser {
     // `workout == %@` with an HKWorkout names its associated samples (HKPredicateKeyPathWorkout).
     case let v as HKWorkout: return .uuid(v.uuid)
     case let v as HKSourceRevision: return .source(v.source.bundleIdentifier)
+    // `medicationConceptIdentifier == %@` with an HKHealthConceptIdentifier compares its concept.
+    case let v as HKHealthConceptIdentifier: return .string(v.underlying)
     case let v as NSNumber:
       return String(cString: v.objCType) == "c" ? .bool(v.boolValue) : .number(v.doubleValue)
     case let v as NSString: return .string(String(describing: v))

@@ -13,20 +13,21 @@ enum WorkoutFetch {
 
   /// Whether an anchored or observer query of `type` goes through ``changes(_:type:since:filter:limit:api:)``: the
   /// workout family's types, electrocardiograms, audiograms, States of Mind, vision prescriptions, scored
-  /// assessments, CDA documents and the clinical types.
+  /// assessments, CDA documents, medication dose events and the clinical types.
   static func anchorsApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
       || type is HKPrescriptionType || type is HKClinicalType || type is HKScoredAssessmentType
-      || type is HKDocumentType
+      || type is HKDocumentType || type is HKMedicationDoseEventType
   }
 
   /// Whether a sample query of `type` goes through ``objects(_:type:filter:limit:descriptors:)``: the workout
   /// family's types, electrocardiograms, audiograms, States of Mind, clinical records, vision prescriptions, scored
-  /// assessments and CDA documents (stored apart from samples too; a sample query's documents carry no content).
+  /// assessments, CDA documents and medication dose events (stored apart from samples too; a sample query's documents
+  /// carry no content).
   static func fetchesApart(_ type: HKObjectType) -> Bool {
     handles(type) || type is HKElectrocardiogramType || type is HKAudiogramSampleType || type is HKStateOfMindType
       || type is HKClinicalType || type is HKPrescriptionType || type is HKScoredAssessmentType
-      || type is HKDocumentType
+      || type is HKDocumentType || type is HKMedicationDoseEventType
   }
 
   /// The objects of `type` passing `filter`, sorted by `descriptors` and limited, from the current device.
@@ -63,6 +64,9 @@ enum WorkoutFetch {
     case is HKScoredAssessmentType:
       objects = try session.perform(.scoredAssessmentQuery(session.bundleID, query), api: api)
         .map { HKScoredAssessment.make($0) }
+    case is HKMedicationDoseEventType:
+      objects = try session.perform(.medicationDoseQuery(session.bundleID, query), api: api)
+        .map { HKMedicationDoseEvent($0) }
     case is HKClinicalType:
       objects = try session.perform(.clinicalRecordQuery(session.bundleID, query), api: api)
         .map { HKClinicalRecord($0) }
@@ -103,6 +107,7 @@ enum WorkoutFetch {
       + found.clinicalRecords.map { HKClinicalRecord($0) }
       + found.scoredAssessments.map { HKScoredAssessment.make($0) }
       + found.cdaDocuments.map { HKCDADocumentSample($0, content: false) }
+      + found.medicationDoses.map { HKMedicationDoseEvent($0) }
     return HKAnchoredObjectQuery.Changes(
       added: added, deleted: found.deleted.map(HKDeletedObject.init), newAnchor: found.newAnchor)
   }

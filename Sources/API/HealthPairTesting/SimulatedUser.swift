@@ -83,6 +83,14 @@ public struct SimulatedUser: Sendable {
     try answer({ _ in .objects(Set(objects)) }, app, timeout, fileID, line)
   }
 
+  /// On a medications sheet, turns on exactly these medications (by concept); every other listed one is turned off.
+  public func choose(
+    medications: [HKHealthConceptIdentifier], app: String? = nil, timeout: Double? = nil, fileID: String = #fileID,
+    line: Int = #line
+  ) throws(HealthPairTestingError) {
+    try choose(objects: Self.objects(medications), app: app, timeout: timeout, fileID: fileID, line: line)
+  }
+
   // MARK: - Async
 
   /// Awaits a sheet and returns it.
@@ -152,6 +160,19 @@ public struct SimulatedUser: Sendable {
     objects: [UUID], app: String? = nil, timeout: Double? = nil, fileID: String = #fileID, line: Int = #line
   ) async throws(HealthPairTestingError) {
     try await answer({ _ in .objects(Set(objects)) }, app, timeout, fileID, line)
+  }
+
+  /// On a medications sheet, turns on exactly these medications (by concept); every other listed one is turned off.
+  public func choose(
+    medications: [HKHealthConceptIdentifier], app: String? = nil, timeout: Double? = nil, fileID: String = #fileID,
+    line: Int = #line
+  ) async throws(HealthPairTestingError) {
+    try await choose(objects: Self.objects(medications), app: app, timeout: timeout, fileID: fileID, line: line)
+  }
+
+  /// The sheet's identifiers of `medications` (``PermissionSheet/objects`` lists medications by these).
+  public static func objects(_ medications: [HKHealthConceptIdentifier]) -> [UUID] {
+    medications.map { Medication.identifier(for: $0.underlying) }
   }
 
   // MARK: - Implementation

@@ -130,7 +130,8 @@ extension DeviceCore {
       case .statisticsCollection: "use a longer interval or a narrower date range"
       case .storedSamples: "a single stored item is larger than the limit; raise --max-client-backlog"
       case .workoutQuery, .heartbeatSeriesQuery, .electrocardiogramQuery, .audiogramQuery, .stateOfMindQuery,
-        .clinicalRecordQuery, .visionPrescriptionQuery, .scoredAssessmentQuery, .cdaDocumentQuery:
+        .clinicalRecordQuery, .visionPrescriptionQuery, .scoredAssessmentQuery, .cdaDocumentQuery, .medicationQuery,
+        .medicationDoseQuery:
         "set a limit or narrow the date range"
       case .anchoredWorkoutQuery: "pass a limit and continue from the returned anchor"
       case .routeQuery: "ask for one workout's route, set a limit or narrow the date range"
@@ -149,7 +150,7 @@ extension DeviceCore {
         .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms,
         .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind, .receiveClinicalRecords,
         .saveVisionPrescriptions, .requestPerObjectRead, .importVisionPrescriptions, .importClinicalRecords,
-        .saveScoredAssessments, .saveCDADocuments:
+        .saveScoredAssessments, .saveCDADocuments, .addMedications, .logMedicationDoses:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -220,7 +221,8 @@ extension Request {
       .storedElectrocardiograms, .saveAudiograms, .audiogramQuery, .storedAudiograms, .saveStatesOfMind,
       .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
       .visionPrescriptionQuery, .requestPerObjectRead, .storedVisionPrescriptions, .storedClinicalRecords,
-      .saveScoredAssessments, .scoredAssessmentQuery, .saveCDADocuments, .cdaDocumentQuery:
+      .saveScoredAssessments, .scoredAssessmentQuery, .saveCDADocuments, .cdaDocumentQuery, .addMedications,
+      .logMedicationDoses, .medicationQuery, .medicationDoseQuery:
       nil
     }
   }

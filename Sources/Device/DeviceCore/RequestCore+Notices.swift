@@ -48,11 +48,19 @@ extension RequestCore {
       case .visionPrescriptionsSaved(let prescriptions):
         notices.append(
           .samplesChanged(types: [.prescriptionType], origin: device, added: prescriptions.count, deleted: 0))
+      case .medicationsAdded(let medications):
+        notices.append(
+          .samplesChanged(types: [.medicationType], origin: device, added: medications.count, deleted: 0))
+      case .medicationDosesLogged(let doses):
+        notices.append(.samplesChanged(types: [.doseEventType], origin: device, added: doses.count, deleted: 0))
       case .objectReadChosen(_, let choices):
         // What an app may read changed: its observer queries of the per-object types fire (no object was added or
         // deleted; the choices do not say which type their objects have).
         if !choices.isEmpty {
-          notices.append(.samplesChanged(types: [.prescriptionType, .cdaType], origin: device, added: 0, deleted: 0))
+          notices.append(
+            .samplesChanged(
+              types: [.prescriptionType, .cdaType, .medicationType, .doseEventType], origin: device, added: 0,
+              deleted: 0))
         }
       case .workoutObjectsDeleted(let tombstones):
         notices.append(
@@ -76,6 +84,8 @@ extension RequestCore {
           case .audiograms(let a): added += a.map { _ in .audiogramType }
           case .statesOfMind(let s): added += s.map { _ in .stateOfMindType }
           case .scoredAssessments(let a): added += a.map(\.objectType)
+          case .medications(let m): added += m.map { _ in .medicationType }
+          case .medicationDoses(let d): added += d.map { _ in .doseEventType }
           case .workoutAssociations: break
           case .watchSettings, .authorization, .userSetting, .sourceOrder: break
           }
@@ -125,5 +135,10 @@ extension SampleType {
   fileprivate static let cdaType = SampleType.lookup(name: "CDA")!
   /// `HKStateOfMindType` (code 77).
   fileprivate static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
+  /// `HKPrescriptionType` (code 74).
   fileprivate static let prescriptionType = SampleType.lookup(name: "visionPrescription")!
+  /// `HKUserAnnotatedMedicationType` (code 91).
+  fileprivate static let medicationType = SampleType.lookup(name: "userAnnotatedMedication")!
+  /// `HKMedicationDoseEventType` (code 92).
+  fileprivate static let doseEventType = SampleType.lookup(name: "medicationDoseEvent")!
 }

@@ -3,8 +3,9 @@ import HealthEngine
 import HealthModel
 import Wire
 
-// The special object families' requests (opcodes 120–139): electrocardiograms, audiograms, States of Mind,
-// clinical records and vision prescriptions, each a call of the engine's and its reply.
+// The special object families' requests (opcodes 120–147): electrocardiograms, audiograms, States of Mind,
+// clinical records, vision prescriptions, scored assessments, CDA documents and medications, each a call of the
+// engine's and its reply.
 
 extension RequestCore {
   /// Answers one of the object families' requests against `state`: the reply and the events to journal.
@@ -38,6 +39,14 @@ extension RequestCore {
       return (.ok, try state.saveCDADocuments(bundleID, documents, wall: wall))
     case .cdaDocumentQuery(let bundleID, let query):
       return (.cdaDocuments(try state.cdaDocumentQuery(bundleID, query, wall: wall)), [])
+    case .addMedications(let medications):
+      return (.ok, try state.addMedications(medications, wall: wall))
+    case .logMedicationDoses(let doses):
+      return (.ok, try state.logMedicationDoses(doses, wall: wall))
+    case .medicationQuery(let bundleID, let query):
+      return (.medications(try state.medicationQuery(bundleID, query, wall: wall)), [])
+    case .medicationDoseQuery(let bundleID, let query):
+      return (.medicationDoses(try state.medicationDoseQuery(bundleID, query, wall: wall)), [])
     case .saveScoredAssessments(let bundleID, let assessments):
       return (.ok, try state.saveScoredAssessments(bundleID, assessments, wall: wall))
     case .scoredAssessmentQuery(let bundleID, let query):

@@ -252,7 +252,7 @@ package enum RequestCore {
         .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
         .visionPrescriptionQuery, .importVisionPrescriptions, .storedVisionPrescriptions, .importClinicalRecords,
         .storedClinicalRecords, .saveScoredAssessments, .scoredAssessmentQuery, .saveCDADocuments,
-        .cdaDocumentQuery:
+        .cdaDocumentQuery, .addMedications, .logMedicationDoses, .medicationQuery, .medicationDoseQuery:
         let (reply, events) = try objectRequest(request, state: &state, wall: wall)
         record(events)
         answer = .reply(.success(reply))

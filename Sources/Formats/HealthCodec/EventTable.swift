@@ -112,6 +112,10 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case scoredAssessmentsSaved = 100
   /// Apps saved CDA documents.
   case cdaDocumentsSaved = 101
+  /// The user added medications.
+  case medicationsAdded = 102
+  /// The user logged medication doses.
+  case medicationDosesLogged = 103
 }
 
 /// One kind of journal event.
@@ -303,6 +307,12 @@ enum EventTable {
   /// 101: [cda-document].
   static let cdaDocumentsSaved = EventDefinition(
     .cdaDocumentsSaved, Fields.cdaDocuments, make: DeviceEvent.cdaDocumentsSaved)
+  /// 102: [medication].
+  static let medicationsAdded = EventDefinition(
+    .medicationsAdded, Fields.medications, make: DeviceEvent.medicationsAdded)
+  /// 103: [dose].
+  static let medicationDosesLogged = EventDefinition(
+    .medicationDosesLogged, Fields.medicationDoses, make: DeviceEvent.medicationDosesLogged)
 }
 
 extension BinaryWriter {
@@ -363,6 +373,8 @@ extension BinaryWriter {
     case .objectReadChosen(let id, let c): EventTable.objectReadChosen.write((id, c), into: &self)
     case .scoredAssessmentsSaved(let a): EventTable.scoredAssessmentsSaved.write(a, into: &self)
     case .cdaDocumentsSaved(let d): EventTable.cdaDocumentsSaved.write(d, into: &self)
+    case .medicationsAdded(let m): EventTable.medicationsAdded.write(m, into: &self)
+    case .medicationDosesLogged(let d): EventTable.medicationDosesLogged.write(d, into: &self)
     case .importVisionPrescriptionsStaged(let id, let p):
       EventTable.importVisionPrescriptionsStaged.write((id, p), into: &self)
     case .importClinicalRecordsStaged(let id, let r): EventTable.importClinicalRecordsStaged.write((id, r), into: &self)
@@ -425,6 +437,8 @@ extension BinaryReader {
     case .objectReadChosen: return try EventTable.objectReadChosen.read(from: &self)
     case .scoredAssessmentsSaved: return try EventTable.scoredAssessmentsSaved.read(from: &self)
     case .cdaDocumentsSaved: return try EventTable.cdaDocumentsSaved.read(from: &self)
+    case .medicationsAdded: return try EventTable.medicationsAdded.read(from: &self)
+    case .medicationDosesLogged: return try EventTable.medicationDosesLogged.read(from: &self)
     case .importVisionPrescriptionsStaged: return try EventTable.importVisionPrescriptionsStaged.read(from: &self)
     case .importClinicalRecordsStaged: return try EventTable.importClinicalRecordsStaged.read(from: &self)
     }

@@ -186,6 +186,7 @@ extension BinaryWriter {
     specialObjects(state.specialObjects)
     prescriptionsSection(state.specialObjects)
     assessmentsSection(state.specialObjects)
+    medicationsSection(state.specialObjects)
     try flush(&self)
   }
 
@@ -334,6 +335,12 @@ extension BinaryReader {
       if !isAtEnd, try probe.u8() == 5 {
         self = probe
         try assessmentsSection(into: &objects, changeCounter: store.changeCounter)
+      }
+      // Medications, their doses and their per-object choices: a 6, then their lists.
+      probe = self
+      if !isAtEnd, try probe.u8() == 6 {
+        self = probe
+        try medicationsSection(into: &objects, changeCounter: store.changeCounter)
       }
     }
     do {

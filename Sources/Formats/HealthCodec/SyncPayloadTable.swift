@@ -48,6 +48,10 @@ package enum SyncPayloadTag: UInt8, CaseIterable, Sendable {
   case statesOfMind = 92
   /// Scored assessments: `[assessment]`.
   case scoredAssessments = 93
+  /// Medications: `[medication]`.
+  case medications = 94
+  /// Medication doses: `[dose]`.
+  case medicationDoses = 95
 }
 
 /// The payload cases a ``SyncEntry`` and a ``SyncLedger/StoredEntry`` share, so one table builds both.
@@ -68,6 +72,8 @@ protocol SharedSyncPayload: Sendable {
   static func audiograms(_ audiograms: [Audiogram]) -> Self
   static func statesOfMind(_ states: [StateOfMind]) -> Self
   static func scoredAssessments(_ assessments: [ScoredAssessment]) -> Self
+  static func medications(_ medications: [Medication]) -> Self
+  static func medicationDoses(_ doses: [MedicationDoseEvent]) -> Self
 }
 
 extension SyncPayload: SharedSyncPayload {}
@@ -131,6 +137,12 @@ struct SyncPayloadTable<Payload: SharedSyncPayload>: Sendable {
   let scoredAssessments = Row(.scoredAssessments, fieldsOf: EventTable.scoredAssessmentsSaved) {
     Payload.scoredAssessments($0)
   }
+  /// 94: the fields of `medicationsAdded`.
+  let medications = Row(.medications, fieldsOf: EventTable.medicationsAdded) { Payload.medications($0) }
+  /// 95: the fields of `medicationDosesLogged`.
+  let medicationDoses = Row(.medicationDoses, fieldsOf: EventTable.medicationDosesLogged) {
+    Payload.medicationDoses($0)
+  }
 }
 
 extension SyncPayload {
@@ -190,6 +202,8 @@ extension BinaryWriter {
     case .audiograms(let a): table.audiograms.write(a, into: &self)
     case .statesOfMind(let s): table.statesOfMind.write(s, into: &self)
     case .scoredAssessments(let a): table.scoredAssessments.write(a, into: &self)
+    case .medications(let m): table.medications.write(m, into: &self)
+    case .medicationDoses(let d): table.medicationDoses.write(d, into: &self)
     }
   }
 
@@ -215,6 +229,8 @@ extension BinaryWriter {
     case .audiograms(let a): table.audiograms.write(a, into: &self)
     case .statesOfMind(let s): table.statesOfMind.write(s, into: &self)
     case .scoredAssessments(let a): table.scoredAssessments.write(a, into: &self)
+    case .medications(let m): table.medications.write(m, into: &self)
+    case .medicationDoses(let d): table.medicationDoses.write(d, into: &self)
     }
   }
 }
@@ -247,6 +263,8 @@ extension BinaryReader {
     case .audiograms: payload = try table.audiograms.read(from: &self)
     case .statesOfMind: payload = try table.statesOfMind.read(from: &self)
     case .scoredAssessments: payload = try table.scoredAssessments.read(from: &self)
+    case .medications: payload = try table.medications.read(from: &self)
+    case .medicationDoses: payload = try table.medicationDoses.read(from: &self)
     }
     return SyncEntry(seq: seq, payload: payload)
   }
@@ -278,6 +296,8 @@ extension BinaryReader {
     case .audiograms: payload = try table.audiograms.read(from: &self)
     case .statesOfMind: payload = try table.statesOfMind.read(from: &self)
     case .scoredAssessments: payload = try table.scoredAssessments.read(from: &self)
+    case .medications: payload = try table.medications.read(from: &self)
+    case .medicationDoses: payload = try table.medicationDoses.read(from: &self)
     }
     return SyncLedger.StoredEntry(seq: seq, payload: payload)
   }

@@ -138,6 +138,26 @@ extension Codec {
     /// Reads a value.
     package static func read(from r: inout BinaryReader) throws(DecodeError) -> CDADocument { try r.cdaDocument() }
   }
+  /// A medication the user adds (requests and replies; checked as it is read).
+  package enum StoredMedication: FieldCodec {
+    /// The smallest encoded medication.
+    package static var minimumSize: Int { minimumMedicationSize }
+    /// Writes `value`.
+    package static func write(_ value: Medication, into w: inout BinaryWriter) { w.medication(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> Medication { try r.medication() }
+  }
+  /// A medication dose event (requests and replies; checked as it is read).
+  package enum StoredMedicationDose: FieldCodec {
+    /// The smallest encoded dose event.
+    package static var minimumSize: Int { minimumMedicationDoseSize }
+    /// Writes `value`.
+    package static func write(_ value: MedicationDoseEvent, into w: inout BinaryWriter) { w.medicationDose(value) }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> MedicationDoseEvent {
+      try r.medicationDose()
+    }
+  }
   /// A scored assessment an app saves (numbers as sent; the device checks them).
   package enum NewScoredAssessment: FieldCodec {
     /// The smallest encoded input.

@@ -145,6 +145,9 @@ extension BinaryWriter {
       u8(22)
       u8(field.rawValue)
       string(text)
+    case .medication(let condition):
+      u8(23)
+      medicationCondition(condition)
     }
   }
 
@@ -290,6 +293,7 @@ extension BinaryReader {
       let raw = try u8()
       guard let field = CDAField(rawValue: raw) else { throw error("unknown CDA field \(raw)") }
       return .cdaField(field, try string(maxLength: CDADocument.maxFieldLength))
+    case 23: return .medication(try medicationCondition())
     case let t: throw error("unknown predicate tag \(t)")
     }
   }
@@ -308,5 +312,65 @@ extension BinaryReader {
     return StatisticsQuery(
       type: type, range: range, sources: sources, options: options, interval: interval, anchor: anchor,
       filter: filter)
+  }
+}
+
+// medication-condition := u8 kind, then: 0 archived / 1 hasSchedule: bool | 2 concepts: [string]
+//                         | 3 statuses: [i64] | 4 scheduled dates: [f64] | 5 scheduled range: optional f64 × 2
+
+extension BinaryWriter {
+  /// A medication or dose condition (layout above).
+  mutating func medicationCondition(_ condition: MedicationCondition) {
+    switch condition {
+    case .archived(let value):
+      u8(0)
+      bool(value)
+    case .hasSchedule(let value):
+      u8(1)
+      bool(value)
+    case .concepts(let ids):
+      u8(2)
+      array(ids.sorted()) { $0.string($1) }
+    case .statuses(let raws):
+      u8(3)
+      array(raws.sorted()) { $0.i64(Int64($1)) }
+    case .scheduledDates(let instants):
+      u8(4)
+      array(instants.sorted()) { $0.f64($1) }
+    case .scheduledRange(let start, let end):
+      u8(5)
+      optional(start) { $0.f64($1) }
+      optional(end) { $0.f64($1) }
+    }
+  }
+}
+
+extension BinaryReader {
+  /// Reads a medication or dose condition (layout above).
+  mutating func medicationCondition() throws(DecodeError) -> MedicationCondition {
+    let kind = try u8()
+    switch kind {
+    case 0: return .archived(try bool())
+    case 1: return .hasSchedule(try bool())
+    case 2:
+      let ids = try array(minElementSize: 4) { r throws(DecodeError) in
+        try r.string(maxLength: Medication.maxTextLength)
+      }
+      return .concepts(Set(ids))
+    case 3:
+      let raws = try array(minElementSize: 8) { r throws(DecodeError) in try r.i64() }
+      guard raws.allSatisfy({ $0.magnitude <= 1 << 31 }) else { throw error("dose status out of range") }
+      return .statuses(Set(raws.map { Int($0) }))
+    case 4:
+      let instants = try array(minElementSize: 8) { r throws(DecodeError) in try r.f64() }
+      guard instants.allSatisfy(\.isFinite) else { throw error("a scheduled date is not finite") }
+      return .scheduledDates(Set(instants))
+    case 5:
+      let start = try optional { r throws(DecodeError) in try r.f64() }
+      let end = try optional { r throws(DecodeError) in try r.f64() }
+      guard [start, end].allSatisfy({ $0?.isFinite ?? true }) else { throw error("a scheduled bound is not finite") }
+      return .scheduledRange(start: start, end: end)
+    case let k: throw error("unknown medication condition \(k)")
+    }
   }
 }

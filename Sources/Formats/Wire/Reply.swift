@@ -79,6 +79,10 @@ package enum Reply: Hashable, Sendable {
   case scoredAssessments([ScoredAssessment])
   /// CDA documents (answer to `cdaDocumentQuery`).
   case cdaDocuments([CDADocument])
+  /// Medications (answer to `medicationQuery`).
+  case medications([Medication])
+  /// Medication dose events (answer to `medicationDoseQuery`).
+  case medicationDoses([MedicationDoseEvent])
 }
 
 /// Every reply's tag: its first byte after the status (docs/protocol.md); exhaustive like ``RequestOpcode``.
@@ -153,6 +157,10 @@ package enum ReplyTag: UInt8, CaseIterable, Sendable {
   case scoredAssessments = 107
   /// ``Reply/cdaDocuments``.
   case cdaDocuments = 108
+  /// ``Reply/medications``.
+  case medications = 109
+  /// ``Reply/medicationDoses``.
+  case medicationDoses = 110
 }
 
 extension Reply {
@@ -194,6 +202,8 @@ extension Reply {
     case .visionPrescriptions: .visionPrescriptions
     case .scoredAssessments: .scoredAssessments
     case .cdaDocuments: .cdaDocuments
+    case .medications: .medications
+    case .medicationDoses: .medicationDoses
     }
   }
 }

@@ -247,6 +247,8 @@ extension ReplyTag {
     case .visionPrescriptions: visitor.visit(ReplyTable.visionPrescriptions)
     case .scoredAssessments: visitor.visit(ReplyTable.scoredAssessments)
     case .cdaDocuments: visitor.visit(ReplyTable.cdaDocuments)
+    case .medications: visitor.visit(ReplyTable.medications)
+    case .medicationDoses: visitor.visit(ReplyTable.medicationDoses)
     }
   }
 }

@@ -178,6 +178,15 @@ package enum Request: Hashable, Sendable {
   /// `HKDocumentQuery` (after its sheet) and `HKSampleQuery` of `HKDocumentType(.CDA)`: the documents the app may
   /// read; answered by ``Reply/cdaDocuments(_:)``.
   case cdaDocumentQuery(bundleID: String, query: SampleQuery)
+  /// The user adds medications in the iPhone's Health app (the device sets the source); answers `ok`.
+  case addMedications([Medication])
+  /// The user logs medication doses on the device (the device sets the source); answers `ok`.
+  case logMedicationDoses([MedicationDoseEvent])
+  /// `HKUserAnnotatedMedicationQuery`: the medications the app may read; answered by ``Reply/medications(_:)``.
+  case medicationQuery(bundleID: String, query: SampleQuery)
+  /// `HKSampleQuery` of `HKMedicationDoseEventType`: the doses of the medications the app may read; answered by
+  /// ``Reply/medicationDoses(_:)``.
+  case medicationDoseQuery(bundleID: String, query: SampleQuery)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -368,6 +377,14 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case saveCDADocuments = 142
   /// ``Request/cdaDocumentQuery``.
   case cdaDocumentQuery = 143
+  /// ``Request/addMedications``.
+  case addMedications = 144
+  /// ``Request/logMedicationDoses``.
+  case logMedicationDoses = 145
+  /// ``Request/medicationQuery``.
+  case medicationQuery = 146
+  /// ``Request/medicationDoseQuery``.
+  case medicationDoseQuery = 147
 }
 
 extension Request {
@@ -459,6 +476,10 @@ extension Request {
     case .scoredAssessmentQuery: .scoredAssessmentQuery
     case .saveCDADocuments: .saveCDADocuments
     case .cdaDocumentQuery: .cdaDocumentQuery
+    case .addMedications: .addMedications
+    case .logMedicationDoses: .logMedicationDoses
+    case .medicationQuery: .medicationQuery
+    case .medicationDoseQuery: .medicationDoseQuery
     }
   }
 }

@@ -3,7 +3,7 @@ import HealthCodec
 import HealthEngine
 import HealthModel
 
-// The special object families' rows of `RequestTable` and `ReplyTable` (opcodes 120–139, reply tags 100–109;
+// The special object families' rows of `RequestTable` and `ReplyTable` (opcodes 120–147, reply tags 100–110;
 // docs/protocol.md).
 
 extension RequestTable {
@@ -125,6 +125,24 @@ extension RequestTable {
     .cdaDocumentQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.cdaDocuments,
     make: Request.cdaDocumentQuery,
     match: { if case .cdaDocumentQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
+  /// The user adds medications.
+  package static let addMedications = RequestDefinition(
+    .addMedications, Codec.Many<Codec.StoredMedication>.self, answer: ReplyTable.ok, make: Request.addMedications,
+    match: { if case .addMedications(let m) = $0 { m } else { nil } })
+  /// The user logs medication doses.
+  package static let logMedicationDoses = RequestDefinition(
+    .logMedicationDoses, Codec.Many<Codec.StoredMedicationDose>.self, answer: ReplyTable.ok,
+    make: Request.logMedicationDoses, match: { if case .logMedicationDoses(let d) = $0 { d } else { nil } })
+  /// `HKUserAnnotatedMedicationQuery`.
+  package static let medicationQuery = RequestDefinition(
+    .medicationQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.medications,
+    make: Request.medicationQuery,
+    match: { if case .medicationQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
+  /// `HKSampleQuery` of medication dose events.
+  package static let medicationDoseQuery = RequestDefinition(
+    .medicationDoseQuery, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.medicationDoses,
+    make: Request.medicationDoseQuery,
+    match: { if case .medicationDoseQuery(let b, let q) = $0 { (b, q) } else { nil } }, call: { b, _ in AppCall(b) })
   /// `requestPerObjectReadAuthorization(for:predicate:)`.
   package static let requestPerObjectRead = RequestDefinition(
     .requestPerObjectRead, Codec.Bundle.self, Codec.Query.self, answer: ReplyTable.authorization,
@@ -173,5 +191,14 @@ extension ReplyTable {
   package static let scoredAssessments = ReplyDefinition(
     .scoredAssessments, Codec.Many<Codec.StoredScoredAssessment>.self, make: Reply.scoredAssessments,
     match: { if case .scoredAssessments(let a) = $0 { a } else { nil } },
+    log: { [LogField("results", "\($0.count)")] })
+  /// Medications.
+  package static let medications = ReplyDefinition(
+    .medications, Codec.Many<Codec.StoredMedication>.self, make: Reply.medications,
+    match: { if case .medications(let m) = $0 { m } else { nil } }, log: { [LogField("results", "\($0.count)")] })
+  /// Medication dose events.
+  package static let medicationDoses = ReplyDefinition(
+    .medicationDoses, Codec.Many<Codec.StoredMedicationDose>.self, make: Reply.medicationDoses,
+    match: { if case .medicationDoses(let d) = $0 { d } else { nil } },
     log: { [LogField("results", "\($0.count)")] })
 }

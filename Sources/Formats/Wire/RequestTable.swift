@@ -313,6 +313,10 @@ extension RequestOpcode {
     case .scoredAssessmentQuery: visitor.visit(RequestTable.scoredAssessmentQuery)
     case .saveCDADocuments: visitor.visit(RequestTable.saveCDADocuments)
     case .cdaDocumentQuery: visitor.visit(RequestTable.cdaDocumentQuery)
+    case .addMedications: visitor.visit(RequestTable.addMedications)
+    case .logMedicationDoses: visitor.visit(RequestTable.logMedicationDoses)
+    case .medicationQuery: visitor.visit(RequestTable.medicationQuery)
+    case .medicationDoseQuery: visitor.visit(RequestTable.medicationDoseQuery)
     }
   }
 }

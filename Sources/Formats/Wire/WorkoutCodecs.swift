@@ -111,6 +111,7 @@ extension Codec {
       Many<StoredClinicalRecord>.write(value.clinicalRecords, into: &w)
       Many<StoredScoredAssessment>.write(value.scoredAssessments, into: &w)
       Many<StoredCDADocument>.write(value.cdaDocuments, into: &w)
+      Many<StoredMedicationDose>.write(value.medicationDoses, into: &w)
       w.array(value.deleted) { $0.tombstone($1) }
       w.u64(value.newAnchor)
     }
@@ -125,6 +126,7 @@ extension Codec {
         clinicalRecords: try Many<StoredClinicalRecord>.read(from: &r),
         scoredAssessments: try Many<StoredScoredAssessment>.read(from: &r),
         cdaDocuments: try Many<StoredCDADocument>.read(from: &r),
+        medicationDoses: try Many<StoredMedicationDose>.read(from: &r),
         deleted: try r.array(minElementSize: 31) { r throws(DecodeError) in try r.tombstone() },
         newAnchor: try r.u64())
     }

@@ -87,7 +87,7 @@ extension SampleFilter {
     case .or(let parts): return parts.contains { $0.matches(document) }
     case .not(let part): return !part.matches(document)
     case .value, .quantity, .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity,
-      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource:
+      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .medication:
       return false
     case .constant, .dates, .sources, .uuids, .metadata, .device, .date, .notInCorrelation:
       return matches(

@@ -67,7 +67,7 @@ extension SampleFilter {
     case .or(let parts): return parts.contains { $0.matches(record) }
     case .not(let part): return !part.matches(record)
     case .value, .quantity, .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity,
-      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .cdaField:
+      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .cdaField, .medication:
       return false
     case .constant, .dates, .sources, .uuids, .metadata, .device, .date, .notInCorrelation:
       return matches(

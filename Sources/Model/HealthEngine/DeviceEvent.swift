@@ -131,6 +131,10 @@ package enum DeviceEvent: Hashable, Sendable {
   case importVisionPrescriptionsStaged(id: UInt64, [VisionPrescription])
   /// The user answered a per-object read sheet: each listed object on (true) or off (false) for the app (V3).
   case objectReadChosen(bundleID: String, choices: [UUID: Bool])
+  /// The user added medications in this iPhone's Health app (docs/healthkit-api.md, Medications).
+  case medicationsAdded([Medication])
+  /// The user logged medication doses on this device (docs/healthkit-api.md, Medications).
+  case medicationDosesLogged([MedicationDoseEvent])
 }
 
 /// One entry of a device's outbound sync log.
@@ -184,6 +188,10 @@ package enum SyncPayload: Hashable, Sendable {
   case statesOfMind([StateOfMind])
   /// Scored assessments saved on the origin device.
   case scoredAssessments([ScoredAssessment])
+  /// Medications added on the origin device.
+  case medications([Medication])
+  /// Medication doses logged on the origin device.
+  case medicationDoses([MedicationDoseEvent])
 
   /// How many items the payload carries (samples, tombstones or 1).
   package var itemCount: Int {
@@ -201,6 +209,8 @@ package enum SyncPayload: Hashable, Sendable {
     case .audiograms(let a): a.count
     case .statesOfMind(let s): s.count
     case .scoredAssessments(let a): a.count
+    case .medications(let m): m.count
+    case .medicationDoses(let d): d.count
     case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
     }
   }

@@ -300,6 +300,7 @@ extension DeviceState {
       pruneShelf(Audiogram.self, endingBefore: floor)
       pruneShelf(StateOfMind.self, endingBefore: floor)
       pruneShelf(ScoredAssessment.self, endingBefore: floor)
+      pruneShelf(MedicationDoseEvent.self, endingBefore: floor)
     }
   }
 }

@@ -36,6 +36,8 @@ extension DeviceState {
       case .audiograms(let audiograms): SyncEntry(seq: stored.seq, payload: .audiograms(audiograms))
       case .statesOfMind(let states): SyncEntry(seq: stored.seq, payload: .statesOfMind(states))
       case .scoredAssessments(let assessments): SyncEntry(seq: stored.seq, payload: .scoredAssessments(assessments))
+      case .medications(let medications): SyncEntry(seq: stored.seq, payload: .medications(medications))
+      case .medicationDoses(let doses): SyncEntry(seq: stored.seq, payload: .medicationDoses(doses))
       }
     }
   }
@@ -162,6 +164,12 @@ extension DeviceState {
     case .scoredAssessments(let assessments):
       let changing = unknownInside(assessments, floor: floor, uuid: \.uuid, end: \.date)
       return changing.count == assessments.count ? payload : .scoredAssessments(changing)
+    case .medications(let medications):
+      let changing = medications.filter { !isKnownObject($0.uuid) }
+      return changing.count == medications.count ? payload : .medications(changing)
+    case .medicationDoses(let doses):
+      let changing = unknownInside(doses, floor: floor, uuid: \.uuid, end: \.date)
+      return changing.count == doses.count ? payload : .medicationDoses(changing)
     case .workoutAssociations:
       return payload
     case .watchSettings, .authorization, .userSetting, .sourceOrder:

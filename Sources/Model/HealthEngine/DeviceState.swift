@@ -393,6 +393,8 @@ package struct DeviceState: Sendable {
     case .importClinicalRecordsStaged(let id, let records):
       stagedImports[id, default: StagedImport()].clinicalRecords += device == .phone ? records : []
     case .objectReadChosen(let bundleID, let choices): specialObjects.choose(bundleID, choices)
+    case .medicationsAdded(let medications): applyShelvedHere(medications)
+    case .medicationDosesLogged(let doses): applyShelvedHere(doses)
     }
   }
 
@@ -481,6 +483,8 @@ package struct DeviceState: Sendable {
     case .audiograms(let audiograms): applyPeerShelved(audiograms, floor: floor)
     case .statesOfMind(let states): applyPeerShelved(states, floor: floor)
     case .scoredAssessments(let assessments): applyPeerShelved(assessments, floor: floor)
+    case .medications(let medications): applyPeerShelved(medications, floor: nil)
+    case .medicationDoses(let doses): applyPeerShelved(doses, floor: floor)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).

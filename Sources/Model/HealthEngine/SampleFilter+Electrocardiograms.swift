@@ -36,7 +36,7 @@ extension SampleFilter {
     case .or(let parts): return parts.contains { $0.matches(ecg) }
     case .not(let part): return !part.matches(ecg)
     case .value, .quantity, .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity,
-      .associatedWith, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
+      .associatedWith, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField, .medication:
       return false
     case .constant, .dates, .sources, .uuids, .metadata, .device, .date, .notInCorrelation:
       return matches(

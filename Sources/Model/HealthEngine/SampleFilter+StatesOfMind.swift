@@ -34,7 +34,7 @@ extension SampleFilter {
     case .or(let parts): return parts.contains { $0.matches(state) }
     case .not(let part): return !part.matches(state)
     case .value, .quantity, .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity,
-      .associatedWith, .electrocardiogram, .fhirResource, .cdaField:
+      .associatedWith, .electrocardiogram, .fhirResource, .cdaField, .medication:
       return false
     case .constant, .dates, .sources, .uuids, .metadata, .device, .date, .notInCorrelation:
       return matches(

@@ -56,7 +56,7 @@ extension SampleFilter {
       guard let value = property.value(metadata: workout.metadata, source: workout.source) else { return false }
       return values.contains(value)
     case .value, .quantity, .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource,
-      .cdaField:
+      .cdaField, .medication:
       return false
     case .date(let field, let op, let instant):
       let date = (field == .start ? workout.start : workout.end).timeIntervalSinceReferenceDate
@@ -96,7 +96,7 @@ extension SampleFilter {
       }
       return op.holds(Self.sign(value, other, converted: false))
     case .sources, .device, .value, .quantity, .notInCorrelation, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField, .medication:
       return false
     }
   }

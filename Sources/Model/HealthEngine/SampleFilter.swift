@@ -224,6 +224,9 @@ package indirect enum SampleFilter: Hashable, Sendable {
   /// The CDA document's extracted header field equals this text (`NSPredicate(format: "%K == %@",
   /// HKPredicateKeyPathCDATitle, …)`). CDA-document-only.
   case cdaField(CDAField, String)
+  /// A medication or dose event condition (`predicateForUserAnnotatedMedications(…)`,
+  /// `predicateForMedicationDoseEvent(…)`). Medication- and dose-only.
+  case medication(MedicationCondition)
   /// The clinical record's FHIR resource is of this type, with this identifier when one is given
   /// (`predicateForClinicalRecords(withFHIRResourceType:)`, `…(from:FHIRResourceType:identifier:)`). Clinical-only.
   case fhirResource(String, identifier: String?)
@@ -288,7 +291,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
       let date = (field == .start ? sample.start : sample.end).timeIntervalSinceReferenceDate
       return op.holds(date < instant ? -1 : date > instant ? 1 : 0)
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField, .medication:
       return false
     }
   }
@@ -305,7 +308,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .uuids(let uuids): return uuids.contains(tombstone.uuid)
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: return true
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField, .medication:
       return true
     }
   }
@@ -318,7 +321,7 @@ package indirect enum SampleFilter: Hashable, Sendable {
     case .not(let part): part.isDeletionAware
     case .dates, .date, .metadata, .device, .value, .quantity, .notInCorrelation: false
     case .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity, .associatedWith,
-      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
+      .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField, .medication:
       false
     }
   }

@@ -53,7 +53,8 @@ extension SampleFilter {
     case .or(let parts): return parts.contains { $0.matches(assessment) }
     case .not(let part): return !part.matches(assessment)
     case .value, .quantity, .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity,
-      .associatedWith, .electrocardiogram, .fhirResource, .stateOfMindValence, .stateOfMind, .cdaField:
+      .associatedWith, .electrocardiogram, .fhirResource, .stateOfMindValence, .stateOfMind, .cdaField,
+      .medication:
       return false
     case .constant, .dates, .sources, .uuids, .metadata, .device, .date, .notInCorrelation:
       return matches(

@@ -101,6 +101,30 @@ extension VisionPrescription: ShelvedObject {
   package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { nil }
 }
 
+extension Medication: ShelvedObject {
+  /// `HKUserAnnotatedMedicationType`.
+  package var objectType: SampleType { SpecialObjectStore.medicationType }
+  /// When the user added it.
+  package var start: Date { added }
+  /// The distant future: a medication stays on the list (the retention window never drops it).
+  package var end: Date { .distantFuture }
+  /// ``SpecialObjectStore/medications``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.medications }
+  /// ``SyncLedger/StoredPayload/medications(_:)``.
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .medications(objects) }
+}
+
+extension MedicationDoseEvent: ShelvedObject {
+  /// `HKMedicationDoseEventType`.
+  package var objectType: SampleType { SpecialObjectStore.medicationDoseEventType }
+  /// When it was logged.
+  package var start: Date { date }
+  /// ``SpecialObjectStore/medicationDoses``.
+  package static var shelf: WritableKeyPath<SpecialObjectStore, ObjectShelf<Self>> { \.medicationDoses }
+  /// ``SyncLedger/StoredPayload/medicationDoses(_:)``.
+  package static func syncPayload(_ objects: [Self]) -> SyncLedger.StoredPayload? { .medicationDoses(objects) }
+}
+
 /// One family's stored objects by identifier, each with the change number it was stored under (drawn from the
 /// sample store's counter, so anchors count in one sequence on the device).
 package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
@@ -159,8 +183,8 @@ package struct ObjectShelf<Value: ShelvedObject>: Hashable, Sendable {
 
 /// The object families a device stores apart from samples and workouts: electrocardiograms (written only by the
 /// system's ECG app or an import, read-only to apps), audiograms, States of Mind, scored assessments, vision
-/// prescriptions and CDA documents (saved by apps), clinical records (from providers); and the per-object read choices
-/// of prescriptions and documents.
+/// prescriptions and CDA documents (saved by apps), clinical records (from providers), medications and their dose
+/// events (the user's); and the per-object read choices of prescriptions, documents and medications.
 package struct SpecialObjectStore: Hashable, Sendable {
   /// Recorded electrocardiograms.
   package internal(set) var electrocardiograms = ObjectShelf<Electrocardiogram>()
@@ -176,6 +200,10 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package internal(set) var scoredAssessments = ObjectShelf<ScoredAssessment>()
   /// Saved CDA documents (the iPhone only).
   package internal(set) var cdaDocuments = ObjectShelf<CDADocument>()
+  /// The medications the user added.
+  package internal(set) var medications = ObjectShelf<Medication>()
+  /// The doses the user logged.
+  package internal(set) var medicationDoses = ObjectShelf<MedicationDoseEvent>()
   /// What the user chose on per-object read sheets: by app, each listed object's on (true) or off (false).
   package internal(set) var objectReadChoices: [String: [UUID: Bool]] = [:]
 
@@ -190,8 +218,8 @@ package struct SpecialObjectStore: Hashable, Sendable {
     clinicalRecords: [WorkoutStore.Entry<ClinicalRecord>] = [],
     visionPrescriptions: [WorkoutStore.Entry<VisionPrescription>] = [], objectReadChoices: [String: [UUID: Bool]] = [:],
     scoredAssessments: [WorkoutStore.Entry<ScoredAssessment>] = [],
-    cdaDocuments: [WorkoutStore.Entry<CDADocument>] = [],
-    changeCounter: UInt64
+    cdaDocuments: [WorkoutStore.Entry<CDADocument>] = [], medications: [WorkoutStore.Entry<Medication>] = [],
+    medicationDoses: [WorkoutStore.Entry<MedicationDoseEvent>] = [], changeCounter: UInt64
   ) throws(StateRestoreError) {
     self.electrocardiograms = try ObjectShelf(
       restoring: electrocardiograms, changeCounter: changeCounter, what: "electrocardiogram")
@@ -204,16 +232,26 @@ package struct SpecialObjectStore: Hashable, Sendable {
     self.scoredAssessments = try ObjectShelf(
       restoring: scoredAssessments, changeCounter: changeCounter, what: "scored assessment")
     self.cdaDocuments = try ObjectShelf(restoring: cdaDocuments, changeCounter: changeCounter, what: "CDA document")
+    self.medications = try ObjectShelf(restoring: medications, changeCounter: changeCounter, what: "medication")
+    self.medicationDoses = try ObjectShelf(
+      restoring: medicationDoses, changeCounter: changeCounter, what: "medication dose event")
+    for entry in medications {
+      do throws(HealthError) { try entry.value.validate() } catch {
+        throw StateRestoreError("medication \(entry.value.conceptID) is not valid: \(error.message)")
+      }
+    }
     for (app, chosen) in objectReadChoices {
       guard !chosen.isEmpty, chosen.keys.allSatisfy(self.readsPerObject) else {
-        throw StateRestoreError("the per-object choices of '\(app)' name no stored prescription or document")
+        throw StateRestoreError(
+          "the per-object choices of '\(app)' name no stored prescription, document or medication")
       }
     }
     self.objectReadChoices = objectReadChoices
     let all =
       electrocardiograms.map(\.value.uuid) + audiograms.map(\.value.uuid) + statesOfMind.map(\.value.uuid)
       + clinicalRecords.map(\.value.uuid) + visionPrescriptions.map(\.value.uuid)
-      + scoredAssessments.map(\.value.uuid) + cdaDocuments.map(\.value.uuid)
+      + scoredAssessments.map(\.value.uuid) + cdaDocuments.map(\.value.uuid) + medications.map(\.value.uuid)
+      + medicationDoses.map(\.value.uuid)
     guard Set(all).count == all.count else {
       throw StateRestoreError("an identifier is listed in two object families")
     }
@@ -223,12 +261,13 @@ package struct SpecialObjectStore: Hashable, Sendable {
   package func isKnown(_ uuid: UUID) -> Bool {
     electrocardiograms.contains(uuid) || audiograms.contains(uuid) || statesOfMind.contains(uuid)
       || clinicalRecords.contains(uuid) || visionPrescriptions.contains(uuid) || scoredAssessments.contains(uuid)
-      || cdaDocuments.contains(uuid)
+      || cdaDocuments.contains(uuid) || medications.contains(uuid) || medicationDoses.contains(uuid)
   }
 
-  /// Whether `uuid` names a stored object read object by object: a vision prescription or a CDA document.
+  /// Whether `uuid` names a stored object read object by object: a vision prescription, a CDA document or a
+  /// medication.
   package func readsPerObject(_ uuid: UUID) -> Bool {
-    visionPrescriptions.contains(uuid) || cdaDocuments.contains(uuid)
+    visionPrescriptions.contains(uuid) || cdaDocuments.contains(uuid) || medications.contains(uuid)
   }
 
   /// Whether none of the first four families (a snapshot's objects section) has objects.
@@ -238,6 +277,9 @@ package struct SpecialObjectStore: Hashable, Sendable {
 
   /// Whether no prescription is stored, so no choice names one (a snapshot's prescriptions section).
   package var hasNoPrescriptions: Bool { visionPrescriptions.count == 0 }
+
+  /// Whether no medication or dose event is stored (a snapshot's medications section).
+  package var hasNoMedications: Bool { medications.count == 0 && medicationDoses.count == 0 }
 
   /// Whether no scored assessment or CDA document is stored (a snapshot's assessments section).
   package var hasNoAssessmentsOrDocuments: Bool { scoredAssessments.count == 0 && cdaDocuments.count == 0 }
@@ -272,6 +314,10 @@ package struct SpecialObjectStore: Hashable, Sendable {
     }
   }
 
+  /// `HKUserAnnotatedMedicationType` (code 91, read per object).
+  package static let medicationType = SampleType.lookup(name: "userAnnotatedMedication")!
+  /// `HKMedicationDoseEventType` (code 92, read through its medications).
+  package static let medicationDoseEventType = SampleType.lookup(name: "medicationDoseEvent")!
   /// `HKDocumentType(.CDA)` (code 90, read per object).
   package static let cdaType = SampleType.lookup(name: "CDA")!
   /// `HKPrescriptionType` (code 74, read per object).

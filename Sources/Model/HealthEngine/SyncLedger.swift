@@ -50,6 +50,10 @@ package struct SyncLedger: Hashable, Sendable {
     case statesOfMind([StateOfMind])
     /// Scored assessments saved here.
     case scoredAssessments([ScoredAssessment])
+    /// Medications added here.
+    case medications([Medication])
+    /// Medication doses logged here.
+    case medicationDoses([MedicationDoseEvent])
 
     /// Items carried.
     package var itemCount: Int {
@@ -67,6 +71,8 @@ package struct SyncLedger: Hashable, Sendable {
       case .audiograms(let a): a.count
       case .statesOfMind(let s): s.count
       case .scoredAssessments(let a): a.count
+      case .medications(let m): m.count
+      case .medicationDoses(let d): d.count
       case .watchSettings, .authorization, .userSetting, .sourceOrder: 1
       }
     }
@@ -268,7 +274,7 @@ package struct SyncLedger: Hashable, Sendable {
       case .watchSettings, .authorization, .sourceOrder: return $0.payload
       case .slots, .deletions, .userSetting, .correlations, .correlationDeletions, .workouts, .workoutAssociations,
         .routes, .heartbeatSeries, .workoutDeletions, .electrocardiograms, .audiograms, .statesOfMind,
-        .scoredAssessments:
+        .scoredAssessments, .medications, .medicationDoses:
         return nil
       }
     }
@@ -291,6 +297,9 @@ package struct SyncLedger: Hashable, Sendable {
     appendShelved(specialObjects.audiograms.ordered.map(\.value))
     appendShelved(specialObjects.statesOfMind.ordered.map(\.value))
     appendShelved(specialObjects.scoredAssessments.ordered.map(\.value))
+    // Medications before the doses that name them.
+    appendShelved(specialObjects.medications.ordered.map(\.value))
+    appendShelved(specialObjects.medicationDoses.ordered.map(\.value))
     for payload in settings { appendOne(payload) }
     for item in userSettings { appendOne(.userSetting(item.setting, at: item.at)) }
   }

@@ -102,6 +102,7 @@ extension DeviceState {
     if type == SpecialObjectStore.cdaType {
       return documentReadSheet(bundleID, type, range: range, filter: filter, wall: wall)
     }
+    if type == SpecialObjectStore.medicationType { return medicationReadSheet(bundleID, filter: filter, wall: wall) }
     if isLocked { return .completed(Self.dismissedResult(because: "the \(device) is locked")) }
     let listed = specialObjects.visionPrescriptions.entries.values.map(\.value).filter { prescription in
       (range?.matches(
@@ -172,7 +173,8 @@ extension SampleFilter {
     case .or(let parts): return parts.contains { $0.matches(prescription) }
     case .not(let part): return !part.matches(prescription)
     case .value, .quantity, .workoutActivityType, .workoutDuration, .workoutStatistic, .workoutActivity,
-      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField:
+      .associatedWith, .electrocardiogram, .stateOfMindValence, .stateOfMind, .fhirResource, .cdaField,
+      .medication:
       return false
     case .constant, .dates, .sources, .uuids, .metadata, .device, .date, .notInCorrelation:
       return matches(

@@ -24,6 +24,8 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package var scoredAssessments: [ScoredAssessment] = []
   /// CDA documents saved since the anchor, still present and readable object by object.
   package var cdaDocuments: [CDADocument] = []
+  /// Medication dose events of medications the app may read, logged since the anchor.
+  package var medicationDoses: [MedicationDoseEvent] = []
   /// Deletions of the type since the anchor (`HKDeletedObject`).
   package var deleted: [Tombstone] = []
   /// The anchor to pass next time.
@@ -33,6 +35,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
   package var addedCount: Int {
     workouts.count + routes.count + series.count + electrocardiograms.count + audiograms.count + statesOfMind.count
       + visionPrescriptions.count + clinicalRecords.count + scoredAssessments.count + cdaDocuments.count
+      + medicationDoses.count
   }
 
   /// Creates a result.
@@ -40,7 +43,8 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
     workouts: [Workout] = [], routes: [WorkoutRoute] = [], series: [HeartbeatSeries] = [],
     electrocardiograms: [Electrocardiogram] = [], audiograms: [Audiogram] = [], statesOfMind: [StateOfMind] = [],
     visionPrescriptions: [VisionPrescription] = [], clinicalRecords: [ClinicalRecord] = [],
-    scoredAssessments: [ScoredAssessment] = [], cdaDocuments: [CDADocument] = [], deleted: [Tombstone] = [],
+    scoredAssessments: [ScoredAssessment] = [], cdaDocuments: [CDADocument] = [],
+    medicationDoses: [MedicationDoseEvent] = [], deleted: [Tombstone] = [],
     newAnchor: UInt64 = 0
   ) {
     self.workouts = workouts
@@ -53,6 +57,7 @@ package struct AnchoredWorkoutResult: Hashable, Sendable {
     self.clinicalRecords = clinicalRecords
     self.scoredAssessments = scoredAssessments
     self.cdaDocuments = cdaDocuments
+    self.medicationDoses = medicationDoses
     self.deleted = deleted
     self.newAnchor = newAnchor
   }
@@ -237,7 +242,8 @@ extension DeviceState {
   }
 
   /// `HKAnchoredObjectQuery` of `workout`, `workoutRoute`, `heartbeatSeries`, `electrocardiogram`, `audiogram`,
-  /// `stateOfMind`, `visionPrescription`, a scored assessment or a clinical type: visible objects of the type stored since `anchor` (0: every current one, no deletions) that
+  /// `stateOfMind`, `visionPrescription`, a scored assessment, `CDA`, `medicationDoseEvent` or a clinical type:
+  /// visible objects of the type stored since `anchor` (0: every current one, no deletions) that
   /// pass `range` and `filter` (for routes, `.associatedWith(w)` names `w`'s routes — how an app catches late
   /// routes, workouts.md §1.6), as the type's sample query sees them, and the visible deletions of the type since
   /// it; at most `limit` changes (0: no limit). Anchors count in the device's one change sequence.
@@ -248,9 +254,9 @@ extension DeviceState {
     let clinical = type.descriptor.objectKind == .clinicalRecord
     let assessment = type.descriptor.objectKind == .scoredAssessment
     let expected = clinical ? type : Self.anchoredApart.first { $0 == type } ?? WorkoutStore.workoutType
-    let perObject = type.descriptor.readsPerObject
-    // Read object by object, prescriptions and CDA documents need no type-level read decision (V4, O3): their query
-    // checks the rest.
+    let perObject = type.descriptor.readsPerObject || type == SpecialObjectStore.medicationDoseEventType
+    // Read object by object, prescriptions, CDA documents and dose events need no type-level read decision (V4, O3;
+    // medications'): their query checks the rest.
     if !perObject { try workoutQueryable(bundleID, type, expected: expected, range: range, limit: limit) }
     let query = SampleQuery(type: type, range: range, limit: perObject ? limit : 0, filter: filter)
     let visibility = perObject ? .own(bundleID: bundleID) : visibility(bundleID, type)
@@ -294,6 +300,12 @@ extension DeviceState {
       all.limit = 0
       (result.cdaDocuments, changes) = added(
         specialObjects.cdaDocuments.ordered, try cdaDocumentQuery(bundleID, all, wall: wall).map(\.uuid), \.uuid)
+    case SpecialObjectStore.medicationDoseEventType:
+      var all = query
+      all.limit = 0
+      (result.medicationDoses, changes) = added(
+        specialObjects.medicationDoses.ordered, try medicationDoseQuery(bundleID, all, wall: wall).map(\.uuid),
+        \.uuid)
     case SpecialObjectStore.visionPrescriptionType:
       var all = query
       all.limit = 0
@@ -330,6 +342,7 @@ extension DeviceState {
       result.clinicalRecords = keep(result.clinicalRecords)
       result.scoredAssessments = keep(result.scoredAssessments)
       result.cdaDocuments = keep(result.cdaDocuments)
+      result.medicationDoses = keep(result.medicationDoses)
       deletions.removeAll { $0.0 > cutoff }
       newAnchor = cutoff
     }
@@ -344,7 +357,7 @@ extension DeviceState {
     WorkoutStore.workoutType, WorkoutStore.routeType, WorkoutStore.heartbeatSeriesType,
     SpecialObjectStore.electrocardiogramType, SpecialObjectStore.audiogramType, SpecialObjectStore.stateOfMindType,
     SpecialObjectStore.visionPrescriptionType, SpecialObjectStore.gad7Type, SpecialObjectStore.phq9Type,
-    SpecialObjectStore.cdaType,
+    SpecialObjectStore.cdaType, SpecialObjectStore.medicationDoseEventType,
   ]
 
   /// Every live workout, whatever app saved it, in start-date order: what an export writes.

@@ -1,6 +1,6 @@
 // The object types HealthKit apps name in authorization sets besides quantity, category and correlation types
 // (workouts, activity summaries, electrocardiograms, audiograms, vision prescriptions, series, State of Mind,
-// scored assessments, clinical records and documents), the entitlements that gate some of them, and background delivery's
+// scored assessments, clinical records, documents and medications), the entitlements that gate some of them, and background delivery's
 // frequencies. Codes 70–99 of the catalog.
 
 /// A special object type: requestable in authorization sets and queryable, but not stored as samples. Workouts,
@@ -28,6 +28,10 @@ package enum ObjectKind: Sendable, Hashable {
   case clinicalRecord
   /// `HKDocumentType` (CDA documents).
   case document
+  /// `HKUserAnnotatedMedicationType` (iOS 26): not a sample type; read only through per-object authorization.
+  case medication
+  /// `HKMedicationDoseEventType` (iOS 26): read-only, readable through its medication.
+  case medicationDoseEvent
 }
 
 /// An entitlement an app can be installed with (its signed `.entitlements`), as the daemon checks them.
@@ -116,15 +120,19 @@ extension SampleTypeDescriptor {
     return nil
   }
 
-  /// Whether reading the type goes through `requestPerObjectReadAuthorization` only (vision prescriptions): a
-  /// read request through `requestAuthorization` raises "Authorization to read the following types is
-  /// disallowed" (Apple: `requiresPerObjectAuthorization()`; observed crash message).
-  package var requiresPerObjectAuthorization: Bool { objectKind == .visionPrescription }
+  /// Whether reading the type goes through `requestPerObjectReadAuthorization` only (vision prescriptions,
+  /// medications): a read request through `requestAuthorization` raises "Authorization to read the following types
+  /// is disallowed" (Apple: `requiresPerObjectAuthorization()`; observed crash message).
+  package var requiresPerObjectAuthorization: Bool {
+    objectKind == .visionPrescription || objectKind == .medication
+  }
 
-  /// Whether apps read the type object by object, on per-object sheets (vision prescriptions, CDA documents;
-  /// HealthKit's `requiresPerObjectAuthorization()`). A CDA read request through `requestAuthorization` does not
-  /// raise: its documents' sheet comes with the document query (behavior.md O2).
-  package var readsPerObject: Bool { objectKind == .visionPrescription || objectKind == .document }
+  /// Whether apps read the type object by object, on per-object sheets (vision prescriptions, CDA documents,
+  /// medications; HealthKit's `requiresPerObjectAuthorization()`). A CDA read request through `requestAuthorization`
+  /// does not raise: its documents' sheet comes with the document query (behavior.md O2).
+  package var readsPerObject: Bool {
+    objectKind == .visionPrescription || objectKind == .document || objectKind == .medication
+  }
 
   /// The entitlement an app needs to request read access to the type (clinical records: health records).
   package var readEntitlement: Entitlement? { objectKind == .clinicalRecord ? .healthRecords : nil }
@@ -160,6 +168,10 @@ extension SampleType {
     object(87, "procedureRecord", "HKClinicalTypeIdentifierProcedureRecord", .clinicalRecord, share: false),
     object(88, "vitalSignRecord", "HKClinicalTypeIdentifierVitalSignRecord", .clinicalRecord, share: false),
     object(90, "CDA", "HKDocumentTypeIdentifierCDA", .document, share: true),
+    object(91, "userAnnotatedMedication", "HKDataTypeUserAnnotatedMedicationConcept", .medication, share: false),
+    object(
+      92, "medicationDoseEvent", "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent", .medicationDoseEvent,
+      share: false),
   ]
 
   private static func object(_ code: UInt16, _ name: String, _ identifier: String, _ kind: ObjectKind, share: Bool)

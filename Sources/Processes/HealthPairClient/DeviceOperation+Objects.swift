@@ -3,8 +3,9 @@ import HealthEngine
 import HealthModel
 import Wire
 
-// The special object families' operations (docs/protocol.md, opcodes 120–143): one named factory per request,
-// each the request's row in `RequestTable+Objects.swift` with its fields labelled.
+// The special object families' operations (docs/protocol.md, opcodes 120–143; medications' are in
+// `DeviceOperation+Medications.swift`): one named factory per request, each the request's row in
+// `RequestTable+Objects.swift` with its fields labelled.
 
 extension DeviceOperation where Value == Void {
   /// The watch's ECG app records `recording` (the user's world; fails on the iPhone).

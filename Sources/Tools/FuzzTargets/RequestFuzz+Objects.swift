@@ -112,3 +112,23 @@ extension Codec.NewVisionPrescription: FuzzPalette {
 extension Codec.StoredVisionPrescription: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> VisionPrescription { Codec.NewVisionPrescription.draw(&c) }
 }
+extension Codec.StoredMedication: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> Medication {
+    typealias Palette = RequestFuzz.Palette
+    return Medication(
+      conceptID: c.pick(["rx-1", "rx-2", "rx-1"]), displayText: c.pick(["Lisinopril", "Ibuprofen"]),
+      generalForm: c.pick(["tablet", "capsule", "unknown"]), nickname: c.pick([nil, "BP"]),
+      isArchived: c.pick([false, true]), hasSchedule: c.pick([true, false]), added: c.pick(Palette.dates),
+      source: SampleSource(bundleID: "com.apple.Health", device: .phone))
+  }
+}
+extension Codec.StoredMedicationDose: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> MedicationDoseEvent {
+    typealias Palette = RequestFuzz.Palette
+    return MedicationDoseEvent(
+      uuid: c.pick(Palette.uuids), conceptID: c.pick(["rx-1", "rx-2", "rx-9"]), date: c.pick(Palette.dates),
+      status: c.pick(DoseLogStatus.allCases), scheduledDate: c.pick([nil] + Palette.dates.map(Optional.some)),
+      dose: c.pick([nil, 1, 2.5]), metadata: c.pick(Palette.metadata),
+      source: SampleSource(bundleID: "com.apple.Health", device: .phone))
+  }
+}
