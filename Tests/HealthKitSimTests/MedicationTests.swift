@@ -3,7 +3,7 @@ import HealthKitSim
 import HealthPairTesting
 import Testing
 
-/// Medications and their dose events as iOS 26's Medications API reads them, against a real pair (docs/healthkit-api.md, Medications).
+/// Medications and their dose events as iOS 26's Medications API reads them, against a real pair (behavior.md Z).
 @Suite("Medications, against real daemons")
 struct MedicationTests {
   static let tracker = "com.example.medtracker"

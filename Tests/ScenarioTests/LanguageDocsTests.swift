@@ -176,6 +176,9 @@ enum CaseNames {
     case .savePrescription: ["savePrescription"]
     case .requestObjects: ["requestObjects"]
     case .answerObjects: ["answerObjects"]
+    case .requestMedications: ["requestMedications"]
+    case .addMedication: ["addMedication"]
+    case .logDose: ["logDose"]
     case .resave: ["resave"]
     case .delete: ["delete"]
     case .deleteAll: ["deleteAll"]
@@ -198,6 +201,8 @@ enum CaseNames {
     case .expect(.pendingSheets): ["pendingSheets"]
     case .expect(.lockedOut): ["lockedOut"]
     case .expect(.seesCount): ["seesCount"]
+    case .expect(.seesMedications): ["seesMedications"]
+    case .expect(.seesDoses): ["seesDoses"]
     case .expect(.seesCorrelations): ["seesCorrelations"]
     case .expect(.seesTotal): ["seesTotal"]
     case .expect(.seesSamples): ["seesSamples"]
@@ -283,7 +288,8 @@ enum CaseNames {
   static let all: [String] = [
     "install", "uninstall", "policy", "clockSet", "clockAdvance", "syncMode", "request", "save", "save plus",
     "saveRandom", "resave", "delete", "deleteAll", "answer", "settings", "watchSettings", "link", "waitSynced", "kill",
-    "stop", "restart", "tearJournal", "cutJournal", "step on both", "shareStatus", "hiddenRead", "requestStatus",
+    "stop", "restart", "tearJournal", "cutJournal", "requestMedications", "addMedication", "logDose",
+    "seesMedications", "seesDoses", "step on both", "shareStatus", "hiddenRead", "requestStatus",
     "lastCall", "sheetShown", "noSheet", "pendingSheets", "lockedOut", "seesCount", "seesTotal", "seesSamples",
     "sampleQuery", "statistic", "statistic by source", "statistic outcome", "settingsRefused", "clock", "collection",
     "collection outcome", "sheetHistory", "changes", "storeCount", "storeHas", "earliestPermitted", "converged",
@@ -334,6 +340,7 @@ struct LanguageDocsTests {
     phone: Water saves 1 mL dietaryWater as fromPhone
     watch: Water saves 1 mL dietaryWater as fromWatch
     phone: Optician saves glasses prescription right sphere -2 as specs
+    user on phone: adds medication "Levothyroxine 50 mcg" scheduled as levo
 
     """
 

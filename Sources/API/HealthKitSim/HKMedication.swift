@@ -4,7 +4,7 @@ import HealthModel
 
 // The Medications API (iOS 26 / watchOS 26): the medications the user added in the Health app, read object by object
 // through `requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate:)`, and their dose events,
-// readable through their medication (docs/healthkit-api.md, Medications). Apps create none of these objects.
+// readable through their medication (behavior.md section Z). Apps create none of these objects.
 
 /// `HKDataTypeIdentifierUserAnnotatedMedicationConcept`: the identifier of `userAnnotatedMedicationType()` (its
 /// value lacks the word "Identifier", as on devices).

@@ -3,7 +3,7 @@ import HealthEngine
 import HealthModel
 
 /// Reads the medications the app may read (those the user turned on for it), one per handler call, then a last call
-/// with `done` true (docs/healthkit-api.md, Medications).
+/// with `done` true (behavior.md section Z).
 ///
 /// `@unchecked Sendable`: the handler is called on the query's queue only, as HealthKit calls it.
 public final class HKUserAnnotatedMedicationQuery: HKQuery, @unchecked Sendable {

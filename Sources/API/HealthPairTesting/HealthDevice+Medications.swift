@@ -6,7 +6,7 @@ import HealthPairClient
 
 extension HealthDevice {
   /// The user adds a medication in the iPhone's Health app (apps cannot: the type is read-only). It syncs to the
-  /// watch; apps read it only once the user turns it on for them on a per-object sheet (docs/healthkit-api.md, Medications).
+  /// watch; apps read it only once the user turns it on for them on a per-object sheet (behavior.md section Z).
   /// - Parameters:
   ///   - displayText: the name the Health app shows.
   ///   - concept: the concept's identifier (default: `displayText` lowercased): what dose events name.
@@ -33,7 +33,7 @@ extension HealthDevice {
 
   /// The user logs a dose of `medication` on this device (the iPhone's Health app or the watch's Medications app),
   /// at the device's time unless `date` is given; scheduled at `scheduledDate` when given, else as needed. It syncs
-  /// to the other device; apps that may read the medication read it (docs/healthkit-api.md, Medications).
+  /// to the other device; apps that may read the medication read it (behavior.md section Z).
   /// - Returns: the dose event's identifier.
   /// - Throws: ``HealthPairTestingError``: on a locked device, for a medication not on this device, or an invalid
   ///   event.

@@ -131,9 +131,9 @@ package enum DeviceEvent: Hashable, Sendable {
   case importVisionPrescriptionsStaged(id: UInt64, [VisionPrescription])
   /// The user answered a per-object read sheet: each listed object on (true) or off (false) for the app (V3).
   case objectReadChosen(bundleID: String, choices: [UUID: Bool])
-  /// The user added medications in this iPhone's Health app (docs/healthkit-api.md, Medications).
+  /// The user added medications in this iPhone's Health app (behavior.md section Z).
   case medicationsAdded([Medication])
-  /// The user logged medication doses on this device (docs/healthkit-api.md, Medications).
+  /// The user logged medication doses on this device (behavior.md section Z).
   case medicationDosesLogged([MedicationDoseEvent])
 }
 

@@ -4,7 +4,7 @@ import HealthModel
 /// `DeviceState`: medications and their dose events (iOS 26) — added and logged by the user in the Health app (the
 /// Medications app on the watch), never by an app; synced between the devices; read object by object: an app reads
 /// the medications the user turned on for it on the iPhone's per-object sheet, and the dose events of those
-/// medications (docs/healthkit-api.md, Medications).
+/// medications (behavior.md section Z).
 extension DeviceState {
   /// The bundle identifier of the apps the user adds and logs medications with (the Health app; on the watch its
   /// Medications app, recorded under the same identifier with the watch as device: a HealthPair model).

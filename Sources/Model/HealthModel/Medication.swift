@@ -26,7 +26,7 @@ package struct ClinicalCoding: Hashable, Sendable, Comparable {
 }
 
 /// A medication the user added in the Health app (`HKUserAnnotatedMedication` with its `HKMedicationConcept`, iOS 26):
-/// only the user's world adds one; apps read it object by object (docs/healthkit-api.md, Medications).
+/// only the user's world adds one; apps read it object by object (behavior.md section Z).
 package struct Medication: Hashable, Sendable {
   /// The store's identifier of the medication, derived from ``conceptID`` (``identifier(for:)``), so both devices
   /// name it alike. Apps never see it: they compare concept identifiers.
@@ -186,7 +186,7 @@ package enum DoseScheduleType: Int, Hashable, Sendable, CaseIterable, CustomStri
 }
 
 /// A logged dose of a medication (`HKMedicationDoseEvent`, iOS 26): written by the Health app on the iPhone or the
-/// Medications app on the watch, never by an app; read through its medication (docs/healthkit-api.md, Medications).
+/// Medications app on the watch, never by an app; read through its medication (behavior.md section Z).
 package struct MedicationDoseEvent: Hashable, Sendable {
   /// The sample's identifier.
   package var uuid: UUID

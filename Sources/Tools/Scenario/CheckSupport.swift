@@ -73,3 +73,25 @@ extension RunContext {
     if let actual { throw fail(step, "\(what) \(describe(expected))", actual) }
   }
 }
+
+extension RunContext {
+  /// Checks a call of the user's world against `failure`: nil, it must succeed (else the step fails expecting
+  /// `success`); "", it must fail; any other text, it must fail with that text in its message. `subject` names
+  /// what was refused or stored in the message ("the recording").
+  func expectOutcome(
+    _ outcome: Result<Void, ClientError>, _ failure: String?, _ step: Step, subject: String, success: String
+  ) throws {
+    switch outcome {
+    case .success:
+      if let failure {
+        throw fail(step, "\(subject) to fail" + (failure.isEmpty ? "" : " with \"\(failure)\""), "it was stored")
+      }
+    case .failure(let error):
+      let message = error.healthError?.message ?? "\(error)"
+      guard let failure else { throw fail(step, success, message) }
+      if !failure.isEmpty && !message.contains(failure) {
+        throw fail(step, "\(subject) to fail with \"\(failure)\"", message)
+      }
+    }
+  }
+}

@@ -84,6 +84,10 @@ extension RunContext {
       try checkSeesAudiograms(devices, spec, expected, points: points, step)
     case .seesPrescriptions(let devices, let spec, let expected):
       try checkSeesPrescriptions(devices, spec, expected, step)
+    case .seesMedications(let devices, let name, let expected, let check):
+      try checkSeesMedications(devices, name, expected, check, step)
+    case .seesDoses(let devices, let spec, let expected, let check):
+      try checkSeesDoses(devices, spec, expected, check, step)
     case .seesStatesOfMind(let devices, let spec, let expected, let check):
       try checkSeesStatesOfMind(devices, spec, expected, check, step)
     case .seesDocuments(let devices, let spec, let expected, let title):

@@ -20,18 +20,9 @@ extension RunContext {
         bundleID: ClinicalRecord.downloaderBundleID, device: device,
         details: SourceDetails(name: spec.provider ?? "Sample Health System")))
     let c = client(device)
-    switch attempt({ () throws(ClientError) in try c.receiveClinicalRecords([record]) }) {
-    case .success:
-      if let expected = spec.failure {
-        throw fail(step, "the delivery to fail" + (expected.isEmpty ? "" : " with \"\(expected)\""), "it was stored")
-      }
-    case .failure(let error):
-      let message = error.healthError?.message ?? "\(error)"
-      guard let expected = spec.failure else { throw fail(step, "the record to arrive on the \(device)", message) }
-      if !expected.isEmpty && !message.contains(expected) {
-        throw fail(step, "the delivery to fail with \"\(expected)\"", message)
-      }
-    }
+    try expectOutcome(
+      attempt { () throws(ClientError) in try c.receiveClinicalRecords([record]) }, spec.failure, step,
+      subject: "the delivery", success: "the record to arrive on the \(device)")
   }
 
   /// `<App> sees <n> <clinical type> records [of <FHIR type>] [query]`: the app's sample query of the type, with

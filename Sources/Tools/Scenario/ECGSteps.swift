@@ -16,20 +16,9 @@ extension RunContext {
       classification: spec.classification, symptomsStatus: spec.symptoms, averageHeartRate: spec.heartRate,
       duration: duration, symptoms: spec.symptomTypes)
     let c = client(device)
-    switch attempt({ () throws(ClientError) in try c.recordElectrocardiogram(recording) }) {
-    case .success:
-      if let expected = spec.failure {
-        throw fail(step, "the recording to fail" + (expected.isEmpty ? "" : " with \"\(expected)\""), "it was stored")
-      }
-    case .failure(let error):
-      let message = error.healthError?.message ?? "\(error)"
-      guard let expected = spec.failure else {
-        throw fail(step, "the \(device)'s ECG app to record", message)
-      }
-      if !expected.isEmpty && !message.contains(expected) {
-        throw fail(step, "the recording to fail with \"\(expected)\"", message)
-      }
-    }
+    try expectOutcome(
+      attempt { () throws(ClientError) in try c.recordElectrocardiogram(recording) }, spec.failure, step,
+      subject: "the recording", success: "the \(device)'s ECG app to record")
   }
 
   /// `<App> sees <n> electrocardiograms [of <classification>…] [with symptoms] [with <m> voltages each] [query]`: a

@@ -61,6 +61,9 @@ extension RunContext {
       case .savePrescription(let device, let name, let spec): try savePrescription(device, name, spec)
       case .requestObjects(let device, let name, let from): try requestObjects(device, name, issuedFrom: from)
       case .answerObjects(let device, let names, let app): try answerObjects(device, names, app)
+      case .requestMedications(let device, let name): try requestMedications(device, name)
+      case .addMedication(let device, let spec): try addMedication(device, spec, step)
+      case .logDose(let device, let spec): try logDose(device, spec, step)
       case .providerSends(let device, let spec): try providerSends(device, spec, step)
       case .saveRandom(let device, let name, let count, let type, let over):
         try saveRandom(device, name, count: count, type: type, over: over)

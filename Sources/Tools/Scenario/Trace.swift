@@ -241,7 +241,7 @@ extension StepKind {
       .deleteWorkout(let d, _, _), .saveHeartbeatSeries(let d, _, _), .saveAudiogram(let d, _, _),
       .logStateOfMind(let d, _, _), .logAssessment(let d, _, _), .saveDocument(let d, _, _),
       .requestDocuments(let d, _, _), .savePrescription(let d, _, _),
-      .requestObjects(let d, _, _),
+      .requestObjects(let d, _, _), .requestMedications(let d, _), .addMedication(let d, _), .logDose(let d, _),
       .answerObjects(let d, _, _), .resave(let d, _, _, _),
       .delete(let d, _, _), .deleteAll(let d, _, _, _), .answer(let d, _, _), .settings(let d, _, _), .kill(let d),
       .stop(let d), .restart(let d),
@@ -263,9 +263,10 @@ extension StepKind {
       .setup
     case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background, .saveWorkout,
       .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries, .saveAudiogram, .logStateOfMind, .logAssessment,
-      .session, .savePrescription, .requestObjects, .saveDocument, .requestDocuments:
+      .session, .savePrescription, .requestObjects, .saveDocument, .requestDocuments, .requestMedications:
       .app
-    case .answer, .answerObjects, .settings, .watchSettings, .lock, .userSetting, .sourceOrder, .wearer, .providerSends:
+    case .answer, .answerObjects, .addMedication, .logDose, .settings, .watchSettings, .lock, .userSetting,
+      .sourceOrder, .wearer, .providerSends:
       .user
     case .link, .waitSynced: .link
     case .kill, .stop, .restart, .tearJournal, .cutJournal: .fault
@@ -288,7 +289,8 @@ extension Expectation {
       .seesAudiograms(let d, _, _, _), .seesStatesOfMind(let d, _, _, _), .seesAssessments(let d, _, _, _),
       .seesDocuments(let d, _, _, _),
       .seesClinicalRecords(let d, _, _, _),
-      .seesPrescriptions(let d, _, _), .activitySummary(let d, _, _, _):
+      .seesPrescriptions(let d, _, _), .activitySummary(let d, _, _, _), .seesMedications(let d, _, _, _),
+      .seesDoses(let d, _, _, _):
       return Lane(d)
     case .lastCall(let d, _, _), .sheetShown(let d, _, _), .noSheet(let d, _), .pendingSheets(let d, _),
       .seesSamples(let d, _, _), .sampleQuery(let d, _, _), .statistic(let d, _, _), .collection(let d, _, _),

@@ -221,6 +221,11 @@ package enum Expectation: Hashable, Sendable {
   /// `<App> sees <n> vision prescriptions [query]`: a sample query of `visionPrescriptionType()`: the app's own and
   /// those the user turned on for it (behavior.md V3–V4).
   case seesPrescriptions(Devices, SampleQuerySpec, Int)
+  /// `<App> sees <n> medications [archived] [scheduled]`: an `HKUserAnnotatedMedicationQuery` (behavior.md Z2).
+  case seesMedications(Devices, app: String, Int, MedicationCheck)
+  /// `<App> sees <n> dose events [of <name>] [<status>] [query]`: a sample query of `medicationDoseEventType()`
+  /// (behavior.md Z3).
+  case seesDoses(Devices, SampleQuerySpec, Int, MedicationCheck)
   /// `<App> sees <n> CDA documents [titled "<title>"] [query]`: the documents the app may read, as its
   /// `HKDocumentQuery` returns them after its sheet (behavior.md O3).
   case seesDocuments(Devices, SampleQuerySpec, Int, title: String?)

@@ -57,9 +57,10 @@ extension ParseState {
       .seesStatesOfMind(let devices, let spec, _, _), .seesAssessments(let devices, let spec, _, _),
       .seesDocuments(let devices, let spec, _, _),
       .seesClinicalRecords(let devices, let spec, _, _),
-      .seesPrescriptions(let devices, let spec, _):
+      .seesPrescriptions(let devices, let spec, _), .seesDoses(let devices, let spec, _, _):
       return devices.list.map { ($0, spec.app) }
-    case .activitySummary(let devices, let app, _, _): return devices.list.map { ($0, app) }
+    case .activitySummary(let devices, let app, _, _), .seesMedications(let devices, let app, _, _):
+      return devices.list.map { ($0, app) }
     case .workout(let device, let app, _, _), .activitySummaryQuery(let device, let app, _, _),
       .session(let device, let app, _, _), .recovers(let device, let app, _):
       return [(device, app)]

@@ -16,6 +16,9 @@ struct ParseState {
   var workoutNames: Set<String> = []
   /// The names `starts|prepares a workout session … as <name>` gave (a namespace of their own).
   var sessionNames: Set<String> = []
+  /// The concept identifier of each medication `adds medication "<text>" as <name>` named (its name is also in
+  /// ``sampleNames``).
+  var medicationConcepts: [String: String] = [:]
   /// Where `include` reads files.
   let loader: IncludeLoader
   /// The values of the `<name>` placeholders in scope (`examples:` columns, `for` variables).

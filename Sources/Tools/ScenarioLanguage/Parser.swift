@@ -93,6 +93,7 @@ import HealthModel
 //   - <device>: <App> saves glasses|contacts prescription [right sphere <d> [cylinder <d> axis <degrees>]] [left
 //       sphere <d> [cylinder <d> axis <degrees>]] [brand <word>] [issued <time>] [expires <time>] [as <name>]
 //   - <device>: <App> asks to read vision prescriptions [issued from <time>]
+//   - <device>: <App> asks to read medications
 //   - <device>: <App> saves CDA document "<title>" [for "<patient>"] [by "<author>"] [from "<custodian>"] [at
 //       <time>] [without custodian] [as <name>]
 //   - <device>: <App> asks to read CDA documents [titled "<title>"]
@@ -136,6 +137,10 @@ import HealthModel
 //   - user on <devices>: leaves the app [for <App>]
 //   - user on <devices>: sheet fails to present [silently] [for <App>]
 //   - user on <devices>: turns on <name>… [for <App>] / user on <devices>: turns on nothing [for <App>]
+//   - user on <devices>: adds medication "<text>" [concept "<id>"] [form <form>] [nickname "<text>"] [scheduled]
+//       [archived] [as <name>] [fails [with "<text>"]]
+//   - user on <devices>: logs a dose of <name> [<status>] [at <time>] [scheduled for <time>] [amount <n>] [fails
+//       [with "<text>"]]
 //   - user on <devices>: in Settings turns on|off <share|read> <type> for <App>
 //   - user on <devices>: in Settings turns off all for <App> / user on <devices>: in Settings resets <App>
 //   - user on phone: in the Watch app turns on|off <share|read> <type> for <App> (also turns off all for, resets)
@@ -201,6 +206,8 @@ import HealthModel
 //   - <App> sees <n> GAD-7|PHQ-9 assessments [scoring <s>] [at risk <risk>] [query] / <App> sees no GAD-7|PHQ-9
 //       assessments …
 //   - <App> sees <n> vision prescriptions [query] / <App> sees no vision prescriptions …
+//   - <App> sees <n> medications [archived|not archived] [scheduled|not scheduled] / <App> sees no medications …
+//   - <App> sees <n> dose events [of <name>] [<status>] [query] / <App> sees no dose events …
 //   - <App> sees <n> CDA documents [titled "<title>"] [query] / <App> sees no CDA documents …
 //   - <App> sees <n> <clinical type> records [of <FHIR type>] [query] / <App> sees no <clinical type> records …
 //   - <App> sees <n> workout routes [with <m> locations [each]] [query]

@@ -66,9 +66,13 @@ extension ParseState {
   /// dates as its predicate.
   func parseAskToRead(_ c: inout Cursor, device: DeviceKind, app: AppDeclaration) throws(Diagnostic) -> StepKind {
     if c.take("to", "read", "cda", "documents") { return try parseAskToReadDocuments(&c, device: device, app: app) }
+    if c.take("to", "read", "medications") {
+      try c.finish()
+      return .requestMedications(device, app: app.name)
+    }
     try c.expect(
       "to", "read", "vision", "prescriptions",
-      what: "'asks to read vision prescriptions' or 'asks to read CDA documents'")
+      what: "'asks to read vision prescriptions', 'asks to read medications' or 'asks to read CDA documents'")
     var from: TimeSpec?
     if c.take("issued", "from") { from = try c.time() }
     try c.finish()

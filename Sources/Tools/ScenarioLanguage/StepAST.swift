@@ -245,6 +245,13 @@ package enum StepKind: Hashable, Sendable {
   case savePrescription(DeviceKind, app: String, PrescriptionSpec)
   /// `asks to read vision prescriptions [issued from <time>]`: `requestPerObjectReadAuthorization` (V3).
   case requestObjects(DeviceKind, app: String, issuedFrom: TimeSpec?)
+  /// `asks to read medications`: `requestPerObjectReadAuthorization(for: userAnnotatedMedicationType(), …)`, its
+  /// sheet listing every medication (behavior.md Z2).
+  case requestMedications(DeviceKind, app: String)
+  /// `user on <device>: adds medication "<text>" …`: the user adds a medication in the Health app (Z1).
+  case addMedication(DeviceKind, MedicationSpec)
+  /// `user on <device>: logs a dose of <name> …`: the user logs a dose of a medication (Z3).
+  case logDose(DeviceKind, DoseSpec)
   /// `saves CDA document "<title>" …`: `save(_:)` of one `HKCDADocumentSample` (behavior.md O1).
   case saveDocument(DeviceKind, app: String, DocumentSpec)
   /// `asks to read CDA documents [titled "<title>"]`: an `HKDocumentQuery`'s sheet, pending while it is up (O2).

@@ -31,6 +31,12 @@ extension ParseState {
       return try s.parseAnswer(
         &c, device: device, .choices(Dictionary(uniqueKeysWithValues: permissions.map { ($0, true) })))
     },
+    UserActionRule(["adds", "medication"]) { s, c, device throws(Diagnostic) in
+      try s.parseAddMedication(&c, device: device)
+    },
+    UserActionRule(["logs", "a", "dose", "of"]) { s, c, device throws(Diagnostic) in
+      try s.parseLogDose(&c, device: device)
+    },
     UserActionRule(["turns", "on"]) { s, c, device throws(Diagnostic) in try s.parseTurnOn(&c, device: device) },
     UserActionRule(["in", "health"]) { s, c, device throws(Diagnostic) in try s.parseSourceOrder(&c, device: device) },
     UserActionRule(["sets"], ["enters"]) { s, c, device throws(Diagnostic) in

@@ -55,6 +55,18 @@ extension ParseState {
     AppExpectationRule(when: { $0.integer(before: ["vision"]) }) { s, c, subject throws(Diagnostic) in
       try s.parseSeesPrescriptions(&c, subject)
     },
+    AppExpectationRule(when: { $0.integer(before: ["medications", "medication"]) }) {
+      s, c, subject throws(Diagnostic) in try s.parseSeesMedications(&c, subject)
+    },
+    AppExpectationRule(["no", "medications"]) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesMedications(&c, subject, count: 0)
+    },
+    AppExpectationRule(when: { $0.integer(before: ["dose"]) }) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesDoses(&c, subject)
+    },
+    AppExpectationRule(["no", "dose", "events"]) { s, c, subject throws(Diagnostic) in
+      try s.parseSeesDoses(&c, subject, count: 0)
+    },
     AppExpectationRule(when: { $0.integer(before: ["cda"]) }) { s, c, subject throws(Diagnostic) in
       try s.parseSeesDocuments(&c, subject)
     },
