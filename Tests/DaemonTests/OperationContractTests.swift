@@ -239,6 +239,8 @@ struct OperationContractTests {
     Erased(.installApp(opticianApp)),
     Erased(.requestAuthorization(opticianApp.bundleID, share: [prescriptionType], read: [])),
     Erased(.answerPrompt(.allowAll, bundleID: opticianApp.bundleID)),
+    Erased(.requestAuthorizationFromExtension(opticianApp.bundleID, share: [prescriptionType], read: [])),
+    Erased(.handleAuthorizationForExtension(opticianApp.bundleID)),
     Erased(
       .saveVisionPrescriptions(
         opticianApp.bundleID,

@@ -159,6 +159,8 @@ enum CaseNames {
     case .sourceOrder: ["sourceOrder"]
     case .syncMode: ["syncMode"]
     case .request: ["request"]
+    case .requestFromExtension: ["requestFromExtension"]
+    case .handleExtensions: ["handleExtensions"]
     case .save(_, _, let specs): [specs.count > 1 ? "save plus" : "save"]
     case .saveCorrelation: ["saveCorrelation"]
     case .saveRandom: ["saveRandom"]
@@ -289,6 +291,7 @@ enum CaseNames {
     "install", "uninstall", "policy", "clockSet", "clockAdvance", "syncMode", "request", "save", "save plus",
     "saveRandom", "resave", "delete", "deleteAll", "answer", "settings", "watchSettings", "link", "waitSynced", "kill",
     "stop", "restart", "tearJournal", "cutJournal", "requestMedications", "addMedication", "logDose",
+    "requestFromExtension", "handleExtensions",
     "seesMedications", "seesDoses", "step on both", "shareStatus", "hiddenRead", "requestStatus",
     "lastCall", "sheetShown", "noSheet", "pendingSheets", "lockedOut", "seesCount", "seesTotal", "seesSamples",
     "sampleQuery", "statistic", "statistic by source", "statistic outcome", "settingsRefused", "clock", "collection",

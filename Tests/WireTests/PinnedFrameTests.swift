@@ -39,6 +39,8 @@ struct PinnedFrameTests {
       .installApp(AppRecord(bundleID: "a", displayName: "A", writeUsageDescription: "w", readUsageDescription: nil)),
       .uninstallApp(bundleID: "a"),
       .requestAuthorization(bundleID: "a", share: [water], read: []),
+      .requestAuthorizationFromExtension(bundleID: "a", share: [water], read: [water]),
+      .handleAuthorizationForExtension(bundleID: "a"),
       .answerPrompt(promptID: 3, bundleID: nil, answer: .choices([Permission(water, .read): true])),
       .authorizationStatus(bundleID: "a", type: water),
       .requestStatus(bundleID: "a", share: [water], read: [water]),
@@ -127,10 +129,11 @@ struct PinnedFrameTests {
     let sync = DeviceSnapshot.SyncStatus(
       lastSeq: 3, peerAcked: 2, appliedFromPeer: 1, pendingEntries: 1, pendingItems: 5)
     let link = LinkStatus(enabled: true, connected: false, holding: true, latency: 0.5, sync: sync)
-    let snapshot = DeviceSnapshot(
+    var snapshot = DeviceSnapshot(
       device: .watch, policy: .defaults(for: .watch), now: t0, virtualClock: true, earliestPermittedSampleDate: t0,
       apps: [], pendingPrompts: [prompt], promptHistory: [], sampleCounts: [water: 4], tombstoneCount: 1,
       changeCounter: 9, sync: sync)
+    snapshot.waitingExtensionRequests = [prompt]
     return [
       .ok,
       .hello(HelloInfo(version: 2, device: .watch, pid: 123, software: "x")),
@@ -164,6 +167,7 @@ struct PinnedFrameTests {
   /// Every pushed event case.
   static let events: [DaemonEvent] = [
     .promptShown(prompt), .promptClosed(promptID: 1, bundleID: "a", outcome: "cancelled"),
+    .extensionRequestWaiting(prompt),
     .samplesChanged(types: [water], origin: .watch, added: 2, deleted: 1), .syncApplied(upTo: 9, items: 3),
     .peerAcknowledged(4), .linkChanged(connected: true), .protectedDataChanged(available: false),
     .backgroundDelivery(BackgroundDeliveryEvent(kind: .woken, id: 1, bundleID: "a", type: water, attempt: 1, at: t0)),
@@ -213,6 +217,8 @@ struct PinnedFrameTests {
     case .installApp: "installApp"
     case .uninstallApp: "uninstallApp"
     case .requestAuthorization: "requestAuthorization"
+    case .requestAuthorizationFromExtension: "requestAuthorizationFromExtension"
+    case .handleAuthorizationForExtension: "handleAuthorizationForExtension"
     case .answerPrompt: "answerPrompt"
     case .authorizationStatus: "authorizationStatus"
     case .requestStatus: "requestStatus"
@@ -344,6 +350,7 @@ struct PinnedFrameTests {
     switch event {
     case .promptShown: "promptShown"
     case .promptClosed: "promptClosed"
+    case .extensionRequestWaiting: "extensionRequestWaiting"
     case .samplesChanged: "samplesChanged"
     case .syncApplied: "syncApplied"
     case .peerAcknowledged: "peerAcknowledged"

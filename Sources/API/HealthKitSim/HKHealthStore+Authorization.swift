@@ -6,6 +6,8 @@ import HealthPairClient
 extension HKHealthStore {
   /// Asks the user for permission to save `typesToShare` and read `typesToRead`.
   ///
+  /// From an app extension (``HealthKitSim/Target/extensionIdentifier``) no sheet is shown: the call waits until
+  /// the containing app calls ``handleAuthorizationForExtension(completion:)`` and the user answers its sheet.
   /// Presents the device's permission sheet when any requested (type, direction) is undecided, and returns once the
   /// user answers; completes at once when everything was decided. Returning normally never means "granted": check
   /// ``authorizationStatus(for:)``. Like Apple's async form it throws when `success` would be false: cancelled
@@ -127,8 +129,10 @@ extension HKHealthStore {
   private func authorizationOperation(_ session: Session, _ share: Set<HKSampleType>?, _ read: Set<HKObjectType>?)
     throws(HealthKitSimError) -> DeviceOperation<AuthorizationCallResult>
   {
-    .requestAuthorization(
-      session.bundleID, share: try simulated((share ?? []).map { $0 as HKObjectType }), read: try simulated(read ?? []))
+    let (share, read) = (try simulated((share ?? []).map { $0 as HKObjectType }), try simulated(read ?? []))
+    return session.target.extensionIdentifier == nil
+      ? .requestAuthorization(session.bundleID, share: share, read: read)
+      : .requestAuthorizationFromExtension(session.bundleID, share: share, read: read)
   }
 
   private func requestStatusOperation(_ session: Session, _ share: Set<HKSampleType>, _ read: Set<HKObjectType>)

@@ -21,15 +21,22 @@ public enum HealthKitSim {
     public var socketPath: String
     /// The bundle identifier the calls are made as; the app must be installed on that device.
     public var bundleIdentifier: String
+    /// When the calls come from an app extension of that app (a widget, an intents extension …): the extension's
+    /// bundle identifier. The extension reads and saves with its app's permissions, and its `requestAuthorization`
+    /// waits for the app's `handleAuthorizationForExtension` (behavior.md A23). Nil for the app itself.
+    public var extensionIdentifier: String?
 
-    /// Creates a target.
-    public init(socketPath: String, bundleIdentifier: String) {
+    /// Creates a target: the app's, or with `extensionIdentifier` one of its extensions'.
+    public init(socketPath: String, bundleIdentifier: String, extensionIdentifier: String? = nil) {
       self.socketPath = socketPath
       self.bundleIdentifier = bundleIdentifier
+      self.extensionIdentifier = extensionIdentifier
     }
 
-    /// `bundle@socket`.
-    public var description: String { "\(bundleIdentifier)@\(socketPath)" }
+    /// `bundle@socket`, or `extension(bundle)@socket`.
+    public var description: String {
+      (extensionIdentifier.map { "\($0)(\(bundleIdentifier))" } ?? bundleIdentifier) + "@\(socketPath)"
+    }
   }
 
   /// The environment variable naming the daemon socket (`HEALTHKITSIM_SOCKET`).

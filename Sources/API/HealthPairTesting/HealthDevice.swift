@@ -87,6 +87,19 @@ public final class HealthDevice: Sendable {
     try await HealthKitSim.withTarget(target(app: bundleIdentifier), isolation: isolation, operation: body)
   }
 
+  /// Awaits `body` with every `HKHealthStore` call inside it made by the app extension `extensionIdentifier` of
+  /// `app` (installed on this device): it reads and saves with the app's permissions, and its
+  /// `requestAuthorization` waits until the app calls `handleAuthorizationForExtension` (behavior.md A23).
+  @discardableResult
+  public func use<R>(
+    extension extensionIdentifier: String, of bundleIdentifier: String, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> R
+  ) async rethrows -> R {
+    let target = HealthKitSim.Target(
+      socketPath: socketPath, bundleIdentifier: bundleIdentifier, extensionIdentifier: extensionIdentifier)
+    return try await HealthKitSim.withTarget(target, isolation: isolation, operation: body)
+  }
+
   /// Points HealthKitSim's process-wide target at `app` on this device (for code that runs outside the test's task,
   /// such as threads the app starts). Cleared when the pair shuts down. Not for tests that run in parallel.
   public func useGlobally(app bundleIdentifier: String) {

@@ -150,7 +150,8 @@ extension DeviceCore {
         .recordElectrocardiogram, .electrocardiogramVoltages, .importElectrocardiograms, .storedElectrocardiograms,
         .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind, .receiveClinicalRecords,
         .saveVisionPrescriptions, .requestPerObjectRead, .importVisionPrescriptions, .importClinicalRecords,
-        .saveScoredAssessments, .saveCDADocuments, .addMedications, .logMedicationDoses:
+        .saveScoredAssessments, .saveCDADocuments, .addMedications, .logMedicationDoses,
+        .requestAuthorizationFromExtension, .handleAuthorizationForExtension:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -222,7 +223,8 @@ extension Request {
       .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
       .visionPrescriptionQuery, .requestPerObjectRead, .storedVisionPrescriptions, .storedClinicalRecords,
       .saveScoredAssessments, .scoredAssessmentQuery, .saveCDADocuments, .cdaDocumentQuery, .addMedications,
-      .logMedicationDoses, .medicationQuery, .medicationDoseQuery:
+      .logMedicationDoses, .medicationQuery, .medicationDoseQuery, .requestAuthorizationFromExtension,
+      .handleAuthorizationForExtension:
       nil
     }
   }

@@ -80,7 +80,8 @@ extension RequestCore {
       .saveCorrelations, .correlationQuery, .importCorrelations, .storedCorrelations, .saveWorkout, .saveObjects,
       .addSamplesToWorkout, .saveRoute, .saveHeartbeatSeries, .workoutQuery, .routeQuery, .heartbeatSeriesQuery,
       .workoutSession, .activitySummaryQuery, .anchoredWorkoutQuery, .importWorkouts, .importRoutes,
-      .importActivitySummaries, .storedWorkouts, .storedRoutes, .storedActivitySummaries, .requestPerObjectRead:
+      .importActivitySummaries, .storedWorkouts, .storedRoutes, .storedActivitySummaries, .requestPerObjectRead,
+      .requestAuthorizationFromExtension, .handleAuthorizationForExtension:
       throw .simulator("\(request.name) is not an object family's request")
     }
   }

@@ -155,6 +155,24 @@ package enum RequestCore {
       case .requestAuthorization(let bundleID, let share, let read):
         answer = presented(
           try state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall), &effects)
+      case .requestAuthorizationFromExtension(let bundleID, let share, let read):
+        // Nothing is shown: the request waits for the app (behavior.md A23), announced as waiting, not as a sheet.
+        switch try state.requestAuthorizationFromExtension(bundleID, share: Set(share), read: Set(read), wall: wall) {
+        case .completed(let result): answer = .reply(.success(.authorization(result)))
+        case .prompt(let prompt):
+          effects.notes.append(
+            Note(
+              level: .info, message: "extension request waits for its app",
+              fields: [Field("app", bundleID), Field("prompt", "\(prompt.id)")]))
+          effects.notices.append(.extensionRequestWaiting(prompt))
+          answer = .pending(prompt)
+        }
+      case .handleAuthorizationForExtension(let bundleID):
+        let (outcome, completions) = try state.handleAuthorizationForExtension(bundleID, wall: wall)
+        for completion in completions {
+          close(completion.prompt, .success(.authorization(completion.result)), outcome: "handled by the app")
+        }
+        answer = presented(outcome, &effects)
       case .requestPerObjectRead(let bundleID, let query):
         let sources = query.sources.map { SampleFilter.sources($0) }
         let parts = [query.filter, sources].compactMap { $0 }

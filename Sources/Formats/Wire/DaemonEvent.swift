@@ -10,6 +10,9 @@ package enum DaemonEvent: Hashable, Sendable {
   case promptShown(Prompt)
   /// A sheet closed (answered, cancelled, failed to present, withdrawn).
   case promptClosed(promptID: UInt64, bundleID: String, outcome: String)
+  /// An app extension's request waits for its containing app (the system would call the app delegate's
+  /// `applicationShouldRequestHealthAuthorization(_:)`): what it asks for, shown to no one (behavior.md A23).
+  case extensionRequestWaiting(Prompt)
   /// Samples of these types were added or deleted; `origin` is where the change was made.
   case samplesChanged(types: [SampleType], origin: DeviceKind, added: Int, deleted: Int)
   /// Entries from the peer were applied, up to this sequence number.
@@ -43,6 +46,8 @@ package enum EventTag: UInt8, CaseIterable, Sendable {
   case promptShown = 0
   /// ``DaemonEvent/promptClosed``.
   case promptClosed = 1
+  /// ``DaemonEvent/extensionRequestWaiting``.
+  case extensionRequestWaiting = 6
   /// ``DaemonEvent/samplesChanged``.
   case samplesChanged = 2
   /// ``DaemonEvent/syncApplied``.
@@ -75,6 +80,7 @@ extension DaemonEvent {
     switch self {
     case .promptShown: .promptShown
     case .promptClosed: .promptClosed
+    case .extensionRequestWaiting: .extensionRequestWaiting
     case .samplesChanged: .samplesChanged
     case .syncApplied: .syncApplied
     case .peerAcknowledged: .peerAcknowledged
@@ -96,7 +102,7 @@ extension DaemonEvent {
   /// to that bit, and a client's wait listens for the bits it asked for.
   package var subscriptionMask: EventMask {
     switch self {
-    case .promptShown, .promptClosed: .prompts
+    case .promptShown, .promptClosed, .extensionRequestWaiting: .prompts
     case .samplesChanged, .protectedDataChanged: .samples
     case .syncApplied, .peerAcknowledged: .sync
     case .linkChanged: .link

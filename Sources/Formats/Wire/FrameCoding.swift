@@ -124,7 +124,7 @@ extension BinaryWriter {
   mutating func event(_ e: DaemonEvent) {
     u8(e.tag.rawValue)
     switch e {
-    case .promptShown(let p):
+    case .promptShown(let p), .extensionRequestWaiting(let p):
       prompt(p)
     case .promptClosed(let id, let bundle, let outcome):
       u64(id)
@@ -191,6 +191,7 @@ extension BinaryReader {
     }
     switch tag {
     case .promptShown: return .promptShown(try prompt())
+    case .extensionRequestWaiting: return .extensionRequestWaiting(try prompt())
     case .promptClosed:
       return .promptClosed(promptID: try u64(), bundleID: try bundle(), outcome: try string(maxLength: 4096))
     case .samplesChanged:

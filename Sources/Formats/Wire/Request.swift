@@ -187,6 +187,13 @@ package enum Request: Hashable, Sendable {
   /// `HKSampleQuery` of `HKMedicationDoseEventType`: the doses of the medications the app may read; answered by
   /// ``Reply/medicationDoses(_:)``.
   case medicationDoseQuery(bundleID: String, query: SampleQuery)
+  /// `requestAuthorization(toShare:read:)` from an app extension of the app: waits, unanswered, until the app calls
+  /// `handleAuthorizationForExtension` and the user answers its sheet (an interim `prompt` first, then a final
+  /// `authorization`; none when nothing is undecided).
+  case requestAuthorizationFromExtension(bundleID: String, share: [SampleType], read: [SampleType])
+  /// `handleAuthorizationForExtension(completion:)`: presents the sheet of the app's waiting extension requests;
+  /// answered like ``requestAuthorization(bundleID:share:read:)``.
+  case handleAuthorizationForExtension(bundleID: String)
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -385,6 +392,10 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case medicationQuery = 146
   /// ``Request/medicationDoseQuery``.
   case medicationDoseQuery = 147
+  /// ``Request/requestAuthorizationFromExtension``.
+  case requestAuthorizationFromExtension = 148
+  /// ``Request/handleAuthorizationForExtension``.
+  case handleAuthorizationForExtension = 149
 }
 
 extension Request {
@@ -480,6 +491,8 @@ extension Request {
     case .logMedicationDoses: .logMedicationDoses
     case .medicationQuery: .medicationQuery
     case .medicationDoseQuery: .medicationDoseQuery
+    case .requestAuthorizationFromExtension: .requestAuthorizationFromExtension
+    case .handleAuthorizationForExtension: .handleAuthorizationForExtension
     }
   }
 }

@@ -35,6 +35,21 @@ package enum RequestTable {
     Codec.Many<Codec.SampleTypeCode>.self, answer: ReplyTable.authorization, make: Request.requestAuthorization,
     match: { if case .requestAuthorization(let b, let s, let r) = $0 { (b, s, r) } else { nil } },
     call: { b, share, read in AppCall(b, [LogField("share", names(share)), LogField("read", names(read))]) })
+  /// `requestAuthorization(toShare:read:)` from an app extension of the app.
+  package static let requestAuthorizationFromExtension = RequestDefinition(
+    .requestAuthorizationFromExtension, Codec.Bundle.self, Codec.Many<Codec.SampleTypeCode>.self,
+    Codec.Many<Codec.SampleTypeCode>.self, answer: ReplyTable.authorization,
+    make: Request.requestAuthorizationFromExtension,
+    match: { if case .requestAuthorizationFromExtension(let b, let s, let r) = $0 { (b, s, r) } else { nil } },
+    call: { b, share, read in
+      AppCall(b, [LogField("share", names(share)), LogField("read", names(read)), LogField("from", "extension")])
+    })
+  /// `handleAuthorizationForExtension(completion:)`.
+  package static let handleAuthorizationForExtension = RequestDefinition(
+    .handleAuthorizationForExtension, Codec.Bundle.self, answer: ReplyTable.authorization,
+    make: Request.handleAuthorizationForExtension,
+    match: { if case .handleAuthorizationForExtension(let b) = $0 { b } else { nil } },
+    call: { b in AppCall(b, []) })
   /// The user answers a sheet (a given one, an app's, or the frontmost).
   package static let answerPrompt = RequestDefinition(
     .answerPrompt, Codec.Optional<Codec.U64>.self, Codec.Optional<Codec.Bundle>.self, Codec.Answer.self,
@@ -235,6 +250,8 @@ extension RequestOpcode {
     case .installApp: visitor.visit(RequestTable.installApp)
     case .uninstallApp: visitor.visit(RequestTable.uninstallApp)
     case .requestAuthorization: visitor.visit(RequestTable.requestAuthorization)
+    case .requestAuthorizationFromExtension: visitor.visit(RequestTable.requestAuthorizationFromExtension)
+    case .handleAuthorizationForExtension: visitor.visit(RequestTable.handleAuthorizationForExtension)
     case .answerPrompt: visitor.visit(RequestTable.answerPrompt)
     case .authorizationStatus: visitor.visit(RequestTable.authorizationStatus)
     case .requestStatus: visitor.visit(RequestTable.requestStatus)

@@ -138,6 +138,7 @@ extension BinaryWriter {
       w.sampleType(item.key)
       w.string(item.value)
     }
+    array(s.waitingExtensionRequests) { $0.prompt($1) }
   }
 }
 
@@ -251,6 +252,7 @@ extension BinaryReader {
     for (t, u) in try array(minElementSize: 6, { r throws(DecodeError) in try r.typedUnit() }) {
       snapshot.preferredUnits[t] = u
     }
+    snapshot.waitingExtensionRequests = try array(minElementSize: 24) { r throws(DecodeError) in try r.prompt() }
     return snapshot
   }
 

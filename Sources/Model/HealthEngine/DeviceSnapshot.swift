@@ -98,6 +98,8 @@ package struct DeviceSnapshot: Hashable, Sendable {
   package var characteristics: [SampleType: CharacteristicValue] = [:]
   /// The display units the user chose in the Health app.
   package var preferredUnits: [SampleType: String] = [:]
+  /// App extensions' requests waiting for their containing app to present them (behavior.md A23), oldest first.
+  package var waitingExtensionRequests: [Prompt] = []
 
   /// Creates a snapshot.
   package init(
@@ -154,6 +156,7 @@ extension DeviceState {
     snapshot.lockedSamples = lockedJournal.count
     snapshot.characteristics = characteristics
     snapshot.preferredUnits = preferredUnits
+    snapshot.waitingExtensionRequests = extensionRequests.filter { $0.sheet == nil }.map(\.prompt)
     return snapshot
   }
 

@@ -40,7 +40,8 @@ extension DeviceState {
     _ = try installedApp(bundleID)
     let withdrawn = prompts.filter { $0.bundleID == bundleID }
     for prompt in withdrawn { finish(prompt, .withdrawn) }
-    return (commit([.appUninstalled(bundleID: bundleID)]), withdrawn)
+    let extensions = withdrawExtensionRequests(of: bundleID)
+    return (commit([.appUninstalled(bundleID: bundleID)]), withdrawn + extensions)
   }
 
   // MARK: - Authorization
@@ -217,6 +218,7 @@ extension DeviceState {
         completions.append(PromptCompletion(prompt: queued, result: .succeeded))
       }
     }
+    completions += extensionCompletions(after: prompt, result)
     return (completions, events)
   }
 
@@ -252,7 +254,7 @@ extension DeviceState {
   package mutating func withdrawAllPrompts() -> [Prompt] {
     let all = prompts
     for prompt in all { finish(prompt, .withdrawn) }
-    return all
+    return all + withdrawExtensionRequests(of: nil)
   }
 
   mutating func finish(_ prompt: Prompt, _ outcome: PromptOutcome) {

@@ -27,7 +27,9 @@ extension DeviceState {
     var dismissed: [PromptCompletion] = []
     for prompt in shown {
       finish(prompt, .dismissed)
-      dismissed.append(PromptCompletion(prompt: prompt, result: Self.dismissedResult(because: "the \(device) locked")))
+      let result = Self.dismissedResult(because: "the \(device) locked")
+      dismissed.append(PromptCompletion(prompt: prompt, result: result))
+      dismissed += extensionCompletions(after: prompt, result)
     }
     return (commit([.deviceLocked(at: now(wall: wall))]), dismissed)
   }

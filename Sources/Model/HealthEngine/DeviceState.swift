@@ -70,6 +70,8 @@ package struct DeviceState: Sendable {
   /// Every sheet shown since the daemon started, with its outcome (newest last, at most 1,000).
   package internal(set) var promptHistory: [PromptRecord] = []
   var nextPromptID: UInt64 = 1
+  /// App extensions' requests waiting for their containing app to present them (ExtensionAuthorization.swift).
+  package internal(set) var extensionRequests: [ExtensionRequest] = []
   /// Background delivery registrations: which apps asked to be woken for which types, at what frequency (durable).
   package internal(set) var backgroundRegistrations: [BackgroundKey: UpdateFrequency] = [:]
   /// Background delivery's runtime state: deliveries waiting for their completion handler, misses, counters.

@@ -136,6 +136,17 @@ extension DeviceOperation where Value == AuthorizationCallResult {
   package static func requestAuthorization(_ bundleID: String, share: [SampleType], read: [SampleType]) -> Self {
     Self(RequestTable.requestAuthorization, bundleID, share, read)
   }
+  /// `requestAuthorization` from an app extension of the app: pending (an interim `prompt`, no sheet shown) until
+  /// the app handles it and the user answers.
+  package static func requestAuthorizationFromExtension(
+    _ bundleID: String, share: [SampleType], read: [SampleType]
+  ) -> Self {
+    Self(RequestTable.requestAuthorizationFromExtension, bundleID, share, read)
+  }
+  /// `handleAuthorizationForExtension(completion:)`: presents the sheet of the app's waiting extension requests.
+  package static func handleAuthorizationForExtension(_ bundleID: String) -> Self {
+    Self(RequestTable.handleAuthorizationForExtension, bundleID)
+  }
 }
 
 extension DeviceOperation where Value == AuthorizationStatus {

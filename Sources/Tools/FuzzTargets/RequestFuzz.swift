@@ -104,8 +104,10 @@ package enum RequestFuzz {
     var b = replayed.snapshot(wall: wall)
     a.pendingPrompts = []
     a.promptHistory = []
+    a.waitingExtensionRequests = []
     b.pendingPrompts = []
     b.promptHistory = []
+    b.waitingExtensionRequests = []
     if a != b { return "replay differs from the live state:\n  live:     \(a)\n  replayed: \(b)" }
     let liveSamples = live.storedSamples(wall: wall).map(encoded)
     let replayedSamples = replayed.storedSamples(wall: wall).map(encoded)

@@ -16,6 +16,22 @@ extension RunContext {
     try awaitSheet(device, name, request, api: "requestAuthorization")
   }
 
+  /// `<device>: <App> requests from an extension …`: pending, unseen, until the app handles it (A23).
+  mutating func requestFromExtension(_ device: DeviceKind, _ name: String, share: [SampleType]?, read: [SampleType]?)
+    throws
+  {
+    let a = declared(name, on: device)
+    let request = try client(device).start(
+      .requestAuthorizationFromExtension(a.bundleID, share: share ?? a.share, read: read ?? a.read))
+    try awaitSheet(device, name, request, api: "requestAuthorization (extension)")
+  }
+
+  /// `<device>: <App> handles authorization for its extensions`: pending while the sheet it presents is up (A23).
+  mutating func handleExtensions(_ device: DeviceKind, _ name: String) throws {
+    let request = try client(device).start(.handleAuthorizationForExtension(declared(name, on: device).bundleID))
+    try awaitSheet(device, name, request, api: "handleAuthorizationForExtension")
+  }
+
   /// Waits until a request that may present a sheet shows it or completes: a request whose sheet is up stays
   /// pending until it is answered; a rejection (a condition that would terminate the app, an unknown app) is the
   /// call's outcome.

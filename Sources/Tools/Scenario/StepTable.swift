@@ -44,6 +44,9 @@ extension RunContext {
       case .clockAdvance(let seconds): try advanceClock(seconds)
       case .timeZone(let devices, let zone): try setTimeZone(devices, zone)
       case .request(let device, let name, let share, let read): try request(device, name, share: share, read: read)
+      case .requestFromExtension(let device, let name, let share, let read):
+        try requestFromExtension(device, name, share: share, read: read)
+      case .handleExtensions(let device, let name): try handleExtensions(device, name)
       case .save(let device, let name, let specs): try save(device, name, specs)
       case .saveCorrelation(let device, let name, let spec): try saveCorrelation(device, name, spec)
       case .saveWorkout(let device, let name, let spec): try saveWorkout(device, name, spec, step)

@@ -236,7 +236,8 @@ extension StepKind {
       .timeZone(let d, _):
       return Lane(d)
     case .clockSet, .clockAdvance, .syncMode, .link, .waitSynced: return .both
-    case .request(let d, _, _, _), .save(let d, _, _), .saveCorrelation(let d, _, _), .saveRandom(let d, _, _, _, _),
+    case .request(let d, _, _, _), .requestFromExtension(let d, _, _, _), .handleExtensions(let d, _),
+      .save(let d, _, _), .saveCorrelation(let d, _, _), .saveRandom(let d, _, _, _, _),
       .saveWorkout(let d, _, _), .saveRoute(let d, _, _, _), .addToWorkout(let d, _, _, _, _),
       .deleteWorkout(let d, _, _), .saveHeartbeatSeries(let d, _, _), .saveAudiogram(let d, _, _),
       .logStateOfMind(let d, _, _), .logAssessment(let d, _, _), .saveDocument(let d, _, _),
@@ -261,7 +262,8 @@ extension StepKind {
     case .onBoth(let phone, _): phone.category
     case .install, .uninstall, .policy, .clockSet, .clockAdvance, .syncMode, .timeZone, .importExport, .exportStore:
       .setup
-    case .request, .save, .saveCorrelation, .saveRandom, .resave, .delete, .deleteAll, .background, .saveWorkout,
+    case .request, .requestFromExtension, .handleExtensions, .save, .saveCorrelation, .saveRandom, .resave, .delete,
+      .deleteAll, .background, .saveWorkout,
       .saveRoute, .addToWorkout, .deleteWorkout, .saveHeartbeatSeries, .saveAudiogram, .logStateOfMind, .logAssessment,
       .session, .savePrescription, .requestObjects, .saveDocument, .requestDocuments, .requestMedications:
       .app
@@ -417,7 +419,7 @@ final class TraceRecorder {
           }
         append(.background(app: e.bundleID, type: e.type.name, event: event, delivery: e.id, attempt: e.attempt))
       case .peerAcknowledged, .linkChanged, .samplesPruned, .protectedDataChanged, .workoutSession, .workoutBuilder,
-        .mirroringStarted, .workoutDataSent, .workoutConfigurationHandled:
+        .mirroringStarted, .workoutDataSent, .workoutConfigurationHandled, .extensionRequestWaiting:
         break  // session callbacks: RunContext.sessionEntries (it knows the sessions' names)
       }
     }

@@ -20,8 +20,19 @@ extension ParseState {
 
   /// The app's HealthKit calls other than sessions, by verb.
   static let callVerbs: [AppVerbRule] = [
+    AppVerbRule(["requests", "from", "an", "extension"]) { s, c, call throws(Diagnostic) in
+      guard
+        case .request(let device, let app, let share, let read) = try s.parseRequest(
+          &c, device: call.device, app: call.app)
+      else { preconditionFailure("parseRequest returns a request") }
+      return .requestFromExtension(device, app: app, share: share, read: read)
+    },
     AppVerbRule(["requests"], ["request"]) { s, c, call throws(Diagnostic) in
       try s.parseRequest(&c, device: call.device, app: call.app)
+    },
+    AppVerbRule(["handles", "authorization", "for", "its", "extensions"]) { s, c, call throws(Diagnostic) in
+      try c.finish()
+      return .handleExtensions(call.device, app: call.app.name)
     },
     AppVerbRule(["saves"], ["save"]) { s, c, call throws(Diagnostic) in
       try s.parseSave(&c, device: call.device, app: call.app)

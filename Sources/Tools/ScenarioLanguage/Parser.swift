@@ -66,6 +66,8 @@ import HealthModel
 //
 //   The app:
 //   - <device>: <App> requests [share <types>] [read <types>]
+//   - <device>: <App> requests from an extension [share <types>] [read <types>]
+//   - <device>: <App> handles authorization for its extensions
 //   - <device>: <App> saves <value> <type> [when] [with <key>=<value>…] [uuid <UUID>] [as <name>]
 //   - <device>: <App> saves <sample> plus <sample>…
 //   - <device>: <App> saves <type> correlation [as <name>] [with <key>=<value>…] of <sample> plus <sample>…

@@ -214,6 +214,11 @@ package enum StepKind: Hashable, Sendable {
   case syncMode(manual: Bool)
   /// An app requests authorization (nil lists: the app's declared types).
   case request(DeviceKind, app: String, share: [SampleType]?, read: [SampleType]?)
+  /// `requests from an extension …`: an app extension of the app requests authorization; it waits for the app
+  /// (behavior.md A23).
+  case requestFromExtension(DeviceKind, app: String, share: [SampleType]?, read: [SampleType]?)
+  /// `handles authorization for its extensions`: `handleAuthorizationForExtension`, pending while its sheet is up.
+  case handleExtensions(DeviceKind, app: String)
   /// An app saves samples.
   case save(DeviceKind, app: String, [SampleSpec])
   /// An app saves a correlation with its member samples (`as <name>` names the correlation; behavior.md T10).
