@@ -181,6 +181,10 @@ struct OperationContractTests {
       .saveStatesOfMind(
         bundle, [StateOfMindInput(uuid: UUID(), date: t0.addingTimeInterval(-60), kind: 1, valence: 0.3)])),
     Erased(.stateOfMindQuery(bundle, SampleQuery(type: stateOfMindType))),
+    Erased(
+      .saveFamilies(
+        bundle, statesOfMind: [StateOfMindInput(uuid: UUID(), date: t0.addingTimeInterval(-50), kind: 1, valence: 0.1)])
+    ),
     Erased(.requestAuthorization(bundle, share: [gad7Type], read: [gad7Type])),
     Erased(.answerPrompt(.allowAll, bundleID: bundle)),
     Erased(

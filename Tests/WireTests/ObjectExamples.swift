@@ -119,6 +119,9 @@ enum ObjectExamples {
     .storedClinicalRecords,
     .saveScoredAssessments(bundleID: "a", assessments: [assessmentInput]),
     .saveCDADocuments(bundleID: "a", documents: [document]),
+    .saveFamilies(
+      bundleID: "a", samples: [], correlations: [], workouts: [], audiograms: [audiogramInput],
+      statesOfMind: [stateInput], prescriptions: [prescription], assessments: [assessmentInput], documents: [document]),
     .cdaDocumentQuery(
       bundleID: "a",
       query: SampleQuery(

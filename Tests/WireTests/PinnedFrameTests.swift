@@ -219,6 +219,7 @@ struct PinnedFrameTests {
     case .requestAuthorization: "requestAuthorization"
     case .requestAuthorizationFromExtension: "requestAuthorizationFromExtension"
     case .handleAuthorizationForExtension: "handleAuthorizationForExtension"
+    case .saveFamilies: "saveFamilies"
     case .answerPrompt: "answerPrompt"
     case .authorizationStatus: "authorizationStatus"
     case .requestStatus: "requestStatus"

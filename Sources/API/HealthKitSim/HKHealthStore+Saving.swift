@@ -23,65 +23,59 @@ extension HKHealthStore {
     Self.markSaved(objects)
   }
 
-  /// The operations that save `objects`: one, `saveAudiograms` for audiograms, `saveStatesOfMind` for States of Mind,
-  /// `saveVisionPrescriptions` for vision prescriptions, `saveScoredAssessments` for scored assessments,
-  /// `saveCDADocuments` for CDA documents,
-  /// `saveObjects` when any is a workout
-  /// (samples, correlations and workouts together, all or nothing), else ``saveOperation(_:bundleID:api:)``'s.
+  /// The operations that save `objects`, all or nothing: an array of one special family is that family's save
+  /// (`saveAudiograms`, `saveStatesOfMind`, `saveVisionPrescriptions`, `saveScoredAssessments`, `saveCDADocuments`);
+  /// samples, correlations and workouts are ``saveOperation(_:bundleID:api:)``'s or `saveObjects`; an array mixing
+  /// a special family with anything else is one `saveFamilies`.
   static func saveOperations(_ objects: [HKObject], bundleID: String, api: String) throws -> [DeviceOperation<Void>] {
-    func alone<Object: HKObject>(
-      _ kind: Object.Type, _ what: String, _ operation: ([Object]) throws -> DeviceOperation<Void>
-    ) throws -> [DeviceOperation<Void>]? {
-      guard objects.contains(where: { $0 is Object }) else { return nil }
-      let family = objects.compactMap { $0 as? Object }
-      guard family.count == objects.count else {
-        throw HealthKitSimError.unsupported("HealthKitSim saves \(what) in a save(_:) of their own")
+    var audiograms: [AudiogramInput] = []
+    var states: [StateOfMindInput] = []
+    var prescriptions: [VisionPrescription] = []
+    var assessments: [ScoredAssessmentInput] = []
+    var documents: [CDADocument] = []
+    var others: [HKObject] = []
+    for object in objects {
+      switch object {
+      case let audiogram as HKAudiogramSample: audiograms.append(try audiogram.audiogramInput(api: api))
+      case let state as HKStateOfMind: states.append(try state.stateOfMindInput(api: api))
+      case let prescription as HKVisionPrescription: prescriptions.append(try prescription.prescriptionInput(api: api))
+      case let assessment as HKScoredAssessment: assessments.append(try assessment.assessmentInput(api: api))
+      case let document as HKCDADocumentSample: documents.append(try document.documentInput(api: api))
+      default: others.append(object)
       }
-      return [try operation(family)]
     }
-    if let operations = try alone(
-      HKAudiogramSample.self, "audiograms",
-      {
-        .saveAudiograms(bundleID, try $0.map { try $0.audiogramInput(api: api) })
-      })
-    {
-      return operations
+    let families = [audiograms.count, states.count, prescriptions.count, assessments.count, documents.count]
+      .filter { $0 > 0 }.count
+    if families == 0 || (families == 1 && others.isEmpty) {
+      if !audiograms.isEmpty { return [.saveAudiograms(bundleID, audiograms)] }
+      if !states.isEmpty { return [.saveStatesOfMind(bundleID, states)] }
+      if !prescriptions.isEmpty { return [.saveVisionPrescriptions(bundleID, prescriptions)] }
+      if !assessments.isEmpty { return [.saveScoredAssessments(bundleID, assessments)] }
+      if !documents.isEmpty { return [.saveCDADocuments(bundleID, documents)] }
+      return [try samplesOperation(others, bundleID: bundleID, api: api)]
     }
-    if let operations = try alone(
-      HKStateOfMind.self, "States of Mind",
-      {
-        .saveStatesOfMind(bundleID, try $0.map { try $0.stateOfMindInput(api: api) })
-      })
-    {
-      return operations
-    }
-    if let operations = try alone(
-      HKCDADocumentSample.self, "CDA documents",
-      {
-        .saveCDADocuments(bundleID, try $0.map { try $0.documentInput(api: api) })
-      })
-    {
-      return operations
-    }
-    if let operations = try alone(
-      HKScoredAssessment.self, "scored assessments",
-      {
-        .saveScoredAssessments(bundleID, try $0.map { try $0.assessmentInput(api: api) })
-      })
-    {
-      return operations
-    }
-    if let operations = try alone(
-      HKVisionPrescription.self, "vision prescriptions",
-      {
-        .saveVisionPrescriptions(bundleID, try $0.map { try $0.prescriptionInput(api: api) })
-      })
-    {
-      return operations
-    }
+    let (samples, correlations, workouts) = try split(others, api: api)
+    return [
+      .saveFamilies(
+        bundleID, samples: samples, correlations: correlations, workouts: workouts, audiograms: audiograms,
+        statesOfMind: states, prescriptions: prescriptions, assessments: assessments, documents: documents)
+    ]
+  }
+
+  /// The operation that saves samples, correlations and workouts: ``saveOperation(_:bundleID:api:)``'s, or
+  /// `saveObjects` when any is a workout (all or nothing).
+  static func samplesOperation(_ objects: [HKObject], bundleID: String, api: String) throws -> DeviceOperation<Void> {
     guard objects.contains(where: { $0 is HKWorkout }) else {
-      return [try saveOperation(objects, bundleID: bundleID, api: api)]
+      return try saveOperation(objects, bundleID: bundleID, api: api)
     }
+    let (samples, correlations, workouts) = try split(objects, api: api)
+    return .saveObjects(bundleID, correlations: correlations, samples: samples, workouts: workouts)
+  }
+
+  /// The inputs of `objects` (samples, correlations and workouts), by kind, in order.
+  private static func split(_ objects: [HKObject], api: String) throws
+    -> (samples: [SampleInput], correlations: [CorrelationInput], workouts: [WorkoutInput])
+  {
     var correlations: [CorrelationInput] = []
     var samples: [SampleInput] = []
     var workouts: [WorkoutInput] = []
@@ -94,7 +88,7 @@ extension HKHealthStore {
         samples.append(try object.sampleInput(api: api))
       }
     }
-    return [.saveObjects(bundleID, correlations: correlations, samples: samples, workouts: workouts)]
+    return (samples, correlations, workouts)
   }
 
   /// The operation that saves `objects`: `save` for samples, `saveCorrelations` when any is an ``HKCorrelation``

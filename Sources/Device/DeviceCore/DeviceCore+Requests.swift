@@ -151,7 +151,7 @@ extension DeviceCore {
         .saveAudiograms, .importAudiograms, .storedAudiograms, .saveStatesOfMind, .receiveClinicalRecords,
         .saveVisionPrescriptions, .requestPerObjectRead, .importVisionPrescriptions, .importClinicalRecords,
         .saveScoredAssessments, .saveCDADocuments, .addMedications, .logMedicationDoses,
-        .requestAuthorizationFromExtension, .handleAuthorizationForExtension:
+        .requestAuthorizationFromExtension, .handleAuthorizationForExtension, .saveFamilies:
         "raise --max-client-backlog"
       }
     let size = framed.count - 4
@@ -224,7 +224,7 @@ extension Request {
       .visionPrescriptionQuery, .requestPerObjectRead, .storedVisionPrescriptions, .storedClinicalRecords,
       .saveScoredAssessments, .scoredAssessmentQuery, .saveCDADocuments, .cdaDocumentQuery, .addMedications,
       .logMedicationDoses, .medicationQuery, .medicationDoseQuery, .requestAuthorizationFromExtension,
-      .handleAuthorizationForExtension:
+      .handleAuthorizationForExtension, .saveFamilies:
       nil
     }
   }

@@ -3,7 +3,7 @@ import HealthEngine
 import HealthModel
 import Wire
 
-// The special object families' requests (opcodes 120–147): electrocardiograms, audiograms, States of Mind,
+// The special object families' requests (opcodes 120–147 and 150): electrocardiograms, audiograms, States of Mind,
 // clinical records, vision prescriptions, scored assessments, CDA documents and medications, each a call of the
 // engine's and its reply.
 
@@ -27,6 +27,11 @@ extension RequestCore {
       let start = min(max(0, offset), all.count)
       let page = all[start..<min(all.count, start + Request.storedElectrocardiogramPage)]
       return (.electrocardiograms(page.map(\.value)), [])
+    case .saveFamilies(let bundleID, let s, let c, let w, let a, let m, let p, let q, let d):
+      let events = try state.saveFamilies(
+        bundleID, samples: s, correlations: c, workouts: w, audiograms: a, statesOfMind: m, prescriptions: p,
+        assessments: q, documents: d, wall: wall)
+      return (.ok, events)
     case .saveAudiograms(let bundleID, let audiograms):
       return (.ok, try state.saveAudiograms(bundleID, audiograms, wall: wall))
     case .audiogramQuery(let bundleID, let query):

@@ -270,7 +270,7 @@ package enum RequestCore {
         .saveStatesOfMind, .stateOfMindQuery, .receiveClinicalRecords, .clinicalRecordQuery, .saveVisionPrescriptions,
         .visionPrescriptionQuery, .importVisionPrescriptions, .storedVisionPrescriptions, .importClinicalRecords,
         .storedClinicalRecords, .saveScoredAssessments, .scoredAssessmentQuery, .saveCDADocuments,
-        .cdaDocumentQuery, .addMedications, .logMedicationDoses, .medicationQuery, .medicationDoseQuery:
+        .cdaDocumentQuery, .addMedications, .logMedicationDoses, .medicationQuery, .medicationDoseQuery, .saveFamilies:
         let (reply, events) = try objectRequest(request, state: &state, wall: wall)
         record(events)
         answer = .reply(.success(reply))

@@ -194,6 +194,12 @@ package enum Request: Hashable, Sendable {
   /// `handleAuthorizationForExtension(completion:)`: presents the sheet of the app's waiting extension requests;
   /// answered like ``requestAuthorization(bundleID:share:read:)``.
   case handleAuthorizationForExtension(bundleID: String)
+  /// `save(_:)` of an array mixing object families (samples, correlations and workouts; audiograms, States of Mind,
+  /// vision prescriptions, scored assessments, CDA documents): all or nothing; answers `ok`.
+  case saveFamilies(
+    bundleID: String, samples: [SampleInput], correlations: [CorrelationInput], workouts: [WorkoutInput],
+    audiograms: [AudiogramInput], statesOfMind: [StateOfMindInput], prescriptions: [VisionPrescription],
+    assessments: [ScoredAssessmentInput], documents: [CDADocument])
   /// `HKActivitySummaryQuery`: the device's summaries of the days from `from` to `to` (inclusive; nil: unbounded);
   /// answered by ``Reply/activitySummaries(_:)``.
   case activitySummaryQuery(bundleID: String, from: LocalDay?, to: LocalDay?)
@@ -396,6 +402,8 @@ package enum RequestOpcode: UInt8, CaseIterable, Sendable {
   case requestAuthorizationFromExtension = 148
   /// ``Request/handleAuthorizationForExtension``.
   case handleAuthorizationForExtension = 149
+  /// ``Request/saveFamilies``.
+  case saveFamilies = 150
 }
 
 extension Request {
@@ -493,6 +501,7 @@ extension Request {
     case .medicationDoseQuery: .medicationDoseQuery
     case .requestAuthorizationFromExtension: .requestAuthorizationFromExtension
     case .handleAuthorizationForExtension: .handleAuthorizationForExtension
+    case .saveFamilies: .saveFamilies
     }
   }
 }

@@ -3,7 +3,7 @@ import HealthCodec
 import HealthEngine
 import HealthModel
 
-// The special object families' rows of `RequestTable` and `ReplyTable` (opcodes 120–147, reply tags 100–110;
+// The special object families' rows of `RequestTable` and `ReplyTable` (opcodes 120–147 and 150, reply tags 100–110;
 // docs/protocol.md).
 
 extension RequestTable {
@@ -33,6 +33,28 @@ extension RequestTable {
     .storedElectrocardiograms, Codec.Count.self, answer: ReplyTable.electrocardiograms,
     make: Request.storedElectrocardiograms,
     match: { if case .storedElectrocardiograms(let offset) = $0 { offset } else { nil } })
+  /// `save(_:)` of an array mixing object families, all or nothing.
+  package static let saveFamilies = RequestDefinition(
+    .saveFamilies, Codec.Bundle.self, Codec.Many<Codec.NewSample>.self, Codec.Many<Codec.NewCorrelation>.self,
+    Codec.Many<Codec.NewWorkout>.self, Codec.Many<Codec.NewAudiogram>.self, Codec.Many<Codec.NewStateOfMind>.self,
+    Codec.Many<Codec.NewVisionPrescription>.self, Codec.Many<Codec.NewScoredAssessment>.self,
+    Codec.Many<Codec.NewCDADocument>.self, answer: ReplyTable.ok, make: Request.saveFamilies,
+    match: {
+      if case .saveFamilies(let b, let s, let c, let w, let a, let m, let p, let q, let d) = $0 {
+        (b, s, c, w, a, m, p, q, d)
+      } else {
+        nil
+      }
+    },
+    call: { b, s, c, w, a, m, p, q, d in
+      AppCall(
+        b,
+        [
+          ("samples", s.count), ("correlations", c.count), ("workouts", w.count), ("audiograms", a.count),
+          ("statesOfMind", m.count), ("prescriptions", p.count), ("assessments", q.count), ("documents", d.count),
+        ]
+        .filter { $0.1 > 0 }.map { LogField($0.0, "\($0.1)") })
+    })
   /// `save(_:)` of audiograms.
   package static let saveAudiograms = RequestDefinition(
     .saveAudiograms, Codec.Bundle.self, Codec.Many<Codec.NewAudiogram>.self, answer: ReplyTable.ok,

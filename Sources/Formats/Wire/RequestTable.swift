@@ -252,6 +252,7 @@ extension RequestOpcode {
     case .requestAuthorization: visitor.visit(RequestTable.requestAuthorization)
     case .requestAuthorizationFromExtension: visitor.visit(RequestTable.requestAuthorizationFromExtension)
     case .handleAuthorizationForExtension: visitor.visit(RequestTable.handleAuthorizationForExtension)
+    case .saveFamilies: visitor.visit(RequestTable.saveFamilies)
     case .answerPrompt: visitor.visit(RequestTable.answerPrompt)
     case .authorizationStatus: visitor.visit(RequestTable.authorizationStatus)
     case .requestStatus: visitor.visit(RequestTable.requestStatus)

@@ -68,3 +68,35 @@ extension DeviceState {
     return commitEvents(events)
   }
 }
+
+extension DeviceState {
+  /// `save(_:)` of an array mixing object families, all or nothing (healthkit-semantics.md §4): the samples,
+  /// correlations and workouts as ``saveObjects(_:correlations:samples:workouts:wall:)`` saves them, then each
+  /// family as its own save does — each checked against the state the earlier parts left, so an identifier used
+  /// twice across families is refused — and only when every part succeeds is the state the result. The attempt
+  /// runs on a copy of the state, so the collections it changes are copied once.
+  /// - Throws: the first failing part's error; nothing is stored.
+  package mutating func saveFamilies(
+    _ bundleID: String, samples: [SampleInput], correlations: [CorrelationInput], workouts: [WorkoutInput],
+    audiograms: [AudiogramInput], statesOfMind: [StateOfMindInput], prescriptions: [VisionPrescription],
+    assessments: [ScoredAssessmentInput], documents: [CDADocument], wall: Date
+  ) throws(HealthError) -> [DeviceEvent] {
+    let count =
+      samples.count + correlations.count + workouts.count + audiograms.count + statesOfMind.count
+      + prescriptions.count + assessments.count + documents.count
+    guard count > 0 else { throw .healthKit(.errorInvalidArgument, "Saving an empty array of objects fails") }
+    var trial = self
+    var events: [DeviceEvent] = []
+    if !samples.isEmpty || !correlations.isEmpty || !workouts.isEmpty {
+      events += try trial.saveObjects(
+        bundleID, correlations: correlations, samples: samples, workouts: workouts, wall: wall)
+    }
+    if !audiograms.isEmpty { events += try trial.saveAudiograms(bundleID, audiograms, wall: wall) }
+    if !statesOfMind.isEmpty { events += try trial.saveStatesOfMind(bundleID, statesOfMind, wall: wall) }
+    if !prescriptions.isEmpty { events += try trial.saveVisionPrescriptions(bundleID, prescriptions, wall: wall) }
+    if !assessments.isEmpty { events += try trial.saveScoredAssessments(bundleID, assessments, wall: wall) }
+    if !documents.isEmpty { events += try trial.saveCDADocuments(bundleID, documents, wall: wall) }
+    self = trial
+    return events
+  }
+}

@@ -16,6 +16,16 @@ extension DeviceOperation where Value == Void {
   package static func importElectrocardiograms(_ importID: UInt64, _ ecgs: [Electrocardiogram]) -> Self {
     Self(RequestTable.importElectrocardiograms, importID, ecgs)
   }
+  /// `save(_:)` of an array mixing object families, all or nothing (empty lists for the families it lacks).
+  package static func saveFamilies(
+    _ bundleID: String, samples: [SampleInput] = [], correlations: [CorrelationInput] = [],
+    workouts: [WorkoutInput] = [], audiograms: [AudiogramInput] = [], statesOfMind: [StateOfMindInput] = [],
+    prescriptions: [VisionPrescription] = [], assessments: [ScoredAssessmentInput] = [], documents: [CDADocument] = []
+  ) -> Self {
+    Self(
+      RequestTable.saveFamilies, bundleID, samples, correlations, workouts, audiograms, statesOfMind, prescriptions,
+      assessments, documents)
+  }
   /// `save(_:)` of audiograms, all or nothing.
   package static func saveAudiograms(_ bundleID: String, _ audiograms: [AudiogramInput]) -> Self {
     Self(RequestTable.saveAudiograms, bundleID, audiograms)
