@@ -36,6 +36,29 @@ struct DeadlineTests {
     }
   }
 
+  /// An app extension's request whose app never calls `handleAuthorizationForExtension` ends at the deadline with an
+  /// error naming it (the extension's call ends with `HKError.unknownError`), instead of hanging the test.
+  @Test func anExtensionRequestItsAppNeverHandlesEndsAtTheDeadline() async throws {
+    let ended = Mutex<(any Error)?>(nil)
+    let error = await #expect(throws: HealthPairTestingError.self) {
+      try await withHealthPair(HealthPairOptions(timeout: 1, reportFailures: false)) { pair in
+        try pair.phone.install(app: waterID, writeUsage: "Water logs what you drink.")
+        try await pair.phone.use(extension: "\(waterID).intents", of: waterID) {
+          do { try await HKHealthStore().requestAuthorization(toShare: [waterType], read: []) } catch {
+            ended.withLock { $0 = error }
+          }
+        }
+      }
+    }
+    guard case .extensionRequestNotHandled(.phone, let request, 1)? = error else {
+      Issue.record("expected extensionRequestNotHandled, got \(String(describing: error))")
+      return
+    }
+    #expect(request.app == waterID && request.share == [waterType])
+    #expect(error?.description.contains("handleAuthorizationForExtension") == true)
+    #expect((ended.withLock { $0 } as? HKError)?.code == .unknownError, "the extension's call ended")
+  }
+
   /// The same mistake in a synchronous (XCTest-style) test — blocking on the completion before answering — fails at
   /// the deadline: the harness ends the sheet, so the app's completion runs and the blocked wait returns, long
   /// before the test's own 30 s bound on it.

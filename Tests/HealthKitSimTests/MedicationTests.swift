@@ -29,9 +29,10 @@ struct MedicationTests {
         "Lisinopril 10 mg", concept: "rx-314076", nickname: "BP pill", hasSchedule: true,
         codings: [HKClinicalCoding(system: "http://www.nlm.nih.gov/research/umls/rxnorm", version: nil, code: "314076")])
       let ibuprofen = try phone.addMedication("Ibuprofen 200 mg", form: .capsule)
-      try phone.logMedicationDose(lisinopril, scheduledDate: Self.t0, scheduledDose: 1)
-      try phone.logMedicationDose(ibuprofen, status: .taken)
-      try phone.logMedicationDose(lisinopril, status: .skipped, scheduledDate: Self.t0.addingTimeInterval(86_400))
+      try phone.logMedicationDose(lisinopril, date: Self.t0 - 600, scheduledDate: Self.t0 - 600, scheduledDose: 1)
+      try phone.logMedicationDose(ibuprofen, status: .taken, date: Self.t0 - 300)
+      try phone.logMedicationDose(
+        lisinopril, status: .skipped, date: Self.t0 - 60, scheduledDate: Self.t0.addingTimeInterval(86_400))
       try await phone.use(app: Self.tracker) {
         let store = HKHealthStore()
         #expect(try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store).isEmpty, "nothing is read yet")
@@ -64,6 +65,10 @@ struct MedicationTests {
         #expect(onlyTaken.count == 1)
         let archived = NSPredicate(format: "%K == YES", HKUserAnnotatedMedicationPredicateKeyPathIsArchived)
         #expect(try await HKUserAnnotatedMedicationQueryDescriptor(predicate: archived).result(for: store).isEmpty)
+        let active = NSPredicate(format: "%K == NO", HKUserAnnotatedMedicationPredicateKeyPathIsArchived)
+        #expect(try await HKUserAnnotatedMedicationQueryDescriptor(predicate: active).result(for: store).count == 1)
+        let unscheduled = HKQuery.predicateForUserAnnotatedMedications(hasSchedule: false)
+        #expect(try await HKUserAnnotatedMedicationQueryDescriptor(predicate: unscheduled).result(for: store).isEmpty)
       }
       // The watch gets the medications and logs a dose the iPhone then sees.
       try await pair.waitForSync()

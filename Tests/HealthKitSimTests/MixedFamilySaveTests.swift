@@ -4,7 +4,7 @@ import HealthPairTesting
 import Testing
 
 /// One `save(_:)` of an array mixing object families: all or nothing, against a real pair
-/// (healthkit-semantics.md §4; behavior.md D12).
+/// (healthkit-semantics.md §4; behavior.md D3).
 @Suite("A save mixing object families, against real daemons")
 struct MixedFamilySaveTests {
   static let app = "com.example.journal"

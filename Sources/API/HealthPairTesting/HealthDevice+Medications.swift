@@ -47,7 +47,7 @@ extension HealthDevice {
         uuid: id, conceptID: medication.underlying, date: try date ?? client.dump().device.now,
         status: DoseLogStatus(rawValue: status.rawValue) ?? .taken, scheduledDate: scheduledDate,
         scheduledDose: scheduledDose, dose: dose,
-        source: SampleSource(bundleID: DeviceState.medicationsAppBundleID, device: .phone))
+        source: SampleSource(bundleID: DeviceState.medicationsAppBundleID, device: kind.simulated))
       try client.logMedicationDoses([event])
     }
     return id

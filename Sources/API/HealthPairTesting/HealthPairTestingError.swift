@@ -18,6 +18,9 @@ public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConve
   /// awaited the app's request before answering. The harness then made the sheet fail to present (the app's call
   /// ended with `HKError.unknownError`), and every later wait of the pair throws this error.
   case sheetNotAnswered(device: HealthDeviceKind, sheet: PermissionSheet, seconds: Double)
+  /// An app extension's authorization request waited the pair's sheet deadline without its containing app calling
+  /// `handleAuthorizationForExtension`; the harness ended it (behavior.md A23).
+  case extensionRequestNotHandled(device: HealthDeviceKind, request: PermissionSheet, seconds: Double)
   /// An Apple Health export could not be imported: the file (with `file:line:col` and byte offset) or the device
   /// refused it. Nothing was imported.
   case importFailed(device: HealthDeviceKind, reason: String)
@@ -38,6 +41,13 @@ public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConve
         + "completion-handler form), answer as the user (`try await pair.\(device).user.allowAll()`, `dontAllow()`, "
         + "`cancel()`, `choose(share:read:)`), then `try await asked`. The harness made the sheet fail to present, "
         + "so the app's call ended with HKError.unknownError"
+    case .extensionRequestNotHandled(let device, let request, let seconds):
+      "an app extension of \(request.app) asked for authorization on the \(device) (share: \(Self.list(request.share)); "
+        + "read: \(Self.list(request.read))) and its app did not call handleAuthorizationForExtension within "
+        + "\(Self.seconds(seconds)). Call it from the app (`try await pair.\(device).use(app: \"\(request.app)\") { "
+        + "try await HKHealthStore().handleAuthorizationForExtension() }` after "
+        + "`pair.\(device).waitForExtensionRequest(app:)`), then answer its sheet. The harness presented the sheet and "
+        + "made it fail to present, so the extension's call ended with HKError.unknownError"
     }
   }
 

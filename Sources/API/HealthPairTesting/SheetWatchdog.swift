@@ -15,12 +15,18 @@ import Wire
 /// and makes the sheet fail to present, which ends the app's call with `HKError.unknownError`. From then on every
 /// harness wait of the pair, and ``withHealthPair(_:_:)`` itself, throws the recorded error.
 ///
+/// An app extension's request that waits the deadline without its app calling `handleAuthorizationForExtension` is
+/// ended the same way: ``HealthPairTestingError/extensionRequestNotHandled(device:request:seconds:)`` is recorded,
+/// and the harness presents the app's sheet and makes it fail to present.
+///
 /// It opens no connection of its own, so a pair costs each daemon exactly the harness's two connections
 /// (`HarnessTests.theHarnessOpensNoConnectionsOfItsOwn`).
 final class SheetWatchdog: Sendable {
   private struct Shown {
     var prompt: Prompt
     var since: DispatchTime
+    /// An app extension's request waiting for its app, not a sheet (behavior.md A23).
+    var isExtensionRequest = false
   }
 
   private struct State {
@@ -106,6 +112,12 @@ final class SheetWatchdog: Sendable {
       let now = DispatchTime.now()
       state.withLock { $0.shown[device, default: [:]][prompt.id] = Shown(prompt: prompt, since: now) }
       schedule(dueFrom: now)
+    case .extensionRequestWaiting(let prompt):
+      let now = DispatchTime.now()
+      state.withLock {
+        $0.shown[device, default: [:]][prompt.id] = Shown(prompt: prompt, since: now, isExtensionRequest: true)
+      }
+      schedule(dueFrom: now)
     case .promptClosed(let id, _, _):
       _ = state.withLock { $0.shown[device]?.removeValue(forKey: id) }
     default:
@@ -132,6 +144,10 @@ final class SheetWatchdog: Sendable {
         follow(device, lookForShownSheets: true)
         continue
       }
+      if sheet.isExtensionRequest {
+        endUnhandledExtensionRequest(sheet.prompt, on: device, client)
+        continue
+      }
       // Still up? (It may have been answered a moment ago, or withdrawn by an uninstall.)
       let id = sheet.prompt.id
       guard let pending = try? client.dump().device.pendingPrompts, pending.contains(where: { $0.id == id }) else {
@@ -143,5 +159,20 @@ final class SheetWatchdog: Sendable {
       // End the app's call, so the test can finish and report the failure.
       try? client.answerPrompt(.failToPresent(.error), promptID: sheet.prompt.id)
     }
+  }
+
+  /// An extension request still waiting at the deadline: records the failure, then presents its app's sheet and
+  /// makes it fail to present, which ends the extension's call with `HKError.unknownError`.
+  private func endUnhandledExtensionRequest(_ request: Prompt, on device: HealthDeviceKind, _ client: DeviceClient) {
+    guard let waiting = try? client.dump().device.waitingExtensionRequests,
+      waiting.contains(where: { $0.id == request.id })
+    else { return }
+    let failure = HealthPairTestingError.extensionRequestNotHandled(
+      device: device, request: PermissionSheet(request, outcome: .pending), seconds: timeout)
+    state.withLock { s in if s.failure == nil { s.failure = failure } }
+    guard let handling = try? client.start(.handleAuthorizationForExtension(request.bundleID)),
+      case .sheet(let sheet)? = try? handling.waitFirst(timeout: timeout)
+    else { return }
+    try? client.answerPrompt(.failToPresent(.error), promptID: sheet.id)
   }
 }

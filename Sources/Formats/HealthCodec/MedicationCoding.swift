@@ -86,7 +86,9 @@ extension BinaryReader {
     let medication = Medication(
       conceptID: concept, displayText: display, generalForm: form, codings: codings, nickname: nickname,
       isArchived: try bool(), hasSchedule: try bool(), added: try finiteDate("medication date"), source: try source())
-    guard medication.codings.count == codings.count else { throw error("medication codings out of order") }
+    guard medication.codings == codings, Set(codings).count == codings.count else {
+      throw error("medication codings out of order or repeated")
+    }
     do { try medication.validate() } catch {
       throw DecodeError(offset: reportBase + start, "medication '\(concept)' is not valid: \(error.message)")
     }

@@ -216,6 +216,7 @@ extension DeviceState {
       if open.isEmpty || locked {
         finish(queued, .answered([]))
         completions.append(PromptCompletion(prompt: queued, result: .succeeded))
+        completions += extensionCompletions(after: queued, .succeeded)
       }
     }
     completions += extensionCompletions(after: prompt, result)

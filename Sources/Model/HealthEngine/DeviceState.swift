@@ -486,7 +486,7 @@ package struct DeviceState: Sendable {
     case .statesOfMind(let states): applyPeerShelved(states, floor: floor)
     case .scoredAssessments(let assessments): applyPeerShelved(assessments, floor: floor)
     case .medications(let medications): applyPeerShelved(medications, floor: nil)
-    case .medicationDoses(let doses): applyPeerShelved(doses, floor: floor)
+    case .medicationDoses(let doses): applyPeerDoses(doses, floor: floor)
     case .sourceOrder(let type, let order):
       // The Health app's source orders sync between the devices (healthd's source-order sync entity); when the
       // two devices' orders meet, the later one wins (at the same instant the iPhone's).

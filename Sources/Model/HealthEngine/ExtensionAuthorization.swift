@@ -16,10 +16,13 @@ package struct ExtensionRequest: Hashable, Sendable {
 /// what the extension asked for; answering that sheet completes both calls. The extension reads and writes with its
 /// containing app's permissions.
 extension DeviceState {
+  /// The most extension requests that may wait on a device at once (a dump lists them all).
+  package static let maxExtensionRequests = 64
+
   /// An app extension of `bundleID` calls `requestAuthorization`: validated as the app's request; completes at once
   /// when nothing is undecided (or the app is locked out on a strict device), else waits for the app.
-  /// - Throws: a simulator error on the watch (extensions there are not modelled) or for an app not installed; the
-  ///   termination errors of ``requestAuthorization(_:share:read:wall:)``.
+  /// - Throws: a simulator error on the watch (extensions there are not modelled), for an app not installed or past
+  ///   ``maxExtensionRequests``; the termination errors of ``requestAuthorization(_:share:read:wall:)``.
   package mutating func requestAuthorizationFromExtension(
     _ bundleID: String, share: Set<SampleType>, read: Set<SampleType>, wall: Date
   ) throws(HealthError) -> RequestOutcome {
@@ -30,6 +33,10 @@ extension DeviceState {
     try validateRequest(app, share: share, read: read)
     let listed = undecided(bundleID, share: share, read: read)
     if listed.isEmpty || (policy.reprompt == .strict && lockedOut.contains(bundleID)) { return .completed(.succeeded) }
+    guard extensionRequests.count < Self.maxExtensionRequests else {
+      throw .simulator(
+        "\(Self.maxExtensionRequests) extension requests already wait on the \(device): handle them first")
+    }
     let prompt = Prompt(id: nextPromptID, bundleID: bundleID, permissions: listed, shownAt: now(wall: wall))
     nextPromptID += 1
     extensionRequests.append(ExtensionRequest(prompt: prompt, sheet: nil))
@@ -96,12 +103,13 @@ extension DeviceState {
   }
 
   /// Completes, with success, the waiting requests whose permissions are all decided by now (by another sheet, or
-  /// in Settings) or whose app is locked out on a strict device.
+  /// in Settings), whose app is locked out on a strict device, or whose sheet is no longer up (it closed answered).
   private mutating func completeDecidedExtensionRequests() -> [PromptCompletion] {
     let decided = extensionRequests.filter { request in
       let bundleID = request.prompt.bundleID
       return request.prompt.permissions.allSatisfy { decisions[AuthorizationKey(bundleID, $0)] != nil }
         || (policy.reprompt == .strict && lockedOut.contains(bundleID))
+        || request.sheet.map { sheet in !prompts.contains { $0.id == sheet } } ?? false
     }
     extensionRequests.removeAll { decided.contains($0) }
     return decided.map { PromptCompletion(prompt: $0.prompt, result: .succeeded) }

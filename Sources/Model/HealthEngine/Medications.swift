@@ -58,6 +58,13 @@ extension DeviceState {
     return commitEvents([.medicationDosesLogged(stored)])
   }
 
+  /// Applies the peer's dose events: those of a medication stored here (a dose never exists without its
+  /// medication, which a snapshot's restore checks); the others are dropped.
+  mutating func applyPeerDoses(_ doses: [MedicationDoseEvent], floor: Date?) {
+    applyPeerShelved(
+      doses.filter { specialObjects.medications.contains(Medication.identifier(for: $0.conceptID)) }, floor: floor)
+  }
+
   /// Whether `bundleID` may read `medication`: the user turned it on for the app on a per-object sheet.
   package func mayRead(_ bundleID: String, _ medication: Medication) -> Bool {
     specialObjects.objectReadChoices[bundleID]?[medication.uuid] == true
