@@ -8,6 +8,7 @@ import Testing
 struct MedicationTests {
   static let tracker = "com.example.medtracker"
   static let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+  static let rxNorm = "http://www.nlm.nih.gov/research/umls/rxnorm"
 
   @Test func theTypesAreReadPerMedicationAndHaveApplesIdentifiers() {
     let medications = HKObjectType.userAnnotatedMedicationType()
@@ -27,7 +28,7 @@ struct MedicationTests {
       try phone.install(app: Self.tracker, readUsage: "Tracks your medications.")
       let lisinopril = try phone.addMedication(
         "Lisinopril 10 mg", concept: "rx-314076", nickname: "BP pill", hasSchedule: true,
-        codings: [HKClinicalCoding(system: "http://www.nlm.nih.gov/research/umls/rxnorm", version: nil, code: "314076")])
+        codings: [HKClinicalCoding(system: Self.rxNorm, version: nil, code: "314076")])
       let ibuprofen = try phone.addMedication("Ibuprofen 200 mg", form: .capsule)
       try phone.logMedicationDose(lisinopril, date: Self.t0 - 600, scheduledDate: Self.t0 - 600, scheduledDose: 1)
       try phone.logMedicationDose(ibuprofen, status: .taken, date: Self.t0 - 300)

@@ -95,24 +95,6 @@ package enum RequestCore {
     package var sessionMessages: [SessionPeerMessage] = []
   }
 
-  /// The answer to a request that may present a sheet: its completion, or pending on the sheet (announced and
-  /// logged in `effects`).
-  static func presented(_ outcome: DeviceState.RequestOutcome, _ effects: inout Effects) -> Answer {
-    switch outcome {
-    case .completed(let result):
-      return .reply(.success(.authorization(result)))
-    case .prompt(let prompt):
-      effects.notices.append(.promptShown(prompt))
-      let lists =
-        prompt.objects.map { "\($0.count) objects" } ?? prompt.permissions.map(\.description).joined(separator: ",")
-      effects.notes.append(
-        Note(
-          level: .info, message: "sheet presented",
-          fields: [Field("app", prompt.bundleID), Field("prompt", "\(prompt.id)"), Field("lists", lists)]))
-      return .pending(prompt)
-    }
-  }
-
   /// Handles one request against `state` (mutated in place by the operation's events, as the engine does).
   package static func handle(
     _ request: Request, state: inout DeviceState, context: Context
@@ -156,17 +138,9 @@ package enum RequestCore {
         answer = presented(
           try state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall), &effects)
       case .requestAuthorizationFromExtension(let bundleID, let share, let read):
-        // Nothing is shown: the request waits for the app (behavior.md A23), announced as waiting, not as a sheet.
-        switch try state.requestAuthorizationFromExtension(bundleID, share: Set(share), read: Set(read), wall: wall) {
-        case .completed(let result): answer = .reply(.success(.authorization(result)))
-        case .prompt(let prompt):
-          effects.notes.append(
-            Note(
-              level: .info, message: "extension request waits for its app",
-              fields: [Field("app", bundleID), Field("prompt", "\(prompt.id)")]))
-          effects.notices.append(.extensionRequestWaiting(prompt))
-          answer = .pending(prompt)
-        }
+        answer = waiting(
+          try state.requestAuthorizationFromExtension(bundleID, share: Set(share), read: Set(read), wall: wall),
+          &effects)
       case .handleAuthorizationForExtension(let bundleID):
         let (outcome, completions) = try state.handleAuthorizationForExtension(bundleID, wall: wall)
         for completion in completions {

@@ -46,22 +46,10 @@ extension BinaryWriter {
   package mutating func specialObjects(_ store: SpecialObjectStore) {
     guard !store.isEmpty else { return }
     u8(3)
-    array(store.electrocardiograms.ordered) { w, entry in
-      w.electrocardiogram(entry.value)
-      w.u64(entry.change)
-    }
-    array(store.audiograms.ordered) { w, entry in
-      w.audiogram(entry.value)
-      w.u64(entry.change)
-    }
-    array(store.statesOfMind.ordered) { w, entry in
-      w.stateOfMind(entry.value)
-      w.u64(entry.change)
-    }
-    array(store.clinicalRecords.ordered) { w, entry in
-      w.clinicalRecord(entry.value)
-      w.u64(entry.change)
-    }
+    entries(store.electrocardiograms.ordered) { $0.electrocardiogram($1) }
+    entries(store.audiograms.ordered) { $0.audiogram($1) }
+    entries(store.statesOfMind.ordered) { $0.stateOfMind($1) }
+    entries(store.clinicalRecords.ordered) { $0.clinicalRecord($1) }
   }
 }
 
@@ -112,17 +100,10 @@ extension BinaryReader {
 
   /// Reads a snapshot's objects section after its `3` (layout above).
   package mutating func specialObjects(changeCounter: UInt64) throws(DecodeError) -> SpecialObjectStore {
-    let ecgs = try array(minElementSize: minimumECGSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.electrocardiogram(), change: try r.u64())
-    }
-    let audiograms = try array(minElementSize: minimumAudiogramSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.audiogram(), change: try r.u64())
-    }
-    let states = try array(minElementSize: minimumStateOfMindSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.stateOfMind(), change: try r.u64())
-    }
-    let records = try array(minElementSize: minimumClinicalRecordSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.clinicalRecord(), change: try r.u64())
+    let ecgs = try entries(minValueSize: minimumECGSize) { r throws(DecodeError) in try r.electrocardiogram() }
+    let audiograms = try entries(minValueSize: minimumAudiogramSize) { r throws(DecodeError) in try r.audiogram() }
+    let states = try entries(minValueSize: minimumStateOfMindSize) { r throws(DecodeError) in try r.stateOfMind() }
+    let records = try entries(minValueSize: minimumClinicalRecordSize) { r throws(DecodeError) in try r.clinicalRecord()
     }
     do {
       return try SpecialObjectStore(

@@ -56,14 +56,8 @@ extension BinaryWriter {
   package mutating func medicationsSection(_ store: SpecialObjectStore) {
     guard !store.hasNoMedications else { return }
     u8(6)
-    array(store.medications.ordered) { w, entry in
-      w.medication(entry.value)
-      w.u64(entry.change)
-    }
-    array(store.medicationDoses.ordered) { w, entry in
-      w.medicationDose(entry.value)
-      w.u64(entry.change)
-    }
+    entries(store.medications.ordered) { $0.medication($1) }
+    entries(store.medicationDoses.ordered) { $0.medicationDose($1) }
     objectChoicesList(store.objectReadChoices, of: store.medications.contains)
   }
 }
@@ -124,12 +118,8 @@ extension BinaryReader {
   package mutating func medicationsSection(into store: inout SpecialObjectStore, changeCounter: UInt64)
     throws(DecodeError)
   {
-    let medications = try array(minElementSize: minimumMedicationSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.medication(), change: try r.u64())
-    }
-    let doses = try array(minElementSize: minimumMedicationDoseSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.medicationDose(), change: try r.u64())
-    }
+    let medications = try entries(minValueSize: minimumMedicationSize) { r throws(DecodeError) in try r.medication() }
+    let doses = try entries(minValueSize: minimumMedicationDoseSize) { r throws(DecodeError) in try r.medicationDose() }
     let concepts = Set(medications.map(\.value.conceptID))
     if let orphan = doses.first(where: { !concepts.contains($0.value.conceptID) }) {
       throw error("dose event \(orphan.value.uuid) names no stored medication '\(orphan.value.conceptID)'")

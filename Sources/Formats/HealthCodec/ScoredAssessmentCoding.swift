@@ -37,14 +37,8 @@ extension BinaryWriter {
   package mutating func assessmentsSection(_ store: SpecialObjectStore) {
     guard !store.hasNoAssessmentsOrDocuments else { return }
     u8(5)
-    array(store.scoredAssessments.ordered) { w, entry in
-      w.scoredAssessment(entry.value)
-      w.u64(entry.change)
-    }
-    array(store.cdaDocuments.ordered) { w, entry in
-      w.cdaDocument(entry.value)
-      w.u64(entry.change)
-    }
+    entries(store.scoredAssessments.ordered) { $0.scoredAssessment($1) }
+    entries(store.cdaDocuments.ordered) { $0.cdaDocument($1) }
     objectChoicesList(store.objectReadChoices, of: store.cdaDocuments.contains)
   }
 }
@@ -80,12 +74,10 @@ extension BinaryReader {
   package mutating func assessmentsSection(into store: inout SpecialObjectStore, changeCounter: UInt64)
     throws(DecodeError)
   {
-    let assessments = try array(minElementSize: minimumScoredAssessmentSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.scoredAssessment(), change: try r.u64())
+    let assessments = try entries(minValueSize: minimumScoredAssessmentSize) { r throws(DecodeError) in
+      try r.scoredAssessment()
     }
-    let documents = try array(minElementSize: minimumCDADocumentSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.cdaDocument(), change: try r.u64())
-    }
+    let documents = try entries(minValueSize: minimumCDADocumentSize) { r throws(DecodeError) in try r.cdaDocument() }
     var choices = store.objectReadChoices
     for (app, chosen) in try objectChoicesList() {
       choices[app, default: [:]].merge(chosen) { _, new in new }

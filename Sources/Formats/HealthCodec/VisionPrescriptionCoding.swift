@@ -62,11 +62,16 @@ extension BinaryWriter {
   package mutating func prescriptionsSection(_ store: SpecialObjectStore) {
     guard !store.hasNoPrescriptions else { return }
     u8(4)
-    array(store.visionPrescriptions.ordered) { w, entry in
-      w.visionPrescription(entry.value)
+    entries(store.visionPrescriptions.ordered) { $0.visionPrescription($1) }
+    objectChoicesList(store.objectReadChoices, of: store.visionPrescriptions.contains)
+  }
+
+  /// A shelf's entries in change order: each object (as `write` lays it out) and its change number.
+  mutating func entries<Value>(_ entries: [WorkoutStore.Entry<Value>], _ write: (inout BinaryWriter, Value) -> Void) {
+    array(entries) { w, entry in
+      write(&w, entry.value)
       w.u64(entry.change)
     }
-    objectChoicesList(store.objectReadChoices, of: store.visionPrescriptions.contains)
   }
 
   /// Each app's per-object choices for the objects `kept` selects, apps in name order (those with none left out).
@@ -151,8 +156,8 @@ extension BinaryReader {
   package mutating func prescriptionsSection(into store: inout SpecialObjectStore, changeCounter: UInt64)
     throws(DecodeError)
   {
-    let prescriptions = try array(minElementSize: minimumVisionPrescriptionSize + 8) { r throws(DecodeError) in
-      WorkoutStore.Entry(try r.visionPrescription(), change: try r.u64())
+    let prescriptions = try entries(minValueSize: minimumVisionPrescriptionSize) { r throws(DecodeError) in
+      try r.visionPrescription()
     }
     let choices = try objectChoicesList()
     do {
@@ -167,6 +172,15 @@ extension BinaryReader {
 }
 
 extension BinaryReader {
+  /// Reads a shelf's entries (``BinaryWriter/entries(_:_:)``), each object at least `minValueSize` bytes.
+  mutating func entries<Value>(
+    minValueSize: Int, _ read: (inout BinaryReader) throws(DecodeError) -> Value
+  ) throws(DecodeError) -> [WorkoutStore.Entry<Value>] {
+    try array(minElementSize: minValueSize + 8) { r throws(DecodeError) in
+      WorkoutStore.Entry(try read(&r), change: try r.u64())
+    }
+  }
+
   /// Reads each app's per-object choices (``BinaryWriter/objectChoicesList(_:of:)``).
   /// - Throws: ``DecodeError`` for an app listed twice.
   mutating func objectChoicesList() throws(DecodeError) -> [String: [UUID: Bool]] {

@@ -3,7 +3,7 @@ import HealthEngine
 import HealthModel
 
 // What a client asks: every request and its opcode. Each request's layout, answer, name and log fields are its
-// row in `RequestTable`.
+// row in `RequestTable` (where `Request.opcode` maps each case to its opcode).
 
 /// A request from a client to a device daemon. Every engine operation is reachable.
 package enum Request: Hashable, Sendable {
@@ -410,103 +410,6 @@ extension Request {
   /// The most recordings one `storedElectrocardiograms` answer holds (about 2 MB of 30-second recordings).
   package static let storedElectrocardiogramPage = 32
 
-  /// The request's opcode.
-  package var opcode: RequestOpcode {
-    switch self {
-    case .hello: .hello
-    case .installApp: .installApp
-    case .uninstallApp: .uninstallApp
-    case .requestAuthorization: .requestAuthorization
-    case .answerPrompt: .answerPrompt
-    case .authorizationStatus: .authorizationStatus
-    case .requestStatus: .requestStatus
-    case .save: .save
-    case .delete: .delete
-    case .deleteMatching: .deleteMatching
-    case .importBatch: .importBatch
-    case .importCommit: .importCommit
-    case .importAbort: .importAbort
-    case .sampleQuery: .sampleQuery
-    case .statistics: .statistics
-    case .statisticsCollection: .statisticsCollection
-    case .anchoredQuery: .anchoredQuery
-    case .changeSettings: .changeSettings
-    case .watchSettings: .watchSettings
-    case .setClock: .setClock
-    case .advanceClock: .advanceClock
-    case .setPolicy: .setPolicy
-    case .dump: .dump
-    case .storedSamples: .storedSamples
-    case .subscribe: .subscribe
-    case .earliestPermittedSampleDate: .earliestPermittedSampleDate
-    case .link: .link
-    case .ping: .ping
-    case .setLocked: .setLocked
-    case .readCharacteristic: .readCharacteristic
-    case .preferredUnits: .preferredUnits
-    case .changeUserSetting: .changeUserSetting
-    case .enableBackgroundDelivery: .enableBackgroundDelivery
-    case .disableBackgroundDelivery: .disableBackgroundDelivery
-    case .completeBackgroundDelivery: .completeBackgroundDelivery
-    case .backgroundDeliveries: .backgroundDeliveries
-    case .setSourceOrder: .setSourceOrder
-    case .saveCorrelations: .saveCorrelations
-    case .correlationQuery: .correlationQuery
-    case .importCorrelations: .importCorrelations
-    case .storedCorrelations: .storedCorrelations
-    case .saveWorkout: .saveWorkout
-    case .saveObjects: .saveObjects
-    case .addSamplesToWorkout: .addSamplesToWorkout
-    case .saveRoute: .saveRoute
-    case .saveHeartbeatSeries: .saveHeartbeatSeries
-    case .workoutQuery: .workoutQuery
-    case .routeQuery: .routeQuery
-    case .heartbeatSeriesQuery: .heartbeatSeriesQuery
-    case .activitySummaryQuery: .activitySummaryQuery
-    case .anchoredWorkoutQuery: .anchoredWorkoutQuery
-    case .importWorkouts: .importWorkouts
-    case .importRoutes: .importRoutes
-    case .importActivitySummaries: .importActivitySummaries
-    case .storedWorkouts: .storedWorkouts
-    case .storedRoutes: .storedRoutes
-    case .storedActivitySummaries: .storedActivitySummaries
-    case .workoutSession: .workoutSession
-    case .recordElectrocardiogram: .recordElectrocardiogram
-    case .electrocardiogramQuery: .electrocardiogramQuery
-    case .electrocardiogramVoltages: .electrocardiogramVoltages
-    case .importElectrocardiograms: .importElectrocardiograms
-    case .storedElectrocardiograms: .storedElectrocardiograms
-    case .saveAudiograms: .saveAudiograms
-    case .audiogramQuery: .audiogramQuery
-    case .importAudiograms: .importAudiograms
-    case .storedAudiograms: .storedAudiograms
-    case .saveStatesOfMind: .saveStatesOfMind
-    case .stateOfMindQuery: .stateOfMindQuery
-    case .receiveClinicalRecords: .receiveClinicalRecords
-    case .clinicalRecordQuery: .clinicalRecordQuery
-    case .saveVisionPrescriptions: .saveVisionPrescriptions
-    case .visionPrescriptionQuery: .visionPrescriptionQuery
-    case .requestPerObjectRead: .requestPerObjectRead
-    case .importVisionPrescriptions: .importVisionPrescriptions
-    case .storedVisionPrescriptions: .storedVisionPrescriptions
-    case .importClinicalRecords: .importClinicalRecords
-    case .storedClinicalRecords: .storedClinicalRecords
-    case .saveScoredAssessments: .saveScoredAssessments
-    case .scoredAssessmentQuery: .scoredAssessmentQuery
-    case .saveCDADocuments: .saveCDADocuments
-    case .cdaDocumentQuery: .cdaDocumentQuery
-    case .addMedications: .addMedications
-    case .logMedicationDoses: .logMedicationDoses
-    case .medicationQuery: .medicationQuery
-    case .medicationDoseQuery: .medicationDoseQuery
-    case .requestAuthorizationFromExtension: .requestAuthorizationFromExtension
-    case .handleAuthorizationForExtension: .handleAuthorizationForExtension
-    case .saveFamilies: .saveFamilies
-    }
-  }
-}
-
-extension Request {
   /// The request's name for logs: its row's (``RequestTable``).
   package var name: String {
     var naming = NamingVisitor(request: self)

@@ -3,8 +3,8 @@ import HealthCodec
 import HealthEngine
 import HealthModel
 
-// The special object families' rows of `RequestTable` and `ReplyTable` (opcodes 120–147 and 150, reply tags 100–110;
-// docs/protocol.md).
+// The special object families' rows of `RequestTable` and `ReplyTable` (opcodes 120–147 and 150, reply tags
+// 100–110; docs/protocol.md).
 
 extension RequestTable {
   /// The watch's ECG app records an electrocardiogram.

@@ -42,13 +42,8 @@ extension DeviceState {
   package func cdaDocumentQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
     -> [CDADocument]
   {
-    _ = try installedAppRecord(bundleID)
-    guard query.type == SpecialObjectStore.cdaType else {
-      throw .healthKit(.errorInvalidArgument, "[\(query.type.identifier)] Unsupported document type")
-    }
-    try requireProtectedData()
-    try requireDateSort(query.sort, query.type)
-    guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    try requireObjectQuery(
+      bundleID, query, of: SpecialObjectStore.cdaType, refusal: "[\(query.type.identifier)] Unsupported document type")
     let candidates = shelvedCandidates(CDADocument.self) { mayReadObject(bundleID, $0.uuid, $0.source, $0.objectType) }
     return select(candidates, bundleID, query, wall: wall, everyCandidateVisible: true) { document, filter in
       filter.matches(document)

@@ -115,6 +115,19 @@ extension DeviceState {
     return Set(candidates.filter { filter.matches(store.materialize($0)) })
   }
 
+  /// The checks an object family's query makes first: the app is installed, the query is of `type` (else
+  /// `errorInvalidArgument` with `refusal`), protected data is available, the sort keys are dates (when `sorted`)
+  /// and the limit is not negative.
+  func requireObjectQuery(
+    _ bundleID: String, _ query: SampleQuery, of type: SampleType, sorted: Bool = true, refusal: String
+  ) throws(HealthError) {
+    _ = try installedAppRecord(bundleID)
+    guard query.type == type else { throw .healthKit(.errorInvalidArgument, refusal) }
+    try requireProtectedData()
+    if sorted { try requireDateSort(query.sort, query.type) }
+    guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+  }
+
   /// Refuses a workout sort key on a type other than workouts (HealthPair model: on a device the key names no
   /// property of the objects).
   func requireDateSort(_ sort: [SampleSort], _ type: SampleType) throws(HealthError) {

@@ -82,12 +82,9 @@ extension DeviceState {
   package func medicationQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
     -> [Medication]
   {
-    _ = try installedAppRecord(bundleID)
-    guard query.type == SpecialObjectStore.medicationType else {
-      throw .healthKit(.errorInvalidArgument, "\(query.type.identifier) cannot be read with a medication query")
-    }
-    try requireProtectedData()
-    guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    try requireObjectQuery(
+      bundleID, query, of: SpecialObjectStore.medicationType, sorted: false,
+      refusal: "\(query.type.identifier) cannot be read with a medication query")
     var found = specialObjects.medications.ordered.map(\.value).filter { medication in
       mayRead(bundleID, medication) && (query.filter.map { $0.matches(medication) } ?? true)
     }
@@ -101,13 +98,9 @@ extension DeviceState {
   package func medicationDoseQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
     -> [MedicationDoseEvent]
   {
-    _ = try installedAppRecord(bundleID)
-    guard query.type == SpecialObjectStore.medicationDoseEventType else {
-      throw .healthKit(.errorInvalidArgument, "\(query.type.identifier) is not the medication dose event type")
-    }
-    try requireProtectedData()
-    try requireDateSort(query.sort, query.type)
-    guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    try requireObjectQuery(
+      bundleID, query, of: SpecialObjectStore.medicationDoseEventType,
+      refusal: "\(query.type.identifier) is not the medication dose event type")
     let candidates = shelvedCandidates(MedicationDoseEvent.self) { mayReadDoses(bundleID, of: $0.conceptID) }
     return select(candidates, bundleID, query, wall: wall, everyCandidateVisible: true) { dose, filter in
       filter.matches(dose)

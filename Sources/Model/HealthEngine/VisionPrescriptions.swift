@@ -61,14 +61,9 @@ extension DeviceState {
   package func visionPrescriptionQuery(_ bundleID: String, _ query: SampleQuery, wall: Date) throws(HealthError)
     -> [VisionPrescription]
   {
-    _ = try installedAppRecord(bundleID)
-    let type = SpecialObjectStore.visionPrescriptionType
-    guard query.type == type else {
-      throw .healthKit(.errorInvalidArgument, "\(query.type.identifier) cannot be read with a prescription query")
-    }
-    try requireProtectedData()
-    try requireDateSort(query.sort, query.type)
-    guard query.limit >= 0 else { throw .healthKit(.errorInvalidArgument, "limit must not be negative") }
+    try requireObjectQuery(
+      bundleID, query, of: SpecialObjectStore.visionPrescriptionType,
+      refusal: "\(query.type.identifier) cannot be read with a prescription query")
     let candidates = shelvedCandidates(VisionPrescription.self) { mayRead(bundleID, $0) }
     return select(candidates, bundleID, query, wall: wall, everyCandidateVisible: true) { prescription, filter in
       filter.matches(prescription)

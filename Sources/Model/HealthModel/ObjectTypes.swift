@@ -1,7 +1,7 @@
 // The object types HealthKit apps name in authorization sets besides quantity, category and correlation types
 // (workouts, activity summaries, electrocardiograms, audiograms, vision prescriptions, series, State of Mind,
-// scored assessments, clinical records, documents and medications), the entitlements that gate some of them, and background delivery's
-// frequencies. Codes 70–99 of the catalog.
+// scored assessments, clinical records, documents and medications), the entitlements that gate some of them, and
+// background delivery's frequencies. Codes 70–99 of the catalog.
 
 /// A special object type: requestable in authorization sets and queryable, but not stored as samples. Workouts,
 /// workout routes and heartbeat series are stored beside the samples (HealthEngine's `WorkoutStore`) and read with
