@@ -287,7 +287,7 @@ struct OperationContractTests {
   static let allergyType = SampleType.lookup(name: "allergyRecord")!
   static let recordsApp = AppRecord(
     bundleID: "com.example.records", displayName: "Records", writeUsageDescription: nil, readUsageDescription: "r",
-    entitlements: [.healthRecords])
+    entitlements: [.healthRecords], healthRecords: HealthRecordsInfo(usageDescription: "c"))
   static let stateOfMindType = SampleType.lookup(name: "stateOfMind")!
   static let gad7Type = SampleType.lookup(name: "GAD7")!
   static let cdaType = SampleType.lookup(name: "CDA")!

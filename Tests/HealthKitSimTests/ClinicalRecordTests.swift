@@ -12,7 +12,8 @@ struct ClinicalRecordTests {
   static let labs = HKClinicalType(.labResultRecord)
 
   static func install(_ device: HealthDevice) throws {
-    try device.install(app: app, name: "Records", readUsage: "Shows your records.", entitlements: [.healthRecords])
+    try device.install(
+      app: app, name: "Records", healthRecordsUsage: "Shows your records.", entitlements: [.healthRecords])
   }
 
   static func records(_ device: HealthDevice, _ type: HKClinicalType, _ predicate: NSPredicate? = nil) async throws
@@ -70,9 +71,47 @@ struct ClinicalRecordTests {
       try await pair.phone.authorize(Self.app, read: [Self.allergies]) { try await $0.dontAllow() }
       #expect(try await Self.records(pair.phone, Self.allergies).isEmpty)
       try await pair.waitForSync()
-      try pair.watch.install(app: Self.app, name: "Records", readUsage: "r", entitlements: [.healthRecords])
+      try pair.watch.install(
+        app: Self.app, name: "Records", healthRecordsUsage: "r", entitlements: [.healthRecords])
       try await pair.watch.authorize(Self.app, read: [Self.allergies])
       #expect(try await Self.records(pair.watch, Self.allergies).isEmpty, "records stay on the iPhone")
+    }
+  }
+
+  @Test func anAppsRequiredRecordTypesAllGrantedOrItsRequestFailsWithCode10() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      let conditions = HKClinicalType(.conditionRecord)
+      let chart = "com.example.chart"
+      try pair.phone.install(
+        app: chart, name: "Chart", healthRecordsUsage: "Charts your records.",
+        requiredHealthRecordTypes: [HKClinicalTypeIdentifier.allergyRecord, .conditionRecord, .labResultRecord]
+          .map(\.rawValue),
+        entitlements: [.healthRecords])
+      try pair.phone.receiveClinicalRecord(.allergyRecord, displayName: "Latex", resourceType: .allergyIntolerance)
+      let error = await #expect(throws: HKError.self) {
+        try await pair.phone.authorize(chart, read: [Self.allergies, conditions, Self.labs]) {
+          try await $0.choose(read: [Self.allergies, conditions])
+        }
+      }
+      #expect(error?.code == .errorRequiredAuthorizationDenied)
+      let found = try await pair.phone.use(app: chart) {
+        try await HKSampleQueryDescriptor(predicates: [.sample(type: Self.allergies)], sortDescriptors: [])
+          .result(for: HKHealthStore())
+      }
+      #expect(found.count == 1, "the types the user granted stay granted")
+    }
+  }
+
+  @Test func aClinicalReadWithoutTheRecordsUsageDescriptionIsRefusedAsATermination() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      try pair.phone.install(app: Self.app, name: "Records", readUsage: "r", entitlements: [.healthRecords])
+      let termination = await #expect(throws: HKSimulatedTermination.self) {
+        try await pair.phone.use(app: Self.app) {
+          try await HKHealthStore().requestAuthorization(toShare: [], read: [Self.allergies])
+        }
+      }
+      #expect(termination?.reason.hasPrefix("NSHealthClinicalHealthRecordsShareUsageDescription must be set") == true)
+      #expect(try pair.phone.sheets().isEmpty)
     }
   }
 }

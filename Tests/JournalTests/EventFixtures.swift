@@ -91,6 +91,12 @@ enum EventFixture {
   static let entitledApp = AppRecord(
     bundleID: "com.example.tracker", displayName: "Tracker", writeUsageDescription: nil, readUsageDescription: "r",
     entitlements: [.backgroundDelivery])
+  static let recordsApp = AppRecord(
+    bundleID: "com.example.chart", displayName: "Chart", writeUsageDescription: nil, readUsageDescription: nil,
+    entitlements: [.healthRecords],
+    healthRecords: HealthRecordsInfo(
+      usageDescription: "c",
+      requiredTypes: ["HKClinicalTypeIdentifierAllergyRecord", "HKClinicalTypeIdentifierConditionRecord", "x"]))
   static let order = SourceOrder(sources: [source, watchSource], at: t0, device: .phone)
   static let decisions = [
     SharedDecision(Permission(water, .share), .authorized), SharedDecision(Permission(water, .read), nil),
@@ -225,6 +231,7 @@ enum EventFixture {
     ("peerLogAdopted", .peerLogAdopted(logID: 4242)),
     ("authorizationShared", .authorizationShared(bundleID: app.bundleID, decisions: decisions, at: t0)),
     ("appInstalledWithEntitlements", .appInstalled(entitledApp)),
+    ("appInstalledWithHealthRecords", .appInstalled(recordsApp)),
     (
       "backgroundDeliveryChanged",
       .backgroundDeliveryChanged(bundleID: entitledApp.bundleID, type: water, frequency: .hourly)

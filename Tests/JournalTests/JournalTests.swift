@@ -65,6 +65,14 @@ func sampleEvents() -> [DeviceEvent] {
       AppRecord(
         bundleID: "com.example.tracker", displayName: "Tracker", writeUsageDescription: nil, readUsageDescription: "r",
         entitlements: [.backgroundDelivery, .healthRecords])),
+    // Clinical records: an app with Health Records Info.plist keys (tag 19, snapshot section 7).
+    .appInstalled(
+      AppRecord(
+        bundleID: "com.example.chart", displayName: "Chart", writeUsageDescription: nil, readUsageDescription: nil,
+        entitlements: [.healthRecords],
+        healthRecords: HealthRecordsInfo(
+          usageDescription: "Shows your records.",
+          requiredTypes: ["HKClinicalTypeIdentifierAllergyRecord", "HKClinicalTypeIdentifierConditionRecord", "x"]))),
     .backgroundDeliveryChanged(bundleID: "com.example.tracker", type: water, frequency: .hourly),
     .backgroundDeliveryChanged(bundleID: "com.example.tracker", type: water, frequency: nil),
     .backgroundDeliveryChanged(bundleID: "com.example.tracker", type: nil, frequency: nil),

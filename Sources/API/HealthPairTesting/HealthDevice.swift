@@ -41,18 +41,24 @@ public final class HealthDevice: Sendable {
   // MARK: - Apps
 
   /// Installs an app with its Info.plist usage descriptions: `writeUsage` is `NSHealthUpdateUsageDescription`
-  /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read)
-  /// — and the HealthKit entitlements it is signed with (background delivery, health records).
+  /// (needed to request share permission), `readUsage` is `NSHealthShareUsageDescription` (needed to request read
+  /// of any type but the clinical ones), `healthRecordsUsage` is `NSHealthClinicalHealthRecordsShareUsageDescription`
+  /// (needed to request read of a clinical type) and `requiredHealthRecordTypes` is
+  /// `NSHealthRequiredReadAuthorizationTypeIdentifiers` as written in the Info.plist (clinical type identifiers,
+  /// at least three, or none) — and the HealthKit entitlements it is signed with (background delivery, health
+  /// records).
   /// - Throws: ``HealthPairTestingError``.
   public func install(
     app bundleIdentifier: String, name: String? = nil, writeUsage: String? = nil, readUsage: String? = nil,
+    healthRecordsUsage: String? = nil, requiredHealthRecordTypes: [String] = [],
     entitlements: Set<HealthEntitlement> = []
   )
     throws(HealthPairTestingError)
   {
     let record = AppRecord(
       bundleID: bundleIdentifier, displayName: name ?? bundleIdentifier, writeUsageDescription: writeUsage,
-      readUsageDescription: readUsage, entitlements: Set(entitlements.map(\.simulated)))
+      readUsageDescription: readUsage, entitlements: Set(entitlements.map(\.simulated)),
+      healthRecords: HealthRecordsInfo(usageDescription: healthRecordsUsage, requiredTypes: requiredHealthRecordTypes))
     try control("install(app: \(bundleIdentifier))") { try $0.installApp(record) }
     AuthorizationRequestLog.shared.forget(socketPath: socketPath, bundleID: bundleIdentifier)
   }

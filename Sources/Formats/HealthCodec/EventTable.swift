@@ -10,7 +10,7 @@ import HealthModel
 
 /// The tag byte of each kind of journal event (docs/journal.md, "Events"). Tags 30–39 belong to imports, 40–49 to
 /// the device lock and the Health app, 50–59 to statistics settings, 70–74 to sync requests, 75–79 to
-/// correlations, 80–89 to workouts; 19–29 are free. A tag is never reused for another layout.
+/// correlations, 80–89 to workouts; 20–29 are free. A tag is never reused for another layout.
 package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   /// An app without entitlements was installed.
   case appInstalled = 1
@@ -48,6 +48,8 @@ package enum DeviceEventTag: UInt8, CaseIterable, Sendable {
   case backgroundDeliveryChanged = 17
   /// The change counter moved past numbers a lost record handed out.
   case changeNumbersAdvanced = 18
+  /// An app with clinical-record Info.plist keys was installed (tags 1 and 16 keep their layouts for apps without).
+  case appInstalledWithHealthRecords = 19
   /// One batch of an import was staged.
   case importStaged = 30
   /// An import was committed.
@@ -133,6 +135,15 @@ enum EventTable {
     make: { app, entitlements in
       var app = app
       app.entitlements = entitlements
+      return .appInstalled(app)
+    })
+  /// 19: app, entitlements, health-records info.
+  static let appInstalledWithHealthRecords = EventDefinition(
+    .appInstalledWithHealthRecords, Fields.app, Fields.entitlements, Fields.healthRecordsInfo,
+    make: { app, entitlements, info in
+      var app = app
+      app.entitlements = entitlements
+      app.healthRecords = info
       return .appInstalled(app)
     })
   /// 2: bundleID.
@@ -319,6 +330,8 @@ extension BinaryWriter {
   /// Encodes a journal event: `u8` tag then its fields, as its ``EventTable`` row lays them out.
   package mutating func event(_ e: DeviceEvent) {
     switch e {
+    case .appInstalled(let a) where !a.healthRecords.isEmpty:
+      EventTable.appInstalledWithHealthRecords.write((a, a.entitlements, a.healthRecords), into: &self)
     case .appInstalled(let a) where a.entitlements.isEmpty: EventTable.appInstalled.write(a, into: &self)
     case .appInstalled(let a): EventTable.appInstalledWithEntitlements.write((a, a.entitlements), into: &self)
     case .appUninstalled(let id): EventTable.appUninstalled.write(id, into: &self)
@@ -391,6 +404,7 @@ extension BinaryReader {
     switch tag {
     case .appInstalled: return try EventTable.appInstalled.read(from: &self)
     case .appInstalledWithEntitlements: return try EventTable.appInstalledWithEntitlements.read(from: &self)
+    case .appInstalledWithHealthRecords: return try EventTable.appInstalledWithHealthRecords.read(from: &self)
     case .appUninstalled: return try EventTable.appUninstalled.read(from: &self)
     case .promptAnswered: return try EventTable.promptAnswered.read(from: &self)
     case .promptCancelled: return try EventTable.promptCancelled.read(from: &self)

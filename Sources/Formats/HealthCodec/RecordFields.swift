@@ -37,6 +37,9 @@ enum Fields {
 
   /// An app record (its entitlements are not part of it).
   static let app = RecordField<AppRecord>(write: { $0.app($1) }, read: { r throws(DecodeError) in try r.app() })
+  /// An app's clinical-record Info.plist keys.
+  static let healthRecordsInfo = RecordField<HealthRecordsInfo>(
+    write: { $0.healthRecordsInfo($1) }, read: { r throws(DecodeError) in try r.healthRecordsInfo() })
   /// An app's entitlements.
   static let entitlements = RecordField<Set<Entitlement>>(
     write: { $0.entitlements($1) }, read: { r throws(DecodeError) in try r.entitlements() })

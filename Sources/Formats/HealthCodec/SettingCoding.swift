@@ -14,6 +14,22 @@ extension BinaryWriter {
     optional(a.writeUsageDescription) { $0.string($1) }
     optional(a.readUsageDescription) { $0.string($1) }
   }
+  /// optional clinical usage description, [required type identifier string].
+  package mutating func healthRecordsInfo(_ info: HealthRecordsInfo) {
+    optional(info.usageDescription) { $0.string($1) }
+    array(info.requiredTypes) { $0.string($1) }
+  }
+  /// A snapshot's trailing section 7: `u8` 7, then [bundle id, health-records info] of the apps that have any
+  /// clinical-record Info.plist key, by bundle id; nothing when none has.
+  package mutating func healthRecordsSection(_ apps: [String: AppRecord]) {
+    let listed = apps.values.filter { !$0.healthRecords.isEmpty }.sorted { $0.bundleID < $1.bundleID }
+    guard !listed.isEmpty else { return }
+    u8(7)
+    array(listed) { w, app in
+      w.string(app.bundleID)
+      w.healthRecordsInfo(app.healthRecords)
+    }
+  }
   /// type, `u8` direction.
   package mutating func permission(_ p: Permission) {
     sampleType(p.type)
@@ -133,6 +149,36 @@ extension BinaryReader {
       writeUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description)
       },
       readUsageDescription: try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description) })
+  }
+  /// Reads an app's clinical-record Info.plist keys (at most ``HealthRecordsInfo/maxRequiredTypes`` required types).
+  package mutating func healthRecordsInfo() throws(DecodeError) -> HealthRecordsInfo {
+    let usage = try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description) }
+    let start = offset
+    let required = try array(minElementSize: 4) { r throws(DecodeError) in
+      try r.string(maxLength: StoredLimits.identifier)
+    }
+    guard required.count <= HealthRecordsInfo.maxRequiredTypes else {
+      throw DecodeError(
+        offset: reportBase + start,
+        "\(required.count) required clinical types (at most \(HealthRecordsInfo.maxRequiredTypes))")
+    }
+    return HealthRecordsInfo(usageDescription: usage, requiredTypes: required)
+  }
+  /// Reads section 7's entries (after its tag) into the apps they belong to.
+  /// - Throws: ``DecodeError`` for an app not installed, listed twice or with no key.
+  package mutating func healthRecordsSection(into apps: inout [String: AppRecord]) throws(DecodeError) {
+    let listed = try array(minElementSize: 9) { r throws(DecodeError) in
+      (try r.string(maxLength: StoredLimits.identifier), try r.healthRecordsInfo())
+    }
+    for (bundleID, info) in listed {
+      guard apps[bundleID] != nil else {
+        throw error("health records keys of app '\(bundleID)', which is not installed")
+      }
+      guard apps[bundleID]!.healthRecords.isEmpty, !info.isEmpty else {
+        throw error("health records keys of app '\(bundleID)' listed twice or empty")
+      }
+      apps[bundleID]!.healthRecords = info
+    }
   }
   /// Reads a permission.
   package mutating func permission() throws(DecodeError) -> Permission {

@@ -22,6 +22,9 @@ import HealthModel
 // extras       := entitled [bundleID string, [entitlement u8]] | background [bundleID string, type u16, frequency u8]
 //                 (written by every build since background delivery; a snapshot that ends before it has neither)
 //                 | correlations? | workouts | resend? | locked? | objects? (ElectrocardiogramCoding.swift)
+//                 | records?
+// records      := u8 7 | [bundleID string, health-records-info]: the apps' clinical-record Info.plist keys, written
+//                 only when an app has any (absent: none, as in snapshots of earlier builds)
 // correlations := live [correlation] | deleted [tombstone]   (written by every build since correlations; a snapshot
 //                 that ends before it, from an earlier build, has none — so the snapshot version did not change)
 // workouts     := live [workout, change u64] | routes [route, change u64] | series [heartbeat-series, change u64]
@@ -187,6 +190,7 @@ extension BinaryWriter {
     prescriptionsSection(state.specialObjects)
     assessmentsSection(state.specialObjects)
     medicationsSection(state.specialObjects)
+    healthRecordsSection(state.apps)
     try flush(&self)
   }
 
@@ -341,6 +345,12 @@ extension BinaryReader {
       if !isAtEnd, try probe.u8() == 6 {
         self = probe
         try medicationsSection(into: &objects, changeCounter: store.changeCounter)
+      }
+      // The apps' clinical-record Info.plist keys: a 7, then each app's.
+      probe = self
+      if !isAtEnd, try probe.u8() == 7 {
+        self = probe
+        try healthRecordsSection(into: &apps)
       }
     }
     do {

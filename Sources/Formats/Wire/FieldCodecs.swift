@@ -264,6 +264,17 @@ package enum Codec {
       try r.entitlements()
     }
   }
+  /// An app's clinical-record Info.plist keys.
+  package enum HealthRecordsInfo: FieldCodec {
+    /// Writes `value`.
+    package static func write(_ value: HealthEngine.HealthRecordsInfo, into w: inout BinaryWriter) {
+      w.healthRecordsInfo(value)
+    }
+    /// Reads a value.
+    package static func read(from r: inout BinaryReader) throws(DecodeError) -> HealthEngine.HealthRecordsInfo {
+      try r.healthRecordsInfo()
+    }
+  }
   /// A correlation an app saves: identifier, type, dates, metadata and its new members.
   package enum NewCorrelation: FieldCodec {
     /// The smallest encoded correlation input.

@@ -12,8 +12,8 @@ package enum WireProtocol {
   /// Version 6: workout session calls 7–20, the full session status (configuration, activities, events, sequence,
   /// builder) and the events `mirroringStarted`, `workoutDataSent`, `workoutConfigurationHandled`. Version 7: a
   /// prompt lists a per-object sheet's objects; the answer `objects`; vision prescriptions and the object families'
-  /// anchored queries.
-  package static let version: UInt16 = 7
+  /// anchored queries. Version 8: `installApp` and a dump's apps carry the clinical-record Info.plist keys.
+  package static let version: UInt16 = 8
   /// The largest frame body on a client socket (16 MiB).
   package static let maxClientFrame = 16 << 20
   /// The largest frame body on the peer link (64 MiB).

@@ -16,15 +16,16 @@ package enum RequestTable {
   package static let hello = RequestDefinition(
     .hello, Codec.U16.self, Codec.ClientName.self, answer: ReplyTable.hello, make: Request.hello,
     match: { if case .hello(let v, let c) = $0 { (v, c) } else { nil } })
-  /// Installs or updates an app (its record, then its entitlements).
+  /// Installs or updates an app (its record, its entitlements, then its clinical-record Info.plist keys).
   package static let installApp = RequestDefinition(
-    .installApp, Codec.App.self, Codec.Entitlements.self, answer: ReplyTable.ok,
-    make: { app, entitlements in
+    .installApp, Codec.App.self, Codec.Entitlements.self, Codec.HealthRecordsInfo.self, answer: ReplyTable.ok,
+    make: { app, entitlements, records in
       var app = app
       app.entitlements = entitlements
+      app.healthRecords = records
       return .installApp(app)
     },
-    match: { if case .installApp(let a) = $0 { (a, a.entitlements) } else { nil } })
+    match: { if case .installApp(let a) = $0 { (a, a.entitlements, a.healthRecords) } else { nil } })
   /// Uninstalls an app.
   package static let uninstallApp = RequestDefinition(
     .uninstallApp, Codec.Bundle.self, answer: ReplyTable.ok, make: Request.uninstallApp,

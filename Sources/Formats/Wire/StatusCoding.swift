@@ -113,6 +113,7 @@ extension BinaryWriter {
     array(s.apps) { w, a in
       w.app(a.record)
       w.entitlements(a.record.entitlements)
+      w.healthRecordsInfo(a.record.healthRecords)
       w.array(a.decisions) { $0.change($1) }
       w.bool(a.lockedOut)
     }
@@ -226,9 +227,10 @@ extension BinaryReader {
     let now = try date()
     let virtualClock = try bool()
     let earliest = try date()
-    let apps = try array(minElementSize: 16) { r throws(DecodeError) in
+    let apps = try array(minElementSize: 21) { r throws(DecodeError) in
       var record = try r.app()
       record.entitlements = try r.entitlements()
+      record.healthRecords = try r.healthRecordsInfo()
       return DeviceSnapshot.AppState(
         record: record, decisions: try r.array(minElementSize: 4) { r throws(DecodeError) in try r.change() },
         lockedOut: try r.bool())

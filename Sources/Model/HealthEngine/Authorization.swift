@@ -14,17 +14,20 @@ package struct AppRecord: Hashable, Sendable {
   /// The HealthKit entitlements the app is signed with besides `com.apple.developer.healthkit` (background
   /// delivery, health records).
   package var entitlements: Set<Entitlement>
+  /// The Info.plist keys for clinical records: their usage description and the required types.
+  package var healthRecords: HealthRecordsInfo
 
   /// Creates an app record.
   package init(
     bundleID: String, displayName: String, writeUsageDescription: String?, readUsageDescription: String?,
-    entitlements: Set<Entitlement> = []
+    entitlements: Set<Entitlement> = [], healthRecords: HealthRecordsInfo = HealthRecordsInfo()
   ) {
     self.bundleID = bundleID
     self.displayName = displayName
     self.writeUsageDescription = writeUsageDescription
     self.readUsageDescription = readUsageDescription
     self.entitlements = entitlements
+    self.healthRecords = healthRecords
   }
 }
 

@@ -26,8 +26,18 @@ extension DeviceState {
       ("display name", app.displayName, StoredLimits.identifier),
       ("NSHealthUpdateUsageDescription", app.writeUsageDescription ?? "", StoredLimits.description),
       ("NSHealthShareUsageDescription", app.readUsageDescription ?? "", StoredLimits.description),
-    ] where text.utf8.count > limit {
+      (
+        "NSHealthClinicalHealthRecordsShareUsageDescription", app.healthRecords.usageDescription ?? "",
+        StoredLimits.description
+      ),
+    ] + app.healthRecords.requiredTypes.map({ ("required clinical type", $0, StoredLimits.identifier) })
+    where text.utf8.count > limit {
       throw .simulator("the app's \(what) is \(text.utf8.count) bytes long; at most \(limit) are accepted")
+    }
+    guard app.healthRecords.requiredTypes.count <= HealthRecordsInfo.maxRequiredTypes else {
+      throw .simulator(
+        "NSHealthRequiredReadAuthorizationTypeIdentifiers lists \(app.healthRecords.requiredTypes.count) entries; at "
+          + "most \(HealthRecordsInfo.maxRequiredTypes) are accepted")
     }
     return commit([.appInstalled(app)])
   }
@@ -90,15 +100,27 @@ extension DeviceState {
         "Authorization to read the following types is disallowed: "
           + disallowedRead.map(\.identifier).joined(separator: ", "))
     }
+    // HealthKit checks the required clinical types on every request, then the purpose strings: the clinical one
+    // for clinical types, NSHealthShareUsageDescription for the others (behavior.md A24–A25).
+    try app.healthRecords.validate()
+    let clinical = read.filter { $0.descriptor.objectKind == .clinicalRecord }
+    if !clinical.isEmpty, app.healthRecords.usageDescription?.trimmingWhitespace().isEmpty ?? true {
+      throw .invalidArgumentException(
+        "NSHealthClinicalHealthRecordsShareUsageDescription must be set in the app's Info.plist in order to request "
+          + "read authorization for the following types: "
+          + clinical.sorted().map(\.identifier).joined(separator: ", "))
+    }
+    let nonClinical = read.subtracting(clinical)
     if !share.isEmpty, app.writeUsageDescription?.trimmingWhitespace().isEmpty ?? true {
       throw .invalidArgumentException(
         "NSHealthUpdateUsageDescription must be set in the app's Info.plist in order to request write "
           + "authorization for the following types: " + share.sorted().map(\.identifier).joined(separator: ", "))
     }
-    if !read.isEmpty, app.readUsageDescription?.trimmingWhitespace().isEmpty ?? true {
+    if !nonClinical.isEmpty, app.readUsageDescription?.trimmingWhitespace().isEmpty ?? true {
       throw .invalidArgumentException(
         "NSHealthShareUsageDescription must be set in the app's Info.plist in order to request read "
-          + "authorization for the following types: " + read.sorted().map(\.identifier).joined(separator: ", "))
+          + "authorization for the following types: "
+          + nonClinical.sorted().map(\.identifier).joined(separator: ", "))
     }
   }
 
@@ -134,14 +156,17 @@ extension DeviceState {
     let app = try installedApp(bundleID)
     try validateRequest(app, share: share, read: read)
     let listed = undecided(bundleID, share: share, read: read)
-    if listed.isEmpty { return .completed(.succeeded) }
-    if policy.reprompt == .strict && lockedOut.contains(bundleID) { return .completed(.succeeded) }
+    let readsClinical = Self.readsClinical(read)
+    if listed.isEmpty || (policy.reprompt == .strict && lockedOut.contains(bundleID)) {
+      return .completed(requiredTypesResult(bundleID, readsClinical: readsClinical))
+    }
     // A locked device runs no app in the foreground: the sheet cannot be presented, and fails as a sheet dismissed
     // by leaving the app does (behavior.md L5, A17). Nothing is recorded.
     if isLocked { return .completed(Self.dismissedResult(because: "the \(device) is locked")) }
     let prompt = Prompt(id: nextPromptID, bundleID: bundleID, permissions: listed, shownAt: now(wall: wall))
     nextPromptID += 1
     prompts.append(prompt)
+    if readsClinical { clinicalPrompts.insert(prompt.id) }
     promptHistory.append(PromptRecord(prompt: prompt, outcome: .pending))
     if promptHistory.count > 1000 { promptHistory.removeFirst(promptHistory.count - 1000) }
     return .prompt(prompt)
@@ -175,7 +200,9 @@ extension DeviceState {
     }
     if prompt.objects != nil { return try answerObjectPrompt(prompt, answer) }
     var events: [DeviceEvent] = []
-    let result: AuthorizationCallResult
+    var result: AuthorizationCallResult
+    let readsClinical = clinicalPrompts.contains(prompt.id)
+    var answeredClinical = false
     switch answer {
     case .objects:
       throw .simulator(
@@ -198,6 +225,7 @@ extension DeviceState {
       events.append(.promptAnswered(bundleID: prompt.bundleID, changes: changes))
       finish(prompt, .answered(changes))
       result = .succeeded
+      answeredClinical = readsClinical
     case .cancel:
       events.append(.promptCancelled(bundleID: prompt.bundleID))
       finish(prompt, .cancelled)
@@ -208,14 +236,17 @@ extension DeviceState {
     let before = appDecisions(prompt.bundleID)
     _ = commit(events)
     events += shareIfCompanion(prompt.bundleID, before: before, wall: wall)
+    if answeredClinical { result = requiredTypesResult(prompt.bundleID, readsClinical: true) }
     var completions = [PromptCompletion(prompt: prompt, result: result)]
     // Queued sheets that no longer have anything to ask complete without being shown.
     for queued in prompts where queued.objects == nil {
       let open = queued.permissions.filter { decisions[AuthorizationKey(queued.bundleID, $0)] == nil }
       let locked = policy.reprompt == .strict && lockedOut.contains(queued.bundleID)
       if open.isEmpty || locked {
+        let readsClinical = clinicalPrompts.contains(queued.id)
         finish(queued, .answered([]))
-        completions.append(PromptCompletion(prompt: queued, result: .succeeded))
+        completions.append(
+          PromptCompletion(prompt: queued, result: requiredTypesResult(queued.bundleID, readsClinical: readsClinical)))
         completions += extensionCompletions(after: queued, .succeeded)
       }
     }
@@ -260,6 +291,7 @@ extension DeviceState {
 
   mutating func finish(_ prompt: Prompt, _ outcome: PromptOutcome) {
     prompts.removeAll { $0.id == prompt.id }
+    clinicalPrompts.remove(prompt.id)
     if let index = promptHistory.lastIndex(where: { $0.prompt.id == prompt.id }) {
       promptHistory[index].outcome = outcome
     }

@@ -32,7 +32,9 @@ extension DeviceState {
     let app = try installedApp(bundleID)
     try validateRequest(app, share: share, read: read)
     let listed = undecided(bundleID, share: share, read: read)
-    if listed.isEmpty || (policy.reprompt == .strict && lockedOut.contains(bundleID)) { return .completed(.succeeded) }
+    if listed.isEmpty || (policy.reprompt == .strict && lockedOut.contains(bundleID)) {
+      return .completed(requiredTypesResult(bundleID, readsClinical: Self.readsClinical(read)))
+    }
     guard extensionRequests.count < Self.maxExtensionRequests else {
       throw .simulator(
         "\(Self.maxExtensionRequests) extension requests already wait on the \(device): handle them first")

@@ -50,7 +50,9 @@ package struct DeviceOperation<Value>: Sendable {
 
 extension DeviceOperation where Value == Void {
   /// Installs or updates an app.
-  package static func installApp(_ app: AppRecord) -> Self { Self(RequestTable.installApp, app, app.entitlements) }
+  package static func installApp(_ app: AppRecord) -> Self {
+    Self(RequestTable.installApp, app, app.entitlements, app.healthRecords)
+  }
   /// Uninstalls an app.
   package static func uninstallApp(_ bundleID: String) -> Self {
     Self(RequestTable.uninstallApp, bundleID)

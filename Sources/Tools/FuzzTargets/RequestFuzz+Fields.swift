@@ -199,6 +199,14 @@ extension Codec.Entitlements: FuzzPalette {
     c.pick([[], [.backgroundDelivery], [.healthRecords], Set(Entitlement.allCases)])
   }
 }
+extension Codec.HealthRecordsInfo: FuzzPalette {
+  static func draw(_ c: inout RequestFuzz.Choices) -> HealthRecordsInfo {
+    let clinical = HealthRecordsInfo.clinicalTypes.map(\.identifier)
+    return HealthRecordsInfo(
+      usageDescription: c.pick([nil, "c", ""]),
+      requiredTypes: c.pick([[], Array(clinical.prefix(2)), Array(clinical.prefix(3)), ["x", "", "y", "z"]]))
+  }
+}
 extension Codec.NewCorrelation: FuzzPalette {
   static func draw(_ c: inout RequestFuzz.Choices) -> CorrelationInput { c.correlationInput() }
 }

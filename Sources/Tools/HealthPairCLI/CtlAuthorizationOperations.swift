@@ -9,7 +9,8 @@ import Wire
 /// `ctl` operations on apps and their authorization: install, uninstall, request and answer, the status calls,
 /// Settings and the Watch app.
 extension CtlCommand {
-  /// `install <app> [--name <name>] [--write-usage <text>] [--read-usage <text>] [--entitlement <e>]…`.
+  /// `install <app> [--name <name>] [--write-usage <text>] [--read-usage <text>] [--health-records-usage <text>]
+  /// [--required-type <identifier>]… [--entitlement <e>]…`.
   func install(_ args: inout Arguments, _ client: DeviceClient) throws {
     let bundle = try args.required("app")
     var entitlements: Set<Entitlement> = []
@@ -22,7 +23,9 @@ extension CtlCommand {
     let app = AppRecord(
       bundleID: bundle, displayName: try args.option("name") ?? bundle,
       writeUsageDescription: try args.option("write-usage"),
-      readUsageDescription: try args.option("read-usage"), entitlements: entitlements)
+      readUsageDescription: try args.option("read-usage"), entitlements: entitlements,
+      healthRecords: HealthRecordsInfo(
+        usageDescription: try args.option("health-records-usage"), requiredTypes: try args.options("required-type")))
     try args.finish()
     try client.installApp(app)
     out("installed \(bundle) on the \(device)\n")

@@ -17,6 +17,7 @@ package struct CtlCommand: ParsableCommand {
     discussion: """
       OPERATIONS (apps are bundle identifiers; types are HealthKit names such as dietaryWater):
         install <app> [--name <name>] [--write-usage <text>] [--read-usage <text>]
+                [--health-records-usage <text>] [--required-type <clinical type identifier>]…
                 [--entitlement background-delivery|health-records]…
         uninstall <app>
         request <app> [--share <t,t>] [--read <t,t>] [--no-wait]

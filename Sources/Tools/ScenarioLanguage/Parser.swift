@@ -48,7 +48,8 @@ import HealthModel
 //
 //   Set-up:
 //   - install <App> [as <bundle>] on <devices> [share <types>] [read <types>] [without share description] [without read
-//       description] [with <entitlement> [and <entitlement>]]
+//       description] [without health records description] [with <entitlement> [and <entitlement>]] [requiring <clinical
+//       types>]
 //   - uninstall <App> from <devices>
 //   - policy watch: settings on-watch|iphone-only
 //   - policy <devices>: authorization independent|companion

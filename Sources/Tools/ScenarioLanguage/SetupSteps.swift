@@ -3,7 +3,8 @@ import HealthModel
 
 /// Set-up: `install`, `uninstall`, `lock` / `unlock`.
 extension ParseState {
-  /// `install <App> [as <bundle>] on <devices> [share <types>] [read <types>] [without … description] [with …]`.
+  /// `install <App> [as <bundle>] on <devices> [share <types>] [read <types>] [without … description] [with …]
+  /// [requiring <clinical types>]`.
   mutating func parseInstall(_ c: inout Cursor) throws(Diagnostic) -> StepKind {
     let nameToken = try c.word("an app name")
     guard !nameToken.text.hasSuffix(":") else {
@@ -27,11 +28,19 @@ extension ParseState {
     installed[app.name] = before
     recordInstall(app.name, on: devices.list)
     while let t = c.peek {
+      let clauses: Set<String> = ["share", "read", "without", "with", "requiring"]
       if c.take("share") || c.take("writes") {
-        app.share = try c.types(stoppingAt: ["read", "without", "share", "with"])
+        app.share = try c.types(stoppingAt: clauses)
       } else if c.take("read") || c.take("reads") {
-        app.read = try c.types(stoppingAt: ["share", "without", "read", "with"])
+        app.read = try c.types(stoppingAt: clauses)
+      } else if c.take("requiring") {
+        app.requiredTypes = try c.types(stoppingAt: clauses).map(\.identifier)
       } else if c.take("without") {
+        if c.take("health", "records") {
+          try c.expect("description")
+          app.hasHealthRecordsDescription = false
+          continue
+        }
         let direction = try c.direction()
         try c.expect("description")
         if direction == .share { app.hasWriteDescription = false } else { app.hasReadDescription = false }
@@ -46,7 +55,7 @@ extension ParseState {
           }
         } while c.take("and")
       } else {
-        throw c.error(.expected("'share', 'read', 'without' or 'with'", found: t.text), at: t)
+        throw c.error(.expected("'share', 'read', 'without', 'with' or 'requiring'", found: t.text), at: t)
       }
     }
     apps[app.name] = app

@@ -44,13 +44,20 @@ package struct AppDeclaration: Hashable, Sendable {
   package var hasReadDescription: Bool
   /// The entitlements it is signed with (`with background delivery`, `with health records`).
   package var entitlements: Set<Entitlement> = []
+  /// Whether the app's Info.plist has NSHealthClinicalHealthRecordsShareUsageDescription.
+  package var hasHealthRecordsDescription = true
+  /// NSHealthRequiredReadAuthorizationTypeIdentifiers, as listed after `requiring`.
+  package var requiredTypes: [String] = []
 
   /// The app record the daemon installs.
   package var record: AppRecord {
     AppRecord(
       bundleID: bundleID, displayName: name,
       writeUsageDescription: hasWriteDescription ? "\(name) saves your health data." : nil,
-      readUsageDescription: hasReadDescription ? "\(name) shows your health data." : nil, entitlements: entitlements)
+      readUsageDescription: hasReadDescription ? "\(name) shows your health data." : nil, entitlements: entitlements,
+      healthRecords: HealthRecordsInfo(
+        usageDescription: hasHealthRecordsDescription ? "\(name) shows your health records." : nil,
+        requiredTypes: requiredTypes))
   }
 }
 

@@ -1,0 +1,142 @@
+import FoundationEssentials
+import HealthEngine
+import HealthModel
+import Testing
+
+/// Clinical records' own Info.plist keys in the engine (behavior.md A24–A25).
+@Suite("Clinical records: the Health Records usage description and the required types")
+struct ClinicalAuthorizationTests {
+  static let allergy = SampleType.lookup(name: "allergyRecord")!
+  static let condition = SampleType.lookup(name: "conditionRecord")!
+  static let labs = SampleType.lookup(name: "labResultRecord")!
+  static let required = [allergy, condition, labs].map(\.identifier)
+
+  static func chart(usage: String? = "Shows your records.", required: [String] = [], readUsage: String? = nil)
+    -> AppRecord
+  {
+    AppRecord(
+      bundleID: "com.example.chart", displayName: "Chart", writeUsageDescription: nil, readUsageDescription: readUsage,
+      entitlements: [.healthRecords], healthRecords: HealthRecordsInfo(usageDescription: usage, requiredTypes: required)
+    )
+  }
+
+  static func terminationMessage(_ body: () throws(HealthError) -> Void) -> String? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return error.kind == .wouldTerminate ? error.message : "not a termination: \(error)"
+    }
+  }
+
+  @Test(arguments: [nil, "", "  "])
+  func aClinicalReadWithoutTheRecordsDescriptionWouldTerminate(usage: String?) {
+    var phone = makeDevice(apps: [Self.chart(usage: usage, readUsage: "r")])
+    let message = Self.terminationMessage { () throws(HealthError) in
+      _ = try phone.requestAuthorization("com.example.chart", share: [], read: [Self.allergy, steps], wall: t0)
+    }
+    #expect(
+      message
+        == "NSHealthClinicalHealthRecordsShareUsageDescription must be set in the app's Info.plist in order to request "
+        + "read authorization for the following types: HKClinicalTypeIdentifierAllergyRecord")
+    #expect(phone.prompts.isEmpty)
+  }
+
+  @Test func clinicalTypesNeedOnlyTheRecordsDescriptionAndTheOthersStillNeedTheirs() throws {
+    var phone = makeDevice(apps: [Self.chart(readUsage: nil)])
+    guard
+      case .prompt(let sheet) = try phone.requestAuthorization(
+        "com.example.chart", share: [], read: [Self.allergy], wall: t0)
+    else {
+      Issue.record("a clinical-only request needs no NSHealthShareUsageDescription")
+      return
+    }
+    #expect(sheet.permissions == [Permission(Self.allergy, .read)])
+    let message = Self.terminationMessage { () throws(HealthError) in
+      _ = try phone.requestAuthorization("com.example.chart", share: [], read: [Self.allergy, steps], wall: t0)
+    }
+    #expect(message?.hasPrefix("NSHealthShareUsageDescription must be set") == true)
+    #expect(message?.hasSuffix("types: HKQuantityTypeIdentifierStepCount") == true, "only the non-clinical type")
+  }
+
+  @Test func requiredTypesAreCheckedOnEveryRequestBeforeThePurposeStrings() {
+    let short = HealthRecordsInfo(usageDescription: "c", requiredTypes: Array(Self.required.prefix(2)))
+    #expect(throws: HealthError.self) { try short.validate() }
+    var phone = makeDevice(apps: [Self.chart(usage: nil, required: [Self.required[0], Self.required[1], "x"])])
+    // A request without clinical types still checks the list, and the list is checked before the missing key.
+    let message = Self.terminationMessage { () throws(HealthError) in
+      _ = try phone.requestAuthorization("com.example.chart", share: [], read: [Self.allergy], wall: t0)
+    }
+    #expect(message?.hasPrefix("x is not a valid required clinical record type. Must be one of: ") == true)
+    #expect(message?.contains("HKClinicalTypeIdentifierAllergyRecord") == true)
+    #expect(HealthRecordsInfo().isEmpty && !HealthRecordsInfo(usageDescription: "").isEmpty)
+    #expect(throws: Never.self) {
+      try HealthRecordsInfo(usageDescription: nil, requiredTypes: Self.required).validate()
+    }
+  }
+
+  @Test func aRequiredTypeLeftOffFailsTheRequestButKeepsTheDecisions() throws {
+    var phone = makeDevice(apps: [Self.chart(required: Self.required)])
+    let app = "com.example.chart"
+    guard
+      case .prompt(let sheet) = try phone.requestAuthorization(
+        app, share: [], read: [Self.allergy, Self.condition, Self.labs], wall: t0)
+    else {
+      Issue.record("expected a sheet")
+      return
+    }
+    let choices = [Permission(Self.allergy, .read): true, Permission(Self.condition, .read): true]
+    let (completions, _) = try phone.answerPrompt(id: sheet.id, bundleID: nil, answer: .choices(choices))
+    #expect(completions.count == 1)
+    #expect(completions.first?.result.success == false)
+    #expect(completions.first?.result.error?.code == .errorRequiredAuthorizationDenied)
+    #expect(completions.first?.result.error?.message.contains("labResult") == false, "the error does not say which")
+    #expect(phone.decision(app, Permission(Self.allergy, .read)) == .authorized)
+    #expect(phone.decision(app, Permission(Self.labs, .read)) == .denied)
+    // Asked again with nothing undecided: no sheet, the same failure; a request without clinical types succeeds.
+    guard case .completed(let again) = try phone.requestAuthorization(app, share: [], read: [Self.allergy], wall: t0)
+    else {
+      Issue.record("everything is decided")
+      return
+    }
+    #expect(again.error?.code == .errorRequiredAuthorizationDenied)
+    _ = try phone.changeSettings(app, .set(Permission(Self.labs, .read), on: true))
+    guard case .completed(let granted) = try phone.requestAuthorization(app, share: [], read: [Self.allergy], wall: t0)
+    else {
+      Issue.record("everything is decided")
+      return
+    }
+    #expect(granted == .succeeded)
+  }
+
+  @Test func aNeverAskedRequiredTypeFailsAQueuedSheetAndAnExtensionsRequestToo() throws {
+    var phone = makeDevice(apps: [Self.chart(required: Self.required)])
+    let app = "com.example.chart"
+    guard case .prompt(let first) = try phone.requestAuthorization(app, share: [], read: [Self.allergy], wall: t0),
+      case .prompt(let queued) = try phone.requestAuthorization(app, share: [], read: [Self.allergy], wall: t0)
+    else {
+      Issue.record("expected two sheets")
+      return
+    }
+    let (completions, _) = try phone.answerPrompt(id: first.id, bundleID: nil, answer: .allowAll)
+    #expect(completions.map(\.prompt.id) == [first.id, queued.id])
+    #expect(completions.allSatisfy { $0.result.error?.code == .errorRequiredAuthorizationDenied })
+    guard
+      case .completed(let fromExtension) = try phone.requestAuthorizationFromExtension(
+        app, share: [], read: [Self.allergy], wall: t0)
+    else {
+      Issue.record("nothing undecided")
+      return
+    }
+    #expect(fromExtension.error?.code == .errorRequiredAuthorizationDenied)
+  }
+
+  @Test func installRefusesKeysPastTheStoredLimits() {
+    var phone = makeDevice(apps: [])
+    var app = Self.chart(required: Array(repeating: "x", count: HealthRecordsInfo.maxRequiredTypes + 1))
+    #expect(throws: HealthError.self) { _ = try phone.install(app) }
+    app.healthRecords = HealthRecordsInfo(usageDescription: String(repeating: "a", count: (1 << 16) + 1))
+    #expect(throws: HealthError.self) { _ = try phone.install(app) }
+    #expect(phone.apps.isEmpty)
+  }
+}
