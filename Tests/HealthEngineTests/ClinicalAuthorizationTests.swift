@@ -139,4 +139,65 @@ struct ClinicalAuthorizationTests {
     #expect(throws: HealthError.self) { _ = try phone.install(app) }
     #expect(phone.apps.isEmpty)
   }
+
+  @Test func clinicalTypesAreAskedOnTheirOwnSheetFirstAndTheCallWaitsForBoth() throws {
+    var phone = makeDevice(apps: [Self.chart(readUsage: "r")])
+    let app = "com.example.chart"
+    guard
+      case .prompt(let data) = try phone.requestAuthorization(app, share: [], read: [Self.allergy, steps], wall: t0),
+      let records = phone.sheetAhead(of: data.id)
+    else {
+      Issue.record("expected the Health Records sheet ahead of the other")
+      return
+    }
+    #expect(records.isHealthRecordsSheet && !data.isHealthRecordsSheet)
+    #expect(records.permissions == [Permission(Self.allergy, .read)] && data.permissions == [Permission(steps, .read)])
+    #expect(phone.prompts.map(\.id) == [records.id, data.id])
+    #expect(throws: HealthError.self, "the other sheet waits for the Health Records one") {
+      _ = try phone.answerPrompt(id: data.id, bundleID: nil, answer: .allowAll)
+    }
+    let (first, _) = try phone.answerPrompt(id: nil, bundleID: app, answer: .allowAll)
+    #expect(first.map(\.prompt.id) == [records.id], "no completion reaches the call yet")
+    #expect(phone.decision(app, Permission(Self.allergy, .read)) == .authorized)
+    let (second, _) = try phone.answerPrompt(id: nil, bundleID: app, answer: .denyAll)
+    #expect(second.map(\.prompt.id) == [data.id] && second.first?.result == .succeeded)
+    #expect(phone.decision(app, Permission(steps, .read)) == .denied)
+  }
+
+  @Test(arguments: [PromptAnswer.cancel, .leaveApp, .failToPresent(.error)])
+  func aHealthRecordsSheetNotAnsweredEndsTheRequest(answer: PromptAnswer) throws {
+    var phone = makeDevice(apps: [Self.chart(readUsage: "r")])
+    let app = "com.example.chart"
+    guard
+      case .prompt(let data) = try phone.requestAuthorization(app, share: [], read: [Self.allergy, steps], wall: t0)
+    else {
+      Issue.record("expected sheets")
+      return
+    }
+    let (completions, _) = try phone.answerPrompt(id: nil, bundleID: app, answer: answer)
+    #expect(completions.count == 2)
+    let call = completions.first { $0.prompt.id == data.id }
+    #expect(call?.result.success == false)
+    #expect(call?.result == completions.first?.result, "the call ends as its Health Records sheet did")
+    #expect(phone.prompts.isEmpty && phone.decision(app, Permission(steps, .read)) == nil)
+  }
+
+  @Test func theOtherSheetWithNothingLeftToAskStillWaitsForTheHealthRecordsSheet() throws {
+    var phone = makeDevice(apps: [Self.chart(readUsage: "r")])
+    let app = "com.example.chart"
+    guard case .prompt(let steady) = try phone.requestAuthorization(app, share: [], read: [steps], wall: t0),
+      case .prompt(let data) = try phone.requestAuthorization(app, share: [], read: [Self.allergy, steps], wall: t0),
+      let records = phone.sheetAhead(of: data.id)
+    else {
+      Issue.record("expected three sheets")
+      return
+    }
+    // Answering the first request's sheet decides steps: the Health Records sheet is still up, so the last waits.
+    let (completions, _) = try phone.answerPrompt(id: steady.id, bundleID: nil, answer: .allowAll)
+    #expect(completions.map(\.prompt.id) == [steady.id])
+    let (rest, _) = try phone.answerPrompt(id: records.id, bundleID: nil, answer: .allowAll)
+    #expect(rest.map(\.prompt.id) == [records.id, data.id], "now it has nothing to ask and completes")
+    let (_, dismissed) = phone.lock(wall: t0)
+    #expect(dismissed.isEmpty)
+  }
 }

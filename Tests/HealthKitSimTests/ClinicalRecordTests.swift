@@ -114,4 +114,25 @@ struct ClinicalRecordTests {
       #expect(try pair.phone.sheets().isEmpty)
     }
   }
+
+  @Test func recordsAndOtherTypesInOneRequestAreTwoSheetsTheHealthRecordsOneFirst() async throws {
+    try await withHealthPair(HealthPairOptions(clock: t0)) { pair in
+      try pair.phone.install(
+        app: Self.app, name: "Records", readUsage: "Shows your steps.", healthRecordsUsage: "Shows your records.",
+        entitlements: [.healthRecords])
+      try await pair.phone.use(app: Self.app) {
+        async let request: Void = HKHealthStore().requestAuthorization(toShare: [], read: [Self.allergies, stepsType])
+        let records = try await pair.phone.user.waitForSheet(app: Self.app)
+        #expect(records.isHealthRecords && records.read == [Self.allergies])
+        #expect("\(records)".hasPrefix("Health Records sheet"))
+        try await pair.phone.user.allowAll(app: Self.app)
+        let health = try await pair.phone.user.waitForSheet(app: Self.app)
+        #expect(!health.isHealthRecords && health.read == [stepsType])
+        try await pair.phone.user.dontAllow(app: Self.app)
+        try await request
+      }
+      #expect(try pair.phone.decision(app: Self.app, read: Self.allergies) == .authorized)
+      #expect(try pair.phone.decision(app: Self.app, read: stepsType) == .denied)
+    }
+  }
 }

@@ -34,9 +34,13 @@ public struct PermissionSheet: Hashable, Sendable, CustomStringConvertible {
   /// A per-object read sheet's objects (`requestPerObjectReadAuthorization`), each with its own toggle, in date
   /// order; nil for a sheet of types. `read` then holds the objects' type.
   public var objects: [UUID]?
+  /// Whether this is the Health Records sheet: it lists only clinical types, which HealthKit presents on their own
+  /// sheet, before the sheet of a request's other types (docs/behavior.md A26).
+  public var isHealthRecords: Bool
 
   init(_ prompt: Prompt, outcome: PromptOutcome) {
     id = prompt.id
+    isHealthRecords = prompt.isHealthRecordsSheet
     app = prompt.bundleID
     objects = prompt.objects
     share = prompt.permissions.filter { $0.direction == .share }.map { HKObjectType.make($0.type) }
@@ -51,14 +55,15 @@ public struct PermissionSheet: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// `sheet 3 for com.example.water: share […], read […] (pending)`, or `… read 2 … objects (pending)` for a
-  /// per-object sheet.
+  /// `sheet 3 for com.example.water: share […], read […] (pending)` (`Health Records sheet 3 …` for one), or
+  /// `… read 2 … objects (pending)` for a per-object sheet.
   public var description: String {
     if let objects {
       return
         "sheet \(id) for \(app): read \(objects.count) \(read.first?.identifier ?? "") objects (\(outcome.rawValue))"
     }
+    let kind = isHealthRecords ? "Health Records sheet" : "sheet"
     return
-      "sheet \(id) for \(app): share \(share.map(\.identifier)), read \(read.map(\.identifier)) (\(outcome.rawValue))"
+      "\(kind) \(id) for \(app): share \(share.map(\.identifier)), read \(read.map(\.identifier)) (\(outcome.rawValue))"
   }
 }

@@ -135,8 +135,9 @@ package enum RequestCore {
         }
         answer = .reply(.success(.ok))
       case .requestAuthorization(let bundleID, let share, let read):
-        answer = presented(
-          try state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall), &effects)
+        let outcome = try state.requestAuthorization(bundleID, share: Set(share), read: Set(read), wall: wall)
+        let ahead: Prompt? = if case .prompt(let last) = outcome { state.sheetAhead(of: last.id) } else { nil }
+        answer = presented(outcome, &effects, after: ahead)
       case .requestAuthorizationFromExtension(let bundleID, let share, let read):
         answer = waiting(
           try state.requestAuthorizationFromExtension(bundleID, share: Set(share), read: Set(read), wall: wall),

@@ -48,7 +48,29 @@ package struct HealthRecordsInfo: Hashable, Sendable {
   }
 }
 
-/// `DeviceState`: what clinical records add to an authorization request (behavior.md A24–A25).
+/// The pending sheets' clinical bookkeeping (runtime only, as sheets are).
+struct ClinicalSheets: Hashable, Sendable {
+  /// The sheets whose request reads a clinical type: their answer checks the app's required types (A25).
+  var readsClinical: Set<UInt64> = []
+  /// A request's last sheet → the Health Records sheet presented before it (A26).
+  var ahead: [UInt64: UInt64] = [:]
+
+  /// Forgets a sheet that closed.
+  mutating func finished(_ id: UInt64) {
+    readsClinical.remove(id)
+    ahead.removeValue(forKey: id)
+  }
+}
+
+extension Prompt {
+  /// Whether this is a Health Records sheet: a sheet of types that lists only clinical types (A26).
+  package var isHealthRecordsSheet: Bool {
+    objects == nil && !permissions.isEmpty
+      && permissions.allSatisfy { $0.type.descriptor.objectKind == .clinicalRecord }
+  }
+}
+
+/// `DeviceState`: what clinical records add to an authorization request (behavior.md A24–A26).
 extension DeviceState {
   /// What a request that reads clinical types completes with once nothing is left to ask: success, or
   /// `errorRequiredAuthorizationDenied` (10) when any type the app requires is not authorized to read — the
@@ -64,6 +86,11 @@ extension DeviceState {
       error: .healthKit(
         .errorRequiredAuthorizationDenied,
         "The user has not authorized access to all of the app's required clinical record types"))
+  }
+
+  /// The Health Records sheet still pending before sheet `id`, if any (A26).
+  package func sheetAhead(of id: UInt64) -> Prompt? {
+    clinicalSheets.ahead[id].flatMap { ahead in prompts.first { $0.id == ahead } }
   }
 
   /// Whether a read set holds a clinical type.

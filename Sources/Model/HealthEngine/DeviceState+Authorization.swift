@@ -163,13 +163,24 @@ extension DeviceState {
     // A locked device runs no app in the foreground: the sheet cannot be presented, and fails as a sheet dismissed
     // by leaving the app does (behavior.md L5, A17). Nothing is recorded.
     if isLocked { return .completed(Self.dismissedResult(because: "the \(device) is locked")) }
-    let prompt = Prompt(id: nextPromptID, bundleID: bundleID, permissions: listed, shownAt: now(wall: wall))
+    // Clinical types are presented on the Health Records sheet, before the sheet of the other types (A26); the
+    // call waits on the last sheet.
+    let records = listed.filter { $0.type.descriptor.objectKind == .clinicalRecord }
+    let ahead = records.isEmpty || records.count == listed.count ? nil : present(bundleID, records, wall: wall)
+    let prompt = present(bundleID, ahead == nil ? listed : listed.filter { !records.contains($0) }, wall: wall)
+    if let ahead { clinicalSheets.ahead[prompt.id] = ahead.id }
+    if readsClinical { clinicalSheets.readsClinical.insert(prompt.id) }
+    return .prompt(prompt)
+  }
+
+  /// Presents a sheet of `permissions` for `bundleID`: queued after the pending ones and recorded in the history.
+  mutating func present(_ bundleID: String, _ permissions: [Permission], wall: Date) -> Prompt {
+    let prompt = Prompt(id: nextPromptID, bundleID: bundleID, permissions: permissions, shownAt: now(wall: wall))
     nextPromptID += 1
     prompts.append(prompt)
-    if readsClinical { clinicalPrompts.insert(prompt.id) }
     promptHistory.append(PromptRecord(prompt: prompt, outcome: .pending))
     if promptHistory.count > 1000 { promptHistory.removeFirst(promptHistory.count - 1000) }
-    return .prompt(prompt)
+    return prompt
   }
 
   /// A completed permission sheet: the prompt, what its caller receives.
@@ -199,9 +210,14 @@ extension DeviceState {
       throw .simulator("no permission sheet\(which) is pending on the \(device)")
     }
     if prompt.objects != nil { return try answerObjectPrompt(prompt, answer) }
+    if let ahead = sheetAhead(of: prompt.id) {
+      throw .simulator(
+        "the Health Records sheet (#\(ahead.id)) for '\(prompt.bundleID)' comes before this one: answer it first")
+    }
     var events: [DeviceEvent] = []
     var result: AuthorizationCallResult
-    let readsClinical = clinicalPrompts.contains(prompt.id)
+    let readsClinical = clinicalSheets.readsClinical.contains(prompt.id)
+    let following = prompts.first { clinicalSheets.ahead[$0.id] == prompt.id }
     var answeredClinical = false
     switch answer {
     case .objects:
@@ -230,20 +246,27 @@ extension DeviceState {
       events.append(.promptCancelled(bundleID: prompt.bundleID))
       finish(prompt, .cancelled)
       result = Self.cancelledResult
+      if let following { finish(following, .cancelled) }
     case .leaveApp, .failToPresent:
       result = unshown(prompt, answer)
+      if let following { _ = unshown(following, answer) }
     }
     let before = appDecisions(prompt.bundleID)
     _ = commit(events)
     events += shareIfCompanion(prompt.bundleID, before: before, wall: wall)
     if answeredClinical { result = requiredTypesResult(prompt.bundleID, readsClinical: true) }
     var completions = [PromptCompletion(prompt: prompt, result: result)]
-    // Queued sheets that no longer have anything to ask complete without being shown.
-    for queued in prompts where queued.objects == nil {
+    // A Health Records sheet the user did not answer ends the request's other sheet the same way.
+    if let following, !prompts.contains(following) {
+      completions.append(PromptCompletion(prompt: following, result: result))
+    }
+    // Queued sheets that no longer have anything to ask complete without being shown (once their Health Records
+    // sheet, if any, is answered).
+    for queued in prompts where queued.objects == nil && sheetAhead(of: queued.id) == nil {
       let open = queued.permissions.filter { decisions[AuthorizationKey(queued.bundleID, $0)] == nil }
       let locked = policy.reprompt == .strict && lockedOut.contains(queued.bundleID)
       if open.isEmpty || locked {
-        let readsClinical = clinicalPrompts.contains(queued.id)
+        let readsClinical = clinicalSheets.readsClinical.contains(queued.id)
         finish(queued, .answered([]))
         completions.append(
           PromptCompletion(prompt: queued, result: requiredTypesResult(queued.bundleID, readsClinical: readsClinical)))
@@ -291,7 +314,7 @@ extension DeviceState {
 
   mutating func finish(_ prompt: Prompt, _ outcome: PromptOutcome) {
     prompts.removeAll { $0.id == prompt.id }
-    clinicalPrompts.remove(prompt.id)
+    clinicalSheets.finished(prompt.id)
     if let index = promptHistory.lastIndex(where: { $0.prompt.id == prompt.id }) {
       promptHistory[index].outcome = outcome
     }

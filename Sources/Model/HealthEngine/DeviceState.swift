@@ -70,8 +70,8 @@ package struct DeviceState: Sendable {
   /// Every sheet shown since the daemon started, with its outcome (newest last, at most 1,000).
   package internal(set) var promptHistory: [PromptRecord] = []
   var nextPromptID: UInt64 = 1
-  /// The pending prompts whose request reads a clinical type: their answer checks the app's required types (A25).
-  var clinicalPrompts: Set<UInt64> = []
+  /// The pending sheets' clinical bookkeeping: required-type checks and Health Records sheets (A25–A26).
+  var clinicalSheets = ClinicalSheets()
   /// App extensions' requests waiting for their containing app to present them (ExtensionAuthorization.swift).
   package internal(set) var extensionRequests: [ExtensionRequest] = []
   /// Background delivery registrations: which apps asked to be woken for which types, at what frequency (durable).
