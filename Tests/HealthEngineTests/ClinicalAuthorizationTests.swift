@@ -63,7 +63,8 @@ struct ClinicalAuthorizationTests {
     let short = HealthRecordsInfo(usageDescription: "c", requiredTypes: Array(Self.required.prefix(2)))
     #expect(throws: HealthError.self) { try short.validate() }
     var phone = makeDevice(apps: [Self.chart(usage: nil, required: [Self.required[0], Self.required[1], "x"])])
-    // A request without clinical types still checks the list, and the list is checked before the missing key.
+    // The list is checked before the missing clinical key (a request without clinical types checks it too: the
+    // `Short` app of health-records/required-clinical-types).
     let message = Self.terminationMessage { () throws(HealthError) in
       _ = try phone.requestAuthorization("com.example.chart", share: [], read: [Self.allergy], wall: t0)
     }
@@ -199,5 +200,37 @@ struct ClinicalAuthorizationTests {
     #expect(rest.map(\.prompt.id) == [records.id, data.id], "now it has nothing to ask and completes")
     let (_, dismissed) = phone.lock(wall: t0)
     #expect(dismissed.isEmpty)
+  }
+
+  @Test func anExtensionsWaitingRequestAndAStrictLockoutAreCheckedToo() throws {
+    var phone = makeDevice(apps: [Self.chart(required: Self.required)])
+    let app = "com.example.chart"
+    guard
+      case .prompt(let waiting) = try phone.requestAuthorizationFromExtension(
+        app, share: [], read: [Self.allergy], wall: t0),
+      case .prompt(let sheet) = try phone.handleAuthorizationForExtension(app, wall: t0).outcome
+    else {
+      Issue.record("expected the extension to wait and its app's sheet")
+      return
+    }
+    let (completions, _) = try phone.answerPrompt(id: sheet.id, bundleID: nil, answer: .allowAll)
+    let extensionCall = completions.first { $0.prompt.id == waiting.id }
+    #expect(extensionCall?.result.error?.code == .errorRequiredAuthorizationDenied, "condition and labs never asked")
+    // On a strict device an app locked out completes at once, still checked.
+    var policy = phone.policy
+    policy.reprompt = .strict
+    _ = try phone.setPolicy(policy)
+    guard case .prompt(let denied) = try phone.requestAuthorization(app, share: [], read: [Self.condition], wall: t0)
+    else {
+      Issue.record("expected a sheet")
+      return
+    }
+    _ = try phone.answerPrompt(id: denied.id, bundleID: nil, answer: .denyAll)
+    guard case .completed(let locked) = try phone.requestAuthorization(app, share: [], read: [Self.labs], wall: t0)
+    else {
+      Issue.record("a locked-out app sees no sheet")
+      return
+    }
+    #expect(locked.error?.code == .errorRequiredAuthorizationDenied)
   }
 }

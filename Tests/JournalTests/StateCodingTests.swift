@@ -108,6 +108,46 @@ struct CompanionSnapshotTests {
     #expect(restored.policy.background.retryDelay == 20)
   }
 
+  @Test func healthRecordsKeysAreSnapshottedAndHostileOnesRefusedWhereTheyAre() throws {
+    var state = DeviceState(device: .phone)
+    let chart = AppRecord(
+      bundleID: "com.example.chart", displayName: "Chart", writeUsageDescription: nil, readUsageDescription: nil,
+      healthRecords: HealthRecordsInfo(usageDescription: "c", requiredTypes: ["a", "b", "c"]))
+    _ = try state.install(chart)
+    var writer = BinaryWriter()
+    writer.deviceState(state) { (_: inout BinaryWriter) in }
+    let bytes = writer.bytes
+    func decode(_ bytes: [UInt8]) throws -> DeviceState {
+      try bytes.withUnsafeBytes { buffer throws(DecodeError) in
+        var reader = BinaryReader(buffer)
+        let state = try reader.deviceState()
+        try reader.expectEnd("state")
+        return state
+      }
+    }
+    #expect(try decode(bytes).apps[chart.bundleID]?.healthRecords == chart.healthRecords)
+    // Section 7 naming an app the snapshot does not install is refused at that entry.
+    var renamed = bytes
+    let name = Array(chart.bundleID.utf8)
+    let at = (0...(renamed.count - name.count)).last { Array(renamed[$0..<($0 + name.count)]) == name }!
+    renamed[at + name.count - 1] = UInt8(ascii: "x")
+    #expect(throws: DecodeError.self) { try decode(renamed) }
+    do {
+      _ = try decode(renamed)
+    } catch let error as DecodeError {
+      #expect(error.offset == at - 4 && error.message.contains("which is not installed"))
+    }
+    // More required types than the format holds are refused before they are read.
+    var info = BinaryWriter()
+    info.healthRecordsInfo(HealthRecordsInfo(requiredTypes: Array(repeating: "x", count: 33)))
+    let refused = info.bytes.withUnsafeBytes { buffer -> DecodeError? in
+      var reader = BinaryReader(buffer)
+      do throws(DecodeError) { _ = try reader.healthRecordsInfo() } catch { return error }
+      return nil
+    }
+    #expect(refused?.offset == 1 && refused?.message.hasPrefix("33 required clinical types") == true)
+  }
+
   @Test(
     "A slot record whose change number or source index does not fit the packed slot is refused at the field",
     arguments: [(40, UInt64(1) << 48, "change number"), (52, UInt64(1) << 31, "source index")])

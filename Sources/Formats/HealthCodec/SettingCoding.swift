@@ -153,14 +153,13 @@ extension BinaryReader {
   /// Reads an app's clinical-record Info.plist keys (at most ``HealthRecordsInfo/maxRequiredTypes`` required types).
   package mutating func healthRecordsInfo() throws(DecodeError) -> HealthRecordsInfo {
     let usage = try optional { r throws(DecodeError) in try r.string(maxLength: StoredLimits.description) }
-    let start = offset
+    var probe = self
+    let count = try probe.u32()
+    guard count <= HealthRecordsInfo.maxRequiredTypes else {
+      throw error("\(count) required clinical types (at most \(HealthRecordsInfo.maxRequiredTypes))")
+    }
     let required = try array(minElementSize: 4) { r throws(DecodeError) in
       try r.string(maxLength: StoredLimits.identifier)
-    }
-    guard required.count <= HealthRecordsInfo.maxRequiredTypes else {
-      throw DecodeError(
-        offset: reportBase + start,
-        "\(required.count) required clinical types (at most \(HealthRecordsInfo.maxRequiredTypes))")
     }
     return HealthRecordsInfo(usageDescription: usage, requiredTypes: required)
   }
@@ -168,14 +167,14 @@ extension BinaryReader {
   /// - Throws: ``DecodeError`` for an app not installed, listed twice or with no key.
   package mutating func healthRecordsSection(into apps: inout [String: AppRecord]) throws(DecodeError) {
     let listed = try array(minElementSize: 9) { r throws(DecodeError) in
-      (try r.string(maxLength: StoredLimits.identifier), try r.healthRecordsInfo())
+      (r.reportBase + r.offset, try r.string(maxLength: StoredLimits.identifier), try r.healthRecordsInfo())
     }
-    for (bundleID, info) in listed {
+    for (at, bundleID, info) in listed {
       guard apps[bundleID] != nil else {
-        throw error("health records keys of app '\(bundleID)', which is not installed")
+        throw DecodeError(offset: at, "health records keys of app '\(bundleID)', which is not installed")
       }
       guard apps[bundleID]!.healthRecords.isEmpty, !info.isEmpty else {
-        throw error("health records keys of app '\(bundleID)' listed twice or empty")
+        throw DecodeError(offset: at, "health records keys of app '\(bundleID)' listed twice or empty")
       }
       apps[bundleID]!.healthRecords = info
     }

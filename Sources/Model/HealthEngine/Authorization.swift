@@ -9,7 +9,8 @@ package struct AppRecord: Hashable, Sendable {
   package var displayName: String
   /// `NSHealthUpdateUsageDescription`: why the app writes; required to request share permission.
   package var writeUsageDescription: String?
-  /// `NSHealthShareUsageDescription`: why the app reads; required to request read permission.
+  /// `NSHealthShareUsageDescription`: why the app reads; required to request read permission for any type but the
+  /// clinical ones (those need ``HealthRecordsInfo/usageDescription``).
   package var readUsageDescription: String?
   /// The HealthKit entitlements the app is signed with besides `com.apple.developer.healthkit` (background
   /// delivery, health records).

@@ -9,6 +9,8 @@ package struct ExtensionRequest: Hashable, Sendable {
   package var prompt: Prompt
   /// The containing app's sheet that lists it (nil until the app handles it).
   package var sheet: UInt64?
+  /// Whether it reads a clinical type: its success then checks the app's required types (A25).
+  package var readsClinical = false
 }
 
 /// `DeviceState`: authorization requested by an app extension (behavior.md A23). An extension cannot present a
@@ -41,7 +43,7 @@ extension DeviceState {
     }
     let prompt = Prompt(id: nextPromptID, bundleID: bundleID, permissions: listed, shownAt: now(wall: wall))
     nextPromptID += 1
-    extensionRequests.append(ExtensionRequest(prompt: prompt, sheet: nil))
+    extensionRequests.append(ExtensionRequest(prompt: prompt, sheet: nil, readsClinical: Self.readsClinical(read)))
     return .prompt(prompt)
   }
 
@@ -95,17 +97,23 @@ extension DeviceState {
     return withdrawn
   }
 
-  /// Completes the waiting requests of `bundleID` listed on `sheet` (nil: not yet presented) with `result`.
+  /// Completes the waiting requests of `bundleID` listed on `sheet` (nil: not yet presented) with `result` (a success
+  /// checked against the app's required types for a request reading clinical types, A25).
   private mutating func closeExtensionRequests(of bundleID: String, sheet: UInt64?, _ result: AuthorizationCallResult)
     -> [PromptCompletion]
   {
     let closing = extensionRequests.filter { $0.prompt.bundleID == bundleID && $0.sheet == sheet }
     extensionRequests.removeAll { $0.prompt.bundleID == bundleID && $0.sheet == sheet }
-    return closing.map { PromptCompletion(prompt: $0.prompt, result: result) }
+    return closing.map { request in
+      PromptCompletion(
+        prompt: request.prompt,
+        result: result.success ? requiredTypesResult(bundleID, readsClinical: request.readsClinical) : result)
+    }
   }
 
-  /// Completes, with success, the waiting requests whose permissions are all decided by now (by another sheet, or
-  /// in Settings), whose app is locked out on a strict device, or whose sheet is no longer up (it closed answered).
+  /// Completes, with success (or `errorRequiredAuthorizationDenied`, A25), the waiting requests whose permissions are
+  /// all decided by now (by another sheet, or in Settings), whose app is locked out on a strict device, or whose
+  /// sheet is no longer up (it closed answered).
   private mutating func completeDecidedExtensionRequests() -> [PromptCompletion] {
     let decided = extensionRequests.filter { request in
       let bundleID = request.prompt.bundleID
@@ -114,6 +122,10 @@ extension DeviceState {
         || request.sheet.map { sheet in !prompts.contains { $0.id == sheet } } ?? false
     }
     extensionRequests.removeAll { decided.contains($0) }
-    return decided.map { PromptCompletion(prompt: $0.prompt, result: .succeeded) }
+    return decided.map { request in
+      PromptCompletion(
+        prompt: request.prompt,
+        result: requiredTypesResult(request.prompt.bundleID, readsClinical: request.readsClinical))
+    }
   }
 }
