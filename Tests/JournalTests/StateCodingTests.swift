@@ -83,14 +83,7 @@ struct CompanionSnapshotTests {
       writer.deviceState(state) { (_: inout BinaryWriter) in }
       return writer.bytes
     }
-    func decode(_ bytes: [UInt8]) throws -> DeviceState {
-      try bytes.withUnsafeBytes { buffer throws(DecodeError) in
-        var reader = BinaryReader(buffer)
-        let state = try reader.deviceState()
-        try reader.expectEnd("state")
-        return state
-      }
-    }
+    let decode = decodeState
     // A snapshot written before background delivery ends where the two (empty) extra lists begin; one written
     // before correlations, where the two (empty) correlation lists begin (the five empty workout lists of
     // version 2 follow them).
@@ -117,14 +110,7 @@ struct CompanionSnapshotTests {
     var writer = BinaryWriter()
     writer.deviceState(state) { (_: inout BinaryWriter) in }
     let bytes = writer.bytes
-    func decode(_ bytes: [UInt8]) throws -> DeviceState {
-      try bytes.withUnsafeBytes { buffer throws(DecodeError) in
-        var reader = BinaryReader(buffer)
-        let state = try reader.deviceState()
-        try reader.expectEnd("state")
-        return state
-      }
-    }
+    let decode = decodeState
     #expect(try decode(bytes).apps[chart.bundleID]?.healthRecords == chart.healthRecords)
     // Section 7 naming an app the snapshot does not install is refused at that entry.
     var renamed = bytes
@@ -191,4 +177,14 @@ private func allowAll(_ state: inout DeviceState, share: Set<SampleType>, read: 
     return
   }
   _ = try state.answerPrompt(id: prompt.id, bundleID: nil, answer: .allowAll, wall: t0)
+}
+
+/// Decodes a whole encoded device state (nothing may follow it).
+private func decodeState(_ bytes: [UInt8]) throws -> DeviceState {
+  try bytes.withUnsafeBytes { buffer throws(DecodeError) in
+    var reader = BinaryReader(buffer)
+    let state = try reader.deviceState()
+    try reader.expectEnd("state")
+    return state
+  }
 }
