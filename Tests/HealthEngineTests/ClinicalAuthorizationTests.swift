@@ -20,6 +20,31 @@ struct ClinicalAuthorizationTests {
     )
   }
 
+  /// An extension's request of allergy records waiting on its app's sheet, or nil (recorded as an issue).
+  static func extensionOnItsAppsSheet(_ phone: inout DeviceState) throws -> (waiting: Prompt, sheet: Prompt)? {
+    guard
+      case .prompt(let waiting) = try phone.requestAuthorizationFromExtension(
+        "com.example.chart", share: [], read: [allergy], wall: t0),
+      case .prompt(let sheet) = try phone.handleAuthorizationForExtension("com.example.chart", wall: t0).outcome
+    else {
+      Issue.record("expected the extension to wait and its app's sheet")
+      return nil
+    }
+    return (waiting, sheet)
+  }
+
+  /// Chart's request of allergy records and steps: the second of its two sheets, or nil (recorded as an issue).
+  static func mixedRequest(_ phone: inout DeviceState) throws -> Prompt? {
+    guard
+      case .prompt(let data) = try phone.requestAuthorization(
+        "com.example.chart", share: [], read: [allergy, steps], wall: t0)
+    else {
+      Issue.record("expected sheets")
+      return nil
+    }
+    return data
+  }
+
   static func terminationMessage(_ body: () throws(HealthError) -> Void) -> String? {
     do {
       try body()
@@ -169,12 +194,7 @@ struct ClinicalAuthorizationTests {
   func aHealthRecordsSheetNotAnsweredEndsTheRequest(answer: PromptAnswer) throws {
     var phone = makeDevice(apps: [Self.chart(readUsage: "r")])
     let app = "com.example.chart"
-    guard
-      case .prompt(let data) = try phone.requestAuthorization(app, share: [], read: [Self.allergy, steps], wall: t0)
-    else {
-      Issue.record("expected sheets")
-      return
-    }
+    guard let data = try Self.mixedRequest(&phone) else { return }
     let (completions, _) = try phone.answerPrompt(id: nil, bundleID: app, answer: answer)
     #expect(completions.count == 2)
     let call = completions.first { $0.prompt.id == data.id }
@@ -205,14 +225,7 @@ struct ClinicalAuthorizationTests {
   @Test func anExtensionsWaitingRequestAndAStrictLockoutAreCheckedToo() throws {
     var phone = makeDevice(apps: [Self.chart(required: Self.required)])
     let app = "com.example.chart"
-    guard
-      case .prompt(let waiting) = try phone.requestAuthorizationFromExtension(
-        app, share: [], read: [Self.allergy], wall: t0),
-      case .prompt(let sheet) = try phone.handleAuthorizationForExtension(app, wall: t0).outcome
-    else {
-      Issue.record("expected the extension to wait and its app's sheet")
-      return
-    }
+    guard let (waiting, sheet) = try Self.extensionOnItsAppsSheet(&phone) else { return }
     let (completions, _) = try phone.answerPrompt(id: sheet.id, bundleID: nil, answer: .allowAll)
     let extensionCall = completions.first { $0.prompt.id == waiting.id }
     #expect(extensionCall?.result.error?.code == .errorRequiredAuthorizationDenied, "condition and labs never asked")
@@ -232,5 +245,38 @@ struct ClinicalAuthorizationTests {
       return
     }
     #expect(locked.error?.code == .errorRequiredAuthorizationDenied)
+  }
+
+  @Test func onAStrictDeviceADenialOnTheHealthRecordsSheetLeavesTheSecondUp() throws {
+    var phone = makeDevice(apps: [Self.chart(readUsage: "r")])
+    var policy = phone.policy
+    policy.reprompt = .strict
+    _ = try phone.setPolicy(policy)
+    let app = "com.example.chart"
+    guard let data = try Self.mixedRequest(&phone) else { return }
+    let (first, _) = try phone.answerPrompt(id: nil, bundleID: app, answer: .denyAll)
+    #expect(!first.contains { $0.prompt.id == data.id }, "the second sheet is still the user's to answer")
+    let (second, _) = try phone.answerPrompt(id: data.id, bundleID: nil, answer: .allowAll)
+    #expect(second.first?.prompt.id == data.id && second.first?.result == .succeeded)
+    #expect(phone.decision(app, Permission(steps, .read)) == .authorized)
+  }
+
+  @Test func lockAndUninstallCloseBothSheetsAndTheCallHearsOnce() throws {
+    var phone = makeDevice(apps: [Self.chart(readUsage: "r")])
+    let app = "com.example.chart"
+    _ = try phone.requestAuthorization(app, share: [], read: [Self.allergy, steps], wall: t0)
+    let (_, dismissed) = phone.lock(wall: t0)
+    #expect(dismissed.count == 2 && dismissed.allSatisfy { $0.result.error?.code == .errorAuthorizationNotDetermined })
+    _ = phone.unlock(wall: t0)
+    guard let data = try Self.mixedRequest(&phone) else { return }
+    let withdrawn = try phone.uninstall(app).withdrawn
+    #expect(withdrawn.map(\.id) == [data.id - 1, data.id] && phone.prompts.isEmpty)
+  }
+
+  @Test func anExtensionsRequestOnASilentlyFailedSheetSucceedsUnchecked() throws {
+    var phone = makeDevice(apps: [Self.chart(required: Self.required)])
+    guard let (waiting, sheet) = try Self.extensionOnItsAppsSheet(&phone) else { return }
+    let (completions, _) = try phone.answerPrompt(id: sheet.id, bundleID: nil, answer: .failToPresent(.silent))
+    #expect(completions.first { $0.prompt.id == waiting.id }?.result == .succeeded)
   }
 }

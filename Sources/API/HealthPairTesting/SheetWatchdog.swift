@@ -138,7 +138,8 @@ final class SheetWatchdog: Sendable {
       }
       return result
     }
-    for (device, sheet, client) in overdue {
+    // Oldest first: a Health Records sheet ends before the sheet it precedes, and ends that one too (A26).
+    for (device, sheet, client) in overdue.sorted(by: { $0.1.prompt.id < $1.1.prompt.id }) {
       guard let client, !client.isClosed else {
         // The daemon went away, and its sheets with it; follow its next connection if it is back.
         follow(device, lookForShownSheets: true)

@@ -229,8 +229,9 @@ extension DeviceState {
       if case .choices(let choices) = answer {
         let unknown = choices.keys.filter { !prompt.permissions.contains($0) }.sorted()
         if !unknown.isEmpty {
+          let which = following == nil ? "the sheet" : "the Health Records sheet (the other types are on the next)"
           throw .simulator(
-            "the sheet for '\(prompt.bundleID)' does not list \(unknown.map(\.description).joined(separator: ", ")); "
+            "\(which) for '\(prompt.bundleID)' does not list \(unknown.map(\.description).joined(separator: ", ")); "
               + "it lists \(prompt.permissions.map(\.description).joined(separator: ", "))")
         }
         changes = prompt.permissions.map { AuthorizationChange($0, choices[$0] == true ? .authorized : .denied) }
@@ -264,7 +265,9 @@ extension DeviceState {
     // sheet, if any, is answered).
     for queued in prompts where queued.objects == nil && sheetAhead(of: queued.id) == nil {
       let open = queued.permissions.filter { decisions[AuthorizationKey(queued.bundleID, $0)] == nil }
-      let locked = policy.reprompt == .strict && lockedOut.contains(queued.bundleID)
+      // A lockout does not close the second sheet of a presentation the user is answering (A26).
+      let locked =
+        policy.reprompt == .strict && lockedOut.contains(queued.bundleID) && clinicalSheets.ahead[queued.id] == nil
       if open.isEmpty || locked {
         let readsClinical = clinicalSheets.readsClinical.contains(queued.id)
         finish(queued, .answered([]))
@@ -273,7 +276,9 @@ extension DeviceState {
         completions += extensionCompletions(after: queued, .succeeded)
       }
     }
-    completions += extensionCompletions(after: prompt, result)
+    // A sheet that failed to present silently reports success unchecked (A8, A25), to its extensions' requests too.
+    let silent = if case .failToPresent = answer { true } else { false }
+    completions += extensionCompletions(after: prompt, result, checkingRequiredTypes: !silent)
     return (completions, events)
   }
 

@@ -84,10 +84,14 @@ extension DeviceState {
     return (.prompt(prompt), completions)
   }
 
-  /// After `sheet` closed with `result`: the extension requests it presented complete with the same result, and
-  /// every other waiting request with nothing left undecided completes with success.
-  mutating func extensionCompletions(after sheet: Prompt, _ result: AuthorizationCallResult) -> [PromptCompletion] {
-    closeExtensionRequests(of: sheet.bundleID, sheet: sheet.id, result) + completeDecidedExtensionRequests()
+  /// After `sheet` closed with `result`: the extension requests it presented complete with the same result (a
+  /// success checked against the required types unless `checkingRequiredTypes` is false), and every other waiting
+  /// request with nothing left undecided completes with success.
+  mutating func extensionCompletions(
+    after sheet: Prompt, _ result: AuthorizationCallResult, checkingRequiredTypes: Bool = true
+  ) -> [PromptCompletion] {
+    closeExtensionRequests(of: sheet.bundleID, sheet: sheet.id, result, checked: checkingRequiredTypes)
+      + completeDecidedExtensionRequests()
   }
 
   /// Withdraws the extension requests of `bundleID` (every app's when nil); returns their prompts.
@@ -99,15 +103,16 @@ extension DeviceState {
 
   /// Completes the waiting requests of `bundleID` listed on `sheet` (nil: not yet presented) with `result` (a success
   /// checked against the app's required types for a request reading clinical types, A25).
-  private mutating func closeExtensionRequests(of bundleID: String, sheet: UInt64?, _ result: AuthorizationCallResult)
-    -> [PromptCompletion]
-  {
+  private mutating func closeExtensionRequests(
+    of bundleID: String, sheet: UInt64?, _ result: AuthorizationCallResult, checked: Bool = true
+  ) -> [PromptCompletion] {
     let closing = extensionRequests.filter { $0.prompt.bundleID == bundleID && $0.sheet == sheet }
     extensionRequests.removeAll { $0.prompt.bundleID == bundleID && $0.sheet == sheet }
     return closing.map { request in
       PromptCompletion(
         prompt: request.prompt,
-        result: result.success ? requiredTypesResult(bundleID, readsClinical: request.readsClinical) : result)
+        result: result.success && checked ? requiredTypesResult(bundleID, readsClinical: request.readsClinical) : result
+      )
     }
   }
 

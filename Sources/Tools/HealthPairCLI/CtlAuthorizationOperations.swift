@@ -58,6 +58,15 @@ extension CtlCommand {
             + "cancel; change its permissions in Settings or the iPhone's Watch app to ask again\n")
       }
     case .sheet(let prompt):
+      // A Health Records sheet comes first when the request mixes clinical and other types (A26): it is presented
+      // just before, so its identifier is the one before.
+      if let ahead = try client.dump().device.pendingPrompts.first(where: {
+        $0.bundleID == bundle && $0.id + 1 == prompt.id && $0.isHealthRecordsSheet
+      }) {
+        out(
+          "Health Records sheet presented (#\(ahead.id)) listing "
+            + "\(ahead.permissions.map(\.description).joined(separator: ", ")); answer it first\n")
+      }
       out(
         "sheet presented (#\(prompt.id)) listing \(prompt.permissions.map(\.description).joined(separator: ", "))\n")
       if noWait { return }
