@@ -6,7 +6,7 @@ import Foundation
 import HealthKit
 
 /// Reads the user's clinical records.
-public final class HealthRecordsReader: Sendable {
+public struct HealthRecordsReader: Sendable {
   /// One record as the app shows it.
   public struct Item: Sendable, Equatable {
     /// The record's display name.
@@ -27,13 +27,12 @@ public final class HealthRecordsReader: Sendable {
     HKObjectType.clinicalType(forIdentifier: .medicationRecord)!,
   ]
 
-  let store = HKHealthStore()
-
   /// A reader.
   public init() {}
 
   /// Asks for the records if the system would show a sheet; true when the request ran (false: nothing to ask).
   public func requestAuthorizationIfNeeded() async throws -> Bool {
+    let store = HKHealthStore()
     let status: HKAuthorizationRequestStatus = try await withCheckedThrowingContinuation { continuation in
       store.getRequestStatusForAuthorization(toShare: [], read: Self.types) { status, error in
         if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: status) }
@@ -62,7 +61,7 @@ public final class HealthRecordsReader: Sendable {
       ) { _, samples, error in
         if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
       }
-      store.execute(query)
+      HKHealthStore().execute(query)
     }
     return samples.compactMap { sample in
       guard let record = sample as? HKClinicalRecord, let resource = record.fhirResource else { return nil }
