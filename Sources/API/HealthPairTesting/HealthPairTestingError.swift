@@ -44,7 +44,8 @@ public enum HealthPairTestingError: Error, Hashable, Sendable, CustomStringConve
     case .extensionRequestNotHandled(let device, let request, let seconds):
       "an app extension of \(request.app) asked for authorization on the \(device) "
         + "(share: \(Self.list(request.share)); read: \(Self.list(request.read))) and its app did not call "
-        + "handleAuthorizationForExtension within \(Self.seconds(seconds)). Call it from the app (`try await pair.\(device).use(app: \"\(request.app)\") { "
+        + "handleAuthorizationForExtension within \(Self.seconds(seconds)). Call it from the app "
+        + "(`try await pair.\(device).use(app: \"\(request.app)\") { "
         + "try await HKHealthStore().handleAuthorizationForExtension() }` after "
         + "`pair.\(device).waitForExtensionRequest(app:)`), then answer its sheet. The harness presented the sheet and "
         + "made it fail to present, so the extension's call ended with HKError.unknownError"

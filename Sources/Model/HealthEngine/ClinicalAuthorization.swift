@@ -25,9 +25,7 @@ package struct HealthRecordsInfo: Hashable, Sendable {
   package var isEmpty: Bool { usageDescription == nil && requiredTypes.isEmpty }
 
   /// Every clinical type, in catalog order.
-  package static var clinicalTypes: [SampleType] {
-    SampleType.all.filter { $0.descriptor.objectKind == .clinicalRecord }
-  }
+  package static let clinicalTypes = SampleType.all.filter { $0.descriptor.objectKind == .clinicalRecord }
 
   /// The required types as types, once ``validate()`` has passed.
   package var requiredClinicalTypes: [SampleType] { requiredTypes.compactMap { SampleType.lookup(name: $0) } }
@@ -35,7 +33,8 @@ package struct HealthRecordsInfo: Hashable, Sendable {
   /// HealthKit's check of `NSHealthRequiredReadAuthorizationTypeIdentifiers`, run by every authorization request:
   /// one or two entries, or an entry that is not a clinical type identifier, raise `NSInvalidArgumentException`.
   package func validate() throws(HealthError) {
-    if !requiredTypes.isEmpty && requiredTypes.count < 3 {
+    guard !requiredTypes.isEmpty else { return }
+    if requiredTypes.count < 3 {
       throw .invalidArgumentException(
         "Apps that specify required read authorization types (NSHealthRequiredReadAuthorizationTypeIdentifiers) "
           + "must specify at least three clinical record types.")

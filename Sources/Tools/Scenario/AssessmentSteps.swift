@@ -27,14 +27,9 @@ extension RunContext {
       let query = SampleQuery(
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort)
-      let found: [ScoredAssessment]
-      switch attempt({ () throws(ClientError) in
+      let found = try queried(step, "\(spec.app)'s assessment query", on: device, expecting: expected) {
+        () throws(ClientError) in
         try client(device).scoredAssessmentQuery(app(spec.app).bundleID, query)
-      }) {
-      case .success(let assessments): found = assessments
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s assessment query on the \(device) to return \(expected)", show(health))
       }
       let wrong = found.contains { a in
         check.score.map { $0 != a.score } == true || check.risk.map { $0 != a.riskName } == true

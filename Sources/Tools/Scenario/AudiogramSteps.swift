@@ -28,12 +28,8 @@ extension RunContext {
       let query = SampleQuery(
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort)
-      let found: [Audiogram]
-      switch attempt({ () throws(ClientError) in try client(device).audiogramQuery(app(spec.app).bundleID, query) }) {
-      case .success(let audiograms): found = audiograms
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s audiogram query on the \(device) to return \(expected)", show(health))
+      let found = try queried(step, "\(spec.app)'s audiogram query", on: device, expecting: expected) {
+        () throws(ClientError) in try client(device).audiogramQuery(app(spec.app).bundleID, query)
       }
       let counts = found.map(\.points.count)
       if found.count != expected || points.map({ n in counts.contains { $0 != n } }) == true {

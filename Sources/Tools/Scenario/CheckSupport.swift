@@ -28,6 +28,20 @@ extension RunContext {
   /// Whether `message` contains every fragment.
   func contains(_ message: String, _ fragments: [String]) -> Bool { fragments.allSatisfy { message.contains($0) } }
 
+  /// What an app's query `body` returns on `device`; a HealthKit error fails `step` as "<query> on the <device> to
+  /// return <expected>", any other error is thrown as it is.
+  func queried<T>(
+    _ step: Step, _ query: String, on device: DeviceKind, expecting expected: Int,
+    _ body: () throws(ClientError) -> [T]
+  ) throws -> [T] {
+    switch attempt(body) {
+    case .success(let found): return found
+    case .failure(let error):
+      guard let health = error.healthError else { throw error }
+      throw fail(step, "\(query) on the \(device) to return \(expected)", show(health))
+    }
+  }
+
   /// A query error as the report shows it.
   func show(_ error: HealthError) -> String {
     switch error.kind {

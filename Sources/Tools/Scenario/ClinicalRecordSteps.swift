@@ -34,14 +34,10 @@ extension RunContext {
       let query = SampleQuery(
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort, filter: resourceType.map { .fhirResource($0, identifier: nil) })
-      let found: [ClinicalRecord]
       let c = client(device)
       let bundle = app(spec.app).bundleID
-      switch attempt({ () throws(ClientError) in try c.clinicalRecordQuery(bundle, query) }) {
-      case .success(let records): found = records
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s \(spec.type.name) query on the \(device) to return \(expected)", show(health))
+      let found = try queried(step, "\(spec.app)'s \(spec.type.name) query", on: device, expecting: expected) {
+        () throws(ClientError) in try c.clinicalRecordQuery(bundle, query)
       }
       if found.count != expected {
         throw fail(

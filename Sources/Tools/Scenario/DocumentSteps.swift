@@ -48,12 +48,8 @@ extension RunContext {
       let query = SampleQuery(
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort, filter: title.map { .cdaField(.title, $0) })
-      let found: [CDADocument]
-      switch attempt({ () throws(ClientError) in try client(device).cdaDocumentQuery(app(spec.app).bundleID, query) }) {
-      case .success(let documents): found = documents
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s document query on the \(device) to return \(expected)", show(health))
+      let found = try queried(step, "\(spec.app)'s document query", on: device, expecting: expected) {
+        () throws(ClientError) in try client(device).cdaDocumentQuery(app(spec.app).bundleID, query)
       }
       if found.count != expected {
         throw fail(

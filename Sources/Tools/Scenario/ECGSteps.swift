@@ -39,19 +39,14 @@ extension RunContext {
         filter: conditions.isEmpty ? nil : conditions.count == 1 ? conditions[0] : .and(conditions))
       let c = client(device)
       let bundle = app(spec.app).bundleID
-      let found: [Electrocardiogram]
       var voltages: [Int] = []
-      switch attempt({ () throws(ClientError) -> [Electrocardiogram] in
+      let found = try queried(step, "\(spec.app)'s electrocardiogram query", on: device, expecting: expected) {
+        () throws(ClientError) -> [Electrocardiogram] in
         let ecgs = try c.electrocardiogramQuery(bundle, query)
         if check.voltages != nil {
           for ecg in ecgs { voltages.append(try c.electrocardiogramVoltages(bundle, ecg.uuid).count) }
         }
         return ecgs
-      }) {
-      case .success(let ecgs): found = ecgs
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s electrocardiogram query on the \(device) to return \(expected)", show(health))
       }
       let wrong = found.count != expected || check.voltages.map { n in voltages.contains { $0 != n } } == true
       if wrong {

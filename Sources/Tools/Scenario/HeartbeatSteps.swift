@@ -29,14 +29,9 @@ extension RunContext {
       let query = SampleQuery(
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort)
-      let found: [HeartbeatSeries]
-      switch attempt({ () throws(ClientError) in
+      let found = try queried(step, "\(spec.app)'s heartbeat series query", on: device, expecting: expected) {
+        () throws(ClientError) in
         try client(device).heartbeatSeriesQuery(app(spec.app).bundleID, query)
-      }) {
-      case .success(let series): found = series
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s heartbeat series query on the \(device) to return \(expected)", show(health))
       }
       let beats = found.map(\.beats.count)
       let gaps = found.map { $0.beats.filter(\.precededByGap).count }
@@ -65,14 +60,9 @@ extension RunContext {
       let query = SampleQuery(
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort)
-      let found: [WorkoutRoute]
-      switch attempt({ () throws(ClientError) in
+      let found = try queried(step, "\(spec.app)'s route query", on: device, expecting: expected) {
+        () throws(ClientError) in
         try client(device).routeQuery(app(spec.app).bundleID, workout: nil, query)
-      }) {
-      case .success(let routes): found = routes
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s route query on the \(device) to return \(expected)", show(health))
       }
       let counts = found.map(\.locations.count)
       if found.count != expected || locations.map({ n in counts.contains { $0 != n } }) == true {

@@ -51,12 +51,8 @@ extension RunContext {
     for device in devices.list {
       let query = SampleQuery(
         type: SpecialObjectStore.medicationType, range: nil, sources: nil, limit: 0, sort: [], filter: filter)
-      let found: [Medication]
-      switch attempt({ () throws(ClientError) in try client(device).medicationQuery(app(name).bundleID, query) }) {
-      case .success(let medications): found = medications
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(name)'s medication query on the \(device) to return \(expected)", show(health))
+      let found = try queried(step, "\(name)'s medication query", on: device, expecting: expected) {
+        () throws(ClientError) in try client(device).medicationQuery(app(name).bundleID, query)
       }
       if found.count != expected {
         throw fail(
@@ -79,13 +75,8 @@ extension RunContext {
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort,
         filter: conditions.isEmpty ? nil : conditions.count == 1 ? conditions[0] : .and(conditions))
-      let found: [MedicationDoseEvent]
-      switch attempt({ () throws(ClientError) in try client(device).medicationDoseQuery(app(spec.app).bundleID, query)
-      }) {
-      case .success(let doses): found = doses
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s dose query on the \(device) to return \(expected)", show(health))
+      let found = try queried(step, "\(spec.app)'s dose query", on: device, expecting: expected) {
+        () throws(ClientError) in try client(device).medicationDoseQuery(app(spec.app).bundleID, query)
       }
       if found.count != expected {
         throw fail(

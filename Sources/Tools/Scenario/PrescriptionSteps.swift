@@ -45,14 +45,9 @@ extension RunContext {
       let query = SampleQuery(
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort, filter: nil)
-      let found: [VisionPrescription]
-      switch attempt({ () throws(ClientError) in
+      let found = try queried(step, "\(spec.app)'s prescription query", on: device, expecting: expected) {
+        () throws(ClientError) in
         try client(device).visionPrescriptionQuery(app(spec.app).bundleID, query)
-      }) {
-      case .success(let prescriptions): found = prescriptions
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s prescription query on the \(device) to return \(expected)", show(health))
       }
       if found.count != expected {
         let named = found.map { p in names.first { $0.value == p.uuid }?.key ?? "\(p.kind) \(formatDate(p.dateIssued))"

@@ -29,15 +29,9 @@ extension RunContext {
           type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
           limit: spec.limit ?? 0, sort: spec.sort))
       let bundle = app(spec.app).bundleID
-      let results: [CorrelationResult]
-      switch attempt({ () throws(ClientError) in try client(device).correlationQuery(bundle, query) }) {
-      case .success(let r): results = r
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(
-          step, "\(spec.app)'s correlation query of \(spec.type) on the \(device) to return \(expected)",
-          show(health))
-      }
+      let results = try queried(
+        step, "\(spec.app)'s correlation query of \(spec.type)", on: device, expecting: expected
+      ) { () throws(ClientError) in try client(device).correlationQuery(bundle, query) }
       if results.count != expected {
         throw fail(
           step, "\(spec.app) sees \(expected) \(spec.type) correlations on the \(device)", "\(results.count)")

@@ -35,12 +35,8 @@ extension RunContext {
         type: spec.type, range: spec.range.map { resolve($0, on: device) }, sources: sources(spec.sources),
         limit: spec.limit ?? 0, sort: spec.sort,
         filter: conditions.isEmpty ? nil : conditions.count == 1 ? conditions[0] : .and(conditions))
-      let found: [StateOfMind]
-      switch attempt({ () throws(ClientError) in try client(device).stateOfMindQuery(app(spec.app).bundleID, query) }) {
-      case .success(let states): found = states
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.app)'s State of Mind query on the \(device) to return \(expected)", show(health))
+      let found = try queried(step, "\(spec.app)'s State of Mind query", on: device, expecting: expected) {
+        () throws(ClientError) in try client(device).stateOfMindQuery(app(spec.app).bundleID, query)
       }
       let classes = found.map(\.classification)
       if found.count != expected || check.classification.map({ c in classes.contains { $0 != c } }) == true {

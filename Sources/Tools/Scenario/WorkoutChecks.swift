@@ -12,12 +12,8 @@ extension RunContext {
   func checkSeesWorkouts(_ devices: Devices, _ spec: WorkoutQuerySpec, _ expected: Int, _ step: Step) throws {
     let what = spec.activities.isEmpty ? "workouts" : spec.activities.map(\.description).joined(separator: " or ")
     for device in devices.list {
-      let found: [Workout]
-      switch attempt({ () throws(ClientError) in try workoutQuery(device, spec) }) {
-      case .success(let workouts): found = workouts
-      case .failure(let error):
-        guard let health = error.healthError else { throw error }
-        throw fail(step, "\(spec.query.app)'s workout query on the \(device) to return \(expected)", show(health))
+      let found = try queried(step, "\(spec.query.app)'s workout query", on: device, expecting: expected) {
+        () throws(ClientError) in try workoutQuery(device, spec)
       }
       if found.count != expected {
         throw fail(step, "\(spec.query.app) sees \(expected) \(what) on the \(device)", "\(found.count)")
